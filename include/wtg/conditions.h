@@ -1,0 +1,59 @@
+/* conditions.h: the things a teacher toggles (burners, policy, I/O mode, eviction). */
+#ifndef WTG_CONDITIONS_H
+#define WTG_CONDITIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum wtg_iomode { WTG_IO_CACHED = 0, WTG_IO_DIRECT, WTG_IO_EVICTING };
+
+struct wtg_cond_snapshot {
+	int burners;		/* running burner threads, 0 = off */
+	int policy;		/* as the kernel reports it for the measuring thread: 0 normal, 1 SCHED_IDLE */
+	bool background;	/* requested */
+	bool uncached;		/* requested */
+	enum wtg_iomode io;	/* in force */
+};
+
+struct wtg_datafile;
+
+/* ---- burners (src/conditions/burner.c) ---- */
+/* Start exactly n burner threads (0 stops them all). Returns the number running, or -1. */
+int wtg_burner_set(int n);
+int wtg_burner_count(void);
+/* Total loop iterations all burners have completed since the program started. */
+uint64_t wtg_burner_work(void);
+void wtg_burner_stop_all(void);
+
+/* ---- policy (src/conditions/policy.c) ---- */
+/* Request the background policy (SCHED_IDLE) for measuring threads, or the normal one. */
+void wtg_policy_request(bool background);
+bool wtg_policy_requested(void);
+/* Called by each measuring thread at a batch boundary: applies the requested policy to itself,
+ * registers the thread for wtg_policy_rescue(), and returns the policy read back (0/1), or -1. */
+int wtg_policy_apply_self(void);
+/* Forget the calling thread (before it exits). */
+void wtg_policy_unregister_self(void);
+/* The policy the kernel last reported for the worker (0 normal, 1 background, -1 unknown). */
+int wtg_policy_granted(void);
+/* Called from a normal-policy thread when a measuring thread is starved: every registered
+ * measuring thread is put back to SCHED_OTHER so it can notice its cancel flag. */
+void wtg_policy_rescue(void);
+
+/* ---- I/O mode (src/conditions/iomode.c) ---- */
+void wtg_uncached_request(bool on);
+bool wtg_uncached_requested(void);
+/* The mechanism in force for this data file: cached; direct where O_DIRECT works; evicting otherwise. */
+enum wtg_iomode wtg_iomode_effective(const struct wtg_datafile *df);
+const char *wtg_iomode_name(enum wtg_iomode m);
+/* Open the data file for reading in the mode in force. *direct is set when O_DIRECT is on. */
+int wtg_iomode_open(const struct wtg_datafile *df, bool *direct);
+/* Before a pass: evict when the mode is "evicting". */
+void wtg_iomode_before_pass(const struct wtg_datafile *df);
+
+/* The data file the I/O mode applies to (set once it is ready). */
+void wtg_cond_set_datafile(const struct wtg_datafile *df);
+/* df NULL: the one set with wtg_cond_set_datafile. */
+void wtg_cond_snapshot(struct wtg_cond_snapshot *s, const struct wtg_datafile *df);
+
+#endif

@@ -1,0 +1,47 @@
+/* datafile.h: the file the I/O experiments read, with its known sum. */
+#ifndef WTG_DATAFILE_H
+#define WTG_DATAFILE_H
+
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define WTG_CHUNK (64u * 1024u)	/* granularity of the known prefix sums */
+
+struct wtg_datafile {
+	char path[PATH_MAX];
+	bool owned;		/* created by wtg: removed on every exit; never true for --file */
+	uint64_t size;
+	int64_t sum;		/* known sum of every byte */
+	int64_t *chunk_sums;	/* sum of each WTG_CHUNK-sized chunk (last may be short) */
+	uint64_t nchunks;
+	char fs[32];		/* filesystem type name: ext4, tmpfs, ... */
+	bool direct_ok;		/* O_DIRECT open + aligned read worked */
+	unsigned dio_mem_align;	/* statx STATX_DIOALIGN, 512 when unknown */
+	unsigned dio_offset_align;
+	atomic_uint_fast64_t done;	/* bytes generated or scanned so far (progress) */
+	atomic_bool ready;
+	atomic_bool abort;	/* set by another thread: creation or scanning stops, returns -1 */
+};
+
+/* Create a file of `size` bytes of seeded pseudo-random content in dir (mkstemp, O_EXCL), record
+ * its sums while writing, fsync it. On failure returns -1 with a message in err and leaves nothing. */
+int wtg_datafile_create(struct wtg_datafile *df, const char *dir, uint64_t size, uint64_t seed,
+			char *err, size_t errlen);
+/* Use an existing file read-only; its sums are computed by reading it once. */
+int wtg_datafile_use(struct wtg_datafile *df, const char *path, char *err, size_t errlen);
+/* Known sum of the first `bytes` bytes: bytes must be a multiple of WTG_CHUNK or the size. -1 otherwise. */
+int64_t wtg_datafile_prefix_sum(const struct wtg_datafile *df, uint64_t bytes);
+/* Drop the file's pages from the page cache. Returns 0 or -1. */
+int wtg_datafile_evict(const struct wtg_datafile *df);
+/* Pages of the file resident in the page cache (mincore on a mapping), or -1. */
+int64_t wtg_datafile_resident_pages(const struct wtg_datafile *df);
+/* For signal and crash handlers: unlink the file being or having been created, if any.
+ * Async-signal-safe; datafile_create registers the path right after mkstemp. */
+void wtg_datafile_emergency_remove(void);
+/* Remove the file if wtg created it. */
+void wtg_datafile_remove(struct wtg_datafile *df);
+void wtg_datafile_free(struct wtg_datafile *df);
+
+#endif

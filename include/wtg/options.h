@@ -1,0 +1,44 @@
+/* options.h: the parsed command line. */
+#ifndef WTG_OPTIONS_H
+#define WTG_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum wtg_mode { WTG_MODE_DASHBOARD = 0, WTG_MODE_RUN, WTG_MODE_LIST, WTG_MODE_HELP, WTG_MODE_VERSION,
+		WTG_MODE_CHILD };
+enum wtg_format { WTG_FMT_TEXT = 0, WTG_FMT_CSV, WTG_FMT_JSON };
+
+#define WTG_DEFAULT_SIZE (256ull << 20)
+#define WTG_QUICK_SIZE (64ull << 20)
+
+struct wtg_options {
+	enum wtg_mode mode;
+	bool selected[32];		/* by registry index, for --run */
+	enum wtg_format format;
+	const char *output;		/* -o */
+	const char *file;		/* --file */
+	const char *dir;		/* --dir, or $TMPDIR, or /var/tmp */
+	uint64_t size;			/* --size */
+	bool size_given;
+	bool quick;
+	int threads;			/* --threads */
+	int burn;			/* --burn[=N]: 0 off */
+	bool background;
+	bool uncached;
+	uint64_t seed;
+	bool color;
+	bool ascii;
+	const char *compare_exp;	/* --compare=EXP:COND, default syscall */
+	const char *compare_cond;	/* burn | background | uncached | cold */
+	const char *child_mode;		/* hidden: --child=MODE for faultbase controls */
+	const char *child_path;
+	int64_t time_limit_ms;		/* per-row limit before a starved row is ended */
+};
+
+/* Parse argv. On a usage error prints one "wtg: ..." line to stderr and returns 2. Returns 0 on success. */
+int wtg_parse_options(int argc, char **argv, struct wtg_options *o);
+void wtg_print_help(FILE *f);
+
+#endif

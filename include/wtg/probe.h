@@ -1,0 +1,40 @@
+/* probe.h: what every measurement records, bracketed around a measured region. */
+#ifndef WTG_PROBE_H
+#define WTG_PROBE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define WTG_MAX_CPUS 1024
+
+struct wtg_probe_result {
+	double wall_ms, user_ms, sys_ms;
+	int64_t minflt, majflt;
+	int64_t vcsw, ivcsw;		/* voluntary / involuntary context switches */
+	int64_t migrations;		/* software event; -1 when unavailable */
+	int64_t instructions, cycles;	/* hardware events; -1 when unavailable ("n/a") */
+	uint64_t cpus_seen;		/* bitmask of CPUs (first 64) the measuring thread(s) ran on */
+	int threads;			/* measuring threads aggregated into this record */
+};
+
+/* A probe measures the calling thread (RUSAGE_THREAD plus per-thread perf events).
+ * Threads of a multi-threaded measurement each run a probe and wtg_probe_add() the results. */
+struct wtg_probe {
+	int64_t t0_ns;
+	int64_t ru_utime_us, ru_stime_us, minflt, majflt, vcsw, ivcsw;
+	int fd_migr, fd_instr, fd_cycles;
+	uint64_t cpus_seen;
+};
+
+void wtg_probe_begin(struct wtg_probe *p);
+/* Note the current CPU; cheap enough to call between batches. */
+void wtg_probe_tick(struct wtg_probe *p);
+void wtg_probe_end(struct wtg_probe *p, struct wtg_probe_result *out);
+/* Accumulate b into a: times of the slowest thread for wall, sums for the rest. */
+void wtg_probe_add(struct wtg_probe_result *a, const struct wtg_probe_result *b);
+/* Whether hardware counters (instructions, cycles) could be opened; checked once. */
+bool wtg_probe_have_hw_counters(void);
+/* Comma list of the CPUs in a mask ("0,1"), or "?" when empty. */
+void wtg_probe_cpus_str(uint64_t mask, char *buf, int len);
+
+#endif

@@ -1,0 +1,66 @@
+/* session.h: the data file, the tables, and the worker thread that fills them. */
+#ifndef WTG_SESSION_H
+#define WTG_SESSION_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wtg/datafile.h"
+#include "wtg/experiment.h"
+#include "wtg/machine.h"
+#include "wtg/options.h"
+#include "wtg/table.h"
+
+#define WTG_MAX_EXP 32
+#define WTG_QUEUE_MAX 64
+
+enum wtg_df_state { WTG_DF_PREPARING = 0, WTG_DF_READY, WTG_DF_FAILED };
+
+struct wtg_session {
+	const struct wtg_options *opt;
+	const char *argv0;
+	struct wtg_machine machine;
+	struct wtg_datafile df;
+	_Atomic int df_state;
+	char df_error[256];
+	struct wtg_table tables[WTG_MAX_EXP];
+
+	/* worker */
+	pthread_t thread;
+	bool started;
+	pthread_mutex_t qlock;
+	pthread_cond_t qcond;
+	int queue[WTG_QUEUE_MAX];
+	int qlen;
+	bool quit;			/* under qlock */
+	atomic_bool cancel;		/* the running experiment should stop */
+	_Atomic int current;		/* registry index running now, -1 when idle */
+	_Atomic int64_t heartbeat;	/* last sign of progress from the worker */
+	_Atomic int starved;		/* the watchdog rescued the current row */
+	int wake_fd;			/* eventfd the worker writes when anything changes */
+};
+
+/* Reads the machine block, creates the wake fd, inits the tables. Returns 0 or -1 (message printed). */
+int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const char *argv0);
+/* Starts the worker; its first job prepares the data file. */
+int wtg_session_start(struct wtg_session *s);
+/* Queue an experiment (registry index) to run after what is queued. */
+void wtg_session_enqueue(struct wtg_session *s, int idx);
+/* Stop the running experiment (within half a second) and drop the queue. */
+void wtg_session_cancel(struct wtg_session *s);
+/* True when nothing runs and nothing is queued (the data file may still be preparing). */
+bool wtg_session_idle(struct wtg_session *s);
+/* Called periodically from a normal-policy thread: when the worker has shown no progress for
+ * limit_ns, rescues it (normal policy back, row ended with a note) and returns the stall in ns. */
+int64_t wtg_session_watchdog(struct wtg_session *s, int64_t limit_ns);
+/* Drain the wake fd (non-blocking). */
+void wtg_session_drain_wake(struct wtg_session *s);
+/* Stop the worker, burners; remove the data file if owned. Safe to call twice. */
+void wtg_session_shutdown(struct wtg_session *s);
+
+/* For signal and crash handlers: remove the owned data file (async-signal-safe). */
+void wtg_session_emergency_cleanup(void);
+
+#endif

@@ -1,0 +1,50 @@
+/* stats.h: the one place for quantiles, the seeded generator, shuffles and bootstrap. */
+#ifndef WTG_STATS_H
+#define WTG_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* xoshiro256** seeded through splitmix64: the same seed gives the same stream everywhere. */
+struct wtg_rng {
+	uint64_t s[4];
+};
+
+void wtg_rng_seed(struct wtg_rng *r, uint64_t seed);
+uint64_t wtg_rng_next(struct wtg_rng *r);
+/* Uniform integer in [0, n) without modulo bias; n > 0. */
+uint64_t wtg_rng_below(struct wtg_rng *r, uint64_t n);
+/* Uniform double in [0, 1). */
+double wtg_rng_unit(struct wtg_rng *r);
+/* Fisher-Yates shuffle. */
+void wtg_shuffle_int(struct wtg_rng *r, int *a, size_t n);
+
+/* Ascending sort of doubles in place. */
+void wtg_sort(double *v, size_t n);
+/* Hyndman-Fan type 7: linear interpolation at position q*(n-1) of sorted data. n > 0, 0<=q<=1. */
+double wtg_quantile_sorted(const double *sorted, size_t n, double q);
+/* Same, on unsorted data (copies and sorts; returns NAN on n == 0 or allocation failure). */
+double wtg_quantile(const double *v, size_t n, double q);
+double wtg_mean(const double *v, size_t n);
+
+#define WTG_BOOTSTRAP_RESAMPLES 5000
+#define WTG_BOOTSTRAP_CONF 0.95
+
+/* Percentile bootstrap interval of the median: `resamples` resamples drawn with replacement from
+ * the generator seeded with `seed`, then the (1-conf)/2 and (1+conf)/2 type-7 quantiles of the
+ * resampled medians. Deterministic for the same input and seed. Returns 0, or -1 (n == 0 / ENOMEM). */
+int wtg_bootstrap_median_ci(const double *v, size_t n, int resamples, double conf, uint64_t seed,
+			    double *lo, double *hi);
+
+/* The full distribution summary the SPEC asks for. v is in time order (drift uses the order). */
+struct wtg_summary {
+	size_t n;
+	double mean, min, median, p90, p99, max;
+	double ci_low, ci_high;		/* bootstrap CI of the median */
+	double first_half_median;	/* drift check: median of the first floor(n/2) samples */
+	double second_half_median;	/* ... and of the rest */
+	double drift;			/* (second - first) / first, a fraction */
+};
+int wtg_summarize(const double *v, size_t n, uint64_t seed, struct wtg_summary *out);
+
+#endif

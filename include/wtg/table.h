@@ -1,0 +1,115 @@
+/* table.h: the one result model. Experiments fill it; views and writers read it. */
+#ifndef WTG_TABLE_H
+#define WTG_TABLE_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wtg/probe.h"
+#include "wtg/conditions.h"
+#include "wtg/util.h"
+
+#define WTG_MAX_COLS 16
+
+enum wtg_vtype { WTG_T_NA = 0, WTG_T_INT, WTG_T_REAL, WTG_T_TEXT };
+
+struct wtg_column {
+	const char *name;	/* stable name, scripts rely on it */
+	const char *unit;	/* "" when unitless: "B", "ms", "ns", "GB/s", "count" ... */
+	enum wtg_vtype type;
+	int decimals;		/* for WTG_T_REAL in text output */
+};
+
+struct wtg_value {
+	enum wtg_vtype type;
+	int64_t i;
+	double r;
+	const char *s;		/* copied by the table on add */
+};
+
+#define WTG_INT(x) ((struct wtg_value){ .type = WTG_T_INT, .i = (int64_t)(x) })
+#define WTG_REAL(x) ((struct wtg_value){ .type = WTG_T_REAL, .r = (double)(x) })
+#define WTG_TEXT(x) ((struct wtg_value){ .type = WTG_T_TEXT, .s = (x) })
+#define WTG_NA ((struct wtg_value){ .type = WTG_T_NA })
+
+struct wtg_row {
+	struct wtg_value *v;		/* ncols values; text owned by the table */
+	bool has_probe;
+	struct wtg_probe_result probe;
+	struct wtg_cond_snapshot cond;	/* the conditions in force when the row was measured */
+	int64_t t_ns;			/* when it landed */
+};
+
+struct wtg_check {
+	char *name;
+	bool ok;
+	char *detail;
+};
+
+/* Raw samples behind a histogram row, in time order (e.g. per-batch ns per call). */
+struct wtg_series {
+	char *name;
+	char *unit;
+	double *v;
+	size_t n;
+};
+
+enum wtg_state { WTG_IDLE = 0, WTG_RUNNING, WTG_DONE, WTG_FAILED, WTG_CANCELLED };
+
+struct wtg_table {
+	pthread_mutex_t lock;		/* guards everything below; readers lock too */
+	const struct wtg_experiment *exp;
+	int ncols;
+	struct wtg_column cols[WTG_MAX_COLS];
+	struct wtg_row *rows;
+	int nrows, caprows;
+	struct wtg_check *checks;
+	int nchecks, capchecks;
+	char **notes;
+	int nnotes, capnotes;
+	struct wtg_series *series;
+	int nseries, capseries;
+
+	enum wtg_state state;
+	char error[256];
+	int step, nsteps;		/* progress */
+	char step_label[64];
+	int64_t started_ns, finished_ns;
+	int64_t expected_ns;		/* estimate of the whole run, 0 if unknown */
+	struct wtg_probe_result total;	/* the whole run, bracketed by the worker */
+	bool has_total;
+	uint64_t gen;			/* bumped on every change: readers redraw when it moves */
+	int wake_fd;			/* eventfd written on every change, -1 for none */
+};
+
+void wtg_table_init(struct wtg_table *t, const struct wtg_experiment *exp);
+/* Drop rows, checks, notes and series; keep the experiment. Used before a rerun. */
+void wtg_table_reset(struct wtg_table *t);
+void wtg_table_free(struct wtg_table *t);
+
+/* All of these lock internally. */
+void wtg_table_set_columns(struct wtg_table *t, const struct wtg_column *cols, int ncols);
+/* Append a row of ncols values; probe may be NULL. Conditions are snapshotted here. */
+void wtg_table_add_row(struct wtg_table *t, const struct wtg_value *v, int n,
+		       const struct wtg_probe_result *probe);
+void wtg_table_check(struct wtg_table *t, const char *name, bool ok, const char *fmt, ...)
+	WTG_PRINTF(4, 5);
+void wtg_table_note(struct wtg_table *t, const char *fmt, ...) WTG_PRINTF(2, 3);
+/* Copies the samples. */
+void wtg_table_add_series(struct wtg_table *t, const char *name, const char *unit,
+			  const double *v, size_t n);
+void wtg_table_progress(struct wtg_table *t, int step, int nsteps, const char *label);
+void wtg_table_set_state(struct wtg_table *t, enum wtg_state s);
+void wtg_table_fail(struct wtg_table *t, const char *fmt, ...) WTG_PRINTF(2, 3);
+
+/* Helpers for readers holding the lock. Index of a column by name, or -1. */
+int wtg_table_col(const struct wtg_table *t, const char *name);
+/* Numeric value of a cell as double (NAN for text or n/a). */
+double wtg_table_num(const struct wtg_table *t, int row, int col);
+/* True when every check is ok (and there is at least one check or none was expected). */
+bool wtg_table_checks_ok(const struct wtg_table *t);
+
+#endif

@@ -1,0 +1,45 @@
+/* util.h: small shared helpers (time, formatting, errors). */
+#ifndef WTG_UTIL_H
+#define WTG_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#define WTG_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define WTG_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define WTG_UNUSED __attribute__((unused))
+#else
+#define WTG_PRINTF(f, a)
+#define WTG_UNUSED
+#endif
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+int64_t wtg_now_ns(void);
+
+/* Human sizes: 16B, 4K, 64K, 1M, 16M (powers of 1024, no fraction when exact). */
+void wtg_fmt_size(char *buf, size_t len, uint64_t bytes);
+/* Human durations from nanoseconds: "850 ns", "12.3 us", "4.56 ms", "1.23 s". */
+void wtg_fmt_duration(char *buf, size_t len, double ns);
+/* Integer with thousands separators: 34,216,613,807. */
+void wtg_fmt_thousands(char *buf, size_t len, int64_t v);
+
+/* Parse SIZE with optional K/M/G/T suffix (powers of 1024, optional trailing 'B' or "iB").
+ * Returns 0 and sets *out, or -1 on a malformed, zero or overflowing value. */
+int wtg_parse_size(const char *s, uint64_t *out);
+
+/* Number of online CPUs (at least 1). */
+int wtg_online_cpus(void);
+
+/* Linux thread id of the caller. */
+int wtg_gettid(void);
+
+/* snprintf into a fixed buffer, always terminated, never warns about truncation. */
+void wtg_strlcpy(char *dst, const char *src, size_t len);
+
+/* Program-wide sink so the compiler cannot remove measured work. */
+extern volatile uint64_t wtg_sink;
+
+#endif

@@ -1,0 +1,387 @@
+/* cli.c: the command line, with one exact message per kind of bad input. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "wtg/experiment.h"
+#include "wtg/options.h"
+#include "wtg/util.h"
+
+/* conditions compare can toggle */
+static const char *const compare_conds[] = { "burn", "background", "uncached", "cold" };
+/* experiments whose headline figure compare knows how to take */
+static const char *const compare_exps[] = { "syscall", "valley", "readcost", "zerofill", "wss", "passes",
+					    "bytewise" };
+
+static int usage_error(const char *fmt, ...) WTG_PRINTF(1, 2);
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("wtg: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs(" (see 'wtg --help')\n", stderr);
+	va_end(ap);
+	return 2;
+}
+
+void wtg_print_help(FILE *f)
+{
+	fprintf(f,
+		"Usage: wtg [OPTION]...              the live dashboard (needs a terminal)\n"
+		"       wtg --run=LIST [OPTION]...   headless: run the experiments in LIST\n"
+		"       wtg --list                   one line per experiment: name, view, question\n"
+		"       wtg --help | --version\n"
+		"\n"
+		"Where does a slow program's time go? wtg runs the experiments of the essay on this\n"
+		"machine (syscalls, read() buffers, page faults, page cache, caches, threads, uncached\n"
+		"I/O, clocks, latency tails) and shows where every millisecond went.\n"
+		"\n"
+		"Options:\n"
+		"      --run=LIST        run these experiments headless (names joined by commas, or all)\n"
+		"      --format=FMT      headless output: text (default), csv or json\n"
+		"  -o, --output=FILE     write the headless output to FILE, whole or not at all\n"
+		"      --file=PATH       use this existing file as the data file (never written)\n"
+		"      --dir=DIR         where wtg creates its data file (default $TMPDIR, else /var/tmp)\n"
+		"      --size=SIZE       size of the data file wtg creates, K/M/G suffixes (default 256M,\n"
+		"                        64M with --quick)\n"
+		"      --quick           small sizes and sample counts (the catalogue in under a minute)\n"
+		"      --threads=N       largest thread count in thread sweeps (default 2 x CPUs, min 4)\n"
+		"      --burn[=N]        start with N burner threads on (default N = online CPUs)\n"
+		"      --background      start with the background policy (SCHED_IDLE) on\n"
+		"      --uncached        start with uncached I/O (O_DIRECT) on\n"
+		"      --seed=N          seed for every shuffle and bootstrap (default 1)\n"
+		"      --compare=EXP:COND  what the compare experiment pairs (default syscall:burn);\n"
+		"                        EXP: syscall valley readcost zerofill wss passes bytewise;\n"
+		"                        COND: burn background uncached cold\n"
+		"      --time-limit=SEC  end a row that makes no progress for SEC seconds (default 10)\n"
+		"      --no-color        monochrome (also when NO_COLOR is set)\n"
+		"      --ascii           no Unicode glyphs (automatic when the locale is not UTF-8)\n"
+		"  -h, --help            this help\n"
+		"  -V, --version         version\n"
+		"\n"
+		"Keys on the dashboard: 1-9 0 and Tab/arrows pick an experiment, r or Enter reruns,\n"
+		"space pauses, b burners, p background policy, u uncached I/O, c evict the file now,\n"
+		"a autoplay, s save JSON and CSV, ? help, q quit.\n"
+		"\n"
+		"Exit status: 0 success, 1 a runtime failure, 2 a usage error.\n");
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (*end != '\0' || errno == ERANGE || v < lo || v > hi || s[0] == ' ' || s[0] == '+')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_run_list(const char *list, struct wtg_options *o)
+{
+	if (!*list)
+		return usage_error("--run needs experiment names, e.g. --run=syscall,valley or --run=all");
+	char *copy = strdup(list);
+	if (!copy)
+		return usage_error("out of memory");
+	int rc = 0;
+	char *save = NULL;
+	if (list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,")) {
+		free(copy);
+		return usage_error("empty experiment name in --run '%s'", list);
+	}
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "all") == 0) {
+			for (int i = 0; i < wtg_nexperiments; i++)
+				o->selected[i] = true;
+			continue;
+		}
+		int idx = wtg_experiment_find(tok);
+		if (idx < 0) {
+			rc = usage_error("unknown experiment '%s' in --run; 'wtg --list' names them", tok);
+			break;
+		}
+		o->selected[idx] = true;
+	}
+	free(copy);
+	return rc;
+}
+
+static int parse_compare(const char *arg, struct wtg_options *o)
+{
+	const char *colon = strchr(arg, ':');
+	if (!colon || colon == arg || !colon[1])
+		return usage_error("--compare takes EXP:COND, e.g. syscall:burn, not '%s'", arg);
+	static char exp[32];
+	size_t n = (size_t)(colon - arg);
+	if (n >= sizeof exp)
+		return usage_error("--compare: unknown experiment '%.*s'", (int)n, arg);
+	memcpy(exp, arg, n);
+	exp[n] = '\0';
+	bool ok = false;
+	for (size_t i = 0; i < WTG_ARRAY_LEN(compare_exps); i++)
+		ok |= strcmp(exp, compare_exps[i]) == 0;
+	if (!ok)
+		return usage_error("--compare: '%s' is not an experiment compare can pair "
+				   "(syscall valley readcost zerofill wss passes bytewise)", exp);
+	ok = false;
+	for (size_t i = 0; i < WTG_ARRAY_LEN(compare_conds); i++)
+		ok |= strcmp(colon + 1, compare_conds[i]) == 0;
+	if (!ok)
+		return usage_error("--compare: unknown condition '%s' (burn background uncached cold)", colon + 1);
+	o->compare_exp = exp;
+	o->compare_cond = colon + 1;
+	return 0;
+}
+
+enum {
+	OPT_RUN = 256, OPT_LIST, OPT_FORMAT, OPT_FILE, OPT_DIR, OPT_SIZE, OPT_QUICK, OPT_THREADS, OPT_BURN,
+	OPT_BACKGROUND, OPT_UNCACHED, OPT_SEED, OPT_NOCOLOR, OPT_ASCII, OPT_COMPARE, OPT_CHILD,
+	OPT_TIMELIMIT
+};
+
+static const struct option long_opts[] = {
+	{ "run", required_argument, NULL, OPT_RUN },
+	{ "list", no_argument, NULL, OPT_LIST },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "file", required_argument, NULL, OPT_FILE },
+	{ "dir", required_argument, NULL, OPT_DIR },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "burn", optional_argument, NULL, OPT_BURN },
+	{ "background", no_argument, NULL, OPT_BACKGROUND },
+	{ "uncached", no_argument, NULL, OPT_UNCACHED },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "no-color", no_argument, NULL, OPT_NOCOLOR },
+	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "compare", required_argument, NULL, OPT_COMPARE },
+	{ "time-limit", required_argument, NULL, OPT_TIMELIMIT },
+	{ "child", required_argument, NULL, OPT_CHILD },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The word getopt stopped at, for messages about it. */
+static const char *bad_word(int argc, char **argv)
+{
+	int i = optind - 1;
+	if (i < 1 || i >= argc)
+		i = argc - 1;
+	return argv[i];
+}
+
+int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->mode = WTG_MODE_DASHBOARD;
+	o->format = WTG_FMT_TEXT;
+	o->seed = 1;
+	o->color = true;
+	o->compare_exp = "syscall";
+	o->compare_cond = "burn";
+	o->time_limit_ms = 10000;
+	int ncpu = wtg_online_cpus();
+	o->threads = 2 * ncpu < 4 ? 4 : 2 * ncpu;
+	const char *nc = getenv("NO_COLOR");
+	if (nc && *nc)
+		o->color = false;
+	const char *tmp = getenv("TMPDIR");
+	o->dir = (tmp && *tmp) ? tmp : "/var/tmp";
+	bool run_given = false, list = false, help = false, version = false, dir_given = false;
+	bool format_given = false;
+
+	opterr = 0;
+	optind = 1;
+	int c;
+	long v;
+	while ((c = getopt_long(argc, argv, ":o:hV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_RUN:
+			run_given = true;
+			if (parse_run_list(optarg, o))
+				return 2;
+			break;
+		case OPT_LIST: list = true; break;
+		case 'h': help = true; break;
+		case 'V': version = true; break;
+		case OPT_FORMAT:
+			format_given = true;
+			if (strcmp(optarg, "text") == 0)
+				o->format = WTG_FMT_TEXT;
+			else if (strcmp(optarg, "csv") == 0)
+				o->format = WTG_FMT_CSV;
+			else if (strcmp(optarg, "json") == 0)
+				o->format = WTG_FMT_JSON;
+			else
+				return usage_error("--format must be text, csv or json, not '%s'", optarg);
+			break;
+		case 'o':
+			if (!*optarg)
+				return usage_error("--output needs a file name");
+			o->output = optarg;
+			break;
+		case OPT_FILE:
+			if (!*optarg)
+				return usage_error("--file needs a path");
+			o->file = optarg;
+			break;
+		case OPT_DIR:
+			if (!*optarg)
+				return usage_error("--dir needs a folder");
+			o->dir = optarg;
+			dir_given = true;
+			break;
+		case OPT_SIZE:
+			if (wtg_parse_size(optarg, &o->size) < 0)
+				return usage_error("--size: '%s' is not a size (try 256M or 1G)", optarg);
+			if (o->size < (1u << 20))
+				return usage_error("--size: '%s' is below the smallest data file, 1M", optarg);
+			if (o->size % 4096)
+				return usage_error("--size: '%s' is not a multiple of 4K", optarg);
+			if (o->size > (1ull << 40))
+				return usage_error("--size: '%s' is above the largest data file, 1T", optarg);
+			o->size_given = true;
+			break;
+		case OPT_QUICK: o->quick = true; break;
+		case OPT_THREADS:
+			if (parse_int(optarg, 1, 1024, &v) < 0)
+				return usage_error("--threads must be a whole number from 1 to 1024, not '%s'", optarg);
+			o->threads = (int)v;
+			break;
+		case OPT_BURN:
+			if (optarg) {
+				if (parse_int(optarg, 1, 1024, &v) < 0)
+					return usage_error("--burn must be a whole number from 1 to 1024, not '%s'", optarg);
+				o->burn = (int)v;
+			} else {
+				o->burn = ncpu;
+			}
+			break;
+		case OPT_BACKGROUND: o->background = true; break;
+		case OPT_UNCACHED: o->uncached = true; break;
+		case OPT_SEED: {
+			char *end;
+			errno = 0;
+			unsigned long long s = strtoull(optarg, &end, 10);
+			if (!*optarg || *end || errno == ERANGE || optarg[0] == '-' || optarg[0] == ' ' || optarg[0] == '+')
+				return usage_error("--seed must be a whole number from 0 to 2^64-1, not '%s'", optarg);
+			o->seed = s;
+			break;
+		}
+		case OPT_NOCOLOR: o->color = false; break;
+		case OPT_ASCII: o->ascii = true; break;
+		case OPT_COMPARE:
+			if (parse_compare(optarg, o))
+				return 2;
+			break;
+		case OPT_TIMELIMIT:
+			if (parse_int(optarg, 1, 3600, &v) < 0)
+				return usage_error("--time-limit must be whole seconds from 1 to 3600, not '%s'", optarg);
+			o->time_limit_ms = v * 1000;
+			break;
+		case OPT_CHILD:
+			o->mode = WTG_MODE_CHILD;
+			o->child_mode = optarg;
+			break;
+		case ':':
+			return usage_error("option '%s' needs a value", bad_word(argc, argv));
+		case '?':
+		default: {
+			const char *w = bad_word(argc, argv);
+			if (optopt && optopt < 256 && w[0] == '-' && w[1] != '-')
+				return usage_error("unknown option '-%c'", optopt);
+			/* long option: strip any '=value' */
+			char word[64];
+			wtg_strlcpy(word, w, sizeof word);
+			word[strcspn(word, "=")] = '\0';
+			return usage_error("unknown option '%s'", word);
+		}
+		}
+	}
+	if (o->mode == WTG_MODE_CHILD) {
+		if (optind != argc - 1)
+			return usage_error("--child needs one file");
+		o->child_path = argv[optind];
+		return 0;
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+
+	if (help) {
+		o->mode = WTG_MODE_HELP;
+		return 0;
+	}
+	if (version) {
+		o->mode = WTG_MODE_VERSION;
+		return 0;
+	}
+	if (list) {
+		o->mode = WTG_MODE_LIST;
+		return 0;
+	}
+	if (run_given) {
+		o->mode = WTG_MODE_RUN;
+		for (int i = 0; i < wtg_nexperiments; i++)
+			if (o->selected[i] && !wtg_experiments[i]->run)
+				return usage_error("experiment '%s' is not built yet", wtg_experiments[i]->name);
+	} else {
+		if (o->output)
+			return usage_error("--output goes with --run");
+		if (format_given)
+			return usage_error("--format goes with --run");
+	}
+	if (o->file && o->size_given)
+		return usage_error("--size is for the file wtg creates, not for --file");
+	if (o->file && dir_given)
+		return usage_error("--dir is for the file wtg creates, not for --file");
+	if (!o->size_given)
+		o->size = o->quick ? WTG_QUICK_SIZE : WTG_DEFAULT_SIZE;
+
+	struct stat st;
+	if (o->file) {
+		if (stat(o->file, &st) < 0) {
+			fprintf(stderr, "wtg: --file '%s': %s\n", o->file, strerror(errno));
+			return 2;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			fprintf(stderr, "wtg: --file '%s' is not a regular file\n", o->file);
+			return 2;
+		}
+		if (st.st_size < 65536) {
+			fprintf(stderr, "wtg: --file '%s' is too small: the experiments need at least 64K\n", o->file);
+			return 2;
+		}
+		if (access(o->file, R_OK) < 0) {
+			fprintf(stderr, "wtg: --file '%s': %s\n", o->file, strerror(errno));
+			return 2;
+		}
+	} else {
+		if (stat(o->dir, &st) < 0) {
+			fprintf(stderr, "wtg: --dir '%s': %s\n", o->dir, strerror(errno));
+			return 2;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "wtg: --dir '%s' is not a folder\n", o->dir);
+			return 2;
+		}
+		if (access(o->dir, W_OK | X_OK) < 0) {
+			fprintf(stderr, "wtg: --dir '%s' is not writable: %s\n", o->dir, strerror(errno));
+			return 2;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,124 @@
+/* common.c: helpers several experiments share. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "common.h"
+
+int wtg_read_sum(struct wtg_ctx *ctx, int fd, unsigned char *buf, size_t bufsize, uint64_t limit,
+		 int64_t *sum, int64_t *bytes, int64_t *calls)
+{
+	int64_t s = 0, b = 0, c = 0;
+	int rc = 0;
+	for (;;) {
+		size_t want = bufsize;
+		if (limit && (uint64_t)b + want > limit)
+			want = (size_t)(limit - (uint64_t)b);
+		if (want == 0)
+			break;
+		ssize_t r = read(fd, buf, want);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -1;
+			break;
+		}
+		if (r == 0)
+			break;
+		c++;
+		b += r;
+		s += wtg_sum_bytes(buf, (size_t)r);
+		/* check for cancel every 64 calls; cheap relative to a syscall */
+		if (ctx && (c & 63) == 0 && wtg_ctx_cancelled(ctx)) {
+			rc = 1;
+			break;
+		}
+	}
+	*sum = s;
+	*bytes = b;
+	*calls = c;
+	return rc;
+}
+
+void *wtg_aligned_alloc(size_t align, size_t size)
+{
+	void *p = NULL;
+	if (posix_memalign(&p, align, size ? size : align) != 0)
+		return NULL;
+	return p;
+}
+
+bool wtg_check_sum(struct wtg_ctx *ctx, const char *what, int64_t got, int64_t want)
+{
+	bool ok = got == want;
+	wtg_table_check(ctx->t, "sum", ok, "%s: sum %lld %s known sum %lld", what, (long long)got,
+			ok ? "=" : "!=", (long long)want);
+	if (!ok)
+		wtg_table_fail(ctx->t, "%s: sum %lld does not equal the known sum %lld", what,
+			       (long long)got, (long long)want);
+	return ok;
+}
+
+void wtg_set_distribution_columns(struct wtg_ctx *ctx, const char *labelcol)
+{
+	const struct wtg_column cols[] = {
+		{ labelcol, "", WTG_T_TEXT, 0 },
+		{ "samples", "count", WTG_T_INT, 0 },
+		{ "mean_ns", "ns", WTG_T_REAL, 1 },
+		{ "median_ns", "ns", WTG_T_REAL, 1 },
+		{ "p90_ns", "ns", WTG_T_REAL, 1 },
+		{ "p99_ns", "ns", WTG_T_REAL, 1 },
+		{ "max_ns", "ns", WTG_T_REAL, 1 },
+		{ "ci_low_ns", "ns", WTG_T_REAL, 1 },
+		{ "ci_high_ns", "ns", WTG_T_REAL, 1 },
+		{ "min_ns", "ns", WTG_T_REAL, 1 },
+		{ "drift_pct", "%", WTG_T_REAL, 2 },
+	};
+	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
+}
+
+int wtg_add_distribution_row(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,
+			     const struct wtg_probe_result *probe, struct wtg_summary *out)
+{
+	struct wtg_summary s;
+	if (wtg_summarize(samples, n, wtg_ctx_seed(ctx, (unsigned)ctx->t->nrows), &s) < 0) {
+		wtg_table_fail(ctx->t, "%s: no samples to summarize", label);
+		return -1;
+	}
+	const struct wtg_value v[] = {
+		WTG_TEXT(label),	   WTG_INT(s.n),	 WTG_REAL(s.mean),    WTG_REAL(s.median),
+		WTG_REAL(s.p90),	   WTG_REAL(s.p99),	 WTG_REAL(s.max),     WTG_REAL(s.ci_low),
+		WTG_REAL(s.ci_high),	   WTG_REAL(s.min),	 WTG_REAL(s.drift * 100.0),
+	};
+	wtg_table_add_series(ctx->t, label, "ns", samples, n);
+	wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), probe);
+	bool ordered = s.min <= s.median && s.median <= s.p90 && s.p90 <= s.p99 && s.p99 <= s.max;
+	bool inside = s.ci_low <= s.median && s.median <= s.ci_high;
+	wtg_table_check(ctx->t, "quantiles", ordered && inside,
+			"%s: min <= median <= p90 <= p99 <= max, CI [%.1f, %.1f] holds the median %.1f", label,
+			s.ci_low, s.ci_high, s.median);
+	if (out)
+		*out = s;
+	return 0;
+}
+
+double wtg_time_getpid_batch(long calls)
+{
+	int64_t t0 = wtg_now_ns();
+	for (long i = 0; i < calls; i++)
+		syscall(SYS_getpid);
+	int64_t t1 = wtg_now_ns();
+	return (double)(t1 - t0) / (double)calls;
+}
+
+uint64_t wtg_ctx_seed(struct wtg_ctx *ctx, unsigned idx)
+{
+	uint64_t h = ctx->opt ? ctx->opt->seed : 1;
+	for (const char *c = ctx->t->exp ? ctx->t->exp->name : ""; *c; c++)
+		h = (h ^ (uint64_t)(unsigned char)*c) * 0x100000001b3ull;
+	return h ^ ((uint64_t)idx * 0x9e3779b97f4a7c15ull);
+}

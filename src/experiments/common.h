@@ -1,0 +1,46 @@
+/* common.h: what several experiments share, so each logic lives in one place. */
+#ifndef WTG_EXPERIMENTS_COMMON_H
+#define WTG_EXPERIMENTS_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wtg/conditions.h"
+#include "wtg/datafile.h"
+#include "wtg/experiment.h"
+#include "wtg/kernels.h"
+#include "wtg/probe.h"
+#include "wtg/stats.h"
+#include "wtg/table.h"
+#include "wtg/util.h"
+
+/* Read fd from its current offset to EOF or `limit` bytes (0: no limit) with buffer buf of
+ * bufsize bytes, summing every byte. Counts read() calls (including the final 0-byte one is NOT
+ * counted: only calls that returned data). Returns 0, or -1 with errno set. Checks cancel between
+ * calls when ctx is not NULL (returns 1 when cancelled). */
+int wtg_read_sum(struct wtg_ctx *ctx, int fd, unsigned char *buf, size_t bufsize, uint64_t limit,
+		 int64_t *sum, int64_t *bytes, int64_t *calls);
+
+/* Memory aligned to `align` (a power of two, at least sizeof(void*)); free with free(). */
+void *wtg_aligned_alloc(size_t align, size_t size);
+
+/* Add the check "sum" comparing got with the known sum want; returns ok. */
+bool wtg_check_sum(struct wtg_ctx *ctx, const char *what, int64_t got, int64_t want);
+
+/* The columns every distribution experiment shares (readcost, clock, tail, passes):
+ * label column named `labelcol` ("operation" or "condition"), then samples, mean_ns, median_ns,
+ * p90_ns, p99_ns, max_ns, ci_low_ns, ci_high_ns, min_ns, drift_pct. unit is the sample unit ("ns"). */
+void wtg_set_distribution_columns(struct wtg_ctx *ctx, const char *labelcol);
+/* Summarize samples (time order kept), add the row and the raw series (named label).
+ * Fills *out when not NULL. Returns 0 or -1 (out of memory: the table has failed). */
+int wtg_add_distribution_row(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,
+			     const struct wtg_probe_result *probe, struct wtg_summary *out);
+
+/* Time `calls` raw getpid syscalls; returns ns per call (clock read twice per batch). */
+double wtg_time_getpid_batch(long calls);
+
+/* Seed for bootstrap of the idx-th distribution in an experiment (stable for --seed). */
+uint64_t wtg_ctx_seed(struct wtg_ctx *ctx, unsigned idx);
+
+#endif

@@ -1,0 +1,155 @@
+/* main.c: options -> headless run or dashboard; nothing else. */
+#include "config.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wtg/conditions.h"
+#include "wtg/experiment.h"
+#include "wtg/options.h"
+#include "wtg/report.h"
+#include "wtg/session.h"
+#include "wtg/tui.h"
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static void on_crash(int sig)
+{
+	wtg_session_emergency_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void list_experiments(void)
+{
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		const struct wtg_experiment *e = wtg_experiments[i];
+		printf("%-10s %-10s %s%s\n", e->name, wtg_view_name(e->view), e->question,
+		       e->run ? "" : " (not built yet)");
+	}
+}
+
+static void apply_start_conditions(const struct wtg_options *o)
+{
+	if (o->burn > 0)
+		wtg_burner_set(o->burn);
+	wtg_policy_request(o->background);
+	wtg_uncached_request(o->uncached);
+}
+
+static int run_headless(struct wtg_session *s, const struct wtg_options *o)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	if (wtg_session_start(s) < 0)
+		return 1;
+	for (int i = 0; i < wtg_nexperiments; i++)
+		if (o->selected[i])
+			wtg_session_enqueue(s, i);
+	for (;;) {
+		struct pollfd p = { .fd = s->wake_fd, .events = POLLIN };
+		int r = poll(&p, 1, 200);
+		if (r > 0)
+			wtg_session_drain_wake(s);
+		if (got_signal)
+			break;
+		wtg_session_watchdog(s, o->time_limit_ms * 1000000LL);
+		if (atomic_load(&s->df_state) != WTG_DF_PREPARING && wtg_session_idle(s))
+			break;
+	}
+	if (got_signal) {
+		int sig = got_signal;
+		wtg_session_shutdown(s);
+		fprintf(stderr, "wtg: stopped by signal %d (%s)\n", sig, strsignal(sig));
+		return 128 + sig;
+	}
+	int status = 0;
+	if (atomic_load(&s->df_state) == WTG_DF_FAILED) {
+		fprintf(stderr, "wtg: data file: %s\n", s->df_error);
+		status = 1;
+	}
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		struct wtg_table *t = &s->tables[i];
+		if (!o->selected[i] || t->state != WTG_FAILED)
+			continue;
+		if (status == 0 || atomic_load(&s->df_state) != WTG_DF_FAILED)
+			fprintf(stderr, "wtg: %s: %s\n", wtg_experiments[i]->name, t->error);
+		status = 1;
+	}
+	if (o->output) {
+		char err[512];
+		if (wtg_report_save(o->output, o->format, s, o->selected, err, sizeof err) < 0) {
+			fprintf(stderr, "wtg: %s\n", err);
+			status = 1;
+		}
+	} else if (wtg_report_write(stdout, o->format, s, o->selected) < 0 || fflush(stdout) != 0) {
+		fprintf(stderr, "wtg: writing the report: %s\n", strerror(errno));
+		status = 1;
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "");
+	struct wtg_options o;
+	int rc = wtg_parse_options(argc, argv, &o);
+	if (rc)
+		return rc;
+	switch (o.mode) {
+	case WTG_MODE_HELP:
+		wtg_print_help(stdout);
+		return 0;
+	case WTG_MODE_VERSION:
+		printf("wtg %s\n", PACKAGE_VERSION);
+		return 0;
+	case WTG_MODE_LIST:
+		list_experiments();
+		return 0;
+	case WTG_MODE_CHILD:
+		return wtg_faultbase_child(o.child_mode, o.child_path);
+	default:
+		break;
+	}
+	if (o.mode == WTG_MODE_DASHBOARD && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "wtg: the dashboard needs a terminal; use --run=LIST for headless output "
+				"(see 'wtg --help')\n");
+		return 2;
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_crash;
+	sa.sa_flags = SA_RESETHAND;
+	int crash[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+	for (size_t i = 0; i < sizeof crash / sizeof crash[0]; i++)
+		sigaction(crash[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	static struct wtg_session s;
+	if (wtg_session_init(&s, &o, "/proc/self/exe") < 0)
+		return 1;
+	apply_start_conditions(&o);
+	int status;
+	if (o.mode == WTG_MODE_RUN)
+		status = run_headless(&s, &o);
+	else
+		status = wtg_tui_main(&s);
+	wtg_session_shutdown(&s);
+	return status;
+}

@@ -1,0 +1,180 @@
+/* probe.c: wall, user, sys, faults, switches, CPUs and migrations of the measuring thread. */
+#include "config.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#ifdef HAVE_LINUX_PERF_EVENT_H
+#include <linux/perf_event.h>
+#endif
+
+#include "wtg/probe.h"
+#include "wtg/util.h"
+
+static int perf_open(unsigned type, unsigned long long config)
+{
+#ifdef HAVE_LINUX_PERF_EVENT_H
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = type;
+	a.config = config;
+	a.disabled = 0;
+	a.exclude_hv = 1;
+	a.inherit = 0;
+	/* this thread only, any CPU */
+	long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+		a.exclude_kernel = 1;
+		fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	return (int)fd;
+#else
+	(void)type;
+	(void)config;
+	return -1;
+#endif
+}
+
+static int64_t perf_read(int fd)
+{
+	uint64_t v;
+	if (fd < 0 || read(fd, &v, sizeof v) != (ssize_t)sizeof v)
+		return -1;
+	return (int64_t)v;
+}
+
+/* 0 unknown, 1 available, -1 not available */
+static atomic_int hw_state;
+static atomic_int sw_state;
+
+bool wtg_probe_have_hw_counters(void)
+{
+	int st = atomic_load(&hw_state);
+	if (st == 0) {
+#ifdef HAVE_LINUX_PERF_EVENT_H
+		int fd = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+		st = fd >= 0 ? 1 : -1;
+		if (fd >= 0)
+			close(fd);
+#else
+		st = -1;
+#endif
+		atomic_store(&hw_state, st);
+	}
+	return st == 1;
+}
+
+static void note_cpu(struct wtg_probe *p)
+{
+#ifdef HAVE_SCHED_GETCPU
+	int c = sched_getcpu();
+	if (c >= 0 && c < 64)
+		p->cpus_seen |= 1ull << c;
+#else
+	(void)p;
+#endif
+}
+
+void wtg_probe_begin(struct wtg_probe *p)
+{
+	memset(p, 0, sizeof *p);
+	p->fd_migr = p->fd_instr = p->fd_cycles = -1;
+#ifdef HAVE_LINUX_PERF_EVENT_H
+	if (atomic_load(&sw_state) >= 0) {
+		p->fd_migr = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS);
+		if (p->fd_migr < 0)
+			atomic_store(&sw_state, -1);
+	}
+	if (wtg_probe_have_hw_counters()) {
+		p->fd_instr = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+		p->fd_cycles = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	}
+#endif
+	note_cpu(p);
+	struct rusage ru;
+	getrusage(RUSAGE_THREAD, &ru);
+	p->ru_utime_us = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec;
+	p->ru_stime_us = (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
+	p->minflt = ru.ru_minflt;
+	p->majflt = ru.ru_majflt;
+	p->vcsw = ru.ru_nvcsw;
+	p->ivcsw = ru.ru_nivcsw;
+	p->t0_ns = wtg_now_ns();
+}
+
+void wtg_probe_tick(struct wtg_probe *p)
+{
+	note_cpu(p);
+}
+
+void wtg_probe_end(struct wtg_probe *p, struct wtg_probe_result *out)
+{
+	int64_t t1 = wtg_now_ns();
+	struct rusage ru;
+	getrusage(RUSAGE_THREAD, &ru);
+	note_cpu(p);
+	memset(out, 0, sizeof *out);
+	out->wall_ms = (double)(t1 - p->t0_ns) / 1e6;
+	out->user_ms = (double)((int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec - p->ru_utime_us) / 1e3;
+	out->sys_ms = (double)((int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec - p->ru_stime_us) / 1e3;
+	out->minflt = ru.ru_minflt - p->minflt;
+	out->majflt = ru.ru_majflt - p->majflt;
+	out->vcsw = ru.ru_nvcsw - p->vcsw;
+	out->ivcsw = ru.ru_nivcsw - p->ivcsw;
+	out->migrations = perf_read(p->fd_migr);
+	out->instructions = perf_read(p->fd_instr);
+	out->cycles = perf_read(p->fd_cycles);
+	out->cpus_seen = p->cpus_seen;
+	out->threads = 1;
+	if (p->fd_migr >= 0)
+		close(p->fd_migr);
+	if (p->fd_instr >= 0)
+		close(p->fd_instr);
+	if (p->fd_cycles >= 0)
+		close(p->fd_cycles);
+	p->fd_migr = p->fd_instr = p->fd_cycles = -1;
+}
+
+static int64_t add_known(int64_t a, int64_t b)
+{
+	return (a < 0 || b < 0) ? -1 : a + b;
+}
+
+void wtg_probe_add(struct wtg_probe_result *a, const struct wtg_probe_result *b)
+{
+	if (a->threads == 0) {
+		*a = *b;
+		return;
+	}
+	if (b->wall_ms > a->wall_ms)
+		a->wall_ms = b->wall_ms;
+	a->user_ms += b->user_ms;
+	a->sys_ms += b->sys_ms;
+	a->minflt += b->minflt;
+	a->majflt += b->majflt;
+	a->vcsw += b->vcsw;
+	a->ivcsw += b->ivcsw;
+	a->migrations = add_known(a->migrations, b->migrations);
+	a->instructions = add_known(a->instructions, b->instructions);
+	a->cycles = add_known(a->cycles, b->cycles);
+	a->cpus_seen |= b->cpus_seen;
+	a->threads += b->threads;
+}
+
+void wtg_probe_cpus_str(uint64_t mask, char *buf, int len)
+{
+	int o = 0;
+	buf[0] = '\0';
+	for (int c = 0; c < 64 && o < len - 4; c++)
+		if (mask & (1ull << c))
+			o += snprintf(buf + o, (size_t)(len - o), "%s%d", o ? "," : "", c);
+	if (o == 0)
+		wtg_strlcpy(buf, "?", (size_t)len);
+}

@@ -1,0 +1,251 @@
+/* session.c: the worker thread, its queue, the data file's life, and the starvation watchdog. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "wtg/conditions.h"
+#include "wtg/probe.h"
+#include "wtg/session.h"
+#include "wtg/stats.h"
+#include "wtg/util.h"
+
+void wtg_session_emergency_cleanup(void)
+{
+	wtg_datafile_emergency_remove();
+}
+
+static void wake(struct wtg_session *s)
+{
+	uint64_t one = 1;
+	if (s->wake_fd >= 0)
+		(void)!write(s->wake_fd, &one, sizeof one);
+}
+
+void wtg_session_drain_wake(struct wtg_session *s)
+{
+	uint64_t v;
+	while (s->wake_fd >= 0 && read(s->wake_fd, &v, sizeof v) == (ssize_t)sizeof v)
+		;
+}
+
+int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const char *argv0)
+{
+	memset(s, 0, sizeof *s);
+	s->opt = opt;
+	s->argv0 = argv0;
+	s->current = -1;
+	s->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (s->wake_fd < 0) {
+		fprintf(stderr, "wtg: eventfd: %s\n", strerror(errno));
+		return -1;
+	}
+	pthread_mutex_init(&s->qlock, NULL);
+	pthread_cond_init(&s->qcond, NULL);
+	wtg_machine_read(&s->machine);
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		wtg_table_init(&s->tables[i], wtg_experiments[i]);
+		s->tables[i].wake_fd = s->wake_fd;
+	}
+	atomic_store(&s->df_state, WTG_DF_PREPARING);
+	return 0;
+}
+
+static void prepare_datafile(struct wtg_session *s)
+{
+	const struct wtg_options *o = s->opt;
+	int rc;
+	if (o->file) {
+		rc = wtg_datafile_use(&s->df, o->file, s->df_error, sizeof s->df_error);
+	} else {
+		rc = wtg_datafile_create(&s->df, o->dir, o->size, o->seed, s->df_error, sizeof s->df_error);
+	}
+	if (rc == 0)
+		wtg_cond_set_datafile(&s->df);
+	atomic_store(&s->df_state, rc == 0 ? WTG_DF_READY : WTG_DF_FAILED);
+	wake(s);
+}
+
+static void run_one(struct wtg_session *s, int idx)
+{
+	const struct wtg_experiment *e = wtg_experiments[idx];
+	struct wtg_table *t = &s->tables[idx];
+	wtg_table_reset(t);
+	atomic_store(&s->starved, 0);
+	atomic_store(&s->heartbeat, wtg_now_ns());
+	wtg_table_set_state(t, WTG_RUNNING);
+	if (!e->run) {
+		wtg_table_fail(t, "%s is not built yet", e->name);
+		wtg_table_set_state(t, WTG_FAILED);
+		return;
+	}
+	if (e->needs_datafile && atomic_load(&s->df_state) != WTG_DF_READY) {
+		wtg_table_fail(t, "no data file: %s", s->df_error);
+		wtg_table_set_state(t, WTG_FAILED);
+		return;
+	}
+	struct wtg_ctx ctx = {
+		.opt = s->opt,
+		.df = &s->df,
+		.t = t,
+		.cancel = &s->cancel,
+		.heartbeat = &s->heartbeat,
+		.argv0 = s->argv0,
+	};
+	uint64_t seed = s->opt->seed;
+	for (const char *c = e->name; *c; c++)
+		seed = (seed ^ (uint64_t)(unsigned char)*c) * 0x100000001b3ull;
+	wtg_rng_seed(&ctx.rng, seed);
+	wtg_policy_apply_self();
+	struct wtg_probe p;
+	wtg_probe_begin(&p);
+	int rc = e->run(&ctx);
+	struct wtg_probe_result total;
+	wtg_probe_end(&p, &total);
+	pthread_mutex_lock(&t->lock);
+	t->total = total;
+	t->has_total = true;
+	pthread_mutex_unlock(&t->lock);
+	if (atomic_load(&s->starved))
+		wtg_table_note(t, "ended after %.0f s without progress: the measuring thread was starved "
+				  "(background policy while burners use every CPU)",
+			       (double)s->opt->time_limit_ms / 1000.0);
+	enum wtg_state st;
+	if (rc == WTG_CANCELLED || (rc == WTG_OK && atomic_load(&s->cancel)))
+		st = WTG_CANCELLED;
+	else if (rc != WTG_OK || t->error[0])
+		st = WTG_FAILED;
+	else
+		st = WTG_DONE;
+	pthread_mutex_lock(&t->lock);
+	bool checks_ok = wtg_table_checks_ok(t);
+	pthread_mutex_unlock(&t->lock);
+	if (st == WTG_DONE && !checks_ok) {
+		wtg_table_fail(t, "a check failed");
+		st = WTG_FAILED;
+	}
+	wtg_table_set_state(t, st);
+}
+
+static void *worker_main(void *arg)
+{
+	struct wtg_session *s = arg;
+	prepare_datafile(s);
+	for (;;) {
+		pthread_mutex_lock(&s->qlock);
+		while (!s->quit && s->qlen == 0)
+			pthread_cond_wait(&s->qcond, &s->qlock);
+		if (s->quit) {
+			pthread_mutex_unlock(&s->qlock);
+			break;
+		}
+		int idx = s->queue[0];
+		memmove(s->queue, s->queue + 1, (size_t)(s->qlen - 1) * sizeof s->queue[0]);
+		s->qlen--;
+		atomic_store(&s->cancel, false);
+		atomic_store(&s->current, idx);
+		pthread_mutex_unlock(&s->qlock);
+		run_one(s, idx);
+		atomic_store(&s->current, -1);
+		wake(s);
+	}
+	wtg_policy_unregister_self();
+	return NULL;
+}
+
+int wtg_session_start(struct wtg_session *s)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(&s->thread, NULL, worker_main, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		fprintf(stderr, "wtg: cannot start the worker thread: %s\n", strerror(rc));
+		return -1;
+	}
+	s->started = true;
+	return 0;
+}
+
+void wtg_session_enqueue(struct wtg_session *s, int idx)
+{
+	pthread_mutex_lock(&s->qlock);
+	if (s->qlen < WTG_QUEUE_MAX)
+		s->queue[s->qlen++] = idx;
+	pthread_cond_signal(&s->qcond);
+	pthread_mutex_unlock(&s->qlock);
+}
+
+void wtg_session_cancel(struct wtg_session *s)
+{
+	pthread_mutex_lock(&s->qlock);
+	s->qlen = 0;
+	atomic_store(&s->cancel, true);
+	pthread_mutex_unlock(&s->qlock);
+	/* a starved worker cannot see the flag until it gets a CPU again */
+	if (wtg_policy_requested() && wtg_burner_count() > 0)
+		wtg_policy_rescue();
+}
+
+bool wtg_session_idle(struct wtg_session *s)
+{
+	pthread_mutex_lock(&s->qlock);
+	bool idle = s->qlen == 0 && atomic_load(&s->current) < 0;
+	pthread_mutex_unlock(&s->qlock);
+	return idle;
+}
+
+int64_t wtg_session_watchdog(struct wtg_session *s, int64_t limit_ns)
+{
+	if (atomic_load(&s->current) < 0)
+		return 0;
+	int64_t stall = wtg_now_ns() - atomic_load(&s->heartbeat);
+	if (stall > limit_ns && !atomic_load(&s->starved)) {
+		atomic_store(&s->starved, 1);
+		atomic_store(&s->cancel, true);
+		wtg_policy_rescue();
+	}
+	return stall;
+}
+
+void wtg_session_shutdown(struct wtg_session *s)
+{
+	if (s->started) {
+		pthread_mutex_lock(&s->qlock);
+		s->quit = true;
+		s->qlen = 0;
+		atomic_store(&s->cancel, true);
+		atomic_store(&s->df.abort, true);
+		pthread_cond_signal(&s->qcond);
+		pthread_mutex_unlock(&s->qlock);
+		wtg_policy_rescue();
+		pthread_join(s->thread, NULL);
+		s->started = false;
+	}
+	wtg_burner_stop_all();
+	wtg_datafile_remove(&s->df);
+}
+
+/* ---- the context helpers every experiment calls ---- */
+
+bool wtg_ctx_cancelled(struct wtg_ctx *ctx)
+{
+	if (ctx->heartbeat)
+		atomic_store(ctx->heartbeat, wtg_now_ns());
+	wtg_policy_apply_self();
+	return ctx->cancel && atomic_load(ctx->cancel);
+}
+
+void wtg_ctx_progress(struct wtg_ctx *ctx, int step, int nsteps, const char *label)
+{
+	if (ctx->heartbeat)
+		atomic_store(ctx->heartbeat, wtg_now_ns());
+	wtg_table_progress(ctx->t, step, nsteps, label);
+}

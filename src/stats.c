@@ -1,0 +1,180 @@
+/* stats.c: quantiles (type 7), the seeded generator, shuffles, bootstrap, drift. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wtg/stats.h"
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void wtg_rng_seed(struct wtg_rng *r, uint64_t seed)
+{
+	uint64_t x = seed;
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&x);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t wtg_rng_next(struct wtg_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+uint64_t wtg_rng_below(struct wtg_rng *r, uint64_t n)
+{
+	/* rejection sampling: accept only values below the largest multiple of n */
+	uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+	uint64_t x;
+	do
+		x = wtg_rng_next(r);
+	while (x >= limit);
+	return x % n;
+}
+
+double wtg_rng_unit(struct wtg_rng *r)
+{
+	return (double)(wtg_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+void wtg_shuffle_int(struct wtg_rng *r, int *a, size_t n)
+{
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)wtg_rng_below(r, i);
+		int t = a[i - 1];
+		a[i - 1] = a[j];
+		a[j] = t;
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+void wtg_sort(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+}
+
+double wtg_quantile_sorted(const double *sorted, size_t n, double q)
+{
+	if (n == 0)
+		return NAN;
+	if (q <= 0)
+		return sorted[0];
+	if (q >= 1)
+		return sorted[n - 1];
+	double pos = q * (double)(n - 1);
+	size_t lo = (size_t)pos;
+	size_t hi = lo + 1 < n ? lo + 1 : n - 1;
+	double frac = pos - (double)lo;
+	return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
+}
+
+double wtg_quantile(const double *v, size_t n, double q)
+{
+	if (n == 0)
+		return NAN;
+	double *c = malloc(n * sizeof *c);
+	if (!c)
+		return NAN;
+	memcpy(c, v, n * sizeof *c);
+	wtg_sort(c, n);
+	double r = wtg_quantile_sorted(c, n, q);
+	free(c);
+	return r;
+}
+
+double wtg_mean(const double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	double s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += v[i];
+	return s / (double)n;
+}
+
+int wtg_bootstrap_median_ci(const double *v, size_t n, int resamples, double conf, uint64_t seed,
+			    double *lo, double *hi)
+{
+	if (n == 0 || resamples < 1)
+		return -1;
+	double *sample = malloc(n * sizeof *sample);
+	double *medians = malloc((size_t)resamples * sizeof *medians);
+	if (!sample || !medians) {
+		free(sample);
+		free(medians);
+		return -1;
+	}
+	struct wtg_rng r;
+	wtg_rng_seed(&r, seed);
+	for (int k = 0; k < resamples; k++) {
+		for (size_t i = 0; i < n; i++)
+			sample[i] = v[wtg_rng_below(&r, n)];
+		wtg_sort(sample, n);
+		medians[k] = wtg_quantile_sorted(sample, n, 0.5);
+	}
+	wtg_sort(medians, (size_t)resamples);
+	*lo = wtg_quantile_sorted(medians, (size_t)resamples, (1.0 - conf) / 2.0);
+	*hi = wtg_quantile_sorted(medians, (size_t)resamples, (1.0 + conf) / 2.0);
+	free(sample);
+	free(medians);
+	return 0;
+}
+
+int wtg_summarize(const double *v, size_t n, uint64_t seed, struct wtg_summary *out)
+{
+	memset(out, 0, sizeof *out);
+	out->n = n;
+	if (n == 0)
+		return -1;
+	double *s = malloc(n * sizeof *s);
+	if (!s)
+		return -1;
+	memcpy(s, v, n * sizeof *s);
+	wtg_sort(s, n);
+	out->mean = wtg_mean(v, n);
+	out->min = s[0];
+	out->max = s[n - 1];
+	out->median = wtg_quantile_sorted(s, n, 0.5);
+	out->p90 = wtg_quantile_sorted(s, n, 0.90);
+	out->p99 = wtg_quantile_sorted(s, n, 0.99);
+	free(s);
+	if (wtg_bootstrap_median_ci(v, n, WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, seed,
+				    &out->ci_low, &out->ci_high) < 0)
+		return -1;
+	size_t half = n / 2;
+	if (half >= 1) {
+		out->first_half_median = wtg_quantile(v, half, 0.5);
+		out->second_half_median = wtg_quantile(v + half, n - half, 0.5);
+		out->drift = out->first_half_median != 0
+				     ? (out->second_half_median - out->first_half_median) / out->first_half_median
+				     : 0;
+	} else {
+		out->first_half_median = out->second_half_median = out->median;
+	}
+	return 0;
+}

@@ -1,0 +1,269 @@
+/* table.c: the result model shared by the experiments, the views and the writers. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wtg/conditions.h"
+#include "wtg/experiment.h"
+#include "wtg/table.h"
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (!q) {
+		static const char msg[] = "wtg: out of memory\n";
+		(void)!write(2, msg, sizeof msg - 1);
+		abort();
+	}
+	return q;
+}
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = xrealloc(NULL, n);
+	memcpy(d, s, n);
+	return d;
+}
+
+#define GROW(arr, n, cap)                                                        \
+	do {                                                                     \
+		if ((n) == (cap)) {                                              \
+			(cap) = (cap) ? (cap) * 2 : 8;                           \
+			(arr) = xrealloc((arr), (size_t)(cap) * sizeof *(arr));  \
+		}                                                                \
+	} while (0)
+
+/* Called with the lock held. */
+static void changed(struct wtg_table *t)
+{
+	t->gen++;
+	if (t->wake_fd >= 0) {
+		uint64_t one = 1;
+		(void)!write(t->wake_fd, &one, sizeof one);
+	}
+}
+
+void wtg_table_init(struct wtg_table *t, const struct wtg_experiment *exp)
+{
+	memset(t, 0, sizeof *t);
+	pthread_mutex_init(&t->lock, NULL);
+	t->exp = exp;
+	t->wake_fd = -1;
+}
+
+static void clear_locked(struct wtg_table *t)
+{
+	for (int r = 0; r < t->nrows; r++) {
+		for (int c = 0; c < t->ncols; c++)
+			if (t->rows[r].v[c].type == WTG_T_TEXT)
+				free((char *)t->rows[r].v[c].s);
+		free(t->rows[r].v);
+	}
+	free(t->rows);
+	for (int i = 0; i < t->nchecks; i++) {
+		free(t->checks[i].name);
+		free(t->checks[i].detail);
+	}
+	free(t->checks);
+	for (int i = 0; i < t->nnotes; i++)
+		free(t->notes[i]);
+	free(t->notes);
+	for (int i = 0; i < t->nseries; i++) {
+		free(t->series[i].name);
+		free(t->series[i].unit);
+		free(t->series[i].v);
+	}
+	free(t->series);
+	t->rows = NULL;
+	t->checks = NULL;
+	t->notes = NULL;
+	t->series = NULL;
+	t->nrows = t->caprows = t->nchecks = t->capchecks = 0;
+	t->nnotes = t->capnotes = t->nseries = t->capseries = 0;
+	t->ncols = 0;
+	t->state = WTG_IDLE;
+	t->error[0] = '\0';
+	t->step = t->nsteps = 0;
+	t->step_label[0] = '\0';
+	t->started_ns = t->finished_ns = t->expected_ns = 0;
+	t->has_total = false;
+	memset(&t->total, 0, sizeof t->total);
+}
+
+void wtg_table_reset(struct wtg_table *t)
+{
+	pthread_mutex_lock(&t->lock);
+	clear_locked(t);
+	changed(t);
+	pthread_mutex_unlock(&t->lock);
+}
+
+void wtg_table_free(struct wtg_table *t)
+{
+	pthread_mutex_lock(&t->lock);
+	clear_locked(t);
+	pthread_mutex_unlock(&t->lock);
+	pthread_mutex_destroy(&t->lock);
+}
+
+void wtg_table_set_columns(struct wtg_table *t, const struct wtg_column *cols, int ncols)
+{
+	if (ncols > WTG_MAX_COLS)
+		ncols = WTG_MAX_COLS;
+	pthread_mutex_lock(&t->lock);
+	if (t->nrows == 0) {
+		memcpy(t->cols, cols, (size_t)ncols * sizeof *cols);
+		t->ncols = ncols;
+		changed(t);
+	}
+	pthread_mutex_unlock(&t->lock);
+}
+
+void wtg_table_add_row(struct wtg_table *t, const struct wtg_value *v, int n,
+		       const struct wtg_probe_result *probe)
+{
+	struct wtg_cond_snapshot cond;
+	wtg_cond_snapshot(&cond, NULL);
+	pthread_mutex_lock(&t->lock);
+	GROW(t->rows, t->nrows, t->caprows);
+	struct wtg_row *row = &t->rows[t->nrows];
+	memset(row, 0, sizeof *row);
+	int nc = t->ncols > 0 ? t->ncols : 1;
+	row->v = xrealloc(NULL, (size_t)nc * sizeof *row->v);
+	for (int c = 0; c < nc; c++) {
+		row->v[c] = c < n ? v[c] : WTG_NA;
+		if (row->v[c].type == WTG_T_TEXT)
+			row->v[c].s = xstrdup(row->v[c].s ? row->v[c].s : "");
+	}
+	if (probe) {
+		row->has_probe = true;
+		row->probe = *probe;
+	}
+	row->cond = cond;
+	row->t_ns = wtg_now_ns();
+	t->nrows++;
+	changed(t);
+	pthread_mutex_unlock(&t->lock);
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	char buf[1024];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	return xstrdup(buf);
+}
+
+void wtg_table_check(struct wtg_table *t, const char *name, bool ok, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *detail = vformat(fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&t->lock);
+	GROW(t->checks, t->nchecks, t->capchecks);
+	t->checks[t->nchecks].name = xstrdup(name);
+	t->checks[t->nchecks].ok = ok;
+	t->checks[t->nchecks].detail = detail;
+	t->nchecks++;
+	changed(t);
+	pthread_mutex_unlock(&t->lock);
+}
+
+void wtg_table_note(struct wtg_table *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *note = vformat(fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&t->lock);
+	GROW(t->notes, t->nnotes, t->capnotes);
+	t->notes[t->nnotes++] = note;
+	changed(t);
+	pthread_mutex_unlock(&t->lock);
+}
+
+void wtg_table_add_series(struct wtg_table *t, const char *name, const char *unit, const double *v,
+			  size_t n)
+{
+	double *copy = xrealloc(NULL, (n ? n : 1) * sizeof *copy);
+	if (n)
+		memcpy(copy, v, n * sizeof *copy);
+	pthread_mutex_lock(&t->lock);
+	GROW(t->series, t->nseries, t->capseries);
+	struct wtg_series *s = &t->series[t->nseries++];
+	s->name = xstrdup(name);
+	s->unit = xstrdup(unit ? unit : "");
+	s->v = copy;
+	s->n = n;
+	changed(t);
+	pthread_mutex_unlock(&t->lock);
+}
+
+void wtg_table_progress(struct wtg_table *t, int step, int nsteps, const char *label)
+{
+	pthread_mutex_lock(&t->lock);
+	t->step = step;
+	t->nsteps = nsteps;
+	wtg_strlcpy(t->step_label, label ? label : "", sizeof t->step_label);
+	changed(t);
+	pthread_mutex_unlock(&t->lock);
+}
+
+void wtg_table_set_state(struct wtg_table *t, enum wtg_state s)
+{
+	pthread_mutex_lock(&t->lock);
+	t->state = s;
+	if (s == WTG_RUNNING)
+		t->started_ns = wtg_now_ns();
+	else if (s != WTG_IDLE)
+		t->finished_ns = wtg_now_ns();
+	changed(t);
+	pthread_mutex_unlock(&t->lock);
+}
+
+void wtg_table_fail(struct wtg_table *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pthread_mutex_lock(&t->lock);
+	vsnprintf(t->error, sizeof t->error, fmt, ap);
+	changed(t);
+	pthread_mutex_unlock(&t->lock);
+	va_end(ap);
+}
+
+int wtg_table_col(const struct wtg_table *t, const char *name)
+{
+	for (int c = 0; c < t->ncols; c++)
+		if (strcmp(t->cols[c].name, name) == 0)
+			return c;
+	return -1;
+}
+
+double wtg_table_num(const struct wtg_table *t, int row, int col)
+{
+	if (row < 0 || row >= t->nrows || col < 0 || col >= t->ncols)
+		return NAN;
+	const struct wtg_value *v = &t->rows[row].v[col];
+	switch (v->type) {
+	case WTG_T_INT:
+		return (double)v->i;
+	case WTG_T_REAL:
+		return v->r;
+	default:
+		return NAN;
+	}
+}
+
+bool wtg_table_checks_ok(const struct wtg_table *t)
+{
+	for (int i = 0; i < t->nchecks; i++)
+		if (!t->checks[i].ok)
+			return false;
+	return true;
+}

@@ -1,0 +1,3 @@
+/* bars.c (stub) */
+#include "config.h"
+#include "tui_internal.h"

@@ -1,0 +1,3 @@
+/* counters.c (stub) */
+#include "config.h"
+#include "tui_internal.h"

@@ -1,0 +1,3 @@
+/* histogram.c (stub) */
+#include "config.h"
+#include "tui_internal.h"

@@ -1,0 +1,3 @@
+/* screen.c (stub) */
+#include "config.h"
+#include "tui_internal.h"

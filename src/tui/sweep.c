@@ -1,0 +1,3 @@
+/* sweep.c (stub) */
+#include "config.h"
+#include "tui_internal.h"

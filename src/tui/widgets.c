@@ -1,0 +1,3 @@
+/* widgets.c (stub) */
+#include "config.h"
+#include "tui_internal.h"

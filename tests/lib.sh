@@ -1,0 +1,1 @@
+# shared shell test helpers

@@ -1,0 +1,7 @@
+/* test_kernels.c */
+#include "config.h"
+#include "unit.h"
+int main(void)
+{
+	return unit_done("test_kernels");
+}

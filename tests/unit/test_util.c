@@ -1,0 +1,64 @@
+/* test_util.c: size parsing and formatting. */
+#include "config.h"
+
+#include <stdint.h>
+
+#include "unit.h"
+#include "wtg/util.h"
+
+static uint64_t size_of(const char *s)
+{
+	uint64_t v = 0;
+	return wtg_parse_size(s, &v) == 0 ? v : 0;
+}
+
+int main(void)
+{
+	CHECK(size_of("1") == 1);
+	CHECK(size_of("4096") == 4096);
+	CHECK(size_of("4K") == 4096);
+	CHECK(size_of("4k") == 4096);
+	CHECK(size_of("256M") == 256ull << 20);
+	CHECK(size_of("256MiB") == 256ull << 20);
+	CHECK(size_of("256MB") == 256ull << 20);
+	CHECK(size_of("1G") == 1ull << 30);
+	CHECK(size_of("2T") == 2ull << 40);
+	uint64_t v;
+	CHECK(wtg_parse_size("", &v) < 0);
+	CHECK(wtg_parse_size("M", &v) < 0);
+	CHECK(wtg_parse_size("-1M", &v) < 0);
+	CHECK(wtg_parse_size(" 1M", &v) < 0);
+	CHECK(wtg_parse_size("0", &v) < 0);
+	CHECK(wtg_parse_size("1.5M", &v) < 0);
+	CHECK(wtg_parse_size("12X", &v) < 0);
+	CHECK(wtg_parse_size("1MM", &v) < 0);
+	CHECK(wtg_parse_size("99999999999999999999", &v) < 0);
+	CHECK(wtg_parse_size("17179869184G", &v) < 0); /* 2^34 G overflows 64 bits */
+
+	char buf[32];
+	wtg_fmt_size(buf, sizeof buf, 16);
+	CHECK_STR(buf, "16B");
+	wtg_fmt_size(buf, sizeof buf, 4096);
+	CHECK_STR(buf, "4K");
+	wtg_fmt_size(buf, sizeof buf, 256 << 10);
+	CHECK_STR(buf, "256K");
+	wtg_fmt_size(buf, sizeof buf, 16 << 20);
+	CHECK_STR(buf, "16M");
+	wtg_fmt_size(buf, sizeof buf, 3 << 29);
+	CHECK_STR(buf, "1.5G");
+	wtg_fmt_thousands(buf, sizeof buf, 34216613807LL);
+	CHECK_STR(buf, "34,216,613,807");
+	wtg_fmt_thousands(buf, sizeof buf, -1000);
+	CHECK_STR(buf, "-1,000");
+	wtg_fmt_thousands(buf, sizeof buf, 999);
+	CHECK_STR(buf, "999");
+	wtg_fmt_duration(buf, sizeof buf, 850);
+	CHECK_STR(buf, "850.0 ns");
+	wtg_fmt_duration(buf, sizeof buf, 12345);
+	CHECK_STR(buf, "12.3 us");
+	wtg_fmt_duration(buf, sizeof buf, 4.56e6);
+	CHECK_STR(buf, "4.6 ms");
+	wtg_fmt_duration(buf, sizeof buf, 1.234e9);
+	CHECK_STR(buf, "1.23 s");
+	return unit_done("test_util");
+}
