@@ -1,10 +1,1228 @@
-/* dashboard.c (stub) */
+/* dashboard.c: the layout, the keys and the loop. The UI thread sleeps in poll() on the terminal,
+ * the worker's wake fd and the signal pipe; it copies what it shows out of the tables under their
+ * locks, redraws only the windows whose inputs changed, and never waits for the worker. */
 #include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wtg/conditions.h"
+#include "wtg/probe.h"
+#include "wtg/report.h"
 #include "tui_internal.h"
+
+#define MIN_ROWS 24
+#define MIN_COLS 80
+#define TICK_MS 250		/* animation rate while something moves (progress, time left) */
+#define FRAME_MIN_NS 30000000LL	/* rows landing faster than this share a frame */
+#define NOTICE_NS 6000000000LL
+#define HOLD_NS 4000000000LL	/* autoplay: how long a finished view stays */
+#define STARVED_NS 2000000000LL
+#define PANEL_H 5
+
+struct run_info {
+	int idx;
+	enum wtg_state state;
+	int step, nsteps;
+	char label[64];
+	int64_t started_ns, finished_ns, expected_ns;
+	int nrows;
+};
+
+struct dash {
+	struct wtg_session *s;
+	struct tui_look look;
+	int rows, cols;
+	bool small;
+	WINDOW *hdr, *tabs, *box, *view, *pt, *pf, *pc, *prog, *status, *help;
+
+	int tab, tab_first;
+	struct wtg_table snap[WTG_MAX_EXP];
+	bool tried[WTG_MAX_EXP];	/* auto-run at most once per tab */
+
+	uint64_t sig_hdr, sig_tabs, sig_box, sig_panels, sig_prog, sig_status;
+
+	bool paused;
+	int paused_idx;
+	bool autoplay, ap_holding;
+	int ap_idx;
+	int64_t ap_t0, ap_hold_until;
+	bool help_on;
+	char notice[256];
+	enum tui_role notice_role;
+	int64_t notice_until;
+	int64_t stall_ns;
+	int64_t t_start;
+	int64_t last_frame;
+	struct stat file_st;		/* --file: its size, for the scan's progress */
+	bool file_st_ok;
+};
+
+/* ---- small things ---- */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0x100000001b3ull;
+}
+
+static uint64_t mix_str(uint64_t h, const char *s)
+{
+	while (*s)
+		h = mix(h, (unsigned char)*s++);
+	return h;
+}
+
+static void notice(struct dash *d, enum tui_role role, const char *fmt, ...) WTG_PRINTF(3, 4);
+static void notice(struct dash *d, enum tui_role role, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(d->notice, sizeof d->notice, fmt, ap);
+	va_end(ap);
+	d->notice_role = role;
+	d->notice_until = wtg_now_ns() + NOTICE_NS;
+}
+
+static bool built(int idx)
+{
+	return idx >= 0 && idx < wtg_nexperiments && wtg_experiments[idx]->run != NULL;
+}
+
+static void run_info(struct wtg_session *s, int idx, struct run_info *ri)
+{
+	memset(ri, 0, sizeof *ri);
+	ri->idx = idx;
+	if (idx < 0)
+		return;
+	struct wtg_table *t = &s->tables[idx];
+	pthread_mutex_lock(&t->lock);
+	ri->state = t->state;
+	ri->step = t->step;
+	ri->nsteps = t->nsteps;
+	wtg_strlcpy(ri->label, t->step_label, sizeof ri->label);
+	ri->started_ns = t->started_ns;
+	ri->finished_ns = t->finished_ns;
+	ri->expected_ns = t->expected_ns;
+	ri->nrows = t->nrows;
+	pthread_mutex_unlock(&t->lock);
+}
+
+/* Position of idx in the worker's queue, or -1. */
+static int queue_pos(struct wtg_session *s, int idx)
+{
+	int pos = -1;
+	pthread_mutex_lock(&s->qlock);
+	for (int i = 0; i < s->qlen && pos < 0; i++)
+		if (s->queue[i] == idx)
+			pos = i;
+	pthread_mutex_unlock(&s->qlock);
+	return pos;
+}
+
+static void fmt_left(char *buf, size_t len, double ns)
+{
+	if (!(ns >= 0))
+		snprintf(buf, len, "estimating time left");
+	else if (ns < 1e9)
+		snprintf(buf, len, "less than 1 s left");
+	else if (ns < 120e9)
+		snprintf(buf, len, "about %.0f s left", ns / 1e9);
+	else
+		snprintf(buf, len, "about %.0f min left", ns / 60e9);
+}
+
+/* ---- the private copies of the tables ---- */
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p) {
+		static const char msg[] = "wtg: out of memory\n";
+		(void)!write(2, msg, sizeof msg - 1);
+		abort();
+	}
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s ? s : "") + 1;
+	char *d = xmalloc(n);
+	memcpy(d, s ? s : "", n);
+	return d;
+}
+
+bool tui_table_copy(struct wtg_table *dst, struct wtg_table *src, bool force)
+{
+	pthread_mutex_lock(&src->lock);
+	if (!force && dst->gen == src->gen) {
+		pthread_mutex_unlock(&src->lock);
+		return false;
+	}
+	wtg_table_reset(dst);
+	dst->ncols = src->ncols;
+	memcpy(dst->cols, src->cols, sizeof dst->cols);
+	int width = src->ncols > 0 ? src->ncols : 1;
+	dst->rows = xmalloc((size_t)src->nrows * sizeof *dst->rows);
+	for (int r = 0; r < src->nrows; r++) {
+		dst->rows[r] = src->rows[r];
+		dst->rows[r].v = xmalloc((size_t)width * sizeof *dst->rows[r].v);
+		for (int c = 0; c < width; c++) {
+			dst->rows[r].v[c] = src->rows[r].v[c];
+			if (dst->rows[r].v[c].type == WTG_T_TEXT)
+				dst->rows[r].v[c].s = xstrdup(src->rows[r].v[c].s);
+		}
+	}
+	dst->nrows = dst->caprows = src->nrows;
+	dst->checks = xmalloc((size_t)src->nchecks * sizeof *dst->checks);
+	for (int i = 0; i < src->nchecks; i++) {
+		dst->checks[i].name = xstrdup(src->checks[i].name);
+		dst->checks[i].ok = src->checks[i].ok;
+		dst->checks[i].detail = xstrdup(src->checks[i].detail);
+	}
+	dst->nchecks = dst->capchecks = src->nchecks;
+	dst->notes = xmalloc((size_t)src->nnotes * sizeof *dst->notes);
+	for (int i = 0; i < src->nnotes; i++)
+		dst->notes[i] = xstrdup(src->notes[i]);
+	dst->nnotes = dst->capnotes = src->nnotes;
+	dst->series = xmalloc((size_t)src->nseries * sizeof *dst->series);
+	for (int i = 0; i < src->nseries; i++) {
+		const struct wtg_series *a = &src->series[i];
+		struct wtg_series *b = &dst->series[i];
+		b->name = xstrdup(a->name);
+		b->unit = xstrdup(a->unit);
+		b->n = a->n;
+		b->v = xmalloc(a->n * sizeof *b->v);
+		if (a->n)
+			memcpy(b->v, a->v, a->n * sizeof *b->v);
+	}
+	dst->nseries = dst->capseries = src->nseries;
+	dst->state = src->state;
+	memcpy(dst->error, src->error, sizeof dst->error);
+	dst->step = src->step;
+	dst->nsteps = src->nsteps;
+	memcpy(dst->step_label, src->step_label, sizeof dst->step_label);
+	dst->started_ns = src->started_ns;
+	dst->finished_ns = src->finished_ns;
+	dst->expected_ns = src->expected_ns;
+	dst->total = src->total;
+	dst->has_total = src->has_total;
+	dst->gen = src->gen;
+	pthread_mutex_unlock(&src->lock);
+	return true;
+}
+
+/* ---- views: the dispatcher ---- */
+
+void tui_view_draw(const struct tui_view *v)
+{
+	int fmax = v->h >= 12 ? 4 : v->h >= 8 ? 2 : 1;
+	int f = tui_footer(v, fmax);
+	struct tui_view body = *v;
+	body.h = v->h - f - (f ? 1 : 0);
+	if (body.h < 3)
+		return;
+	bool side = false;
+	struct tui_view extra = body;
+	bool has_extra = v->e->view != WTG_VIEW_HISTOGRAM && v->t->nseries > 0;
+	if (has_extra) {
+		if (body.wd >= 120) {
+			side = true;
+			body.wd = body.wd * 3 / 5;
+			extra.x = body.x + body.wd + 2;
+			extra.wd = v->wd - body.wd - 2;
+		} else if (body.h >= 18) {
+			body.h = body.h * 3 / 5;
+			extra.y = body.y + body.h + 1;
+			extra.h = v->h - f - (f ? 1 : 0) - body.h - 1;
+		} else {
+			has_extra = false;
+		}
+	}
+	(void)side;
+	switch (v->e->view) {
+	case WTG_VIEW_SWEEP: tui_sweep_draw(&body); break;
+	case WTG_VIEW_BARS: tui_bars_draw(&body); break;
+	case WTG_VIEW_HISTOGRAM: tui_hist_draw(&body); break;
+	case WTG_VIEW_COUNTERS: tui_counters_draw(&body); break;
+	}
+	if (has_extra)
+		tui_hist_draw(&extra);
+}
+
+/* ---- layout ---- */
+
+static void destroy_windows(struct dash *d)
+{
+	WINDOW **ws[] = { &d->help, &d->view, &d->hdr, &d->tabs, &d->box, &d->pt, &d->pf, &d->pc, &d->prog,
+			  &d->status };
+	for (size_t i = 0; i < WTG_ARRAY_LEN(ws); i++)
+		if (*ws[i]) {
+			delwin(*ws[i]);
+			*ws[i] = NULL;
+		}
+}
+
+static void layout(struct dash *d)
+{
+	destroy_windows(d);
+	getmaxyx(stdscr, d->rows, d->cols);
+	d->small = d->rows < MIN_ROWS || d->cols < MIN_COLS;
+	werase(stdscr);
+	wnoutrefresh(stdscr);
+	d->sig_hdr = d->sig_tabs = d->sig_box = d->sig_panels = d->sig_prog = d->sig_status = 0;
+	if (d->small)
+		return;
+	int W = d->cols, H = d->rows;
+	int box_h = H - 2 - PANEL_H - 2;
+	d->hdr = newwin(1, W, 0, 0);
+	d->tabs = newwin(1, W, 1, 0);
+	d->box = newwin(box_h, W, 2, 0);
+	d->view = derwin(d->box, box_h - 2, W - 2, 1, 1);
+	int cw = W >= 100 ? W / 3 : 34;
+	int tw = (W - cw) / 2, fw = W - cw - tw;
+	int py = 2 + box_h;
+	d->pt = newwin(PANEL_H, tw, py, 0);
+	d->pf = newwin(PANEL_H, fw, py, tw);
+	d->pc = newwin(PANEL_H, cw, py, tw + fw);
+	d->prog = newwin(1, W, H - 2, 0);
+	d->status = newwin(1, W, H - 1, 0);
+	int hh = H - 2 < 23 ? H - 2 : 23, hw = W - 4 < 78 ? W - 4 : 78;
+	d->help = newwin(hh, hw, (H - hh) / 2, (W - hw) / 2);
+}
+
+/* ---- header and tabs ---- */
+
+static void draw_header(struct dash *d)
+{
+	struct wtg_session *s = d->s;
+	int st = atomic_load(&s->df_state);
+	uint64_t done = atomic_load(&s->df.done);
+	uint64_t total = s->opt->file ? (d->file_st_ok ? (uint64_t)d->file_st.st_size : 0) : s->opt->size;
+	uint64_t sig = mix(mix(mix(1, (uint64_t)st), total ? done * 100 / total : done >> 20), (uint64_t)d->cols);
+	if (sig == d->sig_hdr)
+		return;
+	d->sig_hdr = sig;
+	WINDOW *w = d->hdr;
+	const struct tui_look *l = &d->look;
+	werase(w);
+	char data[PATH_MAX + 128], sz[32], dn[32];
+	enum tui_role drole = TR_NORMAL;
+	if (st == WTG_DF_READY) {
+		wtg_fmt_size(sz, sizeof sz, s->df.size);
+		if (s->df.owned) {
+			char dir[PATH_MAX];
+			wtg_strlcpy(dir, s->df.path, sizeof dir);
+			char *slash = strrchr(dir, '/');
+			if (slash)
+				*(slash == dir ? slash + 1 : slash) = '\0';
+			snprintf(data, sizeof data, "data %s in %s, sum %" PRId64, sz, dir, s->df.sum);
+		} else {
+			snprintf(data, sizeof data, "data %s (%s), sum %" PRId64, s->df.path, sz, s->df.sum);
+		}
+	} else if (st == WTG_DF_FAILED) {
+		snprintf(data, sizeof data, "data file failed: %s", s->df_error);
+		drole = TR_ERR;
+	} else {
+		wtg_fmt_size(dn, sizeof dn, done);
+		wtg_fmt_size(sz, sizeof sz, total);
+		if (s->opt->file)
+			snprintf(data, sizeof data, "data: reading %s, %s of %s", s->opt->file, dn, sz);
+		else
+			snprintf(data, sizeof data, "data: writing %s of %s in %s", dn, sz, s->opt->dir);
+		drole = TR_WARN;
+	}
+	char pg[32], mach[256];
+	wtg_fmt_size(pg, sizeof pg, (uint64_t)s->machine.page_size);
+	const char *name = d->cols >= 120 ? " wtg · where the time goes " : " wtg ";
+	if (!l->utf8)
+		name = d->cols >= 120 ? " wtg - where the time goes " : " wtg ";
+	int x = tui_put(w, 0, 0, d->cols, tui_attr(l, TR_TITLE) | A_REVERSE, name);
+	int dw = tui_width(data);
+	int room = d->cols - x - 2 - dw - 2;
+	snprintf(mach, sizeof mach, "%d CPUs%s%s pages", s->machine.cpus, l->g->sep, pg);
+	int mw = tui_width(mach);
+	if (room > mw + 6) {
+		char full[512];
+		snprintf(full, sizeof full, "%s%s%s", s->machine.cpu_model, l->g->sep, mach);
+		int fw = tui_width(full);
+		if (fw > room) {
+			/* shorten the CPU model, keep the counts */
+			char model[256];
+			int keep = room - mw - tui_width(l->g->sep) - 1;
+			wtg_strlcpy(model, s->machine.cpu_model, sizeof model);
+			if (keep > 0 && keep < (int)sizeof model)
+				model[keep] = '\0';
+			snprintf(full, sizeof full, "%s%s%s%s", model, l->g->ellipsis, l->g->sep, mach);
+		}
+		tui_put(w, 0, x + 1, room, A_NORMAL, full);
+	} else if (room > mw) {
+		tui_put(w, 0, x + 1, room, A_NORMAL, mach);
+	}
+	int dx = d->cols - dw - 1;
+	if (dx < x + 1)
+		dx = x + 1;
+	tui_put(w, 0, dx, d->cols - dx, tui_attr(l, drole), data);
+	wnoutrefresh(w);
+}
+
+static void tab_label(char *buf, size_t len, int i)
+{
+	if (i < 10)
+		snprintf(buf, len, "%d %s", (i + 1) % 10, wtg_experiments[i]->name);
+	else
+		snprintf(buf, len, "%s", wtg_experiments[i]->name);
+}
+
+static void draw_tabs(struct dash *d, const enum wtg_state *states, int current)
+{
+	uint64_t sig = mix(mix(mix(2, (uint64_t)d->tab), (uint64_t)(current + 1)), (uint64_t)d->cols);
+	for (int i = 0; i < wtg_nexperiments; i++)
+		sig = mix(sig, (uint64_t)states[i]);
+	if (sig == d->sig_tabs)
+		return;
+	d->sig_tabs = sig;
+	WINDOW *w = d->tabs;
+	const struct tui_look *l = &d->look;
+	werase(w);
+	int n = wtg_nexperiments;
+	int wid[WTG_MAX_EXP];
+	for (int i = 0; i < n; i++) {
+		char b[64];
+		tab_label(b, sizeof b, i);
+		wid[i] = tui_width(b) + 2 + (i == current ? 2 : 0);
+	}
+	/* scroll so that the current tab shows, with arrows where tabs are hidden */
+	int avail = d->cols - 4;
+	if (d->tab < d->tab_first)
+		d->tab_first = d->tab;
+	for (;;) {
+		int used = 0, last = d->tab_first;
+		for (int i = d->tab_first; i < n && used + wid[i] <= avail; i++) {
+			used += wid[i];
+			last = i;
+		}
+		if (d->tab <= last || d->tab_first >= d->tab)
+			break;
+		d->tab_first++;
+	}
+	int x = 0;
+	if (d->tab_first > 0)
+		x += tui_put(w, 0, x, 2, tui_attr(l, TR_DIM), l->g->left);
+	x = 2;
+	int i;
+	for (i = d->tab_first; i < n; i++) {
+		if (x + wid[i] > d->cols - 2)
+			break;
+		char b[80], lab[64];
+		tab_label(lab, sizeof lab, i);
+		snprintf(b, sizeof b, "%s%s%s ", i == current ? l->g->play : "", i == current ? " " : "", lab);
+		attr_t a = A_NORMAL;
+		if (!built(i))
+			a = tui_attr(l, TR_DIM);
+		else if (states[i] == WTG_FAILED)
+			a = tui_attr(l, TR_ERR);
+		else if (i == current)
+			a = tui_attr(l, TR_OK) | A_BOLD;
+		if (i == d->tab)
+			a = tui_attr(l, TR_CUR);
+		tui_put(w, 0, x, d->cols - x, a, " ");
+		tui_put(w, 0, x + 1, d->cols - x - 1, a, b);
+		x += wid[i];
+	}
+	if (i < n)
+		tui_put(w, 0, d->cols - 2, 2, tui_attr(l, TR_DIM), l->g->right);
+	wnoutrefresh(w);
+}
+
+/* ---- the experiment's box ---- */
+
+static void centre(WINDOW *w, int y, int width, attr_t a, const char *text)
+{
+	int n = tui_width(text);
+	int x = (width - n) / 2;
+	tui_put(w, y, x < 0 ? 0 : x, width, a, text);
+}
+
+static void draw_box(struct dash *d, int current)
+{
+	struct wtg_session *s = d->s;
+	struct wtg_table *t = &d->snap[d->tab];
+	const struct wtg_experiment *e = wtg_experiments[d->tab];
+	int qpos = queue_pos(s, d->tab);
+	uint64_t sig = mix(mix(mix(mix(3, (uint64_t)d->tab), t->gen), (uint64_t)(qpos + 2)),
+			   (uint64_t)(current + 2) * 2 + d->paused);
+	sig = mix(sig, (uint64_t)d->cols * 1000 + (uint64_t)d->rows);
+	if (sig == d->sig_box)
+		return;
+	d->sig_box = sig;
+	const struct tui_look *l = &d->look;
+	char title[256], right[96];
+	snprintf(title, sizeof title, "%s%s%s", e->name, l->g->sep, e->question);
+	attr_t ra = tui_attr(l, TR_DIM);
+	if (!built(d->tab)) {
+		snprintf(right, sizeof right, "not built yet");
+	} else if (t->state == WTG_RUNNING) {
+		if (t->nsteps > 0)
+			snprintf(right, sizeof right, "%s running, step %d/%d", l->g->play, t->step, t->nsteps);
+		else
+			snprintf(right, sizeof right, "%s running", l->g->play);
+		ra = tui_attr(l, TR_OK) | A_BOLD;
+	} else if (t->state == WTG_DONE) {
+		char du[32];
+		tui_fmt_value(du, sizeof du, (double)(t->finished_ns - t->started_ns), "ns");
+		snprintf(right, sizeof right, "done in %s %s", du, wtg_table_checks_ok(t) ? l->g->ok : l->g->bad);
+		ra = tui_attr(l, TR_OK);
+	} else if (t->state == WTG_FAILED) {
+		snprintf(right, sizeof right, "failed %s", l->g->bad);
+		ra = tui_attr(l, TR_ERR);
+	} else if (t->state == WTG_CANCELLED) {
+		snprintf(right, sizeof right, "stopped before the end");
+		ra = tui_attr(l, TR_WARN);
+	} else if (qpos >= 0) {
+		snprintf(right, sizeof right, "queued");
+	} else {
+		snprintf(right, sizeof right, "not run yet");
+	}
+	tui_frame(d->box, l, tui_attr(l, TR_DIM), title, tui_attr(l, TR_TITLE), right, ra);
+	wnoutrefresh(d->box);
+
+	WINDOW *vw = d->view;
+	werase(vw);
+	int vh, vwid;
+	getmaxyx(vw, vh, vwid);
+	int mid = vh / 2 - 1;
+	if (!built(d->tab)) {
+		centre(vw, mid, vwid, A_BOLD, "not built yet in this version of wtg");
+		centre(vw, mid + 2, vwid, tui_attr(l, TR_DIM), e->runs);
+	} else if (t->nrows == 0 && t->nseries == 0 && !t->error[0]) {
+		char msg[256];
+		if (t->state == WTG_RUNNING)
+			snprintf(msg, sizeof msg, "measuring%s %s", t->step_label[0] ? ":" : "", t->step_label);
+		else if (t->state == WTG_CANCELLED)
+			snprintf(msg, sizeof msg, "stopped before the first row: r runs it again");
+		else if (qpos >= 0 && current >= 0)
+			snprintf(msg, sizeof msg, "queued: runs after %s", wtg_experiments[current]->name);
+		else if (qpos >= 0 || (current < 0 && !d->paused && t->state == WTG_IDLE))
+			snprintf(msg, sizeof msg, "starting");
+		else if (d->paused)
+			snprintf(msg, sizeof msg, "paused: space resumes, r runs this one");
+		else if (current >= 0)
+			snprintf(msg, sizeof msg, "not run yet: r runs it now (stops %s), or wait",
+				 wtg_experiments[current]->name);
+		else
+			snprintf(msg, sizeof msg, "not run yet: r runs it");
+		centre(vw, mid, vwid, A_BOLD, msg);
+		centre(vw, mid + 2, vwid, tui_attr(l, TR_DIM), e->runs);
+	} else {
+		struct tui_view v = { .w = vw, .y = 0, .x = 1, .h = vh, .wd = vwid - 2, .look = l, .t = t, .e = e };
+		tui_view_draw(&v);
+	}
+	wnoutrefresh(vw);
+}
+
+/* ---- the three panels ---- */
+
+/* The probe of the latest run: the whole run once it ended, else the latest row that has one. */
+static bool latest_probe(const struct wtg_table *t, struct wtg_probe_result *p, char *what, size_t len)
+{
+	if (t->has_total && t->state != WTG_RUNNING) {
+		*p = t->total;
+		snprintf(what, len, "whole run");
+		return true;
+	}
+	for (int r = t->nrows - 1; r >= 0; r--)
+		if (t->rows[r].has_probe) {
+			*p = t->rows[r].probe;
+			snprintf(what, len, "row %d", r + 1);
+			return true;
+		}
+	return false;
+}
+
+static void draw_panels(struct dash *d)
+{
+	struct wtg_session *s = d->s;
+	const struct wtg_table *t = &d->snap[d->tab];
+	int burners = wtg_burner_count();
+	bool bg = wtg_policy_requested(), unc = wtg_uncached_requested();
+	int granted = wtg_policy_granted();
+	int dfs = atomic_load(&s->df_state);
+	enum wtg_iomode io = dfs == WTG_DF_READY ? wtg_iomode_effective(&s->df) : WTG_IO_CACHED;
+	uint64_t sig = mix(mix(mix(4, (uint64_t)d->tab), t->gen), (uint64_t)burners);
+	sig = mix(mix(mix(sig, bg), (uint64_t)(granted + 2)), (uint64_t)unc * 10 + (uint64_t)io);
+	sig = mix(mix(sig, (uint64_t)dfs), (uint64_t)d->cols);
+	if (sig == d->sig_panels)
+		return;
+	d->sig_panels = sig;
+	const struct tui_look *l = &d->look;
+	attr_t dim = tui_attr(l, TR_DIM), key = tui_attr(l, TR_KEY);
+	struct wtg_probe_result p;
+	memset(&p, 0, sizeof p);
+	char what[32];
+	bool have = latest_probe(t, &p, what, sizeof what);
+
+	/* where the time went */
+	WINDOW *w = d->pt;
+	werase(w);
+	char title[96];
+	snprintf(title, sizeof title, "where the time went%s%s", have ? l->g->sep : "", have ? what : "");
+	tui_frame(w, l, dim, title, tui_attr(l, TR_TITLE), NULL, 0);
+	int pw = getmaxx(w) - 2;
+	const char *names[3] = { "wall", "user", "sys " };
+	enum tui_role roles[3] = { TR_WALL, TR_USER, TR_SYS };
+	double ms[3] = { have ? p.wall_ms : NAN, have ? p.user_ms : NAN, have ? p.sys_ms : NAN };
+	double mx = fmax(ms[0], fmax(ms[1], ms[2]));
+	for (int i = 0; i < 3; i++) {
+		char v[32];
+		tui_fmt_value(v, sizeof v, ms[i], "ms");
+		int x = 1 + tui_printf(w, 1 + i, 1, pw, A_NORMAL, "%s %8s ", names[i], v);
+		if (have && mx > 0)
+			tui_hbar(w, 1 + i, x, pw - x + 1, ms[i] / mx, tui_attr(l, roles[i]), l);
+	}
+	wnoutrefresh(w);
+
+	/* faults, switches, CPUs */
+	w = d->pf;
+	werase(w);
+	tui_frame(w, l, dim, "faults · switches · CPUs", tui_attr(l, TR_TITLE), NULL, 0);
+	if (!l->utf8)
+		tui_frame(w, l, dim, "faults - switches - CPUs", tui_attr(l, TR_TITLE), NULL, 0);
+	pw = getmaxx(w) - 2;
+	if (have) {
+		char a[32], b[32], cpus[160], mig[32];
+		wtg_fmt_thousands(a, sizeof a, p.minflt);
+		wtg_fmt_thousands(b, sizeof b, p.majflt);
+		tui_printf(w, 1, 1, pw, A_NORMAL, "minor %-9s major %s", a, b);
+		wtg_fmt_thousands(a, sizeof a, p.vcsw);
+		wtg_fmt_thousands(b, sizeof b, p.ivcsw);
+		tui_printf(w, 2, 1, pw, A_NORMAL, "vol   %-9s invol %s", a, b);
+		wtg_probe_cpus_str(p.cpus_seen, cpus, sizeof cpus);
+		if ((int)strlen(cpus) > 9)
+			snprintf(cpus, sizeof cpus, "%d of %d", __builtin_popcountll(p.cpus_seen), s->machine.cpus);
+		if (p.migrations < 0)
+			snprintf(mig, sizeof mig, "n/a");
+		else
+			wtg_fmt_thousands(mig, sizeof mig, p.migrations);
+		tui_printf(w, 3, 1, pw, A_NORMAL, "CPUs  %-9s migr  %s", cpus, mig);
+	} else {
+		tui_put(w, 2, 1, pw, dim, "no run measured yet");
+	}
+	wnoutrefresh(w);
+
+	/* conditions, with their keys and what is in force */
+	w = d->pc;
+	werase(w);
+	tui_frame(w, l, dim, "conditions", tui_attr(l, TR_TITLE), NULL, 0);
+	pw = getmaxx(w) - 2;
+	char line[128];
+	int x;
+	x = 1 + tui_put(w, 1, 1, pw, key, "[b]");
+	if (burners > 0)
+		snprintf(line, sizeof line, " burners  on, %d thread%s", burners, burners == 1 ? "" : "s");
+	else
+		snprintf(line, sizeof line, " burners  off");
+	tui_put(w, 1, x, pw - x + 1, burners > 0 ? tui_attr(l, TR_WARN) : A_NORMAL, line);
+
+	x = 1 + tui_put(w, 2, 1, pw, key, "[p]");
+	const char *want = bg ? "background" : "normal";
+	const char *got = granted == 1 ? "background" : granted == 0 ? "normal" : "unknown";
+	if (granted < 0)
+		snprintf(line, sizeof line, " policy   %s (not applied yet)", want);
+	else if ((granted == 1) == bg)
+		snprintf(line, sizeof line, " policy   %s (granted)", want);
+	else
+		snprintf(line, sizeof line, " policy   %s (kernel: %s)", want, got);
+	tui_put(w, 2, x, pw - x + 1, bg ? tui_attr(l, TR_WARN) : A_NORMAL, line);
+
+	x = 1 + tui_put(w, 3, 1, pw, key, "[u]");
+	if (!unc)
+		snprintf(line, sizeof line, " I/O      cached");
+	else if (dfs != WTG_DF_READY)
+		snprintf(line, sizeof line, " I/O      uncached (file not ready)");
+	else
+		snprintf(line, sizeof line, " I/O      uncached: %s", wtg_iomode_name(io));
+	tui_put(w, 3, x, pw - x + 1, unc ? tui_attr(l, TR_WARN) : A_NORMAL, line);
+	wnoutrefresh(w);
+}
+
+/* ---- progress and status lines ---- */
+
+static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now)
+{
+	struct wtg_session *s = d->s;
+	int dfs = atomic_load(&s->df_state);
+	uint64_t done = atomic_load(&s->df.done);
+	uint64_t sig = mix(mix(mix(5, (uint64_t)(ri->idx + 2)), (uint64_t)ri->step), (uint64_t)ri->nsteps);
+	sig = mix(mix(mix(sig, (uint64_t)dfs), done), (uint64_t)(now / (TICK_MS * 1000000LL)));
+	sig = mix(mix(mix(sig, d->paused), d->autoplay * 2 + d->ap_holding), (uint64_t)d->cols);
+	sig = mix_str(sig, ri->label);
+	if (sig == d->sig_prog)
+		return;
+	d->sig_prog = sig;
+	WINDOW *w = d->prog;
+	const struct tui_look *l = &d->look;
+	werase(w);
+	int W = d->cols;
+	char head[160], tail[96];
+	double frac = -1, left = -1;
+	attr_t ha = A_BOLD;
+	if (dfs == WTG_DF_PREPARING) {
+		uint64_t total = s->opt->file ? (d->file_st_ok ? (uint64_t)d->file_st.st_size : 0) : s->opt->size;
+		char a[32], b[32];
+		wtg_fmt_size(a, sizeof a, done);
+		wtg_fmt_size(b, sizeof b, total);
+		snprintf(head, sizeof head, " %s %s the data file  %s of %s", l->g->play,
+			 s->opt->file ? "reading" : "writing", a, b);
+		if (total > 0) {
+			frac = (double)done / (double)total;
+			if (frac > 0.02)
+				left = (double)(now - d->t_start) * (1 - frac) / frac;
+		}
+	} else if (ri->idx >= 0) {
+		const char *name = wtg_experiments[ri->idx]->name;
+		if (ri->nsteps > 0)
+			snprintf(head, sizeof head, " %s %s  step %d/%d  %s", l->g->play, name, ri->step, ri->nsteps,
+				 ri->label);
+		else
+			snprintf(head, sizeof head, " %s %s  %s", l->g->play, name, ri->label);
+		double el = (double)(now - ri->started_ns);
+		if (ri->nsteps > 0) {
+			frac = (double)ri->step / ri->nsteps;
+			if (ri->expected_ns > 0)
+				left = (double)ri->expected_ns - el;
+			else if (frac > 0)
+				left = el * (1 - frac) / frac;
+		} else if (ri->expected_ns > 0) {
+			frac = el / (double)ri->expected_ns;
+			left = (double)ri->expected_ns - el;
+		}
+		if (left < 0 && frac >= 0)
+			left = 0;
+	} else if (d->paused) {
+		snprintf(head, sizeof head, " %s paused%s%s: space resumes", l->g->pause,
+			 d->paused_idx >= 0 ? " " : "", d->paused_idx >= 0 ? wtg_experiments[d->paused_idx]->name : "");
+		ha = tui_attr(l, TR_WARN);
+	} else if (d->autoplay && d->ap_holding) {
+		int next = -1;
+		for (int i = d->ap_idx + 1; i < wtg_nexperiments && next < 0; i++)
+			if (built(i))
+				next = i;
+		double sleft = (double)(d->ap_hold_until - now) / 1e9;
+		if (next >= 0)
+			snprintf(head, sizeof head, " %s autoplay: %s next in %.0f s (any key takes over)", l->g->play,
+				 wtg_experiments[next]->name, sleft < 0 ? 0 : ceil(sleft));
+		else
+			snprintf(head, sizeof head, " %s autoplay: last one, ending in %.0f s", l->g->play,
+				 sleft < 0 ? 0 : ceil(sleft));
+	} else {
+		snprintf(head, sizeof head, " idle: r reruns this tab, a plays them all");
+		ha = tui_attr(l, TR_DIM);
+	}
+	int x = tui_put(w, 0, 0, W, ha, head);
+	if (frac >= 0) {
+		if (left >= 0 || frac > 0)
+			fmt_left(tail, sizeof tail, left);
+		else
+			snprintf(tail, sizeof tail, "starting");
+		int tw = tui_width(tail);
+		int bw = W - x - tw - 5;
+		if (bw > 40)
+			bw = 40;
+		if (bw >= 6) {
+			tui_progress(w, 0, x + 2, bw, frac, tui_attr(l, TR_BAR), l);
+			tui_put(w, 0, x + 2 + bw + 2, tw, A_NORMAL, tail);
+		} else if (W - x - 2 > tw) {
+			tui_put(w, 0, x + 2, tw, A_NORMAL, tail);
+		}
+	}
+	if (d->autoplay && !d->ap_holding && W - x > 12)
+		tui_put(w, 0, W - 10, 10, tui_attr(l, TR_KEY), "autoplay");
+	wnoutrefresh(w);
+}
+
+static void draw_status(struct dash *d, int64_t now, int current)
+{
+	const struct tui_look *l = &d->look;
+	bool starved = current >= 0 && d->stall_ns > STARVED_NS;
+	bool note = now < d->notice_until;
+	uint64_t sig = mix(mix(6, starved ? (uint64_t)(d->stall_ns / 1000000000LL) + 1 : 0), note);
+	sig = mix(mix_str(sig, note ? d->notice : ""), (uint64_t)d->cols);
+	if (sig == d->sig_status)
+		return;
+	d->sig_status = sig;
+	WINDOW *w = d->status;
+	werase(w);
+	int W = d->cols;
+	const char *keys = "  ? help  q quit ";
+	int kw = tui_width(keys);
+	if (starved) {
+		tui_printf(w, 0, 0, W - kw, tui_attr(l, TR_ERR),
+			   " worker starved: no progress for %lld s (background policy under burners)",
+			   (long long)(d->stall_ns / 1000000000LL));
+	} else if (note) {
+		tui_put(w, 0, 0, 1, A_NORMAL, " ");
+		tui_put(w, 0, 1, W - kw - 1, tui_attr(l, d->notice_role), d->notice);
+	} else {
+		static const char *const parts[][2] = {
+			{ "1-9 0", "tabs" }, { "r", "rerun" }, { "space", "pause" }, { "a", "autoplay" },
+			{ "s", "save" }, { "b p u c", "conditions" },
+		};
+		int x = 1;
+		for (size_t i = 0; i < WTG_ARRAY_LEN(parts); i++) {
+			int need = tui_width(parts[i][0]) + tui_width(parts[i][1]) + 3;
+			if (x + need > W - kw)
+				break;
+			x += tui_put(w, 0, x, W - x, tui_attr(l, TR_KEY), parts[i][0]);
+			x += tui_printf(w, 0, x, W - x, A_NORMAL, " %s  ", parts[i][1]);
+		}
+	}
+	int x = W - kw;
+	x += tui_put(w, 0, x, 3, A_NORMAL, "  ");
+	x += tui_put(w, 0, x, 1, tui_attr(l, TR_KEY), "?");
+	x += tui_put(w, 0, x, 7, A_NORMAL, " help  ");
+	x += tui_put(w, 0, x, 1, tui_attr(l, TR_KEY), "q");
+	tui_put(w, 0, x, W - x, A_NORMAL, " quit");
+	wnoutrefresh(w);
+}
+
+/* ---- help ---- */
+
+static void draw_help(struct dash *d)
+{
+	WINDOW *w = d->help;
+	const struct tui_look *l = &d->look;
+	static const char *const keys[][2] = {
+		{ "1-9 0", "the first ten tabs" },
+		{ "Tab S-Tab <- ->", "every tab, in turn" },
+		{ "r  Enter", "run this tab's experiment again (stops the running one)" },
+		{ "space", "pause (stops the run) / resume (runs it again)" },
+		{ "a", "autoplay: every experiment in turn, each view held 4 s; any key stops" },
+		{ "s", "save all results so far: ./wtg-DATE-TIME.json and .csv" },
+		{ "b", "burners: one spinning thread per CPU, on / off" },
+		{ "p", "background policy (SCHED_IDLE) for the measuring threads" },
+		{ "u", "uncached I/O: O_DIRECT, or eviction before each pass" },
+		{ "c", "evict the data file from the page cache now" },
+		{ "? q", "this help / quit" },
+	};
+	static const char *const views[][2] = {
+		{ "sweep", "one line per series over a log2 x axis; marks are measured rows" },
+		{ "bars", "one bar per row with value and unit; threads: ideal = 1 thread x N" },
+		{ "histogram", "samples in bins (log bins across decades); median p90 p99 marked" },
+		{ "counters", "faults and times per case, with per-page and per-fault figures" },
+		{ "panels", "wall/user/sys of the latest run; faults, switches, CPUs seen;" },
+		{ "", "the conditions in force and what the kernel granted" },
+	};
+	werase(w);
+	tui_frame(w, l, tui_attr(l, TR_TITLE), "help: keys and views", tui_attr(l, TR_TITLE), "any key closes",
+		  tui_attr(l, TR_DIM));
+	int hw = getmaxx(w) - 4, hh = getmaxy(w) - 1;
+	int y = 1;
+	for (size_t i = 0; i < WTG_ARRAY_LEN(keys) && y < hh; i++, y++) {
+		tui_put(w, y, 2, 16, tui_attr(l, TR_KEY), keys[i][0]);
+		tui_put(w, y, 19, hw - 17, A_NORMAL, keys[i][1]);
+	}
+	y++;
+	for (size_t i = 0; i < WTG_ARRAY_LEN(views) && y < hh; i++, y++) {
+		tui_put(w, y, 2, 16, tui_attr(l, TR_TITLE), views[i][0]);
+		tui_put(w, y, 19, hw - 17, A_NORMAL, views[i][1]);
+	}
+	if (y + 1 < hh)
+		tui_put(w, y + 1, 2, hw, tui_attr(l, TR_DIM),
+			"A tab that has not run yet runs when the worker is free. Rows carry the conditions.");
+	touchwin(w);
+	wnoutrefresh(w);
+}
+
+/* ---- one frame ---- */
+
+static void draw(struct dash *d, int64_t now)
+{
+	struct wtg_session *s = d->s;
+	if (d->small) {
+		char msg[96];
+		werase(stdscr);
+		snprintf(msg, sizeof msg, "terminal too small: need %dx%d, have %dx%d", MIN_COLS, MIN_ROWS, d->cols,
+			 d->rows);
+		int y = d->rows / 2 - 1;
+		tui_put(stdscr, y < 0 ? 0 : y, 0, d->cols, A_BOLD, msg);
+		tui_put(stdscr, (y < 0 ? 0 : y) + 1, 0, d->cols, A_NORMAL, "q quits");
+		wnoutrefresh(stdscr);
+		doupdate();
+		d->last_frame = now;
+		return;
+	}
+	int current = atomic_load(&s->current);
+	enum wtg_state states[WTG_MAX_EXP];
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		pthread_mutex_lock(&s->tables[i].lock);
+		states[i] = s->tables[i].state;
+		pthread_mutex_unlock(&s->tables[i].lock);
+	}
+	tui_table_copy(&d->snap[d->tab], &s->tables[d->tab], false);
+	struct run_info ri;
+	run_info(s, current, &ri);
+	draw_header(d);
+	draw_tabs(d, states, current);
+	draw_box(d, current);
+	draw_panels(d);
+	draw_progress(d, &ri, now);
+	draw_status(d, now, current);
+	if (d->help_on)
+		draw_help(d);
+	doupdate();
+	d->last_frame = now;
+}
+
+/* ---- control: keys, autoplay, the tab that runs when the worker is free ---- */
+
+static int next_built(int from)
+{
+	for (int i = from; i < wtg_nexperiments; i++)
+		if (built(i))
+			return i;
+	return -1;
+}
+
+static void autoplay_start(struct dash *d, int idx)
+{
+	struct wtg_session *s = d->s;
+	d->tab = idx;
+	d->ap_idx = idx;
+	d->ap_holding = false;
+	d->tried[idx] = true;
+	struct run_info ri;
+	run_info(s, idx, &ri);
+	if (atomic_load(&s->current) == idx && ri.state == WTG_RUNNING) {
+		d->ap_t0 = ri.started_ns;	/* already running: let it finish */
+	} else {
+		wtg_session_cancel(s);
+		d->ap_t0 = wtg_now_ns();
+		wtg_session_enqueue(s, idx);
+	}
+}
+
+static void autoplay_tick(struct dash *d, int64_t now)
+{
+	if (!d->autoplay)
+		return;
+	struct wtg_session *s = d->s;
+	if (!d->ap_holding) {
+		struct run_info ri;
+		run_info(s, d->ap_idx, &ri);
+		bool ended = ri.state == WTG_DONE || ri.state == WTG_FAILED || ri.state == WTG_CANCELLED;
+		if (ri.started_ns >= d->ap_t0 && ended && atomic_load(&s->current) != d->ap_idx) {
+			d->ap_holding = true;
+			d->ap_hold_until = now + HOLD_NS;
+		}
+	} else if (now >= d->ap_hold_until) {
+		int next = next_built(d->ap_idx + 1);
+		if (next < 0) {
+			d->autoplay = false;
+			d->ap_holding = false;
+			notice(d, TR_OK, "autoplay: every experiment has run");
+		} else {
+			autoplay_start(d, next);
+		}
+	}
+}
+
+static void autorun_tick(struct dash *d)
+{
+	struct wtg_session *s = d->s;
+	if (d->paused || d->autoplay || d->small || !built(d->tab) || d->tried[d->tab])
+		return;
+	struct run_info ri;
+	run_info(s, d->tab, &ri);
+	if (ri.state != WTG_IDLE || ri.nrows > 0 || !wtg_session_idle(s))
+		return;
+	d->tried[d->tab] = true;
+	wtg_session_enqueue(s, d->tab);
+}
+
+static void rerun(struct dash *d)
+{
+	struct wtg_session *s = d->s;
+	const struct wtg_experiment *e = wtg_experiments[d->tab];
+	if (!built(d->tab)) {
+		notice(d, TR_WARN, "%s is not built yet", e->name);
+		return;
+	}
+	wtg_session_cancel(s);
+	wtg_session_enqueue(s, d->tab);
+	d->tried[d->tab] = true;
+	d->paused = false;
+	notice(d, TR_OK, "running %s", e->name);
+}
+
+static void toggle_pause(struct dash *d)
+{
+	struct wtg_session *s = d->s;
+	if (d->paused) {
+		d->paused = false;
+		if (d->paused_idx >= 0) {
+			wtg_session_enqueue(s, d->paused_idx);
+			notice(d, TR_OK, "resumed: running %s again", wtg_experiments[d->paused_idx]->name);
+		} else {
+			notice(d, TR_OK, "resumed");
+		}
+		return;
+	}
+	d->paused = true;
+	d->paused_idx = atomic_load(&s->current);
+	if (d->paused_idx >= 0) {
+		wtg_session_cancel(s);
+		notice(d, TR_WARN, "paused: %s stopped; space runs it again", wtg_experiments[d->paused_idx]->name);
+	} else {
+		notice(d, TR_WARN, "paused: nothing starts until space");
+	}
+}
+
+static void toggle_burners(struct dash *d)
+{
+	const struct wtg_options *o = d->s->opt;
+	if (wtg_burner_count() > 0) {
+		wtg_burner_set(0);
+		notice(d, TR_OK, "burners off: the next batches run on a quiet machine");
+		return;
+	}
+	int n = o->burn > 0 ? o->burn : wtg_online_cpus();
+	int got = wtg_burner_set(n);
+	if (got < 0)
+		notice(d, TR_ERR, "burners: could not start %d threads", n);
+	else
+		notice(d, TR_WARN, "burners on: %d thread%s spinning; the next batches compete for the CPUs", got,
+		       got == 1 ? "" : "s");
+}
+
+static void toggle_policy(struct dash *d)
+{
+	bool bg = !wtg_policy_requested();
+	wtg_policy_request(bg);
+	if (bg)
+		notice(d, TR_WARN, "background policy (SCHED_IDLE) requested: applies from the next batch");
+	else
+		notice(d, TR_OK, "normal policy requested: applies from the next batch");
+}
+
+static void toggle_uncached(struct dash *d)
+{
+	struct wtg_session *s = d->s;
+	bool on = !wtg_uncached_requested();
+	wtg_uncached_request(on);
+	if (!on)
+		notice(d, TR_OK, "cached I/O from the next pass");
+	else if (atomic_load(&s->df_state) == WTG_DF_READY)
+		notice(d, TR_WARN, "uncached I/O from the next pass: %s",
+		       wtg_iomode_name(wtg_iomode_effective(&s->df)));
+	else
+		notice(d, TR_WARN, "uncached I/O requested (the data file is not ready yet)");
+}
+
+static void evict_now(struct dash *d)
+{
+	struct wtg_session *s = d->s;
+	if (atomic_load(&s->df_state) != WTG_DF_READY) {
+		notice(d, TR_WARN, "evict: the data file is not ready yet");
+		return;
+	}
+	int64_t before = wtg_datafile_resident_pages(&s->df);
+	int rc = wtg_datafile_evict(&s->df);
+	int64_t after = wtg_datafile_resident_pages(&s->df);
+	char a[32], b[32];
+	if (before < 0)
+		snprintf(a, sizeof a, "?");
+	else
+		wtg_fmt_thousands(a, sizeof a, before);
+	if (after < 0)
+		snprintf(b, sizeof b, "?");
+	else
+		wtg_fmt_thousands(b, sizeof b, after);
+	if (rc < 0)
+		notice(d, TR_ERR, "evict failed: %s pages of the data file still resident", b);
+	else
+		notice(d, TR_OK, "evicted the data file: %s %s %s pages resident", a, d->look.g->arrow, b);
+}
+
+static void save_now(struct dash *d)
+{
+	char base[64], json[80], csv[80], err[512] = "";
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(base, sizeof base, "wtg-%Y%m%d-%H%M%S", &tm);
+	snprintf(json, sizeof json, "%s.json", base);
+	snprintf(csv, sizeof csv, "%s.csv", base);
+	if (wtg_report_save(json, WTG_FMT_JSON, d->s, NULL, err, sizeof err) < 0 ||
+	    wtg_report_save(csv, WTG_FMT_CSV, d->s, NULL, err, sizeof err) < 0) {
+		notice(d, TR_ERR, "save failed: %s", err[0] ? err : "the report writer refused");
+		return;
+	}
+	notice(d, TR_OK, "saved ./%s and ./%s", json, csv);
+}
+
+static bool on_key(struct dash *d, int code, wint_t ch)
+{
+	int key = code == KEY_CODE_YES ? (int)ch : (ch < 256 ? (int)ch : -1);
+	if (key == KEY_RESIZE) {
+		layout(d);
+		return false;
+	}
+	if (key == 'q' || key == 'Q')
+		return true;
+	if (d->small)
+		return false;
+	if (d->help_on) {
+		d->help_on = false;
+		d->sig_hdr = d->sig_tabs = d->sig_box = d->sig_panels = d->sig_prog = d->sig_status = 0;
+		return false;
+	}
+	if (d->autoplay) {
+		d->autoplay = false;
+		d->ap_holding = false;
+		notice(d, TR_OK, "autoplay stopped: the keys are yours");
+		if (key == 'a')
+			return false;
+	}
+	int n = wtg_nexperiments;
+	if (key >= '1' && key <= '9' && key - '1' < n) {
+		d->tab = key - '1';
+	} else if (key == '0' && n >= 10) {
+		d->tab = 9;
+	} else if (key == '\t' || key == KEY_RIGHT) {
+		d->tab = (d->tab + 1) % n;
+	} else if (key == KEY_BTAB || key == KEY_LEFT) {
+		d->tab = (d->tab + n - 1) % n;
+	} else if (key == 'r' || key == '\r' || key == '\n' || key == KEY_ENTER) {
+		rerun(d);
+	} else if (key == ' ') {
+		toggle_pause(d);
+	} else if (key == 'b') {
+		toggle_burners(d);
+	} else if (key == 'p') {
+		toggle_policy(d);
+	} else if (key == 'u') {
+		toggle_uncached(d);
+	} else if (key == 'c') {
+		evict_now(d);
+	} else if (key == 's') {
+		save_now(d);
+	} else if (key == '?' || key == 'h') {
+		d->help_on = true;
+	} else if (key == 'a') {
+		int start = next_built(d->tab);
+		if (start < 0)
+			start = next_built(0);
+		if (start < 0) {
+			notice(d, TR_WARN, "autoplay: no experiment is built yet");
+		} else {
+			d->autoplay = true;
+			d->paused = false;
+			autoplay_start(d, start);
+			notice(d, TR_OK, "autoplay: every experiment in turn; any key takes over");
+		}
+	} else if (key >= 0) {
+		notice(d, TR_DIM, "that key does nothing here: ? shows the keys");
+	}
+	return false;
+}
+
+/* ---- the loop ---- */
+
 int wtg_tui_main(struct wtg_session *s)
 {
-	(void)s;
-	fprintf(stderr, "wtg: the dashboard is not built yet\n");
-	return 1;
+	static struct dash dd;
+	struct dash *d = &dd;
+	memset(d, 0, sizeof *d);
+	d->s = s;
+	d->paused_idx = -1;
+	d->t_start = wtg_now_ns();
+	if (s->opt->file)
+		d->file_st_ok = stat(s->opt->file, &d->file_st) == 0;
+	for (int i = 0; i < wtg_nexperiments; i++)
+		wtg_table_init(&d->snap[i], wtg_experiments[i]);
+
+	if (tui_screen_open(&d->look, s->opt) < 0)
+		return 1;
+	layout(d);
+	draw(d, wtg_now_ns());		/* the first frame comes before any work starts */
+	if (wtg_session_start(s) < 0) {
+		tui_screen_close();
+		fprintf(stderr, "wtg: cannot start the worker thread\n");
+		return 1;
+	}
+
+	int status = 0;
+	bool pending = true;
+	for (;;) {
+		int64_t now = wtg_now_ns();
+		int current = atomic_load(&s->current);
+		bool animate = current >= 0 || atomic_load(&s->df_state) == WTG_DF_PREPARING || d->autoplay ||
+			       now < d->notice_until;
+		int timeout = animate ? TICK_MS : -1;
+		if (pending) {
+			int64_t wait = (d->last_frame + FRAME_MIN_NS - now) / 1000000;
+			timeout = wait < 0 ? 0 : (timeout < 0 || wait < timeout ? (int)wait : timeout);
+		}
+		struct pollfd pf[3] = {
+			{ .fd = STDIN_FILENO, .events = POLLIN },
+			{ .fd = s->wake_fd, .events = POLLIN },
+			{ .fd = tui_signal_fd(), .events = POLLIN },
+		};
+		int r = poll(pf, 3, timeout);
+		if (r < 0 && errno != EINTR)
+			break;
+		now = wtg_now_ns();
+		bool input = false;
+		if (r > 0 && (pf[2].revents & POLLIN)) {
+			int sig = tui_signal_take();
+			if (sig) {
+				status = 128 + sig;
+				break;
+			}
+		}
+		if (r > 0 && (pf[1].revents & POLLIN)) {
+			wtg_session_drain_wake(s);
+			pending = true;
+		}
+		/* keys (and KEY_RESIZE after a SIGWINCH) */
+		bool quit = false;
+		wint_t ch;
+		int code;
+		while (!quit && (code = wget_wch(stdscr, &ch)) != ERR) {
+			quit = on_key(d, code, ch);
+			input = true;
+		}
+		if (quit)
+			break;
+		if (r > 0 && (pf[0].revents & (POLLHUP | POLLERR))) {
+			status = 128 + SIGHUP;	/* the terminal went away */
+			break;
+		}
+		d->stall_ns = wtg_session_watchdog(s, s->opt->time_limit_ms * 1000000LL);
+		autoplay_tick(d, now);
+		autorun_tick(d);
+		bool due = input || r == 0 || (pending && now - d->last_frame >= FRAME_MIN_NS) || r < 0;
+		if (due) {
+			draw(d, now);
+			pending = false;
+		}
+	}
+	wtg_session_cancel(s);
+	destroy_windows(d);
+	tui_screen_close();
+	for (int i = 0; i < wtg_nexperiments; i++)
+		wtg_table_free(&d->snap[i]);
+	return status;
 }

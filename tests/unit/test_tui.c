@@ -1,0 +1,441 @@
+/* test_tui.c: the dashboard's pure parts (ticks, bins, number formats, rows in words) and its four
+ * views drawn off-screen from hand-filled tables, read back as text.
+ * With --show, prints each view as drawn (for looking at them without a terminal). */
+#include "config.h"
+
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "../../src/tui/tui_internal.h"
+#include "unit.h"
+
+static bool show;
+
+/* ---- pure helpers ---- */
+
+static void test_nice(void)
+{
+	CHECK_NEAR(tui_nice_ceil(26.1), 30, 1e-9);
+	CHECK_NEAR(tui_nice_ceil(0.85), 1, 1e-12);
+	CHECK_NEAR(tui_nice_ceil(101), 120, 1e-9);
+	CHECK_NEAR(tui_nice_ceil(7), 8, 1e-12);
+	CHECK_NEAR(tui_nice_ceil(1), 1, 1e-12);
+	CHECK_NEAR(tui_nice_ceil(2.2), 2.5, 1e-12);
+	CHECK_NEAR(tui_nice_ceil(0), 1, 1e-12);
+	CHECK_NEAR(tui_nice_ceil(-3), 1, 1e-12);
+	CHECK_NEAR(tui_nice_ceil(5e-7), 5e-7, 1e-18);
+}
+
+static void test_ticks(void)
+{
+	double t[32];
+	char b[32];
+	/* valley: 16 B .. 16 MiB over 64 columns: every second power of two, the design's labels */
+	int n = tui_log_ticks(16, 16 << 20, 64, 6, true, t, 32);
+	CHECK(n == 11);
+	const char *want[] = { "16B", "64B", "256B", "1K", "4K", "16K", "64K", "256K", "1M", "4M", "16M" };
+	for (int i = 0; i < n && i < 11; i++) {
+		tui_fmt_tick_size(b, sizeof b, t[i]);
+		CHECK_STR(b, want[i]);
+	}
+	/* twice as wide: every power of two */
+	n = tui_log_ticks(16, 16 << 20, 128, 6, true, t, 32);
+	CHECK(n == 21);
+	/* half as wide: every fourth */
+	n = tui_log_ticks(16, 16 << 20, 32, 6, true, t, 32);
+	CHECK(n == 6);
+	CHECK_NEAR(t[1], 256, 0);
+	/* syscall batches: decades */
+	n = tui_log_ticks(1, 10000, 64, 5, false, t, 32);
+	CHECK(n == 5);
+	CHECK_NEAR(t[4], 10000, 1e-6);
+	tui_fmt_tick_count(b, sizeof b, t[4]);
+	CHECK_STR(b, "10k");
+	tui_fmt_tick_count(b, sizeof b, 1);
+	CHECK_STR(b, "1");
+	/* less than a decade of counts: powers of two */
+	n = tui_log_ticks(1, 8, 40, 4, false, t, 32);
+	CHECK(n == 4);
+	CHECK_NEAR(t[3], 8, 0);
+	/* a single point */
+	n = tui_log_ticks(4096, 4096, 40, 4, true, t, 32);
+	CHECK(n == 1);
+	CHECK(tui_log_ticks(0, 10, 40, 4, true, t, 32) == 0);
+	/* columns on the log axis */
+	CHECK(tui_log_col(16, 16, 16 << 20, 64) == 0);
+	CHECK(tui_log_col(16 << 20, 16, 16 << 20, 64) == 63);
+	CHECK(tui_log_col(16 << 10, 16, 16 << 20, 64) == 32);
+	CHECK(tui_log_col(1e12, 16, 16 << 20, 64) == 63);
+	CHECK(tui_log_col(1, 16, 16 << 20, 64) == 0);
+	/* time ticks */
+	tui_fmt_tick_time(b, sizeof b, 100, "ns");
+	CHECK_STR(b, "100ns");
+	tui_fmt_tick_time(b, sizeof b, 1000, "ns");
+	CHECK_STR(b, "1us");
+	tui_fmt_tick_time(b, sizeof b, 2500, "ns");
+	CHECK_STR(b, "2.5us");
+	tui_fmt_tick_time(b, sizeof b, 3, "ms");
+	CHECK_STR(b, "3ms");
+	tui_fmt_tick_time(b, sizeof b, 0, "ns");
+	CHECK_STR(b, "0");
+}
+
+static void test_bins(void)
+{
+	double e[11];
+	tui_bin_edges(0, 10, 10, false, e);
+	CHECK_NEAR(e[0], 0, 0);
+	CHECK_NEAR(e[5], 5, 1e-12);
+	CHECK_NEAR(e[10], 10, 0);
+	CHECK(tui_bin_of(0, e, 10) == 0);
+	CHECK(tui_bin_of(0.999, e, 10) == 0);
+	CHECK(tui_bin_of(1, e, 10) == 1);
+	CHECK(tui_bin_of(9.99, e, 10) == 9);
+	CHECK(tui_bin_of(10, e, 10) == 9);	/* the maximum falls in the last bin */
+	CHECK(tui_bin_of(-5, e, 10) == 0);
+	CHECK(tui_bin_of(NAN, e, 10) == 0);
+	tui_bin_edges(100, 100000, 3, true, e);
+	CHECK_NEAR(e[1], 1000, 1e-6);
+	CHECK_NEAR(e[2], 10000, 1e-5);
+	CHECK_NEAR(e[3], 100000, 0);
+	CHECK(tui_bin_of(999, e, 3) == 0);
+	CHECK(tui_bin_of(1000, e, 3) == 1);
+	CHECK(tui_wants_log(80, 5000));
+	CHECK(!tui_wants_log(80, 300));
+	CHECK(!tui_wants_log(0, 300));
+	CHECK(tui_bin_count(30, 70) == 12);
+	CHECK(tui_bin_count(1, 70) == 8);
+	CHECK(tui_bin_count(200000, 70) == 70);
+	CHECK(tui_bin_count(200000, 5) == 5);
+}
+
+static void test_formats(void)
+{
+	char b[64];
+	tui_fmt_value(b, sizeof b, 10.2, "ms");
+	CHECK_STR(b, "10.2 ms");
+	tui_fmt_value(b, sizeof b, 8123, "ms");
+	CHECK_STR(b, "8.12 s");
+	tui_fmt_value(b, sizeof b, 85.25, "ns");
+	CHECK_STR(b, "85.2 ns");
+	tui_fmt_value(b, sizeof b, 1500, "ns");
+	CHECK_STR(b, "1.50 us");
+	tui_fmt_value(b, sizeof b, 262144, "B");
+	CHECK_STR(b, "256K");
+	tui_fmt_value(b, sizeof b, 1024, "count");
+	CHECK_STR(b, "1,024");
+	tui_fmt_value(b, sizeof b, 26.14, "GB/s");
+	CHECK_STR(b, "26.1 GB/s");
+	tui_fmt_value(b, sizeof b, NAN, "GB/s");
+	CHECK_STR(b, "n/a");
+	tui_fmt_value(b, sizeof b, 0.25, "%");
+	CHECK_STR(b, "0.250%");
+	tui_fmt_num(b, sizeof b, 0.000123);
+	CHECK_STR(b, "0.000123");
+	tui_fmt_num(b, sizeof b, 34216613807.0);
+	CHECK_STR(b, "34216613807");
+	CHECK(tui_width("abc") == 3);
+	CHECK(tui_width("█░·") == 3);
+	CHECK(tui_width("") == 0);
+}
+
+/* ---- tables the way the experiments fill them ---- */
+
+static struct wtg_probe_result probe(double wall, double user, double sys)
+{
+	struct wtg_probe_result p;
+	memset(&p, 0, sizeof p);
+	p.wall_ms = wall;
+	p.user_ms = user;
+	p.sys_ms = sys;
+	p.minflt = 12;
+	p.migrations = -1;
+	p.cpus_seen = 3;
+	return p;
+}
+
+static void fill_valley(struct wtg_table *t, int upto)
+{
+	static const struct wtg_column cols[] = {
+		{ "bufsize", "B", WTG_T_INT, 0 }, { "read_calls", "count", WTG_T_INT, 0 },
+		{ "bytes", "B", WTG_T_INT, 0 },	  { "ms", "ms", WTG_T_REAL, 2 },
+		{ "gbps", "GB/s", WTG_T_REAL, 2 }, { "sum", "", WTG_T_INT, 0 },
+	};
+	wtg_table_set_columns(t, cols, 6);
+	int k = 0;
+	for (int64_t b = 16; b <= (16 << 20) && k < upto; b *= 4, k++) {
+		double gbps = 26.0 * exp(-pow((log2((double)b) - 18) / 7, 2));
+		int64_t bytes = 64 << 20;
+		struct wtg_value v[6] = { WTG_INT(b), WTG_INT((bytes + b - 1) / b), WTG_INT(bytes),
+					  WTG_REAL(bytes / gbps / 1e6), WTG_REAL(gbps), WTG_INT(8556347123LL) };
+		struct wtg_probe_result p = probe(bytes / gbps / 1e6, 1, 2);
+		wtg_table_add_row(t, v, 6, &p);
+	}
+	wtg_table_check(t, "sum", true, "every pass: sum 8556347123 = known sum");
+	wtg_table_note(t, "perf counters n/a");
+}
+
+static void fill_syscall(struct wtg_table *t)
+{
+	static const struct wtg_column cols[] = {
+		{ "batch", "count", WTG_T_INT, 0 }, { "batches", "count", WTG_T_INT, 0 },
+		{ "median_ns", "ns", WTG_T_REAL, 1 }, { "p99_ns", "ns", WTG_T_REAL, 1 },
+	};
+	wtg_table_set_columns(t, cols, 4);
+	double med[] = { 420, 130, 95, 92, 91 }, p99[] = { 900, 260, 140, 110, 104 };
+	for (int i = 0, b = 1; i < 5; i++, b *= 10) {
+		struct wtg_value v[4] = { WTG_INT(b), WTG_INT(200), WTG_REAL(med[i]), WTG_REAL(p99[i]) };
+		wtg_table_add_row(t, v, 4, NULL);
+	}
+}
+
+static void fill_bytewise(struct wtg_table *t)
+{
+	static const struct wtg_column cols[] = {
+		{ "variant", "", WTG_T_TEXT, 0 },     { "bytes", "B", WTG_T_INT, 0 },
+		{ "read_calls", "count", WTG_T_INT, 0 }, { "ms", "ms", WTG_T_REAL, 2 },
+		{ "user_ms", "ms", WTG_T_REAL, 2 },   { "sys_ms", "ms", WTG_T_REAL, 2 },
+		{ "ns_per_byte", "ns", WTG_T_REAL, 2 }, { "sum", "", WTG_T_INT, 0 },
+	};
+	wtg_table_set_columns(t, cols, 8);
+	struct wtg_value a[8] = { WTG_TEXT("one-byte"), WTG_INT(8 << 20), WTG_INT(8 << 20), WTG_REAL(8123.4),
+				  WTG_REAL(2100), WTG_REAL(6000), WTG_REAL(968.4), WTG_INT(1234567) };
+	struct wtg_value b[8] = { WTG_TEXT("buffered"), WTG_INT(8 << 20), WTG_INT(128), WTG_REAL(4.1),
+				  WTG_REAL(3), WTG_REAL(1.1), WTG_REAL(0.49), WTG_INT(1234567) };
+	struct wtg_probe_result p = probe(8123.4, 2100, 6000);
+	wtg_table_add_row(t, a, 8, &p);
+	p = probe(4.1, 3, 1.1);
+	wtg_table_add_row(t, b, 8, &p);
+	wtg_table_check(t, "sum", true, "both sums 1234567 = known sum");
+}
+
+static void fill_threads(struct wtg_table *t)
+{
+	static const struct wtg_column cols[] = {
+		{ "threads", "count", WTG_T_INT, 0 }, { "ms", "ms", WTG_T_REAL, 2 },
+		{ "gbps", "GB/s", WTG_T_REAL, 2 }, { "sum", "", WTG_T_INT, 0 },
+	};
+	wtg_table_set_columns(t, cols, 4);
+	double g[] = { 10, 17, 18, 18.5 };
+	for (int i = 0; i < 4; i++) {
+		struct wtg_value v[4] = { WTG_INT(i + 1), WTG_REAL(64 / g[i]), WTG_REAL(g[i]), WTG_INT(99) };
+		wtg_table_add_row(t, v, 4, NULL);
+	}
+}
+
+static void fill_readcost(struct wtg_table *t, const struct wtg_experiment *e)
+{
+	struct wtg_ctx ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.t = t;
+	(void)e;
+	static const struct wtg_column cols[] = {
+		{ "operation", "", WTG_T_TEXT, 0 }, { "samples", "count", WTG_T_INT, 0 },
+		{ "mean_ns", "ns", WTG_T_REAL, 1 }, { "median_ns", "ns", WTG_T_REAL, 1 },
+		{ "p90_ns", "ns", WTG_T_REAL, 1 },  { "p99_ns", "ns", WTG_T_REAL, 1 },
+		{ "max_ns", "ns", WTG_T_REAL, 1 },  { "ci_low_ns", "ns", WTG_T_REAL, 1 },
+		{ "ci_high_ns", "ns", WTG_T_REAL, 1 },
+	};
+	wtg_table_set_columns(t, cols, 9);
+	const char *names[3] = { "getpid", "read /dev/zero", "read file" };
+	double base[3] = { 85, 230, 310 };
+	struct wtg_rng r;
+	wtg_rng_seed(&r, 7);
+	for (int k = 0; k < 3; k++) {
+		double v[120];
+		for (int i = 0; i < 120; i++)
+			v[i] = base[k] * (1 + 0.1 * wtg_rng_unit(&r)) + (i % 40 == 0 ? base[k] * 20 : 0);
+		wtg_table_add_series(t, names[k], "ns", v, 120);
+		struct wtg_summary s;
+		wtg_summarize(v, 120, 1, &s);
+		struct wtg_value row[9] = { WTG_TEXT(names[k]), WTG_INT(120), WTG_REAL(s.mean), WTG_REAL(s.median),
+					    WTG_REAL(s.p90),	WTG_REAL(s.p99), WTG_REAL(s.max), WTG_REAL(s.ci_low),
+					    WTG_REAL(s.ci_high) };
+		wtg_table_add_row(t, row, 9, NULL);
+	}
+}
+
+static void fill_mmap(struct wtg_table *t)
+{
+	static const struct wtg_column cols[] = {
+		{ "case", "", WTG_T_TEXT, 0 }, { "ms", "ms", WTG_T_REAL, 2 }, { "minflt", "count", WTG_T_INT, 0 },
+		{ "majflt", "count", WTG_T_INT, 0 }, { "pages", "count", WTG_T_INT, 0 },
+	};
+	wtg_table_set_columns(t, cols, 5);
+	struct wtg_value a[5] = { WTG_TEXT("not prefaulted"), WTG_REAL(21.5), WTG_INT(1024), WTG_INT(0),
+				  WTG_INT(16384) };
+	struct wtg_value b[5] = { WTG_TEXT("prefaulted"), WTG_REAL(6.3), WTG_INT(2), WTG_INT(0), WTG_INT(16384) };
+	wtg_table_add_row(t, a, 5, NULL);
+	wtg_table_add_row(t, b, 5, NULL);
+}
+
+static void fill_pagecache(struct wtg_table *t)
+{
+	static const struct wtg_column cols[] = {
+		{ "pass", "", WTG_T_TEXT, 0 }, { "ms", "ms", WTG_T_REAL, 2 }, { "gbps", "GB/s", WTG_T_REAL, 2 },
+		{ "minflt", "count", WTG_T_INT, 0 }, { "majflt", "count", WTG_T_INT, 0 },
+	};
+	wtg_table_set_columns(t, cols, 5);
+	struct wtg_value a[5] = { WTG_TEXT("cold"), WTG_REAL(480), WTG_REAL(0.14), WTG_INT(3), WTG_INT(410) };
+	struct wtg_value b[5] = { WTG_TEXT("warm"), WTG_REAL(12), WTG_REAL(5.6), WTG_INT(1), WTG_INT(0) };
+	wtg_table_add_row(t, a, 5, NULL);
+	wtg_table_add_row(t, b, 5, NULL);
+}
+
+/* ---- drawing off-screen and reading back ---- */
+
+static char screen[64][1024];
+
+static void render(const char *exp, void (*fill)(struct wtg_table *), int h, int w, bool ascii)
+{
+	int idx = wtg_experiment_find(exp);
+	const struct wtg_experiment *e = wtg_experiments[idx];
+	struct wtg_table t;
+	wtg_table_init(&t, e);
+	fill(&t);
+	struct tui_look look = { ascii ? &tui_glyphs_ascii : &tui_glyphs_utf8, false, !ascii };
+	WINDOW *win = newwin(h, w, 0, 0);
+	struct tui_view v = { .w = win, .y = 0, .x = 0, .h = h, .wd = w, .look = &look, .t = &t, .e = e };
+	tui_view_draw(&v);
+	for (int y = 0; y < h && y < 64; y++) {
+		wchar_t wb[1024];
+		memset(wb, 0, sizeof wb);
+		mvwinnwstr(win, y, 0, wb, w);
+		wcstombs(screen[y], wb, sizeof screen[y] - 1);
+		/* trailing blanks are not what a person reads */
+		size_t n = strlen(screen[y]);
+		while (n && screen[y][n - 1] == ' ')
+			screen[y][--n] = '\0';
+	}
+	for (int y = h; y < 64; y++)
+		screen[y][0] = '\0';
+	if (show) {
+		printf("---- %s %dx%d%s\n", exp, w, h, ascii ? " ascii" : "");
+		for (int y = 0; y < h; y++)
+			printf("|%s\n", screen[y]);
+	}
+	delwin(win);
+	wtg_table_free(&t);
+}
+
+static bool has(const char *s)
+{
+	for (int y = 0; y < 64; y++)
+		if (strstr(screen[y], s))
+			return true;
+	return false;
+}
+
+static int line_of(const char *s)
+{
+	for (int y = 0; y < 64; y++)
+		if (strstr(screen[y], s))
+			return y;
+	return -1;
+}
+
+static void fill_valley_all(struct wtg_table *t) { fill_valley(t, 99); }
+static void fill_valley_3(struct wtg_table *t) { fill_valley(t, 3); }
+static void fill_readcost_plain(struct wtg_table *t) { fill_readcost(t, NULL); }
+
+static void test_views(void)
+{
+	render("valley", fill_valley_all, 13, 78, false);
+	CHECK(has("GB/s"));
+	CHECK(has("16B"));
+	CHECK(has("64K"));
+	CHECK(has("16M"));
+	CHECK(has("read() buffer size"));
+	CHECK(has("●"));
+	CHECK(has("16M: 4 read calls, bytes 64M, "));
+	CHECK(has("GB/s, sum 8556347123"));
+	CHECK(has("✓ every pass: sum 8556347123 = known sum"));
+	CHECK(has("perf counters n/a"));
+	CHECK(line_of("16B") > line_of("GB/s"));
+	/* the axis stays put while rows arrive: the planned range shows with three rows */
+	render("valley", fill_valley_3, 13, 78, false);
+	CHECK(has("16M"));
+	CHECK(has("256B: 262,144 read calls"));
+	render("valley", fill_valley_all, 13, 78, true);
+	CHECK(has("16B"));
+	CHECK(has("*"));
+	CHECK(!has("●"));
+	CHECK(has("ok every pass"));
+
+	render("syscall", fill_syscall, 13, 78, false);
+	CHECK(has("ns"));
+	CHECK(has("● median"));
+	CHECK(has("◆ p99"));
+	CHECK(has("10k"));
+	CHECK(has("100"));
+	CHECK(has("calls per batch"));
+	CHECK(has("batch 10,000: 200 batches, median 91.0 ns, p99 104 ns"));
+
+	render("bytewise", fill_bytewise, 13, 78, false);
+	CHECK(has("one-byte"));
+	CHECK(has("buffered"));
+	CHECK(has("8.12 s  968 ns per byte"));
+	CHECK(has("4.10 ms  0.490 ns per byte"));
+	CHECK(has("one-byte / buffered = 1981×"));
+	CHECK(has("one-byte, bytes 8M, 8,388,608 read calls"));
+
+	render("threads", fill_threads, 13, 78, false);
+	CHECK(has("1 thread"));
+	CHECK(has("4 threads"));
+	CHECK(has("┊ ideal scaling: 10.0 GB/s (1 thread) × N"));
+	CHECK(has("18.5 GB/s"));
+
+	render("readcost", fill_readcost_plain, 18, 78, false);
+	CHECK(has("getpid"));
+	CHECK(has("read /dev/zero"));
+	CHECK(has("median"));
+	CHECK(has("p99"));
+	CHECK(has("▲"));
+	CHECK(has("log scale"));
+	CHECK(has("getpid: median"));
+	CHECK(has("n 120"));
+	render("readcost", fill_readcost_plain, 18, 78, true);
+	CHECK(has("^"));
+	CHECK(has("read file: median"));
+
+	render("mmap", fill_mmap, 13, 78, false);
+	CHECK(has("not prefaulted"));
+	CHECK(has("minor faults"));
+	CHECK(has("faults per page"));
+	CHECK(has("pages per fault"));
+	CHECK(has("pages per fault                16"));	/* 16384 pages / 1024 faults */
+	CHECK(has("per fault: 14.9 us = (21.5 ms – 6.30 ms) / (1,024 – 2 faults)"));	/* 15.2 ms / 1022 */
+	render("pagecache", fill_pagecache, 13, 78, false);
+	CHECK(has("cold / warm = 40.0× the time, major faults 410 cold vs 0 warm"));
+	CHECK(!has("per fault:"));	/* 3 vs 1 minor faults say nothing per fault */
+}
+
+int main(int argc, char **argv)
+{
+	show = argc > 1 && strcmp(argv[1], "--show") == 0;
+	if (!setlocale(LC_ALL, "C.UTF-8"))
+		setlocale(LC_ALL, "C.utf8");
+	test_nice();
+	test_ticks();
+	test_bins();
+	test_formats();
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	SCREEN *scr = out && in ? newterm("xterm", out, in) : NULL;
+	if (!scr) {
+		fprintf(stderr, "test_tui: no xterm terminfo: the views are not tested\n");
+	} else {
+		set_term(scr);
+		test_views();
+		endwin();
+		delscreen(scr);
+	}
+	if (out)
+		fclose(out);
+	if (in)
+		fclose(in);
+	return unit_done("test_tui");
+}
