@@ -43,11 +43,11 @@ static void csv_value(FILE *f, const struct wtg_value *v)
 	}
 }
 
-/* Comment lines stay one line each: line breaks inside become spaces. */
+/* Comment lines stay one line each: line breaks and other control characters become spaces. */
 static void comment_text(FILE *f, const char *s)
 {
 	for (; s && *s; s++)
-		putc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+		putc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 }
 
 static void write_experiment(FILE *f, const struct wtg_table *t)

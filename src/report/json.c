@@ -244,7 +244,8 @@ static void write_columns(FILE *f, const struct wtg_table *t)
 	static const char *const types[] = { "na", "int", "real", "text" };
 	fputs("      \"columns\": [", f);
 	for (int c = 0; c < t->ncols + WTG_REPORT_NEXTRA; c++) {
-		const struct wtg_column *col = c < t->ncols ? &t->cols[c] : &wtg_report_extra_cols[c - t->ncols];
+		const struct wtg_column *col = c < t->ncols ? &t->cols[c]
+							    : &wtg_report_extra_cols[c - t->ncols];
 		fputs(c ? ",\n        {\"name\": " : "\n        {\"name\": ", f);
 		wtg_json_string(f, col->name);
 		fputs(", \"unit\": ", f);

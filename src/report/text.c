@@ -16,14 +16,27 @@
 #define WIDTH 100	/* wrap prose here */
 #define GAP 2		/* spaces between table columns */
 
-/* Columns on screen of a UTF-8 string (continuation bytes take none). */
-static int disp_width(const char *s)
+/* Columns on screen of UTF-8 text (continuation bytes take none). */
+static int disp_width_n(const char *s, size_t n)
 {
 	int w = 0;
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
+	for (size_t i = 0; i < n && s[i]; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
 			w++;
 	return w;
+}
+
+static int disp_width(const char *s)
+{
+	return disp_width_n(s, (size_t)-1);
+}
+
+/* A table cell stays on its line: control characters (tabs, line breaks) become spaces. */
+static void flatten(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = ' ';
 }
 
 static void pad(FILE *f, int n)
@@ -32,49 +45,89 @@ static void pad(FILE *f, int n)
 		putc(' ', f);
 }
 
-static void cell(FILE *f, const char *s, int width, bool right)
+/* One table line is assembled in memory so that trailing blanks can be cut. */
+struct line {
+	char *buf;
+	size_t len, cap;
+};
+
+static void line_put(struct line *l, const char *s, size_t n)
+{
+	if (l->len + n + 1 > l->cap) {
+		size_t cap = (l->len + n + 1) * 2;
+		char *b = realloc(l->buf, cap);
+		if (!b)
+			return;
+		l->buf = b;
+		l->cap = cap;
+	}
+	memcpy(l->buf + l->len, s, n);
+	l->len += n;
+	l->buf[l->len] = '\0';
+}
+
+static void line_pad(struct line *l, int n)
+{
+	for (; n > 0; n--)
+		line_put(l, " ", 1);
+}
+
+static void cell(struct line *l, const char *s, int width, bool right)
 {
 	int w = disp_width(s);
 	if (right)
-		pad(f, width - w);
-	fputs(s, f);
+		line_pad(l, width - w);
+	line_put(l, s, strlen(s));
 	if (!right)
-		pad(f, width - w);
+		line_pad(l, width - w);
 }
 
-/* Write text after prefix (already printed, `col` columns wide), breaking at spaces before WIDTH
+static void line_flush(FILE *f, struct line *l)
+{
+	while (l->len > 0 && l->buf[l->len - 1] == ' ')
+		l->len--;
+	if (l->len)
+		fwrite(l->buf, 1, l->len, f);
+	putc('\n', f);
+	l->len = 0;
+}
+
+/* Write text after a prefix already printed (`col` columns wide), breaking at spaces before WIDTH
  * and starting each further line with `indent` spaces. Line breaks in the text are kept. */
 static void wrap(FILE *f, int col, int indent, const char *s)
 {
 	int x = col;
+	bool space = false;	/* a space is owed before the next word on this line */
 	while (s && *s) {
+		if (*s == ' ' || *s == '\t' || ((unsigned char)*s < 0x20 && *s != '\n') || *s == 0x7f) {
+			space = x > indent || x > col;
+			s++;
+			continue;
+		}
 		if (*s == '\n') {
 			putc('\n', f);
 			pad(f, indent);
 			x = indent;
+			space = false;
 			s++;
 			continue;
 		}
 		const char *end = s;
-		while (*end && *end != ' ' && *end != '\n')
+		while ((unsigned char)*end >= 0x20 && *end != ' ' && *end != 0x7f)
 			end++;
-		int wlen = (int)(end - s);
-		if (x > indent && x + wlen > WIDTH) {
+		int wlen = disp_width_n(s, (size_t)(end - s));
+		if (x > indent && x + (space ? 1 : 0) + wlen > WIDTH) {
 			putc('\n', f);
 			pad(f, indent);
 			x = indent;
+		} else if (space) {
+			putc(' ', f);
+			x++;
 		}
-		fwrite(s, 1, (size_t)wlen, f);
+		space = false;
+		fwrite(s, 1, (size_t)(end - s), f);
 		x += wlen;
 		s = end;
-		if (*s == ' ') {
-			while (*s == ' ')
-				s++;
-			if (*s && *s != '\n') {
-				putc(' ', f);
-				x++;
-			}
-		}
 	}
 	putc('\n', f);
 }
@@ -205,39 +258,29 @@ static void write_table(FILE *f, const struct wtg_table *t)
 				fmt_value(buf, sizeof buf, &t->rows[r].v[c], cols[c], group);
 			else
 				fmt_cond(buf, sizeof buf, &t->rows[r].cond);
+			flatten(buf);
 			cells[(size_t)r * (size_t)nc + (size_t)c] = strdup(buf);
 			if (disp_width(buf) > width[c])
 				width[c] = disp_width(buf);
 		}
 	}
 	/* header: names, then units; numbers align right, text left */
-	for (int line = 0; line < 2; line++) {
-		pad(f, GAP);
+	struct line l = { NULL, 0, 0 };
+	for (int r = -2; r < nr; r++) {
+		line_pad(&l, GAP);
 		for (int c = 0; c < nc; c++) {
 			char unit[48] = "";
 			if (cols[c]->unit && cols[c]->unit[0])
 				snprintf(unit, sizeof unit, "[%s]", cols[c]->unit);
-			bool right = cols[c]->type != WTG_T_TEXT;
-			bool last = c == nc - 1;
-			const char *s = line == 0 ? cols[c]->name : unit;
-			cell(f, s, last && !right ? 0 : width[c], right);
-			if (!last)
-				pad(f, GAP);
+			const char *txt = r == -2 ? cols[c]->name : r == -1 ? unit
+					: cells[(size_t)r * (size_t)nc + (size_t)c];
+			if (c)
+				line_pad(&l, GAP);
+			cell(&l, txt ? txt : "?", width[c], cols[c]->type != WTG_T_TEXT);
 		}
-		putc('\n', f);
+		line_flush(f, &l);
 	}
-	for (int r = 0; r < nr; r++) {
-		pad(f, GAP);
-		for (int c = 0; c < nc; c++) {
-			const char *s = cells[(size_t)r * (size_t)nc + (size_t)c];
-			bool right = cols[c]->type != WTG_T_TEXT;
-			bool last = c == nc - 1;
-			cell(f, s ? s : "?", last && !right ? 0 : width[c], right);
-			if (!last)
-				pad(f, GAP);
-		}
-		putc('\n', f);
-	}
+	free(l.buf);
 	for (size_t i = 0; i < (size_t)nr * (size_t)nc; i++)
 		free(cells[i]);
 	free(cells);
@@ -270,11 +313,13 @@ static void write_total(FILE *f, const struct wtg_table *t)
 	fmt_count(vol, sizeof vol, p->vcsw);
 	fmt_count(inv, sizeof inv, p->ivcsw);
 	wtg_probe_cpus_str(p->cpus_seen, cpus, sizeof cpus);
+	fprintf(f, "  where the time went: wall %s ms, user %s ms, sys %s ms", wall, user, sys);
+	if (p->threads > 1)
+		fprintf(f, " (%d threads)", p->threads);
 	char line[1024];
 	int o = snprintf(line, sizeof line,
-			 "where the time went: wall %s ms, user %s ms, sys %s ms; faults %s minor, %s major; "
-			 "switches %s voluntary, %s involuntary; CPUs %s; ",
-			 wall, user, sys, minf, majf, vol, inv, cpus);
+			 "faults %s minor, %s major; switches %s voluntary, %s involuntary; CPUs %s; ",
+			 minf, majf, vol, inv, cpus);
 	if (o < 0 || (size_t)o >= sizeof line)
 		o = (int)strlen(line);
 	char m[32];
@@ -289,11 +334,11 @@ static void write_total(FILE *f, const struct wtg_table *t)
 		char ins[32], cyc[32];
 		fmt_count(ins, sizeof ins, p->instructions);
 		fmt_count(cyc, sizeof cyc, p->cycles);
-		snprintf(line + o, sizeof line - (size_t)o, "; %s instructions, %s cycles (IPC %.2f)", ins, cyc,
-			 (double)p->instructions / (double)p->cycles);
+		snprintf(line + o, sizeof line - (size_t)o, "; %s instructions, %s cycles (IPC %.2f)",
+			 ins, cyc, (double)p->instructions / (double)p->cycles);
 	}
-	pad(f, 2);
-	wrap(f, 2, 4, line);
+	fputs("\n    ", f);
+	wrap(f, 4, 4, line);
 }
 
 static void write_status(FILE *f, const struct wtg_table *t)
@@ -312,7 +357,8 @@ static void write_status(FILE *f, const struct wtg_table *t)
 		break;
 	case WTG_FAILED + 1:	/* cancelled: experiment.h's WTG_CANCELLED (1) hides the enum's name */
 		fputs("  cancelled: ", f);
-		wrap(f, 13, 13, t->error[0] ? t->error : "stopped before the end; the rows above are complete");
+		wrap(f, 13, 13, t->error[0] ? t->error
+					    : "stopped before the end; the rows above are complete");
 		break;
 	case WTG_DONE:
 		if (t->error[0]) {
