@@ -118,7 +118,7 @@ static void run_one(struct wtg_session *s, int idx)
 			       (double)s->opt->time_limit_ms / 1000.0);
 	enum wtg_state st;
 	if (rc == WTG_CANCELLED || (rc == WTG_OK && atomic_load(&s->cancel)))
-		st = WTG_CANCELLED;
+		st = WTG_STOPPED;
 	else if (rc != WTG_OK || t->error[0])
 		st = WTG_FAILED;
 	else

@@ -40,9 +40,6 @@ bool wtg_report_wanted(struct wtg_session *s, int idx, const bool *which)
 	return want;
 }
 
-/* experiment.h's return code WTG_CANCELLED (1) hides enum wtg_state's WTG_CANCELLED once both
- * headers are in: name the state by its place after WTG_FAILED. */
-#define STATE_CANCELLED (WTG_FAILED + 1)
 
 const char *wtg_report_state_name(enum wtg_state st)
 {
@@ -55,7 +52,7 @@ const char *wtg_report_state_name(enum wtg_state st)
 		return "done";
 	case WTG_FAILED:
 		return "failed";
-	case STATE_CANCELLED:
+	case WTG_STOPPED:
 		return "cancelled";
 	}
 	return "unknown";

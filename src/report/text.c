@@ -355,7 +355,7 @@ static void write_status(FILE *f, const struct wtg_table *t)
 		fputs("  FAILED: ", f);
 		wrap(f, 10, 10, t->error[0] ? t->error : "no cause recorded");
 		break;
-	case WTG_FAILED + 1:	/* cancelled: experiment.h's WTG_CANCELLED (1) hides the enum's name */
+	case WTG_STOPPED:
 		fputs("  cancelled: ", f);
 		wrap(f, 13, 13, t->error[0] ? t->error
 					    : "stopped before the end; the rows above are complete");
