@@ -109,6 +109,21 @@ static void run_one(struct wtg_session *s, int idx)
 	struct wtg_probe_result total;
 	wtg_probe_end(&p, &total);
 	pthread_mutex_lock(&t->lock);
+	/* RUSAGE_THREAD saw only the worker: add the helper threads of multi-threaded rows */
+	for (int r = 0; r < t->nrows; r++) {
+		const struct wtg_probe_result *rp = &t->rows[r].probe;
+		if (!t->rows[r].has_probe || rp->threads < 2)
+			continue;
+		total.user_ms += rp->user_ms;
+		total.sys_ms += rp->sys_ms;
+		total.minflt += rp->minflt;
+		total.majflt += rp->majflt;
+		total.vcsw += rp->vcsw;
+		total.ivcsw += rp->ivcsw;
+		total.cpus_seen |= rp->cpus_seen;
+		if (rp->threads > total.threads)
+			total.threads = rp->threads;
+	}
 	t->total = total;
 	t->has_total = true;
 	pthread_mutex_unlock(&t->lock);
