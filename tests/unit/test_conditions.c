@@ -62,31 +62,45 @@ static int status_field(int tid, const char *key, char *out, size_t len)
 	return rc;
 }
 
-static int thread_count(void)
+/* The burner threads, found by name in /proc/self/task/<tid>/comm. */
+static int burner_tids(int *tids, int max)
 {
-	char v[32];
-	return status_field(0, "Threads", v, sizeof v) == 0 ? atoi(v) : -1;
-}
-
-/* Every thread but the caller: each must block signals and run at SCHED_OTHER. Returns how many. */
-static int check_other_threads(void)
-{
-	int me = wtg_gettid(), n = 0;
+	int n = 0;
 	DIR *d = opendir("/proc/self/task");
 	if (!d)
 		return -1;
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		int tid = atoi(e->d_name);
-		if (tid <= 0 || tid == me)
+		char path[64], comm[32] = "";
+		snprintf(path, sizeof path, "/proc/self/task/%d/comm", tid);
+		FILE *f = tid > 0 ? fopen(path, "r") : NULL;
+		if (!f)
 			continue;
-		char blk[64];
-		CHECK(status_field(tid, "SigBlk", blk, sizeof blk) == 0);
-		CHECK(strtoull(blk, NULL, 16) != 0);
-		CHECK(sched_getscheduler(tid) == SCHED_OTHER);
-		n++;
+		if (fgets(comm, sizeof comm, f) && strcmp(comm, "wtg-burner\n") == 0 && n < max)
+			tids[n++] = tid;
+		fclose(f);
 	}
 	closedir(d);
+	return n;
+}
+
+static int burner_threads(void)
+{
+	int tids[64];
+	return burner_tids(tids, 64);
+}
+
+/* Every burner must block signals and run at SCHED_OTHER. Returns how many there are. */
+static int check_burner_threads(void)
+{
+	int tids[64], n = burner_tids(tids, 64);
+	for (int i = 0; i < n; i++) {
+		char blk[64];
+		CHECK(status_field(tids[i], "SigBlk", blk, sizeof blk) == 0);
+		CHECK(strtoull(blk, NULL, 16) != 0);
+		CHECK(sched_getscheduler(tids[i]) == SCHED_OTHER);
+	}
 	return n;
 }
 
@@ -110,8 +124,8 @@ static void test_burners(void)
 
 	CHECK(wtg_burner_set(2) == 2);
 	CHECK(wtg_burner_count() == 2);
-	CHECK(thread_count() == 3);
-	CHECK(check_other_threads() == 2);
+	CHECK(burner_threads() == 2);
+	CHECK(check_burner_threads() == 2);
 	uint64_t w0 = wtg_burner_work(), w1 = w0;
 	/* it must grow; how fast is the machine's business (wait up to 10 s on a very busy host) */
 	for (int i = 0; i < 50 && w1 == w0; i++) {
@@ -122,7 +136,7 @@ static void test_burners(void)
 
 	CHECK(wtg_burner_set(0) == 0);
 	CHECK(wtg_burner_count() == 0);
-	CHECK(thread_count() == 1);
+	CHECK(burner_threads() == 0);
 	uint64_t w2 = wtg_burner_work();
 	sleep_ms(200);
 	CHECK(wtg_burner_work() == w2);
@@ -130,15 +144,15 @@ static void test_burners(void)
 
 	CHECK(wtg_burner_set(3) == 3);
 	CHECK(wtg_burner_count() == 3);
-	CHECK(thread_count() == 4);
+	CHECK(burner_threads() == 3);
 	CHECK(wtg_burner_set(3) == 3);
-	CHECK(thread_count() == 4);
+	CHECK(burner_threads() == 3);
 	CHECK(wtg_burner_set(1) == 1);
 	CHECK(wtg_burner_count() == 1);
-	CHECK(thread_count() == 2);
+	CHECK(burner_threads() == 1);
 	wtg_burner_stop_all();
 	CHECK(wtg_burner_count() == 0);
-	CHECK(thread_count() == 1);
+	CHECK(burner_threads() == 0);
 
 	/* started from a SCHED_IDLE thread, a burner still runs at the normal policy (when allowed) */
 	if (geteuid() == 0) {
@@ -147,9 +161,9 @@ static void test_burners(void)
 		CHECK(pthread_create(&t, NULL, start_one_burner_idle, &rc) == 0);
 		pthread_join(t, NULL);
 		CHECK(rc == 1);
-		CHECK(check_other_threads() == 1);
+		CHECK(check_burner_threads() == 1);
 		wtg_burner_stop_all();
-		CHECK(thread_count() == 1);
+		CHECK(burner_threads() == 0);
 	}
 }
 

@@ -66,7 +66,7 @@ static void check_all(const unsigned char *p, size_t n)
 static void run_sums(void)
 {
 	const size_t big = (4u << 20) + 4099;
-	unsigned char *buf = aligned_alloc(64, big + 128);
+	unsigned char *buf = aligned_alloc(64, (big + 128 + 63) & ~(size_t)63);
 	CHECK(buf != NULL);
 	if (!buf)
 		return;
