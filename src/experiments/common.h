@@ -43,4 +43,15 @@ double wtg_time_getpid_batch(long calls);
 /* Seed for bootstrap of the idx-th distribution in an experiment (stable for --seed). */
 uint64_t wtg_ctx_seed(struct wtg_ctx *ctx, unsigned idx);
 
+/* Headline figures for the compare experiment: one short measurement (well under a second) of an
+ * experiment's key figure, honouring the conditions in force (I/O mode, policy). Returns the figure,
+ * or NAN after wtg_table_fail() (e.g. a sum mismatch). Each lives in its experiment's file. */
+double wtg_headline_syscall(struct wtg_ctx *ctx);	/* ns per getpid: median of batches of 1000 */
+double wtg_headline_valley(struct wtg_ctx *ctx);	/* GB/s: buffered 64 KiB sum of (a slice of) the file */
+double wtg_headline_readcost(struct wtg_ctx *ctx);	/* ns per 1-byte warm file read: median of batches */
+double wtg_headline_passes(struct wtg_ctx *ctx);	/* ms per buffered 1 MiB-buffer pass */
+double wtg_headline_bytewise(struct wtg_ctx *ctx);	/* ns per byte, one byte per read() */
+double wtg_headline_zerofill(struct wtg_ctx *ctx);	/* ns per zero-fill fault */
+double wtg_headline_wss(struct wtg_ctx *ctx);		/* GB/s summing a memory-sized buffer */
+
 #endif

@@ -1,0 +1,88 @@
+"""Shared helpers for wtg's Python tests: run wtg, parse its JSON, count checks.
+
+Each test file calls check(...) for every assertion and finish() at the end, which prints
+"N passed, N failed" and exits 1 when anything failed.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+TOP_BUILDDIR = os.environ.get("top_builddir") or os.path.abspath(
+    os.path.join(os.path.dirname(__file__), "..", ".."))
+WTG = os.path.join(TOP_BUILDDIR, "src", "wtg")
+
+_passed = 0
+_failed = 0
+
+
+def check(cond, what):
+    """Record one assertion; print it when it fails."""
+    global _passed, _failed
+    if cond:
+        _passed += 1
+    else:
+        _failed += 1
+        print("FAILED: " + what, file=sys.stderr)
+    return cond
+
+
+def finish(name=None):
+    name = name or os.path.basename(sys.argv[0])
+    print("%s: %d passed, %d failed" % (name, _passed, _failed))
+    sys.exit(1 if _failed else 0)
+
+
+_tmpdir = None
+
+
+def datadir():
+    """A private folder for the data files of this test run (removed at exit by the OS tmp reaper
+    is not enough: tests check that wtg removes its own file, so the folder must stay empty)."""
+    global _tmpdir
+    if _tmpdir is None:
+        base = os.environ.get("TMPDIR") or "/var/tmp"
+        _tmpdir = tempfile.mkdtemp(prefix="wtg-test-", dir=base)
+    return _tmpdir
+
+
+def run(*args, timeout=300, env=None):
+    """Run wtg with args; returns (exit status, stdout, stderr)."""
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    p = subprocess.run([WTG] + list(args), capture_output=True, text=True, timeout=timeout, env=e)
+    return p.returncode, p.stdout, p.stderr
+
+
+def run_json(names, *extra, timeout=300):
+    """Run experiments headless in --quick mode with a private --dir; returns (status, doc, stderr).
+    doc is None when the output is not JSON."""
+    args = ["--run=" + names, "--quick", "--format=json"]
+    if not any(a.startswith("--file") or a.startswith("--dir") for a in extra):
+        args.append("--dir=" + datadir())
+    args += list(extra)
+    status, out, err = run(*args, timeout=timeout)
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        doc = None
+    return status, doc, err
+
+
+def experiment(doc, name):
+    for e in doc["experiments"]:
+        if e["name"] == name:
+            return e
+    return None
+
+
+def rows(exp):
+    """Rows as dicts keyed by column name."""
+    names = [c["name"] for c in exp["columns"]]
+    return [dict(zip(names, r)) for r in exp["rows"]]
+
+
+def datadir_is_empty():
+    return not os.listdir(datadir())
