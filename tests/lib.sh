@@ -1,1 +1,183 @@
-# shared shell test helpers
+# tests/lib.sh: helpers the shell tests share. Source it:
+#	. "${top_srcdir:-.}/tests/lib.sh"
+# It gives a pass/fail counter with a closing "N passed, N failed" line, a private scratch folder,
+# and a private tmux server to drive the dashboard at a fixed size and read its screen.
+# POSIX sh; every wait polls with a deadline instead of sleeping a fixed time.
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+WTG=${WTG:-$top_builddir/src/wtg}
+
+# ---- counting ----------------------------------------------------------------
+
+lib_passed=0
+lib_failed=0
+
+pass() {
+	lib_passed=$((lib_passed + 1))
+	printf 'ok %d - %s\n' "$((lib_passed + lib_failed))" "$*"
+}
+
+fail() {
+	lib_failed=$((lib_failed + 1))
+	printf 'not ok %d - %s\n' "$((lib_passed + lib_failed))" "$*"
+}
+
+# check DESCRIPTION COMMAND [ARG]...: pass when the command succeeds.
+check() {
+	lib_desc=$1
+	shift
+	if "$@"; then pass "$lib_desc"; else fail "$lib_desc"; fi
+}
+
+# check_eq DESCRIPTION GOT WANT: pass when the strings are equal; says both when not.
+check_eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1 (got '$2', want '$3')"; fi
+}
+
+# The closing line; exits 1 when anything failed.
+finish() {
+	echo "$lib_passed passed, $lib_failed failed"
+	[ "$lib_failed" -eq 0 ] || exit 1
+	exit 0
+}
+
+# Skip the whole script (automake's exit status 77).
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+need() {
+	command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed"
+}
+
+# scratch: make a private folder, named in $lib_tmp and removed at exit (with the tmux server).
+# Call it directly, not in $(...): the exit trap must see the name.
+lib_tmp=
+scratch() {
+	if [ -z "$lib_tmp" ]; then
+		lib_tmp=$(mktemp -d "${TMPDIR:-/tmp}/wtg-test.XXXXXX") || exit 99
+	fi
+}
+
+lib_cleanup() {
+	tm_stop
+	[ -n "$lib_tmp" ] && rm -rf "$lib_tmp"
+}
+trap lib_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Milliseconds since the epoch.
+now_ms() {
+	echo $(($(date +%s%N) / 1000000))
+}
+
+# wait_for SECONDS COMMAND [ARG]...: run the command every 50 ms until it succeeds; 0 or 1.
+wait_for() {
+	lib_deadline=$(($(now_ms) + $1 * 1000))
+	shift
+	while :; do
+		"$@" && return 0
+		[ "$(now_ms)" -ge "$lib_deadline" ] && return 1
+		sleep 0.05
+	done
+}
+
+# ---- a private tmux server -----------------------------------------------------
+
+# One server per tm_start (a fresh socket name each time: a server being killed may linger).
+lib_servers=0
+TM_SOCK=wtg-test-$$-0
+TM_TARGET=t
+
+tm() {
+	tmux -L "$TM_SOCK" -f /dev/null "$@"
+}
+
+# tm_start COLS ROWS COMMAND: a new window of COLS x ROWS running COMMAND (one shell command line).
+# The pane stays after the command exits, so its exit status and last screen can be read.
+tm_start() {
+	lib_cols=$1
+	lib_rows=$2
+	shift 2
+	tm_stop
+	lib_servers=$((lib_servers + 1))
+	TM_SOCK=wtg-test-$$-$lib_servers
+	lib_term=screen
+	infocmp tmux-256color >/dev/null 2>&1 && lib_term=tmux-256color
+	tm start-server \; set-option -g remain-on-exit on \; set-option -g default-terminal "$lib_term" \; \
+		set-option -g history-limit 0 \; \
+		new-session -d -s "$TM_TARGET" -x "$lib_cols" -y "$lib_rows" "$*"
+}
+
+tm_stop() {
+	tm kill-server 2>/dev/null
+	return 0
+}
+
+# What the pane shows now, as text.
+tm_screen() {
+	tm capture-pane -p -t "$TM_TARGET"
+}
+
+tm_keys() {
+	tm send-keys -t "$TM_TARGET" "$@"
+}
+
+tm_resize() {
+	tm resize-window -t "$TM_TARGET" -x "$1" -y "$2"
+}
+
+# A pane variable: pane_pid, pane_dead, pane_dead_status, alternate_on, ...
+tm_var() {
+	tm display-message -p -t "$TM_TARGET" "#{$1}"
+}
+
+# tm_has TEXT: the screen shows TEXT (a fixed string).
+tm_has() {
+	tm_screen | grep -qF -- "$1"
+}
+
+# tm_match REGEX: the screen has a line matching the extended regular expression.
+tm_match() {
+	tm_screen | grep -qE -- "$1"
+}
+
+tm_lacks() {
+	! tm_has "$1"
+}
+
+# tm_wait TEXT [SECONDS]: wait until the screen shows TEXT (default 10 s).
+tm_wait() {
+	wait_for "${2:-10}" tm_has "$1"
+}
+
+# tm_wait_gone TEXT [SECONDS]
+tm_wait_gone() {
+	wait_for "${2:-10}" tm_lacks "$1"
+}
+
+# Dead, with its exit status known (tmux may learn of the death before the status).
+tm_is_dead() {
+	[ "$(tm_var pane_dead)" = 1 ] && [ -n "$(tm_var pane_dead_status)$(tm_var pane_dead_signal)" ]
+}
+
+# tm_wait_dead [SECONDS]: wait until the pane's command has exited.
+tm_wait_dead() {
+	wait_for "${1:-10}" tm_is_dead
+}
+
+# The process ids the pane's own process started (its shell's children).
+tm_children() {
+	lib_pp=$(tm_var pane_pid)
+	cat "/proc/$lib_pp/task/$lib_pp/children" 2>/dev/null
+}
+
+# Print the screen into the log, for a person reading a failure.
+tm_dump() {
+	echo "---- screen ($1)"
+	tm_screen | sed 's/^/| /'
+	echo "----"
+}

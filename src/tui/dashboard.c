@@ -290,8 +290,9 @@ static void layout(struct dash *d)
 	d->tabs = newwin(1, W, 1, 0);
 	d->box = newwin(box_h, W, 2, 0);
 	d->view = derwin(d->box, box_h - 2, W - 2, 1, 1);
-	int cw = W >= 100 ? W / 3 : 34;
-	int tw = (W - cw) / 2, fw = W - cw - tw;
+	/* at 80 columns: 24 + 25 + 31, the conditions' words need the most */
+	int tw = W * 24 / 80, fw = W * 25 / 80;
+	int cw = W - tw - fw;
 	int py = 2 + box_h;
 	d->pt = newwin(PANEL_H, tw, py, 0);
 	d->pf = newwin(PANEL_H, fw, py, tw);
@@ -401,7 +402,7 @@ static void draw_tabs(struct dash *d, const enum wtg_state *states, int current)
 	for (int i = 0; i < n; i++) {
 		char b[64];
 		tab_label(b, sizeof b, i);
-		wid[i] = tui_width(b) + 2 + (i == current ? 2 : 0);
+		wid[i] = tui_width(b) + 2 + (i == current ? 2 : 0) + (i == d->tab ? 2 : 0);
 	}
 	/* scroll so that the current tab shows, with arrows where tabs are hidden */
 	int avail = d->cols - 4;
@@ -427,7 +428,8 @@ static void draw_tabs(struct dash *d, const enum wtg_state *states, int current)
 			break;
 		char b[80], lab[64];
 		tab_label(lab, sizeof lab, i);
-		snprintf(b, sizeof b, "%s%s%s ", i == current ? l->g->play : "", i == current ? " " : "", lab);
+		snprintf(b, sizeof b, "%s%s%s%s%s ", i == d->tab ? "[" : "", i == current ? l->g->play : "",
+			 i == current ? " " : "", lab, i == d->tab ? "]" : "");
 		attr_t a = A_NORMAL;
 		if (!built(i))
 			a = tui_attr(l, TR_DIM);
@@ -448,11 +450,9 @@ static void draw_tabs(struct dash *d, const enum wtg_state *states, int current)
 
 /* ---- the experiment's box ---- */
 
-static void centre(WINDOW *w, int y, int width, attr_t a, const char *text)
+static int centre(WINDOW *w, int y, int width, attr_t a, const char *text)
 {
-	int n = tui_width(text);
-	int x = (width - n) / 2;
-	tui_put(w, y, x < 0 ? 0 : x, width, a, text);
+	return tui_wrap(w, y, 1, width - 2, 3, a, true, text);
 }
 
 static void draw_box(struct dash *d, int current)
@@ -487,7 +487,7 @@ static void draw_box(struct dash *d, int current)
 	} else if (t->state == WTG_FAILED) {
 		snprintf(right, sizeof right, "failed %s", l->g->bad);
 		ra = tui_attr(l, TR_ERR);
-	} else if (t->state == WTG_CANCELLED) {
+	} else if (t->state == WTG_STOPPED) {
 		snprintf(right, sizeof right, "stopped before the end");
 		ra = tui_attr(l, TR_WARN);
 	} else if (qpos >= 0) {
@@ -510,7 +510,7 @@ static void draw_box(struct dash *d, int current)
 		char msg[256];
 		if (t->state == WTG_RUNNING)
 			snprintf(msg, sizeof msg, "measuring%s %s", t->step_label[0] ? ":" : "", t->step_label);
-		else if (t->state == WTG_CANCELLED)
+		else if (t->state == WTG_STOPPED)
 			snprintf(msg, sizeof msg, "stopped before the first row: r runs it again");
 		else if (qpos >= 0 && current >= 0)
 			snprintf(msg, sizeof msg, "queued: runs after %s", wtg_experiments[current]->name);
@@ -577,9 +577,11 @@ static void draw_panels(struct dash *d)
 	WINDOW *w = d->pt;
 	werase(w);
 	char title[96];
-	snprintf(title, sizeof title, "where the time went%s%s", have ? l->g->sep : "", have ? what : "");
-	tui_frame(w, l, dim, title, tui_attr(l, TR_TITLE), NULL, 0);
 	int pw = getmaxx(w) - 2;
+	snprintf(title, sizeof title, "where the time went%s%s", have ? l->g->sep : "", have ? what : "");
+	if (tui_width(title) + 3 > pw)
+		snprintf(title, sizeof title, "where the time went");
+	tui_frame(w, l, dim, title, tui_attr(l, TR_TITLE), NULL, 0);
 	const char *names[3] = { "wall", "user", "sys " };
 	enum tui_role roles[3] = { TR_WALL, TR_USER, TR_SYS };
 	double ms[3] = { have ? p.wall_ms : NAN, have ? p.user_ms : NAN, have ? p.sys_ms : NAN };
@@ -596,10 +598,11 @@ static void draw_panels(struct dash *d)
 	/* faults, switches, CPUs */
 	w = d->pf;
 	werase(w);
-	tui_frame(w, l, dim, "faults · switches · CPUs", tui_attr(l, TR_TITLE), NULL, 0);
-	if (!l->utf8)
-		tui_frame(w, l, dim, "faults - switches - CPUs", tui_attr(l, TR_TITLE), NULL, 0);
 	pw = getmaxx(w) - 2;
+	snprintf(title, sizeof title, "faults%sswitches%sCPUs", l->g->sep, l->g->sep);
+	if (tui_width(title) + 3 > pw)
+		snprintf(title, sizeof title, "faults%sswitches%sCPUs", l->utf8 ? "·" : "/", l->utf8 ? "·" : "/");
+	tui_frame(w, l, dim, title, tui_attr(l, TR_TITLE), NULL, 0);
 	if (have) {
 		char a[32], b[32], cpus[160], mig[32];
 		wtg_fmt_thousands(a, sizeof a, p.minflt);
@@ -628,31 +631,35 @@ static void draw_panels(struct dash *d)
 	pw = getmaxx(w) - 2;
 	char line[128];
 	int x;
+	bool wide = pw >= 40;
 	x = 1 + tui_put(w, 1, 1, pw, key, "[b]");
 	if (burners > 0)
-		snprintf(line, sizeof line, " burners  on, %d thread%s", burners, burners == 1 ? "" : "s");
+		snprintf(line, sizeof line, " burners on, %d thread%s%s", burners, burners == 1 ? "" : "s",
+			 wide ? " spinning" : "");
 	else
-		snprintf(line, sizeof line, " burners  off");
+		snprintf(line, sizeof line, " burners off");
 	tui_put(w, 1, x, pw - x + 1, burners > 0 ? tui_attr(l, TR_WARN) : A_NORMAL, line);
 
+	/* the policy asked for, and what the kernel reports for the measuring thread */
 	x = 1 + tui_put(w, 2, 1, pw, key, "[p]");
 	const char *want = bg ? "background" : "normal";
-	const char *got = granted == 1 ? "background" : granted == 0 ? "normal" : "unknown";
-	if (granted < 0)
-		snprintf(line, sizeof line, " policy   %s (not applied yet)", want);
-	else if ((granted == 1) == bg)
-		snprintf(line, sizeof line, " policy   %s (granted)", want);
-	else
-		snprintf(line, sizeof line, " policy   %s (kernel: %s)", want, got);
+	const char *how = "";
+	if (granted < 0 && bg)
+		how = " pending";
+	else if (granted >= 0 && (granted == 1) != bg)
+		how = bg ? " refused" : " pending";
+	else if (bg)
+		how = " granted";
+	snprintf(line, sizeof line, " policy %s%s%s", want, how, wide && bg ? " (SCHED_IDLE)" : "");
 	tui_put(w, 2, x, pw - x + 1, bg ? tui_attr(l, TR_WARN) : A_NORMAL, line);
 
 	x = 1 + tui_put(w, 3, 1, pw, key, "[u]");
 	if (!unc)
-		snprintf(line, sizeof line, " I/O      cached");
+		snprintf(line, sizeof line, " I/O cached");
 	else if (dfs != WTG_DF_READY)
-		snprintf(line, sizeof line, " I/O      uncached (file not ready)");
+		snprintf(line, sizeof line, " I/O uncached: pending");
 	else
-		snprintf(line, sizeof line, " I/O      uncached: %s", wtg_iomode_name(io));
+		snprintf(line, sizeof line, " I/O uncached: %s", wtg_iomode_name(io));
 	tui_put(w, 3, x, pw - x + 1, unc ? tui_attr(l, TR_WARN) : A_NORMAL, line);
 	wnoutrefresh(w);
 }
@@ -921,7 +928,7 @@ static void autoplay_tick(struct dash *d, int64_t now)
 	if (!d->ap_holding) {
 		struct run_info ri;
 		run_info(s, d->ap_idx, &ri);
-		bool ended = ri.state == WTG_DONE || ri.state == WTG_FAILED || ri.state == WTG_CANCELLED;
+		bool ended = ri.state == WTG_DONE || ri.state == WTG_FAILED || ri.state == WTG_STOPPED;
 		if (ri.started_ns >= d->ap_t0 && ended && atomic_load(&s->current) != d->ap_idx) {
 			d->ap_holding = true;
 			d->ap_hold_until = now + HOLD_NS;

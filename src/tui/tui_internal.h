@@ -72,6 +72,8 @@ int tui_width(const char *s);
 /* Put at most maxw columns of s at (y, x) with attributes a; returns the columns written. */
 int tui_put(WINDOW *w, int y, int x, int maxw, attr_t a, const char *s);
 int tui_printf(WINDOW *w, int y, int x, int maxw, attr_t a, const char *fmt, ...) WTG_PRINTF(6, 7);
+/* Word-wrap s into at most maxlines lines of width columns from (y, x); returns the lines used. */
+int tui_wrap(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, bool centred, const char *s);
 /* Repeat a glyph n times. */
 void tui_repeat(WINDOW *w, int y, int x, int n, attr_t a, const char *glyph);
 /* Frame the whole window, with a title on the top edge and an optional right-hand title. */

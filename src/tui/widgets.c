@@ -121,7 +121,7 @@ void tui_frame(WINDOW *w, const struct tui_look *l, attr_t a, const char *title,
 	if (title && *title) {
 		char buf[512];
 		snprintf(buf, sizeof buf, " %s ", title);
-		int room = wd - 4 - (rw ? rw + 1 : 0);
+		int room = wd - 3 - (rw ? rw + 1 : 0);
 		if (room > 0)
 			tui_put(w, 0, 2, room, ta, buf);
 	}
@@ -520,6 +520,41 @@ int tui_bin_count(size_t n, int cells)
 	if (b > cells)
 		b = cells;
 	return b < 1 ? 1 : (int)b;
+}
+
+int tui_wrap(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, bool centred, const char *s)
+{
+	int lines = 0;
+	char line[1024];
+	while (*s && lines < maxlines && width > 0) {
+		/* take words while they fit */
+		size_t take = 0, lastsp = 0;
+		int cols = 0;
+		while (s[take]) {
+			wchar_t wc;
+			int cw;
+			size_t n = next_char(s + take, &wc, &cw);
+			if (cols + cw > width)
+				break;
+			if (s[take] == ' ')
+				lastsp = take;
+			cols += cw;
+			take += n;
+		}
+		if (s[take] && lastsp > 0)
+			take = lastsp;
+		if (take >= sizeof line)
+			take = sizeof line - 1;
+		memcpy(line, s, take);
+		line[take] = '\0';
+		int lw = tui_width(line);
+		tui_put(w, y + lines, centred ? x + (width - lw) / 2 : x, width, a, line);
+		lines++;
+		s += take;
+		while (*s == ' ')
+			s++;
+	}
+	return lines;
 }
 
 /* ---- the footer every view shares ---- */

@@ -1,2 +1,309 @@
 #!/bin/sh
-exit 77
+# tests/tui/dashboard.sh: the dashboard as a person sees it, driven through a private tmux server at
+# fixed sizes: header and tabs, tab keys, each built experiment's view, the condition keys (and
+# that the next rows carry them), help, save, autoplay, resizing, and every way out (q, Ctrl-C,
+# SIGTERM) restoring the terminal and removing the data file. Adapts to the experiments built so
+# far (wtg --list). No timings: every wait polls the screen with a deadline.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
+
+need tmux
+need python3
+[ -x "$WTG" ] || skip "$WTG is not built"
+
+scratch
+tmp=$lib_tmp
+mkdir -p "$tmp/data" "$tmp/cwd" || exit 99
+
+# start LOCALE COLS ROWS [OPTION]...: wtg --quick in a fresh window, from $tmp/cwd (where s saves).
+# A shell around it writes wtg's exit status to $tmp/status (tmux may mark a pane dead before it
+# learns the status); the shell ignores SIGINT so that Ctrl-C is wtg's alone to handle.
+start() {
+	loc=$1
+	cols=$2
+	rows=$3
+	shift 3
+	rm -f "$tmp/status"
+	tm_start "$cols" "$rows" "cd '$tmp/cwd' || exit; trap '' INT; env LC_ALL=$loc LANG=$loc '$WTG' --quick --dir='$tmp/data' $*; echo \$? >'$tmp/status'"
+}
+
+exited() {
+	[ -s "$tmp/status" ]
+}
+
+# wait_exit [SECONDS]: wait until wtg has exited.
+wait_exit() {
+	wait_for "${1:-10}" exited
+}
+
+status() {
+	cat "$tmp/status" 2>/dev/null
+}
+
+datafiles() {
+	ls -A "$tmp/data" | wc -l
+}
+
+has_datafile() {
+	[ "$(datafiles)" -eq 1 ]
+}
+
+no_datafile() {
+	[ "$(datafiles)" -eq 0 ]
+}
+
+# The experiments in tab order: "index name view built".
+"$WTG" --list | awk '{ b = /not built yet/ ? 0 : 1; print NR - 1, $1, $2, b }' >"$tmp/list"
+nexp=$(wc -l <"$tmp/list")
+check "--list names 17 experiments" [ "$nexp" -eq 17 ]
+
+name_of() {
+	awk -v i="$1" '$1 == i { print $2 }' "$tmp/list"
+}
+
+# The text of tab i, as the tab bar shows it ("3 valley", "threads").
+tab_text() {
+	if [ "$1" -lt 10 ]; then echo "$((($1 + 1) % 10)) $(name_of "$1")"; else name_of "$1"; fi
+}
+
+# goto i: select tab i with the number keys, and Tab beyond the tenth.
+goto() {
+	if [ "$1" -lt 9 ]; then
+		tm_keys "$(($1 + 1))"
+	else
+		tm_keys 0
+		n=$(($1 - 9))
+		while [ "$n" -gt 0 ]; do
+			tm_keys Tab
+			n=$((n - 1))
+		done
+	fi
+	tm_wait "$(tab_text "$1")]" 5
+}
+
+# save: press s, wait for the notice, print the JSON path saved.
+save() {
+	rm -f "$tmp/cwd"/wtg-*.json "$tmp/cwd"/wtg-*.csv
+	tm_keys s
+	tm_wait "saved ./wtg-" 10 || return 1
+	ls "$tmp/cwd"/wtg-*.json 2>/dev/null | head -n 1
+}
+
+# run_here i: rerun tab i's experiment and wait until it ended.
+run_here() {
+	tm_keys r
+	tm_wait "running $(name_of "$1")" 5 || return 1
+	wait_for 120 tm_ended
+}
+
+tm_ended() {
+	tm_screen | sed -n 3p | grep -qE "done in|failed|stopped before"
+}
+
+# ---------------------------------------------------------------------------------------------
+# 80x24, UTF-8
+start C.UTF-8 80 24
+check "80x24: header names wtg, the CPUs and the page size" tm_wait "CPUs · 4K pages"
+check "80x24: the first tab is selected" tm_wait "[1 bytewise"
+check "80x24: the tab bar lists the first tabs" tm_has "2 syscall  3 valley"
+check "80x24: the data file is created and shown with its known sum" tm_wait "data 64M in $tmp/data, sum" 60
+check "80x24: one data file in --dir" has_datafile
+check "80x24: the always-on panels" tm_has "where the time went"
+check "80x24: conditions with their keys" tm_has "[b] burners off"
+check "80x24: the status line lists the keys" tm_has "? help  q quit"
+
+tm_keys 3
+check "key 3 selects valley" tm_wait "3 valley]" 5
+check "valley's box shows its question" tm_wait "valley · How big should the read buffer be?" 5
+tm_keys Tab
+check "Tab moves to kernels" tm_wait "4 kernels]" 5
+tm_keys BTab
+check "Shift-Tab moves back" tm_wait "3 valley]" 5
+tm_keys Right
+check "Right moves on" tm_wait "4 kernels]" 5
+tm_keys Left
+check "Left moves back" tm_wait "3 valley]" 5
+tm_keys 0
+check "key 0 selects the tenth tab" tm_wait "0 threads]" 5
+tm_keys Tab
+check "Tab reaches the tabs without a number" tm_wait "[roofline]" 5
+tm_keys 1
+
+tm_keys '?'
+check "? opens the help" tm_wait "help: keys and views" 5
+check "the help lists the condition keys" tm_has "evict the data file from the page cache now"
+tm_keys x
+check "any key closes the help" tm_wait_gone "help: keys and views" 5
+
+# condition keys: the conditions panel changes at once
+tm_keys b
+check "b turns the burners on" tm_wait "[b] burners on" 5
+tm_keys b
+check "b again turns them off" tm_wait "[b] burners off" 5
+tm_keys p
+check "p requests the background policy" tm_wait "[p] policy background" 5
+tm_keys p
+check "p again asks for the normal policy" tm_wait "[p] policy normal" 5
+tm_keys u
+check "u turns uncached I/O on and says how" tm_wait "[u] I/O uncached: " 5
+tm_keys u
+check "u again: cached" tm_wait "[u] I/O cached" 5
+tm_keys c
+check "c evicts the data file and says how many pages stay" tm_wait "evicted the data file: " 5
+
+json=$(save)
+check "s saves and shows the paths" [ -n "$json" ]
+csv=${json%.json}.csv
+check "the saved JSON parses" python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["tool"] == "wtg" and "machine" in d' "$json"
+check "the saved CSV has a section per saved experiment" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+lines = open(sys.argv[2]).read().splitlines()
+names = [l.split()[2] for l in lines if l.startswith("# experiment ")]
+assert names == [e["name"] for e in d["experiments"]], (names, d["experiments"])' "$json" "$csv"
+
+# each built experiment: run it from its tab, then its view shows what it measured
+valley_done=0
+while read -r i name view built; do
+	[ "$built" = 1 ] || continue
+	goto "$i"
+	if ! run_here "$i"; then
+		fail "$name: runs to the end from its tab"
+		tm_dump "$name"
+		continue
+	fi
+	check "$name: ended without failing" tm_lacks "failed ✗"
+	case $view in
+	sweep)
+		check "$name: the sweep labels its log x axis" tm_has "(log scale)"
+		check "$name: the latest row in words under the chart" tm_has ": " ;;
+	bars)
+		check "$name: the bars show their values with units" tm_match "[0-9] (ms|s|us|ns|GB/s)" ;;
+	histogram)
+		check "$name: median, p90 and p99 are marked" tm_has "median"
+		check "$name: the figures under the histogram" tm_has "p99 " ;;
+	counters)
+		check "$name: the counters name their faults" tm_has "faults" ;;
+	esac
+	if [ "$name" = valley ]; then
+		valley_done=1
+		check "valley: the x axis runs from 16B to 16M" tm_match "16B .* 16M"
+		check "valley: the y axis says GB/s" tm_has "GB/s  by read() buffer size"
+		json=$(save)
+		calls=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = [e for e in d["experiments"] if e["name"] == "valley"][0]
+c = [x["name"] for x in v["columns"]].index("read_calls")
+print("{:,} read calls".format(v["rows"][-1][c]))' "$json")
+		check "valley: the screen shows the last row's read calls ($calls)" tm_has "$calls"
+	fi
+done <"$tmp/list"
+
+# the next rows carry a condition switched on
+if [ "$valley_done" = 1 ]; then
+	goto 2
+	tm_keys b
+	tm_wait "[b] burners on" 5
+	run_here 2
+	json=$(save)
+	check "valley rows measured after b carry the burners" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = [e for e in d["experiments"] if e["name"] == "valley"][0]
+c = [x["name"] for x in v["columns"]].index("cond_burners")
+assert v["rows"] and all(r[c] > 0 for r in v["rows"]), v["rows"]' "$json"
+	tm_keys b
+	tm_wait "[b] burners off" 5
+fi
+
+# autoplay moves on to the next built experiment by itself
+first=$(awk '$4 == 1 { print $1; exit }' "$tmp/list")
+second=$(awk '$4 == 1 { n++ } $4 == 1 && n == 2 { print $1; exit }' "$tmp/list")
+if [ -n "$second" ]; then
+	goto "$first"
+	tm_keys a
+	check "a starts autoplay" tm_wait "autoplay: every experiment in turn" 5
+	check "autoplay moves to the next experiment by itself" tm_wait "$(tab_text "$second")]" 150
+	tm_keys x
+	check "any key stops autoplay" tm_wait "autoplay stopped" 5
+else
+	tm_keys a
+	check "a says what autoplay can do with what is built" tm_wait "autoplay" 5
+fi
+
+# resizing
+tm_resize 70 20
+check "below 80x24 the screen says so" tm_wait "terminal too small: need 80x24, have 70x20" 5
+tm_resize 80 24
+check "back at 80x24 the dashboard returns" tm_wait "where the time went" 5
+tm_resize 100 30
+check "at 100x30 too" tm_wait "where the time went" 5
+tm_resize 60 12
+check "small again" tm_wait "terminal too small: need 80x24, have 60x12" 5
+tm_keys q
+check "q quits from the too-small screen" wait_exit 10
+check_eq "q: exit status 0" "$(status)" 0
+check_eq "q: the terminal is back on its normal screen" "$(tm_var alternate_on)" 0
+check "q: the data file is gone" no_datafile
+
+# ---------------------------------------------------------------------------------------------
+# signals
+start C.UTF-8 80 24
+tm_wait "data 64M in" 60
+check "SIGTERM: the data file exists first" has_datafile
+kill -TERM "$(tm_children)"
+check "SIGTERM: wtg exits" wait_exit 10
+check_eq "SIGTERM: exit status 143" "$(status)" 143
+check_eq "SIGTERM: the terminal is restored" "$(tm_var alternate_on)" 0
+check "SIGTERM: the data file is gone" no_datafile
+
+start C.UTF-8 80 24
+tm_wait "data 64M in" 60
+tm_keys C-c
+check "Ctrl-C: wtg exits" wait_exit 10
+check_eq "Ctrl-C: exit status 130" "$(status)" 130
+check_eq "Ctrl-C: the terminal is restored" "$(tm_var alternate_on)" 0
+check "Ctrl-C: the data file is gone" no_datafile
+
+start C.UTF-8 80 24 --dir=/proc
+check "a data file that cannot be made is said in the header" tm_wait "data file failed:" 30
+tm_keys q
+wait_exit 10
+
+rm -f "$tmp/status"
+tm_start 80 24 "env TERM=wtg-no-such-terminal LC_ALL=C.UTF-8 '$WTG' --quick --dir='$tmp/data'; echo \$? >'$tmp/status'; sleep 30"
+check "an unknown TERM: wtg exits" wait_exit 10
+check_eq "an unknown TERM: exit status 1" "$(status)" 1
+check "an unknown TERM: one clear message" tm_has "wtg: cannot initialise the terminal (TERM=wtg-no-such-terminal)"
+
+# ---------------------------------------------------------------------------------------------
+# sizes and glyphs
+start C.UTF-8 200 50
+check "200x50: the long title" tm_wait "wtg · where the time goes"
+check "200x50: every tab fits" tm_has "compare"
+check "200x50: the full panel title" tm_has "faults · switches · CPUs"
+check "200x50: UTF-8 frames" tm_has "┌─"
+tm_keys q
+wait_exit 10
+
+start C.UTF-8 80 24 --ascii
+check "--ascii 80x24: ASCII frames" tm_wait "+- bytewise - Why did adding up bytes take 21 s?"
+check "--ascii 80x24: no line-drawing characters" tm_lacks "─"
+check "--ascii 80x24: the tabs" tm_has "[1 bytewise"
+tm_keys q
+wait_exit 10
+
+start C.UTF-8 200 50 --ascii
+check "--ascii 200x50: ASCII frames" tm_wait "+- where the time went"
+check "--ascii 200x50: no line-drawing characters" tm_lacks "│"
+tm_keys q
+wait_exit 10
+
+start C 80 24
+check "a C locale picks ASCII by itself" tm_wait "+- where the time went"
+check "a C locale: no line-drawing characters" tm_lacks "─"
+tm_keys q
+check "a C locale: q quits" wait_exit 10
+
+check "no data file is left behind" no_datafile
+finish
