@@ -1,6 +1,7 @@
-/* counters.c: large numbers per row (one column per case) with the derivations a reader wants:
- * faults per page, pages per fault, ns per fault from a difference, cold/warm ratio, and
- * differences from a control row. Every derivation is computed from the row's own columns. */
+/* counters.c: large numbers per case with the derivations a reader wants (faults per page, pages per
+ * fault, ns per fault from a difference, cold/warm ratios), each computed from the rows' own
+ * columns. A few cases stand side by side, one column each; more cases become a table, one line
+ * per row. */
 #include "config.h"
 
 #include <math.h>
@@ -20,8 +21,10 @@ static const struct {
 	{ "ns_per_fault", "time per fault" },
 	{ "vcsw", "voluntary switches" },
 	{ "ivcsw", "involuntary switches" },
-	{ "bytes", "bytes" },
 };
+
+/* Experiments whose per-fault time is derived here from two cases (they don't report it). */
+static const char *const fault_difference[] = { "mmap" };
 
 static void metric_name(char *buf, size_t len, const char *col)
 {
@@ -36,26 +39,47 @@ static void metric_name(char *buf, size_t len, const char *col)
 			*p = ' ';
 }
 
-#define MAX_LINES 24
-#define MAX_CASES 8
+#define MAX_METRICS 24
+#define MAX_CASES 16
+#define CELL 40
 
+/* What is shown: one metric per line (measured, then derived), one value per case. */
 struct grid {
-	int ncases, first;		/* rows shown: first .. first + ncases - 1 */
+	int ncases, first;		/* rows first .. first + ncases - 1 */
 	char head[MAX_CASES][64];
-	int nlines;
-	char name[MAX_LINES][48];
-	char cell[MAX_LINES][MAX_CASES][48];
-	enum tui_role role[MAX_LINES];
+	int nm;
+	char name[MAX_METRICS][48];
+	char unit[MAX_METRICS][16];	/* for the table's header */
+	bool derived[MAX_METRICS];
+	char cell[MAX_METRICS][MAX_CASES][CELL];	/* with unit, for the side-by-side layout */
+	char bare[MAX_METRICS][MAX_CASES][CELL];	/* without, for the table */
 };
 
-static void add_line(struct grid *g, const char *name, enum tui_role role)
+static int add_metric(struct grid *g, const char *name, const char *unit, bool derived)
 {
-	if (g->nlines >= MAX_LINES)
-		return;
-	wtg_strlcpy(g->name[g->nlines], name, sizeof g->name[0]);
+	if (g->nm >= MAX_METRICS)
+		return -1;
+	int m = g->nm++;
+	wtg_strlcpy(g->name[m], name, sizeof g->name[m]);
+	wtg_strlcpy(g->unit[m], unit, sizeof g->unit[m]);
+	g->derived[m] = derived;
 	for (int k = 0; k < MAX_CASES; k++)
-		g->cell[g->nlines][k][0] = '\0';
-	g->role[g->nlines++] = role;
+		g->cell[m][k][0] = g->bare[m][k][0] = '\0';
+	return m;
+}
+
+static void set_cell(struct grid *g, int m, int k, double v, const char *unit)
+{
+	if (m < 0)
+		return;
+	tui_fmt_value(g->cell[m][k], CELL, v, unit);
+	double ts = tui_time_scale(unit);
+	if (isnan(v))
+		snprintf(g->bare[m][k], CELL, "n/a");
+	else if (ts > 0 || strcmp(unit, "GB/s") == 0 || strcmp(unit, "%") == 0)
+		tui_fmt_num(g->bare[m][k], CELL, v);	/* the header carries the unit */
+	else
+		tui_fmt_value(g->bare[m][k], CELL, v, unit);
 }
 
 static bool label_has(const struct wtg_table *t, int r, const char *word)
@@ -66,76 +90,79 @@ static bool label_has(const struct wtg_table *t, int r, const char *word)
 	return false;
 }
 
-void tui_counters_draw(const struct tui_view *v)
+/* The row whose label is row r's with `from` replaced by `to` ("cold read" -> "warm read"), or -1. */
+static int partner(const struct wtg_table *t, int r, const char *from, const char *to)
+{
+	char want[128] = "", lab[128];
+	tui_row_label(lab, sizeof lab, t, r, NULL, 0);
+	char *p = strstr(lab, from);
+	if (!p)
+		return -1;
+	snprintf(want, sizeof want, "%.*s%s%s", (int)(p - lab), lab, to, p + strlen(from));
+	for (int q = 0; q < t->nrows; q++) {
+		tui_row_label(lab, sizeof lab, t, q, NULL, 0);
+		if (q != r && strcmp(lab, want) == 0)
+			return q;
+	}
+	return -1;
+}
+
+static void build(struct grid *g, const struct tui_view *v)
 {
 	const struct wtg_table *t = v->t;
-	const struct tui_look *l = v->look;
-	WINDOW *w = v->w;
-	struct grid *g = calloc(1, sizeof *g);
-	if (!g || t->nrows == 0) {
-		free(g);
-		return;
-	}
 	int n = t->nrows;
 	g->ncases = n < MAX_CASES ? n : MAX_CASES;
 	g->first = n - g->ncases;
-	int label_cols = 0;
-	for (int k = 0; k < g->ncases; k++)
-		tui_row_label(g->head[k], sizeof g->head[k], t, g->first + k, NULL, 0);
+	bool labels = false;
 	for (int c = 0; c < t->ncols; c++)
-		if (t->cols[c].type == WTG_T_TEXT)
-			label_cols++;
-	if (label_cols == 0)
-		for (int k = 0; k < g->ncases; k++)
+		labels = labels || t->cols[c].type == WTG_T_TEXT;
+	for (int k = 0; k < g->ncases; k++) {
+		if (labels)
+			tui_row_label(g->head[k], sizeof g->head[k], t, g->first + k, NULL, 0);
+		else
 			snprintf(g->head[k], sizeof g->head[k], "row %d", g->first + k + 1);
-
-	/* the measured columns */
+	}
 	for (int c = 0; c < t->ncols; c++) {
 		if (t->cols[c].type == WTG_T_TEXT)
 			continue;
 		char nm[48];
+		const char *unit = t->cols[c].unit ? t->cols[c].unit : "";
 		metric_name(nm, sizeof nm, t->cols[c].name);
-		add_line(g, nm, TR_NORMAL);
+		int m = add_metric(g, nm, unit, false);
 		for (int k = 0; k < g->ncases; k++)
-			tui_fmt_value(g->cell[g->nlines - 1][k], sizeof g->cell[0][0],
-				      wtg_table_num(t, g->first + k, c), t->cols[c].unit);
+			set_cell(g, m, k, wtg_table_num(t, g->first + k, c), unit);
 	}
-
-	/* derivations from the row's own columns */
-	int cmin = wtg_table_col(t, "minflt"), cpages = wtg_table_col(t, "pages"), cms = wtg_table_col(t, "ms");
-	int cnsf = wtg_table_col(t, "ns_per_fault");
+	int cmin = wtg_table_col(t, "minflt"), cpages = wtg_table_col(t, "pages");
 	if (cmin >= 0 && cpages >= 0) {
-		add_line(g, "faults per page", TR_TITLE);
-		int a = g->nlines - 1;
-		add_line(g, "pages per fault", TR_TITLE);
-		int b = g->nlines - 1;
+		int a = add_metric(g, "faults per page", "", true);
+		int b = -1;
 		for (int k = 0; k < g->ncases; k++) {
 			double f = wtg_table_num(t, g->first + k, cmin), p = wtg_table_num(t, g->first + k, cpages);
-			tui_fmt_value(g->cell[a][k], sizeof g->cell[0][0], p > 0 ? f / p : NAN, "");
-			tui_fmt_value(g->cell[b][k], sizeof g->cell[0][0], f > 0 ? p / f : NAN, "");
+			set_cell(g, a, k, p > 0 ? f / p : NAN, "");
+			/* Linux maps around a fault: fewer faults than pages */
+			if (f > 0 && f < p && b < 0)
+				b = add_metric(g, "pages per fault", "", true);
+		}
+		for (int k = 0; k < g->ncases && b >= 0; k++) {
+			double f = wtg_table_num(t, g->first + k, cmin), p = wtg_table_num(t, g->first + k, cpages);
+			set_cell(g, b, k, f > 0 ? p / f : NAN, "");
 		}
 	}
-	if (cmin >= 0 && cms < 0 && n >= 2) {
-		/* counting only: each case against the first one, the control */
-		char nm[96];
-		snprintf(nm, sizeof nm, "minor above %.30s", g->head[0]);
-		add_line(g, nm, TR_TITLE);
-		double base = wtg_table_num(t, g->first, cmin);
-		for (int k = 0; k < g->ncases; k++) {
-			double d = wtg_table_num(t, g->first + k, cmin) - base;
-			if (k == 0)
-				wtg_strlcpy(g->cell[g->nlines - 1][k], l->g->dash, sizeof g->cell[0][0]);
-			else
-				snprintf(g->cell[g->nlines - 1][k], sizeof g->cell[0][0], "%+.0f", d);
-		}
-	}
+}
 
-	/* single figures under the grid */
-	char fig[3][256];
+/* Figures under the grid; returns how many. */
+static int figures(const struct tui_view *v, char fig[][256], int max)
+{
+	const struct wtg_table *t = v->t;
+	const struct tui_look *l = v->look;
 	int nfig = 0;
-	if (cmin >= 0 && cms >= 0 && cnsf < 0 && n >= 2) {
+	int cmin = wtg_table_col(t, "minflt"), cms = wtg_table_col(t, "ms");
+	bool by_difference = false;
+	for (size_t i = 0; i < WTG_ARRAY_LEN(fault_difference); i++)
+		by_difference = by_difference || strcmp(v->e->name, fault_difference[i]) == 0;
+	if (by_difference && wtg_table_col(t, "ns_per_fault") < 0 && cmin >= 0 && cms >= 0 && t->nrows >= 2) {
 		int a = 0, b = 0;	/* most and fewest faults */
-		for (int r = 0; r < n; r++) {
+		for (int r = 0; r < t->nrows; r++) {
 			if (wtg_table_num(t, r, cmin) > wtg_table_num(t, a, cmin))
 				a = r;
 			if (wtg_table_num(t, r, cmin) < wtg_table_num(t, b, cmin))
@@ -143,79 +170,168 @@ void tui_counters_draw(const struct tui_view *v)
 		}
 		double df = wtg_table_num(t, a, cmin) - wtg_table_num(t, b, cmin);
 		double dt = wtg_table_num(t, a, cms) - wtg_table_num(t, b, cms);
-		/* only when the cases differ by enough faults for the difference to mean something */
-		if (df >= 100 && !isnan(dt)) {
+		if (df > 0 && !isnan(dt) && nfig < max) {
 			char ns[48], ta[48], tb[48], fa[32], fb[32];
 			tui_fmt_value(ns, sizeof ns, dt * 1e6 / df, "ns");
 			tui_fmt_value(ta, sizeof ta, wtg_table_num(t, a, cms), "ms");
 			tui_fmt_value(tb, sizeof tb, wtg_table_num(t, b, cms), "ms");
 			wtg_fmt_thousands(fa, sizeof fa, (int64_t)wtg_table_num(t, a, cmin));
 			wtg_fmt_thousands(fb, sizeof fb, (int64_t)wtg_table_num(t, b, cmin));
-			snprintf(fig[nfig++], sizeof fig[0], "per fault: %s = (%s %s %s) / (%s %s %s faults)", ns, ta,
+			snprintf(fig[nfig++], 256, "per fault: %s = (%s %s %s) / (%s %s %s faults)", ns, ta,
 				 l->g->dash, tb, fa, l->g->dash, fb);
 		}
 	}
-	int rc = -1, rw = -1;
-	for (int r = 0; r < n; r++) {
-		if (label_has(t, r, "cold"))
-			rc = r;
-		if (label_has(t, r, "warm"))
-			rw = r;
-	}
-	if (rc >= 0 && rw >= 0 && cms >= 0 && wtg_table_num(t, rw, cms) > 0) {
-		char ratio[32];
-		tui_fmt_num(ratio, sizeof ratio, wtg_table_num(t, rc, cms) / wtg_table_num(t, rw, cms));
+	/* each "cold X" against its "warm X" */
+	if (cms >= 0) {
+		char line[256] = "";
+		int o = 0;
 		int cmaj = wtg_table_col(t, "majflt");
-		char maj[96] = "";
-		if (cmaj >= 0)
-			snprintf(maj, sizeof maj, ", major faults %.0f cold vs %.0f warm", wtg_table_num(t, rc, cmaj),
-				 wtg_table_num(t, rw, cmaj));
-		snprintf(fig[nfig++], sizeof fig[0], "cold / warm = %s%s the time%s", ratio, l->g->times, maj);
+		for (int r = 0; r < t->nrows; r++) {
+			if (!label_has(t, r, "cold"))
+				continue;
+			int w = partner(t, r, "cold", "warm");
+			if (w < 0 || !(wtg_table_num(t, w, cms) > 0))
+				continue;
+			char lab[64], ratio[32], maj[64] = "";
+			tui_row_label(lab, sizeof lab, t, r, NULL, 0);
+			tui_fmt_num(ratio, sizeof ratio, wtg_table_num(t, r, cms) / wtg_table_num(t, w, cms));
+			if (cmaj >= 0)
+				snprintf(maj, sizeof maj, " (%.0f vs %.0f major faults)", wtg_table_num(t, r, cmaj),
+					 wtg_table_num(t, w, cmaj));
+			o += snprintf(line + o, sizeof line - (size_t)o, "%s%s / warm: %s%s%s", o ? "; " : "", lab,
+				      ratio, l->g->times, maj);
+			if (o >= (int)sizeof line)
+				break;
+		}
+		if (o > 0 && nfig < max)
+			snprintf(fig[nfig++], 256, "%s", line);
 	}
+	return nfig;
+}
 
-	/* lay out: metric names, then one column per case */
-	int mw = 0;
-	for (int i = 0; i < g->nlines; i++) {
-		int x = tui_width(g->name[i]);
+/* Side by side: metric names, then one right-aligned column per case with a two-line header.
+ * Returns false when it does not fit. */
+static bool draw_side_by_side(const struct tui_view *v, const struct grid *g, int rows)
+{
+	const struct tui_look *l = v->look;
+	WINDOW *w = v->w;
+	int mw = 0, cw = 10;
+	for (int m = 0; m < g->nm; m++) {
+		int x = tui_width(g->name[m]) + 2;
 		mw = x > mw ? x : mw;
+		for (int k = 0; k < g->ncases; k++) {
+			x = tui_width(g->cell[m][k]) + 3;
+			cw = x > cw ? x : cw;
+		}
 	}
-	mw += 2;
-	int cwid = 10;
+	for (int k = 0; k < g->ncases; k++) {
+		/* a header may take two lines */
+		int x = (tui_width(g->head[k]) + 1) / 2 + 3;
+		cw = x > cw ? x : cw;
+	}
+	if (g->ncases > 5 || mw + g->ncases * cw > v->wd || rows < g->nm + 2)
+		return false;
+	if (cw < 16 && mw + g->ncases * 16 <= v->wd)
+		cw = 16;
+	int y = v->y;
+	int hl = 1;
+	for (int k = 0; k < g->ncases; k++)
+		if (tui_width(g->head[k]) > cw - 1)
+			hl = 2;
+	for (int k = 0; k < g->ncases; k++) {
+		int right = v->x + mw + (k + 1) * cw;
+		char lines[2][64];
+		int nl = 0;
+		if (tui_width(g->head[k]) <= cw - 1 || hl == 1) {
+			wtg_strlcpy(lines[nl++], g->head[k], sizeof lines[0]);
+		} else {
+			/* break at the last space that leaves the first part short enough */
+			const char *h = g->head[k];
+			int cut = -1;
+			for (int i = 0; h[i]; i++)
+				if (h[i] == ' ' && i <= cw - 1)
+					cut = i;
+			if (cut < 0)
+				cut = cw - 1 < (int)strlen(h) ? cw - 1 : (int)strlen(h);
+			snprintf(lines[0], sizeof lines[0], "%.*s", cut, h);
+			snprintf(lines[1], sizeof lines[1], "%s", h + cut + (h[cut] == ' '));
+			nl = 2;
+		}
+		for (int i = 0; i < nl; i++) {
+			int lw = tui_width(lines[i]);
+			if (lw > cw - 1)
+				lw = cw - 1;
+			tui_put_clip(w, y + (hl - nl) + i, right - lw, cw - 1, tui_attr(l, TR_TITLE), l, lines[i]);
+		}
+	}
+	y += hl;
+	for (int m = 0; m < g->nm && y < v->y + rows; m++, y++) {
+		attr_t na = g->derived[m] ? tui_attr(l, TR_TITLE) : tui_attr(l, TR_DIM);
+		tui_put(w, y, v->x, mw - 1, na, g->name[m]);
+		for (int k = 0; k < g->ncases; k++) {
+			int cwid = tui_width(g->cell[m][k]);
+			int right = v->x + mw + (k + 1) * cw;
+			tui_put(w, y, right - cwid, cw, A_BOLD | (g->derived[m] ? tui_attr(l, TR_TITLE) : 0),
+				g->cell[m][k]);
+		}
+	}
+	return true;
+}
+
+/* A table: one line per case (the latest that fit), one column per metric that fits. */
+static void draw_table(const struct tui_view *v, const struct grid *g, int rows)
+{
+	const struct tui_look *l = v->look;
+	WINDOW *w = v->w;
+	int lw = 4;
 	for (int k = 0; k < g->ncases; k++) {
 		int x = tui_width(g->head[k]) + 2;
-		cwid = x > cwid ? x : cwid;
-		for (int i = 0; i < g->nlines; i++) {
-			x = tui_width(g->cell[i][k]) + 2;
-			cwid = x > cwid ? x : cwid;
-		}
+		lw = x > lw ? x : lw;
 	}
-	if (mw > v->wd / 3)
-		mw = v->wd / 3;
-	if (mw + g->ncases * cwid > v->wd)
-		cwid = (v->wd - mw) / g->ncases;
-	int room = v->h - nfig - (nfig ? 1 : 0);
-	int y = v->y;
-	if (room > 0) {
-		for (int k = 0; k < g->ncases; k++) {
-			int wd = tui_width(g->head[k]);
-			int x = v->x + mw + (k + 1) * cwid - wd;
-			tui_put(w, y, x < v->x + mw + k * cwid ? v->x + mw + k * cwid : x, cwid, tui_attr(l, TR_TITLE),
-				g->head[k]);
+	if (lw > v->wd / 3)
+		lw = v->wd / 3;
+	int x = v->x + lw;
+	int shown = g->ncases < rows - 2 ? g->ncases : rows - 2;
+	if (shown < 1)
+		return;
+	int from = g->ncases - shown;
+	for (int m = 0; m < g->nm; m++) {
+		int cw = tui_width(g->name[m]);
+		int uw = tui_width(g->unit[m]);
+		cw = uw > cw ? uw : cw;
+		for (int k = from; k < g->ncases; k++) {
+			int cwid = tui_width(g->bare[m][k]);
+			cw = cwid > cw ? cwid : cw;
 		}
-		y++;
+		cw += 2;
+		if (x + cw > v->x + v->wd)
+			break;	/* the rest do not fit */
+		attr_t ha = g->derived[m] ? tui_attr(l, TR_TITLE) : tui_attr(l, TR_DIM) | A_BOLD;
+		tui_put(w, v->y, x + cw - tui_width(g->name[m]), cw, ha, g->name[m]);
+		tui_put(w, v->y + 1, x + cw - tui_width(g->unit[m]), cw, tui_attr(l, TR_DIM), g->unit[m]);
+		for (int k = from; k < g->ncases; k++)
+			tui_put(w, v->y + 2 + k - from, x + cw - tui_width(g->bare[m][k]), cw,
+				A_BOLD | (g->derived[m] ? tui_attr(l, TR_TITLE) : 0), g->bare[m][k]);
+		x += cw;
 	}
-	for (int i = 0; i < g->nlines && y < v->y + room; i++, y++) {
-		tui_put(w, y, v->x, mw - 1, i < g->nlines && g->role[i] == TR_TITLE ? tui_attr(l, TR_DIM) | A_BOLD
-										      : tui_attr(l, TR_DIM), g->name[i]);
-		for (int k = 0; k < g->ncases; k++) {
-			int wd = tui_width(g->cell[i][k]);
-			int x = v->x + mw + (k + 1) * cwid - wd;
-			tui_put(w, y, x, cwid, A_BOLD | (g->role[i] == TR_TITLE ? tui_attr(l, TR_TITLE) : 0),
-				g->cell[i][k]);
-		}
-	}
-	y = v->y + v->h - nfig;
+	for (int k = from; k < g->ncases; k++)
+		tui_put_clip(w, v->y + 2 + k - from, v->x, lw - 1, tui_attr(l, TR_TITLE), l, g->head[k]);
+}
+
+void tui_counters_draw(const struct tui_view *v)
+{
+	if (v->t->nrows == 0)
+		return;
+	struct grid *g = calloc(1, sizeof *g);
+	if (!g)
+		return;
+	build(g, v);
+	char fig[3][256];
+	int nfig = figures(v, fig, v->h > 6 ? 3 : 1);
+	int rows = v->h - nfig - (nfig ? 1 : 0);
+	if (!draw_side_by_side(v, g, rows))
+		draw_table(v, g, rows);
 	for (int i = 0; i < nfig; i++)
-		tui_put(w, y + i, v->x, v->wd, tui_attr(l, TR_TITLE), fig[i]);
+		tui_put_clip(v->w, v->y + v->h - nfig + i, v->x, v->wd, tui_attr(v->look, TR_TITLE), v->look, fig[i]);
 	free(g);
 }

@@ -225,32 +225,53 @@ bool tui_table_copy(struct wtg_table *dst, struct wtg_table *src, bool force)
 
 /* ---- views: the dispatcher ---- */
 
+/* Lines the body of a view wants before the footer gets any. */
+static int body_wants(const struct tui_view *v)
+{
+	const struct wtg_table *t = v->t;
+	int want;
+	switch (v->e->view) {
+	case WTG_VIEW_SWEEP:
+	case WTG_VIEW_HISTOGRAM:
+		want = v->h * 2 / 3 > 11 ? v->h * 2 / 3 : 11;
+		break;
+	case WTG_VIEW_BARS:
+		want = t->nrows + 3;
+		break;
+	default:
+		want = t->ncols + 3;
+		break;
+	}
+	return want < v->h - 1 ? want : v->h - 1;
+}
+
 void tui_view_draw(const struct tui_view *v)
 {
-	int fmax = v->h >= 12 ? 4 : v->h >= 8 ? 2 : 1;
+	int fmax = v->h - body_wants(v);
+	if (fmax > 6)
+		fmax = 6;
+	if (fmax < 1)
+		fmax = 1;
 	int f = tui_footer(v, fmax);
 	struct tui_view body = *v;
-	body.h = v->h - f - (f ? 1 : 0);
+	body.h = v->h - f - (f && v->h - f > 14 ? 1 : 0);
 	if (body.h < 3)
 		return;
-	bool side = false;
 	struct tui_view extra = body;
 	bool has_extra = v->e->view != WTG_VIEW_HISTOGRAM && v->t->nseries > 0;
 	if (has_extra) {
 		if (body.wd >= 120) {
-			side = true;
 			body.wd = body.wd * 3 / 5;
 			extra.x = body.x + body.wd + 2;
 			extra.wd = v->wd - body.wd - 2;
-		} else if (body.h >= 18) {
-			body.h = body.h * 3 / 5;
+		} else if (body.h >= 20) {
+			extra.h = body.h * 2 / 5;
+			body.h -= extra.h + 1;
 			extra.y = body.y + body.h + 1;
-			extra.h = v->h - f - (f ? 1 : 0) - body.h - 1;
 		} else {
 			has_extra = false;
 		}
 	}
-	(void)side;
 	switch (v->e->view) {
 	case WTG_VIEW_SWEEP: tui_sweep_draw(&body); break;
 	case WTG_VIEW_BARS: tui_bars_draw(&body); break;

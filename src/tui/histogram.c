@@ -97,7 +97,14 @@ static void draw_ticks(const struct tui_view *v, int y, int x0, int cw, double l
 	if (log) {
 		nt = tui_log_ticks(lo, hi, cw, 8, false, ticks, 32);
 	} else {
-		double step = tui_nice_ceil((hi - lo) / (cw / 9.0 > 1 ? cw / 9.0 : 1));
+		double raw = (hi - lo) / (cw / 9.0 > 1 ? cw / 9.0 : 1);
+		double e = pow(10, floor(log10(raw))), step = 10 * e;
+		if (raw <= e)
+			step = e;
+		else if (raw <= 2 * e)
+			step = 2 * e;
+		else if (raw <= 5 * e)
+			step = 5 * e;
 		for (double t = ceil(lo / step) * step; t <= hi + step * 1e-9 && nt < 32; t += step)
 			ticks[nt++] = t;
 	}
@@ -241,19 +248,20 @@ void tui_hist_draw(const struct tui_view *v)
 	if (!(hi > lo))
 		hi = log ? lo * 2 : lo + 1;
 
-	int margin = 0;
-	if (nd > 1)
-		for (int i = 0; i < nd; i++) {
-			int n = tui_width(d[i].s->name) + 1;
-			margin = n > margin ? n : margin;
-		}
-	if (margin > 16)
-		margin = 16;
-	int x0 = v->x + margin, cw = v->wd - margin;
 	int body = v->h - nfig - 2;	/* minus the x axis and its labels */
-	int band = nd ? body / nd : 0;
-	bool marks = band >= 3;
-	int bh = band - (marks ? 1 : 0);
+	int maxname = 0;
+	for (int i = 0; i < nd; i++) {
+		int n = tui_width(d[i].s->name) + 1;
+		maxname = n > maxname ? n : maxname;
+	}
+	/* several distributions: stacked bands when each gets 3 rows and a row of marks, else one chart
+	 * with the distributions overlaid (the shorter bar in front) and a row of marks each */
+	bool stacked = nd == 1 || body / nd >= 4;
+	int margin = nd == 1 ? 0 : stacked ? (maxname < 24 ? maxname : 24) : 2;
+	int x0 = v->x + margin, cw = v->wd - margin;
+	int band = stacked ? body / nd : body;
+	int nmarks = stacked ? (band >= 3 ? 1 : 0) : (body - nd >= 2 ? nd : 0);
+	int bh = band - nmarks;
 	if (cw < 10 || bh < 1)
 		goto out;
 	size_t maxn = 0;
@@ -265,6 +273,13 @@ void tui_hist_draw(const struct tui_view *v)
 		goto out;
 	tui_bin_edges(lo, hi, nb, log, edges);
 	bool eighths = l->g->vbar[1] != NULL;
+	int units = eighths ? 8 : 1;
+	int pc[MAX_DIST][3];
+	long *hgt = calloc((size_t)nd * (size_t)cw, sizeof *hgt);	/* bar height of each column, units */
+	if (!hgt) {
+		free(edges);
+		goto out;
+	}
 	for (int i = 0; i < nd; i++) {
 		d[i].bins = calloc((size_t)nb, sizeof *d[i].bins);
 		if (!d[i].bins)
@@ -274,36 +289,65 @@ void tui_hist_draw(const struct tui_view *v)
 			if (++d[i].bins[b] > d[i].peak)
 				d[i].peak = d[i].bins[b];
 		}
-		int top = v->y + i * band;
-		if (nd > 1)
-			tui_put(w, top + (bh - 1) / 2, v->x, margin - 1, tui_attr(l, dist_role[i]) | A_BOLD,
-				d[i].s->name);
-		int pc[3] = { col_of(d[i].med, lo, hi, log, cw), col_of(d[i].p90, lo, hi, log, cw),
-			      col_of(d[i].p99, lo, hi, log, cw) };
-		attr_t a = tui_attr(l, dist_role[i]);
+		pc[i][0] = col_of(d[i].med, lo, hi, log, cw);
+		pc[i][1] = col_of(d[i].p90, lo, hi, log, cw);
+		pc[i][2] = col_of(d[i].p99, lo, hi, log, cw);
 		for (int c = 0; c < cw; c++) {
 			int b = (int)((long)c * nb / cw);
-			int units = eighths ? 8 : 1;
-			long hgt = d[i].peak ? lround((double)d[i].bins[b] / d[i].peak * bh * units) : 0;
-			if (d[i].bins[b] > 0 && hgt < 1)
-				hgt = 1;	/* a bin with samples never looks empty */
-			int full = (int)(hgt / units), part = (int)(hgt % units);
+			long h = d[i].peak ? lround((double)d[i].bins[b] / d[i].peak * bh * units) : 0;
+			if (d[i].bins[b] > 0 && h < 1)
+				h = 1;	/* a bin with samples never looks empty */
+			hgt[(size_t)i * (size_t)cw + (size_t)c] = h;
+		}
+	}
+	for (int i = 0; i < nd && stacked; i++) {
+		int top = v->y + i * band;
+		if (nd > 1)
+			tui_put_clip(w, top + (bh - 1) / 2, v->x, margin - 1, tui_attr(l, dist_role[i]) | A_BOLD, l,
+				     d[i].s->name);
+		attr_t a = tui_attr(l, dist_role[i]);
+		for (int c = 0; c < cw; c++) {
+			long h = hgt[(size_t)i * (size_t)cw + (size_t)c];
+			int full = (int)(h / units), part = (int)(h % units);
 			for (int r = 0; r < bh; r++) {
 				int y = top + bh - 1 - r;
 				if (r < full)
 					tui_put(w, y, x0 + c, 1, a, l->g->vbar[8]);
 				else if (r == full && part)
 					tui_put(w, y, x0 + c, 1, a, l->g->vbar[part]);
-				else if (c == pc[0] || c == pc[1] || c == pc[2])
+				else if (c == pc[i][0] || c == pc[i][1] || c == pc[i][2])
 					tui_put(w, y, x0 + c, 1, tui_attr(l, TR_DIM), l->g->pline);
 			}
 		}
-		if (marks)
-			draw_marks(v, top + bh, x0, cw, pc, a);
+		if (nmarks)
+			draw_marks(v, top + bh, x0, cw, pc[i], a);
 	}
-	draw_ticks(v, v->y + nd * band, x0, cw, lo, hi, log, zeros, d[0].s->unit);
+	if (!stacked) {
+		for (int c = 0; c < cw; c++)
+			for (int r = 0; r < bh; r++) {
+				/* in front: the shortest bar that reaches this cell */
+				int best = -1;
+				for (int i = 0; i < nd; i++) {
+					long h = hgt[(size_t)i * (size_t)cw + (size_t)c];
+					if (h > (long)r * units && (best < 0 || h < hgt[(size_t)best * (size_t)cw + (size_t)c]))
+						best = i;
+				}
+				if (best < 0)
+					continue;
+				long h = hgt[(size_t)best * (size_t)cw + (size_t)c] - (long)r * units;
+				tui_put(w, v->y + bh - 1 - r, x0 + c, 1, tui_attr(l, dist_role[best]),
+					h >= units ? l->g->vbar[8] : l->g->vbar[h]);
+			}
+		for (int i = 0; i < nmarks; i++) {
+			tui_put(w, v->y + bh + i, v->x, 1, tui_attr(l, dist_role[i]) | A_BOLD, l->g->marker[i]);
+			draw_marks(v, v->y + bh + i, x0, cw, pc[i], tui_attr(l, dist_role[i]));
+		}
+	}
+	free(hgt);
+	int axis_y = v->y + (stacked ? nd * band : body);
+	draw_ticks(v, axis_y, x0, cw, lo, hi, log, zeros, d[0].s->unit);
 	if (log && v->wd > 40)
-		tui_put(w, v->y + nd * band, v->x + v->wd - 11, 11, tui_attr(l, TR_DIM), " log scale ");
+		tui_put(w, axis_y, v->x + v->wd - 11, 11, tui_attr(l, TR_DIM), " log scale ");
 	free(edges);
 out:
 	for (int i = 0; i < nd; i++) {

@@ -30,7 +30,7 @@ const struct tui_glyphs tui_glyphs_utf8 = {
 	.sep = " · ",
 	.ok = "✓", .bad = "✗", .play = "▶", .pause = "‖", .ellipsis = "…", .left = "‹", .right = "›",
 	.arrow = "→", .times = "×", .dash = "–",
-	.marker = { "●", "◆", "▲" },
+	.marker = { "●", "◆", "■" },
 	.line = "·",
 	.ideal = "┊",
 	.pmark = "▲",

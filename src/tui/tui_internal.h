@@ -72,6 +72,8 @@ int tui_width(const char *s);
 /* Put at most maxw columns of s at (y, x) with attributes a; returns the columns written. */
 int tui_put(WINDOW *w, int y, int x, int maxw, attr_t a, const char *s);
 int tui_printf(WINDOW *w, int y, int x, int maxw, attr_t a, const char *fmt, ...) WTG_PRINTF(6, 7);
+/* Like tui_put, but a string that does not fit ends in an ellipsis. */
+int tui_put_clip(WINDOW *w, int y, int x, int maxw, attr_t a, const struct tui_look *l, const char *s);
 /* Word-wrap s into at most maxlines lines of width columns from (y, x); returns the lines used. */
 int tui_wrap(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, bool centred, const char *s);
 /* Repeat a glyph n times. */

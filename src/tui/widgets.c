@@ -559,6 +559,15 @@ int tui_wrap(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, bool ce
 
 /* ---- the footer every view shares ---- */
 
+int tui_put_clip(WINDOW *w, int y, int x, int maxw, attr_t a, const struct tui_look *l, const char *s)
+{
+	if (tui_width(s) <= maxw)
+		return tui_put(w, y, x, maxw, a, s);
+	int ew = tui_width(l->g->ellipsis);
+	int n = tui_put(w, y, x, maxw - ew, a, s);
+	return n + tui_put(w, y, x + n, ew, a, l->g->ellipsis);
+}
+
 int tui_footer(const struct tui_view *v, int max)
 {
 	const struct wtg_table *t = v->t;
@@ -568,26 +577,22 @@ int tui_footer(const struct tui_view *v, int max)
 	int n = 0;
 	if (max <= 0)
 		return 0;
-	if (t->error[0] && n < 8) {
+	if (t->error[0]) {
 		snprintf(lines[n], sizeof lines[n], "%s %s", l->g->bad, t->error);
 		attrs[n++] = tui_attr(l, TR_ERR) | A_BOLD;
 	}
-	if (t->nchecks > 0 && n < 8) {
-		bool all = true;
+	if (t->nchecks > 0) {
+		int bad = 0, first_bad = -1;
 		for (int i = 0; i < t->nchecks; i++)
-			all = all && t->checks[i].ok;
-		size_t o = 0;
-		o += (size_t)snprintf(lines[n], sizeof lines[n], "%s ", all ? l->g->ok : l->g->bad);
-		for (int i = 0, k = 0; i < t->nchecks && o < sizeof lines[n] - 8; i++) {
-			if (!all && t->checks[i].ok)
-				continue;
-			int m = snprintf(lines[n] + o, sizeof lines[n] - o, "%s%s", k++ ? "; " : "",
-					 t->checks[i].detail);
-			if (m < 0)
-				break;
-			o += (size_t)m;
-		}
-		attrs[n++] = tui_attr(l, all ? TR_OK : TR_ERR);
+			if (!t->checks[i].ok && bad++ == 0)
+				first_bad = i;
+		if (bad == 0)
+			snprintf(lines[n], sizeof lines[n], "%s %d check%s ok: %s", l->g->ok, t->nchecks,
+				 t->nchecks == 1 ? "" : "s", t->checks[0].detail);
+		else
+			snprintf(lines[n], sizeof lines[n], "%s %d of %d checks failed: %s: %s", l->g->bad, bad,
+				 t->nchecks, t->checks[first_bad].name, t->checks[first_bad].detail);
+		attrs[n++] = tui_attr(l, bad ? TR_ERR : TR_OK);
 	}
 	/* the latest notes, as many as fit */
 	int room = max - n;
@@ -599,6 +604,6 @@ int tui_footer(const struct tui_view *v, int max)
 	if (n > max)
 		n = max;
 	for (int i = 0; i < n; i++)
-		tui_put(v->w, v->y + v->h - n + i, v->x, v->wd, attrs[i], lines[i]);
+		tui_put_clip(v->w, v->y + v->h - n + i, v->x, v->wd, attrs[i], l, lines[i]);
 	return n;
 }

@@ -338,6 +338,15 @@ static int line_of(const char *s)
 	return -1;
 }
 
+/* The first line starting with prefix that also has needle, or -1. */
+static int row_with(const char *prefix, const char *needle)
+{
+	for (int y = 0; y < 64; y++)
+		if (strncmp(screen[y], prefix, strlen(prefix)) == 0 && strstr(screen[y], needle))
+			return y;
+	return -1;
+}
+
 static void fill_valley_all(struct wtg_table *t) { fill_valley(t, 99); }
 static void fill_valley_3(struct wtg_table *t) { fill_valley(t, 3); }
 static void fill_readcost_plain(struct wtg_table *t) { fill_readcost(t, NULL); }
@@ -353,7 +362,7 @@ static void test_views(void)
 	CHECK(has("●"));
 	CHECK(has("16M: 4 read calls, bytes 64M, "));
 	CHECK(has("GB/s, sum 8556347123"));
-	CHECK(has("✓ every pass: sum 8556347123 = known sum"));
+	CHECK(has("✓ 1 check ok: every pass: sum 8556347123 = known sum"));
 	CHECK(has("perf counters n/a"));
 	CHECK(line_of("16B") > line_of("GB/s"));
 	/* the axis stays put while rows arrive: the planned range shows with three rows */
@@ -364,7 +373,7 @@ static void test_views(void)
 	CHECK(has("16B"));
 	CHECK(has("*"));
 	CHECK(!has("●"));
-	CHECK(has("ok every pass"));
+	CHECK(has("ok 1 check ok: every pass"));
 
 	render("syscall", fill_syscall, 13, 78, false);
 	CHECK(has("ns"));
@@ -396,11 +405,19 @@ static void test_views(void)
 	CHECK(has("p99"));
 	CHECK(has("▲"));
 	CHECK(has("log scale"));
-	CHECK(has("getpid: median"));
+	CHECK(has("getpid: n 120, median 8"));
 	CHECK(has("n 120"));
+	CHECK(line_of("getpid") < line_of("read /dev/zero"));	/* stacked bands, named */
 	render("readcost", fill_readcost_plain, 18, 78, true);
 	CHECK(has("^"));
-	CHECK(has("read file: median"));
+	CHECK(has("read file: n 120, median"));
+	/* too short to stack: one chart, overlaid, a row of marks each under it */
+	render("readcost", fill_readcost_plain, 12, 78, false);
+	CHECK(has("● getpid: n 120"));
+	CHECK(has("p99"));
+	CHECK(has("100ns"));
+	CHECK(row_with("◆", "▲median") >= 0);	/* the marks of the second distribution */
+	CHECK(row_with("◆", "▲median") < line_of("◆ read /dev/zero"));
 
 	render("mmap", fill_mmap, 13, 78, false);
 	CHECK(has("not prefaulted"));
@@ -410,7 +427,7 @@ static void test_views(void)
 	CHECK(has("pages per fault                16"));	/* 16384 pages / 1024 faults */
 	CHECK(has("per fault: 14.9 us = (21.5 ms – 6.30 ms) / (1,024 – 2 faults)"));	/* 15.2 ms / 1022 */
 	render("pagecache", fill_pagecache, 13, 78, false);
-	CHECK(has("cold / warm = 40.0× the time, major faults 410 cold vs 0 warm"));
+	CHECK(has("cold / warm: 40.0× (410 vs 0 major faults)"));
 	CHECK(!has("per fault:"));	/* 3 vs 1 minor faults say nothing per fault */
 }
 
