@@ -116,14 +116,22 @@ static void build(struct grid *g, const struct tui_view *v)
 	bool labels = false;
 	for (int c = 0; c < t->ncols; c++)
 		labels = labels || t->cols[c].type == WTG_T_TEXT;
+	/* without a text label, a repetition counter names the cases */
+	static const char *const counters[] = { "rep", "run", "trial", "pass" };
+	int rc = -1;
+	for (size_t i = 0; i < WTG_ARRAY_LEN(counters) && rc < 0; i++)
+		rc = wtg_table_col(t, counters[i]);
 	for (int k = 0; k < g->ncases; k++) {
 		if (labels)
 			tui_row_label(g->head[k], sizeof g->head[k], t, g->first + k, NULL, 0);
+		else if (rc >= 0)
+			snprintf(g->head[k], sizeof g->head[k], "%s %.0f", t->cols[rc].name,
+				 wtg_table_num(t, g->first + k, rc));
 		else
 			snprintf(g->head[k], sizeof g->head[k], "row %d", g->first + k + 1);
 	}
 	for (int c = 0; c < t->ncols; c++) {
-		if (t->cols[c].type == WTG_T_TEXT)
+		if (t->cols[c].type == WTG_T_TEXT || (c == rc && !labels))
 			continue;
 		char nm[48];
 		const char *unit = t->cols[c].unit ? t->cols[c].unit : "";
@@ -132,15 +140,17 @@ static void build(struct grid *g, const struct tui_view *v)
 		for (int k = 0; k < g->ncases; k++)
 			set_cell(g, m, k, wtg_table_num(t, g->first + k, c), unit);
 	}
+	/* derived here unless the experiment reports them */
 	int cmin = wtg_table_col(t, "minflt"), cpages = wtg_table_col(t, "pages");
 	if (cmin >= 0 && cpages >= 0) {
-		int a = add_metric(g, "faults per page", "", true);
+		int a = wtg_table_col(t, "faults_per_page") < 0 ? add_metric(g, "faults per page", "", true) : -1;
 		int b = -1;
+		bool own = wtg_table_col(t, "pages_per_fault") >= 0;
 		for (int k = 0; k < g->ncases; k++) {
 			double f = wtg_table_num(t, g->first + k, cmin), p = wtg_table_num(t, g->first + k, cpages);
 			set_cell(g, a, k, p > 0 ? f / p : NAN, "");
 			/* Linux maps around a fault: fewer faults than pages */
-			if (f > 0 && f < p && b < 0)
+			if (f > 0 && f < p && b < 0 && !own)
 				b = add_metric(g, "pages per fault", "", true);
 		}
 		for (int k = 0; k < g->ncases && b >= 0; k++) {
@@ -229,7 +239,7 @@ static bool draw_side_by_side(const struct tui_view *v, const struct grid *g, in
 		int x = (tui_width(g->head[k]) + 1) / 2 + 3;
 		cw = x > cw ? x : cw;
 	}
-	if (g->ncases > 5 || mw + g->ncases * cw > v->wd || rows < g->nm + 2)
+	if (g->ncases > 5 || mw + g->ncases * cw > v->wd || rows < 4)
 		return false;
 	if (cw < 16 && mw + g->ncases * 16 <= v->wd)
 		cw = 16;
@@ -265,7 +275,9 @@ static bool draw_side_by_side(const struct tui_view *v, const struct grid *g, in
 		}
 	}
 	y += hl;
-	for (int m = 0; m < g->nm && y < v->y + rows; m++, y++) {
+	int fit = rows - hl;
+	int more = g->nm > fit ? g->nm - fit + 1 : 0;	/* the last line then says how many are hidden */
+	for (int m = 0; m < g->nm - more && y < v->y + rows; m++, y++) {
 		attr_t na = g->derived[m] ? tui_attr(l, TR_TITLE) : tui_attr(l, TR_DIM);
 		tui_put(w, y, v->x, mw - 1, na, g->name[m]);
 		for (int k = 0; k < g->ncases; k++) {
@@ -275,6 +287,9 @@ static bool draw_side_by_side(const struct tui_view *v, const struct grid *g, in
 				g->cell[m][k]);
 		}
 	}
+	if (more)
+		tui_printf(w, y, v->x, v->wd, tui_attr(l, TR_DIM), "%s %d more (s saves every column)", l->g->ellipsis,
+			   more);
 	return true;
 }
 
