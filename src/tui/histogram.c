@@ -138,27 +138,57 @@ static bool span_free(const char *used, int n, int a, int b)
 	return true;
 }
 
-/* Carets for the median, p90 and p99 on the row under a band, and their labels: percentiles too close
- * to label one by one share a label ("median/p90") right of the group, else left of it. */
+/* Where label i (len columns) starts with its caret at c: right of it (side 0) or left (side 1). */
+static int label_start(int c, int len, int side)
+{
+	return side == 0 ? c + 1 : c - len;
+}
+
+/* Carets for the median, p90 and p99 on the row under a band, and their labels: each on its own,
+ * right or left of its caret, when all three fit; else percentiles too close to label one by one
+ * share a label ("median/p90") beside their group. */
 static void draw_marks(const struct tui_view *v, int y, int x0, int cw, const int *cols, attr_t a)
 {
 	static const char *const names[3] = { "median", "p90", "p99" };
 	char used[512];
 	int n = cw < (int)sizeof used ? cw : (int)sizeof used;
-	memset(used, 0, sizeof used);
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 3; i++)
 		tui_put(v->w, y, x0 + cols[i], 1, a | A_BOLD, v->look->g->pmark);
+	/* all three on their own: try every choice of sides, rightmost preferred */
+	for (int combo = 0; combo < 8; combo++) {
+		memset(used, 0, sizeof used);
+		for (int i = 0; i < 3; i++)
+			if (cols[i] >= 0 && cols[i] < n)
+				used[cols[i]] = 1;
+		bool ok = true;
+		int st[3];
+		for (int i = 0; i < 3 && ok; i++) {
+			int len = (int)strlen(names[i]);
+			bool left = (combo >> i) & 1;
+			st[i] = label_start(cols[i], len, left);
+			int gap = left ? st[i] - 1 : st[i] + len;	/* the far side keeps a blank */
+			ok = st[i] >= 0 && st[i] + len <= n && span_free(used, n, st[i], st[i] + len) &&
+			     (gap < 0 || gap >= n || !used[gap]);
+			if (ok)
+				memset(used + st[i], 1, (size_t)len);
+		}
+		if (!ok)
+			continue;
+		for (int i = 0; i < 3; i++)
+			tui_put(v->w, y, x0 + st[i], (int)strlen(names[i]), a, names[i]);
+		return;
+	}
+	memset(used, 0, sizeof used);
+	for (int i = 0; i < 3; i++)
 		if (cols[i] >= 0 && cols[i] < n)
 			used[cols[i]] = 1;
-	}
 	for (int i = 0; i < 3;) {
 		int j = i;	/* the group is i..j */
 		while (j + 1 < 3 && cols[j + 1] - cols[j] <= (int)strlen(names[j]) + 1)
 			j++;
 		char lab[32] = "";
 		for (int k = i; k <= j; k++)
-			if (k == i || cols[k] != cols[k - 1] || 1)
-				snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "%s%s", k > i ? "/" : "", names[k]);
+			snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "%s%s", k > i ? "/" : "", names[k]);
 		int len = (int)strlen(lab), s = -1;
 		if (span_free(used, n, cols[j] + 1, cols[j] + 1 + len) &&
 		    (cols[j] + 1 + len >= n || !used[cols[j] + 1 + len]))

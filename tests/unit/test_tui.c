@@ -416,8 +416,8 @@ static void test_views(void)
 	CHECK(has("● getpid: n 120"));
 	CHECK(has("p99"));
 	CHECK(has("100ns"));
-	CHECK(row_with("◆", "▲median") >= 0);	/* the marks of the second distribution */
-	CHECK(row_with("◆", "▲median") < line_of("◆ read /dev/zero"));
+	CHECK(row_with("◆", "median▲") >= 0);	/* the marks of the second distribution */
+	CHECK(row_with("◆", "median▲") < line_of("◆ read /dev/zero"));
 
 	render("mmap", fill_mmap, 13, 78, false);
 	CHECK(has("not prefaulted"));
