@@ -172,7 +172,7 @@ tm_wait_dead() {
 # The process ids the pane's own process started (its shell's children).
 tm_children() {
 	lib_pp=$(tm_var pane_pid)
-	cat "/proc/$lib_pp/task/$lib_pp/children" 2>/dev/null
+	tr -s ' ' '\n' <"/proc/$lib_pp/task/$lib_pp/children" 2>/dev/null | grep .
 }
 
 # Print the screen into the log, for a person reading a failure.
