@@ -801,7 +801,7 @@ static void draw_status(struct dash *d, int64_t now, int current)
 			   (long long)(d->stall_ns / 1000000000LL));
 	} else if (note) {
 		tui_put(w, 0, 0, 1, A_NORMAL, " ");
-		tui_put(w, 0, 1, W - kw - 1, tui_attr(l, d->notice_role), d->notice);
+		tui_put_clip(w, 0, 1, W - kw - 1, tui_attr(l, d->notice_role), l, d->notice);
 	} else {
 		static const char *const parts[][2] = {
 			{ "1-9 0", "tabs" }, { "r", "rerun" }, { "space", "pause" }, { "a", "autoplay" },
@@ -1030,7 +1030,7 @@ static void toggle_burners(struct dash *d)
 	if (got < 0)
 		notice(d, TR_ERR, "burners: could not start %d threads", n);
 	else
-		notice(d, TR_WARN, "burners on: %d thread%s spinning; the next batches compete for the CPUs", got,
+		notice(d, TR_WARN, "burners on: %d thread%s spinning from the next batch on", got,
 		       got == 1 ? "" : "s");
 }
 
@@ -1039,9 +1039,9 @@ static void toggle_policy(struct dash *d)
 	bool bg = !wtg_policy_requested();
 	wtg_policy_request(bg);
 	if (bg)
-		notice(d, TR_WARN, "background policy (SCHED_IDLE) requested: applies from the next batch");
+		notice(d, TR_WARN, "background policy (SCHED_IDLE) asked for the next batch");
 	else
-		notice(d, TR_OK, "normal policy requested: applies from the next batch");
+		notice(d, TR_OK, "normal policy asked for the next batch");
 }
 
 static void toggle_uncached(struct dash *d)
@@ -1097,7 +1097,7 @@ static void save_now(struct dash *d)
 		notice(d, TR_ERR, "save failed: %s", err[0] ? err : "the report writer refused");
 		return;
 	}
-	notice(d, TR_OK, "saved ./%s and ./%s", json, csv);
+	notice(d, TR_OK, "saved ./%s and .csv", json);
 }
 
 static bool on_key(struct dash *d, int code, wint_t ch)
