@@ -146,7 +146,7 @@ total_ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
 awk -v ui="$ui_ns" -v tt="$total_ticks" -v hz="$hz" -v wall="$wall" 'BEGIN {
 	total = tt / hz * 1000; u = ui / 1e6; rest = total - u
 	printf "  autoplay wall time %.1f s; UI thread %.0f ms CPU; the rest of wtg %.0f ms CPU\n", wall / 1000, u, rest
-	printf "  UI thread CPU as a share of the rest: %.2f%%\n", rest > 0 ? 100 * u / rest : 0
+	printf "  UI thread CPU as a share of the rest: %.2f%%\n", (rest > 0 ? 100 * u / rest : 0)
 }'
 tm_keys q
 wait_for 10 test -s "$tmp/status"
