@@ -64,7 +64,7 @@ static size_t reset_len;
 
 static const int term_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
-static struct sigaction old_term[3], old_crash[5], old_winch, curses_winch;
+static struct sigaction old_term[3], old_crash[5], curses_winch;
 
 /* ---- signals: only async-signal-safe calls in here ---- */
 
@@ -88,6 +88,15 @@ static void on_winch(int sig)
 	if (sigpipe_fd[1] >= 0)
 		(void)!write(sigpipe_fd[1], &b, 1);
 	errno = e;
+}
+
+/* After the dashboard: a second INT, TERM or HUP (a closing terminal sends more than one) while the
+ * worker stops must not leave the data file behind: remove it, then die of the signal. */
+static void on_late_signal(int sig)
+{
+	wtg_session_emergency_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 /* Last resort: put the terminal back with the sequences saved at start-up, remove the data file,
@@ -228,7 +237,6 @@ int tui_screen_open(struct tui_look *look, const struct wtg_options *o)
 
 	/* wrap curses' resize handler so that a resize also wakes poll() */
 	sigaction(SIGWINCH, NULL, &curses_winch);
-	old_winch = curses_winch;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_winch;
 	sigemptyset(&sa.sa_mask);
@@ -263,8 +271,12 @@ void tui_screen_close(void)
 	sigaction(SIGWINCH, &dfl, NULL);
 	for (size_t i = 0; i < WTG_ARRAY_LEN(crash_signals); i++)
 		sigaction(crash_signals[i], &old_crash[i], NULL);
+	struct sigaction late;
+	memset(&late, 0, sizeof late);
+	late.sa_handler = on_late_signal;
+	sigemptyset(&late.sa_mask);
 	for (size_t i = 0; i < WTG_ARRAY_LEN(term_signals); i++)
-		sigaction(term_signals[i], &old_term[i], NULL);
+		sigaction(term_signals[i], &late, NULL);
 	close(sigpipe_fd[0]);
 	close(sigpipe_fd[1]);
 	sigpipe_fd[0] = sigpipe_fd[1] = -1;

@@ -57,7 +57,8 @@ extern const struct tui_glyphs tui_glyphs_ascii;
 /* Open the terminal: newterm, modes, colours, signal handlers. Prints "wtg: ..." and returns -1 when
  * the terminal cannot be used. */
 int tui_screen_open(struct tui_look *look, const struct wtg_options *o);
-/* endwin, free the screen, put back the signal handlers that were there before. */
+/* endwin, free the screen, put back the crash handlers that were there before. INT, TERM and HUP
+ * from then on remove the data file and end the process (the caller only shuts down after this). */
 void tui_screen_close(void);
 /* Readable when a signal arrived (the self-pipe). */
 int tui_signal_fd(void);

@@ -150,6 +150,12 @@ check "u again: cached" tm_wait "[u] I/O cached" 5
 tm_keys c
 check "c evicts the data file and says how many pages stay" tm_wait "evicted the data file: " 5
 
+tm_keys Space
+check "space pauses" tm_wait "paused: " 5
+check "the progress line says paused" tm_has "‖ paused"
+tm_keys Space
+check "space again resumes" tm_wait "resumed" 5
+
 json=$(save)
 check "s saves and shows the paths" [ -n "$json" ]
 csv=${json%.json}.csv
@@ -214,6 +220,20 @@ c = [x["name"] for x in v["columns"]].index("cond_burners")
 assert v["rows"] and all(r[c] > 0 for r in v["rows"]), v["rows"]' "$json"
 	tm_keys b
 	tm_wait "[b] burners off" 5
+	tm_keys u
+	tm_wait "[u] I/O uncached: " 5
+	tm_keys Enter
+	tm_wait "running valley" 5
+	wait_for 120 tm_ended
+	json=$(save)
+	check "valley rows measured after u carry the uncached I/O mode (Enter reruns)" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = [e for e in d["experiments"] if e["name"] == "valley"][0]
+c = [x["name"] for x in v["columns"]].index("cond_io")
+assert v["rows"] and all(r[c] in ("direct", "evicting") for r in v["rows"]), v["rows"]' "$json"
+	tm_keys u
+	tm_wait "[u] I/O cached" 5
 fi
 
 # autoplay moves on to the next built experiment by itself
@@ -264,6 +284,11 @@ check "Ctrl-C: wtg exits" wait_exit 10
 check_eq "Ctrl-C: exit status 130" "$(status)" 130
 check_eq "Ctrl-C: the terminal is restored" "$(tm_var alternate_on)" 0
 check "Ctrl-C: the data file is gone" no_datafile
+
+start C.UTF-8 80 24
+tm_wait "data 64M in" 60
+tm_stop
+check "the terminal closing (SIGHUP): the data file is gone" wait_for 10 no_datafile
 
 start C.UTF-8 80 24 --dir=/proc
 check "a data file that cannot be made is said in the header" tm_wait "data file failed:" 30
