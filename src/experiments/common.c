@@ -2,9 +2,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -65,6 +68,12 @@ bool wtg_check_sum(struct wtg_ctx *ctx, const char *what, int64_t got, int64_t w
 
 void wtg_set_distribution_columns(struct wtg_ctx *ctx, const char *labelcol)
 {
+	wtg_set_distribution_columns_plus(ctx, labelcol, NULL, 0);
+}
+
+void wtg_set_distribution_columns_plus(struct wtg_ctx *ctx, const char *labelcol,
+				       const struct wtg_column *extra, int nextra)
+{
 	const struct wtg_column cols[] = {
 		{ labelcol, "", WTG_T_TEXT, 0 },
 		{ "samples", "count", WTG_T_INT, 0 },
@@ -78,24 +87,39 @@ void wtg_set_distribution_columns(struct wtg_ctx *ctx, const char *labelcol)
 		{ "min_ns", "ns", WTG_T_REAL, 1 },
 		{ "drift_pct", "%", WTG_T_REAL, 2 },
 	};
-	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
+	struct wtg_column all[WTG_MAX_COLS];
+	int n = (int)WTG_ARRAY_LEN(cols);
+	memcpy(all, cols, sizeof cols);
+	for (int i = 0; i < nextra && n < WTG_MAX_COLS; i++)
+		all[n++] = extra[i];
+	wtg_table_set_columns(ctx->t, all, n);
 }
 
 int wtg_add_distribution_row(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,
 			     const struct wtg_probe_result *probe, struct wtg_summary *out)
+{
+	return wtg_add_distribution_row_plus(ctx, label, samples, n, probe, NULL, 0, out);
+}
+
+int wtg_add_distribution_row_plus(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,
+				  const struct wtg_probe_result *probe, const struct wtg_value *extra,
+				  int nextra, struct wtg_summary *out)
 {
 	struct wtg_summary s;
 	if (wtg_summarize(samples, n, wtg_ctx_seed(ctx, (unsigned)ctx->t->nrows), &s) < 0) {
 		wtg_table_fail(ctx->t, "%s: no samples to summarize", label);
 		return -1;
 	}
-	const struct wtg_value v[] = {
+	struct wtg_value v[WTG_MAX_COLS] = {
 		WTG_TEXT(label),	   WTG_INT(s.n),	 WTG_REAL(s.mean),    WTG_REAL(s.median),
 		WTG_REAL(s.p90),	   WTG_REAL(s.p99),	 WTG_REAL(s.max),     WTG_REAL(s.ci_low),
 		WTG_REAL(s.ci_high),	   WTG_REAL(s.min),	 WTG_REAL(s.drift * 100.0),
 	};
+	int nv = 11;
+	for (int i = 0; i < nextra && nv < WTG_MAX_COLS; i++)
+		v[nv++] = extra[i];
 	wtg_table_add_series(ctx->t, label, "ns", samples, n);
-	wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), probe);
+	wtg_table_add_row(ctx->t, v, nv, probe);
 	bool ordered = s.min <= s.median && s.median <= s.p90 && s.p90 <= s.p99 && s.p99 <= s.max;
 	bool inside = s.ci_low <= s.median && s.median <= s.ci_high;
 	wtg_table_check(ctx->t, "quantiles", ordered && inside,
@@ -121,4 +145,179 @@ uint64_t wtg_ctx_seed(struct wtg_ctx *ctx, unsigned idx)
 	for (const char *c = ctx->t->exp ? ctx->t->exp->name : ""; *c; c++)
 		h = (h ^ (uint64_t)(unsigned char)*c) * 0x100000001b3ull;
 	return h ^ ((uint64_t)idx * 0x9e3779b97f4a7c15ull);
+}
+
+/* ---- memory experiments (kernels, wss, threads, roofline) ---- */
+
+void wtg_split_range(uint64_t size, int n, int i, uint64_t *off, uint64_t *len)
+{
+	if (n < 1)
+		n = 1;
+	uint64_t un = (uint64_t)n, ui = (uint64_t)i;
+	uint64_t base = size / un, extra = size % un;
+	*off = ui * base + (ui < extra ? ui : extra);
+	*len = base + (ui < extra ? 1 : 0);
+}
+
+/* Sum of the eight bytes of w, by folding lanes: no byte-sum kernel involved. */
+static int64_t word_byte_sum(uint64_t w)
+{
+	uint64_t pairs = (w & 0x00ff00ff00ff00ffull) + ((w >> 8) & 0x00ff00ff00ff00ffull);
+	uint64_t quads = (pairs & 0x0000ffff0000ffffull) + ((pairs >> 16) & 0x0000ffff0000ffffull);
+	return (int64_t)((quads & 0xffffffffull) + (quads >> 32));
+}
+
+int64_t wtg_fill_seeded(struct wtg_rng *r, unsigned char *p, size_t n)
+{
+	int64_t sum = 0;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w = wtg_rng_next(r);
+		memcpy(p + i, &w, 8);
+		sum += word_byte_sum(w);
+	}
+	if (i < n) {
+		uint64_t w = wtg_rng_next(r);
+		for (; i < n; i++, w >>= 8) {
+			p[i] = (unsigned char)w;
+			sum += (int64_t)(w & 0xff);
+		}
+	}
+	return sum;
+}
+
+#define SUM_PIECE (16u << 20)
+
+int wtg_sum_passes(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned char *buf, size_t wss, uint64_t passes,
+		   int64_t *sum, struct wtg_probe_result *res)
+{
+	uint64_t since_check = 0;
+	int64_t s = 0;
+	struct wtg_probe p;
+	wtg_probe_begin(&p);
+	for (uint64_t i = 0; i < passes; i++) {
+		/* big buffers in pieces, small ones whole: either way a cancel check per ~16 MiB */
+		for (size_t off = 0; off < wss; off += SUM_PIECE) {
+			size_t n = wss - off < SUM_PIECE ? wss - off : SUM_PIECE;
+			s += fn(buf + off, n);
+			since_check += n;
+			if (since_check >= SUM_PIECE) {
+				since_check = 0;
+				if (wtg_ctx_cancelled(ctx)) {
+					wtg_probe_end(&p, res);
+					return WTG_CANCELLED;
+				}
+			}
+		}
+	}
+	wtg_probe_end(&p, res);
+	*sum = s;
+	return WTG_OK;
+}
+
+uint64_t wtg_datafile_span(const struct wtg_datafile *df, uint64_t cap)
+{
+	if (df->size <= cap)
+		return df->size;
+	return cap / WTG_CHUNK * WTG_CHUNK;
+}
+
+unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes)
+{
+	int fd = open(ctx->df->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		wtg_table_fail(ctx->t, "cannot open the data file %s: %s", ctx->df->path, strerror(errno));
+		return NULL;
+	}
+	void *m = mmap(NULL, bytes, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+	int err = errno;
+	close(fd);
+	if (m == MAP_FAILED) {
+		wtg_table_fail(ctx->t, "cannot map %llu bytes of the data file: %s", (unsigned long long)bytes,
+			       strerror(err));
+		return NULL;
+	}
+	/* MAP_POPULATE is best effort: read one byte per page so every page is really present */
+	const unsigned char *p = m;
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t touch = 0;
+	for (uint64_t off = 0; off < bytes; off += (uint64_t)page)
+		touch += p[off];
+	wtg_sink += touch;
+	return m;
+}
+
+int wtg_crew_init(struct wtg_crew *c)
+{
+	memset(c, 0, sizeof *c);
+	pthread_condattr_t ca;
+	if (pthread_condattr_init(&ca) != 0)
+		return -1;
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	int rc = pthread_cond_init(&c->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	if (rc != 0)
+		return -1;
+	pthread_mutex_init(&c->lock, NULL);
+	atomic_store(&c->stop, false);
+	return 0;
+}
+
+void wtg_crew_destroy(struct wtg_crew *c)
+{
+	pthread_cond_destroy(&c->cond);
+	pthread_mutex_destroy(&c->lock);
+}
+
+bool wtg_crew_gate(struct wtg_crew *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->ready++;
+	pthread_cond_broadcast(&c->cond);
+	while (!c->go)
+		pthread_cond_wait(&c->cond, &c->lock);
+	pthread_mutex_unlock(&c->lock);
+	return !atomic_load(&c->stop);
+}
+
+void wtg_crew_done(struct wtg_crew *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->done++;
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+}
+
+void wtg_crew_open(struct wtg_crew *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->go = true;
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+}
+
+int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bool stop_on_cancel,
+		  int64_t deadline_ns)
+{
+	for (;;) {
+		bool cancelled = wtg_ctx_cancelled(ctx);
+		pthread_mutex_lock(&c->lock);
+		bool reached = (ready ? c->ready : c->done) >= n;
+		if (!reached && !(cancelled && stop_on_cancel)) {
+			int64_t now = wtg_now_ns();
+			int64_t until = now + 100000000;
+			if (deadline_ns && deadline_ns < until)
+				until = deadline_ns > now ? deadline_ns : now;
+			struct timespec ts = { .tv_sec = until / 1000000000, .tv_nsec = until % 1000000000 };
+			pthread_cond_timedwait(&c->cond, &c->lock, &ts);
+			reached = (ready ? c->ready : c->done) >= n;
+		}
+		pthread_mutex_unlock(&c->lock);
+		if (reached)
+			return WTG_CREW_REACHED;
+		if (cancelled && stop_on_cancel)
+			return WTG_CREW_CANCELLED;
+		if (deadline_ns && wtg_now_ns() >= deadline_ns)
+			return WTG_CREW_TIMEOUT;
+	}
 }

@@ -2,6 +2,8 @@
 #ifndef WTG_EXPERIMENTS_COMMON_H
 #define WTG_EXPERIMENTS_COMMON_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,6 +38,12 @@ void wtg_set_distribution_columns(struct wtg_ctx *ctx, const char *labelcol);
  * Fills *out when not NULL. Returns 0 or -1 (out of memory: the table has failed). */
 int wtg_add_distribution_row(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,
 			     const struct wtg_probe_result *probe, struct wtg_summary *out);
+/* The same with experiment-specific columns after the shared ones (tail: burner work, p99 ratio). */
+void wtg_set_distribution_columns_plus(struct wtg_ctx *ctx, const char *labelcol,
+				       const struct wtg_column *extra, int nextra);
+int wtg_add_distribution_row_plus(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,
+				  const struct wtg_probe_result *probe, const struct wtg_value *extra,
+				  int nextra, struct wtg_summary *out);
 
 /* Time `calls` raw getpid syscalls; returns ns per call (clock read twice per batch). */
 double wtg_time_getpid_batch(long calls);
@@ -53,5 +61,55 @@ double wtg_headline_passes(struct wtg_ctx *ctx);	/* ms per buffered 1 MiB-buffer
 double wtg_headline_bytewise(struct wtg_ctx *ctx);	/* ns per byte, one byte per read() */
 double wtg_headline_zerofill(struct wtg_ctx *ctx);	/* ns per zero-fill fault */
 double wtg_headline_wss(struct wtg_ctx *ctx);		/* GB/s summing a memory-sized buffer */
+
+/* ---- memory experiments (kernels, wss, threads, roofline) ---- */
+
+/* Range i of n contiguous ranges covering size bytes: the first size % n ranges get one byte more,
+ * so lengths differ by at most one and any n >= 1 works (n > size gives empty ranges). */
+void wtg_split_range(uint64_t size, int n, int i, uint64_t *off, uint64_t *len);
+
+/* Fill p with n bytes from the seeded generator; returns their sum, taken from the generator's words
+ * (not from any byte-sum kernel), so it checks the kernels independently. */
+int64_t wtg_fill_seeded(struct wtg_rng *r, unsigned char *p, size_t n);
+
+typedef int64_t (*wtg_sum_fn)(const unsigned char *p, size_t n);
+
+/* Sum buf (wss bytes) `passes` times with fn inside one probe, checking cancel about every 16 MiB.
+ * Returns WTG_OK with *sum (all passes together) and *res filled, or WTG_CANCELLED. */
+int wtg_sum_passes(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned char *buf, size_t wss, uint64_t passes,
+		   int64_t *sum, struct wtg_probe_result *res);
+
+/* The largest prefix of the data file, up to cap bytes, whose sum is known: the whole file when it
+ * fits, else cap rounded down to WTG_CHUNK. */
+uint64_t wtg_datafile_span(const struct wtg_datafile *df, uint64_t cap);
+
+/* Map the first `bytes` of the data file read-only and prefault it (MAP_POPULATE, then one read per
+ * page), so nothing timed afterwards takes a fault. NULL after wtg_table_fail(); munmap when done. */
+unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes);
+
+/* Helper threads the worker supervises: they wait at a start gate, run, and report done; the worker
+ * waits in slices of at most 100 ms calling wtg_ctx_cancelled(), so it stays responsive. */
+struct wtg_crew {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;	/* CLOCK_MONOTONIC */
+	int ready, done;
+	bool go;
+	atomic_bool stop;	/* members stop at their next check */
+};
+
+enum { WTG_CREW_REACHED = 0, WTG_CREW_CANCELLED, WTG_CREW_TIMEOUT };
+
+int wtg_crew_init(struct wtg_crew *c);
+void wtg_crew_destroy(struct wtg_crew *c);
+/* Member: announce readiness and wait for the gate; false when told to stop instead. */
+bool wtg_crew_gate(struct wtg_crew *c);
+void wtg_crew_done(struct wtg_crew *c);
+/* Worker: open the gate (with stop set, members leave without working). */
+void wtg_crew_open(struct wtg_crew *c);
+/* Worker: wait until n members are ready (ready) or done (!ready). Returns WTG_CREW_REACHED, or
+ * WTG_CREW_CANCELLED when the run was cancelled (only if stop_on_cancel), or WTG_CREW_TIMEOUT once
+ * wtg_now_ns() passes deadline_ns (0: none). */
+int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bool stop_on_cancel,
+		  int64_t deadline_ns);
 
 #endif
