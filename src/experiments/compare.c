@@ -1,7 +1,297 @@
-/* compare.c: Did the condition change it? (not built yet) */
+/* compare.c: Did the condition change it? The paired A/B the essay describes but never ran: an
+ * experiment's headline figure with one condition off and on, close together in each pair, in
+ * seeded random order; then the median of the paired differences and its bootstrap interval. */
 #include "config.h"
 
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include "common.h"
+
+#define PAIRS 20
+#define PAIRS_QUICK 8
+#define SETTLE_MS 50		/* burners get going before the loaded measurement */
+
+struct headline {
+	const char *exp;
+	double (*fn)(struct wtg_ctx *ctx);
+	const char *unit;
+	int decimals;
+	const char *what;
+};
+
+static const struct headline headlines[] = {
+	{ "syscall", wtg_headline_syscall, "ns", 1, "ns per getpid (median of batches of 1000)" },
+	{ "valley", wtg_headline_valley, "GB/s", 2, "GB/s of a buffered 64 KiB-read sum of the file" },
+	{ "readcost", wtg_headline_readcost, "ns", 1, "ns per 1-byte read of the warm file" },
+	{ "zerofill", wtg_headline_zerofill, "ns", 0, "ns per zero-fill page fault" },
+	{ "wss", wtg_headline_wss, "GB/s", 2, "GB/s summing a memory-sized span of the file" },
+	{ "passes", wtg_headline_passes, "ms", 2, "ms per buffered pass over the file (1 MiB buffer)" },
+	{ "bytewise", wtg_headline_bytewise, "ns", 1, "ns per byte, one byte per read()" },
+};
+
+enum cond { COND_BURN = 0, COND_BACKGROUND, COND_UNCACHED, COND_COLD, NCONDS };
+static const char *const cond_names[NCONDS] = { "burn", "background", "uncached", "cold" };
+
+/* The conditions as they were before the run, put back at the end whatever happens. */
+struct saved {
+	int burners;
+	bool background, uncached;
+};
+
+/* Sleep about ms while beating the heartbeat; true when cancelled. */
+static bool settle(struct wtg_ctx *ctx, int ms)
+{
+	int64_t until = wtg_now_ns() + (int64_t)ms * 1000000;
+	while (wtg_now_ns() < until) {
+		if (wtg_ctx_cancelled(ctx))
+			return true;
+		struct timespec ts = { 0, 10 * 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	return wtg_ctx_cancelled(ctx);
+}
+
+/* One measurement in a fresh thread: it applies the policy requested now (so the background
+ * condition reaches it, and a thread that cannot leave SCHED_IDLE is never reused). */
+struct job {
+	struct wtg_ctx *ctx;
+	const struct headline *h;
+	double value;
+	int granted;
+};
+
+static void *job_main(void *arg)
+{
+	struct job *j = arg;
+	j->granted = wtg_policy_apply_self();
+	j->value = j->h->fn(j->ctx);
+	wtg_policy_unregister_self();
+	return NULL;
+}
+
+/* Condition on or off, measure once, condition back to off. Returns the figure or NAN; *granted is
+ * the policy the measuring thread reported (0 normal, 1 background). */
+static double measure(struct wtg_ctx *ctx, const struct headline *h, enum cond c, bool on, int ncpu,
+		      int *granted, bool *cancelled)
+{
+	*cancelled = false;
+	switch (c) {
+	case COND_BURN:
+		if (on) {
+			if (wtg_burner_set(ncpu) != ncpu) {
+				wtg_table_fail(ctx->t, "compare: cannot start %d burners", ncpu);
+				return NAN;
+			}
+			if (settle(ctx, SETTLE_MS)) {
+				*cancelled = true;
+				return NAN;
+			}
+		}
+		break;
+	case COND_BACKGROUND:
+		wtg_policy_request(on);
+		break;
+	case COND_UNCACHED:
+		wtg_uncached_request(on);
+		break;
+	case COND_COLD:
+		if (on && wtg_datafile_evict(ctx->df) < 0) {
+			wtg_table_fail(ctx->t, "compare: cannot evict the data file from the page cache");
+			return NAN;
+		}
+		break;
+	default:
+		break;
+	}
+	struct job j = { .ctx = ctx, .h = h, .value = NAN, .granted = -1 };
+	pthread_t th;
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int err = pthread_create(&th, NULL, job_main, &j);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err == 0)
+		pthread_join(th, NULL);
+	else
+		wtg_table_fail(ctx->t, "compare: cannot start a measuring thread: %s", strerror(err));
+	/* off again before anything else runs, so the measuring thread never picks up the condition */
+	if (c == COND_BURN && on)
+		wtg_burner_set(0);
+	else if (c == COND_BACKGROUND)
+		wtg_policy_request(false);
+	else if (c == COND_UNCACHED)
+		wtg_uncached_request(false);
+	*granted = j.granted;
+	if (ctx->cancel && atomic_load(ctx->cancel))
+		*cancelled = true;
+	return j.value;
+}
+
+static void restore(const struct saved *sv)
+{
+	wtg_burner_set(sv->burners);
+	wtg_policy_request(sv->background);
+	wtg_uncached_request(sv->uncached);
+}
+
+static int run(struct wtg_ctx *ctx)
+{
+	const char *exp = ctx->opt->compare_exp ? ctx->opt->compare_exp : "syscall";
+	const char *cname = ctx->opt->compare_cond ? ctx->opt->compare_cond : "burn";
+	const struct headline *h = NULL;
+	for (size_t i = 0; i < WTG_ARRAY_LEN(headlines); i++)
+		if (strcmp(headlines[i].exp, exp) == 0)
+			h = &headlines[i];
+	int c = -1;
+	for (int i = 0; i < NCONDS; i++)
+		if (strcmp(cond_names[i], cname) == 0)
+			c = i;
+	if (!h || c < 0) {
+		wtg_table_fail(ctx->t, "compare: cannot pair '%s' with '%s'", exp, cname);
+		return WTG_ERR;
+	}
+	const struct wtg_column cols[] = {
+		{ "pair", "count", WTG_T_INT, 0 },
+		{ "order", "", WTG_T_TEXT, 0 },
+		{ "off", h->unit, WTG_T_REAL, h->decimals },
+		{ "on", h->unit, WTG_T_REAL, h->decimals },
+		{ "diff", h->unit, WTG_T_REAL, h->decimals },
+		{ "ci_low", h->unit, WTG_T_REAL, h->decimals },
+		{ "ci_high", h->unit, WTG_T_REAL, h->decimals },
+		{ "rel_pct", "%", WTG_T_REAL, 1 },
+	};
+	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
+
+	const int npairs = ctx->opt->quick ? PAIRS_QUICK : PAIRS;
+	const int ncpu = wtg_online_cpus();
+	double *off = calloc((size_t)npairs, sizeof *off);
+	double *on = calloc((size_t)npairs, sizeof *on);
+	double *diff = calloc((size_t)npairs, sizeof *diff);
+	if (!off || !on || !diff) {
+		free(off);
+		free(on);
+		free(diff);
+		wtg_table_fail(ctx->t, "out of memory for %d pairs", npairs);
+		return WTG_ERR;
+	}
+	struct saved sv = { wtg_burner_count(), wtg_policy_requested(), wtg_uncached_requested() };
+	/* the condition starts off: burners stopped, normal policy, cached I/O, as the case may be */
+	if (c == COND_BURN)
+		wtg_burner_set(0);
+	else if (c == COND_BACKGROUND)
+		wtg_policy_request(false);
+	else if (c == COND_UNCACHED)
+		wtg_uncached_request(false);
+
+	int rc = WTG_OK;
+	bool cancelled = false, policy_ok = true;
+	int granted = -1;
+	/* fixed warm-up rule: one unreported measurement with the condition off */
+	wtg_ctx_progress(ctx, 0, npairs + 1, "warm-up");
+	if (wtg_ctx_cancelled(ctx)) {
+		rc = WTG_CANCELLED;
+		goto out;
+	}
+	if (isnan(measure(ctx, h, (enum cond)c, false, ncpu, &granted, &cancelled))) {
+		rc = cancelled ? WTG_CANCELLED : WTG_ERR;
+		goto out;
+	}
+	for (int i = 0; i < npairs; i++) {
+		char label[48];
+		snprintf(label, sizeof label, "pair %d of %d", i + 1, npairs);
+		wtg_ctx_progress(ctx, i + 1, npairs + 1, label);
+		if (wtg_ctx_cancelled(ctx)) {
+			rc = WTG_CANCELLED;
+			goto out;
+		}
+		bool on_first = wtg_rng_below(&ctx->rng, 2) == 1;
+		for (int k = 0; k < 2; k++) {
+			bool cond_on = (k == 0) == on_first;
+			double v = measure(ctx, h, (enum cond)c, cond_on, ncpu, &granted, &cancelled);
+			if (isnan(v)) {
+				rc = cancelled ? WTG_CANCELLED : WTG_ERR;
+				if (rc == WTG_ERR && !ctx->t->error[0])
+					wtg_table_fail(ctx->t, "compare: the %s headline gave no figure", h->exp);
+				goto out;
+			}
+			if (c == COND_BACKGROUND && granted != (cond_on ? 1 : 0))
+				policy_ok = false;
+			if (cond_on)
+				on[i] = v;
+			else
+				off[i] = v;
+		}
+		diff[i] = on[i] - off[i];
+		const struct wtg_value v[] = {
+			WTG_INT(i + 1), WTG_TEXT(on_first ? "on,off" : "off,on"), WTG_REAL(off[i]), WTG_REAL(on[i]),
+			WTG_REAL(diff[i]), WTG_NA, WTG_NA,
+			off[i] != 0 ? WTG_REAL(100.0 * diff[i] / off[i]) : WTG_NA,
+		};
+		wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), NULL);
+	}
+
+	{
+		double med_diff = wtg_quantile(diff, (size_t)npairs, 0.5);
+		double med_off = wtg_quantile(off, (size_t)npairs, 0.5);
+		double med_on = wtg_quantile(on, (size_t)npairs, 0.5);
+		double lo = NAN, hi = NAN;
+		if (wtg_bootstrap_median_ci(diff, (size_t)npairs, WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF,
+					    wtg_ctx_seed(ctx, 0), &lo, &hi) < 0) {
+			wtg_table_fail(ctx->t, "compare: no bootstrap interval (out of memory)");
+			rc = WTG_ERR;
+			goto out;
+		}
+		double rel = med_off != 0 ? 100.0 * med_diff / med_off : NAN;
+		const struct wtg_value v[] = {
+			WTG_NA, WTG_TEXT("median"), WTG_REAL(med_off), WTG_REAL(med_on), WTG_REAL(med_diff),
+			WTG_REAL(lo), WTG_REAL(hi), isnan(rel) ? WTG_NA : WTG_REAL(rel),
+		};
+		wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), NULL);
+		wtg_table_add_series(ctx->t, "off", h->unit, off, (size_t)npairs);
+		wtg_table_add_series(ctx->t, "on", h->unit, on, (size_t)npairs);
+		wtg_table_add_series(ctx->t, "diff", h->unit, diff, (size_t)npairs);
+		wtg_table_check(ctx->t, "median", lo <= med_diff && med_diff <= hi,
+				"the bootstrap CI [%.*f, %.*f] %s holds the median paired difference %.*f %s", h->decimals,
+				lo, h->decimals, hi, h->unit, h->decimals, med_diff, h->unit);
+		if (c == COND_BACKGROUND)
+			wtg_table_check(ctx->t, "policy", policy_ok,
+					"every 'on' measurement ran under SCHED_IDLE and every 'off' one under SCHED_OTHER, "
+					"as the kernel reported");
+		wtg_table_note(ctx->t, "%s:%s: %s; %d pairs, condition off and on back to back, order per pair "
+				       "from the seeded generator; one unreported warm-up measurement first", h->exp,
+			       cond_names[c], h->what, npairs);
+		wtg_table_note(ctx->t, "median paired difference (on - off): %.*f %s, 95%% bootstrap CI [%.*f, %.*f] "
+				       "(%d resamples); %+.1f%% of the median 'off' figure; %s", h->decimals, med_diff,
+			       h->unit, h->decimals, lo, h->decimals, hi, WTG_BOOTSTRAP_RESAMPLES, rel,
+			       (lo > 0 || hi < 0) ? "the interval excludes zero: the condition moved the figure"
+						  : "the interval includes zero: no change shown with these pairs");
+		if (c == COND_BURN)
+			wtg_table_note(ctx->t, "on: %d burners (one per online CPU), %d ms to settle; off: none", ncpu,
+				       SETTLE_MS);
+		else if (c == COND_BACKGROUND)
+			wtg_table_note(ctx->t, "on: SCHED_IDLE requested for the measuring thread (a fresh thread per "
+					       "measurement); off: normal policy");
+		else if (c == COND_UNCACHED)
+			wtg_table_note(ctx->t, "on: uncached I/O (%s here); off: cached; figures without file I/O "
+					       "are not expected to move",
+				       wtg_iomode_name(wtg_iomode_effective(ctx->df)));
+		else
+			wtg_table_note(ctx->t, "on: the file evicted from the page cache just before the measurement; "
+					       "off: as the previous measurement left it (its own reads warm it)");
+	}
+	wtg_ctx_progress(ctx, npairs + 1, npairs + 1, "done");
+out:
+	restore(&sv);
+	free(off);
+	free(on);
+	free(diff);
+	return rc;
+}
 
 const struct wtg_experiment wtg_exp_compare = {
 	.name = "compare",
@@ -9,5 +299,113 @@ const struct wtg_experiment wtg_exp_compare = {
 	.runs = "paired A/B of an experiment's headline figure, condition off and on, seeded order",
 	.view = WTG_VIEW_BARS,
 	.needs_datafile = true,
-	.run = NULL,
+	.run = run,
 };
+
+/* ==== TEMPORARY: stand-ins for the headline functions other branches define; removed before merge ==== */
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+double wtg_headline_syscall(struct wtg_ctx *ctx)
+{
+	double v[31];
+	for (int i = 0; i < 31; i++)
+		v[i] = wtg_time_getpid_batch(1000);
+	(void)ctx;
+	qsort(v, 31, sizeof v[0], cmp_d);
+	return v[15];
+}
+
+static double read_file_gbps(struct wtg_ctx *ctx, size_t bufsize, uint64_t limit, double *ms_out)
+{
+	bool direct;
+	wtg_iomode_before_pass(ctx->df);
+	int fd = wtg_iomode_open(ctx->df, &direct);
+	if (fd < 0)
+		return NAN;
+	unsigned char *buf = wtg_aligned_alloc(4096, bufsize);
+	int64_t sum, bytes, calls;
+	int64_t t0 = wtg_now_ns();
+	int r = wtg_read_sum(ctx, fd, buf, bufsize, limit, &sum, &bytes, &calls);
+	int64_t t1 = wtg_now_ns();
+	close(fd);
+	free(buf);
+	if (r != 0)
+		return NAN;
+	if (sum != wtg_datafile_prefix_sum(ctx->df, (uint64_t)bytes)) {
+		wtg_check_sum(ctx, "temporary headline", sum, wtg_datafile_prefix_sum(ctx->df, (uint64_t)bytes));
+		return NAN;
+	}
+	if (ms_out)
+		*ms_out = (double)(t1 - t0) / 1e6;
+	return (double)bytes / (double)(t1 - t0);
+}
+
+double wtg_headline_valley(struct wtg_ctx *ctx)
+{
+	return read_file_gbps(ctx, 64 << 10, 16 << 20, NULL);
+}
+
+double wtg_headline_passes(struct wtg_ctx *ctx)
+{
+	double ms = NAN;
+	if (isnan(read_file_gbps(ctx, 1 << 20, 0, &ms)))
+		return NAN;
+	return ms;
+}
+
+double wtg_headline_readcost(struct wtg_ctx *ctx)
+{
+	int fd = open(ctx->df->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NAN;
+	double v[21];
+	unsigned char b;
+	for (int i = 0; i < 21; i++) {
+		int64_t t0 = wtg_now_ns();
+		for (int k = 0; k < 1000; k++)
+			(void)!pread(fd, &b, 1, 0);
+		v[i] = (double)(wtg_now_ns() - t0) / 1000.0;
+	}
+	close(fd);
+	qsort(v, 21, sizeof v[0], cmp_d);
+	return v[10];
+}
+
+double wtg_headline_bytewise(struct wtg_ctx *ctx)
+{
+	int fd = open(ctx->df->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NAN;
+	unsigned char b;
+	int64_t t0 = wtg_now_ns();
+	for (int k = 0; k < 65536; k++)
+		(void)!read(fd, &b, 1);
+	double ns = (double)(wtg_now_ns() - t0) / 65536.0;
+	close(fd);
+	return ns;
+}
+
+double wtg_headline_zerofill(struct wtg_ctx *ctx)
+{
+	size_t len = 8u << 20;
+	unsigned char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	(void)ctx;
+	if (m == MAP_FAILED)
+		return NAN;
+	int64_t t0 = wtg_now_ns();
+	for (size_t off = 0; off < len; off += 4096)
+		m[off] = 1;
+	double ns = (double)(wtg_now_ns() - t0) / (double)(len / 4096);
+	munmap(m, len);
+	return ns;
+}
+/* ==== end TEMPORARY ==== */
