@@ -247,6 +247,18 @@ unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes)
 	return m;
 }
 
+bool wtg_ctx_settle(struct wtg_ctx *ctx, int ms)
+{
+	int64_t until = wtg_now_ns() + (int64_t)ms * 1000000;
+	while (wtg_now_ns() < until) {
+		if (wtg_ctx_cancelled(ctx))
+			return true;
+		struct timespec ts = { 0, 10 * 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	return wtg_ctx_cancelled(ctx);
+}
+
 int wtg_crew_init(struct wtg_crew *c)
 {
 	memset(c, 0, sizeof *c);

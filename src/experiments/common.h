@@ -87,6 +87,10 @@ uint64_t wtg_datafile_span(const struct wtg_datafile *df, uint64_t cap);
  * page), so nothing timed afterwards takes a fault. NULL after wtg_table_fail(); munmap when done. */
 unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes);
 
+/* Sleep about ms (letting burners get going, say) in 10 ms naps, beating the heartbeat and checking
+ * cancel between them. Returns true when the run was cancelled. */
+bool wtg_ctx_settle(struct wtg_ctx *ctx, int ms);
+
 /* Helper threads the worker supervises: they wait at a start gate, run, and report done; the worker
  * waits in slices of at most 100 ms calling wtg_ctx_cancelled(), so it stays responsive. */
 struct wtg_crew {

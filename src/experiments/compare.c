@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common.h"
 
@@ -43,19 +42,6 @@ struct saved {
 	bool background, uncached;
 };
 
-/* Sleep about ms while beating the heartbeat; true when cancelled. */
-static bool settle(struct wtg_ctx *ctx, int ms)
-{
-	int64_t until = wtg_now_ns() + (int64_t)ms * 1000000;
-	while (wtg_now_ns() < until) {
-		if (wtg_ctx_cancelled(ctx))
-			return true;
-		struct timespec ts = { 0, 10 * 1000000 };
-		nanosleep(&ts, NULL);
-	}
-	return wtg_ctx_cancelled(ctx);
-}
-
 /* One measurement in a fresh thread: it applies the policy requested now (so the background
  * condition reaches it, and a thread that cannot leave SCHED_IDLE is never reused). */
 struct job {
@@ -87,7 +73,7 @@ static double measure(struct wtg_ctx *ctx, const struct headline *h, enum cond c
 				wtg_table_fail(ctx->t, "compare: cannot start %d burners", ncpu);
 				return NAN;
 			}
-			if (settle(ctx, SETTLE_MS)) {
+			if (wtg_ctx_settle(ctx, SETTLE_MS)) {
 				*cancelled = true;
 				return NAN;
 			}
@@ -254,7 +240,6 @@ static int run(struct wtg_ctx *ctx)
 		wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), NULL);
 		wtg_table_add_series(ctx->t, "off", h->unit, off, (size_t)npairs);
 		wtg_table_add_series(ctx->t, "on", h->unit, on, (size_t)npairs);
-		wtg_table_add_series(ctx->t, "diff", h->unit, diff, (size_t)npairs);
 		wtg_table_check(ctx->t, "median", lo <= med_diff && med_diff <= hi,
 				"the bootstrap CI [%.*f, %.*f] %s holds the median paired difference %.*f %s", h->decimals,
 				lo, h->decimals, hi, h->unit, h->decimals, med_diff, h->unit);

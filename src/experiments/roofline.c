@@ -202,7 +202,7 @@ static int run(struct wtg_ctx *ctx)
 		return WTG_ERR;
 
 	int rc = WTG_OK;
-	int step = 0, nstarved = 0;
+	int step = 0;
 	uint64_t arith_result[NPOLS] = { 0 };
 	bool arith_ok[NPOLS] = { false };
 	for (int loop = 0; loop < NLOOPS && rc == WTG_OK; loop++) {
@@ -279,7 +279,6 @@ static int run(struct wtg_ctx *ctx)
 					       pol_names[pol], pol == POL_BACKGROUND ? "SCHED_IDLE" : "SCHED_OTHER",
 					       strerror(hp->set_errno), policy_name(hp->granted));
 			if (o[pol].starved) {
-				nstarved++;
 				double secs = (double)limit_ms / 1000.0;
 				char who[64];
 				if (burners[pol] > 0)
@@ -330,7 +329,6 @@ static int run(struct wtg_ctx *ctx)
 			       "the two policies run in seeded random order (order)");
 	wtg_table_note(ctx->t, "each row is limited to %.0f s; a row past the limit is ended, its thread put back "
 			       "to SCHED_OTHER to exit", (double)limit_ms / 1000.0);
-	(void)nstarved;
 	return WTG_OK;
 }
 

@@ -4,7 +4,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "common.h"
 
@@ -13,19 +12,6 @@
 #define CALLS_QUICK 20000
 #define BATCHES_QUICK 60
 #define SETTLE_MS 50		/* let the burners get going before the loaded batches */
-
-/* Sleep ms in slices of at most 50 ms, beating the heartbeat. Returns true when cancelled. */
-static bool settle(struct wtg_ctx *ctx, int ms)
-{
-	int64_t until = wtg_now_ns() + (int64_t)ms * 1000000;
-	while (wtg_now_ns() < until) {
-		if (wtg_ctx_cancelled(ctx))
-			return true;
-		struct timespec ts = { 0, 10 * 1000000 };
-		nanosleep(&ts, NULL);
-	}
-	return wtg_ctx_cancelled(ctx);
-}
 
 /* One condition's batches. Returns WTG_OK or WTG_CANCELLED. */
 static int batches(struct wtg_ctx *ctx, double *v, int n, long calls, int step0, int nsteps, const char *label,
@@ -99,7 +85,7 @@ static int run(struct wtg_ctx *ctx)
 		rc = WTG_ERR;
 		goto out;
 	}
-	if (settle(ctx, SETTLE_MS)) {
+	if (wtg_ctx_settle(ctx, SETTLE_MS)) {
 		rc = WTG_CANCELLED;
 		goto out;
 	}

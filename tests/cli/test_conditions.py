@@ -73,6 +73,7 @@ if check(doc is not None, "tail,compare JSON parses"):
             check(close(m["off"], statistics.median(r["off"] for r in pairs), 1e-6), "compare: median off")
             check(m["ci_low"] <= m["diff"] <= m["ci_high"], "compare: the CI holds the median difference")
         series = {s["name"]: s["samples"] for s in c["series"]}
+        check(sorted(series) == ["off", "on"], "compare: two series, off and on: %r" % sorted(series))
         check(series.get("off") == [r["off"] for r in pairs], "compare: the off series, in pair order")
         check(series.get("on") == [r["on"] for r in pairs], "compare: the on series, in pair order")
         names = [x["name"] for x in c["checks"]]
