@@ -233,8 +233,8 @@ unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes)
 	int err = errno;
 	close(fd);
 	if (m == MAP_FAILED) {
-		wtg_table_fail(ctx->t, "cannot map %llu bytes of the data file: %s", (unsigned long long)bytes,
-			       strerror(err));
+		wtg_table_fail(ctx->t, "cannot map %llu bytes of the data file: %s",
+			       (unsigned long long)bytes, strerror(err));
 		return NULL;
 	}
 	/* MAP_POPULATE is best effort: read one byte per page so every page is really present */

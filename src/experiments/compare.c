@@ -13,7 +13,7 @@
 
 #define PAIRS 20
 #define PAIRS_QUICK 8
-#define SETTLE_MS 50		/* burners get going before the loaded measurement */
+#define SETTLE_MS 50 /* burners get going before the loaded measurement */
 
 struct headline {
 	const char *exp;
@@ -202,7 +202,8 @@ static int run(struct wtg_ctx *ctx)
 			if (isnan(v)) {
 				rc = cancelled ? WTG_CANCELLED : WTG_ERR;
 				if (rc == WTG_ERR && !ctx->t->error[0])
-					wtg_table_fail(ctx->t, "compare: the %s headline gave no figure", h->exp);
+					wtg_table_fail(ctx->t, "compare: the %s headline gave no figure",
+						       h->exp);
 				goto out;
 			}
 			if (c == COND_BACKGROUND && granted != (cond_on ? 1 : 0))
@@ -214,8 +215,13 @@ static int run(struct wtg_ctx *ctx)
 		}
 		diff[i] = on[i] - off[i];
 		const struct wtg_value v[] = {
-			WTG_INT(i + 1), WTG_TEXT(on_first ? "on,off" : "off,on"), WTG_REAL(off[i]), WTG_REAL(on[i]),
-			WTG_REAL(diff[i]), WTG_NA, WTG_NA,
+			WTG_INT(i + 1),
+			WTG_TEXT(on_first ? "on,off" : "off,on"),
+			WTG_REAL(off[i]),
+			WTG_REAL(on[i]),
+			WTG_REAL(diff[i]),
+			WTG_NA,
+			WTG_NA,
 			off[i] != 0 ? WTG_REAL(100.0 * diff[i] / off[i]) : WTG_NA,
 		};
 		wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), NULL);
@@ -234,40 +240,56 @@ static int run(struct wtg_ctx *ctx)
 		}
 		double rel = med_off != 0 ? 100.0 * med_diff / med_off : NAN;
 		const struct wtg_value v[] = {
-			WTG_NA, WTG_TEXT("median"), WTG_REAL(med_off), WTG_REAL(med_on), WTG_REAL(med_diff),
-			WTG_REAL(lo), WTG_REAL(hi), isnan(rel) ? WTG_NA : WTG_REAL(rel),
+			WTG_NA,
+			WTG_TEXT("median"),
+			WTG_REAL(med_off),
+			WTG_REAL(med_on),
+			WTG_REAL(med_diff),
+			WTG_REAL(lo),
+			WTG_REAL(hi),
+			isnan(rel) ? WTG_NA : WTG_REAL(rel),
 		};
 		wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), NULL);
 		wtg_table_add_series(ctx->t, "off", h->unit, off, (size_t)npairs);
 		wtg_table_add_series(ctx->t, "on", h->unit, on, (size_t)npairs);
 		wtg_table_check(ctx->t, "median", lo <= med_diff && med_diff <= hi,
-				"the bootstrap CI [%.*f, %.*f] %s holds the median paired difference %.*f %s", h->decimals,
-				lo, h->decimals, hi, h->unit, h->decimals, med_diff, h->unit);
+				"the bootstrap CI [%.*f, %.*f] %s holds the median paired difference %.*f %s",
+				h->decimals, lo, h->decimals, hi, h->unit, h->decimals, med_diff, h->unit);
 		if (c == COND_BACKGROUND)
 			wtg_table_check(ctx->t, "policy", policy_ok,
-					"every 'on' measurement ran under SCHED_IDLE and every 'off' one under SCHED_OTHER, "
-					"as the kernel reported");
-		wtg_table_note(ctx->t, "%s:%s: %s; %d pairs, condition off and on back to back, order per pair "
-				       "from the seeded generator; one unreported warm-up measurement first", h->exp,
-			       cond_names[c], h->what, npairs);
-		wtg_table_note(ctx->t, "median paired difference (on - off): %.*f %s, 95%% bootstrap CI [%.*f, %.*f] "
-				       "(%d resamples); %+.1f%% of the median 'off' figure; %s", h->decimals, med_diff,
-			       h->unit, h->decimals, lo, h->decimals, hi, WTG_BOOTSTRAP_RESAMPLES, rel,
-			       (lo > 0 || hi < 0) ? "the interval excludes zero: the condition moved the figure"
-						  : "the interval includes zero: no change shown with these pairs");
+					"every 'on' measurement ran under SCHED_IDLE and every 'off' one "
+					"under SCHED_OTHER, as the kernel reported");
+		wtg_table_note(ctx->t,
+			       "%s:%s: %s; %d pairs, condition off and on back to back, order per pair "
+			       "from the seeded generator; one unreported warm-up measurement first",
+			       h->exp, cond_names[c], h->what, npairs);
+		wtg_table_note(ctx->t,
+			       "median paired difference (on - off): %.*f %s, 95%% bootstrap CI [%.*f, %.*f] "
+			       "(%d resamples); %+.1f%% of the median 'off' figure; %s",
+			       h->decimals, med_diff, h->unit, h->decimals, lo, h->decimals, hi,
+			       WTG_BOOTSTRAP_RESAMPLES, rel,
+			       (lo > 0 || hi < 0)
+				       ? "the interval excludes zero: the condition moved the figure"
+				       : "the interval includes zero: no change shown with these pairs");
 		if (c == COND_BURN)
-			wtg_table_note(ctx->t, "on: %d burners (one per online CPU), %d ms to settle; off: none", ncpu,
-				       SETTLE_MS);
+			wtg_table_note(ctx->t,
+				       "on: %d burners (one per online CPU), %d ms to settle; off: none",
+				       ncpu, SETTLE_MS);
 		else if (c == COND_BACKGROUND)
-			wtg_table_note(ctx->t, "on: SCHED_IDLE requested for the measuring thread (a fresh thread per "
-					       "measurement); off: normal policy");
+			wtg_table_note(
+				ctx->t,
+				"on: SCHED_IDLE requested for the measuring thread (a fresh thread per "
+				"measurement); off: normal policy");
 		else if (c == COND_UNCACHED)
-			wtg_table_note(ctx->t, "on: uncached I/O (%s here); off: cached; figures without file I/O "
-					       "are not expected to move",
+			wtg_table_note(ctx->t,
+				       "on: uncached I/O (%s here); off: cached; figures without file I/O "
+				       "are not expected to move",
 				       wtg_iomode_name(wtg_iomode_effective(ctx->df)));
 		else
-			wtg_table_note(ctx->t, "on: the file evicted from the page cache just before the measurement; "
-					       "off: as the previous measurement left it (its own reads warm it)");
+			wtg_table_note(
+				ctx->t,
+				"on: the file evicted from the page cache just before the measurement; "
+				"off: as the previous measurement left it (its own reads warm it)");
 	}
 	wtg_ctx_progress(ctx, npairs + 1, npairs + 1, "done");
 out:
@@ -326,7 +348,8 @@ static double read_file_gbps(struct wtg_ctx *ctx, size_t bufsize, uint64_t limit
 	if (r != 0)
 		return NAN;
 	if (sum != wtg_datafile_prefix_sum(ctx->df, (uint64_t)bytes)) {
-		wtg_check_sum(ctx, "temporary headline", sum, wtg_datafile_prefix_sum(ctx->df, (uint64_t)bytes));
+		wtg_check_sum(ctx, "temporary headline", sum,
+			      wtg_datafile_prefix_sum(ctx->df, (uint64_t)bytes));
 		return NAN;
 	}
 	if (ms_out)

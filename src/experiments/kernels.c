@@ -7,10 +7,10 @@
 
 #include "common.h"
 
-#define CACHE_WSS (16u << 10)		/* half of a typical 32 KiB L1d: stays in L1 */
-#define MEM_WSS (256ull << 20)		/* far past any last-level cache */
+#define CACHE_WSS (16u << 10) /* half of a typical 32 KiB L1d: stays in L1 */
+#define MEM_WSS (256ull << 20) /* far past any last-level cache */
 #define MEM_WSS_QUICK (64ull << 20)
-#define TARGET_BYTES (2000000000ull)	/* bytes each row moves */
+#define TARGET_BYTES (2000000000ull) /* bytes each row moves */
 #define TARGET_BYTES_QUICK (256ull << 20)
 
 struct kernel {
@@ -86,10 +86,12 @@ static int run(struct wtg_ctx *ctx)
 			}
 			uint64_t bytes = passes * wss;
 			double gbps = res.wall_ms > 0 ? (double)bytes / (res.wall_ms * 1e6) : 0;
-			const char *impl = order[k] == 2 ? wtg_sum_simd_name() : order[k] == 1 ? "compiler" : "scalar";
+			const char *impl = order[k] == 2   ? wtg_sum_simd_name()
+					   : order[k] == 1 ? "compiler"
+							   : "scalar";
 			const struct wtg_value v[] = {
-				WTG_TEXT(kn->name), WTG_INT(wss),   WTG_REAL(gbps),	WTG_REAL(res.wall_ms),
-				WTG_INT(passes),    WTG_INT(bytes), WTG_INT(known),	WTG_TEXT(impl),
+				WTG_TEXT(kn->name), WTG_INT(wss), WTG_REAL(gbps), WTG_REAL(res.wall_ms),
+				WTG_INT(passes), WTG_INT(bytes), WTG_INT(known), WTG_TEXT(impl),
 			};
 			wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), &res);
 		}
@@ -101,12 +103,18 @@ static int run(struct wtg_ctx *ctx)
 	char csz[32], msz[32];
 	wtg_fmt_size(csz, sizeof csz, sizes[0]);
 	wtg_fmt_size(msz, sizeof msz, sizes[1]);
-	wtg_table_note(ctx->t, "scalar: one add per byte; auto: the plain loop as the compiler vectorizes it; "
-			       "simd: hand psadbw loop, %s picked at run time", wtg_sum_simd_name());
-	wtg_table_note(ctx->t, "buffers of %s (cache-resident) and %s (memory-sized) filled with seeded bytes; "
-			       "the known sum comes from the generator, not from a kernel", csz, msz);
-	wtg_table_note(ctx->t, "each row: one unreported warm-up pass, then %llu MB in whole passes; the three "
-			       "kernels run in seeded random order per buffer", (unsigned long long)(target / 1000000));
+	wtg_table_note(ctx->t,
+		       "scalar: one add per byte; auto: the plain loop as the compiler vectorizes it; "
+		       "simd: hand psadbw loop, %s picked at run time",
+		       wtg_sum_simd_name());
+	wtg_table_note(ctx->t,
+		       "buffers of %s (cache-resident) and %s (memory-sized) filled with seeded bytes; "
+		       "the known sum comes from the generator, not from a kernel",
+		       csz, msz);
+	wtg_table_note(ctx->t,
+		       "each row: one unreported warm-up pass, then %llu MB in whole passes; the three "
+		       "kernels run in seeded random order per buffer",
+		       (unsigned long long)(target / 1000000));
 	return WTG_OK;
 }
 

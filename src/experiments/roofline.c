@@ -16,15 +16,15 @@
 
 #include "common.h"
 
-#define ARITH_ITERS 800000000ull	/* iterations of four dependent multiply-add chains */
+#define ARITH_ITERS 800000000ull /* iterations of four dependent multiply-add chains */
 #define ARITH_ITERS_QUICK 160000000ull
-#define ARITH_SLICE (1u << 18)		/* the helper looks at its stop flag this often */
-#define OPS_PER_ITER 8			/* four multiplies and four adds */
-#define SUM_BYTES 16000000000ull	/* bytes the sum loop moves, in whole passes over the span */
+#define ARITH_SLICE (1u << 18) /* the helper looks at its stop flag this often */
+#define OPS_PER_ITER 8 /* four multiplies and four adds */
+#define SUM_BYTES 16000000000ull /* bytes the sum loop moves, in whole passes over the span */
 #define SUM_BYTES_QUICK 4000000000ull
 #define SPAN_CAP (256ull << 20)
 #define PIECE (16u << 20)
-#define LIMIT_MS 5000			/* internal per-row limit, below --time-limit */
+#define LIMIT_MS 5000 /* internal per-row limit, below --time-limit */
 #define LIMIT_MS_QUICK 2000
 
 enum { LOOP_ARITH = 0, LOOP_SUM, NLOOPS };
@@ -45,7 +45,7 @@ struct helper {
 	int reps, reps_done;
 	int64_t sum;
 	/* what happened */
-	int granted;		/* policy read back by the helper: SCHED_OTHER, SCHED_IDLE, or -1 */
+	int granted; /* policy read back by the helper: SCHED_OTHER, SCHED_IDLE, or -1 */
 	int set_errno;
 	int64_t t0, t1;
 	struct wtg_probe_result res;
@@ -74,7 +74,8 @@ static void run_loop(struct helper *h)
 	if (h->loop == LOOP_ARITH) {
 		uint64_t s[4] = { 1, 2, 3, 4 };
 		while (h->iters_done < h->iters && !atomic_load(stop)) {
-			uint64_t n = h->iters - h->iters_done < ARITH_SLICE ? h->iters - h->iters_done : ARITH_SLICE;
+			uint64_t n = h->iters - h->iters_done < ARITH_SLICE ? h->iters - h->iters_done
+									    : ARITH_SLICE;
 			h->result = arith_slice(s, n);
 			h->iters_done += n;
 		}
@@ -122,9 +123,9 @@ static double thread_cpu_ms(pthread_t th)
 /* Outcome of one supervised row. */
 struct outcome {
 	bool ok, starved, cancelled, failed;
-	bool rescued;		/* the helper was put back to SCHED_OTHER after the limit */
-	double cpu_ms;		/* the helper's CPU time when the limit passed */
-	double done_frac;	/* share of the loop it had finished then */
+	bool rescued; /* the helper was put back to SCHED_OTHER after the limit */
+	double cpu_ms; /* the helper's CPU time when the limit passed */
+	double done_frac; /* share of the loop it had finished then */
 };
 
 static struct outcome supervise(struct wtg_ctx *ctx, struct helper *h, int64_t limit_ms)
@@ -136,7 +137,8 @@ static struct outcome supervise(struct wtg_ctx *ctx, struct helper *h, int64_t l
 	int err = pthread_create(&h->th, NULL, helper_main, h);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err != 0) {
-		wtg_table_fail(ctx->t, "cannot start the %s loop's thread: %s", loop_names[h->loop], strerror(err));
+		wtg_table_fail(ctx->t, "cannot start the %s loop's thread: %s", loop_names[h->loop],
+			       strerror(err));
 		o.failed = true;
 		return o;
 	}
@@ -163,6 +165,27 @@ static struct outcome supervise(struct wtg_ctx *ctx, struct helper *h, int64_t l
 	}
 	pthread_join(h->th, NULL);
 	return o;
+}
+
+/* The note that ends a row whose thread did not finish in time, with what it did get. */
+static void starved_note(struct wtg_ctx *ctx, int loop, int pol, const struct outcome *o, int burners,
+			 int64_t limit_ms)
+{
+	char who[64], got[96];
+	if (burners > 0)
+		snprintf(who, sizeof who, "while %d burner%s ran", burners, burners == 1 ? "" : "s");
+	else
+		snprintf(who, sizeof who, "while other threads held the CPUs");
+	if (isnan(o->cpu_ms))
+		snprintf(got, sizeof got, "did not finish (its CPU time is not readable)");
+	else if (o->cpu_ms >= 1.0)
+		snprintf(got, sizeof got, "got only %.1f ms of CPU (%.1f%% of the loop)", o->cpu_ms,
+			 100.0 * o->done_frac);
+	else
+		snprintf(got, sizeof got, "got no CPU");
+	wtg_table_note(ctx->t, "%s, %s: starved: %s policy %s in %.0f s %s; row ended, timing n/a%s",
+		       loop_names[loop], pol_names[pol], pol_names[pol], got, (double)limit_ms / 1000.0, who,
+		       o->rescued ? "" : " (it could not be put back to SCHED_OTHER)");
 }
 
 static const char *policy_name(int p)
@@ -224,7 +247,8 @@ static int run(struct wtg_ctx *ctx)
 			struct helper *hp = &h[pol];
 			memset(hp, 0, sizeof *hp);
 			if (wtg_crew_init(&hp->crew) < 0) {
-				wtg_table_fail(ctx->t, "cannot set up the %s loop's thread", loop_names[loop]);
+				wtg_table_fail(ctx->t, "cannot set up the %s loop's thread",
+					       loop_names[loop]);
 				rc = WTG_ERR;
 				break;
 			}
@@ -269,38 +293,23 @@ static int run(struct wtg_ctx *ctx)
 				gbps,
 				WTG_TEXT(policy_name(hp->granted)),
 				WTG_TEXT(o[pol].ok ? "ok" : "starved"),
-				o[pol].ok ? WTG_REAL(hp->res.user_ms + hp->res.sys_ms) : WTG_REAL(o[pol].cpu_ms),
+				o[pol].ok ? WTG_REAL(hp->res.user_ms + hp->res.sys_ms)
+					  : WTG_REAL(o[pol].cpu_ms),
 				WTG_INT(ran[pol]),
 				WTG_INT(burners[pol]),
 			};
 			wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), o[pol].ok ? &hp->res : NULL);
 			if (hp->set_errno)
-				wtg_table_note(ctx->t, "%s, %s: the kernel refused %s (%s); it ran under %s", loop_names[loop],
-					       pol_names[pol], pol == POL_BACKGROUND ? "SCHED_IDLE" : "SCHED_OTHER",
+				wtg_table_note(ctx->t, "%s, %s: the kernel refused %s (%s); it ran under %s",
+					       loop_names[loop], pol_names[pol],
+					       pol == POL_BACKGROUND ? "SCHED_IDLE" : "SCHED_OTHER",
 					       strerror(hp->set_errno), policy_name(hp->granted));
-			if (o[pol].starved) {
-				double secs = (double)limit_ms / 1000.0;
-				char who[64];
-				if (burners[pol] > 0)
-					snprintf(who, sizeof who, "while %d burner%s ran", burners[pol],
-						 burners[pol] == 1 ? "" : "s");
-				else
-					snprintf(who, sizeof who, "while other threads held the CPUs");
-				if (!(o[pol].cpu_ms >= 1.0))
-					wtg_table_note(ctx->t, "%s, %s: starved: %s policy got no CPU in %.0f s %s; "
-							       "row ended, timing n/a%s", loop_names[loop], pol_names[pol],
-						       pol_names[pol], secs, who,
-						       o[pol].rescued ? "" : " (could not put it back to SCHED_OTHER)");
-				else
-					wtg_table_note(ctx->t, "%s, %s: starved: %s policy got only %.1f ms of CPU "
-							       "(%.1f%% of the loop) in %.0f s %s; row ended, timing n/a%s",
-						       loop_names[loop], pol_names[pol], pol_names[pol], o[pol].cpu_ms,
-						       100.0 * o[pol].done_frac, secs, who,
-						       o[pol].rescued ? "" : " (could not put it back to SCHED_OTHER)");
-			}
+			if (o[pol].starved)
+				starved_note(ctx, loop, pol, &o[pol], burners[pol], limit_ms);
 			if (o[pol].ok && loop == LOOP_SUM) {
 				char what[64];
-				snprintf(what, sizeof what, "sum, %s policy, %d passes", pol_names[pol], reps);
+				snprintf(what, sizeof what, "sum, %s policy, %d passes", pol_names[pol],
+					 reps);
 				if (!wtg_check_sum(ctx, what, hp->sum, known * reps))
 					rc = WTG_ERR;
 			}
@@ -321,14 +330,18 @@ static int run(struct wtg_ctx *ctx)
 	wtg_ctx_progress(ctx, NLOOPS * NPOLS, NLOOPS * NPOLS, "done");
 	char sz[32];
 	wtg_fmt_size(sz, sizeof sz, span);
-	wtg_table_note(ctx->t, "arith: %llu x 4 dependent 64-bit multiply-adds in registers; sum: %d passes over "
-			       "%s of the data file, prefaulted (%s)", (unsigned long long)iters, reps, sz,
-		       wtg_sum_simd_name());
-	wtg_table_note(ctx->t, "each loop runs in its own thread that sets its policy itself, whatever the p key "
-			       "says; granted is what the kernel reported back; ratio = background ms / normal ms; "
-			       "the two policies run in seeded random order (order)");
-	wtg_table_note(ctx->t, "each row is limited to %.0f s; a row past the limit is ended, its thread put back "
-			       "to SCHED_OTHER to exit", (double)limit_ms / 1000.0);
+	wtg_table_note(ctx->t,
+		       "arith: %llu x 4 dependent 64-bit multiply-adds in registers; sum: %d passes over "
+		       "%s of the data file, prefaulted (%s)",
+		       (unsigned long long)iters, reps, sz, wtg_sum_simd_name());
+	wtg_table_note(ctx->t,
+		       "each loop runs in its own thread that sets its policy itself, whatever the p key "
+		       "says; granted is what the kernel reported back; ratio = background ms / normal ms; "
+		       "the two policies run in seeded random order (order)");
+	wtg_table_note(ctx->t,
+		       "each row is limited to %.0f s; a row past the limit is ended, its thread put back "
+		       "to SCHED_OTHER to exit",
+		       (double)limit_ms / 1000.0);
 	return WTG_OK;
 }
 

@@ -7,15 +7,15 @@
 
 #include "common.h"
 
-#define CALLS 20000		/* getpid calls per batch, as in readcost */
+#define CALLS 20000 /* getpid calls per batch, as in readcost */
 #define BATCHES 120
 #define CALLS_QUICK 20000
 #define BATCHES_QUICK 60
-#define SETTLE_MS 50		/* let the burners get going before the loaded batches */
+#define SETTLE_MS 50 /* let the burners get going before the loaded batches */
 
 /* One condition's batches. Returns WTG_OK or WTG_CANCELLED. */
-static int batches(struct wtg_ctx *ctx, double *v, int n, long calls, int step0, int nsteps, const char *label,
-		   struct wtg_probe_result *res)
+static int batches(struct wtg_ctx *ctx, double *v, int n, long calls, int step0, int nsteps,
+		   const char *label, struct wtg_probe_result *res)
 {
 	struct wtg_probe p;
 	wtg_probe_begin(&p);
@@ -74,7 +74,8 @@ static int run(struct wtg_ctx *ctx)
 		goto out;
 	{
 		const struct wtg_value v[] = { WTG_INT(work_off), WTG_REAL(1.0), WTG_INT(0) };
-		if (wtg_add_distribution_row_plus(ctx, "burners off", off, (size_t)n, &r_off, v, 3, &s_off) < 0) {
+		int r = wtg_add_distribution_row_plus(ctx, "burners off", off, (size_t)n, &r_off, v, 3, &s_off);
+		if (r < 0) {
 			rc = WTG_ERR;
 			goto out;
 		}
@@ -97,7 +98,7 @@ static int run(struct wtg_ctx *ctx)
 	if (rc != WTG_OK)
 		goto out;
 	{
-		/* p99 of the loaded batches, for the ratio column: the same type-7 quantile the row reports */
+		/* p99 of the loaded batches for the ratio: the type-7 quantile the row reports */
 		double p99_on = wtg_quantile(on, (size_t)n, 0.99);
 		double ratio = s_off.p99 > 0 ? p99_on / s_off.p99 : 0;
 		const struct wtg_value v[] = { WTG_INT(work_on), WTG_REAL(ratio), WTG_INT(ncpu) };
@@ -106,16 +107,21 @@ static int run(struct wtg_ctx *ctx)
 			goto out;
 		}
 		wtg_table_check(ctx->t, "loaded", work_on > 0 && work_off == 0,
-				"the burners did %llu iterations during the loaded batches and %llu during the idle ones",
+				"the burners did %llu iterations during the loaded batches and %llu during "
+				"the idle ones",
 				(unsigned long long)work_on, (unsigned long long)work_off);
 		wtg_table_note(ctx->t, "p99 ratio (burners on / off): %.2f; median ratio: %.2f", ratio,
 			       s_off.median > 0 ? s_on.median / s_off.median : 0);
 	}
-	wtg_table_note(ctx->t, "%d batches of %ld raw getpid calls per condition (ns per call per batch); burners "
-			       "off, then %d burners (one per online CPU) after %d ms to settle; the burners were "
-			       "put back to %d afterwards", n, calls, ncpu, SETTLE_MS, before);
-	wtg_table_note(ctx->t, "p99 of %d batch averages: a pause must be long enough to move a whole batch "
-			       "of %ld calls to show", n, calls);
+	wtg_table_note(ctx->t,
+		       "%d batches of %ld raw getpid calls per condition (ns per call per batch); burners "
+		       "off, then %d burners (one per online CPU) after %d ms to settle; the burners were "
+		       "put back to %d afterwards",
+		       n, calls, ncpu, SETTLE_MS, before);
+	wtg_table_note(ctx->t,
+		       "p99 of %d batch averages: a pause must be long enough to move a whole batch "
+		       "of %ld calls to show",
+		       n, calls);
 out:
 	wtg_burner_set(before);
 	free(off);

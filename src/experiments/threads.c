@@ -10,10 +10,10 @@
 
 #include "common.h"
 
-#define SPAN_CAP (1ull << 30)		/* the sweep maps at most this much of a large --file */
-#define TARGET_BYTES 2000000000ull	/* bytes each row moves, in whole repetitions */
+#define SPAN_CAP (1ull << 30) /* the sweep maps at most this much of a large --file */
+#define TARGET_BYTES 2000000000ull /* bytes each row moves, in whole repetitions */
 #define TARGET_BYTES_QUICK 500000000ull
-#define PIECE (16u << 20)		/* members look at the stop flag this often */
+#define PIECE (16u << 20) /* members look at the stop flag this often */
 #define STACK_SIZE (256u << 10)
 
 struct member {
@@ -23,8 +23,8 @@ struct member {
 	uint64_t off, len;
 	int reps;
 	/* results, read after the join */
-	int64_t sum;		/* of the first repetition */
-	bool consistent;	/* every repetition gave that sum */
+	int64_t sum; /* of the first repetition */
+	bool consistent; /* every repetition gave that sum */
 	int reps_done;
 	int64_t t0, t1;
 	struct wtg_probe_result res;
@@ -187,13 +187,15 @@ static int run(struct wtg_ctx *ctx)
 			break;
 		}
 		if (o == ROW_STARVED) {
-			const struct wtg_value v[] = { WTG_INT(n), WTG_NA, WTG_NA, WTG_NA, WTG_NA, WTG_NA, WTG_INT(reps),
-						       WTG_NA };
+			const struct wtg_value v[] = {
+				WTG_INT(n), WTG_NA, WTG_NA, WTG_NA, WTG_NA, WTG_NA, WTG_INT(reps), WTG_NA,
+			};
 			wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), NULL);
-			wtg_table_note(ctx->t, "starved: %d thread%s got no chance to finish in %.0f s (%d burners, "
-					       "policy %s); the remaining thread counts were skipped", n,
-				       n == 1 ? "" : "s", (double)ctx->opt->time_limit_ms / 1000.0, wtg_burner_count(),
-				       wtg_policy_requested() ? "background" : "normal");
+			wtg_table_note(ctx->t,
+				       "starved: %d thread%s got no chance to finish in %.0f s (%d burners, "
+				       "policy %s); the remaining thread counts were skipped",
+				       n, n == 1 ? "" : "s", (double)ctx->opt->time_limit_ms / 1000.0,
+				       wtg_burner_count(), wtg_policy_requested() ? "background" : "normal");
 			break;
 		}
 		int64_t total = 0, t0 = mb[0].t0, t1 = mb[0].t1;
@@ -240,15 +242,19 @@ static int run(struct wtg_ctx *ctx)
 	wtg_ctx_progress(ctx, maxn, maxn, "done");
 	char sz[32];
 	wtg_fmt_size(sz, sizeof sz, span);
-	wtg_table_note(ctx->t, "%s of the data file, mapped with MAP_POPULATE and touched once per page before "
-			       "timing; N = 1 .. %d threads (%d online CPUs), ascending", sz, maxn,
-		       wtg_online_cpus());
-	wtg_table_note(ctx->t, "per row: N contiguous ranges differing by at most one byte, each summed %d times "
-			       "(%s); sum is one repetition's total; ms from the first start to the last finish",
+	wtg_table_note(ctx->t,
+		       "%s of the data file, mapped with MAP_POPULATE and touched once per page before "
+		       "timing; N = 1 .. %d threads (%d online CPUs), ascending",
+		       sz, maxn, wtg_online_cpus());
+	wtg_table_note(ctx->t,
+		       "per row: N contiguous ranges differing by at most one byte, each summed %d times "
+		       "(%s); sum is one repetition's total; ms from the first start to the last finish",
 		       reps, wtg_sum_simd_name());
 	if (span < ctx->df->size)
-		wtg_table_note(ctx->t, "the data file is larger than %s: only its first %s is used, checked "
-				       "against that prefix's known sum", sz, sz);
+		wtg_table_note(ctx->t,
+			       "the data file is larger than %s: only its first %s is used, checked "
+			       "against that prefix's known sum",
+			       sz, sz);
 	return WTG_OK;
 }
 

@@ -11,9 +11,9 @@
 
 #define WSS_MIN (16u << 10)
 #define WSS_MAX (64u << 20)
-#define TARGET_BYTES 2000000000ull	/* about 2 GB per size */
+#define TARGET_BYTES 2000000000ull /* about 2 GB per size */
 #define TARGET_BYTES_QUICK 300000000ull
-#define HEADLINE_SPAN (64ull << 20)	/* memory-sized: past this machine's last-level cache */
+#define HEADLINE_SPAN (64ull << 20) /* memory-sized: past this machine's last-level cache */
 #define HEADLINE_PASSES 4
 
 static int run(struct wtg_ctx *ctx)
@@ -73,7 +73,8 @@ static int run(struct wtg_ctx *ctx)
 		uint64_t bytes = passes * wss;
 		double gbps = res.wall_ms > 0 ? (double)bytes / (res.wall_ms * 1e6) : 0;
 		const struct wtg_value v[] = {
-			WTG_INT(wss), WTG_REAL(gbps), WTG_INT(passes), WTG_REAL(res.wall_ms), WTG_INT(bytes), WTG_INT(known),
+			WTG_INT(wss), WTG_REAL(gbps), WTG_INT(passes), WTG_REAL(res.wall_ms), WTG_INT(bytes),
+			WTG_INT(known),
 		};
 		wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), &res);
 	}
@@ -81,10 +82,14 @@ static int run(struct wtg_ctx *ctx)
 	if (rc != WTG_OK)
 		return rc;
 	wtg_ctx_progress(ctx, nsizes, nsizes, "done");
-	wtg_table_note(ctx->t, "sizes 16K .. 64M in x2 steps, ascending; the first S bytes of one seeded buffer; "
-			       "kernel: %s", wtg_sum_simd_name());
-	wtg_table_note(ctx->t, "per size: one unreported warm-up pass, then whole passes moving about %llu MB; "
-			       "sum = the known sum of the S bytes x passes", (unsigned long long)(target / 1000000));
+	wtg_table_note(ctx->t,
+		       "sizes 16K .. 64M in x2 steps, ascending; the first S bytes of one seeded buffer; "
+		       "kernel: %s",
+		       wtg_sum_simd_name());
+	wtg_table_note(ctx->t,
+		       "per size: one unreported warm-up pass, then whole passes moving about %llu MB; "
+		       "sum = the known sum of the S bytes x passes",
+		       (unsigned long long)(target / 1000000));
 	return WTG_OK;
 }
 
