@@ -74,8 +74,7 @@ static int run(struct wtg_ctx *ctx)
 		goto out;
 	{
 		const struct wtg_value v[] = { WTG_INT(work_off), WTG_REAL(1.0), WTG_INT(0) };
-		int r = wtg_add_distribution_row_plus(ctx, "burners off", off, (size_t)n, &r_off, v, 3, &s_off);
-		if (r < 0) {
+		if (wtg_add_distribution_row_plus(ctx, "burners off", off, (size_t)n, &r_off, v, 3, &s_off)) {
 			rc = WTG_ERR;
 			goto out;
 		}
