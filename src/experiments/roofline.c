@@ -38,11 +38,13 @@ struct helper {
 	struct wtg_crew crew;
 	int loop, pol;
 	/* arith */
-	uint64_t iters, iters_done, result;
+	uint64_t iters, result;
+	_Atomic uint64_t iters_done;	/* progress, read by the supervisor at the limit */
 	/* sum */
 	const unsigned char *map;
 	uint64_t span;
-	int reps, reps_done;
+	int reps;
+	atomic_int reps_done;
 	int64_t sum;
 	/* what happened */
 	int granted; /* policy read back by the helper: SCHED_OTHER, SCHED_IDLE, or -1 */
@@ -73,11 +75,12 @@ static void run_loop(struct helper *h)
 	atomic_bool *stop = &h->crew.stop;
 	if (h->loop == LOOP_ARITH) {
 		uint64_t s[4] = { 1, 2, 3, 4 };
-		while (h->iters_done < h->iters && !atomic_load(stop)) {
-			uint64_t n = h->iters - h->iters_done < ARITH_SLICE ? h->iters - h->iters_done
-									    : ARITH_SLICE;
+		uint64_t done = 0;
+		while (done < h->iters && !atomic_load(stop)) {
+			uint64_t n = h->iters - done < ARITH_SLICE ? h->iters - done : ARITH_SLICE;
 			h->result = arith_slice(s, n);
-			h->iters_done += n;
+			done += n;
+			atomic_store_explicit(&h->iters_done, done, memory_order_relaxed);
 		}
 		return;
 	}
@@ -88,7 +91,7 @@ static void run_loop(struct helper *h)
 			uint64_t n = h->span - off < PIECE ? h->span - off : PIECE;
 			h->sum += wtg_sum_bytes(h->map + off, (size_t)n);
 		}
-		h->reps_done++;
+		atomic_store_explicit(&h->reps_done, r + 1, memory_order_relaxed);
 	}
 }
 
@@ -150,8 +153,10 @@ static struct outcome supervise(struct wtg_ctx *ctx, struct helper *h, int64_t l
 	}
 	if (w != WTG_CREW_REACHED) {
 		o.cpu_ms = thread_cpu_ms(h->th);
-		o.done_frac = h->loop == LOOP_ARITH ? (double)h->iters_done / (double)h->iters
-						    : (double)h->reps_done / (double)h->reps;
+		if (h->loop == LOOP_ARITH)
+			o.done_frac = (double)atomic_load(&h->iters_done) / (double)h->iters;
+		else
+			o.done_frac = (double)atomic_load(&h->reps_done) / (double)h->reps;
 		atomic_store(&h->crew.stop, true);
 		/* back to SCHED_OTHER so it runs again and sees the flag */
 		struct sched_param sp = { .sched_priority = 0 };
