@@ -1,0 +1,218 @@
+"""Invariants of the buffered-I/O experiments: bytewise, valley, passes (--quick, headless JSON).
+
+Sums are checked against sums Python computes over a --file this test writes; the run with wtg's
+own data file checks that the rows agree with each other and that the file is removed. No timing is
+asserted, only formulas that hold whatever the machine's speed."""
+import math
+import os
+import re
+import resource
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wtgtest import (check, datadir, datadir_is_empty, experiment, finish, rows,  # noqa: E402
+                     run_json)
+
+MiB = 1 << 20
+SPEC = {
+    "bytewise": ["variant", "bytes", "read_calls", "ms", "user_ms", "sys_ms", "ns_per_byte", "sum"],
+    "valley": ["bufsize", "read_calls", "bytes", "ms", "gbps", "sum"],
+    "passes": ["operation", "samples", "mean_ns", "median_ns", "p90_ns", "p99_ns", "max_ns",
+               "ci_low_ns", "ci_high_ns"],
+}
+VALLEY_SIZES = [16 << (2 * i) for i in range(11)]  # 16 B .. 16 MiB in x4 steps
+
+
+def close(a, b, rel=1e-6):
+    return math.isclose(a, b, rel_tol=rel, abs_tol=1e-9)
+
+
+def ceil_div(a, b):
+    return (a + b - 1) // b
+
+
+def load(names, *extra):
+    status, doc, err = run_json(names, *extra)
+    if doc is None and status == 0 and not err:
+        # the JSON writer has not landed in this tree yet: nothing to check
+        print("test_io.py: SKIP: --format=json printed nothing")
+        sys.exit(77)
+    check(status == 0, "%s %s: exit status %d, stderr %r" % (names, extra, status, err))
+    check(doc is not None, "%s %s: output is JSON" % (names, extra))
+    return doc
+
+
+def common(exp, name):
+    """SPEC columns first and in order; every check ok; rows present."""
+    if not check(exp is not None, name + ": in the output"):
+        return False
+    cols = [c["name"] for c in exp["columns"]]
+    check(cols[:len(SPEC[name])] == SPEC[name], "%s: SPEC columns in order, got %s" % (name, cols))
+    check(len(exp["checks"]) > 0, name + ": has checks")
+    for c in exp["checks"]:
+        check(c["ok"], "%s: check %s failed: %s" % (name, c["name"], c["detail"]))
+    return True
+
+
+def check_bytewise(exp, prefix, size, tag):
+    if not common(exp, "bytewise"):
+        return None
+    rs = rows(exp)
+    check(len(rs) == 2, tag + "bytewise: two rows")
+    cols = [c["name"] for c in exp["columns"]]
+    check("predicted_ms" in cols and "predicted_ratio" in cols, tag + "bytewise: prediction columns")
+    want_bytes = min(1 * MiB, size)
+    bufs = {"1B per read": 1, "64K per read": 65536}
+    check(sorted(r["variant"] for r in rs) == sorted(bufs), tag + "bytewise: variants %s" %
+          [r["variant"] for r in rs])
+    notes = exp["notes"]
+    cost = None
+    for n in notes:
+        m = re.match(r"predicted_ms = read_calls x ([0-9.]+) ns", n)
+        if m:
+            cost = float(m.group(1))
+    check(cost is not None and cost > 0, tag + "bytewise: the 1-byte cost note")
+    for r in rs:
+        b = bufs.get(r["variant"], 1)
+        v = r["variant"]
+        check(r["bytes"] == want_bytes, tag + "%s: bytes %d == %d" % (v, r["bytes"], want_bytes))
+        check(r["read_calls"] == ceil_div(r["bytes"], b),
+              tag + "%s: read_calls %d == ceil(%d/%d)" % (v, r["read_calls"], r["bytes"], b))
+        if prefix is not None:
+            check(r["sum"] == prefix(r["bytes"]), tag + "%s: sum %d == %d" % (v, r["sum"], prefix(r["bytes"])))
+        check(r["ms"] > 0 and r["user_ms"] >= 0 and r["sys_ms"] >= 0, tag + v + ": times non-negative")
+        check(close(r["ns_per_byte"], r["ms"] * 1e6 / r["bytes"], 1e-4), tag + v + ": ns_per_byte = ms/bytes")
+        if cost:
+            # the note prints the cost to 0.1 ns, so allow that rounding
+            check(abs(r["predicted_ms"] - r["read_calls"] * cost / 1e6) <= r["read_calls"] * 0.051 / 1e6 + 1e-9,
+                  tag + v + ": predicted_ms = read_calls x cost")
+        check(close(r["predicted_ratio"], r["ms"] / r["predicted_ms"], 1e-4), tag + v + ": ratio = ms/predicted")
+    check(len({r["sum"] for r in rs}) == 1, tag + "bytewise: same sum both ways")
+    m = [re.search(r"other read\(\) calls on the data file: (\d+)", n) for n in notes]
+    m = [x for x in m if x]
+    check(m and int(m[0].group(1)) == 16 * min(1024, size), tag + "bytewise: calibration read count")
+    order = [n for n in notes if "seeded random order" in n]
+    check(len(order) == 1, tag + "bytewise: order note")
+    return order[0] if order else None
+
+
+def check_valley(exp, prefix, size, tag, max_calls=1 << 16):
+    if not common(exp, "valley"):
+        return
+    rs = rows(exp)
+    direct = any("O_DIRECT in force" in n for n in exp["notes"])
+    sizes = [r["bufsize"] for r in rs]
+    if direct:
+        check(sizes == [s for s in VALLEY_SIZES if s >= sizes[0]] and sizes[0] >= 512,
+              tag + "valley: O_DIRECT skips only the sizes below the alignment: %s" % sizes)
+    else:
+        check(sizes == VALLEY_SIZES, tag + "valley: sizes 16 B .. 16 MiB x4, got %s" % sizes)
+    check(any("warm-up (fixed before measuring)" in n for n in exp["notes"]), tag + "valley: warm-up note")
+    # O_DIRECT cannot read an unaligned tail: the rows then stop at the last whole 64 KiB chunk
+    span = size if not direct or size % 4096 == 0 else size - size % 65536
+    sums = set()
+    for r in rs:
+        b = r["bufsize"]
+        want = min(span, b * max_calls)
+        check(r["bytes"] == want, tag + "valley %d: bytes %d == min(file, bufsize x %d) = %d" %
+              (b, r["bytes"], max_calls, want))
+        check(r["read_calls"] == ceil_div(r["bytes"], b),
+              tag + "valley %d: read_calls %d == ceil(%d/%d)" % (b, r["read_calls"], r["bytes"], b))
+        check(r["read_calls"] <= max_calls, tag + "valley %d: at most %d calls" % (b, max_calls))
+        check(r["ms"] > 0 and close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-4), tag + "valley %d: gbps" % b)
+        if prefix is not None:
+            check(r["sum"] == prefix(r["bytes"]), tag + "valley %d: sum %d == %d" % (b, r["sum"], prefix(r["bytes"])))
+        if r["bytes"] == span:
+            sums.add(r["sum"])
+    check(len(sums) <= 1, tag + "valley: every whole-file row has the same sum")
+
+
+def check_passes(exp, total_sum, tag):
+    if not common(exp, "passes"):
+        return None
+    rs = rows(exp)
+    if not check(len(rs) == 1, tag + "passes: one row"):
+        return None
+    r = rs[0]
+    check(r["operation"] == "pass", tag + "passes: label 'pass'")
+    check(r["samples"] == 30, tag + "passes: 30 samples")
+    check(r["min_ns"] <= r["median_ns"] <= r["p90_ns"] <= r["p99_ns"] <= r["max_ns"],
+          tag + "passes: min <= median <= p90 <= p99 <= max")
+    check(r["min_ns"] <= r["mean_ns"] <= r["max_ns"], tag + "passes: mean within range")
+    check(r["ci_low_ns"] <= r["median_ns"] <= r["ci_high_ns"], tag + "passes: CI holds the median")
+    check(isinstance(r["minflt_total"], int) and r["minflt_total"] >= 0, tag + "passes: minflt_total")
+    check(isinstance(r["majflt_total"], int) and r["majflt_total"] >= 0, tag + "passes: majflt_total")
+    check(close(r["median_ms"], r["median_ns"] / 1e6, 1e-4), tag + "passes: median_ms = median_ns / 1e6")
+    sumcheck = [c for c in exp["checks"] if c["name"] == "sum"]
+    check(len(sumcheck) == 1 and sumcheck[0]["detail"].startswith("31 of 31 passes"),
+          tag + "passes: every pass summed to the known sum")
+    if total_sum is not None and sumcheck:
+        check(("known sum %d" % total_sum) in sumcheck[0]["detail"], tag + "passes: the known sum is the file's")
+    check(any(n.startswith("warm-up (fixed before measuring): one unreported pass") for n in exp["notes"]),
+          tag + "passes: warm-up note")
+    if abs(abs(r["drift_pct"]) - 5) > 0.01:  # the printed value may be rounded
+        drift = abs(r["drift_pct"]) > 5
+        check(drift == any(n.startswith("drift:") for n in exp["notes"]), tag + "passes: drift note iff |drift| > 5%")
+    return r
+
+
+def main():
+    # a --file with an odd size, so the last read of each buffer size is short
+    fdir = tempfile.mkdtemp(prefix="wtg-io-file-")
+    path = os.path.join(fdir, "data.bin")
+    size = 3 * MiB + 12345
+    data = os.urandom(size)
+    with open(path, "wb") as f:
+        f.write(data)
+    before = os.stat(path)
+
+    def prefix(n):
+        return sum(data[:n])
+
+    try:
+        ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        doc = load("bytewise,valley,passes", "--file=" + path)
+        ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if doc:
+            o1 = check_bytewise(experiment(doc, "bytewise"), prefix, size, "file: ")
+            check_valley(experiment(doc, "valley"), prefix, size, "file: ")
+            r = check_passes(experiment(doc, "passes"), prefix(size), "file: ")
+            if r:
+                # the whole process saw at least the faults its 30 passes recorded
+                check(ru1.ru_minflt - ru0.ru_minflt >= r["minflt_total"], "passes: minflt within the process's")
+                check(ru1.ru_majflt - ru0.ru_majflt >= r["majflt_total"], "passes: majflt within the process's")
+        after = os.stat(path)
+        check((after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns),
+              "--file is never written")
+        with open(path, "rb") as f:
+            check(f.read() == data, "--file content unchanged")
+
+        # uncached: O_DIRECT (or eviction) on the same file; valley skips what O_DIRECT cannot do
+        doc = load("valley", "--file=" + path, "--uncached")
+        if doc:
+            check_valley(experiment(doc, "valley"), prefix, size, "uncached: ")
+
+        # wtg's own data file: rows agree with each other; the file is removed afterwards
+        doc = load("bytewise,valley,passes")
+        if doc:
+            qsize = 64 * MiB
+            o2 = check_bytewise(experiment(doc, "bytewise"), None, qsize, "own: ")
+            check_valley(experiment(doc, "valley"), None, qsize, "own: ")
+            check_passes(experiment(doc, "passes"), None, "own: ")
+            check(o1 is not None and o1 == o2, "bytewise: the same seed gives the same order")
+            v = rows(experiment(doc, "valley"))
+            p = experiment(doc, "passes")
+            whole = [r["sum"] for r in v if r["bytes"] == qsize]
+            if whole and p:
+                d = [c["detail"] for c in p["checks"] if c["name"] == "sum"]
+                check(d and ("known sum %d" % whole[0]) in d[0], "passes and valley agree on the file's sum")
+        check(datadir_is_empty(), "the data file wtg created is removed (--dir is empty)")
+    finally:
+        shutil.rmtree(fdir, ignore_errors=True)
+        shutil.rmtree(datadir(), ignore_errors=True)
+    finish("test_io.py")
+
+
+main()
