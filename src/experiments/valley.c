@@ -83,7 +83,8 @@ static int run(struct wtg_ctx *ctx)
 	if (rc == WTG_OK && !wtg_check_sum(ctx, "warm-up pass", sum, wtg_datafile_prefix_sum(df, bytes)))
 		rc = WTG_ERR;
 
-	size_t skipped_below = 0;
+	size_t skipped_below = 0, smallest = 0;
+	uint64_t smallest_bytes = 0;
 	char sz[32];
 	int step = 1;
 	for (size_t b = MIN_BUF; b <= MAX_BUF && rc == WTG_OK; b *= 4, step++) {
@@ -105,6 +106,10 @@ static int run(struct wtg_ctx *ctx)
 		rc = pass(ctx, buf, b, want, &direct, &bytes, &sum, &calls, &res);
 		if (rc != WTG_OK)
 			break;
+		if (!smallest) {
+			smallest = b;
+			smallest_bytes = bytes;
+		}
 		double ms = res.wall_ms;
 		const struct wtg_value row[] = {
 			WTG_INT(b),
@@ -132,10 +137,10 @@ static int run(struct wtg_ctx *ctx)
 	wtg_table_note(ctx->t, "warm-up (fixed before measuring): one unreported pass over the whole %s file with "
 			       "a 1 MiB buffer; then every row opens the file afresh and reads from offset 0",
 		       maxb);
+	wtg_fmt_size(sz, sizeof sz, smallest);
 	wtg_table_note(ctx->t, "each row reads min(file, bufsize x %llu) bytes, so small buffers read a slice "
-			       "(16 B: the first %llu bytes) and every row makes at most %llu read() calls",
-		       (unsigned long long)max_calls,
-		       (unsigned long long)(MIN_BUF * max_calls < df->size ? MIN_BUF * max_calls : df->size),
+			       "(%s: the first %llu bytes) and every row makes at most %llu read() calls",
+		       (unsigned long long)max_calls, sz, (unsigned long long)smallest_bytes,
 		       (unsigned long long)max_calls);
 	wtg_table_note(ctx->t, "the buffer is one %u MiB allocation touched before timing; GB/s = bytes / ms / 1e6",
 		       MAX_BUF >> 20);
