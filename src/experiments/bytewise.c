@@ -105,6 +105,7 @@ static int run(struct wtg_ctx *ctx)
 
 	int rc = WTG_OK;
 	int64_t sums[2] = { 0, 0 };
+	struct wtg_probe_result one = { 0 };
 	bool used_direct[2] = { false, false };
 	for (int i = 0; i < 2 && rc == WTG_OK; i++) {
 		const struct variant *v = &var[order[i]];
@@ -137,6 +138,8 @@ static int run(struct wtg_ctx *ctx)
 			break;
 		}
 		sums[order[i]] = sum;
+		if (order[i] == 0)
+			one = res;
 		double predicted = (double)calls * cost_ns / 1e6;
 		const struct wtg_value row[] = {
 			WTG_TEXT(v->name),
@@ -182,6 +185,13 @@ static int run(struct wtg_ctx *ctx)
 	else if (wtg_uncached_requested())
 		wtg_table_note(ctx->t, "uncached I/O: %s before each variant",
 			       wtg_iomode_name(wtg_iomode_effective(df)));
+	if (one.threads) {
+		double pred = (double)slice * cost_ns / 1e6;
+		wtg_table_note(ctx->t, "1-byte variant: wall %.1f ms, CPU (user + sys) %.1f ms = %.2f x predicted, %lld "
+				       "involuntary context switches: wall beyond CPU time is time spent waiting for a CPU",
+			       one.wall_ms, one.user_ms + one.sys_ms, pred > 0 ? (one.user_ms + one.sys_ms) / pred : 0,
+			       (long long)one.ivcsw);
+	}
 	if (sums[0] == sums[1])
 		wtg_table_note(ctx->t, "same sum both ways: the extra time is not arithmetic");
 	return WTG_OK;

@@ -29,6 +29,22 @@ def close(a, b, rel=1e-6):
     return math.isclose(a, b, rel_tol=rel, abs_tol=1e-9)
 
 
+def q7(v, q):
+    """Hyndman-Fan type 7 quantile, as the SPEC defines it."""
+    s = sorted(v)
+    pos = q * (len(s) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+
+
+def series(exp, name):
+    for sr in exp.get("series", []):
+        if sr["name"] == name:
+            return sr["samples"]
+    return None
+
+
 def ceil_div(a, b):
     return (a + b - 1) // b
 
@@ -145,6 +161,18 @@ def check_passes(exp, total_sum, tag):
     check(isinstance(r["minflt_total"], int) and r["minflt_total"] >= 0, tag + "passes: minflt_total")
     check(isinstance(r["majflt_total"], int) and r["majflt_total"] >= 0, tag + "passes: majflt_total")
     check(close(r["median_ms"], r["median_ns"] / 1e6, 1e-4), tag + "passes: median_ms = median_ns / 1e6")
+    # the raw passes, in time order, give back every figure of the row
+    v = series(exp, "pass")
+    if check(v is not None and len(v) == 30, tag + "passes: the 30 passes kept as a series"):
+        for col, want in (("min_ns", min(v)), ("max_ns", max(v)), ("median_ns", q7(v, 0.5)),
+                          ("p90_ns", q7(v, 0.9)), ("p99_ns", q7(v, 0.99)), ("mean_ns", sum(v) / 30)):
+            check(close(r[col], want, 1e-6), tag + "passes: %s %s from the series %s" % (col, r[col], want))
+        first, second = q7(v[:15], 0.5), q7(v[15:], 0.5)
+        check(close(r["drift_pct"], 100 * (second - first) / first, 1e-4), tag + "passes: drift from the halves")
+    fmin, fmaj = series(exp, "pass minflt"), series(exp, "pass majflt")
+    if check(fmin is not None and fmaj is not None, tag + "passes: fault series"):
+        check(len(fmin) == 30 and sum(fmin) == r["minflt_total"], tag + "passes: minflt_total = sum of passes")
+        check(len(fmaj) == 30 and sum(fmaj) == r["majflt_total"], tag + "passes: majflt_total = sum of passes")
     sumcheck = [c for c in exp["checks"] if c["name"] == "sum"]
     check(len(sumcheck) == 1 and sumcheck[0]["detail"].startswith("31 of 31 passes"),
           tag + "passes: every pass summed to the known sum")
@@ -198,16 +226,14 @@ def main():
         doc = load("bytewise,valley,passes")
         if doc:
             qsize = 64 * MiB
+            known = doc.get("machine", {}).get("data_file", {}).get("known_sum")
+            check(isinstance(known, int), "own: the machine block has the data file's known sum")
             o2 = check_bytewise(experiment(doc, "bytewise"), None, qsize, "own: ")
             check_valley(experiment(doc, "valley"), None, qsize, "own: ")
-            check_passes(experiment(doc, "passes"), None, "own: ")
-            check(o1 is not None and o1 == o2, "bytewise: the same seed gives the same order")
+            check_passes(experiment(doc, "passes"), known, "own: ")
             v = rows(experiment(doc, "valley"))
-            p = experiment(doc, "passes")
-            whole = [r["sum"] for r in v if r["bytes"] == qsize]
-            if whole and p:
-                d = [c["detail"] for c in p["checks"] if c["name"] == "sum"]
-                check(d and ("known sum %d" % whole[0]) in d[0], "passes and valley agree on the file's sum")
+            check(all(r["sum"] == known for r in v if r["bytes"] == qsize), "own: valley's whole-file sums are known")
+            check(o1 is not None and o1 == o2, "bytewise: the same seed gives the same order")
         check(datadir_is_empty(), "the data file wtg created is removed (--dir is empty)")
     finally:
         shutil.rmtree(fdir, ignore_errors=True)

@@ -26,6 +26,35 @@ def close(a, b, rel=1e-4):
     return math.isclose(a, b, rel_tol=rel, abs_tol=1e-6)
 
 
+def q7(v, q):
+    """Hyndman-Fan type 7 quantile, as the SPEC defines it."""
+    s = sorted(v)
+    pos = q * (len(s) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+
+
+def series(exp, name):
+    for sr in exp.get("series", []):
+        if sr["name"] == name:
+            return sr["samples"]
+    return None
+
+
+def from_series(name, r, v, cols):
+    """Recompute the row's figures from its raw samples (time order kept)."""
+    n = len(v)
+    want = {"min_ns": min(v), "max_ns": max(v), "median_ns": q7(v, 0.5), "p90_ns": q7(v, 0.9),
+            "p99_ns": q7(v, 0.99), "mean_ns": sum(v) / n}
+    for c in cols:
+        check(close(r[c], want[c], 1e-6), "%s: %s %s recomputed from the series: %s" % (name, c, r[c], want[c]))
+    if "drift_pct" in r and n >= 2:
+        first, second = q7(v[:n // 2], 0.5), q7(v[n // 2:], 0.5)
+        if first:
+            check(close(r["drift_pct"], 100 * (second - first) / first, 1e-4), name + ": drift from the halves")
+
+
 def common(exp, name):
     if not check(exp is not None, name + ": in the output"):
         return False
@@ -70,6 +99,12 @@ def check_syscall(exp):
         check(r["median_ns"] > 0, "syscall %d: a call takes time" % b)
         check(close(r["clock_share_pct"], 100.0 * r["clock_ns"] / b / r["median_ns"]),
               "syscall %d: clock_share_pct = clock_ns / batch / median" % b)
+        v = series(exp, "batch %d" % b)
+        if check(v is not None and len(v) == r["batches"], "syscall %d: the batches kept as a series" % b):
+            from_series("syscall %d" % b, r, v, ["min_ns", "median_ns", "p99_ns", "mean_ns"])
+    v = series(exp, "clock pair")
+    if check(v is not None and len(v) == 100, "syscall: the clock pairs kept as a series") and rs:
+        check(close(rs[0]["clock_ns"], q7(v, 0.5), 1e-6), "syscall: clock_ns is the clock pairs' median")
     check(any(n.startswith("batch=1 includes the stopwatch") for n in exp["notes"]), "syscall: clock note")
     check(any("seeded random order" in n for n in exp["notes"]), "syscall: interleaving note")
 
@@ -84,6 +119,10 @@ def check_readcost(exp):
         check(r["samples"] == 40, "readcost %s: 40 samples in --quick" % r["operation"])
         check(r["calls_per_sample"] == 5000, "readcost %s: 5000 calls per sample" % r["operation"])
         check_distribution("readcost", r)
+        v = series(exp, r["operation"])
+        if check(v is not None and len(v) == 40, "readcost %s: samples kept as a series" % r["operation"]):
+            from_series("readcost " + r["operation"], r, v,
+                        ["min_ns", "median_ns", "p90_ns", "p99_ns", "max_ns", "mean_ns"])
         has = len(drift_notes(exp, r["operation"] + "'s")) == 1
         if abs(abs(r["drift_pct"]) - 5) > 0.01:  # the printed value may be rounded
             check(has == (abs(r["drift_pct"]) > 5), "readcost %s: drift note iff |drift| %.2f%% > 5%%" %
@@ -118,6 +157,11 @@ def check_clock(exp, n):
     check(r["min_ns"] >= 0, "clock: a monotonic clock never goes back")
     check(r["zero_pairs"] == 0 or r["min_ns"] == 0, "clock: zero pairs make the minimum 0")
     check(r["zero_pairs"] <= n // 2 or r["median_ns"] == 0, "clock: most pairs zero make the median 0")
+    v = series(exp, "clock_gettime pair")
+    if check(v is not None and len(v) == n, "clock: every pair kept as a series"):
+        check(sum(1 for x in v if x == 0) == r["zero_pairs"], "clock: zero_pairs counted from the series")
+        check(min(v) >= 0, "clock: no pair went backwards")
+        from_series("clock", r, v, ["min_ns", "median_ns", "p90_ns", "p99_ns", "max_ns", "mean_ns"])
     check(r["resolution_ns"] is None or r["resolution_ns"] >= 1, "clock: resolution from clock_getres")
     check(any(("%d pairs, %d of them zero" % (n, r["zero_pairs"])) in x for x in exp["notes"]),
           "clock: the zero-pair note repeats the count")
