@@ -18,7 +18,7 @@
 #define SLICE_FULL (8ull << 20)
 #define SLICE_QUICK (1ull << 20)
 #define BIG_BUF (64u * 1024u)
-#define CAL_BATCHES 16		/* the 1-byte cost: median of 16 batches of 1024 calls */
+#define CAL_BATCHES 16 /* the 1-byte cost: median of 16 batches of 1024 calls */
 #define CAL_CALLS 1024
 
 /* Open for the given buffer size: O_DIRECT (when in force) only where the buffer can be aligned. */
@@ -133,7 +133,8 @@ static int run(struct wtg_ctx *ctx)
 		}
 		if (r < 0 || (uint64_t)got != bytes) {
 			wtg_table_fail(ctx->t, "%s: read %lld of %llu bytes: %s", v->name, (long long)got,
-				       (unsigned long long)bytes, r < 0 ? strerror(err) : "the file is shorter");
+				       (unsigned long long)bytes,
+				       r < 0 ? strerror(err) : "the file is shorter");
 			rc = WTG_ERR;
 			break;
 		}
@@ -170,27 +171,32 @@ static int run(struct wtg_ctx *ctx)
 
 	char sz[32];
 	wtg_fmt_size(sz, sizeof sz, slice);
-	wtg_table_note(ctx->t, "the first %s of the data file, summed twice: one byte per read() and 64 KiB per "
-			       "read(); run in seeded random order (%s first)",
+	wtg_table_note(ctx->t,
+		       "the first %s of the data file, summed twice: one byte per read() and 64 KiB per "
+		       "read(); run in seeded random order (%s first)",
 		       sz, var[order[0]].name);
 	wtg_table_note(ctx->t,
-		       "predicted_ms = read_calls x %.1f ns, the median cost of one 1-byte read() over %d batches "
-		       "of %d (measured just before; other read() calls on the data file: %lld, not in read_calls)",
+		       "predicted_ms = read_calls x %.1f ns, the median cost of one 1-byte read() over %d "
+		       "batches of %d (measured just before; other read() calls on the data file: %lld, not "
+		       "in read_calls)",
 		       cost_ns, CAL_BATCHES, CAL_CALLS, (long long)cal_calls);
-	wtg_table_note(ctx->t, "no warm-up pass: the slice is as the data file's creation or scan left it (in the "
-			       "page cache, unless the u condition evicts it or reads around it)");
+	wtg_table_note(ctx->t, "no warm-up pass: the slice is as the data file's creation or scan left it "
+			       "(in the page cache, unless the u condition evicts it or reads around it)");
 	if (used_direct[1])
-		wtg_table_note(ctx->t, "O_DIRECT: the 64 KiB variant bypasses the page cache; a 1-byte read cannot be "
-				       "aligned, so the 1-byte variant and its cost read through the page cache");
+		wtg_table_note(ctx->t, "O_DIRECT: the 64 KiB variant bypasses the page cache; a 1-byte read "
+				       "cannot be aligned, so the 1-byte variant and its cost read through "
+				       "the page cache");
 	else if (wtg_uncached_requested())
 		wtg_table_note(ctx->t, "uncached I/O: %s before each variant",
 			       wtg_iomode_name(wtg_iomode_effective(df)));
 	if (one.threads) {
 		double pred = (double)slice * cost_ns / 1e6;
-		wtg_table_note(ctx->t, "1-byte variant: wall %.1f ms, CPU (user + sys) %.1f ms = %.2f x predicted, %lld "
-				       "involuntary context switches: wall beyond CPU time is time spent waiting for a CPU",
-			       one.wall_ms, one.user_ms + one.sys_ms, pred > 0 ? (one.user_ms + one.sys_ms) / pred : 0,
-			       (long long)one.ivcsw);
+		wtg_table_note(ctx->t,
+			       "1-byte variant: wall %.1f ms, CPU (user + sys) %.1f ms = %.2f x predicted, "
+			       "%lld involuntary context switches: wall beyond CPU time is time spent "
+			       "waiting for a CPU",
+			       one.wall_ms, one.user_ms + one.sys_ms,
+			       pred > 0 ? (one.user_ms + one.sys_ms) / pred : 0, (long long)one.ivcsw);
 	}
 	if (sums[0] == sums[1])
 		wtg_table_note(ctx->t, "same sum both ways: the extra time is not arithmetic");
@@ -228,7 +234,8 @@ double wtg_headline_bytewise(struct wtg_ctx *ctx)
 const struct wtg_experiment wtg_exp_bytewise = {
 	.name = "bytewise",
 	.question = "Why did adding up bytes take 21 s?",
-	.runs = "sum a slice one byte per read() and again 64 KiB per read(); user/sys split, calls, predicted vs measured",
+	.runs = "sum a slice one byte per read() and again 64 KiB per read(); user/sys split, calls, "
+		"predicted vs measured",
 	.view = WTG_VIEW_BARS,
 	.needs_datafile = true,
 	.run = run,

@@ -22,7 +22,7 @@
 
 static double unit_open(struct wtg_rng *r)
 {
-	return 1.0 - wtg_rng_unit(r);	/* (0, 1] */
+	return 1.0 - wtg_rng_unit(r); /* (0, 1] */
 }
 
 static double std_normal(struct wtg_rng *r)
@@ -70,7 +70,7 @@ static int bootstrap_median_ci_sorted(const double *sorted, size_t n, int resamp
 		return -1;
 	struct wtg_rng r;
 	wtg_rng_seed(&r, seed);
-	size_t k = n / 2 + (n & 1);	/* 1-based rank of the (lower) middle value */
+	size_t k = n / 2 + (n & 1); /* 1-based rank of the (lower) middle value */
 	for (int i = 0; i < resamples; i++) {
 		double uk = beta_draw(&r, (double)k, (double)(n - k + 1));
 		double m = pick(sorted, n, uk);
@@ -111,8 +111,9 @@ static int summarize_large(const double *v, size_t n, uint64_t seed, struct wtg_
 	size_t half = n / 2;
 	s.first_half_median = half ? wtg_quantile(v, half, 0.5) : s.median;
 	s.second_half_median = half ? wtg_quantile(v + half, n - half, 0.5) : s.median;
-	s.drift = s.first_half_median != 0 ? (s.second_half_median - s.first_half_median) / s.first_half_median
-					   : 0;
+	s.drift = s.first_half_median != 0
+			  ? (s.second_half_median - s.first_half_median) / s.first_half_median
+			  : 0;
 	*out = s;
 	return 0;
 }
@@ -120,7 +121,7 @@ static int summarize_large(const double *v, size_t n, uint64_t seed, struct wtg_
 static int run(struct wtg_ctx *ctx)
 {
 	const size_t n = ctx->opt->quick ? 50000 : 200000;
-	const size_t step = 10000;	/* pairs between cancel checks: well under a millisecond */
+	const size_t step = 10000; /* pairs between cancel checks: well under a millisecond */
 	const struct wtg_column extra[] = {
 		{ "zero_pairs", "count", WTG_T_INT, 0 },
 		{ "zero_pct", "%", WTG_T_REAL, 1 },
@@ -181,24 +182,31 @@ static int run(struct wtg_ctx *ctx)
 	free(d);
 
 	wtg_table_check(ctx->t, "monotonic", negative == 0,
-			"%lld of %zu pairs went backwards (CLOCK_MONOTONIC never should)", (long long)negative, n);
+			"%lld of %zu pairs went backwards (CLOCK_MONOTONIC never should)",
+			(long long)negative, n);
 	wtg_table_note(ctx->t,
-		       "each sample is b - a for clock_gettime(CLOCK_MONOTONIC, &a); clock_gettime(CLOCK_MONOTONIC, &b) "
+		       "each sample is b - a for clock_gettime(CLOCK_MONOTONIC, &a); "
+		       "clock_gettime(CLOCK_MONOTONIC, &b) "
 		       "with nothing between: %zu pairs, %lld of them zero (the same timestamp twice)",
 		       n, (long long)zeros);
 	if (res_ns >= 0)
-		wtg_table_note(ctx->t, "clock_getres(CLOCK_MONOTONIC) reports %lld ns; what a pair can resolve "
-				       "depends on the clock source and how it is read", (long long)res_ns);
+		wtg_table_note(ctx->t,
+			       "clock_getres(CLOCK_MONOTONIC) reports %lld ns; what a pair can resolve "
+			       "depends on the clock source and how it is read",
+			       (long long)res_ns);
 	wtg_table_note(ctx->t,
-		       "bootstrap CI of the median over all %zu pairs: each of the %d resamples' median is drawn "
-		       "exactly through order statistics of uniforms (Beta(k, n-k+1)), not by sorting n values",
+		       "bootstrap CI of the median over all %zu pairs: each of the %d resamples' median is "
+		       "drawn exactly through order statistics of uniforms (Beta(k, n-k+1)), not by "
+		       "sorting n values",
 		       n, WTG_BOOTSTRAP_RESAMPLES);
-	wtg_table_note(ctx->t, "a timed region needs many times a pair's cost (mean %.1f ns, median %.0f ns) of "
-			       "work before the stopwatch is negligible; the largest pair took %.0f ns, so one "
-			       "subtraction cannot tell a tiny interval from an interrupted one",
+	wtg_table_note(ctx->t,
+		       "a timed region needs many times a pair's cost (mean %.1f ns, median %.0f ns) of "
+		       "work before the stopwatch is negligible; the largest pair took %.0f ns, so one "
+		       "subtraction cannot tell a tiny interval from an interrupted one",
 		       s.mean, s.median, s.max);
 	if (fabs(s.drift) > 0.05)
-		wtg_table_note(ctx->t, "drift: the second half's median differs from the first half's by %.1f%%",
+		wtg_table_note(ctx->t,
+			       "drift: the second half's median differs from the first half's by %.1f%%",
 			       s.drift * 100.0);
 	return WTG_OK;
 }

@@ -207,9 +207,9 @@ void wtg_add_summary_row(struct wtg_ctx *ctx, const char *label, const struct wt
 			 const struct wtg_value *extra, int nextra)
 {
 	struct wtg_value v[WTG_MAX_COLS] = {
-		WTG_TEXT(label),	   WTG_INT(s->n),	  WTG_REAL(s->mean),	WTG_REAL(s->median),
-		WTG_REAL(s->p90),	   WTG_REAL(s->p99),	  WTG_REAL(s->max),	WTG_REAL(s->ci_low),
-		WTG_REAL(s->ci_high),	   WTG_REAL(s->min),	  WTG_REAL(s->drift * 100.0),
+		WTG_TEXT(label),   WTG_INT(s->n),     WTG_REAL(s->mean),	 WTG_REAL(s->median),
+		WTG_REAL(s->p90),  WTG_REAL(s->p99),  WTG_REAL(s->max),	 WTG_REAL(s->ci_low),
+		WTG_REAL(s->ci_high), WTG_REAL(s->min), WTG_REAL(s->drift * 100.0),
 	};
 	int nv = 11;
 	for (int i = 0; i < nextra && nv < WTG_MAX_COLS; i++)
@@ -219,6 +219,6 @@ void wtg_add_summary_row(struct wtg_ctx *ctx, const char *label, const struct wt
 	bool ordered = s->min <= s->median && s->median <= s->p90 && s->p90 <= s->p99 && s->p99 <= s->max;
 	bool inside = s->ci_low <= s->median && s->median <= s->ci_high;
 	wtg_table_check(ctx->t, "quantiles", ordered && inside,
-			"%s: min <= median <= p90 <= p99 <= max, CI [%.1f, %.1f] holds the median %.1f", label,
-			s->ci_low, s->ci_high, s->median);
+			"%s: min <= median <= p90 <= p99 <= max, CI [%.1f, %.1f] holds the median %.1f",
+			label, s->ci_low, s->ci_high, s->median);
 }

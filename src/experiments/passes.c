@@ -39,8 +39,8 @@ static int one_pass(struct wtg_ctx *ctx, unsigned char *buf, uint64_t want, uint
 	if (r == 1)
 		return WTG_CANCELLED;
 	if (r < 0 || (uint64_t)got != *bytes) {
-		wtg_table_fail(ctx->t, "pass: read %lld of %llu bytes: %s", (long long)got, (unsigned long long)*bytes,
-			       r < 0 ? strerror(err) : "the file is shorter");
+		wtg_table_fail(ctx->t, "pass: read %lld of %llu bytes: %s", (long long)got,
+			       (unsigned long long)*bytes, r < 0 ? strerror(err) : "the file is shorter");
 		return WTG_ERR;
 	}
 	return WTG_OK;
@@ -63,14 +63,14 @@ static int run(struct wtg_ctx *ctx)
 		wtg_table_fail(ctx->t, "out of memory");
 		return WTG_ERR;
 	}
-	memset(buf, 0, BUF);	/* the buffer's own faults happen here, not in pass 1 */
+	memset(buf, 0, BUF); /* the buffer's own faults happen here, not in pass 1 */
 
 	struct wtg_probe_result total, res;
 	memset(&total, 0, sizeof total);
 	uint64_t bytes = 0;
 	int64_t sum;
 	int bad = 0, rc = WTG_OK;
-	for (int i = -1; i < NPASSES; i++) {	/* pass -1 is the warm-up */
+	for (int i = -1; i < NPASSES; i++) { /* pass -1 is the warm-up */
 		char label[32];
 		snprintf(label, sizeof label, i < 0 ? "warm-up pass" : "pass %d of %d", i + 1, NPASSES);
 		wtg_ctx_progress(ctx, i + 1, NPASSES, label);
@@ -82,8 +82,8 @@ static int run(struct wtg_ctx *ctx)
 		int64_t known = wtg_datafile_prefix_sum(df, bytes);
 		if (sum != known) {
 			bad++;
-			wtg_table_fail(ctx->t, "%s: sum %lld does not equal the known sum %lld", label, (long long)sum,
-				       (long long)known);
+			wtg_table_fail(ctx->t, "%s: sum %lld does not equal the known sum %lld", label,
+				       (long long)sum, (long long)known);
 		}
 		if (i < 0)
 			continue;
@@ -95,8 +95,8 @@ static int run(struct wtg_ctx *ctx)
 	free(buf);
 	if (rc != WTG_OK)
 		return rc;
-	wtg_table_check(ctx->t, "sum", bad == 0, "%d of %d passes (warm-up included) summed %llu bytes to the known "
-						 "sum %lld",
+	wtg_table_check(ctx->t, "sum", bad == 0,
+			"%d of %d passes (warm-up included) summed %llu bytes to the known sum %lld",
 			NPASSES + 1 - bad, NPASSES + 1, (unsigned long long)bytes,
 			(long long)wtg_datafile_prefix_sum(df, bytes));
 
@@ -121,21 +121,26 @@ static int run(struct wtg_ctx *ctx)
 	for (int i = 1; i < NPASSES; i++)
 		if (ns[i] > ns[slowest])
 			slowest = i;
-	wtg_table_note(ctx->t, "warm-up (fixed before measuring): one unreported pass; then %d passes over %s with a "
-			       "1 MiB buffer, every one kept in time order (series \"pass\", ns)",
+	wtg_table_note(ctx->t,
+		       "warm-up (fixed before measuring): one unreported pass; then %d passes over %s with a "
+		       "1 MiB buffer, every one kept in time order (series \"pass\", ns)",
 		       NPASSES, sz);
-	wtg_table_note(ctx->t, "faults over the %d passes: %lld minor, %lld major; the slowest pass (#%d, %.3f ms) "
-			       "had %.0f minor and %.0f major",
-		       NPASSES, (long long)total.minflt, (long long)total.majflt, slowest + 1, ns[slowest] / 1e6,
-		       minflt[slowest], majflt[slowest]);
-	wtg_table_note(ctx->t, "the CI is the bootstrap interval of the median over these %d passes: it says how well "
-			       "this run's median is located, not where the next run's will be",
+	wtg_table_note(ctx->t,
+		       "faults over the %d passes: %lld minor, %lld major; the slowest pass (#%d, %.3f ms) "
+		       "had %.0f minor and %.0f major",
+		       NPASSES, (long long)total.minflt, (long long)total.majflt, slowest + 1,
+		       ns[slowest] / 1e6, minflt[slowest], majflt[slowest]);
+	wtg_table_note(ctx->t,
+		       "the CI is the bootstrap interval of the median over these %d passes: it says how "
+		       "well this run's median is located, not where the next run's will be",
 		       NPASSES);
 	if (fabs(s.drift) > 0.05)
-		wtg_table_note(ctx->t, "drift: the last 15 passes' median differs from the first 15's by %+.1f%%",
+		wtg_table_note(ctx->t,
+			       "drift: the last 15 passes' median differs from the first 15's by %+.1f%%",
 			       s.drift * 100.0);
 	if (wtg_uncached_requested())
-		wtg_table_note(ctx->t, "uncached I/O: %s before each pass", wtg_iomode_name(wtg_iomode_effective(df)));
+		wtg_table_note(ctx->t, "uncached I/O: %s before each pass",
+			       wtg_iomode_name(wtg_iomode_effective(df)));
 	return WTG_OK;
 }
 

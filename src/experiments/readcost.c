@@ -168,52 +168,58 @@ static int run(struct wtg_ctx *ctx)
 	struct wtg_summary s[NOPS];
 	for (int op = 0; op < NOPS; op++) {
 		const struct wtg_value ev[] = { WTG_INT(calls) };
-		if (wtg_summarize(v + op * rounds, (size_t)rounds, wtg_ctx_seed(ctx, (unsigned)op), &s[op]) < 0) {
+		uint64_t seed = wtg_ctx_seed(ctx, (unsigned)op);
+		if (wtg_summarize(v + op * rounds, (size_t)rounds, seed, &s[op]) < 0) {
 			wtg_table_fail(ctx->t, "%s: out of memory summarizing", op_name[op]);
 			free(v);
 			return WTG_ERR;
 		}
-		wtg_add_summary_row(ctx, op_name[op], &s[op], v + op * rounds, (size_t)rounds, &probes[op], ev, 1);
+		wtg_add_summary_row(ctx, op_name[op], &s[op], v + op * rounds, (size_t)rounds, &probes[op],
+				    ev, 1);
 	}
 	free(v);
 
 	wtg_table_check(ctx->t, "sum", file_bad == 0,
-			"file reads: %d batches of %ld bytes from offset 0, each summing to %lld (from the first "
-			"%ld bytes, whose sum %lld is the known prefix sum); %lld differed; total %lld",
+			"file reads: %d batches of %ld bytes from offset 0, each summing to %lld (from the "
+			"first %ld bytes, whose sum %lld is the known prefix sum); %lld differed; total %lld",
 			rounds + 1, calls, (long long)file_expect, f.reflen, (long long)f.refsum,
 			(long long)file_bad, (long long)file_sum);
 	if (file_bad)
-		wtg_table_fail(ctx->t, "%lld file batches read bytes that differ from the file's known content",
+		wtg_table_fail(ctx->t,
+			       "%lld file batches read bytes that differ from the file's known content",
 			       (long long)file_bad);
 	wtg_table_check(ctx->t, "zero", zero_sum == 0, "/dev/zero reads summed to %lld (must be 0)",
 			(long long)zero_sum);
 	if (zero_sum)
 		wtg_table_fail(ctx->t, "/dev/zero returned non-zero bytes");
 
-	wtg_table_note(ctx->t, "each sample is one batch of %ld calls (ns per call); %d rounds, each running one "
-			       "batch of every operation in an order drawn from the seeded generator (seed %llu)",
+	wtg_table_note(ctx->t,
+		       "each sample is one batch of %ld calls (ns per call); %d rounds, each running one "
+		       "batch of every operation in an order drawn from the seeded generator (seed %llu)",
 		       calls, rounds, (unsigned long long)ctx->opt->seed);
-	wtg_table_note(ctx->t, "warm-up (fixed before measuring): one unrecorded round of all three; the file "
-			       "read is read() of 1 byte at the file offset, rewound to 0 with lseek before each "
-			       "batch (outside the timing), so every batch reads the same first %ld bytes",
+	wtg_table_note(ctx->t,
+		       "warm-up (fixed before measuring): one unrecorded round of all three; the file "
+		       "read is read() of 1 byte at the file offset, rewound to 0 with lseek before each "
+		       "batch (outside the timing), so every batch reads the same first %ld bytes",
 		       calls < f.reflen ? calls : f.reflen);
 	for (int op = 0; op < NOPS; op++)
 		if (fabs(s[op].drift) > 0.05)
 			wtg_table_note(ctx->t,
-				       "drift: %s's second-half median (%.1f ns) differs from its first-half median "
-				       "(%.1f ns) by %+.1f%%: the machine changed during the run",
+				       "drift: %s's second-half median (%.1f ns) differs from its first-half "
+				       "median (%.1f ns) by %+.1f%%: the machine changed during the run",
 				       op_name[op], s[op].second_half_median, s[op].first_half_median,
 				       s[op].drift * 100.0);
-	wtg_table_note(ctx->t, "medians: getpid %.1f ns, /dev/zero %.1f ns, file %.1f ns: the file read %s the "
-			       "bare crossing by %.1f ns, and %s /dev/zero by %.1f ns",
+	wtg_table_note(ctx->t,
+		       "medians: getpid %.1f ns, /dev/zero %.1f ns, file %.1f ns: the file read %s the "
+		       "bare crossing by %.1f ns, and %s /dev/zero by %.1f ns",
 		       s[OP_GETPID].median, s[OP_ZERO].median, s[OP_FILE].median,
 		       s[OP_FILE].median >= s[OP_GETPID].median ? "exceeds" : "is below",
 		       fabs(s[OP_FILE].median - s[OP_GETPID].median),
 		       s[OP_FILE].median >= s[OP_ZERO].median ? "exceeds" : "is below",
 		       fabs(s[OP_FILE].median - s[OP_ZERO].median));
 	if (wtg_uncached_requested())
-		wtg_table_note(ctx->t, "uncached I/O does not apply here: readcost measures the warm page-cache "
-				       "path (a 1-byte read cannot use O_DIRECT)");
+		wtg_table_note(ctx->t, "uncached I/O does not apply here: readcost measures the warm "
+				       "page-cache path (a 1-byte read cannot use O_DIRECT)");
 	return WTG_OK;
 }
 

@@ -12,7 +12,7 @@
 
 static const long batch_sizes[] = { 1, 10, 100, 1000, 10000 };
 #define NSIZES ((int)WTG_ARRAY_LEN(batch_sizes))
-#define CLOCK_SLOT NSIZES	/* schedule entry for an empty clock pair */
+#define CLOCK_SLOT NSIZES /* schedule entry for an empty clock pair */
 
 /* The stopwatch alone: two clock reads with nothing between them, as wtg_time_getpid_batch does. */
 static double time_clock_pair(void)
@@ -113,7 +113,8 @@ static int run(struct wtg_ctx *ctx)
 		bool ok = s.min <= s.median && s.median <= s.p99 && s.p99 <= s.max && s.ci_low <= s.median &&
 			  s.median <= s.ci_high;
 		wtg_table_check(ctx->t, "quantiles", ok,
-				"batch %ld: min <= median <= p99 <= max, CI [%.1f, %.1f] holds the median %.1f",
+				"batch %ld: min <= median <= p99 <= max, CI [%.1f, %.1f] holds the "
+				"median %.1f",
 				batch_sizes[k], s.ci_low, s.ci_high, s.median);
 	}
 	wtg_table_add_series(ctx->t, "clock pair", "ns", clk, (size_t)nbatches);
@@ -125,12 +126,13 @@ static int run(struct wtg_ctx *ctx)
 			"every batch size and the clock pair ran %d times in one shuffled schedule of %d",
 			nbatches, nslots);
 	wtg_table_note(ctx->t,
-		       "ns per call = (clock after - clock before) / batch; the %d batches of each size and %d empty "
-		       "clock pairs ran interleaved in seeded random order (seed %llu)",
+		       "ns per call = (clock after - clock before) / batch; the %d batches of each size and "
+		       "%d empty clock pairs ran interleaved in seeded random order (seed %llu)",
 		       nbatches, nbatches, (unsigned long long)ctx->opt->seed);
 	wtg_table_note(ctx->t,
-		       "batch=1 includes the stopwatch: a clock pair alone measures %.1f ns (median, clock_ns), "
-		       "%.0f%% of the batch=1 median; at batch=10000 its share is %.4f ns per call",
+		       "batch=1 includes the stopwatch: a clock pair alone measures %.1f ns (median, "
+		       "clock_ns), %.0f%% of the batch=1 median; at batch=10000 its share is %.4f ns per "
+		       "call",
 		       clock_ns, share1, clock_ns / 10000.0);
 	wtg_table_note(ctx->t, "each figure is an average over the calls of one batch, not the latency of "
 			       "single calls: a stall inside a batch is spread over its calls");
@@ -153,7 +155,8 @@ double wtg_headline_syscall(struct wtg_ctx *ctx)
 const struct wtg_experiment wtg_exp_syscall = {
 	.name = "syscall",
 	.question = "What does one kernel crossing cost?",
-	.runs = "raw syscall(SYS_getpid) in batches of 1..10000 calls, 200 batches each; median and p99 ns per call",
+	.runs = "raw syscall(SYS_getpid) in batches of 1..10000 calls, 200 batches each; median and p99 ns "
+		"per call",
 	.view = WTG_VIEW_SWEEP,
 	.needs_datafile = false,
 	.run = run,

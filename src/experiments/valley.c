@@ -71,7 +71,7 @@ static int run(struct wtg_ctx *ctx)
 		wtg_table_fail(ctx->t, "out of memory for a %u-byte buffer", MAX_BUF);
 		return WTG_ERR;
 	}
-	memset(buf, 0, MAX_BUF);	/* fault the buffer in before any timing */
+	memset(buf, 0, MAX_BUF); /* fault the buffer in before any timing */
 
 	/* fixed warm-up rule: one unreported 1 MiB-buffer pass over the whole file */
 	wtg_ctx_progress(ctx, 0, nsizes + 1, "warm-up pass");
@@ -102,7 +102,7 @@ static int run(struct wtg_ctx *ctx)
 		}
 		uint64_t want = df->size;
 		if ((uint64_t)b * max_calls < want)
-			want = (uint64_t)b * max_calls;	/* a multiple of WTG_CHUNK */
+			want = (uint64_t)b * max_calls; /* a multiple of WTG_CHUNK */
 		rc = pass(ctx, buf, b, want, &direct, &bytes, &sum, &calls, &res);
 		if (rc != WTG_OK)
 			break;
@@ -122,8 +122,9 @@ static int run(struct wtg_ctx *ctx)
 		};
 		wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), &res);
 		int64_t expect = (int64_t)((bytes + b - 1) / b);
-		wtg_table_check(ctx->t, "read_calls", calls == expect, "bufsize %s: %lld read calls = ceil(%llu / %zu) = %lld",
-				sz, (long long)calls, (unsigned long long)bytes, b, (long long)expect);
+		wtg_table_check(ctx->t, "read_calls", calls == expect,
+				"bufsize %s: %lld read calls = ceil(%llu / %zu) = %lld", sz, (long long)calls,
+				(unsigned long long)bytes, b, (long long)expect);
 		if (!wtg_check_sum(ctx, label, sum, wtg_datafile_prefix_sum(df, bytes)))
 			rc = WTG_ERR;
 	}
@@ -134,21 +135,26 @@ static int run(struct wtg_ctx *ctx)
 
 	char maxb[32];
 	wtg_fmt_size(maxb, sizeof maxb, df->size);
-	wtg_table_note(ctx->t, "warm-up (fixed before measuring): one unreported pass over the whole %s file with "
-			       "a 1 MiB buffer; then every row opens the file afresh and reads from offset 0",
+	wtg_table_note(ctx->t,
+		       "warm-up (fixed before measuring): one unreported pass over the whole %s file with "
+		       "a 1 MiB buffer; then every row opens the file afresh and reads from offset 0",
 		       maxb);
 	wtg_fmt_size(sz, sizeof sz, smallest);
-	wtg_table_note(ctx->t, "each row reads min(file, bufsize x %llu) bytes, so small buffers read a slice "
-			       "(%s: the first %llu bytes) and every row makes at most %llu read() calls",
+	wtg_table_note(ctx->t,
+		       "each row reads min(file, bufsize x %llu) bytes, so small buffers read a slice "
+		       "(%s: the first %llu bytes) and every row makes at most %llu read() calls",
 		       (unsigned long long)max_calls, sz, (unsigned long long)smallest_bytes,
 		       (unsigned long long)max_calls);
-	wtg_table_note(ctx->t, "the buffer is one %u MiB allocation touched before timing; GB/s = bytes / ms / 1e6",
+	wtg_table_note(ctx->t,
+		       "the buffer is one %u MiB allocation touched before timing; GB/s = bytes / ms / 1e6",
 		       MAX_BUF >> 20);
 	if (skipped_below)
-		wtg_table_note(ctx->t, "O_DIRECT in force: buffer sizes below its %zu-byte alignment are skipped",
+		wtg_table_note(ctx->t,
+			       "O_DIRECT in force: buffer sizes below its %zu-byte alignment are skipped",
 			       skipped_below);
 	else if (wtg_uncached_requested())
-		wtg_table_note(ctx->t, "uncached I/O: %s before each row", wtg_iomode_name(wtg_iomode_effective(df)));
+		wtg_table_note(ctx->t, "uncached I/O: %s before each row",
+			       wtg_iomode_name(wtg_iomode_effective(df)));
 	return WTG_OK;
 }
 

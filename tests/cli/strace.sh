@@ -61,7 +61,8 @@ doc = json.load(open(sys.argv[1]))
 e = [x for x in doc["experiments"] if x["name"] == "bytewise"][0]
 i = [c["name"] for c in e["columns"]].index("read_calls")
 rows = sum(r[i] for r in e["rows"])
-cal = [int(m.group(1)) for m in (re.search(r"other read\(\) calls on the data file: (\d+)", n) for n in e["notes"]) if m]
+pat = re.compile(r"other read\(\) calls on the data file: (\d+)")
+cal = [int(m.group(1)) for m in (pat.search(n) for n in e["notes"]) if m]
 ok = all(c["ok"] for c in e["checks"])
 print(rows, cal[0] if cal else -1, len(e["rows"]), "ok" if ok else "bad")
 EOF
@@ -80,11 +81,13 @@ check "strace -c counted read calls (got '$all')" [ -n "$all" ]
 check "strace -P counted read calls on the data file (got '$onfile')" [ -n "$onfile" ]
 if [ -n "$all" ] && [ -n "$onfile" ]; then
 	expect=$((rows + cal))
-	check "reads of the data file: strace $onfile = reported $rows + calibration $cal" [ "$onfile" -eq "$expect" ]
+	check "reads of the data file: strace $onfile = reported $rows + calibration $cal" \
+		[ "$onfile" -eq "$expect" ]
 	check "strace sees at least the reported reads ($all >= $expect)" [ "$all" -ge "$expect" ]
 	other=$((all - expect))
 	check "other reads: $other <= $SLACK" [ "$other" -le "$SLACK" ]
-	echo "strace.sh: $all read calls in all, $onfile on the data file ($rows reported + $cal calibration), $other other"
+	echo "strace.sh: $all read calls in all, $onfile on the data file" \
+		"($rows reported + $cal calibration), $other other"
 fi
 check "the --file is left as it was" cmp -s "$data" "$tmp/copy.bin"
 

@@ -97,14 +97,16 @@ def check_bytewise(exp, prefix, size, tag):
         check(r["read_calls"] == ceil_div(r["bytes"], b),
               tag + "%s: read_calls %d == ceil(%d/%d)" % (v, r["read_calls"], r["bytes"], b))
         if prefix is not None:
-            check(r["sum"] == prefix(r["bytes"]), tag + "%s: sum %d == %d" % (v, r["sum"], prefix(r["bytes"])))
+            check(r["sum"] == prefix(r["bytes"]),
+                  tag + "%s: sum %d == %d" % (v, r["sum"], prefix(r["bytes"])))
         check(r["ms"] > 0 and r["user_ms"] >= 0 and r["sys_ms"] >= 0, tag + v + ": times non-negative")
         check(close(r["ns_per_byte"], r["ms"] * 1e6 / r["bytes"], 1e-4), tag + v + ": ns_per_byte = ms/bytes")
         if cost:
             # the note prints the cost to 0.1 ns, so allow that rounding
-            check(abs(r["predicted_ms"] - r["read_calls"] * cost / 1e6) <= r["read_calls"] * 0.051 / 1e6 + 1e-9,
-                  tag + v + ": predicted_ms = read_calls x cost")
-        check(close(r["predicted_ratio"], r["ms"] / r["predicted_ms"], 1e-4), tag + v + ": ratio = ms/predicted")
+            err = abs(r["predicted_ms"] - r["read_calls"] * cost / 1e6)
+            check(err <= r["read_calls"] * 0.051 / 1e6 + 1e-9, tag + v + ": predicted_ms = read_calls x cost")
+        check(close(r["predicted_ratio"], r["ms"] / r["predicted_ms"], 1e-4),
+              tag + v + ": ratio = ms/predicted")
     check(len({r["sum"] for r in rs}) == 1, tag + "bytewise: same sum both ways")
     m = [re.search(r"other read\(\) calls on the data file: (\d+)", n) for n in notes]
     m = [x for x in m if x]
@@ -137,9 +139,11 @@ def check_valley(exp, prefix, size, tag, max_calls=1 << 16):
         check(r["read_calls"] == ceil_div(r["bytes"], b),
               tag + "valley %d: read_calls %d == ceil(%d/%d)" % (b, r["read_calls"], r["bytes"], b))
         check(r["read_calls"] <= max_calls, tag + "valley %d: at most %d calls" % (b, max_calls))
-        check(r["ms"] > 0 and close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-4), tag + "valley %d: gbps" % b)
+        check(r["ms"] > 0 and close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-4),
+              tag + "valley %d: gbps" % b)
         if prefix is not None:
-            check(r["sum"] == prefix(r["bytes"]), tag + "valley %d: sum %d == %d" % (b, r["sum"], prefix(r["bytes"])))
+            check(r["sum"] == prefix(r["bytes"]),
+                  tag + "valley %d: sum %d == %d" % (b, r["sum"], prefix(r["bytes"])))
         if r["bytes"] == span:
             sums.add(r["sum"])
     check(len(sums) <= 1, tag + "valley: every whole-file row has the same sum")
@@ -168,21 +172,26 @@ def check_passes(exp, total_sum, tag):
                           ("p90_ns", q7(v, 0.9)), ("p99_ns", q7(v, 0.99)), ("mean_ns", sum(v) / 30)):
             check(close(r[col], want, 1e-6), tag + "passes: %s %s from the series %s" % (col, r[col], want))
         first, second = q7(v[:15], 0.5), q7(v[15:], 0.5)
-        check(close(r["drift_pct"], 100 * (second - first) / first, 1e-4), tag + "passes: drift from the halves")
+        check(close(r["drift_pct"], 100 * (second - first) / first, 1e-4),
+              tag + "passes: drift from the halves")
     fmin, fmaj = series(exp, "pass minflt"), series(exp, "pass majflt")
     if check(fmin is not None and fmaj is not None, tag + "passes: fault series"):
-        check(len(fmin) == 30 and sum(fmin) == r["minflt_total"], tag + "passes: minflt_total = sum of passes")
-        check(len(fmaj) == 30 and sum(fmaj) == r["majflt_total"], tag + "passes: majflt_total = sum of passes")
+        check(len(fmin) == 30 and sum(fmin) == r["minflt_total"],
+              tag + "passes: minflt_total = sum of passes")
+        check(len(fmaj) == 30 and sum(fmaj) == r["majflt_total"],
+              tag + "passes: majflt_total = sum of passes")
     sumcheck = [c for c in exp["checks"] if c["name"] == "sum"]
     check(len(sumcheck) == 1 and sumcheck[0]["detail"].startswith("31 of 31 passes"),
           tag + "passes: every pass summed to the known sum")
     if total_sum is not None and sumcheck:
-        check(("known sum %d" % total_sum) in sumcheck[0]["detail"], tag + "passes: the known sum is the file's")
+        check(("known sum %d" % total_sum) in sumcheck[0]["detail"],
+              tag + "passes: the known sum is the file's")
     check(any(n.startswith("warm-up (fixed before measuring): one unreported pass") for n in exp["notes"]),
           tag + "passes: warm-up note")
     if abs(abs(r["drift_pct"]) - 5) > 0.01:  # the printed value may be rounded
         drift = abs(r["drift_pct"]) > 5
-        check(drift == any(n.startswith("drift:") for n in exp["notes"]), tag + "passes: drift note iff |drift| > 5%")
+        check(drift == any(n.startswith("drift:") for n in exp["notes"]),
+              tag + "passes: drift note iff |drift| > 5%")
     return r
 
 
@@ -209,8 +218,10 @@ def main():
             r = check_passes(experiment(doc, "passes"), prefix(size), "file: ")
             if r:
                 # the whole process saw at least the faults its 30 passes recorded
-                check(ru1.ru_minflt - ru0.ru_minflt >= r["minflt_total"], "passes: minflt within the process's")
-                check(ru1.ru_majflt - ru0.ru_majflt >= r["majflt_total"], "passes: majflt within the process's")
+                check(ru1.ru_minflt - ru0.ru_minflt >= r["minflt_total"],
+                      "passes: minflt within the process's")
+                check(ru1.ru_majflt - ru0.ru_majflt >= r["majflt_total"],
+                      "passes: majflt within the process's")
         after = os.stat(path)
         check((after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns),
               "--file is never written")
@@ -232,7 +243,8 @@ def main():
             check_valley(experiment(doc, "valley"), None, qsize, "own: ")
             check_passes(experiment(doc, "passes"), known, "own: ")
             v = rows(experiment(doc, "valley"))
-            check(all(r["sum"] == known for r in v if r["bytes"] == qsize), "own: valley's whole-file sums are known")
+            check(all(r["sum"] == known for r in v if r["bytes"] == qsize),
+                  "own: valley's whole-file sums are known")
             check(o1 is not None and o1 == o2, "bytewise: the same seed gives the same order")
         check(datadir_is_empty(), "the data file wtg created is removed (--dir is empty)")
     finally:

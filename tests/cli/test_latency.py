@@ -13,7 +13,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wtgtest import (check, datadir, datadir_is_empty, experiment, finish, rows,  # noqa: E402
                      run_json)
 
-DIST = ["operation", "samples", "mean_ns", "median_ns", "p90_ns", "p99_ns", "max_ns", "ci_low_ns", "ci_high_ns"]
+DIST = ["operation", "samples", "mean_ns", "median_ns", "p90_ns", "p99_ns", "max_ns",
+        "ci_low_ns", "ci_high_ns"]
 SPEC = {
     "syscall": ["batch", "batches", "median_ns", "p99_ns"],
     "readcost": DIST,
@@ -48,11 +49,13 @@ def from_series(name, r, v, cols):
     want = {"min_ns": min(v), "max_ns": max(v), "median_ns": q7(v, 0.5), "p90_ns": q7(v, 0.9),
             "p99_ns": q7(v, 0.99), "mean_ns": sum(v) / n}
     for c in cols:
-        check(close(r[c], want[c], 1e-6), "%s: %s %s recomputed from the series: %s" % (name, c, r[c], want[c]))
+        check(close(r[c], want[c], 1e-6),
+              "%s: %s %s recomputed from the series: %s" % (name, c, r[c], want[c]))
     if "drift_pct" in r and n >= 2:
         first, second = q7(v[:n // 2], 0.5), q7(v[n // 2:], 0.5)
         if first:
-            check(close(r["drift_pct"], 100 * (second - first) / first, 1e-4), name + ": drift from the halves")
+            check(close(r["drift_pct"], 100 * (second - first) / first, 1e-4),
+                  name + ": drift from the halves")
 
 
 def common(exp, name):
@@ -133,7 +136,8 @@ def check_readcost(exp):
         check(m is not None, "readcost: ordering note format")
         if m and len(rs) == 3:
             for i, r in enumerate(rs):
-                check(abs(float(m.group(i + 1)) - r["median_ns"]) <= 0.051, "readcost: note repeats the medians")
+                check(abs(float(m.group(i + 1)) - r["median_ns"]) <= 0.051,
+                      "readcost: note repeats the medians")
             word = "exceeds" if rs[2]["median_ns"] >= rs[0]["median_ns"] else "is below"
             check(("the file read %s the bare crossing" % word) in med[0], "readcost: ordering stated right")
     sumcheck = [c for c in exp["checks"] if c["name"] == "sum"]
