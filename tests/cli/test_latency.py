@@ -9,6 +9,7 @@ import re
 import shutil
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wtgtest import (check, datadir, datadir_is_empty, experiment, finish, rows,  # noqa: E402
                      run_json)
