@@ -113,7 +113,8 @@ static int fb_spawn(struct wtg_ctx *ctx, int mode, struct fb_run *r)
 	close(pfd[1]);
 	if (rc != 0) {
 		close(pfd[0]);
-		wtg_table_fail(ctx->t, "cannot start the %s control (%s): %s", fb_mode[mode], exe, strerror(rc));
+		wtg_table_fail(ctx->t, "cannot start the %s control (%s): %s", fb_mode[mode], exe,
+			       strerror(rc));
 		return -1;
 	}
 	size_t got = 0;
@@ -198,8 +199,9 @@ static void fb_summarize(const struct fb_run *runs, int n, struct fb_case *c)
 			c->rep = i;
 }
 
-static void fb_row(struct wtg_ctx *ctx, const char *label, double minflt, double majflt, double ms, int64_t pages,
-		   bool per_page, int runs, int64_t lo, int64_t hi, const struct wtg_probe_result *pr)
+static void fb_row(struct wtg_ctx *ctx, const char *label, double minflt, double majflt, double ms,
+		   int64_t pages, bool per_page, int runs, int64_t lo, int64_t hi,
+		   const struct wtg_probe_result *pr)
 {
 	const struct wtg_value v[] = {
 		WTG_TEXT(label),
@@ -264,13 +266,15 @@ static int run_faultbase(struct wtg_ctx *ctx)
 				printed = errno || end == r->out ? -1 : (int64_t)got;
 				if (errno || end == r->out || *end != '\n' || got != df->sum) {
 					sums_ok = false;
-					wtg_check_sum(ctx, label, errno || end == r->out ? -1 : (int64_t)got, df->sum);
+					wtg_check_sum(ctx, label, errno || end == r->out ? -1 : (int64_t)got,
+						      df->sum);
 				}
 			}
 		}
 	}
 	wtg_ctx_progress(ctx, nsteps, nsteps, "done");
-	wtg_table_check(ctx->t, "children", exited_ok, "%s", exited_ok ? "every control exited with status 0" : bad);
+	wtg_table_check(ctx->t, "children", exited_ok, "%s",
+			exited_ok ? "every control exited with status 0" : bad);
 	if (!exited_ok)
 		wtg_table_fail(ctx->t, "%s", bad);
 	if (sums_ok) {
@@ -286,27 +290,35 @@ static int run_faultbase(struct wtg_ctx *ctx)
 		fb_summarize(runs[c], reps, &cs[c]);
 		struct wtg_probe_result pr;
 		fb_probe(&runs[c][cs[c].rep], &pr);
-		fb_row(ctx, fb_label[c], cs[c].minflt, cs[c].majflt, cs[c].ms, c == FB_EXIT ? 0 : pages, false, reps,
-		       cs[c].minflt_lo, cs[c].minflt_hi, &pr);
+		fb_row(ctx, fb_label[c], cs[c].minflt, cs[c].majflt, cs[c].ms, c == FB_EXIT ? 0 : pages,
+		       false, reps, cs[c].minflt_lo, cs[c].minflt_hi, &pr);
 	}
-	fb_row(ctx, "map - exit", cs[FB_MAP].minflt - cs[FB_EXIT].minflt, cs[FB_MAP].majflt - cs[FB_EXIT].majflt,
-	       cs[FB_MAP].ms - cs[FB_EXIT].ms, pages, false, 0, 0, 0, NULL);
+	fb_row(ctx, "map - exit", cs[FB_MAP].minflt - cs[FB_EXIT].minflt,
+	       cs[FB_MAP].majflt - cs[FB_EXIT].majflt, cs[FB_MAP].ms - cs[FB_EXIT].ms, pages, false, 0, 0, 0,
+	       NULL);
 	fb_row(ctx, "sum - map", cs[FB_SUM].minflt - cs[FB_MAP].minflt, cs[FB_SUM].majflt - cs[FB_MAP].majflt,
 	       cs[FB_SUM].ms - cs[FB_MAP].ms, pages, true, 0, 0, 0, NULL);
 
-	wtg_table_note(ctx->t, "each control ran %d times (wtg --child=MODE FILE via posix_spawn, the three in seeded "
-			       "random order per round); minflt, majflt and ms are medians; faults from wait4()'s rusage",
-		       reps);
-	wtg_table_note(ctx->t, "a bare start and exit of wtg costs %.0f minor and %.0f major faults: every program "
-			       "pays these before it touches any data",
+	wtg_table_note(
+		ctx->t,
+		"each control ran %d times (wtg --child=MODE FILE via posix_spawn, the three in seeded "
+		"random order per round); minflt, majflt and ms are medians; faults from wait4()'s rusage",
+		reps);
+	wtg_table_note(ctx->t,
+		       "a bare start and exit of wtg costs %.0f minor and %.0f major faults: every program "
+		       "pays these before it touches any data",
 		       cs[FB_EXIT].minflt, cs[FB_EXIT].majflt);
-	wtg_table_note(ctx->t, "mapping without touching changes the count by %+.0f; summing the %lld pages adds %.0f "
-			       "(%.4f per page: one fault can map many pages)",
-		       cs[FB_MAP].minflt - cs[FB_EXIT].minflt, (long long)pages, cs[FB_SUM].minflt - cs[FB_MAP].minflt,
-		       (cs[FB_SUM].minflt - cs[FB_MAP].minflt) / (double)pages);
+	wtg_table_note(
+		ctx->t,
+		"mapping without touching changes the count by %+.0f; summing the %lld pages adds %.0f "
+		"(%.4f per page: one fault can map many pages)",
+		cs[FB_MAP].minflt - cs[FB_EXIT].minflt, (long long)pages,
+		cs[FB_SUM].minflt - cs[FB_MAP].minflt,
+		(cs[FB_SUM].minflt - cs[FB_MAP].minflt) / (double)pages);
 	if (cs[FB_EXIT].majflt > 0)
-		wtg_table_note(ctx->t, "the exit-only control already has major faults: they come from starting the "
-				       "program, not from the data file");
+		wtg_table_note(ctx->t,
+			       "the exit-only control already has major faults: they come from starting the "
+			       "program, not from the data file");
 	return WTG_OK;
 }
 

@@ -21,6 +21,7 @@
 #include "common.h"
 
 #define PC_BUF (1u << 20)
+#define PC_SLICE (8u << 20)	/* bytes read between cancel checks */
 #define PC_PIECE (4u << 20)	/* bytes summed between cancel checks in the mmap pass */
 #define PC_EVICTED_FRACTION 0.10	/* eviction "worked" when at most this share stays resident */
 
@@ -39,8 +40,9 @@ struct pc_state {
 	unsigned char *buf;	/* the read buffer, touched before any pass so no pass pays its faults */
 };
 
-static void pc_row(struct pc_state *st, const char *pass, const char *method, const struct wtg_probe_result *pr,
-		   int64_t bytes, int64_t res_before, int64_t res_after, double ratio, int64_t sum)
+static void pc_row(struct pc_state *st, const char *pass, const char *method,
+		   const struct wtg_probe_result *pr, int64_t bytes, int64_t res_before, int64_t res_after,
+		   double ratio, int64_t sum)
 {
 	double gbps = bytes > 0 && pr->wall_ms > 0 ? (double)bytes / (pr->wall_ms * 1e6) : NAN;
 	const struct wtg_value v[] = {
@@ -84,18 +86,31 @@ static int pc_evict(struct pc_state *st, int m)
 	return 0;
 }
 
-/* Sum the whole file with buffered reads. Returns 0, 1 (cancelled) or -1 (failed). */
+/* Sum the whole file with buffered reads, in slices so a cold pass notices cancel within tens of ms.
+ * Returns 0, 1 (cancelled) or -1 (failed). */
 static int pc_read_pass(struct pc_state *st, struct wtg_probe_result *pr, int64_t *sum)
 {
 	int fd = open(st->ctx->df->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	int64_t bytes, calls;
+	int64_t s = 0;
+	int rc = 0;
 	struct wtg_probe pb;
 	wtg_probe_begin(&pb);
-	int rc = wtg_read_sum(st->ctx, fd, st->buf, PC_BUF, 0, sum, &bytes, &calls);
+	for (;;) {
+		int64_t ps, bytes, calls;
+		rc = wtg_read_sum(st->ctx, fd, st->buf, PC_BUF, PC_SLICE, &ps, &bytes, &calls);
+		s += ps;
+		if (rc || bytes < (int64_t)PC_SLICE)
+			break;
+		if (wtg_ctx_cancelled(st->ctx)) {
+			rc = 1;
+			break;
+		}
+	}
 	wtg_probe_end(&pb, pr);
 	close(fd);
+	*sum = s;
 	return rc;
 }
 
@@ -190,7 +205,7 @@ static int run_pagecache(struct wtg_ctx *ctx)
 		wtg_table_fail(ctx->t, "out of memory for a 1 MiB buffer");
 		return WTG_ERR;
 	}
-	memset(st.buf, 1, PC_BUF);	/* not 0: malloc + memset 0 may become calloc, which touches nothing */
+	memset(st.buf, 1, PC_BUF); /* not 0: malloc + memset 0 may become calloc, which touches nothing */
 	double cold[2], warm[2];
 	for (int m = PC_READ; m <= PC_MMAP; m++) {
 		int rc = pc_evict(&st, m) < 0 ? WTG_ERR : WTG_OK;
@@ -212,43 +227,51 @@ static int run_pagecache(struct wtg_ctx *ctx)
 		if (left < 0 || (double)left > PC_EVICTED_FRACTION * (double)st.pages)
 			worked = false;
 	}
-	wtg_table_note(ctx->t, "cold/warm: %.2fx with read (1 MiB buffer), %.2fx with mmap", cold[PC_READ] / warm[PC_READ],
-		       cold[PC_MMAP] / warm[PC_MMAP]);
-	wtg_table_note(ctx->t, "resident pages of %lld (%ld B each), read method: %lld before eviction, %lld after "
-			       "eviction, %lld after the cold pass; mmap method: %lld, %lld, %lld",
+	wtg_table_note(ctx->t, "cold/warm: %.2fx with read (1 MiB buffer), %.2fx with mmap",
+		       cold[PC_READ] / warm[PC_READ], cold[PC_MMAP] / warm[PC_MMAP]);
+	wtg_table_note(ctx->t,
+		       "resident pages of %lld (%ld B each), read method: %lld before eviction, %lld after "
+		       "eviction, %lld after the cold pass; mmap method: %lld, %lld, %lld",
 		       (long long)st.pages, page, (long long)st.before_evict[PC_READ],
 		       (long long)st.evicted_left[PC_READ], (long long)st.after_cold[PC_READ],
 		       (long long)st.before_evict[PC_MMAP], (long long)st.evicted_left[PC_MMAP],
 		       (long long)st.after_cold[PC_MMAP]);
 	if (worked)
-		wtg_table_note(ctx->t, "eviction worked: at most %lld of %lld pages stayed resident after "
-				       "POSIX_FADV_DONTNEED, so the cold passes went to the block device (which may cache on its "
-				       "own, e.g. a virtual disk's host)",
-			       (long long)(st.evicted_left[PC_READ] > st.evicted_left[PC_MMAP] ? st.evicted_left[PC_READ]
-											: st.evicted_left[PC_MMAP]),
+		wtg_table_note(ctx->t,
+			       "eviction worked: at most %lld of %lld pages stayed resident after "
+			       "POSIX_FADV_DONTNEED, so the cold passes went to the block device (which may "
+			       "cache on its own, e.g. a virtual disk's host)",
+			       (long long)(st.evicted_left[PC_READ] > st.evicted_left[PC_MMAP]
+						   ? st.evicted_left[PC_READ]
+						   : st.evicted_left[PC_MMAP]),
 			       (long long)st.pages);
 	else
-		wtg_table_note(ctx->t, "eviction did NOT work here (%lld and %lld of %lld pages still resident after "
-				       "POSIX_FADV_DONTNEED%s): the cold passes are not cold",
+		wtg_table_note(ctx->t,
+			       "eviction did NOT work here (%lld and %lld of %lld pages still resident after "
+			       "POSIX_FADV_DONTNEED%s): the cold passes are not cold",
 			       (long long)st.evicted_left[PC_READ], (long long)st.evicted_left[PC_MMAP],
 			       (long long)st.pages,
 			       strcmp(df->fs, "tmpfs") == 0 || strcmp(df->fs, "ramfs") == 0
 				       ? "; on tmpfs the page cache is where the file lives"
 				       : "");
-	wtg_table_note(ctx->t, "major faults in the cold passes: read %lld (readahead fills the cache inside read(), "
-			       "so the evidence of cold is time and residency); mmap %lld (a fault is major only when "
-			       "it has to start the read itself: readahead makes the rest minor)",
-		       (long long)st.cold_majflt[PC_READ], (long long)st.cold_majflt[PC_MMAP]);
+	wtg_table_note(
+		ctx->t,
+		"major faults in the cold passes: read %lld (readahead fills the cache inside read(), "
+		"so the evidence of cold is time and residency); mmap %lld (a fault is major only when "
+		"it has to start the read itself: readahead makes the rest minor)",
+		(long long)st.cold_majflt[PC_READ], (long long)st.cold_majflt[PC_MMAP]);
 	if (wtg_uncached_requested())
-		wtg_table_note(ctx->t, "the uncached condition does not apply here: this experiment is about the page "
-				       "cache, so its passes are always buffered");
+		wtg_table_note(
+			ctx->t,
+			"the uncached condition does not apply here: this experiment is about the page "
+			"cache, so its passes are always buffered");
 	return WTG_OK;
 }
 
 const struct wtg_experiment wtg_exp_pagecache = {
 	.name = "pagecache",
 	.question = "Disk or RAM?",
-	.runs = "evict the file's pages (posix_fadvise DONTNEED), a cold pass, then a warm pass; time, GB/s, major faults",
+	.runs = "evict (posix_fadvise DONTNEED), a cold pass, then a warm pass; time, GB/s, major faults",
 	.view = WTG_VIEW_COUNTERS,
 	.needs_datafile = true,
 	.run = run_pagecache,

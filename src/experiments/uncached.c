@@ -58,7 +58,8 @@ static ssize_t uc_read(struct uc *u, size_t len, uint64_t off, double *us)
 			break;
 		done += (size_t)r;
 		if (u->mech == UC_DIRECT && done < len) {
-			errno = EIO;	/* a short direct read inside the file: the next offset would not be aligned */
+			errno = EIO; /* a short direct read inside the file: the next offset would not be
+					aligned */
 			return -1;
 		}
 	}
@@ -96,7 +97,8 @@ static int uc_stats(struct uc *u, bool ci, unsigned idx, struct uc_stats *s)
 		struct wtg_summary sm;
 		if (wtg_summarize(u->lat, u->nlat, wtg_ctx_seed(u->ctx, idx), &sm) < 0)
 			return -1;
-		*s = (struct uc_stats){ sm.median, sm.p90, sm.p99, sm.max, sm.mean, sm.ci_low, sm.ci_high, true };
+		*s = (struct uc_stats){ sm.median, sm.p90,    sm.p99,	  sm.max,
+					sm.mean,   sm.ci_low, sm.ci_high, true };
 		return 0;
 	}
 	double *c = malloc(u->nlat * sizeof *c);
@@ -152,8 +154,9 @@ static int uc_sequential(struct uc *u, size_t bufsize, uint64_t bytes)
 		ssize_t r = uc_read(u, len, off, &us);
 		if (r != (ssize_t)len) {
 			wtg_probe_end(&pb, &pr);
-			wtg_table_fail(ctx->t, "%s read of %zu bytes at offset %llu: %s", uc_mech_name[u->mech], len,
-				       (unsigned long long)off, r < 0 ? strerror(errno) : "end of file too early");
+			wtg_table_fail(ctx->t, "%s read of %zu bytes at offset %llu: %s",
+				       uc_mech_name[u->mech], len, (unsigned long long)off,
+				       r < 0 ? strerror(errno) : "end of file too early");
 			return WTG_ERR;
 		}
 		u->lat[u->nlat++] = us;
@@ -197,7 +200,8 @@ static int uc_random(struct uc *u, const uint64_t *offs, size_t n)
 		if (r != (ssize_t)UC_RAND_LEN) {
 			wtg_probe_end(&pb, &pr);
 			wtg_table_fail(ctx->t, "%s random read at offset %llu: %s", uc_mech_name[u->mech],
-				       (unsigned long long)offs[i], r < 0 ? strerror(errno) : "end of file too early");
+				       (unsigned long long)offs[i],
+				       r < 0 ? strerror(errno) : "end of file too early");
 			return WTG_ERR;
 		}
 		u->lat[u->nlat++] = us;
@@ -217,9 +221,10 @@ static int uc_random(struct uc *u, const uint64_t *offs, size_t n)
 	wtg_table_add_series(ctx->t, "random 16 KiB reads", "us", u->lat, u->nlat);
 	bool ordered = s.median <= s.p90 && s.p90 <= s.p99 && s.p99 <= s.max && s.ci_low <= s.median &&
 		       s.median <= s.ci_high;
-	wtg_table_check(ctx->t, "quantiles", ordered,
-			"random reads: median <= p90 <= p99 <= max, CI [%.1f, %.1f] us holds the median %.1f us",
-			s.ci_low, s.ci_high, s.median);
+	wtg_table_check(
+		ctx->t, "quantiles", ordered,
+		"random reads: median <= p90 <= p99 <= max, CI [%.1f, %.1f] us holds the median %.1f us",
+		s.ci_low, s.ci_high, s.median);
 
 	/* the reference: the same ranges through the page cache, outside any timing */
 	int fd = open(ctx->df->path, O_RDONLY | O_CLOEXEC);
@@ -239,7 +244,8 @@ static int uc_random(struct uc *u, const uint64_t *offs, size_t n)
 		u->mech = m;
 		if (r != (ssize_t)UC_RAND_LEN) {
 			close(fd);
-			wtg_table_fail(ctx->t, "reference read at offset %llu failed", (unsigned long long)offs[i]);
+			wtg_table_fail(ctx->t, "reference read at offset %llu failed",
+				       (unsigned long long)offs[i]);
 			return WTG_ERR;
 		}
 		ref += wtg_sum_bytes(u->buf, UC_RAND_LEN);
@@ -251,11 +257,11 @@ static int uc_random(struct uc *u, const uint64_t *offs, size_t n)
 	close(fd);
 	bool same = ref == sum;
 	wtg_table_check(ctx->t, "sum", same,
-			"%zu random %s reads: sum %lld %s %lld, the same ranges read through the page cache", n,
-			uc_mech_name[u->mech], (long long)sum, same ? "=" : "!=", (long long)ref);
+			"%zu random %s reads: sum %lld %s %lld, the same ranges read through the page cache",
+			n, uc_mech_name[u->mech], (long long)sum, same ? "=" : "!=", (long long)ref);
 	if (!same) {
-		wtg_table_fail(ctx->t, "random reads: sum %lld differs from the page cache's %lld", (long long)sum,
-			       (long long)ref);
+		wtg_table_fail(ctx->t, "random reads: sum %lld differs from the page cache's %lld",
+			       (long long)sum, (long long)ref);
 		return WTG_ERR;
 	}
 	return WTG_OK;
@@ -291,8 +297,9 @@ static int run_uncached(struct wtg_ctx *ctx)
 	/* passes cover whole 64 KiB chunks (known prefix sums), which keeps every length aligned too */
 	uint64_t usable = df->size / WTG_CHUNK * WTG_CHUNK;
 	if (u.align > WTG_CHUNK || usable < UC_RAND_LEN || WTG_CHUNK % u.align) {
-		wtg_table_fail(ctx->t, "the data file is too small (%llu bytes) or its alignment (%u) too large for "
-				       "this experiment",
+		wtg_table_fail(ctx->t,
+			       "the data file is too small (%llu bytes) or its alignment (%u) too large for "
+			       "this experiment",
 			       (unsigned long long)df->size, u.align);
 		return WTG_ERR;
 	}
@@ -311,8 +318,8 @@ static int run_uncached(struct wtg_ctx *ctx)
 	memset(u.buf, 1, UC_MAX_BUF);	/* no pass pays the buffer's first-touch faults */
 	u.fd = open(df->path, O_RDONLY | O_CLOEXEC | (u.mech == UC_DIRECT ? O_DIRECT : 0));
 	if (u.fd < 0) {
-		wtg_table_fail(ctx->t, "cannot open the data file%s: %s", u.mech == UC_DIRECT ? " with O_DIRECT" : "",
-			       strerror(errno));
+		wtg_table_fail(ctx->t, "cannot open the data file%s: %s",
+			       u.mech == UC_DIRECT ? " with O_DIRECT" : "", strerror(errno));
 		rc = WTG_ERR;
 		goto out;
 	}
@@ -362,34 +369,45 @@ static int run_uncached(struct wtg_ctx *ctx)
 		page = 4096;
 	int64_t pages = (int64_t)((df->size + (uint64_t)page - 1) / (uint64_t)page);
 	if (u.mech == UC_DIRECT)
-		wtg_table_note(ctx->t, "mechanism: O_DIRECT; buffers, offsets and lengths aligned to %u B (statx "
-				       "STATX_DIOALIGN or the 512 B default: memory %u, offset %u; at least 4096)",
+		wtg_table_note(ctx->t,
+			       "mechanism: O_DIRECT; buffers, offsets and lengths aligned to %u B (statx "
+			       "STATX_DIOALIGN or the 512 B default: memory %u, offset %u; at least 4096)",
 			       u.align, df->dio_mem_align, df->dio_offset_align);
 	else
-		wtg_table_note(ctx->t, "mechanism: evicting; O_DIRECT does not work on this %s file, so every pass "
-				       "starts with posix_fadvise(POSIX_FADV_DONTNEED) and reads through the page cache",
-			       df->fs);
-	wtg_table_note(ctx->t, "page cache residency of the file (%lld pages): %lld after the first eviction, %lld "
-			       "after the sequential passes%s",
+		wtg_table_note(
+			ctx->t,
+			"mechanism: evicting; O_DIRECT does not work on this %s file, so every pass "
+			"starts with posix_fadvise(POSIX_FADV_DONTNEED) and reads through the page cache",
+			df->fs);
+	wtg_table_note(ctx->t,
+		       "page cache residency of the file (%lld pages): %lld after the first eviction, %lld "
+		       "after the sequential passes%s",
 		       (long long)pages, (long long)res0, (long long)res1,
-		       u.mech == UC_DIRECT && res1 <= res0 && res0 * 10 <= pages && strcmp(df->fs, "tmpfs") != 0
+		       u.mech == UC_DIRECT && res1 <= res0 && res0 * 10 <= pages &&
+				       strcmp(df->fs, "tmpfs") != 0
 			       ? ": the direct reads went around the cache"
 			       : "");
 	if (capped)
-		wtg_table_note(ctx->t, "small buffers read a prefix of the file (at most %llu calls per pass; bytes and "
-				       "read_calls say how much), so the run stays short",
-			       (unsigned long long)max_calls);
-	wtg_table_note(ctx->t, "gbps: bytes over the pass's wall time (reading and summing); median_us, p99_us: "
-			       "latency of one read call; random: %zu reads of 16 KiB at seeded "
-			       "offsets aligned to %u B, their samples kept as a series (us); CI: bootstrap of the "
-			       "median, random row only",
+		wtg_table_note(
+			ctx->t,
+			"small buffers read a prefix of the file (at most %llu calls per pass; bytes and "
+			"read_calls say how much), so the run stays short",
+			(unsigned long long)max_calls);
+	wtg_table_note(ctx->t,
+		       "gbps: bytes over the pass's wall time (reading and summing); median_us, p99_us: "
+		       "latency of one read call; random: %zu reads of 16 KiB at seeded "
+		       "offsets aligned to %u B, their samples kept as a series (us); CI: bootstrap of the "
+		       "median, random row only",
 		       nrand, u.align);
 	if (strcmp(df->fs, "tmpfs") == 0 || strcmp(df->fs, "ramfs") == 0)
-		wtg_table_note(ctx->t, "the file is on %s: its pages live in memory, so no storage device is involved",
-			       df->fs);
+		wtg_table_note(
+			ctx->t,
+			"the file is on %s: its pages live in memory, so no storage device is involved",
+			df->fs);
 	else
-		wtg_table_note(ctx->t, "on a virtual machine the disk's host may cache what the guest reads: these "
-				       "are the guest's storage path costs, not necessarily the physical device's");
+		wtg_table_note(ctx->t,
+			       "on a virtual machine the disk's host may cache what the guest reads: these "
+			       "are the guest's storage path costs, not necessarily the physical device's");
 out:
 	if (u.fd >= 0)
 		close(u.fd);
@@ -402,7 +420,7 @@ out:
 const struct wtg_experiment wtg_exp_uncached = {
 	.name = "uncached",
 	.question = "What does the storage path cost?",
-	.runs = "O_DIRECT sequential reads, buffer 4 KiB .. 16 MiB; then 20000 random 16 KiB reads, latency distribution",
+	.runs = "O_DIRECT sequential reads, buffer 4 KiB .. 16 MiB; 20000 random 16 KiB reads with latencies",
 	.view = WTG_VIEW_SWEEP,
 	.needs_datafile = true,
 	.run = run_uncached,

@@ -125,11 +125,13 @@ static int run_zerofill(struct wtg_ctx *ctx)
 			"fewest extra faults %lld)",
 			(long long)pages, (long long)worst_extra);
 	wtg_table_add_series(ctx->t, "ns per fault", "ns", ns, (size_t)n);
-	wtg_table_note(ctx->t, "median of %d repetitions: %.1f ns per zero-fill fault (%lld pages of %ld B each, "
-			       "one written byte per page; ns per fault = wall time / pages)",
+	wtg_table_note(ctx->t,
+		       "median of %d repetitions: %.1f ns per zero-fill fault (%lld pages of %ld B each, "
+		       "one written byte per page; ns per fault = wall time / pages)",
 		       n, wtg_quantile(ns, (size_t)n, 0.5), (long long)pages, page);
-	wtg_table_note(ctx->t, "MADV_NOHUGEPAGE: no huge or multi-size folios, so every %ld B page faults once; "
-			       "the time includes the kernel zeroing each page",
+	wtg_table_note(ctx->t,
+		       "MADV_NOHUGEPAGE: no huge or multi-size folios, so every %ld B page faults once; "
+		       "the time includes the kernel zeroing each page",
 		       page);
 	return WTG_OK;
 }

@@ -15,7 +15,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wtgtest import WTG, check, datadir, datadir_is_empty, experiment, finish, rows, run, run_json  # noqa: E402
+from wtgtest import (WTG, check, datadir, datadir_is_empty, experiment, finish, rows, run,  # noqa: E402
+                     run_json)
 
 SPEC = {
     "mmap": ["case", "ms", "minflt", "majflt", "pages"],
@@ -79,9 +80,11 @@ def test_mmap(doc, size, page):
         check(x["page_size"] == page, "mmap %s: page_size %s" % (x["case"], x["page_size"]))
         check(x["reps"] == 9, "mmap %s: 9 repetitions in --quick" % x["case"])
         check(x["ms_min"] <= x["ms"] <= x["ms_max"], "mmap %s: ms_min <= ms <= ms_max" % x["case"])
-        check(close(x["faults_per_page"], x["minflt"] / pages), "mmap %s: faults_per_page = minflt/pages" % x["case"])
+        check(close(x["faults_per_page"], x["minflt"] / pages),
+              "mmap %s: faults_per_page = minflt/pages" % x["case"])
     for x in (lazy, pre):
-        check(want is not None and x["sum"] == want, "mmap %s: sum %s == known %s" % (x["case"], x["sum"], want))
+        check(want is not None and x["sum"] == want,
+              "mmap %s: sum %s == known %s" % (x["case"], x["sum"], want))
     check(pop["sum"] is None, "mmap populate: no sum (nothing summed)")
     # the file is warm: at least one fault, never more than one per page, no major faults
     check(1 <= lazy["minflt"] <= pages, "mmap not prefaulted: 1 <= minflt %s <= pages" % lazy["minflt"])
@@ -89,9 +92,11 @@ def test_mmap(doc, size, page):
     check(pop["minflt"] >= 1, "mmap populate: the mmap call counted the faults (%s)" % pop["minflt"])
     check(pre["minflt"] < lazy["minflt"], "mmap: prefaulted pass took fewer faults (%s < %s)"
           % (pre["minflt"], lazy["minflt"]))
-    check(isinstance(lazy["ns_per_fault"], (int, float)), "mmap: ns_per_fault present on the not-prefaulted row")
+    check(isinstance(lazy["ns_per_fault"], (int, float)),
+          "mmap: ns_per_fault present on the not-prefaulted row")
     check(pre["ns_per_fault"] is None, "mmap: no ns_per_fault on the prefaulted row")
-    check(close(pop["ns_per_fault"], pop["ms"] * 1e6 / pop["minflt"]), "mmap populate: ns_per_fault = ms/minflt")
+    check(close(pop["ns_per_fault"], pop["ms"] * 1e6 / pop["minflt"]),
+          "mmap populate: ns_per_fault = ms/minflt")
     for x in (lazy, pre):
         check(close(x["gbps"], size / (x["ms"] * 1e6)), "mmap %s: gbps = bytes/ms" % x["case"])
     series = {s["name"]: s for s in e.get("series", [])}
@@ -124,7 +129,8 @@ def test_pagecache(doc, size, page, expect_evicted):
                       % x["resident_after"])
             check(x["sum"] is None and x["gbps"] is None, "pagecache evict: no sum, no gbps")
             continue
-        check(want is not None and x["sum"] == want, "pagecache %s %s: sum == known" % (x["pass"], x["method"]))
+        check(want is not None and x["sum"] == want,
+              "pagecache %s %s: sum == known" % (x["pass"], x["method"]))
         check(x["bytes"] == size, "pagecache %s: bytes == size" % x["pass"])
         check(close(x["gbps"], size / (x["ms"] * 1e6)), "pagecache %s: gbps = bytes/ms" % x["pass"])
         check(x["resident_after"] == pages, "pagecache %s %s: whole file resident after the pass"
@@ -134,7 +140,8 @@ def test_pagecache(doc, size, page, expect_evicted):
                   "pagecache cold: residency before it == residency after the eviction")
             check(x["cold_warm_ratio"] is None, "pagecache cold: no ratio on the cold row")
         else:
-            check(close(x["cold_warm_ratio"], r[i - 1]["ms"] / x["ms"]), "pagecache warm: ratio = cold/warm ms")
+            check(close(x["cold_warm_ratio"], r[i - 1]["ms"] / x["ms"]),
+                  "pagecache warm: ratio = cold/warm ms")
             check(x["majflt"] == 0, "pagecache warm %s: no major faults" % x["method"])
     # buffered reads: the process takes no faults for the data (the buffer is touched beforehand)
     check(r[1]["majflt"] == 0 and r[2]["minflt"] == 0, "pagecache read passes: no data faults in the process")
@@ -160,7 +167,8 @@ def test_zerofill(doc, page):
         check(x["minflt"] >= x["pages"], "zerofill: minflt %s >= pages %s" % (x["minflt"], x["pages"]))
         check(x["majflt"] == 0, "zerofill: no major faults for anonymous memory")
         check(close(x["ns_per_fault"], x["ms"] * 1e6 / x["pages"]), "zerofill: ns_per_fault = ms/pages")
-        check(close(x["faults_per_page"], x["minflt"] / x["pages"]), "zerofill: faults_per_page = minflt/pages")
+        check(close(x["faults_per_page"], x["minflt"] / x["pages"]),
+              "zerofill: faults_per_page = minflt/pages")
         check(x["bytes"] == ZEROFILL_QUICK and x["page_size"] == page, "zerofill: bytes and page size")
     check(any("MADV_NOHUGEPAGE" in n for n in e["notes"]), "zerofill: the note names MADV_NOHUGEPAGE")
 
@@ -170,7 +178,8 @@ def test_faultbase(doc, size, page, want=None):
     if not e:
         return None
     r = rows(e)
-    check([x["case"] for x in r] == ["exit only", "map, never touch", "map and sum", "map - exit", "sum - map"],
+    cases = ["exit only", "map, never touch", "map and sum", "map - exit", "sum - map"]
+    check([x["case"] for x in r] == cases,
           "faultbase: the three controls and two differences")
     if len(r) != 5:
         return None
@@ -178,7 +187,8 @@ def test_faultbase(doc, size, page, want=None):
     pages = (size + page - 1) // page
     for x in (ex, mp, sm):
         check(x["runs"] == 3, "faultbase %s: 3 runs in --quick" % x["case"])
-        check(x["minflt_min"] <= x["minflt"] <= x["minflt_max"], "faultbase %s: min <= median <= max" % x["case"])
+        check(x["minflt_min"] <= x["minflt"] <= x["minflt_max"],
+              "faultbase %s: min <= median <= max" % x["case"])
         check(x["minflt"] > 0, "faultbase %s: a process always takes minor faults" % x["case"])
     check(ex["pages"] == 0 and mp["pages"] == pages and sm["pages"] == pages, "faultbase: pages column")
     check(d1["minflt"] == mp["minflt"] - ex["minflt"] and d1["majflt"] == mp["majflt"] - ex["majflt"],
@@ -204,6 +214,12 @@ def file_sum(path):
             total += sum(b)
 
 
+def fingerprint(path):
+    st = os.stat(path)
+    with open(path, "rb") as f:
+        return st.st_mtime_ns, st.st_size, hashlib.sha256(f.read()).digest()
+
+
 def median(v):
     v = sorted(v)
     return v[len(v) // 2]
@@ -227,8 +243,8 @@ def observe_perf(mode, path, n=3):
         return None
     mi, ma = [], []
     for _ in range(n):
-        p = subprocess.run(["perf", "stat", "-x,", "-e", "minor-faults,major-faults", WTG, "--child=" + mode, path],
-                           capture_output=True, text=True)
+        p = subprocess.run(["perf", "stat", "-x,", "-e", "minor-faults,major-faults",
+                            WTG, "--child=" + mode, path], capture_output=True, text=True)
         got = {}
         for line in p.stderr.splitlines():
             f = line.split(",")
@@ -253,15 +269,18 @@ def same_faults(a, b):
 
 def test_children(path, want):
     status, out, err = run("--child=sum", path)
-    check(status == 0 and out == "%d\n" % want, "--child=sum prints the file's sum (%r, want %d)" % (out, want))
+    check(status == 0 and out == "%d\n" % want,
+          "--child=sum prints the file's sum (%r, want %d)" % (out, want))
     for mode in ("exit", "map"):
         status, out, err = run("--child=" + mode, path)
         check(status == 0 and out == "" and err == "", "--child=%s: exit 0, silent (%d, %r, %r)"
               % (mode, status, out, err))
     status, out, err = run("--child=bogus", path)
-    check(status == 2 and err.startswith("wtg: ") and err.count("\n") == 1, "--child=bogus: usage error, one line")
+    check(status == 2 and err.startswith("wtg: ") and err.count("\n") == 1,
+          "--child=bogus: usage error, one line")
     status, out, err = run("--child=sum", path + ".missing")
-    check(status == 1 and err.startswith("wtg: ") and err.count("\n") == 1, "--child=sum on a missing file: exit 1")
+    check(status == 1 and err.startswith("wtg: ") and err.count("\n") == 1,
+          "--child=sum on a missing file: exit 1")
 
 
 def json_writer_missing():
@@ -295,8 +314,10 @@ def main():
             status, doc, err = run_json("pagecache", "--dir=" + shm)
             check(status == 0, "pagecache on tmpfs: exit status 0 (%s)" % err.strip())
             if doc:
-                check(machine(doc).get("data_file", {}).get("filesystem") in (None, "tmpfs"), "/dev/shm is tmpfs")
-                test_pagecache(doc, QUICK_SIZE, machine(doc).get("page_size") or os.sysconf("SC_PAGE_SIZE"), False)
+                check(machine(doc).get("data_file", {}).get("filesystem") in (None, "tmpfs"),
+                      "/dev/shm is tmpfs")
+                page = machine(doc).get("page_size") or os.sysconf("SC_PAGE_SIZE")
+                test_pagecache(doc, QUICK_SIZE, page, False)
             check(not os.listdir(shm), "pagecache on tmpfs: the data file is removed")
         finally:
             shutil.rmtree(shm, ignore_errors=True)
@@ -313,7 +334,7 @@ def main():
         with open(path, "wb") as f:
             f.write(hashlib.shake_256(b"wtg faults").digest(size))
         want = file_sum(path)
-        before = (os.stat(path).st_mtime_ns, os.stat(path).st_size, hashlib.sha256(open(path, "rb").read()).digest())
+        before = fingerprint(path)
         test_children(path, want)
         status, doc, err = run_json("mmap,faultbase", "--file=" + path)
         check(status == 0, "--file run: exit status 0 (%s)" % err.strip())
@@ -339,14 +360,16 @@ def main():
                 if p is None:
                     print("note: perf stat not usable here; getrusage was the observer")
                     continue
-                check(same_faults(x["minflt"], p[0]), "faultbase %s control: %s minor faults, perf stat saw %d"
-                      % (mode, x["minflt"], p[0]))
+                check(same_faults(x["minflt"], p[0]),
+                      "faultbase %s control: %s minor faults, perf stat saw %d" % (mode, x["minflt"], p[0]))
                 check(abs(x["majflt"] - p[1]) <= 2, "faultbase %s: major faults %s vs perf %d"
                       % (mode, x["majflt"], p[1]))
-        after = (os.stat(path).st_mtime_ns, os.stat(path).st_size, hashlib.sha256(open(path, "rb").read()).digest())
+        after = fingerprint(path)
         check(before == after, "--file is never written")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    check(datadir_is_empty(), "the private data folder is empty at the end")
+    os.rmdir(datadir())
     finish()
 
 

@@ -13,7 +13,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wtgtest import check, datadir, experiment, finish, rows, run, run_json  # noqa: E402
+from wtgtest import check, datadir, datadir_is_empty, experiment, finish, rows, run, run_json  # noqa: E402
 
 SPEC = ["mode", "bufsize", "gbps", "median_us", "p99_us"]
 BUFSIZES = [4096 << (2 * k) for k in range(7)]		# 4K .. 16M, x4
@@ -52,7 +52,8 @@ def check_uncached(doc, size, where, prefix_sum=None):
     check(isinstance(direct, bool), "%s: machine block says whether O_DIRECT works" % where)
     mech = "direct" if direct else "evicting"
     r = rows(e)
-    check([x["mode"] for x in r] == ["sequential"] * len(BUFSIZES) + ["random"], "%s: 7 sequential + 1 random" % where)
+    check([x["mode"] for x in r] == ["sequential"] * len(BUFSIZES) + ["random"],
+          "%s: 7 sequential + 1 random" % where)
     check([x["bufsize"] for x in r] == BUFSIZES + [16384], "%s: buffer sizes 4K..16M x4, random 16K" % where)
     if len(r) != len(BUFSIZES) + 1:
         return None
@@ -64,7 +65,8 @@ def check_uncached(doc, size, where, prefix_sum=None):
         check(close(x["gbps"], x["bytes"] / (x["ms"] * 1e6)), "%s: gbps = bytes/ms" % tag)
         check(x["bytes"] % align == 0, "%s: bytes aligned to %d" % (tag, align))
         q = [x["median_us"], x["p90_us"], x["p99_us"], x["max_us"]]
-        check(all(v is not None for v in q) and q == sorted(q), "%s: median <= p90 <= p99 <= max %s" % (tag, q))
+        check(all(v is not None for v in q) and q == sorted(q),
+              "%s: median <= p90 <= p99 <= max %s" % (tag, q))
         check(x["median_us"] > 0 and x["mean_us"] <= x["max_us"], "%s: positive latencies, mean <= max" % tag)
     for x in r[:-1]:
         tag = "%s sequential %d" % (where, x["bufsize"])
@@ -103,7 +105,8 @@ def run_dir(base, where, expect_fs=None):
             check_uncached(doc, QUICK_SIZE, where)
             if fs == "tmpfs":
                 e = experiment(doc, "uncached")
-                check(e is not None and any("tmpfs" in n for n in e["notes"]), "%s: a note says tmpfs" % where)
+                check(e is not None and any("tmpfs" in n for n in e["notes"]),
+                      "%s: a note says tmpfs" % where)
         check(not os.listdir(d), "%s: the created data file is removed" % where)
     finally:
         shutil.rmtree(d, ignore_errors=True)
@@ -147,11 +150,14 @@ def main():
                 if rnd:
                     sums.setdefault(seed, []).append(rnd["sum"])
         s1, s2 = sums.get("1", []), sums.get("2", [])
-        check(len(s1) == 2 and s1[0] == s1[1], "random reads: the same seed reads the same offsets (sums %s)" % s1)
+        check(len(s1) == 2 and s1[0] == s1[1],
+              "random reads: the same seed reads the same offsets (sums %s)" % s1)
         check(len(s2) == 1 and s1 and s2[0] != s1[0], "random reads: another seed reads other offsets")
         check(open(path, "rb").read() == data, "--file is never written")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    check(datadir_is_empty(), "the private data folder is empty at the end")
+    os.rmdir(datadir())
     finish()
 
 
