@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wtgtest import (WTG, check, datadir, datadir_is_empty, experiment, finish, rows, run,  # noqa: E402
                      run_json)

@@ -12,6 +12,7 @@ import shutil
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wtgtest import check, datadir, datadir_is_empty, experiment, finish, rows, run, run_json  # noqa: E402
 
