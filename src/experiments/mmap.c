@@ -285,6 +285,9 @@ static int run_mmap(struct wtg_ctx *ctx)
 			       ? "; major faults in the summing pass: part of the file was "
 				 "not in the page cache"
 			       : "");
+	if (wtg_uncached_requested())
+		wtg_table_note(ctx->t, "the uncached condition does not apply here: a mapping always reads "
+				       "through the page cache");
 	return WTG_OK;
 }
 
