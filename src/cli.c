@@ -335,9 +335,6 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	}
 	if (run_given) {
 		o->mode = WTG_MODE_RUN;
-		for (int i = 0; i < wtg_nexperiments; i++)
-			if (o->selected[i] && !wtg_experiments[i]->run)
-				return usage_error("experiment '%s' is not built yet", wtg_experiments[i]->name);
 	} else {
 		if (o->output)
 			return usage_error("--output goes with --run");
@@ -353,35 +350,44 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 
 	struct stat st;
 	if (o->file) {
-		if (stat(o->file, &st) < 0) {
-			fprintf(stderr, "wtg: --file '%s': %s\n", o->file, strerror(errno));
-			return 2;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			fprintf(stderr, "wtg: --file '%s' is not a regular file\n", o->file);
-			return 2;
-		}
-		if (st.st_size < 65536) {
-			fprintf(stderr, "wtg: --file '%s' is too small: the experiments need at least 64K\n", o->file);
-			return 2;
-		}
-		if (access(o->file, R_OK) < 0) {
-			fprintf(stderr, "wtg: --file '%s': %s\n", o->file, strerror(errno));
-			return 2;
-		}
+		if (stat(o->file, &st) < 0)
+			return usage_error("--file '%s': %s", o->file, strerror(errno));
+		if (!S_ISREG(st.st_mode))
+			return usage_error("--file '%s' is not a regular file", o->file);
+		if (st.st_size < 65536)
+			return usage_error("--file '%s' is too small: the experiments need at least 64K", o->file);
+		if (access(o->file, R_OK) < 0)
+			return usage_error("--file '%s': %s", o->file, strerror(errno));
 	} else {
-		if (stat(o->dir, &st) < 0) {
-			fprintf(stderr, "wtg: --dir '%s': %s\n", o->dir, strerror(errno));
-			return 2;
-		}
-		if (!S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "wtg: --dir '%s' is not a folder\n", o->dir);
-			return 2;
-		}
-		if (access(o->dir, W_OK | X_OK) < 0) {
-			fprintf(stderr, "wtg: --dir '%s' is not writable: %s\n", o->dir, strerror(errno));
-			return 2;
-		}
+		if (stat(o->dir, &st) < 0)
+			return usage_error("--dir '%s': %s", o->dir, strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			return usage_error("--dir '%s' is not a folder", o->dir);
+		if (access(o->dir, W_OK | X_OK) < 0)
+			return usage_error("--dir '%s' is not writable: %s", o->dir, strerror(errno));
 	}
+	if (o->output) {
+		/* the folder must exist now: finding out after a long run would waste it */
+		char folder[4096];
+		wtg_strlcpy(folder, o->output, sizeof folder);
+		char *slash = strrchr(folder, '/');
+		if (!slash)
+			wtg_strlcpy(folder, ".", sizeof folder);
+		else if (slash == folder)
+			folder[1] = '\0';
+		else
+			*slash = '\0';
+		if (stat(o->output, &st) == 0 && S_ISDIR(st.st_mode))
+			return usage_error("--output '%s' is a folder", o->output);
+		if (stat(folder, &st) < 0)
+			return usage_error("--output '%s': folder '%s': %s", o->output, folder, strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			return usage_error("--output '%s': '%s' is not a folder", o->output, folder);
+		if (access(folder, W_OK | X_OK) < 0)
+			return usage_error("--output '%s': folder '%s' is not writable", o->output, folder);
+	}
+	for (int i = 0; i < wtg_nexperiments; i++)
+		if (o->selected[i] && !wtg_experiments[i]->run)
+			return usage_error("experiment '%s' is not built yet", wtg_experiments[i]->name);
 	return 0;
 }

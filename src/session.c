@@ -72,6 +72,30 @@ static void prepare_datafile(struct wtg_session *s)
 	wake(s);
 }
 
+/* One experiment in its own measuring thread. The worker that creates it stays at the normal
+ * policy, so a thread that cannot leave SCHED_IDLE (no CAP_SYS_NICE) is never reused: the next
+ * experiment starts at whatever policy is requested then. */
+struct measure_job {
+	struct wtg_session *s;
+	struct wtg_ctx *ctx;
+	const struct wtg_experiment *e;
+	struct wtg_probe_result total;
+	int rc;
+};
+
+static void *measure_main(void *arg)
+{
+	struct measure_job *j = arg;
+	wtg_policy_reset_self();
+	wtg_policy_apply_self();
+	struct wtg_probe p;
+	wtg_probe_begin(&p);
+	j->rc = j->e->run(j->ctx);
+	wtg_probe_end(&p, &j->total);
+	wtg_policy_unregister_self();
+	return NULL;
+}
+
 static void run_one(struct wtg_session *s, int idx)
 {
 	const struct wtg_experiment *e = wtg_experiments[idx];
@@ -102,13 +126,34 @@ static void run_one(struct wtg_session *s, int idx)
 	for (const char *c = e->name; *c; c++)
 		seed = (seed ^ (uint64_t)(unsigned char)*c) * 0x100000001b3ull;
 	wtg_rng_seed(&ctx.rng, seed);
-	wtg_policy_apply_self();
-	struct wtg_probe p;
-	wtg_probe_begin(&p);
-	int rc = e->run(&ctx);
-	struct wtg_probe_result total;
-	wtg_probe_end(&p, &total);
+
+	struct measure_job job = { .s = s, .ctx = &ctx, .e = e, .rc = WTG_ERR };
+	pthread_t th;
+	int err = pthread_create(&th, NULL, measure_main, &job);	/* signals stay blocked: inherited */
+	if (err != 0) {
+		wtg_table_fail(t, "cannot start a measuring thread: %s", strerror(err));
+		wtg_table_set_state(t, WTG_FAILED);
+		return;
+	}
+	pthread_join(th, NULL);
+	int rc = job.rc;
+	struct wtg_probe_result total = job.total;
 	pthread_mutex_lock(&t->lock);
+	/* RUSAGE_THREAD saw only the measuring thread: add the helpers of multi-threaded rows */
+	for (int r = 0; r < t->nrows; r++) {
+		const struct wtg_probe_result *rp = &t->rows[r].probe;
+		if (!t->rows[r].has_probe || rp->threads < 2)
+			continue;
+		total.user_ms += rp->user_ms;
+		total.sys_ms += rp->sys_ms;
+		total.minflt += rp->minflt;
+		total.majflt += rp->majflt;
+		total.vcsw += rp->vcsw;
+		total.ivcsw += rp->ivcsw;
+		total.cpus_seen |= rp->cpus_seen;
+		if (rp->threads > total.threads)
+			total.threads = rp->threads;
+	}
 	t->total = total;
 	t->has_total = true;
 	pthread_mutex_unlock(&t->lock);
@@ -118,7 +163,7 @@ static void run_one(struct wtg_session *s, int idx)
 			       (double)s->opt->time_limit_ms / 1000.0);
 	enum wtg_state st;
 	if (rc == WTG_CANCELLED || (rc == WTG_OK && atomic_load(&s->cancel)))
-		st = WTG_CANCELLED;
+		st = WTG_STOPPED;
 	else if (rc != WTG_OK || t->error[0])
 		st = WTG_FAILED;
 	else
@@ -155,7 +200,6 @@ static void *worker_main(void *arg)
 		atomic_store(&s->current, -1);
 		wake(s);
 	}
-	wtg_policy_unregister_self();
 	return NULL;
 }
 
@@ -190,8 +234,8 @@ void wtg_session_cancel(struct wtg_session *s)
 	atomic_store(&s->cancel, true);
 	pthread_mutex_unlock(&s->qlock);
 	/* a starved worker cannot see the flag until it gets a CPU again */
-	if (wtg_policy_requested() && wtg_burner_count() > 0)
-		wtg_policy_rescue();
+	if (wtg_policy_requested() && wtg_burner_count() > 0 && wtg_policy_rescue() > 0)
+		wtg_burner_set(0);
 }
 
 bool wtg_session_idle(struct wtg_session *s)
@@ -210,7 +254,9 @@ int64_t wtg_session_watchdog(struct wtg_session *s, int64_t limit_ns)
 	if (stall > limit_ns && !atomic_load(&s->starved)) {
 		atomic_store(&s->starved, 1);
 		atomic_store(&s->cancel, true);
-		wtg_policy_rescue();
+		/* without CAP_SYS_NICE a thread cannot leave SCHED_IDLE: take the load away instead */
+		if (wtg_policy_rescue() > 0)
+			wtg_burner_set(0);
 	}
 	return stall;
 }
@@ -225,6 +271,8 @@ void wtg_session_shutdown(struct wtg_session *s)
 		atomic_store(&s->df.abort, true);
 		pthread_cond_signal(&s->qcond);
 		pthread_mutex_unlock(&s->qlock);
+		/* a starved measuring thread must get a CPU to see the flag: no load, normal policy */
+		wtg_burner_stop_all();
 		wtg_policy_rescue();
 		pthread_join(s->thread, NULL);
 		s->started = false;

@@ -37,8 +37,14 @@ void wtg_policy_unregister_self(void);
 /* The policy the kernel last reported for the worker (0 normal, 1 background, -1 unknown). */
 int wtg_policy_granted(void);
 /* Called from a normal-policy thread when a measuring thread is starved: every registered
- * measuring thread is put back to SCHED_OTHER so it can notice its cancel flag. */
-void wtg_policy_rescue(void);
+ * measuring thread is put back to SCHED_OTHER so it can notice its cancel flag, and stays normal
+ * until the request changes or it calls wtg_policy_reset_self(). Returns how many registered
+ * threads are still SCHED_IDLE: leaving SCHED_IDLE needs CAP_SYS_NICE or RLIMIT_NICE >= 20,
+ * so without privilege a rescue usually fails (0 = every thread rescued). */
+int wtg_policy_rescue(void);
+/* Called by a measuring thread when it starts a new experiment: a past rescue no longer holds,
+ * the next wtg_policy_apply_self() applies the request again. */
+void wtg_policy_reset_self(void);
 
 /* ---- I/O mode (src/conditions/iomode.c) ---- */
 void wtg_uncached_request(bool on);

@@ -2,7 +2,9 @@
 #ifndef WTG_REPORT_H
 #define WTG_REPORT_H
 
+#include <locale.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "wtg/options.h"
@@ -19,7 +21,33 @@ int wtg_report_json(FILE *f, struct wtg_session *s, const bool *which);
 int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
 		    char *err, size_t errlen);
 
-/* JSON string escaping, shared with tests. */
+/* JSON string escaping, shared with tests. NULL writes null; invalid UTF-8 becomes U+FFFD. */
 void wtg_json_string(FILE *f, const char *s);
+
+/* ---- shared by the writers (src/report/report.c) ---- */
+
+/* Whether table idx is written: which[idx], or with which NULL a table with rows or a state
+ * other than idle. Locks the table. */
+bool wtg_report_wanted(struct wtg_session *s, int idx, const bool *which);
+/* "idle", "running", "done", "failed", "cancelled". */
+const char *wtg_report_state_name(enum wtg_state st);
+/* "normal" (0), "background" (1), NULL when unknown. */
+const char *wtg_report_policy_name(int policy);
+
+/* The columns every row gets after the experiment's own: its probe and its conditions
+ * (probe_wall_ms ... probe_migrations, cond_burners, cond_policy, cond_io). */
+#define WTG_REPORT_NEXTRA 12
+extern const struct wtg_column wtg_report_extra_cols[WTG_REPORT_NEXTRA];
+/* The row's values for them: n/a for the probe ones when the row has no probe. Text values
+ * point into buf (64 bytes or more). */
+void wtg_report_extra_values(const struct wtg_row *row, struct wtg_value *out, char *buf, size_t len);
+
+/* A real for JSON and CSV: 10 significant digits, "" for NaN and infinities (callers write null). */
+void wtg_report_real(char *buf, size_t len, double v);
+
+/* Reports use '.' for decimals whatever LC_NUMERIC says: switch the calling thread to the C
+ * locale and back. */
+locale_t wtg_report_locale_begin(void);
+void wtg_report_locale_end(locale_t old);
 
 #endif

@@ -57,7 +57,8 @@ struct wtg_series {
 	size_t n;
 };
 
-enum wtg_state { WTG_IDLE = 0, WTG_RUNNING, WTG_DONE, WTG_FAILED, WTG_CANCELLED };
+/* WTG_STOPPED: cancelled by the user or the watchdog (WTG_CANCELLED is a run() return code). */
+enum wtg_state { WTG_IDLE = 0, WTG_RUNNING, WTG_DONE, WTG_FAILED, WTG_STOPPED };
 
 struct wtg_table {
 	pthread_mutex_t lock;		/* guards everything below; readers lock too */

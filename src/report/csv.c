@@ -1,8 +1,116 @@
-/* csv.c (stub) */
+/* csv.c: per experiment a "# experiment NAME" line, the header row and the rows (RFC 4180). */
 #include "config.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "wtg/experiment.h"
 #include "wtg/report.h"
+
+/* Quote a field only when it holds a comma, a quote, a line break or edge spaces. */
+static void csv_field(FILE *f, const char *s)
+{
+	size_t n = strlen(s);
+	if (strpbrk(s, ",\"\r\n") == NULL && !(n && (s[0] == ' ' || s[n - 1] == ' '))) {
+		fputs(s, f);
+		return;
+	}
+	putc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc('"', f);
+		putc(*s, f);
+	}
+	putc('"', f);
+}
+
+static void csv_value(FILE *f, const struct wtg_value *v)
+{
+	char buf[64];
+	switch (v->type) {
+	case WTG_T_INT:
+		fprintf(f, "%" PRId64, v->i);
+		break;
+	case WTG_T_REAL:
+		wtg_report_real(buf, sizeof buf, v->r);	/* NaN and infinities: an empty field */
+		fputs(buf, f);
+		break;
+	case WTG_T_TEXT:
+		csv_field(f, v->s ? v->s : "");
+		break;
+	default:
+		break;
+	}
+}
+
+/* Comment lines stay one line each: line breaks and other control characters become spaces. */
+static void comment_text(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		putc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+}
+
+static void write_experiment(FILE *f, const struct wtg_table *t)
+{
+	fputs("# experiment ", f);
+	comment_text(f, t->exp ? t->exp->name : "");
+	putc('\n', f);
+	for (int c = 0; c < t->ncols + WTG_REPORT_NEXTRA; c++) {
+		if (c)
+			putc(',', f);
+		csv_field(f, c < t->ncols ? t->cols[c].name : wtg_report_extra_cols[c - t->ncols].name);
+	}
+	putc('\n', f);
+	for (int r = 0; r < t->nrows; r++) {
+		const struct wtg_row *row = &t->rows[r];
+		for (int c = 0; c < t->ncols; c++) {
+			if (c)
+				putc(',', f);
+			csv_value(f, &row->v[c]);
+		}
+		struct wtg_value extra[WTG_REPORT_NEXTRA];
+		char cpus[512];
+		wtg_report_extra_values(row, extra, cpus, sizeof cpus);
+		for (int i = 0; i < WTG_REPORT_NEXTRA; i++) {
+			if (t->ncols || i)
+				putc(',', f);
+			csv_value(f, &extra[i]);
+		}
+		putc('\n', f);
+	}
+	for (int i = 0; i < t->nchecks; i++) {
+		fputs("# check ", f);
+		comment_text(f, t->checks[i].name);
+		fputs(t->checks[i].ok ? " ok " : " FAILED ", f);
+		comment_text(f, t->checks[i].detail);
+		putc('\n', f);
+	}
+	for (int i = 0; i < t->nnotes; i++) {
+		fputs("# note ", f);
+		comment_text(f, t->notes[i]);
+		putc('\n', f);
+	}
+	if (t->state != WTG_DONE) {
+		fprintf(f, "# state %s", wtg_report_state_name(t->state));
+		if (t->error[0]) {
+			fputs(": ", f);
+			comment_text(f, t->error);
+		}
+		putc('\n', f);
+	}
+}
+
 int wtg_report_csv(FILE *f, struct wtg_session *s, const bool *which)
 {
-	(void)f; (void)s; (void)which;
-	return 0;
+	locale_t old = wtg_report_locale_begin();
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
+		if (!wtg_report_wanted(s, i, which))
+			continue;
+		struct wtg_table *t = &s->tables[i];
+		pthread_mutex_lock(&t->lock);
+		write_experiment(f, t);
+		pthread_mutex_unlock(&t->lock);
+	}
+	wtg_report_locale_end(old);
+	return ferror(f) ? -1 : 0;
 }

@@ -1,8 +1,493 @@
-/* text.c (stub) */
+/* text.c: the report a person reads, like a lab notebook: the machine, the conditions, and per
+ * experiment its question, what it runs, an aligned table with units, where the time went, the
+ * checks and the notes. */
 #include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wtg/conditions.h"
+#include "wtg/experiment.h"
 #include "wtg/report.h"
+#include "wtg/util.h"
+
+#define WIDTH 100	/* wrap prose here */
+#define GAP 2		/* spaces between table columns */
+
+/* Columns on screen of UTF-8 text (continuation bytes take none). */
+static int disp_width_n(const char *s, size_t n)
+{
+	int w = 0;
+	for (size_t i = 0; i < n && s[i]; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+static int disp_width(const char *s)
+{
+	return disp_width_n(s, (size_t)-1);
+}
+
+/* A table cell stays on its line: control characters (tabs, line breaks) become spaces. */
+static void flatten(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = ' ';
+}
+
+static void pad(FILE *f, int n)
+{
+	for (; n > 0; n--)
+		putc(' ', f);
+}
+
+/* One table line is assembled in memory so that trailing blanks can be cut. */
+struct line {
+	char *buf;
+	size_t len, cap;
+};
+
+static void line_put(struct line *l, const char *s, size_t n)
+{
+	if (l->len + n + 1 > l->cap) {
+		size_t cap = (l->len + n + 1) * 2;
+		char *b = realloc(l->buf, cap);
+		if (!b)
+			return;
+		l->buf = b;
+		l->cap = cap;
+	}
+	memcpy(l->buf + l->len, s, n);
+	l->len += n;
+	l->buf[l->len] = '\0';
+}
+
+static void line_pad(struct line *l, int n)
+{
+	for (; n > 0; n--)
+		line_put(l, " ", 1);
+}
+
+static void cell(struct line *l, const char *s, int width, bool right)
+{
+	int w = disp_width(s);
+	if (right)
+		line_pad(l, width - w);
+	line_put(l, s, strlen(s));
+	if (!right)
+		line_pad(l, width - w);
+}
+
+static void line_flush(FILE *f, struct line *l)
+{
+	while (l->len > 0 && l->buf[l->len - 1] == ' ')
+		l->len--;
+	if (l->len)
+		fwrite(l->buf, 1, l->len, f);
+	putc('\n', f);
+	l->len = 0;
+}
+
+/* Write text after a prefix already printed (`col` columns wide), breaking at spaces before WIDTH
+ * and starting each further line with `indent` spaces. Line breaks in the text are kept. */
+static void wrap(FILE *f, int col, int indent, const char *s)
+{
+	int x = col;
+	bool space = false;	/* a space is owed before the next word on this line */
+	while (s && *s) {
+		if (*s == ' ' || *s == '\t' || ((unsigned char)*s < 0x20 && *s != '\n') || *s == 0x7f) {
+			space = x > indent || x > col;
+			s++;
+			continue;
+		}
+		if (*s == '\n') {
+			putc('\n', f);
+			pad(f, indent);
+			x = indent;
+			space = false;
+			s++;
+			continue;
+		}
+		const char *end = s;
+		while ((unsigned char)*end >= 0x20 && *end != ' ' && *end != 0x7f)
+			end++;
+		int wlen = disp_width_n(s, (size_t)(end - s));
+		if (x > indent && x + (space ? 1 : 0) + wlen > WIDTH) {
+			putc('\n', f);
+			pad(f, indent);
+			x = indent;
+		} else if (space) {
+			putc(' ', f);
+			x++;
+		}
+		space = false;
+		fwrite(s, 1, (size_t)(end - s), f);
+		x += wlen;
+		s = end;
+	}
+	putc('\n', f);
+}
+
+/* Insert thousands separators into the integer part of a formatted number, in place. */
+static void group_digits(char *buf, size_t len)
+{
+	char *p = buf;
+	if (*p == '-')
+		p++;
+	size_t digits = strspn(p, "0123456789");
+	if (digits <= 3)
+		return;
+	size_t commas = (digits - 1) / 3;
+	size_t total = strlen(buf);
+	if (total + commas + 1 > len)
+		return;
+	/* move from the end so nothing is overwritten before it is copied */
+	char *src = buf + total, *dst = buf + total + commas;
+	char *int_end = p + digits;
+	while (src >= int_end)
+		*dst-- = *src--;
+	size_t n = 0;
+	while (src >= p) {
+		*dst-- = *src--;
+		if (++n % 3 == 0 && src >= p)
+			*dst-- = ',';
+	}
+}
+
+static void fmt_value(char *buf, size_t len, const struct wtg_value *v, const struct wtg_column *col,
+		      bool group)
+{
+	int dec = col->decimals < 0 ? 0 : col->decimals > 9 ? 9 : col->decimals;
+	switch (v->type) {
+	case WTG_T_INT:
+		snprintf(buf, len, "%" PRId64, v->i);
+		break;
+	case WTG_T_REAL:
+		if (isnan(v->r)) {
+			wtg_strlcpy(buf, "n/a", len);
+			return;
+		}
+		if (isinf(v->r)) {
+			wtg_strlcpy(buf, v->r > 0 ? "inf" : "-inf", len);
+			return;
+		}
+		snprintf(buf, len, "%.*f", dec, v->r);
+		break;
+	case WTG_T_TEXT:
+		wtg_strlcpy(buf, v->s ? v->s : "", len);
+		return;
+	default:
+		wtg_strlcpy(buf, "n/a", len);
+		return;
+	}
+	if (group)
+		group_digits(buf, len);
+}
+
+static double magnitude(const struct wtg_value *v)
+{
+	if (v->type == WTG_T_INT)
+		return fabs((double)v->i);
+	if (v->type == WTG_T_REAL && isfinite(v->r))
+		return fabs(v->r);
+	return 0;
+}
+
+static bool same_cond(const struct wtg_cond_snapshot *a, const struct wtg_cond_snapshot *b)
+{
+	return a->burners == b->burners && a->policy == b->policy && a->io == b->io;
+}
+
+static void fmt_cond(char *buf, size_t len, const struct wtg_cond_snapshot *c)
+{
+	const char *pol = wtg_report_policy_name(c->policy);
+	char burn[32];
+	if (c->burners > 0)
+		snprintf(burn, sizeof burn, "burners %d", c->burners);
+	else
+		wtg_strlcpy(burn, "no burners", sizeof burn);
+	snprintf(buf, len, "%s, %s, %s", burn, pol ? pol : "policy ?", wtg_iomode_name(c->io));
+}
+
+/* The table: names, units in brackets, then the rows. A "conditions" column is added when the
+ * conditions changed between rows, so a reader sees which rows ran under what. */
+static void write_table(FILE *f, const struct wtg_table *t)
+{
+	int nr = t->nrows;
+	bool cond_col = false;
+	for (int r = 1; r < nr; r++)
+		if (!same_cond(&t->rows[r].cond, &t->rows[0].cond))
+			cond_col = true;
+	int own = t->ncols < 0 ? 0 : t->ncols > WTG_MAX_COLS ? WTG_MAX_COLS : t->ncols;
+	int nc = own + (cond_col ? 1 : 0);
+	if (nc <= 0)
+		return;
+	static const struct wtg_column cond_column = { "conditions", "", WTG_T_TEXT, 0 };
+	const struct wtg_column *cols[WTG_MAX_COLS + 1];
+	for (int c = 0; c < own; c++)
+		cols[c] = &t->cols[c];
+	if (cond_col)
+		cols[own] = &cond_column;
+
+	char **cells = calloc((size_t)nr * (size_t)nc + 1, sizeof *cells);
+	int *width = calloc((size_t)nc, sizeof *width);
+	if (!cells || !width) {
+		free(cells);
+		free(width);
+		fputs("  (out of memory formatting the table)\n", f);
+		return;
+	}
+	for (int c = 0; c < nc; c++) {
+		bool group = false;
+		for (int r = 0; r < nr && c < own; r++)
+			if (magnitude(&t->rows[r].v[c]) >= 10000)
+				group = true;
+		char unit[48] = "";
+		if (cols[c]->unit && cols[c]->unit[0])
+			snprintf(unit, sizeof unit, "[%s]", cols[c]->unit);
+		width[c] = disp_width(cols[c]->name);
+		if (disp_width(unit) > width[c])
+			width[c] = disp_width(unit);
+		for (int r = 0; r < nr; r++) {
+			char buf[512];
+			if (c < own)
+				fmt_value(buf, sizeof buf, &t->rows[r].v[c], cols[c], group);
+			else
+				fmt_cond(buf, sizeof buf, &t->rows[r].cond);
+			flatten(buf);
+			cells[(size_t)r * (size_t)nc + (size_t)c] = strdup(buf);
+			if (disp_width(buf) > width[c])
+				width[c] = disp_width(buf);
+		}
+	}
+	/* header: names, then units; numbers align right, text left */
+	struct line l = { NULL, 0, 0 };
+	for (int r = -2; r < nr; r++) {
+		line_pad(&l, GAP);
+		for (int c = 0; c < nc; c++) {
+			char unit[48] = "";
+			if (cols[c]->unit && cols[c]->unit[0])
+				snprintf(unit, sizeof unit, "[%s]", cols[c]->unit);
+			const char *txt = r == -2 ? cols[c]->name : r == -1 ? unit
+					: cells[(size_t)r * (size_t)nc + (size_t)c];
+			if (c)
+				line_pad(&l, GAP);
+			cell(&l, txt ? txt : "?", width[c], cols[c]->type != WTG_T_TEXT);
+		}
+		line_flush(f, &l);
+	}
+	free(l.buf);
+	for (size_t i = 0; i < (size_t)nr * (size_t)nc; i++)
+		free(cells[i]);
+	free(cells);
+	free(width);
+}
+
+static void fmt_ms(char *buf, size_t len, double ms)
+{
+	snprintf(buf, len, "%.1f", ms);
+	group_digits(buf, len);
+}
+
+static void fmt_count(char *buf, size_t len, int64_t v)
+{
+	wtg_fmt_thousands(buf, len, v);
+}
+
+/* Where the time went for the whole run: the probe the worker bracketed around it. */
+static void write_total(FILE *f, const struct wtg_table *t)
+{
+	if (!t->has_total)
+		return;
+	const struct wtg_probe_result *p = &t->total;
+	char wall[32], user[32], sys[32], minf[32], majf[32], vol[32], inv[32], cpus[512];
+	fmt_ms(wall, sizeof wall, p->wall_ms);
+	fmt_ms(user, sizeof user, p->user_ms);
+	fmt_ms(sys, sizeof sys, p->sys_ms);
+	fmt_count(minf, sizeof minf, p->minflt);
+	fmt_count(majf, sizeof majf, p->majflt);
+	fmt_count(vol, sizeof vol, p->vcsw);
+	fmt_count(inv, sizeof inv, p->ivcsw);
+	wtg_probe_cpus_str(p->cpus_seen, cpus, sizeof cpus);
+	fprintf(f, "  where the time went: wall %s ms, user %s ms, sys %s ms", wall, user, sys);
+	if (p->threads > 1)
+		fprintf(f, " (%d threads)", p->threads);
+	char line[1024];
+	int o = snprintf(line, sizeof line,
+			 "faults %s minor, %s major; switches %s voluntary, %s involuntary; CPUs %s; ",
+			 minf, majf, vol, inv, cpus);
+	if (o < 0 || (size_t)o >= sizeof line)
+		o = (int)strlen(line);
+	char m[32];
+	if (p->migrations >= 0) {
+		fmt_count(m, sizeof m, p->migrations);
+		o += snprintf(line + o, sizeof line - (size_t)o, "%s migration%s", m,
+			      p->migrations == 1 ? "" : "s");
+	} else {
+		o += snprintf(line + o, sizeof line - (size_t)o, "migrations n/a");
+	}
+	if (p->instructions >= 0 && p->cycles > 0 && (size_t)o < sizeof line) {
+		char ins[32], cyc[32];
+		fmt_count(ins, sizeof ins, p->instructions);
+		fmt_count(cyc, sizeof cyc, p->cycles);
+		snprintf(line + o, sizeof line - (size_t)o, "; %s instructions, %s cycles (IPC %.2f)",
+			 ins, cyc, (double)p->instructions / (double)p->cycles);
+	}
+	fputs("\n    ", f);
+	wrap(f, 4, 4, line);
+}
+
+static void write_status(FILE *f, const struct wtg_table *t)
+{
+	switch ((int)t->state) {
+	case WTG_IDLE:
+		fputs("  not run\n", f);
+		break;
+	case WTG_RUNNING:
+		fprintf(f, "  still running: step %d of %d%s%s\n", t->step, t->nsteps,
+			t->step_label[0] ? ", " : "", t->step_label);
+		break;
+	case WTG_FAILED:
+		fputs("  FAILED: ", f);
+		wrap(f, 10, 10, t->error[0] ? t->error : "no cause recorded");
+		break;
+	case WTG_STOPPED:
+		fputs("  cancelled: ", f);
+		wrap(f, 13, 13, t->error[0] ? t->error
+					    : "stopped before the end; the rows above are complete");
+		break;
+	case WTG_DONE:
+		if (t->error[0]) {
+			fputs("  error: ", f);
+			wrap(f, 9, 9, t->error);
+		}
+		break;
+	}
+}
+
+static void write_experiment(FILE *f, const struct wtg_table *t)
+{
+	const struct wtg_experiment *e = t->exp;
+	fprintf(f, "\n== %s: %s ==\n", e ? e->name : "?", e ? e->question : "");
+	if (e && e->runs) {
+		fputs("runs: ", f);
+		wrap(f, 6, 6, e->runs);
+	}
+	putc('\n', f);
+	if (t->nrows > 0)
+		write_table(f, t);
+	else if (t->state == WTG_DONE)
+		fputs("  (no rows)\n", f);
+	if (t->nrows > 0 || t->has_total)
+		putc('\n', f);
+	write_total(f, t);
+	for (int i = 0; i < t->nchecks; i++) {
+		const struct wtg_check *c = &t->checks[i];
+		fputs(c->ok ? "  ok      " : "  FAILED  ", f);
+		char buf[1200];
+		snprintf(buf, sizeof buf, "%s: %s", c->name, c->detail ? c->detail : "");
+		wrap(f, 10, 10, buf);
+	}
+	for (int i = 0; i < t->nnotes; i++) {
+		fputs("  note: ", f);
+		wrap(f, 8, 8, t->notes[i]);
+	}
+	write_status(f, t);
+}
+
+static void kv(FILE *f, const char *key, const char *fmt, ...) WTG_PRINTF(3, 4);
+
+static void kv(FILE *f, const char *key, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	fprintf(f, "  %-14s", key);
+	wrap(f, 16, 16, buf);
+}
+
+static void write_machine(FILE *f, struct wtg_session *s)
+{
+	const struct wtg_machine *m = &s->machine;
+	fputs("machine\n", f);
+	kv(f, "CPU", "%s", m->cpu_model);
+	kv(f, "CPUs", "%d online", m->cpus);
+	kv(f, "page size", "%ld B", m->page_size);
+	kv(f, "kernel", "%s", m->kernel);
+	kv(f, "clock source", "%s", m->clocksource);
+	kv(f, "hypervisor", "%s", m->hypervisor ? "yes" : "no");
+	kv(f, "THP", "%s", m->thp[0] ? m->thp : "unknown");
+	kv(f, "hw counters", "%s", m->hw_counters ? "instructions and cycles" : "n/a (no hardware counters)");
+
+	fputs("data file\n", f);
+	int st = atomic_load(&s->df_state);
+	const struct wtg_datafile *df = &s->df;
+	if (st != WTG_DF_READY) {
+		const char *file = s->opt ? s->opt->file : NULL;
+		if (file)
+			kv(f, "path", "%s (given with --file)", file);
+		if (st == WTG_DF_FAILED)
+			kv(f, "state", "failed: %s", s->df_error);
+		else
+			kv(f, "state", "being prepared");
+		return;
+	}
+	kv(f, "path", "%s (%s)", df->path,
+	   df->owned ? "created by wtg, removed on exit" : "given with --file, never written");
+	char human[32], bytes[32], sum[32];
+	wtg_fmt_size(human, sizeof human, df->size);
+	wtg_fmt_thousands(bytes, sizeof bytes, (int64_t)df->size);
+	wtg_fmt_thousands(sum, sizeof sum, df->sum);
+	kv(f, "size", "%s (%s B) on %s", human, bytes, df->fs[0] ? df->fs : "an unknown filesystem");
+	kv(f, "known sum", "%s", sum);
+	if (df->direct_ok)
+		kv(f, "O_DIRECT", "yes (alignment: memory %u B, offset %u B)", df->dio_mem_align,
+		   df->dio_offset_align);
+	else
+		kv(f, "O_DIRECT", "no (uncached I/O evicts the page cache instead)");
+}
+
+static void write_conditions(FILE *f, struct wtg_session *s)
+{
+	bool ready = atomic_load(&s->df_state) == WTG_DF_READY;
+	struct wtg_cond_snapshot c;
+	wtg_cond_snapshot(&c, ready ? &s->df : NULL);
+	fputs("conditions\n", f);
+	if (c.burners > 0)
+		kv(f, "burners", "%d thread%s", c.burners, c.burners == 1 ? "" : "s");
+	else
+		kv(f, "burners", "off");
+	const char *req = c.background ? "background" : "normal";
+	const char *got = wtg_report_policy_name(c.policy);
+	if (got && strcmp(req, got) == 0)
+		kv(f, "policy", "%s (granted)", req);
+	else
+		kv(f, "policy", "%s requested, the kernel reports %s", req, got ? got : "nothing (unknown)");
+	kv(f, "I/O", "%s%s", wtg_iomode_name(c.io), c.uncached ? " (uncached requested)" : "");
+	if (s->opt)
+		kv(f, "seed", "%" PRIu64 "%s", s->opt->seed, s->opt->quick ? " (quick sizes)" : "");
+}
+
 int wtg_report_text(FILE *f, struct wtg_session *s, const bool *which)
 {
-	(void)f; (void)s; (void)which;
-	return 0;
+	locale_t old = wtg_report_locale_begin();
+	fprintf(f, "wtg %s: where the time goes\n\n", PACKAGE_VERSION);
+	write_machine(f, s);
+	write_conditions(f, s);
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
+		if (!wtg_report_wanted(s, i, which))
+			continue;
+		struct wtg_table *t = &s->tables[i];
+		pthread_mutex_lock(&t->lock);
+		write_experiment(f, t);
+		pthread_mutex_unlock(&t->lock);
+	}
+	wtg_report_locale_end(old);
+	return ferror(f) ? -1 : 0;
 }

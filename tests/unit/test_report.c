@@ -1,7 +1,606 @@
-/* test_report.c */
+/* test_report.c: the three writers over a session filled by hand, and saving whole or not at all. */
 #include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "unit.h"
+#include "wtg/experiment.h"
+#include "wtg/report.h"
+#include "wtg/session.h"
+#include "wtg/table.h"
+
+/* ---- a tiny strict JSON checker (RFC 8259 grammar, no extensions) ---- */
+
+struct jp {
+	const char *p;
+	int depth;
+};
+
+static void ws(struct jp *j)
+{
+	while (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')
+		j->p++;
+}
+
+static bool jvalue(struct jp *j);
+
+static bool jstring(struct jp *j)
+{
+	if (*j->p != '"')
+		return false;
+	j->p++;
+	for (;;) {
+		unsigned char c = (unsigned char)*j->p;
+		if (c == '"') {
+			j->p++;
+			return true;
+		}
+		if (c < 0x20)	/* includes the terminating NUL */
+			return false;
+		if (c == '\\') {
+			j->p++;
+			if (*j->p == 'u') {
+				for (int i = 1; i <= 4; i++)
+					if (!isxdigit((unsigned char)j->p[i]))
+						return false;
+				j->p += 5;
+				continue;
+			}
+			if (!*j->p || !strchr("\"\\/bfnrt", *j->p))
+				return false;
+		}
+		j->p++;
+	}
+}
+
+static bool jnumber(struct jp *j)
+{
+	const char *p = j->p;
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else if (*p >= '1' && *p <= '9')
+		while (isdigit((unsigned char)*p))
+			p++;
+	else
+		return false;
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return false;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			return false;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	j->p = p;
+	return true;
+}
+
+static bool jlist(struct jp *j, char close, bool object)
+{
+	j->p++;
+	ws(j);
+	if (*j->p == close) {
+		j->p++;
+		return true;
+	}
+	for (;;) {
+		ws(j);
+		if (object) {
+			if (!jstring(j))
+				return false;
+			ws(j);
+			if (*j->p++ != ':')
+				return false;
+		}
+		if (!jvalue(j))
+			return false;
+		ws(j);
+		if (*j->p == ',') {
+			j->p++;
+			continue;
+		}
+		if (*j->p != close)
+			return false;
+		j->p++;
+		return true;
+	}
+}
+
+static bool jvalue(struct jp *j)
+{
+	ws(j);
+	if (++j->depth > 64)
+		return false;
+	bool ok;
+	switch (*j->p) {
+	case '{':
+		ok = jlist(j, '}', true);
+		break;
+	case '[':
+		ok = jlist(j, ']', false);
+		break;
+	case '"':
+		ok = jstring(j);
+		break;
+	case 't':
+		ok = strncmp(j->p, "true", 4) == 0 && (j->p += 4);
+		break;
+	case 'f':
+		ok = strncmp(j->p, "false", 5) == 0 && (j->p += 5);
+		break;
+	case 'n':
+		ok = strncmp(j->p, "null", 4) == 0 && (j->p += 4);
+		break;
+	default:
+		ok = jnumber(j);
+	}
+	j->depth--;
+	return ok;
+}
+
+static bool json_valid(const char *s)
+{
+	struct jp j = { s, 0 };
+	if (!jvalue(&j))
+		return false;
+	ws(&j);
+	return *j.p == '\0';
+}
+
+/* ---- helpers ---- */
+
+typedef int (*writer_fn)(FILE *, struct wtg_session *, const bool *);
+
+static char *render(writer_fn w, struct wtg_session *s, const bool *which)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	int rc = w(f, s, which);
+	fclose(f);
+	if (rc != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* The line of text that follows the line starting with `start`, or "" (static buffer). */
+static const char *line_after(const char *text, const char *start)
+{
+	static char line[1024];
+	line[0] = '\0';
+	const char *p = strstr(text, start);
+	if (!p)
+		return line;
+	p = strchr(p, '\n');
+	if (!p)
+		return line;
+	p++;
+	size_t n = strcspn(p, "\n");
+	if (n >= sizeof line)
+		n = sizeof line - 1;
+	memcpy(line, p, n);
+	line[n] = '\0';
+	return line;
+}
+
+static const char *line_starting(const char *text, const char *start)
+{
+	static char line[1024];
+	line[0] = '\0';
+	const char *p = text;
+	while (p && *p) {
+		if (strncmp(p, start, strlen(start)) == 0) {
+			size_t n = strcspn(p, "\n");
+			if (n >= sizeof line)
+				n = sizeof line - 1;
+			memcpy(line, p, n);
+			line[n] = '\0';
+			return line;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return line;
+}
+
+static struct wtg_probe_result probe(double wall, int64_t minflt, uint64_t cpus, int64_t migr)
+{
+	struct wtg_probe_result p = {
+		.wall_ms = wall, .user_ms = wall / 4, .sys_ms = wall / 2, .minflt = minflt, .majflt = 0,
+		.vcsw = 1, .ivcsw = 2, .migrations = migr, .instructions = -1, .cycles = -1,
+		.cpus_seen = cpus, .threads = 1,
+	};
+	return p;
+}
+
+static int valley, readcost, syscall_idx;
+
+/* valley: a plain numeric table, every check ok, the conditions changed on its last row. */
+static void fill_valley(struct wtg_table *t)
+{
+	static const struct wtg_column cols[] = {
+		{ "bufsize", "B", WTG_T_INT, 0 },	{ "read_calls", "count", WTG_T_INT, 0 },
+		{ "bytes", "B", WTG_T_INT, 0 },	{ "ms", "ms", WTG_T_REAL, 3 },
+		{ "gbps", "GB/s", WTG_T_REAL, 2 },	{ "sum", "", WTG_T_INT, 0 },
+	};
+	wtg_table_set_columns(t, cols, 6);
+	wtg_table_set_state(t, WTG_RUNNING);
+	struct wtg_probe_result p1 = probe(12.5, 3, 0x3, -1), p2 = probe(1234.5, 40000, 0x1, 2);
+	struct wtg_value r1[] = { WTG_INT(16), WTG_INT(4194304), WTG_INT(67108864), WTG_REAL(12.5),
+				  WTG_REAL(5.36870912), WTG_INT(8556150000LL) };
+	struct wtg_value r2[] = { WTG_INT(65536), WTG_INT(1024), WTG_INT(67108864), WTG_REAL(1234.5),
+				  WTG_REAL(0.054), WTG_INT(8556150000LL) };
+	wtg_table_add_row(t, r1, 6, &p1);
+	wtg_table_add_row(t, r2, 6, &p2);
+	pthread_mutex_lock(&t->lock);
+	/* the conditions as they would be snapshotted: none, then burners + background + direct */
+	t->rows[0].cond = (struct wtg_cond_snapshot){ .burners = 0, .policy = 0, .io = WTG_IO_CACHED };
+	t->rows[1].cond = (struct wtg_cond_snapshot){ .burners = 2, .policy = 1, .io = WTG_IO_DIRECT };
+	t->total = probe(1500.25, 40003, 0x3, 2);
+	t->has_total = true;
+	pthread_mutex_unlock(&t->lock);
+	wtg_table_check(t, "sum", true, "every row's sum equals the known sum 8556150000");
+	wtg_table_note(t, "64K and up: the buffer no longer fits the L1 cache");
+	wtg_table_note(t, "a long note that has to be wrapped: %s %s %s",
+		       "every read() crosses into the kernel and back, so with a 16-byte buffer the "
+		       "crossings",
+		       "cost far more than the bytes; past 64K the calls are few and the copy dominates, and",
+		       "past the last-level cache the memory bandwidth sets the ceiling for every size.");
+	wtg_table_set_state(t, WTG_DONE);
+}
+
+/* readcost: text that needs escaping, NaN and infinity, n/a, a series, a failed check. */
+static void fill_readcost(struct wtg_table *t)
+{
+	static const struct wtg_column cols[] = {
+		{ "operation", "", WTG_T_TEXT, 0 },
+		{ "samples", "count", WTG_T_INT, 0 },
+		{ "median_ns", "ns", WTG_T_REAL, 1 },
+	};
+	wtg_table_set_columns(t, cols, 3);
+	wtg_table_set_state(t, WTG_RUNNING);
+	char label[64];
+	strcpy(label, "say \"hi\", then\nleave");
+	struct wtg_value r1[] = { WTG_TEXT(label), WTG_INT(120), WTG_REAL(NAN) };
+	wtg_table_add_row(t, r1, 3, NULL);
+	strcpy(label, "changed after the add");	/* the table keeps its own copy */
+	struct wtg_value r2[] = { WTG_TEXT("inf\tcase"), WTG_NA, WTG_REAL(INFINITY) };
+	wtg_table_add_row(t, r2, 3, NULL);
+	struct wtg_value r3[] = { WTG_TEXT("getpid"), WTG_INT(120), WTG_REAL(318.26) };
+	wtg_table_add_row(t, r3, 3, NULL);
+	pthread_mutex_lock(&t->lock);
+	for (int r = 0; r < t->nrows; r++)
+		t->rows[r].cond = (struct wtg_cond_snapshot){ .policy = 0, .io = WTG_IO_CACHED };
+	pthread_mutex_unlock(&t->lock);
+	double samples[] = { 310.5, 318.25, NAN, 1e21 };
+	wtg_table_add_series(t, "getpid", "ns", samples, 4);
+	wtg_table_check(t, "sum", false, "got 1, want 2 \x01 (control char)");
+	wtg_table_note(t, "a note, with \"quotes\"\nand a second line");
+	wtg_table_fail(t, "a check failed");
+	wtg_table_set_state(t, WTG_FAILED);
+}
+
+static void test_json_checker(void)
+{
+	CHECK(json_valid("{\"a\": [1, -2.5e+3, \"x\\n\", true, false, null]}"));
+	CHECK(!json_valid("{\"a\": [1, 2,]}"));
+	CHECK(!json_valid("{\"a\": nan}"));
+	CHECK(!json_valid("[\"raw\nnewline\"]"));
+	CHECK(!json_valid("[01]"));
+	CHECK(!json_valid("{} {}"));
+}
+
+static void test_json(struct wtg_session *s)
+{
+	char *j = render(wtg_report_json, s, NULL);
+	CHECK(j != NULL);
+	if (!j)
+		return;
+	if (getenv("WTG_TEST_SHOW"))
+		fputs(j, stderr);
+	CHECK(json_valid(j));
+	CHECK(strstr(j, "\"tool\": \"wtg\"") != NULL);
+	CHECK(strstr(j, "\"version\": \"" PACKAGE_VERSION "\"") != NULL);
+	CHECK(strstr(j, "\"hw_counters\": \"n/a (no hardware counters)\"") != NULL);
+	CHECK(strstr(j, "\"known_sum\": 8556150000") != NULL);
+	CHECK(strstr(j, "\"direct_io\": true") != NULL);
+	CHECK(strstr(j, "\"seed\": 7") != NULL);
+	CHECK(strstr(j, "\"quick\": true") != NULL);
+	/* only the tables with rows or a state: valley and readcost, in registry order */
+	CHECK(count(j, "\"name\": \"valley\"") == 1);
+	CHECK(count(j, "\"name\": \"readcost\"") == 1);
+	CHECK(count(j, "\"name\": \"syscall\"") == 0);
+	CHECK(strstr(j, "\"name\": \"valley\"") < strstr(j, "\"name\": \"readcost\""));
+	CHECK(strstr(j, "\"title\": \"How big should the read buffer be?\"") != NULL);
+	CHECK(strstr(j, "\"state\": \"failed\"") != NULL);
+	CHECK(strstr(j, "\"error\": \"a check failed\"") != NULL);
+	CHECK(strstr(j, "\"error\": null") != NULL);
+	CHECK(strstr(j, "{\"name\": \"gbps\", \"unit\": \"GB/s\", \"type\": \"real\"}") != NULL);
+	CHECK(strstr(j, "{\"name\": \"cond_io\", \"unit\": \"\", \"type\": \"text\"}") != NULL);
+	/* the rows: integers as integers, the probe and the conditions after the own columns */
+	CHECK(strstr(j, "[16, 4194304, 67108864, 12.5, 5.36870912, 8556150000, 12.5, 3.125, 6.25, 3, 0, "
+			"1, 2, \"0,1\", null, 0, \"normal\", \"cached\"]") != NULL);
+	CHECK(strstr(j, ", 2, 2, \"background\", \"direct\"]") != NULL);
+	/* escaping, NaN and infinity as null, n/a as null, and no probe: nulls there */
+	CHECK(strstr(j, "[\"say \\\"hi\\\", then\\nleave\", 120, null, null, null, null, null, null, null, "
+			"null, null, null, 0, \"normal\", \"cached\"]") != NULL);
+	CHECK(strstr(j, "[\"inf\\tcase\", null, null, ") != NULL);
+	CHECK(strstr(j, "changed after the add") == NULL);
+	CHECK(strstr(j, "\\u0001 (control char)") != NULL);
+	CHECK(strstr(j, "{\"name\": \"sum\", \"ok\": false, \"detail\": \"got 1, want 2 ") != NULL);
+	CHECK(strstr(j, "\"a note, with \\\"quotes\\\"\\nand a second line\"") != NULL);
+	CHECK(strstr(j, "\"samples\": [310.5, 318.25, null, 1e+21]") != NULL);
+	CHECK(strstr(j, "\"probe\": {\"wall_ms\": 1500.25, \"user_ms\": 375.0625, \"sys_ms\": 750.125, "
+			"\"minflt\": 40003, \"majflt\": 0, \"vcsw\": 1, \"ivcsw\": 2, \"cpus\": [0, 1], "
+			"\"migrations\": 2, \"instructions\": null, \"cycles\": null") != NULL);
+	CHECK(strstr(j, "\"probe\": null") != NULL);	/* readcost has no total */
+	CHECK(strstr(j, " nan") == NULL && strstr(j, " -nan") == NULL && strstr(j, " inf") == NULL);
+	free(j);
+
+	/* an explicit selection: an idle, empty table is written when asked for */
+	bool which[WTG_MAX_EXP] = { false };
+	which[syscall_idx] = true;
+	j = render(wtg_report_json, s, which);
+	CHECK(j && json_valid(j));
+	CHECK(j && count(j, "\"name\": \"syscall\"") == 1 && strstr(j, "\"state\": \"idle\"") &&
+	      strstr(j, "\"rows\": []") && count(j, "\"name\": \"valley\"") == 0);
+	free(j);
+}
+
+static void test_json_string(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	wtg_json_string(f, "a\"b\\c\x1f\x7f/\xc3\xa9");	/* é stays as it is */
+	putc(' ', f);
+	wtg_json_string(f, "bad \xff\xc3 end");		/* not UTF-8: replaced, still valid */
+	putc(' ', f);
+	wtg_json_string(f, NULL);
+	fclose(f);
+	CHECK_STR(buf, "\"a\\\"b\\\\c\\u001f\\u007f/\xc3\xa9\" \"bad \\ufffd\\ufffd end\" null");
+	free(buf);
+}
+
+static void test_csv(struct wtg_session *s)
+{
+	char *c = render(wtg_report_csv, s, NULL);
+	CHECK(c != NULL);
+	if (!c)
+		return;
+	if (getenv("WTG_TEST_SHOW"))
+		fputs(c, stderr);
+	CHECK(strncmp(c, "# experiment valley\n", 20) == 0);
+	CHECK_STR(line_after(c, "# experiment valley"),
+		  "bufsize,read_calls,bytes,ms,gbps,sum,probe_wall_ms,probe_user_ms,probe_sys_ms,"
+		  "probe_minflt,probe_majflt,probe_vcsw,probe_ivcsw,probe_cpus,probe_migrations,"
+		  "cond_burners,cond_policy,cond_io");
+	CHECK_STR(line_after(c, "bufsize,"),
+		  "16,4194304,67108864,12.5,5.36870912,8556150000,12.5,3.125,6.25,3,0,1,2,\"0,1\",,0,"
+		  "normal,cached");
+	CHECK_STR(line_starting(c, "65536,"),
+		  "65536,1024,67108864,1234.5,0.054,8556150000,1234.5,308.625,617.25,40000,0,1,2,0,2,2,"
+		  "background,direct");
+	CHECK_STR(line_starting(c, "# check sum ok"),
+		  "# check sum ok every row's sum equals the known sum 8556150000");
+	CHECK_STR(line_starting(c, "# note 64K"),
+		  "# note 64K and up: the buffer no longer fits the L1 cache");
+	CHECK_STR(line_after(c, "# experiment readcost"),
+		  "operation,samples,median_ns,probe_wall_ms,probe_user_ms,probe_sys_ms,probe_minflt,"
+		  "probe_majflt,probe_vcsw,probe_ivcsw,probe_cpus,probe_migrations,cond_burners,cond_policy,"
+		  "cond_io");
+	/* RFC 4180: quotes doubled, the field quoted, the newline kept inside it; NaN empty */
+	CHECK(strstr(c, "\n\"say \"\"hi\"\", then\nleave\",120,,,,,,,,,,,0,normal,cached\n") != NULL);
+	CHECK(strstr(c, "\ninf\tcase,,,,,,,,,,,,0,normal,cached\n") != NULL);
+	CHECK_STR(line_starting(c, "# check sum FAILED"),
+		  "# check sum FAILED got 1, want 2   (control char)");
+	CHECK_STR(line_starting(c, "# note a note"), "# note a note, with \"quotes\" and a second line");
+	CHECK_STR(line_starting(c, "# state"), "# state failed: a check failed");
+	CHECK(strstr(c, "syscall") == NULL);
+	CHECK(strstr(c, "8,556") == NULL);	/* no thousands separators */
+	free(c);
+}
+
+static void test_text(struct wtg_session *s)
+{
+	char *t = render(wtg_report_text, s, NULL);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	if (getenv("WTG_TEST_SHOW"))
+		fputs(t, stderr);
+	CHECK(strncmp(t, "wtg " PACKAGE_VERSION ": where the time goes\n", 28) == 0);
+	CHECK(count(t, "n/a (no hardware counters)") == 1);
+	CHECK_STR(line_starting(t, "  known sum"), "  known sum     8,556,150,000");
+	CHECK_STR(line_starting(t, "  O_DIRECT"),
+		  "  O_DIRECT      yes (alignment: memory 512 B, offset 4096 B)");
+	CHECK_STR(line_starting(t, "  path"),
+		  "  path          /var/tmp/wtg-test.dat (given with --file, never written)");
+	CHECK_STR(line_starting(t, "  size"), "  size          64M (67,108,864 B) on ext4");
+	CHECK_STR(line_starting(t, "  page size"), "  page size     4096 B");
+	CHECK(strstr(t, "\n== valley: How big should the read buffer be? ==\nruns: ") != NULL);
+	/* names, then units in brackets; numbers right-aligned with separators; the conditions
+	 * column appears because they changed between the rows */
+	CHECK_STR(line_after(t, "runs: buffered"), "");
+	CHECK_STR(line_starting(t, "  bufsize"),
+		  "  bufsize  read_calls       bytes        ms    gbps            sum  conditions");
+	CHECK_STR(line_after(t, "  bufsize"), "      [B]     [count]         [B]      [ms]  [GB/s]");
+	CHECK_STR(line_starting(t, "       16"),
+		  "       16   4,194,304  67,108,864    12.500    5.37  8,556,150,000  "
+		  "no burners, normal, cached");
+	CHECK_STR(line_starting(t, "   65,536"),
+		  "   65,536       1,024  67,108,864  1234.500    0.05  8,556,150,000  "
+		  "burners 2, background, direct");
+	CHECK_STR(line_starting(t, "  where"),
+		  "  where the time went: wall 1,500.2 ms, user 375.1 ms, sys 750.1 ms");
+	CHECK_STR(line_after(t, "  where"),
+		  "    faults 40,003 minor, 0 major; switches 1 voluntary, 2 involuntary; CPUs 0,1; "
+		  "2 migrations");
+	CHECK(strstr(t, "\n  ok      sum: every row's sum equals the known sum 8556150000\n") != NULL);
+	CHECK(strstr(t, "\n  note: 64K and up: the buffer no longer fits the L1 cache\n") != NULL);
+	CHECK(strstr(t, "\n  FAILED  sum: got 1, want 2 (control char)\n") != NULL);
+	CHECK(strstr(t, "\n  FAILED: a check failed\n") != NULL);
+	CHECK_STR(line_starting(t, "  operation"), "  operation             samples  median_ns");
+	CHECK_STR(line_after(t, "  operation"), "                        [count]       [ns]");
+	CHECK_STR(line_starting(t, "  say"), "  say \"hi\", then leave      120        n/a");
+	CHECK_STR(line_starting(t, "  inf"), "  inf case                  n/a        inf");
+	CHECK_STR(line_starting(t, "  getpid"), "  getpid                    120      318.3");
+	CHECK(strstr(t, "  note: a note, with \"quotes\"\n        and a second line\n") != NULL);
+	CHECK(strstr(t, " \n") == NULL);	/* no trailing blanks anywhere */
+	int longest = 0, wrapped = 0;
+	for (const char *p = t; *p;) {
+		int n = (int)strcspn(p, "\n");
+		if (n > longest)
+			longest = n;
+		if (strncmp(p, "        ", 8) == 0 && strstr(p, "the") && n > 60)
+			wrapped++;
+		p += n + (p[n] ? 1 : 0);
+	}
+	CHECK(longest <= 100);
+	CHECK(wrapped >= 2);	/* the long note went on over indented lines */
+	free(t);
+}
+
+static bool dir_has_temp(const char *dir, const char *base)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return true;
+	bool found = false;
+	struct dirent *e;
+	size_t n = strlen(base);
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] == '.' && strncmp(e->d_name + 1, base, n) == 0)
+			found = true;
+	closedir(d);
+	return found;
+}
+
+static void test_save(struct wtg_session *s)
+{
+	char dir[] = "/tmp/wtg-test-report.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char path[256], missing[256], err[512];
+
+	snprintf(missing, sizeof missing, "%s/no/such/folder/out.json", dir);
+	err[0] = '\0';
+	CHECK(wtg_report_save(missing, WTG_FMT_JSON, s, NULL, err, sizeof err) == -1);
+	char want[600];
+	snprintf(want, sizeof want, "cannot write '%s': No such file or directory", missing);
+	CHECK_STR(err, want);
+
+	/* success: the file holds exactly what the writer writes, and no temp file is left */
+	snprintf(path, sizeof path, "%s/out.json", dir);
+	CHECK(wtg_report_save(path, WTG_FMT_JSON, s, NULL, err, sizeof err) == 0);
+	char *expect = render(wtg_report_json, s, NULL);
+	FILE *f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (f && expect) {
+		char *got = calloc(1, strlen(expect) + 16);
+		size_t n = fread(got, 1, strlen(expect) + 8, f);
+		CHECK(n == strlen(expect));
+		CHECK(memcmp(got, expect, strlen(expect)) == 0);
+		free(got);
+	}
+	if (f)
+		fclose(f);
+	free(expect);
+	CHECK(!dir_has_temp(dir, "out.json"));
+
+	/* replacing an existing file; a target that is a folder fails and leaves no temp file */
+	CHECK(wtg_report_save(path, WTG_FMT_CSV, s, NULL, err, sizeof err) == 0);
+	f = fopen(path, "r");
+	char head[32] = "";
+	CHECK(f && fgets(head, sizeof head, f));
+	CHECK_STR(head, "# experiment valley\n");
+	if (f)
+		fclose(f);
+	char sub[300];
+	snprintf(sub, sizeof sub, "%s/sub", dir);
+	CHECK(mkdir(sub, 0700) == 0);
+	CHECK(wtg_report_save(sub, WTG_FMT_TEXT, s, NULL, err, sizeof err) == -1);
+	snprintf(want, sizeof want, "cannot write '%s': Is a directory", sub);
+	CHECK_STR(err, want);
+	CHECK(!dir_has_temp(dir, "sub"));
+
+	rmdir(sub);
+	unlink(path);
+	CHECK(rmdir(dir) == 0);	/* fails if anything was left behind */
+}
+
 int main(void)
 {
+	valley = wtg_experiment_find("valley");
+	readcost = wtg_experiment_find("readcost");
+	syscall_idx = wtg_experiment_find("syscall");
+	CHECK(valley >= 0 && readcost >= 0 && syscall_idx >= 0);
+	if (valley < 0 || readcost < 0 || syscall_idx < 0)
+		return unit_done("test_report");
+
+	struct wtg_options opt;
+	memset(&opt, 0, sizeof opt);
+	opt.mode = WTG_MODE_RUN;
+	opt.seed = 7;
+	opt.quick = true;
+	opt.file = "/var/tmp/wtg-test.dat";
+	static struct wtg_session s;
+	CHECK(wtg_session_init(&s, &opt, "wtg") == 0);
+	/* a fixed machine block and a data file that is "ready" without existing */
+	s.machine.hw_counters = false;
+	s.machine.page_size = 4096;
+	snprintf(s.df.path, sizeof s.df.path, "%s", opt.file);
+	s.df.size = 64u << 20;
+	s.df.sum = 8556150000LL;
+	snprintf(s.df.fs, sizeof s.df.fs, "ext4");
+	s.df.direct_ok = true;
+	s.df.dio_mem_align = 512;
+	s.df.dio_offset_align = 4096;
+	s.df.owned = false;
+	atomic_store(&s.df_state, WTG_DF_READY);
+
+	fill_valley(&s.tables[valley]);
+	fill_readcost(&s.tables[readcost]);
+
+	test_json_checker();
+	test_json_string();
+	test_json(&s);
+	test_csv(&s);
+	test_text(&s);
+	test_save(&s);
+
+	wtg_session_shutdown(&s);
+	for (int i = 0; i < wtg_nexperiments; i++)
+		wtg_table_free(&s.tables[i]);
+	close(s.wake_fd);
 	return unit_done("test_report");
 }

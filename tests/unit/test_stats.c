@@ -1,7 +1,289 @@
-/* test_stats.c */
+/* test_stats.c: quantiles, mean, the seeded generator, shuffles, bootstrap and the summary, checked
+ * against numbers computed independently in Python (the one-liners are next to the constants). */
 #include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "unit.h"
+#include "wtg/stats.h"
+#include "wtg/util.h"
+
+#define EPS 1e-9
+
+static const double qs[6] = { 0, 0.25, 0.5, 0.9, 0.99, 1 };
+
+struct qcase {
+	const char *name;
+	double data[16];
+	size_t n;
+	double want[6];	/* at qs[] */
+	double mean;
+};
+
+/* want[] for q = 0.25 .. 0.99 is Python's
+ *   q = statistics.quantiles(d, n=100, method='inclusive'); [q[24], q[49], q[89], q[98]]
+ * with min(d) and max(d) at q = 0 and 1, and mean = statistics.fmean(d). For n = 1 Python 3.11
+ * refuses ("must have at least two data points"), so that row is the type-7 formula by hand:
+ *   s = sorted(d); h = q * (len(s) - 1); i = int(h); j = min(i + 1, len(s) - 1)
+ *   s[i] + (s[j] - s[i]) * (h - i)
+ * which agrees with statistics.quantiles on every other row. */
+static const struct qcase cases[] = {
+	{ "odd n, unsorted", { 3.5, 1.0, 7.25, 2.0, 9.0, 4.0, 6.5 }, 7,
+	  { 1.0, 2.75, 4.0, 7.95, 8.895, 9.0 }, 4.75 },
+	{ "even n, unsorted", { 40, 10, 80, 30, 20, 70, 60, 50 }, 8,
+	  { 10.0, 27.5, 45.0, 73.0, 79.3, 80.0 }, 45.0 },
+	{ "n = 1", { 42.0 }, 1,
+	  { 42.0, 42.0, 42.0, 42.0, 42.0, 42.0 }, 42.0 },
+	{ "n = 2", { 1.0, 3.0 }, 2,
+	  { 1.0, 1.5, 2.0, 2.8, 2.98, 3.0 }, 2.0 },
+	{ "ties", { 5, 5, 5, 1, 1, 9, 9, 9, 9, 2 }, 10,
+	  { 1.0, 2.75, 5.0, 9.0, 9.0, 9.0 }, 5.5 },
+	{ "odd n = 13, spread",
+	  { 0.31, 12.5, 7.75, 3.0, 100.0, 0.5, 2.25, 9.0, 15.125, 4.5, 1.0, 6.0, 8.5 }, 13,
+	  { 0.31, 2.25, 6.0, 14.6, 89.815, 100.0 }, 13.110384615384616 },
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static void test_quantiles(void)
+{
+	for (size_t k = 0; k < WTG_ARRAY_LEN(cases); k++) {
+		const struct qcase *c = &cases[k];
+		double copy[16];
+		memcpy(copy, c->data, sizeof copy);
+		for (int i = 0; i < 6; i++) {
+			CHECK_NEAR(wtg_quantile(c->data, c->n, qs[i]), c->want[i], EPS);
+			if (fabs(wtg_quantile(c->data, c->n, qs[i]) - c->want[i]) > EPS)
+				fprintf(stderr, "  case \"%s\", q = %g\n", c->name, qs[i]);
+		}
+		/* wtg_quantile works on a copy: the caller's order is kept */
+		CHECK(memcmp(copy, c->data, sizeof copy) == 0);
+		double sorted[16];
+		memcpy(sorted, c->data, c->n * sizeof *sorted);
+		wtg_sort(sorted, c->n);
+		for (size_t i = 1; i < c->n; i++)
+			CHECK(sorted[i - 1] <= sorted[i]);
+		for (int i = 0; i < 6; i++)
+			CHECK_NEAR(wtg_quantile_sorted(sorted, c->n, qs[i]), c->want[i], EPS);
+		CHECK_NEAR(wtg_mean(c->data, c->n), c->mean, EPS);
+	}
+	CHECK(isnan(wtg_quantile(NULL, 0, 0.5)));
+	CHECK(isnan(wtg_mean(NULL, 0)));
+}
+
+/* Reference outputs of xoshiro256** seeded through splitmix64, from a Python transcription of the
+ * two published algorithms (64-bit masks; the generator's first outputs for seeds 1 and 0). */
+static void test_rng_reference(void)
+{
+	struct wtg_rng r;
+	wtg_rng_seed(&r, 1);
+	CHECK(wtg_rng_next(&r) == 0xb3f2af6d0fc710c5ull);
+	CHECK(wtg_rng_next(&r) == 0x853b559647364ceaull);
+	CHECK(wtg_rng_next(&r) == 0x92f89756082a4514ull);
+	wtg_rng_seed(&r, 0);
+	CHECK(wtg_rng_next(&r) == 0x99ec5f36cb75f2b4ull);
+	CHECK(wtg_rng_next(&r) == 0xbf6e1f784956452aull);
+}
+
+static void test_rng(void)
+{
+	struct wtg_rng a, b, c;
+	wtg_rng_seed(&a, 12345);
+	wtg_rng_seed(&b, 12345);
+	wtg_rng_seed(&c, 12346);
+	int same = 0, differ = 0;
+	for (int i = 0; i < 1000; i++) {
+		uint64_t x = wtg_rng_next(&a), y = wtg_rng_next(&b), z = wtg_rng_next(&c);
+		same += x == y;
+		differ += x != z;
+	}
+	CHECK(same == 1000);
+	CHECK(differ == 1000);
+
+	/* wtg_rng_below stays in range, also for n = 1 and n just above 2^63 (half the draws rejected) */
+	static const uint64_t ns[] = { 1, 2, 3, 7, 1000, (1ull << 63) + 1, UINT64_MAX };
+	bool in_range = true;
+	for (size_t k = 0; k < WTG_ARRAY_LEN(ns); k++)
+		for (int i = 0; i < 2000; i++)
+			if (wtg_rng_below(&a, ns[k]) >= ns[k])
+				in_range = false;
+	CHECK(in_range);
+
+	/* rough uniformity: chi-square over 10 buckets, 100000 draws, a fixed seed (so the test is
+	 * deterministic); 9 degrees of freedom, 40 is far out in the tail (p < 1e-5) */
+	struct wtg_rng u;
+	wtg_rng_seed(&u, 2024);
+	long bucket[10] = { 0 };
+	const long draws = 100000;
+	for (long i = 0; i < draws; i++)
+		bucket[wtg_rng_below(&u, 10)]++;
+	double chi = 0, expect = (double)draws / 10;
+	for (int i = 0; i < 10; i++)
+		chi += ((double)bucket[i] - expect) * ((double)bucket[i] - expect) / expect;
+	CHECK(chi < 40.0);
+	CHECK(chi > 0.0);	/* exactly equal buckets would be a sign of a broken generator */
+
+	bool unit_ok = true;
+	double sum = 0;
+	for (int i = 0; i < 100000; i++) {
+		double x = wtg_rng_unit(&u);
+		if (!(x >= 0.0 && x < 1.0))
+			unit_ok = false;
+		sum += x;
+	}
+	CHECK(unit_ok);
+	CHECK_NEAR(sum / 100000, 0.5, 0.01);
+}
+
+static void test_shuffle(void)
+{
+	int a[50], b[50], c[50];
+	for (int i = 0; i < 50; i++)
+		a[i] = b[i] = c[i] = i;
+	struct wtg_rng r1, r2, r3;
+	wtg_rng_seed(&r1, 99);
+	wtg_rng_seed(&r2, 99);
+	wtg_rng_seed(&r3, 100);
+	wtg_shuffle_int(&r1, a, 50);
+	wtg_shuffle_int(&r2, b, 50);
+	wtg_shuffle_int(&r3, c, 50);
+	CHECK(memcmp(a, b, sizeof a) == 0);
+	CHECK(memcmp(a, c, sizeof a) != 0);
+	int moved = 0;
+	for (int i = 0; i < 50; i++)
+		moved += a[i] != i;
+	CHECK(moved > 25);
+	/* a permutation: every value once */
+	int seen[50] = { 0 };
+	bool perm = true;
+	for (int i = 0; i < 50; i++) {
+		if (a[i] < 0 || a[i] >= 50 || seen[a[i]]++)
+			perm = false;
+	}
+	CHECK(perm);
+
+	/* Python, same generator: r = R(3); a = list(range(10));
+	 * for i in range(10, 1, -1): j = r.below(i); a[i-1], a[j] = a[j], a[i-1] */
+	static const int want[10] = { 6, 7, 3, 4, 5, 2, 0, 9, 1, 8 };
+	int d[10];
+	for (int i = 0; i < 10; i++)
+		d[i] = i;
+	struct wtg_rng r4;
+	wtg_rng_seed(&r4, 3);
+	wtg_shuffle_int(&r4, d, 10);
+	CHECK(memcmp(d, want, sizeof d) == 0);
+
+	int one = 5;
+	wtg_shuffle_int(&r4, &one, 1);
+	CHECK(one == 5);
+	wtg_shuffle_int(&r4, NULL, 0);
+}
+
+static void test_bootstrap(void)
+{
+	double lo, hi, lo2, hi2;
+	/* Python, the generator above plus type 7 (see test_rng_reference):
+	 *   r = R(seed); meds = sorted(t7(sorted(v[r.below(n)] for _ in range(n)), .5) for _ in range(5000))
+	 *   t7(meds, .025), t7(meds, .975) */
+	const double d1[] = { 12.0, 15.5, 11.25, 30.0, 14.0, 13.5, 12.75, 16.0, 100.0, 14.5, 13.0 };
+	CHECK(wtg_bootstrap_median_ci(d1, 11, 5000, 0.95, 42, &lo, &hi) == 0);
+	CHECK_NEAR(lo, 12.75, EPS);
+	CHECK_NEAR(hi, 16.0, EPS);
+	CHECK(wtg_bootstrap_median_ci(d1, 11, 5000, 0.95, 42, &lo2, &hi2) == 0);
+	CHECK(lo == lo2 && hi == hi2);	/* deterministic for a fixed seed */
+	const double d2[] = { 3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0 };
+	CHECK(wtg_bootstrap_median_ci(d2, 9, 5000, 0.95, 7, &lo, &hi) == 0);
+	CHECK_NEAR(lo, 1.0, EPS);
+	CHECK_NEAR(hi, 6.0, EPS);
+
+	/* lo <= median <= hi on several inputs */
+	for (size_t k = 0; k < WTG_ARRAY_LEN(cases); k++) {
+		const struct qcase *c = &cases[k];
+		CHECK(wtg_bootstrap_median_ci(c->data, c->n, 2000, 0.95, 1, &lo, &hi) == 0);
+		double med = wtg_quantile(c->data, c->n, 0.5);
+		CHECK(lo <= med && med <= hi);
+	}
+
+	/* constant data: a zero-width interval at the value */
+	double k7[20];
+	for (int i = 0; i < 20; i++)
+		k7[i] = 7.5;
+	CHECK(wtg_bootstrap_median_ci(k7, 20, 1000, 0.95, 5, &lo, &hi) == 0);
+	CHECK(lo == 7.5 && hi == 7.5);
+
+	/* more spread, wider interval: the same draws around the same centre, ten times the spread */
+	double narrow[41], wide[41];
+	struct wtg_rng r;
+	wtg_rng_seed(&r, 77);
+	for (int i = 0; i < 41; i++) {
+		double noise = wtg_rng_unit(&r) - 0.5;
+		narrow[i] = 100 + noise;
+		wide[i] = 100 + 10 * noise;
+	}
+	CHECK(wtg_bootstrap_median_ci(narrow, 41, 2000, 0.95, 9, &lo, &hi) == 0);
+	CHECK(wtg_bootstrap_median_ci(wide, 41, 2000, 0.95, 9, &lo2, &hi2) == 0);
+	CHECK(hi - lo > 0);
+	CHECK(hi2 - lo2 > 5 * (hi - lo));
+
+	CHECK(wtg_bootstrap_median_ci(d1, 0, 5000, 0.95, 1, &lo, &hi) == -1);
+}
+
+static void test_summarize(void)
+{
+	/* time order matters for drift. Python:
+	 *   v = [3, 1, 4, 1, 5, 9, 2, 6, 5]; q = statistics.quantiles(v, n=100, method='inclusive')
+	 *   fmean(v), min(v), median(v), q[89], q[98], max(v), median(v[:4]), median(v[4:])
+	 *   -> 4.0 1.0 4.0 6.6 8.76 9.0 2.0 5.0 */
+	const double v[] = { 3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0 };
+	struct wtg_summary s;
+	CHECK(wtg_summarize(v, 9, 7, &s) == 0);
+	CHECK(s.n == 9);
+	CHECK_NEAR(s.mean, 4.0, EPS);
+	CHECK_NEAR(s.min, 1.0, EPS);
+	CHECK_NEAR(s.median, 4.0, EPS);
+	CHECK_NEAR(s.p90, 6.6, EPS);
+	CHECK_NEAR(s.p99, 8.76, EPS);
+	CHECK_NEAR(s.max, 9.0, EPS);
+	CHECK_NEAR(s.ci_low, 1.0, EPS);	/* the same bootstrap as test_bootstrap's d2, seed 7 */
+	CHECK_NEAR(s.ci_high, 6.0, EPS);
+	CHECK_NEAR(s.first_half_median, 2.0, EPS);
+	CHECK_NEAR(s.second_half_median, 5.0, EPS);
+	CHECK_NEAR(s.drift, 1.5, EPS);	/* (5 - 2) / 2 */
+
+	/* sorted input has the same quantiles but another drift: order is what drift reads */
+	double sorted[9];
+	memcpy(sorted, v, sizeof sorted);
+	qsort(sorted, 9, sizeof *sorted, cmp_double);
+	struct wtg_summary t;
+	CHECK(wtg_summarize(sorted, 9, 7, &t) == 0);
+	CHECK_NEAR(t.median, s.median, EPS);
+	CHECK_NEAR(t.first_half_median, 1.5, EPS);	/* statistics.median([1, 1, 2, 3]) */
+	CHECK_NEAR(t.second_half_median, 5.0, EPS);	/* statistics.median([4, 5, 5, 6, 9]) */
+	CHECK_NEAR(t.drift, (5.0 - 1.5) / 1.5, EPS);
+
+	struct wtg_summary one;
+	const double x = 3.25;
+	CHECK(wtg_summarize(&x, 1, 1, &one) == 0);
+	CHECK(one.n == 1 && one.median == 3.25 && one.ci_low == 3.25 && one.ci_high == 3.25);
+	CHECK(one.first_half_median == 3.25 && one.second_half_median == 3.25 && one.drift == 0);
+
+	CHECK(wtg_summarize(v, 0, 1, &one) == -1);
+	CHECK(one.n == 0);
+}
+
 int main(void)
 {
+	test_quantiles();
+	test_rng_reference();
+	test_rng();
+	test_shuffle();
+	test_bootstrap();
+	test_summarize();
 	return unit_done("test_stats");
 }

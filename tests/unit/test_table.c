@@ -1,7 +1,184 @@
-/* test_table.c */
+/* test_table.c: the result model: columns, rows, checks, notes, series, reset, and a reader
+ * running beside a writer. */
 #include "config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
 #include "unit.h"
+#include "wtg/table.h"
+#include "wtg/util.h"
+
+static const struct wtg_column cols[] = {
+	{ "label", "", WTG_T_TEXT, 0 },
+	{ "bytes", "B", WTG_T_INT, 0 },
+	{ "gbps", "GB/s", WTG_T_REAL, 2 },
+};
+
+static void test_basics(void)
+{
+	struct wtg_table t;
+	wtg_table_init(&t, NULL);
+	CHECK(t.nrows == 0 && t.ncols == 0 && t.state == WTG_IDLE && t.wake_fd == -1);
+	uint64_t g0 = t.gen;
+
+	wtg_table_set_columns(&t, cols, 3);
+	CHECK(t.ncols == 3);
+	CHECK(t.gen > g0);
+	CHECK(wtg_table_col(&t, "label") == 0);
+	CHECK(wtg_table_col(&t, "gbps") == 2);
+	CHECK(wtg_table_col(&t, "nope") == -1);
+
+	char label[32] = "first";
+	struct wtg_probe_result p = { .wall_ms = 2.5, .minflt = 7, .migrations = -1, .instructions = -1,
+				      .cycles = -1, .cpus_seen = 1, .threads = 1 };
+	struct wtg_value r1[] = { WTG_TEXT(label), WTG_INT(4096), WTG_REAL(1.25) };
+	wtg_table_add_row(&t, r1, 3, &p);
+	strcpy(label, "overwritten");	/* the table copied the text */
+	struct wtg_value r2[] = { WTG_TEXT(NULL), WTG_NA };	/* short row: the rest is n/a */
+	wtg_table_add_row(&t, r2, 2, NULL);
+	CHECK(t.nrows == 2);
+	CHECK_STR(t.rows[0].v[0].s, "first");
+	CHECK(t.rows[0].v[0].s != label);
+	CHECK_STR(t.rows[1].v[0].s, "");
+	CHECK(t.rows[0].has_probe && t.rows[0].probe.minflt == 7 && t.rows[0].probe.wall_ms == 2.5);
+	CHECK(!t.rows[1].has_probe);
+	CHECK(t.rows[1].v[2].type == WTG_T_NA);
+	CHECK(t.rows[0].t_ns > 0 && t.rows[1].t_ns >= t.rows[0].t_ns);
+
+	/* columns are fixed once rows exist */
+	wtg_table_set_columns(&t, cols, 1);
+	CHECK(t.ncols == 3);
+
+	CHECK(wtg_table_num(&t, 0, 1) == 4096.0);
+	CHECK(wtg_table_num(&t, 0, 2) == 1.25);
+	CHECK(isnan(wtg_table_num(&t, 0, 0)));	/* text */
+	CHECK(isnan(wtg_table_num(&t, 1, 1)));	/* n/a */
+	CHECK(isnan(wtg_table_num(&t, 2, 1)));	/* no such row */
+	CHECK(isnan(wtg_table_num(&t, 0, 3)));	/* no such column */
+	CHECK(isnan(wtg_table_num(&t, -1, 0)));
+
+	CHECK(wtg_table_checks_ok(&t));	/* no checks yet */
+	wtg_table_check(&t, "sum", true, "got %d want %d", 10, 10);
+	CHECK(wtg_table_checks_ok(&t));
+	wtg_table_check(&t, "calls", false, "got %d want %d", 3, 4);
+	CHECK(!wtg_table_checks_ok(&t));
+	CHECK(t.nchecks == 2);
+	CHECK_STR(t.checks[0].name, "sum");
+	CHECK_STR(t.checks[1].detail, "got 3 want 4");
+	CHECK(t.checks[0].ok && !t.checks[1].ok);
+
+	wtg_table_note(&t, "note %s", "one");
+	wtg_table_note(&t, "note two");
+	CHECK(t.nnotes == 2);
+	CHECK_STR(t.notes[0], "note one");
+
+	double samples[] = { 1.0, 2.5, 4.0 };
+	wtg_table_add_series(&t, "getpid", "ns", samples, 3);
+	samples[0] = 99;	/* copied too */
+	wtg_table_add_series(&t, "empty", NULL, NULL, 0);
+	CHECK(t.nseries == 2);
+	CHECK_STR(t.series[0].name, "getpid");
+	CHECK_STR(t.series[0].unit, "ns");
+	CHECK(t.series[0].n == 3 && t.series[0].v[0] == 1.0 && t.series[0].v[2] == 4.0);
+	CHECK(t.series[1].n == 0);
+	CHECK_STR(t.series[1].unit, "");
+
+	wtg_table_progress(&t, 3, 12, "bufsize 256K");
+	CHECK(t.step == 3 && t.nsteps == 12);
+	CHECK_STR(t.step_label, "bufsize 256K");
+	wtg_table_set_state(&t, WTG_RUNNING);
+	CHECK(t.state == WTG_RUNNING && t.started_ns > 0);
+	wtg_table_fail(&t, "cannot open '%s'", "x");
+	CHECK_STR(t.error, "cannot open 'x'");
+	wtg_table_set_state(&t, WTG_FAILED);
+	CHECK(t.state == WTG_FAILED && t.finished_ns >= t.started_ns);
+
+	/* reset drops everything but the experiment, and readers see the generation move */
+	uint64_t g1 = t.gen;
+	wtg_table_reset(&t);
+	CHECK(t.gen > g1);
+	CHECK(t.nrows == 0 && t.rows == NULL && t.ncols == 0);
+	CHECK(t.nchecks == 0 && t.checks == NULL && t.nnotes == 0 && t.notes == NULL);
+	CHECK(t.nseries == 0 && t.series == NULL);
+	CHECK(t.state == WTG_IDLE && t.error[0] == '\0' && !t.has_total);
+	CHECK(wtg_table_checks_ok(&t));
+	/* usable again after the reset */
+	wtg_table_set_columns(&t, cols, 3);
+	wtg_table_add_row(&t, r1, 3, NULL);
+	CHECK(t.nrows == 1 && t.ncols == 3);
+	CHECK_STR(t.rows[0].v[0].s, "overwritten");
+	wtg_table_free(&t);
+}
+
+/* ---- a writer adding rows while a reader reads under the lock ---- */
+
+#define NROWS 1000
+
+struct shared {
+	struct wtg_table t;
+	bool bad;	/* the reader saw a row out of order or torn */
+	int reads;
+};
+
+static void *writer(void *arg)
+{
+	struct shared *sh = arg;
+	for (int i = 0; i < NROWS; i++) {
+		char label[32];
+		snprintf(label, sizeof label, "row %d", i);
+		struct wtg_value v[] = { WTG_TEXT(label), WTG_INT(i), WTG_REAL(i * 0.5) };
+		wtg_table_add_row(&sh->t, v, 3, NULL);
+		if (i % 100 == 0)
+			wtg_table_note(&sh->t, "at %d", i);
+	}
+	return NULL;
+}
+
+static void *reader(void *arg)
+{
+	struct shared *sh = arg;
+	int last = 0;
+	while (last < NROWS) {
+		pthread_mutex_lock(&sh->t.lock);
+		int n = sh->t.nrows;
+		if (n < last)
+			sh->bad = true;
+		for (int r = 0; r < n; r++) {
+			char want[32];
+			snprintf(want, sizeof want, "row %d", r);
+			if (sh->t.rows[r].v[1].i != r || strcmp(sh->t.rows[r].v[0].s, want) != 0 ||
+			    wtg_table_num(&sh->t, r, 2) != r * 0.5)
+				sh->bad = true;
+		}
+		pthread_mutex_unlock(&sh->t.lock);
+		last = n;
+		sh->reads++;
+	}
+	return NULL;
+}
+
+static void test_concurrency(void)
+{
+	static struct shared sh;
+	wtg_table_init(&sh.t, NULL);
+	wtg_table_set_columns(&sh.t, cols, 3);
+	pthread_t w, r;
+	CHECK(pthread_create(&r, NULL, reader, &sh) == 0);
+	CHECK(pthread_create(&w, NULL, writer, &sh) == 0);
+	pthread_join(w, NULL);
+	pthread_join(r, NULL);
+	CHECK(sh.t.nrows == NROWS);
+	CHECK(sh.t.nnotes == NROWS / 100);
+	CHECK(!sh.bad);
+	CHECK(sh.reads >= 1);
+	CHECK_STR(sh.t.rows[NROWS - 1].v[0].s, "row 999");
+	wtg_table_free(&sh.t);
+}
+
 int main(void)
 {
+	test_basics();
+	test_concurrency();
 	return unit_done("test_table");
 }

@@ -1,0 +1,143 @@
+"""Headless runs end to end: formats, -o, --file, seeds, signals, runtime failures."""
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import time
+
+from wtgtest import WTG, check, datadir, datadir_is_empty, experiment, finish, rows, run, run_json
+
+SPEC_COLUMNS = {
+    "bytewise": ["variant", "bytes", "read_calls", "ms", "user_ms", "sys_ms", "ns_per_byte", "sum"],
+    "syscall": ["batch", "batches", "median_ns", "p99_ns"],
+    "valley": ["bufsize", "read_calls", "bytes", "ms", "gbps", "sum"],
+}
+d = datadir()
+
+# --- JSON: the SPEC's shape, columns first and in order, every check ok -------------------------
+status, doc, err = run_json("bytewise,syscall,valley")
+check(status == 0, "json run exits 0 (got %d: %s)" % (status, err.strip()))
+check(doc is not None, "json output parses")
+if doc:
+    for key in ("tool", "version", "machine", "conditions", "experiments"):
+        check(key in doc, "json has %s" % key)
+    check(doc["tool"] == "wtg", "tool is wtg")
+    m = doc["machine"]
+    for key in ("cpu_model", "cpus", "page_size", "kernel", "clocksource", "hypervisor", "thp",
+                "hw_counters", "data_file"):
+        check(key in m, "machine has %s" % key)
+    df = m["data_file"]
+    check(df["size"] == 64 << 20, "quick data file is 64 MiB, got %r" % df["size"])
+    check(isinstance(df["known_sum"], int) and df["known_sum"] > 0, "known sum recorded")
+    check(df["owned"] is True, "the data file was created by wtg")
+    names = [e["name"] for e in doc["experiments"]]
+    check(names == ["bytewise", "syscall", "valley"], "experiments in registry order: %r" % names)
+    for e in doc["experiments"]:
+        cols = [c["name"] for c in e["columns"]]
+        want = SPEC_COLUMNS[e["name"]]
+        check(cols[:len(want)] == want, "%s columns start with the SPEC's: %r" % (e["name"], cols))
+        check(all("unit" in c for c in e["columns"]), "%s: every column has a unit" % e["name"])
+        check(len(e["rows"]) > 0, "%s has rows" % e["name"])
+        check(all(len(r) == len(cols) for r in e["rows"]), "%s: rows as wide as the columns" % e["name"])
+        check(len(e["checks"]) > 0 and all(c["ok"] for c in e["checks"]),
+              "%s: every check ok: %r" % (e["name"], [c for c in e["checks"] if not c["ok"]]))
+        check(e["state"] == "done", "%s state done, got %r" % (e["name"], e["state"]))
+    v = experiment(doc, "valley")
+    if v:
+        for r in rows(v):
+            check(r["read_calls"] == -(-r["bytes"] // r["bufsize"]),
+                  "valley read_calls = ceil(bytes/bufsize) at %d" % r["bufsize"])
+        full = [r for r in rows(v) if r["bytes"] == df["size"]]
+        check(len(full) > 0 and all(r["sum"] == df["known_sum"] for r in full),
+              "valley full-file rows sum to the known sum")
+    b = experiment(doc, "bytewise")
+    if b:
+        br = rows(b)
+        check(len(br) == 2 and br[0]["sum"] == br[1]["sum"], "bytewise: both variants give the same sum")
+        check(br[0]["read_calls"] == br[0]["bytes"], "bytewise: one read per byte")
+check(datadir_is_empty(), "the data file is removed after a run")
+
+# --- text and csv --------------------------------------------------------------------------------
+status, out, err = run("--run=syscall", "--quick", "--dir=" + d)
+check(status == 0, "text run exits 0")
+check("== syscall: What does one kernel crossing cost? ==" in out, "text has the experiment heading")
+check("median_ns" in out and "[ns]" in out, "text has column names and units")
+status, out, err = run("--run=syscall,valley", "--quick", "--format=csv", "--dir=" + d)
+lines = out.splitlines()
+check(status == 0, "csv run exits 0")
+check("# experiment syscall" in lines and "# experiment valley" in lines, "csv has experiment lines")
+if "# experiment syscall" in lines:
+    hdr = lines[lines.index("# experiment syscall") + 1]
+    check(hdr.startswith("batch,batches,median_ns,p99_ns"), "csv header: %r" % hdr)
+
+# --- -o: whole file, nothing on stdout ------------------------------------------------------------
+out_path = os.path.join(d, "out.json")
+status, out, err = run("--run=syscall", "--quick", "--format=json", "-o", out_path, "--dir=" + d)
+check(status == 0 and out == "", "-o run exits 0 and prints nothing")
+try:
+    with open(out_path) as f:
+        json.load(f)
+    check(True, "")
+except (OSError, ValueError) as e:
+    check(False, "-o file parses: %s" % e)
+check(sorted(os.listdir(d)) == ["out.json"], "only the output file is left: %r" % os.listdir(d))
+os.unlink(out_path)
+
+# --- --file: never written, never deleted, its sum computed by reading it ------------------------
+user_file = os.path.join(d, "mine.bin")
+with open(user_file, "wb") as f:
+    f.write(os.urandom(3 << 20))
+before = os.stat(user_file)
+with open(user_file, "rb") as f:
+    data = f.read()
+digest = hashlib.sha256(data).hexdigest()
+status, doc, err = run_json("valley", "--file=" + user_file)
+check(status == 0, "--file run exits 0 (%s)" % err.strip())
+after = os.stat(user_file)
+with open(user_file, "rb") as f:
+    check(hashlib.sha256(f.read()).hexdigest() == digest, "--file content unchanged")
+check(after.st_mtime_ns == before.st_mtime_ns and after.st_size == before.st_size, "--file not written")
+if doc:
+    dfj = doc["machine"]["data_file"]
+    check(dfj["known_sum"] == sum(data), "--file known sum equals the bytes' sum")
+    check(dfj["owned"] is False and dfj["path"] == user_file, "--file is not owned")
+check(sorted(os.listdir(d)) == ["mine.bin"], "nothing but the user's file: %r" % os.listdir(d))
+os.unlink(user_file)
+
+# --- the seed decides the data file ---------------------------------------------------------------
+def known_sum(seed):
+    st, doc, _ = run_json("syscall", "--size=1M", "--seed=%d" % seed)
+    return doc["machine"]["data_file"]["known_sum"] if doc else None
+
+s7, s7b, s8 = known_sum(7), known_sum(7), known_sum(8)
+check(s7 is not None and s7 == s7b, "same seed, same data file sum")
+check(s7 != s8, "another seed, another data file")
+
+# --- signals: the run stops, the data file goes, no output file appears -------------------------
+for sig, code in ((signal.SIGTERM, 143), (signal.SIGINT, 130), (signal.SIGHUP, 129)):
+    out_path = os.path.join(d, "sig.json")
+    p = subprocess.Popen([WTG, "--run=valley,readcost", "--size=1G", "--dir=" + d, "--format=json",
+                          "-o", out_path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 30
+    while time.time() < deadline and not any(n.endswith(".dat") for n in os.listdir(d)):
+        time.sleep(0.02)
+    time.sleep(0.3)
+    p.send_signal(sig)
+    try:
+        out, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    check(p.returncode == code, "%s: exit %d, expected %d" % (sig.name, p.returncode, code))
+    check(err.startswith("wtg: stopped by signal %d" % sig.value), "%s: message %r" % (sig.name, err))
+    check(os.listdir(d) == [], "%s: data file removed and no output written: %r" % (sig.name, os.listdir(d)))
+
+# --- a runtime failure is exit 1 with one line naming the cause -----------------------------------
+status, out, err = run("--run=valley", "--dir=/dev/shm", "--size=1T")
+check(status == 1, "no room for the data file: exit 1, got %d" % status)
+check(err.startswith("wtg: data file: not enough space in '/dev/shm'") and err.count("\n") == 1,
+      "no room: one clear line, got %r" % err)
+
+os.rmdir(d)
+finish("test_headless")

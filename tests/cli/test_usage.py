@@ -1,0 +1,110 @@
+"""Bad input: every case exits 2 with exactly one 'wtg: ...' line naming the bad word, prints
+nothing on stdout and creates no data file. Also --help, --version and --list."""
+import os
+import subprocess
+import tempfile
+
+from wtgtest import WTG, check, datadir, finish, run
+
+HELP = " (see 'wtg --help')"
+d = datadir()
+small = os.path.join(d, "small.bin")
+with open(small, "wb") as f:
+    f.write(b"x" * 1000)
+plain = os.path.join(d, "plain.txt")
+with open(plain, "w") as f:
+    f.write("not a folder\n")
+
+CASES = [
+    (["--bogus"], "unknown option '--bogus'"),
+    (["--bogus=3"], "unknown option '--bogus'"),
+    (["-x"], "unknown option '-x'"),
+    (["--run"], "option '--run' needs a value"),
+    (["--run="], "--run needs experiment names, e.g. --run=syscall,valley or --run=all"),
+    (["--run=nosuch"], "unknown experiment 'nosuch' in --run; 'wtg --list' names them"),
+    (["--run=syscall,nosuch"], "unknown experiment 'nosuch' in --run; 'wtg --list' names them"),
+    (["--run=syscall,,valley"], "empty experiment name in --run 'syscall,,valley'"),
+    (["--run=syscall,"], "empty experiment name in --run 'syscall,'"),
+    (["--run=syscall", "--format=xml"], "--format must be text, csv or json, not 'xml'"),
+    (["--size=abc"], "--size: 'abc' is not a size (try 256M or 1G)"),
+    (["--size=1.5M"], "--size: '1.5M' is not a size (try 256M or 1G)"),
+    (["--size=-5M"], "--size: '-5M' is not a size (try 256M or 1G)"),
+    (["--size=512K"], "--size: '512K' is below the smallest data file, 1M"),
+    (["--size=1049000"], "--size: '1049000' is not a multiple of 4K"),
+    (["--size=2T"], "--size: '2T' is above the largest data file, 1T"),
+    (["--threads=0"], "--threads must be a whole number from 1 to 1024, not '0'"),
+    (["--threads=many"], "--threads must be a whole number from 1 to 1024, not 'many'"),
+    (["--threads=5000"], "--threads must be a whole number from 1 to 1024, not '5000'"),
+    (["--burn=0"], "--burn must be a whole number from 1 to 1024, not '0'"),
+    (["--burn=two"], "--burn must be a whole number from 1 to 1024, not 'two'"),
+    (["--seed=-1"], "--seed must be a whole number from 0 to 2^64-1, not '-1'"),
+    (["--seed=18446744073709551616"],
+     "--seed must be a whole number from 0 to 2^64-1, not '18446744073709551616'"),
+    (["--time-limit=0"], "--time-limit must be whole seconds from 1 to 3600, not '0'"),
+    (["--compare=syscall"], "--compare takes EXP:COND, e.g. syscall:burn, not 'syscall'"),
+    (["--compare=clock:burn"],
+     "--compare: 'clock' is not an experiment compare can pair "
+     "(syscall valley readcost zerofill wss passes bytewise)"),
+    (["--compare=syscall:rain"], "--compare: unknown condition 'rain' (burn background uncached cold)"),
+    (["--file=/nonexistent/data.bin"], "--file '/nonexistent/data.bin': No such file or directory"),
+    (["--file=" + d], "--file '%s' is not a regular file" % d),
+    (["--file=" + small], "--file '%s' is too small: the experiments need at least 64K" % small),
+    (["--file=" + plain, "--size=4M"], "--size is for the file wtg creates, not for --file"),
+    (["--dir=/nonexistent/folder"], "--dir '/nonexistent/folder': No such file or directory"),
+    (["--dir=" + plain], "--dir '%s' is not a folder" % plain),
+    (["-o", "out.json"], "--output goes with --run"),
+    (["--format=csv"], "--format goes with --run"),
+    (["--run=syscall", "-o", "/nonexistent/out.json"],
+     "--output '/nonexistent/out.json': folder '/nonexistent': No such file or directory"),
+    (["--run=syscall", "-o", d], "--output '%s' is a folder" % d),
+    (["stray"], "unexpected argument 'stray'"),
+]
+
+for args, msg in CASES:
+    full = args if any(a.startswith(("--dir", "--file")) for a in args) else ["--dir=" + d] + args
+    status, out, err = run(*full)
+    what = " ".join(args)
+    check(status == 2, "%s: exit status %d, expected 2" % (what, status))
+    check(err == "wtg: " + msg + HELP + "\n", "%s: stderr %r, expected %r" % (what, err, "wtg: " + msg + HELP))
+    check(out == "", "%s: stdout should be empty, got %r" % (what, out[:80]))
+
+# The dashboard without a terminal is a usage error too, not a hang.
+p = subprocess.run([WTG, "--dir=" + d], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                   timeout=30)
+check(p.returncode == 2, "dashboard without a terminal exits 2, got %d" % p.returncode)
+check(p.stderr == "wtg: the dashboard needs a terminal; use --run=LIST for headless output" + HELP + "\n",
+      "dashboard without a terminal: %r" % p.stderr)
+
+# None of the above left a data file behind.
+left = sorted(set(os.listdir(d)) - {"small.bin", "plain.txt"})
+check(left == [], "bad input created files: %r" % left)
+
+# --help, --version, --list
+status, out, err = run("--help")
+check(status == 0 and out.startswith("Usage: wtg [OPTION]...") and err == "", "--help")
+for opt in ("--run=LIST", "--format=FMT", "--output=FILE", "--file=PATH", "--dir=DIR", "--size=SIZE",
+            "--quick", "--threads=N", "--burn[=N]", "--background", "--uncached", "--seed=N",
+            "--compare=EXP:COND", "--no-color", "--ascii"):
+    check(opt in out, "--help mentions %s" % opt)
+status, out, err = run("--version")
+check(status == 0 and out.startswith("wtg ") and len(out.split()) == 2, "--version: %r" % out)
+
+NAMES = ["bytewise", "syscall", "valley", "kernels", "mmap", "pagecache", "zerofill", "faultbase", "wss",
+         "threads", "roofline", "uncached", "readcost", "clock", "tail", "passes", "compare"]
+VIEWS = {"bytewise": "bars", "syscall": "sweep", "valley": "sweep", "kernels": "bars",
+         "mmap": "counters", "pagecache": "counters", "zerofill": "counters", "faultbase": "counters",
+         "wss": "sweep", "threads": "bars", "roofline": "bars", "uncached": "sweep",
+         "readcost": "histogram", "clock": "histogram", "tail": "histogram", "passes": "histogram",
+         "compare": "bars"}
+status, out, err = run("--list")
+lines = out.splitlines()
+check(status == 0 and len(lines) == 17, "--list prints 17 lines, got %d" % len(lines))
+check([l.split()[0] for l in lines] == NAMES, "--list order: %r" % [l.split()[0] for l in lines])
+check(all(l.split()[1] == VIEWS[l.split()[0]] for l in lines), "--list views")
+check(all(l.rstrip().endswith("?") or l.endswith("(not built yet)") for l in lines),
+      "--list: every line ends with its question")
+
+os.unlink(small)
+os.unlink(plain)
+os.rmdir(d)
+finish("test_usage")
