@@ -284,16 +284,7 @@ def test_children(path, want):
           "--child=sum on a missing file: exit 1")
 
 
-def json_writer_missing():
-    """True while the JSON writer is still the skeleton's stub (it prints nothing at all)."""
-    status, out, err = run("--run=zerofill", "--quick", "--size=1M", "--format=json", "--dir=" + datadir())
-    return status == 0 and out == ""
-
-
 def main():
-    if json_writer_missing():
-        print("SKIP: --format=json prints nothing yet (the report writer has not landed)")
-        sys.exit(77)
     # 1. the four experiments on a data file wtg creates (and must remove)
     status, doc, err = run_json("mmap,pagecache,zerofill,faultbase")
     check(status == 0, "exit status 0 (stderr: %s)" % err.strip())
