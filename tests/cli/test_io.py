@@ -52,10 +52,6 @@ def ceil_div(a, b):
 
 def load(names, *extra):
     status, doc, err = run_json(names, *extra)
-    if doc is None and status == 0 and not err:
-        # the JSON writer has not landed in this tree yet: nothing to check
-        print("test_io.py: SKIP: --format=json printed nothing")
-        sys.exit(77)
     check(status == 0, "%s %s: exit status %d, stderr %r" % (names, extra, status, err))
     check(doc is not None, "%s %s: output is JSON" % (names, extra))
     return doc
