@@ -68,63 +68,18 @@ bool wtg_check_sum(struct wtg_ctx *ctx, const char *what, int64_t got, int64_t w
 
 void wtg_set_distribution_columns(struct wtg_ctx *ctx, const char *labelcol)
 {
-	wtg_set_distribution_columns_plus(ctx, labelcol, NULL, 0);
-}
-
-void wtg_set_distribution_columns_plus(struct wtg_ctx *ctx, const char *labelcol,
-				       const struct wtg_column *extra, int nextra)
-{
-	const struct wtg_column cols[] = {
-		{ labelcol, "", WTG_T_TEXT, 0 },
-		{ "samples", "count", WTG_T_INT, 0 },
-		{ "mean_ns", "ns", WTG_T_REAL, 1 },
-		{ "median_ns", "ns", WTG_T_REAL, 1 },
-		{ "p90_ns", "ns", WTG_T_REAL, 1 },
-		{ "p99_ns", "ns", WTG_T_REAL, 1 },
-		{ "max_ns", "ns", WTG_T_REAL, 1 },
-		{ "ci_low_ns", "ns", WTG_T_REAL, 1 },
-		{ "ci_high_ns", "ns", WTG_T_REAL, 1 },
-		{ "min_ns", "ns", WTG_T_REAL, 1 },
-		{ "drift_pct", "%", WTG_T_REAL, 2 },
-	};
-	struct wtg_column all[WTG_MAX_COLS];
-	int n = (int)WTG_ARRAY_LEN(cols);
-	memcpy(all, cols, sizeof cols);
-	for (int i = 0; i < nextra && n < WTG_MAX_COLS; i++)
-		all[n++] = extra[i];
-	wtg_table_set_columns(ctx->t, all, n);
+	wtg_set_distribution_columns_ex(ctx, labelcol, NULL, 0);
 }
 
 int wtg_add_distribution_row(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,
 			     const struct wtg_probe_result *probe, struct wtg_summary *out)
-{
-	return wtg_add_distribution_row_plus(ctx, label, samples, n, probe, NULL, 0, out);
-}
-
-int wtg_add_distribution_row_plus(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,
-				  const struct wtg_probe_result *probe, const struct wtg_value *extra,
-				  int nextra, struct wtg_summary *out)
 {
 	struct wtg_summary s;
 	if (wtg_summarize(samples, n, wtg_ctx_seed(ctx, (unsigned)ctx->t->nrows), &s) < 0) {
 		wtg_table_fail(ctx->t, "%s: no samples to summarize", label);
 		return -1;
 	}
-	struct wtg_value v[WTG_MAX_COLS] = {
-		WTG_TEXT(label),	   WTG_INT(s.n),	 WTG_REAL(s.mean),    WTG_REAL(s.median),
-		WTG_REAL(s.p90),	   WTG_REAL(s.p99),	 WTG_REAL(s.max),     WTG_REAL(s.ci_low),
-		WTG_REAL(s.ci_high),	   WTG_REAL(s.min),	 WTG_REAL(s.drift * 100.0),
-	};
-	int nv = 11;
-	for (int i = 0; i < nextra && nv < WTG_MAX_COLS; i++)
-		v[nv++] = extra[i];
-	wtg_table_add_series(ctx->t, label, "ns", samples, n);
-	wtg_table_add_row(ctx->t, v, nv, probe);
-	bool ordered = s.min <= s.median && s.median <= s.p90 && s.p90 <= s.p99 && s.p99 <= s.max;
-	bool inside = s.ci_low <= s.median && s.median <= s.ci_high;
-	wtg_table_check(ctx->t, "quantiles", ordered && inside,
-			"%s: min <= median <= p90 <= p99 <= max, CI [%.1f, %.1f] holds the median %.1f", label,
-			s.ci_low, s.ci_high, s.median);
+	wtg_add_summary_row(ctx, label, &s, samples, n, probe, NULL, 0);
 	if (out)
 		*out = s;
 	return 0;
@@ -145,6 +100,130 @@ uint64_t wtg_ctx_seed(struct wtg_ctx *ctx, unsigned idx)
 	for (const char *c = ctx->t->exp ? ctx->t->exp->name : ""; *c; c++)
 		h = (h ^ (uint64_t)(unsigned char)*c) * 0x100000001b3ull;
 	return h ^ ((uint64_t)idx * 0x9e3779b97f4a7c15ull);
+}
+
+/* ---- I/O and distribution helpers (bytewise, syscall, valley, readcost, clock, passes) ---- */
+
+void wtg_probe_accumulate(struct wtg_probe_result *a, const struct wtg_probe_result *b)
+{
+	double wall = a->wall_ms + b->wall_ms;
+	int threads = a->threads;
+	wtg_probe_add(a, b);
+	a->wall_ms = wall;
+	/* the same thread measured again is still one thread */
+	a->threads = threads ? threads : b->threads;
+}
+
+int wtg_read_sum_long(struct wtg_ctx *ctx, int fd, unsigned char *buf, size_t bufsize, uint64_t limit,
+		      int64_t *sum, int64_t *bytes, int64_t *calls)
+{
+	uint64_t seg = (8u << 20) / bufsize * bufsize;
+	if (seg < bufsize)
+		seg = bufsize;
+	int64_t s = 0, b = 0, c = 0;
+	int rc = 0;
+	for (;;) {
+		uint64_t want = seg;
+		if (limit) {
+			if ((uint64_t)b >= limit)
+				break;
+			if (limit - (uint64_t)b < want)
+				want = limit - (uint64_t)b;
+		}
+		int64_t ss, bb, cc;
+		rc = wtg_read_sum(ctx, fd, buf, bufsize, want, &ss, &bb, &cc);
+		s += ss;
+		b += bb;
+		c += cc;
+		if (rc || (uint64_t)bb < want)
+			break;	/* error, cancel or end of file */
+		if (ctx && wtg_ctx_cancelled(ctx)) {
+			rc = 1;
+			break;
+		}
+	}
+	*sum = s;
+	*bytes = b;
+	*calls = c;
+	return rc;
+}
+
+size_t wtg_io_align(const struct wtg_datafile *df)
+{
+	size_t a = df->dio_mem_align > df->dio_offset_align ? df->dio_mem_align : df->dio_offset_align;
+	return a > 4096 ? a : 4096;
+}
+
+uint64_t wtg_io_span(const struct wtg_datafile *df, bool direct, uint64_t want)
+{
+	if (!direct || want % wtg_io_align(df) == 0)
+		return want;
+	return want / WTG_CHUNK * WTG_CHUNK;
+}
+
+double wtg_time_read1_batch(int fd, long calls, int64_t *sum)
+{
+	unsigned char b;
+	int64_t s = 0;
+	int64_t t0 = wtg_now_ns();
+	for (long i = 0; i < calls; i++) {
+		ssize_t r = read(fd, &b, 1);
+		if (r == 1) {
+			s += b;
+		} else if (r < 0 && errno == EINTR) {
+			i--;
+		} else {
+			if (r == 0)
+				errno = 0;
+			return -1;
+		}
+	}
+	int64_t t1 = wtg_now_ns();
+	*sum += s;
+	return (double)(t1 - t0) / (double)calls;
+}
+
+void wtg_set_distribution_columns_ex(struct wtg_ctx *ctx, const char *labelcol,
+				     const struct wtg_column *extra, int nextra)
+{
+	struct wtg_column cols[WTG_MAX_COLS] = {
+		{ labelcol, "", WTG_T_TEXT, 0 },
+		{ "samples", "count", WTG_T_INT, 0 },
+		{ "mean_ns", "ns", WTG_T_REAL, 1 },
+		{ "median_ns", "ns", WTG_T_REAL, 1 },
+		{ "p90_ns", "ns", WTG_T_REAL, 1 },
+		{ "p99_ns", "ns", WTG_T_REAL, 1 },
+		{ "max_ns", "ns", WTG_T_REAL, 1 },
+		{ "ci_low_ns", "ns", WTG_T_REAL, 1 },
+		{ "ci_high_ns", "ns", WTG_T_REAL, 1 },
+		{ "min_ns", "ns", WTG_T_REAL, 1 },
+		{ "drift_pct", "%", WTG_T_REAL, 2 },
+	};
+	int n = 11;
+	for (int i = 0; i < nextra && n < WTG_MAX_COLS; i++)
+		cols[n++] = extra[i];
+	wtg_table_set_columns(ctx->t, cols, n);
+}
+
+void wtg_add_summary_row(struct wtg_ctx *ctx, const char *label, const struct wtg_summary *s,
+			 const double *samples, size_t n, const struct wtg_probe_result *probe,
+			 const struct wtg_value *extra, int nextra)
+{
+	struct wtg_value v[WTG_MAX_COLS] = {
+		WTG_TEXT(label),   WTG_INT(s->n),     WTG_REAL(s->mean),	 WTG_REAL(s->median),
+		WTG_REAL(s->p90),  WTG_REAL(s->p99),  WTG_REAL(s->max),	 WTG_REAL(s->ci_low),
+		WTG_REAL(s->ci_high), WTG_REAL(s->min), WTG_REAL(s->drift * 100.0),
+	};
+	int nv = 11;
+	for (int i = 0; i < nextra && nv < WTG_MAX_COLS; i++)
+		v[nv++] = extra[i];
+	wtg_table_add_series(ctx->t, label, "ns", samples, n);
+	wtg_table_add_row(ctx->t, v, nv, probe);
+	bool ordered = s->min <= s->median && s->median <= s->p90 && s->p90 <= s->p99 && s->p99 <= s->max;
+	bool inside = s->ci_low <= s->median && s->median <= s->ci_high;
+	wtg_table_check(ctx->t, "quantiles", ordered && inside,
+			"%s: min <= median <= p90 <= p99 <= max, CI [%.1f, %.1f] holds the median %.1f",
+			label, s->ci_low, s->ci_high, s->median);
 }
 
 /* ---- memory experiments (kernels, wss, threads, roofline) ---- */

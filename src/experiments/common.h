@@ -38,12 +38,6 @@ void wtg_set_distribution_columns(struct wtg_ctx *ctx, const char *labelcol);
  * Fills *out when not NULL. Returns 0 or -1 (out of memory: the table has failed). */
 int wtg_add_distribution_row(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,
 			     const struct wtg_probe_result *probe, struct wtg_summary *out);
-/* The same with experiment-specific columns after the shared ones (tail: burner work, p99 ratio). */
-void wtg_set_distribution_columns_plus(struct wtg_ctx *ctx, const char *labelcol,
-				       const struct wtg_column *extra, int nextra);
-int wtg_add_distribution_row_plus(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,
-				  const struct wtg_probe_result *probe, const struct wtg_value *extra,
-				  int nextra, struct wtg_summary *out);
 
 /* Time `calls` raw getpid syscalls; returns ns per call (clock read twice per batch). */
 double wtg_time_getpid_batch(long calls);
@@ -117,3 +111,33 @@ int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bo
 		  int64_t deadline_ns);
 
 #endif
+
+/* ---- I/O and distribution helpers (bytewise, syscall, valley, readcost, clock, passes) ---- */
+
+/* Sequential regions of one thread: like wtg_probe_add, but wall times add up. */
+void wtg_probe_accumulate(struct wtg_probe_result *a, const struct wtg_probe_result *b);
+
+/* wtg_read_sum for long reads: whole segments of at least 8 MiB (a multiple of bufsize), so a
+ * large buffer still sees the cancel flag between segments. Same counts and return values. */
+int wtg_read_sum_long(struct wtg_ctx *ctx, int fd, unsigned char *buf, size_t bufsize, uint64_t limit,
+		      int64_t *sum, int64_t *bytes, int64_t *calls);
+
+/* How many of the first `want` bytes (a multiple of WTG_CHUNK, or the file size) a read of the
+ * file can cover: with O_DIRECT an unaligned tail is dropped (rounded down to WTG_CHUNK). */
+uint64_t wtg_io_span(const struct wtg_datafile *df, bool direct, uint64_t want);
+
+/* The buffer alignment for I/O on df: a page, or the O_DIRECT alignment when larger. */
+size_t wtg_io_align(const struct wtg_datafile *df);
+
+/* Time `calls` one-byte read()s from fd's offset; returns ns per call and adds the bytes to *sum,
+ * or returns -1 when a read fails or hits the end of the file (errno set, 0 at EOF). */
+double wtg_time_read1_batch(int fd, long calls, int64_t *sum);
+
+/* Distribution columns (as wtg_set_distribution_columns) followed by `nextra` more columns. */
+void wtg_set_distribution_columns_ex(struct wtg_ctx *ctx, const char *labelcol,
+				     const struct wtg_column *extra, int nextra);
+/* Add a row for an already computed summary (plus nextra values for the extra columns), the raw
+ * series, and the quantile check, as wtg_add_distribution_row does. */
+void wtg_add_summary_row(struct wtg_ctx *ctx, const char *label, const struct wtg_summary *s,
+			 const double *samples, size_t n, const struct wtg_probe_result *probe,
+			 const struct wtg_value *extra, int nextra);

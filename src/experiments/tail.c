@@ -33,6 +33,16 @@ static int batches(struct wtg_ctx *ctx, double *v, int n, long calls, int step0,
 	return WTG_OK;
 }
 
+/* Summary of one condition's batches, seeded per row as wtg_add_distribution_row does. */
+static int summarize(struct wtg_ctx *ctx, const char *label, const double *v, int n, struct wtg_summary *s)
+{
+	if (wtg_summarize(v, (size_t)n, wtg_ctx_seed(ctx, (unsigned)ctx->t->nrows), s) < 0) {
+		wtg_table_fail(ctx->t, "%s: no samples to summarize (out of memory)", label);
+		return -1;
+	}
+	return 0;
+}
+
 static int run(struct wtg_ctx *ctx)
 {
 	const bool quick = ctx->opt->quick;
@@ -44,7 +54,7 @@ static int run(struct wtg_ctx *ctx)
 		{ "p99_ratio", "", WTG_T_REAL, 2 },
 		{ "burners", "count", WTG_T_INT, 0 },
 	};
-	wtg_set_distribution_columns_plus(ctx, "condition", extra, (int)WTG_ARRAY_LEN(extra));
+	wtg_set_distribution_columns_ex(ctx, "condition", extra, (int)WTG_ARRAY_LEN(extra));
 
 	double *off = calloc((size_t)n, sizeof *off), *on = calloc((size_t)n, sizeof *on);
 	if (!off || !on) {
@@ -72,12 +82,13 @@ static int run(struct wtg_ctx *ctx)
 	work_off = w1 - w0;
 	if (rc != WTG_OK)
 		goto out;
+	if (summarize(ctx, "burners off", off, n, &s_off) < 0) {
+		rc = WTG_ERR;
+		goto out;
+	}
 	{
 		const struct wtg_value v[] = { WTG_INT(work_off), WTG_REAL(1.0), WTG_INT(0) };
-		if (wtg_add_distribution_row_plus(ctx, "burners off", off, (size_t)n, &r_off, v, 3, &s_off)) {
-			rc = WTG_ERR;
-			goto out;
-		}
+		wtg_add_summary_row(ctx, "burners off", &s_off, off, (size_t)n, &r_off, v, 3);
 	}
 
 	if (wtg_burner_set(ncpu) != ncpu) {
@@ -96,15 +107,14 @@ static int run(struct wtg_ctx *ctx)
 	work_on = w1 - w0;
 	if (rc != WTG_OK)
 		goto out;
+	if (summarize(ctx, label, on, n, &s_on) < 0) {
+		rc = WTG_ERR;
+		goto out;
+	}
 	{
-		/* p99 of the loaded batches for the ratio: the type-7 quantile the row reports */
-		double p99_on = wtg_quantile(on, (size_t)n, 0.99);
-		double ratio = s_off.p99 > 0 ? p99_on / s_off.p99 : 0;
+		double ratio = s_off.p99 > 0 ? s_on.p99 / s_off.p99 : 0;
 		const struct wtg_value v[] = { WTG_INT(work_on), WTG_REAL(ratio), WTG_INT(ncpu) };
-		if (wtg_add_distribution_row_plus(ctx, label, on, (size_t)n, &r_on, v, 3, &s_on) < 0) {
-			rc = WTG_ERR;
-			goto out;
-		}
+		wtg_add_summary_row(ctx, label, &s_on, on, (size_t)n, &r_on, v, 3);
 		wtg_table_check(ctx->t, "loaded", work_on > 0 && work_off == 0,
 				"the burners did %llu iterations during the loaded batches and %llu during "
 				"the idle ones",
