@@ -269,8 +269,9 @@ static int run(struct wtg_ctx *ctx)
 			       h->decimals, med_diff, h->unit, h->decimals, lo, h->decimals, hi,
 			       WTG_BOOTSTRAP_RESAMPLES, rel,
 			       (lo > 0 || hi < 0)
-				       ? "the interval excludes zero: the condition moved the figure"
-				       : "the interval includes zero: no change shown with these pairs");
+				       ? "the interval excludes zero: the figure moved with the condition in these "
+					 "pairs (a 95% interval also does so by chance about 1 run in 20)"
+				       : "the interval includes zero: no shift shown with these pairs");
 		if (c == COND_BURN)
 			wtg_table_note(ctx->t,
 				       "on: %d burners (one per online CPU), %d ms to settle; off: none",
