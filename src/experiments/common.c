@@ -2,9 +2,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -65,20 +68,7 @@ bool wtg_check_sum(struct wtg_ctx *ctx, const char *what, int64_t got, int64_t w
 
 void wtg_set_distribution_columns(struct wtg_ctx *ctx, const char *labelcol)
 {
-	const struct wtg_column cols[] = {
-		{ labelcol, "", WTG_T_TEXT, 0 },
-		{ "samples", "count", WTG_T_INT, 0 },
-		{ "mean_ns", "ns", WTG_T_REAL, 1 },
-		{ "median_ns", "ns", WTG_T_REAL, 1 },
-		{ "p90_ns", "ns", WTG_T_REAL, 1 },
-		{ "p99_ns", "ns", WTG_T_REAL, 1 },
-		{ "max_ns", "ns", WTG_T_REAL, 1 },
-		{ "ci_low_ns", "ns", WTG_T_REAL, 1 },
-		{ "ci_high_ns", "ns", WTG_T_REAL, 1 },
-		{ "min_ns", "ns", WTG_T_REAL, 1 },
-		{ "drift_pct", "%", WTG_T_REAL, 2 },
-	};
-	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
+	wtg_set_distribution_columns_ex(ctx, labelcol, NULL, 0);
 }
 
 int wtg_add_distribution_row(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,
@@ -89,18 +79,7 @@ int wtg_add_distribution_row(struct wtg_ctx *ctx, const char *label, const doubl
 		wtg_table_fail(ctx->t, "%s: no samples to summarize", label);
 		return -1;
 	}
-	const struct wtg_value v[] = {
-		WTG_TEXT(label),	   WTG_INT(s.n),	 WTG_REAL(s.mean),    WTG_REAL(s.median),
-		WTG_REAL(s.p90),	   WTG_REAL(s.p99),	 WTG_REAL(s.max),     WTG_REAL(s.ci_low),
-		WTG_REAL(s.ci_high),	   WTG_REAL(s.min),	 WTG_REAL(s.drift * 100.0),
-	};
-	wtg_table_add_series(ctx->t, label, "ns", samples, n);
-	wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), probe);
-	bool ordered = s.min <= s.median && s.median <= s.p90 && s.p90 <= s.p99 && s.p99 <= s.max;
-	bool inside = s.ci_low <= s.median && s.median <= s.ci_high;
-	wtg_table_check(ctx->t, "quantiles", ordered && inside,
-			"%s: min <= median <= p90 <= p99 <= max, CI [%.1f, %.1f] holds the median %.1f", label,
-			s.ci_low, s.ci_high, s.median);
+	wtg_add_summary_row(ctx, label, &s, samples, n, probe, NULL, 0);
 	if (out)
 		*out = s;
 	return 0;
@@ -121,4 +100,315 @@ uint64_t wtg_ctx_seed(struct wtg_ctx *ctx, unsigned idx)
 	for (const char *c = ctx->t->exp ? ctx->t->exp->name : ""; *c; c++)
 		h = (h ^ (uint64_t)(unsigned char)*c) * 0x100000001b3ull;
 	return h ^ ((uint64_t)idx * 0x9e3779b97f4a7c15ull);
+}
+
+/* ---- I/O and distribution helpers (bytewise, syscall, valley, readcost, clock, passes) ---- */
+
+void wtg_probe_accumulate(struct wtg_probe_result *a, const struct wtg_probe_result *b)
+{
+	double wall = a->wall_ms + b->wall_ms;
+	int threads = a->threads;
+	wtg_probe_add(a, b);
+	a->wall_ms = wall;
+	/* the same thread measured again is still one thread */
+	a->threads = threads ? threads : b->threads;
+}
+
+int wtg_read_sum_long(struct wtg_ctx *ctx, int fd, unsigned char *buf, size_t bufsize, uint64_t limit,
+		      int64_t *sum, int64_t *bytes, int64_t *calls)
+{
+	uint64_t seg = (8u << 20) / bufsize * bufsize;
+	if (seg < bufsize)
+		seg = bufsize;
+	int64_t s = 0, b = 0, c = 0;
+	int rc = 0;
+	for (;;) {
+		uint64_t want = seg;
+		if (limit) {
+			if ((uint64_t)b >= limit)
+				break;
+			if (limit - (uint64_t)b < want)
+				want = limit - (uint64_t)b;
+		}
+		int64_t ss, bb, cc;
+		rc = wtg_read_sum(ctx, fd, buf, bufsize, want, &ss, &bb, &cc);
+		s += ss;
+		b += bb;
+		c += cc;
+		if (rc || (uint64_t)bb < want)
+			break;	/* error, cancel or end of file */
+		if (ctx && wtg_ctx_cancelled(ctx)) {
+			rc = 1;
+			break;
+		}
+	}
+	*sum = s;
+	*bytes = b;
+	*calls = c;
+	return rc;
+}
+
+size_t wtg_io_align(const struct wtg_datafile *df)
+{
+	size_t a = df->dio_mem_align > df->dio_offset_align ? df->dio_mem_align : df->dio_offset_align;
+	return a > 4096 ? a : 4096;
+}
+
+uint64_t wtg_io_span(const struct wtg_datafile *df, bool direct, uint64_t want)
+{
+	if (!direct || want % wtg_io_align(df) == 0)
+		return want;
+	return want / WTG_CHUNK * WTG_CHUNK;
+}
+
+double wtg_time_read1_batch(int fd, long calls, int64_t *sum)
+{
+	unsigned char b;
+	int64_t s = 0;
+	int64_t t0 = wtg_now_ns();
+	for (long i = 0; i < calls; i++) {
+		ssize_t r = read(fd, &b, 1);
+		if (r == 1) {
+			s += b;
+		} else if (r < 0 && errno == EINTR) {
+			i--;
+		} else {
+			if (r == 0)
+				errno = 0;
+			return -1;
+		}
+	}
+	int64_t t1 = wtg_now_ns();
+	*sum += s;
+	return (double)(t1 - t0) / (double)calls;
+}
+
+void wtg_set_distribution_columns_ex(struct wtg_ctx *ctx, const char *labelcol,
+				     const struct wtg_column *extra, int nextra)
+{
+	struct wtg_column cols[WTG_MAX_COLS] = {
+		{ labelcol, "", WTG_T_TEXT, 0 },
+		{ "samples", "count", WTG_T_INT, 0 },
+		{ "mean_ns", "ns", WTG_T_REAL, 1 },
+		{ "median_ns", "ns", WTG_T_REAL, 1 },
+		{ "p90_ns", "ns", WTG_T_REAL, 1 },
+		{ "p99_ns", "ns", WTG_T_REAL, 1 },
+		{ "max_ns", "ns", WTG_T_REAL, 1 },
+		{ "ci_low_ns", "ns", WTG_T_REAL, 1 },
+		{ "ci_high_ns", "ns", WTG_T_REAL, 1 },
+		{ "min_ns", "ns", WTG_T_REAL, 1 },
+		{ "drift_pct", "%", WTG_T_REAL, 2 },
+	};
+	int n = 11;
+	for (int i = 0; i < nextra && n < WTG_MAX_COLS; i++)
+		cols[n++] = extra[i];
+	wtg_table_set_columns(ctx->t, cols, n);
+}
+
+void wtg_add_summary_row(struct wtg_ctx *ctx, const char *label, const struct wtg_summary *s,
+			 const double *samples, size_t n, const struct wtg_probe_result *probe,
+			 const struct wtg_value *extra, int nextra)
+{
+	struct wtg_value v[WTG_MAX_COLS] = {
+		WTG_TEXT(label),   WTG_INT(s->n),     WTG_REAL(s->mean),	 WTG_REAL(s->median),
+		WTG_REAL(s->p90),  WTG_REAL(s->p99),  WTG_REAL(s->max),	 WTG_REAL(s->ci_low),
+		WTG_REAL(s->ci_high), WTG_REAL(s->min), WTG_REAL(s->drift * 100.0),
+	};
+	int nv = 11;
+	for (int i = 0; i < nextra && nv < WTG_MAX_COLS; i++)
+		v[nv++] = extra[i];
+	wtg_table_add_series(ctx->t, label, "ns", samples, n);
+	wtg_table_add_row(ctx->t, v, nv, probe);
+	bool ordered = s->min <= s->median && s->median <= s->p90 && s->p90 <= s->p99 && s->p99 <= s->max;
+	bool inside = s->ci_low <= s->median && s->median <= s->ci_high;
+	wtg_table_check(ctx->t, "quantiles", ordered && inside,
+			"%s: min <= median <= p90 <= p99 <= max, CI [%.1f, %.1f] holds the median %.1f",
+			label, s->ci_low, s->ci_high, s->median);
+}
+
+/* ---- memory experiments (kernels, wss, threads, roofline) ---- */
+
+void wtg_split_range(uint64_t size, int n, int i, uint64_t *off, uint64_t *len)
+{
+	if (n < 1)
+		n = 1;
+	uint64_t un = (uint64_t)n, ui = (uint64_t)i;
+	uint64_t base = size / un, extra = size % un;
+	*off = ui * base + (ui < extra ? ui : extra);
+	*len = base + (ui < extra ? 1 : 0);
+}
+
+/* Sum of the eight bytes of w, by folding lanes: no byte-sum kernel involved. */
+static int64_t word_byte_sum(uint64_t w)
+{
+	uint64_t pairs = (w & 0x00ff00ff00ff00ffull) + ((w >> 8) & 0x00ff00ff00ff00ffull);
+	uint64_t quads = (pairs & 0x0000ffff0000ffffull) + ((pairs >> 16) & 0x0000ffff0000ffffull);
+	return (int64_t)((quads & 0xffffffffull) + (quads >> 32));
+}
+
+int64_t wtg_fill_seeded(struct wtg_rng *r, unsigned char *p, size_t n)
+{
+	int64_t sum = 0;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w = wtg_rng_next(r);
+		memcpy(p + i, &w, 8);
+		sum += word_byte_sum(w);
+	}
+	if (i < n) {
+		uint64_t w = wtg_rng_next(r);
+		for (; i < n; i++, w >>= 8) {
+			p[i] = (unsigned char)w;
+			sum += (int64_t)(w & 0xff);
+		}
+	}
+	return sum;
+}
+
+#define SUM_PIECE (16u << 20)
+
+int wtg_sum_passes(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned char *buf, size_t wss, uint64_t passes,
+		   int64_t *sum, struct wtg_probe_result *res)
+{
+	uint64_t since_check = 0;
+	int64_t s = 0;
+	struct wtg_probe p;
+	wtg_probe_begin(&p);
+	for (uint64_t i = 0; i < passes; i++) {
+		/* big buffers in pieces, small ones whole: either way a cancel check per ~16 MiB */
+		for (size_t off = 0; off < wss; off += SUM_PIECE) {
+			size_t n = wss - off < SUM_PIECE ? wss - off : SUM_PIECE;
+			s += fn(buf + off, n);
+			since_check += n;
+			if (since_check >= SUM_PIECE) {
+				since_check = 0;
+				if (wtg_ctx_cancelled(ctx)) {
+					wtg_probe_end(&p, res);
+					return WTG_CANCELLED;
+				}
+			}
+		}
+	}
+	wtg_probe_end(&p, res);
+	*sum = s;
+	return WTG_OK;
+}
+
+uint64_t wtg_datafile_span(const struct wtg_datafile *df, uint64_t cap)
+{
+	if (df->size <= cap)
+		return df->size;
+	return cap / WTG_CHUNK * WTG_CHUNK;
+}
+
+unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes)
+{
+	int fd = open(ctx->df->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		wtg_table_fail(ctx->t, "cannot open the data file %s: %s", ctx->df->path, strerror(errno));
+		return NULL;
+	}
+	void *m = mmap(NULL, bytes, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+	int err = errno;
+	close(fd);
+	if (m == MAP_FAILED) {
+		wtg_table_fail(ctx->t, "cannot map %llu bytes of the data file: %s",
+			       (unsigned long long)bytes, strerror(err));
+		return NULL;
+	}
+	/* MAP_POPULATE is best effort: read one byte per page so every page is really present */
+	const unsigned char *p = m;
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t touch = 0;
+	for (uint64_t off = 0; off < bytes; off += (uint64_t)page)
+		touch += p[off];
+	wtg_sink += touch;
+	return m;
+}
+
+bool wtg_ctx_settle(struct wtg_ctx *ctx, int ms)
+{
+	int64_t until = wtg_now_ns() + (int64_t)ms * 1000000;
+	while (wtg_now_ns() < until) {
+		if (wtg_ctx_cancelled(ctx))
+			return true;
+		struct timespec ts = { 0, 10 * 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	return wtg_ctx_cancelled(ctx);
+}
+
+int wtg_crew_init(struct wtg_crew *c)
+{
+	memset(c, 0, sizeof *c);
+	pthread_condattr_t ca;
+	if (pthread_condattr_init(&ca) != 0)
+		return -1;
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	int rc = pthread_cond_init(&c->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	if (rc != 0)
+		return -1;
+	pthread_mutex_init(&c->lock, NULL);
+	atomic_store(&c->stop, false);
+	return 0;
+}
+
+void wtg_crew_destroy(struct wtg_crew *c)
+{
+	pthread_cond_destroy(&c->cond);
+	pthread_mutex_destroy(&c->lock);
+}
+
+bool wtg_crew_gate(struct wtg_crew *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->ready++;
+	pthread_cond_broadcast(&c->cond);
+	while (!c->go)
+		pthread_cond_wait(&c->cond, &c->lock);
+	pthread_mutex_unlock(&c->lock);
+	return !atomic_load(&c->stop);
+}
+
+void wtg_crew_done(struct wtg_crew *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->done++;
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+}
+
+void wtg_crew_open(struct wtg_crew *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->go = true;
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+}
+
+int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bool stop_on_cancel,
+		  int64_t deadline_ns)
+{
+	for (;;) {
+		bool cancelled = wtg_ctx_cancelled(ctx);
+		pthread_mutex_lock(&c->lock);
+		bool reached = (ready ? c->ready : c->done) >= n;
+		if (!reached && !(cancelled && stop_on_cancel)) {
+			int64_t now = wtg_now_ns();
+			int64_t until = now + 100000000;
+			if (deadline_ns && deadline_ns < until)
+				until = deadline_ns > now ? deadline_ns : now;
+			struct timespec ts = { .tv_sec = until / 1000000000, .tv_nsec = until % 1000000000 };
+			pthread_cond_timedwait(&c->cond, &c->lock, &ts);
+			reached = (ready ? c->ready : c->done) >= n;
+		}
+		pthread_mutex_unlock(&c->lock);
+		if (reached)
+			return WTG_CREW_REACHED;
+		if (cancelled && stop_on_cancel)
+			return WTG_CREW_CANCELLED;
+		if (deadline_ns && wtg_now_ns() >= deadline_ns)
+			return WTG_CREW_TIMEOUT;
+	}
 }

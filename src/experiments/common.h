@@ -2,6 +2,8 @@
 #ifndef WTG_EXPERIMENTS_COMMON_H
 #define WTG_EXPERIMENTS_COMMON_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -54,4 +56,88 @@ double wtg_headline_bytewise(struct wtg_ctx *ctx);	/* ns per byte, one byte per 
 double wtg_headline_zerofill(struct wtg_ctx *ctx);	/* ns per zero-fill fault */
 double wtg_headline_wss(struct wtg_ctx *ctx);		/* GB/s summing a memory-sized buffer */
 
+/* ---- memory experiments (kernels, wss, threads, roofline) ---- */
+
+/* Range i of n contiguous ranges covering size bytes: the first size % n ranges get one byte more,
+ * so lengths differ by at most one and any n >= 1 works (n > size gives empty ranges). */
+void wtg_split_range(uint64_t size, int n, int i, uint64_t *off, uint64_t *len);
+
+/* Fill p with n bytes from the seeded generator; returns their sum, taken from the generator's words
+ * (not from any byte-sum kernel), so it checks the kernels independently. */
+int64_t wtg_fill_seeded(struct wtg_rng *r, unsigned char *p, size_t n);
+
+typedef int64_t (*wtg_sum_fn)(const unsigned char *p, size_t n);
+
+/* Sum buf (wss bytes) `passes` times with fn inside one probe, checking cancel about every 16 MiB.
+ * Returns WTG_OK with *sum (all passes together) and *res filled, or WTG_CANCELLED. */
+int wtg_sum_passes(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned char *buf, size_t wss, uint64_t passes,
+		   int64_t *sum, struct wtg_probe_result *res);
+
+/* The largest prefix of the data file, up to cap bytes, whose sum is known: the whole file when it
+ * fits, else cap rounded down to WTG_CHUNK. */
+uint64_t wtg_datafile_span(const struct wtg_datafile *df, uint64_t cap);
+
+/* Map the first `bytes` of the data file read-only and prefault it (MAP_POPULATE, then one read per
+ * page), so nothing timed afterwards takes a fault. NULL after wtg_table_fail(); munmap when done. */
+unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes);
+
+/* Sleep about ms (letting burners get going, say) in 10 ms naps, beating the heartbeat and checking
+ * cancel between them. Returns true when the run was cancelled. */
+bool wtg_ctx_settle(struct wtg_ctx *ctx, int ms);
+
+/* Helper threads the worker supervises: they wait at a start gate, run, and report done; the worker
+ * waits in slices of at most 100 ms calling wtg_ctx_cancelled(), so it stays responsive. */
+struct wtg_crew {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;	/* CLOCK_MONOTONIC */
+	int ready, done;
+	bool go;
+	atomic_bool stop;	/* members stop at their next check */
+};
+
+enum { WTG_CREW_REACHED = 0, WTG_CREW_CANCELLED, WTG_CREW_TIMEOUT };
+
+int wtg_crew_init(struct wtg_crew *c);
+void wtg_crew_destroy(struct wtg_crew *c);
+/* Member: announce readiness and wait for the gate; false when told to stop instead. */
+bool wtg_crew_gate(struct wtg_crew *c);
+void wtg_crew_done(struct wtg_crew *c);
+/* Worker: open the gate (with stop set, members leave without working). */
+void wtg_crew_open(struct wtg_crew *c);
+/* Worker: wait until n members are ready (ready) or done (!ready). Returns WTG_CREW_REACHED, or
+ * WTG_CREW_CANCELLED when the run was cancelled (only if stop_on_cancel), or WTG_CREW_TIMEOUT once
+ * wtg_now_ns() passes deadline_ns (0: none). */
+int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bool stop_on_cancel,
+		  int64_t deadline_ns);
+
 #endif
+
+/* ---- I/O and distribution helpers (bytewise, syscall, valley, readcost, clock, passes) ---- */
+
+/* Sequential regions of one thread: like wtg_probe_add, but wall times add up. */
+void wtg_probe_accumulate(struct wtg_probe_result *a, const struct wtg_probe_result *b);
+
+/* wtg_read_sum for long reads: whole segments of at least 8 MiB (a multiple of bufsize), so a
+ * large buffer still sees the cancel flag between segments. Same counts and return values. */
+int wtg_read_sum_long(struct wtg_ctx *ctx, int fd, unsigned char *buf, size_t bufsize, uint64_t limit,
+		      int64_t *sum, int64_t *bytes, int64_t *calls);
+
+/* How many of the first `want` bytes (a multiple of WTG_CHUNK, or the file size) a read of the
+ * file can cover: with O_DIRECT an unaligned tail is dropped (rounded down to WTG_CHUNK). */
+uint64_t wtg_io_span(const struct wtg_datafile *df, bool direct, uint64_t want);
+
+/* The buffer alignment for I/O on df: a page, or the O_DIRECT alignment when larger. */
+size_t wtg_io_align(const struct wtg_datafile *df);
+
+/* Time `calls` one-byte read()s from fd's offset; returns ns per call and adds the bytes to *sum,
+ * or returns -1 when a read fails or hits the end of the file (errno set, 0 at EOF). */
+double wtg_time_read1_batch(int fd, long calls, int64_t *sum);
+
+/* Distribution columns (as wtg_set_distribution_columns) followed by `nextra` more columns. */
+void wtg_set_distribution_columns_ex(struct wtg_ctx *ctx, const char *labelcol,
+				     const struct wtg_column *extra, int nextra);
+/* Add a row for an already computed summary (plus nextra values for the extra columns), the raw
+ * series, and the quantile check, as wtg_add_distribution_row does. */
+void wtg_add_summary_row(struct wtg_ctx *ctx, const char *label, const struct wtg_summary *s,
+			 const double *samples, size_t n, const struct wtg_probe_result *probe,
+			 const struct wtg_value *extra, int nextra);

@@ -1,7 +1,305 @@
-/* compare.c: Did the condition change it? (not built yet) */
+/* compare.c: Did the condition change it? The paired A/B the essay describes but never ran: an
+ * experiment's headline figure with one condition off and on, close together in each pair, in
+ * seeded random order; then the median of the paired differences and its bootstrap interval. */
 #include "config.h"
 
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "common.h"
+
+#define PAIRS 20
+#define PAIRS_QUICK 8
+#define SETTLE_MS 50 /* burners get going before the loaded measurement */
+
+struct headline {
+	const char *exp;
+	double (*fn)(struct wtg_ctx *ctx);
+	const char *unit;
+	int decimals;
+	const char *what;
+};
+
+static const struct headline headlines[] = {
+	{ "syscall", wtg_headline_syscall, "ns", 1, "ns per getpid (median of batches of 1000)" },
+	{ "valley", wtg_headline_valley, "GB/s", 2, "GB/s of a buffered 64 KiB-read sum of the file" },
+	{ "readcost", wtg_headline_readcost, "ns", 1, "ns per 1-byte read of the warm file" },
+	{ "zerofill", wtg_headline_zerofill, "ns", 0, "ns per zero-fill page fault" },
+	{ "wss", wtg_headline_wss, "GB/s", 2, "GB/s summing a memory-sized span of the file" },
+	{ "passes", wtg_headline_passes, "ms", 2, "ms per buffered pass over the file (1 MiB buffer)" },
+	{ "bytewise", wtg_headline_bytewise, "ns", 1, "ns per byte, one byte per read()" },
+};
+
+enum cond { COND_BURN = 0, COND_BACKGROUND, COND_UNCACHED, COND_COLD, NCONDS };
+static const char *const cond_names[NCONDS] = { "burn", "background", "uncached", "cold" };
+
+/* The conditions as they were before the run, put back at the end whatever happens. */
+struct saved {
+	int burners;
+	bool background, uncached;
+};
+
+/* One measurement in a fresh thread: it applies the policy requested now (so the background
+ * condition reaches it, and a thread that cannot leave SCHED_IDLE is never reused). */
+struct job {
+	struct wtg_ctx *ctx;
+	const struct headline *h;
+	double value;
+	int granted;
+};
+
+static void *job_main(void *arg)
+{
+	struct job *j = arg;
+	j->granted = wtg_policy_apply_self();
+	j->value = j->h->fn(j->ctx);
+	wtg_policy_unregister_self();
+	return NULL;
+}
+
+/* Condition on or off, measure once, condition back to off. Returns the figure or NAN; *granted is
+ * the policy the measuring thread reported (0 normal, 1 background). */
+static double measure(struct wtg_ctx *ctx, const struct headline *h, enum cond c, bool on, int ncpu,
+		      int *granted, bool *cancelled)
+{
+	*cancelled = false;
+	switch (c) {
+	case COND_BURN:
+		if (on) {
+			if (wtg_burner_set(ncpu) != ncpu) {
+				wtg_table_fail(ctx->t, "compare: cannot start %d burners", ncpu);
+				return NAN;
+			}
+			if (wtg_ctx_settle(ctx, SETTLE_MS)) {
+				*cancelled = true;
+				return NAN;
+			}
+		}
+		break;
+	case COND_BACKGROUND:
+		wtg_policy_request(on);
+		break;
+	case COND_UNCACHED:
+		wtg_uncached_request(on);
+		break;
+	case COND_COLD:
+		if (on && wtg_datafile_evict(ctx->df) < 0) {
+			wtg_table_fail(ctx->t, "compare: cannot evict the data file from the page cache");
+			return NAN;
+		}
+		break;
+	default:
+		break;
+	}
+	struct job j = { .ctx = ctx, .h = h, .value = NAN, .granted = -1 };
+	pthread_t th;
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int err = pthread_create(&th, NULL, job_main, &j);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err == 0)
+		pthread_join(th, NULL);
+	else
+		wtg_table_fail(ctx->t, "compare: cannot start a measuring thread: %s", strerror(err));
+	/* off again before anything else runs, so the measuring thread never picks up the condition */
+	if (c == COND_BURN && on)
+		wtg_burner_set(0);
+	else if (c == COND_BACKGROUND)
+		wtg_policy_request(false);
+	else if (c == COND_UNCACHED)
+		wtg_uncached_request(false);
+	*granted = j.granted;
+	if (ctx->cancel && atomic_load(ctx->cancel))
+		*cancelled = true;
+	return j.value;
+}
+
+static void restore(const struct saved *sv)
+{
+	wtg_burner_set(sv->burners);
+	wtg_policy_request(sv->background);
+	wtg_uncached_request(sv->uncached);
+}
+
+static int run(struct wtg_ctx *ctx)
+{
+	const char *exp = ctx->opt->compare_exp ? ctx->opt->compare_exp : "syscall";
+	const char *cname = ctx->opt->compare_cond ? ctx->opt->compare_cond : "burn";
+	const struct headline *h = NULL;
+	for (size_t i = 0; i < WTG_ARRAY_LEN(headlines); i++)
+		if (strcmp(headlines[i].exp, exp) == 0)
+			h = &headlines[i];
+	int c = -1;
+	for (int i = 0; i < NCONDS; i++)
+		if (strcmp(cond_names[i], cname) == 0)
+			c = i;
+	if (!h || c < 0) {
+		wtg_table_fail(ctx->t, "compare: cannot pair '%s' with '%s'", exp, cname);
+		return WTG_ERR;
+	}
+	const struct wtg_column cols[] = {
+		{ "pair", "count", WTG_T_INT, 0 },
+		{ "order", "", WTG_T_TEXT, 0 },
+		{ "off", h->unit, WTG_T_REAL, h->decimals },
+		{ "on", h->unit, WTG_T_REAL, h->decimals },
+		{ "diff", h->unit, WTG_T_REAL, h->decimals },
+		{ "ci_low", h->unit, WTG_T_REAL, h->decimals },
+		{ "ci_high", h->unit, WTG_T_REAL, h->decimals },
+		{ "rel_pct", "%", WTG_T_REAL, 1 },
+	};
+	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
+
+	const int npairs = ctx->opt->quick ? PAIRS_QUICK : PAIRS;
+	const int ncpu = wtg_online_cpus();
+	double *off = calloc((size_t)npairs, sizeof *off);
+	double *on = calloc((size_t)npairs, sizeof *on);
+	double *diff = calloc((size_t)npairs, sizeof *diff);
+	if (!off || !on || !diff) {
+		free(off);
+		free(on);
+		free(diff);
+		wtg_table_fail(ctx->t, "out of memory for %d pairs", npairs);
+		return WTG_ERR;
+	}
+	struct saved sv = { wtg_burner_count(), wtg_policy_requested(), wtg_uncached_requested() };
+	/* the condition starts off: burners stopped, normal policy, cached I/O, as the case may be */
+	if (c == COND_BURN)
+		wtg_burner_set(0);
+	else if (c == COND_BACKGROUND)
+		wtg_policy_request(false);
+	else if (c == COND_UNCACHED)
+		wtg_uncached_request(false);
+
+	int rc = WTG_OK;
+	bool cancelled = false, policy_ok = true;
+	int granted = -1;
+	/* fixed warm-up rule: one unreported measurement with the condition off */
+	wtg_ctx_progress(ctx, 0, npairs + 1, "warm-up");
+	if (wtg_ctx_cancelled(ctx)) {
+		rc = WTG_CANCELLED;
+		goto out;
+	}
+	if (isnan(measure(ctx, h, (enum cond)c, false, ncpu, &granted, &cancelled))) {
+		rc = cancelled ? WTG_CANCELLED : WTG_ERR;
+		goto out;
+	}
+	for (int i = 0; i < npairs; i++) {
+		char label[48];
+		snprintf(label, sizeof label, "pair %d of %d", i + 1, npairs);
+		wtg_ctx_progress(ctx, i + 1, npairs + 1, label);
+		if (wtg_ctx_cancelled(ctx)) {
+			rc = WTG_CANCELLED;
+			goto out;
+		}
+		bool on_first = wtg_rng_below(&ctx->rng, 2) == 1;
+		for (int k = 0; k < 2; k++) {
+			bool cond_on = (k == 0) == on_first;
+			double v = measure(ctx, h, (enum cond)c, cond_on, ncpu, &granted, &cancelled);
+			if (isnan(v)) {
+				rc = cancelled ? WTG_CANCELLED : WTG_ERR;
+				if (rc == WTG_ERR && !ctx->t->error[0])
+					wtg_table_fail(ctx->t, "compare: the %s headline gave no figure",
+						       h->exp);
+				goto out;
+			}
+			if (c == COND_BACKGROUND && granted != (cond_on ? 1 : 0))
+				policy_ok = false;
+			if (cond_on)
+				on[i] = v;
+			else
+				off[i] = v;
+		}
+		diff[i] = on[i] - off[i];
+		const struct wtg_value v[] = {
+			WTG_INT(i + 1),
+			WTG_TEXT(on_first ? "on,off" : "off,on"),
+			WTG_REAL(off[i]),
+			WTG_REAL(on[i]),
+			WTG_REAL(diff[i]),
+			WTG_NA,
+			WTG_NA,
+			off[i] != 0 ? WTG_REAL(100.0 * diff[i] / off[i]) : WTG_NA,
+		};
+		wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), NULL);
+	}
+
+	{
+		double med_diff = wtg_quantile(diff, (size_t)npairs, 0.5);
+		double med_off = wtg_quantile(off, (size_t)npairs, 0.5);
+		double med_on = wtg_quantile(on, (size_t)npairs, 0.5);
+		double lo = NAN, hi = NAN;
+		if (wtg_bootstrap_median_ci(diff, (size_t)npairs, WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF,
+					    wtg_ctx_seed(ctx, 0), &lo, &hi) < 0) {
+			wtg_table_fail(ctx->t, "compare: no bootstrap interval (out of memory)");
+			rc = WTG_ERR;
+			goto out;
+		}
+		double rel = med_off != 0 ? 100.0 * med_diff / med_off : NAN;
+		const struct wtg_value v[] = {
+			WTG_NA,
+			WTG_TEXT("median"),
+			WTG_REAL(med_off),
+			WTG_REAL(med_on),
+			WTG_REAL(med_diff),
+			WTG_REAL(lo),
+			WTG_REAL(hi),
+			isnan(rel) ? WTG_NA : WTG_REAL(rel),
+		};
+		wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), NULL);
+		wtg_table_add_series(ctx->t, "off", h->unit, off, (size_t)npairs);
+		wtg_table_add_series(ctx->t, "on", h->unit, on, (size_t)npairs);
+		wtg_table_check(ctx->t, "median", lo <= med_diff && med_diff <= hi,
+				"the bootstrap CI [%.*f, %.*f] %s holds the median paired difference %.*f %s",
+				h->decimals, lo, h->decimals, hi, h->unit, h->decimals, med_diff, h->unit);
+		if (c == COND_BACKGROUND)
+			wtg_table_check(ctx->t, "policy", policy_ok,
+					"every 'on' measurement ran under SCHED_IDLE and every 'off' one "
+					"under SCHED_OTHER, as the kernel reported");
+		wtg_table_note(ctx->t,
+			       "%s:%s: %s; %d pairs, condition off and on back to back, order per pair "
+			       "from the seeded generator; one unreported warm-up measurement first",
+			       h->exp, cond_names[c], h->what, npairs);
+		wtg_table_note(ctx->t,
+			       "median paired difference (on - off): %.*f %s, 95%% bootstrap CI [%.*f, %.*f] "
+			       "(%d resamples); %+.1f%% of the median 'off' figure; %s",
+			       h->decimals, med_diff, h->unit, h->decimals, lo, h->decimals, hi,
+			       WTG_BOOTSTRAP_RESAMPLES, rel,
+			       (lo > 0 || hi < 0)
+				       ? "the interval excludes zero: the figure moved with the condition in these "
+					 "pairs (a 95% interval also does so by chance about 1 run in 20)"
+				       : "the interval includes zero: no shift shown with these pairs");
+		if (c == COND_BURN)
+			wtg_table_note(ctx->t,
+				       "on: %d burners (one per online CPU), %d ms to settle; off: none",
+				       ncpu, SETTLE_MS);
+		else if (c == COND_BACKGROUND)
+			wtg_table_note(
+				ctx->t,
+				"on: SCHED_IDLE requested for the measuring thread (a fresh thread per "
+				"measurement); off: normal policy");
+		else if (c == COND_UNCACHED)
+			wtg_table_note(ctx->t,
+				       "on: uncached I/O (%s here); off: cached; figures without file I/O "
+				       "are not expected to move",
+				       wtg_iomode_name(wtg_iomode_effective(ctx->df)));
+		else
+			wtg_table_note(
+				ctx->t,
+				"on: the file evicted from the page cache just before the measurement; "
+				"off: as the previous measurement left it (its own reads warm it)");
+	}
+	wtg_ctx_progress(ctx, npairs + 1, npairs + 1, "done");
+out:
+	restore(&sv);
+	free(off);
+	free(on);
+	free(diff);
+	return rc;
+}
 
 const struct wtg_experiment wtg_exp_compare = {
 	.name = "compare",
@@ -9,5 +307,5 @@ const struct wtg_experiment wtg_exp_compare = {
 	.runs = "paired A/B of an experiment's headline figure, condition off and on, seeded order",
 	.view = WTG_VIEW_BARS,
 	.needs_datafile = true,
-	.run = NULL,
+	.run = run,
 };

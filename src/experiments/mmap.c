@@ -1,7 +1,295 @@
-/* mmap.c: What does mapping a file cost? (not built yet) */
+/* mmap.c: What does mapping a file cost?
+ *
+ * The warm file is mapped (MAP_PRIVATE, PROT_READ) and summed twice per repetition: once as mapped,
+ * so the summing pass takes the page faults, and once mapped with MAP_POPULATE, so the mmap call
+ * takes them and the summing pass runs on present pages. The difference of the two summing passes,
+ * divided by the faults the first one took, is the cost of one file fault. Linux maps around a
+ * fault (fault-around) and may back the file with large folios, so one fault often makes many pages
+ * present: faults and pages are both reported, never assumed equal.
+ */
 #include "config.h"
 
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "common.h"
+
+#define MM_REPS 11
+#define MM_QUICK_REPS 9
+#define MM_PIECE (4u << 20)	/* bytes summed between cancel checks */
+
+enum { MM_LAZY = 0, MM_POPULATED = 1 };
+
+struct mm_run {
+	struct wtg_probe_result sum_pr;	/* the summing pass */
+	struct wtg_probe_result map_pr;	/* the mmap call (populating or not) */
+	int64_t sum;
+};
+
+/* Sum a mapping in pieces, checking cancel between them. Returns 0 or 1 (cancelled). */
+static int mm_sum(struct wtg_ctx *ctx, const unsigned char *p, uint64_t size, int64_t *sum)
+{
+	int64_t s = 0;
+	for (uint64_t off = 0; off < size; off += MM_PIECE) {
+		uint64_t len = size - off < MM_PIECE ? size - off : MM_PIECE;
+		s += wtg_sum_bytes(p + off, (size_t)len);
+		if (wtg_ctx_cancelled(ctx))
+			return 1;
+	}
+	*sum = s;
+	return 0;
+}
+
+/* One mapping and one timed summing pass. Returns 0, 1 (cancelled) or -1 (mmap failed). */
+static int mm_once(struct wtg_ctx *ctx, int fd, uint64_t size, int kind, struct mm_run *r)
+{
+	struct wtg_probe pb;
+	memset(r, 0, sizeof *r);
+	wtg_probe_begin(&pb);
+	unsigned char *p =
+		mmap(NULL, size, PROT_READ, MAP_PRIVATE | (kind == MM_POPULATED ? MAP_POPULATE : 0), fd, 0);
+	wtg_probe_end(&pb, &r->map_pr);
+	if (p == MAP_FAILED)
+		return -1;
+	wtg_probe_begin(&pb);
+	int rc = mm_sum(ctx, p, size, &r->sum);
+	wtg_probe_end(&pb, &r->sum_pr);
+	munmap(p, size);
+	return rc;
+}
+
+/* Index of the run whose summing time is the median (odd n). */
+static int mm_median_run(const struct mm_run *r, int n, bool map_time)
+{
+	double v[MM_REPS];
+	for (int i = 0; i < n; i++)
+		v[i] = map_time ? r[i].map_pr.wall_ms : r[i].sum_pr.wall_ms;
+	wtg_sort(v, (size_t)n);
+	double med = v[n / 2];
+	for (int i = 0; i < n; i++)
+		if ((map_time ? r[i].map_pr.wall_ms : r[i].sum_pr.wall_ms) == med)
+			return i;
+	return 0;
+}
+
+static void mm_minmax(const struct mm_run *r, int n, bool map_time, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (int i = 0; i < n; i++) {
+		double v = map_time ? r[i].map_pr.wall_ms : r[i].sum_pr.wall_ms;
+		if (v < *lo)
+			*lo = v;
+		if (v > *hi)
+			*hi = v;
+	}
+}
+
+static void mm_row(struct wtg_ctx *ctx, const char *label, const struct wtg_probe_result *pr, int64_t pages,
+		   double ns_per_fault, double ns_per_page, long page, double gbps, int reps, double lo,
+		   double hi, int64_t sum)
+{
+	const struct wtg_value v[] = {
+		WTG_TEXT(label),
+		WTG_REAL(pr->wall_ms),
+		WTG_INT(pr->minflt),
+		WTG_INT(pr->majflt),
+		WTG_INT(pages),
+		WTG_REAL((double)pr->minflt / (double)pages),
+		isnan(ns_per_fault) ? WTG_NA : WTG_REAL(ns_per_fault),
+		WTG_INT(page),
+		isnan(ns_per_page) ? WTG_NA : WTG_REAL(ns_per_page),
+		isnan(gbps) ? WTG_NA : WTG_REAL(gbps),
+		WTG_INT(reps),
+		WTG_REAL(lo),
+		WTG_REAL(hi),
+		sum < 0 ? WTG_NA : WTG_INT(sum),
+	};
+	wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), pr);
+}
+
+/* Fault-around window from debugfs, when it is readable (root with debugfs mounted). */
+static long fault_around_bytes(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/fault_around_bytes", "r");
+	long v = -1;
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static int run_mmap(struct wtg_ctx *ctx)
+{
+	const struct wtg_column cols[] = {
+		{ "case", "", WTG_T_TEXT, 0 },
+		{ "ms", "ms", WTG_T_REAL, 2 },
+		{ "minflt", "count", WTG_T_INT, 0 },
+		{ "majflt", "count", WTG_T_INT, 0 },
+		{ "pages", "count", WTG_T_INT, 0 },
+		{ "faults_per_page", "", WTG_T_REAL, 4 },
+		{ "ns_per_fault", "ns", WTG_T_REAL, 1 },
+		{ "page_size", "B", WTG_T_INT, 0 },
+		{ "ns_per_page", "ns", WTG_T_REAL, 1 },
+		{ "gbps", "GB/s", WTG_T_REAL, 2 },
+		{ "reps", "count", WTG_T_INT, 0 },
+		{ "ms_min", "ms", WTG_T_REAL, 2 },
+		{ "ms_max", "ms", WTG_T_REAL, 2 },
+		{ "sum", "", WTG_T_INT, 0 },
+	};
+	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
+	const struct wtg_datafile *df = ctx->df;
+	long page = sysconf(_SC_PAGESIZE);
+	if (page <= 0)
+		page = 4096;
+	uint64_t size = df->size;
+	int64_t pages = (int64_t)((size + (uint64_t)page - 1) / (uint64_t)page);
+	int reps = ctx->opt && ctx->opt->quick ? MM_QUICK_REPS : MM_REPS;
+	int nsteps = 1 + 2 * reps;
+
+	int fd = open(df->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		wtg_table_fail(ctx->t, "cannot open the data file '%s'", df->path);
+		return WTG_ERR;
+	}
+	/* fixed warm-up rule: one unreported mmap pass, so every page is in the page cache before measuring
+	 */
+	wtg_ctx_progress(ctx, 0, nsteps, "warm-up pass");
+	struct mm_run warm;
+	int rc = mm_once(ctx, fd, size, MM_LAZY, &warm);
+	if (rc != 0) {
+		close(fd);
+		if (rc == 1)
+			return WTG_CANCELLED;
+		wtg_table_fail(ctx->t, "mmap of the data file (%llu bytes) failed", (unsigned long long)size);
+		return WTG_ERR;
+	}
+	if (!wtg_check_sum(ctx, "warm-up pass (mmap, not reported)", warm.sum, df->sum)) {
+		close(fd);
+		return WTG_ERR;
+	}
+	int64_t resident = wtg_datafile_resident_pages(df);
+
+	struct mm_run runs[2][MM_REPS];
+	int order[2] = { MM_LAZY, MM_POPULATED };
+	int step = 1;
+	for (int rep = 0; rep < reps; rep++) {
+		/* the two cases in seeded random order in every repetition */
+		wtg_shuffle_int(&ctx->rng, order, 2);
+		for (int k = 0; k < 2; k++) {
+			int kind = order[k];
+			char label[64];
+			snprintf(label, sizeof label, "%s, repetition %d",
+				 kind == MM_LAZY ? "not prefaulted" : "prefaulted", rep + 1);
+			wtg_ctx_progress(ctx, step++, nsteps, label);
+			rc = mm_once(ctx, fd, size, kind, &runs[kind][rep]);
+			if (rc < 0) {
+				close(fd);
+				wtg_table_fail(ctx->t, "mmap of the data file (%llu bytes) failed",
+					       (unsigned long long)size);
+				return WTG_ERR;
+			}
+			if (rc == 1) {
+				close(fd);
+				return WTG_CANCELLED;
+			}
+			if (runs[kind][rep].sum != df->sum) {
+				close(fd);
+				wtg_check_sum(ctx, label, runs[kind][rep].sum, df->sum);
+				return WTG_ERR;
+			}
+		}
+	}
+	close(fd);
+	wtg_ctx_progress(ctx, nsteps, nsteps, "done");
+
+	/* per case, the repetition with the median summing time speaks for it */
+	const struct mm_run *lazy = runs[MM_LAZY], *pop = runs[MM_POPULATED];
+	int il = mm_median_run(lazy, reps, false);
+	int ip = mm_median_run(pop, reps, false);
+	int im = mm_median_run(pop, reps, true);
+	/* ns per fault: median over repetitions of the paired difference of the summing passes,
+	 * over the faults the not-prefaulted pass took */
+	double diff[MM_REPS], dms[MM_REPS], lo, hi;
+	for (int i = 0; i < reps; i++) {
+		dms[i] = lazy[i].sum_pr.wall_ms - pop[i].sum_pr.wall_ms;
+		diff[i] = lazy[i].sum_pr.minflt > 0 ? dms[i] * 1e6 / (double)lazy[i].sum_pr.minflt : NAN;
+	}
+	double ns_fault = wtg_quantile(diff, (size_t)reps, 0.5);
+	double dms_med = wtg_quantile(dms, (size_t)reps, 0.5);
+	double gb = (double)size / 1e9;
+
+	mm_minmax(lazy, reps, false, &lo, &hi);
+	mm_row(ctx, "not prefaulted", &lazy[il].sum_pr, pages, ns_fault, dms_med * 1e6 / (double)pages, page,
+	       gb / (lazy[il].sum_pr.wall_ms / 1e3), reps, lo, hi, lazy[il].sum);
+	mm_minmax(pop, reps, true, &lo, &hi);
+	const struct wtg_probe_result *mp = &pop[im].map_pr;
+	mm_row(ctx, "populate (mmap call)", mp, pages,
+	       mp->minflt > 0 ? mp->wall_ms * 1e6 / (double)mp->minflt : NAN,
+	       mp->wall_ms * 1e6 / (double)pages, page, NAN, reps, lo, hi, -1);
+	mm_minmax(pop, reps, false, &lo, &hi);
+	mm_row(ctx, "prefaulted", &pop[ip].sum_pr, pages, NAN, NAN, page, gb / (pop[ip].sum_pr.wall_ms / 1e3),
+	       reps, lo, hi, pop[ip].sum);
+
+	char what[96];
+	snprintf(what, sizeof what, "%d not-prefaulted and %d prefaulted mmap sums", reps, reps);
+	wtg_check_sum(ctx, what, lazy[il].sum, df->sum);
+	bool fewer = pop[ip].sum_pr.minflt < lazy[il].sum_pr.minflt;
+	wtg_table_check(ctx->t, "prefault", fewer,
+			"the prefaulted summing pass took fewer minor faults (%lld) than the not-prefaulted "
+			"one (%lld)",
+			(long long)pop[ip].sum_pr.minflt, (long long)lazy[il].sum_pr.minflt);
+
+	double series[MM_REPS];
+	for (int i = 0; i < reps; i++)
+		series[i] = lazy[i].sum_pr.wall_ms;
+	wtg_table_add_series(ctx->t, "not prefaulted", "ms", series, (size_t)reps);
+	for (int i = 0; i < reps; i++)
+		series[i] = pop[i].sum_pr.wall_ms;
+	wtg_table_add_series(ctx->t, "prefaulted", "ms", series, (size_t)reps);
+	wtg_table_add_series(ctx->t, "ns per fault", "ns", diff, (size_t)reps);
+
+	wtg_table_note(ctx->t,
+		       "each case ran %d times, the two in seeded random order per repetition; a row is "
+		       "the repetition with the median time (ms_min, ms_max: the range)",
+		       reps);
+	wtg_table_note(ctx->t,
+		       "faults per page %.4f: one fault made about %.1f of the %lld pages (%ld B) present "
+		       "(fault-around and large folios), so faults are not pages",
+		       (double)lazy[il].sum_pr.minflt / (double)pages,
+		       lazy[il].sum_pr.minflt > 0 ? (double)pages / (double)lazy[il].sum_pr.minflt : NAN,
+		       (long long)pages, page);
+	long fab = fault_around_bytes();
+	if (fab > 0)
+		wtg_table_note(ctx->t, "fault_around_bytes (debugfs): %ld, i.e. %ld pages", fab, fab / page);
+	wtg_table_note(ctx->t,
+		       "ns_per_fault (not prefaulted): median of the paired differences of the summing "
+		       "passes (%.2f ms) over the faults the not-prefaulted pass took%s",
+		       dms_med, ns_fault < 0 ? "; negative: the difference is within the noise" : "");
+	wtg_table_note(ctx->t,
+		       "ns_per_fault (populate): the MAP_POPULATE mmap call's time over the minor faults "
+		       "it counted; it also walks the page tables page by page (get_user_pages), so it is an "
+		       "upper bound, not the fault alone; ns_per_page: the same times over the file's pages");
+	wtg_table_note(ctx->t,
+		       "warm-up: one unreported mmap pass before measuring (%lld major faults); then %lld of "
+		       "%lld pages were resident%s",
+		       (long long)warm.sum_pr.majflt, (long long)resident, (long long)pages,
+		       lazy[il].sum_pr.majflt > 0
+			       ? "; major faults in the summing pass: part of the file was "
+				 "not in the page cache"
+			       : "");
+	if (wtg_uncached_requested())
+		wtg_table_note(ctx->t, "the uncached condition does not apply here: a mapping always reads "
+				       "through the page cache");
+	return WTG_OK;
+}
 
 const struct wtg_experiment wtg_exp_mmap = {
 	.name = "mmap",
@@ -9,5 +297,5 @@ const struct wtg_experiment wtg_exp_mmap = {
 	.runs = "mmap + sum, not prefaulted vs prefaulted; minor/major faults, faults per page, ns per fault",
 	.view = WTG_VIEW_COUNTERS,
 	.needs_datafile = true,
-	.run = NULL,
+	.run = run_mmap,
 };

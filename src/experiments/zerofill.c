@@ -1,7 +1,155 @@
-/* zerofill.c: What does one page fault cost? (not built yet) */
+/* zerofill.c: What does one page fault cost?
+ *
+ * Fresh anonymous memory has no pages behind it: the first write to each page traps, and the kernel
+ * finds a free page, zeroes it and maps it. Touching one byte per page of a new mapping therefore
+ * times one zero-fill fault per page. Huge pages are refused with MADV_NOHUGEPAGE so that every
+ * base page faults on its own (a 2 MiB THP or an mTHP folio would fault once for many pages).
+ */
 #include "config.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "common.h"
+
+#define ZF_SIZE (256ull << 20)
+#define ZF_QUICK_SIZE (64ull << 20)
+#define ZF_HEADLINE_SIZE (16ull << 20)
+#define ZF_REPS 5
+#define ZF_CANCEL_EVERY 1024	/* pages between cancel checks (a few ms) */
+
+struct zf_run {
+	int64_t pages;
+	struct wtg_probe_result pr;
+	bool cancelled;
+};
+
+/* Map `bytes` of fresh anonymous memory, write one byte per page inside the probe, unmap.
+ * ctx may be NULL (no cancel checks). Returns 0, 1 when cancelled, -1 with errno on failure. */
+static int zf_touch(struct wtg_ctx *ctx, size_t bytes, long page, struct zf_run *out)
+{
+	memset(out, 0, sizeof *out);
+	unsigned char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	/* refuse THP and mTHP folios so each base page takes its own fault; failure only means
+	 * the kernel has no THP at all, which is the same thing */
+	(void)madvise(p, bytes, MADV_NOHUGEPAGE);
+	volatile unsigned char *vp = p;
+	size_t pages = bytes / (size_t)page;
+	struct wtg_probe pb;
+	int rc = 0;
+	wtg_probe_begin(&pb);
+	for (size_t i = 0; i < pages; i++) {
+		vp[i * (size_t)page] = (unsigned char)(i | 1);	/* a write: a read would map the zero page */
+		if (ctx && (i % ZF_CANCEL_EVERY) == ZF_CANCEL_EVERY - 1 && wtg_ctx_cancelled(ctx)) {
+			rc = 1;
+			pages = i + 1;
+			break;
+		}
+	}
+	wtg_probe_end(&pb, &out->pr);
+	wtg_sink += vp[0];
+	munmap(p, bytes);
+	out->pages = (int64_t)pages;
+	out->cancelled = rc == 1;
+	return rc;
+}
+
+static double zf_ns_per_fault(const struct zf_run *r)
+{
+	return r->pages > 0 ? r->pr.wall_ms * 1e6 / (double)r->pages : NAN;
+}
+
+static int run_zerofill(struct wtg_ctx *ctx)
+{
+	const struct wtg_column cols[] = {
+		{ "pages", "count", WTG_T_INT, 0 },
+		{ "ns_per_fault", "ns", WTG_T_REAL, 1 },
+		{ "minflt", "count", WTG_T_INT, 0 },
+		{ "ms", "ms", WTG_T_REAL, 2 },
+		{ "rep", "", WTG_T_INT, 0 },
+		{ "faults_per_page", "", WTG_T_REAL, 4 },
+		{ "majflt", "count", WTG_T_INT, 0 },
+		{ "bytes", "B", WTG_T_INT, 0 },
+		{ "page_size", "B", WTG_T_INT, 0 },
+	};
+	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
+	long page = sysconf(_SC_PAGESIZE);
+	if (page <= 0)
+		page = 4096;
+	size_t bytes = (size_t)(ctx->opt && ctx->opt->quick ? ZF_QUICK_SIZE : ZF_SIZE);
+	double ns[ZF_REPS];
+	int n = 0;
+	bool enough = true;
+	int64_t worst_extra = INT64_MAX;
+	for (int rep = 0; rep < ZF_REPS; rep++) {
+		char label[48];
+		snprintf(label, sizeof label, "repetition %d of %d", rep + 1, ZF_REPS);
+		wtg_ctx_progress(ctx, rep, ZF_REPS, label);
+		if (wtg_ctx_cancelled(ctx))
+			return WTG_CANCELLED;
+		struct zf_run r;
+		int rc = zf_touch(ctx, bytes, page, &r);
+		if (rc < 0) {
+			wtg_table_fail(ctx->t, "mmap of %zu bytes of anonymous memory failed", bytes);
+			return WTG_ERR;
+		}
+		if (rc == 1)
+			return WTG_CANCELLED;
+		ns[n++] = zf_ns_per_fault(&r);
+		const struct wtg_value v[] = {
+			WTG_INT(r.pages),
+			WTG_REAL(ns[n - 1]),
+			WTG_INT(r.pr.minflt),
+			WTG_REAL(r.pr.wall_ms),
+			WTG_INT(rep + 1),
+			WTG_REAL((double)r.pr.minflt / (double)r.pages),
+			WTG_INT(r.pr.majflt),
+			WTG_INT((int64_t)bytes),
+			WTG_INT(page),
+		};
+		wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), &r.pr);
+		if (r.pr.minflt < r.pages)
+			enough = false;
+		if (r.pr.minflt - r.pages < worst_extra)
+			worst_extra = r.pr.minflt - r.pages;
+	}
+	wtg_ctx_progress(ctx, ZF_REPS, ZF_REPS, "done");
+	int64_t pages = (int64_t)(bytes / (size_t)page);
+	wtg_table_check(ctx->t, "faults", enough,
+			"every repetition counted at least one minor fault per touched page (%lld pages; "
+			"fewest extra faults %lld)",
+			(long long)pages, (long long)worst_extra);
+	wtg_table_add_series(ctx->t, "ns per fault", "ns", ns, (size_t)n);
+	wtg_table_note(ctx->t,
+		       "median of %d repetitions: %.1f ns per zero-fill fault (%lld pages of %ld B each, "
+		       "one written byte per page; ns per fault = wall time / pages)",
+		       n, wtg_quantile(ns, (size_t)n, 0.5), (long long)pages, page);
+	wtg_table_note(ctx->t,
+		       "MADV_NOHUGEPAGE: no huge or multi-size folios, so every %ld B page faults once; "
+		       "the time includes the kernel zeroing each page",
+		       page);
+	return WTG_OK;
+}
+
+double wtg_headline_zerofill(struct wtg_ctx *ctx)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	if (page <= 0)
+		page = 4096;
+	struct zf_run r;
+	int rc = zf_touch(NULL, (size_t)ZF_HEADLINE_SIZE, page, &r);
+	if (rc < 0) {
+		wtg_table_fail(ctx->t, "zerofill: mmap of %llu bytes of anonymous memory failed",
+			       (unsigned long long)ZF_HEADLINE_SIZE);
+		return NAN;
+	}
+	return zf_ns_per_fault(&r);
+}
 
 const struct wtg_experiment wtg_exp_zerofill = {
 	.name = "zerofill",
@@ -9,5 +157,5 @@ const struct wtg_experiment wtg_exp_zerofill = {
 	.runs = "map fresh anonymous memory, touch one byte per page; ns per fault",
 	.view = WTG_VIEW_COUNTERS,
 	.needs_datafile = false,
-	.run = NULL,
+	.run = run_zerofill,
 };

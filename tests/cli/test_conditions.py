@@ -1,0 +1,119 @@
+"""Experiments that change conditions: tail (burners off/on), compare (paired A/B), and roofline's
+starvation under burners. Invariants only: the burners did work, conditions are put back, quantiles
+are ordered, intervals hold their medians, the seeded order repeats. Never a timing."""
+import statistics
+
+from wtgtest import check, datadir_is_empty, experiment, finish, rows, run_json
+
+DIST = ["condition", "samples", "mean_ns", "median_ns", "p90_ns", "p99_ns", "max_ns", "ci_low_ns", "ci_high_ns"]
+
+
+def close(a, b, rel=1e-6):
+    return a is not None and b is not None and abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
+
+
+def ok_checks(e, name):
+    check(len(e["checks"]) > 0 and all(c["ok"] for c in e["checks"]),
+          "%s: every check ok: %r" % (name, [c for c in e["checks"] if not c["ok"]]))
+    check(e["state"] == "done", "%s state done, got %r (%r)" % (name, e["state"], e.get("error")))
+
+
+# --- tail, then compare, with one burner on from the start ----------------------------------------
+status, doc, err = run_json("tail,compare", "--burn=1", "--compare=syscall:background")
+check(status == 0, "tail,compare exit 0 (got %d: %s)" % (status, err.strip()))
+if check(doc is not None, "tail,compare JSON parses"):
+    ncpu = doc["machine"]["cpus"]
+    e = experiment(doc, "tail")
+    if check(e is not None, "tail is in the output"):
+        ok_checks(e, "tail")
+        cols = [c["name"] for c in e["columns"]]
+        check(cols[:len(DIST)] == DIST, "tail columns start with the SPEC's: %r" % cols)
+        rs = rows(e)
+        check([r["condition"] for r in rs] == ["burners off", "burners on (%d)" % ncpu],
+              "tail: an idle and a loaded row: %r" % [r["condition"] for r in rs])
+        if len(rs) == 2:
+            idle, loaded = rs
+            check(idle["burner_iterations"] == 0, "tail: no burner work during the idle batches")
+            check(loaded["burner_iterations"] > 0, "tail: the burners did work during the loaded batches")
+            check(idle["cond_burners"] == 0, "tail: the idle row was measured with 0 burners")
+            check(loaded["cond_burners"] == ncpu, "tail: the loaded row with one burner per CPU")
+            check(idle["burners"] == 0 and loaded["burners"] == ncpu, "tail: burners column")
+            check(close(loaded["p99_ratio"], loaded["p99_ns"] / idle["p99_ns"], 1e-6), "tail: p99 ratio = on / off")
+            check(idle["p99_ratio"] == 1.0, "tail: the idle row is the reference")
+            for r in rs:
+                check(r["samples"] == 60, "tail: 60 batches in quick mode (%s)" % r["condition"])
+                check(r["min_ns"] <= r["median_ns"] <= r["p90_ns"] <= r["p99_ns"] <= r["max_ns"],
+                      "tail: quantiles ordered (%s)" % r["condition"])
+                check(r["ci_low_ns"] <= r["median_ns"] <= r["ci_high_ns"], "tail: CI holds the median")
+            series = {s["name"]: s["samples"] for s in e["series"]}
+            check(sorted(series) == sorted(r["condition"] for r in rs), "tail: a series per condition")
+            for r in rs:
+                v = sorted(series.get(r["condition"], []))
+                check(len(v) == 60 and close(statistics.median(v), r["median_ns"], 1e-6),
+                      "tail: the series is the row's samples (%s)" % r["condition"])
+        check(any(n.startswith("p99 ratio (burners on / off): ") for n in e["notes"]), "tail: the p99 ratio note")
+    c = experiment(doc, "compare")
+    if check(c is not None, "compare is in the output"):
+        ok_checks(c, "compare")
+        cols = [x["name"] for x in c["columns"]]
+        check(cols[:5] == ["pair", "order", "off", "on", "diff"], "compare columns: %r" % cols)
+        check(all(x["unit"] == "ns" for x in c["columns"][2:7]), "compare: the headline's unit (ns)")
+        rs = rows(c)
+        pairs = [r for r in rs if r["pair"] is not None]
+        med = [r for r in rs if r["order"] == "median"]
+        check([r["pair"] for r in pairs] == list(range(1, 9)), "compare: 8 pairs in quick mode")
+        check(all(r["order"] in ("off,on", "on,off") for r in pairs), "compare: each pair's order")
+        for r in pairs:
+            check(close(r["diff"], r["on"] - r["off"], 1e-6), "compare: diff = on - off (pair %d)" % r["pair"])
+            # measured after the pair with the condition off again: one burner, as started
+            check(r["cond_burners"] == 1, "compare: the burners the run started with stayed on")
+        if check(len(med) == 1, "compare: one summary row"):
+            m = med[0]
+            check(close(m["diff"], statistics.median(r["diff"] for r in pairs), 1e-6), "compare: median difference")
+            check(close(m["off"], statistics.median(r["off"] for r in pairs), 1e-6), "compare: median off")
+            check(m["ci_low"] <= m["diff"] <= m["ci_high"], "compare: the CI holds the median difference")
+        series = {s["name"]: s["samples"] for s in c["series"]}
+        check(sorted(series) == ["off", "on"], "compare: two series, off and on: %r" % sorted(series))
+        check(series.get("off") == [r["off"] for r in pairs], "compare: the off series, in pair order")
+        check(series.get("on") == [r["on"] for r in pairs], "compare: the on series, in pair order")
+        names = [x["name"] for x in c["checks"]]
+        check("median" in names and "policy" in names, "compare: median and policy checks: %r" % names)
+    cond = doc["conditions"]
+    check(cond["burners"] == 1, "tail and compare put the burners back to 1, got %r" % cond["burners"])
+    check(cond["policy_requested"] == "normal", "compare put the policy request back")
+check(datadir_is_empty(), "tail,compare: the data file is removed")
+
+# --- compare: the seeded order repeats, another seed gives another order; burn restored to off ---
+orders = {}
+for seed in (1, 1, 7):
+    status, doc, err = run_json("compare", "--compare=wss:burn", "--seed=%d" % seed)
+    if check(status == 0 and doc is not None, "compare wss:burn --seed=%d exits 0 (%s)" % (seed, err.strip())):
+        c = experiment(doc, "compare")
+        ok_checks(c, "compare wss:burn")
+        check(all(x["unit"] == "GB/s" for x in c["columns"][2:7]), "compare: the wss headline is in GB/s")
+        orders.setdefault(seed, []).append([r["order"] for r in rows(c) if r["pair"] is not None])
+        check(doc["conditions"]["burners"] == 0, "compare wss:burn leaves the burners off as it found them")
+if len(orders.get(1, [])) == 2 and orders.get(7):
+    check(orders[1][0] == orders[1][1], "compare: the same seed gives the same order per pair")
+    check(orders[1][0] != orders[7][0], "compare: another seed gives another order")
+
+# --- roofline under burners on every CPU: the background rows starve and end with a note ---------
+status, doc, err = run_json("roofline", "--burn", "--time-limit=2", timeout=120)
+check(status == 0, "roofline --burn --time-limit=2 exits 0 (got %d: %s)" % (status, err.strip()))
+if check(doc is not None, "roofline --burn JSON parses"):
+    e = experiment(doc, "roofline")
+    ncpu = doc["machine"]["cpus"]
+    rs = rows(e)
+    check(len(rs) == 4, "roofline --burn: four rows")
+    check(e["state"] == "done", "roofline --burn: state done, got %r" % e["state"])
+    for r in rs:
+        check(r["burners"] == ncpu, "roofline --burn: %d burners during %s/%s" % (ncpu, r["loop"], r["policy"]))
+        if r["policy"] == "background":
+            check(r["status"] == "starved" and r["ms"] is None,
+                  "roofline --burn: background %s starved, timing n/a (got %r)" % (r["loop"], r["status"]))
+            check(any(n.startswith("%s, background: starved: background policy got " % r["loop"])
+                      and "burners ran" in n for n in e["notes"]),
+                  "roofline --burn: the starved note for %s" % r["loop"])
+check(datadir_is_empty(), "roofline --burn: the data file is removed")
+
+finish()

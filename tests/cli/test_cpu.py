@@ -1,0 +1,155 @@
+"""CPU and memory experiments in --quick mode: kernels, wss, threads, roofline.
+
+Invariants only: the SPEC's columns, row counts, sums equal to sums Python computes or to each other,
+pass and byte formulas, seeded determinism. Never a timing."""
+import hashlib
+import os
+import shutil
+import tempfile
+
+from wtgtest import check, datadir_is_empty, experiment, finish, rows, run_json
+
+SPEC = {
+    "kernels": ["kernel", "wss", "gbps"],
+    "wss": ["wss", "gbps"],
+    "threads": ["threads", "ms", "gbps", "sum"],
+    "roofline": ["loop", "policy", "ms", "ratio"],
+}
+IMPLS = ("avx512bw", "avx2", "sse2", "portable")
+
+
+def close(a, b, rel=1e-6):
+    return a is not None and b is not None and abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
+
+
+def common(e, name):
+    """Columns in the SPEC's order first, every check ok, state done."""
+    if not check(e is not None, "%s is in the output" % name):
+        return False
+    cols = [c["name"] for c in e["columns"]]
+    check(cols[:len(SPEC[name])] == SPEC[name], "%s columns start with the SPEC's: %r" % (name, cols))
+    check(len(e["checks"]) > 0 and all(c["ok"] for c in e["checks"]),
+          "%s: every check ok: %r" % (name, [c for c in e["checks"] if not c["ok"]]))
+    check(e["state"] == "done", "%s state done, got %r (%r)" % (name, e["state"], e.get("error")))
+    return True
+
+
+# --- kernels and wss ------------------------------------------------------------------------------
+status, doc, err = run_json("kernels,wss")
+check(status == 0, "kernels,wss exit 0 (got %d: %s)" % (status, err.strip()))
+kern_sums = {}
+if check(doc is not None, "kernels,wss JSON parses"):
+    e = experiment(doc, "kernels")
+    if common(e, "kernels"):
+        rs = rows(e)
+        check(len(rs) == 6, "kernels: 3 kernels x 2 buffers = 6 rows, got %d" % len(rs))
+        pairs = sorted((r["kernel"], r["wss"]) for r in rs)
+        want = sorted((k, w) for k in ("scalar", "auto", "simd") for w in (16 << 10, 64 << 20))
+        check(pairs == want, "kernels: every kernel over a 16K and a 64M (quick) buffer: %r" % pairs)
+        for r in rs:
+            check(r["bytes"] == r["passes"] * r["wss"], "kernels: bytes = passes x wss (%s)" % r["kernel"])
+            # quick: whole passes moving at least 256 MiB, one pass fewer would not
+            check(r["bytes"] >= 256 << 20 and (r["passes"] - 1) * r["wss"] < 256 << 20,
+                  "kernels: passes = ceil(256 MiB / wss) for %s %d" % (r["kernel"], r["wss"]))
+            check(close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-5), "kernels: gbps = bytes / ms")
+            impl = {"scalar": "scalar", "auto": "compiler"}.get(r["kernel"])
+            if impl:
+                check(r["impl"] == impl, "kernels: %s row says %r" % (r["kernel"], r["impl"]))
+            else:
+                check(r["impl"] in IMPLS, "kernels: the simd row names the implementation: %r" % r["impl"])
+        for w in (16 << 10, 64 << 20):
+            sums = {r["sum"] for r in rs if r["wss"] == w}
+            check(len(sums) == 1, "kernels: the three kernels give the same sum over %d B: %r" % (w, sums))
+            kern_sums[w] = sums.pop() if sums else None
+        checks = [c for c in e["checks"] if c["name"] == "sum"]
+        check(len(checks) == 6, "kernels: a sum check per row, got %d" % len(checks))
+    e = experiment(doc, "wss")
+    if common(e, "wss"):
+        rs = rows(e)
+        sizes = [r["wss"] for r in rs]
+        check(sizes == [(16 << 10) << k for k in range(13)], "wss: 16K .. 64M in x2 steps, ascending: %r" % sizes)
+        for r in rs:
+            check(r["passes"] == -(-300000000 // r["wss"]), "wss: passes = ceil(0.3 GB / wss) at %d" % r["wss"])
+            check(r["bytes"] == r["passes"] * r["wss"], "wss: bytes = passes x wss at %d" % r["wss"])
+            check(close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-5), "wss: gbps = bytes / ms at %d" % r["wss"])
+        s = [r["sum"] for r in rs]
+        check(all(0 < a < b for a, b in zip(s, s[1:])), "wss: each larger prefix has a larger known sum")
+        check(all(r["sum"] <= 255 * r["wss"] for r in rs), "wss: a sum fits its size")
+check(datadir_is_empty(), "kernels,wss: the data file is removed")
+
+# seeded buffers: the same seed gives the same bytes (sums), another seed other bytes
+status, doc2, err = run_json("kernels", "--seed=1")
+status3, doc3, err3 = run_json("kernels", "--seed=2")
+if check(status == 0 and status3 == 0 and doc2 and doc3, "kernels with --seed=1 and --seed=2 exit 0"):
+    s1 = {r["wss"]: r["sum"] for r in rows(experiment(doc2, "kernels"))}
+    s2 = {r["wss"]: r["sum"] for r in rows(experiment(doc3, "kernels"))}
+    check(kern_sums and s1 == kern_sums, "kernels: the same seed gives the same buffers: %r %r" % (s1, kern_sums))
+    check(s1[64 << 20] != s2[64 << 20], "kernels: another seed gives other buffers")
+
+# --- threads over a --file of odd size: Python computes the known sum ----------------------------
+fdir = tempfile.mkdtemp(prefix="wtg-cpu-")
+path = os.path.join(fdir, "odd.bin")
+size = (3 << 20) + 12345
+data = bytes((i * 7919 + (i >> 9) * 31) & 0xff for i in range(size))
+with open(path, "wb") as f:
+    f.write(data)
+known = sum(data)
+digest = hashlib.sha256(data).hexdigest()
+status, doc, err = run_json("threads", "--file=" + path, "--threads=7")
+check(status == 0, "threads exit 0 (got %d: %s)" % (status, err.strip()))
+if check(doc is not None, "threads JSON parses"):
+    e = experiment(doc, "threads")
+    if common(e, "threads"):
+        rs = rows(e)
+        check([r["threads"] for r in rs] == list(range(1, 8)), "threads: one row per N = 1 .. 7, above the CPUs")
+        for r in rs:
+            check(r["sum"] == known, "threads: N=%d total %r equals the file's sum %d" % (r["threads"], r["sum"], known))
+            check(r["bytes"] == r["reps"] * size, "threads: bytes = reps x file size at N=%d" % r["threads"])
+            check(r["bytes"] >= 500000000 and (r["reps"] - 1) * size < 500000000,
+                  "threads: reps = ceil(0.5 GB / size) at N=%d" % r["threads"])
+            check(close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-5), "threads: gbps = bytes / ms")
+            check(close(r["ideal_gbps"], rs[0]["gbps"] * r["threads"], 1e-6), "threads: ideal = N x 1-thread gbps")
+            check(close(r["speedup"], r["gbps"] / rs[0]["gbps"], 1e-6), "threads: speedup = gbps / 1-thread gbps")
+        check(doc["machine"]["data_file"]["known_sum"] == known, "threads: the machine block has the file's sum")
+        sums = [c for c in e["checks"] if c["name"] == "sum"]
+        check(len(sums) == 7, "threads: a sum check per row, got %d" % len(sums))
+with open(path, "rb") as f:
+    check(hashlib.sha256(f.read()).hexdigest() == digest, "threads: the --file is untouched")
+shutil.rmtree(fdir)
+
+# --- roofline -------------------------------------------------------------------------------------
+status, doc, err = run_json("roofline")
+check(status == 0, "roofline exit 0 (got %d: %s)" % (status, err.strip()))
+if check(doc is not None, "roofline JSON parses"):
+    e = experiment(doc, "roofline")
+    if common(e, "roofline"):
+        rs = rows(e)
+        check(sorted((r["loop"], r["policy"]) for r in rs) ==
+              sorted((l, p) for l in ("arith", "sum") for p in ("normal", "background")),
+              "roofline: both loops under both policies")
+        for r in rs:
+            want = "SCHED_IDLE" if r["policy"] == "background" else "SCHED_OTHER"
+            check(r["granted"] == want, "roofline: %s/%s granted %r" % (r["loop"], r["policy"], r["granted"]))
+            check(r["status"] in ("ok", "starved"), "roofline: status ok or starved")
+            if r["status"] == "starved":
+                # on a busy machine a SCHED_IDLE thread may not run: then the row says so
+                check(r["ms"] is None and r["ratio"] is None, "roofline: a starved row has no timing")
+                check(any(n.startswith("%s, %s: starved" % (r["loop"], r["policy"])) for n in e["notes"]),
+                      "roofline: a starved row has its note")
+            else:
+                rate = r["gops"] if r["loop"] == "arith" else r["gbps"]
+                check(rate is not None and rate > 0, "roofline: an ok row has its rate")
+        for loop in ("arith", "sum"):
+            by = {r["policy"]: r for r in rs if r["loop"] == loop}
+            check(sorted(r["order"] for r in by.values()) == [1, 2], "roofline: %s ran once per policy" % loop)
+            n, b = by.get("normal"), by.get("background")
+            if n and n["status"] == "ok":
+                check(n["ratio"] == 1.0, "roofline: the normal %s row is the reference (ratio 1)" % loop)
+                if b and b["status"] == "ok":
+                    check(close(b["ratio"], b["ms"] / n["ms"], 1e-6), "roofline: %s ratio = background / normal" % loop)
+        sums = [c for c in e["checks"] if c["name"] == "sum"]
+        check(len(sums) == sum(1 for r in rs if r["loop"] == "sum" and r["status"] == "ok"),
+              "roofline: a sum check per finished sum row")
+check(datadir_is_empty(), "roofline: the data file is removed")
+
+finish()

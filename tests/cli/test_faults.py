@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""mmap, pagecache, zerofill, faultbase: invariants in --quick mode, never a timing.
+
+Fault counts are checked against an independent observer: the faultbase "map and sum" control's
+minor faults (wait4's rusage inside wtg) against the same child run by this script, counted by
+`perf stat` (the kernel's software event) when perf works and by getrusage(RUSAGE_CHILDREN).
+"""
+import hashlib
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wtgtest import (WTG, check, datadir, datadir_is_empty, experiment, finish, rows, run,  # noqa: E402
+                     run_json)
+
+SPEC = {
+    "mmap": ["case", "ms", "minflt", "majflt", "pages"],
+    "pagecache": ["pass", "ms", "gbps", "minflt", "majflt"],
+    "zerofill": ["pages", "ns_per_fault", "minflt"],
+    "faultbase": ["case", "minflt", "majflt"],
+}
+QUICK_SIZE = 64 << 20
+ZEROFILL_QUICK = 64 << 20
+
+
+def close(a, b, rel=1e-6):
+    return a is not None and b is not None and abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
+
+
+def known_sum(doc, exp):
+    """The data file's known sum: from the machine block, else from a sum check's detail."""
+    df = (doc.get("machine") or {}).get("data_file") or {}
+    if isinstance(df.get("known_sum"), int):
+        return df["known_sum"]
+    for c in exp["checks"]:
+        m = re.search(r"known sum (-?\d+)", c["detail"] or "")
+        if c["name"] == "sum" and m:
+            return int(m.group(1))
+    return None
+
+
+def machine(doc):
+    return doc.get("machine") or {}
+
+
+def common(doc, name):
+    """Present, SPEC columns first and in order, every check ok, at least one check."""
+    e = experiment(doc, name)
+    if not check(e is not None, "%s: experiment in the output" % name):
+        return None
+    names = [c["name"] for c in e["columns"]]
+    check(names[:len(SPEC[name])] == SPEC[name], "%s: SPEC columns first, in order: %s" % (name, names))
+    check(len(e["checks"]) > 0, "%s: has checks" % name)
+    for c in e["checks"]:
+        check(c["ok"], "%s: check %s ok: %s" % (name, c["name"], c["detail"]))
+    if "state" in e:
+        check(e["state"] == "done", "%s: state done, got %s" % (name, e.get("state")))
+    return e
+
+
+def test_mmap(doc, size, page):
+    e = common(doc, "mmap")
+    if not e:
+        return
+    r = rows(e)
+    check([x["case"] for x in r] == ["not prefaulted", "populate (mmap call)", "prefaulted"],
+          "mmap: the three cases in order")
+    if len(r) != 3:
+        return
+    pages = (size + page - 1) // page
+    want = known_sum(doc, e)
+    lazy, pop, pre = r
+    for x in r:
+        check(x["pages"] == pages, "mmap %s: pages %s == ceil(size/page) %d" % (x["case"], x["pages"], pages))
+        check(x["page_size"] == page, "mmap %s: page_size %s" % (x["case"], x["page_size"]))
+        check(x["reps"] == 9, "mmap %s: 9 repetitions in --quick" % x["case"])
+        check(x["ms_min"] <= x["ms"] <= x["ms_max"], "mmap %s: ms_min <= ms <= ms_max" % x["case"])
+        check(close(x["faults_per_page"], x["minflt"] / pages),
+              "mmap %s: faults_per_page = minflt/pages" % x["case"])
+    for x in (lazy, pre):
+        check(want is not None and x["sum"] == want,
+              "mmap %s: sum %s == known %s" % (x["case"], x["sum"], want))
+    check(pop["sum"] is None, "mmap populate: no sum (nothing summed)")
+    # the file is warm: at least one fault, never more than one per page, no major faults
+    check(1 <= lazy["minflt"] <= pages, "mmap not prefaulted: 1 <= minflt %s <= pages" % lazy["minflt"])
+    check(lazy["majflt"] == 0 and pre["majflt"] == 0, "mmap: no major faults on the warm file")
+    check(pop["minflt"] >= 1, "mmap populate: the mmap call counted the faults (%s)" % pop["minflt"])
+    check(pre["minflt"] < lazy["minflt"], "mmap: prefaulted pass took fewer faults (%s < %s)"
+          % (pre["minflt"], lazy["minflt"]))
+    check(isinstance(lazy["ns_per_fault"], (int, float)),
+          "mmap: ns_per_fault present on the not-prefaulted row")
+    check(pre["ns_per_fault"] is None, "mmap: no ns_per_fault on the prefaulted row")
+    check(close(pop["ns_per_fault"], pop["ms"] * 1e6 / pop["minflt"]),
+          "mmap populate: ns_per_fault = ms/minflt")
+    for x in (lazy, pre):
+        check(close(x["gbps"], size / (x["ms"] * 1e6)), "mmap %s: gbps = bytes/ms" % x["case"])
+    series = {s["name"]: s for s in e.get("series", [])}
+    check("not prefaulted" in series and len(series["not prefaulted"]["samples"]) == 9,
+          "mmap: the repetitions' times kept as a series")
+
+
+def test_pagecache(doc, size, page, expect_evicted):
+    e = common(doc, "pagecache")
+    if not e:
+        return
+    r = rows(e)
+    check([x["pass"] for x in r] == ["evict", "cold", "warm"] * 2, "pagecache: evict, cold, warm twice")
+    check([x["method"] for x in r] == ["fadvise DONTNEED", "read 1 MiB", "read 1 MiB",
+                                       "fadvise DONTNEED", "mmap", "mmap"], "pagecache: methods")
+    if len(r) != 6:
+        return
+    pages = (size + page - 1) // page
+    want = known_sum(doc, e)
+    for i, x in enumerate(r):
+        check(x["pages"] == pages, "pagecache row %d: pages" % i)
+        if x["pass"] == "evict":
+            check(x["resident_before"] == pages, "pagecache evict: the whole file resident before (%s of %d)"
+                  % (x["resident_before"], pages))
+            if expect_evicted:
+                check(x["resident_after"] * 10 <= pages, "pagecache evict: at most 10%% resident after (%s)"
+                      % x["resident_after"])
+            else:
+                check(x["resident_after"] == pages, "pagecache evict on tmpfs: nothing evicted (%s)"
+                      % x["resident_after"])
+            check(x["sum"] is None and x["gbps"] is None, "pagecache evict: no sum, no gbps")
+            continue
+        check(want is not None and x["sum"] == want,
+              "pagecache %s %s: sum == known" % (x["pass"], x["method"]))
+        check(x["bytes"] == size, "pagecache %s: bytes == size" % x["pass"])
+        check(close(x["gbps"], size / (x["ms"] * 1e6)), "pagecache %s: gbps = bytes/ms" % x["pass"])
+        check(x["resident_after"] == pages, "pagecache %s %s: whole file resident after the pass"
+              % (x["pass"], x["method"]))
+        if x["pass"] == "cold":
+            check(x["resident_before"] == r[i - 1]["resident_after"],
+                  "pagecache cold: residency before it == residency after the eviction")
+            check(x["cold_warm_ratio"] is None, "pagecache cold: no ratio on the cold row")
+        else:
+            check(close(x["cold_warm_ratio"], r[i - 1]["ms"] / x["ms"]),
+                  "pagecache warm: ratio = cold/warm ms")
+            check(x["majflt"] == 0, "pagecache warm %s: no major faults" % x["method"])
+    # buffered reads: the process takes no faults for the data (the buffer is touched beforehand)
+    check(r[1]["majflt"] == 0 and r[2]["minflt"] == 0, "pagecache read passes: no data faults in the process")
+    check(r[4]["minflt"] + r[4]["majflt"] >= 1, "pagecache mmap cold: the process took the faults")
+    notes = " ".join(e["notes"])
+    if expect_evicted:
+        check("eviction worked" in notes, "pagecache: note says eviction worked")
+    else:
+        check("eviction did NOT work" in notes, "pagecache: note says eviction did not work")
+    check("cold/warm:" in notes, "pagecache: cold/warm ratio note")
+
+
+def test_zerofill(doc, page):
+    e = common(doc, "zerofill")
+    if not e:
+        return
+    r = rows(e)
+    check(len(r) == 5, "zerofill: 5 repetitions as rows")
+    pages = ZEROFILL_QUICK // page
+    for i, x in enumerate(r):
+        check(x["rep"] == i + 1, "zerofill: rep numbers")
+        check(x["pages"] == pages, "zerofill: pages %s == %d" % (x["pages"], pages))
+        check(x["minflt"] >= x["pages"], "zerofill: minflt %s >= pages %s" % (x["minflt"], x["pages"]))
+        check(x["majflt"] == 0, "zerofill: no major faults for anonymous memory")
+        check(close(x["ns_per_fault"], x["ms"] * 1e6 / x["pages"]), "zerofill: ns_per_fault = ms/pages")
+        check(close(x["faults_per_page"], x["minflt"] / x["pages"]),
+              "zerofill: faults_per_page = minflt/pages")
+        check(x["bytes"] == ZEROFILL_QUICK and x["page_size"] == page, "zerofill: bytes and page size")
+    check(any("MADV_NOHUGEPAGE" in n for n in e["notes"]), "zerofill: the note names MADV_NOHUGEPAGE")
+
+
+def test_faultbase(doc, size, page, want=None):
+    e = common(doc, "faultbase")
+    if not e:
+        return None
+    r = rows(e)
+    cases = ["exit only", "map, never touch", "map and sum", "map - exit", "sum - map"]
+    check([x["case"] for x in r] == cases,
+          "faultbase: the three controls and two differences")
+    if len(r) != 5:
+        return None
+    ex, mp, sm, d1, d2 = r
+    pages = (size + page - 1) // page
+    for x in (ex, mp, sm):
+        check(x["runs"] == 3, "faultbase %s: 3 runs in --quick" % x["case"])
+        check(x["minflt_min"] <= x["minflt"] <= x["minflt_max"],
+              "faultbase %s: min <= median <= max" % x["case"])
+        check(x["minflt"] > 0, "faultbase %s: a process always takes minor faults" % x["case"])
+    check(ex["pages"] == 0 and mp["pages"] == pages and sm["pages"] == pages, "faultbase: pages column")
+    check(d1["minflt"] == mp["minflt"] - ex["minflt"] and d1["majflt"] == mp["majflt"] - ex["majflt"],
+          "faultbase: map - exit is the difference")
+    check(d2["minflt"] == sm["minflt"] - mp["minflt"] and d2["majflt"] == sm["majflt"] - mp["majflt"],
+          "faultbase: sum - map is the difference")
+    check(close(d2["faults_per_page"], d2["minflt"] / pages), "faultbase: sum - map faults_per_page")
+    check(d2["minflt"] >= 1, "faultbase: summing the file adds faults (%s)" % d2["minflt"])
+    want = want if want is not None else known_sum(doc, e)
+    sums = [c for c in e["checks"] if c["name"] == "sum"]
+    check(len(sums) == 1 and want is not None and ("= known sum %d" % want) in sums[0]["detail"],
+          "faultbase: the children's printed sum equals the known sum %s" % want)
+    return sm
+
+
+def file_sum(path):
+    total = 0
+    with open(path, "rb") as f:
+        while True:
+            b = f.read(1 << 20)
+            if not b:
+                return total
+            total += sum(b)
+
+
+def fingerprint(path):
+    st = os.stat(path)
+    with open(path, "rb") as f:
+        return st.st_mtime_ns, st.st_size, hashlib.sha256(f.read()).digest()
+
+
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2]
+
+
+def observe_rusage(mode, path, n=3):
+    """Minor/major faults of `wtg --child=MODE path` as this process's RUSAGE_CHILDREN sees them."""
+    mi, ma = [], []
+    for _ in range(n):
+        a = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([WTG, "--child=" + mode, path], stdout=subprocess.DEVNULL, check=True)
+        b = resource.getrusage(resource.RUSAGE_CHILDREN)
+        mi.append(b.ru_minflt - a.ru_minflt)
+        ma.append(b.ru_majflt - a.ru_majflt)
+    return median(mi), median(ma)
+
+
+def observe_perf(mode, path, n=3):
+    """The same through perf's software events, or None when perf is missing or not allowed."""
+    if not shutil.which("perf"):
+        return None
+    mi, ma = [], []
+    for _ in range(n):
+        p = subprocess.run(["perf", "stat", "-x,", "-e", "minor-faults,major-faults",
+                            WTG, "--child=" + mode, path], capture_output=True, text=True)
+        got = {}
+        for line in p.stderr.splitlines():
+            f = line.split(",")
+            if len(f) >= 3 and f[2] in ("minor-faults", "major-faults") and f[0].isdigit():
+                got[f[2]] = int(f[0])
+        if p.returncode != 0 or len(got) != 2:
+            return None
+        mi.append(got["minor-faults"])
+        ma.append(got["major-faults"])
+    return median(mi), median(ma)
+
+
+# Two runs of the same child never take exactly the same faults: address-space randomization moves
+# the stack, heap and libraries across page-table and page boundaries (run to run a few faults
+# here), rusage also counts the faults between fork and exec and the ones execve() takes copying the
+# arguments into the new image, which perf (counting from exec, and only faults taken from user
+# mode) does not. So "the same" means within max(16 faults, 10%), far tighter than any mistake
+# such as counting the parent, a whole process tree or another control would produce.
+def same_faults(a, b):
+    return abs(a - b) <= max(16, 0.10 * max(a, b))
+
+
+def test_children(path, want):
+    status, out, err = run("--child=sum", path)
+    check(status == 0 and out == "%d\n" % want,
+          "--child=sum prints the file's sum (%r, want %d)" % (out, want))
+    for mode in ("exit", "map"):
+        status, out, err = run("--child=" + mode, path)
+        check(status == 0 and out == "" and err == "", "--child=%s: exit 0, silent (%d, %r, %r)"
+              % (mode, status, out, err))
+    status, out, err = run("--child=bogus", path)
+    check(status == 2 and err.startswith("wtg: ") and err.count("\n") == 1,
+          "--child=bogus: usage error, one line")
+    status, out, err = run("--child=sum", path + ".missing")
+    check(status == 1 and err.startswith("wtg: ") and err.count("\n") == 1,
+          "--child=sum on a missing file: exit 1")
+
+
+def main():
+    # 1. the four experiments on a data file wtg creates (and must remove)
+    status, doc, err = run_json("mmap,pagecache,zerofill,faultbase")
+    check(status == 0, "exit status 0 (stderr: %s)" % err.strip())
+    check(doc is not None, "JSON output")
+    if doc:
+        m = machine(doc)
+        page = m.get("page_size") or os.sysconf("SC_PAGE_SIZE")
+        fs = (m.get("data_file") or {}).get("filesystem")
+        test_mmap(doc, QUICK_SIZE, page)
+        test_pagecache(doc, QUICK_SIZE, page, fs not in ("tmpfs", "ramfs"))
+        test_zerofill(doc, page)
+        test_faultbase(doc, QUICK_SIZE, page)
+    check(datadir_is_empty(), "the created data file is removed after the run")
+
+    # 2. pagecache on tmpfs: eviction cannot work there; a clear note, not a failure
+    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+        shm = tempfile.mkdtemp(prefix="wtg-test-", dir="/dev/shm")
+        try:
+            status, doc, err = run_json("pagecache", "--dir=" + shm)
+            check(status == 0, "pagecache on tmpfs: exit status 0 (%s)" % err.strip())
+            if doc:
+                check(machine(doc).get("data_file", {}).get("filesystem") in (None, "tmpfs"),
+                      "/dev/shm is tmpfs")
+                page = machine(doc).get("page_size") or os.sysconf("SC_PAGE_SIZE")
+                test_pagecache(doc, QUICK_SIZE, page, False)
+            check(not os.listdir(shm), "pagecache on tmpfs: the data file is removed")
+        finally:
+            shutil.rmtree(shm, ignore_errors=True)
+
+    # 3. a --file this script wrote: the sums are known here, the file is never touched, and the
+    # faults of the controls agree with independent observers. On tmpfs (no large folios unless
+    # shmem THP is on) summing 32 MiB takes hundreds of faults, so a count that missed the data part
+    # would stand out against the startup's ~100.
+    base = "/dev/shm" if os.access("/dev/shm", os.W_OK) else (os.environ.get("TMPDIR") or "/var/tmp")
+    tmp = tempfile.mkdtemp(prefix="wtg-test-file-", dir=base)
+    try:
+        path = os.path.join(tmp, "data.bin")
+        size = (32 << 20) + 12345
+        with open(path, "wb") as f:
+            f.write(hashlib.shake_256(b"wtg faults").digest(size))
+        want = file_sum(path)
+        before = fingerprint(path)
+        test_children(path, want)
+        status, doc, err = run_json("mmap,faultbase", "--file=" + path)
+        check(status == 0, "--file run: exit status 0 (%s)" % err.strip())
+        if doc:
+            page = machine(doc).get("page_size") or os.sysconf("SC_PAGE_SIZE")
+            e = experiment(doc, "mmap")
+            if e:
+                check(all(x["sum"] == want for x in rows(e) if x["sum"] is not None),
+                      "mmap --file: sums equal this script's sum %d" % want)
+            test_faultbase(doc, size, page, want)
+            e = experiment(doc, "faultbase")
+            controls = {x["case"]: x for x in rows(e)} if e else {}
+            for mode, case in (("exit", "exit only"), ("sum", "map and sum")):
+                x = controls.get(case)
+                if not check(x is not None, "faultbase: %s row" % case):
+                    continue
+                mi, ma = observe_rusage(mode, path)
+                check(same_faults(x["minflt"], mi), "faultbase %s control: %s minor faults, getrusage"
+                      "(RUSAGE_CHILDREN) of the same child saw %d" % (mode, x["minflt"], mi))
+                check(abs(x["majflt"] - ma) <= 2, "faultbase %s: major faults %s vs getrusage %d"
+                      % (mode, x["majflt"], ma))
+                p = observe_perf(mode, path)
+                if p is None:
+                    print("note: perf stat not usable here; getrusage was the observer")
+                    continue
+                check(same_faults(x["minflt"], p[0]),
+                      "faultbase %s control: %s minor faults, perf stat saw %d" % (mode, x["minflt"], p[0]))
+                check(abs(x["majflt"] - p[1]) <= 2, "faultbase %s: major faults %s vs perf %d"
+                      % (mode, x["majflt"], p[1]))
+        after = fingerprint(path)
+        check(before == after, "--file is never written")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    check(datadir_is_empty(), "the private data folder is empty at the end")
+    os.rmdir(datadir())
+    finish()
+
+
+if __name__ == "__main__":
+    main()

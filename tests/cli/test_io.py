@@ -1,0 +1,253 @@
+"""Invariants of the buffered-I/O experiments: bytewise, valley, passes (--quick, headless JSON).
+
+Sums are checked against sums Python computes over a --file this test writes; the run with wtg's
+own data file checks that the rows agree with each other and that the file is removed. No timing is
+asserted, only formulas that hold whatever the machine's speed."""
+import math
+import os
+import re
+import resource
+import shutil
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wtgtest import (check, datadir, datadir_is_empty, experiment, finish, rows,  # noqa: E402
+                     run_json)
+
+MiB = 1 << 20
+SPEC = {
+    "bytewise": ["variant", "bytes", "read_calls", "ms", "user_ms", "sys_ms", "ns_per_byte", "sum"],
+    "valley": ["bufsize", "read_calls", "bytes", "ms", "gbps", "sum"],
+    "passes": ["operation", "samples", "mean_ns", "median_ns", "p90_ns", "p99_ns", "max_ns",
+               "ci_low_ns", "ci_high_ns"],
+}
+VALLEY_SIZES = [16 << (2 * i) for i in range(11)]  # 16 B .. 16 MiB in x4 steps
+
+
+def close(a, b, rel=1e-6):
+    return math.isclose(a, b, rel_tol=rel, abs_tol=1e-9)
+
+
+def q7(v, q):
+    """Hyndman-Fan type 7 quantile, as the SPEC defines it."""
+    s = sorted(v)
+    pos = q * (len(s) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+
+
+def series(exp, name):
+    for sr in exp.get("series", []):
+        if sr["name"] == name:
+            return sr["samples"]
+    return None
+
+
+def ceil_div(a, b):
+    return (a + b - 1) // b
+
+
+def load(names, *extra):
+    status, doc, err = run_json(names, *extra)
+    check(status == 0, "%s %s: exit status %d, stderr %r" % (names, extra, status, err))
+    check(doc is not None, "%s %s: output is JSON" % (names, extra))
+    return doc
+
+
+def common(exp, name):
+    """SPEC columns first and in order; every check ok; rows present."""
+    if not check(exp is not None, name + ": in the output"):
+        return False
+    cols = [c["name"] for c in exp["columns"]]
+    check(cols[:len(SPEC[name])] == SPEC[name], "%s: SPEC columns in order, got %s" % (name, cols))
+    check(len(exp["checks"]) > 0, name + ": has checks")
+    for c in exp["checks"]:
+        check(c["ok"], "%s: check %s failed: %s" % (name, c["name"], c["detail"]))
+    return True
+
+
+def check_bytewise(exp, prefix, size, tag):
+    if not common(exp, "bytewise"):
+        return None
+    rs = rows(exp)
+    check(len(rs) == 2, tag + "bytewise: two rows")
+    cols = [c["name"] for c in exp["columns"]]
+    check("predicted_ms" in cols and "predicted_ratio" in cols, tag + "bytewise: prediction columns")
+    want_bytes = min(1 * MiB, size)
+    bufs = {"1B per read": 1, "64K per read": 65536}
+    check(sorted(r["variant"] for r in rs) == sorted(bufs), tag + "bytewise: variants %s" %
+          [r["variant"] for r in rs])
+    notes = exp["notes"]
+    cost = None
+    for n in notes:
+        m = re.match(r"predicted_ms = read_calls x ([0-9.]+) ns", n)
+        if m:
+            cost = float(m.group(1))
+    check(cost is not None and cost > 0, tag + "bytewise: the 1-byte cost note")
+    for r in rs:
+        b = bufs.get(r["variant"], 1)
+        v = r["variant"]
+        check(r["bytes"] == want_bytes, tag + "%s: bytes %d == %d" % (v, r["bytes"], want_bytes))
+        check(r["read_calls"] == ceil_div(r["bytes"], b),
+              tag + "%s: read_calls %d == ceil(%d/%d)" % (v, r["read_calls"], r["bytes"], b))
+        if prefix is not None:
+            check(r["sum"] == prefix(r["bytes"]),
+                  tag + "%s: sum %d == %d" % (v, r["sum"], prefix(r["bytes"])))
+        check(r["ms"] > 0 and r["user_ms"] >= 0 and r["sys_ms"] >= 0, tag + v + ": times non-negative")
+        check(close(r["ns_per_byte"], r["ms"] * 1e6 / r["bytes"], 1e-4), tag + v + ": ns_per_byte = ms/bytes")
+        if cost:
+            # the note prints the cost to 0.1 ns, so allow that rounding
+            err = abs(r["predicted_ms"] - r["read_calls"] * cost / 1e6)
+            check(err <= r["read_calls"] * 0.051 / 1e6 + 1e-9, tag + v + ": predicted_ms = read_calls x cost")
+        check(close(r["predicted_ratio"], r["ms"] / r["predicted_ms"], 1e-4),
+              tag + v + ": ratio = ms/predicted")
+    check(len({r["sum"] for r in rs}) == 1, tag + "bytewise: same sum both ways")
+    m = [re.search(r"other read\(\) calls on the data file: (\d+)", n) for n in notes]
+    m = [x for x in m if x]
+    check(m and int(m[0].group(1)) == 16 * min(1024, size), tag + "bytewise: calibration read count")
+    order = [n for n in notes if "seeded random order" in n]
+    check(len(order) == 1, tag + "bytewise: order note")
+    return order[0] if order else None
+
+
+def check_valley(exp, prefix, size, tag, max_calls=1 << 16):
+    if not common(exp, "valley"):
+        return
+    rs = rows(exp)
+    direct = any("O_DIRECT in force" in n for n in exp["notes"])
+    sizes = [r["bufsize"] for r in rs]
+    if direct:
+        check(sizes == [s for s in VALLEY_SIZES if s >= sizes[0]] and sizes[0] >= 512,
+              tag + "valley: O_DIRECT skips only the sizes below the alignment: %s" % sizes)
+    else:
+        check(sizes == VALLEY_SIZES, tag + "valley: sizes 16 B .. 16 MiB x4, got %s" % sizes)
+    check(any("warm-up (fixed before measuring)" in n for n in exp["notes"]), tag + "valley: warm-up note")
+    # O_DIRECT cannot read an unaligned tail: the rows then stop at the last whole 64 KiB chunk
+    span = size if not direct or size % 4096 == 0 else size - size % 65536
+    sums = set()
+    for r in rs:
+        b = r["bufsize"]
+        want = min(span, b * max_calls)
+        check(r["bytes"] == want, tag + "valley %d: bytes %d == min(file, bufsize x %d) = %d" %
+              (b, r["bytes"], max_calls, want))
+        check(r["read_calls"] == ceil_div(r["bytes"], b),
+              tag + "valley %d: read_calls %d == ceil(%d/%d)" % (b, r["read_calls"], r["bytes"], b))
+        check(r["read_calls"] <= max_calls, tag + "valley %d: at most %d calls" % (b, max_calls))
+        check(r["ms"] > 0 and close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-4),
+              tag + "valley %d: gbps" % b)
+        if prefix is not None:
+            check(r["sum"] == prefix(r["bytes"]),
+                  tag + "valley %d: sum %d == %d" % (b, r["sum"], prefix(r["bytes"])))
+        if r["bytes"] == span:
+            sums.add(r["sum"])
+    check(len(sums) <= 1, tag + "valley: every whole-file row has the same sum")
+
+
+def check_passes(exp, total_sum, tag):
+    if not common(exp, "passes"):
+        return None
+    rs = rows(exp)
+    if not check(len(rs) == 1, tag + "passes: one row"):
+        return None
+    r = rs[0]
+    check(r["operation"] == "pass", tag + "passes: label 'pass'")
+    check(r["samples"] == 30, tag + "passes: 30 samples")
+    check(r["min_ns"] <= r["median_ns"] <= r["p90_ns"] <= r["p99_ns"] <= r["max_ns"],
+          tag + "passes: min <= median <= p90 <= p99 <= max")
+    check(r["min_ns"] <= r["mean_ns"] <= r["max_ns"], tag + "passes: mean within range")
+    check(r["ci_low_ns"] <= r["median_ns"] <= r["ci_high_ns"], tag + "passes: CI holds the median")
+    check(isinstance(r["minflt_total"], int) and r["minflt_total"] >= 0, tag + "passes: minflt_total")
+    check(isinstance(r["majflt_total"], int) and r["majflt_total"] >= 0, tag + "passes: majflt_total")
+    check(close(r["median_ms"], r["median_ns"] / 1e6, 1e-4), tag + "passes: median_ms = median_ns / 1e6")
+    # the raw passes, in time order, give back every figure of the row
+    v = series(exp, "pass")
+    if check(v is not None and len(v) == 30, tag + "passes: the 30 passes kept as a series"):
+        for col, want in (("min_ns", min(v)), ("max_ns", max(v)), ("median_ns", q7(v, 0.5)),
+                          ("p90_ns", q7(v, 0.9)), ("p99_ns", q7(v, 0.99)), ("mean_ns", sum(v) / 30)):
+            check(close(r[col], want, 1e-6), tag + "passes: %s %s from the series %s" % (col, r[col], want))
+        first, second = q7(v[:15], 0.5), q7(v[15:], 0.5)
+        check(close(r["drift_pct"], 100 * (second - first) / first, 1e-4),
+              tag + "passes: drift from the halves")
+    fmin, fmaj = series(exp, "pass minflt"), series(exp, "pass majflt")
+    if check(fmin is not None and fmaj is not None, tag + "passes: fault series"):
+        check(len(fmin) == 30 and sum(fmin) == r["minflt_total"],
+              tag + "passes: minflt_total = sum of passes")
+        check(len(fmaj) == 30 and sum(fmaj) == r["majflt_total"],
+              tag + "passes: majflt_total = sum of passes")
+    sumcheck = [c for c in exp["checks"] if c["name"] == "sum"]
+    check(len(sumcheck) == 1 and sumcheck[0]["detail"].startswith("31 of 31 passes"),
+          tag + "passes: every pass summed to the known sum")
+    if total_sum is not None and sumcheck:
+        check(("known sum %d" % total_sum) in sumcheck[0]["detail"],
+              tag + "passes: the known sum is the file's")
+    check(any(n.startswith("warm-up (fixed before measuring): one unreported pass") for n in exp["notes"]),
+          tag + "passes: warm-up note")
+    if abs(abs(r["drift_pct"]) - 5) > 0.01:  # the printed value may be rounded
+        drift = abs(r["drift_pct"]) > 5
+        check(drift == any(n.startswith("drift:") for n in exp["notes"]),
+              tag + "passes: drift note iff |drift| > 5%")
+    return r
+
+
+def main():
+    # a --file with an odd size, so the last read of each buffer size is short
+    fdir = tempfile.mkdtemp(prefix="wtg-io-file-")
+    path = os.path.join(fdir, "data.bin")
+    size = 3 * MiB + 12345
+    data = os.urandom(size)
+    with open(path, "wb") as f:
+        f.write(data)
+    before = os.stat(path)
+
+    def prefix(n):
+        return sum(data[:n])
+
+    try:
+        ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        doc = load("bytewise,valley,passes", "--file=" + path)
+        ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if doc:
+            o1 = check_bytewise(experiment(doc, "bytewise"), prefix, size, "file: ")
+            check_valley(experiment(doc, "valley"), prefix, size, "file: ")
+            r = check_passes(experiment(doc, "passes"), prefix(size), "file: ")
+            if r:
+                # the whole process saw at least the faults its 30 passes recorded
+                check(ru1.ru_minflt - ru0.ru_minflt >= r["minflt_total"],
+                      "passes: minflt within the process's")
+                check(ru1.ru_majflt - ru0.ru_majflt >= r["majflt_total"],
+                      "passes: majflt within the process's")
+        after = os.stat(path)
+        check((after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns),
+              "--file is never written")
+        with open(path, "rb") as f:
+            check(f.read() == data, "--file content unchanged")
+
+        # uncached: O_DIRECT (or eviction) on the same file; valley skips what O_DIRECT cannot do
+        doc = load("valley", "--file=" + path, "--uncached")
+        if doc:
+            check_valley(experiment(doc, "valley"), prefix, size, "uncached: ")
+
+        # wtg's own data file: rows agree with each other; the file is removed afterwards
+        doc = load("bytewise,valley,passes")
+        if doc:
+            qsize = 64 * MiB
+            known = doc.get("machine", {}).get("data_file", {}).get("known_sum")
+            check(isinstance(known, int), "own: the machine block has the data file's known sum")
+            o2 = check_bytewise(experiment(doc, "bytewise"), None, qsize, "own: ")
+            check_valley(experiment(doc, "valley"), None, qsize, "own: ")
+            check_passes(experiment(doc, "passes"), known, "own: ")
+            v = rows(experiment(doc, "valley"))
+            check(all(r["sum"] == known for r in v if r["bytes"] == qsize),
+                  "own: valley's whole-file sums are known")
+            check(o1 is not None and o1 == o2, "bytewise: the same seed gives the same order")
+        check(datadir_is_empty(), "the data file wtg created is removed (--dir is empty)")
+    finally:
+        shutil.rmtree(fdir, ignore_errors=True)
+        shutil.rmtree(datadir(), ignore_errors=True)
+    finish("test_io.py")
+
+
+main()

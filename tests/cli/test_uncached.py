@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""uncached: invariants in --quick mode, never a timing.
+
+On a disk-backed folder (ext4 under /var/tmp here) and on tmpfs (/dev/shm): the mechanism label
+matches what the machine block says about O_DIRECT on that file, whichever way this kernel decides
+(tmpfs accepts O_DIRECT since Linux 6.6). On a --file written here, every sequential pass's sum is
+compared with a prefix sum computed in Python, and the seeded random reads are reproducible.
+"""
+import hashlib
+import os
+import shutil
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wtgtest import check, datadir, datadir_is_empty, experiment, finish, rows, run_json  # noqa: E402
+
+SPEC = ["mode", "bufsize", "gbps", "median_us", "p99_us"]
+BUFSIZES = [4096 << (2 * k) for k in range(7)]		# 4K .. 16M, x4
+QUICK_SIZE = 64 << 20
+QUICK_MAX_CALLS = 2048
+QUICK_RANDOM = 2000
+CHUNK = 64 << 10
+
+
+def close(a, b, rel=1e-6):
+    return a is not None and b is not None and abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
+
+
+def expected_bytes(size, bufsize):
+    """Whole 64 KiB chunks of the file; small buffers stop after QUICK_MAX_CALLS calls."""
+    usable = size // CHUNK * CHUNK
+    if usable // bufsize > QUICK_MAX_CALLS:
+        return bufsize * QUICK_MAX_CALLS // CHUNK * CHUNK
+    return usable
+
+
+def check_uncached(doc, size, where, prefix_sum=None):
+    """Every invariant of one run; returns the random row (or None)."""
+    e = experiment(doc, "uncached")
+    if not check(e is not None, "%s: uncached in the output" % where):
+        return None
+    names = [c["name"] for c in e["columns"]]
+    check(names[:len(SPEC)] == SPEC, "%s: SPEC columns first, in order: %s" % (where, names))
+    if "state" in e:
+        check(e["state"] == "done", "%s: state done (%s)" % (where, e.get("state")))
+    check(len(e["checks"]) >= len(BUFSIZES) + 2, "%s: a check per pass, quantiles and random sum" % where)
+    for c in e["checks"]:
+        check(c["ok"], "%s: check %s ok: %s" % (where, c["name"], c["detail"]))
+    df = (doc.get("machine") or {}).get("data_file") or {}
+    direct = df.get("direct_io")
+    check(isinstance(direct, bool), "%s: machine block says whether O_DIRECT works" % where)
+    mech = "direct" if direct else "evicting"
+    r = rows(e)
+    check([x["mode"] for x in r] == ["sequential"] * len(BUFSIZES) + ["random"],
+          "%s: 7 sequential + 1 random" % where)
+    check([x["bufsize"] for x in r] == BUFSIZES + [16384], "%s: buffer sizes 4K..16M x4, random 16K" % where)
+    if len(r) != len(BUFSIZES) + 1:
+        return None
+    align = max(4096, df.get("dio_mem_align") or 512, df.get("dio_offset_align") or 512)
+    known = df.get("known_sum")
+    for x in r:
+        tag = "%s %s %d" % (where, x["mode"], x["bufsize"])
+        check(x["mechanism"] == mech, "%s: mechanism %s matches direct_io=%s" % (tag, x["mechanism"], direct))
+        check(close(x["gbps"], x["bytes"] / (x["ms"] * 1e6)), "%s: gbps = bytes/ms" % tag)
+        check(x["bytes"] % align == 0, "%s: bytes aligned to %d" % (tag, align))
+        q = [x["median_us"], x["p90_us"], x["p99_us"], x["max_us"]]
+        check(all(v is not None for v in q) and q == sorted(q),
+              "%s: median <= p90 <= p99 <= max %s" % (tag, q))
+        check(x["median_us"] > 0 and x["mean_us"] <= x["max_us"], "%s: positive latencies, mean <= max" % tag)
+    for x in r[:-1]:
+        tag = "%s sequential %d" % (where, x["bufsize"])
+        want = expected_bytes(size, x["bufsize"])
+        check(x["bytes"] == want, "%s: bytes %s == %d" % (tag, x["bytes"], want))
+        check(x["read_calls"] == -(-x["bytes"] // x["bufsize"]), "%s: read_calls = ceil(bytes/bufsize)" % tag)
+        check(x["ci_low_us"] is None and x["ci_high_us"] is None, "%s: no CI on sequential rows" % tag)
+        if prefix_sum:
+            check(x["sum"] == prefix_sum(x["bytes"]), "%s: sum == Python's prefix sum" % tag)
+        elif x["bytes"] == size and known is not None:
+            check(x["sum"] == known, "%s: sum == known sum" % tag)
+    rnd = r[-1]
+    check(rnd["read_calls"] == QUICK_RANDOM and rnd["bytes"] == QUICK_RANDOM * 16384,
+          "%s random: %d reads of 16 KiB" % (where, QUICK_RANDOM))
+    check(rnd["ci_low_us"] <= rnd["median_us"] <= rnd["ci_high_us"], "%s random: CI holds the median" % where)
+    series = [s for s in e.get("series", []) if s["name"] == "random 16 KiB reads"]
+    check(len(series) == 1 and series[0]["unit"] == "us" and len(series[0]["samples"]) == QUICK_RANDOM,
+          "%s random: the samples kept as a series in us" % where)
+    check(any(c["name"] == "sum" and "random" in c["detail"] and " = " in c["detail"] for c in e["checks"]),
+          "%s random: the reads' sum checked against the page cache's" % where)
+    notes = " ".join(e["notes"])
+    check(("mechanism: O_DIRECT" in notes) if direct else ("mechanism: evicting" in notes),
+          "%s: a note names the mechanism" % where)
+    return rnd
+
+
+def run_dir(base, where, expect_fs=None):
+    d = tempfile.mkdtemp(prefix="wtg-test-", dir=base)
+    try:
+        status, doc, err = run_json("uncached", "--dir=" + d)
+        check(status == 0, "%s: exit status 0 (%s)" % (where, err.strip()))
+        if check(doc is not None, "%s: JSON output" % where):
+            fs = ((doc.get("machine") or {}).get("data_file") or {}).get("filesystem")
+            if expect_fs:
+                check(fs in (None, expect_fs), "%s: filesystem %s" % (where, fs))
+            check_uncached(doc, QUICK_SIZE, where)
+            if fs == "tmpfs":
+                e = experiment(doc, "uncached")
+                check(e is not None and any("tmpfs" in n for n in e["notes"]),
+                      "%s: a note says tmpfs" % where)
+        check(not os.listdir(d), "%s: the created data file is removed" % where)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def main():
+    run_dir(os.environ.get("TMPDIR") or "/var/tmp", "disk folder")
+    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+        run_dir("/dev/shm", "tmpfs", "tmpfs")
+
+    # a --file written here: odd size (the passes cover whole 64 KiB chunks only), known prefixes
+    tmp = tempfile.mkdtemp(prefix="wtg-test-file-", dir=os.environ.get("TMPDIR") or "/var/tmp")
+    try:
+        path = os.path.join(tmp, "data.bin")
+        size = (12 << 20) + 4321
+        data = hashlib.shake_256(b"wtg uncached").digest(size)
+        with open(path, "wb") as f:
+            f.write(data)
+        cache = {}
+
+        def prefix_sum(n):
+            if n not in cache:
+                cache[n] = sum(data[:n])
+            return cache[n]
+
+        sums = {}
+        for seed in ("1", "1", "2"):
+            status, doc, err = run_json("uncached", "--file=" + path, "--seed=" + seed)
+            check(status == 0, "--file seed %s: exit status 0 (%s)" % (seed, err.strip()))
+            if doc:
+                rnd = check_uncached(doc, size, "--file seed " + seed, prefix_sum)
+                if rnd:
+                    sums.setdefault(seed, []).append(rnd["sum"])
+        s1, s2 = sums.get("1", []), sums.get("2", [])
+        check(len(s1) == 2 and s1[0] == s1[1],
+              "random reads: the same seed reads the same offsets (sums %s)" % s1)
+        check(len(s2) == 1 and s1 and s2[0] != s1[0], "random reads: another seed reads other offsets")
+        check(open(path, "rb").read() == data, "--file is never written")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    check(datadir_is_empty(), "the private data folder is empty at the end")
+    os.rmdir(datadir())
+    finish()
+
+
+if __name__ == "__main__":
+    main()
