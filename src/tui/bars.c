@@ -1,5 +1,6 @@
-/* bars.c: horizontal labelled bars with values and units; the threads view marks ideal scaling
- * (the 1-thread figure times N). */
+/* bars.c: horizontal labelled bars with values and units. The threads view marks ideal scaling (the
+ * 1-thread figure times N); signed values (compare's paired differences) grow both ways from a zero
+ * line, with a confidence interval drawn as brackets where the table gives one. */
 #include "config.h"
 
 #include <math.h>
@@ -17,13 +18,16 @@ struct bars_map {
 	const char *value;
 	const char *extra;	/* shown in words after the value */
 	bool ideal;		/* mark ideal scaling from the row whose label is 1 */
+	bool named;		/* numeric labels carry their column's name: "pair 3" */
+	const char *ci[2];	/* a row's interval around its value, drawn as [ ] */
 };
 
 static const struct bars_map bars_maps[] = {
-	{ "bytewise", { "variant" }, "ms", "ns_per_byte", false },
-	{ "kernels", { "kernel", "wss" }, "gbps", NULL, false },
-	{ "threads", { "threads" }, "gbps", "ms", true },
-	{ "roofline", { "loop", "policy" }, "ms", "ratio", false },
+	{ "bytewise", { "variant" }, "ms", "ns_per_byte", false, false, { NULL } },
+	{ "kernels", { "kernel", "wss" }, "gbps", NULL, false, false, { NULL } },
+	{ "threads", { "threads" }, "gbps", "ms", true, false, { NULL } },
+	{ "roofline", { "loop", "policy" }, "ms", "ratio", false, false, { NULL } },
+	{ "compare", { "pair", "order" }, "diff", "rel_pct", false, true, { "ci_low", "ci_high" } },
 };
 
 static const struct bars_map *find_map(const char *name)
@@ -56,6 +60,55 @@ static int pick_value(const struct wtg_table *t, const struct bars_map *m)
 	return -1;
 }
 
+/* The bar's label: the map's columns (numeric ones named when asked), n/a cells left out. */
+static void bar_label(char *buf, size_t len, const struct wtg_table *t, int r, const struct bars_map *m)
+{
+	if (!m) {
+		tui_row_label(buf, len, t, r, NULL, 0);
+		return;
+	}
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < 2 && m->label[i]; i++) {
+		int c = wtg_table_col(t, m->label[i]);
+		if (c < 0)
+			continue;
+		const struct wtg_value *v = &t->rows[r].v[c];
+		char cell[96];
+		if (v->type == WTG_T_TEXT) {
+			wtg_strlcpy(cell, v->s, sizeof cell);
+		} else {
+			double x = wtg_table_num(t, r, c);
+			if (isnan(x))
+				continue;
+			char num[64];
+			tui_fmt_value(num, sizeof num, x, t->cols[c].unit);
+			if (m->named)
+				snprintf(cell, sizeof cell, "%s %s", t->cols[c].name, num);
+			else
+				wtg_strlcpy(cell, num, sizeof cell);
+		}
+		int k = snprintf(buf + o, len - o, "%s%s", o ? " " : "", cell);
+		if (k < 0 || (size_t)k >= len - o)
+			return;
+		o += (size_t)k;
+	}
+	if (m->ideal)
+		snprintf(buf + o, len - o, "%s", strcmp(buf, "1") ? " threads" : " thread");
+}
+
+/* A bar growing left from x_right (exclusive) over frac of width cells, in half cells. */
+static void left_bar(WINDOW *w, int y, int x_right, int width, double frac, attr_t a, const struct tui_look *l)
+{
+	long halves = lround(frac * width * 2);
+	if (halves < 1)
+		halves = 1;
+	int full = (int)(halves / 2);
+	tui_repeat(w, y, x_right - full, full, a, l->g->hbar[8]);
+	if (halves % 2 && full < width)
+		tui_put(w, y, x_right - full - 1, 1, a, l->g->lhalf);
+}
+
 void tui_bars_draw(const struct tui_view *v)
 {
 	const struct wtg_table *t = v->t;
@@ -66,6 +119,7 @@ void tui_bars_draw(const struct tui_view *v)
 	if (vc < 0 || t->nrows == 0)
 		return;
 	int ec = m && m->extra ? wtg_table_col(t, m->extra) : -1;
+	int cl = m && m->ci[0] ? wtg_table_col(t, m->ci[0]) : -1, ch = m && m->ci[1] ? wtg_table_col(t, m->ci[1]) : -1;
 	const char *unit = t->cols[vc].unit ? t->cols[vc].unit : "";
 	int n = t->nrows;
 
@@ -76,32 +130,34 @@ void tui_bars_draw(const struct tui_view *v)
 	if (!lab || !val || !x || !ideal)
 		goto out;
 	double base = NAN;
-	if (m && m->ideal) {
-		int lc = wtg_table_col(t, m->label[0]);
-		for (int r = 0; r < n && lc >= 0; r++)
-			if (wtg_table_num(t, r, lc) == 1)
+	int lc0 = m ? wtg_table_col(t, m->label[0]) : -1;
+	if (m && m->ideal)
+		for (int r = 0; r < n && lc0 >= 0; r++)
+			if (wtg_table_num(t, r, lc0) == 1)
 				base = wtg_table_num(t, r, vc);
-	}
 	double vmax = 0, scale = 0;
+	bool neg = false;
 	int lw = 1, vw = 1;
 	for (int r = 0; r < n; r++) {
-		tui_row_label(lab[r], sizeof lab[r], t, r, m ? m->label : NULL, m ? 2 : 0);
-		if (m && m->ideal) {
-			size_t o = strlen(lab[r]);
-			snprintf(lab[r] + o, sizeof lab[r] - o, "%s", strcmp(lab[r], "1") ? " threads" : " thread");
-		}
+		bar_label(lab[r], sizeof lab[r], t, r, m);
 		x[r] = wtg_table_num(t, r, vc);
 		tui_fmt_value(val[r], sizeof val[r], x[r], unit);
-		if (ec >= 0) {
+		if (ec >= 0 && !isnan(wtg_table_num(t, r, ec))) {
 			char e[64];
 			tui_cell_words(e, sizeof e, t, r, ec);
 			size_t o = strlen(val[r]);
 			snprintf(val[r] + o, sizeof val[r] - o, "  %s", e);
 		}
-		if (x[r] > vmax)
-			vmax = x[r];
-		int lc = m && m->ideal ? wtg_table_col(t, m->label[0]) : -1;
-		ideal[r] = lc >= 0 && base > 0 ? base * wtg_table_num(t, r, lc) : NAN;
+		vmax = fmax(vmax, fabs(x[r]));
+		neg = neg || x[r] < 0;
+		if (cl >= 0 && ch >= 0) {
+			double a = wtg_table_num(t, r, cl), b = wtg_table_num(t, r, ch);
+			if (!isnan(a) && !isnan(b)) {
+				vmax = fmax(vmax, fmax(fabs(a), fabs(b)));
+				neg = neg || a < 0;
+			}
+		}
+		ideal[r] = m && m->ideal && lc0 >= 0 && base > 0 ? base * wtg_table_num(t, r, lc0) : NAN;
 		int a = tui_width(lab[r]), b = tui_width(val[r]);
 		lw = a > lw ? a : lw;
 		vw = b > vw ? b : vw;
@@ -122,10 +178,10 @@ void tui_bars_draw(const struct tui_view *v)
 
 	/* colour by the first label when it names a few groups (kernels, loops, variants) */
 	const char *groups[3] = { NULL, NULL, NULL };
-	int ngroups = 0, gcol = m ? wtg_table_col(t, m->label[0]) : -1;
-	bool grouped = gcol >= 0 && t->cols[gcol].type == WTG_T_TEXT;
+	int ngroups = 0;
+	bool grouped = lc0 >= 0 && t->cols[lc0].type == WTG_T_TEXT;
 	for (int r = 0; r < n && grouped; r++) {
-		const char *g = t->rows[r].v[gcol].s;
+		const char *g = t->rows[r].v[lc0].s;
 		int k = 0;
 		while (k < ngroups && strcmp(groups[k], g) != 0)
 			k++;
@@ -138,7 +194,7 @@ void tui_bars_draw(const struct tui_view *v)
 	}
 
 	/* the rows that fit (the latest ones), then the rows in words underneath as room allows */
-	int extra_lines = (m && m->ideal ? 1 : 0) + (n == 2 ? 1 : 0);
+	int extra_lines = (m && m->ideal ? 1 : 0) + (n == 2 && !neg ? 1 : 0) + (neg ? 1 : 0);
 	int words = v->h - n - extra_lines;
 	if (words > n)
 		words = n;
@@ -147,7 +203,7 @@ void tui_bars_draw(const struct tui_view *v)
 	for (int i = 0; i < words; i++) {
 		char buf[512];
 		tui_row_words(buf, sizeof buf, t, n - words + i, -1);
-		tui_put(w, v->y + v->h - words + i, v->x, v->wd, A_NORMAL, buf);
+		tui_put_clip(w, v->y + v->h - words + i, v->x, v->wd, A_NORMAL, l, buf);
 	}
 	int room = v->h - extra_lines - words;
 	int first = n > room ? n - room : 0;
@@ -156,18 +212,35 @@ void tui_bars_draw(const struct tui_view *v)
 		first++;
 		tui_printf(w, y++, v->x, v->wd, tui_attr(l, TR_DIM), "(%d earlier rows not shown)", first);
 	}
+	int bx = v->x + lw + 1;
+	int half = neg ? bw / 2 : 0, zc = bx + half;	/* signed: the zero line's column */
 	int end = v->y + v->h - words;
 	for (int r = first; r < n && y < end; r++, y++) {
 		int lx = v->x + lw - tui_width(lab[r]);
-		tui_put(w, y, lx < v->x ? v->x : lx, lw, A_BOLD, lab[r]);
+		tui_put_clip(w, y, lx < v->x ? v->x : lx, lw, A_BOLD, l, lab[r]);
 		enum tui_role role = TR_BAR;
 		if (grouped)
 			for (int k = 0; k < ngroups; k++)
-				if (strcmp(groups[k], t->rows[r].v[gcol].s) == 0)
+				if (strcmp(groups[k], t->rows[r].v[lc0].s) == 0)
 					role = (enum tui_role)(TR_S1 + k);
-		int bx = v->x + lw + 1;
-		if (x[r] > 0)
-			tui_hbar(w, y, bx, bw, x[r] / scale, tui_attr(l, role), l);
+		attr_t a = tui_attr(l, role);
+		if (!neg) {
+			if (x[r] > 0)
+				tui_hbar(w, y, bx, bw, x[r] / scale, a, l);
+		} else {
+			tui_put(w, y, zc, 1, tui_attr(l, TR_AXIS), l->g->ax_v);
+			if (x[r] > 0)
+				tui_hbar(w, y, zc + 1, bw - half - 1, x[r] / scale, a, l);
+			else if (x[r] < 0)
+				left_bar(w, y, zc, half, -x[r] / scale, a, l);
+			double ca = cl >= 0 ? wtg_table_num(t, r, cl) : NAN, cb = ch >= 0 ? wtg_table_num(t, r, ch) : NAN;
+			if (!isnan(ca) && !isnan(cb)) {
+				int pa = ca < 0 ? zc - (int)lround(-ca / scale * half) : zc + (int)lround(ca / scale * (bw - half - 1));
+				int pb = cb < 0 ? zc - (int)lround(-cb / scale * half) : zc + (int)lround(cb / scale * (bw - half - 1));
+				tui_put(w, y, pa, 1, tui_attr(l, TR_WARN) | A_BOLD, "[");
+				tui_put(w, y, pb, 1, tui_attr(l, TR_WARN) | A_BOLD, "]");
+			}
+		}
 		if (ideal[r] > 0) {
 			if (ideal[r] <= scale) {
 				int c = (int)lround(ideal[r] / scale * bw) - 1;
@@ -181,16 +254,26 @@ void tui_bars_draw(const struct tui_view *v)
 	if (m && m->ideal && y < end) {
 		char idl[64];
 		tui_fmt_value(idl, sizeof idl, base, unit);
-		tui_printf(w, y++, v->x + lw + 1, v->wd - lw - 1, tui_attr(l, TR_WARN),
-			   "%s ideal scaling: %s (1 thread) %s N%s", l->g->ideal, idl, l->g->times,
-			   isnan(base) ? " (waiting for the 1-thread row)" : "");
+		tui_printf(w, y++, bx, v->wd - lw - 1, tui_attr(l, TR_WARN), "%s ideal scaling: %s (1 thread) %s N%s",
+			   l->g->ideal, idl, l->g->times, isnan(base) ? " (waiting for the 1-thread row)" : "");
 	}
-	if (n == 2 && x[0] > 0 && x[1] > 0 && y < end) {
+	if (neg && y < end) {
+		char lo[32], hi[32];
+		tui_fmt_value(lo, sizeof lo, -scale, unit);
+		tui_fmt_value(hi, sizeof hi, scale, unit);
+		tui_put(w, y, bx, lw, tui_attr(l, TR_DIM), lo);
+		tui_put(w, y, zc, 1, tui_attr(l, TR_DIM), "0");
+		tui_put(w, y, bx + bw - tui_width(hi), bw, tui_attr(l, TR_DIM), hi);
+		if (cl >= 0)
+			tui_put(w, y, bx + bw + 1, vw, tui_attr(l, TR_WARN), "[ ] 95% CI");
+		y++;
+	}
+	if (n == 2 && !neg && x[0] > 0 && x[1] > 0 && y < end) {
 		int hi = x[0] >= x[1] ? 0 : 1;
 		char ratio[32];
 		tui_fmt_num(ratio, sizeof ratio, x[hi] / x[1 - hi]);
-		tui_printf(w, y++, v->x + lw + 1, v->wd - lw - 1, A_BOLD, "%s / %s = %s%s", lab[hi], lab[1 - hi],
-			   ratio, l->g->times);
+		tui_printf(w, y++, bx, v->wd - lw - 1, A_BOLD, "%s / %s = %s%s", lab[hi], lab[1 - hi], ratio,
+			   l->g->times);
 	}
 out:
 	free(lab);

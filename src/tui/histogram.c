@@ -211,9 +211,10 @@ void tui_hist_draw(const struct tui_view *v)
 	struct dist d[MAX_DIST];
 	int nd = 0;
 	memset(d, 0, sizeof d);
+	/* one scale: the distributions in the first one's unit (fault counts beside times stay out) */
 	for (int i = 0; i < t->nseries && nd < MAX_DIST; i++) {
 		const struct wtg_series *s = &t->series[i];
-		if (s->n == 0)
+		if (s->n == 0 || (nd > 0 && strcmp(s->unit, d[0].s->unit) != 0))
 			continue;
 		d[nd].s = s;
 		d[nd].sorted = malloc(s->n * sizeof *d[nd].sorted);

@@ -35,6 +35,7 @@ struct tui_glyphs {
 	const char *ax_h, *ax_v, *ax_origin, *ax_xtick, *ax_ytick;
 	const char *hbar[9];		/* horizontal eighths; [8] is a full cell */
 	const char *vbar[9];		/* vertical eighths; [8] is a full cell */
+	const char *lhalf;		/* the right half of a cell: a bar growing leftwards */
 	const char *todo;		/* the unfilled part of a progress bar */
 	const char *sep;		/* " · " */
 	const char *ok, *bad, *play, *pause, *ellipsis, *left, *right, *arrow, *times, *dash;

@@ -460,6 +460,21 @@ int tui_log_ticks(double lo, double hi, int cells, int minsep, bool bytes, doubl
 			step *= 2;
 		for (double d = ceil(d0 / step) * step; d <= d1 && n < max; d += step)
 			ticks[n++] = pow(10, d);
+		/* one or two decades only: 1, 2, 5 x 10^k when they are far enough apart */
+		if (n < 3 && per >= minsep) {
+			int m = 0;
+			double t[32];
+			for (double d = d0 - 1; d <= d1 && m < 32; d++)
+				for (int k = 0; k < 3 && m < 32; k++) {
+					double v = (k == 0 ? 1 : k == 1 ? 2 : 5) * pow(10, d);
+					if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9))
+						t[m++] = v;
+				}
+			if (m > n && m <= max) {
+				memcpy(ticks, t, (size_t)m * sizeof *t);
+				n = m;
+			}
+		}
 		return n;
 	}
 	int step = 1;

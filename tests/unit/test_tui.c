@@ -57,6 +57,16 @@ static void test_ticks(void)
 	CHECK_STR(b, "10k");
 	tui_fmt_tick_count(b, sizeof b, 1);
 	CHECK_STR(b, "1");
+	/* a decade and a bit of times: 1, 2, 5 steps */
+	n = tui_log_ticks(100, 2000, 70, 6, false, t, 32);
+	CHECK(n == 5);
+	CHECK_NEAR(t[0], 100, 1e-9);
+	CHECK_NEAR(t[1], 200, 1e-9);
+	CHECK_NEAR(t[2], 500, 1e-9);
+	CHECK_NEAR(t[4], 2000, 1e-9);
+	/* ... unless they would crowd */
+	n = tui_log_ticks(100, 2000, 12, 6, false, t, 32);
+	CHECK(n == 2);	/* 100 and 1000 */
 	/* less than a decade of counts: powers of two */
 	n = tui_log_ticks(1, 8, 40, 4, false, t, 32);
 	CHECK(n == 4);
