@@ -1117,11 +1117,11 @@ static bool on_key(struct dash *d, int code, wint_t ch)
 		return false;
 	}
 	if (d->autoplay) {
+		/* the key that takes control back does nothing else */
 		d->autoplay = false;
 		d->ap_holding = false;
 		notice(d, TR_OK, "autoplay stopped: the keys are yours");
-		if (key == 'a')
-			return false;
+		return false;
 	}
 	int n = wtg_nexperiments;
 	if (key >= '1' && key <= '9' && key - '1' < n) {

@@ -90,20 +90,32 @@ save() {
 
 # run_here i: rerun tab i's experiment and wait until it ended.
 run_here() {
+	box_before=$(box_line)
 	tm_keys r
 	tm_wait "running $(name_of "$1")" 5 || return 1
+	# the box's state changes first (or the run was too quick to see and says the same)
+	wait_for 10 box_changed
 	wait_for 120 tm_ended
 }
 
+# The top edge of the experiment's box, with its state on the right.
+box_line() {
+	tm_screen | sed -n 3p
+}
+
+box_changed() {
+	[ "$(box_line)" != "$box_before" ] || box_line | grep -q "running"
+}
+
 tm_ended() {
-	tm_screen | sed -n 3p | grep -qE "done in|failed|stopped before"
+	box_line | grep -qE "done in|failed|stopped before"
 }
 
 # ---------------------------------------------------------------------------------------------
 # 80x24, UTF-8
 start C.UTF-8 80 24
 check "80x24: header names wtg, the CPUs and the page size" tm_wait "CPUs · 4K pages"
-check "80x24: the first tab is selected" tm_wait "[1 bytewise"
+check "80x24: the first tab is selected" tm_wait "1 bytewise]"
 check "80x24: the tab bar lists the first tabs" tm_has "2 syscall  3 valley"
 check "80x24: the data file is created and shown with its known sum" tm_wait "data 64M in $tmp/data, sum" 60
 check "80x24: one data file in --dir" has_datafile
@@ -152,7 +164,7 @@ check "c evicts the data file and says how many pages stay" tm_wait "evicted the
 
 tm_keys Space
 check "space pauses" tm_wait "paused: " 5
-check "the progress line says paused" tm_has "‖ paused"
+check "the progress line says paused" tm_wait "‖ paused" 5
 tm_keys Space
 check "space again resumes" tm_wait "resumed" 5
 
@@ -222,8 +234,10 @@ assert v["rows"] and all(r[c] > 0 for r in v["rows"]), v["rows"]' "$json"
 	tm_wait "[b] burners off" 5
 	tm_keys u
 	tm_wait "[u] I/O uncached: " 5
+	box_before=$(box_line)
 	tm_keys Enter
 	tm_wait "running valley" 5
+	wait_for 10 box_changed
 	wait_for 120 tm_ended
 	json=$(save)
 	check "valley rows measured after u carry the uncached I/O mode (Enter reruns)" python3 -c '
@@ -314,7 +328,7 @@ wait_exit 10
 start C.UTF-8 80 24 --ascii
 check "--ascii 80x24: ASCII frames" tm_wait "+- bytewise - Why did adding up bytes take 21 s?"
 check "--ascii 80x24: no line-drawing characters" tm_lacks "─"
-check "--ascii 80x24: the tabs" tm_has "[1 bytewise"
+check "--ascii 80x24: the tabs" tm_has "1 bytewise]"
 tm_keys q
 wait_exit 10
 
