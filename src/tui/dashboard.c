@@ -61,7 +61,9 @@ struct dash {
 	char notice[256];
 	enum tui_role notice_role;
 	int64_t notice_until;
-	int64_t stall_ns;
+	int64_t stall_ns;		/* the watchdog's: no heartbeat for this long */
+	uint64_t step_key;		/* the running experiment's step, to see it stand still */
+	int64_t step_since;
 	int64_t t_start;
 	int64_t last_frame;
 	struct stat file_st;		/* --file: its size, for the scan's progress */
@@ -725,19 +727,21 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 				 ri->label);
 		else
 			snprintf(head, sizeof head, " %s %s  %s", l->g->play, name, ri->label);
+		/* the experiment's own estimate while it holds, else elapsed time per step so far */
 		double el = (double)(now - ri->started_ns);
+		bool expected = ri->expected_ns > 0 && el < (double)ri->expected_ns;
 		if (ri->nsteps > 0) {
 			frac = (double)ri->step / ri->nsteps;
-			if (ri->expected_ns > 0)
+			if (expected)
 				left = (double)ri->expected_ns - el;
 			else if (frac > 0)
 				left = el * (1 - frac) / frac;
-		} else if (ri->expected_ns > 0) {
+		} else if (expected) {
 			frac = el / (double)ri->expected_ns;
 			left = (double)ri->expected_ns - el;
+		} else {
+			frac = 0;
 		}
-		if (left < 0 && frac >= 0)
-			left = 0;
 	} else if (d->paused) {
 		snprintf(head, sizeof head, " %s paused%s%s: space resumes", l->g->pause,
 			 d->paused_idx >= 0 ? " " : "", d->paused_idx >= 0 ? wtg_experiments[d->paused_idx]->name : "");
@@ -780,12 +784,21 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 	wnoutrefresh(w);
 }
 
-static void draw_status(struct dash *d, int64_t now, int current)
+static void draw_status(struct dash *d, int64_t now, const struct run_info *ri)
 {
 	const struct tui_look *l = &d->look;
-	bool starved = current >= 0 && d->stall_ns > STARVED_NS;
+	/* starved: no heartbeat, or no new step while the background policy runs under burners */
+	uint64_t key = mix_str(mix(mix(7, (uint64_t)(ri->idx + 2)), (uint64_t)ri->step), ri->label);
+	if (key != d->step_key) {
+		d->step_key = key;
+		d->step_since = now;
+	}
+	int64_t still = now - d->step_since;
+	bool squeezed = wtg_burner_count() > 0 && wtg_policy_requested() && still > STARVED_NS;
+	int64_t stall = d->stall_ns > STARVED_NS ? d->stall_ns : squeezed ? still : 0;
+	bool starved = ri->idx >= 0 && stall > 0;
 	bool note = now < d->notice_until;
-	uint64_t sig = mix(mix(6, starved ? (uint64_t)(d->stall_ns / 1000000000LL) + 1 : 0), note);
+	uint64_t sig = mix(mix(6, starved ? (uint64_t)(stall / 1000000000LL) + 1 : 0), note);
 	sig = mix(mix_str(sig, note ? d->notice : ""), (uint64_t)d->cols);
 	if (sig == d->sig_status)
 		return;
@@ -796,9 +809,12 @@ static void draw_status(struct dash *d, int64_t now, int current)
 	const char *keys = "  ? help  q quit ";
 	int kw = tui_width(keys);
 	if (starved) {
-		tui_printf(w, 0, 0, W - kw, tui_attr(l, TR_ERR),
+		/* the whole line: this is what matters now */
+		tui_printf(w, 0, 0, W, tui_attr(l, TR_ERR),
 			   " worker starved: no progress for %lld s (background policy under burners)",
-			   (long long)(d->stall_ns / 1000000000LL));
+			   (long long)(stall / 1000000000LL));
+		wnoutrefresh(w);
+		return;
 	} else if (note) {
 		tui_put(w, 0, 0, 1, A_NORMAL, " ");
 		tui_put_clip(w, 0, 1, W - kw - 1, tui_attr(l, d->notice_role), l, d->notice);
@@ -906,7 +922,7 @@ static void draw(struct dash *d, int64_t now)
 	draw_box(d, current);
 	draw_panels(d);
 	draw_progress(d, &ri, now);
-	draw_status(d, now, current);
+	draw_status(d, now, &ri);
 	if (d->help_on)
 		draw_help(d);
 	doupdate();

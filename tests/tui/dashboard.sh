@@ -23,7 +23,7 @@ start() {
 	rows=$3
 	shift 3
 	rm -f "$tmp/status"
-	tm_start "$cols" "$rows" "cd '$tmp/cwd' || exit; trap '' INT; env LC_ALL=$loc LANG=$loc '$WTG' --quick --dir='$tmp/data' $*; echo \$? >'$tmp/status'"
+	tm_start "$cols" "$rows" "cd '$tmp/cwd' || exit; trap '' INT; ulimit -c 0; env LC_ALL=$loc LANG=$loc '$WTG' --quick --dir='$tmp/data' $*; echo \$? >'$tmp/status'"
 }
 
 exited() {
@@ -107,8 +107,9 @@ box_changed() {
 	[ "$(box_line)" != "$box_before" ] || box_line | grep -q "running"
 }
 
+# Ended: done or failed (a run stopped by r's restart is not the end).
 tm_ended() {
-	box_line | grep -qE "done in|failed|stopped before"
+	box_line | grep -qE "done in|failed"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -179,6 +180,57 @@ lines = open(sys.argv[2]).read().splitlines()
 names = [l.split()[2] for l in lines if l.startswith("# experiment ")]
 assert names == [e["name"] for e in d["experiments"]], (names, d["experiments"])' "$json" "$csv"
 
+cat >"$tmp/expect.py" <<'PY'
+# expect.py JSON NAME VIEW: lines the dashboard must show for that experiment's rows
+import json, sys
+doc = json.load(open(sys.argv[1]))
+e = [x for x in doc["experiments"] if x["name"] == sys.argv[2]][0]
+view = sys.argv[3]
+cols = [c["name"] for c in e["columns"]]
+units = [c["unit"] for c in e["columns"]]
+rows = e["rows"]
+assert rows, "no rows"
+
+def size(b):
+    u, v = 0, float(b)
+    while v >= 1024 and u < 4:
+        v /= 1024
+        u += 1
+    if u == 0:
+        return "%dB" % b
+    return ("%d%s" if v == int(v) else "%.1f%s") % (v, "BKMGT"[u])
+
+def text_label(r):
+    for i, c in enumerate(cols):
+        if units[i] == "" and isinstance(r[i], str) and not c.startswith("cond_") and not c.startswith("probe_"):
+            return r[i]
+    return None
+
+xcol = {"valley": "bufsize", "syscall": "batch", "wss": "wss", "uncached": "bufsize"}
+if view == "sweep":
+    last = [r for r in rows if r[cols.index(xcol[e["name"]])] is not None][-1] if e["name"] in xcol else rows[-1]
+    if e["name"] == "uncached":
+        last = rows[-1]
+    x = last[cols.index(xcol.get(e["name"], cols[0]))]
+    if x is not None:
+        print(size(x) + ": " if units[cols.index(xcol.get(e["name"], cols[0]))] == "B"
+              else "%s %s: " % (xcol.get(e["name"], cols[0]), format(x, ",")))
+elif view == "bars":
+    lab = text_label(rows[-1])
+    if lab:
+        print(lab)
+    elif "threads" in cols:
+        n = rows[-1][cols.index("threads")]
+        print("%d thread%s " % (n, "" if n == 1 else "s"))
+elif view == "histogram":
+    series = [s for s in e["series"] if s["unit"] == e["series"][0]["unit"]][:3]
+    for s in series:
+        print("%s: n %d," % (s["name"], len(s["samples"])))
+elif view == "counters":
+    lab = text_label(rows[-1])
+    print(lab if lab else "rep %d" % rows[-1][cols.index("rep")])
+PY
+
 # each built experiment: run it from its tab, then its view shows what it measured
 valley_done=0
 while read -r i name view built; do
@@ -190,6 +242,12 @@ while read -r i name view built; do
 		continue
 	fi
 	check "$name: ended without failing" tm_lacks "failed ✗"
+	# what the screen must show of the rows measured, worked out from the saved JSON
+	json=$(save)
+	python3 "$tmp/expect.py" "$json" "$name" "$view" >"$tmp/expect" || fail "$name: nothing to expect"
+	while IFS= read -r want; do
+		check "$name: the screen shows '$want'" tm_has "$want"
+	done <"$tmp/expect"
 	case $view in
 	sweep)
 		check "$name: the sweep labels its log x axis" tm_has "(log scale)"
@@ -298,6 +356,30 @@ check "Ctrl-C: wtg exits" wait_exit 10
 check_eq "Ctrl-C: exit status 130" "$(status)" 130
 check_eq "Ctrl-C: the terminal is restored" "$(tm_var alternate_on)" 0
 check "Ctrl-C: the data file is gone" no_datafile
+
+start C.UTF-8 80 24
+tm_wait "data 64M in" 60
+kill -SEGV "$(tm_children)"
+check "a crash: wtg dies of its signal" wait_exit 10
+check_eq "a crash: exit status 139" "$(status)" 139
+check "a crash: the terminal is restored" [ "$(tm_var alternate_on)" = 0 ]
+check "a crash: the data file is gone" no_datafile
+
+# the worker starved: background policy under burners, a full-size valley with tiny reads
+rm -f "$tmp/status"
+tm_start 80 24 "cd '$tmp/cwd' || exit; env LC_ALL=C.UTF-8 '$WTG' --size=64M --dir='$tmp/data'; echo \$? >'$tmp/status'"
+tm_wait "data 64M in" 60
+tm_keys 3
+tm_wait "3 valley]" 5
+tm_keys b p r
+check "background policy under burners: the screen says the worker is starved" \
+	tm_wait "worker starved: no progress for " 60
+tm_keys 5
+check "starved: the keys still work" tm_wait "5 mmap]" 5
+tm_keys q
+check "starved: q still quits" wait_exit 10
+check_eq "starved: exit status 0" "$(status)" 0
+check "starved: the data file is gone" no_datafile
 
 start C.UTF-8 80 24
 tm_wait "data 64M in" 60
