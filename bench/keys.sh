@@ -20,7 +20,10 @@ tmp=$lib_tmp
 mkdir -p "$tmp/data"
 
 # A long experiment to run while keys are pressed: bytewise's one-byte pass outside --quick.
-"$WTG" --list | grep -q '^bytewise .*not built' && { echo "bench/keys.sh: bytewise is not built" >&2; exit 1; }
+if "$WTG" --list | grep -q '^bytewise .*not built'; then
+	echo "bench/keys.sh: bytewise is not built" >&2
+	exit 1
+fi
 
 # start OPTIONS: wtg in a fresh 80x24 window; its exit status lands in $tmp/status.
 start() {
@@ -44,7 +47,11 @@ keep_running() {
 }
 
 median() {
-	sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) { print "n/a"; exit } m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; print m }'
+	sort -n | awk '{ v[NR] = $1 }
+		END {
+			if (NR == 0) { print "n/a"; exit }
+			print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		}'
 }
 
 maximum() {
@@ -68,8 +75,8 @@ measure_gone() {
 }
 
 report() {
-	printf '  %-34s median %4s ms   max %4s ms   (%d trials)\n' "$1" "$(median <"$2")" "$(maximum <"$2")" \
-		"$(wc -l <"$2")"
+	printf '  %-34s median %4s ms   max %4s ms   (%d trials)\n' "$1" "$(median <"$2")" \
+		"$(maximum <"$2")" "$(wc -l <"$2")"
 }
 
 echo "wtg $("$WTG" --version | cut -d' ' -f2), $(nproc) CPUs, $(uname -r)"
@@ -145,7 +152,8 @@ ui_ns=$(cut -d' ' -f1 "/proc/$pid/task/$pid/schedstat")
 total_ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
 awk -v ui="$ui_ns" -v tt="$total_ticks" -v hz="$hz" -v wall="$wall" 'BEGIN {
 	total = tt / hz * 1000; u = ui / 1e6; rest = total - u
-	printf "  autoplay wall time %.1f s; UI thread %.0f ms CPU; the rest of wtg %.0f ms CPU\n", wall / 1000, u, rest
+	printf "  autoplay wall time %.1f s; UI thread %.0f ms CPU; the rest of wtg %.0f ms CPU\n",
+		wall / 1000, u, rest
 	printf "  UI thread CPU as a share of the rest: %.2f%%\n", (rest > 0 ? 100 * u / rest : 0)
 }'
 tm_keys q

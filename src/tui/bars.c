@@ -98,7 +98,8 @@ static void bar_label(char *buf, size_t len, const struct wtg_table *t, int r, c
 }
 
 /* A bar growing left from x_right (exclusive) over frac of width cells, in half cells. */
-static void left_bar(WINDOW *w, int y, int x_right, int width, double frac, attr_t a, const struct tui_look *l)
+static void left_bar(WINDOW *w, int y, int x_right, int width, double frac, attr_t a,
+		     const struct tui_look *l)
 {
 	long halves = lround(frac * width * 2);
 	if (halves < 1)
@@ -107,6 +108,14 @@ static void left_bar(WINDOW *w, int y, int x_right, int width, double frac, attr
 	tui_repeat(w, y, x_right - full, full, a, l->g->hbar[8]);
 	if (halves % 2 && full < width)
 		tui_put(w, y, x_right - full - 1, 1, a, l->g->lhalf);
+}
+
+/* The column of a signed value: left of the zero line over half cells, right of it over the rest. */
+static int signed_col(double x, double scale, int zc, int half, int bw)
+{
+	if (x < 0)
+		return zc - (int)lround(-x / scale * half);
+	return zc + (int)lround(x / scale * (bw - half - 1));
 }
 
 void tui_bars_draw(const struct tui_view *v)
@@ -119,7 +128,8 @@ void tui_bars_draw(const struct tui_view *v)
 	if (vc < 0 || t->nrows == 0)
 		return;
 	int ec = m && m->extra ? wtg_table_col(t, m->extra) : -1;
-	int cl = m && m->ci[0] ? wtg_table_col(t, m->ci[0]) : -1, ch = m && m->ci[1] ? wtg_table_col(t, m->ci[1]) : -1;
+	int cl = m && m->ci[0] ? wtg_table_col(t, m->ci[0]) : -1;
+	int ch = m && m->ci[1] ? wtg_table_col(t, m->ci[1]) : -1;
 	const char *unit = t->cols[vc].unit ? t->cols[vc].unit : "";
 	int n = t->nrows;
 
@@ -233,12 +243,12 @@ void tui_bars_draw(const struct tui_view *v)
 				tui_hbar(w, y, zc + 1, bw - half - 1, x[r] / scale, a, l);
 			else if (x[r] < 0)
 				left_bar(w, y, zc, half, -x[r] / scale, a, l);
-			double ca = cl >= 0 ? wtg_table_num(t, r, cl) : NAN, cb = ch >= 0 ? wtg_table_num(t, r, ch) : NAN;
+			double ca = cl >= 0 ? wtg_table_num(t, r, cl) : NAN;
+			double cb = ch >= 0 ? wtg_table_num(t, r, ch) : NAN;
 			if (!isnan(ca) && !isnan(cb)) {
-				int pa = ca < 0 ? zc - (int)lround(-ca / scale * half) : zc + (int)lround(ca / scale * (bw - half - 1));
-				int pb = cb < 0 ? zc - (int)lround(-cb / scale * half) : zc + (int)lround(cb / scale * (bw - half - 1));
-				tui_put(w, y, pa, 1, tui_attr(l, TR_WARN) | A_BOLD, "[");
-				tui_put(w, y, pb, 1, tui_attr(l, TR_WARN) | A_BOLD, "]");
+				attr_t wa = tui_attr(l, TR_WARN) | A_BOLD;
+				tui_put(w, y, signed_col(ca, scale, zc, half, bw), 1, wa, "[");
+				tui_put(w, y, signed_col(cb, scale, zc, half, bw), 1, wa, "]");
 			}
 		}
 		if (ideal[r] > 0) {
@@ -254,8 +264,9 @@ void tui_bars_draw(const struct tui_view *v)
 	if (m && m->ideal && y < end) {
 		char idl[64];
 		tui_fmt_value(idl, sizeof idl, base, unit);
-		tui_printf(w, y++, bx, v->wd - lw - 1, tui_attr(l, TR_WARN), "%s ideal scaling: %s (1 thread) %s N%s",
-			   l->g->ideal, idl, l->g->times, isnan(base) ? " (waiting for the 1-thread row)" : "");
+		tui_printf(w, y++, bx, v->wd - lw - 1, tui_attr(l, TR_WARN),
+			   "%s ideal scaling: %s (1 thread) %s N%s", l->g->ideal, idl, l->g->times,
+			   isnan(base) ? " (waiting for the 1-thread row)" : "");
 	}
 	if (neg && y < end) {
 		char lo[32], hi[32];

@@ -143,18 +143,21 @@ static void build(struct grid *g, const struct tui_view *v)
 	/* derived here unless the experiment reports them */
 	int cmin = wtg_table_col(t, "minflt"), cpages = wtg_table_col(t, "pages");
 	if (cmin >= 0 && cpages >= 0) {
-		int a = wtg_table_col(t, "faults_per_page") < 0 ? add_metric(g, "faults per page", "", true) : -1;
-		int b = -1;
+		int a = -1, b = -1;
+		if (wtg_table_col(t, "faults_per_page") < 0)
+			a = add_metric(g, "faults per page", "", true);
 		bool own = wtg_table_col(t, "pages_per_fault") >= 0;
 		for (int k = 0; k < g->ncases; k++) {
-			double f = wtg_table_num(t, g->first + k, cmin), p = wtg_table_num(t, g->first + k, cpages);
+			double f = wtg_table_num(t, g->first + k, cmin);
+			double p = wtg_table_num(t, g->first + k, cpages);
 			set_cell(g, a, k, p > 0 ? f / p : NAN, "");
 			/* Linux maps around a fault: fewer faults than pages */
 			if (f > 0 && f < p && b < 0 && !own)
 				b = add_metric(g, "pages per fault", "", true);
 		}
 		for (int k = 0; k < g->ncases && b >= 0; k++) {
-			double f = wtg_table_num(t, g->first + k, cmin), p = wtg_table_num(t, g->first + k, cpages);
+			double f = wtg_table_num(t, g->first + k, cmin);
+			double p = wtg_table_num(t, g->first + k, cpages);
 			set_cell(g, b, k, f > 0 ? p / f : NAN, "");
 		}
 	}
@@ -206,10 +209,10 @@ static int figures(const struct tui_view *v, char fig[][256], int max)
 			tui_row_label(lab, sizeof lab, t, r, NULL, 0);
 			tui_fmt_num(ratio, sizeof ratio, wtg_table_num(t, r, cms) / wtg_table_num(t, w, cms));
 			if (cmaj >= 0)
-				snprintf(maj, sizeof maj, " (%.0f vs %.0f major faults)", wtg_table_num(t, r, cmaj),
-					 wtg_table_num(t, w, cmaj));
-			o += snprintf(line + o, sizeof line - (size_t)o, "%s%s / warm: %s%s%s", o ? "; " : "", lab,
-				      ratio, l->g->times, maj);
+				snprintf(maj, sizeof maj, " (%.0f vs %.0f major faults)",
+					 wtg_table_num(t, r, cmaj), wtg_table_num(t, w, cmaj));
+			o += snprintf(line + o, sizeof line - (size_t)o, "%s%s / warm: %s%s%s", o ? "; " : "",
+				      lab, ratio, l->g->times, maj);
 			if (o >= (int)sizeof line)
 				break;
 		}
@@ -271,7 +274,8 @@ static bool draw_side_by_side(const struct tui_view *v, const struct grid *g, in
 			int lw = tui_width(lines[i]);
 			if (lw > cw - 1)
 				lw = cw - 1;
-			tui_put_clip(w, y + (hl - nl) + i, right - lw, cw - 1, tui_attr(l, TR_TITLE), l, lines[i]);
+			tui_put_clip(w, y + (hl - nl) + i, right - lw, cw - 1, tui_attr(l, TR_TITLE), l,
+				     lines[i]);
 		}
 	}
 	y += hl;
@@ -288,8 +292,8 @@ static bool draw_side_by_side(const struct tui_view *v, const struct grid *g, in
 		}
 	}
 	if (more)
-		tui_printf(w, y, v->x, v->wd, tui_attr(l, TR_DIM), "%s %d more (s saves every column)", l->g->ellipsis,
-			   more);
+		tui_printf(w, y, v->x, v->wd, tui_attr(l, TR_DIM), "%s %d more (s saves every column)",
+			   l->g->ellipsis, more);
 	return true;
 }
 
@@ -347,6 +351,7 @@ void tui_counters_draw(const struct tui_view *v)
 	if (!draw_side_by_side(v, g, rows))
 		draw_table(v, g, rows);
 	for (int i = 0; i < nfig; i++)
-		tui_put_clip(v->w, v->y + v->h - nfig + i, v->x, v->wd, tui_attr(v->look, TR_TITLE), v->look, fig[i]);
+		tui_put_clip(v->w, v->y + v->h - nfig + i, v->x, v->wd, tui_attr(v->look, TR_TITLE), v->look,
+			     fig[i]);
 	free(g);
 }

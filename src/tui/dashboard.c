@@ -328,13 +328,22 @@ static void layout(struct dash *d)
 
 /* ---- header and tabs ---- */
 
+/* Bytes the data file's preparation goes through: its size, or the --file's. */
+static uint64_t df_total(const struct dash *d)
+{
+	if (d->s->opt->file)
+		return d->file_st_ok ? (uint64_t)d->file_st.st_size : 0;
+	return d->s->opt->size;
+}
+
 static void draw_header(struct dash *d)
 {
 	struct wtg_session *s = d->s;
 	int st = atomic_load(&s->df_state);
 	uint64_t done = atomic_load(&s->df.done);
-	uint64_t total = s->opt->file ? (d->file_st_ok ? (uint64_t)d->file_st.st_size : 0) : s->opt->size;
-	uint64_t sig = mix(mix(mix(1, (uint64_t)st), total ? done * 100 / total : done >> 20), (uint64_t)d->cols);
+	uint64_t total = df_total(d);
+	uint64_t sig = mix(mix(1, (uint64_t)st), total ? done * 100 / total : done >> 20);
+	sig = mix(sig, (uint64_t)d->cols);
 	if (sig == d->sig_hdr)
 		return;
 	d->sig_hdr = sig;
@@ -498,14 +507,16 @@ static void draw_box(struct dash *d, int current)
 		snprintf(right, sizeof right, "not built yet");
 	} else if (t->state == WTG_RUNNING) {
 		if (t->nsteps > 0)
-			snprintf(right, sizeof right, "%s running, step %d/%d", l->g->play, t->step, t->nsteps);
+			snprintf(right, sizeof right, "%s running, step %d/%d", l->g->play, t->step,
+				 t->nsteps);
 		else
 			snprintf(right, sizeof right, "%s running", l->g->play);
 		ra = tui_attr(l, TR_OK) | A_BOLD;
 	} else if (t->state == WTG_DONE) {
 		char du[32];
 		tui_fmt_value(du, sizeof du, (double)(t->finished_ns - t->started_ns), "ns");
-		snprintf(right, sizeof right, "done in %s %s", du, wtg_table_checks_ok(t) ? l->g->ok : l->g->bad);
+		snprintf(right, sizeof right, "done in %s %s", du,
+			 wtg_table_checks_ok(t) ? l->g->ok : l->g->bad);
 		ra = tui_attr(l, TR_OK);
 	} else if (t->state == WTG_FAILED) {
 		snprintf(right, sizeof right, "failed %s", l->g->bad);
@@ -532,7 +543,8 @@ static void draw_box(struct dash *d, int current)
 	} else if (t->nrows == 0 && t->nseries == 0 && !t->error[0]) {
 		char msg[256];
 		if (t->state == WTG_RUNNING)
-			snprintf(msg, sizeof msg, "measuring%s %s", t->step_label[0] ? ":" : "", t->step_label);
+			snprintf(msg, sizeof msg, "measuring%s %s", t->step_label[0] ? ":" : "",
+				 t->step_label);
 		else if (t->state == WTG_STOPPED)
 			snprintf(msg, sizeof msg, "stopped before the first row: r runs it again");
 		else if (qpos >= 0 && current >= 0)
@@ -549,7 +561,9 @@ static void draw_box(struct dash *d, int current)
 		centre(vw, mid, vwid, A_BOLD, msg);
 		centre(vw, mid + 2, vwid, tui_attr(l, TR_DIM), e->runs);
 	} else {
-		struct tui_view v = { .w = vw, .y = 0, .x = 1, .h = vh, .wd = vwid - 2, .look = l, .t = t, .e = e };
+		struct tui_view v = {
+			.w = vw, .y = 0, .x = 1, .h = vh, .wd = vwid - 2, .look = l, .t = t, .e = e,
+		};
 		tui_view_draw(&v);
 	}
 	wnoutrefresh(vw);
@@ -624,7 +638,8 @@ static void draw_panels(struct dash *d)
 	pw = getmaxx(w) - 2;
 	snprintf(title, sizeof title, "faults%sswitches%sCPUs", l->g->sep, l->g->sep);
 	if (tui_width(title) + 3 > pw)
-		snprintf(title, sizeof title, "faults%sswitches%sCPUs", l->utf8 ? "·" : "/", l->utf8 ? "·" : "/");
+		snprintf(title, sizeof title, "faults%sswitches%sCPUs", l->utf8 ? "·" : "/",
+			 l->utf8 ? "·" : "/");
 	tui_frame(w, l, dim, title, tui_attr(l, TR_TITLE), NULL, 0);
 	if (have) {
 		char a[32], b[32], cpus[160], mig[32];
@@ -636,7 +651,8 @@ static void draw_panels(struct dash *d)
 		tui_printf(w, 2, 1, pw, A_NORMAL, "vol   %-9s invol %s", a, b);
 		wtg_probe_cpus_str(p.cpus_seen, cpus, sizeof cpus);
 		if ((int)strlen(cpus) > 9)
-			snprintf(cpus, sizeof cpus, "%d of %d", __builtin_popcountll(p.cpus_seen), s->machine.cpus);
+			snprintf(cpus, sizeof cpus, "%d of %d", __builtin_popcountll(p.cpus_seen),
+				 s->machine.cpus);
 		if (p.migrations < 0)
 			snprintf(mig, sizeof mig, "n/a");
 		else
@@ -709,7 +725,7 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 	double frac = -1, left = -1;
 	attr_t ha = A_BOLD;
 	if (dfs == WTG_DF_PREPARING) {
-		uint64_t total = s->opt->file ? (d->file_st_ok ? (uint64_t)d->file_st.st_size : 0) : s->opt->size;
+		uint64_t total = df_total(d);
 		char a[32], b[32];
 		wtg_fmt_size(a, sizeof a, done);
 		wtg_fmt_size(b, sizeof b, total);
@@ -723,8 +739,8 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 	} else if (ri->idx >= 0) {
 		const char *name = wtg_experiments[ri->idx]->name;
 		if (ri->nsteps > 0)
-			snprintf(head, sizeof head, " %s %s  step %d/%d  %s", l->g->play, name, ri->step, ri->nsteps,
-				 ri->label);
+			snprintf(head, sizeof head, " %s %s  step %d/%d  %s", l->g->play, name, ri->step,
+				 ri->nsteps, ri->label);
 		else
 			snprintf(head, sizeof head, " %s %s  %s", l->g->play, name, ri->label);
 		/* the experiment's own estimate while it holds, else elapsed time per step so far */
@@ -743,8 +759,9 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 			frac = 0;
 		}
 	} else if (d->paused) {
-		snprintf(head, sizeof head, " %s paused%s%s: space resumes", l->g->pause,
-			 d->paused_idx >= 0 ? " " : "", d->paused_idx >= 0 ? wtg_experiments[d->paused_idx]->name : "");
+		const char *what = d->paused_idx >= 0 ? wtg_experiments[d->paused_idx]->name : "";
+		snprintf(head, sizeof head, " %s paused%s%s: space resumes", l->g->pause, what[0] ? " " : "",
+			 what);
 		ha = tui_attr(l, TR_WARN);
 	} else if (d->autoplay && d->ap_holding) {
 		int next = -1;
@@ -753,8 +770,8 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 				next = i;
 		double sleft = (double)(d->ap_hold_until - now) / 1e9;
 		if (next >= 0)
-			snprintf(head, sizeof head, " %s autoplay: %s next in %.0f s (any key takes over)", l->g->play,
-				 wtg_experiments[next]->name, sleft < 0 ? 0 : ceil(sleft));
+			snprintf(head, sizeof head, " %s autoplay: %s next in %.0f s (any key takes over)",
+				 l->g->play, wtg_experiments[next]->name, sleft < 0 ? 0 : ceil(sleft));
 		else
 			snprintf(head, sizeof head, " %s autoplay: last one, ending in %.0f s", l->g->play,
 				 sleft < 0 ? 0 : ceil(sleft));
@@ -847,30 +864,31 @@ static void draw_help(struct dash *d)
 {
 	WINDOW *w = d->help;
 	const struct tui_look *l = &d->look;
+	/* one screen at 80x24: descriptions of at most 55 columns */
 	static const char *const keys[][2] = {
 		{ "1-9 0", "the first ten tabs" },
-		{ "Tab S-Tab <- ->", "every tab, in turn" },
-		{ "r  Enter", "run this tab's experiment again (stops the running one)" },
-		{ "space", "pause (stops the run) / resume (runs it again)" },
-		{ "a", "autoplay: every experiment in turn, each view held 4 s; any key stops" },
-		{ "s", "save all results so far: ./wtg-DATE-TIME.json and .csv" },
-		{ "b", "burners: one spinning thread per CPU, on / off" },
-		{ "p", "background policy (SCHED_IDLE) for the measuring threads" },
-		{ "u", "uncached I/O: O_DIRECT, or eviction before each pass" },
+		{ "Tab S-Tab <- ->", "every tab in turn" },
+		{ "r  Enter", "run this tab again (stops the running one)" },
+		{ "space", "pause: stop the run; again: run it again" },
+		{ "a", "autoplay every experiment, 4 s each; any key stops" },
+		{ "s", "save the results: ./wtg-DATE-TIME.json and .csv" },
+		{ "b", "burners: a spinning thread per CPU, on / off" },
+		{ "p", "background policy (SCHED_IDLE) for measuring" },
+		{ "u", "uncached I/O: O_DIRECT, else evict before a pass" },
 		{ "c", "evict the data file from the page cache now" },
 		{ "? q", "this help / quit" },
 	};
 	static const char *const views[][2] = {
-		{ "sweep", "one line per series over a log2 x axis; marks are measured rows" },
-		{ "bars", "one bar per row with value and unit; threads: ideal = 1 thread x N" },
-		{ "histogram", "samples in bins (log bins across decades); median p90 p99 marked" },
-		{ "counters", "faults and times per case, with per-page and per-fault figures" },
-		{ "panels", "wall/user/sys of the latest run; faults, switches, CPUs seen;" },
-		{ "", "the conditions in force and what the kernel granted" },
+		{ "sweep", "a line per series on a log2 x axis; marks are rows" },
+		{ "bars", "a bar per row; threads: ideal = 1 thread x N" },
+		{ "histogram", "samples in bins (log over decades); median p90 p99" },
+		{ "counters", "faults and times per case, per page and per fault" },
+		{ "panels", "wall/user/sys of the latest run; faults, switches," },
+		{ "", "CPUs seen; the conditions and what the kernel gave" },
 	};
 	werase(w);
-	tui_frame(w, l, tui_attr(l, TR_TITLE), "help: keys and views", tui_attr(l, TR_TITLE), "any key closes",
-		  tui_attr(l, TR_DIM));
+	tui_frame(w, l, tui_attr(l, TR_TITLE), "help: keys and views", tui_attr(l, TR_TITLE),
+		  "any key closes", tui_attr(l, TR_DIM));
 	int hw = getmaxx(w) - 4, hh = getmaxy(w) - 1;
 	int y = 1;
 	for (size_t i = 0; i < WTG_ARRAY_LEN(keys) && y < hh; i++, y++) {
@@ -884,7 +902,7 @@ static void draw_help(struct dash *d)
 	}
 	if (y + 1 < hh)
 		tui_put(w, y + 1, 2, hw, tui_attr(l, TR_DIM),
-			"A tab that has not run yet runs when the worker is free. Rows carry the conditions.");
+			"A tab not run yet runs when the worker is free.");
 	touchwin(w);
 	wnoutrefresh(w);
 }
@@ -897,8 +915,8 @@ static void draw(struct dash *d, int64_t now)
 	if (d->small) {
 		char msg[96];
 		werase(stdscr);
-		snprintf(msg, sizeof msg, "terminal too small: need %dx%d, have %dx%d", MIN_COLS, MIN_ROWS, d->cols,
-			 d->rows);
+		snprintf(msg, sizeof msg, "terminal too small: need %dx%d, have %dx%d", MIN_COLS, MIN_ROWS,
+			 d->cols, d->rows);
 		int y = d->rows / 2 - 1;
 		tui_put(stdscr, y < 0 ? 0 : y, 0, d->cols, A_BOLD, msg);
 		tui_put(stdscr, (y < 0 ? 0 : y) + 1, 0, d->cols, A_NORMAL, "q quits");
@@ -1027,7 +1045,8 @@ static void toggle_pause(struct dash *d)
 	d->paused_idx = atomic_load(&s->current);
 	if (d->paused_idx >= 0) {
 		wtg_session_cancel(s);
-		notice(d, TR_WARN, "paused: %s stopped; space runs it again", wtg_experiments[d->paused_idx]->name);
+		notice(d, TR_WARN, "paused: %s stopped; space runs it again",
+		       wtg_experiments[d->paused_idx]->name);
 	} else {
 		notice(d, TR_WARN, "paused: nothing starts until space");
 	}

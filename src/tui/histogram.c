@@ -188,12 +188,14 @@ static void draw_marks(const struct tui_view *v, int y, int x0, int cw, const in
 			j++;
 		char lab[32] = "";
 		for (int k = i; k <= j; k++)
-			snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "%s%s", k > i ? "/" : "", names[k]);
+			snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "%s%s", k > i ? "/" : "",
+				 names[k]);
 		int len = (int)strlen(lab), s = -1;
 		if (span_free(used, n, cols[j] + 1, cols[j] + 1 + len) &&
 		    (cols[j] + 1 + len >= n || !used[cols[j] + 1 + len]))
 			s = cols[j] + 1;
-		else if (span_free(used, n, cols[i] - len, cols[i]) && (cols[i] - len - 1 < 0 || !used[cols[i] - len - 1]))
+		else if (span_free(used, n, cols[i] - len, cols[i]) &&
+			 (cols[i] - len - 1 < 0 || !used[cols[i] - len - 1]))
 			s = cols[i] - len;
 		if (s >= 0) {
 			tui_put(v->w, y, x0 + s, len, a, lab);
@@ -255,8 +257,8 @@ void tui_hist_draw(const struct tui_view *v)
 	if (nd == 2 && nfig == 3 && d[0].p99 > 0) {
 		char r[32];
 		tui_fmt_num(r, sizeof r, d[1].p99 / d[0].p99);
-		tui_printf(w, fy + 2, v->x, v->wd, A_BOLD, "p99 %s / %s = %s%s", d[1].s->name, d[0].s->name, r,
-			   l->g->times);
+		tui_printf(w, fy + 2, v->x, v->wd, A_BOLD, "p99 %s / %s = %s%s", d[1].s->name, d[0].s->name,
+			   r, l->g->times);
 	}
 
 	/* one shared scale */
@@ -334,8 +336,8 @@ void tui_hist_draw(const struct tui_view *v)
 	for (int i = 0; i < nd && stacked; i++) {
 		int top = v->y + i * band;
 		if (nd > 1)
-			tui_put_clip(w, top + (bh - 1) / 2, v->x, margin - 1, tui_attr(l, dist_role[i]) | A_BOLD, l,
-				     d[i].s->name);
+			tui_put_clip(w, top + (bh - 1) / 2, v->x, margin - 1,
+				     tui_attr(l, dist_role[i]) | A_BOLD, l, d[i].s->name);
 		attr_t a = tui_attr(l, dist_role[i]);
 		for (int c = 0; c < cw; c++) {
 			long h = hgt[(size_t)i * (size_t)cw + (size_t)c];
@@ -358,10 +360,13 @@ void tui_hist_draw(const struct tui_view *v)
 			for (int r = 0; r < bh; r++) {
 				/* in front: the shortest bar that reaches this cell */
 				int best = -1;
+				long bh_best = 0;
 				for (int i = 0; i < nd; i++) {
 					long h = hgt[(size_t)i * (size_t)cw + (size_t)c];
-					if (h > (long)r * units && (best < 0 || h < hgt[(size_t)best * (size_t)cw + (size_t)c]))
+					if (h > (long)r * units && (best < 0 || h < bh_best)) {
 						best = i;
+						bh_best = h;
+					}
 				}
 				if (best < 0)
 					continue;
@@ -370,7 +375,8 @@ void tui_hist_draw(const struct tui_view *v)
 					h >= units ? l->g->vbar[8] : l->g->vbar[h]);
 			}
 		for (int i = 0; i < nmarks; i++) {
-			tui_put(w, v->y + bh + i, v->x, 1, tui_attr(l, dist_role[i]) | A_BOLD, l->g->marker[i]);
+			attr_t ma = tui_attr(l, dist_role[i]) | A_BOLD;
+			tui_put(w, v->y + bh + i, v->x, 1, ma, l->g->marker[i]);
 			draw_marks(v, v->y + bh + i, x0, cw, pc[i], tui_attr(l, dist_role[i]));
 		}
 	}

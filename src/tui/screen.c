@@ -163,8 +163,9 @@ attr_t tui_attr(const struct tui_look *l, enum tui_role r)
 static void init_colours(void)
 {
 	static const short fg[TR_NROLES] = {
-		[TR_TITLE] = COLOR_CYAN, [TR_S1] = COLOR_CYAN, [TR_S2] = COLOR_MAGENTA, [TR_S3] = COLOR_YELLOW,
-		[TR_OK] = COLOR_GREEN, [TR_ERR] = COLOR_RED, [TR_WARN] = COLOR_YELLOW, [TR_DIM] = -1,
+		[TR_TITLE] = COLOR_CYAN, [TR_S1] = COLOR_CYAN, [TR_S2] = COLOR_MAGENTA,
+		[TR_S3] = COLOR_YELLOW, [TR_OK] = COLOR_GREEN, [TR_ERR] = COLOR_RED,
+		[TR_WARN] = COLOR_YELLOW, [TR_DIM] = -1,
 		[TR_WALL] = COLOR_CYAN, [TR_USER] = COLOR_GREEN, [TR_SYS] = COLOR_YELLOW, [TR_CUR] = -1,
 		[TR_KEY] = COLOR_YELLOW, [TR_AXIS] = -1, [TR_BAR] = COLOR_CYAN,
 	};

@@ -125,7 +125,8 @@ static void build_plot(struct plot *p, const struct wtg_table *t, const struct w
 				xc = c;
 	if (ny == 0) {
 		for (int c = 0; c < t->ncols; c++)
-			if (c != xc && numeric(t, c) && t->cols[c].unit && strcmp(t->cols[c].unit, "GB/s") == 0)
+			if (c != xc && numeric(t, c) && t->cols[c].unit &&
+			    strcmp(t->cols[c].unit, "GB/s") == 0)
 				yc[ny++] = c;
 		for (int c = t->ncols - 1; c >= 0 && ny == 0; c--)
 			if (c != xc && numeric(t, c))
@@ -458,7 +459,7 @@ void tui_sweep_draw(const struct tui_view *v)
 			if (p.bytes)
 				snprintf(xs, sizeof xs, "%s", val);	/* "256K" */
 			else
-				snprintf(xs, sizeof xs, "%s %s", t->cols[p.xcol].name, val);	/* "batch 10" */
+				snprintf(xs, sizeof xs, "%s %s", t->cols[p.xcol].name, val);	/* batch 10 */
 		}
 		char rest[448];
 		tui_row_words(rest, sizeof rest, t, r, p.xcol);

@@ -25,8 +25,8 @@
 /* ---- look: colour roles and glyph sets (screen.c) ---- */
 
 enum tui_role {
-	TR_NORMAL = 0, TR_TITLE, TR_S1, TR_S2, TR_S3, TR_OK, TR_ERR, TR_WARN, TR_DIM, TR_WALL, TR_USER, TR_SYS,
-	TR_CUR, TR_KEY, TR_AXIS, TR_BAR, TR_NROLES
+	TR_NORMAL = 0, TR_TITLE, TR_S1, TR_S2, TR_S3, TR_OK, TR_ERR, TR_WARN, TR_DIM, TR_WALL, TR_USER,
+	TR_SYS, TR_CUR, TR_KEY, TR_AXIS, TR_BAR, TR_NROLES
 };
 
 struct tui_glyphs {

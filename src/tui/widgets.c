@@ -605,8 +605,8 @@ int tui_footer(const struct tui_view *v, int max)
 			snprintf(lines[n], sizeof lines[n], "%s %d check%s ok: %s", l->g->ok, t->nchecks,
 				 t->nchecks == 1 ? "" : "s", t->checks[0].detail);
 		else
-			snprintf(lines[n], sizeof lines[n], "%s %d of %d checks failed: %s: %s", l->g->bad, bad,
-				 t->nchecks, t->checks[first_bad].name, t->checks[first_bad].detail);
+			snprintf(lines[n], sizeof lines[n], "%s %d of %d checks failed: %s: %s", l->g->bad,
+				 bad, t->nchecks, t->checks[first_bad].name, t->checks[first_bad].detail);
 		attrs[n++] = tui_attr(l, bad ? TR_ERR : TR_OK);
 	}
 	/* the latest notes, as many as fit */

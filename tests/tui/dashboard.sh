@@ -23,7 +23,8 @@ start() {
 	rows=$3
 	shift 3
 	rm -f "$tmp/status"
-	tm_start "$cols" "$rows" "cd '$tmp/cwd' || exit; trap '' INT; ulimit -c 0; env LC_ALL=$loc LANG=$loc '$WTG' --quick --dir='$tmp/data' $*; echo \$? >'$tmp/status'"
+	cmd="trap '' INT; ulimit -c 0; env LC_ALL=$loc LANG=$loc '$WTG' --quick --dir='$tmp/data' $*"
+	tm_start "$cols" "$rows" "cd '$tmp/cwd' || exit; $cmd; echo \$? >'$tmp/status'"
 }
 
 exited() {
@@ -172,7 +173,10 @@ check "space again resumes" tm_wait "resumed" 5
 json=$(save)
 check "s saves and shows the paths" [ -n "$json" ]
 csv=${json%.json}.csv
-check "the saved JSON parses" python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["tool"] == "wtg" and "machine" in d' "$json"
+check "the saved JSON parses" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["tool"] == "wtg" and "machine" in d' "$json"
 check "the saved CSV has a section per saved experiment" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -202,19 +206,18 @@ def size(b):
 
 def text_label(r):
     for i, c in enumerate(cols):
-        if units[i] == "" and isinstance(r[i], str) and not c.startswith("cond_") and not c.startswith("probe_"):
+        own = not c.startswith("cond_") and not c.startswith("probe_")
+        if units[i] == "" and isinstance(r[i], str) and own:
             return r[i]
     return None
 
 xcol = {"valley": "bufsize", "syscall": "batch", "wss": "wss", "uncached": "bufsize"}
 if view == "sweep":
-    last = [r for r in rows if r[cols.index(xcol[e["name"]])] is not None][-1] if e["name"] in xcol else rows[-1]
-    if e["name"] == "uncached":
-        last = rows[-1]
-    x = last[cols.index(xcol.get(e["name"], cols[0]))]
+    # the words under the chart start with the latest row's x
+    xc = cols.index(xcol.get(e["name"], cols[0]))
+    x = rows[-1][xc]
     if x is not None:
-        print(size(x) + ": " if units[cols.index(xcol.get(e["name"], cols[0]))] == "B"
-              else "%s %s: " % (xcol.get(e["name"], cols[0]), format(x, ",")))
+        print(size(x) + ": " if units[xc] == "B" else "%s %s: " % (cols[xc], format(x, ",")))
 elif view == "bars":
     lab = text_label(rows[-1])
     if lab:
@@ -367,7 +370,8 @@ check "a crash: the data file is gone" no_datafile
 
 # the worker starved: background policy under burners, a full-size valley with tiny reads
 rm -f "$tmp/status"
-tm_start 80 24 "cd '$tmp/cwd' || exit; env LC_ALL=C.UTF-8 '$WTG' --size=64M --dir='$tmp/data'; echo \$? >'$tmp/status'"
+cmd="env LC_ALL=C.UTF-8 '$WTG' --size=64M --dir='$tmp/data'"
+tm_start 80 24 "cd '$tmp/cwd' || exit; $cmd; echo \$? >'$tmp/status'"
 tm_wait "data 64M in" 60
 tm_keys 3
 tm_wait "3 valley]" 5
@@ -392,10 +396,12 @@ tm_keys q
 wait_exit 10
 
 rm -f "$tmp/status"
-tm_start 80 24 "env TERM=wtg-no-such-terminal LC_ALL=C.UTF-8 '$WTG' --quick --dir='$tmp/data'; echo \$? >'$tmp/status'; sleep 30"
+cmd="env TERM=wtg-no-such-terminal LC_ALL=C.UTF-8 '$WTG' --quick --dir='$tmp/data'"
+tm_start 80 24 "$cmd; echo \$? >'$tmp/status'; sleep 30"
 check "an unknown TERM: wtg exits" wait_exit 10
 check_eq "an unknown TERM: exit status 1" "$(status)" 1
-check "an unknown TERM: one clear message" tm_has "wtg: cannot initialise the terminal (TERM=wtg-no-such-terminal)"
+check "an unknown TERM: one clear message" \
+	tm_has "wtg: cannot initialise the terminal (TERM=wtg-no-such-terminal)"
 
 # ---------------------------------------------------------------------------------------------
 # sizes and glyphs

@@ -180,8 +180,10 @@ static void fill_valley(struct wtg_table *t, int upto)
 	for (int64_t b = 16; b <= (16 << 20) && k < upto; b *= 4, k++) {
 		double gbps = 26.0 * exp(-pow((log2((double)b) - 18) / 7, 2));
 		int64_t bytes = 64 << 20;
-		struct wtg_value v[6] = { WTG_INT(b), WTG_INT((bytes + b - 1) / b), WTG_INT(bytes),
-					  WTG_REAL(bytes / gbps / 1e6), WTG_REAL(gbps), WTG_INT(8556347123LL) };
+		struct wtg_value v[6] = {
+			WTG_INT(b), WTG_INT((bytes + b - 1) / b), WTG_INT(bytes),
+			WTG_REAL(bytes / gbps / 1e6), WTG_REAL(gbps), WTG_INT(8556347123LL),
+		};
 		struct wtg_probe_result p = probe(bytes / gbps / 1e6, 1, 2);
 		wtg_table_add_row(t, v, 6, &p);
 	}
@@ -262,9 +264,11 @@ static void fill_readcost(struct wtg_table *t, const struct wtg_experiment *e)
 		wtg_table_add_series(t, names[k], "ns", v, 120);
 		struct wtg_summary s;
 		wtg_summarize(v, 120, 1, &s);
-		struct wtg_value row[9] = { WTG_TEXT(names[k]), WTG_INT(120), WTG_REAL(s.mean), WTG_REAL(s.median),
-					    WTG_REAL(s.p90),	WTG_REAL(s.p99), WTG_REAL(s.max), WTG_REAL(s.ci_low),
-					    WTG_REAL(s.ci_high) };
+		struct wtg_value row[9] = {
+			WTG_TEXT(names[k]), WTG_INT(120),   WTG_REAL(s.mean),   WTG_REAL(s.median),
+			WTG_REAL(s.p90),    WTG_REAL(s.p99), WTG_REAL(s.max),    WTG_REAL(s.ci_low),
+			WTG_REAL(s.ci_high),
+		};
 		wtg_table_add_row(t, row, 9, NULL);
 	}
 }
@@ -272,13 +276,15 @@ static void fill_readcost(struct wtg_table *t, const struct wtg_experiment *e)
 static void fill_mmap(struct wtg_table *t)
 {
 	static const struct wtg_column cols[] = {
-		{ "case", "", WTG_T_TEXT, 0 }, { "ms", "ms", WTG_T_REAL, 2 }, { "minflt", "count", WTG_T_INT, 0 },
-		{ "majflt", "count", WTG_T_INT, 0 }, { "pages", "count", WTG_T_INT, 0 },
+		{ "case", "", WTG_T_TEXT, 0 },	     { "ms", "ms", WTG_T_REAL, 2 },
+		{ "minflt", "count", WTG_T_INT, 0 }, { "majflt", "count", WTG_T_INT, 0 },
+		{ "pages", "count", WTG_T_INT, 0 },
 	};
 	wtg_table_set_columns(t, cols, 5);
 	struct wtg_value a[5] = { WTG_TEXT("not prefaulted"), WTG_REAL(21.5), WTG_INT(1024), WTG_INT(0),
 				  WTG_INT(16384) };
-	struct wtg_value b[5] = { WTG_TEXT("prefaulted"), WTG_REAL(6.3), WTG_INT(2), WTG_INT(0), WTG_INT(16384) };
+	struct wtg_value b[5] = { WTG_TEXT("prefaulted"), WTG_REAL(6.3), WTG_INT(2), WTG_INT(0),
+				  WTG_INT(16384) };
 	wtg_table_add_row(t, a, 5, NULL);
 	wtg_table_add_row(t, b, 5, NULL);
 }
@@ -286,8 +292,9 @@ static void fill_mmap(struct wtg_table *t)
 static void fill_pagecache(struct wtg_table *t)
 {
 	static const struct wtg_column cols[] = {
-		{ "pass", "", WTG_T_TEXT, 0 }, { "ms", "ms", WTG_T_REAL, 2 }, { "gbps", "GB/s", WTG_T_REAL, 2 },
-		{ "minflt", "count", WTG_T_INT, 0 }, { "majflt", "count", WTG_T_INT, 0 },
+		{ "pass", "", WTG_T_TEXT, 0 },	     { "ms", "ms", WTG_T_REAL, 2 },
+		{ "gbps", "GB/s", WTG_T_REAL, 2 },   { "minflt", "count", WTG_T_INT, 0 },
+		{ "majflt", "count", WTG_T_INT, 0 },
 	};
 	wtg_table_set_columns(t, cols, 5);
 	struct wtg_value a[5] = { WTG_TEXT("cold"), WTG_REAL(480), WTG_REAL(0.14), WTG_INT(3), WTG_INT(410) };
