@@ -248,10 +248,15 @@ void tui_hist_draw(const struct tui_view *v)
 	if (nfig > v->h - 5)
 		nfig = v->h - 5 > 0 ? v->h - 5 : 0;
 	int fy = v->y + v->h - nfig;
+	/* overlaid without colour, each distribution fills with its own glyph, in whole cells */
+	int body = v->h - nfig - 2;	/* minus the x axis and its labels */
+	bool stacked = nd == 1 || body / nd >= 4;
+	bool own_fill = !stacked && (!l->color || l->g->vbar[1] == NULL);
+	const char *const *key = own_fill ? l->g->fill : l->g->marker;
 	for (int i = 0; i < nfig && i < nd; i++) {
 		char buf[512];
 		figures(buf, sizeof buf, t, &d[i], l);
-		int o = tui_put(w, fy + i, v->x, v->wd, tui_attr(l, dist_role[i]) | A_BOLD, l->g->marker[i]);
+		int o = tui_put(w, fy + i, v->x, v->wd, tui_attr(l, dist_role[i]) | A_BOLD, key[i]);
 		tui_put(w, fy + i, v->x + o + 1, v->wd - o - 1, A_NORMAL, buf);
 	}
 	if (nd == 2 && nfig == 3 && d[0].p99 > 0) {
@@ -281,7 +286,6 @@ void tui_hist_draw(const struct tui_view *v)
 	if (!(hi > lo))
 		hi = log ? lo * 2 : lo + 1;
 
-	int body = v->h - nfig - 2;	/* minus the x axis and its labels */
 	int maxname = 0;
 	for (int i = 0; i < nd; i++) {
 		int n = tui_width(d[i].s->name) + 1;
@@ -289,7 +293,6 @@ void tui_hist_draw(const struct tui_view *v)
 	}
 	/* several distributions: stacked bands when each gets 3 rows and a row of marks, else one chart
 	 * with the distributions overlaid (the shorter bar in front) and a row of marks each */
-	bool stacked = nd == 1 || body / nd >= 4;
 	int margin = nd == 1 ? 0 : stacked ? (maxname < 24 ? maxname : 24) : 2;
 	int x0 = v->x + margin, cw = v->wd - margin;
 	int band = stacked ? body / nd : body;
@@ -305,7 +308,7 @@ void tui_hist_draw(const struct tui_view *v)
 	if (!edges)
 		goto out;
 	tui_bin_edges(lo, hi, nb, log, edges);
-	bool eighths = l->g->vbar[1] != NULL;
+	bool eighths = l->g->vbar[1] != NULL && !own_fill;
 	int units = eighths ? 8 : 1;
 	int pc[MAX_DIST][3];
 	long *hgt = calloc((size_t)nd * (size_t)cw, sizeof *hgt);	/* bar height of each column, units */
@@ -371,12 +374,12 @@ void tui_hist_draw(const struct tui_view *v)
 				if (best < 0)
 					continue;
 				long h = hgt[(size_t)best * (size_t)cw + (size_t)c] - (long)r * units;
-				tui_put(w, v->y + bh - 1 - r, x0 + c, 1, tui_attr(l, dist_role[best]),
-					h >= units ? l->g->vbar[8] : l->g->vbar[h]);
+				const char *g = own_fill ? l->g->fill[best] : h >= units ? l->g->vbar[8] : l->g->vbar[h];
+				tui_put(w, v->y + bh - 1 - r, x0 + c, 1, tui_attr(l, dist_role[best]), g);
 			}
 		for (int i = 0; i < nmarks; i++) {
 			attr_t ma = tui_attr(l, dist_role[i]) | A_BOLD;
-			tui_put(w, v->y + bh + i, v->x, 1, ma, l->g->marker[i]);
+			tui_put(w, v->y + bh + i, v->x, 1, ma, key[i]);
 			draw_marks(v, v->y + bh + i, x0, cw, pc[i], tui_attr(l, dist_role[i]));
 		}
 	}

@@ -40,6 +40,7 @@ struct tui_glyphs {
 	const char *sep;		/* " · " */
 	const char *ok, *bad, *play, *pause, *ellipsis, *left, *right, *arrow, *times, *dash;
 	const char *marker[3];		/* the measured points of series 1..3 */
+	const char *fill[3];		/* overlaid histograms without colour: each its own fill */
 	const char *line;		/* the line of a sweep when there is no braille */
 	const char *ideal;		/* the ideal-scaling mark on a bar */
 	const char *pmark;		/* a percentile under a histogram */

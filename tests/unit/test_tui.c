@@ -306,6 +306,7 @@ static void fill_pagecache(struct wtg_table *t)
 /* ---- drawing off-screen and reading back ---- */
 
 static char screen[64][1024];
+static bool colour;	/* the look asks for colour (attributes only: nothing is read back of them) */
 
 static void render(const char *exp, void (*fill)(struct wtg_table *), int h, int w, bool ascii)
 {
@@ -314,7 +315,7 @@ static void render(const char *exp, void (*fill)(struct wtg_table *), int h, int
 	struct wtg_table t;
 	wtg_table_init(&t, e);
 	fill(&t);
-	struct tui_look look = { ascii ? &tui_glyphs_ascii : &tui_glyphs_utf8, false, !ascii };
+	struct tui_look look = { ascii ? &tui_glyphs_ascii : &tui_glyphs_utf8, colour, !ascii };
 	WINDOW *win = newwin(h, w, 0, 0);
 	struct tui_view v = { .w = win, .y = 0, .x = 0, .h = h, .wd = w, .look = &look, .t = &t, .e = e };
 	tui_view_draw(&v);
@@ -428,13 +429,25 @@ static void test_views(void)
 	render("readcost", fill_readcost_plain, 18, 78, true);
 	CHECK(has("^"));
 	CHECK(has("read file: n 120, median"));
-	/* too short to stack: one chart, overlaid, a row of marks each under it */
+	/* too short to stack: one chart, overlaid, a row of marks each under it; in colour the
+	 * distributions are told apart by colour and keyed by their markers */
+	colour = true;
 	render("readcost", fill_readcost_plain, 12, 78, false);
+	colour = false;
 	CHECK(has("● getpid: n 120"));
 	CHECK(has("p99"));
 	CHECK(has("100ns"));
 	CHECK(row_with("◆", "median▲") >= 0);	/* the marks of the second distribution */
 	CHECK(row_with("◆", "median▲") < line_of("◆ read /dev/zero"));
+	/* without colour each fills with its own glyph, and the keys say which */
+	render("readcost", fill_readcost_plain, 12, 78, false);
+	CHECK(has("▒ read /dev/zero: n 120"));
+	CHECK(row_with("▒", "median▲") >= 0);
+	CHECK(has("▒▒▒"));
+	CHECK(has("░░░"));
+	render("readcost", fill_readcost_plain, 12, 78, true);
+	CHECK(has("o read /dev/zero: n 120"));
+	CHECK(has("ooo"));
 
 	render("mmap", fill_mmap, 13, 78, false);
 	CHECK(has("not prefaulted"));
