@@ -89,14 +89,17 @@ save() {
 	ls "$tmp/cwd"/wtg-*.json 2>/dev/null | head -n 1
 }
 
-# run_here i: rerun tab i's experiment and wait until it ended.
+# run_here i: run tab i's experiment and wait until it ended. The dashboard is kept paused between
+# runs (r runs anyway), so that no tab starts by itself when it is visited on the way.
 run_here() {
 	box_before=$(box_line)
 	tm_keys r
 	tm_wait "running $(name_of "$1")" 5 || return 1
 	# the box's state changes first (or the run was too quick to see and says the same)
 	wait_for 10 box_changed
-	wait_for 120 tm_ended
+	wait_for 120 tm_ended || return 1
+	tm_keys Space
+	tm_wait "paused: nothing starts until space" 5
 }
 
 # The top edge of the experiment's box, with its state on the right.
@@ -235,6 +238,8 @@ elif view == "counters":
 PY
 
 # each built experiment: run it from its tab, then its view shows what it measured
+tm_keys Space
+tm_wait "paused: nothing starts until space" 5
 valley_done=0
 while read -r i name view built; do
 	[ "$built" = 1 ] || continue
@@ -300,6 +305,8 @@ assert v["rows"] and all(r[c] > 0 for r in v["rows"]), v["rows"]' "$json"
 	tm_wait "running valley" 5
 	wait_for 10 box_changed
 	wait_for 120 tm_ended
+	tm_keys Space
+	tm_wait "paused: nothing starts until space" 5
 	json=$(save)
 	check "valley rows measured after u carry the uncached I/O mode (Enter reruns)" python3 -c '
 import json, sys
@@ -310,6 +317,9 @@ assert v["rows"] and all(r[c] in ("direct", "evicting") for r in v["rows"]), v["
 	tm_keys u
 	tm_wait "[u] I/O cached" 5
 fi
+
+tm_keys Space
+tm_wait "resumed" 5
 
 # autoplay moves on to the next built experiment by itself
 first=$(awk '$4 == 1 { print $1; exit }' "$tmp/list")
