@@ -354,16 +354,23 @@ static void draw_header(struct dash *d)
 	enum tui_role drole = TR_NORMAL;
 	if (st == WTG_DF_READY) {
 		wtg_fmt_size(sz, sizeof sz, s->df.size);
+		char where[PATH_MAX];
+		wtg_strlcpy(where, s->df.path, sizeof where);
 		if (s->df.owned) {
-			char dir[PATH_MAX];
-			wtg_strlcpy(dir, s->df.path, sizeof dir);
-			char *slash = strrchr(dir, '/');
+			char *slash = strrchr(where, '/');
 			if (slash)
-				*(slash == dir ? slash + 1 : slash) = '\0';
-			snprintf(data, sizeof data, "data %s in %s, sum %" PRId64, sz, dir, s->df.sum);
-		} else {
-			snprintf(data, sizeof data, "data %s (%s), sum %" PRId64, s->df.path, sz, s->df.sum);
+				*(slash == where ? slash + 1 : slash) = '\0';	/* the folder */
 		}
+		/* a path too long for the line gives way from its start; the size and the sum stay */
+		snprintf(data, sizeof data, "data %s in , sum %" PRId64 "  wtg  ", sz, s->df.sum);
+		int room = d->cols - tui_width(data) > 8 ? d->cols - tui_width(data) : 8;
+		int len = (int)strlen(where);
+		const char *tail = len > room ? where + len - room : where;
+		const char *cut = len > room ? l->g->ellipsis : "";
+		if (s->df.owned)
+			snprintf(data, sizeof data, "data %s in %s%s, sum %" PRId64, sz, cut, tail, s->df.sum);
+		else
+			snprintf(data, sizeof data, "data %s%s (%s), sum %" PRId64, cut, tail, sz, s->df.sum);
 	} else if (st == WTG_DF_FAILED) {
 		snprintf(data, sizeof data, "data file failed: %s", s->df_error);
 		drole = TR_ERR;
