@@ -318,7 +318,7 @@ unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes)
 	}
 	/* MAP_POPULATE is best effort: read one byte per page so every page is really present */
 	const unsigned char *p = m;
-	long page = sysconf(_SC_PAGESIZE);
+	long page = wtg_page_size();
 	uint64_t touch = 0;
 	for (uint64_t off = 0; off < bytes; off += (uint64_t)page)
 		touch += p[off];
@@ -411,4 +411,37 @@ int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bo
 		if (deadline_ns && wtg_now_ns() >= deadline_ns)
 			return WTG_CREW_TIMEOUT;
 	}
+}
+
+/* ---- pages and mappings (mmap, pagecache, faultbase, zerofill, uncached) ---- */
+
+long wtg_page_size(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	return page > 0 ? page : 4096;
+}
+
+int64_t wtg_pages_of(uint64_t bytes, long page)
+{
+	return (int64_t)((bytes + (uint64_t)page - 1) / (uint64_t)page);
+}
+
+#define MAPPED_PIECE (4u << 20)
+
+int wtg_sum_mapped(struct wtg_ctx *ctx, const unsigned char *p, uint64_t size, int64_t *sum)
+{
+	int64_t s = 0;
+	for (uint64_t off = 0; off < size; off += MAPPED_PIECE) {
+		uint64_t len = size - off < MAPPED_PIECE ? size - off : MAPPED_PIECE;
+		s += wtg_sum_bytes(p + off, (size_t)len);
+		if (wtg_ctx_cancelled(ctx))
+			return 1;
+	}
+	*sum = s;
+	return 0;
+}
+
+bool wtg_datafile_in_memory(const struct wtg_datafile *df)
+{
+	return strcmp(df->fs, "tmpfs") == 0 || strcmp(df->fs, "ramfs") == 0;
 }

@@ -110,8 +110,6 @@ void wtg_crew_open(struct wtg_crew *c);
 int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bool stop_on_cancel,
 		  int64_t deadline_ns);
 
-#endif
-
 /* ---- I/O and distribution helpers (bytewise, syscall, valley, readcost, clock, passes) ---- */
 
 /* Sequential regions of one thread: like wtg_probe_add, but wall times add up. */
@@ -141,3 +139,21 @@ void wtg_set_distribution_columns_ex(struct wtg_ctx *ctx, const char *labelcol,
 void wtg_add_summary_row(struct wtg_ctx *ctx, const char *label, const struct wtg_summary *s,
 			 const double *samples, size_t n, const struct wtg_probe_result *probe,
 			 const struct wtg_value *extra, int nextra);
+
+/* ---- pages and mappings (mmap, pagecache, faultbase, zerofill, uncached) ---- */
+
+/* The base page size (sysconf), 4096 when it cannot be read. */
+long wtg_page_size(void);
+
+/* How many pages of `page` bytes cover `bytes` (the last one may be partial). */
+int64_t wtg_pages_of(uint64_t bytes, long page);
+
+/* Sum a mapping of size bytes in 4 MiB pieces, checking cancel after each piece. Returns 0 with *sum
+ * set, or 1 when cancelled. */
+int wtg_sum_mapped(struct wtg_ctx *ctx, const unsigned char *p, uint64_t size, int64_t *sum);
+
+/* The data file lives in memory (tmpfs or ramfs): no storage device behind its page cache. */
+bool wtg_datafile_in_memory(const struct wtg_datafile *df);
+
+
+#endif

@@ -291,9 +291,7 @@ static int run_uncached(struct wtg_ctx *ctx)
 	bool quick = ctx->opt && ctx->opt->quick;
 	struct uc u = { .ctx = ctx, .fd = -1 };
 	u.mech = df->direct_ok ? UC_DIRECT : UC_EVICTING;
-	u.align = df->dio_mem_align > df->dio_offset_align ? df->dio_mem_align : df->dio_offset_align;
-	if (u.align < 4096)
-		u.align = 4096;
+	u.align = (unsigned)wtg_io_align(df);
 	/* passes cover whole 64 KiB chunks (known prefix sums), which keeps every length aligned too */
 	uint64_t usable = df->size / WTG_CHUNK * WTG_CHUNK;
 	if (u.align > WTG_CHUNK || usable < UC_RAND_LEN || WTG_CHUNK % u.align) {
@@ -364,10 +362,7 @@ static int run_uncached(struct wtg_ctx *ctx)
 		goto out;
 	wtg_ctx_progress(ctx, nsteps, nsteps, "done");
 
-	long page = sysconf(_SC_PAGESIZE);
-	if (page <= 0)
-		page = 4096;
-	int64_t pages = (int64_t)((df->size + (uint64_t)page - 1) / (uint64_t)page);
+	int64_t pages = wtg_pages_of(df->size, wtg_page_size());
 	if (u.mech == UC_DIRECT)
 		wtg_table_note(ctx->t,
 			       "mechanism: O_DIRECT; buffers, offsets and lengths aligned to %u B (statx "
@@ -399,7 +394,7 @@ static int run_uncached(struct wtg_ctx *ctx)
 		       "offsets aligned to %u B, their samples kept as a series (us); CI: bootstrap of the "
 		       "median, random row only",
 		       nrand, u.align);
-	if (strcmp(df->fs, "tmpfs") == 0 || strcmp(df->fs, "ramfs") == 0)
+	if (wtg_datafile_in_memory(df))
 		wtg_table_note(
 			ctx->t,
 			"the file is on %s: its pages live in memory, so no storage device is involved",
