@@ -138,6 +138,27 @@ static void uc_row(struct uc *u, const char *mode, size_t bufsize, int64_t bytes
 	wtg_table_add_row(u->ctx->t, v, (int)WTG_ARRAY_LEN(v), pr);
 }
 
+/* One read of a timed pass: its latency goes to u->lat, its bytes' sum to *sum; then the cancel
+ * check. Returns WTG_OK, WTG_CANCELLED, or WTG_ERR after wtg_table_fail (naming the pass's kind). */
+static int uc_pass_read(struct uc *u, size_t len, uint64_t off, bool random, int64_t *sum)
+{
+	double us;
+	ssize_t r = uc_read(u, len, off, &us);
+	if (r != (ssize_t)len) {
+		const char *why = r < 0 ? strerror(errno) : "end of file too early";
+		if (random)
+			wtg_table_fail(u->ctx->t, "%s random read at offset %llu: %s", uc_mech_name[u->mech],
+				       (unsigned long long)off, why);
+		else
+			wtg_table_fail(u->ctx->t, "%s read of %zu bytes at offset %llu: %s",
+				       uc_mech_name[u->mech], len, (unsigned long long)off, why);
+		return WTG_ERR;
+	}
+	u->lat[u->nlat++] = us;
+	*sum += wtg_sum_bytes(u->buf, len);
+	return uc_cancelled(u) ? WTG_CANCELLED : WTG_OK;
+}
+
 /* Sequential pass over the first `bytes` bytes with reads of bufsize. WTG_OK, WTG_CANCELLED, WTG_ERR. */
 static int uc_sequential(struct uc *u, size_t bufsize, uint64_t bytes)
 {
@@ -147,27 +168,16 @@ static int uc_sequential(struct uc *u, size_t bufsize, uint64_t bytes)
 	int64_t sum = 0;
 	struct wtg_probe pb;
 	struct wtg_probe_result pr;
+	int rc = WTG_OK;
 	wtg_probe_begin(&pb);
-	for (uint64_t off = 0; off < bytes;) {
+	for (uint64_t off = 0; off < bytes && rc == WTG_OK;) {
 		size_t len = bytes - off < bufsize ? (size_t)(bytes - off) : bufsize;
-		double us;
-		ssize_t r = uc_read(u, len, off, &us);
-		if (r != (ssize_t)len) {
-			wtg_probe_end(&pb, &pr);
-			wtg_table_fail(ctx->t, "%s read of %zu bytes at offset %llu: %s",
-				       uc_mech_name[u->mech], len, (unsigned long long)off,
-				       r < 0 ? strerror(errno) : "end of file too early");
-			return WTG_ERR;
-		}
-		u->lat[u->nlat++] = us;
-		sum += wtg_sum_bytes(u->buf, len);
+		rc = uc_pass_read(u, len, off, false, &sum);
 		off += len;
-		if (uc_cancelled(u)) {
-			wtg_probe_end(&pb, &pr);
-			return WTG_CANCELLED;
-		}
 	}
 	wtg_probe_end(&pb, &pr);
+	if (rc != WTG_OK)
+		return rc;
 	struct uc_stats s;
 	if (uc_stats(u, false, 0, &s) < 0) {
 		wtg_table_fail(ctx->t, "out of memory");
@@ -193,25 +203,13 @@ static int uc_random(struct uc *u, const uint64_t *offs, size_t n)
 	int64_t sum = 0;
 	struct wtg_probe pb;
 	struct wtg_probe_result pr;
+	int rc = WTG_OK;
 	wtg_probe_begin(&pb);
-	for (size_t i = 0; i < n; i++) {
-		double us;
-		ssize_t r = uc_read(u, UC_RAND_LEN, offs[i], &us);
-		if (r != (ssize_t)UC_RAND_LEN) {
-			wtg_probe_end(&pb, &pr);
-			wtg_table_fail(ctx->t, "%s random read at offset %llu: %s", uc_mech_name[u->mech],
-				       (unsigned long long)offs[i],
-				       r < 0 ? strerror(errno) : "end of file too early");
-			return WTG_ERR;
-		}
-		u->lat[u->nlat++] = us;
-		sum += wtg_sum_bytes(u->buf, UC_RAND_LEN);
-		if (uc_cancelled(u)) {
-			wtg_probe_end(&pb, &pr);
-			return WTG_CANCELLED;
-		}
-	}
+	for (size_t i = 0; i < n && rc == WTG_OK; i++)
+		rc = uc_pass_read(u, UC_RAND_LEN, offs[i], true, &sum);
 	wtg_probe_end(&pb, &pr);
+	if (rc != WTG_OK)
+		return rc;
 	struct uc_stats s;
 	if (uc_stats(u, true, 0, &s) < 0) {
 		wtg_table_fail(ctx->t, "out of memory");
