@@ -183,6 +183,55 @@ double wtg_time_read1_batch(int fd, long calls, int64_t *sum)
 	return (double)(t1 - t0) / (double)calls;
 }
 
+int wtg_iomode_open_for(struct wtg_ctx *ctx, size_t bufsize, bool *direct)
+{
+	int fd = wtg_iomode_open(ctx->df, direct);
+	if (fd >= 0 && *direct && bufsize < wtg_io_align(ctx->df)) {
+		close(fd);
+		*direct = false;
+		fd = open(ctx->df->path, O_RDONLY | O_CLOEXEC);
+	}
+	return fd;
+}
+
+int wtg_read_pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want, const char *what,
+		  struct wtg_read_pass *out)
+{
+	memset(out, 0, sizeof *out);
+	int fd = wtg_iomode_open_for(ctx, bufsize, &out->direct);
+	if (fd < 0) {
+		wtg_table_fail(ctx->t, "cannot open %s: %s", ctx->df->path, strerror(errno));
+		return WTG_ERR;
+	}
+	out->bytes = wtg_io_span(ctx->df, out->direct, want);
+	wtg_iomode_before_pass(ctx->df);
+	int64_t got;
+	struct wtg_probe p;
+	wtg_probe_begin(&p);
+	int r = wtg_read_sum_long(ctx, fd, buf, bufsize, out->bytes, &out->sum, &got, &out->calls);
+	wtg_probe_end(&p, &out->res);
+	int err = errno;
+	close(fd);
+	if (r == 1)
+		return WTG_CANCELLED;
+	if (r < 0 || (uint64_t)got != out->bytes) {
+		wtg_table_fail(ctx->t, "%s: read %lld of %llu bytes: %s", what, (long long)got,
+			       (unsigned long long)out->bytes, r < 0 ? strerror(err) : "the file is shorter");
+		return WTG_ERR;
+	}
+	return WTG_OK;
+}
+
+bool wtg_check_read_calls(struct wtg_ctx *ctx, const char *label, int64_t calls, uint64_t bytes,
+			  size_t bufsize)
+{
+	int64_t expect = (int64_t)((bytes + bufsize - 1) / bufsize);
+	bool ok = calls == expect;
+	wtg_table_check(ctx->t, "read_calls", ok, "%s: %lld read calls = ceil(%llu / %zu) = %lld", label,
+			(long long)calls, (unsigned long long)bytes, bufsize, (long long)expect);
+	return ok;
+}
+
 void wtg_set_distribution_columns_ex(struct wtg_ctx *ctx, const char *labelcol,
 				     const struct wtg_column *extra, int nextra)
 {

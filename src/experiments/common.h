@@ -131,6 +131,29 @@ size_t wtg_io_align(const struct wtg_datafile *df);
  * or returns -1 when a read fails or hits the end of the file (errno set, 0 at EOF). */
 double wtg_time_read1_batch(int fd, long calls, int64_t *sum);
 
+/* Open the data file in the I/O mode in force for reads of bufsize bytes: O_DIRECT (when in force)
+ * only where such a buffer can be aligned, else plainly. *direct says which; -1 with errno. */
+int wtg_iomode_open_for(struct wtg_ctx *ctx, size_t bufsize, bool *direct);
+
+/* What one timed read pass covered and found. */
+struct wtg_read_pass {
+	uint64_t bytes;		/* the span read: want, rounded down for O_DIRECT (wtg_io_span) */
+	int64_t sum, calls;
+	bool direct;		/* read with O_DIRECT */
+	struct wtg_probe_result res;	/* the probe around the reads alone */
+};
+
+/* One pass over the first `want` bytes of the data file on a fresh descriptor (wtg_iomode_open_for),
+ * after wtg_iomode_before_pass, with reads of bufsize into buf (wtg_read_sum_long inside the probe).
+ * Returns WTG_OK, WTG_CANCELLED, or WTG_ERR after wtg_table_fail ("<what>: read N of M bytes: ..."
+ * when the pass came up short). */
+int wtg_read_pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want, const char *what,
+		  struct wtg_read_pass *out);
+
+/* The "read_calls" check: calls == ceil(bytes / bufsize); the detail starts with label. */
+bool wtg_check_read_calls(struct wtg_ctx *ctx, const char *label, int64_t calls, uint64_t bytes,
+			  size_t bufsize);
+
 /* Distribution columns (as wtg_set_distribution_columns) followed by `nextra` more columns. */
 void wtg_set_distribution_columns_ex(struct wtg_ctx *ctx, const char *labelcol,
 				     const struct wtg_column *extra, int nextra);
