@@ -343,6 +343,20 @@ int wtg_sum_passes(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned char *buf,
 	return WTG_OK;
 }
 
+int wtg_sum_passes_checked(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned char *buf, size_t wss,
+			   uint64_t passes, int64_t known, const char *warm_what, const char *what,
+			   struct wtg_probe_result *res)
+{
+	int64_t warm = fn(buf, wss);
+	if (warm != known && !wtg_check_sum(ctx, warm_what, warm, known))
+		return WTG_ERR;
+	int64_t sum = 0;
+	int rc = wtg_sum_passes(ctx, fn, buf, wss, passes, &sum, res);
+	if (rc != WTG_OK)
+		return rc;
+	return wtg_check_sum(ctx, what, sum, known * (int64_t)passes) ? WTG_OK : WTG_ERR;
+}
+
 uint64_t wtg_datafile_span(const struct wtg_datafile *df, uint64_t cap)
 {
 	if (df->size <= cap)

@@ -73,6 +73,13 @@ typedef int64_t (*wtg_sum_fn)(const unsigned char *p, size_t n);
 int wtg_sum_passes(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned char *buf, size_t wss, uint64_t passes,
 		   int64_t *sum, struct wtg_probe_result *res);
 
+/* A measured row of repeated sums (kernels, wss): one unreported warm-up pass with fn, checked
+ * against known only when it differs (as warm_what), then wtg_sum_passes, checked against
+ * known x passes (as what). Returns WTG_OK with *res filled, WTG_CANCELLED or WTG_ERR. */
+int wtg_sum_passes_checked(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned char *buf, size_t wss,
+			   uint64_t passes, int64_t known, const char *warm_what, const char *what,
+			   struct wtg_probe_result *res);
+
 /* The largest prefix of the data file, up to cap bytes, whose sum is known: the whole file when it
  * fits, else cap rounded down to WTG_CHUNK. */
 uint64_t wtg_datafile_span(const struct wtg_datafile *df, uint64_t cap);
