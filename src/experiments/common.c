@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -474,6 +475,32 @@ int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bo
 		if (deadline_ns && wtg_now_ns() >= deadline_ns)
 			return WTG_CREW_TIMEOUT;
 	}
+}
+
+int wtg_crew_spawn(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int err = pthread_create(th, attr, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+int wtg_crew_run(struct wtg_ctx *ctx, struct wtg_crew *c, int n, int64_t deadline_ns)
+{
+	int w = wtg_crew_wait(ctx, c, n, true, true, deadline_ns);
+	if (w == WTG_CREW_REACHED) {
+		wtg_crew_open(c);
+		w = wtg_crew_wait(ctx, c, n, false, true, deadline_ns);
+	}
+	return w;
+}
+
+void wtg_crew_finish(struct wtg_ctx *ctx, struct wtg_crew *c, int n)
+{
+	wtg_crew_open(c);
+	wtg_crew_wait(ctx, c, n, false, false, 0);
 }
 
 /* ---- pages and mappings (mmap, pagecache, faultbase, zerofill, uncached) ---- */

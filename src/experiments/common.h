@@ -116,6 +116,30 @@ void wtg_crew_open(struct wtg_crew *c);
  * wtg_now_ns() passes deadline_ns (0: none). */
 int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bool stop_on_cancel,
 		  int64_t deadline_ns);
+/* Worker: start a member thread (attr may be NULL) with every signal blocked, so signals stay with
+ * the main thread. Returns pthread_create's result. */
+int wtg_crew_spawn(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+/* Worker: wait until n members are ready, open the gate, wait until they are done; cancel and the
+ * deadline as in wtg_crew_wait (WTG_CREW_REACHED once all n are done). */
+int wtg_crew_run(struct wtg_ctx *ctx, struct wtg_crew *c, int n, int64_t deadline_ns);
+/* Worker, after setting stop (and rescuing starved members): open the gate and wait, whatever
+ * cancel says, until the n members started are done, so they can be joined. */
+void wtg_crew_finish(struct wtg_ctx *ctx, struct wtg_crew *c, int n);
+
+#define WTG_CREW_PIECE (16u << 20)	/* members look at the stop flag this often */
+
+/* Member: add the byte sum of p[0, len) to *sum in WTG_CREW_PIECE pieces, looking at the stop flag
+ * before each; false when told to stop (*sum is then partial). Inline: it runs in timed loops. */
+static inline bool wtg_crew_sum(struct wtg_crew *c, const unsigned char *p, uint64_t len, int64_t *sum)
+{
+	for (uint64_t off = 0; off < len; off += WTG_CREW_PIECE) {
+		if (atomic_load(&c->stop))
+			return false;
+		uint64_t n = len - off < WTG_CREW_PIECE ? len - off : WTG_CREW_PIECE;
+		*sum += wtg_sum_bytes(p + off, (size_t)n);
+	}
+	return true;
+}
 
 /* ---- I/O and distribution helpers (bytewise, syscall, valley, readcost, clock, passes) ---- */
 
