@@ -402,6 +402,15 @@ bool wtg_ctx_settle(struct wtg_ctx *ctx, int ms)
 	return wtg_ctx_cancelled(ctx);
 }
 
+int wtg_burners_start(struct wtg_ctx *ctx, int n, int settle_ms, const char *prefix)
+{
+	if (wtg_burner_set(n) != n) {
+		wtg_table_fail(ctx->t, "%scannot start %d burners", prefix, n);
+		return WTG_ERR;
+	}
+	return wtg_ctx_settle(ctx, settle_ms) ? WTG_CANCELLED : WTG_OK;
+}
+
 int wtg_crew_init(struct wtg_crew *c)
 {
 	memset(c, 0, sizeof *c);

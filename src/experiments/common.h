@@ -92,6 +92,10 @@ unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes);
  * cancel between them. Returns true when the run was cancelled. */
 bool wtg_ctx_settle(struct wtg_ctx *ctx, int ms);
 
+/* Start n burners and give them ms to get going (wtg_ctx_settle). Returns WTG_OK, WTG_CANCELLED, or
+ * WTG_ERR after wtg_table_fail("<prefix>cannot start N burners"). */
+int wtg_burners_start(struct wtg_ctx *ctx, int n, int settle_ms, const char *prefix);
+
 /* Helper threads the worker supervises: they wait at a start gate, run, and report done; the worker
  * waits in slices of at most 100 ms calling wtg_ctx_cancelled(), so it stays responsive. */
 struct wtg_crew {
@@ -116,8 +120,8 @@ void wtg_crew_open(struct wtg_crew *c);
  * wtg_now_ns() passes deadline_ns (0: none). */
 int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bool stop_on_cancel,
 		  int64_t deadline_ns);
-/* Worker: start a member thread (attr may be NULL) with every signal blocked, so signals stay with
- * the main thread. Returns pthread_create's result. */
+/* Start a thread (a member, or any helper; attr may be NULL) with every signal blocked, so signals
+ * stay with the main thread. Returns pthread_create's result. */
 int wtg_crew_spawn(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
 /* Worker: wait until n members are ready, open the gate, wait until they are done; cancel and the
  * deadline as in wtg_crew_wait (WTG_CREW_REACHED once all n are done). */
