@@ -16,7 +16,7 @@ import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wtgtest import (WTG, check, datadir, datadir_is_empty, experiment, finish, rows, run,  # noqa: E402
+from wtgtest import (WTG, check, close, datadir_is_empty, experiment, finish_clean, rows, run,  # noqa: E402
                      run_json)
 
 SPEC = {
@@ -27,10 +27,6 @@ SPEC = {
 }
 QUICK_SIZE = 64 << 20
 ZEROFILL_QUICK = 64 << 20
-
-
-def close(a, b, rel=1e-6):
-    return a is not None and b is not None and abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
 
 
 def known_sum(doc, exp):
@@ -360,9 +356,7 @@ def main():
         check(before == after, "--file is never written")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    check(datadir_is_empty(), "the private data folder is empty at the end")
-    os.rmdir(datadir())
-    finish()
+    finish_clean()
 
 
 if __name__ == "__main__":

@@ -13,8 +13,8 @@ import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wtgtest import (check, datadir, datadir_is_empty, experiment, finish, rows,  # noqa: E402
-                     run_json)
+from wtgtest import (check, datadir, datadir_is_empty, experiment, finish, q7, rows,  # noqa: E402
+                     run_json, series)
 
 MiB = 1 << 20
 SPEC = {
@@ -28,22 +28,6 @@ VALLEY_SIZES = [16 << (2 * i) for i in range(11)]  # 16 B .. 16 MiB in x4 steps
 
 def close(a, b, rel=1e-6):
     return math.isclose(a, b, rel_tol=rel, abs_tol=1e-9)
-
-
-def q7(v, q):
-    """Hyndman-Fan type 7 quantile, as the SPEC defines it."""
-    s = sorted(v)
-    pos = q * (len(s) - 1)
-    lo = int(pos)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
-
-
-def series(exp, name):
-    for sr in exp.get("series", []):
-        if sr["name"] == name:
-            return sr["samples"]
-    return None
 
 
 def ceil_div(a, b):
