@@ -224,7 +224,8 @@ static int run_pagecache(struct wtg_ctx *ctx)
 			       "POSIX_FADV_DONTNEED%s): the cold passes are not cold",
 			       (long long)st.evicted_left[PC_READ], (long long)st.evicted_left[PC_MMAP],
 			       (long long)st.pages,
-			       wtg_datafile_in_memory(df) ? "; on tmpfs the page cache is where the file lives"
+			       wtg_datafile_in_memory(df)
+				       ? "; on tmpfs the page cache is where the file lives"
 				       : "");
 	wtg_table_note(
 		ctx->t,

@@ -132,8 +132,8 @@ double wtg_headline_passes(struct wtg_ctx *ctx)
 		return NAN;
 	int64_t known = wtg_datafile_prefix_sum(df, p.bytes);
 	if (p.sum != known) {
-		wtg_table_fail(ctx->t, "passes: sum %lld of %llu bytes is not the known %lld", (long long)p.sum,
-			       (unsigned long long)p.bytes, (long long)known);
+		wtg_table_fail(ctx->t, "passes: sum %lld of %llu bytes is not the known %lld",
+			       (long long)p.sum, (unsigned long long)p.bytes, (long long)known);
 		return NAN;
 	}
 	return p.res.wall_ms;

@@ -21,7 +21,8 @@
 #define MAX_CALLS_QUICK (1ull << 16)
 
 /* One buffered pass over the first `want` bytes with a fresh descriptor in the mode in force. */
-static int pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want, struct wtg_read_pass *p)
+static int pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want,
+		struct wtg_read_pass *p)
 {
 	char what[40];
 	snprintf(what, sizeof what, "bufsize %zu", bufsize);
