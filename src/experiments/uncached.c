@@ -159,6 +159,18 @@ static int uc_pass_read(struct uc *u, size_t len, uint64_t off, bool random, int
 	return uc_cancelled(u) ? WTG_CANCELLED : WTG_OK;
 }
 
+/* After a pass: its latency figures (the CI only when asked) and its row. WTG_OK or WTG_ERR. */
+static int uc_pass_row(struct uc *u, bool ci, const char *mode, size_t bufsize, int64_t bytes,
+		       const struct wtg_probe_result *pr, int64_t sum, struct uc_stats *s)
+{
+	if (uc_stats(u, ci, 0, s) < 0) {
+		wtg_table_fail(u->ctx->t, "out of memory");
+		return WTG_ERR;
+	}
+	uc_row(u, mode, bufsize, bytes, s, pr, sum);
+	return WTG_OK;
+}
+
 /* Sequential pass over the first `bytes` bytes with reads of bufsize. WTG_OK, WTG_CANCELLED, WTG_ERR. */
 static int uc_sequential(struct uc *u, size_t bufsize, uint64_t bytes)
 {
@@ -179,11 +191,8 @@ static int uc_sequential(struct uc *u, size_t bufsize, uint64_t bytes)
 	if (rc != WTG_OK)
 		return rc;
 	struct uc_stats s;
-	if (uc_stats(u, false, 0, &s) < 0) {
-		wtg_table_fail(ctx->t, "out of memory");
+	if (uc_pass_row(u, false, "sequential", bufsize, (int64_t)bytes, &pr, sum, &s) != WTG_OK)
 		return WTG_ERR;
-	}
-	uc_row(u, "sequential", bufsize, (int64_t)bytes, &s, &pr, sum);
 	char what[64], size[16];
 	wtg_fmt_size(size, sizeof size, bufsize);
 	snprintf(what, sizeof what, "sequential %s, first %llu bytes", size, (unsigned long long)bytes);
@@ -211,11 +220,8 @@ static int uc_random(struct uc *u, const uint64_t *offs, size_t n)
 	if (rc != WTG_OK)
 		return rc;
 	struct uc_stats s;
-	if (uc_stats(u, true, 0, &s) < 0) {
-		wtg_table_fail(ctx->t, "out of memory");
+	if (uc_pass_row(u, true, "random", UC_RAND_LEN, (int64_t)(n * UC_RAND_LEN), &pr, sum, &s) != WTG_OK)
 		return WTG_ERR;
-	}
-	uc_row(u, "random", UC_RAND_LEN, (int64_t)(n * UC_RAND_LEN), &s, &pr, sum);
 	wtg_table_add_series(ctx->t, "random 16 KiB reads", "us", u->lat, u->nlat);
 	bool ordered = s.median <= s.p90 && s.p90 <= s.p99 && s.p99 <= s.max && s.ci_low <= s.median &&
 		       s.median <= s.ci_high;
