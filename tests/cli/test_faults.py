@@ -17,7 +17,7 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wtgtest import (WTG, check, close, datadir_is_empty, experiment, finish_clean, rows, run,  # noqa: E402
-                     run_json)
+                     run_json, spec_columns_and_checks)
 
 SPEC = {
     "mmap": ["case", "ms", "minflt", "majflt", "pages"],
@@ -48,13 +48,8 @@ def machine(doc):
 def common(doc, name):
     """Present, SPEC columns first and in order, every check ok, at least one check."""
     e = experiment(doc, name)
-    if not check(e is not None, "%s: experiment in the output" % name):
+    if not spec_columns_and_checks(e, name, SPEC[name]):
         return None
-    names = [c["name"] for c in e["columns"]]
-    check(names[:len(SPEC[name])] == SPEC[name], "%s: SPEC columns first, in order: %s" % (name, names))
-    check(len(e["checks"]) > 0, "%s: has checks" % name)
-    for c in e["checks"]:
-        check(c["ok"], "%s: check %s ok: %s" % (name, c["name"], c["detail"]))
     if "state" in e:
         check(e["state"] == "done", "%s: state done, got %s" % (name, e.get("state")))
     return e

@@ -96,6 +96,19 @@ def finish_clean():
     finish()
 
 
+def spec_columns_and_checks(exp, name, spec):
+    """The experiment is in the output, its first columns are spec in order, it has checks and every
+    check is ok. Returns whether it was there."""
+    if not check(exp is not None, name + ": in the output"):
+        return False
+    cols = [c["name"] for c in exp["columns"]]
+    check(cols[:len(spec)] == spec, "%s: SPEC columns in order, got %s" % (name, cols))
+    check(len(exp["checks"]) > 0, name + ": has checks")
+    for c in exp["checks"]:
+        check(c["ok"], "%s: check %s failed: %s" % (name, c["name"], c["detail"]))
+    return True
+
+
 # ---- figures ----
 
 def close(a, b, rel=1e-6):
