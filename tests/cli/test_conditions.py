@@ -3,13 +3,9 @@ starvation under burners. Invariants only: the burners did work, conditions are 
 are ordered, intervals hold their medians, the seeded order repeats. Never a timing."""
 import statistics
 
-from wtgtest import check, datadir_is_empty, experiment, finish, rows, run_json
+from wtgtest import check, close, datadir_is_empty, experiment, finish, rows, run_json
 
 DIST = ["condition", "samples", "mean_ns", "median_ns", "p90_ns", "p99_ns", "max_ns", "ci_low_ns", "ci_high_ns"]
-
-
-def close(a, b, rel=1e-6):
-    return a is not None and b is not None and abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
 
 
 def ok_checks(e, name):
