@@ -70,12 +70,12 @@ figures = [
     ("1-thread byte sum GB/s", pick("threads", "gbps", threads=1), "likwid-bench sum_avx 1 thread",
      peers[4], "GB/s"),
 ]
-print("%-38s %12s   %-32s %12s %8s" % ("wtg figure", "wtg", "peer", "peer", "ratio"))
+print("%-38s %15s   %-32s %15s %8s" % ("wtg figure", "wtg", "peer", "peer", "ratio"))
 for name, ours, peer_name, theirs, unit in figures:
     if ours is None or theirs is None or theirs == 0:
-        print("%-38s %12s   %-32s %12s %8s" % (name, ours if ours is not None else "n/a", peer_name,
+        print("%-38s %15s   %-32s %15s %8s" % (name, ours if ours is not None else "n/a", peer_name,
                                                theirs if theirs is not None else "n/a", "n/a"))
     else:
-        print("%-38s %10.3f %s %-32s %10.3f %s %8.2f" % (name, ours, unit[:2], peer_name, theirs, unit[:2],
-                                                          ours / theirs))
+        print("%-38s %10.3f %-4s   %-32s %10.3f %-4s %8.2f" % (name, ours, unit, peer_name, theirs, unit,
+                                                               ours / theirs))
 PY

@@ -89,66 +89,62 @@ static int64_t sum_portable(const unsigned char *p, size_t n)
 }
 
 #if WTG_X86
+/* sum_sse2 and sum_avx2 are one loop at two widths: scalar bytes up to the vector alignment, then
+ * rounds of eight psadbw into four accumulators (so the adds do not wait on each other), then one
+ * vector at a time, then the scalar tail. V is the vector type, W its width in bytes, PFX and SI
+ * spell the intrinsics (_mm + si128, _mm256 + si256), FOLD adds an accumulator's 64-bit lanes. */
+#define SAD_SUM_BODY(V, W, PFX, SI, FOLD)                                                     \
+	size_t head = (size_t)(-(uintptr_t)p & ((W)-1));                                        \
+	if (head > n)                                                                            \
+		head = n;                                                                        \
+	uint64_t s = sum_small(p, head);                                                         \
+	p += head;                                                                               \
+	n -= head;                                                                               \
+	const V z = PFX##_setzero_##SI();                                                        \
+	V a0 = z, a1 = z, a2 = z, a3 = z;                                                        \
+	for (; n >= 8 * (W); p += 8 * (W), n -= 8 * (W)) {                                       \
+		const V *v = (const V *)(const void *)p;                                         \
+		a0 = PFX##_add_epi64(a0, PFX##_sad_epu8(PFX##_load_##SI(v + 0), z));             \
+		a1 = PFX##_add_epi64(a1, PFX##_sad_epu8(PFX##_load_##SI(v + 1), z));             \
+		a2 = PFX##_add_epi64(a2, PFX##_sad_epu8(PFX##_load_##SI(v + 2), z));             \
+		a3 = PFX##_add_epi64(a3, PFX##_sad_epu8(PFX##_load_##SI(v + 3), z));             \
+		a0 = PFX##_add_epi64(a0, PFX##_sad_epu8(PFX##_load_##SI(v + 4), z));             \
+		a1 = PFX##_add_epi64(a1, PFX##_sad_epu8(PFX##_load_##SI(v + 5), z));             \
+		a2 = PFX##_add_epi64(a2, PFX##_sad_epu8(PFX##_load_##SI(v + 6), z));             \
+		a3 = PFX##_add_epi64(a3, PFX##_sad_epu8(PFX##_load_##SI(v + 7), z));             \
+	}                                                                                        \
+	for (; n >= (W); p += (W), n -= (W))                                                     \
+		a0 = PFX##_add_epi64(a0, PFX##_sad_epu8(PFX##_load_##SI((const V *)(const void *)p), z)); \
+	a0 = PFX##_add_epi64(PFX##_add_epi64(a0, a1), PFX##_add_epi64(a2, a3));                  \
+	return (int64_t)(s + FOLD(a0) + sum_small(p, n))
+
+__attribute__((target("sse2")))
+static inline uint64_t fold_sse2(__m128i a)
+{
+	a = _mm_add_epi64(a, _mm_unpackhi_epi64(a, a));
+	uint64_t lanes;
+	_mm_storel_epi64((__m128i *)(void *)&lanes, a);
+	return lanes;
+}
+
+__attribute__((target("avx2")))
+static inline uint64_t fold_avx2(__m256i a)
+{
+	__m128i h = _mm_add_epi64(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+	h = _mm_add_epi64(h, _mm_unpackhi_epi64(h, h));
+	return (uint64_t)_mm_cvtsi128_si64(h);
+}
+
 __attribute__((target("sse2")))
 static int64_t sum_sse2(const unsigned char *p, size_t n)
 {
-	size_t head = (size_t)(-(uintptr_t)p & 15);
-	if (head > n)
-		head = n;
-	uint64_t s = sum_small(p, head);
-	p += head;
-	n -= head;
-	const __m128i z = _mm_setzero_si128();
-	__m128i a0 = z, a1 = z, a2 = z, a3 = z;
-	for (; n >= 128; p += 128, n -= 128) {
-		const __m128i *v = (const __m128i *)(const void *)p;
-		a0 = _mm_add_epi64(a0, _mm_sad_epu8(_mm_load_si128(v + 0), z));
-		a1 = _mm_add_epi64(a1, _mm_sad_epu8(_mm_load_si128(v + 1), z));
-		a2 = _mm_add_epi64(a2, _mm_sad_epu8(_mm_load_si128(v + 2), z));
-		a3 = _mm_add_epi64(a3, _mm_sad_epu8(_mm_load_si128(v + 3), z));
-		a0 = _mm_add_epi64(a0, _mm_sad_epu8(_mm_load_si128(v + 4), z));
-		a1 = _mm_add_epi64(a1, _mm_sad_epu8(_mm_load_si128(v + 5), z));
-		a2 = _mm_add_epi64(a2, _mm_sad_epu8(_mm_load_si128(v + 6), z));
-		a3 = _mm_add_epi64(a3, _mm_sad_epu8(_mm_load_si128(v + 7), z));
-	}
-	for (; n >= 16; p += 16, n -= 16)
-		a0 = _mm_add_epi64(a0, _mm_sad_epu8(_mm_load_si128((const __m128i *)(const void *)p), z));
-	a0 = _mm_add_epi64(_mm_add_epi64(a0, a1), _mm_add_epi64(a2, a3));
-	a0 = _mm_add_epi64(a0, _mm_unpackhi_epi64(a0, a0));
-	uint64_t lanes;
-	_mm_storel_epi64((__m128i *)(void *)&lanes, a0);
-	return (int64_t)(s + lanes + sum_small(p, n));
+	SAD_SUM_BODY(__m128i, 16, _mm, si128, fold_sse2);
 }
 
 __attribute__((target("avx2")))
 static int64_t sum_avx2(const unsigned char *p, size_t n)
 {
-	size_t head = (size_t)(-(uintptr_t)p & 31);
-	if (head > n)
-		head = n;
-	uint64_t s = sum_small(p, head);
-	p += head;
-	n -= head;
-	const __m256i z = _mm256_setzero_si256();
-	__m256i a0 = z, a1 = z, a2 = z, a3 = z;
-	for (; n >= 256; p += 256, n -= 256) {
-		const __m256i *v = (const __m256i *)(const void *)p;
-		a0 = _mm256_add_epi64(a0, _mm256_sad_epu8(_mm256_load_si256(v + 0), z));
-		a1 = _mm256_add_epi64(a1, _mm256_sad_epu8(_mm256_load_si256(v + 1), z));
-		a2 = _mm256_add_epi64(a2, _mm256_sad_epu8(_mm256_load_si256(v + 2), z));
-		a3 = _mm256_add_epi64(a3, _mm256_sad_epu8(_mm256_load_si256(v + 3), z));
-		a0 = _mm256_add_epi64(a0, _mm256_sad_epu8(_mm256_load_si256(v + 4), z));
-		a1 = _mm256_add_epi64(a1, _mm256_sad_epu8(_mm256_load_si256(v + 5), z));
-		a2 = _mm256_add_epi64(a2, _mm256_sad_epu8(_mm256_load_si256(v + 6), z));
-		a3 = _mm256_add_epi64(a3, _mm256_sad_epu8(_mm256_load_si256(v + 7), z));
-	}
-	for (; n >= 32; p += 32, n -= 32)
-		a0 = _mm256_add_epi64(a0,
-				      _mm256_sad_epu8(_mm256_load_si256((const __m256i *)(const void *)p), z));
-	a0 = _mm256_add_epi64(_mm256_add_epi64(a0, a1), _mm256_add_epi64(a2, a3));
-	__m128i h = _mm_add_epi64(_mm256_castsi256_si128(a0), _mm256_extracti128_si256(a0, 1));
-	h = _mm_add_epi64(h, _mm_unpackhi_epi64(h, h));
-	return (int64_t)(s + (uint64_t)_mm_cvtsi128_si64(h) + sum_small(p, n));
+	SAD_SUM_BODY(__m256i, 32, _mm256, si256, fold_avx2);
 }
 
 __attribute__((target("avx512bw")))

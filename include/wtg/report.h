@@ -29,6 +29,10 @@ void wtg_json_string(FILE *f, const char *s);
 /* Whether table idx is written: which[idx], or with which NULL a table with rows or a state
  * other than idle. Locks the table. */
 bool wtg_report_wanted(struct wtg_session *s, int idx, const bool *which);
+/* Call fn for each table wtg_report_wanted picks, in registry order, with the table locked; n counts
+ * the tables written before it. Returns how many were written. */
+int wtg_report_each(FILE *f, struct wtg_session *s, const bool *which,
+		    void (*fn)(FILE *f, const struct wtg_table *t, int n));
 /* "idle", "running", "done", "failed", "cancelled". */
 const char *wtg_report_state_name(enum wtg_state st);
 /* "normal" (0), "background" (1), NULL when unknown. */
@@ -38,6 +42,11 @@ const char *wtg_report_policy_name(int policy);
  * (probe_wall_ms ... probe_migrations, cond_burners, cond_policy, cond_io). */
 #define WTG_REPORT_NEXTRA 12
 extern const struct wtg_column wtg_report_extra_cols[WTG_REPORT_NEXTRA];
+/* Column c of the report: the table's own columns, then the extra ones. */
+const struct wtg_column *wtg_report_column(const struct wtg_table *t, int c);
+/* Call fn with each value of a row, its own columns then the extra ones, i counting from 0. */
+void wtg_report_row_values(FILE *f, const struct wtg_table *t, const struct wtg_row *row,
+			   void (*fn)(FILE *f, const struct wtg_value *v, int i));
 /* The row's values for them: n/a for the probe ones when the row has no probe. Text values
  * point into buf (64 bytes or more). */
 void wtg_report_extra_values(const struct wtg_row *row, struct wtg_value *out, char *buf, size_t len);

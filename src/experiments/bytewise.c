@@ -21,18 +21,6 @@
 #define CAL_BATCHES 16 /* the 1-byte cost: median of 16 batches of 1024 calls */
 #define CAL_CALLS 1024
 
-/* Open for the given buffer size: O_DIRECT (when in force) only where the buffer can be aligned. */
-static int open_for(struct wtg_ctx *ctx, size_t bufsize, bool *direct)
-{
-	int fd = wtg_iomode_open(ctx->df, direct);
-	if (fd >= 0 && *direct && bufsize < wtg_io_align(ctx->df)) {
-		close(fd);
-		*direct = false;
-		fd = open(ctx->df->path, O_RDONLY | O_CLOEXEC);
-	}
-	return fd;
-}
-
 /* Median ns of one 1-byte read() from the start of fd, over a fixed small batch (shorter only
  * when the file is). */
 static double one_byte_cost(int fd, uint64_t size, int64_t *calls)
@@ -91,7 +79,7 @@ static int run(struct wtg_ctx *ctx)
 	/* the cost of one call, before anything else, on a descriptor opened as the 1-byte variant's */
 	wtg_ctx_progress(ctx, 0, 3, "cost of one 1-byte read");
 	bool direct = false;
-	int fd = open_for(ctx, 1, &direct);
+	int fd = wtg_iomode_open_for(ctx, 1, &direct);
 	int64_t cal_calls = 0;
 	double cost_ns = fd >= 0 ? one_byte_cost(fd, df->size, &cal_calls) : -1;
 	if (fd >= 0)
@@ -110,56 +98,31 @@ static int run(struct wtg_ctx *ctx)
 	for (int i = 0; i < 2 && rc == WTG_OK; i++) {
 		const struct variant *v = &var[order[i]];
 		wtg_ctx_progress(ctx, i + 1, 3, v->name);
-		fd = open_for(ctx, v->bufsize, &direct);
-		if (fd < 0) {
-			wtg_table_fail(ctx->t, "cannot open %s: %s", df->path, strerror(errno));
-			rc = WTG_ERR;
+		struct wtg_read_pass p;
+		rc = wtg_read_pass(ctx, buf, v->bufsize, slice, v->name, &p);
+		if (rc != WTG_OK)
 			break;
-		}
-		used_direct[order[i]] = direct;
-		uint64_t bytes = wtg_io_span(df, direct, slice);
-		wtg_iomode_before_pass(df);
-		int64_t sum, got, calls;
-		struct wtg_probe p;
-		struct wtg_probe_result res;
-		wtg_probe_begin(&p);
-		int r = wtg_read_sum_long(ctx, fd, buf, v->bufsize, bytes, &sum, &got, &calls);
-		wtg_probe_end(&p, &res);
-		int err = errno;
-		close(fd);
-		if (r == 1) {
-			rc = WTG_CANCELLED;
-			break;
-		}
-		if (r < 0 || (uint64_t)got != bytes) {
-			wtg_table_fail(ctx->t, "%s: read %lld of %llu bytes: %s", v->name, (long long)got,
-				       (unsigned long long)bytes,
-				       r < 0 ? strerror(err) : "the file is shorter");
-			rc = WTG_ERR;
-			break;
-		}
-		sums[order[i]] = sum;
+		used_direct[order[i]] = p.direct;
+		const struct wtg_probe_result *res = &p.res;
+		sums[order[i]] = p.sum;
 		if (order[i] == 0)
-			one = res;
-		double predicted = (double)calls * cost_ns / 1e6;
+			one = *res;
+		double predicted = (double)p.calls * cost_ns / 1e6;
 		const struct wtg_value row[] = {
 			WTG_TEXT(v->name),
-			WTG_INT(got),
-			WTG_INT(calls),
-			WTG_REAL(res.wall_ms),
-			WTG_REAL(res.user_ms),
-			WTG_REAL(res.sys_ms),
-			WTG_REAL(res.wall_ms * 1e6 / (double)got),
-			WTG_INT(sum),
+			WTG_INT(p.bytes),
+			WTG_INT(p.calls),
+			WTG_REAL(res->wall_ms),
+			WTG_REAL(res->user_ms),
+			WTG_REAL(res->sys_ms),
+			WTG_REAL(res->wall_ms * 1e6 / (double)p.bytes),
+			WTG_INT(p.sum),
 			WTG_REAL(predicted),
-			WTG_REAL(predicted > 0 ? res.wall_ms / predicted : 0),
+			WTG_REAL(predicted > 0 ? res->wall_ms / predicted : 0),
 		};
-		wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), &res);
-		int64_t expect = (got + (int64_t)v->bufsize - 1) / (int64_t)v->bufsize;
-		wtg_table_check(ctx->t, "read_calls", calls == expect,
-				"%s: %lld read calls = ceil(%lld / %zu) = %lld", v->name, (long long)calls,
-				(long long)got, v->bufsize, (long long)expect);
-		if (!wtg_check_sum(ctx, v->name, sum, wtg_datafile_prefix_sum(df, (uint64_t)got)))
+		wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), res);
+		wtg_check_read_calls(ctx, v->name, p.calls, p.bytes, v->bufsize);
+		if (!wtg_check_sum(ctx, v->name, p.sum, wtg_datafile_prefix_sum(df, p.bytes)))
 			rc = WTG_ERR;
 		if (wtg_ctx_cancelled(ctx))
 			rc = WTG_CANCELLED;
@@ -209,7 +172,7 @@ double wtg_headline_bytewise(struct wtg_ctx *ctx)
 	struct wtg_datafile *df = ctx->df;
 	uint64_t bytes = df->size < WTG_CHUNK ? df->size : WTG_CHUNK;
 	bool direct;
-	int fd = open_for(ctx, 1, &direct);
+	int fd = wtg_iomode_open_for(ctx, 1, &direct);
 	if (fd < 0) {
 		wtg_table_fail(ctx->t, "bytewise: cannot open %s: %s", df->path, strerror(errno));
 		return NAN;

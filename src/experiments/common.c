@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -183,6 +184,55 @@ double wtg_time_read1_batch(int fd, long calls, int64_t *sum)
 	return (double)(t1 - t0) / (double)calls;
 }
 
+int wtg_iomode_open_for(struct wtg_ctx *ctx, size_t bufsize, bool *direct)
+{
+	int fd = wtg_iomode_open(ctx->df, direct);
+	if (fd >= 0 && *direct && bufsize < wtg_io_align(ctx->df)) {
+		close(fd);
+		*direct = false;
+		fd = open(ctx->df->path, O_RDONLY | O_CLOEXEC);
+	}
+	return fd;
+}
+
+int wtg_read_pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want, const char *what,
+		  struct wtg_read_pass *out)
+{
+	memset(out, 0, sizeof *out);
+	int fd = wtg_iomode_open_for(ctx, bufsize, &out->direct);
+	if (fd < 0) {
+		wtg_table_fail(ctx->t, "cannot open %s: %s", ctx->df->path, strerror(errno));
+		return WTG_ERR;
+	}
+	out->bytes = wtg_io_span(ctx->df, out->direct, want);
+	wtg_iomode_before_pass(ctx->df);
+	int64_t got;
+	struct wtg_probe p;
+	wtg_probe_begin(&p);
+	int r = wtg_read_sum_long(ctx, fd, buf, bufsize, out->bytes, &out->sum, &got, &out->calls);
+	wtg_probe_end(&p, &out->res);
+	int err = errno;
+	close(fd);
+	if (r == 1)
+		return WTG_CANCELLED;
+	if (r < 0 || (uint64_t)got != out->bytes) {
+		wtg_table_fail(ctx->t, "%s: read %lld of %llu bytes: %s", what, (long long)got,
+			       (unsigned long long)out->bytes, r < 0 ? strerror(err) : "the file is shorter");
+		return WTG_ERR;
+	}
+	return WTG_OK;
+}
+
+bool wtg_check_read_calls(struct wtg_ctx *ctx, const char *label, int64_t calls, uint64_t bytes,
+			  size_t bufsize)
+{
+	int64_t expect = (int64_t)((bytes + bufsize - 1) / bufsize);
+	bool ok = calls == expect;
+	wtg_table_check(ctx->t, "read_calls", ok, "%s: %lld read calls = ceil(%llu / %zu) = %lld", label,
+			(long long)calls, (unsigned long long)bytes, bufsize, (long long)expect);
+	return ok;
+}
+
 void wtg_set_distribution_columns_ex(struct wtg_ctx *ctx, const char *labelcol,
 				     const struct wtg_column *extra, int nextra)
 {
@@ -294,6 +344,20 @@ int wtg_sum_passes(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned char *buf,
 	return WTG_OK;
 }
 
+int wtg_sum_passes_checked(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned char *buf, size_t wss,
+			   uint64_t passes, int64_t known, const char *warm_what, const char *what,
+			   struct wtg_probe_result *res)
+{
+	int64_t warm = fn(buf, wss);
+	if (warm != known && !wtg_check_sum(ctx, warm_what, warm, known))
+		return WTG_ERR;
+	int64_t sum = 0;
+	int rc = wtg_sum_passes(ctx, fn, buf, wss, passes, &sum, res);
+	if (rc != WTG_OK)
+		return rc;
+	return wtg_check_sum(ctx, what, sum, known * (int64_t)passes) ? WTG_OK : WTG_ERR;
+}
+
 uint64_t wtg_datafile_span(const struct wtg_datafile *df, uint64_t cap)
 {
 	if (df->size <= cap)
@@ -318,7 +382,7 @@ unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes)
 	}
 	/* MAP_POPULATE is best effort: read one byte per page so every page is really present */
 	const unsigned char *p = m;
-	long page = sysconf(_SC_PAGESIZE);
+	long page = wtg_page_size();
 	uint64_t touch = 0;
 	for (uint64_t off = 0; off < bytes; off += (uint64_t)page)
 		touch += p[off];
@@ -336,6 +400,15 @@ bool wtg_ctx_settle(struct wtg_ctx *ctx, int ms)
 		nanosleep(&ts, NULL);
 	}
 	return wtg_ctx_cancelled(ctx);
+}
+
+int wtg_burners_start(struct wtg_ctx *ctx, int n, int settle_ms, const char *prefix)
+{
+	if (wtg_burner_set(n) != n) {
+		wtg_table_fail(ctx->t, "%scannot start %d burners", prefix, n);
+		return WTG_ERR;
+	}
+	return wtg_ctx_settle(ctx, settle_ms) ? WTG_CANCELLED : WTG_OK;
 }
 
 int wtg_crew_init(struct wtg_crew *c)
@@ -411,4 +484,63 @@ int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bo
 		if (deadline_ns && wtg_now_ns() >= deadline_ns)
 			return WTG_CREW_TIMEOUT;
 	}
+}
+
+int wtg_crew_spawn(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int err = pthread_create(th, attr, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+int wtg_crew_run(struct wtg_ctx *ctx, struct wtg_crew *c, int n, int64_t deadline_ns)
+{
+	int w = wtg_crew_wait(ctx, c, n, true, true, deadline_ns);
+	if (w == WTG_CREW_REACHED) {
+		wtg_crew_open(c);
+		w = wtg_crew_wait(ctx, c, n, false, true, deadline_ns);
+	}
+	return w;
+}
+
+void wtg_crew_finish(struct wtg_ctx *ctx, struct wtg_crew *c, int n)
+{
+	wtg_crew_open(c);
+	wtg_crew_wait(ctx, c, n, false, false, 0);
+}
+
+/* ---- pages and mappings (mmap, pagecache, faultbase, zerofill, uncached) ---- */
+
+long wtg_page_size(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	return page > 0 ? page : 4096;
+}
+
+int64_t wtg_pages_of(uint64_t bytes, long page)
+{
+	return (int64_t)((bytes + (uint64_t)page - 1) / (uint64_t)page);
+}
+
+#define MAPPED_PIECE (4u << 20)
+
+int wtg_sum_mapped(struct wtg_ctx *ctx, const unsigned char *p, uint64_t size, int64_t *sum)
+{
+	int64_t s = 0;
+	for (uint64_t off = 0; off < size; off += MAPPED_PIECE) {
+		uint64_t len = size - off < MAPPED_PIECE ? size - off : MAPPED_PIECE;
+		s += wtg_sum_bytes(p + off, (size_t)len);
+		if (wtg_ctx_cancelled(ctx))
+			return 1;
+	}
+	*sum = s;
+	return 0;
+}
+
+bool wtg_datafile_in_memory(const struct wtg_datafile *df)
+{
+	return strcmp(df->fs, "tmpfs") == 0 || strcmp(df->fs, "ramfs") == 0;
 }

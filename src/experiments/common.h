@@ -73,6 +73,13 @@ typedef int64_t (*wtg_sum_fn)(const unsigned char *p, size_t n);
 int wtg_sum_passes(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned char *buf, size_t wss, uint64_t passes,
 		   int64_t *sum, struct wtg_probe_result *res);
 
+/* A measured row of repeated sums (kernels, wss): one unreported warm-up pass with fn, checked
+ * against known only when it differs (as warm_what), then wtg_sum_passes, checked against
+ * known x passes (as what). Returns WTG_OK with *res filled, WTG_CANCELLED or WTG_ERR. */
+int wtg_sum_passes_checked(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned char *buf, size_t wss,
+			   uint64_t passes, int64_t known, const char *warm_what, const char *what,
+			   struct wtg_probe_result *res);
+
 /* The largest prefix of the data file, up to cap bytes, whose sum is known: the whole file when it
  * fits, else cap rounded down to WTG_CHUNK. */
 uint64_t wtg_datafile_span(const struct wtg_datafile *df, uint64_t cap);
@@ -84,6 +91,10 @@ unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes);
 /* Sleep about ms (letting burners get going, say) in 10 ms naps, beating the heartbeat and checking
  * cancel between them. Returns true when the run was cancelled. */
 bool wtg_ctx_settle(struct wtg_ctx *ctx, int ms);
+
+/* Start n burners and give them ms to get going (wtg_ctx_settle). Returns WTG_OK, WTG_CANCELLED, or
+ * WTG_ERR after wtg_table_fail("<prefix>cannot start N burners"). */
+int wtg_burners_start(struct wtg_ctx *ctx, int n, int settle_ms, const char *prefix);
 
 /* Helper threads the worker supervises: they wait at a start gate, run, and report done; the worker
  * waits in slices of at most 100 ms calling wtg_ctx_cancelled(), so it stays responsive. */
@@ -109,8 +120,30 @@ void wtg_crew_open(struct wtg_crew *c);
  * wtg_now_ns() passes deadline_ns (0: none). */
 int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bool stop_on_cancel,
 		  int64_t deadline_ns);
+/* Start a thread (a member, or any helper; attr may be NULL) with every signal blocked, so signals
+ * stay with the main thread. Returns pthread_create's result. */
+int wtg_crew_spawn(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+/* Worker: wait until n members are ready, open the gate, wait until they are done; cancel and the
+ * deadline as in wtg_crew_wait (WTG_CREW_REACHED once all n are done). */
+int wtg_crew_run(struct wtg_ctx *ctx, struct wtg_crew *c, int n, int64_t deadline_ns);
+/* Worker, after setting stop (and rescuing starved members): open the gate and wait, whatever
+ * cancel says, until the n members started are done, so they can be joined. */
+void wtg_crew_finish(struct wtg_ctx *ctx, struct wtg_crew *c, int n);
 
-#endif
+#define WTG_CREW_PIECE (16u << 20)	/* members look at the stop flag this often */
+
+/* Member: add the byte sum of p[0, len) to *sum in WTG_CREW_PIECE pieces, looking at the stop flag
+ * before each; false when told to stop (*sum is then partial). Inline: it runs in timed loops. */
+static inline bool wtg_crew_sum(struct wtg_crew *c, const unsigned char *p, uint64_t len, int64_t *sum)
+{
+	for (uint64_t off = 0; off < len; off += WTG_CREW_PIECE) {
+		if (atomic_load(&c->stop))
+			return false;
+		uint64_t n = len - off < WTG_CREW_PIECE ? len - off : WTG_CREW_PIECE;
+		*sum += wtg_sum_bytes(p + off, (size_t)n);
+	}
+	return true;
+}
 
 /* ---- I/O and distribution helpers (bytewise, syscall, valley, readcost, clock, passes) ---- */
 
@@ -133,6 +166,29 @@ size_t wtg_io_align(const struct wtg_datafile *df);
  * or returns -1 when a read fails or hits the end of the file (errno set, 0 at EOF). */
 double wtg_time_read1_batch(int fd, long calls, int64_t *sum);
 
+/* Open the data file in the I/O mode in force for reads of bufsize bytes: O_DIRECT (when in force)
+ * only where such a buffer can be aligned, else plainly. *direct says which; -1 with errno. */
+int wtg_iomode_open_for(struct wtg_ctx *ctx, size_t bufsize, bool *direct);
+
+/* What one timed read pass covered and found. */
+struct wtg_read_pass {
+	uint64_t bytes;		/* the span read: want, rounded down for O_DIRECT (wtg_io_span) */
+	int64_t sum, calls;
+	bool direct;		/* read with O_DIRECT */
+	struct wtg_probe_result res;	/* the probe around the reads alone */
+};
+
+/* One pass over the first `want` bytes of the data file on a fresh descriptor (wtg_iomode_open_for),
+ * after wtg_iomode_before_pass, with reads of bufsize into buf (wtg_read_sum_long inside the probe).
+ * Returns WTG_OK, WTG_CANCELLED, or WTG_ERR after wtg_table_fail ("<what>: read N of M bytes: ..."
+ * when the pass came up short). */
+int wtg_read_pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want, const char *what,
+		  struct wtg_read_pass *out);
+
+/* The "read_calls" check: calls == ceil(bytes / bufsize); the detail starts with label. */
+bool wtg_check_read_calls(struct wtg_ctx *ctx, const char *label, int64_t calls, uint64_t bytes,
+			  size_t bufsize);
+
 /* Distribution columns (as wtg_set_distribution_columns) followed by `nextra` more columns. */
 void wtg_set_distribution_columns_ex(struct wtg_ctx *ctx, const char *labelcol,
 				     const struct wtg_column *extra, int nextra);
@@ -141,3 +197,21 @@ void wtg_set_distribution_columns_ex(struct wtg_ctx *ctx, const char *labelcol,
 void wtg_add_summary_row(struct wtg_ctx *ctx, const char *label, const struct wtg_summary *s,
 			 const double *samples, size_t n, const struct wtg_probe_result *probe,
 			 const struct wtg_value *extra, int nextra);
+
+/* ---- pages and mappings (mmap, pagecache, faultbase, zerofill, uncached) ---- */
+
+/* The base page size (sysconf), 4096 when it cannot be read. */
+long wtg_page_size(void);
+
+/* How many pages of `page` bytes cover `bytes` (the last one may be partial). */
+int64_t wtg_pages_of(uint64_t bytes, long page);
+
+/* Sum a mapping of size bytes in 4 MiB pieces, checking cancel after each piece. Returns 0 with *sum
+ * set, or 1 when cancelled. */
+int wtg_sum_mapped(struct wtg_ctx *ctx, const unsigned char *p, uint64_t size, int64_t *sum);
+
+/* The data file lives in memory (tmpfs or ramfs): no storage device behind its page cache. */
+bool wtg_datafile_in_memory(const struct wtg_datafile *df);
+
+
+#endif

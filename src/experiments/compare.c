@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,12 +68,9 @@ static double measure(struct wtg_ctx *ctx, const struct headline *h, enum cond c
 	switch (c) {
 	case COND_BURN:
 		if (on) {
-			if (wtg_burner_set(ncpu) != ncpu) {
-				wtg_table_fail(ctx->t, "compare: cannot start %d burners", ncpu);
-				return NAN;
-			}
-			if (wtg_ctx_settle(ctx, SETTLE_MS)) {
-				*cancelled = true;
+			int rc = wtg_burners_start(ctx, ncpu, SETTLE_MS, "compare: ");
+			if (rc != WTG_OK) {
+				*cancelled = rc == WTG_CANCELLED;
 				return NAN;
 			}
 		}
@@ -96,11 +92,7 @@ static double measure(struct wtg_ctx *ctx, const struct headline *h, enum cond c
 	}
 	struct job j = { .ctx = ctx, .h = h, .value = NAN, .granted = -1 };
 	pthread_t th;
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int err = pthread_create(&th, NULL, job_main, &j);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	int err = wtg_crew_spawn(&th, NULL, job_main, &j);
 	if (err == 0)
 		pthread_join(th, NULL);
 	else

@@ -232,10 +232,7 @@ static int run_faultbase(struct wtg_ctx *ctx)
 	};
 	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
 	const struct wtg_datafile *df = ctx->df;
-	long page = sysconf(_SC_PAGESIZE);
-	if (page <= 0)
-		page = 4096;
-	int64_t pages = (int64_t)((df->size + (uint64_t)page - 1) / (uint64_t)page);
+	int64_t pages = wtg_pages_of(df->size, wtg_page_size());
 	int reps = ctx->opt && ctx->opt->quick ? FB_QUICK_REPS : FB_REPS;
 	struct fb_run runs[FB_NCASES][FB_REPS];
 	int order[FB_NCASES] = { FB_EXIT, FB_MAP, FB_SUM };

@@ -68,22 +68,12 @@ static int run(struct wtg_ctx *ctx)
 				break;
 			}
 			/* fixed warm-up rule: one unreported pass, which must give the known sum too */
-			int64_t warm = kn->fn(buf, wss);
-			if (warm != known && !wtg_check_sum(ctx, label, warm, known)) {
-				rc = WTG_ERR;
-				break;
-			}
-			int64_t sum = 0;
-			struct wtg_probe_result res;
-			rc = wtg_sum_passes(ctx, kn->fn, buf, wss, passes, &sum, &res);
-			if (rc != WTG_OK)
-				break;
 			char what[96];
 			snprintf(what, sizeof what, "%s, %llu passes", label, (unsigned long long)passes);
-			if (!wtg_check_sum(ctx, what, sum, known * (int64_t)passes)) {
-				rc = WTG_ERR;
+			struct wtg_probe_result res;
+			rc = wtg_sum_passes_checked(ctx, kn->fn, buf, wss, passes, known, label, what, &res);
+			if (rc != WTG_OK)
 				break;
-			}
 			uint64_t bytes = passes * wss;
 			double gbps = res.wall_ms > 0 ? (double)bytes / (res.wall_ms * 1e6) : 0;
 			const char *impl = order[k] == 2   ? wtg_sum_simd_name()

@@ -21,7 +21,6 @@
 
 #define MM_REPS 11
 #define MM_QUICK_REPS 9
-#define MM_PIECE (4u << 20)	/* bytes summed between cancel checks */
 
 enum { MM_LAZY = 0, MM_POPULATED = 1 };
 
@@ -30,20 +29,6 @@ struct mm_run {
 	struct wtg_probe_result map_pr;	/* the mmap call (populating or not) */
 	int64_t sum;
 };
-
-/* Sum a mapping in pieces, checking cancel between them. Returns 0 or 1 (cancelled). */
-static int mm_sum(struct wtg_ctx *ctx, const unsigned char *p, uint64_t size, int64_t *sum)
-{
-	int64_t s = 0;
-	for (uint64_t off = 0; off < size; off += MM_PIECE) {
-		uint64_t len = size - off < MM_PIECE ? size - off : MM_PIECE;
-		s += wtg_sum_bytes(p + off, (size_t)len);
-		if (wtg_ctx_cancelled(ctx))
-			return 1;
-	}
-	*sum = s;
-	return 0;
-}
 
 /* One mapping and one timed summing pass. Returns 0, 1 (cancelled) or -1 (mmap failed). */
 static int mm_once(struct wtg_ctx *ctx, int fd, uint64_t size, int kind, struct mm_run *r)
@@ -57,7 +42,7 @@ static int mm_once(struct wtg_ctx *ctx, int fd, uint64_t size, int kind, struct 
 	if (p == MAP_FAILED)
 		return -1;
 	wtg_probe_begin(&pb);
-	int rc = mm_sum(ctx, p, size, &r->sum);
+	int rc = wtg_sum_mapped(ctx, p, size, &r->sum);
 	wtg_probe_end(&pb, &r->sum_pr);
 	munmap(p, size);
 	return rc;
@@ -146,11 +131,9 @@ static int run_mmap(struct wtg_ctx *ctx)
 	};
 	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
 	const struct wtg_datafile *df = ctx->df;
-	long page = sysconf(_SC_PAGESIZE);
-	if (page <= 0)
-		page = 4096;
+	long page = wtg_page_size();
 	uint64_t size = df->size;
-	int64_t pages = (int64_t)((size + (uint64_t)page - 1) / (uint64_t)page);
+	int64_t pages = wtg_pages_of(size, page);
 	int reps = ctx->opt && ctx->opt->quick ? MM_QUICK_REPS : MM_REPS;
 	int nsteps = 1 + 2 * reps;
 

@@ -21,8 +21,6 @@
 #include "common.h"
 
 #define PC_BUF (1u << 20)
-#define PC_SLICE (8u << 20)	/* bytes read between cancel checks */
-#define PC_PIECE (4u << 20)	/* bytes summed between cancel checks in the mmap pass */
 #define PC_EVICTED_FRACTION 0.10	/* eviction "worked" when at most this share stays resident */
 
 enum pc_method { PC_READ = 0, PC_MMAP = 1 };
@@ -86,31 +84,19 @@ static int pc_evict(struct pc_state *st, int m)
 	return 0;
 }
 
-/* Sum the whole file with buffered reads, in slices so a cold pass notices cancel within tens of ms.
- * Returns 0, 1 (cancelled) or -1 (failed). */
+/* Sum the whole file with buffered reads, in 8 MiB segments so a cold pass notices cancel within tens
+ * of ms. Returns 0, 1 (cancelled) or -1 (failed). */
 static int pc_read_pass(struct pc_state *st, struct wtg_probe_result *pr, int64_t *sum)
 {
 	int fd = open(st->ctx->df->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	int64_t s = 0;
-	int rc = 0;
+	int64_t bytes, calls;
 	struct wtg_probe pb;
 	wtg_probe_begin(&pb);
-	for (;;) {
-		int64_t ps, bytes, calls;
-		rc = wtg_read_sum(st->ctx, fd, st->buf, PC_BUF, PC_SLICE, &ps, &bytes, &calls);
-		s += ps;
-		if (rc || bytes < (int64_t)PC_SLICE)
-			break;
-		if (wtg_ctx_cancelled(st->ctx)) {
-			rc = 1;
-			break;
-		}
-	}
+	int rc = wtg_read_sum_long(st->ctx, fd, st->buf, PC_BUF, 0, sum, &bytes, &calls);
 	wtg_probe_end(&pb, pr);
 	close(fd);
-	*sum = s;
 	return rc;
 }
 
@@ -122,26 +108,15 @@ static int pc_mmap_pass(struct pc_state *st, struct wtg_probe_result *pr, int64_
 	if (fd < 0)
 		return -1;
 	struct wtg_probe pb;
-	int rc = 0;
-	int64_t s = 0;
+	int rc = -1;
 	wtg_probe_begin(&pb);
 	unsigned char *p = mmap(NULL, df->size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (p == MAP_FAILED) {
-		rc = -1;
-	} else {
-		for (uint64_t off = 0; off < df->size; off += PC_PIECE) {
-			uint64_t len = df->size - off < PC_PIECE ? df->size - off : PC_PIECE;
-			s += wtg_sum_bytes(p + off, (size_t)len);
-			if (wtg_ctx_cancelled(st->ctx)) {
-				rc = 1;
-				break;
-			}
-		}
+	if (p != MAP_FAILED) {
+		rc = wtg_sum_mapped(st->ctx, p, df->size, sum);
 		munmap(p, df->size);
 	}
 	wtg_probe_end(&pb, pr);
 	close(fd);
-	*sum = s;
 	return rc;
 }
 
@@ -192,12 +167,10 @@ static int run_pagecache(struct wtg_ctx *ctx)
 	};
 	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
 	const struct wtg_datafile *df = ctx->df;
-	long page = sysconf(_SC_PAGESIZE);
-	if (page <= 0)
-		page = 4096;
+	long page = wtg_page_size();
 	struct pc_state st = {
 		.ctx = ctx,
-		.pages = (int64_t)((df->size + (uint64_t)page - 1) / (uint64_t)page),
+		.pages = wtg_pages_of(df->size, page),
 		.nsteps = 6,
 	};
 	st.buf = malloc(PC_BUF);
@@ -251,7 +224,7 @@ static int run_pagecache(struct wtg_ctx *ctx)
 			       "POSIX_FADV_DONTNEED%s): the cold passes are not cold",
 			       (long long)st.evicted_left[PC_READ], (long long)st.evicted_left[PC_MMAP],
 			       (long long)st.pages,
-			       strcmp(df->fs, "tmpfs") == 0 || strcmp(df->fs, "ramfs") == 0
+			       wtg_datafile_in_memory(df)
 				       ? "; on tmpfs the page cache is where the file lives"
 				       : "");
 	wtg_table_note(

@@ -17,35 +17,6 @@
 #define BUF (1u << 20)
 #define HEADLINE_MAX (64ull << 20)
 
-/* One pass over the first `want` bytes (rounded for O_DIRECT). WTG_OK, WTG_CANCELLED or WTG_ERR. */
-static int one_pass(struct wtg_ctx *ctx, unsigned char *buf, uint64_t want, uint64_t *bytes, int64_t *sum,
-		    struct wtg_probe_result *res)
-{
-	bool direct;
-	int fd = wtg_iomode_open(ctx->df, &direct);
-	if (fd < 0) {
-		wtg_table_fail(ctx->t, "cannot open %s: %s", ctx->df->path, strerror(errno));
-		return WTG_ERR;
-	}
-	*bytes = wtg_io_span(ctx->df, direct, want);
-	wtg_iomode_before_pass(ctx->df);
-	int64_t got, calls;
-	struct wtg_probe p;
-	wtg_probe_begin(&p);
-	int r = wtg_read_sum_long(ctx, fd, buf, BUF, *bytes, sum, &got, &calls);
-	wtg_probe_end(&p, res);
-	int err = errno;
-	close(fd);
-	if (r == 1)
-		return WTG_CANCELLED;
-	if (r < 0 || (uint64_t)got != *bytes) {
-		wtg_table_fail(ctx->t, "pass: read %lld of %llu bytes: %s", (long long)got,
-			       (unsigned long long)*bytes, r < 0 ? strerror(err) : "the file is shorter");
-		return WTG_ERR;
-	}
-	return WTG_OK;
-}
-
 static int run(struct wtg_ctx *ctx)
 {
 	struct wtg_datafile *df = ctx->df;
@@ -65,36 +36,36 @@ static int run(struct wtg_ctx *ctx)
 	}
 	memset(buf, 0, BUF); /* the buffer's own faults happen here, not in pass 1 */
 
-	struct wtg_probe_result total, res;
+	struct wtg_probe_result total;
 	memset(&total, 0, sizeof total);
-	uint64_t bytes = 0;
-	int64_t sum;
+	struct wtg_read_pass p = { 0 };
 	int bad = 0, rc = WTG_OK;
 	for (int i = -1; i < NPASSES; i++) { /* pass -1 is the warm-up */
 		char label[32];
 		snprintf(label, sizeof label, i < 0 ? "warm-up pass" : "pass %d of %d", i + 1, NPASSES);
 		wtg_ctx_progress(ctx, i + 1, NPASSES, label);
-		rc = one_pass(ctx, buf, df->size, &bytes, &sum, &res);
+		rc = wtg_read_pass(ctx, buf, BUF, df->size, "pass", &p);
 		if (rc == WTG_OK && wtg_ctx_cancelled(ctx))
 			rc = WTG_CANCELLED;
 		if (rc != WTG_OK)
 			break;
-		int64_t known = wtg_datafile_prefix_sum(df, bytes);
-		if (sum != known) {
+		int64_t known = wtg_datafile_prefix_sum(df, p.bytes);
+		if (p.sum != known) {
 			bad++;
 			wtg_table_fail(ctx->t, "%s: sum %lld does not equal the known sum %lld", label,
-				       (long long)sum, (long long)known);
+				       (long long)p.sum, (long long)known);
 		}
 		if (i < 0)
 			continue;
-		ns[i] = res.wall_ms * 1e6;
-		minflt[i] = (double)res.minflt;
-		majflt[i] = (double)res.majflt;
-		wtg_probe_accumulate(&total, &res);
+		ns[i] = p.res.wall_ms * 1e6;
+		minflt[i] = (double)p.res.minflt;
+		majflt[i] = (double)p.res.majflt;
+		wtg_probe_accumulate(&total, &p.res);
 	}
 	free(buf);
 	if (rc != WTG_OK)
 		return rc;
+	uint64_t bytes = p.bytes;
 	wtg_table_check(ctx->t, "sum", bad == 0,
 			"%d of %d passes (warm-up included) summed %llu bytes to the known sum %lld",
 			NPASSES + 1 - bad, NPASSES + 1, (unsigned long long)bytes,
@@ -154,20 +125,18 @@ double wtg_headline_passes(struct wtg_ctx *ctx)
 		return NAN;
 	}
 	memset(buf, 0, BUF);
-	uint64_t bytes;
-	int64_t sum;
-	struct wtg_probe_result res;
-	int rc = one_pass(ctx, buf, df->size < HEADLINE_MAX ? df->size : HEADLINE_MAX, &bytes, &sum, &res);
+	struct wtg_read_pass p;
+	int rc = wtg_read_pass(ctx, buf, BUF, df->size < HEADLINE_MAX ? df->size : HEADLINE_MAX, "pass", &p);
 	free(buf);
 	if (rc != WTG_OK)
 		return NAN;
-	int64_t known = wtg_datafile_prefix_sum(df, bytes);
-	if (sum != known) {
-		wtg_table_fail(ctx->t, "passes: sum %lld of %llu bytes is not the known %lld", (long long)sum,
-			       (unsigned long long)bytes, (long long)known);
+	int64_t known = wtg_datafile_prefix_sum(df, p.bytes);
+	if (p.sum != known) {
+		wtg_table_fail(ctx->t, "passes: sum %lld of %llu bytes is not the known %lld",
+			       (long long)p.sum, (unsigned long long)p.bytes, (long long)known);
 		return NAN;
 	}
-	return res.wall_ms;
+	return p.res.wall_ms;
 }
 
 const struct wtg_experiment wtg_exp_passes = {

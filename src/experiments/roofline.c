@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -23,7 +22,6 @@
 #define SUM_BYTES 16000000000ull /* bytes the sum loop moves, in whole passes over the span */
 #define SUM_BYTES_QUICK 4000000000ull
 #define SPAN_CAP (256ull << 20)
-#define PIECE (16u << 20)
 #define LIMIT_MS 5000 /* internal per-row limit, below --time-limit */
 #define LIMIT_MS_QUICK 2000
 
@@ -85,12 +83,8 @@ static void run_loop(struct helper *h)
 		return;
 	}
 	for (int r = 0; r < h->reps; r++) {
-		for (uint64_t off = 0; off < h->span; off += PIECE) {
-			if (atomic_load(stop))
-				return;
-			uint64_t n = h->span - off < PIECE ? h->span - off : PIECE;
-			h->sum += wtg_sum_bytes(h->map + off, (size_t)n);
-		}
+		if (!wtg_crew_sum(&h->crew, h->map, h->span, &h->sum))
+			return;
 		atomic_store_explicit(&h->reps_done, r + 1, memory_order_relaxed);
 	}
 }
@@ -134,11 +128,7 @@ struct outcome {
 static struct outcome supervise(struct wtg_ctx *ctx, struct helper *h, int64_t limit_ms)
 {
 	struct outcome o = { 0 };
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int err = pthread_create(&h->th, NULL, helper_main, h);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	int err = wtg_crew_spawn(&h->th, NULL, helper_main, h);
 	if (err != 0) {
 		wtg_table_fail(ctx->t, "cannot start the %s loop's thread: %s", loop_names[h->loop],
 			       strerror(err));
@@ -146,11 +136,7 @@ static struct outcome supervise(struct wtg_ctx *ctx, struct helper *h, int64_t l
 		return o;
 	}
 	int64_t deadline = wtg_now_ns() + limit_ms * 1000000;
-	int w = wtg_crew_wait(ctx, &h->crew, 1, true, true, deadline);
-	if (w == WTG_CREW_REACHED) {
-		wtg_crew_open(&h->crew);
-		w = wtg_crew_wait(ctx, &h->crew, 1, false, true, deadline);
-	}
+	int w = wtg_crew_run(ctx, &h->crew, 1, deadline);
 	if (w != WTG_CREW_REACHED) {
 		o.cpu_ms = thread_cpu_ms(h->th);
 		if (h->loop == LOOP_ARITH)
@@ -161,8 +147,7 @@ static struct outcome supervise(struct wtg_ctx *ctx, struct helper *h, int64_t l
 		/* back to SCHED_OTHER so it runs again and sees the flag */
 		struct sched_param sp = { .sched_priority = 0 };
 		o.rescued = pthread_setschedparam(h->th, SCHED_OTHER, &sp) == 0;
-		wtg_crew_open(&h->crew);
-		wtg_crew_wait(ctx, &h->crew, 1, false, false, 0);
+		wtg_crew_finish(ctx, &h->crew, 1);
 		o.cancelled = w == WTG_CREW_CANCELLED;
 		o.starved = w == WTG_CREW_TIMEOUT;
 	} else {

@@ -91,15 +91,9 @@ static int run(struct wtg_ctx *ctx)
 		wtg_add_summary_row(ctx, "burners off", &s_off, off, (size_t)n, &r_off, v, 3);
 	}
 
-	if (wtg_burner_set(ncpu) != ncpu) {
-		wtg_table_fail(ctx->t, "cannot start %d burners", ncpu);
-		rc = WTG_ERR;
+	rc = wtg_burners_start(ctx, ncpu, SETTLE_MS, "");
+	if (rc != WTG_OK)
 		goto out;
-	}
-	if (wtg_ctx_settle(ctx, SETTLE_MS)) {
-		rc = WTG_CANCELLED;
-		goto out;
-	}
 	snprintf(label, sizeof label, "burners on (%d)", ncpu);
 	w0 = wtg_burner_work();
 	rc = batches(ctx, on, n, calls, n, 2 * n, label, &r_on);

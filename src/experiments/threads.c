@@ -2,7 +2,6 @@
  * N ranges summed by N threads at once, N = 1 .. --threads. Every row's total must be the known sum. */
 #include "config.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +12,6 @@
 #define SPAN_CAP (1ull << 30) /* the sweep maps at most this much of a large --file */
 #define TARGET_BYTES 2000000000ull /* bytes each row moves, in whole repetitions */
 #define TARGET_BYTES_QUICK 500000000ull
-#define PIECE (16u << 20) /* members look at the stop flag this often */
 #define STACK_SIZE (256u << 10)
 
 struct member {
@@ -40,16 +38,7 @@ static void *member_main(void *arg)
 		m->t0 = wtg_now_ns();
 		for (int r = 0; r < m->reps; r++) {
 			int64_t s = 0;
-			bool stopped = false;
-			for (uint64_t off = 0; off < m->len; off += PIECE) {
-				if (atomic_load(&m->crew->stop)) {
-					stopped = true;
-					break;
-				}
-				uint64_t n = m->len - off < PIECE ? m->len - off : PIECE;
-				s += wtg_sum_bytes(m->base + m->off + off, (size_t)n);
-			}
-			if (stopped)
+			if (!wtg_crew_sum(m->crew, m->base + m->off, m->len, &s))
 				break;
 			if (r == 0)
 				m->sum = s;
@@ -85,10 +74,6 @@ static int one_row(struct wtg_ctx *ctx, const unsigned char *map, uint64_t span,
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, STACK_SIZE);
-	/* members never take signals: the main thread handles them */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int created = 0, err = 0;
 	for (int i = 0; i < n; i++) {
 		mb[i].crew = &crew;
@@ -96,12 +81,11 @@ static int one_row(struct wtg_ctx *ctx, const unsigned char *map, uint64_t span,
 		mb[i].reps = reps;
 		mb[i].consistent = true;
 		wtg_split_range(span, n, i, &mb[i].off, &mb[i].len);
-		err = pthread_create(&mb[i].th, &attr, member_main, &mb[i]);
+		err = wtg_crew_spawn(&mb[i].th, &attr, member_main, &mb[i]);
 		if (err != 0)
 			break;
 		created++;
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
 
 	int outcome = ROW_OK;
@@ -111,11 +95,7 @@ static int one_row(struct wtg_ctx *ctx, const unsigned char *map, uint64_t span,
 		outcome = ROW_FAILED;
 	} else {
 		/* everyone at the gate, then release them together */
-		int w = wtg_crew_wait(ctx, &crew, n, true, true, deadline);
-		if (w == WTG_CREW_REACHED) {
-			wtg_crew_open(&crew);
-			w = wtg_crew_wait(ctx, &crew, n, false, true, deadline);
-		}
+		int w = wtg_crew_run(ctx, &crew, n, deadline);
 		if (w == WTG_CREW_CANCELLED)
 			outcome = ROW_CANCELLED;
 		else if (w == WTG_CREW_TIMEOUT)
@@ -125,8 +105,7 @@ static int one_row(struct wtg_ctx *ctx, const unsigned char *map, uint64_t span,
 		atomic_store(&crew.stop, true);
 		/* a starved member cannot see the flag until it runs again */
 		wtg_policy_rescue();
-		wtg_crew_open(&crew);
-		wtg_crew_wait(ctx, &crew, created, false, false, 0);
+		wtg_crew_finish(ctx, &crew, created);
 	}
 	for (int i = 0; i < created; i++)
 		pthread_join(mb[i].th, NULL);

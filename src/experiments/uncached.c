@@ -138,6 +138,39 @@ static void uc_row(struct uc *u, const char *mode, size_t bufsize, int64_t bytes
 	wtg_table_add_row(u->ctx->t, v, (int)WTG_ARRAY_LEN(v), pr);
 }
 
+/* One read of a timed pass: its latency goes to u->lat, its bytes' sum to *sum; then the cancel
+ * check. Returns WTG_OK, WTG_CANCELLED, or WTG_ERR after wtg_table_fail (naming the pass's kind). */
+static int uc_pass_read(struct uc *u, size_t len, uint64_t off, bool random, int64_t *sum)
+{
+	double us;
+	ssize_t r = uc_read(u, len, off, &us);
+	if (r != (ssize_t)len) {
+		const char *why = r < 0 ? strerror(errno) : "end of file too early";
+		if (random)
+			wtg_table_fail(u->ctx->t, "%s random read at offset %llu: %s", uc_mech_name[u->mech],
+				       (unsigned long long)off, why);
+		else
+			wtg_table_fail(u->ctx->t, "%s read of %zu bytes at offset %llu: %s",
+				       uc_mech_name[u->mech], len, (unsigned long long)off, why);
+		return WTG_ERR;
+	}
+	u->lat[u->nlat++] = us;
+	*sum += wtg_sum_bytes(u->buf, len);
+	return uc_cancelled(u) ? WTG_CANCELLED : WTG_OK;
+}
+
+/* After a pass: its latency figures (the CI only when asked) and its row. WTG_OK or WTG_ERR. */
+static int uc_pass_row(struct uc *u, bool ci, const char *mode, size_t bufsize, int64_t bytes,
+		       const struct wtg_probe_result *pr, int64_t sum, struct uc_stats *s)
+{
+	if (uc_stats(u, ci, 0, s) < 0) {
+		wtg_table_fail(u->ctx->t, "out of memory");
+		return WTG_ERR;
+	}
+	uc_row(u, mode, bufsize, bytes, s, pr, sum);
+	return WTG_OK;
+}
+
 /* Sequential pass over the first `bytes` bytes with reads of bufsize. WTG_OK, WTG_CANCELLED, WTG_ERR. */
 static int uc_sequential(struct uc *u, size_t bufsize, uint64_t bytes)
 {
@@ -147,33 +180,19 @@ static int uc_sequential(struct uc *u, size_t bufsize, uint64_t bytes)
 	int64_t sum = 0;
 	struct wtg_probe pb;
 	struct wtg_probe_result pr;
+	int rc = WTG_OK;
 	wtg_probe_begin(&pb);
-	for (uint64_t off = 0; off < bytes;) {
+	for (uint64_t off = 0; off < bytes && rc == WTG_OK;) {
 		size_t len = bytes - off < bufsize ? (size_t)(bytes - off) : bufsize;
-		double us;
-		ssize_t r = uc_read(u, len, off, &us);
-		if (r != (ssize_t)len) {
-			wtg_probe_end(&pb, &pr);
-			wtg_table_fail(ctx->t, "%s read of %zu bytes at offset %llu: %s",
-				       uc_mech_name[u->mech], len, (unsigned long long)off,
-				       r < 0 ? strerror(errno) : "end of file too early");
-			return WTG_ERR;
-		}
-		u->lat[u->nlat++] = us;
-		sum += wtg_sum_bytes(u->buf, len);
+		rc = uc_pass_read(u, len, off, false, &sum);
 		off += len;
-		if (uc_cancelled(u)) {
-			wtg_probe_end(&pb, &pr);
-			return WTG_CANCELLED;
-		}
 	}
 	wtg_probe_end(&pb, &pr);
+	if (rc != WTG_OK)
+		return rc;
 	struct uc_stats s;
-	if (uc_stats(u, false, 0, &s) < 0) {
-		wtg_table_fail(ctx->t, "out of memory");
+	if (uc_pass_row(u, false, "sequential", bufsize, (int64_t)bytes, &pr, sum, &s) != WTG_OK)
 		return WTG_ERR;
-	}
-	uc_row(u, "sequential", bufsize, (int64_t)bytes, &s, &pr, sum);
 	char what[64], size[16];
 	wtg_fmt_size(size, sizeof size, bufsize);
 	snprintf(what, sizeof what, "sequential %s, first %llu bytes", size, (unsigned long long)bytes);
@@ -193,31 +212,16 @@ static int uc_random(struct uc *u, const uint64_t *offs, size_t n)
 	int64_t sum = 0;
 	struct wtg_probe pb;
 	struct wtg_probe_result pr;
+	int rc = WTG_OK;
 	wtg_probe_begin(&pb);
-	for (size_t i = 0; i < n; i++) {
-		double us;
-		ssize_t r = uc_read(u, UC_RAND_LEN, offs[i], &us);
-		if (r != (ssize_t)UC_RAND_LEN) {
-			wtg_probe_end(&pb, &pr);
-			wtg_table_fail(ctx->t, "%s random read at offset %llu: %s", uc_mech_name[u->mech],
-				       (unsigned long long)offs[i],
-				       r < 0 ? strerror(errno) : "end of file too early");
-			return WTG_ERR;
-		}
-		u->lat[u->nlat++] = us;
-		sum += wtg_sum_bytes(u->buf, UC_RAND_LEN);
-		if (uc_cancelled(u)) {
-			wtg_probe_end(&pb, &pr);
-			return WTG_CANCELLED;
-		}
-	}
+	for (size_t i = 0; i < n && rc == WTG_OK; i++)
+		rc = uc_pass_read(u, UC_RAND_LEN, offs[i], true, &sum);
 	wtg_probe_end(&pb, &pr);
+	if (rc != WTG_OK)
+		return rc;
 	struct uc_stats s;
-	if (uc_stats(u, true, 0, &s) < 0) {
-		wtg_table_fail(ctx->t, "out of memory");
+	if (uc_pass_row(u, true, "random", UC_RAND_LEN, (int64_t)(n * UC_RAND_LEN), &pr, sum, &s) != WTG_OK)
 		return WTG_ERR;
-	}
-	uc_row(u, "random", UC_RAND_LEN, (int64_t)(n * UC_RAND_LEN), &s, &pr, sum);
 	wtg_table_add_series(ctx->t, "random 16 KiB reads", "us", u->lat, u->nlat);
 	bool ordered = s.median <= s.p90 && s.p90 <= s.p99 && s.p99 <= s.max && s.ci_low <= s.median &&
 		       s.median <= s.ci_high;
@@ -291,9 +295,7 @@ static int run_uncached(struct wtg_ctx *ctx)
 	bool quick = ctx->opt && ctx->opt->quick;
 	struct uc u = { .ctx = ctx, .fd = -1 };
 	u.mech = df->direct_ok ? UC_DIRECT : UC_EVICTING;
-	u.align = df->dio_mem_align > df->dio_offset_align ? df->dio_mem_align : df->dio_offset_align;
-	if (u.align < 4096)
-		u.align = 4096;
+	u.align = (unsigned)wtg_io_align(df);
 	/* passes cover whole 64 KiB chunks (known prefix sums), which keeps every length aligned too */
 	uint64_t usable = df->size / WTG_CHUNK * WTG_CHUNK;
 	if (u.align > WTG_CHUNK || usable < UC_RAND_LEN || WTG_CHUNK % u.align) {
@@ -364,10 +366,7 @@ static int run_uncached(struct wtg_ctx *ctx)
 		goto out;
 	wtg_ctx_progress(ctx, nsteps, nsteps, "done");
 
-	long page = sysconf(_SC_PAGESIZE);
-	if (page <= 0)
-		page = 4096;
-	int64_t pages = (int64_t)((df->size + (uint64_t)page - 1) / (uint64_t)page);
+	int64_t pages = wtg_pages_of(df->size, wtg_page_size());
 	if (u.mech == UC_DIRECT)
 		wtg_table_note(ctx->t,
 			       "mechanism: O_DIRECT; buffers, offsets and lengths aligned to %u B (statx "
@@ -399,7 +398,7 @@ static int run_uncached(struct wtg_ctx *ctx)
 		       "offsets aligned to %u B, their samples kept as a series (us); CI: bootstrap of the "
 		       "median, random row only",
 		       nrand, u.align);
-	if (strcmp(df->fs, "tmpfs") == 0 || strcmp(df->fs, "ramfs") == 0)
+	if (wtg_datafile_in_memory(df))
 		wtg_table_note(
 			ctx->t,
 			"the file is on %s: its pages live in memory, so no storage device is involved",

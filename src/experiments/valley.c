@@ -20,32 +20,13 @@
 #define MAX_CALLS_FULL (1ull << 18)
 #define MAX_CALLS_QUICK (1ull << 16)
 
-/* One buffered pass over the first `bytes` bytes with a fresh descriptor in the mode in force. */
-static int pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want, bool *direct,
-		uint64_t *bytes, int64_t *sum, int64_t *calls, struct wtg_probe_result *res)
+/* One buffered pass over the first `want` bytes with a fresh descriptor in the mode in force. */
+static int pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want,
+		struct wtg_read_pass *p)
 {
-	int fd = wtg_iomode_open(ctx->df, direct);
-	if (fd < 0) {
-		wtg_table_fail(ctx->t, "cannot open %s: %s", ctx->df->path, strerror(errno));
-		return WTG_ERR;
-	}
-	*bytes = wtg_io_span(ctx->df, *direct, want);
-	wtg_iomode_before_pass(ctx->df);
-	int64_t got;
-	struct wtg_probe p;
-	wtg_probe_begin(&p);
-	int r = wtg_read_sum_long(ctx, fd, buf, bufsize, *bytes, sum, &got, calls);
-	wtg_probe_end(&p, res);
-	int err = errno;
-	close(fd);
-	if (r == 1)
-		return WTG_CANCELLED;
-	if (r < 0 || (uint64_t)got != *bytes) {
-		wtg_table_fail(ctx->t, "bufsize %zu: read %lld of %llu bytes: %s", bufsize, (long long)got,
-			       (unsigned long long)*bytes, r < 0 ? strerror(err) : "the file is shorter");
-		return WTG_ERR;
-	}
-	return WTG_OK;
+	char what[40];
+	snprintf(what, sizeof what, "bufsize %zu", bufsize);
+	return wtg_read_pass(ctx, buf, bufsize, want, what, p);
 }
 
 static int run(struct wtg_ctx *ctx)
@@ -75,12 +56,9 @@ static int run(struct wtg_ctx *ctx)
 
 	/* fixed warm-up rule: one unreported 1 MiB-buffer pass over the whole file */
 	wtg_ctx_progress(ctx, 0, nsizes + 1, "warm-up pass");
-	bool direct;
-	uint64_t bytes;
-	int64_t sum, calls;
-	struct wtg_probe_result res;
-	int rc = pass(ctx, buf, WARM_BUF, df->size, &direct, &bytes, &sum, &calls, &res);
-	if (rc == WTG_OK && !wtg_check_sum(ctx, "warm-up pass", sum, wtg_datafile_prefix_sum(df, bytes)))
+	struct wtg_read_pass p;
+	int rc = pass(ctx, buf, WARM_BUF, df->size, &p);
+	if (rc == WTG_OK && !wtg_check_sum(ctx, "warm-up pass", p.sum, wtg_datafile_prefix_sum(df, p.bytes)))
 		rc = WTG_ERR;
 
 	size_t skipped_below = 0, smallest = 0;
@@ -96,36 +74,33 @@ static int run(struct wtg_ctx *ctx)
 			rc = WTG_CANCELLED;
 			break;
 		}
-		if (direct && b < wtg_io_align(df)) {
+		if (p.direct && b < wtg_io_align(df)) {
 			skipped_below = wtg_io_align(df);
 			continue;
 		}
 		uint64_t want = df->size;
 		if ((uint64_t)b * max_calls < want)
 			want = (uint64_t)b * max_calls; /* a multiple of WTG_CHUNK */
-		rc = pass(ctx, buf, b, want, &direct, &bytes, &sum, &calls, &res);
+		rc = pass(ctx, buf, b, want, &p);
 		if (rc != WTG_OK)
 			break;
 		if (!smallest) {
 			smallest = b;
-			smallest_bytes = bytes;
+			smallest_bytes = p.bytes;
 		}
-		double ms = res.wall_ms;
+		double ms = p.res.wall_ms;
 		const struct wtg_value row[] = {
 			WTG_INT(b),
-			WTG_INT(calls),
-			WTG_INT(bytes),
+			WTG_INT(p.calls),
+			WTG_INT(p.bytes),
 			WTG_REAL(ms),
-			WTG_REAL(ms > 0 ? (double)bytes / (ms * 1e6) : 0),
-			WTG_INT(sum),
-			WTG_REAL(calls > 0 ? ms * 1e6 / (double)calls : 0),
+			WTG_REAL(ms > 0 ? (double)p.bytes / (ms * 1e6) : 0),
+			WTG_INT(p.sum),
+			WTG_REAL(p.calls > 0 ? ms * 1e6 / (double)p.calls : 0),
 		};
-		wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), &res);
-		int64_t expect = (int64_t)((bytes + b - 1) / b);
-		wtg_table_check(ctx->t, "read_calls", calls == expect,
-				"bufsize %s: %lld read calls = ceil(%llu / %zu) = %lld", sz, (long long)calls,
-				(unsigned long long)bytes, b, (long long)expect);
-		if (!wtg_check_sum(ctx, label, sum, wtg_datafile_prefix_sum(df, bytes)))
+		wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), &p.res);
+		wtg_check_read_calls(ctx, label, p.calls, p.bytes, b);
+		if (!wtg_check_sum(ctx, label, p.sum, wtg_datafile_prefix_sum(df, p.bytes)))
 			rc = WTG_ERR;
 	}
 	free(buf);
@@ -169,21 +144,18 @@ double wtg_headline_valley(struct wtg_ctx *ctx)
 	}
 	memset(buf, 0, 64u << 10);
 	uint64_t want = df->size < (64ull << 20) ? df->size : (64ull << 20);
-	bool direct;
-	uint64_t bytes;
-	int64_t sum, calls;
-	struct wtg_probe_result res;
-	int rc = pass(ctx, buf, 64u << 10, want, &direct, &bytes, &sum, &calls, &res);
+	struct wtg_read_pass p;
+	int rc = pass(ctx, buf, 64u << 10, want, &p);
 	free(buf);
 	if (rc != WTG_OK)
 		return NAN;
-	int64_t known = wtg_datafile_prefix_sum(df, bytes);
-	if (sum != known) {
+	int64_t known = wtg_datafile_prefix_sum(df, p.bytes);
+	if (p.sum != known) {
 		wtg_table_fail(ctx->t, "valley: sum %lld of the first %llu bytes is not the known %lld",
-			       (long long)sum, (unsigned long long)bytes, (long long)known);
+			       (long long)p.sum, (unsigned long long)p.bytes, (long long)known);
 		return NAN;
 	}
-	return res.wall_ms > 0 ? (double)bytes / (res.wall_ms * 1e6) : NAN;
+	return p.res.wall_ms > 0 ? (double)p.bytes / (p.res.wall_ms * 1e6) : NAN;
 }
 
 const struct wtg_experiment wtg_exp_valley = {

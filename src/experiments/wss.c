@@ -53,23 +53,13 @@ static int run(struct wtg_ctx *ctx)
 		known += wtg_fill_seeded(&ctx->rng, buf + filled, wss - filled);
 		filled = wss;
 		/* fixed warm-up rule: one unreported pass per size, checked like the others */
-		int64_t warm = wtg_sum_bytes(buf, wss);
-		if (warm != known && !wtg_check_sum(ctx, sz, warm, known)) {
-			rc = WTG_ERR;
-			break;
-		}
 		uint64_t passes = (target + wss - 1) / wss;
-		int64_t sum = 0;
-		struct wtg_probe_result res;
-		rc = wtg_sum_passes(ctx, wtg_sum_bytes, buf, wss, passes, &sum, &res);
-		if (rc != WTG_OK)
-			break;
 		char what[64];
 		snprintf(what, sizeof what, "%s x %llu passes", sz, (unsigned long long)passes);
-		if (!wtg_check_sum(ctx, what, sum, known * (int64_t)passes)) {
-			rc = WTG_ERR;
+		struct wtg_probe_result res;
+		rc = wtg_sum_passes_checked(ctx, wtg_sum_bytes, buf, wss, passes, known, sz, what, &res);
+		if (rc != WTG_OK)
 			break;
-		}
 		uint64_t bytes = passes * wss;
 		double gbps = res.wall_ms > 0 ? (double)bytes / (res.wall_ms * 1e6) : 0;
 		const struct wtg_value v[] = {

@@ -78,9 +78,7 @@ static int run_zerofill(struct wtg_ctx *ctx)
 		{ "page_size", "B", WTG_T_INT, 0 },
 	};
 	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
-	long page = sysconf(_SC_PAGESIZE);
-	if (page <= 0)
-		page = 4096;
+	long page = wtg_page_size();
 	size_t bytes = (size_t)(ctx->opt && ctx->opt->quick ? ZF_QUICK_SIZE : ZF_SIZE);
 	double ns[ZF_REPS];
 	int n = 0;
@@ -138,11 +136,8 @@ static int run_zerofill(struct wtg_ctx *ctx)
 
 double wtg_headline_zerofill(struct wtg_ctx *ctx)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	if (page <= 0)
-		page = 4096;
 	struct zf_run r;
-	int rc = zf_touch(NULL, (size_t)ZF_HEADLINE_SIZE, page, &r);
+	int rc = zf_touch(NULL, (size_t)ZF_HEADLINE_SIZE, wtg_page_size(), &r);
 	if (rc < 0) {
 		wtg_table_fail(ctx->t, "zerofill: mmap of %llu bytes of anonymous memory failed",
 			       (unsigned long long)ZF_HEADLINE_SIZE);

@@ -50,32 +50,28 @@ static void comment_text(FILE *f, const char *s)
 		putc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 }
 
-static void write_experiment(FILE *f, const struct wtg_table *t)
+/* One field of a row, with the comma before all but the first. */
+static void csv_cell(FILE *f, const struct wtg_value *v, int i)
 {
+	if (i)
+		putc(',', f);
+	csv_value(f, v);
+}
+
+static void write_experiment(FILE *f, const struct wtg_table *t, int n)
+{
+	(void)n;
 	fputs("# experiment ", f);
 	comment_text(f, t->exp ? t->exp->name : "");
 	putc('\n', f);
 	for (int c = 0; c < t->ncols + WTG_REPORT_NEXTRA; c++) {
 		if (c)
 			putc(',', f);
-		csv_field(f, c < t->ncols ? t->cols[c].name : wtg_report_extra_cols[c - t->ncols].name);
+		csv_field(f, wtg_report_column(t, c)->name);
 	}
 	putc('\n', f);
 	for (int r = 0; r < t->nrows; r++) {
-		const struct wtg_row *row = &t->rows[r];
-		for (int c = 0; c < t->ncols; c++) {
-			if (c)
-				putc(',', f);
-			csv_value(f, &row->v[c]);
-		}
-		struct wtg_value extra[WTG_REPORT_NEXTRA];
-		char cpus[512];
-		wtg_report_extra_values(row, extra, cpus, sizeof cpus);
-		for (int i = 0; i < WTG_REPORT_NEXTRA; i++) {
-			if (t->ncols || i)
-				putc(',', f);
-			csv_value(f, &extra[i]);
-		}
+		wtg_report_row_values(f, t, &t->rows[r], csv_cell);
 		putc('\n', f);
 	}
 	for (int i = 0; i < t->nchecks; i++) {
@@ -103,14 +99,7 @@ static void write_experiment(FILE *f, const struct wtg_table *t)
 int wtg_report_csv(FILE *f, struct wtg_session *s, const bool *which)
 {
 	locale_t old = wtg_report_locale_begin();
-	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
-		if (!wtg_report_wanted(s, i, which))
-			continue;
-		struct wtg_table *t = &s->tables[i];
-		pthread_mutex_lock(&t->lock);
-		write_experiment(f, t);
-		pthread_mutex_unlock(&t->lock);
-	}
+	wtg_report_each(f, s, which, write_experiment);
 	wtg_report_locale_end(old);
 	return ferror(f) ? -1 : 0;
 }

@@ -244,8 +244,7 @@ static void write_columns(FILE *f, const struct wtg_table *t)
 	static const char *const types[] = { "na", "int", "real", "text" };
 	fputs("      \"columns\": [", f);
 	for (int c = 0; c < t->ncols + WTG_REPORT_NEXTRA; c++) {
-		const struct wtg_column *col = c < t->ncols ? &t->cols[c]
-							    : &wtg_report_extra_cols[c - t->ncols];
+		const struct wtg_column *col = wtg_report_column(t, c);
 		fputs(c ? ",\n        {\"name\": " : "\n        {\"name\": ", f);
 		wtg_json_string(f, col->name);
 		fputs(", \"unit\": ", f);
@@ -255,25 +254,20 @@ static void write_columns(FILE *f, const struct wtg_table *t)
 	fputs("\n      ],\n", f);
 }
 
+/* One value of a row, with the separator before all but the first. */
+static void json_cell(FILE *f, const struct wtg_value *v, int i)
+{
+	if (i)
+		fputs(", ", f);
+	json_value(f, v);
+}
+
 static void write_rows(FILE *f, const struct wtg_table *t)
 {
 	fputs("      \"rows\": [", f);
 	for (int r = 0; r < t->nrows; r++) {
-		const struct wtg_row *row = &t->rows[r];
 		fputs(r ? ",\n        [" : "\n        [", f);
-		for (int c = 0; c < t->ncols; c++) {
-			if (c)
-				fputs(", ", f);
-			json_value(f, &row->v[c]);
-		}
-		struct wtg_value extra[WTG_REPORT_NEXTRA];
-		char cpus[512];
-		wtg_report_extra_values(row, extra, cpus, sizeof cpus);
-		for (int i = 0; i < WTG_REPORT_NEXTRA; i++) {
-			if (t->ncols || i)
-				fputs(", ", f);
-			json_value(f, &extra[i]);
-		}
+		wtg_report_row_values(f, t, &t->rows[r], json_cell);
 		putc(']', f);
 	}
 	fputs(t->nrows ? "\n      ],\n" : "],\n", f);
@@ -318,8 +312,9 @@ static void write_series(FILE *f, const struct wtg_table *t)
 	fputs(t->nseries ? "\n      ],\n" : "],\n", f);
 }
 
-static void write_experiment(FILE *f, const struct wtg_table *t)
+static void write_experiment(FILE *f, const struct wtg_table *t, int n)
 {
+	fputs(n ? ",\n" : "\n", f);
 	const struct wtg_experiment *e = t->exp;
 	fputs("    {\n", f);
 	json_key(f, 6, "name");
@@ -359,16 +354,7 @@ int wtg_report_json(FILE *f, struct wtg_session *s, const bool *which)
 	fprintf(f, "  \"seed\": %" PRIu64 ",\n", s->opt ? s->opt->seed : 0);
 	fprintf(f, "  \"quick\": %s,\n", bool_str(s->opt && s->opt->quick));
 	fputs("  \"experiments\": [", f);
-	int n = 0;
-	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
-		if (!wtg_report_wanted(s, i, which))
-			continue;
-		struct wtg_table *t = &s->tables[i];
-		fputs(n++ ? ",\n" : "\n", f);
-		pthread_mutex_lock(&t->lock);
-		write_experiment(f, t);
-		pthread_mutex_unlock(&t->lock);
-	}
+	int n = wtg_report_each(f, s, which, write_experiment);
 	fputs(n ? "\n  ]\n}\n" : "]\n}\n", f);
 	wtg_report_locale_end(old);
 	return ferror(f) ? -1 : 0;

@@ -40,6 +40,20 @@ bool wtg_report_wanted(struct wtg_session *s, int idx, const bool *which)
 	return want;
 }
 
+int wtg_report_each(FILE *f, struct wtg_session *s, const bool *which,
+		    void (*fn)(FILE *f, const struct wtg_table *t, int n))
+{
+	int n = 0;
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
+		if (!wtg_report_wanted(s, i, which))
+			continue;
+		struct wtg_table *t = &s->tables[i];
+		pthread_mutex_lock(&t->lock);
+		fn(f, t, n++);
+		pthread_mutex_unlock(&t->lock);
+	}
+	return n;
+}
 
 const char *wtg_report_state_name(enum wtg_state st)
 {
@@ -77,6 +91,23 @@ const struct wtg_column wtg_report_extra_cols[WTG_REPORT_NEXTRA] = {
 	{ "cond_policy", "", WTG_T_TEXT, 0 },
 	{ "cond_io", "", WTG_T_TEXT, 0 },
 };
+
+const struct wtg_column *wtg_report_column(const struct wtg_table *t, int c)
+{
+	return c < t->ncols ? &t->cols[c] : &wtg_report_extra_cols[c - t->ncols];
+}
+
+void wtg_report_row_values(FILE *f, const struct wtg_table *t, const struct wtg_row *row,
+			   void (*fn)(FILE *f, const struct wtg_value *v, int i))
+{
+	for (int c = 0; c < t->ncols; c++)
+		fn(f, &row->v[c], c);
+	struct wtg_value extra[WTG_REPORT_NEXTRA];
+	char cpus[512];
+	wtg_report_extra_values(row, extra, cpus, sizeof cpus);
+	for (int i = 0; i < WTG_REPORT_NEXTRA; i++)
+		fn(f, &extra[i], t->ncols + i);
+}
 
 void wtg_report_extra_values(const struct wtg_row *row, struct wtg_value *out, char *buf, size_t len)
 {

@@ -369,8 +369,9 @@ static void write_status(FILE *f, const struct wtg_table *t)
 	}
 }
 
-static void write_experiment(FILE *f, const struct wtg_table *t)
+static void write_experiment(FILE *f, const struct wtg_table *t, int n)
 {
+	(void)n;
 	const struct wtg_experiment *e = t->exp;
 	fprintf(f, "\n== %s: %s ==\n", e ? e->name : "?", e ? e->question : "");
 	if (e && e->runs) {
@@ -480,14 +481,7 @@ int wtg_report_text(FILE *f, struct wtg_session *s, const bool *which)
 	fprintf(f, "wtg %s: where the time goes\n\n", PACKAGE_VERSION);
 	write_machine(f, s);
 	write_conditions(f, s);
-	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
-		if (!wtg_report_wanted(s, i, which))
-			continue;
-		struct wtg_table *t = &s->tables[i];
-		pthread_mutex_lock(&t->lock);
-		write_experiment(f, t);
-		pthread_mutex_unlock(&t->lock);
-	}
+	wtg_report_each(f, s, which, write_experiment);
 	wtg_report_locale_end(old);
 	return ferror(f) ? -1 : 0;
 }

@@ -3,13 +3,9 @@ starvation under burners. Invariants only: the burners did work, conditions are 
 are ordered, intervals hold their medians, the seeded order repeats. Never a timing."""
 import statistics
 
-from wtgtest import check, datadir_is_empty, experiment, finish, rows, run_json
+from wtgtest import check, close, datadir_is_empty, experiment, finish, rows, run_json
 
 DIST = ["condition", "samples", "mean_ns", "median_ns", "p90_ns", "p99_ns", "max_ns", "ci_low_ns", "ci_high_ns"]
-
-
-def close(a, b, rel=1e-6):
-    return a is not None and b is not None and abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
 
 
 def ok_checks(e, name):
@@ -97,7 +93,7 @@ if len(orders.get(1, [])) == 2 and orders.get(7):
     check(orders[1][0] == orders[1][1], "compare: the same seed gives the same order per pair")
     check(orders[1][0] != orders[7][0], "compare: another seed gives another order")
 
-# --- roofline under burners on every CPU: the background rows starve and end with a note ---------
+# --- roofline under burners on every CPU: background rows finish or end with a note, never hang --
 status, doc, err = run_json("roofline", "--burn", "--time-limit=2", timeout=120)
 check(status == 0, "roofline --burn --time-limit=2 exits 0 (got %d: %s)" % (status, err.strip()))
 if check(doc is not None, "roofline --burn JSON parses"):
@@ -109,11 +105,16 @@ if check(doc is not None, "roofline --burn JSON parses"):
     for r in rs:
         check(r["burners"] == ncpu, "roofline --burn: %d burners during %s/%s" % (ncpu, r["loop"], r["policy"]))
         if r["policy"] == "background":
-            check(r["status"] == "starved" and r["ms"] is None,
-                  "roofline --burn: background %s starved, timing n/a (got %r)" % (r["loop"], r["status"]))
-            check(any(n.startswith("%s, background: starved: background policy got " % r["loop"])
-                      and "burners ran" in n for n in e["notes"]),
-                  "roofline --burn: the starved note for %s" % r["loop"])
+            # whether SCHED_IDLE gets any CPU under the burners within the limit is up to the
+            # scheduler: either the row finished with a timing, or it was ended with its note
+            check(r["status"] in ("ok", "starved"), "roofline --burn: status %r" % r["status"])
+            if r["status"] == "starved":
+                check(r["ms"] is None, "roofline --burn: a starved %s row has no timing" % r["loop"])
+                check(any(n.startswith("%s, background: starved: background policy got " % r["loop"])
+                          and "burners ran" in n for n in e["notes"]),
+                      "roofline --burn: the starved note for %s" % r["loop"])
+            else:
+                check(r["ms"] is not None and r["ms"] > 0, "roofline --burn: a finished %s row has ms" % r["loop"])
 check(datadir_is_empty(), "roofline --burn: the data file is removed")
 
 finish()

@@ -7,7 +7,7 @@ import os
 import shutil
 import tempfile
 
-from wtgtest import check, datadir_is_empty, experiment, finish, rows, run_json
+from wtgtest import check, close, datadir_is_empty, experiment, finish, rows, run_json
 
 SPEC = {
     "kernels": ["kernel", "wss", "gbps"],
@@ -16,10 +16,6 @@ SPEC = {
     "roofline": ["loop", "policy", "ms", "ratio"],
 }
 IMPLS = ("avx512bw", "avx2", "sse2", "portable")
-
-
-def close(a, b, rel=1e-6):
-    return a is not None and b is not None and abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
 
 
 def common(e, name):

@@ -16,8 +16,8 @@ import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wtgtest import (WTG, check, datadir, datadir_is_empty, experiment, finish, rows, run,  # noqa: E402
-                     run_json)
+from wtgtest import (WTG, check, close, datadir_is_empty, experiment, finish_clean, rows, run,  # noqa: E402
+                     run_json, spec_columns_and_checks)
 
 SPEC = {
     "mmap": ["case", "ms", "minflt", "majflt", "pages"],
@@ -27,10 +27,6 @@ SPEC = {
 }
 QUICK_SIZE = 64 << 20
 ZEROFILL_QUICK = 64 << 20
-
-
-def close(a, b, rel=1e-6):
-    return a is not None and b is not None and abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
 
 
 def known_sum(doc, exp):
@@ -52,13 +48,8 @@ def machine(doc):
 def common(doc, name):
     """Present, SPEC columns first and in order, every check ok, at least one check."""
     e = experiment(doc, name)
-    if not check(e is not None, "%s: experiment in the output" % name):
+    if not spec_columns_and_checks(e, name, SPEC[name]):
         return None
-    names = [c["name"] for c in e["columns"]]
-    check(names[:len(SPEC[name])] == SPEC[name], "%s: SPEC columns first, in order: %s" % (name, names))
-    check(len(e["checks"]) > 0, "%s: has checks" % name)
-    for c in e["checks"]:
-        check(c["ok"], "%s: check %s ok: %s" % (name, c["name"], c["detail"]))
     if "state" in e:
         check(e["state"] == "done", "%s: state done, got %s" % (name, e.get("state")))
     return e
@@ -360,9 +351,7 @@ def main():
         check(before == after, "--file is never written")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    check(datadir_is_empty(), "the private data folder is empty at the end")
-    os.rmdir(datadir())
-    finish()
+    finish_clean()
 
 
 if __name__ == "__main__":

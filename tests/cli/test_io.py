@@ -13,8 +13,8 @@ import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wtgtest import (check, datadir, datadir_is_empty, experiment, finish, rows,  # noqa: E402
-                     run_json)
+from wtgtest import (check, datadir, datadir_is_empty, experiment, finish, q7, rows,  # noqa: E402
+                     run_json, series, spec_columns_and_checks)
 
 MiB = 1 << 20
 SPEC = {
@@ -30,22 +30,6 @@ def close(a, b, rel=1e-6):
     return math.isclose(a, b, rel_tol=rel, abs_tol=1e-9)
 
 
-def q7(v, q):
-    """Hyndman-Fan type 7 quantile, as the SPEC defines it."""
-    s = sorted(v)
-    pos = q * (len(s) - 1)
-    lo = int(pos)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
-
-
-def series(exp, name):
-    for sr in exp.get("series", []):
-        if sr["name"] == name:
-            return sr["samples"]
-    return None
-
-
 def ceil_div(a, b):
     return (a + b - 1) // b
 
@@ -59,14 +43,7 @@ def load(names, *extra):
 
 def common(exp, name):
     """SPEC columns first and in order; every check ok; rows present."""
-    if not check(exp is not None, name + ": in the output"):
-        return False
-    cols = [c["name"] for c in exp["columns"]]
-    check(cols[:len(SPEC[name])] == SPEC[name], "%s: SPEC columns in order, got %s" % (name, cols))
-    check(len(exp["checks"]) > 0, name + ": has checks")
-    for c in exp["checks"]:
-        check(c["ok"], "%s: check %s failed: %s" % (name, c["name"], c["detail"]))
-    return True
+    return spec_columns_and_checks(exp, name, SPEC[name])
 
 
 def check_bytewise(exp, prefix, size, tag):

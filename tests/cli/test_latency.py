@@ -11,8 +11,8 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wtgtest import (check, datadir, datadir_is_empty, experiment, finish, rows,  # noqa: E402
-                     run_json)
+from wtgtest import (check, datadir, datadir_is_empty, experiment, finish, q7, rows,  # noqa: E402
+                     run_json, series, spec_columns_and_checks)
 
 DIST = ["operation", "samples", "mean_ns", "median_ns", "p90_ns", "p99_ns", "max_ns",
         "ci_low_ns", "ci_high_ns"]
@@ -26,22 +26,6 @@ READCOST_OPS = ["getpid", "1-byte /dev/zero read", "1-byte file read"]
 
 def close(a, b, rel=1e-4):
     return math.isclose(a, b, rel_tol=rel, abs_tol=1e-6)
-
-
-def q7(v, q):
-    """Hyndman-Fan type 7 quantile, as the SPEC defines it."""
-    s = sorted(v)
-    pos = q * (len(s) - 1)
-    lo = int(pos)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
-
-
-def series(exp, name):
-    for sr in exp.get("series", []):
-        if sr["name"] == name:
-            return sr["samples"]
-    return None
 
 
 def from_series(name, r, v, cols):
@@ -60,13 +44,8 @@ def from_series(name, r, v, cols):
 
 
 def common(exp, name):
-    if not check(exp is not None, name + ": in the output"):
+    if not spec_columns_and_checks(exp, name, SPEC[name]):
         return False
-    cols = [c["name"] for c in exp["columns"]]
-    check(cols[:len(SPEC[name])] == SPEC[name], "%s: SPEC columns in order, got %s" % (name, cols))
-    check(len(exp["checks"]) > 0, name + ": has checks")
-    for c in exp["checks"]:
-        check(c["ok"], "%s: check %s failed: %s" % (name, c["name"], c["detail"]))
     units = {c["name"]: c["unit"] for c in exp["columns"]}
     for c, u in units.items():
         if c.endswith("_ns"):

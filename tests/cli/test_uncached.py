@@ -14,7 +14,7 @@ import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wtgtest import check, datadir, datadir_is_empty, experiment, finish, rows, run_json  # noqa: E402
+from wtgtest import check, close, experiment, finish_clean, rows, run_json  # noqa: E402
 
 SPEC = ["mode", "bufsize", "gbps", "median_us", "p99_us"]
 BUFSIZES = [4096 << (2 * k) for k in range(7)]		# 4K .. 16M, x4
@@ -22,10 +22,6 @@ QUICK_SIZE = 64 << 20
 QUICK_MAX_CALLS = 2048
 QUICK_RANDOM = 2000
 CHUNK = 64 << 10
-
-
-def close(a, b, rel=1e-6):
-    return a is not None and b is not None and abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
 
 
 def expected_bytes(size, bufsize):
@@ -148,9 +144,7 @@ def main():
         check(open(path, "rb").read() == data, "--file is never written")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    check(datadir_is_empty(), "the private data folder is empty at the end")
-    os.rmdir(datadir())
-    finish()
+    finish_clean()
 
 
 if __name__ == "__main__":

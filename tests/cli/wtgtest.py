@@ -86,3 +86,48 @@ def rows(exp):
 
 def datadir_is_empty():
     return not os.listdir(datadir())
+
+
+def finish_clean():
+    """End a test that used datadir(): the folder must be empty (wtg removed its file); remove it
+    and finish()."""
+    check(datadir_is_empty(), "the private data folder is empty at the end")
+    os.rmdir(datadir())
+    finish()
+
+
+def spec_columns_and_checks(exp, name, spec):
+    """The experiment is in the output, its first columns are spec in order, it has checks and every
+    check is ok. Returns whether it was there."""
+    if not check(exp is not None, name + ": in the output"):
+        return False
+    cols = [c["name"] for c in exp["columns"]]
+    check(cols[:len(spec)] == spec, "%s: SPEC columns in order, got %s" % (name, cols))
+    check(len(exp["checks"]) > 0, name + ": has checks")
+    for c in exp["checks"]:
+        check(c["ok"], "%s: check %s failed: %s" % (name, c["name"], c["detail"]))
+    return True
+
+
+# ---- figures ----
+
+def close(a, b, rel=1e-6):
+    """a and b both present and equal within rel of the larger."""
+    return a is not None and b is not None and abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
+
+
+def q7(v, q):
+    """Hyndman-Fan type 7 quantile, as the SPEC defines it."""
+    s = sorted(v)
+    pos = q * (len(s) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+
+
+def series(exp, name):
+    """The samples of the experiment's series called name, or None."""
+    for sr in exp.get("series", []):
+        if sr["name"] == name:
+            return sr["samples"]
+    return None
