@@ -277,6 +277,42 @@ static void test_summarize(void)
 	CHECK(one.n == 0);
 }
 
+/* The order-statistics bootstrap agrees with the resampling one on large samples. */
+static void test_bootstrap_order_statistics(void)
+{
+	for (size_t n = 25000; n <= 25001; n++) {
+		double *v = malloc(n * sizeof *v), *sorted = malloc(n * sizeof *sorted);
+		struct wtg_rng r;
+		wtg_rng_seed(&r, 99);
+		for (size_t i = 0; i < n; i++)
+			v[i] = 100.0 + 50.0 * wtg_rng_unit(&r) * wtg_rng_unit(&r);
+		memcpy(sorted, v, n * sizeof *v);
+		wtg_sort(sorted, n);
+		double med = wtg_quantile_sorted(sorted, n, 0.5);
+		double lo1, hi1, lo2, hi2, lo3, hi3;
+		CHECK(wtg_bootstrap_median_ci(v, n, 5000, 0.95, 7, &lo1, &hi1) == 0);
+		CHECK(wtg_bootstrap_median_ci_sorted_os(sorted, n, 5000, 0.95, 7, &lo2, &hi2) == 0);
+		CHECK(wtg_bootstrap_median_ci_sorted_os(sorted, n, 5000, 0.95, 7, &lo3, &hi3) == 0);
+		CHECK(lo2 == lo3 && hi2 == hi3);		/* deterministic per seed */
+		CHECK(lo2 <= med && med <= hi2);
+		CHECK(lo2 < hi2);
+		double w = hi1 - lo1;
+		CHECK_NEAR(lo2, lo1, 0.2 * w);		/* same interval within resampling noise */
+		CHECK_NEAR(hi2, hi1, 0.2 * w);
+		CHECK_NEAR(hi2 - lo2, w, 0.2 * w);
+		/* wtg_summarize switches to it above WTG_BOOTSTRAP_DIRECT_MAX */
+		struct wtg_summary s;
+		CHECK(wtg_summarize(v, n, 7, &s) == 0);
+		CHECK(s.ci_low == lo2 && s.ci_high == hi2);
+		free(v);
+		free(sorted);
+	}
+	double one = 5.0, lo, hi;
+	CHECK(wtg_bootstrap_median_ci_sorted_os(&one, 1, 100, 0.95, 1, &lo, &hi) == 0);
+	CHECK(lo == 5.0 && hi == 5.0);
+	CHECK(wtg_bootstrap_median_ci_sorted_os(&one, 0, 100, 0.95, 1, &lo, &hi) == -1);
+}
+
 int main(void)
 {
 	test_quantiles();
@@ -285,5 +321,6 @@ int main(void)
 	test_shuffle();
 	test_bootstrap();
 	test_summarize();
+	test_bootstrap_order_statistics();
 	return unit_done("test_stats");
 }
