@@ -311,6 +311,20 @@ static void stem(char *buf, size_t len, const char *name)
 			*p = ' ';
 }
 
+/* "threads" -> "thread", "batches" -> "batch", for a count of one. */
+static void singular(char *w)
+{
+	size_t n = strlen(w);
+	static const char *const es[] = { "ches", "shes", "sses", "xes" };
+	for (size_t i = 0; i < WTG_ARRAY_LEN(es); i++)
+		if (ends_with(w, es[i])) {
+			w[n - 2] = '\0';
+			return;
+		}
+	if (n > 1 && w[n - 1] == 's' && w[n - 2] != 's')
+		w[n - 1] = '\0';
+}
+
 void tui_cell_words(char *buf, size_t len, const struct wtg_table *t, int row, int col)
 {
 	buf[0] = '\0';
@@ -337,7 +351,9 @@ void tui_cell_words(char *buf, size_t len, const struct wtg_table *t, int row, i
 		stem(rest, sizeof rest, c->name + strlen(unit) + 1);
 		snprintf(buf, len, "%s %s", val, rest);	/* "968 ns per byte" */
 	} else if (strcmp(unit, "count") == 0) {
-		snprintf(buf, len, "%s %s", val, st);	/* "1,024 read calls" */
+		if (x == 1.0)
+			singular(st);
+		snprintf(buf, len, "%s %s", val, st);	/* "1,024 read calls", "1 thread" */
 	} else if (st[0]) {
 		snprintf(buf, len, "%s %s", st, val);	/* "median 85.2 ns", "bufsize 256K" */
 	} else {

@@ -415,6 +415,8 @@ static void test_views(void)
 	CHECK(has("4 threads"));
 	CHECK(has("┊ ideal scaling: 10.0 GB/s (1 thread) × N"));
 	CHECK(has("18.5 GB/s"));
+	CHECK(has("1 thread, "));	/* the row in words: a count of one is singular */
+	CHECK(!has("1 threads"));
 
 	render("readcost", fill_readcost_plain, 18, 78, false);
 	CHECK(has("getpid"));
