@@ -348,7 +348,8 @@ static int run_uncached(struct wtg_ctx *ctx)
 			goto out;
 		}
 		uint64_t bytes = usable;
-		if (bytes / b > max_calls) {
+		/* ceil: a short last read is a call too, and u.lat may hold no more than max_calls */
+		if ((bytes + b - 1) / b > max_calls) {
 			bytes = (uint64_t)b * max_calls;	/* b divides 64 KiB or is a multiple of it */
 			bytes = bytes / WTG_CHUNK * WTG_CHUNK;
 			capped = true;
