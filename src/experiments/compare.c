@@ -60,9 +60,9 @@ static void *job_main(void *arg)
 }
 
 /* Condition on or off, measure once, condition back to off. Returns the figure or NAN; *granted is
- * the policy the measuring thread reported (0 normal, 1 background). */
+ * the policy the measuring thread reported (0 normal, 1 background); *io the I/O mode in force. */
 static double measure(struct wtg_ctx *ctx, const struct headline *h, enum cond c, bool on, int ncpu,
-		      int *granted, bool *cancelled)
+		      int *granted, enum wtg_iomode *io, bool *cancelled)
 {
 	*cancelled = false;
 	switch (c) {
@@ -90,6 +90,7 @@ static double measure(struct wtg_ctx *ctx, const struct headline *h, enum cond c
 	default:
 		break;
 	}
+	*io = wtg_iomode_effective(ctx->df);
 	struct job j = { .ctx = ctx, .h = h, .value = NAN, .granted = -1 };
 	pthread_t th;
 	int err = wtg_crew_spawn(&th, NULL, job_main, &j);
@@ -169,13 +170,14 @@ static int run(struct wtg_ctx *ctx)
 	int rc = WTG_OK;
 	bool cancelled = false, policy_ok = true;
 	int granted = -1;
+	enum wtg_iomode io = WTG_IO_CACHED, io_on = WTG_IO_CACHED;
 	/* fixed warm-up rule: one unreported measurement with the condition off */
 	wtg_ctx_progress(ctx, 0, npairs + 1, "warm-up");
 	if (wtg_ctx_cancelled(ctx)) {
 		rc = WTG_CANCELLED;
 		goto out;
 	}
-	if (isnan(measure(ctx, h, (enum cond)c, false, ncpu, &granted, &cancelled))) {
+	if (isnan(measure(ctx, h, (enum cond)c, false, ncpu, &granted, &io, &cancelled))) {
 		rc = cancelled ? WTG_CANCELLED : WTG_ERR;
 		goto out;
 	}
@@ -190,7 +192,7 @@ static int run(struct wtg_ctx *ctx)
 		bool on_first = wtg_rng_below(&ctx->rng, 2) == 1;
 		for (int k = 0; k < 2; k++) {
 			bool cond_on = (k == 0) == on_first;
-			double v = measure(ctx, h, (enum cond)c, cond_on, ncpu, &granted, &cancelled);
+			double v = measure(ctx, h, (enum cond)c, cond_on, ncpu, &granted, &io, &cancelled);
 			if (isnan(v)) {
 				rc = cancelled ? WTG_CANCELLED : WTG_ERR;
 				if (rc == WTG_ERR && !ctx->t->error[0])
@@ -200,10 +202,12 @@ static int run(struct wtg_ctx *ctx)
 			}
 			if (c == COND_BACKGROUND && granted != (cond_on ? 1 : 0))
 				policy_ok = false;
-			if (cond_on)
+			if (cond_on) {
 				on[i] = v;
-			else
+				io_on = io;
+			} else {
 				off[i] = v;
+			}
 		}
 		diff[i] = on[i] - off[i];
 		const struct wtg_value v[] = {
@@ -277,7 +281,7 @@ static int run(struct wtg_ctx *ctx)
 			wtg_table_note(ctx->t,
 				       "on: uncached I/O (%s here); off: cached; figures without file I/O "
 				       "are not expected to move",
-				       wtg_iomode_name(wtg_iomode_effective(ctx->df)));
+				       wtg_iomode_name(io_on));
 		else
 			wtg_table_note(
 				ctx->t,
