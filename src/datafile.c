@@ -232,6 +232,8 @@ int wtg_datafile_use(struct wtg_datafile *df, const char *path, char *err, size_
 	if (!buf) {
 		snprintf(err, errlen, "out of memory");
 		close(fd);
+		free(df->chunk_sums);
+		df->chunk_sums = NULL;
 		return -1;
 	}
 	int rc = 0;
