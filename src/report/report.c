@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,7 +226,9 @@ int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(ENOMEM));
 		return -1;
 	}
-	snprintf(tmp, tlen, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
+	/* ".BASE.XXXXXX", or ".wtg.XXXXXX" when that would pass NAME_MAX for a name that itself fits */
+	bool named = strlen(base) + 8 <= NAME_MAX;
+	snprintf(tmp, tlen, "%.*s.%s.XXXXXX", (int)dirlen, path, named ? base : "wtg");
 
 	int e = 0;
 	FILE *f = NULL;
