@@ -377,14 +377,25 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 			folder[1] = '\0';
 		else
 			*slash = '\0';
-		if (stat(o->output, &st) == 0 && S_ISDIR(st.st_mode))
-			return usage_error("--output '%s' is a folder", o->output);
-		if (stat(folder, &st) < 0)
-			return usage_error("--output '%s': folder '%s': %s", o->output, folder, strerror(errno));
-		if (!S_ISDIR(st.st_mode))
-			return usage_error("--output '%s': '%s' is not a folder", o->output, folder);
-		if (access(folder, W_OK | X_OK) < 0)
-			return usage_error("--output '%s': folder '%s' is not writable", o->output, folder);
+		bool node = false;	/* a device or a pipe: written in place, not beside */
+		if (stat(o->output, &st) == 0) {
+			if (S_ISDIR(st.st_mode))
+				return usage_error("--output '%s' is a folder", o->output);
+			node = !S_ISREG(st.st_mode);
+		}
+		if (node) {
+			if (access(o->output, W_OK) < 0)
+				return usage_error("--output '%s': %s", o->output, strerror(errno));
+		} else {
+			if (stat(folder, &st) < 0)
+				return usage_error("--output '%s': folder '%s': %s", o->output, folder,
+						   strerror(errno));
+			if (!S_ISDIR(st.st_mode))
+				return usage_error("--output '%s': '%s' is not a folder", o->output, folder);
+			if (access(folder, W_OK | X_OK) < 0)
+				return usage_error("--output '%s': folder '%s' is not writable", o->output,
+						   folder);
+		}
 	}
 	for (int i = 0; i < wtg_nexperiments; i++)
 		if (o->selected[i] && !wtg_experiments[i]->run)

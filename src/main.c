@@ -136,7 +136,7 @@ int main(int argc, char **argv)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_crash;
 	sa.sa_flags = SA_RESETHAND;
-	int crash[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+	int crash[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGQUIT };
 	for (size_t i = 0; i < sizeof crash / sizeof crash[0]; i++)
 		sigaction(crash[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);

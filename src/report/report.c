@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +184,28 @@ static mode_t target_mode(const char *path)
 	return (mode_t)(0666 & ~mask);
 }
 
+/* A device or a pipe (-o /dev/null, a FIFO) is written in place: a rename would replace the node. */
+static int save_in_place(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
+			 char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "we");
+	if (!f) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	errno = 0;
+	int e = 0;
+	if (wtg_report_write(f, fmt, s, which) < 0 || fflush(f) != 0 || ferror(f))
+		e = errno ? errno : EIO;
+	if (fclose(f) != 0 && !e)
+		e = errno ? errno : EIO;
+	if (e) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
 int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
 		    char *err, size_t errlen)
 {
@@ -190,6 +213,9 @@ int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s
 		snprintf(err, errlen, "cannot write '': %s", strerror(ENOENT));
 		return -1;
 	}
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return save_in_place(path, fmt, s, which, err, errlen);
 	/* the temp file lives beside the target so that rename() replaces it atomically */
 	const char *slash = strrchr(path, '/');
 	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
@@ -200,7 +226,9 @@ int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(ENOMEM));
 		return -1;
 	}
-	snprintf(tmp, tlen, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
+	/* ".BASE.XXXXXX", or ".wtg.XXXXXX" when that would pass NAME_MAX for a name that itself fits */
+	bool named = strlen(base) + 8 <= NAME_MAX;
+	snprintf(tmp, tlen, "%.*s.%s.XXXXXX", (int)dirlen, path, named ? base : "wtg");
 
 	int e = 0;
 	FILE *f = NULL;

@@ -67,8 +67,9 @@ static char reset_seq[256];
 static size_t reset_len;
 
 static const int term_signals[] = { SIGINT, SIGTERM, SIGHUP };
-static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
-static struct sigaction old_term[3], old_crash[5], curses_winch;
+/* SIGQUIT (Ctrl-\) dumps core like a crash, and like one must not leave the terminal or the file */
+static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGQUIT };
+static struct sigaction old_term[3], old_crash[6], curses_winch;
 
 /* ---- signals: only async-signal-safe calls in here ---- */
 
