@@ -133,6 +133,43 @@ for sig, code in ((signal.SIGTERM, 143), (signal.SIGINT, 130), (signal.SIGHUP, 1
     check(err.startswith("wtg: stopped by signal %d" % sig.value), "%s: message %r" % (sig.name, err))
     check(os.listdir(d) == [], "%s: data file removed and no output written: %r" % (sig.name, os.listdir(d)))
 
+# --- -o into a FIFO writes into it (never replaces it); a long name still gets a temp file -------
+import stat
+import threading
+fifo = os.path.join(d, "pipe")
+os.mkfifo(fifo)
+got = []
+reader = threading.Thread(target=lambda: got.append(open(fifo).read()))
+reader.start()
+status, out, err = run("--run=syscall", "--quick", "--format=csv", "-o", fifo, "--dir=" + d)
+reader.join(timeout=60)
+check(status == 0, "-o FIFO: exit 0 (%s)" % err.strip())
+check(bool(got) and "# experiment syscall" in got[0], "-o FIFO: the reader got the report")
+check(stat.S_ISFIFO(os.stat(fifo).st_mode), "-o FIFO: still a FIFO afterwards")
+os.unlink(fifo)
+long_name = os.path.join(d, "r" * 245 + ".json")
+status, out, err = run("--run=syscall", "--quick", "--format=json", "-o", long_name, "--dir=" + d)
+check(status == 0 and os.path.isfile(long_name), "-o with a 250-byte name: written (%s)" % err.strip())
+if os.path.exists(long_name):
+    os.unlink(long_name)
+check(os.listdir(d) == [], "-o FIFO and long name: nothing else left: %r" % os.listdir(d))
+
+# --- SIGQUIT ends wtg as the signal says, but the data file still goes -------------------------
+p = subprocess.Popen([WTG, "--run=valley,readcost", "--size=1G", "--dir=" + d], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)
+deadline = time.time() + 30
+while time.time() < deadline and not any(n.endswith(".dat") for n in os.listdir(d)):
+    time.sleep(0.02)
+time.sleep(0.3)
+p.send_signal(signal.SIGQUIT)
+try:
+    p.communicate(timeout=30)
+except subprocess.TimeoutExpired:
+    p.kill()
+    p.communicate()
+check(p.returncode == -signal.SIGQUIT, "SIGQUIT: dies of SIGQUIT, got %r" % p.returncode)
+check(os.listdir(d) == [], "SIGQUIT: data file removed: %r" % os.listdir(d))
+
 # --- a runtime failure is exit 1 with one line naming the cause -----------------------------------
 status, out, err = run("--run=valley", "--dir=/dev/shm", "--size=1T")
 check(status == 1, "no room for the data file: exit 1, got %d" % status)
