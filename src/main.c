@@ -86,10 +86,17 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 	}
 	for (int i = 0; i < wtg_nexperiments; i++) {
 		struct wtg_table *t = &s->tables[i];
-		if (!o->selected[i] || t->state != WTG_FAILED)
+		if (!o->selected[i])
+			continue;
+		char error[sizeof t->error];
+		pthread_mutex_lock(&t->lock);
+		bool failed = t->state == WTG_FAILED;
+		memcpy(error, t->error, sizeof error);
+		pthread_mutex_unlock(&t->lock);
+		if (!failed)
 			continue;
 		if (status == 0 || atomic_load(&s->df_state) != WTG_DF_FAILED)
-			fprintf(stderr, "wtg: %s: %s\n", wtg_experiments[i]->name, t->error);
+			fprintf(stderr, "wtg: %s: %s\n", wtg_experiments[i]->name, error);
 		status = 1;
 	}
 	if (o->output) {
@@ -136,9 +143,8 @@ int main(int argc, char **argv)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_crash;
 	sa.sa_flags = SA_RESETHAND;
-	int crash[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGQUIT };
-	for (size_t i = 0; i < sizeof crash / sizeof crash[0]; i++)
-		sigaction(crash[i], &sa, NULL);
+	for (int i = 0; i < WTG_NFATAL_SIGNALS; i++)
+		sigaction(wtg_fatal_signals[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	static struct wtg_session s;

@@ -16,6 +16,11 @@
 #include "wtg/stats.h"
 #include "wtg/util.h"
 
+const int wtg_fatal_signals[WTG_NFATAL_SIGNALS] = {
+	SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGQUIT, SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ,
+	SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+};
+
 void wtg_session_emergency_cleanup(void)
 {
 	wtg_datafile_emergency_remove();

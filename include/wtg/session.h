@@ -60,6 +60,12 @@ void wtg_session_drain_wake(struct wtg_session *s);
 /* Stop the worker, burners; remove the data file if owned. Safe to call twice. */
 void wtg_session_shutdown(struct wtg_session *s);
 
+/* Signals whose default action ends the process and that wtg does not handle as a request to quit
+ * (those are SIGINT, SIGTERM, SIGHUP): crashes, Ctrl-\\, and the rarer fatal ones (timers, limits,
+ * user signals). Their handlers clean up, then die of the signal. */
+extern const int wtg_fatal_signals[];
+#define WTG_NFATAL_SIGNALS 15
+
 /* For signal and crash handlers: remove the owned data file (async-signal-safe). */
 void wtg_session_emergency_cleanup(void);
 

@@ -67,9 +67,9 @@ static char reset_seq[256];
 static size_t reset_len;
 
 static const int term_signals[] = { SIGINT, SIGTERM, SIGHUP };
-/* SIGQUIT (Ctrl-\) dumps core like a crash, and like one must not leave the terminal or the file */
-static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGQUIT };
-static struct sigaction old_term[3], old_crash[6], curses_winch;
+/* crashes, SIGQUIT (Ctrl-\) and the other fatal signals (wtg_fatal_signals) must not leave the
+ * terminal or the data file behind */
+static struct sigaction old_term[3], old_crash[WTG_NFATAL_SIGNALS], curses_winch;
 
 /* ---- signals: only async-signal-safe calls in here ---- */
 
@@ -238,8 +238,8 @@ int tui_screen_open(struct tui_look *look, const struct wtg_options *o)
 	sa.sa_handler = on_crash;
 	sa.sa_flags = SA_RESETHAND;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < WTG_ARRAY_LEN(crash_signals); i++)
-		sigaction(crash_signals[i], &sa, &old_crash[i]);
+	for (int i = 0; i < WTG_NFATAL_SIGNALS; i++)
+		sigaction(wtg_fatal_signals[i], &sa, &old_crash[i]);
 
 	/* wrap curses' resize handler so that a resize also wakes poll() */
 	sigaction(SIGWINCH, NULL, &curses_winch);
@@ -275,8 +275,8 @@ void tui_screen_close(void)
 	memset(&dfl, 0, sizeof dfl);
 	dfl.sa_handler = SIG_DFL;
 	sigaction(SIGWINCH, &dfl, NULL);
-	for (size_t i = 0; i < WTG_ARRAY_LEN(crash_signals); i++)
-		sigaction(crash_signals[i], &old_crash[i], NULL);
+	for (int i = 0; i < WTG_NFATAL_SIGNALS; i++)
+		sigaction(wtg_fatal_signals[i], &old_crash[i], NULL);
 	struct sigaction late;
 	memset(&late, 0, sizeof late);
 	late.sa_handler = on_late_signal;

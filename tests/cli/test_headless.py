@@ -154,21 +154,22 @@ if os.path.exists(long_name):
     os.unlink(long_name)
 check(os.listdir(d) == [], "-o FIFO and long name: nothing else left: %r" % os.listdir(d))
 
-# --- SIGQUIT ends wtg as the signal says, but the data file still goes -------------------------
-p = subprocess.Popen([WTG, "--run=valley,readcost", "--size=1G", "--dir=" + d], stdout=subprocess.PIPE,
-                     stderr=subprocess.PIPE, text=True)
-deadline = time.time() + 30
-while time.time() < deadline and not any(n.endswith(".dat") for n in os.listdir(d)):
-    time.sleep(0.02)
-time.sleep(0.3)
-p.send_signal(signal.SIGQUIT)
-try:
-    p.communicate(timeout=30)
-except subprocess.TimeoutExpired:
-    p.kill()
-    p.communicate()
-check(p.returncode == -signal.SIGQUIT, "SIGQUIT: dies of SIGQUIT, got %r" % p.returncode)
-check(os.listdir(d) == [], "SIGQUIT: data file removed: %r" % os.listdir(d))
+# --- SIGQUIT and the other fatal signals end wtg as they say, but the data file still goes -------
+for sig in (signal.SIGQUIT, signal.SIGUSR1, signal.SIGALRM):
+    p = subprocess.Popen([WTG, "--run=valley,readcost", "--size=1G", "--dir=" + d], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 30
+    while time.time() < deadline and not any(n.endswith(".dat") for n in os.listdir(d)):
+        time.sleep(0.02)
+    time.sleep(0.3)
+    p.send_signal(sig)
+    try:
+        p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+    check(p.returncode == -sig, "%s: dies of the signal, got %r" % (sig.name, p.returncode))
+    check(os.listdir(d) == [], "%s: data file removed: %r" % (sig.name, os.listdir(d)))
 
 # --- a runtime failure is exit 1 with one line naming the cause -----------------------------------
 status, out, err = run("--run=valley", "--dir=/dev/shm", "--size=1T")
