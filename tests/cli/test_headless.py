@@ -115,7 +115,8 @@ check(s7 is not None and s7 == s7b, "same seed, same data file sum")
 check(s7 != s8, "another seed, another data file")
 
 # --- signals: the run stops, the data file goes, no output file appears -------------------------
-for sig, code in ((signal.SIGTERM, 143), (signal.SIGINT, 130), (signal.SIGHUP, 129)):
+def signalled_run(sig):
+    """Start a long headless run, send sig once its data file exists; returns (status, stderr)."""
     out_path = os.path.join(d, "sig.json")
     p = subprocess.Popen([WTG, "--run=valley,readcost", "--size=1G", "--dir=" + d, "--format=json",
                           "-o", out_path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -125,11 +126,16 @@ for sig, code in ((signal.SIGTERM, 143), (signal.SIGINT, 130), (signal.SIGHUP, 1
     time.sleep(0.3)
     p.send_signal(sig)
     try:
-        out, err = p.communicate(timeout=30)
+        _, err = p.communicate(timeout=30)
     except subprocess.TimeoutExpired:
         p.kill()
-        out, err = p.communicate()
-    check(p.returncode == code, "%s: exit %d, expected %d" % (sig.name, p.returncode, code))
+        _, err = p.communicate()
+    return p.returncode, err
+
+
+for sig, code in ((signal.SIGTERM, 143), (signal.SIGINT, 130), (signal.SIGHUP, 129)):
+    status, err = signalled_run(sig)
+    check(status == code, "%s: exit %d, expected %d" % (sig.name, status, code))
     check(err.startswith("wtg: stopped by signal %d" % sig.value), "%s: message %r" % (sig.name, err))
     check(os.listdir(d) == [], "%s: data file removed and no output written: %r" % (sig.name, os.listdir(d)))
 
@@ -156,19 +162,8 @@ check(os.listdir(d) == [], "-o FIFO and long name: nothing else left: %r" % os.l
 
 # --- SIGQUIT and the other fatal signals end wtg as they say, but the data file still goes -------
 for sig in (signal.SIGQUIT, signal.SIGUSR1, signal.SIGALRM):
-    p = subprocess.Popen([WTG, "--run=valley,readcost", "--size=1G", "--dir=" + d], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 30
-    while time.time() < deadline and not any(n.endswith(".dat") for n in os.listdir(d)):
-        time.sleep(0.02)
-    time.sleep(0.3)
-    p.send_signal(sig)
-    try:
-        p.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        p.communicate()
-    check(p.returncode == -sig, "%s: dies of the signal, got %r" % (sig.name, p.returncode))
+    status, err = signalled_run(sig)
+    check(status == -sig, "%s: dies of the signal, got %r" % (sig.name, status))
     check(os.listdir(d) == [], "%s: data file removed: %r" % (sig.name, os.listdir(d)))
 
 # --- a runtime failure is exit 1 with one line naming the cause -----------------------------------
