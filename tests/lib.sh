@@ -154,6 +154,12 @@ tm_wait() {
 	wait_for "${2:-10}" tm_has "$1"
 }
 
+# tm_shows TEXT: the screen shows TEXT within 3 s. For assertions after a wait on something else:
+# tmux can capture a frame that ncurses is still writing, so a single look may catch half of it.
+tm_shows() {
+	wait_for 3 tm_has "$1"
+}
+
 # tm_wait_gone TEXT [SECONDS]
 tm_wait_gone() {
 	wait_for "${2:-10}" tm_lacks "$1"

@@ -225,42 +225,54 @@ void tui_bars_draw(const struct tui_view *v)
 	int bx = v->x + lw + 1;
 	int half = neg ? bw / 2 : 0, zc = bx + half;	/* signed: the zero line's column */
 	int end = v->y + v->h - words;
-	for (int r = first; r < n && y < end; r++, y++) {
+	/* with room to spare (a tall terminal in front of a class) bars get thicker, up to three lines,
+	 * with a blank line between them; label, value and marks stay on the middle line */
+	int shown = n - first, per = shown > 0 ? (end - y - extra_lines) / shown : 1;
+	int thick = per >= 3 ? (per - 1 > 3 ? 3 : per - 1) : 1, gap = per >= 3 ? 1 : 0;
+	int drawn = 0;
+	for (int r = first; r < n && y + thick <= end; r++, y += thick + gap, drawn++) {
+		int mid = y + thick / 2;
 		int lx = v->x + lw - tui_width(lab[r]);
-		tui_put_clip(w, y, lx < v->x ? v->x : lx, lw, A_BOLD, l, lab[r]);
+		tui_put_clip(w, mid, lx < v->x ? v->x : lx, lw, A_BOLD, l, lab[r]);
 		enum tui_role role = TR_BAR;
 		if (grouped)
 			for (int k = 0; k < ngroups; k++)
 				if (strcmp(groups[k], t->rows[r].v[lc0].s) == 0)
 					role = (enum tui_role)(TR_S1 + k);
 		attr_t a = tui_attr(l, role);
-		if (!neg) {
-			if (x[r] > 0)
-				tui_hbar(w, y, bx, bw, x[r] / scale, a, l);
-		} else {
-			tui_put(w, y, zc, 1, tui_attr(l, TR_AXIS), l->g->ax_v);
-			if (x[r] > 0)
-				tui_hbar(w, y, zc + 1, bw - half - 1, x[r] / scale, a, l);
-			else if (x[r] < 0)
-				left_bar(w, y, zc, half, -x[r] / scale, a, l);
+		for (int yy = y; yy < y + thick; yy++) {
+			if (!neg) {
+				if (x[r] > 0)
+					tui_hbar(w, yy, bx, bw, x[r] / scale, a, l);
+			} else {
+				tui_put(w, yy, zc, 1, tui_attr(l, TR_AXIS), l->g->ax_v);
+				if (x[r] > 0)
+					tui_hbar(w, yy, zc + 1, bw - half - 1, x[r] / scale, a, l);
+				else if (x[r] < 0)
+					left_bar(w, yy, zc, half, -x[r] / scale, a, l);
+			}
+			if (ideal[r] > 0) {
+				if (ideal[r] <= scale) {
+					int c = (int)lround(ideal[r] / scale * bw) - 1;
+					tui_put(w, yy, bx + (c < 0 ? 0 : c), 1, tui_attr(l, TR_WARN), l->g->ideal);
+				} else {
+					tui_put(w, yy, bx + bw - 1, 1, tui_attr(l, TR_WARN), l->g->right);
+				}
+			}
+		}
+		if (neg) {
 			double ca = cl >= 0 ? wtg_table_num(t, r, cl) : NAN;
 			double cb = ch >= 0 ? wtg_table_num(t, r, ch) : NAN;
 			if (!isnan(ca) && !isnan(cb)) {
 				attr_t wa = tui_attr(l, TR_WARN) | A_BOLD;
-				tui_put(w, y, signed_col(ca, scale, zc, half, bw), 1, wa, "[");
-				tui_put(w, y, signed_col(cb, scale, zc, half, bw), 1, wa, "]");
+				tui_put(w, mid, signed_col(ca, scale, zc, half, bw), 1, wa, "[");
+				tui_put(w, mid, signed_col(cb, scale, zc, half, bw), 1, wa, "]");
 			}
 		}
-		if (ideal[r] > 0) {
-			if (ideal[r] <= scale) {
-				int c = (int)lround(ideal[r] / scale * bw) - 1;
-				tui_put(w, y, bx + (c < 0 ? 0 : c), 1, tui_attr(l, TR_WARN), l->g->ideal);
-			} else {
-				tui_put(w, y, bx + bw - 1, 1, tui_attr(l, TR_WARN), l->g->right);
-			}
-		}
-		tui_put(w, y, bx + bw + 1, vw, A_BOLD, val[r]);
+		tui_put(w, mid, bx + bw + 1, vw, A_BOLD, val[r]);
 	}
+	if (drawn)
+		y -= gap;	/* no blank line after the last bar */
 	if (m && m->ideal && y < end) {
 		char idl[64];
 		tui_fmt_value(idl, sizeof idl, base, unit);

@@ -121,12 +121,12 @@ tm_ended() {
 start C.UTF-8 80 24
 check "80x24: header names wtg, the CPUs and the page size" tm_wait "CPUs · 4K pages"
 check "80x24: the first tab is selected" tm_wait "1 bytewise]"
-check "80x24: the tab bar lists the first tabs" tm_has "2 syscall  3 valley"
+check "80x24: the tab bar lists the first tabs" tm_shows "2 syscall  3 valley"
 check "80x24: the data file is created and shown with its known sum" tm_wait "data 64M in $tmp/data, sum" 60
 check "80x24: one data file in --dir" has_datafile
-check "80x24: the always-on panels" tm_has "where the time went"
-check "80x24: conditions with their keys" tm_has "[b] burners off"
-check "80x24: the status line lists the keys" tm_has "? help  q quit"
+check "80x24: the always-on panels" tm_shows "where the time went"
+check "80x24: conditions with their keys" tm_shows "[b] burners off"
+check "80x24: the status line lists the keys" tm_shows "? help  q quit"
 
 tm_keys 3
 check "key 3 selects valley" tm_wait "3 valley]" 5
@@ -147,7 +147,7 @@ tm_keys 1
 
 tm_keys '?'
 check "? opens the help" tm_wait "help: keys and views" 5
-check "the help lists the condition keys" tm_has "evict the data file from the page cache now"
+check "the help lists the condition keys" tm_shows "evict the data file from the page cache now"
 tm_keys x
 check "any key closes the help" tm_wait_gone "help: keys and views" 5
 
@@ -254,24 +254,24 @@ while read -r i name view built; do
 	json=$(save)
 	python3 "$tmp/expect.py" "$json" "$name" "$view" >"$tmp/expect" || fail "$name: nothing to expect"
 	while IFS= read -r want; do
-		check "$name: the screen shows '$want'" tm_has "$want"
+		check "$name: the screen shows '$want'" tm_shows "$want"
 	done <"$tmp/expect"
 	case $view in
 	sweep)
-		check "$name: the sweep labels its log x axis" tm_has "(log scale)"
-		check "$name: the latest row in words under the chart" tm_has ": " ;;
+		check "$name: the sweep labels its log x axis" tm_shows "(log scale)"
+		check "$name: the latest row in words under the chart" tm_shows ": " ;;
 	bars)
 		check "$name: the bars show their values with units" tm_match "[0-9] (ms|s|us|ns|GB/s)" ;;
 	histogram)
-		check "$name: median, p90 and p99 are marked" tm_has "median"
-		check "$name: the figures under the histogram" tm_has "p99 " ;;
+		check "$name: median, p90 and p99 are marked" tm_shows "median"
+		check "$name: the figures under the histogram" tm_shows "p99 " ;;
 	counters)
-		check "$name: the counters name their faults" tm_has "faults" ;;
+		check "$name: the counters name their faults" tm_shows "faults" ;;
 	esac
 	if [ "$name" = valley ]; then
 		valley_done=1
 		check "valley: the x axis runs from 16B to 16M" tm_match "16B .* 16M"
-		check "valley: the y axis says GB/s" tm_has "GB/s  by read() buffer size"
+		check "valley: the y axis says GB/s" tm_shows "GB/s  by read() buffer size"
 		json=$(save)
 		calls=$(python3 -c '
 import json, sys
@@ -279,7 +279,7 @@ d = json.load(open(sys.argv[1]))
 v = [e for e in d["experiments"] if e["name"] == "valley"][0]
 c = [x["name"] for x in v["columns"]].index("read_calls")
 print("{:,} read calls".format(v["rows"][-1][c]))' "$json")
-		check "valley: the screen shows the last row's read calls ($calls)" tm_has "$calls"
+		check "valley: the screen shows the last row's read calls ($calls)" tm_shows "$calls"
 	fi
 done <"$tmp/list"
 
@@ -411,22 +411,22 @@ tm_start 80 24 "$cmd; echo \$? >'$tmp/status'; sleep 30"
 check "an unknown TERM: wtg exits" wait_exit 10
 check_eq "an unknown TERM: exit status 1" "$(status)" 1
 check "an unknown TERM: one clear message" \
-	tm_has "wtg: cannot initialise the terminal (TERM=wtg-no-such-terminal)"
+	tm_shows "wtg: cannot initialise the terminal (TERM=wtg-no-such-terminal)"
 
 # ---------------------------------------------------------------------------------------------
 # sizes and glyphs
 start C.UTF-8 200 50
 check "200x50: the long title" tm_wait "wtg · where the time goes"
-check "200x50: every tab fits" tm_has "compare"
-check "200x50: the full panel title" tm_has "faults · switches · CPUs"
-check "200x50: UTF-8 frames" tm_has "┌─"
+check "200x50: every tab fits" tm_shows "compare"
+check "200x50: the full panel title" tm_shows "faults · switches · CPUs"
+check "200x50: UTF-8 frames" tm_shows "┌─"
 tm_keys q
 wait_exit 10
 
 start C.UTF-8 80 24 --ascii
 check "--ascii 80x24: ASCII frames" tm_wait "+- bytewise - Why did adding up bytes take 21 s?"
 check "--ascii 80x24: no line-drawing characters" tm_lacks "─"
-check "--ascii 80x24: the tabs" tm_has "1 bytewise]"
+check "--ascii 80x24: the tabs" tm_shows "1 bytewise]"
 tm_keys q
 wait_exit 10
 
