@@ -158,20 +158,34 @@ static char *vformat(const char *fmt, va_list ap)
 	return xstrdup(buf);
 }
 
+static void add_check(struct wtg_table *t, const char *name, enum wtg_check_status st, char *detail)
+{
+	pthread_mutex_lock(&t->lock);
+	GROW(t->checks, t->nchecks, t->capchecks);
+	t->checks[t->nchecks].name = xstrdup(name);
+	t->checks[t->nchecks].status = st;
+	t->checks[t->nchecks].detail = detail;
+	t->nchecks++;
+	changed(t);
+	pthread_mutex_unlock(&t->lock);
+}
+
 void wtg_table_check(struct wtg_table *t, const char *name, bool ok, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	char *detail = vformat(fmt, ap);
 	va_end(ap);
-	pthread_mutex_lock(&t->lock);
-	GROW(t->checks, t->nchecks, t->capchecks);
-	t->checks[t->nchecks].name = xstrdup(name);
-	t->checks[t->nchecks].ok = ok;
-	t->checks[t->nchecks].detail = detail;
-	t->nchecks++;
-	changed(t);
-	pthread_mutex_unlock(&t->lock);
+	add_check(t, name, ok ? WTG_CHECK_OK : WTG_CHECK_FAIL, detail);
+}
+
+void wtg_table_warn(struct wtg_table *t, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *detail = vformat(fmt, ap);
+	va_end(ap);
+	add_check(t, name, WTG_CHECK_WARN, detail);
 }
 
 void wtg_table_note(struct wtg_table *t, const char *fmt, ...)
@@ -263,7 +277,25 @@ double wtg_table_num(const struct wtg_table *t, int row, int col)
 bool wtg_table_checks_ok(const struct wtg_table *t)
 {
 	for (int i = 0; i < t->nchecks; i++)
-		if (!t->checks[i].ok)
+		if (t->checks[i].status == WTG_CHECK_FAIL)
 			return false;
 	return true;
+}
+
+void wtg_table_count_checks(const struct wtg_table *t, int *ok, int *warn, int *fail)
+{
+	int n[3] = { 0, 0, 0 };
+	for (int i = 0; i < t->nchecks; i++)
+		n[t->checks[i].status]++;
+	if (ok)
+		*ok = n[WTG_CHECK_OK];
+	if (warn)
+		*warn = n[WTG_CHECK_WARN];
+	if (fail)
+		*fail = n[WTG_CHECK_FAIL];
+}
+
+const char *wtg_check_status_name(enum wtg_check_status s)
+{
+	return s == WTG_CHECK_OK ? "ok" : s == WTG_CHECK_WARN ? "warn" : "fail";
 }

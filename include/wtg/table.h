@@ -43,9 +43,12 @@ struct wtg_row {
 	int64_t t_ns;			/* when it landed */
 };
 
+/* A check's outcome: ok, warn (worth a look, not a failure: e.g. a drift larger than the CI), fail. */
+enum wtg_check_status { WTG_CHECK_OK = 0, WTG_CHECK_WARN, WTG_CHECK_FAIL };
+
 struct wtg_check {
 	char *name;
-	bool ok;
+	enum wtg_check_status status;
 	char *detail;
 };
 
@@ -98,6 +101,8 @@ void wtg_table_add_row(struct wtg_table *t, const struct wtg_value *v, int n,
 		       const struct wtg_probe_result *probe);
 void wtg_table_check(struct wtg_table *t, const char *name, bool ok, const char *fmt, ...)
 	WTG_PRINTF(4, 5);
+/* A check in the third state: listed in reports and amber on screen, not a failure. */
+void wtg_table_warn(struct wtg_table *t, const char *name, const char *fmt, ...) WTG_PRINTF(3, 4);
 void wtg_table_note(struct wtg_table *t, const char *fmt, ...) WTG_PRINTF(2, 3);
 /* Copies the samples. */
 void wtg_table_add_series(struct wtg_table *t, const char *name, const char *unit,
@@ -110,7 +115,11 @@ void wtg_table_fail(struct wtg_table *t, const char *fmt, ...) WTG_PRINTF(2, 3);
 int wtg_table_col(const struct wtg_table *t, const char *name);
 /* Numeric value of a cell as double (NAN for text or n/a). */
 double wtg_table_num(const struct wtg_table *t, int row, int col);
-/* True when every check is ok (and there is at least one check or none was expected). */
+/* True when no check failed (warnings do not fail a table). */
 bool wtg_table_checks_ok(const struct wtg_table *t);
+/* Counts of checks in each state; any pointer may be NULL. */
+void wtg_table_count_checks(const struct wtg_table *t, int *ok, int *warn, int *fail);
+/* "ok", "warn" or "fail". */
+const char *wtg_check_status_name(enum wtg_check_status s);
 
 #endif

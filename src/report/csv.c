@@ -77,7 +77,8 @@ static void write_experiment(FILE *f, const struct wtg_table *t, int n)
 	for (int i = 0; i < t->nchecks; i++) {
 		fputs("# check ", f);
 		comment_text(f, t->checks[i].name);
-		fputs(t->checks[i].ok ? " ok " : " FAILED ", f);
+		fputs(t->checks[i].status == WTG_CHECK_OK ? " ok "
+		      : t->checks[i].status == WTG_CHECK_WARN ? " warn " : " FAILED ", f);
 		comment_text(f, t->checks[i].detail);
 		putc('\n', f);
 	}

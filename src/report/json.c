@@ -279,7 +279,8 @@ static void write_checks_notes(FILE *f, const struct wtg_table *t)
 	for (int i = 0; i < t->nchecks; i++) {
 		fputs(i ? ",\n        {\"name\": " : "\n        {\"name\": ", f);
 		wtg_json_string(f, t->checks[i].name);
-		fprintf(f, ", \"ok\": %s, \"detail\": ", bool_str(t->checks[i].ok));
+		fprintf(f, ", \"ok\": %s, \"status\": \"%s\", \"detail\": ",
+			bool_str(t->checks[i].status != WTG_CHECK_FAIL), wtg_check_status_name(t->checks[i].status));
 		wtg_json_string(f, t->checks[i].detail);
 		putc('}', f);
 	}

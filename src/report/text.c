@@ -388,7 +388,7 @@ static void write_experiment(FILE *f, const struct wtg_table *t, int n)
 	write_total(f, t);
 	for (int i = 0; i < t->nchecks; i++) {
 		const struct wtg_check *c = &t->checks[i];
-		fputs(c->ok ? "  ok      " : "  FAILED  ", f);
+		fputs(c->status == WTG_CHECK_OK ? "  ok      " : c->status == WTG_CHECK_WARN ? "  warn    " : "  FAILED  ", f);
 		char buf[1200];
 		snprintf(buf, sizeof buf, "%s: %s", c->name, c->detail ? c->detail : "");
 		wrap(f, 10, 10, buf);

@@ -212,7 +212,7 @@ bool tui_table_copy(struct wtg_table *dst, struct wtg_table *src, bool force)
 	dst->checks = xmalloc((size_t)src->nchecks * sizeof *dst->checks);
 	for (int i = 0; i < src->nchecks; i++) {
 		dst->checks[i].name = xstrdup(src->checks[i].name);
-		dst->checks[i].ok = src->checks[i].ok;
+		dst->checks[i].status = src->checks[i].status;
 		dst->checks[i].detail = xstrdup(src->checks[i].detail);
 	}
 	dst->nchecks = dst->capchecks = src->nchecks;

@@ -613,17 +613,23 @@ int tui_footer(const struct tui_view *v, int max)
 		attrs[n++] = tui_attr(l, TR_ERR) | A_BOLD;
 	}
 	if (t->nchecks > 0) {
-		int bad = 0, first_bad = -1;
-		for (int i = 0; i < t->nchecks; i++)
-			if (!t->checks[i].ok && bad++ == 0)
+		int bad = 0, warn = 0, first_bad = -1, first_warn = -1;
+		for (int i = 0; i < t->nchecks; i++) {
+			if (t->checks[i].status == WTG_CHECK_FAIL && bad++ == 0)
 				first_bad = i;
-		if (bad == 0)
-			snprintf(lines[n], sizeof lines[n], "%s %d check%s ok: %s", l->g->ok, t->nchecks,
-				 t->nchecks == 1 ? "" : "s", t->checks[0].detail);
-		else
+			if (t->checks[i].status == WTG_CHECK_WARN && warn++ == 0)
+				first_warn = i;
+		}
+		if (bad)
 			snprintf(lines[n], sizeof lines[n], "%s %d of %d checks failed: %s: %s", l->g->bad,
 				 bad, t->nchecks, t->checks[first_bad].name, t->checks[first_bad].detail);
-		attrs[n++] = tui_attr(l, bad ? TR_ERR : TR_OK);
+		else if (warn)
+			snprintf(lines[n], sizeof lines[n], "! %d of %d checks warn: %s: %s", warn, t->nchecks,
+				 t->checks[first_warn].name, t->checks[first_warn].detail);
+		else
+			snprintf(lines[n], sizeof lines[n], "%s %d check%s ok: %s", l->g->ok, t->nchecks,
+				 t->nchecks == 1 ? "" : "s", t->checks[0].detail);
+		attrs[n++] = tui_attr(l, bad ? TR_ERR : warn ? TR_WARN : TR_OK);
 	}
 	/* the latest notes, as many as fit */
 	int room = max - n;

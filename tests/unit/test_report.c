@@ -357,7 +357,7 @@ static void test_json(struct wtg_session *s)
 	CHECK(strstr(j, "[\"inf\\tcase\", null, null, ") != NULL);
 	CHECK(strstr(j, "changed after the add") == NULL);
 	CHECK(strstr(j, "\\u0001 (control char)") != NULL);
-	CHECK(strstr(j, "{\"name\": \"sum\", \"ok\": false, \"detail\": \"got 1, want 2 ") != NULL);
+	CHECK(strstr(j, "{\"name\": \"sum\", \"ok\": false, \"status\": \"fail\", \"detail\": \"got 1, want 2 ") != NULL);
 	CHECK(strstr(j, "\"a note, with \\\"quotes\\\"\\nand a second line\"") != NULL);
 	CHECK(strstr(j, "\"samples\": [310.5, 318.25, null, 1e+21]") != NULL);
 	CHECK(strstr(j, "\"probe\": {\"wall_ms\": 1500.25, \"user_ms\": 375.0625, \"sys_ms\": 750.125, "

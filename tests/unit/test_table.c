@@ -66,7 +66,16 @@ static void test_basics(void)
 	CHECK(t.nchecks == 2);
 	CHECK_STR(t.checks[0].name, "sum");
 	CHECK_STR(t.checks[1].detail, "got 3 want 4");
-	CHECK(t.checks[0].ok && !t.checks[1].ok);
+	CHECK(t.checks[0].status == WTG_CHECK_OK && t.checks[1].status == WTG_CHECK_FAIL);
+	wtg_table_warn(&t, "drift", "drift %d%% > CI half-width", 12);
+	CHECK(t.nchecks == 3 && t.checks[2].status == WTG_CHECK_WARN);
+	CHECK_STR(t.checks[2].detail, "drift 12% > CI half-width");
+	{
+		int ok = -1, warn = -1, fail = -1;
+		wtg_table_count_checks(&t, &ok, &warn, &fail);
+		CHECK(ok == 1 && warn == 1 && fail == 1);
+	}
+	CHECK_STR(wtg_check_status_name(WTG_CHECK_WARN), "warn");
 
 	wtg_table_note(&t, "note %s", "one");
 	wtg_table_note(&t, "note two");
