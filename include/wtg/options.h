@@ -20,6 +20,7 @@ struct wtg_options {
 	const char *output;		/* -o */
 	const char *file;		/* --file */
 	const char *dir;		/* --dir, or $TMPDIR, or /var/tmp */
+	const char *dir_origin;		/* where dir came from, for messages: "--dir", "TMPDIR", "the default folder" */
 	uint64_t size;			/* --size */
 	bool size_given;
 	bool quick;
@@ -40,5 +41,8 @@ struct wtg_options {
 /* Parse argv. On a usage error prints one "wtg: ..." line to stderr and returns 2. Returns 0 on success. */
 int wtg_parse_options(int argc, char **argv, struct wtg_options *o);
 void wtg_print_help(FILE *f);
+/* Whether the run may need the data file: the dashboard always, --run when a selected experiment
+ * reads it. wtg neither checks, sweeps nor creates a data file folder otherwise. */
+bool wtg_options_need_datafile(const struct wtg_options *o);
 
 #endif
