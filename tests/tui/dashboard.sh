@@ -430,10 +430,10 @@ check "the data file is gone" no_datafile
 for term in wtg-no-such-terminal dumb; do
 	rm -f "$tmp/status"
 	cmd="env TERM=$term LC_ALL=C.UTF-8 '$WTG' --quick --dir='$tmp/data'"
-	tm_start 80 24 "$cmd; echo \$? >'$tmp/status'; sleep 30"
+	tm_start 200 24 "$cmd; echo \$? >'$tmp/status'; sleep 30"	# wide: the message on one line
 	check "TERM=$term: wtg exits" wait_exit 10
 	check_eq "TERM=$term: exit status 2" "$(status)" 2
-	check "TERM=$term: one clear message" tm_shows "use --run=LIST for headless output"
+	check "TERM=$term: one clear message" tm_match "^wtg: .*TERM=$term.*; use --run=LIST for headless output"
 done
 check "the refused terminals made no data file" no_datafile
 
