@@ -53,7 +53,7 @@ python3-jsonschema python3-pandas libxml2-utils locales git groff-base man-db"
 
 # boot UID: run the copy's bootstrap as that user id; status in $rc, output in $t/out, $t/err
 boot() {
-	FAKE_UID=$1 PATH="$t/bin" /bin/sh "$t/tree/bootstrap" >"$t/out" 2>"$t/err"
+	FAKE_UID=$1 PATH="$t/bin" PYTHON="$t/bin/python3" /bin/sh "$t/tree/bootstrap" >"$t/out" 2>"$t/err"
 	rc=$?
 }
 
