@@ -71,6 +71,7 @@ trap lib_cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
+trap 'exit 141' PIPE
 
 # Milliseconds since the epoch.
 now_ms() {
