@@ -29,7 +29,7 @@ int wtg_burner_set(int n);
 /* Start exactly n burners of this kind; running ones of another kind are replaced. */
 int wtg_burner_set_kind(int n, enum wtg_burn_kind kind);
 int wtg_burner_count(void);
-/* The kind of the running burners (or of the next ones when none runs). */
+/* The kind of the running burners; spin when none runs (turning them off resets the kind). */
 enum wtg_burn_kind wtg_burner_kind(void);
 /* "spin" or "stream"; wtg_burn_kind_parse returns -1 for another word. */
 const char *wtg_burn_kind_name(enum wtg_burn_kind k);

@@ -9,7 +9,7 @@
  * A stream burner first writes a buffer of its own, larger than the last-level cache, then reads it
  * over and over, every word, checking its stop flag every STREAM_CHUNK bytes (well under a
  * millisecond). It takes memory bandwidth and evicts the caches, as a neighbour's database would;
- * its work counter counts cache lines read. The buffer is made inside the burner thread, so
+ * its work counter counts cache lines written and read. The buffer is made inside the burner thread, so
  * starting burners never blocks the caller on page faults.
  *
  * Burners block every signal (signals go to the main thread) and run at the normal policy.
@@ -54,10 +54,14 @@ static void *stream_main(struct burner *b)
 	if (p == MAP_FAILED)
 		return NULL;
 	/* written first: untouched anonymous memory reads as one shared zero page, all cache hits */
-	for (size_t i = 0; i < n && !atomic_load_explicit(&b->stop, memory_order_relaxed); i++)
-		p[i] = i * 0x9e3779b97f4a7c15ull;
-	uint64_t acc = 0;
 	const size_t chunk = STREAM_CHUNK / sizeof(uint64_t);
+	for (size_t i = 0; i < n && !atomic_load_explicit(&b->stop, memory_order_relaxed); i += chunk) {
+		size_t end = i + chunk < n ? i + chunk : n;
+		for (size_t j = i; j < end; j++)
+			p[j] = j * 0x9e3779b97f4a7c15ull;
+		atomic_fetch_add_explicit(&burn_work, (end - i) * sizeof(uint64_t) / 64, memory_order_relaxed);
+	}
+	uint64_t acc = 0;
 	while (!atomic_load_explicit(&b->stop, memory_order_relaxed)) {
 		for (size_t i = 0; i < n && !atomic_load_explicit(&b->stop, memory_order_relaxed); i += chunk) {
 			size_t end = i + chunk < n ? i + chunk : n;
@@ -153,6 +157,8 @@ int wtg_burner_set_kind(int n, enum wtg_burn_kind kind)
 		atomic_store(&burn_running, 0);
 		atomic_store(&burn_kind, (int)kind);
 	}
+	if (n == 0)	/* off: the next burners spin unless asked otherwise */
+		atomic_store(&burn_kind, WTG_BURN_SPIN);
 	/* raise every stop flag first so the extra burners wind down together */
 	for (int i = n; i < cur; i++)
 		atomic_store(&burners[i]->stop, true);

@@ -413,7 +413,10 @@ static void draw_header(struct dash *d)
 	int x = tui_put(w, 0, 0, d->cols, tui_attr(l, TR_TITLE) | A_REVERSE, name);
 	int dw = tui_width(data);
 	int room = d->cols - x - 2 - dw - 2;
-	snprintf(mach, sizeof mach, "%d CPUs%s%s pages", s->machine.cpus, l->g->sep, pg);
+	/* the counts, with the topology when it fits, then the CPU model in what is left */
+	snprintf(mach, sizeof mach, "%d CPUs (%s)%s%s pages", s->machine.cpus, s->topo_summary, l->g->sep, pg);
+	if (tui_width(mach) > room)
+		snprintf(mach, sizeof mach, "%d CPUs%s%s pages", s->machine.cpus, l->g->sep, pg);
 	int mw = tui_width(mach);
 	if (room > mw + 6) {
 		char full[512];
