@@ -702,7 +702,9 @@ static void draw_panels(struct dash *d)
 			snprintf(mig, sizeof mig, "n/a");
 		else
 			wtg_fmt_thousands(mig, sizeof mig, p.migrations);
-		tui_printf(w, 3, 1, pw, A_NORMAL, "CPUs  %-9s migr  %s", cpus, mig);
+		/* "CPU 0" for one, "CPUs 0-1" for several: "CPUs 0" would read as none */
+		tui_printf(w, 3, 1, pw, A_NORMAL, "%-5s %-9s migr  %s",
+			   __builtin_popcountll(p.cpus_seen) == 1 ? "CPU" : "CPUs", cpus, mig);
 	} else {
 		tui_put(w, 2, 1, pw, dim, "no run measured yet");
 	}
