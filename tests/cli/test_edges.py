@@ -6,10 +6,13 @@ import fcntl
 import json
 import os
 import pty
+import select
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 
 from wtgtest import WTG, check, datadir, datadir_is_empty, finish, run, run_json
@@ -127,6 +130,40 @@ except (ValueError, KeyError, TypeError):
 check(state == "none", "clock,syscall: the machine block says there is no data file, got %r" % state)
 status, doc, err = run_json("clock", "--dir=" + d)
 check(status == 0 and datadir_is_empty(), "clock: no data file is created in --dir (%d, %s)" % (status, err))
+
+# the dashboard whose tabs (--order) read no data file needs no folder for one either
+def dashboard_quits(args, env, want):
+    """The dashboard on a pty (TERM=xterm): wait until it shows want, press q; returns (status, seen)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    p = subprocess.Popen([WTG] + args, stdin=slave, stdout=slave, stderr=subprocess.PIPE,
+                         env=dict(os.environ, TERM="xterm", LC_ALL="C.UTF-8", **env))
+    os.close(slave)
+    seen = b""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and want not in seen and p.poll() is None:
+        r, _, _ = select.select([master], [], [], 0.1)
+        if r:
+            try:
+                seen += os.read(master, 65536)
+            except OSError:
+                break
+    if want in seen:
+        os.write(master, b"q")
+    try:
+        p.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+    os.close(master)
+    p.stderr.close()
+    return p.returncode, want in seen
+
+
+status, seen = dashboard_quits(["--quick", "--order=clock,syscall"], {"TMPDIR": "/nonexistent"},
+                               b"no data file yet")
+check(seen and status == 0, "dashboard --order=clock,syscall with a bad TMPDIR: runs, says no data file yet, "
+      "q quits 0 (seen %r, status %r)" % (seen, status))
 
 # ---- messages name the real cause -------------------------------------------------------------------
 status, out, err = run("--run=valley", "--quick", env={"TMPDIR": "/nonexistent/tmp"})
