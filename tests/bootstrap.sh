@@ -40,7 +40,9 @@ for p in \"\$@\"; do
 	case \" \$FAKE_KNOWN \" in *\" \$p \"*) ;; *) echo \"E: Unable to locate package \$p\" >&2; exit 100 ;; esac
 	case \" \$FAKE_BROKEN \" in *\" \$p \"*) echo \"E: \$p is broken\" >&2; exit 100 ;; esac
 done
-for p in \"\$@\"; do [ \"\$p\" = gcc ] && printf '#!/bin/sh\\n' >'$t/bin/gcc' && '$(command -v chmod)' +x '$t/bin/gcc'; done
+for p in \"\$@\"; do
+	[ \"\$p\" = gcc ] && printf '#!/bin/sh\\n' >'$t/bin/gcc' && '$(command -v chmod)' +x '$t/bin/gcc'
+done
 exit 0"
 	for c in "$@"; do
 		stand_in "$c" 'exit 0'
@@ -83,7 +85,8 @@ export FAKE_KNOWN="$KNOWN" FAKE_BROKEN=
 boot 1000
 check_eq "not root, perf missing: exit 0" "$rc" 0
 check "not root, perf missing: it builds" built
-check "not root, perf missing: it names the missing test tool" err_has "tools for the tests are missing: linux-perf"
+check "not root, perf missing: it names the missing test tool" \
+	err_has "tools for the tests are missing: linux-perf"
 check "not root, perf missing: it says their tests skip" err_has "the tests that need them will skip"
 check "not root: apt-get is never run" no_apt
 
@@ -110,7 +113,8 @@ setup $(echo "$ALL_TOOLS" | sed 's/ perf//; s/ tmux//')
 FAKE_KNOWN=$KNOWN FAKE_BROKEN=tmux
 boot 0
 check_eq "root, a broken package: exit 0" "$rc" 0
-check "root, a broken package: the others are installed alone" apt_has "^install -y -qq --no-install-recommends linux-perf$"
+check "root, a broken package: the others are installed alone" \
+	apt_has "^install -y -qq --no-install-recommends linux-perf$"
 check "root, a broken package: it is named" err_has "could not install tmux"
 check "root, a broken package: it still builds" built
 

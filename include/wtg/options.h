@@ -48,7 +48,7 @@ struct wtg_options {
 int wtg_parse_options(int argc, char **argv, struct wtg_options *o);
 void wtg_print_help(FILE *f);
 /* Whether the run may need the data file: the dashboard when one of its tabs (--order) reads it,
- * --run when a selected experiment does. wtg neither checks, sweeps nor creates a data file folder otherwise. */
+ * --run when a selected experiment does. Otherwise wtg neither checks, sweeps nor uses the folder. */
 bool wtg_options_need_datafile(const struct wtg_options *o);
 
 #endif

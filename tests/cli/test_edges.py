@@ -18,7 +18,8 @@ import time
 from wtgtest import WTG, check, datadir, datadir_is_empty, finish, run, run_json
 
 HELP = " (see 'wtg --help')"
-TOP_SRCDIR = os.environ.get("top_srcdir") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+TOP_SRCDIR = (os.environ.get("top_srcdir") or
+              os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 d = datadir()
 
 
@@ -171,18 +172,22 @@ check(status == 2 and err == "wtg: TMPDIR '/nonexistent/tmp': No such file or di
       "--dir=DIR" + HELP + "\n", "bad TMPDIR names TMPDIR: %d %r" % (status, err))
 for fs, folder in (("proc", "/proc"), ("sysfs", "/sys")):
     status, out, err = run("--run=valley", "--quick", "--dir=" + folder)
-    check(status == 2 and err == "wtg: --dir '%s' is on %s, which cannot hold a data file%s\n" % (folder, fs, HELP),
+    want = "wtg: --dir '%s' is on %s, which cannot hold a data file%s\n" % (folder, fs, HELP)
+    check(status == 2 and err == want,
           "--dir=%s: %d %r" % (folder, status, err))
     status, out, err = run("--run=valley", "--quick", env={"TMPDIR": folder})
-    check(status == 2 and err.startswith("wtg: TMPDIR '%s' is on %s, which cannot hold a data file" % (folder, fs)),
+    want = "wtg: TMPDIR '%s' is on %s, which cannot hold a data file" % (folder, fs)
+    check(status == 2 and err.startswith(want),
           "TMPDIR=%s: %d %r" % (folder, status, err))
 vf = os.statvfs(d)
 if vf.f_blocks and vf.f_bavail * vf.f_frsize < (1 << 40):
     status, out, err = run("--run=valley", "--quick", "--size=1T", env={"TMPDIR": d})
-    check(status == 1 and err.startswith("wtg: data file: not enough space in TMPDIR '%s' for a 1T data file (" % d),
+    want = "wtg: data file: not enough space in TMPDIR '%s' for a 1T data file (" % d
+    check(status == 1 and err.startswith(want),
           "no room in TMPDIR names TMPDIR: %d %r" % (status, err))
     status, out, err = run("--run=valley", "--quick", "--size=1T", "--dir=" + d)
-    check(status == 1 and err.startswith("wtg: data file: not enough space in --dir '%s' for a 1T data file (" % d),
+    want = "wtg: data file: not enough space in --dir '%s' for a 1T data file (" % d
+    check(status == 1 and err.startswith(want),
           "no room in --dir names --dir: %d %r" % (status, err))
 check(datadir_is_empty(), "the failed runs left no data file")
 
@@ -247,18 +252,21 @@ else:
 
 # ---- tests clean up after themselves --------------------------------------------------------------------
 probe = tempfile.mkdtemp(prefix="wtg-test-probe-")
-script = ("import sys; sys.path.insert(0, %r)\nimport wtgtest\nopen(wtgtest.datadir() + '/left', 'w').close()\n"
+script = ("import sys; sys.path.insert(0, %r)\nimport wtgtest\n"
+          "open(wtgtest.datadir() + '/left', 'w').close()\n"
           "print(wtgtest.datadir())\nwtgtest.check(False, 'deliberate')\nwtgtest.finish('probe')\n"
           % os.path.dirname(os.path.abspath(__file__)))
 q = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
                    env=dict(os.environ, TMPDIR=probe))
 made = q.stdout.splitlines()[0] if q.stdout else ""
-check(q.returncode == 1 and made.startswith(probe), "a failing python test ran: %d %r" % (q.returncode, q.stdout))
+check(q.returncode == 1 and made.startswith(probe),
+      "a failing python test ran: %d %r" % (q.returncode, q.stdout))
 check(os.listdir(probe) == [], "a failing python test removes its data folder: %r" % os.listdir(probe))
 sock = os.path.join(probe, "tmux")
 if subprocess.run(["sh", "-c", "command -v tmux"], capture_output=True).returncode == 0:
     q = subprocess.run(["sh", "-c", '. "$top_srcdir/tests/lib.sh"; scratch; tm_start 80 24 "sleep 30"; '
-                        'echo "$TMUX_TMPDIR/tmux-$(id -u)/$TM_SOCK"; echo "$lib_tmp"; exit 1'], capture_output=True, text=True, timeout=60,
+                        'echo "$TMUX_TMPDIR/tmux-$(id -u)/$TM_SOCK"; echo "$lib_tmp"; exit 1'],
+                       capture_output=True, text=True, timeout=60,
                        env=dict(os.environ, top_srcdir=TOP_SRCDIR, TMUX_TMPDIR=sock, TMPDIR=probe))
     lines = q.stdout.splitlines()
     check(q.returncode == 1 and len(lines) == 2 and lines[0].startswith(sock),
