@@ -786,6 +786,8 @@ static void draw_panels(struct dash *d)
 
 /* ---- progress and status lines ---- */
 
+static int next_built(const struct dash *d, int from);
+
 static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now)
 {
 	struct wtg_session *s = d->s;
@@ -845,10 +847,7 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 			 what);
 		ha = tui_attr(l, TR_WARN);
 	} else if (d->autoplay && d->ap_holding) {
-		int next = -1;
-		for (int i = d->ap_idx + 1; i < wtg_nexperiments && next < 0; i++)
-			if (built(i))
-				next = i;
+		int next = next_built(d, deck_pos(d, d->ap_idx) + 1);
 		double sleft = (double)(d->ap_hold_until - now) / 1e9;
 		if (next >= 0)
 			snprintf(head, sizeof head, " %s autoplay: %s next in %.0f s (any key takes over)",
@@ -860,6 +859,10 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 		snprintf(head, sizeof head, " idle: r reruns this tab, a plays them all");
 		ha = tui_attr(l, TR_DIM);
 	}
+	/* autoplay's tag takes the right end; the bar and the time left fit in what remains */
+	bool tag = d->autoplay && !d->ap_holding;
+	if (tag)
+		W -= 10;
 	int x = tui_put(w, 0, 0, W, ha, head);
 	if (frac >= 0) {
 		if (left >= 0 || frac > 0)
@@ -877,8 +880,8 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 			tui_put(w, 0, x + 2, tw, A_NORMAL, tail);
 		}
 	}
-	if (d->autoplay && !d->ap_holding && W - x > 12)
-		tui_put(w, 0, W - 10, 10, tui_attr(l, TR_KEY), "autoplay");
+	if (tag && W - x > 2)
+		tui_put(w, 0, W + 1, 9, tui_attr(l, TR_KEY), "autoplay");
 	wnoutrefresh(w);
 }
 

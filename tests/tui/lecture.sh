@@ -82,6 +82,14 @@ tm_keys NPage
 check "--step: back on wss, it runs afresh" wait_for 10 tm_match "wss · .*running"
 check "q quits" quit_ok
 
+# autoplay started while a row runs: its tag and the time left share the progress line, apart
+start 80 24 --order=wss,clock
+tm_keys a
+check "autoplay's tag stands at the right end of the progress line" \
+	wait_for 10 tm_match "(left|starting|s)  +.*autoplay *$"
+check "... never glued to the time left" tm_lacks_re "[[:alnum:]]autoplay"
+check "q quits" quit_ok
+
 # --hold: autoplay keeps a finished tab for that long (the status line counts it down)
 start 80 24 --order=clock,syscall --hold=30
 tm_keys a
