@@ -49,6 +49,11 @@ check "PageUp goes back (wrapping to the last)" tm_wait "bytewise · Why did add
 tm_keys 2
 check "a number key picks the lecture's tab at that place" tm_wait "syscall · What does one kernel crossing cost?" 5
 
+# the conditions panel shows the data file's page-cache residency live, so c visibly empties it
+check "the conditions panel shows how much of the data file is cached" wait_for 20 tm_match "\[c\] [0-9]+%"
+tm_keys c
+check "after c the share falls to a few per cent at most" wait_for 5 tm_match "\[c\] [0-9]%"
+
 # '.' (a clicker's blank-screen key) blanks the screen; the next key only brings it back
 tm_keys .
 check "'.' blanks the screen" wait_for 5 sh -c "[ -z \"\$(tmux -L '$TM_SOCK' capture-pane -p -t t | tr -d ' \n')\" ]"
