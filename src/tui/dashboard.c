@@ -58,6 +58,7 @@ struct dash {
 	int64_t ap_t0, ap_hold_until;
 	bool help_on;
 	bool blank;			/* '.': a black screen until the next key (a clicker's blank button) */
+	int64_t resident, resident_at;	/* the data file's pages in the page cache (-1 unknown), when read */
 	char notice[256];
 	enum tui_role notice_role;
 	int64_t notice_until;
@@ -669,6 +670,23 @@ static bool latest_probe(const struct wtg_table *t, struct wtg_probe_result *p, 
 	return false;
 }
 
+#define RESIDENT_NS 500000000LL	/* how often the conditions panel reads the page cache's residency */
+
+/* The data file's share in the page cache, read at most every RESIDENT_NS (mincore: well under a
+ * millisecond for 256 MiB), so that c, u and pagecache's own evictions show on screen. */
+static void sample_residency(struct dash *d, int64_t now)
+{
+	struct wtg_session *s = d->s;
+	if (atomic_load(&s->df_state) != WTG_DF_READY) {
+		d->resident = -1;
+		return;
+	}
+	if (now - d->resident_at < RESIDENT_NS)
+		return;
+	d->resident_at = now;
+	d->resident = wtg_datafile_resident_pages(&s->df);
+}
+
 static void draw_panels(struct dash *d)
 {
 	struct wtg_session *s = d->s;
@@ -680,7 +698,7 @@ static void draw_panels(struct dash *d)
 	enum wtg_iomode io = dfs == WTG_DF_READY ? wtg_iomode_effective(&s->df) : WTG_IO_CACHED;
 	uint64_t sig = mix(mix(mix(4, (uint64_t)d->tab), t->gen), (uint64_t)burners * 2 + wtg_burner_kind());
 	sig = mix(mix(mix(sig, bg), (uint64_t)(granted + 2)), (uint64_t)unc * 10 + (uint64_t)io);
-	sig = mix(mix(sig, (uint64_t)dfs), (uint64_t)d->cols);
+	sig = mix(mix(mix(sig, (uint64_t)dfs), (uint64_t)d->cols), (uint64_t)(d->resident + 1));
 	if (sig == d->sig_panels)
 		return;
 	d->sig_panels = sig;
@@ -783,11 +801,22 @@ static void draw_panels(struct dash *d)
 		snprintf(line, sizeof line, " I/O uncached: pending");
 	else
 		snprintf(line, sizeof line, " I/O uncached: %s", wtg_iomode_name(io));
-	tui_put(w, 3, x, pw - x + 1, unc ? tui_attr(l, TR_WARN) : A_NORMAL, line);
+	x += tui_put(w, 3, x, pw - x + 1, unc ? tui_attr(l, TR_WARN) : A_NORMAL, line);
+	/* [c]: how much of the data file the page cache holds now */
+	long page = s->machine.page_size > 0 ? s->machine.page_size : 4096;
+	int64_t pages = dfs == WTG_DF_READY ? (int64_t)((s->df.size + (uint64_t)page - 1) / (uint64_t)page) : 0;
+	if (d->resident >= 0 && pages > 0 && pw - x >= 12) {
+		double pct = 100.0 * (double)d->resident / (double)pages;
+		x += 2 + tui_put(w, 3, x + 2, pw - x - 1, key, "[c]");
+		snprintf(line, sizeof line, wide ? " cached %.0f%%" : " %.0f%%", pct);
+		tui_put(w, 3, x, pw - x + 1, pct < 50 ? tui_attr(l, TR_WARN) : A_NORMAL, line);
+	}
 	wnoutrefresh(w);
 }
 
 /* ---- progress and status lines ---- */
+
+static int next_built(const struct dash *d, int from);
 
 static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now)
 {
@@ -848,10 +877,7 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 			 what);
 		ha = tui_attr(l, TR_WARN);
 	} else if (d->autoplay && d->ap_holding) {
-		int next = -1;
-		for (int i = d->ap_idx + 1; i < wtg_nexperiments && next < 0; i++)
-			if (built(i))
-				next = i;
+		int next = next_built(d, deck_pos(d, d->ap_idx) + 1);
 		double sleft = (double)(d->ap_hold_until - now) / 1e9;
 		if (next >= 0)
 			snprintf(head, sizeof head, " %s autoplay: %s next in %.0f s (any key takes over)",
@@ -863,6 +889,10 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 		snprintf(head, sizeof head, " idle: r reruns this tab, a plays them all");
 		ha = tui_attr(l, TR_DIM);
 	}
+	/* autoplay's tag takes the right end; the bar and the time left fit in what remains */
+	bool tag = d->autoplay && !d->ap_holding;
+	if (tag)
+		W -= 10;
 	int x = tui_put(w, 0, 0, W, ha, head);
 	if (frac >= 0) {
 		if (left >= 0 || frac > 0)
@@ -880,8 +910,8 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 			tui_put(w, 0, x + 2, tw, A_NORMAL, tail);
 		}
 	}
-	if (d->autoplay && !d->ap_holding && W - x > 12)
-		tui_put(w, 0, W - 10, 10, tui_attr(l, TR_KEY), "autoplay");
+	if (tag && W - x > 2)
+		tui_put(w, 0, W + 1, 9, tui_attr(l, TR_KEY), "autoplay");
 	wnoutrefresh(w);
 }
 
@@ -1029,6 +1059,7 @@ static void draw(struct dash *d, int64_t now)
 	draw_header(d);
 	draw_tabs(d, states, current);
 	draw_box(d, current);
+	sample_residency(d, now);
 	draw_panels(d);
 	draw_progress(d, &ri, now);
 	draw_status(d, now, &ri);

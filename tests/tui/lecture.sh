@@ -49,6 +49,11 @@ check "PageUp goes back (wrapping to the last)" tm_wait "bytewise · Why did add
 tm_keys 2
 check "a number key picks the lecture's tab at that place" tm_wait "syscall · What does one kernel crossing cost?" 5
 
+# the conditions panel shows the data file's page-cache residency live, so c visibly empties it
+check "the conditions panel shows how much of the data file is cached" wait_for 20 tm_match "\[c\] [0-9]+%"
+tm_keys c
+check "after c the share falls to a few per cent at most" wait_for 5 tm_match "\[c\] [0-9]%"
+
 # '.' (a clicker's blank-screen key) blanks the screen; the next key only brings it back
 tm_keys .
 check "'.' blanks the screen" wait_for 5 sh -c "[ -z \"\$(tmux -L '$TM_SOCK' capture-pane -p -t t | tr -d ' \n')\" ]"
@@ -80,6 +85,14 @@ check "--step: next on clock runs it (wss is stopped)" tm_wait "clock · " 5
 check "--step: ... and clock finishes" tm_wait "done in" 20
 tm_keys NPage
 check "--step: back on wss, it runs afresh" wait_for 10 tm_match "wss · .*running"
+check "q quits" quit_ok
+
+# autoplay started while a row runs: its tag and the time left share the progress line, apart
+start 80 24 --order=wss,clock
+tm_keys a
+check "autoplay's tag stands at the right end of the progress line" \
+	wait_for 10 tm_match "(left|starting|s)  +.*autoplay *$"
+check "... never glued to the time left" tm_lacks_re "[[:alnum:]]autoplay"
 check "q quits" quit_ok
 
 # --hold: autoplay keeps a finished tab for that long (the status line counts it down)
