@@ -349,7 +349,7 @@ static void test_json(struct wtg_session *s)
 	CHECK(strstr(j, "{\"name\": \"cond_io\", \"unit\": \"\", \"type\": \"text\"}") != NULL);
 	/* the rows: integers as integers, the probe and the conditions after the own columns */
 	CHECK(strstr(j, "[16, 4194304, 67108864, 12.5, 5.36870912, 8556150000, 12.5, 3.125, 6.25, 3, 0, "
-			"1, 2, \"0,1\", null, 0, \"normal\", \"cached\"]") != NULL);
+			"1, 2, \"0-1\", null, 0, \"normal\", \"cached\"]") != NULL);
 	CHECK(strstr(j, ", 2, 2, \"background\", \"direct\"]") != NULL);
 	/* escaping, NaN and infinity as null, n/a as null, and no probe: nulls there */
 	CHECK(strstr(j, "[\"say \\\"hi\\\", then\\nleave\", 120, null, null, null, null, null, null, null, "
