@@ -31,6 +31,41 @@ static int signed_col(double x, double scale, int zc, int half, int bw)
 	return zc + (int)lround(x / scale * (bw - half - 1));
 }
 
+/* Under the bars: the ideal-scaling key, the signed scale with the CI key, the ratio of two bars. */
+static void bars_notes(const struct tui_view *v, const struct wtg_lay_bars *lb, int y, int end, int lw, int bw,
+		       int vw)
+{
+	const struct tui_look *l = v->look;
+	WINDOW *w = v->w;
+	const struct wtg_lay_bar *b = lb->b;
+	int bx = v->x + lw + 1, zc = bx + (lb->neg ? bw / 2 : 0);
+	if (lb->ideal && y < end) {
+		char idl[64];
+		tui_fmt_value(idl, sizeof idl, lb->base, lb->unit);
+		tui_printf(w, y++, bx, v->wd - lw - 1, tui_attr(l, TR_WARN),
+			   "%s ideal scaling: %s (1 thread) %s N%s", l->g->ideal, idl, l->g->times,
+			   isnan(lb->base) ? " (waiting for the 1-thread row)" : "");
+	}
+	if (lb->neg && y < end) {
+		char lo[32], hi[32];
+		tui_fmt_value(lo, sizeof lo, -lb->scale, lb->unit);
+		tui_fmt_value(hi, sizeof hi, lb->scale, lb->unit);
+		tui_put(w, y, bx, lw, tui_attr(l, TR_DIM), lo);
+		tui_put(w, y, zc, 1, tui_attr(l, TR_DIM), "0");
+		tui_put(w, y, bx + bw - tui_width(hi), bw, tui_attr(l, TR_DIM), hi);
+		if (lb->has_ci)
+			tui_put(w, y, bx + bw + 1, vw, tui_attr(l, TR_WARN), "[ ] 95% CI");
+		y++;
+	}
+	if (lb->n == 2 && !lb->neg && b[0].x > 0 && b[1].x > 0 && y < end) {
+		int hi = b[0].x >= b[1].x ? 0 : 1;
+		char ratio[32];
+		tui_fmt_num(ratio, sizeof ratio, b[hi].x / b[1 - hi].x);
+		tui_printf(w, y++, bx, v->wd - lw - 1, A_BOLD, "%s / %s = %s%s", b[hi].label, b[1 - hi].label,
+			   ratio, l->g->times);
+	}
+}
+
 void tui_bars_draw(const struct tui_view *v)
 {
 	const struct wtg_table *t = v->t;
@@ -40,9 +75,8 @@ void tui_bars_draw(const struct tui_view *v)
 	if (wtg_lay_bars_build(&lb, t, v->e) < 0)
 		return;
 	const struct wtg_lay_bar *b = lb.b;
-	const char *unit = lb.unit;
 	int n = lb.n;
-	double scale = lb.scale, base = lb.base;
+	double scale = lb.scale;
 	bool neg = lb.neg;
 	int lw = 1, vw = 1;
 	for (int r = 0; r < n; r++) {
@@ -120,30 +154,6 @@ void tui_bars_draw(const struct tui_view *v)
 	}
 	if (drawn)
 		y -= gap;	/* no blank line after the last bar */
-	if (lb.ideal && y < end) {
-		char idl[64];
-		tui_fmt_value(idl, sizeof idl, base, unit);
-		tui_printf(w, y++, bx, v->wd - lw - 1, tui_attr(l, TR_WARN),
-			   "%s ideal scaling: %s (1 thread) %s N%s", l->g->ideal, idl, l->g->times,
-			   isnan(base) ? " (waiting for the 1-thread row)" : "");
-	}
-	if (neg && y < end) {
-		char lo[32], hi[32];
-		tui_fmt_value(lo, sizeof lo, -scale, unit);
-		tui_fmt_value(hi, sizeof hi, scale, unit);
-		tui_put(w, y, bx, lw, tui_attr(l, TR_DIM), lo);
-		tui_put(w, y, zc, 1, tui_attr(l, TR_DIM), "0");
-		tui_put(w, y, bx + bw - tui_width(hi), bw, tui_attr(l, TR_DIM), hi);
-		if (lb.has_ci)
-			tui_put(w, y, bx + bw + 1, vw, tui_attr(l, TR_WARN), "[ ] 95% CI");
-		y++;
-	}
-	if (n == 2 && !neg && b[0].x > 0 && b[1].x > 0 && y < end) {
-		int hi = b[0].x >= b[1].x ? 0 : 1;
-		char ratio[32];
-		tui_fmt_num(ratio, sizeof ratio, b[hi].x / b[1 - hi].x);
-		tui_printf(w, y++, bx, v->wd - lw - 1, A_BOLD, "%s / %s = %s%s", b[hi].label, b[1 - hi].label,
-			   ratio, l->g->times);
-	}
+	bars_notes(v, &lb, y, end, lw, bw, vw);
 	wtg_lay_bars_free(&lb);
 }

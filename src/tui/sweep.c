@@ -134,30 +134,11 @@ static void fmt_xtick(const struct wtg_lay_sweep *p, char *buf, size_t len, doub
 		tui_fmt_tick_time(buf, len, x, p->xunit);
 }
 
-static void draw_chart(const struct tui_view *v, const struct wtg_lay_sweep *p, int y0, int h)
+/* The line above the chart: the unit of y, what x is, and the legend on the right. */
+static void draw_heading(const struct tui_view *v, const struct wtg_lay_sweep *p, int y0)
 {
 	const struct tui_look *l = v->look;
 	WINDOW *w = v->w;
-	attr_t ax = tui_attr(l, TR_AXIS), dim = tui_attr(l, TR_DIM);
-	int ch = h - 3;		/* unit line, x axis, x labels */
-	if (ch < 2)
-		return;
-	double ymax = p->ymax > 0 ? p->ymax : 1;
-	int dec = 0;
-	int nt = wtg_lay_y_intervals(ymax, ch, &dec);
-	char lab[16][32];
-	int lw = 1;
-	for (int k = 0; k <= nt && k < 16; k++) {
-		snprintf(lab[k], sizeof lab[k], "%.*f", dec, ymax * k / nt);
-		int n = tui_width(lab[k]);
-		lw = n > lw ? n : lw;
-	}
-	int axis_x = v->x + lw + 1;
-	int cw = v->wd - (lw + 2) - 1;
-	if (cw < 8)
-		return;
-
-	/* the unit above the axis, what x is, and the legend on the right */
 	int ux = v->x + tui_put(w, y0, v->x, v->wd, tui_attr(l, TR_TITLE), p->yunit[0] ? p->yunit : "value");
 	int lx = v->x + v->wd;
 	if (p->legend) {
@@ -182,7 +163,33 @@ static void draw_chart(const struct tui_view *v, const struct wtg_lay_sweep *p, 
 	snprintf(xt, sizeof xt, "  by %s (log scale)", p->xtitle);
 	if (ux + tui_width(xt) + 2 > lx)
 		snprintf(xt, sizeof xt, "  by %s", p->xtitle);
-	tui_put(w, y0, ux, lx - ux - 2, dim, xt);
+	tui_put(w, y0, ux, lx - ux - 2, tui_attr(l, TR_DIM), xt);
+}
+
+static void draw_chart(const struct tui_view *v, const struct wtg_lay_sweep *p, int y0, int h)
+{
+	const struct tui_look *l = v->look;
+	WINDOW *w = v->w;
+	attr_t ax = tui_attr(l, TR_AXIS);
+	int ch = h - 3;		/* unit line, x axis, x labels */
+	if (ch < 2)
+		return;
+	double ymax = p->ymax > 0 ? p->ymax : 1;
+	int dec = 0;
+	int nt = wtg_lay_y_intervals(ymax, ch, &dec);
+	char lab[16][32];
+	int lw = 1;
+	for (int k = 0; k <= nt && k < 16; k++) {
+		snprintf(lab[k], sizeof lab[k], "%.*f", dec, ymax * k / nt);
+		int n = tui_width(lab[k]);
+		lw = n > lw ? n : lw;
+	}
+	int axis_x = v->x + lw + 1;
+	int cw = v->wd - (lw + 2) - 1;
+	if (cw < 8)
+		return;
+
+	draw_heading(v, p, y0);
 
 	/* y axis */
 	int top = y0 + 1, bottom = y0 + ch;	/* chart rows top..bottom */
