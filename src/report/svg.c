@@ -114,7 +114,10 @@ static void y_axis(FILE *f, const struct frame *fr, double ymax, const char *uni
 	for (int k = 0; k <= nt; k++) {
 		double y = fr->y + fr->h - fr->h * k / nt;
 		char lab[32];
-		snprintf(lab, sizeof lab, "%.*f", dec, ymax * k / nt);
+		if (dec == 0 && ymax >= 10000)
+			wtg_lay_fmt_tick_count(lab, sizeof lab, ymax * k / nt);	/* 120k, not 120000 */
+		else
+			snprintf(lab, sizeof lab, "%.*f", dec, ymax * k / nt);
 		line(f, fr->x, y, fr->x + fr->w, y, k ? grid : ink, k ? 1 : 2, NULL);
 		text(f, fr->x - 12, y + 7, 20, "end", NULL, lab);
 	}
@@ -281,9 +284,11 @@ static void bar_axis(FILE *f, const struct wtg_lay_bars *b, double bx, double bw
 	int nt = wtg_lay_lin_ticks(lo, b->scale, (int)(bw / 14), ticks, 32);
 	for (int i = 0; i < nt; i++) {
 		double x = bar_x(b, bx, bw, ticks[i]);
-		char lab[48];
-		wtg_lay_fmt_value(lab, sizeof lab, fabs(ticks[i]) < b->scale * 1e-9 ? 0 : ticks[i], b->unit);
-		line(f, x, top, x, bottom, fabs(ticks[i]) < b->scale * 1e-9 ? ink : grid, fabs(ticks[i]) < b->scale * 1e-9 ? 2 : 1, NULL);
+		char lab[48] = "0";
+		bool zero = fabs(ticks[i]) < b->scale * 1e-9;
+		if (!zero)
+			wtg_lay_fmt_value(lab, sizeof lab, ticks[i], b->unit);
+		line(f, x, top, x, bottom, zero ? ink : grid, zero ? 2 : 1, NULL);
 		text(f, x, bottom + 24, 17, "middle", "fill=\"#444444\"", lab);
 	}
 }
