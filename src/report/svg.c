@@ -500,19 +500,50 @@ static void draw_hist(FILE *f, const struct frame *fr0, const struct wtg_table *
 	wtg_lay_hist_free(&h);
 }
 
-/* Counters side by side: a line per metric, a right-aligned column per case. */
+/* A header too wide for its column, broken at the space nearest its middle: 1 or 2 lines. */
+static int head_split(const char *h, double width, double fs, char *a, char *b, size_t len)
+{
+	wtg_strlcpy(a, h, len);
+	b[0] = '\0';
+	if (text_w(h, fs) <= width)
+		return 1;
+	size_t n = strlen(h), best = 0;
+	for (size_t i = 1; i < n; i++)
+		if (h[i] == ' ' && (best == 0 || labs((long)(2 * i) - (long)n) < labs((long)(2 * best) - (long)n)))
+			best = i;
+	if (best == 0)
+		return 1;
+	snprintf(a, len, "%.*s", (int)best, h);
+	wtg_strlcpy(b, h + best + 1, len);
+	return 2;
+}
+
+/* Counters side by side: a line per metric, a right-aligned column per case, headers on up to two
+ * lines. */
 static void grid_by_metric(FILE *f, const struct frame *fr, const struct wtg_lay_grid *g, double bottom)
 {
-	double pitch = fmin(44, (bottom - fr->y) / (g->nm + 1.5)), fs = fmin(24, pitch * 0.62);
+	double pitch = fmin(44, (bottom - fr->y) / (g->nm + 2.5)), fs = fmin(24, pitch * 0.62);
 	double nw = 0;
 	for (int m = 0; m < g->nm; m++)
 		nw = fmax(nw, text_w(g->name[m], fs));
 	double cw = (fr->w - nw - 20) / g->ncases;
-	for (int k = 0; k < g->ncases; k++)
-		text(f, fr->x + nw + 20 + (k + 1) * cw, fr->y + fs, fs, "end", "font-weight=\"bold\"", g->head[k]);
-	line(f, fr->x, fr->y + pitch * 0.9, fr->x + fr->w, fr->y + pitch * 0.9, ink, 2, NULL);
+	char a[WTG_LAY_MAX_CASES][64], b[WTG_LAY_MAX_CASES][64];
+	int hl = 1;
+	for (int k = 0; k < g->ncases; k++) {
+		int n = head_split(g->head[k], cw - 14, fs, a[k], b[k], sizeof a[k]);
+		hl = n > hl ? n : hl;
+	}
+	for (int k = 0; k < g->ncases; k++) {
+		double x = fr->x + nw + 20 + (k + 1) * cw;
+		bool two = b[k][0] != '\0';
+		text(f, x, fr->y + fs + (hl == 2 && !two ? pitch * 0.8 : 0), fs, "end", "font-weight=\"bold\"", a[k]);
+		if (two)
+			text(f, x, fr->y + fs + pitch * 0.8, fs, "end", "font-weight=\"bold\"", b[k]);
+	}
+	double top = fr->y + (hl - 1) * pitch * 0.8;
+	line(f, fr->x, top + pitch * 0.9, fr->x + fr->w, top + pitch * 0.9, ink, 2, NULL);
 	for (int m = 0; m < g->nm; m++) {
-		double y = fr->y + pitch * (m + 1.6) + fs * 0.36;
+		double y = top + pitch * (m + 1.6) + fs * 0.36;
 		if (m % 2 == 0)
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f2f2f2\"/>\n", fr->x,
 				y - fs * 0.36 - pitch / 2, fr->w, pitch);
