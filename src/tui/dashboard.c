@@ -63,6 +63,7 @@ struct dash {
 	bool help_on;
 	char notice[PATH_MAX + 256];
 	enum tui_role notice_role;
+	int notice_path;		/* where the path of a path notice starts, 0 for none */
 	int64_t notice_until;
 	int64_t stall_ns;		/* the watchdog's: no heartbeat for this long */
 	uint64_t step_key;		/* the running experiment's step, to see it stand still */
@@ -96,26 +97,32 @@ static void notice(struct dash *d, enum tui_role role, const char *fmt, ...)
 	vsnprintf(d->notice, sizeof d->notice, fmt, ap);
 	va_end(ap);
 	d->notice_role = role;
+	d->notice_path = 0;
 	d->notice_until = wtg_now_ns() + NOTICE_NS;
 }
 
-/* "WHAT PATH" in the status line, the path shortened from the left (never cut at the right) so
- * that its end, the file's name, stays in view. */
+/* "WHAT PATH" in the status line; when drawn, the path is shortened from the left to the width
+ * there is (never cut at the right), so that its end, the file's name, stays in view. */
 static void notice_path(struct dash *d, enum tui_role role, const char *what, const char *path)
 {
-	int room = d->cols - tui_width("  ? help  q quit ") - 2 - tui_width(what) - 1;
-	const char *p = path;
-	const char *ell = "";
-	if (tui_width(p) > room) {
-		ell = d->look.g->ellipsis;
-		room -= tui_width(ell);
-		while (*p && tui_width(p) > room) {
-			p++;
-			while ((*p & 0xc0) == 0x80)
-				p++;	/* a whole character at a time */
-		}
+	notice(d, role, "%s %s", what, path);
+	d->notice_path = (int)strlen(what) + 1;
+}
+
+/* The notice in at most width columns: a path notice loses the start of its path to an ellipsis. */
+static void notice_fit(const struct dash *d, char *out, size_t len, int width)
+{
+	wtg_strlcpy(out, d->notice, len);
+	if (d->notice_path <= 0 || tui_width(out) <= width)
+		return;
+	const char *ell = d->look.g->ellipsis, *p = d->notice + d->notice_path;
+	int room = width - d->notice_path - tui_width(ell);
+	while (*p && tui_width(p) > room) {
+		p++;
+		while ((*p & 0xc0) == 0x80)
+			p++;	/* a whole character at a time */
 	}
-	notice(d, role, "%s %s%s", what, ell, p);
+	snprintf(out, len, "%.*s%s%s", d->notice_path, d->notice, ell, p);
 }
 
 static bool built(int idx)
@@ -904,7 +911,9 @@ static void draw_status(struct dash *d, int64_t now, const struct run_info *ri)
 		return;
 	} else if (note) {
 		tui_put(w, 0, 0, 1, A_NORMAL, " ");
-		tui_put_clip(w, 0, 1, W - kw - 1, tui_attr(l, d->notice_role), l, d->notice);
+		char fit[sizeof d->notice + 8];
+		notice_fit(d, fit, sizeof fit, W - kw - 1);
+		tui_put_clip(w, 0, 1, W - kw - 1, tui_attr(l, d->notice_role), l, fit);
 	} else {
 		static const char *const parts[][2] = {
 			{ "1-9 0", "tabs" }, { "r", "rerun" }, { "space", "pause" }, { "a", "autoplay" },

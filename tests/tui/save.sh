@@ -119,6 +119,10 @@ rmdir "$tmp/gone"
 tm_keys s
 check "without a usable folder s saves into \$XDG_DATA_HOME/wtg" wait_for 10 saved_in "$tmp/xdg/wtg" 1
 check "the status line shows the whole absolute path when it fits" tm_shows "saved $tmp/xdg/wtg/wtg-"
+tm_resize 80 24
+check "narrower, the path loses its start, not its end" wait_for 3 sh -c '
+	tmux -L "$1" capture-pane -p -t "$2" | tail -n 1 | grep -qE "saved ….*wtg-[0-9]{8}-[0-9]{6}\.json, \.html and \.csv"' \
+	- "$TM_SOCK" "$TM_TARGET"
 quit
 
 # ---- and without XDG_DATA_HOME: ~/.local/share/wtg --------------------------------------------
