@@ -115,13 +115,16 @@ static int64_t sum_portable(const unsigned char *p, size_t n)
 	return (int64_t)(total + sum_small(p, n));
 }
 
-/* The repeating forms of the sums that have no loop of their own: one call per pass. */
+/* The repeating forms of the sums that have no loop of their own: one call per pass, through a
+ * volatile pointer so that the compiler can neither inline the sum nor hoist it out of the loop
+ * (the same bytes give the same sum: it would read them once). */
 #define REPEAT_BY_CALLS(rep, fn)                                                                 \
 	static int64_t rep(const unsigned char *p, size_t n, uint64_t passes)                    \
 	{                                                                                        \
+		int64_t (*volatile call)(const unsigned char *, size_t) = fn;                     \
 		int64_t s = 0;                                                                   \
 		for (uint64_t r = 0; r < passes; r++)                                            \
-			s += fn(p, n);                                                           \
+			s += call(p, n);                                                         \
 		return s;                                                                        \
 	}
 
@@ -379,14 +382,18 @@ static int choose_level(void)
 #else
 #define CC_BASE "the target's baseline"
 #endif
-#define CC_VECT CC_NAME ", -O3-level vectorizer"
+#if defined(__clang__)
+#define CC_VECT CC_NAME ", loop vectorize(enable) interleave(enable)"
+#else
+#define CC_VECT CC_NAME ", optimize(\"tree-vectorize\", \"vect-cost-model=dynamic\"): the -O3 vectorizer"
+#endif
 
 static struct wtg_sum_kernel kernels[] = {
-	{ "scalar", "one add per byte, vectorizer off", wtg_sum_scalar, rep_scalar },
-	{ "auto", CC_VECT ", build baseline " CC_BASE, wtg_sum_auto, rep_auto },
-	{ "native", CC_VECT ", baseline " CC_BASE " (this CPU has nothing better)", wtg_sum_auto,
+	{ "scalar", "scalar", "one load and one add per byte, vectorizer off", wtg_sum_scalar, rep_scalar },
+	{ "auto", CC_BASE, CC_VECT ", the build's baseline ISA " CC_BASE, wtg_sum_auto, rep_auto },
+	{ "native", CC_BASE, CC_VECT ", " CC_BASE ": this CPU has no better x86-64 level", wtg_sum_auto,
 	  rep_auto },
-	{ "simd", NULL, wtg_sum_simd, NULL },
+	{ "simd", NULL, NULL, wtg_sum_simd, NULL }, /* filled in by choose() */
 };
 enum { K_SCALAR, K_AUTO, K_NATIVE, K_SIMD, K_COUNT };
 
@@ -417,14 +424,17 @@ __attribute__((constructor)) static void choose(void)
 	chosen = choose_level();
 	simd_rep = level_fns[chosen];
 	kernels[K_SIMD].name = wtg_simd_levels[chosen];
+	kernels[K_SIMD].isa = wtg_simd_levels[chosen];
 	kernels[K_SIMD].detail = level_detail[chosen];
 	kernels[K_SIMD].repeat = simd_rep;
 #if WTG_X86
 	if (cpu_is_v4()) {
+		kernels[K_NATIVE].isa = "x86-64-v4 (AVX-512)";
 		kernels[K_NATIVE].detail = CC_VECT ", target(\"arch=x86-64-v4\"), AVX-512";
 		kernels[K_NATIVE].sum = sum_native_v4;
 		kernels[K_NATIVE].repeat = rep_native_v4;
 	} else if (cpu_is_v3()) {
+		kernels[K_NATIVE].isa = "x86-64-v3 (AVX2)";
 		kernels[K_NATIVE].detail = CC_VECT ", target(\"arch=x86-64-v3\"), AVX2";
 		kernels[K_NATIVE].sum = sum_native_v3;
 		kernels[K_NATIVE].repeat = rep_native_v3;

@@ -14,6 +14,7 @@ typedef int64_t (*wtg_sum_rep_fn)(const unsigned char *p, size_t n, uint64_t pas
 /* One byte-sum implementation. */
 struct wtg_sum_kernel {
 	const char *name;	/* "scalar", "auto", "native", or a SIMD level ("avx512vnni", ...) */
+	const char *isa;	/* the instruction set it runs: "x86-64 (SSE2)", "x86-64-v4", a level */
 	const char *detail;	/* how it sums, or which compiler built it with what (for notes) */
 	wtg_sum_fn sum;
 	wtg_sum_rep_fn repeat;
