@@ -336,12 +336,12 @@ int wtg_sum_passes(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned char *buf,
 			else
 				for (uint64_t j = 0; j < k; j++)
 					s += fn(buf + off, n);
+			if (wtg_ctx_cancelled(ctx)) {
+				wtg_probe_end(&p, res);
+				return WTG_CANCELLED;
+			}
 		}
 		i += k;
-		if (wtg_ctx_cancelled(ctx)) {
-			wtg_probe_end(&p, res);
-			return WTG_CANCELLED;
-		}
 	}
 	wtg_probe_end(&p, res);
 	*sum = s;
