@@ -1,29 +1,40 @@
 /* kernels.c: the vectorized byte sums (the scalar one lives in kernels_scalar.c).
  *
- * wtg_sum_auto is the plain loop as the compiler vectorizes it for the baseline target (SSE2 on
- * x86-64: no -march). GCC 12 at -O2 only uses the "very cheap" vectorizer, which leaves this loop
- * scalar, so the function asks for the full vectorizer with a dynamic cost model.
- * Checked with objdump -d src/kernels.o (GCC 12.2 -O2): the loop body is
+ * wtg_sum_auto is the plain loop as the compiler vectorizes it for the build's baseline target
+ * (SSE2 on x86-64 without -march). GCC 12 at -O2 only uses the "very cheap" vectorizer, which
+ * leaves this loop scalar, so the function asks for the -O3-level vectorizer (tree-vectorize with
+ * the dynamic cost model). Checked with objdump -d src/kernels.o (GCC 12.2 -O2): the loop body is
  *	movdqu (%rax),%xmm0 ; punpcklbw/punpckhbw %xmm3 ; punpcklwd/punpckhwd ; punpckldq/punpckhdq
  *	paddq %xmm...,%xmm1 (x8)
- * i.e. 16 bytes per iteration, widened to 64-bit lanes, which is what a compiler does by itself.
+ * i.e. 16 bytes per iteration widened to 64-bit lanes: what a compiler does by itself.
+ * wtg_sum_native is the same source compiled again with function-level target attributes for
+ * x86-64-v3 (AVX2) and x86-64-v4 (AVX-512), the best the CPU has picked once: what -march=native
+ * would buy (the loop becomes vpmovzxbq/vpaddq on ymm or zmm, still widening every byte).
  *
- * wtg_sum_simd is written by hand with psadbw (sum of absolute differences against zero: eight
- * bytes added into one 64-bit lane per instruction), picked once at run time:
- *	avx512bw  vpsadbw zmm, masked loads for the unaligned head and the tail
- *	avx2      vpsadbw ymm
- *	sse2      psadbw xmm
- *	portable  eight bytes at a time in a 64-bit word (SWAR), for other architectures
- * Each keeps four accumulators so the adds do not wait on each other; the main loops use aligned
- * loads after a short head. Sums are 64-bit lanes: no overflow for any buffer that fits in memory.
+ * wtg_sum_simd is written by hand. Two reductions share the work so that no single execution port
+ * limits it (Intel issues a 512-bit vpsadbw on one port only, vpdpbusd on another; AMD Zen 4/5
+ * spread both): half of the vectors go through vpsadbw (eight bytes into one 64-bit lane, then a
+ * vpaddq), the other half through a multiply-add against a vector of ones:
+ *	avx512vnni  zmm: vpsadbw + vpdpbusd (bytes x 1 added straight into 32-bit lanes)
+ *	avx512bw    zmm: vpsadbw only (no VNNI: vpmaddubsw would share vpsadbw's port on Intel)
+ *	avxvnni     ymm: vpsadbw + VEX vpdpbusd
+ *	avx2        ymm: vpsadbw + vpmaddubsw (pairs into 16-bit lanes, widened every 64 rounds)
+ *	sse2        xmm: psadbw only
+ *	portable    eight bytes at a time in a 64-bit word (SWAR), for other architectures
+ * Eight accumulators (four of each kind) keep the adds off each other's latency. The 16- and 32-bit
+ * lanes are widened into 64-bit ones often enough that none can overflow (see FOLD_BYTES), so every
+ * level's sum is exact for any length. Each level has a repeating form that sums the same buffer
+ * many times with the accumulators kept in registers, folding once at the end: wtg_sum_passes uses
+ * it, so a 16 KiB working set does not pay a call and a horizontal fold per pass.
  *
- * The environment variable WTG_SIMD=avx512bw|avx2|sse2|portable, read once at the first call,
- * caps the level (for tests and comparisons); it never selects a level the CPU lacks, and an
- * unknown value is ignored.
+ * The level is picked once per run, before main (a constructor), from what the CPU has; the
+ * environment variable WTG_SIMD=<level> caps it (for tests and comparisons): the best level the CPU
+ * has at or below the one named runs, and an unknown value is ignored.
  */
 #include "config.h"
 
-#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,34 +42,50 @@
 
 #if defined(__x86_64__)
 #define WTG_X86 1
+#include <cpuid.h>
 #include <immintrin.h>
 #else
 #define WTG_X86 0
 #endif
 
+/* The 32-bit lanes are widened into 64-bit ones once at least this many bytes of main loop went
+ * through them. A round of 8 vectors (256 bytes or more) adds at most 4 * 1020 to a 32-bit lane,
+ * i.e. 16 per byte, so between two folds (FOLD_BYTES plus one 64-round chunk) a lane stays below
+ * 16 * (2^26 + 2^15) = 1.1e9 < 2^32. The unit test sums 1.3 GB of 0xFF to prove it. */
+#define FOLD_BYTES (64u << 20)
+
+/* The plain loop, vectorized as the compiler does at its -O3 level for whatever target the function
+ * is compiled for (the build's baseline, or a target attribute). */
 #if defined(__clang__)
-int64_t wtg_sum_auto(const unsigned char *p, size_t n)
-{
-	int64_t s = 0;
-#pragma clang loop vectorize(enable) interleave(enable)
-	for (size_t i = 0; i < n; i++)
-		s += p[i];
-	return s;
-}
+#define PLAIN_SUM(name, attrs)                                                                   \
+	attrs int64_t name(const unsigned char *p, size_t n)                                    \
+	{                                                                                        \
+		int64_t s = 0;                                                                   \
+		_Pragma("clang loop vectorize(enable) interleave(enable)")                       \
+		for (size_t i = 0; i < n; i++)                                                   \
+			s += p[i];                                                               \
+		return s;                                                                        \
+	}
+#define VECTORIZE
 #else
-#if defined(__GNUC__)
-__attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
-#endif
-int64_t wtg_sum_auto(const unsigned char *p, size_t n)
-{
-	int64_t s = 0;
-	for (size_t i = 0; i < n; i++)
-		s += p[i];
-	return s;
-}
+#define PLAIN_SUM(name, attrs)                                                                   \
+	attrs int64_t name(const unsigned char *p, size_t n)                                    \
+	{                                                                                        \
+		int64_t s = 0;                                                                   \
+		for (size_t i = 0; i < n; i++)                                                   \
+			s += p[i];                                                               \
+		return s;                                                                        \
+	}
+#define VECTORIZE __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
 #endif
 
-/* Short heads and tails (under 64 bytes). */
+PLAIN_SUM(wtg_sum_auto, VECTORIZE)
+#if WTG_X86
+PLAIN_SUM(sum_native_v3, VECTORIZE __attribute__((target("arch=x86-64-v3"))) static)
+PLAIN_SUM(sum_native_v4, VECTORIZE __attribute__((target("arch=x86-64-v4"))) static)
+#endif
+
+/* Short heads and tails (under one vector). */
 static inline uint64_t sum_small(const unsigned char *p, size_t n)
 {
 	uint64_t s = 0;
@@ -88,38 +115,137 @@ static int64_t sum_portable(const unsigned char *p, size_t n)
 	return (int64_t)(total + sum_small(p, n));
 }
 
-#if WTG_X86
-/* sum_sse2 and sum_avx2 are one loop at two widths: scalar bytes up to the vector alignment, then
- * rounds of eight psadbw into four accumulators (so the adds do not wait on each other), then one
- * vector at a time, then the scalar tail. V is the vector type, W its width in bytes, PFX and SI
- * spell the intrinsics (_mm + si128, _mm256 + si256), FOLD adds an accumulator's 64-bit lanes. */
-#define SAD_SUM_BODY(V, W, PFX, SI, FOLD)                                                     \
-	size_t head = (size_t)(-(uintptr_t)p & ((W)-1));                                        \
-	if (head > n)                                                                            \
-		head = n;                                                                        \
-	uint64_t s = sum_small(p, head);                                                         \
-	p += head;                                                                               \
-	n -= head;                                                                               \
-	const V z = PFX##_setzero_##SI();                                                        \
-	V a0 = z, a1 = z, a2 = z, a3 = z;                                                        \
-	for (; n >= 8 * (W); p += 8 * (W), n -= 8 * (W)) {                                       \
-		const V *v = (const V *)(const void *)p;                                         \
-		a0 = PFX##_add_epi64(a0, PFX##_sad_epu8(PFX##_load_##SI(v + 0), z));             \
-		a1 = PFX##_add_epi64(a1, PFX##_sad_epu8(PFX##_load_##SI(v + 1), z));             \
-		a2 = PFX##_add_epi64(a2, PFX##_sad_epu8(PFX##_load_##SI(v + 2), z));             \
-		a3 = PFX##_add_epi64(a3, PFX##_sad_epu8(PFX##_load_##SI(v + 3), z));             \
-		a0 = PFX##_add_epi64(a0, PFX##_sad_epu8(PFX##_load_##SI(v + 4), z));             \
-		a1 = PFX##_add_epi64(a1, PFX##_sad_epu8(PFX##_load_##SI(v + 5), z));             \
-		a2 = PFX##_add_epi64(a2, PFX##_sad_epu8(PFX##_load_##SI(v + 6), z));             \
-		a3 = PFX##_add_epi64(a3, PFX##_sad_epu8(PFX##_load_##SI(v + 7), z));             \
-	}                                                                                        \
-	for (; n >= (W); p += (W), n -= (W))                                                     \
-		a0 = PFX##_add_epi64(a0, PFX##_sad_epu8(PFX##_load_##SI((const V *)(const void *)p), z)); \
-	a0 = PFX##_add_epi64(PFX##_add_epi64(a0, a1), PFX##_add_epi64(a2, a3));                  \
-	return (int64_t)(s + FOLD(a0) + sum_small(p, n))
+/* The repeating forms of the sums that have no loop of their own: one call per pass, through a
+ * volatile pointer so that the compiler can neither inline the sum nor hoist it out of the loop
+ * (the same bytes give the same sum: it would read them once). */
+#define REPEAT_BY_CALLS(rep, fn)                                                                 \
+	static int64_t rep(const unsigned char *p, size_t n, uint64_t passes)                    \
+	{                                                                                        \
+		int64_t (*volatile call)(const unsigned char *, size_t) = fn;                     \
+		int64_t s = 0;                                                                   \
+		for (uint64_t r = 0; r < passes; r++)                                            \
+			s += call(p, n);                                                         \
+		return s;                                                                        \
+	}
 
-__attribute__((target("sse2")))
-static inline uint64_t fold_sse2(__m128i a)
+REPEAT_BY_CALLS(rep_portable, sum_portable)
+REPEAT_BY_CALLS(rep_scalar, wtg_sum_scalar)
+REPEAT_BY_CALLS(rep_auto, wtg_sum_auto)
+
+#if WTG_X86
+REPEAT_BY_CALLS(rep_native_v3, sum_native_v3)
+REPEAT_BY_CALLS(rep_native_v4, sum_native_v4)
+
+/* The hand loop at one width, passes times over p[0, n). V is the vector type, W its width in
+ * bytes, PFX and SI spell the intrinsics (_mm + si128, _mm256 + si256, _mm512 + si512). Each round
+ * of 8 vectors feeds four vpsadbw into the 64-bit accumulators q0..q3 and four vectors into the
+ * second reduction B(w, v) on w0..w3; every 64 rounds SPILL moves w into the 32-bit lanes of d (or
+ * wherever they go), every FOLD_BYTES FOLD moves d into the 64-bit total t. HEAD(ptr, len) and
+ * TAIL(ptr, len) add the bytes before the first aligned vector and after the last; HSUM adds the
+ * 64-bit lanes of a vector. The calling function declares z (zero), plus what B, SPILL and FOLD use. */
+#define SAD(PFX, v) PFX##_sad_epu8((v), z)
+#define ADDQ(PFX, a, b) PFX##_add_epi64((a), (b))
+/* The hot loop alone, in a function of its own: GCC 12 copies every accumulator once per round
+ * when this loop sits inside the pass and fold loops (14 extra moves per 512 bytes, seen with
+ * objdump); on its own it keeps them in place. a[0..3] are q0..q3, a[4..7] w0..w3; SETUP declares z
+ * and what B uses. */
+#define ROUNDS_FN(name, ATTR, V, W, PFX, SI, B, SETUP)                                            \
+	ATTR __attribute__((noinline)) static void name(V *a, const unsigned char *c, size_t rounds) \
+	{                                                                                         \
+		SETUP;                                                                            \
+		V q0 = a[0], q1 = a[1], q2 = a[2], q3 = a[3];                                     \
+		V w0 = a[4], w1 = a[5], w2 = a[6], w3 = a[7];                                     \
+		for (const unsigned char *e = c + rounds * 8 * (W); c < e; c += 8 * (W)) {        \
+			const V *v = (const V *)(const void *)c;                                  \
+			q0 = ADDQ(PFX, q0, SAD(PFX, PFX##_load_##SI(v + 0)));                     \
+			B(PFX, w0, PFX##_load_##SI(v + 1));                                       \
+			q1 = ADDQ(PFX, q1, SAD(PFX, PFX##_load_##SI(v + 2)));                     \
+			B(PFX, w1, PFX##_load_##SI(v + 3));                                       \
+			q2 = ADDQ(PFX, q2, SAD(PFX, PFX##_load_##SI(v + 4)));                     \
+			B(PFX, w2, PFX##_load_##SI(v + 5));                                       \
+			q3 = ADDQ(PFX, q3, SAD(PFX, PFX##_load_##SI(v + 6)));                     \
+			B(PFX, w3, PFX##_load_##SI(v + 7));                                       \
+		}                                                                                 \
+		a[0] = q0, a[1] = q1, a[2] = q2, a[3] = q3;                                       \
+		a[4] = w0, a[5] = w1, a[6] = w2, a[7] = w3;                                       \
+	}
+/* The passes around it: head, chunks of at most CHUNK rounds through ROUNDS, single vectors, tail. */
+#define VEC_PASSES(V, W, PFX, SI, ROUNDS, CHUNK, SPILL, FOLD, HEAD, TAIL, HSUM)                   \
+	size_t head = (size_t)(-(uintptr_t)p & ((W)-1));                                         \
+	if (head > n)                                                                             \
+		head = n;                                                                         \
+	const size_t nb = n - head, nmain = nb / (8 * (W)) * (8 * (W));                           \
+	const size_t nvec = (nb - nmain) / (W), ntail = nb - nmain - nvec * (W);                  \
+	V a[8] = { z, z, z, z, z, z, z, z }, d = z, t = z;                                        \
+	uint64_t s = 0, since = 0;                                                                \
+	(void)d;                                                                                  \
+	for (uint64_t pass = 0; pass < passes; pass++) {                                          \
+		HEAD(PFX, p, head);                                                               \
+		const unsigned char *c = p + head;                                                \
+		for (size_t left = nmain; left;) {                                                \
+			size_t rounds = left / (8 * (W)) < (CHUNK) ? left / (8 * (W)) : (CHUNK);  \
+			ROUNDS(a, c, rounds);                                                     \
+			c += rounds * 8 * (W);                                                    \
+			SPILL(PFX, SI);                                                           \
+			left -= rounds * 8 * (W);                                                 \
+			since += rounds * 8 * (W);                                                \
+			if (since >= FOLD_BYTES) {                                                \
+				FOLD(PFX, SI);                                                    \
+				since = 0;                                                        \
+			}                                                                         \
+		}                                                                                 \
+		for (size_t i = 0; i < nvec; i++, c += (W))                                       \
+			a[1] = ADDQ(PFX, a[1], SAD(PFX, PFX##_load_##SI((const V *)(const void *)c))); \
+		TAIL(PFX, c, ntail);                                                              \
+	}                                                                                         \
+	FOLD(PFX, SI);                                                                            \
+	return (int64_t)(s + HSUM(ADDQ(PFX, ADDQ(PFX, ADDQ(PFX, a[0], a[1]), ADDQ(PFX, a[2], a[3])), t)))
+
+/* second reductions, spills and folds; a chunk of FOLD_ROUNDS(W) rounds is FOLD_BYTES */
+#define FOLD_ROUNDS(W) (FOLD_BYTES / (8 * (W)))
+#define B_SAD(PFX, w, v) (w) = ADDQ(PFX, (w), SAD(PFX, v))
+#define B_DPBUSD512(PFX, w, v) (w) = _mm512_dpbusd_epi32((w), (v), ones)
+#define B_DPBUSD256(PFX, w, v) (w) = _mm256_dpbusd_avx_epi32((w), (v), ones)
+#define B_MADDUBS256(PFX, w, v) (w) = _mm256_add_epi16((w), _mm256_maddubs_epi16((v), ones))
+#define NO_SPILL(PFX, SI) ((void)0)
+/* 64-bit lanes: w straight into t */
+#define FOLD_Q(PFX, SI)                                                                           \
+	(t = ADDQ(PFX, t, ADDQ(PFX, ADDQ(PFX, a[4], a[5]), ADDQ(PFX, a[6], a[7]))), a[4] = a[5] = a[6] = a[7] = z)
+/* 32-bit lanes: w into d (64 rounds add at most 64 * 4 * 255 to a lane of each) */
+#define SPILL_D(PFX, SI)                                                                          \
+	(d = PFX##_add_epi32(d, PFX##_add_epi32(PFX##_add_epi32(a[4], a[5]), PFX##_add_epi32(a[6], a[7]))),  \
+	 a[4] = a[5] = a[6] = a[7] = z)
+/* 16-bit lanes, each at most 64 * 510 = 32640: two summed still fit in 16 bits, then widened */
+#define WIDEN16(PFX, SI, x) PFX##_add_epi32(PFX##_and_##SI((x), lo16), PFX##_srli_epi32((x), 16))
+#define SPILL_W16(PFX, SI)                                                                        \
+	(d = PFX##_add_epi32(d, PFX##_add_epi32(WIDEN16(PFX, SI, PFX##_add_epi16(a[4], a[5])),          \
+						WIDEN16(PFX, SI, PFX##_add_epi16(a[6], a[7])))),        \
+	 a[4] = a[5] = a[6] = a[7] = z)
+/* 32-bit lanes of d into the 64-bit lanes of t */
+#define FOLD_D(PFX, SI)                                                                           \
+	(t = ADDQ(PFX, t, ADDQ(PFX, PFX##_and_##SI(d, lo32), PFX##_srli_epi64(d, 32))), d = z)
+#define SCALAR_EDGE(PFX, ptr, len) (s += sum_small((ptr), (len)))
+/* Masked loads from the 64-byte line that holds the bytes, never past it: the masked-off bytes
+ * then lie on the same (mapped) page. A masked load whose masked-off part reaches a page that is
+ * not mapped yet, even with an all-zero mask, costs a slow micro-code assist on some cores
+ * (measured on Zen 5: a 16 KiB buffer at the start of a large fresh allocation ran 6x slower), so
+ * an empty edge is skipped. */
+#define MASKED_EDGE(PFX, ptr, len)                                                                \
+	do {                                                                                      \
+		if (len) {                                                                        \
+			size_t o_ = (uintptr_t)(ptr)&63;                                          \
+			__mmask64 m_ = (__mmask64)(((1ull << (len)) - 1) << o_);                  \
+			a[2] = ADDQ(PFX, a[2], SAD(PFX, _mm512_maskz_loadu_epi8(m_, (ptr)-o_)));      \
+		}                                                                                 \
+	} while (0)
+
+#define T_SSE2 __attribute__((target("sse2")))
+#define T_AVX2 __attribute__((target("avx2")))
+#define T_AVXVNNI __attribute__((target("avx2,avxvnni")))
+#define T_AVX512BW __attribute__((target("avx512bw")))
+#define T_AVX512VNNI __attribute__((target("avx512bw,avx512vnni")))
+
+T_SSE2 static inline uint64_t hsum_sse2(__m128i a)
 {
 	a = _mm_add_epi64(a, _mm_unpackhi_epi64(a, a));
 	uint64_t lanes;
@@ -127,102 +253,259 @@ static inline uint64_t fold_sse2(__m128i a)
 	return lanes;
 }
 
-__attribute__((target("avx2")))
-static inline uint64_t fold_avx2(__m256i a)
+T_AVX2 static inline uint64_t hsum_avx2(__m256i a)
 {
 	__m128i h = _mm_add_epi64(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
 	h = _mm_add_epi64(h, _mm_unpackhi_epi64(h, h));
 	return (uint64_t)_mm_cvtsi128_si64(h);
 }
 
-__attribute__((target("sse2")))
-static int64_t sum_sse2(const unsigned char *p, size_t n)
+ROUNDS_FN(rounds_sse2, T_SSE2, __m128i, 16, _mm, si128, B_SAD, const __m128i z = _mm_setzero_si128())
+ROUNDS_FN(rounds_avx2, T_AVX2, __m256i, 32, _mm256, si256, B_MADDUBS256,
+	  const __m256i z = _mm256_setzero_si256(); const __m256i ones = _mm256_set1_epi8(1))
+ROUNDS_FN(rounds_avxvnni, T_AVXVNNI, __m256i, 32, _mm256, si256, B_DPBUSD256,
+	  const __m256i z = _mm256_setzero_si256(); const __m256i ones = _mm256_set1_epi8(1))
+ROUNDS_FN(rounds_avx512bw, T_AVX512BW, __m512i, 64, _mm512, si512, B_SAD,
+	  const __m512i z = _mm512_setzero_si512())
+ROUNDS_FN(rounds_avx512vnni, T_AVX512VNNI, __m512i, 64, _mm512, si512, B_DPBUSD512,
+	  const __m512i z = _mm512_setzero_si512(); const __m512i ones = _mm512_set1_epi8(1))
+
+T_SSE2 static int64_t rep_sse2(const unsigned char *p, size_t n, uint64_t passes)
 {
-	SAD_SUM_BODY(__m128i, 16, _mm, si128, fold_sse2);
+	const __m128i z = _mm_setzero_si128();
+	VEC_PASSES(__m128i, 16, _mm, si128, rounds_sse2, FOLD_ROUNDS(16), NO_SPILL, FOLD_Q, SCALAR_EDGE,
+		   SCALAR_EDGE, hsum_sse2);
 }
 
-__attribute__((target("avx2")))
-static int64_t sum_avx2(const unsigned char *p, size_t n)
+T_AVX2 static int64_t rep_avx2(const unsigned char *p, size_t n, uint64_t passes)
 {
-	SAD_SUM_BODY(__m256i, 32, _mm256, si256, fold_avx2);
+	const __m256i z = _mm256_setzero_si256();
+	const __m256i lo16 = _mm256_set1_epi32(0xffff), lo32 = _mm256_set1_epi64x(0xffffffffll);
+	VEC_PASSES(__m256i, 32, _mm256, si256, rounds_avx2, 64, SPILL_W16, FOLD_D, SCALAR_EDGE,
+		   SCALAR_EDGE, hsum_avx2);
 }
 
-__attribute__((target("avx512bw")))
-static int64_t sum_avx512(const unsigned char *p, size_t n)
+T_AVXVNNI static int64_t rep_avxvnni(const unsigned char *p, size_t n, uint64_t passes)
+{
+	const __m256i z = _mm256_setzero_si256(), lo32 = _mm256_set1_epi64x(0xffffffffll);
+	VEC_PASSES(__m256i, 32, _mm256, si256, rounds_avxvnni, FOLD_ROUNDS(32), SPILL_D, FOLD_D,
+		   SCALAR_EDGE, SCALAR_EDGE, hsum_avx2);
+}
+
+T_AVX512BW static int64_t rep_avx512bw(const unsigned char *p, size_t n, uint64_t passes)
 {
 	const __m512i z = _mm512_setzero_si512();
-	__m512i a0 = z, a1 = z, a2 = z, a3 = z;
-	/* masked loads never touch the bytes outside the mask, so head and tail need no scalar loop */
-	size_t head = (size_t)(-(uintptr_t)p & 63);
-	if (head > n)
-		head = n;
-	if (head) {
-		a0 = _mm512_sad_epu8(_mm512_maskz_loadu_epi8((__mmask64)((1ull << head) - 1), p), z);
-		p += head;
-		n -= head;
-	}
-	for (; n >= 256; p += 256, n -= 256) {
-		const __m512i *v = (const __m512i *)(const void *)p;
-		a0 = _mm512_add_epi64(a0, _mm512_sad_epu8(_mm512_load_si512(v + 0), z));
-		a1 = _mm512_add_epi64(a1, _mm512_sad_epu8(_mm512_load_si512(v + 1), z));
-		a2 = _mm512_add_epi64(a2, _mm512_sad_epu8(_mm512_load_si512(v + 2), z));
-		a3 = _mm512_add_epi64(a3, _mm512_sad_epu8(_mm512_load_si512(v + 3), z));
-	}
-	for (; n >= 64; p += 64, n -= 64)
-		a0 = _mm512_add_epi64(a0, _mm512_sad_epu8(_mm512_load_si512((const void *)p), z));
-	if (n)
-		a1 = _mm512_add_epi64(a1, _mm512_sad_epu8(_mm512_maskz_loadu_epi8((__mmask64)((1ull << n) - 1),
-										       p), z));
-	a0 = _mm512_add_epi64(_mm512_add_epi64(a0, a1), _mm512_add_epi64(a2, a3));
-	return (int64_t)_mm512_reduce_add_epi64(a0);
+	VEC_PASSES(__m512i, 64, _mm512, si512, rounds_avx512bw, FOLD_ROUNDS(64), NO_SPILL, FOLD_Q,
+		   MASKED_EDGE, MASKED_EDGE, _mm512_reduce_add_epi64);
+}
+
+T_AVX512VNNI static int64_t rep_avx512vnni(const unsigned char *p, size_t n, uint64_t passes)
+{
+	const __m512i z = _mm512_setzero_si512(), lo32 = _mm512_set1_epi64(0xffffffffll);
+	VEC_PASSES(__m512i, 64, _mm512, si512, rounds_avx512vnni, FOLD_ROUNDS(64), SPILL_D, FOLD_D,
+		   MASKED_EDGE, MASKED_EDGE, _mm512_reduce_add_epi64);
 }
 #endif
 
-/* ---- run-time choice ---- */
+/* ---- the choice, once per run ---- */
 
-enum { L_PORTABLE, L_SSE2, L_AVX2, L_AVX512BW, L_COUNT };
+enum { L_PORTABLE, L_SSE2, L_AVX2, L_AVXVNNI, L_AVX512BW, L_AVX512VNNI, L_COUNT };
 
-static const char *const level_names[L_COUNT] = { "portable", "sse2", "avx2", "avx512bw" };
-static int64_t (*const level_fns[L_COUNT])(const unsigned char *, size_t) = {
+const char *const wtg_simd_levels[L_COUNT] = { "portable", "sse2", "avx2", "avxvnni", "avx512bw",
+					       "avx512vnni" };
+const int wtg_simd_nlevels = L_COUNT;
+
+static const char *const level_detail[L_COUNT] = {
+	"eight bytes per 64-bit word (SWAR)",
+	"psadbw xmm, 8 accumulators",
+	"vpsadbw + vpmaddubsw ymm, 8 accumulators",
+	"vpsadbw + vpdpbusd ymm, 8 accumulators",
+	"vpsadbw zmm, 8 accumulators, masked edges",
+	"vpsadbw + vpdpbusd zmm, 8 accumulators, masked edges",
+};
+
+static const wtg_sum_rep_fn level_fns[L_COUNT] = {
 #if WTG_X86
-	sum_portable, sum_sse2, sum_avx2, sum_avx512,
+	rep_portable, rep_sse2, rep_avx2, rep_avxvnni, rep_avx512bw, rep_avx512vnni,
 #else
-	sum_portable, sum_portable, sum_portable, sum_portable,
+	rep_portable, rep_portable, rep_portable, rep_portable, rep_portable, rep_portable,
 #endif
 };
 
-static pthread_once_t choice_once = PTHREAD_ONCE_INIT;
-static int chosen;	/* written once under choice_once */
-
-static void choose(void)
+#if WTG_X86
+/* GCC 12's __builtin_cpu_supports may not know "avxvnni": CPUID leaf 7 subleaf 1, EAX bit 4 */
+static bool cpu_has_avxvnni(void)
 {
-	int best = L_PORTABLE;
+	unsigned a, b, c, d;
+	if (!__get_cpuid_count(7, 1, &a, &b, &c, &d))
+		return false;
+	return (a >> 4) & 1;
+}
+#endif
+
+/* Whether the CPU (and the kernel, which must save the registers) runs a level. */
+static bool level_supported(int l)
+{
 #if WTG_X86
 	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx512bw"))
-		best = L_AVX512BW;
-	else if (__builtin_cpu_supports("avx2"))
-		best = L_AVX2;
-	else if (__builtin_cpu_supports("sse2"))
-		best = L_SSE2;
-#endif
-	const char *cap = getenv("WTG_SIMD");
-	if (cap) {
-		for (int l = 0; l < L_COUNT; l++)
-			if (strcmp(cap, level_names[l]) == 0 && l < best)
-				best = l;
+	switch (l) {
+	case L_SSE2:
+		return __builtin_cpu_supports("sse2");
+	case L_AVX2:
+		return __builtin_cpu_supports("avx2");
+	case L_AVXVNNI:
+		/* avx2 says the OS saves the ymm registers */
+		return __builtin_cpu_supports("avx2") && cpu_has_avxvnni();
+	case L_AVX512BW:
+		return __builtin_cpu_supports("avx512bw");
+	case L_AVX512VNNI:
+		return __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni");
+	default:
+		return l == L_PORTABLE;
 	}
-	chosen = best;
+#else
+	return l == L_PORTABLE;
+#endif
+}
+
+int wtg_simd_best_level(void)
+{
+	int best = L_PORTABLE;
+	for (int l = 0; l < L_COUNT; l++)
+		if (level_supported(l))
+			best = l;
+	return best;
+}
+
+wtg_sum_rep_fn wtg_sum_simd_level(int level)
+{
+	if (level < 0 || level >= L_COUNT || !level_supported(level))
+		return NULL;
+	return level_fns[level];
+}
+
+/* The best level the CPU runs, at or below the one WTG_SIMD names (if it names one). */
+static int choose_level(void)
+{
+	int cap = L_COUNT - 1;
+	const char *env = getenv("WTG_SIMD");
+	for (int l = 0; env && l < L_COUNT; l++)
+		if (strcmp(env, wtg_simd_levels[l]) == 0)
+			cap = l;
+	for (int l = cap; l > L_PORTABLE; l--)
+		if (level_supported(l))
+			return l;
+	return L_PORTABLE;
+}
+
+/* The compiler, its version and the ISA the build targets, read from the predefined macros. */
+#if defined(__clang__)
+#define CC_NAME "clang " __clang_version__
+#elif defined(__GNUC__)
+#define CC_NAME "gcc " __VERSION__
+#else
+#define CC_NAME "the C compiler"
+#endif
+#if defined(__AVX512BW__)
+#define CC_BASE "x86-64-v4 (AVX-512)"
+#elif defined(__AVX2__)
+#define CC_BASE "x86-64-v3 (AVX2)"
+#elif defined(__SSE4_2__)
+#define CC_BASE "x86-64-v2 (SSE4.2)"
+#elif defined(__x86_64__)
+#define CC_BASE "x86-64 (SSE2)"
+#else
+#define CC_BASE "the target's baseline"
+#endif
+#if defined(__clang__)
+#define CC_VECT CC_NAME ", loop vectorize(enable) interleave(enable)"
+#else
+#define CC_VECT CC_NAME ", optimize(\"tree-vectorize\", \"vect-cost-model=dynamic\"): the -O3 vectorizer"
+#endif
+
+static struct wtg_sum_kernel kernels[] = {
+	{ "scalar", "scalar", "one load and one add per byte, vectorizer off", wtg_sum_scalar, rep_scalar },
+	{ "auto", CC_BASE, CC_VECT ", the build's baseline ISA " CC_BASE, wtg_sum_auto, rep_auto },
+	{ "native", CC_BASE, CC_VECT ", " CC_BASE ": this CPU has no better x86-64 level", wtg_sum_auto,
+	  rep_auto },
+	{ "simd", NULL, NULL, wtg_sum_simd, NULL }, /* filled in by choose() */
+};
+enum { K_SCALAR, K_AUTO, K_NATIVE, K_SIMD, K_COUNT };
+
+#if WTG_X86
+/* The x86-64 micro-architecture levels, by their defining features (older compilers cannot name
+ * the levels in __builtin_cpu_supports). */
+static bool cpu_is_v3(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+	       __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+}
+
+static bool cpu_is_v4(void)
+{
+	return cpu_is_v3() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+	       __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
+	       __builtin_cpu_supports("avx512vl");
+}
+#endif
+
+static int chosen = -1;	 /* the SIMD level, set before main */
+static wtg_sum_rep_fn simd_rep = rep_portable;
+
+/* Pick every run-time choice once, before main and before any thread starts. */
+__attribute__((constructor)) static void choose(void)
+{
+	chosen = choose_level();
+	simd_rep = level_fns[chosen];
+	kernels[K_SIMD].name = wtg_simd_levels[chosen];
+	kernels[K_SIMD].isa = wtg_simd_levels[chosen];
+	kernels[K_SIMD].detail = level_detail[chosen];
+	kernels[K_SIMD].repeat = simd_rep;
+#if WTG_X86
+	if (cpu_is_v4()) {
+		kernels[K_NATIVE].isa = "x86-64-v4 (AVX-512)";
+		kernels[K_NATIVE].detail = CC_VECT ", target(\"arch=x86-64-v4\"), AVX-512";
+		kernels[K_NATIVE].sum = sum_native_v4;
+		kernels[K_NATIVE].repeat = rep_native_v4;
+	} else if (cpu_is_v3()) {
+		kernels[K_NATIVE].isa = "x86-64-v3 (AVX2)";
+		kernels[K_NATIVE].detail = CC_VECT ", target(\"arch=x86-64-v3\"), AVX2";
+		kernels[K_NATIVE].sum = sum_native_v3;
+		kernels[K_NATIVE].repeat = rep_native_v3;
+	}
+#endif
 }
 
 int64_t wtg_sum_simd(const unsigned char *p, size_t n)
 {
-	pthread_once(&choice_once, choose);
-	return level_fns[chosen](p, n);
+	return simd_rep(p, n, 1);
+}
+
+int64_t wtg_sum_native(const unsigned char *p, size_t n)
+{
+	return kernels[K_NATIVE].sum(p, n);
 }
 
 const char *wtg_sum_simd_name(void)
 {
-	pthread_once(&choice_once, choose);
-	return level_names[chosen];
+	return wtg_simd_levels[chosen];
+}
+
+const struct wtg_sum_kernel *wtg_sum_kernel(const char *name)
+{
+	for (int k = 0; k < K_COUNT; k++)
+		if (strcmp(name, k == K_SIMD ? "simd" : kernels[k].name) == 0)
+			return &kernels[k];
+	return NULL;
+}
+
+wtg_sum_rep_fn wtg_sum_repeat_of(wtg_sum_fn fn)
+{
+	if (fn == wtg_sum_native)
+		return kernels[K_NATIVE].repeat;
+	for (int k = 0; k < K_COUNT; k++)
+		if (kernels[k].sum == fn)
+			return kernels[k].repeat;
+	return NULL;
 }

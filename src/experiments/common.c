@@ -320,24 +320,28 @@ int64_t wtg_fill_seeded(struct wtg_rng *r, unsigned char *p, size_t n)
 int wtg_sum_passes(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned char *buf, size_t wss, uint64_t passes,
 		   int64_t *sum, struct wtg_probe_result *res)
 {
-	uint64_t since_check = 0;
+	/* the repeating form keeps the accumulators in registers across passes: a small buffer is
+	 * summed many passes per call, a big one in pieces; either way a cancel check per ~16 MiB */
+	wtg_sum_rep_fn rep = wtg_sum_repeat_of(fn);
+	uint64_t batch = wss && wss < SUM_PIECE ? SUM_PIECE / wss : 1;
 	int64_t s = 0;
 	struct wtg_probe p;
 	wtg_probe_begin(&p);
-	for (uint64_t i = 0; i < passes; i++) {
-		/* big buffers in pieces, small ones whole: either way a cancel check per ~16 MiB */
+	for (uint64_t i = 0; i < passes;) {
+		uint64_t k = passes - i < batch ? passes - i : batch;
 		for (size_t off = 0; off < wss; off += SUM_PIECE) {
 			size_t n = wss - off < SUM_PIECE ? wss - off : SUM_PIECE;
-			s += fn(buf + off, n);
-			since_check += n;
-			if (since_check >= SUM_PIECE) {
-				since_check = 0;
-				if (wtg_ctx_cancelled(ctx)) {
-					wtg_probe_end(&p, res);
-					return WTG_CANCELLED;
-				}
+			if (rep)
+				s += rep(buf + off, n, k);
+			else
+				for (uint64_t j = 0; j < k; j++)
+					s += fn(buf + off, n);
+			if (wtg_ctx_cancelled(ctx)) {
+				wtg_probe_end(&p, res);
+				return WTG_CANCELLED;
 			}
 		}
+		i += k;
 	}
 	wtg_probe_end(&p, res);
 	*sum = s;

@@ -68,7 +68,8 @@ int64_t wtg_fill_seeded(struct wtg_rng *r, unsigned char *p, size_t n);
 
 typedef int64_t (*wtg_sum_fn)(const unsigned char *p, size_t n);
 
-/* Sum buf (wss bytes) `passes` times with fn inside one probe, checking cancel about every 16 MiB.
+/* Sum buf (wss bytes) `passes` times with fn (its repeating form, wtg_sum_repeat_of, when it has
+ * one) inside one probe, checking cancel about every 16 MiB.
  * Returns WTG_OK with *sum (all passes together) and *res filled, or WTG_CANCELLED. */
 int wtg_sum_passes(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned char *buf, size_t wss, uint64_t passes,
 		   int64_t *sum, struct wtg_probe_result *res);

@@ -3,11 +3,13 @@
 Invariants only: the SPEC's columns, row counts, sums equal to sums Python computes or to each other,
 pass and byte formulas, seeded determinism. Never a timing."""
 import hashlib
+import json
 import os
+import re
 import shutil
 import tempfile
 
-from wtgtest import check, close, datadir_is_empty, experiment, finish, rows, run_json
+from wtgtest import check, close, datadir, datadir_is_empty, experiment, finish, rows, run, run_json
 
 SPEC = {
     "kernels": ["kernel", "wss", "gbps"],
@@ -15,7 +17,7 @@ SPEC = {
     "threads": ["threads", "ms", "gbps", "sum"],
     "roofline": ["loop", "policy", "ms", "ratio"],
 }
-IMPLS = ("avx512bw", "avx2", "sse2", "portable")
+IMPLS = ("avx512vnni", "avx512bw", "avxvnni", "avx2", "sse2", "portable")
 
 
 def common(e, name):
@@ -38,9 +40,9 @@ if check(doc is not None, "kernels,wss JSON parses"):
     e = experiment(doc, "kernels")
     if common(e, "kernels"):
         rs = rows(e)
-        check(len(rs) == 6, "kernels: 3 kernels x 2 buffers = 6 rows, got %d" % len(rs))
+        check(len(rs) == 8, "kernels: 4 kernels x 2 buffers = 8 rows, got %d" % len(rs))
         pairs = sorted((r["kernel"], r["wss"]) for r in rs)
-        want = sorted((k, w) for k in ("scalar", "auto", "simd") for w in (16 << 10, 64 << 20))
+        want = sorted((k, w) for k in ("scalar", "auto", "native", "simd") for w in (16 << 10, 64 << 20))
         check(pairs == want, "kernels: every kernel over a 16K and a 64M (quick) buffer: %r" % pairs)
         for r in rs:
             check(r["bytes"] == r["passes"] * r["wss"], "kernels: bytes = passes x wss (%s)" % r["kernel"])
@@ -48,17 +50,23 @@ if check(doc is not None, "kernels,wss JSON parses"):
             check(r["bytes"] >= 256 << 20 and (r["passes"] - 1) * r["wss"] < 256 << 20,
                   "kernels: passes = ceil(256 MiB / wss) for %s %d" % (r["kernel"], r["wss"]))
             check(close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-5), "kernels: gbps = bytes / ms")
-            impl = {"scalar": "scalar", "auto": "compiler"}.get(r["kernel"])
-            if impl:
-                check(r["impl"] == impl, "kernels: %s row says %r" % (r["kernel"], r["impl"]))
+            if r["kernel"] == "scalar":
+                check(r["impl"] == "scalar", "kernels: the scalar row says %r" % r["impl"])
+            elif r["kernel"] in ("auto", "native"):
+                check(r["impl"].startswith("x86-64") or r["impl"] == "the target's baseline",
+                      "kernels: the %s row names the ISA it was compiled for: %r" % (r["kernel"], r["impl"]))
             else:
                 check(r["impl"] in IMPLS, "kernels: the simd row names the implementation: %r" % r["impl"])
         for w in (16 << 10, 64 << 20):
             sums = {r["sum"] for r in rs if r["wss"] == w}
-            check(len(sums) == 1, "kernels: the three kernels give the same sum over %d B: %r" % (w, sums))
+            check(len(sums) == 1, "kernels: the four kernels give the same sum over %d B: %r" % (w, sums))
             kern_sums[w] = sums.pop() if sums else None
         checks = [c for c in e["checks"] if c["name"] == "sum"]
-        check(len(checks) == 6, "kernels: a sum check per row, got %d" % len(checks))
+        check(len(checks) == 8, "kernels: a sum check per row, got %d" % len(checks))
+        notes = " ".join(e.get("notes", []))
+        check(re.search(r"auto: (gcc|clang) [0-9]", notes) is not None,
+              "kernels: a note names the compiler and its version for the auto row: %r" % notes)
+        check("native: " in notes, "kernels: a note says how the native row was compiled")
     e = experiment(doc, "wss")
     if common(e, "wss"):
         rs = rows(e)
@@ -72,6 +80,18 @@ if check(doc is not None, "kernels,wss JSON parses"):
         check(all(0 < a < b for a, b in zip(s, s[1:])), "wss: each larger prefix has a larger known sum")
         check(all(r["sum"] <= 255 * r["wss"] for r in rs), "wss: a sum fits its size")
 check(datadir_is_empty(), "kernels,wss: the data file is removed")
+
+# WTG_SIMD caps the hand SIMD level: sse2 exists on every x86-64, portable everywhere
+status, out, err = run("--run=kernels", "--quick", "--format=json", "--dir=" + datadir(),
+                       env={"WTG_SIMD": "portable"})
+check(status == 0, "kernels with WTG_SIMD=portable exit 0 (got %d: %s)" % (status, err.strip()))
+try:
+    doc = json.loads(out)
+except ValueError:
+    doc = None
+if check(doc is not None, "kernels with WTG_SIMD=portable: JSON parses"):
+    impls = {r["impl"] for r in rows(experiment(doc, "kernels")) if r["kernel"] == "simd"}
+    check(impls == {"portable"}, "kernels: WTG_SIMD=portable runs the portable loop: %r" % impls)
 
 # seeded buffers: the same seed gives the same bytes (sums), another seed other bytes
 status, doc2, err = run_json("kernels", "--seed=1")

@@ -1,11 +1,16 @@
-/* test_kernels.c: every byte sum, at every SIMD level this CPU has, equals a plain reference sum.
+/* test_kernels.c: every byte sum, at every SIMD level this CPU has, equals a reference sum.
  *
- * The SIMD level is chosen once per process, so the test runs itself again with WTG_SIMD set to
- * each lower level the CPU supports (and to an unknown value, which must be ignored).
+ * Each level is called directly (wtg_sum_simd_level) at every alignment 0..63 and every length
+ * 0..4096, on random bytes and on all-0xFF bytes (the widest lane values), in one call and in its
+ * repeating form, and over enough bytes that the 16- and 32-bit lanes must be folded into the
+ * 64-bit ones (more than 2^32 / 255 bytes of 0xFF in one call and across passes). The level that
+ * wtg_sum_simd runs is chosen once per process, so the test runs itself again with WTG_SIMD set to
+ * each level name (and to an unknown one, which must be ignored).
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -15,29 +20,8 @@
 #include "wtg/kernels.h"
 #include "wtg/util.h"
 
-static const char *const levels[] = { "portable", "sse2", "avx2", "avx512bw" };
-
-static int best_level(void)
-{
-#if defined(__x86_64__)
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx512bw"))
-		return 3;
-	if (__builtin_cpu_supports("avx2"))
-		return 2;
-	return 1;
-#else
-	return 0;
-#endif
-}
-
-static int64_t reference(const unsigned char *p, size_t n)
-{
-	int64_t s = 0;
-	for (size_t i = 0; i < n; i++)
-		s += p[i];
-	return s;
-}
+#define MAXLEN 4096
+#define BIG ((80u << 20) + 4099) /* past FOLD_BYTES (64 MiB) in one pass */
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -51,74 +35,139 @@ static uint64_t next(void)
 
 static int mismatches;
 
-static void check_all(const unsigned char *p, size_t n)
+static void expect(const char *what, const unsigned char *p, size_t n, uint64_t passes, int64_t got,
+		   int64_t want)
 {
-	int64_t want = reference(p, n);
-	int64_t a = wtg_sum_scalar(p, n), b = wtg_sum_auto(p, n), c = wtg_sum_simd(p, n);
-	if (a != want || b != want || c != want) {
-		if (mismatches++ < 10)
-			fprintf(stderr, "n=%zu align=%u: want %lld scalar %lld auto %lld simd(%s) %lld\n", n,
-				(unsigned)((uintptr_t)p & 63), (long long)want, (long long)a, (long long)b,
-				wtg_sum_simd_name(), (long long)c);
+	if (got != want && mismatches++ < 10)
+		fprintf(stderr, "%s: n=%zu align=%u passes=%llu: want %lld got %lld\n", what, n,
+			(unsigned)((uintptr_t)p & 63), (unsigned long long)passes, (long long)want,
+			(long long)got);
+}
+
+/* pre[i] = the sum of buf[0, i): the reference for any range in O(1) */
+static int64_t *prefix(const unsigned char *buf, size_t n)
+{
+	int64_t *pre = malloc((n + 1) * sizeof *pre);
+	if (!pre)
+		return NULL;
+	pre[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		pre[i + 1] = pre[i] + buf[i];
+	return pre;
+}
+
+/* Every alignment 0..63 and every length 0..MAXLEN (step for the slow kernels), one call each,
+ * and a repeating call of 3 passes at a sample of them. */
+static void all_ranges(const char *what, wtg_sum_fn fn, wtg_sum_rep_fn rep, const unsigned char *buf,
+		       const int64_t *pre, size_t step)
+{
+	for (size_t off = 0; off < 64; off++)
+		for (size_t n = 0; n <= MAXLEN; n += step) {
+			int64_t want = pre[off + n] - pre[off];
+			if (fn)
+				expect(what, buf + off, n, 1, fn(buf + off, n), want);
+			if (rep && (fn == NULL || n % 61 == off % 7))
+				expect(what, buf + off, n, 3, rep(buf + off, n, 3), 3 * want);
+		}
+}
+
+/* The fold checks for one level: more than FOLD_BYTES in one pass, and 1.3 GB in passes. */
+static void check_folds(const char *what, wtg_sum_rep_fn rep, const unsigned char *big, int64_t big_sum)
+{
+	expect(what, big, BIG, 1, rep(big, BIG, 1), big_sum);
+	int64_t inner = big_sum - big[0] - big[BIG - 1];
+	expect(what, big + 1, BIG - 2, 1, rep(big + 1, BIG - 2, 1), inner);
+	/* 20000 passes over 64 KiB + 1: past every 16- and 32-bit lane limit */
+	size_t n = (64u << 10) + 1;
+	int64_t want = 0;
+	for (size_t i = 3; i < 3 + n; i++)
+		want += big[i];
+	expect(what, big + 3, n, 20000, rep(big + 3, n, 20000), 20000 * want);
+}
+
+/* One buffer content through every kernel and level (full), or through wtg_sum_simd only; big is
+ * a BIG-byte buffer of the same content, for the fold checks. */
+static void check_content(bool full, const unsigned char *buf, const int64_t *pre,
+			  const unsigned char *big, int64_t big_sum)
+{
+	all_ranges("simd", wtg_sum_simd, wtg_sum_repeat_of(wtg_sum_simd), buf, pre, 1);
+	check_folds("simd", wtg_sum_repeat_of(wtg_sum_simd), big, big_sum);
+	if (!full)
+		return;
+	all_ranges("scalar", wtg_sum_scalar, NULL, buf, pre, 7);
+	all_ranges("auto", wtg_sum_auto, wtg_sum_repeat_of(wtg_sum_auto), buf, pre, 3);
+	all_ranges("native", wtg_sum_native, wtg_sum_repeat_of(wtg_sum_native), buf, pre, 3);
+	for (int l = 0; l < wtg_simd_nlevels; l++) {
+		wtg_sum_rep_fn rep = wtg_sum_simd_level(l);
+		if (!rep)
+			continue;
+		all_ranges(wtg_simd_levels[l], NULL, rep, buf, pre, 1);
+		check_folds(wtg_simd_levels[l], rep, big, big_sum);
 	}
 }
 
-static void run_sums(void)
+static void run_sums(bool full)
 {
-	const size_t big = (4u << 20) + 4099;
-	unsigned char *buf = aligned_alloc(64, (big + 128 + 63) & ~(size_t)63);
-	CHECK(buf != NULL);
-	if (!buf)
+	unsigned char *buf = aligned_alloc(64, 2 * MAXLEN + 128);
+	unsigned char *big = aligned_alloc(64, (BIG + 63) & ~(size_t)63);
+	CHECK(buf != NULL && big != NULL);
+	if (!buf || !big) {
+		free(buf);
+		free(big);
 		return;
-	for (size_t i = 0; i < big + 128; i++)
+	}
+	/* random bytes; big repeats buf's pattern so pre[] is its reference at the start */
+	for (size_t i = 0; i < 2 * MAXLEN + 128; i++)
 		buf[i] = (unsigned char)next();
-
-	/* every length 0..300 at every misalignment 0..63, random content */
-	for (size_t off = 0; off < 64; off++)
-		for (size_t n = 0; n <= 300; n++)
-			check_all(buf + off, n);
-	/* lengths around the unrolled block sizes */
-	for (size_t n = 1000; n < 1100; n++)
-		check_all(buf + n % 64, n);
-	/* a few MiB, aligned and not */
-	check_all(buf, big);
-	check_all(buf + 1, big);
-	check_all(buf + 33, big - 7);
+	int64_t big_sum = 0;
+	for (size_t i = 0; i < BIG; i++)
+		big_sum += big[i] = buf[i % (2 * MAXLEN)];
+	int64_t *pre = prefix(buf, 2 * MAXLEN + 128);
+	CHECK(pre != NULL);
+	mismatches = 0;
+	if (pre)
+		check_content(full, buf, pre, big, big_sum);
 	CHECK(mismatches == 0);
+	free(pre);
 
 	/* all 0xFF: the widest lane values */
-	memset(buf, 0xff, big + 128);
+	memset(buf, 0xff, 2 * MAXLEN + 128);
+	memset(big, 0xff, BIG);
+	pre = prefix(buf, 2 * MAXLEN + 128);
+	CHECK(pre != NULL);
 	mismatches = 0;
-	for (size_t off = 0; off < 64; off += 7)
-		for (size_t n = 0; n <= 300; n += 3)
-			check_all(buf + off, n);
-	check_all(buf, big);
-	check_all(buf + 5, big);
+	if (pre)
+		check_content(full, buf, pre, big, (int64_t)BIG * 255);
 	CHECK(mismatches == 0);
-	CHECK(wtg_sum_simd(buf + 3, big) == (int64_t)big * 255);
-	CHECK(wtg_sum_scalar(buf + 3, big) == (int64_t)big * 255);
+	CHECK(wtg_sum_simd(big + 3, BIG - 3) == (int64_t)(BIG - 3) * 255);
+	free(pre);
 
-	/* the bytes just outside the range must not count */
-	memset(buf, 0, big + 128);
-	for (size_t off = 0; off < 64; off++) {
-		buf[off] = 1;
-		buf[off + 66] = 1;
-		CHECK(wtg_sum_simd(buf + off + 1, 65) == 0);
-		buf[off] = 0;
-		buf[off + 66] = 0;
+	/* the bytes just outside the range must not count, at every level */
+	memset(buf, 0, 2 * MAXLEN + 128);
+	for (int l = 0; l < wtg_simd_nlevels; l++) {
+		wtg_sum_rep_fn rep = wtg_sum_simd_level(l);
+		for (size_t off = 0; rep && off < 64; off++) {
+			buf[off] = 1;
+			buf[off + 66] = 1;
+			CHECK(rep(buf + off + 1, 65, 2) == 0);
+			CHECK(rep(buf + off + 1, 0, 5) == 0);
+			buf[off] = 0;
+			buf[off + 66] = 0;
+		}
 	}
+	free(big);
 	free(buf);
 }
 
 /* Run this program again with WTG_SIMD=level; it checks the name it gets and all the sums. */
-static int run_child(const char *self, const char *level, const char *expect)
+static int run_child(const char *self, const char *level, const char *expect_name)
 {
 	pid_t pid = fork();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
 		setenv("WTG_SIMD", level, 1);
-		execl(self, self, "--expect", expect, (char *)NULL);
+		execl(self, self, "--expect", expect_name, (char *)NULL);
 		_exit(127);
 	}
 	int st;
@@ -128,29 +177,51 @@ static int run_child(const char *self, const char *level, const char *expect)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* The kernel table: names, details, and the repeating forms of the known sums only. */
+static void check_table(void)
+{
+	const char *names[] = { "scalar", "auto", "native", "simd" };
+	for (size_t i = 0; i < WTG_ARRAY_LEN(names); i++) {
+		const struct wtg_sum_kernel *k = wtg_sum_kernel(names[i]);
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		CHECK(k->sum != NULL && k->repeat != NULL && k->detail != NULL && k->name != NULL);
+		CHECK(wtg_sum_repeat_of(k->sum) != NULL);
+	}
+	CHECK(wtg_sum_kernel("nope") == NULL);
+	CHECK_STR(wtg_sum_kernel("simd")->name, wtg_sum_simd_name());
+	CHECK(wtg_sum_repeat_of(wtg_sum_simd) == wtg_sum_kernel("simd")->repeat);
+	CHECK(wtg_sum_repeat_of((wtg_sum_fn)0) == NULL);
+	/* the compiler rows name the compiler */
+	CHECK(strstr(wtg_sum_kernel("auto")->detail, "vectorizer") != NULL);
+	CHECK(strstr(wtg_sum_kernel("native")->detail, "vectorizer") != NULL);
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = wtg_sum_simd_name();
-	int best = best_level();
-	bool known = false;
-	for (size_t i = 0; i < WTG_ARRAY_LEN(levels); i++)
-		known |= strcmp(name, levels[i]) == 0;
-	CHECK(known);
+	int best = wtg_simd_best_level();
 	if (argc == 3 && strcmp(argv[1], "--expect") == 0) {
 		CHECK_STR(name, argv[2]);
-		run_sums();
+		run_sums(false);
 		return unit_done(name);
 	}
 	/* without WTG_SIMD in the environment the best level runs */
 	if (!getenv("WTG_SIMD"))
-		CHECK_STR(name, levels[best]);
+		CHECK_STR(name, wtg_simd_levels[best]);
 	printf("simd level: %s\n", name);
-	run_sums();
+	check_table();
+	run_sums(true);
 
-	for (int l = 0; l <= best; l++)
-		CHECK(run_child("/proc/self/exe", levels[l], levels[l]) == 0);
-	/* asking for more than the CPU has, or nonsense, gives the best level */
-	CHECK(run_child("/proc/self/exe", "avx512bw", levels[best]) == 0);
-	CHECK(run_child("/proc/self/exe", "mmx", levels[best]) == 0);
+	/* each level name caps at the best level the CPU has at or below it */
+	for (int l = 0; l < wtg_simd_nlevels; l++) {
+		int want = l;
+		while (want > 0 && !wtg_sum_simd_level(want))
+			want--;
+		CHECK(run_child("/proc/self/exe", wtg_simd_levels[l], wtg_simd_levels[want]) == 0);
+	}
+	/* nonsense gives the best level */
+	CHECK(run_child("/proc/self/exe", "mmx", wtg_simd_levels[best]) == 0);
 	return unit_done("test_kernels");
 }
