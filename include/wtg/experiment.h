@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "wtg/datafile.h"
+#include "wtg/machine.h"
 #include "wtg/options.h"
 #include "wtg/stats.h"
 #include "wtg/table.h"
@@ -22,6 +23,7 @@ struct wtg_ctx {
 	atomic_bool *cancel;		/* set by the UI (rerun, quit) or the starvation watchdog */
 	_Atomic int64_t *heartbeat;	/* wtg_now_ns() of the last sign of progress */
 	const char *argv0;		/* /proc/self/exe for child processes */
+	const struct wtg_machine *machine;	/* the machine block (caches, CPUs); NULL in some tests */
 };
 
 #define WTG_OK 0

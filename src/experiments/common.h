@@ -17,6 +17,8 @@
 #include "wtg/table.h"
 #include "wtg/util.h"
 
+#include "rounds.h"
+
 /* Read fd from its current offset to EOF or `limit` bytes (0: no limit) with buffer buf of
  * bufsize bytes, summing every byte. Counts read() calls (including the final 0-byte one is NOT
  * counted: only calls that returned data). Returns 0, or -1 with errno set. Checks cancel between
