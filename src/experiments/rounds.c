@@ -21,6 +21,7 @@ struct rounds_run {
 	struct wtg_ctx *ctx;
 	const struct wtg_rounds_spec *spec;
 	int step, nsteps;
+	int first_row;		/* the table row of variant 0 */
 };
 
 /* Progress, a cancel check, then one sample of variant v. */
@@ -43,7 +44,33 @@ static int one_sample(struct rounds_run *rr, int v, int round, int rounds, struc
 	return sp->sample(rr->ctx, sp->arg, v, round, out);
 }
 
-/* The warm-up samples and the timed rounds; fills out->v[*].samples and probes. */
+/* After a round: every variant's summary so far, then its row added (first round, in variant
+ * order) or replaced. Returns WTG_OK or WTG_ERR (out of memory). */
+static int publish(struct rounds_run *rr, struct wtg_rounds *out, bool first)
+{
+	const struct wtg_rounds_spec *sp = rr->spec;
+	for (int v = 0; v < out->nvariants; v++) {
+		struct wtg_rounds_result *res = &out->v[v];
+		if (wtg_summarize(res->samples, res->n, wtg_ctx_seed(rr->ctx, 1000u + (unsigned)v), &res->s) < 0) {
+			wtg_table_fail(rr->ctx->t, "out of memory summarizing %zu samples", res->n);
+			return WTG_ERR;
+		}
+		if (!sp->row)
+			continue;
+		struct wtg_value vals[WTG_MAX_COLS];
+		int n = sp->row(rr->ctx, sp->arg, v, res, vals);
+		if (first) {
+			if (v == 0)
+				rr->first_row = rr->ctx->t->nrows;
+			wtg_table_add_row(rr->ctx->t, vals, n, &res->probe);
+		} else {
+			wtg_table_set_row(rr->ctx->t, rr->first_row + v, vals, n, &res->probe);
+		}
+	}
+	return WTG_OK;
+}
+
+/* The warm-up samples and the timed rounds; fills out->v[*].samples, probes and summaries. */
 static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 {
 	const struct wtg_rounds_spec *sp = rr->spec;
@@ -69,6 +96,9 @@ static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 			else
 				wtg_probe_accumulate(&res->probe, &smp.res);
 		}
+		int rc = publish(rr, out, r == 0);
+		if (rc != WTG_OK)
+			return rc;
 	}
 	return WTG_OK;
 }
@@ -101,13 +131,6 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 	};
 	int rc = measure(&rr, out, order);
 	free(order);
-	for (int v = 0; rc == WTG_OK && v < out->nvariants; v++) {
-		struct wtg_rounds_result *res = &out->v[v];
-		if (wtg_summarize(res->samples, res->n, wtg_ctx_seed(ctx, 1000u + (unsigned)v), &res->s) < 0) {
-			wtg_table_fail(ctx->t, "out of memory summarizing %zu samples", res->n);
-			rc = WTG_ERR;
-		}
-	}
 	if (rc != WTG_OK)
 		wtg_rounds_free(out);
 	return rc;
