@@ -230,6 +230,7 @@ int wtg_read_pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint6
 	if (r < 0 || (uint64_t)got != out->bytes) {
 		wtg_table_fail(ctx->t, "%s: read %lld of %llu bytes: %s", what, (long long)got,
 			       (unsigned long long)out->bytes, r < 0 ? strerror(err) : "the file is shorter");
+		out->bytes = (uint64_t)got;	/* what was actually read, for whoever reports it */
 		return WTG_ERR;
 	}
 	return WTG_OK;

@@ -171,28 +171,38 @@ out:
 	return got;
 }
 
-int wtg_rounds_columns(struct wtg_column *cols, const char *x, const char *unit, int decimals)
+int wtg_rounds_columns_after(struct wtg_column *cols, const char *x, const char *unit, int decimals)
 {
 	static const char *const suffix[4] = { "_ci_low", "_ci_high", "_min", "_max" };
-	cols[0] = (struct wtg_column){ intern(x), unit, WTG_T_REAL, decimals };
 	for (int i = 0; i < 4; i++) {
 		char name[NAME_LEN];
 		snprintf(name, sizeof name, "%s%s", x, suffix[i]);
-		cols[1 + i] = (struct wtg_column){ intern(name), unit, WTG_T_REAL, decimals };
+		cols[i] = (struct wtg_column){ intern(name), unit, WTG_T_REAL, decimals };
 	}
-	cols[5] = (struct wtg_column){ "samples", "count", WTG_T_INT, 0 };
-	return WTG_ROUNDS_NCOLS;
+	cols[4] = (struct wtg_column){ "samples", "count", WTG_T_INT, 0 };
+	return WTG_ROUNDS_NCOLS - 1;
+}
+
+int wtg_rounds_columns(struct wtg_column *cols, const char *x, const char *unit, int decimals)
+{
+	cols[0] = (struct wtg_column){ intern(x), unit, WTG_T_REAL, decimals };
+	return 1 + wtg_rounds_columns_after(cols + 1, x, unit, decimals);
+}
+
+int wtg_rounds_values_after(struct wtg_value *v, const struct wtg_rounds_result *r)
+{
+	v[0] = WTG_REAL(r->s.ci_low);
+	v[1] = WTG_REAL(r->s.ci_high);
+	v[2] = WTG_REAL(r->s.min);
+	v[3] = WTG_REAL(r->s.max);
+	v[4] = WTG_INT(r->n);
+	return WTG_ROUNDS_NCOLS - 1;
 }
 
 int wtg_rounds_values(struct wtg_value *v, const struct wtg_rounds_result *r)
 {
 	v[0] = WTG_REAL(r->s.median);
-	v[1] = WTG_REAL(r->s.ci_low);
-	v[2] = WTG_REAL(r->s.ci_high);
-	v[3] = WTG_REAL(r->s.min);
-	v[4] = WTG_REAL(r->s.max);
-	v[5] = WTG_INT(r->n);
-	return WTG_ROUNDS_NCOLS;
+	return 1 + wtg_rounds_values_after(v + 1, r);
 }
 
 void wtg_rounds_checks(struct wtg_ctx *ctx, const char *label, const char *unit,

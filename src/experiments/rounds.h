@@ -100,6 +100,10 @@ int wtg_rounds_steps(int nvariants, int rounds, int warmup);
 int wtg_rounds_columns(struct wtg_column *cols, const char *x, const char *unit, int decimals);
 /* Write the matching WTG_ROUNDS_NCOLS values of r at v: median, CI low, CI high, min, max, n. */
 int wtg_rounds_values(struct wtg_value *v, const struct wtg_rounds_result *r);
+/* The same without x (WTG_ROUNDS_NCOLS - 1 columns or values), for a table whose SPEC places x among
+ * other columns: x_ci_low, x_ci_high, x_min, x_max, samples follow wherever the caller puts them. */
+int wtg_rounds_columns_after(struct wtg_column *cols, const char *x, const char *unit, int decimals);
+int wtg_rounds_values_after(struct wtg_value *v, const struct wtg_rounds_result *r);
 
 /* The row's checks: "ci" (ok, or fail when min <= ci_low <= median <= ci_high <= max does not hold)
  * and "drift": ok, or warn when the median of
