@@ -608,7 +608,8 @@ const char *wtg_cache_level_name(const struct wtg_ctx *ctx, uint64_t bytes)
 
 #define FILL_PIECE (64u << 20)
 
-int wtg_seeded_buf_init(struct wtg_ctx *ctx, struct wtg_seeded_buf *b, uint64_t size, uint64_t chunk)
+int wtg_seeded_buf_init(struct wtg_ctx *ctx, struct wtg_rng *rng, struct wtg_seeded_buf *b, uint64_t size,
+			uint64_t chunk)
 {
 	memset(b, 0, sizeof *b);
 	b->chunk = chunk;
@@ -632,7 +633,7 @@ int wtg_seeded_buf_init(struct wtg_ctx *ctx, struct wtg_seeded_buf *b, uint64_t 
 	b->prefix[0] = 0;
 	uint64_t since = 0;
 	for (uint64_t i = 0; i < n; i++) {
-		b->prefix[i + 1] = b->prefix[i] + wtg_fill_seeded(&ctx->rng, b->p + i * chunk, (size_t)chunk);
+		b->prefix[i + 1] = b->prefix[i] + wtg_fill_seeded(rng, b->p + i * chunk, (size_t)chunk);
 		since += chunk;
 		if (since >= FILL_PIECE) {
 			since = 0;
@@ -652,6 +653,33 @@ void wtg_seeded_buf_free(struct wtg_seeded_buf *b)
 	free(b->prefix);
 	b->p = NULL;
 	b->prefix = NULL;
+}
+
+static struct wtg_seeded_buf dram_buf;
+static uint64_t dram_seed;
+
+int wtg_dram_buf_get(struct wtg_ctx *ctx, const struct wtg_seeded_buf **out)
+{
+	uint64_t seed = (ctx->opt ? ctx->opt->seed : 1) ^ 0x6d656d6f72796275ull;	/* "memorybu" */
+	uint64_t size = wtg_dram_span(ctx);
+	if (dram_buf.p && (dram_seed != seed || dram_buf.size != size))
+		wtg_seeded_buf_free(&dram_buf);
+	if (!dram_buf.p) {
+		struct wtg_rng rng;
+		wtg_rng_seed(&rng, seed);
+		int rc = wtg_seeded_buf_init(ctx, &rng, &dram_buf, size, 4u << 10);
+		if (rc != WTG_OK)
+			return rc;
+		dram_seed = seed;
+	}
+	*out = &dram_buf;
+	return WTG_OK;
+}
+
+void wtg_dram_buf_done(bool keep)
+{
+	if (!keep)
+		wtg_seeded_buf_free(&dram_buf);
 }
 
 int64_t wtg_seeded_buf_known(const struct wtg_seeded_buf *b, uint64_t off, uint64_t len)

@@ -180,10 +180,20 @@ struct wtg_seeded_buf {
 	int64_t *prefix;	/* prefix[i]: the known sum of the first i chunks */
 };
 
-/* Map (anonymous, transparent huge pages asked for) and fill size bytes (rounded up to chunk) from ctx->rng. WTG_OK, or WTG_ERR
- * after wtg_table_fail (out of memory), or WTG_CANCELLED (checked every 64 MiB of filling). */
-int wtg_seeded_buf_init(struct wtg_ctx *ctx, struct wtg_seeded_buf *b, uint64_t size, uint64_t chunk);
+/* Map (anonymous, transparent huge pages asked for) and fill size bytes (rounded up to chunk) from
+ * rng. WTG_OK, or WTG_ERR after wtg_table_fail (out of memory), or WTG_CANCELLED (checked every
+ * 64 MiB of filling). */
+int wtg_seeded_buf_init(struct wtg_ctx *ctx, struct wtg_rng *rng, struct wtg_seeded_buf *b, uint64_t size,
+			uint64_t chunk);
 void wtg_seeded_buf_free(struct wtg_seeded_buf *b);
+/* The memory-sized buffer (wtg_dram_span bytes, 4 KiB chunks) kernels and wss share: filling it costs
+ * seconds, so a headless run that measures both fills it once. Its bytes come from a generator
+ * seeded from --seed alone, so whichever experiment fills it, they are the same. *out points to it
+ * on WTG_OK; WTG_ERR (after wtg_table_fail) or WTG_CANCELLED otherwise. */
+int wtg_dram_buf_get(struct wtg_ctx *ctx, const struct wtg_seeded_buf **out);
+/* Done with it: keep it for a later experiment of this run (keep), or unmap it now. */
+void wtg_dram_buf_done(bool keep);
+
 /* The known sum of [off, off + len), both multiples of the chunk, inside the buffer. */
 int64_t wtg_seeded_buf_known(const struct wtg_seeded_buf *b, uint64_t off, uint64_t len);
 

@@ -35,7 +35,8 @@ static const char *impl_of(int k)
 }
 
 struct kstate {
-	struct wtg_seeded_buf buf[2];	/* cache-resident, memory-sized */
+	struct wtg_seeded_buf cache;	/* the cache-resident buffer */
+	const struct wtg_seeded_buf *buf[2];	/* cache-resident, memory-sized (shared with wss) */
 	uint64_t bytes[2];		/* per sample */
 	uint64_t pos;			/* where the next memory window starts: each reads new bytes */
 	int64_t total[2 * NKERNELS];	/* checked sums of the timed samples */
@@ -53,7 +54,7 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 {
 	struct kstate *st = arg;
 	int w = v / NKERNELS;
-	const struct wtg_seeded_buf *b = &st->buf[w];
+	const struct wtg_seeded_buf *b = st->buf[w];
 	uint64_t zero = 0, *pos = w ? &st->pos : &zero;
 	char what[96];
 	label(arg, v, what, sizeof what);
@@ -91,13 +92,13 @@ static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_re
 	int w = v / NKERNELS, k = v % NKERNELS;
 	int n = 0;
 	vals[n++] = WTG_TEXT(kernels[k].name);
-	vals[n++] = WTG_INT(st->buf[w].size);
+	vals[n++] = WTG_INT(st->buf[w]->size);
 	n += wtg_rounds_values(vals + n, r);
 	vals[n++] = WTG_REAL((double)st->bytes[w] / (r->s.median * 1e6));
 	vals[n++] = WTG_INT(st->bytes[w]);
 	vals[n++] = WTG_INT(st->total[v]);
 	vals[n++] = WTG_TEXT(impl_of(k));
-	vals[n++] = WTG_TEXT(wtg_cache_level_name(ctx, st->buf[w].size));
+	vals[n++] = WTG_TEXT(wtg_cache_level_name(ctx, st->buf[w]->size));
 	return n;
 }
 
@@ -119,18 +120,21 @@ static int run(struct wtg_ctx *ctx)
 	struct kstate st = {
 		.bytes = { quick ? CACHE_BYTES_QUICK : CACHE_BYTES, quick ? MEM_BYTES_QUICK : MEM_BYTES },
 	};
-	const uint64_t sizes[2] = { wtg_ctx_l1d(ctx) / 2 / CHUNK * CHUNK, wtg_dram_span(ctx) };
-	int rc = WTG_OK;
+	uint64_t l1 = wtg_ctx_l1d(ctx) / 2 / CHUNK * CHUNK;
 	wtg_ctx_progress(ctx, 0, 1, "filling the buffers");
-	for (int w = 0; w < 2 && rc == WTG_OK; w++) {
-		/* seeded bytes; the known sums come from the generator, not from any of the kernels */
-		rc = wtg_seeded_buf_init(ctx, &st.buf[w], sizes[w] ? sizes[w] : CHUNK, CHUNK);
-		wtg_fmt_size(st.size[w], sizeof st.size[w], sizes[w]);
+	/* seeded bytes; the known sums come from the generator, not from any of the kernels */
+	int rc = wtg_seeded_buf_init(ctx, &ctx->rng, &st.cache, l1 ? l1 : CHUNK, CHUNK);
+	st.buf[0] = &st.cache;
+	if (rc == WTG_OK)
+		rc = wtg_dram_buf_get(ctx, &st.buf[1]);
+	if (rc == WTG_OK) {
+		for (int w = 0; w < 2; w++)
+			wtg_fmt_size(st.size[w], sizeof st.size[w], st.buf[w]->size);
+		/* a cache sample is whole passes; a memory window never reaches past the buffer's end */
+		st.bytes[0] = (st.bytes[0] + st.buf[0]->size - 1) / st.buf[0]->size * st.buf[0]->size;
+		if (st.bytes[1] > st.buf[1]->size / 4)
+			st.bytes[1] = st.buf[1]->size / 4 / CHUNK * CHUNK;
 	}
-	/* a cache sample is whole passes; a memory window never reaches past the buffer's end */
-	st.bytes[0] = (st.bytes[0] + st.buf[0].size - 1) / st.buf[0].size * st.buf[0].size;
-	if (rc == WTG_OK && st.bytes[1] > st.buf[1].size / 4)
-		st.bytes[1] = st.buf[1].size / 4 / CHUNK * CHUNK;
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
 		.nvariants = 2 * NKERNELS, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
@@ -140,8 +144,10 @@ static int run(struct wtg_ctx *ctx)
 		rc = wtg_rounds_run(ctx, &spec, &r);
 	if (rc == WTG_OK)
 		add_checks(ctx, &st, &r);
-	for (int w = 0; w < 2; w++)
-		wtg_seeded_buf_free(&st.buf[w]);
+	wtg_seeded_buf_free(&st.cache);
+	/* a headless run that measures wss next keeps the memory-sized buffer for it */
+	int wss = wtg_experiment_find("wss");
+	wtg_dram_buf_done(ctx->opt->mode == WTG_MODE_RUN && wss >= 0 && ctx->opt->selected[wss]);
 	if (rc != WTG_OK)
 		return rc;
 	wtg_ctx_progress(ctx, 1, 1, "done");
@@ -153,8 +159,8 @@ static int run(struct wtg_ctx *ctx)
 	wtg_fmt_size(llc, sizeof llc, wtg_ctx_llc(ctx));
 	wtg_table_note(ctx->t,
 		       "buffers: %s (half of L1d, cache-resident) and %s (at least 4x the %s last-level cache "
-		       "or a quarter of RAM, memory-sized), seeded bytes whose known sums come from the "
-		       "generator, not from a kernel",
+		       "or a quarter of RAM, memory-sized, the one wss sweeps), seeded bytes whose known sums "
+		       "come from the generator, not from a kernel",
 		       st.size[0], st.size[1], llc);
 	wtg_table_note(ctx->t,
 		       "a sample: %llu MB in whole passes over the cache-resident buffer, or a %llu MB window "

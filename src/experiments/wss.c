@@ -19,7 +19,8 @@
 #define HEADLINE_PASSES 4
 
 struct wstate {
-	struct wtg_seeded_buf buf;	/* its own allocation; size S uses the first S bytes */
+	const struct wtg_seeded_buf *buf;	/* its own allocation (shared with kernels, not the data
+						 * file); size S uses the first S bytes */
 	uint64_t sizes[MAX_SIZES];
 	int nsizes;
 	uint64_t pos[MAX_SIZES];	/* where the next sample of each size starts */
@@ -47,12 +48,12 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	struct wtg_probe_result warm;
 	if (set <= st->llc) {
 		uint64_t at = 0;
-		int rc = wtg_seeded_sum_sample(ctx, wtg_sum_bytes, &st->buf, set, set, &at, what, &warm, &sum);
+		int rc = wtg_seeded_sum_sample(ctx, wtg_sum_bytes, st->buf, set, set, &at, what, &warm, &sum);
 		if (rc != WTG_OK)
 			return rc;
 	}
 	uint64_t bytes = st->bytes < set ? st->bytes : (st->bytes + set - 1) / set * set;
-	int rc = wtg_seeded_sum_sample(ctx, wtg_sum_bytes, &st->buf, set, bytes, &st->pos[v], what, &out->res,
+	int rc = wtg_seeded_sum_sample(ctx, wtg_sum_bytes, st->buf, set, bytes, &st->pos[v], what, &out->res,
 				       &sum);
 	if (rc != WTG_OK)
 		return rc;
@@ -167,7 +168,7 @@ static int run(struct wtg_ctx *ctx)
 	st->llc = wtg_ctx_llc(ctx);
 	plan(ctx, st);
 	wtg_ctx_progress(ctx, 0, 1, "filling the buffer");
-	int rc = wtg_seeded_buf_init(ctx, &st->buf, st->sizes[st->nsizes - 1], CHUNK);
+	int rc = wtg_dram_buf_get(ctx, &st->buf);
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
 		.nvariants = st->nsizes, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
@@ -175,7 +176,7 @@ static int run(struct wtg_ctx *ctx)
 	};
 	if (rc == WTG_OK)
 		rc = wtg_rounds_run(ctx, &spec, &r);
-	wtg_seeded_buf_free(&st->buf);
+	wtg_dram_buf_done(false);
 	if (rc == WTG_OK) {
 		wtg_ctx_progress(ctx, 1, 1, "done");
 		add_checks(ctx, st, &r);
