@@ -9,10 +9,10 @@
 
 #include "common.h"
 
-#define CACHE_BYTES (64ull << 20) /* bytes a cache-resident sample moves: whole passes */
-#define CACHE_BYTES_QUICK (16ull << 20)
-#define MEM_BYTES (256ull << 20) /* bytes a memory-sized sample moves: a window of the buffer */
-#define MEM_BYTES_QUICK (64ull << 20)
+#define CACHE_BYTES (32ull << 20) /* bytes a cache-resident sample moves: whole passes */
+#define CACHE_BYTES_QUICK (8ull << 20)
+#define MEM_BYTES (128ull << 20) /* bytes a memory-sized sample moves: a window of the buffer */
+#define MEM_BYTES_QUICK (32ull << 20)
 #define CHUNK (4u << 10) /* the known sums cover 4 KiB pieces */
 
 struct kernel {

@@ -64,8 +64,8 @@ if check(doc is not None, "kernels,wss JSON parses"):
             check(r["level"] == level_of(r["wss"]), "kernels: %d B is labelled %r" % (r["wss"], r["level"]))
             check(close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-5), "kernels: gbps = bytes / median ms")
             if r["wss"] == small[0]:
-                check(r["bytes"] % r["wss"] == 0 and r["bytes"] >= 16 << 20,
-                      "kernels: a cache sample is whole passes of at least 16 MiB: %d" % r["bytes"])
+                check(r["bytes"] % r["wss"] == 0 and r["bytes"] >= 8 << 20,
+                      "kernels: a cache sample is whole passes of at least 8 MiB: %d" % r["bytes"])
             else:
                 check(r["bytes"] <= r["wss"] // 4, "kernels: a memory sample is a window of the buffer")
             impl = {"scalar": "scalar", "auto": "compiler"}.get(r["kernel"])
