@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "wtg/conditions.h"
 #include "wtg/experiment.h"
 #include "wtg/options.h"
 #include "wtg/util.h"
@@ -57,7 +58,9 @@ void wtg_print_help(FILE *f)
 		"      --quick           fewer bytes per sample, never fewer samples (the catalogue in\n"
 		"                        about QUICKTOTAL s on two cores)\n"
 		"      --threads=N       largest thread count in thread sweeps (default 2 x CPUs, min 4)\n"
-		"      --burn[=N]        start with N burner threads on (default N = online CPUs)\n"
+		"      --burn[=N][:KIND] start with N burner threads on (default N = online CPUs);\n"
+		"                        KIND spin (integer arithmetic, the default) or stream\n"
+		"                        (each reads a buffer larger than the last-level cache)\n"
 		"      --background      start with the background policy (SCHED_IDLE) on\n"
 		"      --uncached        start with uncached I/O (O_DIRECT) on\n"
 		"      --seed=N          seed for every shuffle and bootstrap (default 1)\n"
@@ -65,6 +68,10 @@ void wtg_print_help(FILE *f)
 		"                        EXP: syscall valley readcost zerofill wss passes bytewise;\n"
 		"                        COND: burn background uncached cold\n"
 		"      --time-limit=SEC  end a row that makes no progress for SEC seconds (default 10)\n"
+		"      --order=LIST      the dashboard's tabs and autoplay in this order, e.g.\n"
+		"                        --order=bytewise,syscall,valley (for a lecture)\n"
+		"      --hold=SEC        how long autoplay keeps a finished tab (default 4)\n"
+		"      --step            each next (PageDown, Right) moves on and runs the tab afresh\n"
 		"      --no-color        monochrome (also when NO_COLOR is set)\n"
 		"      --ascii           no Unicode glyphs (automatic when the locale is not UTF-8)\n"
 		"  -h, --help            this help\n"
@@ -75,6 +82,45 @@ void wtg_print_help(FILE *f)
 		"a autoplay, s save JSON and CSV, ? help, q quit.\n"
 		"\n"
 		"Exit status: 0 success, 1 a runtime failure, 2 a usage error.\n");
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out);
+
+/* --burn, --burn=N, --burn=KIND, --burn=N:KIND (KIND spin or stream). Returns 0, or 2 after the
+ * usage line. */
+static int parse_burn(struct wtg_options *o, const char *arg, int ncpu)
+{
+	o->burn = ncpu;
+	o->burn_kind = WTG_BURN_SPIN;
+	if (!arg)
+		return 0;
+	char num[32];
+	const char *colon = strchr(arg, ':');
+	const char *kind = colon ? colon + 1 : NULL;
+	size_t nlen = colon ? (size_t)(colon - arg) : strlen(arg);
+	if (!colon && wtg_burn_kind_parse(arg) >= 0) {
+		kind = arg;
+		nlen = 0;
+	}
+	if (kind) {
+		int k = wtg_burn_kind_parse(kind);
+		if (k < 0)
+			return usage_error("--burn: unknown burner kind '%s' (spin or stream)", kind);
+		o->burn_kind = k;
+	}
+	if (nlen > 0) {
+		long v;
+		if (nlen >= sizeof num)
+			nlen = sizeof num - 1;
+		memcpy(num, arg, nlen);
+		num[nlen] = '\0';
+		if (parse_int(num, 1, 1024, &v) < 0)
+			return usage_error("--burn must be a whole number from 1 to 1024, not '%s'", num);
+		o->burn = (int)v;
+	} else if (colon) {
+		return usage_error("--burn: a count before ':%s' is missing", kind);
+	}
+	return 0;
 }
 
 static int parse_int(const char *s, long lo, long hi, long *out)
@@ -120,6 +166,42 @@ static int parse_run_list(const char *list, struct wtg_options *o)
 	return rc;
 }
 
+/* --order=LIST: the experiments a lecture shows, in its order, each once ("all" adds the rest in
+ * registry order). */
+static int parse_order(const char *list, struct wtg_options *o)
+{
+	if (!*list || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
+		return usage_error("--order needs experiment names joined by commas, not '%s'", list);
+	char *copy = strdup(list);
+	if (!copy)
+		return usage_error("out of memory");
+	bool seen[32] = { false };
+	int rc = 0;
+	o->norder = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "all") == 0) {
+			for (int i = 0; i < wtg_nexperiments; i++)
+				if (!seen[i]) {
+					seen[i] = true;
+					o->order[o->norder++] = i;
+				}
+			continue;
+		}
+		int idx = wtg_experiment_find(tok);
+		if (idx < 0)
+			rc = usage_error("unknown experiment '%s' in --order; 'wtg --list' names them", tok);
+		else if (seen[idx])
+			rc = usage_error("--order names '%s' twice", tok);
+		else {
+			seen[idx] = true;
+			o->order[o->norder++] = idx;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
 static int parse_compare(const char *arg, struct wtg_options *o)
 {
 	const char *colon = strchr(arg, ':');
@@ -150,7 +232,7 @@ static int parse_compare(const char *arg, struct wtg_options *o)
 enum {
 	OPT_RUN = 256, OPT_LIST, OPT_FORMAT, OPT_FILE, OPT_DIR, OPT_SIZE, OPT_QUICK, OPT_THREADS, OPT_BURN,
 	OPT_BACKGROUND, OPT_UNCACHED, OPT_SEED, OPT_NOCOLOR, OPT_ASCII, OPT_COMPARE, OPT_CHILD,
-	OPT_TIMELIMIT
+	OPT_TIMELIMIT, OPT_ORDER, OPT_HOLD, OPT_STEP
 };
 
 static const struct option long_opts[] = {
@@ -171,6 +253,9 @@ static const struct option long_opts[] = {
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "time-limit", required_argument, NULL, OPT_TIMELIMIT },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "hold", required_argument, NULL, OPT_HOLD },
+	{ "step", no_argument, NULL, OPT_STEP },
 	{ "child", required_argument, NULL, OPT_CHILD },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -196,6 +281,9 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	o->compare_exp = "syscall";
 	o->compare_cond = "burn";
 	o->time_limit_ms = 10000;
+	o->hold_ms = 4000;
+	for (int i = 0; i < wtg_nexperiments && i < 32; i++)
+		o->order[o->norder++] = i;
 	int ncpu = wtg_online_cpus();
 	o->threads = 2 * ncpu < 4 ? 4 : 2 * ncpu;
 	const char *nc = getenv("NO_COLOR");
@@ -265,13 +353,8 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 			o->threads = (int)v;
 			break;
 		case OPT_BURN:
-			if (optarg) {
-				if (parse_int(optarg, 1, 1024, &v) < 0)
-					return usage_error("--burn must be a whole number from 1 to 1024, not '%s'", optarg);
-				o->burn = (int)v;
-			} else {
-				o->burn = ncpu;
-			}
+			if (parse_burn(o, optarg, ncpu) != 0)
+				return 2;
 			break;
 		case OPT_BACKGROUND: o->background = true; break;
 		case OPT_UNCACHED: o->uncached = true; break;
@@ -290,6 +373,20 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 			if (parse_compare(optarg, o))
 				return 2;
 			break;
+		case OPT_ORDER:
+			if (parse_order(optarg, o))
+				return 2;
+			break;
+		case OPT_HOLD: {
+			char *end;
+			errno = 0;
+			double h = strtod(optarg, &end);
+			if (end == optarg || *end || errno == ERANGE || !(h >= 0.5 && h <= 600))
+				return usage_error("--hold must be seconds from 0.5 to 600, not '%s'", optarg);
+			o->hold_ms = (int)(h * 1000 + 0.5);
+			break;
+		}
+		case OPT_STEP: o->step = true; break;
 		case OPT_TIMELIMIT:
 			if (parse_int(optarg, 1, 3600, &v) < 0)
 				return usage_error("--time-limit must be whole seconds from 1 to 3600, not '%s'", optarg);
