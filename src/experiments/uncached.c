@@ -27,9 +27,9 @@
 #define UC_RAND_LEN (16u << 10)
 #define UC_RANDOM 20000		/* random reads in all, spread over the rounds */
 #define UC_QUICK_RANDOM 2000
-#define UC_MAX_CALLS 1024	/* per sequential sample: small buffers read a prefix of the file */
+#define UC_MAX_CALLS 256	/* per sequential sample: small buffers read a prefix of the file */
 #define UC_QUICK_MAX_CALLS 128
-#define UC_CAP (64ull << 20)	/* and at most this many bytes (at least one buffer) */
+#define UC_CAP (16ull << 20)	/* and at most this many bytes (at least one buffer) */
 #define UC_QUICK_CAP (8ull << 20)
 #define UC_CHECK_NS 50000000	/* cancel checks at least every 50 ms */
 
