@@ -20,6 +20,7 @@ struct wtg_options {
 	const char *output;		/* -o */
 	const char *file;		/* --file */
 	const char *dir;		/* --dir, or $TMPDIR, or /var/tmp */
+	const char *dir_origin;		/* where dir came from, for messages: "--dir", "TMPDIR", "the default folder" */
 	uint64_t size;			/* --size */
 	bool size_given;
 	bool quick;
@@ -46,5 +47,8 @@ struct wtg_options {
 /* Parse argv. On a usage error prints one "wtg: ..." line to stderr and returns 2. Returns 0 on success. */
 int wtg_parse_options(int argc, char **argv, struct wtg_options *o);
 void wtg_print_help(FILE *f);
+/* Whether the run may need the data file: the dashboard when one of its tabs (--order) reads it,
+ * --run when a selected experiment does. Otherwise wtg neither checks, sweeps nor uses the folder. */
+bool wtg_options_need_datafile(const struct wtg_options *o);
 
 #endif
