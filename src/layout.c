@@ -475,7 +475,7 @@ struct sweep_map {
 static const struct sweep_map sweep_maps[] = {
 	{ "valley", "bufsize", { "gbps" }, NULL, 16, 16 << 20, "read() buffer size", false },
 	{ "syscall", "batch", { "median_ns", "p99_ns" }, NULL, 1, 10000, "calls per batch", false },
-	{ "wss", "wss", { "gbps" }, NULL, 16 << 10, 64 << 20, "working set", true },
+	{ "wss", "wss", { "gbps" }, NULL, 0, 0, "working set", true },	/* sizes follow the machine */
 	{ "uncached", "bufsize", { "gbps" }, "mode", 4 << 10, 16 << 20, "O_DIRECT read size", false },
 };
 

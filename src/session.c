@@ -133,6 +133,7 @@ static void run_one(struct wtg_session *s, int idx)
 		.cancel = &s->cancel,
 		.heartbeat = &s->heartbeat,
 		.argv0 = s->argv0,
+		.machine = &s->machine,
 	};
 	uint64_t seed = s->opt->seed;
 	for (const char *c = e->name; *c; c++)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "wtg/datafile.h"
+#include "wtg/machine.h"
 #include "wtg/options.h"
 #include "wtg/stats.h"
 #include "wtg/table.h"
@@ -22,6 +23,7 @@ struct wtg_ctx {
 	atomic_bool *cancel;		/* set by the UI (rerun, quit) or the starvation watchdog */
 	_Atomic int64_t *heartbeat;	/* wtg_now_ns() of the last sign of progress */
 	const char *argv0;		/* /proc/self/exe for child processes */
+	const struct wtg_machine *machine;	/* the machine block (caches, CPUs); NULL in some tests */
 };
 
 #define WTG_OK 0
@@ -47,6 +49,9 @@ extern const struct wtg_experiment *const wtg_experiments[];
 extern const int wtg_nexperiments;
 /* Index by name, or -1. */
 int wtg_experiment_find(const char *name);
+/* Typical wall time of a run of e in seconds on a two-core machine, by default or with --quick
+ * (measured with the whole catalogue; shown by --list and the README). 0 when unknown. */
+int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick);
 const char *wtg_view_name(enum wtg_view v);
 
 /* The hidden child mode of faultbase (wtg --child=MODE FILE): exit, map, or sum. Returns the exit status. */

@@ -44,6 +44,28 @@ const struct wtg_experiment *const wtg_experiments[] = {
 };
 const int wtg_nexperiments = (int)(sizeof wtg_experiments / sizeof wtg_experiments[0]);
 
+/* Typical seconds per run, default and --quick: `wtg --run=all [--quick]` on a two-core virtual
+ * machine shared with other builds (load 7 to 20), each experiment's wall time from its "where the
+ * time went" line, the least of two or three runs, rounded up; an idle machine takes less. */
+static const struct {
+	const char *name;
+	int full, quick;
+} typical[] = {
+	{ "bytewise", 62, 5 },	{ "syscall", 14, 3 }, { "valley", 12, 1 },  { "kernels", 21, 20 },
+	{ "mmap", 21, 2 },	{ "pagecache", 3, 2 }, { "zerofill", 12, 5 }, { "faultbase", 2, 1 },
+	{ "wss", 3, 2 },	{ "threads", 2, 1 }, { "roofline", 12, 3 }, { "uncached", 23, 4 },
+	{ "readcost", 34, 3 },	{ "clock", 1, 1 },   { "tail", 38, 18 },	   { "passes", 3, 1 },
+	{ "compare", 9, 4 },
+};
+
+int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick)
+{
+	for (size_t i = 0; i < sizeof typical / sizeof typical[0]; i++)
+		if (strcmp(typical[i].name, e->name) == 0)
+			return quick ? typical[i].quick : typical[i].full;
+	return 0;
+}
+
 int wtg_experiment_find(const char *name)
 {
 	for (int i = 0; i < wtg_nexperiments; i++)

@@ -56,6 +56,8 @@ static void bars_notes(const struct tui_view *v, const struct wtg_lay_bars *lb, 
 		if (lb->has_ci)
 			tui_put(w, y, bx + bw + 1, vw, tui_attr(l, TR_WARN), "[ ] 95% CI");
 		y++;
+	} else if (lb->has_ci && y < end) {
+		tui_put(w, y++, bx, bw, tui_attr(l, TR_WARN), "[ ] 95% CI of the median");
 	}
 	if (lb->n == 2 && !lb->neg && b[0].x > 0 && b[1].x > 0 && y < end) {
 		int hi = b[0].x >= b[1].x ? 0 : 1;
@@ -64,6 +66,13 @@ static void bars_notes(const struct tui_view *v, const struct wtg_lay_bars *lb, 
 		tui_printf(w, y++, bx, v->wd - lw - 1, A_BOLD, "%s / %s = %s%s", b[hi].label, b[1 - hi].label,
 			   ratio, l->g->times);
 	}
+}
+
+/* The column where a bar of value x (>= 0) from bx over bw columns ends. */
+static int bar_col(double x, double scale, int bx, int bw)
+{
+	int c = (int)lround(x / scale * bw) - 1;
+	return bx + (c < 0 ? 0 : c > bw - 1 ? bw - 1 : c);
 }
 
 void tui_bars_draw(const struct tui_view *v)
@@ -145,10 +154,14 @@ void tui_bars_draw(const struct tui_view *v)
 				}
 			}
 		}
-		if (neg && !isnan(b[r].ci_lo) && !isnan(b[r].ci_hi)) {
+		if (!isnan(b[r].ci_lo) && !isnan(b[r].ci_hi)) {
+			/* the 95% CI as whiskers on the bar's middle line */
 			attr_t wa = tui_attr(l, TR_WARN) | A_BOLD;
-			tui_put(w, mid, signed_col(b[r].ci_lo, scale, zc, half, bw), 1, wa, "[");
-			tui_put(w, mid, signed_col(b[r].ci_hi, scale, zc, half, bw), 1, wa, "]");
+			int ka = neg ? signed_col(b[r].ci_lo, scale, zc, half, bw) : bar_col(b[r].ci_lo, scale, bx, bw);
+			int kb = neg ? signed_col(b[r].ci_hi, scale, zc, half, bw) : bar_col(b[r].ci_hi, scale, bx, bw);
+			tui_put(w, mid, ka, 1, wa, ka == kb ? "|" : "[");
+			if (kb != ka)
+				tui_put(w, mid, kb, 1, wa, "]");
 		}
 		tui_put(w, mid, bx + bw + 1, vw, A_BOLD, b[r].value);
 	}

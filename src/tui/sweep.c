@@ -166,6 +166,30 @@ static void draw_heading(const struct tui_view *v, const struct wtg_lay_sweep *p
 	tui_put(w, y0, ux, lx - ux - 2, tui_attr(l, TR_DIM), xt);
 }
 
+/* The table's x marks (wss: the cache sizes) as dim dotted lines under the series, labelled at the
+ * top of the chart where the label fits. */
+static void draw_xmarks(const struct tui_view *v, const struct wtg_lay_sweep *p, int top, int ch, int axis_x,
+			int cw)
+{
+	const struct wtg_table *t = v->t;
+	attr_t dim = tui_attr(v->look, TR_DIM);
+	const char *g = v->look->g->braille ? "┊" : ":";
+	int free_from = axis_x;
+	for (int i = 0; i < t->nxmarks; i++) {
+		double x = t->xmarks[i].x;
+		if (!(p->xlo > 0) || x < p->xlo || x > p->xhi)
+			continue;
+		int col = axis_x + wtg_lay_log_col(x, p->xlo, p->xhi, cw);
+		for (int r = top; r < top + ch; r++)
+			tui_put(v->w, r, col, 1, dim, g);
+		int n = tui_width(t->xmarks[i].label);
+		if (col + 1 >= free_from && col + 1 + n <= axis_x + cw) {
+			tui_put(v->w, top, col + 1, n, dim, t->xmarks[i].label);
+			free_from = col + 2 + n;
+		}
+	}
+}
+
 static void draw_chart(const struct tui_view *v, const struct wtg_lay_sweep *p, int y0, int h)
 {
 	const struct tui_look *l = v->look;
@@ -239,6 +263,12 @@ static void draw_chart(const struct tui_view *v, const struct wtg_lay_sweep *p, 
 				    px_of_x(p, &c, s->x[i + 1]), py_of_y(p, &c, s->y[i + 1]), k);
 		if (s->n == 1)
 			canvas_dot(&c, px_of_x(p, &c, s->x[0]), py_of_y(p, &c, s->y[0]), k);
+		/* each point's 95% CI as a vertical error bar */
+		for (int i = 0; s->has_ci && i < s->n; i++)
+			if (!isnan(s->lo[i]) && !isnan(s->hi[i])) {
+				int px = px_of_x(p, &c, s->x[i]);
+				canvas_line(&c, px, py_of_y(p, &c, s->lo[i]), px, py_of_y(p, &c, s->hi[i]), k);
+			}
 	}
 	for (int k = 0; k < p->ns; k++) {
 		const struct wtg_lay_series *s = &p->s[k];
@@ -248,6 +278,7 @@ static void draw_chart(const struct tui_view *v, const struct wtg_lay_sweep *p, 
 			c.mark[(size_t)cy * (size_t)c.cw + (size_t)cx] = (signed char)k;
 		}
 	}
+	draw_xmarks(v, p, top, ch, axis_x, cw);
 	canvas_draw(&c, w, top, axis_x, l);
 	canvas_free(&c);
 }

@@ -287,7 +287,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 v = [e for e in d["experiments"] if e["name"] == "valley"][0]
 c = [x["name"] for x in v["columns"]].index("read_calls")
-print("{:,} read calls".format(v["rows"][-1][c]))' "$json")
+n = v["rows"][-1][c]
+print("{:,} read call{}".format(n, "" if n == 1 else "s"))' "$json")
 		check "valley: the screen shows the last row's read calls ($calls)" tm_shows "$calls"
 	fi
 done <"$tmp/list"

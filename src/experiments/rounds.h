@@ -1,0 +1,123 @@
+/* rounds.h: every throughput row a distribution. One engine measures N variants (sizes, kernels,
+ * thread counts ...) in R >= 11 rounds: a fixed warm-up (unreported samples per variant before round
+ * 1), then in every round each variant once, in an order the ctx's seeded generator shuffles afresh.
+ * Each variant's samples are then summarized (median, bootstrap 95% CI of the median, min, max, n,
+ * drift between the halves), and helpers declare and fill the columns X, X_ci_low, X_ci_high,
+ * X_min, X_max, samples for the row's headline figure X and add its checks.
+ *
+ * A sketch (kernels, one figure per sample):
+ *
+ *	static int one(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
+ *	{ ... time one sample of variant v, check its sum, set out->figure and out->res ... }
+ *
+ *	static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *r,
+ *		       struct wtg_value *vals)
+ *	{ vals[0] = WTG_TEXT(name of v); return 1 + wtg_rounds_values(vals + 1, r) (+ more columns); }
+ *
+ *	struct wtg_column cols[WTG_MAX_COLS] = { { "kernel", "", WTG_T_TEXT, 0 } };
+ *	int nc = 1 + wtg_rounds_columns(cols + 1, "gbps", "GB/s", 2);
+ *	wtg_table_set_columns(ctx->t, cols, nc);
+ *	struct wtg_rounds_spec spec = { .nvariants = n, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
+ *					.sample = one, .row = row, .label = name_of, .arg = &state };
+ *	struct wtg_rounds r;
+ *	int rc = wtg_rounds_run(ctx, &spec, &r);	// rows appear after round 1, refined each round
+ *	for (int v = 0; rc == WTG_OK && v < n; v++)
+ *		wtg_rounds_checks(ctx, name of v, "GB/s", &r.v[v]);
+ *	wtg_rounds_note(ctx, &r, spec.warmup);
+ *	wtg_rounds_free(&r);
+ */
+#ifndef WTG_EXPERIMENTS_ROUNDS_H
+#define WTG_EXPERIMENTS_ROUNDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "wtg/experiment.h"
+#include "wtg/probe.h"
+#include "wtg/stats.h"
+#include "wtg/table.h"
+
+#define WTG_ROUNDS_MIN 11	/* timed samples per variant, in default and --quick mode alike */
+#define WTG_ROUNDS_NCOLS 6	/* X, X_ci_low, X_ci_high, X_min, X_max, samples */
+
+struct wtg_rounds_result;
+
+/* What one sample of a variant reports. */
+struct wtg_rounds_sample {
+	double figure;			/* the headline figure X of this sample (GB/s, ms, ...) */
+	struct wtg_probe_result res;	/* the probe around the timed region alone */
+};
+
+/* Measure one sample of variant v. round is -1 for a warm-up sample (not reported), else 0 ..
+ * rounds-1. Check the sample's sum here: on a mismatch wtg_check_sum (which fails the table) and
+ * return WTG_ERR. Returns WTG_OK, WTG_CANCELLED or WTG_ERR (after wtg_table_fail). */
+typedef int (*wtg_rounds_fn)(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out);
+
+struct wtg_rounds_spec {
+	int nvariants;		/* >= 1 */
+	int rounds;		/* timed samples per variant; below WTG_ROUNDS_MIN it is raised to it */
+	int warmup;		/* unreported samples per variant before round 1, variants in order */
+	wtg_rounds_fn sample;
+	void *arg;		/* passed to sample and label */
+	/* Progress label of variant v ("scalar 24K"); NULL: "variant N". */
+	void (*label)(void *arg, int v, char *buf, size_t len);
+	/* Optional: the row of variant v from its result so far (r->n samples, r->s their summary,
+	 * r->probe): write its values at vals (room for WTG_MAX_COLS) and return their count. The engine
+	 * adds the rows in variant order after round 1 and replaces them after every later round
+	 * (wtg_table_set_row), so the table fills while it is measured; the last holds the final
+	 * summary. NULL: the caller adds rows when the run is over. */
+	int (*row)(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *r,
+		   struct wtg_value *vals);
+	/* Progress: the engine's samples are steps first_step .. of nsteps (0: its own count, from 0). */
+	int first_step, nsteps;
+};
+
+/* One variant's outcome. */
+struct wtg_rounds_result {
+	double *samples;		/* the timed figures, in time order */
+	size_t n;
+	struct wtg_summary s;		/* median, CI, min, max, drift (wtg_summarize) */
+	struct wtg_probe_result probe;	/* the timed samples' probes together (wall times add up) */
+};
+
+struct wtg_rounds {
+	int nvariants, rounds;
+	struct wtg_rounds_result *v;	/* nvariants */
+};
+
+/* Run the spec: warm-up, then the rounds in seeded random order, checking cancel before every
+ * sample and showing progress ("round 3/11: scalar 24K"). On WTG_OK every variant has rounds
+ * samples and its summary (seeded per variant from --seed, the experiment and v). On WTG_CANCELLED
+ * or WTG_ERR out holds nothing to free (rows already published stay, as measured so far). An out-of-memory is WTG_ERR after wtg_table_fail. */
+int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, struct wtg_rounds *out);
+void wtg_rounds_free(struct wtg_rounds *r);
+
+/* The rounds steps a spec of nvariants, rounds and warmup takes (for callers adding own steps). */
+int wtg_rounds_steps(int nvariants, int rounds, int warmup);
+
+/* Write the WTG_ROUNDS_NCOLS columns of figure x at cols: x (unit, decimals), x_ci_low, x_ci_high,
+ * x_min, x_max, then samples (count). The names live as long as the program. Returns the count. */
+int wtg_rounds_columns(struct wtg_column *cols, const char *x, const char *unit, int decimals);
+/* Write the matching WTG_ROUNDS_NCOLS values of r at v: median, CI low, CI high, min, max, n. */
+int wtg_rounds_values(struct wtg_value *v, const struct wtg_rounds_result *r);
+/* The same without x (WTG_ROUNDS_NCOLS - 1 columns or values), for a table whose SPEC places x among
+ * other columns: x_ci_low, x_ci_high, x_min, x_max, samples follow wherever the caller puts them. */
+int wtg_rounds_columns_after(struct wtg_column *cols, const char *x, const char *unit, int decimals);
+int wtg_rounds_values_after(struct wtg_value *v, const struct wtg_rounds_result *r);
+
+/* The row's checks: "ci" (ok, or fail when min <= ci_low <= median <= ci_high <= max does not hold)
+ * and "drift": ok, or warn when the median of
+ * the second half of the samples differs from the first half's by more than the CI's half-width
+ * (the condition moved while measuring). label names the row, unit the figure's. */
+void wtg_rounds_checks(struct wtg_ctx *ctx, const char *label, const char *unit,
+		       const struct wtg_rounds_result *r);
+/* Keep r's raw samples as a series named label, for views and writers that draw them. */
+void wtg_rounds_add_series(struct wtg_ctx *ctx, const char *label, const char *unit,
+			   const struct wtg_rounds_result *r);
+
+/* The note that says how a table's rows were measured: "each row: N timed samples after W
+ * unreported warm-up sample(s) per variant; variants in seeded random order in every round; the
+ * figure is the median, with a bootstrap 95% CI, min and max". */
+void wtg_rounds_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmup);
+
+#endif
