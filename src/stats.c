@@ -340,6 +340,15 @@ static double binom_half(size_t n, size_t i)
 		   (double)n * M_LN2);
 }
 
+double wtg_sign_test_p(uint64_t up, uint64_t down)
+{
+	size_t n = (size_t)(up + down), m = (size_t)(up < down ? up : down);
+	double cdf = 0;
+	for (size_t i = 0; i <= m && n > 0; i++)
+		cdf += binom_half(n, i);
+	return n == 0 || 2.0 * cdf > 1.0 ? 1.0 : 2.0 * cdf;
+}
+
 int wtg_sign_test_median_ci(const double *v, size_t n, double conf, double *lo, double *hi, double *coverage,
 			    size_t *k)
 {

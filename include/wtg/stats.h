@@ -66,6 +66,11 @@ int wtg_wilson_interval(uint64_t k, uint64_t n, double conf, double *lo, double 
  * so the interval covers the true median with probability *coverage >= conf (exact, not
  * asymptotic). Returns 0, or -1 when n is too small for any such interval (n < 6 at 95%) or out of
  * memory; then *lo and *hi are NAN and *coverage the coverage of [min, max]. k may be NULL. */
+/* The exact two-sided sign test: with `up` positive and `down` negative differences (ties dropped),
+ * the probability of a split at least this uneven were up and down equally likely:
+ * min(1, 2 P(Binomial(up + down, 1/2) <= min(up, down))); 1 when up + down == 0. */
+double wtg_sign_test_p(uint64_t up, uint64_t down);
+
 int wtg_sign_test_median_ci(const double *v, size_t n, double conf, double *lo, double *hi, double *coverage,
 			    size_t *k);
 

@@ -375,6 +375,12 @@ static void test_sign_test(void)
 	CHECK(wtg_sign_test_median_ci(d, 8, 0.95, &lo, &hi, &cov, NULL) == 0);
 	CHECK(lo == -5 && hi == 9);
 	CHECK_NEAR(cov, 0.9921875, EPS);
+	/* the sign test's p: 2 up of 10: 2 (1 + 10 + 45) / 1024; 0 of 6: 2 / 64; 15 of 30: capped at 1 */
+	CHECK_NEAR(wtg_sign_test_p(2, 8), 0.109375, 1e-12);
+	CHECK_NEAR(wtg_sign_test_p(8, 2), 0.109375, 1e-12);
+	CHECK_NEAR(wtg_sign_test_p(0, 6), 0.03125, 1e-12);
+	CHECK(wtg_sign_test_p(15, 15) == 1.0);
+	CHECK(wtg_sign_test_p(0, 0) == 1.0);
 }
 
 int main(void)
