@@ -54,7 +54,8 @@ void wtg_print_help(FILE *f)
 		"      --size=SIZE       size of the data file wtg creates, K/M/G suffixes (default 256M,\n"
 		"                        64M with --quick)\n"
 		"      --quick           small sizes and sample counts (the catalogue in under a minute)\n"
-		"      --threads=N       largest thread count in thread sweeps (default 2 x CPUs, min 4)\n"
+		"      --threads=N       largest thread count in thread sweeps (default: online CPUs;\n"
+		"                        rows above them are marked oversubscribed)\n"
 		"      --burn[=N]        start with N burner threads on (default N = online CPUs)\n"
 		"      --background      start with the background policy (SCHED_IDLE) on\n"
 		"      --uncached        start with uncached I/O (O_DIRECT) on\n"
@@ -195,7 +196,7 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	o->compare_cond = "burn";
 	o->time_limit_ms = 10000;
 	int ncpu = wtg_online_cpus();
-	o->threads = 2 * ncpu < 4 ? 4 : 2 * ncpu;
+	o->threads = 0; /* 0: the online CPUs, read where the sweep runs */
 	const char *nc = getenv("NO_COLOR");
 	if (nc && *nc)
 		o->color = false;

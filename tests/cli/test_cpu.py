@@ -91,24 +91,48 @@ with open(path, "wb") as f:
     f.write(data)
 known = sum(data)
 digest = hashlib.sha256(data).hexdigest()
-status, doc, err = run_json("threads", "--file=" + path, "--threads=7")
+status, doc, err = run_json("threads", "--file=" + path, "--threads=5")
 check(status == 0, "threads exit 0 (got %d: %s)" % (status, err.strip()))
 if check(doc is not None, "threads JSON parses"):
     e = experiment(doc, "threads")
+    ncpu = doc["machine"]["cpus"]
     if common(e, "threads"):
         rs = rows(e)
-        check([r["threads"] for r in rs] == list(range(1, 8)), "threads: one row per N = 1 .. 7, above the CPUs")
+        check([r["threads"] for r in rs] == list(range(1, 6)), "threads: one row per N = 1 .. 5, as --threads asks")
+        one = rs[0] if rs and rs[0]["threads"] == 1 else None
         for r in rs:
-            check(r["sum"] == known, "threads: N=%d total %r equals the file's sum %d" % (r["threads"], r["sum"], known))
-            check(r["bytes"] == r["reps"] * size, "threads: bytes = reps x file size at N=%d" % r["threads"])
-            check(r["bytes"] >= 500000000 and (r["reps"] - 1) * size < 500000000,
-                  "threads: reps = ceil(0.5 GB / size) at N=%d" % r["threads"])
+            n = r["threads"]
+            check(r["sum"] == known, "threads: N=%d total %r equals the file's sum %d" % (n, r["sum"], known))
+            check(r["bytes"] == r["reps"] * size, "threads: bytes = reps x file size at N=%d" % n)
+            check(r["bytes"] >= 128000000 and (r["reps"] - 1) * size < 128000000,
+                  "threads: reps = ceil(128 MB / size) per sample in --quick at N=%d" % n)
+            check(r["samples"] >= 11, "threads: N=%d is a distribution of >= 11 samples" % n)
+            check(r["gbps_min"] <= r["gbps_ci_low"] <= r["gbps"] <= r["gbps_ci_high"] <= r["gbps_max"],
+                  "threads: N=%d: min <= ci_low <= median <= ci_high <= max" % n)
             check(close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-5), "threads: gbps = bytes / ms")
-            check(close(r["ideal_gbps"], rs[0]["gbps"] * r["threads"], 1e-6), "threads: ideal = N x 1-thread gbps")
-            check(close(r["speedup"], r["gbps"] / rs[0]["gbps"], 1e-6), "threads: speedup = gbps / 1-thread gbps")
+            check(r["oversubscribed"] == (1 if n > ncpu else 0), "threads: N=%d oversubscribed on %d CPUs" % (n, ncpu))
+            if one:
+                check(close(r["ideal_gbps"], one["gbps"] * min(n, ncpu), 1e-6),
+                      "threads: ideal = min(N, CPUs) x 1-thread median at N=%d" % n)
+                check(close(r["speedup"], r["gbps"] / one["gbps"], 1e-6), "threads: speedup = gbps / 1-thread gbps")
+            sr = [x["samples"] for x in e["series"] if x["name"] == "%d thread%s" % (n, "" if n == 1 else "s")]
+            if check(len(sr) == 1 and len(sr[0]) == r["samples"], "threads: N=%d's samples as a series" % n):
+                v = sorted(sr[0])
+                check(close(v[len(v) // 2], r["gbps"], 1e-9) and v[0] == r["gbps_min"] and v[-1] == r["gbps_max"],
+                      "threads: N=%d's median, min and max are the series'" % n)
         check(doc["machine"]["data_file"]["known_sum"] == known, "threads: the machine block has the file's sum")
-        sums = [c for c in e["checks"] if c["name"] == "sum"]
-        check(len(sums) == 7, "threads: a sum check per row, got %d" % len(sums))
+        # every sample's total was compared with the known sum: (11 rounds + 1 warm-up) x 5 counts
+        check(any("checked against the known sum in all 60 samples" in x for x in e["notes"]),
+              "threads: the sum was checked on every sample: %r" % e["notes"])
+        check(len([c for c in e["checks"] if c["name"] == "ci"]) == 5, "threads: a ci check per row")
+
+# --- threads by default: 1 .. the online CPUs, none oversubscribed ---------------------------------
+status, doc, err = run_json("threads", "--file=" + path)
+if check(status == 0 and doc is not None, "threads default exits 0 (%s)" % err.strip()):
+    rs = rows(experiment(doc, "threads"))
+    ncpu = doc["machine"]["cpus"]
+    check([r["threads"] for r in rs] == list(range(1, ncpu + 1)), "threads: by default N = 1 .. %d CPUs" % ncpu)
+    check(all(r["oversubscribed"] == 0 for r in rs), "threads: none oversubscribed by default")
 with open(path, "rb") as f:
     check(hashlib.sha256(f.read()).hexdigest() == digest, "threads: the --file is untouched")
 shutil.rmtree(fdir)
