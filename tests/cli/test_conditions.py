@@ -146,28 +146,18 @@ try:
 except (ValueError, TypeError, IndexError) as ex:
     check(False, "compare default mode output: %s" % ex)
 
-# --- roofline under burners on every CPU: background rows finish or end with a note, never hang --
-status, doc, err = run_json("roofline", "--burn", "--time-limit=2", timeout=120)
-check(status == 0, "roofline --burn --time-limit=2 exits 0 (got %d: %s)" % (status, err.strip()))
-if check(doc is not None, "roofline --burn JSON parses"):
+# --- roofline under the background policy: a condition like any other, no rows of its own ---------
+status, doc, err = run_json("roofline", "--background", timeout=120)
+check(status == 0, "roofline --background exits 0 (got %d: %s)" % (status, err.strip()))
+if check(doc is not None, "roofline --background JSON parses"):
     e = experiment(doc, "roofline")
-    ncpu = doc["machine"]["cpus"]
+    ok_checks(e, "roofline --background")
     rs = rows(e)
-    check(len(rs) == 4, "roofline --burn: four rows")
-    check(e["state"] == "done", "roofline --burn: state done, got %r" % e["state"])
-    for r in rs:
-        check(r["burners"] == ncpu, "roofline --burn: %d burners during %s/%s" % (ncpu, r["loop"], r["policy"]))
-        if r["policy"] == "background":
-            # whether SCHED_IDLE gets any CPU under the burners within the limit is up to the
-            # scheduler: either the row finished with a timing, or it was ended with its note
-            check(r["status"] in ("ok", "starved"), "roofline --burn: status %r" % r["status"])
-            if r["status"] == "starved":
-                check(r["ms"] is None, "roofline --burn: a starved %s row has no timing" % r["loop"])
-                check(any(n.startswith("%s, background: starved: background policy got " % r["loop"])
-                          and "burners ran" in n for n in e["notes"]),
-                      "roofline --burn: the starved note for %s" % r["loop"])
-            else:
-                check(r["ms"] is not None and r["ms"] > 0, "roofline --burn: a finished %s row has ms" % r["loop"])
-check(datadir_is_empty(), "roofline --burn: the data file is removed")
+    check(len(rs) == 26, "roofline --background: the same 26 rows, got %d" % len(rs))
+    check("policy" not in [c["name"] for c in e["columns"]], "roofline: no policy column any more")
+    check(all(r["cond_policy"] == "background" for r in rs),
+          "roofline --background: every row measured under the background policy: %r"
+          % sorted({r["cond_policy"] for r in rs}))
+check(datadir_is_empty(), "roofline --background: the data file is removed")
 
 finish()

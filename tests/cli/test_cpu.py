@@ -4,6 +4,7 @@ Invariants only: the SPEC's columns, row counts, sums equal to sums Python compu
 pass and byte formulas, seeded determinism. Never a timing."""
 import hashlib
 import os
+import re
 import shutil
 import tempfile
 
@@ -13,7 +14,7 @@ SPEC = {
     "kernels": ["kernel", "wss", "gbps"],
     "wss": ["wss", "gbps"],
     "threads": ["threads", "ms", "gbps", "sum"],
-    "roofline": ["loop", "policy", "ms", "ratio"],
+    "roofline": ["buffer", "wss", "ops_per_byte", "gbps", "gbps_ci_low", "gbps_ci_high"],
 }
 IMPLS = ("avx512bw", "avx2", "sse2", "portable")
 
@@ -138,38 +139,58 @@ with open(path, "rb") as f:
 shutil.rmtree(fdir)
 
 # --- roofline -------------------------------------------------------------------------------------
+INTENSITIES = [2.0 ** e for e in range(-6, 7)]
+
+
+def check_roofline(e, tag, l1=None):
+    """Rows per (buffer, intensity), each a distribution; gops = gbps x intensity; the ridge notes
+    and the bound column agree with the roofs recomputed from the rows."""
+    if not common(e, "roofline"):
+        return
+    rs = rows(e)
+    check([(r["buffer"], r["ops_per_byte"]) for r in rs] ==
+          [(b, i) for b in ("cache", "memory") for i in INTENSITIES],
+          tag + "rows: cache then memory, 1/64 .. 64 ops per byte")
+    for r in rs:
+        name = "%s%s %g: " % (tag, r["buffer"], r["ops_per_byte"])
+        check(r["samples"] >= 11, name + "at least 11 samples")
+        check(r["gbps_min"] <= r["gbps_ci_low"] <= r["gbps"] <= r["gbps_ci_high"] <= r["gbps_max"],
+              name + "min <= ci_low <= median <= ci_high <= max")
+        check(close(r["gops"], r["gbps"] * r["ops_per_byte"], 1e-9), name + "gops = gbps x ops per byte")
+        check(close(r["gops_ci_low"], r["gbps_ci_low"] * r["ops_per_byte"], 1e-9)
+              and close(r["gops_ci_high"], r["gbps_ci_high"] * r["ops_per_byte"], 1e-9), name + "gops interval")
+        check(r["ops"] == r["bytes"] * r["ops_per_byte"] and r["bytes"] % 64 == 0, name + "ops = bytes x intensity")
+        check(close(r["ms"], r["bytes"] / (r["gbps"] * 1e6), 1e-6), name + "ms = bytes / gbps")
+    by = {b: [r for r in rs if r["buffer"] == b] for b in ("cache", "memory")}
+    cache, mem = by["cache"], by["memory"]
+    if cache and mem:
+        check(cache[0]["wss"] < mem[0]["wss"], tag + "the cache buffer is the smaller")
+        if l1:
+            check(cache[0]["wss"] == l1 // 2 // 64 * 64, tag + "the cache buffer is half the L1d")
+    for b, rr in by.items():
+        if not rr:
+            continue
+        bw = max(r["gbps"] for r in rr)
+        ops = max(r["gops"] for r in rr)
+        ridge = ops / bw
+        for r in rr:
+            check(r["bound"] == ("bytes" if r["ops_per_byte"] < ridge else "math"),
+                  tag + "%s %g: bound %s against the ridge %g" % (b, r["ops_per_byte"], r["bound"], ridge))
+        m = [re.match(r"%s \([^)]*\): the time switches from bytes to math at about ([0-9.e+-]+) ops per byte"
+                      % b, n) for n in e["notes"]]
+        m = [x for x in m if x]
+        check(len(m) == 1 and close(float(m[0].group(1)), ridge, 2e-3),
+              tag + "%s: the ridge note says %s, the rows give %g" % (b, m[0].group(1) if m else None, ridge))
+    res = [c for c in e["checks"] if c["name"] == "results"]
+    check(len(res) == 1 and res[0]["detail"].startswith("%d samples" % (26 * 12)),
+          tag + "every sample (11 rounds and a warm-up x 26) compared with the reference: %r" % res)
+
+
 status, doc, err = run_json("roofline")
 check(status == 0, "roofline exit 0 (got %d: %s)" % (status, err.strip()))
 if check(doc is not None, "roofline JSON parses"):
-    e = experiment(doc, "roofline")
-    if common(e, "roofline"):
-        rs = rows(e)
-        check(sorted((r["loop"], r["policy"]) for r in rs) ==
-              sorted((l, p) for l in ("arith", "sum") for p in ("normal", "background")),
-              "roofline: both loops under both policies")
-        for r in rs:
-            want = "SCHED_IDLE" if r["policy"] == "background" else "SCHED_OTHER"
-            check(r["granted"] == want, "roofline: %s/%s granted %r" % (r["loop"], r["policy"], r["granted"]))
-            check(r["status"] in ("ok", "starved"), "roofline: status ok or starved")
-            if r["status"] == "starved":
-                # on a busy machine a SCHED_IDLE thread may not run: then the row says so
-                check(r["ms"] is None and r["ratio"] is None, "roofline: a starved row has no timing")
-                check(any(n.startswith("%s, %s: starved" % (r["loop"], r["policy"])) for n in e["notes"]),
-                      "roofline: a starved row has its note")
-            else:
-                rate = r["gops"] if r["loop"] == "arith" else r["gbps"]
-                check(rate is not None and rate > 0, "roofline: an ok row has its rate")
-        for loop in ("arith", "sum"):
-            by = {r["policy"]: r for r in rs if r["loop"] == loop}
-            check(sorted(r["order"] for r in by.values()) == [1, 2], "roofline: %s ran once per policy" % loop)
-            n, b = by.get("normal"), by.get("background")
-            if n and n["status"] == "ok":
-                check(n["ratio"] == 1.0, "roofline: the normal %s row is the reference (ratio 1)" % loop)
-                if b and b["status"] == "ok":
-                    check(close(b["ratio"], b["ms"] / n["ms"], 1e-6), "roofline: %s ratio = background / normal" % loop)
-        sums = [c for c in e["checks"] if c["name"] == "sum"]
-        check(len(sums) == sum(1 for r in rs if r["loop"] == "sum" and r["status"] == "ok"),
-              "roofline: a sum check per finished sum row")
+    l1 = [c["size"] for c in doc["machine"].get("caches", []) if c.get("level") == 1 and c.get("type") != "Instruction"]
+    check_roofline(experiment(doc, "roofline"), "", l1[0] if l1 else None)
 check(datadir_is_empty(), "roofline: the data file is removed")
 
 finish()
