@@ -25,6 +25,7 @@ static const struct sweep_map sweep_maps[] = {
 	{ "syscall", "batch", { "median_ns", "p99_ns" }, NULL, 1, 10000, "calls per batch" },
 	{ "wss", "wss", { "gbps" }, NULL, 16 << 10, 64 << 20, "working set" },
 	{ "uncached", "bufsize", { "gbps" }, "mode", 4 << 10, 16 << 20, "O_DIRECT read size" },
+	{ "roofline", "ops_per_byte", { "gops" }, "buffer", 1.0 / 64, 64, "integer ops per byte" },
 };
 
 #define MAX_SERIES 3
