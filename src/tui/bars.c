@@ -23,9 +23,9 @@ struct bars_map {
 };
 
 static const struct bars_map bars_maps[] = {
-	{ "bytewise", { "variant" }, "ms", "ns_per_byte", false, false, { NULL } },
+	{ "bytewise", { "variant" }, "ms", "ns_per_byte", false, false, { "ms_ci_low", "ms_ci_high" } },
 	{ "kernels", { "kernel", "wss" }, "gbps", NULL, false, false, { NULL } },
-	{ "threads", { "threads" }, "gbps", "ms", true, false, { NULL } },
+	{ "threads", { "threads" }, "gbps", "ms", true, false, { "gbps_ci_low", "gbps_ci_high" } },
 	{ "roofline", { "loop", "policy" }, "ms", "ratio", false, false, { NULL } },
 	{ "compare", { "pair", "order" }, "diff", "rel_pct", false, true, { "ci_low", "ci_high" } },
 };
@@ -141,6 +141,8 @@ void tui_bars_draw(const struct tui_view *v)
 		goto out;
 	double base = NAN;
 	int lc0 = m ? wtg_table_col(t, m->label[0]) : -1;
+	/* the table's own ideal (threads: capped at the CPUs) wins over 1 thread x N */
+	int ic = m && m->ideal ? wtg_table_col(t, "ideal_gbps") : -1;
 	if (m && m->ideal)
 		for (int r = 0; r < n && lc0 >= 0; r++)
 			if (wtg_table_num(t, r, lc0) == 1)
@@ -167,7 +169,9 @@ void tui_bars_draw(const struct tui_view *v)
 				neg = neg || a < 0;
 			}
 		}
-		ideal[r] = m && m->ideal && lc0 >= 0 && base > 0 ? base * wtg_table_num(t, r, lc0) : NAN;
+		ideal[r] = ic >= 0				   ? wtg_table_num(t, r, ic)
+			   : m && m->ideal && lc0 >= 0 && base > 0 ? base * wtg_table_num(t, r, lc0)
+								   : NAN;
 		int a = tui_width(lab[r]), b = tui_width(val[r]);
 		lw = a > lw ? a : lw;
 		vw = b > vw ? b : vw;
@@ -277,8 +281,8 @@ void tui_bars_draw(const struct tui_view *v)
 		char idl[64];
 		tui_fmt_value(idl, sizeof idl, base, unit);
 		tui_printf(w, y++, bx, v->wd - lw - 1, tui_attr(l, TR_WARN),
-			   "%s ideal scaling: %s (1 thread) %s N%s", l->g->ideal, idl, l->g->times,
-			   isnan(base) ? " (waiting for the 1-thread row)" : "");
+			   "%s ideal scaling: %s (1 thread) %s %s%s", l->g->ideal, idl, l->g->times,
+			   ic >= 0 ? "min(N, CPUs)" : "N", isnan(base) ? " (waiting for the 1-thread row)" : "");
 	}
 	if (neg && y < end) {
 		char lo[32], hi[32];
