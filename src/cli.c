@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "wtg/conditions.h"
 #include "wtg/experiment.h"
 #include "wtg/options.h"
 #include "wtg/util.h"
@@ -56,7 +57,9 @@ void wtg_print_help(FILE *f)
 		"      --quick           small sizes and sample counts (the catalogue in under a minute)\n"
 		"      --threads=N       largest thread count in thread sweeps (default: online CPUs;\n"
 		"                        rows above them are marked oversubscribed)\n"
-		"      --burn[=N]        start with N burner threads on (default N = online CPUs)\n"
+		"      --burn[=N][:KIND] start with N burner threads on (default N = online CPUs);\n"
+		"                        KIND spin (integer arithmetic, the default) or stream\n"
+		"                        (each reads a buffer larger than the last-level cache)\n"
 		"      --background      start with the background policy (SCHED_IDLE) on\n"
 		"      --uncached        start with uncached I/O (O_DIRECT) on\n"
 		"      --seed=N          seed for every shuffle and bootstrap (default 1)\n"
@@ -74,6 +77,45 @@ void wtg_print_help(FILE *f)
 		"a autoplay, s save JSON and CSV, ? help, q quit.\n"
 		"\n"
 		"Exit status: 0 success, 1 a runtime failure, 2 a usage error.\n");
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out);
+
+/* --burn, --burn=N, --burn=KIND, --burn=N:KIND (KIND spin or stream). Returns 0, or 2 after the
+ * usage line. */
+static int parse_burn(struct wtg_options *o, const char *arg, int ncpu)
+{
+	o->burn = ncpu;
+	o->burn_kind = WTG_BURN_SPIN;
+	if (!arg)
+		return 0;
+	char num[32];
+	const char *colon = strchr(arg, ':');
+	const char *kind = colon ? colon + 1 : NULL;
+	size_t nlen = colon ? (size_t)(colon - arg) : strlen(arg);
+	if (!colon && wtg_burn_kind_parse(arg) >= 0) {
+		kind = arg;
+		nlen = 0;
+	}
+	if (kind) {
+		int k = wtg_burn_kind_parse(kind);
+		if (k < 0)
+			return usage_error("--burn: unknown burner kind '%s' (spin or stream)", kind);
+		o->burn_kind = k;
+	}
+	if (nlen > 0) {
+		long v;
+		if (nlen >= sizeof num)
+			nlen = sizeof num - 1;
+		memcpy(num, arg, nlen);
+		num[nlen] = '\0';
+		if (parse_int(num, 1, 1024, &v) < 0)
+			return usage_error("--burn must be a whole number from 1 to 1024, not '%s'", num);
+		o->burn = (int)v;
+	} else if (colon) {
+		return usage_error("--burn: a count before ':%s' is missing", kind);
+	}
+	return 0;
 }
 
 static int parse_int(const char *s, long lo, long hi, long *out)
@@ -264,13 +306,8 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 			o->threads = (int)v;
 			break;
 		case OPT_BURN:
-			if (optarg) {
-				if (parse_int(optarg, 1, 1024, &v) < 0)
-					return usage_error("--burn must be a whole number from 1 to 1024, not '%s'", optarg);
-				o->burn = (int)v;
-			} else {
-				o->burn = ncpu;
-			}
+			if (parse_burn(o, optarg, ncpu) != 0)
+				return 2;
 			break;
 		case OPT_BACKGROUND: o->background = true; break;
 		case OPT_UNCACHED: o->uncached = true; break;

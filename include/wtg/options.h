@@ -24,7 +24,8 @@ struct wtg_options {
 	bool size_given;
 	bool quick;
 	int threads;			/* --threads */
-	int burn;			/* --burn[=N]: 0 off */
+	int burn;			/* --burn[=N[:KIND]]: 0 off */
+	int burn_kind;			/* enum wtg_burn_kind: spin (default) or stream */
 	bool background;
 	bool uncached;
 	uint64_t seed;

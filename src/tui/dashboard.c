@@ -413,7 +413,10 @@ static void draw_header(struct dash *d)
 	int x = tui_put(w, 0, 0, d->cols, tui_attr(l, TR_TITLE) | A_REVERSE, name);
 	int dw = tui_width(data);
 	int room = d->cols - x - 2 - dw - 2;
-	snprintf(mach, sizeof mach, "%d CPUs%s%s pages", s->machine.cpus, l->g->sep, pg);
+	/* the counts, with the topology when it fits, then the CPU model in what is left */
+	snprintf(mach, sizeof mach, "%d CPUs (%s)%s%s pages", s->machine.cpus, s->topo_summary, l->g->sep, pg);
+	if (tui_width(mach) > room)
+		snprintf(mach, sizeof mach, "%d CPUs%s%s pages", s->machine.cpus, l->g->sep, pg);
 	int mw = tui_width(mach);
 	if (room > mw + 6) {
 		char full[512];
@@ -639,7 +642,7 @@ static void draw_panels(struct dash *d)
 	int granted = wtg_policy_granted();
 	int dfs = atomic_load(&s->df_state);
 	enum wtg_iomode io = dfs == WTG_DF_READY ? wtg_iomode_effective(&s->df) : WTG_IO_CACHED;
-	uint64_t sig = mix(mix(mix(4, (uint64_t)d->tab), t->gen), (uint64_t)burners);
+	uint64_t sig = mix(mix(mix(4, (uint64_t)d->tab), t->gen), (uint64_t)burners * 2 + wtg_burner_kind());
 	sig = mix(mix(mix(sig, bg), (uint64_t)(granted + 2)), (uint64_t)unc * 10 + (uint64_t)io);
 	sig = mix(mix(sig, (uint64_t)dfs), (uint64_t)d->cols);
 	if (sig == d->sig_panels)
@@ -699,7 +702,9 @@ static void draw_panels(struct dash *d)
 			snprintf(mig, sizeof mig, "n/a");
 		else
 			wtg_fmt_thousands(mig, sizeof mig, p.migrations);
-		tui_printf(w, 3, 1, pw, A_NORMAL, "CPUs  %-9s migr  %s", cpus, mig);
+		/* "CPU 0" for one, "CPUs 0-1" for several: "CPUs 0" would read as none */
+		tui_printf(w, 3, 1, pw, A_NORMAL, "%-5s %-9s migr  %s",
+			   __builtin_popcountll(p.cpus_seen) == 1 ? "CPU" : "CPUs", cpus, mig);
 	} else {
 		tui_put(w, 2, 1, pw, dim, "no run measured yet");
 	}
@@ -715,8 +720,9 @@ static void draw_panels(struct dash *d)
 	bool wide = pw >= 40;
 	x = 1 + tui_put(w, 1, 1, pw, key, "[b]");
 	if (burners > 0)
-		snprintf(line, sizeof line, " burners on, %d thread%s%s", burners, burners == 1 ? "" : "s",
-			 wide ? " spinning" : "");
+		snprintf(line, sizeof line, " burners on, %d thread%s %s", burners, burners == 1 ? "" : "s",
+			 wtg_burner_kind() == WTG_BURN_STREAM ? (wide ? "streaming memory" : "stream")
+							       : (wide ? "spinning" : "spin"));
 	else
 		snprintf(line, sizeof line, " burners off");
 	tui_put(w, 1, x, pw - x + 1, burners > 0 ? tui_attr(l, TR_WARN) : A_NORMAL, line);
@@ -914,7 +920,7 @@ static void draw_help(struct dash *d)
 		{ "space", "pause: stop the run; again: run it again" },
 		{ "a", "autoplay every experiment, 4 s each; any key stops" },
 		{ "s", "save the results: ./wtg-DATE-TIME.json and .csv" },
-		{ "b", "burners: a spinning thread per CPU, on / off" },
+		{ "b", "burners: off, spinning (CPU), streaming (CPU and memory), off" },
 		{ "p", "background policy (SCHED_IDLE) for measuring" },
 		{ "u", "uncached I/O: O_DIRECT, else evict before a pass" },
 		{ "c", "evict the data file from the page cache now" },
@@ -1094,21 +1100,30 @@ static void toggle_pause(struct dash *d)
 	}
 }
 
+/* b cycles off -> spin -> stream -> off. */
 static void toggle_burners(struct dash *d)
 {
 	const struct wtg_options *o = d->s->opt;
-	if (wtg_burner_count() > 0) {
+	bool on = wtg_burner_count() > 0;
+	if (on && wtg_burner_kind() == WTG_BURN_STREAM) {
 		wtg_burner_set(0);
 		notice(d, TR_OK, "burners off: the next batches run on a quiet machine");
 		return;
 	}
+	enum wtg_burn_kind kind = on ? WTG_BURN_STREAM : WTG_BURN_SPIN;
 	int n = o->burn > 0 ? o->burn : wtg_online_cpus();
-	int got = wtg_burner_set(n);
-	if (got < 0)
+	int got = wtg_burner_set_kind(n, kind);
+	if (got < 0) {
 		notice(d, TR_ERR, "burners: could not start %d threads", n);
-	else
-		notice(d, TR_WARN, "burners on: %d thread%s spinning from the next batch on", got,
-		       got == 1 ? "" : "s");
+	} else if (kind == WTG_BURN_SPIN) {
+		notice(d, TR_WARN, "burners on: %d thread%s spinning from the next batch on (b again: streaming)",
+		       got, got == 1 ? "" : "s");
+	} else {
+		char sz[32];
+		wtg_fmt_size(sz, sizeof sz, wtg_burner_stream_bytes(got));
+		notice(d, TR_WARN, "burners streaming: %d thread%s each reading %s, from the next batch on", got,
+		       got == 1 ? "" : "s", sz);
+	}
 }
 
 static void toggle_policy(struct dash *d)

@@ -37,6 +37,9 @@ CASES = [
     (["--threads=5000"], "--threads must be a whole number from 1 to 1024, not '5000'"),
     (["--burn=0"], "--burn must be a whole number from 1 to 1024, not '0'"),
     (["--burn=two"], "--burn must be a whole number from 1 to 1024, not 'two'"),
+    (["--burn=2:fire"], "--burn: unknown burner kind 'fire' (spin or stream)"),
+    (["--burn=:stream"], "--burn: a count before ':stream' is missing"),
+    (["--burn=0:spin"], "--burn must be a whole number from 1 to 1024, not '0'"),
     (["--seed=-1"], "--seed must be a whole number from 0 to 2^64-1, not '-1'"),
     (["--seed=18446744073709551616"],
      "--seed must be a whole number from 0 to 2^64-1, not '18446744073709551616'"),
@@ -83,7 +86,7 @@ check(left == [], "bad input created files: %r" % left)
 status, out, err = run("--help")
 check(status == 0 and out.startswith("Usage: wtg [OPTION]...") and err == "", "--help")
 for opt in ("--run=LIST", "--format=FMT", "--output=FILE", "--file=PATH", "--dir=DIR", "--size=SIZE",
-            "--quick", "--threads=N", "--burn[=N]", "--background", "--uncached", "--seed=N",
+            "--quick", "--threads=N", "--burn[=N][:KIND]", "--background", "--uncached", "--seed=N",
             "--compare=EXP:COND", "--no-color", "--ascii"):
     check(opt in out, "--help mentions %s" % opt)
 status, out, err = run("--version")
