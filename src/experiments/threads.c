@@ -290,13 +290,13 @@ static int run(struct wtg_ctx *ctx)
 	int rc = wtg_ctx_cancelled(ctx) ? WTG_CANCELLED : wtg_rounds_run(ctx, &spec, &r);
 	munmap(map, sw.span);
 	if (rc == WTG_CANCELLED && sw.starved) {
-		/* the watchdog's business is a stuck run; this one ends with its cause instead */
-		wtg_table_note(ctx->t,
+		/* the run stopped, this is why: every thread count is measured in every round, so no
+		 * row can stand without the others */
+		wtg_table_fail(ctx->t,
 			       "starved: %d thread%s got no chance to finish a sample in %.0f s (%d burners, "
-			       "policy %s); every thread count is measured in every round, so no row is shown",
+			       "policy %s); the sweep was ended",
 			       sw.starved, sw.starved == 1 ? "" : "s", (double)sw.limit_ms / 1000.0,
 			       wtg_burner_count(), wtg_policy_requested() ? "background" : "normal");
-		rc = WTG_OK;
 	} else if (rc == WTG_OK) {
 		add_rows(ctx, &sw, &r, ncpu);
 		wtg_table_check(ctx->t, "repeats", sw.consistent,
