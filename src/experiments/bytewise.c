@@ -220,6 +220,7 @@ struct outcome {
 	double ms, user_ms, sys_ms;	/* per sample: the median wall, the mean CPU times */
 	double ci_low, ci_high, min, max;
 	size_t samples;
+	int passes;			/* read passes made, warm-up included */
 	struct wtg_probe_result res;
 };
 
@@ -263,6 +264,7 @@ static int one_byte(struct wtg_ctx *ctx, unsigned char *buf, uint64_t slice, str
 	o->user_ms = p.res.user_ms;
 	o->sys_ms = p.res.sys_ms;
 	o->samples = 1;
+	o->passes = 1;
 	return WTG_OK;
 }
 
@@ -291,6 +293,7 @@ static int big_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct w
 	a->o->calls = p.calls;
 	a->o->sum = p.sum;
 	a->o->direct = p.direct;
+	a->o->passes++;
 	out->figure = p.res.wall_ms;
 	out->res = p.res;
 	return WTG_OK;
@@ -350,14 +353,19 @@ static void notes(struct wtg_ctx *ctx, const struct model *m, uint64_t slice, co
 		wtg_table_note(ctx->t,
 			       "predicted_ms = %.1f ns x read_calls + %.4f ns x bytes, fitted (least squares) "
 			       "to the median ns per read() at %d read sizes (%s) over %d rounds in seeded "
-			       "order, through the page cache; other read() calls on the data file: %lld, not "
-			       "in read_calls",
-			       m->a, m->b, m->nsizes, fitted, CAL_ROUNDS, (long long)m->calls);
+			       "order, through the page cache",
+			       m->a, m->b, m->nsizes, fitted, CAL_ROUNDS);
 	else
 		wtg_table_note(ctx->t,
-			       "predicted_ms: n/a, the calibration (%s; %lld read() calls) gave no model with a "
-			       "positive cost per call and a non-negative cost per byte",
-			       len ? fitted : "no read size fits in the file", (long long)m->calls);
+			       "predicted_ms: n/a, the calibration (%s) gave no model with a positive cost per "
+			       "call and a non-negative cost per byte",
+			       len ? fitted : "no read size fits in the file");
+	/* every read() on the data file is accounted for: the rows' read_calls plus these */
+	long long extra = (long long)(o[1].passes - 1) * o[1].calls;
+	wtg_table_note(ctx->t,
+		       "other read() calls on the data file: %lld, not in read_calls (the calibration's %lld, "
+		       "and %lld passes of the 64 KiB variant beyond the one its read_calls counts)",
+		       (long long)m->calls + extra, (long long)m->calls, (long long)(o[1].passes - 1));
 	wtg_table_note(ctx->t, "the model holds between the read sizes it saw (%zu .. %zu B); outside them, "
 			       "or with O_DIRECT, a row's prediction is n/a",
 		       m->lo, m->hi);
