@@ -227,6 +227,7 @@ static void add_rows(struct wtg_ctx *ctx, const struct sweep *sw, const struct w
 		wtg_table_add_row(ctx->t, row, 9 + WTG_ROUNDS_NCOLS - 1, &res->probe);
 		char label[48];
 		label_of(NULL, v, label, sizeof label);
+		wtg_check_sum(ctx, label, sw->sum[v], sw->known);
 		wtg_rounds_checks(ctx, label, "GB/s", res);
 		wtg_rounds_add_series(ctx, label, "GB/s", res);
 	}

@@ -126,6 +126,9 @@ if check(doc is not None, "threads JSON parses"):
         check(any("checked against the known sum in all 60 samples" in x for x in e["notes"]),
               "threads: the sum was checked on every sample: %r" % e["notes"])
         check(len([c for c in e["checks"] if c["name"] == "ci"]) == 5, "threads: a ci check per row")
+        sums = [c for c in e["checks"] if c["name"] == "sum"]
+        check(len(sums) == 5 and all(("= known sum %d" % known) in c["detail"] for c in sums),
+              "threads: a sum check per row against the file's sum: %r" % sums)
 
 # --- threads by default: 1 .. the online CPUs, none oversubscribed ---------------------------------
 status, doc, err = run_json("threads", "--file=" + path)
