@@ -35,7 +35,11 @@ static void list_experiments(void)
 {
 	for (int i = 0; i < wtg_nexperiments; i++) {
 		const struct wtg_experiment *e = wtg_experiments[i];
-		printf("%-10s %-10s %s%s\n", e->name, wtg_view_name(e->view), e->question,
+		char took[32] = "";
+		int full = wtg_experiment_typical_s(e, false), quick = wtg_experiment_typical_s(e, true);
+		if (full > 0)
+			snprintf(took, sizeof took, "~%d s (quick ~%d s)", full, quick);
+		printf("%-10s %-10s %-20s %s%s\n", e->name, wtg_view_name(e->view), took, e->question,
 		       e->run ? "" : " (not built yet)");
 	}
 }

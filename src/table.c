@@ -82,6 +82,8 @@ static void clear_locked(struct wtg_table *t)
 	t->rows = NULL;
 	t->checks = NULL;
 	t->notes = NULL;
+	t->nxmarks = 0;
+	t->edits = 0;
 	t->series = NULL;
 	t->nrows = t->caprows = t->nchecks = t->capchecks = 0;
 	t->nnotes = t->capnotes = t->nseries = t->capseries = 0;
@@ -109,6 +111,18 @@ void wtg_table_free(struct wtg_table *t)
 	clear_locked(t);
 	pthread_mutex_unlock(&t->lock);
 	pthread_mutex_destroy(&t->lock);
+}
+
+void wtg_table_add_xmark(struct wtg_table *t, double x, const char *label)
+{
+	pthread_mutex_lock(&t->lock);
+	if (t->nxmarks < WTG_MAX_XMARKS) {
+		struct wtg_xmark *m = &t->xmarks[t->nxmarks++];
+		m->x = x;
+		snprintf(m->label, sizeof m->label, "%s", label);
+		changed(t);
+	}
+	pthread_mutex_unlock(&t->lock);
 }
 
 void wtg_table_set_columns(struct wtg_table *t, const struct wtg_column *cols, int ncols)
@@ -148,6 +162,30 @@ void wtg_table_add_row(struct wtg_table *t, const struct wtg_value *v, int n,
 	row->t_ns = wtg_now_ns();
 	t->nrows++;
 	changed(t);
+	pthread_mutex_unlock(&t->lock);
+}
+
+void wtg_table_set_row(struct wtg_table *t, int r, const struct wtg_value *v, int n,
+		       const struct wtg_probe_result *probe)
+{
+	pthread_mutex_lock(&t->lock);
+	if (r >= 0 && r < t->nrows) {
+		struct wtg_row *row = &t->rows[r];
+		int nc = t->ncols > 0 ? t->ncols : 1;
+		for (int c = 0; c < nc; c++) {
+			if (row->v[c].type == WTG_T_TEXT)
+				free((char *)row->v[c].s);
+			row->v[c] = c < n ? v[c] : WTG_NA;
+			if (row->v[c].type == WTG_T_TEXT)
+				row->v[c].s = xstrdup(row->v[c].s ? row->v[c].s : "");
+		}
+		row->has_probe = probe != NULL;
+		if (probe)
+			row->probe = *probe;
+		row->t_ns = wtg_now_ns();
+		t->edits++;
+		changed(t);
+	}
 	pthread_mutex_unlock(&t->lock);
 }
 

@@ -49,6 +49,9 @@ extern const struct wtg_experiment *const wtg_experiments[];
 extern const int wtg_nexperiments;
 /* Index by name, or -1. */
 int wtg_experiment_find(const char *name);
+/* Typical wall time of a run of e in seconds on a two-core machine, by default or with --quick
+ * (measured with the whole catalogue; shown by --list and the README). 0 when unknown. */
+int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick);
 const char *wtg_view_name(enum wtg_view v);
 
 /* The hidden child mode of faultbase (wtg --child=MODE FILE): exit, map, or sum. Returns the exit status. */

@@ -60,6 +60,13 @@ struct wtg_series {
 	size_t n;
 };
 
+/* A labelled mark on a sweep's x axis (a cache size: "L1 48K"). */
+#define WTG_MAX_XMARKS 8
+struct wtg_xmark {
+	double x;		/* in the x column's unit */
+	char label[24];
+};
+
 /* WTG_STOPPED: cancelled by the user or the watchdog (WTG_CANCELLED is a run() return code). */
 enum wtg_state { WTG_IDLE = 0, WTG_RUNNING, WTG_DONE, WTG_FAILED, WTG_STOPPED };
 
@@ -76,6 +83,9 @@ struct wtg_table {
 	int nnotes, capnotes;
 	struct wtg_series *series;
 	int nseries, capseries;
+	struct wtg_xmark xmarks[WTG_MAX_XMARKS];
+	int nxmarks;
+	uint64_t edits;			/* rows replaced in place (wtg_table_set_row) */
 
 	enum wtg_state state;
 	char error[256];
@@ -99,6 +109,10 @@ void wtg_table_set_columns(struct wtg_table *t, const struct wtg_column *cols, i
 /* Append a row of ncols values; probe may be NULL. Conditions are snapshotted here. */
 void wtg_table_add_row(struct wtg_table *t, const struct wtg_value *v, int n,
 		       const struct wtg_probe_result *probe);
+/* Replace the values (and probe) of row r, keeping its conditions: a row measured in rounds is
+ * added after the first round and refined after each later one. Bumps edits. */
+void wtg_table_set_row(struct wtg_table *t, int r, const struct wtg_value *v, int n,
+		       const struct wtg_probe_result *probe);
 void wtg_table_check(struct wtg_table *t, const char *name, bool ok, const char *fmt, ...)
 	WTG_PRINTF(4, 5);
 /* A check in the third state: listed in reports and amber on screen, not a failure. */
@@ -107,6 +121,8 @@ void wtg_table_note(struct wtg_table *t, const char *fmt, ...) WTG_PRINTF(2, 3);
 /* Copies the samples. */
 void wtg_table_add_series(struct wtg_table *t, const char *name, const char *unit,
 			  const double *v, size_t n);
+/* Mark x on the sweep's x axis with label (at most WTG_MAX_XMARKS; later ones are dropped). */
+void wtg_table_add_xmark(struct wtg_table *t, double x, const char *label);
 void wtg_table_progress(struct wtg_table *t, int step, int nsteps, const char *label);
 void wtg_table_set_state(struct wtg_table *t, enum wtg_state s);
 void wtg_table_fail(struct wtg_table *t, const char *fmt, ...) WTG_PRINTF(2, 3);

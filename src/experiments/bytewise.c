@@ -203,11 +203,8 @@ static void set_columns(struct wtg_ctx *ctx)
 		{ "predicted_ms", "ms", WTG_T_REAL, 2 },
 		{ "predicted_ratio", "", WTG_T_REAL, 3 },
 	};
-	struct wtg_column rc[WTG_ROUNDS_NCOLS];
-	wtg_rounds_columns(rc, "ms", "ms", 2);
 	/* ms itself is above: its CI, min, max and samples follow the prediction */
-	memcpy(&cols[10], &rc[1], (WTG_ROUNDS_NCOLS - 1) * sizeof *rc);
-	wtg_table_set_columns(ctx->t, cols, 10 + WTG_ROUNDS_NCOLS - 1);
+	wtg_table_set_columns(ctx->t, cols, 10 + wtg_rounds_columns_after(&cols[10], "ms", "ms", 2));
 }
 
 /* What a variant's row says: the median sample (or the one sample) and its spread. */

@@ -67,6 +67,18 @@ bool wtg_check_sum(struct wtg_ctx *ctx, const char *what, int64_t got, int64_t w
 	return ok;
 }
 
+bool wtg_check_sum_quiet(struct wtg_ctx *ctx, const char *what, int64_t got, int64_t want)
+{
+	return got == want || wtg_check_sum(ctx, what, got, want);
+}
+
+void wtg_check_sums_row(struct wtg_ctx *ctx, const char *label, int samples, int64_t total)
+{
+	wtg_table_check(ctx->t, "sum", true,
+			"%s: each of the %d samples (and the warm-up) equals its known sum; %lld in all", label,
+			samples, (long long)total);
+}
+
 void wtg_set_distribution_columns(struct wtg_ctx *ctx, const char *labelcol)
 {
 	wtg_set_distribution_columns_ex(ctx, labelcol, NULL, 0);
@@ -218,6 +230,7 @@ int wtg_read_pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint6
 	if (r < 0 || (uint64_t)got != out->bytes) {
 		wtg_table_fail(ctx->t, "%s: read %lld of %llu bytes: %s", what, (long long)got,
 			       (unsigned long long)out->bytes, r < 0 ? strerror(err) : "the file is shorter");
+		out->bytes = (uint64_t)got;	/* what was actually read, for whoever reports it */
 		return WTG_ERR;
 	}
 	return WTG_OK;
@@ -543,4 +556,175 @@ int wtg_sum_mapped(struct wtg_ctx *ctx, const unsigned char *p, uint64_t size, i
 bool wtg_datafile_in_memory(const struct wtg_datafile *df)
 {
 	return strcmp(df->fs, "tmpfs") == 0 || strcmp(df->fs, "ramfs") == 0;
+}
+
+/* ---- buffers sized to this machine (kernels, wss) ---- */
+
+uint64_t wtg_ctx_l1d(const struct wtg_ctx *ctx)
+{
+	uint64_t s = ctx->machine ? wtg_machine_cache_size(ctx->machine, 1) : 0;
+	return s ? s : 32u << 10;
+}
+
+uint64_t wtg_ctx_llc(const struct wtg_ctx *ctx)
+{
+	const struct wtg_cache *c = ctx->machine ? wtg_machine_llc(ctx->machine) : NULL;
+	return c && c->size ? c->size : 32u << 20;
+}
+
+uint64_t wtg_ram_quarter(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES);
+	long page = wtg_page_size();
+	if (pages <= 0)
+		return 256u << 20;
+	return (uint64_t)pages * (uint64_t)page / 4;
+}
+
+uint64_t wtg_dram_span(const struct wtg_ctx *ctx)
+{
+	uint64_t want = 4 * wtg_ctx_llc(ctx), span = 1u << 20;
+	while (span < want)
+		span *= 2;
+	uint64_t cap = wtg_ram_quarter() / WTG_CHUNK * WTG_CHUNK;
+	return span < cap ? span : cap;
+}
+
+const char *wtg_cache_level_name(const struct wtg_ctx *ctx, uint64_t bytes)
+{
+	static const char *const names[] = { "L1", "L2", "L3", "L4" };
+	if (!ctx->machine) {
+		if (bytes <= wtg_ctx_l1d(ctx))
+			return "L1";
+		return bytes <= wtg_ctx_llc(ctx) ? "L2" : "DRAM";
+	}
+	for (int level = 1; level <= 4; level++) {
+		uint64_t s = wtg_machine_cache_size(ctx->machine, level);
+		if (s && bytes <= s)
+			return names[level - 1];
+	}
+	return "DRAM";
+}
+
+#define FILL_PIECE (64u << 20)
+
+int wtg_seeded_buf_init(struct wtg_ctx *ctx, struct wtg_rng *rng, struct wtg_seeded_buf *b, uint64_t size,
+			uint64_t chunk)
+{
+	memset(b, 0, sizeof *b);
+	b->chunk = chunk;
+	b->size = (size + chunk - 1) / chunk * chunk;
+	uint64_t n = b->size / chunk;
+	char sz[32];
+	wtg_fmt_size(sz, sizeof sz, b->size);
+	/* anonymous memory asked for transparent huge pages: a 2 GiB buffer then costs a thousand
+	 * faults, not half a million (the setting is in the machine block) */
+	void *m = mmap(NULL, (size_t)b->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m != MAP_FAILED) {
+		b->p = m;
+		(void)madvise(m, (size_t)b->size, MADV_HUGEPAGE);
+	}
+	b->prefix = malloc((size_t)(n + 1) * sizeof *b->prefix);
+	if (!b->p || !b->prefix) {
+		wtg_seeded_buf_free(b);
+		wtg_table_fail(ctx->t, "cannot allocate a %s buffer", sz);
+		return WTG_ERR;
+	}
+	b->prefix[0] = 0;
+	uint64_t since = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		b->prefix[i + 1] = b->prefix[i] + wtg_fill_seeded(rng, b->p + i * chunk, (size_t)chunk);
+		since += chunk;
+		if (since >= FILL_PIECE) {
+			since = 0;
+			if (wtg_ctx_cancelled(ctx)) {
+				wtg_seeded_buf_free(b);
+				return WTG_CANCELLED;
+			}
+		}
+	}
+	return WTG_OK;
+}
+
+void wtg_seeded_buf_free(struct wtg_seeded_buf *b)
+{
+	if (b->p)
+		munmap(b->p, (size_t)b->size);
+	free(b->prefix);
+	b->p = NULL;
+	b->prefix = NULL;
+}
+
+static struct wtg_seeded_buf dram_buf;
+static uint64_t dram_seed;
+
+int wtg_dram_buf_get(struct wtg_ctx *ctx, const struct wtg_seeded_buf **out)
+{
+	uint64_t seed = (ctx->opt ? ctx->opt->seed : 1) ^ 0x6d656d6f72796275ull;	/* "memorybu" */
+	uint64_t size = wtg_dram_span(ctx);
+	if (dram_buf.p && (dram_seed != seed || dram_buf.size != size))
+		wtg_seeded_buf_free(&dram_buf);
+	if (!dram_buf.p) {
+		struct wtg_rng rng;
+		wtg_rng_seed(&rng, seed);
+		int rc = wtg_seeded_buf_init(ctx, &rng, &dram_buf, size, 4u << 10);
+		if (rc != WTG_OK)
+			return rc;
+		dram_seed = seed;
+	}
+	*out = &dram_buf;
+	return WTG_OK;
+}
+
+void wtg_dram_buf_done(bool keep)
+{
+	if (!keep)
+		wtg_seeded_buf_free(&dram_buf);
+}
+
+int64_t wtg_seeded_buf_known(const struct wtg_seeded_buf *b, uint64_t off, uint64_t len)
+{
+	return b->prefix[(off + len) / b->chunk] - b->prefix[off / b->chunk];
+}
+
+int wtg_seeded_sum_sample(struct wtg_ctx *ctx, wtg_sum_fn fn, const struct wtg_seeded_buf *b, uint64_t set,
+			  uint64_t bytes, uint64_t *pos, const char *what, struct wtg_probe_result *res,
+			  int64_t *sum)
+{
+	int64_t s = 0, known = 0;
+	uint64_t p = *pos % set, since = 0;
+	int rc = WTG_OK;
+	struct wtg_probe pb;
+	wtg_probe_begin(&pb);
+	for (uint64_t done = 0; done < bytes;) {
+		uint64_t n = set - p;
+		if (n > bytes - done)
+			n = bytes - done;
+		if (n > SUM_PIECE)
+			n = SUM_PIECE;
+		s += fn(b->p + p, (size_t)n);
+		done += n;
+		p = p + n == set ? 0 : p + n;
+		since += n;
+		if (since >= SUM_PIECE) {
+			since = 0;
+			if (wtg_ctx_cancelled(ctx)) {
+				rc = WTG_CANCELLED;
+				break;
+			}
+		}
+	}
+	wtg_probe_end(&pb, res);
+	if (rc != WTG_OK)
+		return rc;
+	/* the known sum of what was read, outside the timing: whole passes plus the wrapped part */
+	uint64_t start = *pos % set, passes = bytes / set, rest = bytes % set;
+	known = wtg_seeded_buf_known(b, 0, set) * (int64_t)passes;
+	if (start + rest <= set)
+		known += wtg_seeded_buf_known(b, start, rest);
+	else
+		known += wtg_seeded_buf_known(b, start, set - start) + wtg_seeded_buf_known(b, 0, start + rest - set);
+	*pos = p;
+	*sum = s;
+	return wtg_check_sum_quiet(ctx, what, s, known) ? WTG_OK : WTG_ERR;
 }

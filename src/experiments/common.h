@@ -32,6 +32,12 @@ void *wtg_aligned_alloc(size_t align, size_t size);
 /* Add the check "sum" comparing got with the known sum want; returns ok. */
 bool wtg_check_sum(struct wtg_ctx *ctx, const char *what, int64_t got, int64_t want);
 
+/* The same comparison for one of many samples: silent when they match (a row then says once that
+ * all its samples matched, wtg_check_sums_row), the failing "sum" check and wtg_table_fail otherwise. */
+bool wtg_check_sum_quiet(struct wtg_ctx *ctx, const char *what, int64_t got, int64_t want);
+/* The row's "sum" check after every sample of it matched: label, the samples and their total. */
+void wtg_check_sums_row(struct wtg_ctx *ctx, const char *label, int samples, int64_t total);
+
 /* The columns every distribution experiment shares (readcost, clock, tail, passes):
  * label column named `labelcol` ("operation" or "condition"), then samples, mean_ns, median_ns,
  * p90_ns, p99_ns, max_ns, ci_low_ns, ci_high_ns, min_ns, drift_pct. unit is the sample unit ("ns"). */
@@ -147,6 +153,59 @@ static inline bool wtg_crew_sum(struct wtg_crew *c, const unsigned char *p, uint
 	return true;
 }
 
+/* ---- buffers sized to this machine (kernels, wss) ---- */
+
+/* The L1d size and the last-level cache's size from the machine block (ctx->machine); 32 KiB and
+ * 32 MiB when the machine does not say (or there is none, as in unit tests). */
+uint64_t wtg_ctx_l1d(const struct wtg_ctx *ctx);
+uint64_t wtg_ctx_llc(const struct wtg_ctx *ctx);
+
+/* A quarter of the physical memory (sysconf), the cap of every buffer sized to the machine; 256 MiB
+ * when it cannot be read. */
+uint64_t wtg_ram_quarter(void);
+
+/* The memory-sized span: the smallest power of two of at least 4 x the LLC, capped at a quarter of
+ * RAM (rounded down to a multiple of 64 KiB). */
+uint64_t wtg_dram_span(const struct wtg_ctx *ctx);
+
+/* The smallest cache level a working set of bytes fits in ("L1", "L2", "L3" ...), or "DRAM". */
+const char *wtg_cache_level_name(const struct wtg_ctx *ctx, uint64_t bytes);
+
+/* A buffer of seeded bytes whose known sums are kept per chunk, so any chunk-aligned range of it can
+ * be checked without a byte-sum kernel. */
+struct wtg_seeded_buf {
+	unsigned char *p;
+	uint64_t size;		/* a multiple of chunk */
+	uint64_t chunk;
+	int64_t *prefix;	/* prefix[i]: the known sum of the first i chunks */
+};
+
+/* Map (anonymous, transparent huge pages asked for) and fill size bytes (rounded up to chunk) from
+ * rng. WTG_OK, or WTG_ERR after wtg_table_fail (out of memory), or WTG_CANCELLED (checked every
+ * 64 MiB of filling). */
+int wtg_seeded_buf_init(struct wtg_ctx *ctx, struct wtg_rng *rng, struct wtg_seeded_buf *b, uint64_t size,
+			uint64_t chunk);
+void wtg_seeded_buf_free(struct wtg_seeded_buf *b);
+/* The memory-sized buffer (wtg_dram_span bytes, 4 KiB chunks) kernels and wss share: filling it costs
+ * seconds, so a headless run that measures both fills it once. Its bytes come from a generator
+ * seeded from --seed alone, so whichever experiment fills it, they are the same. *out points to it
+ * on WTG_OK; WTG_ERR (after wtg_table_fail) or WTG_CANCELLED otherwise. */
+int wtg_dram_buf_get(struct wtg_ctx *ctx, const struct wtg_seeded_buf **out);
+/* Done with it: keep it for a later experiment of this run (keep), or unmap it now. */
+void wtg_dram_buf_done(bool keep);
+
+/* The known sum of [off, off + len), both multiples of the chunk, inside the buffer. */
+int64_t wtg_seeded_buf_known(const struct wtg_seeded_buf *b, uint64_t off, uint64_t len);
+
+/* One timed sample over the set [0, set) of b (set a multiple of the chunk): `bytes` bytes summed with
+ * fn from *pos on, wrapping to 0 at set (whole passes when bytes is a multiple of set and *pos is 0),
+ * in pieces of at most 16 MiB with a cancel check after each 16 MiB, all inside one probe; *pos moves
+ * on. The sum is checked against the known sum of what was read (as what). Returns WTG_OK with *res
+ * and *sum filled, WTG_CANCELLED, or WTG_ERR (a mismatch: the table has failed). */
+int wtg_seeded_sum_sample(struct wtg_ctx *ctx, wtg_sum_fn fn, const struct wtg_seeded_buf *b, uint64_t set,
+			  uint64_t bytes, uint64_t *pos, const char *what, struct wtg_probe_result *res,
+			  int64_t *sum);
+
 /* ---- I/O and distribution helpers (bytewise, syscall, valley, readcost, clock, passes) ---- */
 
 /* Sequential regions of one thread: like wtg_probe_add, but wall times add up. */
@@ -183,7 +242,7 @@ struct wtg_read_pass {
 /* One pass over the first `want` bytes of the data file on a fresh descriptor (wtg_iomode_open_for),
  * after wtg_iomode_before_pass, with reads of bufsize into buf (wtg_read_sum_long inside the probe).
  * Returns WTG_OK, WTG_CANCELLED, or WTG_ERR after wtg_table_fail ("<what>: read N of M bytes: ..."
- * when the pass came up short). */
+ * when the pass came up short, e.g. a --file truncated meanwhile; out->bytes is then N). */
 int wtg_read_pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want, const char *what,
 		  struct wtg_read_pass *out);
 

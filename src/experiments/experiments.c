@@ -44,6 +44,27 @@ const struct wtg_experiment *const wtg_experiments[] = {
 };
 const int wtg_nexperiments = (int)(sizeof wtg_experiments / sizeof wtg_experiments[0]);
 
+/* Typical seconds per run, default and --quick: `time wtg --run=all [--quick]` on a two-core
+ * virtual machine, each experiment's wall time from its "where the time went" line, rounded up. */
+static const struct {
+	const char *name;
+	int full, quick;
+} typical[] = {
+	{ "bytewise", 0, 0 },	{ "syscall", 0, 0 }, { "valley", 0, 0 },  { "kernels", 0, 0 },
+	{ "mmap", 0, 0 },	{ "pagecache", 0, 0 }, { "zerofill", 0, 0 }, { "faultbase", 0, 0 },
+	{ "wss", 0, 0 },	{ "threads", 0, 0 }, { "roofline", 0, 0 }, { "uncached", 0, 0 },
+	{ "readcost", 0, 0 },	{ "clock", 0, 0 },   { "tail", 0, 0 },	   { "passes", 0, 0 },
+	{ "compare", 0, 0 },
+};
+
+int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick)
+{
+	for (size_t i = 0; i < sizeof typical / sizeof typical[0]; i++)
+		if (strcmp(typical[i].name, e->name) == 0)
+			return quick ? typical[i].quick : typical[i].full;
+	return 0;
+}
+
 int wtg_experiment_find(const char *name)
 {
 	for (int i = 0; i < wtg_nexperiments; i++)

@@ -38,6 +38,12 @@
 #define L1_FALLBACK (32u << 10)
 
 enum { BUF_CACHE = 0, BUF_MEM, NBUF };
+/* What runs at each intensity (the texts outlive the rows that point at them). */
+static const char *const kernel_names[NINT] = {
+	"add 1/line",	"add 2/line",	 "add 4/line",	  "add 8/line",	    "mul-add x1",
+	"mul-add x2",	"mul-add x4",	 "mul-add x8",	  "mul-add x16",    "mul-add x32",
+	"mul-add x64",	"mul-add x128",	 "mul-add x256",
+};
 static const char *const buf_names[NBUF] = { "cache", "memory" };
 
 /* Stops the compiler from folding the rounds of a chain into fewer operations. */
@@ -54,6 +60,7 @@ struct roof {
 	struct buffer b[NBUF];
 	uint64_t ops_target, bytes_cap;
 	uint64_t checked, mismatched;	/* samples compared with the reference */
+	double ridge[NBUF];		/* ops per byte; NAN until the rounds are over */
 };
 
 /* ---- the kernels ---- */
@@ -271,41 +278,46 @@ static double ridge_of(const struct wtg_rounds *r, int buf, double *bw, double *
 	return *bw > 0 ? *ops / *bw : NAN;
 }
 
-static void add_rows(struct wtg_ctx *ctx, const struct roof *rf, const struct wtg_rounds *r)
+/* The row of variant v from its samples so far; bound stays n/a until the ridges are known. */
+static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *res,
+		  struct wtg_value *vals)
 {
-	for (int buf = 0; buf < NBUF; buf++) {
-		double bw, ops, ridge = ridge_of(r, buf, &bw, &ops);
-		for (int i = 0; i < NINT; i++) {
-			const struct wtg_rounds_result *res = &r->v[buf * NINT + i];
-			const double in = intensity(i);
-			const uint64_t bytes = sample_bytes(rf, i);
-			char kernel[32];
-			if (i < NADD)
-				snprintf(kernel, sizeof kernel, "add %d/line", 1 << i);
-			else
-				snprintf(kernel, sizeof kernel, "mul-add x%d", 1 << (i - NADD));
-			struct wtg_value row[NCOLS] = {
-				WTG_TEXT(buf_names[buf]),
-				WTG_INT(rf->b[buf].size),
-				WTG_REAL(in),
-			};
-			wtg_rounds_values(&row[3], res);
-			const struct wtg_value more[] = {
-				WTG_REAL(res->s.median * in),
-				WTG_REAL(res->s.ci_low * in),
-				WTG_REAL(res->s.ci_high * in),
-				res->s.median > 0 ? WTG_REAL((double)bytes / (res->s.median * 1e6)) : WTG_NA,
-				WTG_INT(bytes),
-				WTG_INT(bytes / LINE * ops_per_line(i)),
-				WTG_TEXT(kernel),
-				isnan(ridge) ? WTG_NA : WTG_TEXT(in < ridge ? "bytes" : "math"),
-			};
-			memcpy(&row[3 + WTG_ROUNDS_NCOLS], more, sizeof more);
-			wtg_table_add_row(ctx->t, row, NCOLS, &res->probe);
-			char label[48];
-			label_of(NULL, buf * NINT + i, label, sizeof label);
-			wtg_rounds_checks(ctx, label, "GB/s", res);
-		}
+	(void)ctx;
+	const struct roof *rf = arg;
+	const int buf = v / NINT, i = v % NINT;
+	const double in = intensity(i), ridge = rf->ridge[buf];
+	const uint64_t bytes = sample_bytes(rf, i);
+	vals[0] = WTG_TEXT(buf_names[buf]);
+	vals[1] = WTG_INT(rf->b[buf].size);
+	vals[2] = WTG_REAL(in);
+	int k = 3 + wtg_rounds_values(&vals[3], res);
+	const struct wtg_value more[] = {
+		WTG_REAL(res->s.median * in),
+		WTG_REAL(res->s.ci_low * in),
+		WTG_REAL(res->s.ci_high * in),
+		res->s.median > 0 ? WTG_REAL((double)bytes / (res->s.median * 1e6)) : WTG_NA,
+		WTG_INT(bytes),
+		WTG_INT(bytes / LINE * ops_per_line(i)),
+		WTG_TEXT(kernel_names[i]),
+		isnan(ridge) ? WTG_NA : WTG_TEXT(in < ridge ? "bytes" : "math"),
+	};
+	memcpy(&vals[k], more, sizeof more);
+	return k + (int)WTG_ARRAY_LEN(more);
+}
+
+/* Once every median is final: the ridges, then each row again with its bound, and its checks. */
+static void final_rows(struct wtg_ctx *ctx, struct roof *rf, const struct wtg_rounds *r)
+{
+	double bw, ops;
+	for (int buf = 0; buf < NBUF; buf++)
+		rf->ridge[buf] = ridge_of(r, buf, &bw, &ops);
+	for (int v = 0; v < r->nvariants; v++) {
+		struct wtg_value vals[WTG_MAX_COLS];
+		int n = row_of(ctx, rf, v, &r->v[v], vals);
+		wtg_table_set_row(ctx->t, v, vals, n, &r->v[v].probe);
+		char label[48];
+		label_of(NULL, v, label, sizeof label);
+		wtg_rounds_checks(ctx, label, "GB/s", &r->v[v]);
 	}
 }
 
@@ -370,7 +382,7 @@ static int make_buffers(struct wtg_ctx *ctx, struct roof *rf)
 static int run(struct wtg_ctx *ctx)
 {
 	struct roof rf = { .ops_target = ctx->opt->quick ? OPS_TARGET_QUICK : OPS_TARGET,
-			   .bytes_cap = ctx->opt->quick ? BYTES_CAP_QUICK : BYTES_CAP };
+			   .bytes_cap = ctx->opt->quick ? BYTES_CAP_QUICK : BYTES_CAP, .ridge = { NAN, NAN } };
 	set_columns(ctx);
 	const int nsteps = 1 + wtg_rounds_steps(NBUF * NINT, WTG_ROUNDS_MIN, 1);
 	wtg_ctx_progress(ctx, 0, nsteps, "filling the buffers");
@@ -378,12 +390,12 @@ static int run(struct wtg_ctx *ctx)
 	struct wtg_rounds r;
 	if (rc == WTG_OK) {
 		struct wtg_rounds_spec spec = { .nvariants = NBUF * NINT, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
-						.sample = sample, .arg = &rf, .label = label_of,
+						.sample = sample, .row = row_of, .arg = &rf, .label = label_of,
 						.first_step = 1, .nsteps = nsteps };
 		rc = wtg_rounds_run(ctx, &spec, &r);
 	}
 	if (rc == WTG_OK) {
-		add_rows(ctx, &rf, &r);
+		final_rows(ctx, &rf, &r);
 		wtg_table_check(ctx->t, "results", rf.mismatched == 0,
 				"%llu samples: every kernel's accumulators equal the reference's",
 				(unsigned long long)rf.checked);

@@ -21,6 +21,7 @@ struct rounds_run {
 	struct wtg_ctx *ctx;
 	const struct wtg_rounds_spec *spec;
 	int step, nsteps;
+	int first_row;		/* the table row of variant 0 */
 };
 
 /* Progress, a cancel check, then one sample of variant v. */
@@ -43,7 +44,33 @@ static int one_sample(struct rounds_run *rr, int v, int round, int rounds, struc
 	return sp->sample(rr->ctx, sp->arg, v, round, out);
 }
 
-/* The warm-up samples and the timed rounds; fills out->v[*].samples and probes. */
+/* After a round: every variant's summary so far, then its row added (first round, in variant
+ * order) or replaced. Returns WTG_OK or WTG_ERR (out of memory). */
+static int publish(struct rounds_run *rr, struct wtg_rounds *out, bool first)
+{
+	const struct wtg_rounds_spec *sp = rr->spec;
+	for (int v = 0; v < out->nvariants; v++) {
+		struct wtg_rounds_result *res = &out->v[v];
+		if (wtg_summarize(res->samples, res->n, wtg_ctx_seed(rr->ctx, 1000u + (unsigned)v), &res->s) < 0) {
+			wtg_table_fail(rr->ctx->t, "out of memory summarizing %zu samples", res->n);
+			return WTG_ERR;
+		}
+		if (!sp->row)
+			continue;
+		struct wtg_value vals[WTG_MAX_COLS];
+		int n = sp->row(rr->ctx, sp->arg, v, res, vals);
+		if (first) {
+			if (v == 0)
+				rr->first_row = rr->ctx->t->nrows;
+			wtg_table_add_row(rr->ctx->t, vals, n, &res->probe);
+		} else {
+			wtg_table_set_row(rr->ctx->t, rr->first_row + v, vals, n, &res->probe);
+		}
+	}
+	return WTG_OK;
+}
+
+/* The warm-up samples and the timed rounds; fills out->v[*].samples, probes and summaries. */
 static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 {
 	const struct wtg_rounds_spec *sp = rr->spec;
@@ -69,6 +96,9 @@ static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 			else
 				wtg_probe_accumulate(&res->probe, &smp.res);
 		}
+		int rc = publish(rr, out, r == 0);
+		if (rc != WTG_OK)
+			return rc;
 	}
 	return WTG_OK;
 }
@@ -101,13 +131,6 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 	};
 	int rc = measure(&rr, out, order);
 	free(order);
-	for (int v = 0; rc == WTG_OK && v < out->nvariants; v++) {
-		struct wtg_rounds_result *res = &out->v[v];
-		if (wtg_summarize(res->samples, res->n, wtg_ctx_seed(ctx, 1000u + (unsigned)v), &res->s) < 0) {
-			wtg_table_fail(ctx->t, "out of memory summarizing %zu samples", res->n);
-			rc = WTG_ERR;
-		}
-	}
 	if (rc != WTG_OK)
 		wtg_rounds_free(out);
 	return rc;
@@ -148,28 +171,38 @@ out:
 	return got;
 }
 
-int wtg_rounds_columns(struct wtg_column *cols, const char *x, const char *unit, int decimals)
+int wtg_rounds_columns_after(struct wtg_column *cols, const char *x, const char *unit, int decimals)
 {
 	static const char *const suffix[4] = { "_ci_low", "_ci_high", "_min", "_max" };
-	cols[0] = (struct wtg_column){ intern(x), unit, WTG_T_REAL, decimals };
 	for (int i = 0; i < 4; i++) {
 		char name[NAME_LEN];
 		snprintf(name, sizeof name, "%s%s", x, suffix[i]);
-		cols[1 + i] = (struct wtg_column){ intern(name), unit, WTG_T_REAL, decimals };
+		cols[i] = (struct wtg_column){ intern(name), unit, WTG_T_REAL, decimals };
 	}
-	cols[5] = (struct wtg_column){ "samples", "count", WTG_T_INT, 0 };
-	return WTG_ROUNDS_NCOLS;
+	cols[4] = (struct wtg_column){ "samples", "count", WTG_T_INT, 0 };
+	return WTG_ROUNDS_NCOLS - 1;
+}
+
+int wtg_rounds_columns(struct wtg_column *cols, const char *x, const char *unit, int decimals)
+{
+	cols[0] = (struct wtg_column){ intern(x), unit, WTG_T_REAL, decimals };
+	return 1 + wtg_rounds_columns_after(cols + 1, x, unit, decimals);
+}
+
+int wtg_rounds_values_after(struct wtg_value *v, const struct wtg_rounds_result *r)
+{
+	v[0] = WTG_REAL(r->s.ci_low);
+	v[1] = WTG_REAL(r->s.ci_high);
+	v[2] = WTG_REAL(r->s.min);
+	v[3] = WTG_REAL(r->s.max);
+	v[4] = WTG_INT(r->n);
+	return WTG_ROUNDS_NCOLS - 1;
 }
 
 int wtg_rounds_values(struct wtg_value *v, const struct wtg_rounds_result *r)
 {
 	v[0] = WTG_REAL(r->s.median);
-	v[1] = WTG_REAL(r->s.ci_low);
-	v[2] = WTG_REAL(r->s.ci_high);
-	v[3] = WTG_REAL(r->s.min);
-	v[4] = WTG_REAL(r->s.max);
-	v[5] = WTG_INT(r->n);
-	return WTG_ROUNDS_NCOLS;
+	return 1 + wtg_rounds_values_after(v + 1, r);
 }
 
 void wtg_rounds_checks(struct wtg_ctx *ctx, const char *label, const char *unit,

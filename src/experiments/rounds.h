@@ -10,16 +10,20 @@
  *	static int one(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
  *	{ ... time one sample of variant v, check its sum, set out->figure and out->res ... }
  *
+ *	static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *r,
+ *		       struct wtg_value *vals)
+ *	{ vals[0] = WTG_TEXT(name of v); return 1 + wtg_rounds_values(vals + 1, r) (+ more columns); }
+ *
+ *	struct wtg_column cols[WTG_MAX_COLS] = { { "kernel", "", WTG_T_TEXT, 0 } };
+ *	int nc = 1 + wtg_rounds_columns(cols + 1, "gbps", "GB/s", 2);
+ *	wtg_table_set_columns(ctx->t, cols, nc);
  *	struct wtg_rounds_spec spec = { .nvariants = n, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
- *					.sample = one, .label = name_of, .arg = &state };
+ *					.sample = one, .row = row, .label = name_of, .arg = &state };
  *	struct wtg_rounds r;
- *	int rc = wtg_rounds_run(ctx, &spec, &r);
- *	for (int v = 0; rc == WTG_OK && v < n; v++) {
- *		struct wtg_value row[...] = { label..., };
- *		int k = ...;	// then wtg_rounds_values(row + k, &r.v[v]) adds six values
- *		wtg_table_add_row(ctx->t, row, k + WTG_ROUNDS_NCOLS, &r.v[v].probe);
- *		wtg_rounds_checks(ctx, label, "GB/s", &r.v[v]);
- *	}
+ *	int rc = wtg_rounds_run(ctx, &spec, &r);	// rows appear after round 1, refined each round
+ *	for (int v = 0; rc == WTG_OK && v < n; v++)
+ *		wtg_rounds_checks(ctx, name of v, "GB/s", &r.v[v]);
+ *	wtg_rounds_note(ctx, &r, spec.warmup);
  *	wtg_rounds_free(&r);
  */
 #ifndef WTG_EXPERIMENTS_ROUNDS_H
@@ -35,6 +39,8 @@
 
 #define WTG_ROUNDS_MIN 11	/* timed samples per variant, in default and --quick mode alike */
 #define WTG_ROUNDS_NCOLS 6	/* X, X_ci_low, X_ci_high, X_min, X_max, samples */
+
+struct wtg_rounds_result;
 
 /* What one sample of a variant reports. */
 struct wtg_rounds_sample {
@@ -55,6 +61,13 @@ struct wtg_rounds_spec {
 	void *arg;		/* passed to sample and label */
 	/* Progress label of variant v ("scalar 24K"); NULL: "variant N". */
 	void (*label)(void *arg, int v, char *buf, size_t len);
+	/* Optional: the row of variant v from its result so far (r->n samples, r->s their summary,
+	 * r->probe): write its values at vals (room for WTG_MAX_COLS) and return their count. The engine
+	 * adds the rows in variant order after round 1 and replaces them after every later round
+	 * (wtg_table_set_row), so the table fills while it is measured; the last holds the final
+	 * summary. NULL: the caller adds rows when the run is over. */
+	int (*row)(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *r,
+		   struct wtg_value *vals);
 	/* Progress: the engine's samples are steps first_step .. of nsteps (0: its own count, from 0). */
 	int first_step, nsteps;
 };
@@ -75,7 +88,7 @@ struct wtg_rounds {
 /* Run the spec: warm-up, then the rounds in seeded random order, checking cancel before every
  * sample and showing progress ("round 3/11: scalar 24K"). On WTG_OK every variant has rounds
  * samples and its summary (seeded per variant from --seed, the experiment and v). On WTG_CANCELLED
- * or WTG_ERR out holds nothing to free. An out-of-memory is WTG_ERR after wtg_table_fail. */
+ * or WTG_ERR out holds nothing to free (rows already published stay, as measured so far). An out-of-memory is WTG_ERR after wtg_table_fail. */
 int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, struct wtg_rounds *out);
 void wtg_rounds_free(struct wtg_rounds *r);
 
@@ -87,6 +100,10 @@ int wtg_rounds_steps(int nvariants, int rounds, int warmup);
 int wtg_rounds_columns(struct wtg_column *cols, const char *x, const char *unit, int decimals);
 /* Write the matching WTG_ROUNDS_NCOLS values of r at v: median, CI low, CI high, min, max, n. */
 int wtg_rounds_values(struct wtg_value *v, const struct wtg_rounds_result *r);
+/* The same without x (WTG_ROUNDS_NCOLS - 1 columns or values), for a table whose SPEC places x among
+ * other columns: x_ci_low, x_ci_high, x_min, x_max, samples follow wherever the caller puts them. */
+int wtg_rounds_columns_after(struct wtg_column *cols, const char *x, const char *unit, int decimals);
+int wtg_rounds_values_after(struct wtg_value *v, const struct wtg_rounds_result *r);
 
 /* The row's checks: "ci" (ok, or fail when min <= ci_low <= median <= ci_high <= max does not hold)
  * and "drift": ok, or warn when the median of

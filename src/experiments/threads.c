@@ -133,6 +133,8 @@ struct sweep {
 	int starved;		/* the thread count that got no CPU in time, 0: none */
 	int64_t *sum;		/* per variant: the last sample's total */
 	uint64_t checked;	/* samples whose total was compared with the known sum */
+	int ncpu;
+	double gbps1;		/* the one-thread median so far */
 };
 
 /* One sample of N = v + 1 threads: their total checked against the known sum, the figure GB/s of
@@ -194,42 +196,48 @@ static void set_columns(struct wtg_ctx *ctx)
 		{ "bytes", "B", WTG_T_INT, 0 },
 		{ "oversubscribed", "", WTG_T_INT, 0 },
 	};
-	struct wtg_column rc[WTG_ROUNDS_NCOLS];
-	wtg_rounds_columns(rc, "gbps", "GB/s", 2);
 	/* gbps itself is above, where the SPEC has it; its CI, min, max and samples follow */
-	memcpy(&cols[9], &rc[1], (WTG_ROUNDS_NCOLS - 1) * sizeof *rc);
-	wtg_table_set_columns(ctx->t, cols, 9 + WTG_ROUNDS_NCOLS - 1);
+	wtg_table_set_columns(ctx->t, cols, 9 + wtg_rounds_columns_after(&cols[9], "gbps", "GB/s", 2));
 }
 
 /* The rows, one per thread count, from the rounds' medians. */
-static void add_rows(struct wtg_ctx *ctx, const struct sweep *sw, const struct wtg_rounds *r, int ncpu)
+/* The row of N = v + 1 threads from its samples so far (the engine publishes the rows in variant
+ * order after each round, so the one-thread median is fresh when the others use it). */
+static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *res,
+		  struct wtg_value *vals)
 {
-	const double gbps1 = r->v[0].s.median;
+	(void)ctx;
+	struct sweep *sw = arg;
+	const int n = v + 1;
+	const double gbps = res->s.median;
 	const uint64_t bytes = sw->span * (uint64_t)sw->reps;
+	if (v == 0)
+		sw->gbps1 = gbps;
+	const struct wtg_value row[] = {
+		WTG_INT(n),
+		gbps > 0 ? WTG_REAL((double)bytes / (gbps * 1e6)) : WTG_NA,
+		WTG_REAL(gbps),
+		WTG_INT(sw->sum[v]),
+		sw->gbps1 > 0 ? WTG_REAL(gbps / sw->gbps1) : WTG_NA,
+		WTG_REAL(sw->gbps1 * (n < sw->ncpu ? n : sw->ncpu)),
+		WTG_INT(sw->reps),
+		WTG_INT(bytes),
+		WTG_INT(n > sw->ncpu),
+	};
+	memcpy(vals, row, sizeof row);
+	int k = (int)WTG_ARRAY_LEN(row);
+	return k + wtg_rounds_values_after(vals + k, res);
+}
+
+/* Each row's checks and raw samples, once the rounds are over. */
+static void row_checks(struct wtg_ctx *ctx, const struct sweep *sw, const struct wtg_rounds *r)
+{
 	for (int v = 0; v < r->nvariants; v++) {
-		const struct wtg_rounds_result *res = &r->v[v];
-		const int n = v + 1;
-		const double gbps = res->s.median;
-		struct wtg_value row[WTG_MAX_COLS] = {
-			WTG_INT(n),
-			gbps > 0 ? WTG_REAL((double)bytes / (gbps * 1e6)) : WTG_NA,
-			WTG_REAL(gbps),
-			WTG_INT(sw->sum[v]),
-			gbps1 > 0 ? WTG_REAL(gbps / gbps1) : WTG_NA,
-			WTG_REAL(gbps1 * (n < ncpu ? n : ncpu)),
-			WTG_INT(sw->reps),
-			WTG_INT(bytes),
-			WTG_INT(n > ncpu),
-		};
-		struct wtg_value rv[WTG_ROUNDS_NCOLS];
-		wtg_rounds_values(rv, res);
-		memcpy(&row[9], &rv[1], (WTG_ROUNDS_NCOLS - 1) * sizeof *rv);
-		wtg_table_add_row(ctx->t, row, 9 + WTG_ROUNDS_NCOLS - 1, &res->probe);
 		char label[48];
 		label_of(NULL, v, label, sizeof label);
 		wtg_check_sum(ctx, label, sw->sum[v], sw->known);
-		wtg_rounds_checks(ctx, label, "GB/s", res);
-		wtg_rounds_add_series(ctx, label, "GB/s", res);
+		wtg_rounds_checks(ctx, label, "GB/s", &r->v[v]);
+		wtg_rounds_add_series(ctx, label, "GB/s", &r->v[v]);
 	}
 }
 
@@ -266,7 +274,7 @@ static int run(struct wtg_ctx *ctx)
 	const uint64_t target = ctx->opt->quick ? TARGET_BYTES_QUICK : TARGET_BYTES;
 	set_columns(ctx);
 	struct sweep sw = { .span = wtg_datafile_span(ctx->df, SPAN_CAP), .consistent = true,
-			    .limit_ms = ctx->opt->time_limit_ms };
+			    .limit_ms = ctx->opt->time_limit_ms, .ncpu = ncpu };
 	sw.known = wtg_datafile_prefix_sum(ctx->df, sw.span);
 	sw.reps = (int)((target + sw.span - 1) / sw.span);
 	if (sw.reps < 1)
@@ -285,7 +293,7 @@ static int run(struct wtg_ctx *ctx)
 	}
 	sw.map = map;
 	struct wtg_rounds_spec spec = { .nvariants = maxn, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
-					.sample = sample, .arg = &sw, .label = label_of,
+					.sample = sample, .row = row_of, .arg = &sw, .label = label_of,
 					.first_step = 1, .nsteps = nsteps };
 	struct wtg_rounds r;
 	int rc = wtg_ctx_cancelled(ctx) ? WTG_CANCELLED : wtg_rounds_run(ctx, &spec, &r);
@@ -299,7 +307,7 @@ static int run(struct wtg_ctx *ctx)
 			       sw.starved, sw.starved == 1 ? "" : "s", (double)sw.limit_ms / 1000.0,
 			       wtg_burner_count(), wtg_policy_requested() ? "background" : "normal");
 	} else if (rc == WTG_OK) {
-		add_rows(ctx, &sw, &r, ncpu);
+		row_checks(ctx, &sw, &r);
 		wtg_table_check(ctx->t, "repeats", sw.consistent,
 				"every thread's range gave the same sum in each of its %d repetitions, in every "
 				"sample",

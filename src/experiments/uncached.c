@@ -3,9 +3,11 @@
  * The file is read around the page cache: with O_DIRECT where the filesystem accepts it, buffers,
  * offsets and lengths aligned to what statx(STATX_DIOALIGN) reports (at least 4096); elsewhere with
  * buffered reads after evicting the file before each pass, and the rows say which mechanism ran.
- * First sequential passes with buffers of 4 KiB .. 16 MiB, every pass's sum checked against the
- * known prefix sum; then random 16 KiB reads at seeded aligned offsets, each one timed, whose
- * latency distribution is the storage path's per-request cost.
+ * Sequential passes with buffers of 4 KiB .. 16 MiB, every pass's sum checked against the known
+ * prefix sum, and random 16 KiB reads at seeded offsets aligned to the read size, each one timed,
+ * whose latency distribution is the storage path's per-request cost. All eight are variants of the
+ * rounds engine: 11 samples each, in seeded random order in every round; the random reads of a
+ * round are drawn without replacement.
  */
 #include "config.h"
 
@@ -21,11 +23,14 @@
 
 #define UC_MIN_BUF (4u << 10)
 #define UC_MAX_BUF (16u << 20)
+#define UC_NSEQ 7		/* 4 KiB .. 16 MiB in x4 steps */
 #define UC_RAND_LEN (16u << 10)
-#define UC_RANDOM 20000
+#define UC_RANDOM 20000		/* random reads in all, spread over the rounds */
 #define UC_QUICK_RANDOM 2000
-#define UC_MAX_CALLS 16384	/* per sequential pass: small buffers read a prefix of the file */
-#define UC_QUICK_MAX_CALLS 2048
+#define UC_MAX_CALLS 1024	/* per sequential sample: small buffers read a prefix of the file */
+#define UC_QUICK_MAX_CALLS 128
+#define UC_CAP (64ull << 20)	/* and at most this many bytes (at least one buffer) */
+#define UC_QUICK_CAP (8ull << 20)
 #define UC_CHECK_NS 50000000	/* cancel checks at least every 50 ms */
 
 enum uc_mech { UC_DIRECT = 0, UC_EVICTING };
@@ -38,9 +43,20 @@ struct uc {
 	int fd;			/* O_DIRECT, or plain for the evicting fallback */
 	unsigned align;
 	unsigned char *buf;	/* UC_MAX_BUF bytes, aligned */
-	double *lat;		/* per-call latency, us */
+	double *lat;		/* per-call latency of the sample being measured, us */
 	size_t nlat;
 	int64_t last_check;
+	/* the variants: UC_NSEQ sequential buffer sizes, then the random reads */
+	size_t seq_buf[UC_NSEQ];
+	uint64_t seq_bytes[UC_NSEQ];	/* per sample */
+	double *all[UC_NSEQ + 1];	/* every timed call's latency per variant, time order */
+	size_t nall[UC_NSEQ + 1];
+	int64_t sum[UC_NSEQ + 1];	/* the latest sample's sum (sequential), all rounds' (random) */
+	/* random: per round, offsets aligned to the read size, without replacement within the round */
+	uint64_t *offs;
+	size_t round_at[WTG_ROUNDS_MIN + 1];	/* round r reads offs[round_at[r] .. round_at[r + 1]) */
+	size_t nrand;
+	int64_t ref_sum;		/* the same ranges through the page cache, checked per sample */
 };
 
 /* One timed read of len bytes at off, retrying short buffered reads. Returns bytes or -1 (errno). */
@@ -88,54 +104,33 @@ struct uc_stats {
 	bool have_ci;
 };
 
-/* Quantiles of the latencies in u->lat; the bootstrap CI only when asked (it resamples n values
- * 5000 times). Returns 0 or -1 (out of memory). */
-static int uc_stats(struct uc *u, bool ci, unsigned idx, struct uc_stats *s)
+/* Quantiles of n latencies; the bootstrap CI only when asked (it resamples n values 5000 times).
+ * Returns 0 or -1 (out of memory or no samples). */
+static int uc_stats(struct uc *u, const double *lat, size_t n, bool ci, struct uc_stats *s)
 {
 	memset(s, 0, sizeof *s);
+	if (n == 0)
+		return -1;
 	if (ci) {
 		struct wtg_summary sm;
-		if (wtg_summarize(u->lat, u->nlat, wtg_ctx_seed(u->ctx, idx), &sm) < 0)
+		if (wtg_summarize(lat, n, wtg_ctx_seed(u->ctx, 0), &sm) < 0)
 			return -1;
 		*s = (struct uc_stats){ sm.median, sm.p90,    sm.p99,	  sm.max,
 					sm.mean,   sm.ci_low, sm.ci_high, true };
 		return 0;
 	}
-	double *c = malloc(u->nlat * sizeof *c);
+	double *c = malloc(n * sizeof *c);
 	if (!c)
 		return -1;
-	memcpy(c, u->lat, u->nlat * sizeof *c);
-	wtg_sort(c, u->nlat);
-	s->median = wtg_quantile_sorted(c, u->nlat, 0.5);
-	s->p90 = wtg_quantile_sorted(c, u->nlat, 0.9);
-	s->p99 = wtg_quantile_sorted(c, u->nlat, 0.99);
-	s->max = c[u->nlat - 1];
-	s->mean = wtg_mean(c, u->nlat);
+	memcpy(c, lat, n * sizeof *c);
+	wtg_sort(c, n);
+	s->median = wtg_quantile_sorted(c, n, 0.5);
+	s->p90 = wtg_quantile_sorted(c, n, 0.9);
+	s->p99 = wtg_quantile_sorted(c, n, 0.99);
+	s->max = c[n - 1];
+	s->mean = wtg_mean(c, n);
 	free(c);
 	return 0;
-}
-
-static void uc_row(struct uc *u, const char *mode, size_t bufsize, int64_t bytes, const struct uc_stats *s,
-		   const struct wtg_probe_result *pr, int64_t sum)
-{
-	const struct wtg_value v[] = {
-		WTG_TEXT(mode),
-		WTG_INT(bufsize),
-		WTG_REAL((double)bytes / (pr->wall_ms * 1e6)),
-		WTG_REAL(s->median),
-		WTG_REAL(s->p99),
-		WTG_TEXT(uc_mech_name[u->mech]),
-		WTG_INT(u->nlat),
-		WTG_INT(bytes),
-		WTG_REAL(pr->wall_ms),
-		WTG_INT(sum),
-		WTG_REAL(s->mean),
-		WTG_REAL(s->p90),
-		WTG_REAL(s->max),
-		s->have_ci ? WTG_REAL(s->ci_low) : WTG_NA,
-		s->have_ci ? WTG_REAL(s->ci_high) : WTG_NA,
-	};
-	wtg_table_add_row(u->ctx->t, v, (int)WTG_ARRAY_LEN(v), pr);
 }
 
 /* One read of a timed pass: its latency goes to u->lat, its bytes' sum to *sum; then the cancel
@@ -159,27 +154,16 @@ static int uc_pass_read(struct uc *u, size_t len, uint64_t off, bool random, int
 	return uc_cancelled(u) ? WTG_CANCELLED : WTG_OK;
 }
 
-/* After a pass: its latency figures (the CI only when asked) and its row. WTG_OK or WTG_ERR. */
-static int uc_pass_row(struct uc *u, bool ci, const char *mode, size_t bufsize, int64_t bytes,
-		       const struct wtg_probe_result *pr, int64_t sum, struct uc_stats *s)
-{
-	if (uc_stats(u, ci, 0, s) < 0) {
-		wtg_table_fail(u->ctx->t, "out of memory");
-		return WTG_ERR;
-	}
-	uc_row(u, mode, bufsize, bytes, s, pr, sum);
-	return WTG_OK;
-}
-
-/* Sequential pass over the first `bytes` bytes with reads of bufsize. WTG_OK, WTG_CANCELLED, WTG_ERR. */
-static int uc_sequential(struct uc *u, size_t bufsize, uint64_t bytes)
+/* Sequential pass over the first `bytes` bytes with reads of bufsize, its sum checked against the
+ * known prefix sum (silently when right). WTG_OK, WTG_CANCELLED or WTG_ERR. */
+static int uc_sequential(struct uc *u, int v, struct wtg_probe_result *pr)
 {
 	struct wtg_ctx *ctx = u->ctx;
+	size_t bufsize = u->seq_buf[v];
+	uint64_t bytes = u->seq_bytes[v];
 	uc_before_pass(u);
-	u->nlat = 0;
 	int64_t sum = 0;
 	struct wtg_probe pb;
-	struct wtg_probe_result pr;
 	int rc = WTG_OK;
 	wtg_probe_begin(&pb);
 	for (uint64_t off = 0; off < bytes && rc == WTG_OK;) {
@@ -187,110 +171,340 @@ static int uc_sequential(struct uc *u, size_t bufsize, uint64_t bytes)
 		rc = uc_pass_read(u, len, off, false, &sum);
 		off += len;
 	}
-	wtg_probe_end(&pb, &pr);
+	wtg_probe_end(&pb, pr);
 	if (rc != WTG_OK)
 		return rc;
-	struct uc_stats s;
-	if (uc_pass_row(u, false, "sequential", bufsize, (int64_t)bytes, &pr, sum, &s) != WTG_OK)
-		return WTG_ERR;
+	u->sum[v] = sum;
 	char what[64], size[16];
 	wtg_fmt_size(size, sizeof size, bufsize);
 	snprintf(what, sizeof what, "sequential %s, first %llu bytes", size, (unsigned long long)bytes);
-	return wtg_check_sum(ctx, what, sum, wtg_datafile_prefix_sum(ctx->df, bytes)) ? WTG_OK : WTG_ERR;
+	return wtg_check_sum_quiet(ctx, what, sum, wtg_datafile_prefix_sum(ctx->df, bytes)) ? WTG_OK : WTG_ERR;
 }
 
-/* Random reads at the given offsets, each timed; then the same ranges read again through the page
- * cache, which must give the same sum (the known sums cover 64 KiB chunks, not 16 KiB pieces). */
-static int uc_random(struct uc *u, const uint64_t *offs, size_t n)
+/* The reference for random reads: the same ranges through the page cache, outside any timing, then
+ * the file evicted again so the cache shows only what the timed reads left. Returns the sum, or -1
+ * after wtg_table_fail. */
+static int64_t uc_reference(struct uc *u, const uint64_t *offs, size_t n)
 {
 	struct wtg_ctx *ctx = u->ctx;
+	int fd = open(ctx->df->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		wtg_table_fail(ctx->t, "cannot open the data file for the reference reads");
+		return -1;
+	}
+	int saved = u->fd;
+	enum uc_mech m = u->mech;
+	u->fd = fd;
+	u->mech = UC_EVICTING;	/* plain buffered reads */
+	int64_t ref = 0;
+	for (size_t i = 0; i < n && ref >= 0; i++) {
+		double us;
+		if (uc_read(u, UC_RAND_LEN, offs[i], &us) != (ssize_t)UC_RAND_LEN) {
+			wtg_table_fail(ctx->t, "reference read at offset %llu failed", (unsigned long long)offs[i]);
+			ref = -1;
+		} else {
+			ref += wtg_sum_bytes(u->buf, UC_RAND_LEN);
+		}
+	}
+	u->fd = saved;
+	u->mech = m;
+	close(fd);
+	wtg_datafile_evict(ctx->df);
+	return ref;
+}
+
+/* n random reads at the given offsets, each timed; their sum must equal the reference's. */
+static int uc_random(struct uc *u, const uint64_t *offs, size_t n, bool timed, struct wtg_probe_result *pr)
+{
 	uc_before_pass(u);
 	/* the fallback must not let readahead serve later random reads from the cache */
 	if (u->mech == UC_EVICTING)
 		(void)posix_fadvise(u->fd, 0, 0, POSIX_FADV_RANDOM);
-	u->nlat = 0;
 	int64_t sum = 0;
 	struct wtg_probe pb;
-	struct wtg_probe_result pr;
 	int rc = WTG_OK;
 	wtg_probe_begin(&pb);
 	for (size_t i = 0; i < n && rc == WTG_OK; i++)
 		rc = uc_pass_read(u, UC_RAND_LEN, offs[i], true, &sum);
-	wtg_probe_end(&pb, &pr);
+	wtg_probe_end(&pb, pr);
 	if (rc != WTG_OK)
 		return rc;
-	struct uc_stats s;
-	if (uc_pass_row(u, true, "random", UC_RAND_LEN, (int64_t)(n * UC_RAND_LEN), &pr, sum, &s) != WTG_OK)
+	int64_t ref = uc_reference(u, offs, n);
+	if (ref < 0)
 		return WTG_ERR;
-	wtg_table_add_series(ctx->t, "random 16 KiB reads", "us", u->lat, u->nlat);
+	if (ref != sum) {
+		wtg_table_check(u->ctx->t, "sum", false, "%zu random %s reads: sum %lld != %lld, the same ranges "
+				"read through the page cache", n, uc_mech_name[u->mech], (long long)sum, (long long)ref);
+		wtg_table_fail(u->ctx->t, "random reads: sum %lld differs from the page cache's %lld",
+			       (long long)sum, (long long)ref);
+		return WTG_ERR;
+	}
+	if (timed) {
+		u->sum[UC_NSEQ] += sum;
+		u->ref_sum += ref;
+	}
+	return WTG_OK;
+}
+
+/* The rounds engine's sample: variant v < UC_NSEQ a sequential pass, UC_NSEQ the round's random
+ * reads (the warm-up reuses round 1's offsets). Timed calls' latencies join the variant's. */
+static int uc_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
+{
+	struct uc *u = arg;
+	u->nlat = 0;
+	u->last_check = wtg_now_ns();
+	uint64_t bytes;
+	int rc;
+	if (v < UC_NSEQ) {
+		bytes = u->seq_bytes[v];
+		rc = uc_sequential(u, v, &out->res);
+	} else {
+		int r = round < 0 ? 0 : round;
+		size_t n = u->round_at[r + 1] - u->round_at[r];
+		bytes = n * UC_RAND_LEN;
+		rc = uc_random(u, u->offs + u->round_at[r], n, round >= 0, &out->res);
+	}
+	if (rc != WTG_OK)
+		return rc;
+	if (round >= 0) {
+		memcpy(u->all[v] + u->nall[v], u->lat, u->nlat * sizeof *u->lat);
+		u->nall[v] += u->nlat;
+	}
+	(void)ctx;
+	out->figure = out->res.wall_ms > 0 ? (double)bytes / (out->res.wall_ms * 1e6) : 0;
+	return WTG_OK;
+}
+
+static void uc_label(void *arg, int v, char *buf, size_t len)
+{
+	const struct uc *u = arg;
+	char size[16];
+	if (v == UC_NSEQ) {
+		snprintf(buf, len, "random 16K reads");
+		return;
+	}
+	wtg_fmt_size(size, sizeof size, u->seq_buf[v]);
+	snprintf(buf, len, "sequential %s", size);
+}
+
+/* A row: throughput from the rounds, latencies from every timed call (the random row's CI once the
+ * rounds are done). */
+static int uc_rowvals(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *r,
+		      struct wtg_value *vals)
+{
+	struct uc *u = arg;
+	bool rnd = v == UC_NSEQ;
+	struct uc_stats s;
+	uc_stats(u, u->all[v], u->nall[v], rnd && (int)r->n >= WTG_ROUNDS_MIN, &s);
+	size_t bufsize = rnd ? UC_RAND_LEN : u->seq_buf[v];
+	int64_t calls = rnd ? (int64_t)u->nall[v] : (int64_t)((u->seq_bytes[v] + bufsize - 1) / bufsize);
+	int64_t bytes = rnd ? calls * (int64_t)UC_RAND_LEN : (int64_t)u->seq_bytes[v];
+	int n = 0;
+	vals[n++] = WTG_TEXT(rnd ? "random" : "sequential");
+	vals[n++] = WTG_INT(bufsize);
+	vals[n++] = WTG_REAL(r->s.median);
+	vals[n++] = WTG_REAL(s.median);
+	vals[n++] = WTG_REAL(s.p99);
+	n += wtg_rounds_values_after(vals + n, r);
+	vals[n++] = WTG_TEXT(uc_mech_name[u->mech]);
+	vals[n++] = WTG_INT(calls);
+	vals[n++] = WTG_INT(bytes);
+	vals[n++] = WTG_REAL(r->s.median > 0 ? (double)bytes / (r->s.median * 1e6) : 0);
+	vals[n++] = WTG_INT(u->sum[v]);
+	vals[n++] = WTG_REAL(s.mean);
+	vals[n++] = WTG_REAL(s.p90);
+	vals[n++] = WTG_REAL(s.max);
+	vals[n++] = s.have_ci ? WTG_REAL(s.ci_low) : WTG_NA;
+	vals[n++] = s.have_ci ? WTG_REAL(s.ci_high) : WTG_NA;
+	(void)ctx;
+	return n;
+}
+
+static void uc_set_columns(struct wtg_ctx *ctx)
+{
+	struct wtg_column cols[WTG_MAX_COLS] = {
+		{ "mode", "", WTG_T_TEXT, 0 },
+		{ "bufsize", "B", WTG_T_INT, 0 },
+		{ "gbps", "GB/s", WTG_T_REAL, 3 },
+		{ "median_us", "us", WTG_T_REAL, 1 },
+		{ "p99_us", "us", WTG_T_REAL, 1 },
+	};
+	static const struct wtg_column more[] = {
+		{ "mechanism", "", WTG_T_TEXT, 0 },   { "read_calls", "count", WTG_T_INT, 0 },
+		{ "bytes", "B", WTG_T_INT, 0 },	      { "ms", "ms", WTG_T_REAL, 2 },
+		{ "sum", "", WTG_T_INT, 0 },	      { "mean_us", "us", WTG_T_REAL, 1 },
+		{ "p90_us", "us", WTG_T_REAL, 1 },    { "max_us", "us", WTG_T_REAL, 1 },
+		{ "ci_low_us", "us", WTG_T_REAL, 1 }, { "ci_high_us", "us", WTG_T_REAL, 1 },
+	};
+	int n = 5;
+	n += wtg_rounds_columns_after(cols + n, "gbps", "GB/s", 3);
+	for (size_t i = 0; i < WTG_ARRAY_LEN(more) && n < WTG_MAX_COLS; i++)
+		cols[n++] = more[i];
+	wtg_table_set_columns(ctx->t, cols, n);
+}
+
+/* The random offsets: round r reads nrand / R of them (one more in the first nrand % R rounds, at
+ * most one per slot), drawn without replacement within the round by a partial Fisher-Yates shuffle
+ * of the slot numbers; a slot is the read size (or the O_DIRECT alignment when larger). */
+static int uc_draw(struct uc *u, uint64_t usable, size_t nrand, uint64_t slot)
+{
+	uint64_t slots = usable / slot;
+	if (slots > (1u << 24))
+		slots = 1u << 24;
+	uint32_t *perm = malloc((size_t)slots * sizeof *perm);
+	u->offs = malloc(nrand * sizeof *u->offs);
+	if (!perm || !u->offs) {
+		free(perm);
+		return WTG_ERR;
+	}
+	for (uint64_t i = 0; i < slots; i++)
+		perm[i] = (uint32_t)i;
+	size_t k = 0;
+	for (int r = 0; r < WTG_ROUNDS_MIN; r++) {
+		size_t cnt = nrand / WTG_ROUNDS_MIN + ((size_t)r < nrand % WTG_ROUNDS_MIN ? 1 : 0);
+		if (cnt > slots)
+			cnt = (size_t)slots;
+		u->round_at[r] = k;
+		for (size_t i = 0; i < cnt; i++) {
+			uint64_t j = i + wtg_rng_below(&u->ctx->rng, slots - i);
+			uint32_t t = perm[i];
+			perm[i] = perm[j];
+			perm[j] = t;
+			u->offs[k++] = (uint64_t)perm[i] * slot;
+		}
+	}
+	u->round_at[WTG_ROUNDS_MIN] = k;
+	u->nrand = k;
+	free(perm);
+	return WTG_OK;
+}
+
+/* Bytes per sequential sample, the random offsets, and room for every timed call's latency. */
+static int uc_plan(struct uc *u, uint64_t usable, bool quick)
+{
+	uint64_t max_calls = quick ? UC_QUICK_MAX_CALLS : UC_MAX_CALLS;
+	uint64_t cap = quick ? UC_QUICK_CAP : UC_CAP;
+	size_t most = 0;
+	for (int v = 0; v < UC_NSEQ; v++) {
+		size_t b = (size_t)UC_MIN_BUF << (2 * v);
+		uint64_t bytes = usable;
+		/* ceil: a short last read is a call too */
+		if ((bytes + b - 1) / b > max_calls)
+			bytes = (uint64_t)b * max_calls; /* b divides 64 KiB or is a multiple of it */
+		if (bytes > cap)	/* at least one buffer, never past the file */
+			bytes = cap >= b ? cap / b * b : b < usable ? b : usable;
+		u->seq_buf[v] = b;
+		u->seq_bytes[v] = bytes / WTG_CHUNK * WTG_CHUNK;
+		size_t calls = (size_t)((u->seq_bytes[v] + b - 1) / b);
+		most = calls > most ? calls : most;
+		if (!(u->all[v] = malloc(WTG_ROUNDS_MIN * calls * sizeof(double) + 1)))
+			return WTG_ERR;
+	}
+	uint64_t slot = u->align > UC_RAND_LEN ? u->align : UC_RAND_LEN;
+	if (uc_draw(u, usable, quick ? UC_QUICK_RANDOM : UC_RANDOM, slot) != WTG_OK)
+		return WTG_ERR;
+	size_t per = u->round_at[1] - u->round_at[0];
+	most = per > most ? per : most;
+	u->all[UC_NSEQ] = malloc(u->nrand * sizeof(double) + 1);
+	u->lat = malloc(most * sizeof(double) + 1);
+	return u->all[UC_NSEQ] && u->lat ? WTG_OK : WTG_ERR;
+}
+
+/* The checks of every row once the rounds are done, and the random reads' samples as a series. */
+static void uc_checks(struct uc *u, const struct wtg_rounds *r)
+{
+	struct wtg_ctx *ctx = u->ctx;
+	for (int v = 0; v < r->nvariants; v++) {
+		char name[48];
+		uc_label(u, v, name, sizeof name);
+		if (v < UC_NSEQ)
+			wtg_check_sums_row(ctx, name, (int)r->v[v].n, u->sum[v] * (int64_t)r->v[v].n);
+		wtg_rounds_checks(ctx, name, "GB/s", &r->v[v]);
+	}
+	wtg_table_check(ctx->t, "sum", true,
+			"%zu random %s reads in %d rounds: each round's sum equals that of the same ranges "
+			"read through the page cache; %lld = %lld in all",
+			u->nrand, uc_mech_name[u->mech], r->rounds, (long long)u->sum[UC_NSEQ],
+			(long long)u->ref_sum);
+	wtg_table_add_series(ctx->t, "random 16 KiB reads", "us", u->all[UC_NSEQ], u->nall[UC_NSEQ]);
+	struct uc_stats s;
+	if (uc_stats(u, u->all[UC_NSEQ], u->nall[UC_NSEQ], true, &s) < 0)
+		return;
 	bool ordered = s.median <= s.p90 && s.p90 <= s.p99 && s.p99 <= s.max && s.ci_low <= s.median &&
 		       s.median <= s.ci_high;
 	wtg_table_check(
 		ctx->t, "quantiles", ordered,
 		"random reads: median <= p90 <= p99 <= max, CI [%.1f, %.1f] us holds the median %.1f us",
 		s.ci_low, s.ci_high, s.median);
+}
 
-	/* the reference: the same ranges through the page cache, outside any timing */
-	int fd = open(ctx->df->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		wtg_table_fail(ctx->t, "cannot open the data file for the reference reads");
-		return WTG_ERR;
-	}
-	int64_t ref = 0;
-	for (size_t i = 0; i < n; i++) {
-		double us;
-		int saved = u->fd;
-		enum uc_mech m = u->mech;
-		u->fd = fd;
-		u->mech = UC_EVICTING;	/* plain buffered reads */
-		ssize_t r = uc_read(u, UC_RAND_LEN, offs[i], &us);
-		u->fd = saved;
-		u->mech = m;
-		if (r != (ssize_t)UC_RAND_LEN) {
-			close(fd);
-			wtg_table_fail(ctx->t, "reference read at offset %llu failed",
-				       (unsigned long long)offs[i]);
-			return WTG_ERR;
-		}
-		ref += wtg_sum_bytes(u->buf, UC_RAND_LEN);
-		if ((i & 1023) == 1023 && wtg_ctx_cancelled(ctx)) {
-			close(fd);
-			return WTG_CANCELLED;
-		}
-	}
-	close(fd);
-	bool same = ref == sum;
-	wtg_table_check(ctx->t, "sum", same,
-			"%zu random %s reads: sum %lld %s %lld, the same ranges read through the page cache",
-			n, uc_mech_name[u->mech], (long long)sum, same ? "=" : "!=", (long long)ref);
-	if (!same) {
-		wtg_table_fail(ctx->t, "random reads: sum %lld differs from the page cache's %lld",
-			       (long long)sum, (long long)ref);
-		return WTG_ERR;
-	}
-	return WTG_OK;
+static void uc_notes(struct uc *u, const struct wtg_rounds *r, int64_t res0, int64_t res1, bool quick)
+{
+	struct wtg_ctx *ctx = u->ctx;
+	const struct wtg_datafile *df = ctx->df;
+	int64_t pages = wtg_pages_of(df->size, wtg_page_size());
+	if (u->mech == UC_DIRECT)
+		wtg_table_note(ctx->t,
+			       "mechanism: O_DIRECT; buffers, offsets and lengths aligned to %u B (statx "
+			       "STATX_DIOALIGN or the 512 B default: memory %u, offset %u; at least 4096)",
+			       u->align, df->dio_mem_align, df->dio_offset_align);
+	else
+		wtg_table_note(
+			ctx->t,
+			"mechanism: evicting; O_DIRECT does not work on this %s file, so every sample "
+			"starts with posix_fadvise(POSIX_FADV_DONTNEED) and reads through the page cache",
+			df->fs);
+	wtg_table_note(ctx->t,
+		       "page cache residency of the file (%lld pages): %lld after the first eviction, %lld "
+		       "after the rounds%s",
+		       (long long)pages, (long long)res0, (long long)res1,
+		       u->mech == UC_DIRECT && res1 <= res0 && res0 * 10 <= pages && strcmp(df->fs, "tmpfs") != 0
+			       ? ": the direct reads went around the cache"
+			       : "");
+	char cap[16];
+	wtg_fmt_size(cap, sizeof cap, quick ? UC_QUICK_CAP : UC_CAP);
+	wtg_table_note(ctx->t,
+		       "a sequential sample reads from offset 0 at most %llu calls and %s (at least one "
+		       "buffer) in whole 64 KiB chunks; read_calls, bytes and sum are per sample, every "
+		       "sample's sum checked against the known prefix sum",
+		       (unsigned long long)(quick ? UC_QUICK_MAX_CALLS : UC_MAX_CALLS), cap);
+	wtg_table_note(ctx->t,
+		       "random: %zu reads of 16 KiB in all, about %zu per round at seeded offsets aligned to "
+		       "the read size (%u B slots), without replacement within a round; each round's sum "
+		       "checked against the same ranges read through the page cache (untimed, then evicted)",
+		       u->nrand, u->round_at[1] - u->round_at[0],
+		       (unsigned)(u->align > UC_RAND_LEN ? u->align : UC_RAND_LEN));
+	wtg_table_note(ctx->t,
+		       "gbps: the median over the samples of bytes / the sample's wall time (reading and "
+		       "summing); ms: bytes at that rate; median_us, p99_us: latency of one read call over "
+		       "every timed call of the row; CI of the latency median (ci_low_us, ci_high_us): random "
+		       "row only, its samples kept as a series (us)");
+	wtg_rounds_note(ctx, r, 1);
+	if (wtg_datafile_in_memory(df))
+		wtg_table_note(
+			ctx->t,
+			"the file is on %s: its pages live in memory, so no storage device is involved",
+			df->fs);
+	else
+		wtg_table_note(ctx->t,
+			       "on a virtual machine the disk's host may cache what the guest reads: these "
+			       "are the guest's storage path costs, not necessarily the physical device's");
+}
+
+static void uc_free(struct uc *u)
+{
+	if (u->fd >= 0)
+		close(u->fd);
+	free(u->buf);
+	free(u->lat);
+	free(u->offs);
+	for (int v = 0; v <= UC_NSEQ; v++)
+		free(u->all[v]);
 }
 
 static int run_uncached(struct wtg_ctx *ctx)
 {
-	const struct wtg_column cols[] = {
-		{ "mode", "", WTG_T_TEXT, 0 },
-		{ "bufsize", "B", WTG_T_INT, 0 },
-		{ "gbps", "GB/s", WTG_T_REAL, 3 },
-		{ "median_us", "us", WTG_T_REAL, 1 },
-		{ "p99_us", "us", WTG_T_REAL, 1 },
-		{ "mechanism", "", WTG_T_TEXT, 0 },
-		{ "read_calls", "count", WTG_T_INT, 0 },
-		{ "bytes", "B", WTG_T_INT, 0 },
-		{ "ms", "ms", WTG_T_REAL, 2 },
-		{ "sum", "", WTG_T_INT, 0 },
-		{ "mean_us", "us", WTG_T_REAL, 1 },
-		{ "p90_us", "us", WTG_T_REAL, 1 },
-		{ "max_us", "us", WTG_T_REAL, 1 },
-		{ "ci_low_us", "us", WTG_T_REAL, 1 },
-		{ "ci_high_us", "us", WTG_T_REAL, 1 },
-	};
-	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
+	uc_set_columns(ctx);
 	const struct wtg_datafile *df = ctx->df;
 	bool quick = ctx->opt && ctx->opt->quick;
 	struct uc u = { .ctx = ctx, .fd = -1 };
@@ -305,122 +519,47 @@ static int run_uncached(struct wtg_ctx *ctx)
 			       (unsigned long long)df->size, u.align);
 		return WTG_ERR;
 	}
-	size_t nrand = quick ? UC_QUICK_RANDOM : UC_RANDOM;
-	uint64_t max_calls = quick ? UC_QUICK_MAX_CALLS : UC_MAX_CALLS;
-	size_t nlat = nrand > max_calls ? nrand : (size_t)max_calls;
-	u.buf = wtg_aligned_alloc(u.align, UC_MAX_BUF);
-	u.lat = malloc(nlat * sizeof *u.lat);
-	uint64_t *offs = malloc(nrand * sizeof *offs);
-	int rc = WTG_OK;
-	if (!u.buf || !u.lat || !offs) {
-		wtg_table_fail(ctx->t, "out of memory");
+	/* seeded offsets, drawn before anything is timed */
+	int rc = uc_plan(&u, usable, quick);
+	if (rc == WTG_OK && !(u.buf = wtg_aligned_alloc(u.align, UC_MAX_BUF)))
 		rc = WTG_ERR;
-		goto out;
+	if (rc != WTG_OK) {
+		wtg_table_fail(ctx->t, "out of memory");
+		uc_free(&u);
+		return rc;
 	}
 	memset(u.buf, 1, UC_MAX_BUF);	/* no pass pays the buffer's first-touch faults */
 	u.fd = open(df->path, O_RDONLY | O_CLOEXEC | (u.mech == UC_DIRECT ? O_DIRECT : 0));
 	if (u.fd < 0) {
 		wtg_table_fail(ctx->t, "cannot open the data file%s: %s",
 			       u.mech == UC_DIRECT ? " with O_DIRECT" : "", strerror(errno));
-		rc = WTG_ERR;
-		goto out;
+		uc_free(&u);
+		return WTG_ERR;
 	}
-	/* seeded offsets, drawn before anything is timed */
-	uint64_t slots = (usable - UC_RAND_LEN) / u.align + 1;
-	for (size_t i = 0; i < nrand; i++)
-		offs[i] = wtg_rng_below(&ctx->rng, slots) * u.align;
-
 	/* start from an empty cache so residency afterwards shows what each mechanism left there */
 	wtg_datafile_evict(df);
 	int64_t res0 = wtg_datafile_resident_pages(df);
-	int nbuf = 0;
-	for (size_t b = UC_MIN_BUF; b <= UC_MAX_BUF; b *= 4)
-		nbuf++;
-	int step = 0, nsteps = nbuf + 1;
-	bool capped = false;
-	for (size_t b = UC_MIN_BUF; b <= UC_MAX_BUF; b *= 4) {
-		char label[48], size[16];
-		wtg_fmt_size(size, sizeof size, b);
-		snprintf(label, sizeof label, "sequential, buffer %s", size);
-		wtg_ctx_progress(ctx, step++, nsteps, label);
-		if (wtg_ctx_cancelled(ctx)) {
-			rc = WTG_CANCELLED;
-			goto out;
-		}
-		uint64_t bytes = usable;
-		/* ceil: a short last read is a call too, and u.lat may hold no more than max_calls */
-		if ((bytes + b - 1) / b > max_calls) {
-			bytes = (uint64_t)b * max_calls;	/* b divides 64 KiB or is a multiple of it */
-			bytes = bytes / WTG_CHUNK * WTG_CHUNK;
-			capped = true;
-		}
-		u.last_check = wtg_now_ns();
-		rc = uc_sequential(&u, b, bytes);
-		if (rc != WTG_OK)
-			goto out;
+	struct wtg_rounds r = { 0 };
+	const struct wtg_rounds_spec spec = {
+		.nvariants = UC_NSEQ + 1, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
+		.sample = uc_sample, .row = uc_rowvals, .arg = &u, .label = uc_label,
+	};
+	rc = wtg_rounds_run(ctx, &spec, &r);
+	if (rc == WTG_OK) {
+		int64_t res1 = wtg_datafile_resident_pages(df);
+		wtg_ctx_progress(ctx, 1, 1, "done");
+		uc_checks(&u, &r);
+		uc_notes(&u, &r, res0, res1, quick);
 	}
-	int64_t res1 = wtg_datafile_resident_pages(df);
-	wtg_ctx_progress(ctx, step++, nsteps, "random 16 KiB reads");
-	u.last_check = wtg_now_ns();
-	rc = uc_random(&u, offs, nrand);
-	if (rc != WTG_OK)
-		goto out;
-	wtg_ctx_progress(ctx, nsteps, nsteps, "done");
-
-	int64_t pages = wtg_pages_of(df->size, wtg_page_size());
-	if (u.mech == UC_DIRECT)
-		wtg_table_note(ctx->t,
-			       "mechanism: O_DIRECT; buffers, offsets and lengths aligned to %u B (statx "
-			       "STATX_DIOALIGN or the 512 B default: memory %u, offset %u; at least 4096)",
-			       u.align, df->dio_mem_align, df->dio_offset_align);
-	else
-		wtg_table_note(
-			ctx->t,
-			"mechanism: evicting; O_DIRECT does not work on this %s file, so every pass "
-			"starts with posix_fadvise(POSIX_FADV_DONTNEED) and reads through the page cache",
-			df->fs);
-	wtg_table_note(ctx->t,
-		       "page cache residency of the file (%lld pages): %lld after the first eviction, %lld "
-		       "after the sequential passes%s",
-		       (long long)pages, (long long)res0, (long long)res1,
-		       u.mech == UC_DIRECT && res1 <= res0 && res0 * 10 <= pages &&
-				       strcmp(df->fs, "tmpfs") != 0
-			       ? ": the direct reads went around the cache"
-			       : "");
-	if (capped)
-		wtg_table_note(
-			ctx->t,
-			"small buffers read a prefix of the file (at most %llu calls per pass; bytes and "
-			"read_calls say how much), so the run stays short",
-			(unsigned long long)max_calls);
-	wtg_table_note(ctx->t,
-		       "gbps: bytes over the pass's wall time (reading and summing); median_us, p99_us: "
-		       "latency of one read call; random: %zu reads of 16 KiB at seeded "
-		       "offsets aligned to %u B, their samples kept as a series (us); CI: bootstrap of the "
-		       "median, random row only",
-		       nrand, u.align);
-	if (wtg_datafile_in_memory(df))
-		wtg_table_note(
-			ctx->t,
-			"the file is on %s: its pages live in memory, so no storage device is involved",
-			df->fs);
-	else
-		wtg_table_note(ctx->t,
-			       "on a virtual machine the disk's host may cache what the guest reads: these "
-			       "are the guest's storage path costs, not necessarily the physical device's");
-out:
-	if (u.fd >= 0)
-		close(u.fd);
-	free(u.buf);
-	free(u.lat);
-	free(offs);
+	wtg_rounds_free(&r);
+	uc_free(&u);
 	return rc;
 }
 
 const struct wtg_experiment wtg_exp_uncached = {
 	.name = "uncached",
 	.question = "What does the storage path cost?",
-	.runs = "O_DIRECT sequential reads, buffer 4 KiB .. 16 MiB; 20000 random 16 KiB reads with latencies",
+	.runs = "O_DIRECT sequential reads, buffer 4 KiB .. 16 MiB, and 20000 random 16 KiB reads in rounds; latencies",
 	.view = WTG_VIEW_SWEEP,
 	.needs_datafile = true,
 	.run = run_uncached,

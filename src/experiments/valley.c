@@ -1,8 +1,10 @@
 /* valley.c: How big should the read buffer be?
  *
  * The same buffered sum for buffer sizes 16 B .. 16 MiB in x4 steps. Small buffers pay a kernel
- * crossing every few bytes; huge ones stop fitting in the caches. Each size reads at most a fixed
- * number of calls' worth of the file, so the 16-byte row does not take minutes. */
+ * crossing every few bytes; huge ones stop fitting in the caches. A sample reads at most a fixed
+ * number of calls' worth of the file (and at most a fixed number of bytes), so the 16-byte row does
+ * not take minutes; every row is 11 or more samples from the rounds engine, the sizes in seeded
+ * random order in every round. */
 #include "config.h"
 
 #include <errno.h>
@@ -16,9 +18,12 @@
 #define MIN_BUF 16u
 #define MAX_BUF (16u << 20)
 #define WARM_BUF (1u << 20)
-/* the most read() calls one row makes: bytes = min(file, bufsize x this) */
-#define MAX_CALLS_FULL (1ull << 18)
-#define MAX_CALLS_QUICK (1ull << 16)
+#define NSIZES 11	/* 16 B .. 16 MiB in x4 steps */
+/* what one sample reads: min(file, bufsize x calls, cap) bytes */
+#define MAX_CALLS_FULL (1ull << 14)
+#define MAX_CALLS_QUICK (1ull << 12)
+#define CAP_FULL (64ull << 20)
+#define CAP_QUICK (16ull << 20)
 
 /* One buffered pass over the first `want` bytes with a fresh descriptor in the mode in force. */
 static int pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want,
@@ -29,108 +34,178 @@ static int pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_
 	return wtg_read_pass(ctx, buf, bufsize, want, what, p);
 }
 
-static int run(struct wtg_ctx *ctx)
+struct vstate {
+	unsigned char *buf;
+	size_t sizes[NSIZES];
+	int nsizes;
+	uint64_t want[NSIZES];		/* bytes a sample of each size asks for */
+	struct wtg_read_pass last[NSIZES];	/* the latest sample of each size */
+};
+
+static void label(void *arg, int v, char *buf, size_t len)
 {
-	struct wtg_datafile *df = ctx->df;
-	const struct wtg_column cols[] = {
+	const struct vstate *st = arg;
+	char sz[32];
+	wtg_fmt_size(sz, sizeof sz, st->sizes[v]);
+	snprintf(buf, len, "bufsize %s", sz);
+}
+
+/* One sample: a pass of want bytes from offset 0, its calls and sum checked (the sum every time,
+ * silently when right). */
+static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
+{
+	struct vstate *st = arg;
+	struct wtg_read_pass *p = &st->last[v];
+	int rc = pass(ctx, st->buf, st->sizes[v], st->want[v], p);
+	if (rc != WTG_OK)
+		return rc;
+	(void)round;
+	char what[48];
+	label(arg, v, what, sizeof what);
+	int64_t expect = (int64_t)((p->bytes + st->sizes[v] - 1) / st->sizes[v]);
+	if (p->calls != expect && !wtg_check_read_calls(ctx, what, p->calls, p->bytes, st->sizes[v]))
+		wtg_table_fail(ctx->t, "%s: %lld read calls, not ceil(bytes / bufsize)", what, (long long)p->calls);
+	if (!wtg_check_sum_quiet(ctx, what, p->sum, wtg_datafile_prefix_sum(ctx->df, p->bytes)) || ctx->t->error[0])
+		return WTG_ERR;
+	out->res = p->res;
+	out->figure = p->res.wall_ms > 0 ? (double)p->bytes / (p->res.wall_ms * 1e6) : 0;
+	return WTG_OK;
+}
+
+static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *r, struct wtg_value *vals)
+{
+	(void)ctx;
+	const struct vstate *st = arg;
+	const struct wtg_read_pass *p = &st->last[v];
+	double ms = r->s.median > 0 ? (double)p->bytes / (r->s.median * 1e6) : 0;
+	int n = 0;
+	vals[n++] = WTG_INT(st->sizes[v]);
+	vals[n++] = WTG_INT(p->calls);
+	vals[n++] = WTG_INT(p->bytes);
+	vals[n++] = WTG_REAL(ms);
+	vals[n++] = WTG_REAL(r->s.median);
+	vals[n++] = WTG_INT(p->sum);
+	n += wtg_rounds_values_after(vals + n, r);
+	vals[n++] = WTG_REAL(p->calls > 0 ? ms * 1e6 / (double)p->calls : 0);
+	return n;
+}
+
+static void set_columns(struct wtg_ctx *ctx)
+{
+	struct wtg_column cols[WTG_MAX_COLS] = {
 		{ "bufsize", "B", WTG_T_INT, 0 },
 		{ "read_calls", "count", WTG_T_INT, 0 },
 		{ "bytes", "B", WTG_T_INT, 0 },
 		{ "ms", "ms", WTG_T_REAL, 2 },
 		{ "gbps", "GB/s", WTG_T_REAL, 2 },
 		{ "sum", "", WTG_T_INT, 0 },
-		{ "ns_per_call", "ns", WTG_T_REAL, 1 },
 	};
-	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
-	const uint64_t max_calls = ctx->opt->quick ? MAX_CALLS_QUICK : MAX_CALLS_FULL;
-	int nsizes = 0;
-	for (size_t b = MIN_BUF; b <= MAX_BUF; b *= 4)
-		nsizes++;
+	int n = 6;
+	n += wtg_rounds_columns_after(cols + n, "gbps", "GB/s", 2);
+	cols[n++] = (struct wtg_column){ "ns_per_call", "ns", WTG_T_REAL, 1 };
+	wtg_table_set_columns(ctx->t, cols, n);
+}
 
-	unsigned char *buf = wtg_aligned_alloc(wtg_io_align(df), MAX_BUF);
-	if (!buf) {
-		wtg_table_fail(ctx->t, "out of memory for a %u-byte buffer", MAX_BUF);
-		return WTG_ERR;
-	}
-	memset(buf, 0, MAX_BUF); /* fault the buffer in before any timing */
-
-	/* fixed warm-up rule: one unreported 1 MiB-buffer pass over the whole file */
-	wtg_ctx_progress(ctx, 0, nsizes + 1, "warm-up pass");
-	struct wtg_read_pass p;
-	int rc = pass(ctx, buf, WARM_BUF, df->size, &p);
-	if (rc == WTG_OK && !wtg_check_sum(ctx, "warm-up pass", p.sum, wtg_datafile_prefix_sum(df, p.bytes)))
-		rc = WTG_ERR;
-
-	size_t skipped_below = 0, smallest = 0;
-	uint64_t smallest_bytes = 0;
-	char sz[32];
-	int step = 1;
-	for (size_t b = MIN_BUF; b <= MAX_BUF && rc == WTG_OK; b *= 4, step++) {
-		wtg_fmt_size(sz, sizeof sz, b);
-		char label[48];
-		snprintf(label, sizeof label, "bufsize %s", sz);
-		wtg_ctx_progress(ctx, step, nsizes + 1, label);
-		if (wtg_ctx_cancelled(ctx)) {
-			rc = WTG_CANCELLED;
-			break;
-		}
-		if (p.direct && b < wtg_io_align(df)) {
-			skipped_below = wtg_io_align(df);
+/* The sizes a run measures: O_DIRECT in force skips those below its alignment (*skipped_below). */
+static void plan(struct wtg_ctx *ctx, struct vstate *st, bool direct, size_t *skipped_below)
+{
+	const bool quick = ctx->opt->quick;
+	const uint64_t max_calls = quick ? MAX_CALLS_QUICK : MAX_CALLS_FULL;
+	const uint64_t cap = quick ? CAP_QUICK : CAP_FULL;
+	*skipped_below = 0;
+	st->nsizes = 0;
+	for (size_t b = MIN_BUF; b <= MAX_BUF; b *= 4) {
+		if (direct && b < wtg_io_align(ctx->df)) {
+			*skipped_below = wtg_io_align(ctx->df);
 			continue;
 		}
-		uint64_t want = df->size;
+		uint64_t want = ctx->df->size;
 		if ((uint64_t)b * max_calls < want)
 			want = (uint64_t)b * max_calls; /* a multiple of WTG_CHUNK */
-		rc = pass(ctx, buf, b, want, &p);
-		if (rc != WTG_OK)
-			break;
-		if (!smallest) {
-			smallest = b;
-			smallest_bytes = p.bytes;
-		}
-		double ms = p.res.wall_ms;
-		const struct wtg_value row[] = {
-			WTG_INT(b),
-			WTG_INT(p.calls),
-			WTG_INT(p.bytes),
-			WTG_REAL(ms),
-			WTG_REAL(ms > 0 ? (double)p.bytes / (ms * 1e6) : 0),
-			WTG_INT(p.sum),
-			WTG_REAL(p.calls > 0 ? ms * 1e6 / (double)p.calls : 0),
-		};
-		wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), &p.res);
-		wtg_check_read_calls(ctx, label, p.calls, p.bytes, b);
-		if (!wtg_check_sum(ctx, label, p.sum, wtg_datafile_prefix_sum(df, p.bytes)))
-			rc = WTG_ERR;
+		if (cap < want)
+			want = cap < b ? b : cap / b * b;
+		st->sizes[st->nsizes] = b;
+		st->want[st->nsizes++] = want;
 	}
-	free(buf);
-	if (rc != WTG_OK)
-		return rc;
-	wtg_ctx_progress(ctx, nsizes + 1, nsizes + 1, "done");
+}
 
-	char maxb[32];
-	wtg_fmt_size(maxb, sizeof maxb, df->size);
+static void add_notes(struct wtg_ctx *ctx, const struct wtg_rounds *r, size_t skipped_below)
+{
+	const bool quick = ctx->opt->quick;
+	char maxb[32], cap[32];
+	wtg_fmt_size(maxb, sizeof maxb, ctx->df->size);
+	wtg_fmt_size(cap, sizeof cap, quick ? CAP_QUICK : CAP_FULL);
 	wtg_table_note(ctx->t,
 		       "warm-up (fixed before measuring): one unreported pass over the whole %s file with "
-		       "a 1 MiB buffer; then every row opens the file afresh and reads from offset 0",
+		       "a 1 MiB buffer; then every sample opens the file afresh and reads from offset 0",
 		       maxb);
-	wtg_fmt_size(sz, sizeof sz, smallest);
 	wtg_table_note(ctx->t,
-		       "each row reads min(file, bufsize x %llu) bytes, so small buffers read a slice "
-		       "(%s: the first %llu bytes) and every row makes at most %llu read() calls",
-		       (unsigned long long)max_calls, sz, (unsigned long long)smallest_bytes,
-		       (unsigned long long)max_calls);
+		       "a sample reads min(file, bufsize x %llu, %s) bytes, so small buffers read a slice "
+		       "and no sample makes more than %llu read() calls; read_calls, bytes and sum are per "
+		       "sample, every sample's sum checked",
+		       (unsigned long long)(quick ? MAX_CALLS_QUICK : MAX_CALLS_FULL), cap,
+		       (unsigned long long)(quick ? MAX_CALLS_QUICK : MAX_CALLS_FULL));
 	wtg_table_note(ctx->t,
-		       "the buffer is one %u MiB allocation touched before timing; GB/s = bytes / ms / 1e6",
+		       "the buffer is one %u MiB allocation touched before timing; GB/s = bytes / ms / 1e6; "
+		       "ms: bytes at the median GB/s",
 		       MAX_BUF >> 20);
+	wtg_rounds_note(ctx, r, 1);
 	if (skipped_below)
 		wtg_table_note(ctx->t,
 			       "O_DIRECT in force: buffer sizes below its %zu-byte alignment are skipped",
 			       skipped_below);
 	else if (wtg_uncached_requested())
-		wtg_table_note(ctx->t, "uncached I/O: %s before each row",
-			       wtg_iomode_name(wtg_iomode_effective(df)));
-	return WTG_OK;
+		wtg_table_note(ctx->t, "uncached I/O: %s before each sample",
+			       wtg_iomode_name(wtg_iomode_effective(ctx->df)));
+}
+
+static void add_checks(struct wtg_ctx *ctx, const struct vstate *st, const struct wtg_rounds *r)
+{
+	for (int v = 0; v < r->nvariants; v++) {
+		char name[48];
+		label((void *)st, v, name, sizeof name);
+		const struct wtg_read_pass *p = &st->last[v];
+		wtg_check_read_calls(ctx, name, p->calls, p->bytes, st->sizes[v]);
+		wtg_check_sums_row(ctx, name, (int)r->v[v].n, p->sum * (int64_t)r->v[v].n);
+		wtg_rounds_checks(ctx, name, "GB/s", &r->v[v]);
+	}
+}
+
+static int run(struct wtg_ctx *ctx)
+{
+	struct wtg_datafile *df = ctx->df;
+	set_columns(ctx);
+	struct vstate st = { 0 };
+	st.buf = wtg_aligned_alloc(wtg_io_align(df), MAX_BUF);
+	if (!st.buf) {
+		wtg_table_fail(ctx->t, "out of memory for a %u-byte buffer", MAX_BUF);
+		return WTG_ERR;
+	}
+	memset(st.buf, 0, MAX_BUF); /* fault the buffer in before any timing */
+
+	/* fixed warm-up rule: one unreported 1 MiB-buffer pass over the whole file */
+	wtg_ctx_progress(ctx, 0, 1, "warm-up pass");
+	struct wtg_read_pass p;
+	int rc = pass(ctx, st.buf, WARM_BUF, df->size, &p);
+	if (rc == WTG_OK && !wtg_check_sum(ctx, "warm-up pass", p.sum, wtg_datafile_prefix_sum(df, p.bytes)))
+		rc = WTG_ERR;
+	size_t skipped_below = 0;
+	plan(ctx, &st, rc == WTG_OK && p.direct, &skipped_below);
+	struct wtg_rounds r = { 0 };
+	const struct wtg_rounds_spec spec = {
+		.nvariants = st.nsizes, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
+		.sample = sample, .row = row, .arg = &st, .label = label,
+	};
+	if (rc == WTG_OK)
+		rc = wtg_rounds_run(ctx, &spec, &r);
+	free(st.buf);
+	if (rc == WTG_OK) {
+		wtg_ctx_progress(ctx, 1, 1, "done");
+		add_checks(ctx, &st, &r);
+		add_notes(ctx, &r, skipped_below);
+	}
+	wtg_rounds_free(&r);
+	return rc;
 }
 
 double wtg_headline_valley(struct wtg_ctx *ctx)

@@ -1,5 +1,7 @@
-/* wss.c: Cache or core? Sum a buffer of S bytes over and over, S = 16 KiB .. 64 MiB in x2 steps:
- * if the loop waited on memory, GB/s would fall in steps as S leaves each cache. */
+/* wss.c: Cache or core? Sum a working set of S bytes over and over, S in x2 steps from below this
+ * machine's L1d to at least 4x its last-level cache (capped at a quarter of RAM): if the loop waited
+ * on memory, GB/s would fall in steps as S leaves each cache. Every size is a row of 11 or more timed
+ * samples from the rounds engine, the sizes in seeded random order in every round. */
 #include "config.h"
 
 #include <math.h>
@@ -9,78 +11,180 @@
 
 #include "common.h"
 
-#define WSS_MIN (16u << 10)
-#define WSS_MAX (64u << 20)
-#define TARGET_BYTES 2000000000ull /* about 2 GB per size */
-#define TARGET_BYTES_QUICK 300000000ull
+#define CHUNK (4u << 10)		/* the known sums cover 4 KiB pieces */
+#define SAMPLE_BYTES (256ull << 20)	/* bytes a timed sample moves */
+#define SAMPLE_BYTES_QUICK (32ull << 20)
+#define MAX_SIZES 40
 #define HEADLINE_SPAN (64ull << 20) /* memory-sized: past this machine's last-level cache */
 #define HEADLINE_PASSES 4
 
-static int run(struct wtg_ctx *ctx)
-{
-	const uint64_t target = ctx->opt->quick ? TARGET_BYTES_QUICK : TARGET_BYTES;
-	const struct wtg_column cols[] = {
-		{ "wss", "B", WTG_T_INT, 0 },
-		{ "gbps", "GB/s", WTG_T_REAL, 2 },
-		{ "passes", "count", WTG_T_INT, 0 },
-		{ "ms", "ms", WTG_T_REAL, 1 },
-		{ "bytes", "B", WTG_T_INT, 0 },
-		{ "sum", "", WTG_T_INT, 0 },
-	};
-	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
+struct wstate {
+	const struct wtg_seeded_buf *buf;	/* its own allocation (shared with kernels, not the data
+						 * file); size S uses the first S bytes */
+	uint64_t sizes[MAX_SIZES];
+	int nsizes;
+	uint64_t pos[MAX_SIZES];	/* where the next sample of each size starts */
+	uint64_t bytes;			/* per timed sample */
+	uint64_t llc;
+	int64_t total[MAX_SIZES];
+};
 
-	int nsizes = 0;
-	for (size_t s = WSS_MIN; s <= WSS_MAX; s *= 2)
-		nsizes++;
-	/* one buffer; size S uses its first S bytes, whose sum the fill records region by region */
-	unsigned char *buf = wtg_aligned_alloc(4096, WSS_MAX);
-	if (!buf) {
-		wtg_table_fail(ctx->t, "cannot allocate a %u MiB buffer", WSS_MAX >> 20);
-		return WTG_ERR;
-	}
-	int rc = WTG_OK;
-	int64_t known = 0;
-	size_t filled = 0;
-	int step = 0;
-	for (size_t wss = WSS_MIN; wss <= WSS_MAX && rc == WTG_OK; wss *= 2, step++) {
-		char sz[32];
-		wtg_fmt_size(sz, sizeof sz, wss);
-		wtg_ctx_progress(ctx, step, nsizes, sz);
-		if (wtg_ctx_cancelled(ctx)) {
-			rc = WTG_CANCELLED;
-			break;
-		}
-		known += wtg_fill_seeded(&ctx->rng, buf + filled, wss - filled);
-		filled = wss;
-		/* fixed warm-up rule: one unreported pass per size, checked like the others */
-		uint64_t passes = (target + wss - 1) / wss;
-		char what[64];
-		snprintf(what, sizeof what, "%s x %llu passes", sz, (unsigned long long)passes);
-		struct wtg_probe_result res;
-		rc = wtg_sum_passes_checked(ctx, wtg_sum_bytes, buf, wss, passes, known, sz, what, &res);
+static void label(void *arg, int v, char *buf, size_t len)
+{
+	const struct wstate *st = arg;
+	wtg_fmt_size(buf, len, st->sizes[v]);
+}
+
+/* One sample of size S: a set that fits in the LLC is first re-read once, untimed (the other sizes
+ * ran in between), then the timed part moves st->bytes: whole passes over S, or for a larger S a
+ * window of it that starts where the last sample of S ended. */
+static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
+{
+	struct wstate *st = arg;
+	uint64_t set = st->sizes[v];
+	char what[64];
+	label(arg, v, what, sizeof what);
+	int64_t sum;
+	struct wtg_probe_result warm;
+	if (set <= st->llc) {
+		uint64_t at = 0;
+		int rc = wtg_seeded_sum_sample(ctx, wtg_sum_bytes, st->buf, set, set, &at, what, &warm, &sum);
 		if (rc != WTG_OK)
-			break;
-		uint64_t bytes = passes * wss;
-		double gbps = res.wall_ms > 0 ? (double)bytes / (res.wall_ms * 1e6) : 0;
-		const struct wtg_value v[] = {
-			WTG_INT(wss), WTG_REAL(gbps), WTG_INT(passes), WTG_REAL(res.wall_ms), WTG_INT(bytes),
-			WTG_INT(known),
-		};
-		wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), &res);
+			return rc;
 	}
-	free(buf);
+	uint64_t bytes = st->bytes < set ? st->bytes : (st->bytes + set - 1) / set * set;
+	int rc = wtg_seeded_sum_sample(ctx, wtg_sum_bytes, st->buf, set, bytes, &st->pos[v], what, &out->res,
+				       &sum);
 	if (rc != WTG_OK)
 		return rc;
-	wtg_ctx_progress(ctx, nsizes, nsizes, "done");
+	if (round >= 0)
+		st->total[v] += sum;
+	out->figure = out->res.wall_ms > 0 ? (double)bytes / (out->res.wall_ms * 1e6) : 0;
+	return WTG_OK;
+}
+
+static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *r, struct wtg_value *vals)
+{
+	struct wstate *st = arg;
+	uint64_t set = st->sizes[v];
+	uint64_t bytes = st->bytes < set ? st->bytes : (st->bytes + set - 1) / set * set;
+	int n = 0;
+	vals[n++] = WTG_INT(set);
+	n += wtg_rounds_values(vals + n, r);
+	vals[n++] = WTG_TEXT(wtg_cache_level_name(ctx, set));
+	vals[n++] = WTG_REAL((double)bytes / set);
+	vals[n++] = WTG_REAL((double)bytes / (r->s.median * 1e6));
+	vals[n++] = WTG_INT(bytes);
+	vals[n++] = WTG_INT(st->total[v]);
+	return n;
+}
+
+/* The sizes: x2 steps from the power of two at or below half of L1d up to the memory-sized span
+ * (at least 4x the LLC, or a quarter of RAM, which then ends the list whatever its size). */
+static void plan(struct wtg_ctx *ctx, struct wstate *st)
+{
+	uint64_t lo = CHUNK, top = wtg_dram_span(ctx);
+	while (lo * 2 <= wtg_ctx_l1d(ctx) / 2)
+		lo *= 2;
+	st->nsizes = 0;
+	for (uint64_t s = lo; s < top && st->nsizes < MAX_SIZES - 1; s *= 2)
+		st->sizes[st->nsizes++] = s;
+	st->sizes[st->nsizes++] = top;
+	/* windows of a set past the LLC start in its second half, which no smaller set touches */
+	for (int v = 0; v < st->nsizes; v++)
+		st->pos[v] = st->sizes[v] > st->llc ? st->sizes[v] / 2 / CHUNK * CHUNK : 0;
+}
+
+/* Mark each cache level's size on the sweep's x axis. */
+static void mark_caches(struct wtg_ctx *ctx)
+{
+	if (!ctx->machine)
+		return;
+	for (int level = 1; level <= 4; level++) {
+		uint64_t s = wtg_machine_cache_size(ctx->machine, level);
+		if (!s)
+			continue;
+		char sz[32], label[40];
+		wtg_fmt_size(sz, sizeof sz, s);
+		snprintf(label, sizeof label, "L%d %s", level, sz);
+		wtg_table_add_xmark(ctx->t, (double)s, label);
+	}
+}
+
+static void set_columns(struct wtg_ctx *ctx)
+{
+	struct wtg_column cols[WTG_MAX_COLS] = { { "wss", "B", WTG_T_INT, 0 } };
+	int n = 1;
+	n += wtg_rounds_columns(cols + n, "gbps", "GB/s", 2);
+	cols[n++] = (struct wtg_column){ "level", "", WTG_T_TEXT, 0 };
+	cols[n++] = (struct wtg_column){ "passes", "count", WTG_T_REAL, 2 };
+	cols[n++] = (struct wtg_column){ "ms", "ms", WTG_T_REAL, 2 };
+	cols[n++] = (struct wtg_column){ "bytes", "B", WTG_T_INT, 0 };
+	cols[n++] = (struct wtg_column){ "sum", "", WTG_T_INT, 0 };
+	wtg_table_set_columns(ctx->t, cols, n);
+}
+
+static void add_notes(struct wtg_ctx *ctx, const struct wstate *st, const struct wtg_rounds *r, int warmup)
+{
+	char lo[32], hi[32], llc[32];
+	wtg_fmt_size(lo, sizeof lo, st->sizes[0]);
+	wtg_fmt_size(hi, sizeof hi, st->sizes[st->nsizes - 1]);
+	wtg_fmt_size(llc, sizeof llc, st->llc);
 	wtg_table_note(ctx->t,
-		       "sizes 16K .. 64M in x2 steps, ascending; the first S bytes of one seeded buffer; "
-		       "kernel: %s",
+		       "sizes %s .. %s in x2 steps (below L1d up to at least 4x the %s last-level cache, or a "
+		       "quarter of RAM); the first S bytes of one seeded buffer of its own; level: the "
+		       "smallest cache S fits in (%s caches); kernel: %s",
+		       lo, hi, llc, ctx->machine && ctx->machine->caches_source ? ctx->machine->caches_source : "assumed",
 		       wtg_sum_simd_name());
 	wtg_table_note(ctx->t,
-		       "per size: one unreported warm-up pass, then whole passes moving about %llu MB; "
-		       "sum = the known sum of the S bytes x passes",
-		       (unsigned long long)(target / 1000000));
-	return WTG_OK;
+		       "a sample: a set that fits in the last-level cache is re-read once untimed (other "
+		       "sizes ran in between), then %llu MB are timed: whole passes over S, or for a larger S "
+		       "a window of it starting where its last sample ended (first in its second half, which "
+		       "no smaller set touches); every sample's sum checked",
+		       (unsigned long long)(st->bytes / 1000000));
+	wtg_rounds_note(ctx, r, warmup);
+}
+
+static void add_checks(struct wtg_ctx *ctx, const struct wstate *st, const struct wtg_rounds *r)
+{
+	for (int v = 0; v < r->nvariants; v++) {
+		char name[32];
+		label((void *)st, v, name, sizeof name);
+		wtg_check_sums_row(ctx, name, (int)r->v[v].n, st->total[v]);
+		wtg_rounds_checks(ctx, name, "GB/s", &r->v[v]);
+	}
+}
+
+static int run(struct wtg_ctx *ctx)
+{
+	set_columns(ctx);
+	mark_caches(ctx);
+	struct wstate *st = calloc(1, sizeof *st);
+	if (!st) {
+		wtg_table_fail(ctx->t, "out of memory");
+		return WTG_ERR;
+	}
+	st->bytes = ctx->opt->quick ? SAMPLE_BYTES_QUICK : SAMPLE_BYTES;
+	st->llc = wtg_ctx_llc(ctx);
+	plan(ctx, st);
+	wtg_ctx_progress(ctx, 0, 1, "filling the buffer");
+	int rc = wtg_dram_buf_get(ctx, &st->buf);
+	struct wtg_rounds r = { 0 };
+	const struct wtg_rounds_spec spec = {
+		.nvariants = st->nsizes, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
+		.sample = sample, .row = row, .arg = st, .label = label,
+	};
+	if (rc == WTG_OK)
+		rc = wtg_rounds_run(ctx, &spec, &r);
+	wtg_dram_buf_done(false);
+	if (rc == WTG_OK) {
+		wtg_ctx_progress(ctx, 1, 1, "done");
+		add_checks(ctx, st, &r);
+		add_notes(ctx, st, &r, spec.warmup);
+	}
+	wtg_rounds_free(&r);
+	free(st);
+	return rc;
 }
 
 /* Headline for compare: GB/s of the fast sum over a memory-sized span of the data file, mapped and
@@ -108,7 +212,7 @@ double wtg_headline_wss(struct wtg_ctx *ctx)
 const struct wtg_experiment wtg_exp_wss = {
 	.name = "wss",
 	.question = "Cache or core?",
-	.runs = "sum a buffer of 16 KiB .. 64 MiB repeatedly; GB/s per working-set size",
+	.runs = "sum a working set from below L1d to 4x the last-level cache repeatedly; GB/s per size",
 	.view = WTG_VIEW_SWEEP,
 	.needs_datafile = false,
 	.run = run,

@@ -135,6 +135,23 @@ static void json_key(FILE *f, int indent, const char *key)
 	fprintf(f, "%*s\"%s\": ", indent, "", key);
 }
 
+/* "caches_source" and "caches": CPU 0's caches (level, type, size, line, shared CPUs). */
+static void write_caches(FILE *f, const struct wtg_machine *m)
+{
+	json_key(f, 4, "caches_source");
+	wtg_json_string(f, m->caches_source ? m->caches_source : "none");
+	fputs(",\n    \"caches\": [", f);
+	for (int i = 0; i < m->ncaches; i++) {
+		const struct wtg_cache *c = &m->caches[i];
+		fprintf(f, "%s\n      { \"level\": %d, \"type\": ", i ? "," : "", c->level);
+		wtg_json_string(f, c->type);
+		fprintf(f, ", \"size\": %" PRIu64 ", \"line\": %d, \"shared_cpus\": ", c->size, c->line);
+		wtg_json_string(f, c->shared_cpus);
+		fputs(" }", f);
+	}
+	fputs(m->ncaches ? "\n    ],\n" : "],\n", f);
+}
+
 static void write_machine(FILE *f, struct wtg_session *s)
 {
 	const struct wtg_machine *m = &s->machine;
@@ -154,6 +171,7 @@ static void write_machine(FILE *f, struct wtg_session *s)
 	json_key(f, 4, "hw_counters");
 	fputs(m->hw_counters ? "true" : "\"n/a (no hardware counters)\"", f);
 	fputs(",\n", f);
+	write_caches(f, m);
 
 	/* the worker fills df before it publishes READY; until then only the state is safe to read */
 	int st = atomic_load(&s->df_state);

@@ -24,9 +24,8 @@ struct bars_map {
 
 static const struct bars_map bars_maps[] = {
 	{ "bytewise", { "variant" }, "ms", "ns_per_byte", false, false, { "ms_ci_low", "ms_ci_high" } },
-	{ "kernels", { "kernel", "wss" }, "gbps", NULL, false, false, { NULL } },
+	{ "kernels", { "kernel", "wss" }, "gbps", NULL, false, false, { "gbps_ci_low", "gbps_ci_high" } },
 	{ "threads", { "threads" }, "gbps", "ms", true, false, { "gbps_ci_low", "gbps_ci_high" } },
-	{ "roofline", { "loop", "policy" }, "ms", "ratio", false, false, { NULL } },
 	{ "compare", { "pair", "order" }, "diff", "rel_pct", false, true, { "ci_low", "ci_high" } },
 };
 
@@ -116,6 +115,13 @@ static int signed_col(double x, double scale, int zc, int half, int bw)
 	if (x < 0)
 		return zc - (int)lround(-x / scale * half);
 	return zc + (int)lround(x / scale * (bw - half - 1));
+}
+
+/* The column where a bar of value x (>= 0) from bx over bw columns ends. */
+static int bar_col(double x, double scale, int bx, int bw)
+{
+	int c = (int)lround(x / scale * bw) - 1;
+	return bx + (c < 0 ? 0 : c > bw - 1 ? bw - 1 : c);
 }
 
 void tui_bars_draw(const struct tui_view *v)
@@ -208,7 +214,8 @@ void tui_bars_draw(const struct tui_view *v)
 	}
 
 	/* the rows that fit (the latest ones), then the rows in words underneath as room allows */
-	int extra_lines = (m && m->ideal ? 1 : 0) + (n == 2 && !neg ? 1 : 0) + (neg ? 1 : 0);
+	bool has_ci = cl >= 0 && ch >= 0;
+	int extra_lines = (m && m->ideal ? 1 : 0) + (n == 2 && !neg ? 1 : 0) + (neg || has_ci ? 1 : 0);
 	int words = v->h - n - extra_lines;
 	if (words > n)
 		words = n;
@@ -233,7 +240,7 @@ void tui_bars_draw(const struct tui_view *v)
 	 * with a blank line between them; label, value and marks stay on the middle line */
 	int shown = n - first, per = shown > 0 ? (end - y - extra_lines) / shown : 1;
 	int thick = per >= 3 ? (per - 1 > 3 ? 3 : per - 1) : 1, gap = per >= 3 ? 1 : 0;
-	int drawn = 0;
+	int drawn = 0, cis = 0;
 	for (int r = first; r < n && y + thick <= end; r++, y += thick + gap, drawn++) {
 		int mid = y + thick / 2;
 		int lx = v->x + lw - tui_width(lab[r]);
@@ -264,14 +271,17 @@ void tui_bars_draw(const struct tui_view *v)
 				}
 			}
 		}
-		if (neg) {
-			double ca = cl >= 0 ? wtg_table_num(t, r, cl) : NAN;
-			double cb = ch >= 0 ? wtg_table_num(t, r, ch) : NAN;
-			if (!isnan(ca) && !isnan(cb)) {
-				attr_t wa = tui_attr(l, TR_WARN) | A_BOLD;
-				tui_put(w, mid, signed_col(ca, scale, zc, half, bw), 1, wa, "[");
-				tui_put(w, mid, signed_col(cb, scale, zc, half, bw), 1, wa, "]");
-			}
+		double ca = cl >= 0 ? wtg_table_num(t, r, cl) : NAN;
+		double cb = ch >= 0 ? wtg_table_num(t, r, ch) : NAN;
+		if (!isnan(ca) && !isnan(cb)) {
+			/* the 95% CI as whiskers on the bar's middle line */
+			attr_t wa = tui_attr(l, TR_WARN) | A_BOLD;
+			int ka = neg ? signed_col(ca, scale, zc, half, bw) : bar_col(ca, scale, bx, bw);
+			int kb = neg ? signed_col(cb, scale, zc, half, bw) : bar_col(cb, scale, bx, bw);
+			tui_put(w, mid, ka, 1, wa, ka == kb ? "|" : "[");
+			if (kb != ka)
+				tui_put(w, mid, kb, 1, wa, "]");
+			cis++;
 		}
 		tui_put(w, mid, bx + bw + 1, vw, A_BOLD, val[r]);
 	}
@@ -294,6 +304,8 @@ void tui_bars_draw(const struct tui_view *v)
 		if (cl >= 0)
 			tui_put(w, y, bx + bw + 1, vw, tui_attr(l, TR_WARN), "[ ] 95% CI");
 		y++;
+	} else if (cis && y < end) {
+		tui_put(w, y++, bx, bw, tui_attr(l, TR_WARN), "[ ] 95% CI of the median");
 	}
 	if (n == 2 && !neg && x[0] > 0 && x[1] > 0 && y < end) {
 		int hi = x[0] >= x[1] ? 0 : 1;

@@ -173,6 +173,7 @@ static bool same_content(const struct wtg_table *dst, const struct wtg_table *sr
 	return dst->started_ns == src->started_ns && dst->state == src->state && dst->ncols == src->ncols &&
 	       dst->nrows == src->nrows && dst->nchecks == src->nchecks && dst->nnotes == src->nnotes &&
 	       dst->nseries == src->nseries && dst->has_total == src->has_total &&
+	       dst->nxmarks == src->nxmarks && dst->edits == src->edits &&
 	       memcmp(dst->cols, src->cols, sizeof dst->cols) == 0 && strcmp(dst->error, src->error) == 0;
 }
 
@@ -232,6 +233,9 @@ bool tui_table_copy(struct wtg_table *dst, struct wtg_table *src, bool force)
 			memcpy(b->v, a->v, a->n * sizeof *b->v);
 	}
 	dst->nseries = dst->capseries = src->nseries;
+	dst->nxmarks = src->nxmarks;
+	dst->edits = src->edits;
+	memcpy(dst->xmarks, src->xmarks, sizeof dst->xmarks);
 	dst->state = src->state;
 	memcpy(dst->error, src->error, sizeof dst->error);
 	dst->step = src->step;

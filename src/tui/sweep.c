@@ -23,7 +23,7 @@ struct sweep_map {
 static const struct sweep_map sweep_maps[] = {
 	{ "valley", "bufsize", { "gbps" }, NULL, 16, 16 << 20, "read() buffer size" },
 	{ "syscall", "batch", { "median_ns", "p99_ns" }, NULL, 1, 10000, "calls per batch" },
-	{ "wss", "wss", { "gbps" }, NULL, 16 << 10, 64 << 20, "working set" },
+	{ "wss", "wss", { "gbps" }, NULL, 0, 0, "working set" },	/* sized to the machine */
 	{ "uncached", "bufsize", { "gbps" }, "mode", 4 << 10, 16 << 20, "O_DIRECT read size" },
 	{ "roofline", "ops_per_byte", { "gops" }, "buffer", 1.0 / 64, 64, "integer ops per byte" },
 };
@@ -34,6 +34,7 @@ struct series {
 	char name[64];
 	int n;
 	double *x, *y;
+	double *lo, *hi;	/* the y column's 95% CI (<y>_ci_low, <y>_ci_high) per point, NAN without */
 };
 
 struct plot {
@@ -64,12 +65,22 @@ static int cmp_point(const void *a, const void *b)
 	return (p[0] > q[0]) - (p[0] < q[0]);
 }
 
+/* The column <y>_<suffix> of y column yc, or -1. */
+static int ci_col(const struct wtg_table *t, int yc, const char *suffix)
+{
+	char name[96];
+	snprintf(name, sizeof name, "%s_%s", t->cols[yc].name, suffix);
+	return wtg_table_col(t, name);
+}
+
 static void add_points(struct series *s, const struct wtg_table *t, int xc, int yc, int gc,
 		       const char *gval)
 {
-	double *pts = malloc((size_t)(t->nrows > 0 ? t->nrows : 1) * 2 * sizeof *pts);
+	enum { NP = 4 };	/* x, y, CI low, CI high */
+	double *pts = malloc((size_t)(t->nrows > 0 ? t->nrows : 1) * NP * sizeof *pts);
 	if (!pts)
 		return;
+	int lc = ci_col(t, yc, "ci_low"), hc = ci_col(t, yc, "ci_high");
 	int n = 0;
 	for (int r = 0; r < t->nrows; r++) {
 		if (gc >= 0) {
@@ -80,21 +91,28 @@ static void add_points(struct series *s, const struct wtg_table *t, int xc, int 
 		double x = wtg_table_num(t, r, xc), y = wtg_table_num(t, r, yc);
 		if (!(x > 0) || isnan(y) || isinf(y))
 			continue;
-		pts[2 * n] = x;
-		pts[2 * n + 1] = y;
+		pts[NP * n] = x;
+		pts[NP * n + 1] = y;
+		pts[NP * n + 2] = lc >= 0 ? wtg_table_num(t, r, lc) : NAN;
+		pts[NP * n + 3] = hc >= 0 ? wtg_table_num(t, r, hc) : NAN;
 		n++;
 	}
-	qsort(pts, (size_t)n, 2 * sizeof *pts, cmp_point);
-	s->x = malloc((size_t)(n ? n : 1) * sizeof *s->x);
-	s->y = malloc((size_t)(n ? n : 1) * sizeof *s->y);
-	if (!s->x || !s->y) {
+	qsort(pts, (size_t)n, NP * sizeof *pts, cmp_point);
+	size_t sz = (size_t)(n ? n : 1) * sizeof(double);
+	s->x = malloc(sz);
+	s->y = malloc(sz);
+	s->lo = malloc(sz);
+	s->hi = malloc(sz);
+	if (!s->x || !s->y || !s->lo || !s->hi) {
 		free(pts);
 		s->n = 0;
 		return;
 	}
 	for (int i = 0; i < n; i++) {
-		s->x[i] = pts[2 * i];
-		s->y[i] = pts[2 * i + 1];
+		s->x[i] = pts[NP * i];
+		s->y[i] = pts[NP * i + 1];
+		s->lo[i] = pts[NP * i + 2];
+		s->hi[i] = pts[NP * i + 3];
 	}
 	s->n = n;
 	free(pts);
@@ -177,6 +195,8 @@ static void build_plot(struct plot *p, const struct wtg_table *t, const struct w
 				p->xhi = x;
 			if (p->s[k].y[i] > ymax)
 				ymax = p->s[k].y[i];
+			if (p->s[k].hi[i] > ymax)	/* the CI bars fit too */
+				ymax = p->s[k].hi[i];
 		}
 	p->ymax = tui_nice_ceil(ymax);
 }
@@ -186,6 +206,8 @@ static void free_plot(struct plot *p)
 	for (int k = 0; k < p->ns; k++) {
 		free(p->s[k].x);
 		free(p->s[k].y);
+		free(p->s[k].lo);
+		free(p->s[k].hi);
 	}
 }
 
@@ -330,6 +352,29 @@ static int y_intervals(double ymax, int rows)
 	return nt;
 }
 
+/* The table's x marks (cache sizes on wss) as dim dotted lines under the series, labelled at the
+ * top of the chart where the label fits. */
+static void draw_xmarks(const struct tui_view *v, const struct plot *p, int top, int ch, int axis_x, int cw)
+{
+	const struct wtg_table *t = v->t;
+	attr_t dim = tui_attr(v->look, TR_DIM);
+	const char *g = v->look->g->braille ? "┊" : ":";
+	int free_from = axis_x;
+	for (int i = 0; i < t->nxmarks; i++) {
+		double x = t->xmarks[i].x;
+		if (!(p->xlo > 0) || x < p->xlo || x > p->xhi)
+			continue;
+		int col = axis_x + tui_log_col(x, p->xlo, p->xhi, cw);
+		for (int r = top; r < top + ch; r++)
+			tui_put(v->w, r, col, 1, dim, g);
+		int n = tui_width(t->xmarks[i].label);
+		if (col + 1 >= free_from && col + 1 + n <= axis_x + cw) {
+			tui_put(v->w, top, col + 1, n, dim, t->xmarks[i].label);
+			free_from = col + 2 + n;
+		}
+	}
+}
+
 static void draw_chart(const struct tui_view *v, const struct plot *p, int y0, int h)
 {
 	const struct tui_look *l = v->look;
@@ -431,6 +476,12 @@ static void draw_chart(const struct tui_view *v, const struct plot *p, int y0, i
 				    px_of_x(p, &c, s->x[i + 1]), py_of_y(p, &c, s->y[i + 1]), k);
 		if (s->n == 1)
 			canvas_dot(&c, px_of_x(p, &c, s->x[0]), py_of_y(p, &c, s->y[0]), k);
+		/* each point's 95% CI as a vertical error bar */
+		for (int i = 0; i < s->n; i++)
+			if (!isnan(s->lo[i]) && !isnan(s->hi[i])) {
+				int px = px_of_x(p, &c, s->x[i]);
+				canvas_line(&c, px, py_of_y(p, &c, s->lo[i]), px, py_of_y(p, &c, s->hi[i]), k);
+			}
 	}
 	for (int k = 0; k < p->ns; k++) {
 		const struct series *s = &p->s[k];
@@ -440,6 +491,7 @@ static void draw_chart(const struct tui_view *v, const struct plot *p, int y0, i
 			c.mark[(size_t)cy * (size_t)c.cw + (size_t)cx] = (signed char)k;
 		}
 	}
+	draw_xmarks(v, p, top, ch, axis_x, cw);
 	canvas_draw(&c, w, top, axis_x, l);
 	canvas_free(&c);
 }

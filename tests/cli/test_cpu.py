@@ -8,7 +8,7 @@ import re
 import shutil
 import tempfile
 
-from wtgtest import check, close, datadir_is_empty, experiment, finish, rows, run_json
+from wtgtest import check, check_rounds, close, datadir_is_empty, experiment, finish, rows, run_json
 
 SPEC = {
     "kernels": ["kernel", "wss", "gbps"],
@@ -36,52 +36,83 @@ status, doc, err = run_json("kernels,wss")
 check(status == 0, "kernels,wss exit 0 (got %d: %s)" % (status, err.strip()))
 kern_sums = {}
 if check(doc is not None, "kernels,wss JSON parses"):
+    caches = doc["machine"]["caches"]
+    data = [c for c in caches if c["type"] != "Instruction"]
+    check(len(data) > 0 and doc["machine"]["caches_source"] in ("sysfs", "sysconf"),
+          "machine.caches lists this machine's caches: %r" % caches)
+    levels = {c["level"]: c["size"] for c in data}
+    l1d = levels.get(1, 32 << 10)
+    llc = levels[max(levels)] if levels else 32 << 20
+    ram_quarter = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 4
+    mem = min(4 * llc, ram_quarter // 65536 * 65536)
+
+    def level_of(size):
+        for lv in sorted(levels):
+            if size <= levels[lv]:
+                return "L%d" % lv
+        return "DRAM"
+
     e = experiment(doc, "kernels")
     if common(e, "kernels"):
-        rs = rows(e)
+        rs = check_rounds(e, "kernels", "gbps", lambda r: "%s %d" % (r["kernel"], r["wss"]))
         check(len(rs) == 6, "kernels: 3 kernels x 2 buffers = 6 rows, got %d" % len(rs))
-        pairs = sorted((r["kernel"], r["wss"]) for r in rs)
-        want = sorted((k, w) for k in ("scalar", "auto", "simd") for w in (16 << 10, 64 << 20))
-        check(pairs == want, "kernels: every kernel over a 16K and a 64M (quick) buffer: %r" % pairs)
+        small = sorted({r["wss"] for r in rs})
+        check(len(small) == 2 and small[0] == l1d // 2 // 4096 * 4096,
+              "kernels: the cache buffer is half of L1d (%d): %r" % (l1d, small))
+        check(len(small) == 2 and small[1] >= mem, "kernels: the memory buffer %r is >= 4x LLC (or RAM/4) %d"
+              % (small, mem))
         for r in rs:
-            check(r["bytes"] == r["passes"] * r["wss"], "kernels: bytes = passes x wss (%s)" % r["kernel"])
-            # quick: whole passes moving at least 256 MiB, one pass fewer would not
-            check(r["bytes"] >= 256 << 20 and (r["passes"] - 1) * r["wss"] < 256 << 20,
-                  "kernels: passes = ceil(256 MiB / wss) for %s %d" % (r["kernel"], r["wss"]))
-            check(close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-5), "kernels: gbps = bytes / ms")
+            check(r["level"] == level_of(r["wss"]), "kernels: %d B is labelled %r" % (r["wss"], r["level"]))
+            check(close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-5), "kernels: gbps = bytes / median ms")
+            if r["wss"] == small[0]:
+                check(r["bytes"] % r["wss"] == 0 and r["bytes"] >= 8 << 20,
+                      "kernels: a cache sample is whole passes of at least 8 MiB: %d" % r["bytes"])
+            else:
+                check(r["bytes"] <= r["wss"] // 4, "kernels: a memory sample is a window of the buffer")
             impl = {"scalar": "scalar", "auto": "compiler"}.get(r["kernel"])
             if impl:
                 check(r["impl"] == impl, "kernels: %s row says %r" % (r["kernel"], r["impl"]))
             else:
                 check(r["impl"] in IMPLS, "kernels: the simd row names the implementation: %r" % r["impl"])
-        for w in (16 << 10, 64 << 20):
-            sums = {r["sum"] for r in rs if r["wss"] == w}
-            check(len(sums) == 1, "kernels: the three kernels give the same sum over %d B: %r" % (w, sums))
-            kern_sums[w] = sums.pop() if sums else None
+        # whole passes over the same buffer: the three kernels' checked sums agree
+        sums = {r["sum"] for r in rs if r["wss"] == small[0]}
+        check(len(sums) == 1, "kernels: the three kernels give the same sum over the cache buffer: %r" % sums)
+        kern_sums = {r["kernel"]: r["sum"] for r in rs if r["wss"] == small[0]}
         checks = [c for c in e["checks"] if c["name"] == "sum"]
-        check(len(checks) == 6, "kernels: a sum check per row, got %d" % len(checks))
+        check(len(checks) == 6 and all("each of the 11 samples" in c["detail"] for c in checks),
+              "kernels: a sum check per row, over every sample: %r" % checks)
     e = experiment(doc, "wss")
     if common(e, "wss"):
-        rs = rows(e)
+        rs = check_rounds(e, "wss", "gbps", lambda r: str(r["wss"]))
         sizes = [r["wss"] for r in rs]
-        check(sizes == [(16 << 10) << k for k in range(13)], "wss: 16K .. 64M in x2 steps, ascending: %r" % sizes)
+        check(sizes[0] <= l1d // 2 < 2 * sizes[0], "wss: starts below L1d (%d): %r" % (l1d, sizes))
+        check(all(b == 2 * a for a, b in zip(sizes, sizes[1:-1])), "wss: x2 steps: %r" % sizes)
+        check(sizes[-1] >= mem and sizes[-2] < mem, "wss: ends at the first size >= 4x LLC (or RAM/4) %d: %r"
+              % (mem, sizes))
+        got = [r["level"] for r in rs]
+        check(got == [level_of(s) for s in sizes], "wss: each size labelled with its level: %r" % got)
+        order = ["L%d" % lv for lv in sorted(levels)] + ["DRAM"]
+        check([order.index(g) for g in got] == sorted(order.index(g) for g in got) and got[-1] == "DRAM",
+              "wss: levels in order, ending in DRAM: %r" % got)
         for r in rs:
-            check(r["passes"] == -(-300000000 // r["wss"]), "wss: passes = ceil(0.3 GB / wss) at %d" % r["wss"])
-            check(r["bytes"] == r["passes"] * r["wss"], "wss: bytes = passes x wss at %d" % r["wss"])
             check(close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-5), "wss: gbps = bytes / ms at %d" % r["wss"])
-        s = [r["sum"] for r in rs]
-        check(all(0 < a < b for a, b in zip(s, s[1:])), "wss: each larger prefix has a larger known sum")
-        check(all(r["sum"] <= 255 * r["wss"] for r in rs), "wss: a sum fits its size")
+            check(close(r["passes"], r["bytes"] / r["wss"], 1e-9), "wss: passes = bytes / wss at %d" % r["wss"])
+            if r["wss"] <= r["bytes"]:
+                check(r["bytes"] % r["wss"] == 0, "wss: whole passes at %d" % r["wss"])
+            check(0 < r["sum"] <= 255 * r["bytes"] * r["samples"], "wss: the sum fits what was read")
+        checks = [c for c in e["checks"] if c["name"] == "sum"]
+        check(len(checks) == len(rs), "wss: a sum check per row")
 check(datadir_is_empty(), "kernels,wss: the data file is removed")
 
 # seeded buffers: the same seed gives the same bytes (sums), another seed other bytes
 status, doc2, err = run_json("kernels", "--seed=1")
 status3, doc3, err3 = run_json("kernels", "--seed=2")
 if check(status == 0 and status3 == 0 and doc2 and doc3, "kernels with --seed=1 and --seed=2 exit 0"):
-    s1 = {r["wss"]: r["sum"] for r in rows(experiment(doc2, "kernels"))}
-    s2 = {r["wss"]: r["sum"] for r in rows(experiment(doc3, "kernels"))}
+    small = min(r["wss"] for r in rows(experiment(doc2, "kernels")))
+    s1 = {r["kernel"]: r["sum"] for r in rows(experiment(doc2, "kernels")) if r["wss"] == small}
+    s2 = {r["kernel"]: r["sum"] for r in rows(experiment(doc3, "kernels")) if r["wss"] == small}
     check(kern_sums and s1 == kern_sums, "kernels: the same seed gives the same buffers: %r %r" % (s1, kern_sums))
-    check(s1[64 << 20] != s2[64 << 20], "kernels: another seed gives other buffers")
+    check(s1 != s2, "kernels: another seed gives other buffers")
 
 # --- threads over a --file of odd size: Python computes the known sum ----------------------------
 fdir = tempfile.mkdtemp(prefix="wtg-cpu-")

@@ -14,22 +14,26 @@ import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wtgtest import check, close, experiment, finish_clean, rows, run_json  # noqa: E402
+from wtgtest import check, check_rounds, close, experiment, finish_clean, rows, run_json  # noqa: E402
 
 SPEC = ["mode", "bufsize", "gbps", "median_us", "p99_us"]
 BUFSIZES = [4096 << (2 * k) for k in range(7)]		# 4K .. 16M, x4
 QUICK_SIZE = 64 << 20
-QUICK_MAX_CALLS = 2048
+QUICK_MAX_CALLS = 128
+QUICK_CAP = 8 << 20
 QUICK_RANDOM = 2000
 CHUNK = 64 << 10
 
 
 def expected_bytes(size, bufsize):
-    """Whole 64 KiB chunks of the file; small buffers stop after QUICK_MAX_CALLS calls."""
-    usable = size // CHUNK * CHUNK
-    if usable // bufsize > QUICK_MAX_CALLS:
-        return bufsize * QUICK_MAX_CALLS // CHUNK * CHUNK
-    return usable
+    """Whole 64 KiB chunks of the file; a sample stops after QUICK_MAX_CALLS calls and QUICK_CAP
+    bytes (but reads at least one buffer)."""
+    usable = b = size // CHUNK * CHUNK
+    if -(-b // bufsize) > QUICK_MAX_CALLS:
+        b = bufsize * QUICK_MAX_CALLS
+    if b > QUICK_CAP:
+        b = min(bufsize, usable) if QUICK_CAP < bufsize else QUICK_CAP // bufsize * bufsize
+    return b // CHUNK * CHUNK
 
 
 def check_uncached(doc, size, where, prefix_sum=None):
@@ -48,7 +52,7 @@ def check_uncached(doc, size, where, prefix_sum=None):
     direct = df.get("direct_io")
     check(isinstance(direct, bool), "%s: machine block says whether O_DIRECT works" % where)
     mech = "direct" if direct else "evicting"
-    r = rows(e)
+    r = check_rounds(e, where, "gbps", lambda x: "%s %d" % (x["mode"], x["bufsize"]))
     check([x["mode"] for x in r] == ["sequential"] * len(BUFSIZES) + ["random"],
           "%s: 7 sequential + 1 random" % where)
     check([x["bufsize"] for x in r] == BUFSIZES + [16384], "%s: buffer sizes 4K..16M x4, random 16K" % where)
@@ -84,6 +88,8 @@ def check_uncached(doc, size, where, prefix_sum=None):
           "%s random: the samples kept as a series in us" % where)
     check(any(c["name"] == "sum" and "random" in c["detail"] and " = " in c["detail"] for c in e["checks"]),
           "%s random: the reads' sum checked against the page cache's" % where)
+    check(any("without replacement within a round" in n and "aligned to the read size" in n for n in e["notes"]),
+          "%s random: a note says how the offsets are drawn" % where)
     notes = " ".join(e["notes"])
     check(("mechanism: O_DIRECT" in notes) if direct else ("mechanism: evicting" in notes),
           "%s: a note names the mechanism" % where)

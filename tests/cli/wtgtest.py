@@ -131,3 +131,30 @@ def series(exp, name):
         if sr["name"] == name:
             return sr["samples"]
     return None
+
+
+# ---- rows measured in rounds ----
+
+ROUNDS_MIN = 11
+
+
+def check_rounds(exp, name, x, label=None):
+    """Every row of exp is a distribution of figure x: columns x, x_ci_low, x_ci_high, x_min, x_max
+    and samples; samples >= 11; min <= ci_low <= x <= ci_high <= max; every "drift" check ok or
+    warn, never fail; a "ci" check per row. label(row) names a row in messages."""
+    cols = [c["name"] for c in exp["columns"]]
+    want = [x, x + "_ci_low", x + "_ci_high", x + "_min", x + "_max", "samples"]
+    check(all(w in cols for w in want), "%s: rounds columns %r in %r" % (name, want, cols))
+    rs = rows(exp)
+    for r in rs:
+        what = "%s %s" % (name, label(r) if label else "")
+        check(r.get("samples", 0) >= ROUNDS_MIN, "%s: %r samples, at least %d" % (what, r.get("samples"),
+                                                                                ROUNDS_MIN))
+        check(r[x + "_min"] <= r[x + "_ci_low"] <= r[x] <= r[x + "_ci_high"] <= r[x + "_max"],
+              "%s: min <= ci_low <= %s <= ci_high <= max: %r" % (what, x, [r[w] for w in want[:5]]))
+    ci = [c for c in exp["checks"] if c["name"] == "ci"]
+    check(len(ci) == len(rs), "%s: a ci check per row (%d for %d rows)" % (name, len(ci), len(rs)))
+    drift = [c for c in exp["checks"] if c["name"] == "drift"]
+    check(len(drift) == len(rs) and all(c.get("status") in ("ok", "warn") for c in drift),
+          "%s: a drift check per row, ok or warn: %r" % (name, [c.get("status") for c in drift]))
+    return rs

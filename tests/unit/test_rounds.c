@@ -134,6 +134,55 @@ static void test_order_and_summary(void)
 	wtg_table_free(&t);
 }
 
+/* The row callback: rows appear in variant order after round 1 and are replaced after each round;
+ * the last holds the final summary. */
+static int fake_row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *r,
+		    struct wtg_value *vals)
+{
+	(void)ctx;
+	int *calls = arg;
+	(*calls)++;
+	vals[0] = WTG_INT(v);
+	return 1 + wtg_rounds_values(vals + 1, r);
+}
+
+static int flat_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
+{
+	(void)ctx;
+	(void)arg;
+	out->figure = 100.0 * (v + 1) + (round < 0 ? 0 : round);
+	out->res.wall_ms = 1;
+	return WTG_OK;
+}
+
+static void test_rows(void)
+{
+	struct wtg_table t;
+	struct wtg_ctx ctx;
+	atomic_bool cancel;
+	setup(&ctx, &t, &cancel, 3);
+	struct wtg_column c[1 + WTG_ROUNDS_NCOLS] = { { "v", "", WTG_T_INT, 0 } };
+	wtg_rounds_columns(c + 1, "ms", "ms", 2);
+	wtg_table_set_columns(&t, c, 1 + WTG_ROUNDS_NCOLS);
+	int calls = 0;
+	struct wtg_rounds_spec spec = { .nvariants = 3, .rounds = 11, .sample = flat_sample, .row = fake_row,
+					.arg = &calls };
+	struct wtg_rounds r;
+	CHECK(wtg_rounds_run(&ctx, &spec, &r) == WTG_OK);
+	CHECK(calls == 3 * 11);
+	CHECK(t.nrows == 3);
+	CHECK(t.edits == 3 * 10);
+	for (int v = 0; v < 3; v++) {
+		CHECK(t.rows[v].v[0].i == v);
+		CHECK_NEAR(t.rows[v].v[1].r, r.v[v].s.median, 1e-12);
+		CHECK_NEAR(t.rows[v].v[1].r, 100.0 * (v + 1) + 5, 1e-12);
+		CHECK(t.rows[v].v[6].i == 11);
+		CHECK(t.rows[v].has_probe && t.rows[v].probe.wall_ms == 11);
+	}
+	wtg_rounds_free(&r);
+	wtg_table_free(&t);
+}
+
 static void test_flat_no_drift(void)
 {
 	struct wtg_table t;
@@ -204,6 +253,7 @@ int main(void)
 {
 	test_order_and_summary();
 	test_flat_no_drift();
+	test_rows();
 	test_same_seed_same_order();
 	test_error_and_cancel();
 	return unit_done("test_rounds");

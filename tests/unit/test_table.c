@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "unit.h"
 #include "wtg/table.h"
@@ -185,9 +186,41 @@ static void test_concurrency(void)
 	wtg_table_free(&sh.t);
 }
 
+/* Rows refined in place (the rounds engine) and x marks; reset drops both. */
+static void test_set_row_and_xmarks(void)
+{
+	struct wtg_table t;
+	wtg_table_init(&t, NULL);
+	wtg_table_set_columns(&t, cols, 3);
+	struct wtg_value r1[] = { WTG_TEXT("a"), WTG_INT(1), WTG_REAL(1.0) };
+	wtg_table_add_row(&t, r1, 3, NULL);
+	wtg_table_add_row(&t, r1, 3, NULL);
+	uint64_t g = t.gen;
+	char label[16] = "refined";
+	struct wtg_probe_result p = { .wall_ms = 9, .threads = 1 };
+	struct wtg_value r2[] = { WTG_TEXT(label), WTG_INT(2) };	/* short: the rest becomes n/a */
+	wtg_table_set_row(&t, 1, r2, 2, &p);
+	strcpy(label, "changed");
+	CHECK(t.nrows == 2 && t.edits == 1 && t.gen > g);
+	CHECK_STR(t.rows[1].v[0].s, "refined");
+	CHECK(t.rows[1].v[1].i == 2 && t.rows[1].v[2].type == WTG_T_NA);
+	CHECK(t.rows[1].has_probe && t.rows[1].probe.wall_ms == 9);
+	CHECK_STR(t.rows[0].v[0].s, "a");
+	wtg_table_set_row(&t, 5, r2, 2, NULL);	/* no such row: nothing happens */
+	CHECK(t.nrows == 2 && t.edits == 1);
+	for (int i = 0; i < WTG_MAX_XMARKS + 2; i++)
+		wtg_table_add_xmark(&t, 1024.0 * (i + 1), "L1 a label longer than the room it has");
+	CHECK(t.nxmarks == WTG_MAX_XMARKS);
+	CHECK(t.xmarks[1].x == 2048.0 && strlen(t.xmarks[1].label) < sizeof t.xmarks[1].label);
+	wtg_table_reset(&t);
+	CHECK(t.nxmarks == 0 && t.edits == 0 && t.nrows == 0);
+	wtg_table_free(&t);
+}
+
 int main(void)
 {
 	test_basics();
+	test_set_row_and_xmarks();
 	test_concurrency();
 	return unit_done("test_table");
 }

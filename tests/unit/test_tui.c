@@ -191,6 +191,46 @@ static void fill_valley(struct wtg_table *t, int upto)
 	wtg_table_note(t, "perf counters n/a");
 }
 
+/* wss as the rounds engine leaves it: medians with their CI, cache sizes marked on the x axis. */
+static void fill_wss(struct wtg_table *t)
+{
+	static const struct wtg_column cols[] = {
+		{ "wss", "B", WTG_T_INT, 0 },		   { "gbps", "GB/s", WTG_T_REAL, 2 },
+		{ "gbps_ci_low", "GB/s", WTG_T_REAL, 2 },  { "gbps_ci_high", "GB/s", WTG_T_REAL, 2 },
+		{ "gbps_min", "GB/s", WTG_T_REAL, 2 },	   { "gbps_max", "GB/s", WTG_T_REAL, 2 },
+		{ "samples", "count", WTG_T_INT, 0 },	   { "level", "", WTG_T_TEXT, 0 },
+	};
+	wtg_table_set_columns(t, cols, 8);
+	wtg_table_add_xmark(t, 48 << 10, "L1 48K");
+	wtg_table_add_xmark(t, 1 << 20, "L2 1M");
+	wtg_table_add_xmark(t, 32 << 20, "L3 32M");
+	for (int64_t b = 16 << 10; b <= (256 << 20); b *= 2) {
+		double g = b <= (48 << 10) ? 60 : b <= (1 << 20) ? 40 : b <= (32 << 20) ? 25 : 10;
+		struct wtg_value v[8] = {
+			WTG_INT(b),	     WTG_REAL(g),	  WTG_REAL(g * 0.7), WTG_REAL(g * 1.3),
+			WTG_REAL(g * 0.6), WTG_REAL(g * 1.4), WTG_INT(11),	     WTG_TEXT(b > (32 << 20) ? "DRAM" : "L3"),
+		};
+		wtg_table_add_row(t, v, 8, NULL);
+	}
+}
+
+static void fill_kernels(struct wtg_table *t)
+{
+	static const struct wtg_column cols[] = {
+		{ "kernel", "", WTG_T_TEXT, 0 },	   { "wss", "B", WTG_T_INT, 0 },
+		{ "gbps", "GB/s", WTG_T_REAL, 2 },	   { "gbps_ci_low", "GB/s", WTG_T_REAL, 2 },
+		{ "gbps_ci_high", "GB/s", WTG_T_REAL, 2 }, { "samples", "count", WTG_T_INT, 0 },
+	};
+	wtg_table_set_columns(t, cols, 6);
+	const char *k[3] = { "scalar", "auto", "simd" };
+	double g[3] = { 3, 12, 40 };
+	for (int i = 0; i < 3; i++) {
+		struct wtg_value v[6] = { WTG_TEXT(k[i]), WTG_INT(24576), WTG_REAL(g[i]),
+					  WTG_REAL(g[i] * 0.5), WTG_REAL(g[i] * 1.5), WTG_INT(11) };
+		wtg_table_add_row(t, v, 6, NULL);
+	}
+}
+
 static void fill_syscall(struct wtg_table *t)
 {
 	static const struct wtg_column cols[] = {
@@ -471,6 +511,18 @@ static void test_views(void)
 	render("readcost", fill_readcost_plain, 12, 78, true);
 	CHECK(has("o read /dev/zero: n 120"));
 	CHECK(has("ooo"));
+
+	/* rounds: error bars through the sweep's points, cache marks on its x axis, whiskers on bars */
+	render("wss", fill_wss, 20, 78, false);
+	CHECK(has("L2 1M"));
+	CHECK(has("┊"));
+	render("wss", fill_wss, 20, 78, true);
+	CHECK(has(":L1 48K"));
+	CHECK(has(":L3 32M"));
+	render("kernels", fill_kernels, 13, 78, false);
+	CHECK(has("[ ] 95% CI of the median"));
+	CHECK(row_with("  simd 24K", "]") >= 0 && row_with("  simd 24K", "[") >= 0);
+	CHECK(row_with("scalar 24K", "[") >= 0);
 
 	render("mmap", fill_mmap, 13, 78, false);
 	CHECK(has("not prefaulted"));
