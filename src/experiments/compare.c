@@ -205,6 +205,64 @@ static void summary(struct wtg_ctx *ctx, const struct headline *h, enum cond c, 
 	cond_note(ctx, c, ncpu, io_on);
 }
 
+/* The pairs so far, and what their measurements reported. */
+struct pairs {
+	double *off, *on, *diff;
+	bool policy_ok;		/* every measurement ran under the policy it asked for */
+	enum wtg_iomode io_on;	/* the I/O mode of the 'on' measurements */
+};
+
+/* Pair i: the condition off and on in the seeded generator's order, then its row. Returns WTG_OK,
+ * WTG_CANCELLED or WTG_ERR (after wtg_table_fail). */
+static int one_pair(struct wtg_ctx *ctx, const struct headline *h, enum cond c, int i, int npairs, int ncpu,
+		    struct pairs *p)
+{
+	char label[48];
+	snprintf(label, sizeof label, "pair %d of %d", i + 1, npairs);
+	wtg_ctx_progress(ctx, i + 1, npairs + 1, label);
+	if (wtg_ctx_cancelled(ctx))
+		return WTG_CANCELLED;
+	bool on_first = wtg_rng_below(&ctx->rng, 2) == 1, cancelled = false;
+	for (int k = 0; k < 2; k++) {
+		bool cond_on = (k == 0) == on_first;
+		int granted = -1;
+		enum wtg_iomode io = WTG_IO_CACHED;
+		double v = measure(ctx, h, c, cond_on, ncpu, &granted, &io, &cancelled);
+		if (isnan(v)) {
+			if (cancelled)
+				return WTG_CANCELLED;
+			if (!ctx->t->error[0])
+				wtg_table_fail(ctx->t, "compare: the %s headline gave no figure", h->exp);
+			return WTG_ERR;
+		}
+		if (c == COND_BACKGROUND && granted != (cond_on ? 1 : 0))
+			p->policy_ok = false;
+		if (cond_on) {
+			p->on[i] = v;
+			p->io_on = io;
+		} else {
+			p->off[i] = v;
+		}
+	}
+	double d = p->diff[i] = p->on[i] - p->off[i];
+	const struct wtg_value row[] = {
+		WTG_INT(i + 1),
+		WTG_TEXT(on_first ? "on,off" : "off,on"),
+		WTG_REAL(p->off[i]),
+		WTG_REAL(p->on[i]),
+		WTG_REAL(d),
+		WTG_NA,
+		WTG_NA,
+		p->off[i] != 0 ? WTG_REAL(100.0 * d / p->off[i]) : WTG_NA,
+		WTG_INT(d > 0),
+		WTG_INT(d < 0),
+		WTG_NA,
+		WTG_NA,
+	};
+	wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), NULL);
+	return WTG_OK;
+}
+
 static int run(struct wtg_ctx *ctx)
 {
 	const char *exp = ctx->opt->compare_exp ? ctx->opt->compare_exp : "syscall";
@@ -259,9 +317,9 @@ static int run(struct wtg_ctx *ctx)
 		wtg_uncached_request(false);
 
 	int rc = WTG_OK;
-	bool cancelled = false, policy_ok = true;
+	bool cancelled = false;
 	int granted = -1;
-	enum wtg_iomode io = WTG_IO_CACHED, io_on = WTG_IO_CACHED;
+	enum wtg_iomode io = WTG_IO_CACHED;
 	/* fixed warm-up rule: one unreported measurement with the condition off */
 	wtg_ctx_progress(ctx, 0, npairs + 1, "warm-up");
 	if (wtg_ctx_cancelled(ctx)) {
@@ -272,55 +330,14 @@ static int run(struct wtg_ctx *ctx)
 		rc = cancelled ? WTG_CANCELLED : WTG_ERR;
 		goto out;
 	}
-	for (int i = 0; i < npairs; i++) {
-		char label[48];
-		snprintf(label, sizeof label, "pair %d of %d", i + 1, npairs);
-		wtg_ctx_progress(ctx, i + 1, npairs + 1, label);
-		if (wtg_ctx_cancelled(ctx)) {
-			rc = WTG_CANCELLED;
-			goto out;
-		}
-		bool on_first = wtg_rng_below(&ctx->rng, 2) == 1;
-		for (int k = 0; k < 2; k++) {
-			bool cond_on = (k == 0) == on_first;
-			double v = measure(ctx, h, (enum cond)c, cond_on, ncpu, &granted, &io, &cancelled);
-			if (isnan(v)) {
-				rc = cancelled ? WTG_CANCELLED : WTG_ERR;
-				if (rc == WTG_ERR && !ctx->t->error[0])
-					wtg_table_fail(ctx->t, "compare: the %s headline gave no figure",
-						       h->exp);
-				goto out;
-			}
-			if (c == COND_BACKGROUND && granted != (cond_on ? 1 : 0))
-				policy_ok = false;
-			if (cond_on) {
-				on[i] = v;
-				io_on = io;
-			} else {
-				off[i] = v;
-			}
-		}
-		diff[i] = on[i] - off[i];
-		const struct wtg_value v[] = {
-			WTG_INT(i + 1),
-			WTG_TEXT(on_first ? "on,off" : "off,on"),
-			WTG_REAL(off[i]),
-			WTG_REAL(on[i]),
-			WTG_REAL(diff[i]),
-			WTG_NA,
-			WTG_NA,
-			off[i] != 0 ? WTG_REAL(100.0 * diff[i] / off[i]) : WTG_NA,
-			WTG_INT(diff[i] > 0),
-			WTG_INT(diff[i] < 0),
-			WTG_NA,
-			WTG_NA,
-		};
-		wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), NULL);
-	}
-
-	summary(ctx, h, (enum cond)c, off, on, diff, npairs, ncpu, io_on);
+	struct pairs pr = { off, on, diff, true, WTG_IO_CACHED };
+	for (int i = 0; i < npairs && rc == WTG_OK; i++)
+		rc = one_pair(ctx, h, (enum cond)c, i, npairs, ncpu, &pr);
+	if (rc != WTG_OK)
+		goto out;
+	summary(ctx, h, (enum cond)c, off, on, diff, npairs, ncpu, pr.io_on);
 	if (c == COND_BACKGROUND)
-		wtg_table_check(ctx->t, "policy", policy_ok,
+		wtg_table_check(ctx->t, "policy", pr.policy_ok,
 				"every 'on' measurement ran under SCHED_IDLE and every 'off' one under "
 				"SCHED_OTHER, as the kernel reported");
 	wtg_ctx_progress(ctx, npairs + 1, npairs + 1, "done");

@@ -36,6 +36,7 @@
 #define MEM_MIN_QUICK (32ull << 20)
 #define MEM_MAX_QUICK (256ull << 20)
 #define L1_FALLBACK (32u << 10)
+#define FILL_PIECE (16u << 20)		/* the buffers are filled in pieces of this many bytes */
 
 enum { BUF_CACHE = 0, BUF_MEM, NBUF };
 /* What runs at each intensity (the texts outlive the rows that point at them). */
@@ -374,9 +375,15 @@ static int make_buffers(struct wtg_ctx *ctx, struct roof *rf)
 		}
 		struct wtg_rng g;
 		wtg_rng_seed(&g, wtg_ctx_seed(ctx, 100u + (unsigned)i));
-		wtg_fill_seeded(&g, (unsigned char *)rf->b[i].w, rf->b[i].size);
+		/* in pieces, so a slow fill (a busy machine, the background policy) still shows progress */
+		for (size_t off = 0; off < rf->b[i].size; off += FILL_PIECE) {
+			size_t n = rf->b[i].size - off < FILL_PIECE ? rf->b[i].size - off : FILL_PIECE;
+			wtg_fill_seeded(&g, (unsigned char *)rf->b[i].w + off, n);
+			if (wtg_ctx_cancelled(ctx))
+				return WTG_CANCELLED;
+		}
 	}
-	return wtg_ctx_cancelled(ctx) ? WTG_CANCELLED : WTG_OK;
+	return WTG_OK;
 }
 
 static int run(struct wtg_ctx *ctx)
