@@ -49,8 +49,10 @@ void wtg_print_help(FILE *f)
 		"\n"
 		"Options:\n"
 		"      --run=LIST        run these experiments headless (names joined by commas, or all)\n"
-		"      --format=FMT      headless output: text (default), csv or json\n"
-		"  -o, --output=FILE     write the headless output to FILE, whole or not at all\n"
+		"      --format=FMT      headless output: text (default), csv, json, svg (a chart\n"
+		"                        per experiment, for slides) or html (one offline page)\n"
+		"  -o, --output=FILE     write the headless output to FILE, whole or not at all;\n"
+		"                        svg with several experiments: a folder of NAME.svg\n"
 		"      --file=PATH       use this existing file as the data file (never written)\n"
 		"      --dir=DIR         where wtg creates its data file (default $TMPDIR, else /var/tmp)\n"
 		"      --size=SIZE       size of the data file wtg creates, K/M/G suffixes (default 256M,\n"
@@ -69,6 +71,10 @@ void wtg_print_help(FILE *f)
 		"                        EXP: syscall valley readcost zerofill wss passes bytewise;\n"
 		"                        COND: burn background uncached cold\n"
 		"      --time-limit=SEC  end a row that makes no progress for SEC seconds (default 10)\n"
+		"      --order=LIST      the dashboard's tabs and autoplay in this order, e.g.\n"
+		"                        --order=bytewise,syscall,valley (for a lecture)\n"
+		"      --hold=SEC        how long autoplay keeps a finished tab (default 4)\n"
+		"      --step            each next (PageDown, Right) moves on and runs the tab afresh\n"
 		"      --no-color        monochrome (also when NO_COLOR is set)\n"
 		"      --ascii           no Unicode glyphs (automatic when the locale is not UTF-8)\n"
 		"  -h, --help            this help\n"
@@ -163,6 +169,42 @@ static int parse_run_list(const char *list, struct wtg_options *o)
 	return rc;
 }
 
+/* --order=LIST: the experiments a lecture shows, in its order, each once ("all" adds the rest in
+ * registry order). */
+static int parse_order(const char *list, struct wtg_options *o)
+{
+	if (!*list || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
+		return usage_error("--order needs experiment names joined by commas, not '%s'", list);
+	char *copy = strdup(list);
+	if (!copy)
+		return usage_error("out of memory");
+	bool seen[32] = { false };
+	int rc = 0;
+	o->norder = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "all") == 0) {
+			for (int i = 0; i < wtg_nexperiments; i++)
+				if (!seen[i]) {
+					seen[i] = true;
+					o->order[o->norder++] = i;
+				}
+			continue;
+		}
+		int idx = wtg_experiment_find(tok);
+		if (idx < 0)
+			rc = usage_error("unknown experiment '%s' in --order; 'wtg --list' names them", tok);
+		else if (seen[idx])
+			rc = usage_error("--order names '%s' twice", tok);
+		else {
+			seen[idx] = true;
+			o->order[o->norder++] = idx;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
 static int parse_compare(const char *arg, struct wtg_options *o)
 {
 	const char *colon = strchr(arg, ':');
@@ -193,7 +235,7 @@ static int parse_compare(const char *arg, struct wtg_options *o)
 enum {
 	OPT_RUN = 256, OPT_LIST, OPT_FORMAT, OPT_FILE, OPT_DIR, OPT_SIZE, OPT_QUICK, OPT_THREADS, OPT_BURN,
 	OPT_BACKGROUND, OPT_UNCACHED, OPT_SEED, OPT_NOCOLOR, OPT_ASCII, OPT_COMPARE, OPT_CHILD,
-	OPT_TIMELIMIT
+	OPT_TIMELIMIT, OPT_ORDER, OPT_HOLD, OPT_STEP
 };
 
 static const struct option long_opts[] = {
@@ -214,6 +256,9 @@ static const struct option long_opts[] = {
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "time-limit", required_argument, NULL, OPT_TIMELIMIT },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "hold", required_argument, NULL, OPT_HOLD },
+	{ "step", no_argument, NULL, OPT_STEP },
 	{ "child", required_argument, NULL, OPT_CHILD },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -239,6 +284,9 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	o->compare_exp = "syscall";
 	o->compare_cond = "burn";
 	o->time_limit_ms = 10000;
+	o->hold_ms = 4000;
+	for (int i = 0; i < wtg_nexperiments && i < 32; i++)
+		o->order[o->norder++] = i;
 	int ncpu = wtg_online_cpus();
 	o->threads = 0; /* 0: the online CPUs, read where the sweep runs */
 	const char *nc = getenv("NO_COLOR");
@@ -271,8 +319,12 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 				o->format = WTG_FMT_CSV;
 			else if (strcmp(optarg, "json") == 0)
 				o->format = WTG_FMT_JSON;
+			else if (strcmp(optarg, "svg") == 0)
+				o->format = WTG_FMT_SVG;
+			else if (strcmp(optarg, "html") == 0)
+				o->format = WTG_FMT_HTML;
 			else
-				return usage_error("--format must be text, csv or json, not '%s'", optarg);
+				return usage_error("--format must be text, csv, json, svg or html, not '%s'", optarg);
 			break;
 		case 'o':
 			if (!*optarg)
@@ -328,6 +380,20 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 			if (parse_compare(optarg, o))
 				return 2;
 			break;
+		case OPT_ORDER:
+			if (parse_order(optarg, o))
+				return 2;
+			break;
+		case OPT_HOLD: {
+			char *end;
+			errno = 0;
+			double h = strtod(optarg, &end);
+			if (end == optarg || *end || errno == ERANGE || !(h >= 0.5 && h <= 600))
+				return usage_error("--hold must be seconds from 0.5 to 600, not '%s'", optarg);
+			o->hold_ms = (int)(h * 1000 + 0.5);
+			break;
+		}
+		case OPT_STEP: o->step = true; break;
 		case OPT_TIMELIMIT:
 			if (parse_int(optarg, 1, 3600, &v) < 0)
 				return usage_error("--time-limit must be whole seconds from 1 to 3600, not '%s'", optarg);
@@ -406,6 +472,9 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 		if (access(o->dir, W_OK | X_OK) < 0)
 			return usage_error("--dir '%s' is not writable: %s", o->dir, strerror(errno));
 	}
+	int nsel = 0;
+	for (int i = 0; i < wtg_nexperiments; i++)
+		nsel += o->selected[i];
 	if (o->output) {
 		/* the folder must exist now: finding out after a long run would waste it */
 		char folder[4096];
@@ -419,7 +488,10 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 			*slash = '\0';
 		bool node = false;	/* a device or a pipe: written in place, not beside */
 		if (stat(o->output, &st) == 0) {
-			if (S_ISDIR(st.st_mode))
+			if (o->format == WTG_FMT_SVG && nsel > 1 && !S_ISDIR(st.st_mode))
+				return usage_error("--output '%s': svg with several experiments needs a folder",
+						   o->output);
+			if (S_ISDIR(st.st_mode) && o->format != WTG_FMT_SVG)
 				return usage_error("--output '%s' is a folder", o->output);
 			node = !S_ISREG(st.st_mode);
 		}
@@ -437,6 +509,8 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 						   folder);
 		}
 	}
+	if (o->format == WTG_FMT_SVG && nsel > 1 && !o->output)
+		return usage_error("svg draws one experiment per file: with several, -o names a folder");
 	for (int i = 0; i < wtg_nexperiments; i++)
 		if (o->selected[i] && !wtg_experiments[i]->run)
 			return usage_error("experiment '%s' is not built yet", wtg_experiments[i]->name);

@@ -8,7 +8,7 @@
 
 enum wtg_mode { WTG_MODE_DASHBOARD = 0, WTG_MODE_RUN, WTG_MODE_LIST, WTG_MODE_HELP, WTG_MODE_VERSION,
 		WTG_MODE_CHILD };
-enum wtg_format { WTG_FMT_TEXT = 0, WTG_FMT_CSV, WTG_FMT_JSON };
+enum wtg_format { WTG_FMT_TEXT = 0, WTG_FMT_CSV, WTG_FMT_JSON, WTG_FMT_SVG, WTG_FMT_HTML };
 
 #define WTG_DEFAULT_SIZE (256ull << 20)
 #define WTG_QUICK_SIZE (64ull << 20)
@@ -36,6 +36,11 @@ struct wtg_options {
 	const char *child_mode;		/* hidden: --child=MODE for faultbase controls */
 	const char *child_path;
 	int64_t time_limit_ms;		/* per-row limit before a starved row is ended */
+	/* the lecture: the dashboard's tabs and autoplay in this order (registry indices) */
+	int order[32];			/* --order=LIST; all experiments in registry order by default */
+	int norder;
+	int hold_ms;			/* --hold=SEC: how long autoplay keeps a finished tab (default 4 s) */
+	bool step;			/* --step: every "next" moves on and runs the tab afresh */
 };
 
 /* Parse argv. On a usage error prints one "wtg: ..." line to stderr and returns 2. Returns 0 on success. */

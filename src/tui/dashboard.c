@@ -4,7 +4,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -15,6 +17,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "wtg/conditions.h"
 #include "wtg/probe.h"
@@ -26,7 +29,6 @@
 #define TICK_MS 250		/* animation rate while something moves (progress, time left) */
 #define FRAME_MIN_NS 30000000LL	/* rows landing faster than this share a frame */
 #define NOTICE_NS 6000000000LL
-#define HOLD_NS 4000000000LL	/* autoplay: how long a finished view stays */
 #define STARVED_NS 2000000000LL
 #define PANEL_H 5
 
@@ -58,8 +60,11 @@ struct dash {
 	int ap_idx;
 	int64_t ap_t0, ap_hold_until;
 	bool help_on;
-	char notice[256];
+	bool blank;			/* '.': a black screen until the next key (a clicker's blank button) */
+	int64_t resident, resident_at;	/* the data file's pages in the page cache (-1 unknown), when read */
+	char notice[PATH_MAX + 256];
 	enum tui_role notice_role;
+	int notice_path;		/* where the path of a path notice starts, 0 for none */
 	int64_t notice_until;
 	int64_t stall_ns;		/* the watchdog's: no heartbeat for this long */
 	uint64_t step_key;		/* the running experiment's step, to see it stand still */
@@ -93,7 +98,32 @@ static void notice(struct dash *d, enum tui_role role, const char *fmt, ...)
 	vsnprintf(d->notice, sizeof d->notice, fmt, ap);
 	va_end(ap);
 	d->notice_role = role;
+	d->notice_path = 0;
 	d->notice_until = wtg_now_ns() + NOTICE_NS;
+}
+
+/* "WHAT PATH" in the status line; when drawn, the path is shortened from the left to the width
+ * there is (never cut at the right), so that its end, the file's name, stays in view. */
+static void notice_path(struct dash *d, enum tui_role role, const char *what, const char *path)
+{
+	notice(d, role, "%s %s", what, path);
+	d->notice_path = (int)strlen(what) + 1;
+}
+
+/* The notice in at most width columns: a path notice loses the start of its path to an ellipsis. */
+static void notice_fit(const struct dash *d, char *out, size_t len, int width)
+{
+	wtg_strlcpy(out, d->notice, len);
+	if (d->notice_path <= 0 || tui_width(out) <= width)
+		return;
+	const char *ell = d->look.g->ellipsis, *p = d->notice + d->notice_path;
+	int room = width - d->notice_path - tui_width(ell);
+	while (*p && tui_width(p) > room) {
+		p++;
+		while ((*p & 0xc0) == 0x80)
+			p++;	/* a whole character at a time */
+	}
+	snprintf(out, len, "%.*s%s%s", d->notice_path, d->notice, ell, p);
 }
 
 static bool built(int idx)
@@ -446,12 +476,43 @@ static void draw_header(struct dash *d)
 	wnoutrefresh(w);
 }
 
-static void tab_label(char *buf, size_t len, int i)
+/* ---- the deck: the tabs in lecture order (--order), each with a key ---- */
+
+/* The key of each deck position: 1-9 and 0, then the shifted digits. */
+static const char deck_keys[] = "1234567890!@#$%^&*(";
+
+static int deck_len(const struct dash *d)
 {
-	if (i < 10)
-		snprintf(buf, len, "%d %s", (i + 1) % 10, wtg_experiments[i]->name);
+	return d->s->opt->norder;
+}
+
+static int deck_at(const struct dash *d, int pos)
+{
+	return d->s->opt->order[pos];
+}
+
+/* The deck position of registry index idx, or -1. */
+static int deck_pos(const struct dash *d, int idx)
+{
+	for (int i = 0; i < deck_len(d); i++)
+		if (deck_at(d, i) == idx)
+			return i;
+	return -1;
+}
+
+/* The tab delta positions from the current one, wrapping around. */
+static int deck_step(const struct dash *d, int delta)
+{
+	int n = deck_len(d), pos = deck_pos(d, d->tab);
+	return deck_at(d, ((pos < 0 ? 0 : pos) + delta % n + n) % n);
+}
+
+static void tab_label(char *buf, size_t len, int pos, int idx)
+{
+	if (pos < (int)sizeof deck_keys - 1)
+		snprintf(buf, len, "%c %s", deck_keys[pos], wtg_experiments[idx]->name);
 	else
-		snprintf(buf, len, "%s", wtg_experiments[i]->name);
+		snprintf(buf, len, "%s", wtg_experiments[idx]->name);
 }
 
 static void draw_tabs(struct dash *d, const enum wtg_state *states, int current)
@@ -465,24 +526,25 @@ static void draw_tabs(struct dash *d, const enum wtg_state *states, int current)
 	WINDOW *w = d->tabs;
 	const struct tui_look *l = &d->look;
 	werase(w);
-	int n = wtg_nexperiments;
+	int n = deck_len(d), cur = deck_pos(d, d->tab);
 	int wid[WTG_MAX_EXP];
-	for (int i = 0; i < n; i++) {
+	for (int p = 0; p < n; p++) {
 		char b[64];
-		tab_label(b, sizeof b, i);
-		wid[i] = tui_width(b) + 2 + (i == current ? 2 : 0) + (i == d->tab ? 2 : 0);
+		int i = deck_at(d, p);
+		tab_label(b, sizeof b, p, i);
+		wid[p] = tui_width(b) + 2 + (i == current ? 2 : 0) + (i == d->tab ? 2 : 0);
 	}
 	/* scroll so that the current tab shows, with arrows where tabs are hidden */
 	int avail = d->cols - 4;
-	if (d->tab < d->tab_first)
-		d->tab_first = d->tab;
+	if (cur < d->tab_first)
+		d->tab_first = cur < 0 ? 0 : cur;
 	for (;;) {
 		int used = 0, last = d->tab_first;
-		for (int i = d->tab_first; i < n && used + wid[i] <= avail; i++) {
-			used += wid[i];
-			last = i;
+		for (int p = d->tab_first; p < n && used + wid[p] <= avail; p++) {
+			used += wid[p];
+			last = p;
 		}
-		if (d->tab <= last || d->tab_first >= d->tab)
+		if (cur <= last || d->tab_first >= cur)
 			break;
 		d->tab_first++;
 	}
@@ -490,12 +552,13 @@ static void draw_tabs(struct dash *d, const enum wtg_state *states, int current)
 	if (d->tab_first > 0)
 		x += tui_put(w, 0, x, 2, tui_attr(l, TR_DIM), l->g->left);
 	x = 2;
-	int i;
-	for (i = d->tab_first; i < n; i++) {
-		if (x + wid[i] > d->cols - 2)
+	int p;
+	for (p = d->tab_first; p < n; p++) {
+		if (x + wid[p] > d->cols - 2)
 			break;
+		int i = deck_at(d, p);
 		char b[80], lab[64];
-		tab_label(lab, sizeof lab, i);
+		tab_label(lab, sizeof lab, p, i);
 		snprintf(b, sizeof b, "%s%s%s%s%s ", i == d->tab ? "[" : "", i == current ? l->g->play : "",
 			 i == current ? " " : "", lab, i == d->tab ? "]" : "");
 		attr_t a = A_NORMAL;
@@ -509,9 +572,9 @@ static void draw_tabs(struct dash *d, const enum wtg_state *states, int current)
 			a = tui_attr(l, TR_CUR);
 		tui_put(w, 0, x, d->cols - x, a, " ");
 		tui_put(w, 0, x + 1, d->cols - x - 1, a, b);
-		x += wid[i];
+		x += wid[p];
 	}
-	if (i < n)
+	if (p < n)
 		tui_put(w, 0, d->cols - 2, 2, tui_attr(l, TR_DIM), l->g->right);
 	wnoutrefresh(w);
 }
@@ -637,6 +700,23 @@ static bool latest_probe(const struct wtg_table *t, struct wtg_probe_result *p, 
 	return false;
 }
 
+#define RESIDENT_NS 500000000LL	/* how often the conditions panel reads the page cache's residency */
+
+/* The data file's share in the page cache, read at most every RESIDENT_NS (mincore: well under a
+ * millisecond for 256 MiB), so that c, u and pagecache's own evictions show on screen. */
+static void sample_residency(struct dash *d, int64_t now)
+{
+	struct wtg_session *s = d->s;
+	if (atomic_load(&s->df_state) != WTG_DF_READY) {
+		d->resident = -1;
+		return;
+	}
+	if (now - d->resident_at < RESIDENT_NS)
+		return;
+	d->resident_at = now;
+	d->resident = wtg_datafile_resident_pages(&s->df);
+}
+
 static void draw_panels(struct dash *d)
 {
 	struct wtg_session *s = d->s;
@@ -648,7 +728,7 @@ static void draw_panels(struct dash *d)
 	enum wtg_iomode io = dfs == WTG_DF_READY ? wtg_iomode_effective(&s->df) : WTG_IO_CACHED;
 	uint64_t sig = mix(mix(mix(4, (uint64_t)d->tab), t->gen), (uint64_t)burners * 2 + wtg_burner_kind());
 	sig = mix(mix(mix(sig, bg), (uint64_t)(granted + 2)), (uint64_t)unc * 10 + (uint64_t)io);
-	sig = mix(mix(sig, (uint64_t)dfs), (uint64_t)d->cols);
+	sig = mix(mix(mix(sig, (uint64_t)dfs), (uint64_t)d->cols), (uint64_t)(d->resident + 1));
 	if (sig == d->sig_panels)
 		return;
 	d->sig_panels = sig;
@@ -751,11 +831,22 @@ static void draw_panels(struct dash *d)
 		snprintf(line, sizeof line, " I/O uncached: pending");
 	else
 		snprintf(line, sizeof line, " I/O uncached: %s", wtg_iomode_name(io));
-	tui_put(w, 3, x, pw - x + 1, unc ? tui_attr(l, TR_WARN) : A_NORMAL, line);
+	x += tui_put(w, 3, x, pw - x + 1, unc ? tui_attr(l, TR_WARN) : A_NORMAL, line);
+	/* [c]: how much of the data file the page cache holds now */
+	long page = s->machine.page_size > 0 ? s->machine.page_size : 4096;
+	int64_t pages = dfs == WTG_DF_READY ? (int64_t)((s->df.size + (uint64_t)page - 1) / (uint64_t)page) : 0;
+	if (d->resident >= 0 && pages > 0 && pw - x >= 12) {
+		double pct = 100.0 * (double)d->resident / (double)pages;
+		x += 2 + tui_put(w, 3, x + 2, pw - x - 1, key, "[c]");
+		snprintf(line, sizeof line, wide ? " cached %.0f%%" : " %.0f%%", pct);
+		tui_put(w, 3, x, pw - x + 1, pct < 50 ? tui_attr(l, TR_WARN) : A_NORMAL, line);
+	}
 	wnoutrefresh(w);
 }
 
 /* ---- progress and status lines ---- */
+
+static int next_built(const struct dash *d, int from);
 
 static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now)
 {
@@ -816,10 +907,7 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 			 what);
 		ha = tui_attr(l, TR_WARN);
 	} else if (d->autoplay && d->ap_holding) {
-		int next = -1;
-		for (int i = d->ap_idx + 1; i < wtg_nexperiments && next < 0; i++)
-			if (built(i))
-				next = i;
+		int next = next_built(d, deck_pos(d, d->ap_idx) + 1);
 		double sleft = (double)(d->ap_hold_until - now) / 1e9;
 		if (next >= 0)
 			snprintf(head, sizeof head, " %s autoplay: %s next in %.0f s (any key takes over)",
@@ -831,6 +919,10 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 		snprintf(head, sizeof head, " idle: r reruns this tab, a plays them all");
 		ha = tui_attr(l, TR_DIM);
 	}
+	/* autoplay's tag takes the right end; the bar and the time left fit in what remains */
+	bool tag = d->autoplay && !d->ap_holding;
+	if (tag)
+		W -= 10;
 	int x = tui_put(w, 0, 0, W, ha, head);
 	if (frac >= 0) {
 		if (left >= 0 || frac > 0)
@@ -848,8 +940,8 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 			tui_put(w, 0, x + 2, tw, A_NORMAL, tail);
 		}
 	}
-	if (d->autoplay && !d->ap_holding && W - x > 12)
-		tui_put(w, 0, W - 10, 10, tui_attr(l, TR_KEY), "autoplay");
+	if (tag && W - x > 2)
+		tui_put(w, 0, W + 1, 9, tui_attr(l, TR_KEY), "autoplay");
 	wnoutrefresh(w);
 }
 
@@ -886,7 +978,9 @@ static void draw_status(struct dash *d, int64_t now, const struct run_info *ri)
 		return;
 	} else if (note) {
 		tui_put(w, 0, 0, 1, A_NORMAL, " ");
-		tui_put_clip(w, 0, 1, W - kw - 1, tui_attr(l, d->notice_role), l, d->notice);
+		char fit[sizeof d->notice + 8];
+		notice_fit(d, fit, sizeof fit, W - kw - 1);
+		tui_put_clip(w, 0, 1, W - kw - 1, tui_attr(l, d->notice_role), l, fit);
 	} else {
 		static const char *const parts[][2] = {
 			{ "1-9 0", "tabs" }, { "r", "rerun" }, { "space", "pause" }, { "a", "autoplay" },
@@ -918,13 +1012,14 @@ static void draw_help(struct dash *d)
 	const struct tui_look *l = &d->look;
 	/* one screen at 80x24: descriptions of at most 55 columns */
 	static const char *const keys[][2] = {
-		{ "1-9 0", "the first ten tabs" },
-		{ "Tab S-Tab <- ->", "every tab in turn" },
+		{ "1-9 0 !-&", "a tab each (! is Shift-1: the 11th tab ...)" },
+		{ "PgDn PgUp -> <-", "next / previous tab, as a clicker sends (Tab too)" },
 		{ "r  Enter", "run this tab again (stops the running one)" },
 		{ "space", "pause: stop the run; again: run it again" },
-		{ "a", "autoplay every experiment, 4 s each; any key stops" },
-		{ "s", "save the results: ./wtg-DATE-TIME.json and .csv" },
-		{ "b", "burners: off, spinning (CPU), streaming (CPU and memory), off" },
+		{ "a .", "autoplay in lecture order; any key stops / blank" },
+		{ "s", "save the results: wtg-DATE-TIME.json .html .csv" },
+		{ "w", "write this screen as text: wtg-screen-DATE-TIME.txt" },
+		{ "b", "burners: off > spin (CPU) > stream (memory) > off" },
 		{ "p", "background policy (SCHED_IDLE) for measuring" },
 		{ "u", "uncached I/O: O_DIRECT, else evict before a pass" },
 		{ "c", "evict the data file from the page cache now" },
@@ -977,6 +1072,13 @@ static void draw(struct dash *d, int64_t now)
 		d->last_frame = now;
 		return;
 	}
+	if (d->blank) {
+		werase(stdscr);
+		wnoutrefresh(stdscr);
+		doupdate();
+		d->last_frame = now;
+		return;
+	}
 	int current = atomic_load(&s->current);
 	enum wtg_state states[WTG_MAX_EXP];
 	for (int i = 0; i < wtg_nexperiments; i++) {
@@ -990,6 +1092,7 @@ static void draw(struct dash *d, int64_t now)
 	draw_header(d);
 	draw_tabs(d, states, current);
 	draw_box(d, current);
+	sample_residency(d, now);
 	draw_panels(d);
 	draw_progress(d, &ri, now);
 	draw_status(d, now, &ri);
@@ -1001,11 +1104,12 @@ static void draw(struct dash *d, int64_t now)
 
 /* ---- control: keys, autoplay, the tab that runs when the worker is free ---- */
 
-static int next_built(int from)
+/* The first built experiment at deck position from or after it, or -1. */
+static int next_built(const struct dash *d, int from)
 {
-	for (int i = from; i < wtg_nexperiments; i++)
-		if (built(i))
-			return i;
+	for (int p = from < 0 ? 0 : from; p < deck_len(d); p++)
+		if (built(deck_at(d, p)))
+			return deck_at(d, p);
 	return -1;
 }
 
@@ -1038,10 +1142,10 @@ static void autoplay_tick(struct dash *d, int64_t now)
 		bool ended = ri.state == WTG_DONE || ri.state == WTG_FAILED || ri.state == WTG_STOPPED;
 		if (ri.started_ns >= d->ap_t0 && ended && atomic_load(&s->current) != d->ap_idx) {
 			d->ap_holding = true;
-			d->ap_hold_until = now + HOLD_NS;
+			d->ap_hold_until = now + (int64_t)d->s->opt->hold_ms * 1000000;
 		}
 	} else if (now >= d->ap_hold_until) {
-		int next = next_built(d->ap_idx + 1);
+		int next = next_built(d, deck_pos(d, d->ap_idx) + 1);
 		if (next < 0) {
 			d->autoplay = false;
 			d->ap_holding = false;
@@ -1179,21 +1283,190 @@ static void evict_now(struct dash *d)
 		notice(d, TR_OK, "evicted the data file: %s %s %s pages resident", a, d->look.g->arrow, b);
 }
 
-static void save_now(struct dash *d)
+/* ---- saving: reports and the screen, never over a file ---- */
+
+/* mkdir -p for an absolute path; 0 or -1 (errno set). */
+static int make_dirs(const char *path)
 {
-	char base[64], json[80], csv[80], err[512] = "";
+	char buf[PATH_MAX];
+	wtg_strlcpy(buf, path, sizeof buf);
+	for (char *p = buf + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+		*p = '\0';
+		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+			return -1;
+		*p = c;
+		if (!c)
+			return 0;
+	}
+}
+
+/* Where saves go: the current folder when it is writable (unless fallback), else $XDG_DATA_HOME/wtg
+ * (~/.local/share/wtg), made when missing. 0 with the absolute folder in dir, or -1. */
+static int save_dir(char *dir, size_t len, bool fallback, char *err, size_t errlen)
+{
+	if (!fallback && access(".", W_OK | X_OK) == 0 && getcwd(dir, len))
+		return 0;
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	if (xdg && xdg[0] == '/')
+		snprintf(dir, len, "%s/wtg", xdg);
+	else if (home && home[0] == '/')
+		snprintf(dir, len, "%s/.local/share/wtg", home);
+	else {
+		snprintf(err, errlen, "the current folder is not writable and HOME is not set");
+		return -1;
+	}
+	if (make_dirs(dir) < 0) {
+		snprintf(err, errlen, "cannot make '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Writes file k of a set to path, never replacing one: -1 with errno EEXIST when path exists. */
+typedef int (*save_fn)(struct dash *d, int k, const char *path, char *err, size_t errlen);
+
+/* DIR/BASE.EXT for every extension, else with -2, -3 ... after BASE, never over an existing file;
+ * what one attempt wrote is removed when a later file of the set is taken. Returns 0 with the stem
+ * (DIR/BASE[-N]) in stem, or -1 with err. */
+static int save_set(struct dash *d, const char *dir, const char *base, const char *const *ext, int n,
+		    save_fn fn, char *stem, size_t len, char *err, size_t errlen)
+{
+	for (int try = 1; try < 1000; try++) {
+		if (try == 1)
+			snprintf(stem, len, "%s/%s", dir, base);
+		else
+			snprintf(stem, len, "%s/%s-%d", dir, base, try);
+		int k = 0, e = 0;
+		char path[PATH_MAX + 160];
+		for (; k < n; k++) {
+			snprintf(path, sizeof path, "%s.%s", stem, ext[k]);
+			if (fn(d, k, path, err, errlen) < 0) {
+				e = errno;
+				break;
+			}
+		}
+		if (k == n)
+			return 0;
+		for (int j = 0; j < k; j++) {
+			snprintf(path, sizeof path, "%s.%s", stem, ext[j]);
+			unlink(path);
+		}
+		if (e != EEXIST)
+			return -1;
+	}
+	snprintf(err, errlen, "every name for %s/%s is taken", dir, base);
+	return -1;
+}
+
+/* The save set in the current folder, else in the data folder; shows where it went. */
+static void save_files(struct dash *d, const char *prefix, const char *const *ext, int n, save_fn fn,
+		       const char *what)
+{
+	char base[64], dir[PATH_MAX], stem[PATH_MAX + 128], err[PATH_MAX + 256] = "";
 	time_t now = time(NULL);
 	struct tm tm;
 	localtime_r(&now, &tm);
-	strftime(base, sizeof base, "wtg-%Y%m%d-%H%M%S", &tm);
-	snprintf(json, sizeof json, "%s.json", base);
-	snprintf(csv, sizeof csv, "%s.csv", base);
-	if (wtg_report_save(json, WTG_FMT_JSON, d->s, NULL, err, sizeof err) < 0 ||
-	    wtg_report_save(csv, WTG_FMT_CSV, d->s, NULL, err, sizeof err) < 0) {
-		notice(d, TR_ERR, "save failed: %s", err[0] ? err : "the report writer refused");
+	strftime(base, sizeof base, "%Y%m%d-%H%M%S", &tm);
+	char name[96];
+	snprintf(name, sizeof name, "%s-%s", prefix, base);
+	for (int fallback = 0; fallback < 2; fallback++) {
+		if (save_dir(dir, sizeof dir, fallback, err, sizeof err) < 0 ||
+		    save_set(d, dir, name, ext, n, fn, stem, sizeof stem, err, sizeof err) < 0)
+			continue;
+		char tail[128] = "";
+		for (int k = 1; k < n; k++)
+			snprintf(tail + strlen(tail), sizeof tail - strlen(tail), "%s.%s", k == n - 1 ? " and " : ", ",
+				 ext[k]);
+		char full[PATH_MAX + 320];
+		snprintf(full, sizeof full, "%s.%s%s", stem, ext[0], tail);
+		notice_path(d, TR_OK, what, full);
 		return;
 	}
-	notice(d, TR_OK, "saved ./%s and .csv", json);
+	notice(d, TR_ERR, "save failed: %s", err[0] ? err : "the report writer refused");
+}
+
+static int save_report(struct dash *d, int k, const char *path, char *err, size_t errlen)
+{
+	static const enum wtg_format fmt[] = { WTG_FMT_JSON, WTG_FMT_HTML, WTG_FMT_CSV };
+	return wtg_report_save_new(path, fmt[k], d->s, NULL, err, errlen);
+}
+
+static void save_now(struct dash *d)
+{
+	static const char *const ext[] = { "json", "html", "csv" };
+	save_files(d, "wtg", ext, 3, save_report, "saved");
+}
+
+/* Row y of the screen as UTF-8 without its trailing blanks. */
+static void screen_line(int y, char *out, size_t len)
+{
+	size_t o = 0, keep = 0;
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	for (int x = 0; x < COLS && o + MB_LEN_MAX + 1 < len; x++) {
+		cchar_t c;
+		wchar_t wc[CCHARW_MAX + 1];
+		attr_t a;
+		short pair;
+		if (mvwin_wch(curscr, y, x, &c) == ERR || getcchar(&c, wc, &a, &pair, NULL) == ERR || !wc[0])
+			wc[0] = L' ', wc[1] = L'\0';
+		int w = wcwidth(wc[0]);
+		for (int i = 0; wc[i] && o + MB_LEN_MAX + 1 < len; i++) {
+			size_t n = wcrtomb(out + o, wc[i], &st);
+			if (n == (size_t)-1) {
+				out[o] = '?';
+				n = 1;
+				memset(&st, 0, sizeof st);
+			}
+			o += n;
+		}
+		if (wc[0] != L' ')
+			keep = o;
+		if (w > 1)
+			x += w - 1;	/* the cells a wide character covers */
+	}
+	out[keep] = '\0';
+}
+
+/* The screen as plain text (no escape codes), in a new file. */
+static int save_screen(struct dash *d, int k, const char *path, char *err, size_t errlen)
+{
+	(void)d;
+	(void)k;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	int e = 0;
+	if (!f) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+	} else {
+		size_t len = (size_t)COLS * (MB_LEN_MAX * 2) + 2;
+		char *buf = malloc(len);
+		for (int y = 0; buf && y < LINES; y++) {
+			screen_line(y, buf, len);
+			fprintf(f, "%s\n", buf);
+		}
+		e = !buf ? ENOMEM : fflush(f) != 0 || ferror(f) || fsync(fileno(f)) < 0 ? (errno ? errno : EIO) : 0;
+		free(buf);
+		if (fclose(f) != 0 && !e)
+			e = errno ? errno : EIO;
+		if (e)
+			unlink(path);
+	}
+	if (e)
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
+	errno = e;
+	return e ? -1 : 0;
+}
+
+static void save_screen_now(struct dash *d)
+{
+	static const char *const ext[] = { "txt" };
+	save_files(d, "wtg-screen", ext, 1, save_screen, "screen saved");
 }
 
 static bool on_key(struct dash *d, int code, wint_t ch)
@@ -1207,6 +1480,13 @@ static bool on_key(struct dash *d, int code, wint_t ch)
 		return true;
 	if (d->small)
 		return false;
+	if (d->blank) {	/* any key brings the screen back, and does nothing else */
+		d->blank = false;
+		d->sig_hdr = d->sig_tabs = d->sig_box = d->sig_body = 0;
+		d->sig_panels = d->sig_prog = d->sig_status = 0;
+		clearok(curscr, TRUE);
+		return false;
+	}
 	if (d->help_on) {
 		d->help_on = false;
 		d->sig_hdr = d->sig_tabs = d->sig_box = d->sig_body = 0;
@@ -1220,15 +1500,18 @@ static bool on_key(struct dash *d, int code, wint_t ch)
 		notice(d, TR_OK, "autoplay stopped: the keys are yours");
 		return false;
 	}
-	int n = wtg_nexperiments;
-	if (key >= '1' && key <= '9' && key - '1' < n) {
-		d->tab = key - '1';
-	} else if (key == '0' && n >= 10) {
-		d->tab = 9;
-	} else if (key == '\t' || key == KEY_RIGHT) {
-		d->tab = (d->tab + 1) % n;
-	} else if (key == KEY_BTAB || key == KEY_LEFT) {
-		d->tab = (d->tab + n - 1) % n;
+	const char *k = key > 0 && key < 128 ? strchr(deck_keys, key) : NULL;
+	if (k && k - deck_keys < deck_len(d)) {
+		d->tab = deck_at(d, (int)(k - deck_keys));
+	} else if (key == '\t' || key == KEY_RIGHT || key == KEY_NPAGE) {
+		/* next: PageDown is what a presenter's clicker sends */
+		d->tab = deck_step(d, 1);
+		if (d->s->opt->step)
+			rerun(d);
+	} else if (key == KEY_BTAB || key == KEY_LEFT || key == KEY_PPAGE) {
+		d->tab = deck_step(d, -1);
+	} else if (key == '.') {
+		d->blank = true;
 	} else if (key == 'r' || key == '\r' || key == '\n' || key == KEY_ENTER) {
 		rerun(d);
 	} else if (key == ' ') {
@@ -1243,12 +1526,14 @@ static bool on_key(struct dash *d, int code, wint_t ch)
 		evict_now(d);
 	} else if (key == 's') {
 		save_now(d);
+	} else if (key == 'w') {
+		save_screen_now(d);
 	} else if (key == '?' || key == 'h') {
 		d->help_on = true;
 	} else if (key == 'a') {
-		int start = next_built(d->tab);
+		int start = next_built(d, deck_pos(d, d->tab));
 		if (start < 0)
-			start = next_built(0);
+			start = next_built(d, 0);
 		if (start < 0) {
 			notice(d, TR_WARN, "autoplay: no experiment is built yet");
 		} else {
@@ -1272,6 +1557,7 @@ int wtg_tui_main(struct wtg_session *s)
 	memset(d, 0, sizeof *d);
 	d->s = s;
 	d->paused_idx = -1;
+	d->tab = deck_at(d, 0);	/* the lecture's first tab */
 	d->t_start = wtg_now_ns();
 	if (s->opt->file)
 		d->file_st_ok = stat(s->opt->file, &d->file_st) == 0;

@@ -26,7 +26,11 @@ CASES = [
     (["--run=syscall,nosuch"], "unknown experiment 'nosuch' in --run; 'wtg --list' names them"),
     (["--run=syscall,,valley"], "empty experiment name in --run 'syscall,,valley'"),
     (["--run=syscall,"], "empty experiment name in --run 'syscall,'"),
-    (["--run=syscall", "--format=xml"], "--format must be text, csv or json, not 'xml'"),
+    (["--run=syscall", "--format=xml"], "--format must be text, csv, json, svg or html, not 'xml'"),
+    (["--run=syscall,clock", "--format=svg"],
+     "svg draws one experiment per file: with several, -o names a folder"),
+    (["--run=syscall,clock", "--format=svg", "-o", plain],
+     "--output '%s': svg with several experiments needs a folder" % plain),
     (["--size=abc"], "--size: 'abc' is not a size (try 256M or 1G)"),
     (["--size=1.5M"], "--size: '1.5M' is not a size (try 256M or 1G)"),
     (["--size=-5M"], "--size: '-5M' is not a size (try 256M or 1G)"),
@@ -39,6 +43,11 @@ CASES = [
     (["--burn=0"], "--burn must be a whole number from 1 to 1024, not '0'"),
     (["--burn=two"], "--burn must be a whole number from 1 to 1024, not 'two'"),
     (["--burn=2:fire"], "--burn: unknown burner kind 'fire' (spin or stream)"),
+    (["--order=clock,rain"], "unknown experiment 'rain' in --order; 'wtg --list' names them"),
+    (["--order=clock,syscall,clock"], "--order names 'clock' twice"),
+    (["--order=clock,,tail"], "--order needs experiment names joined by commas, not 'clock,,tail'"),
+    (["--hold=0"], "--hold must be seconds from 0.5 to 600, not '0'"),
+    (["--hold=5s"], "--hold must be seconds from 0.5 to 600, not '5s'"),
     (["--burn=:stream"], "--burn: a count before ':stream' is missing"),
     (["--burn=0:spin"], "--burn must be a whole number from 1 to 1024, not '0'"),
     (["--seed=-1"], "--seed must be a whole number from 0 to 2^64-1, not '-1'"),
@@ -88,7 +97,7 @@ status, out, err = run("--help")
 check(status == 0 and out.startswith("Usage: wtg [OPTION]...") and err == "", "--help")
 for opt in ("--run=LIST", "--format=FMT", "--output=FILE", "--file=PATH", "--dir=DIR", "--size=SIZE",
             "--quick", "--threads=N", "--burn[=N][:KIND]", "--background", "--uncached", "--seed=N",
-            "--compare=EXP:COND", "--no-color", "--ascii"):
+            "--compare=EXP:COND", "--order=LIST", "--hold=SEC", "--step", "--no-color", "--ascii"):
     check(opt in out, "--help mentions %s" % opt)
 status, out, err = run("--version")
 check(status == 0 and out.startswith("wtg ") and len(out.split()) == 2, "--version: %r" % out)
