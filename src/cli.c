@@ -60,7 +60,8 @@ void wtg_print_help(FILE *f)
 		"                        64M with --quick)\n"
 		"      --quick           fewer bytes per sample, never fewer samples (--list gives the\n"
 		"                        typical duration of each experiment with and without it)\n"
-		"      --threads=N       largest thread count in thread sweeps (default 2 x CPUs, min 4)\n"
+		"      --threads=N       largest thread count in thread sweeps (default: online CPUs;\n"
+		"                        rows above them are marked oversubscribed)\n"
 		"      --burn[=N][:KIND] start with N burner threads on (default N = online CPUs);\n"
 		"                        KIND spin (integer arithmetic, the default) or stream\n"
 		"                        (each reads a buffer larger than the last-level cache)\n"
@@ -325,7 +326,7 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	for (int i = 0; i < wtg_nexperiments && i < 32; i++)
 		o->order[o->norder++] = i;
 	int ncpu = wtg_online_cpus();
-	o->threads = 2 * ncpu < 4 ? 4 : 2 * ncpu;
+	o->threads = 0; /* 0: the online CPUs, read where the sweep runs */
 	const char *nc = getenv("NO_COLOR");
 	if (nc && *nc)
 		o->color = false;

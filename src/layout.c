@@ -477,6 +477,7 @@ static const struct sweep_map sweep_maps[] = {
 	{ "syscall", "batch", { "median_ns", "p99_ns" }, NULL, 1, 10000, "calls per batch", false },
 	{ "wss", "wss", { "gbps" }, NULL, 0, 0, "working set", true },	/* sizes follow the machine */
 	{ "uncached", "bufsize", { "gbps" }, "mode", 4 << 10, 16 << 20, "O_DIRECT read size", false },
+	{ "roofline", "ops_per_byte", { "gops" }, "buffer", 1.0 / 64, 64, "integer ops per byte", false },
 };
 
 static const struct sweep_map *find_sweep_map(const char *name)
@@ -672,7 +673,6 @@ static const struct bars_map bars_maps[] = {
 	{ "bytewise", { "variant" }, "ms", "ns_per_byte", false, false, { NULL } },
 	{ "kernels", { "kernel", "wss" }, "gbps", NULL, false, false, { NULL } },
 	{ "threads", { "threads" }, "gbps", "ms", true, false, { NULL } },
-	{ "roofline", { "loop", "policy" }, "ms", "ratio", false, false, { NULL } },
 	{ "compare", { "pair", "order" }, "diff", "rel_pct", false, true, { "ci_low", "ci_high" } },
 };
 
@@ -795,6 +795,9 @@ int wtg_lay_bars_build(struct wtg_lay_bars *b, const struct wtg_table *t, const 
 	b->unit = t->cols[vc].unit ? t->cols[vc].unit : "";
 	int lc0 = m ? wtg_table_col(t, m->label[0]) : -1;
 	b->ideal = m && m->ideal;
+	/* the table's own ideal (threads: capped at the CPUs) wins over 1 thread x N */
+	int ic = b->ideal ? wtg_table_col(t, "ideal_gbps") : -1;
+	b->ideal_capped = ic >= 0;
 	for (int r = 0; r < b->n && b->ideal && lc0 >= 0; r++)
 		if (wtg_table_num(t, r, lc0) == 1)
 			b->base = wtg_table_num(t, r, vc);
@@ -819,7 +822,9 @@ int wtg_lay_bars_build(struct wtg_lay_bars *b, const struct wtg_table *t, const 
 			b->neg = b->neg || br->ci_lo < 0;
 			b->has_ci = true;
 		}
-		br->ideal = b->ideal && lc0 >= 0 && b->base > 0 ? b->base * wtg_table_num(t, r, lc0) : NAN;
+		br->ideal = ic >= 0				 ? wtg_table_num(t, r, ic)
+			    : b->ideal && lc0 >= 0 && b->base > 0 ? b->base * wtg_table_num(t, r, lc0)
+								  : NAN;
 	}
 	b->scale = vmax;
 	for (int r = 0; r < b->n; r++)

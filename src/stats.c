@@ -1,4 +1,5 @@
-/* stats.c: quantiles (type 7), the seeded generator, shuffles, bootstrap, drift. */
+/* stats.c: quantiles (type 7), the seeded generator, shuffles, bootstrap, drift, the Wilson interval
+ * of a proportion and the sign test's interval of a median. */
 #include "config.h"
 
 #include <math.h>
@@ -302,5 +303,82 @@ int wtg_summarize(const double *v, size_t n, uint64_t seed, struct wtg_summary *
 	} else {
 		out->first_half_median = out->second_half_median = out->median;
 	}
+	return 0;
+}
+
+/* The two-sided normal quantile for conf: the usual confidences exactly, others by bisection of erfc. */
+static double z_of(double conf)
+{
+	double lo = 0, hi = 10;
+	for (int i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+		if (erfc(mid / M_SQRT2) > 1.0 - conf)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+int wtg_wilson_interval(uint64_t k, uint64_t n, double conf, double *lo, double *hi)
+{
+	if (n == 0 || k > n)
+		return -1;
+	double z = z_of(conf), z2 = z * z, nn = (double)n, p = (double)k / nn;
+	double d = 1.0 + z2 / nn;
+	double centre = (p + z2 / (2.0 * nn)) / d;
+	double half = z / d * sqrt(p * (1.0 - p) / nn + z2 / (4.0 * nn * nn));
+	*lo = k == 0 ? 0.0 : fmax(0.0, centre - half);
+	*hi = k == n ? 1.0 : fmin(1.0, centre + half);
+	return 0;
+}
+
+/* P(Binomial(n, 1/2) = i), through logarithms so large n does not underflow to zero at once. */
+static double binom_half(size_t n, size_t i)
+{
+	return exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) -
+		   (double)n * M_LN2);
+}
+
+double wtg_sign_test_p(uint64_t up, uint64_t down)
+{
+	size_t n = (size_t)(up + down), m = (size_t)(up < down ? up : down);
+	double cdf = 0;
+	for (size_t i = 0; i <= m && n > 0; i++)
+		cdf += binom_half(n, i);
+	return n == 0 || 2.0 * cdf > 1.0 ? 1.0 : 2.0 * cdf;
+}
+
+int wtg_sign_test_median_ci(const double *v, size_t n, double conf, double *lo, double *hi, double *coverage,
+			    size_t *k)
+{
+	*lo = *hi = NAN;
+	*coverage = n ? 1.0 - 2.0 * binom_half(n, 0) : 0;
+	if (k)
+		*k = 0;
+	double tail = (1.0 - conf) / 2.0, cdf = 0;
+	size_t best = 0;	/* the largest k with P(B <= k-1) <= tail */
+	for (size_t i = 0; i < n / 2 + 1; i++) {
+		cdf += binom_half(n, i);
+		if (cdf > tail * (1.0 + 1e-12))
+			break;
+		best = i + 1;
+	}
+	if (best == 0 || n == 0)
+		return -1;
+	double *s = malloc(n * sizeof *s);
+	if (!s)
+		return -1;
+	memcpy(s, v, n * sizeof *s);
+	wtg_sort(s, n);
+	double below = 0;
+	for (size_t i = 0; i < best; i++)
+		below += binom_half(n, i);
+	*lo = s[best - 1];
+	*hi = s[n - best];
+	*coverage = 1.0 - 2.0 * below;
+	if (k)
+		*k = best;
+	free(s);
 	return 0;
 }

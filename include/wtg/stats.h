@@ -56,4 +56,22 @@ struct wtg_summary {
 };
 int wtg_summarize(const double *v, size_t n, uint64_t seed, struct wtg_summary *out);
 
+/* Wilson score interval for a proportion: k successes in n trials at confidence conf (0.95: z =
+ * 1.96). Never leaves [0, 1] and stays honest at k = 0 or k = n, unlike p +- z sqrt(p(1-p)/n).
+ * Returns 0, or -1 when n == 0 or k > n. */
+int wtg_wilson_interval(uint64_t k, uint64_t n, double conf, double *lo, double *hi);
+
+/* Distribution-free interval for the median (the sign test's): the order statistics x(k) and
+ * x(n-k+1) of the n values (1-based), k the largest rank with P(Binomial(n, 1/2) < k) <= (1-conf)/2,
+ * so the interval covers the true median with probability *coverage >= conf (exact, not
+ * asymptotic). Returns 0, or -1 when n is too small for any such interval (n < 6 at 95%) or out of
+ * memory; then *lo and *hi are NAN and *coverage the coverage of [min, max]. k may be NULL. */
+/* The exact two-sided sign test: with `up` positive and `down` negative differences (ties dropped),
+ * the probability of a split at least this uneven were up and down equally likely:
+ * min(1, 2 P(Binomial(up + down, 1/2) <= min(up, down))); 1 when up + down == 0. */
+double wtg_sign_test_p(uint64_t up, uint64_t down);
+
+int wtg_sign_test_median_ci(const double *v, size_t n, double conf, double *lo, double *hi, double *coverage,
+			    size_t *k);
+
 #endif

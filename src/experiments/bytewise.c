@@ -2,8 +2,10 @@
  *
  * The essay's first two programs: sum a slice of the data file one byte per read(), then 64 KiB
  * per read(). Same bytes, same sum; the difference is the number of kernel crossings, which the
- * user/sys split shows. The 1-byte cost is measured on its own first, so the table can set a
- * prediction (read calls x the cost of one call) beside each measured time. */
+ * user/sys split shows. Before either, a calibration times reads of several sizes (interleaved in
+ * seeded order) and fits t = a x calls + b x bytes, so each row's prediction counts both the
+ * crossings and the bytes copied and summed. The one-byte pass is one long sample; the 64 KiB pass
+ * is short, so it runs as rounds (>= 11 samples) and reports its median with a bootstrap CI. */
 #include "config.h"
 
 #include <errno.h>
@@ -14,41 +16,182 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "rounds.h"
 
 #define SLICE_FULL (8ull << 20)
 #define SLICE_QUICK (1ull << 20)
 #define BIG_BUF (64u * 1024u)
-#define CAL_BATCHES 16 /* the 1-byte cost: median of 16 batches of 1024 calls */
-#define CAL_CALLS 1024
+#define CAL_ROUNDS 16		/* calibration: rounds of one batch per read size, seeded order */
+#define CAL_BATCH_BYTES (1u << 20)	/* a batch reads about this much ... */
+#define CAL_MIN_CALLS 32	/* ... in at least this many calls ... */
+#define CAL_MAX_CALLS 1024	/* ... and at most this many */
+#define NSIZES 4
 
-/* Median ns of one 1-byte read() from the start of fd, over a fixed small batch (shorter only
- * when the file is). */
-static double one_byte_cost(int fd, uint64_t size, int64_t *calls)
-{
-	double v[CAL_BATCHES];
-	int64_t sum = 0;
-	long n = size < CAL_CALLS ? (long)size : CAL_CALLS;
-	for (int b = 0; b < CAL_BATCHES; b++) {
-		if (lseek(fd, 0, SEEK_SET) < 0)
-			return -1;
-		v[b] = wtg_time_read1_batch(fd, n, &sum);
-		if (v[b] < 0)
-			return -1;
-		*calls += n;
-	}
-	wtg_sink += (uint64_t)sum;
-	return wtg_quantile(v, CAL_BATCHES, 0.5);
-}
+static const size_t cal_sizes[NSIZES] = { 1, 64, 4096, BIG_BUF };
 
-struct variant {
-	size_t bufsize;
-	const char *name;
+/* The fitted model: ns = a x calls + b x bytes, valid only between the read sizes it saw. */
+struct model {
+	double a, b;		/* ns per call, ns per byte */
+	double ns[NSIZES];	/* median ns per call at each size (NAN: not calibrated) */
+	size_t lo, hi;		/* the smallest and largest size calibrated */
+	int nsizes;
+	int64_t calls;		/* read() calls the calibration made */
+	bool valid;		/* a > 0, b >= 0 from at least two sizes */
 };
 
-static int run(struct wtg_ctx *ctx)
+/* The sum of the first `bytes` of fd by pread() in BIG_BUF pieces: the reference a calibration batch
+ * must match. Returns 0, or -1 after wtg_table_fail. */
+static int ref_sum(struct wtg_ctx *ctx, int fd, unsigned char *buf, uint64_t bytes, int64_t *sum)
 {
-	struct wtg_datafile *df = ctx->df;
-	const struct wtg_column cols[] = {
+	*sum = 0;
+	for (uint64_t off = 0; off < bytes;) {
+		size_t want = bytes - off < BIG_BUF ? (size_t)(bytes - off) : BIG_BUF;
+		ssize_t r = pread(fd, buf, want, (off_t)off);
+		if (r <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			wtg_table_fail(ctx->t, "calibration: reading %s: %s", ctx->df->path,
+				       r < 0 ? strerror(errno) : "the file is shorter");
+			return -1;
+		}
+		*sum += wtg_sum_bytes(buf, (size_t)r);
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
+/* One timed batch: `calls` reads of `size` bytes from the start of fd, each summed as the variants
+ * do (wtg_read_sum). Returns ns per call, or -1 after wtg_table_fail (read error, short file, or a
+ * sum that is not the reference `want_sum`). */
+static double cal_batch(struct wtg_ctx *ctx, int fd, unsigned char *buf, size_t size, long calls,
+			int64_t want_sum)
+{
+	uint64_t want = (uint64_t)size * (uint64_t)calls;
+	int64_t sum = 0, bytes = 0, n = 0;
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		wtg_table_fail(ctx->t, "calibration: seek in %s: %s", ctx->df->path, strerror(errno));
+		return -1;
+	}
+	int64_t t0 = wtg_now_ns();
+	int r = wtg_read_sum(NULL, fd, buf, size, want, &sum, &bytes, &n);
+	int64_t t1 = wtg_now_ns();
+	if (r < 0 || (uint64_t)bytes != want || n != calls) {
+		wtg_table_fail(ctx->t, "calibration: %zu-byte reads of %s: %s", size, ctx->df->path,
+			       r < 0 ? strerror(errno) : "the file is shorter");
+		return -1;
+	}
+	if (sum != want_sum) {
+		wtg_check_sum(ctx, "calibration", sum, want_sum);
+		return -1;
+	}
+	return (double)(t1 - t0) / (double)calls;
+}
+
+/* Least squares of ns per call on the read size: ns = a + b x size. */
+static void fit(struct model *m)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0;
+	int k = 0;
+	for (int i = 0; i < NSIZES; i++) {
+		if (isnan(m->ns[i]))
+			continue;
+		double x = (double)cal_sizes[i], y = m->ns[i];
+		sx += x;
+		sy += y;
+		sxx += x * x;
+		sxy += x * y;
+		k++;
+	}
+	m->nsizes = k;
+	double den = k * sxx - sx * sx;
+	if (k < 2 || den <= 0)
+		return;
+	m->b = (k * sxy - sx * sy) / den;
+	m->a = (sy - m->b * sx) / k;
+	m->valid = m->a > 0 && m->b >= 0;
+}
+
+/* The calibration: CAL_ROUNDS rounds, each size once per round in seeded order, on a page-cache
+ * descriptor; sizes whose batch would not fit in the file are left out. Returns WTG_OK, WTG_ERR or
+ * WTG_CANCELLED; m->valid says whether the model can predict. */
+static int calibrate(struct wtg_ctx *ctx, unsigned char *buf, struct model *m)
+{
+	double v[NSIZES][CAL_ROUNDS];
+	long calls[NSIZES];
+	int order[NSIZES];
+	memset(m, 0, sizeof *m);
+	for (int i = 0; i < NSIZES; i++) {
+		long c = (long)(CAL_BATCH_BYTES / cal_sizes[i]);
+		c = c < CAL_MIN_CALLS ? CAL_MIN_CALLS : c > CAL_MAX_CALLS ? CAL_MAX_CALLS : c;
+		if ((uint64_t)c * cal_sizes[i] > ctx->df->size)
+			c = (long)(ctx->df->size / cal_sizes[i]);
+		calls[i] = c;
+		m->ns[i] = NAN;
+	}
+	int fd = open(ctx->df->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		wtg_table_fail(ctx->t, "cannot open %s: %s", ctx->df->path, strerror(errno));
+		return WTG_ERR;
+	}
+	int64_t ref[NSIZES];
+	for (int i = 0; i < NSIZES; i++) {
+		uint64_t bytes = (uint64_t)calls[i] * cal_sizes[i];
+		if (ref_sum(ctx, fd, buf, bytes, &ref[i]) < 0) {
+			close(fd);
+			return WTG_ERR;
+		}
+		/* the largest region is whole chunks: its sum is known independently */
+		int64_t known = wtg_datafile_prefix_sum(ctx->df, bytes);
+		if (i == NSIZES - 1 && known >= 0 && !wtg_check_sum(ctx, "calibration", ref[i], known)) {
+			close(fd);
+			return WTG_ERR;
+		}
+	}
+	for (int r = 0; r < CAL_ROUNDS; r++) {
+		for (int i = 0; i < NSIZES; i++)
+			order[i] = i;
+		wtg_shuffle_int(&ctx->rng, order, NSIZES);
+		for (int k = 0; k < NSIZES; k++) {
+			int i = order[k];
+			if (calls[i] < 1)
+				continue;
+			if ((v[i][r] = cal_batch(ctx, fd, buf, cal_sizes[i], calls[i], ref[i])) < 0) {
+				close(fd);
+				return WTG_ERR;
+			}
+			m->calls += calls[i];
+		}
+		if (wtg_ctx_cancelled(ctx)) {
+			close(fd);
+			return WTG_CANCELLED;
+		}
+	}
+	close(fd);
+	m->lo = m->hi = 0;
+	for (int i = 0; i < NSIZES; i++) {
+		if (calls[i] < 1)
+			continue;
+		m->ns[i] = wtg_quantile(v[i], CAL_ROUNDS, 0.5);
+		if (!m->lo)
+			m->lo = cal_sizes[i];
+		m->hi = cal_sizes[i];
+	}
+	fit(m);
+	return WTG_OK;
+}
+
+/* The model's time for a pass in ms, or NAN where it cannot say: no valid fit, a read size outside
+ * the calibrated ones, or O_DIRECT (the calibration read through the page cache). */
+static double predict_ms(const struct model *m, int64_t calls, uint64_t bytes, size_t bufsize, bool direct)
+{
+	if (!m->valid || direct || bufsize < m->lo || bufsize > m->hi)
+		return NAN;
+	return (m->a * (double)calls + m->b * (double)bytes) / 1e6;
+}
+
+static void set_columns(struct wtg_ctx *ctx)
+{
+	struct wtg_column cols[WTG_MAX_COLS] = {
 		{ "variant", "", WTG_T_TEXT, 0 },
 		{ "bytes", "B", WTG_T_INT, 0 },
 		{ "read_calls", "count", WTG_T_INT, 0 },
@@ -60,109 +203,232 @@ static int run(struct wtg_ctx *ctx)
 		{ "predicted_ms", "ms", WTG_T_REAL, 2 },
 		{ "predicted_ratio", "", WTG_T_REAL, 3 },
 	};
-	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
+	/* ms itself is above: its CI, min, max and samples follow the prediction */
+	wtg_table_set_columns(ctx->t, cols, 10 + wtg_rounds_columns_after(&cols[10], "ms", "ms", 2));
+}
 
+/* What a variant's row says: the median sample (or the one sample) and its spread. */
+struct outcome {
+	const char *name;
+	size_t bufsize;
+	uint64_t bytes;
+	int64_t calls, sum;
+	bool direct;
+	double ms, user_ms, sys_ms;	/* per sample: the median wall, the mean CPU times */
+	double ci_low, ci_high, min, max;
+	size_t samples;
+	int passes;			/* read passes made, warm-up included */
+	struct wtg_probe_result res;
+};
+
+static void add_row(struct wtg_ctx *ctx, const struct model *m, const struct outcome *o)
+{
+	double pred = predict_ms(m, o->calls, o->bytes, o->bufsize, o->direct);
+	const struct wtg_value row[] = {
+		WTG_TEXT(o->name),
+		WTG_INT(o->bytes),
+		WTG_INT(o->calls),
+		WTG_REAL(o->ms),
+		WTG_REAL(o->user_ms),
+		WTG_REAL(o->sys_ms),
+		WTG_REAL(o->ms * 1e6 / (double)o->bytes),
+		WTG_INT(o->sum),
+		isnan(pred) ? WTG_NA : WTG_REAL(pred),
+		isnan(pred) || pred <= 0 ? WTG_NA : WTG_REAL(o->ms / pred),
+		o->samples > 1 ? WTG_REAL(o->ci_low) : WTG_NA,
+		o->samples > 1 ? WTG_REAL(o->ci_high) : WTG_NA,
+		WTG_REAL(o->min),
+		WTG_REAL(o->max),
+		WTG_INT(o->samples),
+	};
+	wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), &o->res);
+	wtg_check_read_calls(ctx, o->name, o->calls, o->bytes, o->bufsize);
+}
+
+/* The one-byte variant: one pass over the slice, a single long sample. */
+static int one_byte(struct wtg_ctx *ctx, unsigned char *buf, uint64_t slice, struct outcome *o)
+{
+	struct wtg_read_pass p;
+	int rc = wtg_read_pass(ctx, buf, 1, slice, o->name, &p);
+	if (rc != WTG_OK)
+		return rc;
+	o->bytes = p.bytes;
+	o->calls = p.calls;
+	o->sum = p.sum;
+	o->direct = p.direct;
+	o->res = p.res;
+	o->ms = o->min = o->max = p.res.wall_ms;
+	o->user_ms = p.res.user_ms;
+	o->sys_ms = p.res.sys_ms;
+	o->samples = 1;
+	o->passes = 1;
+	return WTG_OK;
+}
+
+struct big_arg {
+	unsigned char *buf;
+	uint64_t slice;
+	struct outcome *o;
+};
+
+/* One sample of the 64 KiB variant: a fresh pass; a sum that is not the known one fails the table. */
+static int big_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
+{
+	(void)v;
+	(void)round;
+	struct big_arg *a = arg;
+	struct wtg_read_pass p;
+	int rc = wtg_read_pass(ctx, a->buf, BIG_BUF, a->slice, a->o->name, &p);
+	if (rc != WTG_OK)
+		return rc;
+	int64_t known = wtg_datafile_prefix_sum(ctx->df, p.bytes);
+	if (p.sum != known) {
+		wtg_check_sum(ctx, a->o->name, p.sum, known);
+		return WTG_ERR;
+	}
+	a->o->bytes = p.bytes;
+	a->o->calls = p.calls;
+	a->o->sum = p.sum;
+	a->o->direct = p.direct;
+	a->o->passes++;
+	out->figure = p.res.wall_ms;
+	out->res = p.res;
+	return WTG_OK;
+}
+
+static void big_label(void *arg, int v, char *buf, size_t len)
+{
+	(void)v;
+	snprintf(buf, len, "%s", ((struct big_arg *)arg)->o->name);
+}
+
+/* The 64 KiB variant as rounds: one warm-up pass, then WTG_ROUNDS_MIN timed passes. */
+static int big_reads(struct wtg_ctx *ctx, unsigned char *buf, uint64_t slice, int step0, int nsteps,
+		     struct outcome *o)
+{
+	struct big_arg a = { buf, slice, o };
+	struct wtg_rounds_spec spec = { .nvariants = 1, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
+					.sample = big_sample, .arg = &a, .label = big_label,
+					.first_step = step0, .nsteps = nsteps };
+	struct wtg_rounds r;
+	int rc = wtg_rounds_run(ctx, &spec, &r);
+	if (rc != WTG_OK)
+		return rc;
+	const struct wtg_rounds_result *v = &r.v[0];
+	o->ms = v->s.median;
+	o->ci_low = v->s.ci_low;
+	o->ci_high = v->s.ci_high;
+	o->min = v->s.min;
+	o->max = v->s.max;
+	o->samples = v->n;
+	o->res = v->probe;
+	o->user_ms = v->probe.user_ms / (double)v->n;
+	o->sys_ms = v->probe.sys_ms / (double)v->n;
+	wtg_rounds_checks(ctx, o->name, "ms", v);
+	wtg_rounds_free(&r);
+	return WTG_OK;
+}
+
+/* The notes: what was read, the model and where it applies, the order and the I/O mode. */
+static void notes(struct wtg_ctx *ctx, const struct model *m, uint64_t slice, const struct outcome *o,
+		  const int *order)
+{
+	char sz[32];
+	wtg_fmt_size(sz, sizeof sz, slice);
+	wtg_table_note(ctx->t,
+		       "the first %s of the data file, summed twice: one byte per read() (one pass) and "
+		       "64 KiB per read() (%zu timed passes after one warm-up pass, the median shown); run "
+		       "in seeded random order (%s first)",
+		       sz, o[1].samples, o[order[0]].name);
+	char fitted[160] = "";
+	int len = 0;
+	for (int i = 0; i < NSIZES; i++)
+		if (!isnan(m->ns[i]) && len < (int)sizeof fitted)
+			len += snprintf(fitted + len, sizeof fitted - (size_t)len, "%s%zu B %.1f ns", len ? ", " : "",
+					cal_sizes[i], m->ns[i]);
+	if (m->valid)
+		wtg_table_note(ctx->t,
+			       "predicted_ms = %.1f ns x read_calls + %.4f ns x bytes, fitted (least squares) "
+			       "to the median ns per read() at %d read sizes (%s) over %d rounds in seeded "
+			       "order, through the page cache",
+			       m->a, m->b, m->nsizes, fitted, CAL_ROUNDS);
+	else
+		wtg_table_note(ctx->t,
+			       "predicted_ms: n/a, the calibration (%s) gave no model with a positive cost per "
+			       "call and a non-negative cost per byte",
+			       len ? fitted : "no read size fits in the file");
+	/* every read() on the data file is accounted for: the rows' read_calls plus these */
+	long long extra = (long long)(o[1].passes - 1) * o[1].calls;
+	wtg_table_note(ctx->t,
+		       "other read() calls on the data file: %lld, not in read_calls (the calibration's %lld, "
+		       "and %lld passes of the 64 KiB variant beyond the one its read_calls counts)",
+		       (long long)m->calls + extra, (long long)m->calls, (long long)(o[1].passes - 1));
+	wtg_table_note(ctx->t, "the model holds between the read sizes it saw (%zu .. %zu B); outside them, "
+			       "or with O_DIRECT, a row's prediction is n/a",
+		       m->lo, m->hi);
+	wtg_table_note(ctx->t, "no warm-up pass for the one-byte variant: the slice is as the data file's "
+			       "creation or scan left it (in the page cache, unless the u condition evicts "
+			       "it or reads around it)");
+	if (o[1].direct)
+		wtg_table_note(ctx->t, "O_DIRECT: the 64 KiB variant bypasses the page cache; a 1-byte read "
+				       "cannot be aligned, so the 1-byte variant and the calibration read "
+				       "through the page cache");
+	else if (wtg_uncached_requested())
+		wtg_table_note(ctx->t, "uncached I/O: %s before each pass",
+			       wtg_iomode_name(wtg_iomode_effective(ctx->df)));
+	if (o[0].res.threads)
+		wtg_table_note(ctx->t,
+			       "1-byte variant: wall %.1f ms, CPU (user + sys) %.1f ms, %lld involuntary "
+			       "context switches: wall beyond CPU time is time spent waiting for a CPU",
+			       o[0].res.wall_ms, o[0].res.user_ms + o[0].res.sys_ms, (long long)o[0].res.ivcsw);
+	if (o[0].sum == o[1].sum)
+		wtg_table_note(ctx->t, "same sum both ways: the extra time is not arithmetic");
+}
+
+static int run(struct wtg_ctx *ctx)
+{
+	struct wtg_datafile *df = ctx->df;
+	set_columns(ctx);
 	uint64_t slice = ctx->opt->quick ? SLICE_QUICK : SLICE_FULL;
 	if (slice > df->size)
 		slice = df->size;
-	struct variant var[2] = { { 1, "1B per read" }, { BIG_BUF, "64K per read" } };
-	int order[2] = { 0, 1 };
-	wtg_shuffle_int(&ctx->rng, order, 2);
-
 	unsigned char *buf = wtg_aligned_alloc(wtg_io_align(df), BIG_BUF);
 	if (!buf) {
 		wtg_table_fail(ctx->t, "out of memory");
 		return WTG_ERR;
 	}
 	memset(buf, 0, BIG_BUF);
-
-	/* the cost of one call, before anything else, on a descriptor opened as the 1-byte variant's */
-	wtg_ctx_progress(ctx, 0, 3, "cost of one 1-byte read");
-	bool direct = false;
-	int fd = wtg_iomode_open_for(ctx, 1, &direct);
-	int64_t cal_calls = 0;
-	double cost_ns = fd >= 0 ? one_byte_cost(fd, df->size, &cal_calls) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (cost_ns < 0) {
-		wtg_table_fail(ctx->t, "timing 1-byte reads of %s: %s", df->path,
-			       errno ? strerror(errno) : "unexpected end of file");
-		free(buf);
-		return WTG_ERR;
-	}
-
-	int rc = WTG_OK;
-	int64_t sums[2] = { 0, 0 };
-	struct wtg_probe_result one = { 0 };
-	bool used_direct[2] = { false, false };
+	const int big_steps = wtg_rounds_steps(1, WTG_ROUNDS_MIN, 1);
+	const int nsteps = 3 + big_steps;
+	wtg_ctx_progress(ctx, 0, nsteps, "calibration: reads of 1 B .. 64 KiB");
+	struct model m;
+	int rc = calibrate(ctx, buf, &m);
+	struct outcome o[2] = { { .name = "1B per read", .bufsize = 1 },
+				{ .name = "64K per read", .bufsize = BIG_BUF } };
+	int order[2] = { 0, 1 };
+	wtg_shuffle_int(&ctx->rng, order, 2);
 	for (int i = 0; i < 2 && rc == WTG_OK; i++) {
-		const struct variant *v = &var[order[i]];
-		wtg_ctx_progress(ctx, i + 1, 3, v->name);
-		struct wtg_read_pass p;
-		rc = wtg_read_pass(ctx, buf, v->bufsize, slice, v->name, &p);
+		struct outcome *v = &o[order[i]];
+		int step = i == 0 ? 1 : order[0] == 0 ? 2 : 1 + big_steps;
+		if (order[i] == 0) {
+			wtg_ctx_progress(ctx, step, nsteps, v->name);
+			rc = one_byte(ctx, buf, slice, v);
+		} else {
+			rc = big_reads(ctx, buf, slice, step, nsteps, v);
+		}
 		if (rc != WTG_OK)
 			break;
-		used_direct[order[i]] = p.direct;
-		const struct wtg_probe_result *res = &p.res;
-		sums[order[i]] = p.sum;
-		if (order[i] == 0)
-			one = *res;
-		double predicted = (double)p.calls * cost_ns / 1e6;
-		const struct wtg_value row[] = {
-			WTG_TEXT(v->name),
-			WTG_INT(p.bytes),
-			WTG_INT(p.calls),
-			WTG_REAL(res->wall_ms),
-			WTG_REAL(res->user_ms),
-			WTG_REAL(res->sys_ms),
-			WTG_REAL(res->wall_ms * 1e6 / (double)p.bytes),
-			WTG_INT(p.sum),
-			WTG_REAL(predicted),
-			WTG_REAL(predicted > 0 ? res->wall_ms / predicted : 0),
-		};
-		wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), res);
-		wtg_check_read_calls(ctx, v->name, p.calls, p.bytes, v->bufsize);
-		if (!wtg_check_sum(ctx, v->name, p.sum, wtg_datafile_prefix_sum(df, p.bytes)))
+		add_row(ctx, &m, v);
+		if (!wtg_check_sum(ctx, v->name, v->sum, wtg_datafile_prefix_sum(df, v->bytes)))
 			rc = WTG_ERR;
-		if (wtg_ctx_cancelled(ctx))
+		else if (wtg_ctx_cancelled(ctx))
 			rc = WTG_CANCELLED;
 	}
 	free(buf);
 	if (rc != WTG_OK)
 		return rc;
-	wtg_ctx_progress(ctx, 3, 3, "done");
-
-	char sz[32];
-	wtg_fmt_size(sz, sizeof sz, slice);
-	wtg_table_note(ctx->t,
-		       "the first %s of the data file, summed twice: one byte per read() and 64 KiB per "
-		       "read(); run in seeded random order (%s first)",
-		       sz, var[order[0]].name);
-	wtg_table_note(ctx->t,
-		       "predicted_ms = read_calls x %.1f ns, the median cost of one 1-byte read() over %d "
-		       "batches of %d (measured just before; other read() calls on the data file: %lld, not "
-		       "in read_calls)",
-		       cost_ns, CAL_BATCHES, CAL_CALLS, (long long)cal_calls);
-	wtg_table_note(ctx->t, "no warm-up pass: the slice is as the data file's creation or scan left it "
-			       "(in the page cache, unless the u condition evicts it or reads around it)");
-	if (used_direct[1])
-		wtg_table_note(ctx->t, "O_DIRECT: the 64 KiB variant bypasses the page cache; a 1-byte read "
-				       "cannot be aligned, so the 1-byte variant and its cost read through "
-				       "the page cache");
-	else if (wtg_uncached_requested())
-		wtg_table_note(ctx->t, "uncached I/O: %s before each variant",
-			       wtg_iomode_name(wtg_iomode_effective(df)));
-	if (one.threads) {
-		double pred = (double)slice * cost_ns / 1e6;
-		wtg_table_note(ctx->t,
-			       "1-byte variant: wall %.1f ms, CPU (user + sys) %.1f ms = %.2f x predicted, "
-			       "%lld involuntary context switches: wall beyond CPU time is time spent "
-			       "waiting for a CPU",
-			       one.wall_ms, one.user_ms + one.sys_ms,
-			       pred > 0 ? (one.user_ms + one.sys_ms) / pred : 0, (long long)one.ivcsw);
-	}
-	if (sums[0] == sums[1])
-		wtg_table_note(ctx->t, "same sum both ways: the extra time is not arithmetic");
+	wtg_ctx_progress(ctx, nsteps, nsteps, "done");
+	notes(ctx, &m, slice, o, order);
 	return WTG_OK;
 }
 
@@ -197,8 +463,8 @@ double wtg_headline_bytewise(struct wtg_ctx *ctx)
 const struct wtg_experiment wtg_exp_bytewise = {
 	.name = "bytewise",
 	.question = "Why did adding up bytes take 21 s?",
-	.runs = "sum a slice one byte per read() and again 64 KiB per read(); user/sys split, calls, "
-		"predicted vs measured",
+	.runs = "sum a slice one byte per read() and again 64 KiB per read() (>= 11 samples); user/sys "
+		"split, calls; predicted by a per-call + per-byte model fitted to calibration reads",
 	.view = WTG_VIEW_BARS,
 	.needs_datafile = true,
 	.run = run,

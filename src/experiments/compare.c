@@ -1,6 +1,7 @@
 /* compare.c: Did the condition change it? The paired A/B the essay describes but never ran: an
  * experiment's headline figure with one condition off and on, close together in each pair, in
- * seeded random order; then the median of the paired differences and its bootstrap interval. */
+ * seeded random order; then the median of the paired differences, its sign-test interval (order
+ * statistics of the differences: exact and distribution-free) and how many pairs went up and down. */
 #include "config.h"
 
 #include <math.h>
@@ -10,8 +11,8 @@
 
 #include "common.h"
 
-#define PAIRS 20
-#define PAIRS_QUICK 8
+#define PAIRS 30
+#define PAIRS_QUICK 10
 #define SETTLE_MS 50 /* burners get going before the loaded measurement */
 
 struct headline {
@@ -118,6 +119,150 @@ static void restore(const struct saved *sv)
 	wtg_uncached_request(sv->uncached);
 }
 
+/* What "on" and "off" meant for condition c. */
+static void cond_note(struct wtg_ctx *ctx, enum cond c, int ncpu, enum wtg_iomode io_on)
+{
+	if (c == COND_BURN)
+		wtg_table_note(ctx->t, "on: %d burners (one per online CPU), %d ms to settle; off: none", ncpu,
+			       SETTLE_MS);
+	else if (c == COND_BACKGROUND)
+		wtg_table_note(ctx->t, "on: SCHED_IDLE requested for the measuring thread (a fresh thread per "
+				       "measurement); off: normal policy");
+	else if (c == COND_UNCACHED)
+		wtg_table_note(ctx->t,
+			       "on: uncached I/O (%s here); off: cached; figures without file I/O are not "
+			       "expected to move",
+			       wtg_iomode_name(io_on));
+	else
+		wtg_table_note(ctx->t, "on: the file evicted from the page cache just before the measurement; "
+				       "off: as the previous measurement left it (its own reads warm it)");
+}
+
+/* The summary row: medians, the sign-test interval of the median difference, pairs up and down,
+ * then the series, checks and notes. */
+static void summary(struct wtg_ctx *ctx, const struct headline *h, enum cond c, const double *off,
+		    const double *on, const double *diff, int npairs, int ncpu, enum wtg_iomode io_on)
+{
+	double med_diff = wtg_quantile(diff, (size_t)npairs, 0.5);
+	double med_off = wtg_quantile(off, (size_t)npairs, 0.5);
+	double med_on = wtg_quantile(on, (size_t)npairs, 0.5);
+	double lo, hi, cov;
+	size_t k = 0;
+	bool have_ci = wtg_sign_test_median_ci(diff, (size_t)npairs, WTG_BOOTSTRAP_CONF, &lo, &hi, &cov, &k) == 0;
+	int up = 0, down = 0;
+	for (int i = 0; i < npairs; i++) {
+		up += diff[i] > 0;
+		down += diff[i] < 0;
+	}
+	double p = wtg_sign_test_p((uint64_t)up, (uint64_t)down);
+	double rel = med_off != 0 ? 100.0 * med_diff / med_off : NAN;
+	const struct wtg_value v[] = {
+		WTG_NA,
+		WTG_TEXT("median"),
+		WTG_REAL(med_off),
+		WTG_REAL(med_on),
+		WTG_REAL(med_diff),
+		have_ci ? WTG_REAL(lo) : WTG_NA,
+		have_ci ? WTG_REAL(hi) : WTG_NA,
+		isnan(rel) ? WTG_NA : WTG_REAL(rel),
+		WTG_INT(up),
+		WTG_INT(down),
+		WTG_REAL(100.0 * cov),
+		WTG_REAL(p),
+	};
+	wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), NULL);
+	wtg_table_add_series(ctx->t, "off", h->unit, off, (size_t)npairs);
+	wtg_table_add_series(ctx->t, "on", h->unit, on, (size_t)npairs);
+	if (have_ci)
+		wtg_table_check(ctx->t, "median", lo <= med_diff && med_diff <= hi,
+				"the sign-test interval [%.*f, %.*f] %s (order statistics %zu and %zu of %d) "
+				"holds the median paired difference %.*f %s",
+				h->decimals, lo, h->decimals, hi, h->unit, k, (size_t)npairs + 1 - k, npairs,
+				h->decimals, med_diff, h->unit);
+	wtg_table_note(ctx->t,
+		       "%s:%s: %s; %d pairs, condition off and on back to back, order per pair from the "
+		       "seeded generator; one unreported warm-up measurement first",
+		       h->exp, cond_names[c], h->what, npairs);
+	if (have_ci)
+		wtg_table_note(ctx->t,
+			       "median paired difference (on - off): %.*f %s, sign-test interval [%.*f, %.*f] "
+			       "(order statistics %zu and %zu of the %d differences, exact coverage %.1f%%); "
+			       "%+.1f%% of the median 'off' figure; %s",
+			       h->decimals, med_diff, h->unit, h->decimals, lo, h->decimals, hi, k,
+			       (size_t)npairs + 1 - k, npairs, 100.0 * cov, rel,
+			       (lo > 0 || hi < 0)
+				       ? "the interval excludes zero: the figure moved with the condition in these "
+					 "pairs (a 95% interval also does so by chance about 1 run in 20)"
+				       : "the interval includes zero: no shift shown with these pairs");
+	else
+		wtg_table_note(ctx->t, "median paired difference (on - off): %.*f %s; %d pairs are too few "
+				       "for a 95%% sign-test interval (n/a)",
+			       h->decimals, med_diff, h->unit, npairs);
+	wtg_table_note(ctx->t, "%d of %d pairs went up with the condition, %d down, %d tied; sign test "
+			       "p = %.4f (the chance of a split this uneven if up and down were equally "
+			       "likely)",
+		       up, npairs, down, npairs - up - down, p);
+	cond_note(ctx, c, ncpu, io_on);
+}
+
+/* The pairs so far, and what their measurements reported. */
+struct pairs {
+	double *off, *on, *diff;
+	bool policy_ok;		/* every measurement ran under the policy it asked for */
+	enum wtg_iomode io_on;	/* the I/O mode of the 'on' measurements */
+};
+
+/* Pair i: the condition off and on in the seeded generator's order, then its row. Returns WTG_OK,
+ * WTG_CANCELLED or WTG_ERR (after wtg_table_fail). */
+static int one_pair(struct wtg_ctx *ctx, const struct headline *h, enum cond c, int i, int npairs, int ncpu,
+		    struct pairs *p)
+{
+	char label[48];
+	snprintf(label, sizeof label, "pair %d of %d", i + 1, npairs);
+	wtg_ctx_progress(ctx, i + 1, npairs + 1, label);
+	if (wtg_ctx_cancelled(ctx))
+		return WTG_CANCELLED;
+	bool on_first = wtg_rng_below(&ctx->rng, 2) == 1, cancelled = false;
+	for (int k = 0; k < 2; k++) {
+		bool cond_on = (k == 0) == on_first;
+		int granted = -1;
+		enum wtg_iomode io = WTG_IO_CACHED;
+		double v = measure(ctx, h, c, cond_on, ncpu, &granted, &io, &cancelled);
+		if (isnan(v)) {
+			if (cancelled)
+				return WTG_CANCELLED;
+			if (!ctx->t->error[0])
+				wtg_table_fail(ctx->t, "compare: the %s headline gave no figure", h->exp);
+			return WTG_ERR;
+		}
+		if (c == COND_BACKGROUND && granted != (cond_on ? 1 : 0))
+			p->policy_ok = false;
+		if (cond_on) {
+			p->on[i] = v;
+			p->io_on = io;
+		} else {
+			p->off[i] = v;
+		}
+	}
+	double d = p->diff[i] = p->on[i] - p->off[i];
+	const struct wtg_value row[] = {
+		WTG_INT(i + 1),
+		WTG_TEXT(on_first ? "on,off" : "off,on"),
+		WTG_REAL(p->off[i]),
+		WTG_REAL(p->on[i]),
+		WTG_REAL(d),
+		WTG_NA,
+		WTG_NA,
+		p->off[i] != 0 ? WTG_REAL(100.0 * d / p->off[i]) : WTG_NA,
+		WTG_INT(d > 0),
+		WTG_INT(d < 0),
+		WTG_NA,
+		WTG_NA,
+	};
+	wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), NULL);
+	return WTG_OK;
+}
+
 static int run(struct wtg_ctx *ctx)
 {
 	const char *exp = ctx->opt->compare_exp ? ctx->opt->compare_exp : "syscall";
@@ -143,6 +288,10 @@ static int run(struct wtg_ctx *ctx)
 		{ "ci_low", h->unit, WTG_T_REAL, h->decimals },
 		{ "ci_high", h->unit, WTG_T_REAL, h->decimals },
 		{ "rel_pct", "%", WTG_T_REAL, 1 },
+		{ "up", "count", WTG_T_INT, 0 },
+		{ "down", "count", WTG_T_INT, 0 },
+		{ "coverage_pct", "%", WTG_T_REAL, 1 },
+		{ "sign_p", "", WTG_T_REAL, 4 },
 	};
 	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
 
@@ -168,9 +317,9 @@ static int run(struct wtg_ctx *ctx)
 		wtg_uncached_request(false);
 
 	int rc = WTG_OK;
-	bool cancelled = false, policy_ok = true;
+	bool cancelled = false;
 	int granted = -1;
-	enum wtg_iomode io = WTG_IO_CACHED, io_on = WTG_IO_CACHED;
+	enum wtg_iomode io = WTG_IO_CACHED;
 	/* fixed warm-up rule: one unreported measurement with the condition off */
 	wtg_ctx_progress(ctx, 0, npairs + 1, "warm-up");
 	if (wtg_ctx_cancelled(ctx)) {
@@ -181,113 +330,16 @@ static int run(struct wtg_ctx *ctx)
 		rc = cancelled ? WTG_CANCELLED : WTG_ERR;
 		goto out;
 	}
-	for (int i = 0; i < npairs; i++) {
-		char label[48];
-		snprintf(label, sizeof label, "pair %d of %d", i + 1, npairs);
-		wtg_ctx_progress(ctx, i + 1, npairs + 1, label);
-		if (wtg_ctx_cancelled(ctx)) {
-			rc = WTG_CANCELLED;
-			goto out;
-		}
-		bool on_first = wtg_rng_below(&ctx->rng, 2) == 1;
-		for (int k = 0; k < 2; k++) {
-			bool cond_on = (k == 0) == on_first;
-			double v = measure(ctx, h, (enum cond)c, cond_on, ncpu, &granted, &io, &cancelled);
-			if (isnan(v)) {
-				rc = cancelled ? WTG_CANCELLED : WTG_ERR;
-				if (rc == WTG_ERR && !ctx->t->error[0])
-					wtg_table_fail(ctx->t, "compare: the %s headline gave no figure",
-						       h->exp);
-				goto out;
-			}
-			if (c == COND_BACKGROUND && granted != (cond_on ? 1 : 0))
-				policy_ok = false;
-			if (cond_on) {
-				on[i] = v;
-				io_on = io;
-			} else {
-				off[i] = v;
-			}
-		}
-		diff[i] = on[i] - off[i];
-		const struct wtg_value v[] = {
-			WTG_INT(i + 1),
-			WTG_TEXT(on_first ? "on,off" : "off,on"),
-			WTG_REAL(off[i]),
-			WTG_REAL(on[i]),
-			WTG_REAL(diff[i]),
-			WTG_NA,
-			WTG_NA,
-			off[i] != 0 ? WTG_REAL(100.0 * diff[i] / off[i]) : WTG_NA,
-		};
-		wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), NULL);
-	}
-
-	{
-		double med_diff = wtg_quantile(diff, (size_t)npairs, 0.5);
-		double med_off = wtg_quantile(off, (size_t)npairs, 0.5);
-		double med_on = wtg_quantile(on, (size_t)npairs, 0.5);
-		double lo = NAN, hi = NAN;
-		if (wtg_bootstrap_median_ci(diff, (size_t)npairs, WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF,
-					    wtg_ctx_seed(ctx, 0), &lo, &hi) < 0) {
-			wtg_table_fail(ctx->t, "compare: no bootstrap interval (out of memory)");
-			rc = WTG_ERR;
-			goto out;
-		}
-		double rel = med_off != 0 ? 100.0 * med_diff / med_off : NAN;
-		const struct wtg_value v[] = {
-			WTG_NA,
-			WTG_TEXT("median"),
-			WTG_REAL(med_off),
-			WTG_REAL(med_on),
-			WTG_REAL(med_diff),
-			WTG_REAL(lo),
-			WTG_REAL(hi),
-			isnan(rel) ? WTG_NA : WTG_REAL(rel),
-		};
-		wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), NULL);
-		wtg_table_add_series(ctx->t, "off", h->unit, off, (size_t)npairs);
-		wtg_table_add_series(ctx->t, "on", h->unit, on, (size_t)npairs);
-		wtg_table_check(ctx->t, "median", lo <= med_diff && med_diff <= hi,
-				"the bootstrap CI [%.*f, %.*f] %s holds the median paired difference %.*f %s",
-				h->decimals, lo, h->decimals, hi, h->unit, h->decimals, med_diff, h->unit);
-		if (c == COND_BACKGROUND)
-			wtg_table_check(ctx->t, "policy", policy_ok,
-					"every 'on' measurement ran under SCHED_IDLE and every 'off' one "
-					"under SCHED_OTHER, as the kernel reported");
-		wtg_table_note(ctx->t,
-			       "%s:%s: %s; %d pairs, condition off and on back to back, order per pair "
-			       "from the seeded generator; one unreported warm-up measurement first",
-			       h->exp, cond_names[c], h->what, npairs);
-		wtg_table_note(ctx->t,
-			       "median paired difference (on - off): %.*f %s, 95%% bootstrap CI [%.*f, %.*f] "
-			       "(%d resamples); %+.1f%% of the median 'off' figure; %s",
-			       h->decimals, med_diff, h->unit, h->decimals, lo, h->decimals, hi,
-			       WTG_BOOTSTRAP_RESAMPLES, rel,
-			       (lo > 0 || hi < 0)
-				       ? "the interval excludes zero: the figure moved with the condition in these "
-					 "pairs (a 95% interval also does so by chance about 1 run in 20)"
-				       : "the interval includes zero: no shift shown with these pairs");
-		if (c == COND_BURN)
-			wtg_table_note(ctx->t,
-				       "on: %d burners (one per online CPU), %d ms to settle; off: none",
-				       ncpu, SETTLE_MS);
-		else if (c == COND_BACKGROUND)
-			wtg_table_note(
-				ctx->t,
-				"on: SCHED_IDLE requested for the measuring thread (a fresh thread per "
-				"measurement); off: normal policy");
-		else if (c == COND_UNCACHED)
-			wtg_table_note(ctx->t,
-				       "on: uncached I/O (%s here); off: cached; figures without file I/O "
-				       "are not expected to move",
-				       wtg_iomode_name(io_on));
-		else
-			wtg_table_note(
-				ctx->t,
-				"on: the file evicted from the page cache just before the measurement; "
-				"off: as the previous measurement left it (its own reads warm it)");
-	}
+	struct pairs pr = { off, on, diff, true, WTG_IO_CACHED };
+	for (int i = 0; i < npairs && rc == WTG_OK; i++)
+		rc = one_pair(ctx, h, (enum cond)c, i, npairs, ncpu, &pr);
+	if (rc != WTG_OK)
+		goto out;
+	summary(ctx, h, (enum cond)c, off, on, diff, npairs, ncpu, pr.io_on);
+	if (c == COND_BACKGROUND)
+		wtg_table_check(ctx->t, "policy", pr.policy_ok,
+				"every 'on' measurement ran under SCHED_IDLE and every 'off' one under "
+				"SCHED_OTHER, as the kernel reported");
 	wtg_ctx_progress(ctx, npairs + 1, npairs + 1, "done");
 out:
 	restore(&sv);
@@ -300,7 +352,8 @@ out:
 const struct wtg_experiment wtg_exp_compare = {
 	.name = "compare",
 	.question = "Did the condition change it?",
-	.runs = "paired A/B of an experiment's headline figure, condition off and on, seeded order",
+	.runs = "paired A/B of an experiment's headline figure, condition off and on, seeded order; sign-test "
+		"interval of the median difference, pairs up and down",
 	.view = WTG_VIEW_BARS,
 	.needs_datafile = true,
 	.run = run,

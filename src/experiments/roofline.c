@@ -1,345 +1,426 @@
-/* roofline.c: Short on math or short on bytes? A multiply-add chain in registers and the byte sum
- * of the prefaulted data file, each under the normal and the background (SCHED_IDLE) policy, whatever
- * the `p` key says. Each timed loop runs in a helper thread that sets its own policy; the measuring
- * thread supervises it with a time limit, because with burners on every CPU a SCHED_IDLE thread can
- * wait for ever. */
+/* roofline.c: Short on math or short on bytes? A roofline: integer kernels whose arithmetic
+ * intensity (64-bit integer ops per byte) runs from 1/64 to 64 in powers of two, over a
+ * cache-resident buffer (half the L1 data cache) and a memory-sized one (twice the last-level cache,
+ * within limits). Below some intensity the time is set by the bytes (GB/s flat, Gop/s rising with
+ * the intensity), above it by the math (Gop/s flat); where the two roofs meet is the ridge point.
+ *
+ * Kernels, per 64-byte line of the buffer: at 1/64 .. 1/8 ops per byte, add k = 1, 2, 4 or 8 of the
+ * line's eight words into accumulators (k ops); at 1/4 .. 64, R = 1 .. 256 rounds of eight
+ * multiply-add chains (16 ops per round), the first round taking in the line's words, so every
+ * byte is read and every op is done. Each sample's accumulators are compared with a reference
+ * computed differently (word by word, or the rounds folded into one affine map), outside the timed
+ * region. Every (buffer, intensity) is a variant of the rounds engine: >= 11 samples in seeded
+ * order per round. The background policy is a condition like everywhere else (the p key). */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
-#include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
 
 #include "common.h"
+#include "rounds.h"
 
-#define ARITH_ITERS 800000000ull /* iterations of four dependent multiply-add chains */
-#define ARITH_ITERS_QUICK 160000000ull
-#define ARITH_SLICE (1u << 18) /* the helper looks at its stop flag this often */
-#define OPS_PER_ITER 8 /* four multiplies and four adds */
-#define SUM_BYTES 16000000000ull /* bytes the sum loop moves, in whole passes over the span */
-#define SUM_BYTES_QUICK 4000000000ull
-#define SPAN_CAP (256ull << 20)
-#define LIMIT_MS 5000 /* internal per-row limit, below --time-limit */
-#define LIMIT_MS_QUICK 2000
+#define LINE 64
+#define WORDS 8			/* 64-bit words per line */
+#define NINT 13			/* intensities 2^-6 .. 2^6 ops per byte */
+#define NADD 4			/* the first four are the add kernel (k = 1, 2, 4, 8) */
+#define MUL 0x9e3779b97f4a7c15ull	/* odd: the chains never collapse to zero */
+#define INC 0x632be59bd9b4e019ull
+#define OPS_TARGET (128ull << 20)	/* ops per sample ... */
+#define OPS_TARGET_QUICK (16ull << 20)
+#define BYTES_CAP (128ull << 20)	/* ... but at most this many bytes */
+#define BYTES_CAP_QUICK (16ull << 20)
+#define MEM_MIN (64ull << 20)		/* the memory buffer: 2 x LLC within these */
+#define MEM_MAX (1ull << 30)
+#define MEM_MIN_QUICK (32ull << 20)
+#define MEM_MAX_QUICK (256ull << 20)
+#define L1_FALLBACK (32u << 10)
+#define FILL_PIECE (16u << 20)		/* the buffers are filled in pieces of this many bytes */
 
-enum { LOOP_ARITH = 0, LOOP_SUM, NLOOPS };
-enum { POL_NORMAL = 0, POL_BACKGROUND, NPOLS };
+enum { BUF_CACHE = 0, BUF_MEM, NBUF };
+/* What runs at each intensity (the texts outlive the rows that point at them). */
+static const char *const kernel_names[NINT] = {
+	"add 1/line",	"add 2/line",	 "add 4/line",	  "add 8/line",	    "mul-add x1",
+	"mul-add x2",	"mul-add x4",	 "mul-add x8",	  "mul-add x16",    "mul-add x32",
+	"mul-add x64",	"mul-add x128",	 "mul-add x256",
+};
+static const char *const buf_names[NBUF] = { "cache", "memory" };
 
-static const char *const loop_names[NLOOPS] = { "arith", "sum" };
-static const char *const pol_names[NPOLS] = { "normal", "background" };
+/* Stops the compiler from folding the rounds of a chain into fewer operations. */
+#define KEEP8(a, b, c, d, e, f, g, h) \
+	__asm__ volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(e), "+r"(f), "+r"(g), "+r"(h))
 
-struct helper {
-	pthread_t th;
-	struct wtg_crew crew;
-	int loop, pol;
-	/* arith */
-	uint64_t iters, result;
-	_Atomic uint64_t iters_done;	/* progress, read by the supervisor at the limit */
-	/* sum */
-	const unsigned char *map;
-	uint64_t span;
-	int reps;
-	atomic_int reps_done;
-	int64_t sum;
-	/* what happened */
-	int granted; /* policy read back by the helper: SCHED_OTHER, SCHED_IDLE, or -1 */
-	int set_errno;
-	int64_t t0, t1;
-	struct wtg_probe_result res;
+struct buffer {
+	uint64_t *w;
+	size_t size;		/* bytes, a multiple of LINE */
+	size_t cursor;		/* where the next sample starts: samples walk round the buffer */
 };
 
-/* Four independent chains of x = x * odd + odd: no memory stream, nothing to vectorize away. */
-static uint64_t arith_slice(uint64_t s[4], uint64_t n)
+struct roof {
+	struct buffer b[NBUF];
+	uint64_t ops_target, bytes_cap;
+	uint64_t checked, mismatched;	/* samples compared with the reference */
+	double ridge[NBUF];		/* ops per byte; NAN until the rounds are over */
+};
+
+/* ---- the kernels ---- */
+
+static inline __attribute__((always_inline)) void add_k(const uint64_t *w, size_t lines, int k, uint64_t *acc)
 {
-	uint64_t a = s[0], b = s[1], c = s[2], d = s[3];
-	for (uint64_t i = 0; i < n; i++) {
-		a = a * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
-		b = b * 0xbf58476d1ce4e5b9ull + 0x94d049bb133111ebull;
-		c = c * 0xd6e8feb86659fd93ull + 0x2545f4914f6cdd1dull;
-		d = d * 0xff51afd7ed558ccdull + 0xc4ceb9fe1a85ec53ull;
+	uint64_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+	uint64_t a4 = acc[4], a5 = acc[5], a6 = acc[6], a7 = acc[7];
+	for (size_t l = 0; l < lines; l++, w += WORDS) {
+		a0 += w[0];
+		if (k > 1)
+			a1 += w[1];
+		if (k > 2) {
+			a2 += w[2];
+			a3 += w[3];
+		}
+		if (k > 4) {
+			a4 += w[4];
+			a5 += w[5];
+			a6 += w[6];
+			a7 += w[7];
+		}
 	}
-	s[0] = a;
-	s[1] = b;
-	s[2] = c;
-	s[3] = d;
-	return a ^ b ^ c ^ d;
+	acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
+	acc[4] = a4, acc[5] = a5, acc[6] = a6, acc[7] = a7;
 }
 
-static void run_loop(struct helper *h)
+/* The add kernel, specialised per k so no test is left in the loop. */
+static void add_lines(const uint64_t *w, size_t lines, int k, uint64_t *acc)
 {
-	atomic_bool *stop = &h->crew.stop;
-	if (h->loop == LOOP_ARITH) {
-		uint64_t s[4] = { 1, 2, 3, 4 };
-		uint64_t done = 0;
-		while (done < h->iters && !atomic_load(stop)) {
-			uint64_t n = h->iters - done < ARITH_SLICE ? h->iters - done : ARITH_SLICE;
-			h->result = arith_slice(s, n);
-			done += n;
-			atomic_store_explicit(&h->iters_done, done, memory_order_relaxed);
+	switch (k) {
+	case 1:
+		add_k(w, lines, 1, acc);
+		break;
+	case 2:
+		add_k(w, lines, 2, acc);
+		break;
+	case 4:
+		add_k(w, lines, 4, acc);
+		break;
+	default:
+		add_k(w, lines, 8, acc);
+		break;
+	}
+}
+
+/* The multiply-add kernel: per line, h = h x MUL + word, then R - 1 rounds of h = h x MUL + INC. */
+static void mul_lines(const uint64_t *w, size_t lines, int rounds, uint64_t *h)
+{
+	uint64_t h0 = h[0], h1 = h[1], h2 = h[2], h3 = h[3], h4 = h[4], h5 = h[5], h6 = h[6], h7 = h[7];
+	for (size_t l = 0; l < lines; l++, w += WORDS) {
+		h0 = h0 * MUL + w[0];
+		h1 = h1 * MUL + w[1];
+		h2 = h2 * MUL + w[2];
+		h3 = h3 * MUL + w[3];
+		h4 = h4 * MUL + w[4];
+		h5 = h5 * MUL + w[5];
+		h6 = h6 * MUL + w[6];
+		h7 = h7 * MUL + w[7];
+		for (int r = 1; r < rounds; r++) {
+			h0 = h0 * MUL + INC;
+			h1 = h1 * MUL + INC;
+			h2 = h2 * MUL + INC;
+			h3 = h3 * MUL + INC;
+			h4 = h4 * MUL + INC;
+			h5 = h5 * MUL + INC;
+			h6 = h6 * MUL + INC;
+			h7 = h7 * MUL + INC;
+			KEEP8(h0, h1, h2, h3, h4, h5, h6, h7);
 		}
+	}
+	h[0] = h0, h[1] = h1, h[2] = h2, h[3] = h3, h[4] = h4, h[5] = h5, h[6] = h6, h[7] = h7;
+}
+
+/* ---- the reference: the same results another way ---- */
+
+/* Word by word for the add kernel; for the multiply-add kernel the R rounds folded into one affine
+ * map per line, h = M^R h + M^(R-1) word + INC (M^(R-2) + ... + 1), all modulo 2^64. */
+static void reference(const uint64_t *w, size_t lines, int idx, uint64_t *st)
+{
+	if (idx < NADD) {
+		const size_t k = (size_t)1 << idx;
+		for (size_t i = 0; i < lines * WORDS; i++)
+			if (i % WORDS < k)
+				st[i % WORDS] += w[i];
 		return;
 	}
-	for (int r = 0; r < h->reps; r++) {
-		if (!wtg_crew_sum(&h->crew, h->map, h->span, &h->sum))
-			return;
-		atomic_store_explicit(&h->reps_done, r + 1, memory_order_relaxed);
+	const int rounds = 1 << (idx - NADD);
+	uint64_t beta = 1, gamma = 0;
+	for (int r = 1; r < rounds; r++) {
+		gamma = gamma * MUL + INC;
+		beta *= MUL;
 	}
+	const uint64_t alpha = beta * MUL;
+	for (size_t i = 0; i < lines * WORDS; i++)
+		st[i % WORDS] = alpha * st[i % WORDS] + beta * w[i] + gamma;
 }
 
-static void *helper_main(void *arg)
+/* Ops per line of intensity index idx: k adds, or 16 per multiply-add round. */
+static uint64_t ops_per_line(int idx)
 {
-	struct helper *h = arg;
-	struct sched_param sp = { .sched_priority = 0 };
-	if (sched_setscheduler(0, h->pol == POL_BACKGROUND ? SCHED_IDLE : SCHED_OTHER, &sp) < 0)
-		h->set_errno = errno;
-	h->granted = sched_getscheduler(0);
-	if (wtg_crew_gate(&h->crew)) {
-		struct wtg_probe p;
-		wtg_probe_begin(&p);
-		h->t0 = wtg_now_ns();
-		run_loop(h);
-		h->t1 = wtg_now_ns();
-		wtg_probe_end(&p, &h->res);
-	}
-	wtg_crew_done(&h->crew);
-	return NULL;
+	return idx < NADD ? (uint64_t)1 << idx : (uint64_t)16 << (idx - NADD);
 }
 
-static double thread_cpu_ms(pthread_t th)
+static double intensity(int idx)
 {
-	clockid_t cid;
-	struct timespec ts;
-	if (pthread_getcpuclockid(th, &cid) != 0 || clock_gettime(cid, &ts) != 0)
-		return NAN;
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+	return ldexp(1.0, idx - 6);
 }
 
-/* Outcome of one supervised row. */
-struct outcome {
-	bool ok, starved, cancelled, failed;
-	bool rescued; /* the helper was put back to SCHED_OTHER after the limit */
-	double cpu_ms; /* the helper's CPU time when the limit passed */
-	double done_frac; /* share of the loop it had finished then */
-};
-
-static struct outcome supervise(struct wtg_ctx *ctx, struct helper *h, int64_t limit_ms)
+/* Bytes of one sample: OPS_TARGET worth of ops, at most BYTES_CAP, whole lines. */
+static uint64_t sample_bytes(const struct roof *rf, int idx)
 {
-	struct outcome o = { 0 };
-	int err = wtg_crew_spawn(&h->th, NULL, helper_main, h);
-	if (err != 0) {
-		wtg_table_fail(ctx->t, "cannot start the %s loop's thread: %s", loop_names[h->loop],
-			       strerror(err));
-		o.failed = true;
-		return o;
-	}
-	int64_t deadline = wtg_now_ns() + limit_ms * 1000000;
-	int w = wtg_crew_run(ctx, &h->crew, 1, deadline);
-	if (w != WTG_CREW_REACHED) {
-		o.cpu_ms = thread_cpu_ms(h->th);
-		if (h->loop == LOOP_ARITH)
-			o.done_frac = (double)atomic_load(&h->iters_done) / (double)h->iters;
+	uint64_t lines = rf->ops_target / ops_per_line(idx);
+	if (lines * LINE > rf->bytes_cap)
+		lines = rf->bytes_cap / LINE;
+	return (lines ? lines : 1) * LINE;
+}
+
+/* Run fn (kernel or reference) over `bytes` of b from `start`, wrapping round the buffer. */
+static void walk(const struct buffer *b, size_t start, uint64_t bytes, int idx, uint64_t *st, bool ref)
+{
+	size_t at = start;
+	while (bytes) {
+		size_t n = b->size - at < bytes ? b->size - at : (size_t)bytes;
+		const uint64_t *w = b->w + at / sizeof(uint64_t);
+		if (ref)
+			reference(w, n / LINE, idx, st);
+		else if (idx < NADD)
+			add_lines(w, n / LINE, 1 << idx, st);
 		else
-			o.done_frac = (double)atomic_load(&h->reps_done) / (double)h->reps;
-		atomic_store(&h->crew.stop, true);
-		/* back to SCHED_OTHER so it runs again and sees the flag */
-		struct sched_param sp = { .sched_priority = 0 };
-		o.rescued = pthread_setschedparam(h->th, SCHED_OTHER, &sp) == 0;
-		wtg_crew_finish(ctx, &h->crew, 1);
-		o.cancelled = w == WTG_CREW_CANCELLED;
-		o.starved = w == WTG_CREW_TIMEOUT;
-	} else {
-		o.ok = true;
+			mul_lines(w, n / LINE, 1 << (idx - NADD), st);
+		bytes -= n;
+		at = (at + n) % b->size;
 	}
-	pthread_join(h->th, NULL);
-	return o;
 }
 
-/* The note that ends a row whose thread did not finish in time, with what it did get. */
-static void starved_note(struct wtg_ctx *ctx, int loop, int pol, const struct outcome *o, int burners,
-			 int64_t limit_ms)
+/* One sample of variant v = buffer x NINT + intensity index: the timed walk, then the reference. */
+static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
 {
-	char who[64], got[96];
-	if (burners > 0)
-		snprintf(who, sizeof who, "while %d burner%s ran", burners, burners == 1 ? "" : "s");
-	else
-		snprintf(who, sizeof who, "while other threads held the CPUs");
-	if (isnan(o->cpu_ms))
-		snprintf(got, sizeof got, "did not finish (its CPU time is not readable)");
-	else if (o->cpu_ms >= 1.0)
-		snprintf(got, sizeof got, "got only %.1f ms of CPU (%.1f%% of the loop)", o->cpu_ms,
-			 100.0 * o->done_frac);
-	else
-		snprintf(got, sizeof got, "got no CPU");
-	wtg_table_note(ctx->t, "%s, %s: starved: %s policy %s in %.0f s %s; row ended, timing n/a%s",
-		       loop_names[loop], pol_names[pol], pol_names[pol], got, (double)limit_ms / 1000.0, who,
-		       o->rescued ? "" : " (it could not be put back to SCHED_OTHER)");
+	(void)round;
+	struct roof *rf = arg;
+	struct buffer *b = &rf->b[v / NINT];
+	const int idx = v % NINT;
+	const uint64_t bytes = sample_bytes(rf, idx);
+	uint64_t st[WORDS] = { 1, 2, 3, 4, 5, 6, 7, 8 }, want[WORDS] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	const size_t start = b->cursor;
+	struct wtg_probe p;
+	wtg_probe_begin(&p);
+	walk(b, start, bytes, idx, st, false);
+	wtg_probe_end(&p, &out->res);
+	b->cursor = (size_t)((start + bytes) % b->size);
+	walk(b, start, bytes, idx, want, true);
+	uint64_t x = 0;
+	for (int i = 0; i < WORDS; i++)
+		x ^= st[i];
+	wtg_sink += x;
+	rf->checked++;
+	if (memcmp(st, want, sizeof st) != 0) {
+		rf->mismatched++;
+		wtg_table_fail(ctx->t, "%s buffer, %g ops per byte: the kernel's accumulators differ from the "
+				       "reference's",
+			       buf_names[v / NINT], intensity(idx));
+		return WTG_ERR;
+	}
+	out->figure = out->res.wall_ms > 0 ? (double)bytes / (out->res.wall_ms * 1e6) : 0;
+	return WTG_OK;
 }
 
-static const char *policy_name(int p)
+static void label_of(void *arg, int v, char *buf, size_t len)
 {
-	return p == SCHED_IDLE ? "SCHED_IDLE" : p == SCHED_OTHER ? "SCHED_OTHER" : "?";
+	(void)arg;
+	int idx = v % NINT;
+	if (idx < 6)
+		snprintf(buf, len, "%s 1/%d op/B", buf_names[v / NINT], 1 << (6 - idx));
+	else
+		snprintf(buf, len, "%s %d ops/B", buf_names[v / NINT], 1 << (idx - 6));
+}
+
+/* ---- the table ---- */
+
+#define NCOLS 17
+
+static void set_columns(struct wtg_ctx *ctx)
+{
+	struct wtg_column cols[NCOLS] = {
+		{ "buffer", "", WTG_T_TEXT, 0 },
+		{ "wss", "B", WTG_T_INT, 0 },
+		{ "ops_per_byte", "ops/B", WTG_T_REAL, 4 },
+	};
+	wtg_rounds_columns(&cols[3], "gbps", "GB/s", 2);
+	const struct wtg_column more[] = {
+		{ "gops", "Gop/s", WTG_T_REAL, 2 },
+		{ "gops_ci_low", "Gop/s", WTG_T_REAL, 2 },
+		{ "gops_ci_high", "Gop/s", WTG_T_REAL, 2 },
+		{ "ms", "ms", WTG_T_REAL, 3 },
+		{ "bytes", "B", WTG_T_INT, 0 },
+		{ "ops", "count", WTG_T_INT, 0 },
+		{ "kernel", "", WTG_T_TEXT, 0 },
+		{ "bound", "", WTG_T_TEXT, 0 },
+	};
+	memcpy(&cols[3 + WTG_ROUNDS_NCOLS], more, sizeof more);
+	wtg_table_set_columns(ctx->t, cols, NCOLS);
+}
+
+/* The roofs of one buffer from its medians: the best GB/s (the bytes roof), the best Gop/s (the
+ * math roof), and the ridge where they meet, math roof / bytes roof ops per byte. */
+static double ridge_of(const struct wtg_rounds *r, int buf, double *bw, double *ops)
+{
+	*bw = *ops = 0;
+	for (int i = 0; i < NINT; i++) {
+		double g = r->v[buf * NINT + i].s.median;
+		*bw = fmax(*bw, g);
+		*ops = fmax(*ops, g * intensity(i));
+	}
+	return *bw > 0 ? *ops / *bw : NAN;
+}
+
+/* The row of variant v from its samples so far; bound stays n/a until the ridges are known. */
+static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *res,
+		  struct wtg_value *vals)
+{
+	(void)ctx;
+	const struct roof *rf = arg;
+	const int buf = v / NINT, i = v % NINT;
+	const double in = intensity(i), ridge = rf->ridge[buf];
+	const uint64_t bytes = sample_bytes(rf, i);
+	vals[0] = WTG_TEXT(buf_names[buf]);
+	vals[1] = WTG_INT(rf->b[buf].size);
+	vals[2] = WTG_REAL(in);
+	int k = 3 + wtg_rounds_values(&vals[3], res);
+	const struct wtg_value more[] = {
+		WTG_REAL(res->s.median * in),
+		WTG_REAL(res->s.ci_low * in),
+		WTG_REAL(res->s.ci_high * in),
+		res->s.median > 0 ? WTG_REAL((double)bytes / (res->s.median * 1e6)) : WTG_NA,
+		WTG_INT(bytes),
+		WTG_INT(bytes / LINE * ops_per_line(i)),
+		WTG_TEXT(kernel_names[i]),
+		isnan(ridge) ? WTG_NA : WTG_TEXT(in < ridge ? "bytes" : "math"),
+	};
+	memcpy(&vals[k], more, sizeof more);
+	return k + (int)WTG_ARRAY_LEN(more);
+}
+
+/* Once every median is final: the ridges, then each row again with its bound, and its checks. */
+static void final_rows(struct wtg_ctx *ctx, struct roof *rf, const struct wtg_rounds *r)
+{
+	double bw, ops;
+	for (int buf = 0; buf < NBUF; buf++)
+		rf->ridge[buf] = ridge_of(r, buf, &bw, &ops);
+	for (int v = 0; v < r->nvariants; v++) {
+		struct wtg_value vals[WTG_MAX_COLS];
+		int n = row_of(ctx, rf, v, &r->v[v], vals);
+		wtg_table_set_row(ctx->t, v, vals, n, &r->v[v].probe);
+		char label[48];
+		label_of(NULL, v, label, sizeof label);
+		wtg_rounds_checks(ctx, label, "GB/s", &r->v[v]);
+	}
+}
+
+static void notes(struct wtg_ctx *ctx, const struct roof *rf, const struct wtg_rounds *r)
+{
+	for (int buf = 0; buf < NBUF; buf++) {
+		double bw, ops, ridge = ridge_of(r, buf, &bw, &ops);
+		char sz[32];
+		wtg_fmt_size(sz, sizeof sz, rf->b[buf].size);
+		wtg_table_note(ctx->t,
+			       "%s (%s): the time switches from bytes to math at about %.3g ops per byte "
+			       "(bytes roof %.1f GB/s, math roof %.2f Gop/s: the best medians)",
+			       buf_names[buf], sz, ridge, bw, ops);
+	}
+	wtg_table_note(ctx->t,
+		       "ops are 64-bit integer adds and multiplies; bytes are whole 64-byte lines: 1/64 .. "
+		       "1/8 ops per byte add 1, 2, 4 or 8 words of each line, 1/4 .. 64 run 1 .. 256 "
+		       "rounds of 8 multiply-add chains per line (the first taking in the words)");
+	wtg_table_note(ctx->t,
+		       "a sample moves about %llu M ops or at most %llu MiB, walking round the buffer from "
+		       "where the last one stopped; all %llu samples' results matched a reference computed "
+		       "another way, outside the timed region",
+		       (unsigned long long)(rf->ops_target >> 20), (unsigned long long)(rf->bytes_cap >> 20),
+		       (unsigned long long)rf->checked);
+	wtg_rounds_note(ctx, r, 1);
+	const struct wtg_cache *llc = ctx->machine ? wtg_machine_llc(ctx->machine) : NULL;
+	if (llc && rf->b[BUF_MEM].size < 2 * llc->size) {
+		char a[32], b[32];
+		wtg_fmt_size(a, sizeof a, rf->b[BUF_MEM].size);
+		wtg_fmt_size(b, sizeof b, llc->size);
+		wtg_table_note(ctx->t, "the memory buffer (%s) is smaller than twice the last-level cache (%s): "
+				       "part of it may be served from that cache",
+			       a, b);
+	}
+}
+
+/* The two buffers: half the L1 data cache, and twice the last-level cache within limits, both
+ * filled from the seeded generator (which also faults every page in before timing). */
+static int make_buffers(struct wtg_ctx *ctx, struct roof *rf)
+{
+	const bool quick = ctx->opt->quick;
+	uint64_t l1 = ctx->machine ? wtg_machine_cache_size(ctx->machine, 1) : 0;
+	const struct wtg_cache *llc = ctx->machine ? wtg_machine_llc(ctx->machine) : NULL;
+	uint64_t lo = quick ? MEM_MIN_QUICK : MEM_MIN, hi = quick ? MEM_MAX_QUICK : MEM_MAX;
+	uint64_t mem = llc ? 2 * llc->size : lo;
+	mem = mem < lo ? lo : mem > hi ? hi : mem;
+	rf->b[BUF_CACHE].size = (size_t)((l1 ? l1 : L1_FALLBACK) / 2 / LINE * LINE);
+	rf->b[BUF_MEM].size = (size_t)(mem / LINE * LINE);
+	for (int i = 0; i < NBUF; i++) {
+		rf->b[i].w = wtg_aligned_alloc(4096, rf->b[i].size);
+		if (!rf->b[i].w) {
+			wtg_table_fail(ctx->t, "out of memory for a %zu-byte buffer", rf->b[i].size);
+			return WTG_ERR;
+		}
+		struct wtg_rng g;
+		wtg_rng_seed(&g, wtg_ctx_seed(ctx, 100u + (unsigned)i));
+		/* in pieces, so a slow fill (a busy machine, the background policy) still shows progress */
+		for (size_t off = 0; off < rf->b[i].size; off += FILL_PIECE) {
+			size_t n = rf->b[i].size - off < FILL_PIECE ? rf->b[i].size - off : FILL_PIECE;
+			wtg_fill_seeded(&g, (unsigned char *)rf->b[i].w + off, n);
+			if (wtg_ctx_cancelled(ctx))
+				return WTG_CANCELLED;
+		}
+	}
+	return WTG_OK;
 }
 
 static int run(struct wtg_ctx *ctx)
 {
-	const bool quick = ctx->opt->quick;
-	int64_t limit_ms = quick ? LIMIT_MS_QUICK : LIMIT_MS;
-	if (ctx->opt->time_limit_ms > 0 && ctx->opt->time_limit_ms < limit_ms)
-		limit_ms = ctx->opt->time_limit_ms;
-	const struct wtg_column cols[] = {
-		{ "loop", "", WTG_T_TEXT, 0 },
-		{ "policy", "", WTG_T_TEXT, 0 },
-		{ "ms", "ms", WTG_T_REAL, 1 },
-		{ "ratio", "", WTG_T_REAL, 2 },
-		{ "gops", "Gop/s", WTG_T_REAL, 2 },
-		{ "gbps", "GB/s", WTG_T_REAL, 2 },
-		{ "granted", "", WTG_T_TEXT, 0 },
-		{ "status", "", WTG_T_TEXT, 0 },
-		{ "cpu_ms", "ms", WTG_T_REAL, 1 },
-		{ "order", "", WTG_T_INT, 0 },
-		{ "burners", "count", WTG_T_INT, 0 },
-	};
-	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
-
-	uint64_t span = wtg_datafile_span(ctx->df, SPAN_CAP);
-	int64_t known = wtg_datafile_prefix_sum(ctx->df, span);
-	uint64_t sum_bytes = quick ? SUM_BYTES_QUICK : SUM_BYTES;
-	int reps = (int)((sum_bytes + span - 1) / span);
-	uint64_t iters = quick ? ARITH_ITERS_QUICK : ARITH_ITERS;
-	wtg_ctx_progress(ctx, 0, NLOOPS * NPOLS, "prefaulting the mapping");
-	unsigned char *map = wtg_map_prefaulted(ctx, span);
-	if (!map)
-		return WTG_ERR;
-
-	int rc = WTG_OK;
-	int step = 0;
-	uint64_t arith_result[NPOLS] = { 0 };
-	bool arith_ok[NPOLS] = { false };
-	for (int loop = 0; loop < NLOOPS && rc == WTG_OK; loop++) {
-		int order[NPOLS] = { POL_NORMAL, POL_BACKGROUND };
-		wtg_shuffle_int(&ctx->rng, order, NPOLS);
-		struct helper h[NPOLS];
-		struct outcome o[NPOLS];
-		int ran[NPOLS] = { 0 };
-		int burners[NPOLS] = { 0 };
-		for (int k = 0; k < NPOLS && rc == WTG_OK; k++) {
-			int pol = order[k];
-			char label[48];
-			snprintf(label, sizeof label, "%s, %s policy", loop_names[loop], pol_names[pol]);
-			wtg_ctx_progress(ctx, step++, NLOOPS * NPOLS, label);
-			if (wtg_ctx_cancelled(ctx)) {
-				rc = WTG_CANCELLED;
-				break;
-			}
-			struct helper *hp = &h[pol];
-			memset(hp, 0, sizeof *hp);
-			if (wtg_crew_init(&hp->crew) < 0) {
-				wtg_table_fail(ctx->t, "cannot set up the %s loop's thread",
-					       loop_names[loop]);
-				rc = WTG_ERR;
-				break;
-			}
-			hp->loop = loop;
-			hp->pol = pol;
-			hp->iters = iters;
-			hp->map = map;
-			hp->span = span;
-			hp->reps = reps;
-			hp->granted = -1;
-			burners[pol] = wtg_burner_count();
-			o[pol] = supervise(ctx, hp, limit_ms);
-			wtg_crew_destroy(&hp->crew);
-			ran[pol] = k + 1;
-			if (o[pol].failed)
-				rc = WTG_ERR;
-			else if (o[pol].cancelled)
-				rc = WTG_CANCELLED;
-		}
-		if (rc != WTG_OK)
-			break;
-		double ms[NPOLS];
-		for (int pol = 0; pol < NPOLS; pol++)
-			ms[pol] = o[pol].ok ? (double)(h[pol].t1 - h[pol].t0) / 1e6 : NAN;
-		for (int pol = 0; pol < NPOLS; pol++) {
-			struct helper *hp = &h[pol];
-			struct wtg_value gops = WTG_NA, gbps = WTG_NA, ratio = WTG_NA;
-			if (o[pol].ok && ms[pol] > 0) {
-				if (loop == LOOP_ARITH)
-					gops = WTG_REAL((double)(iters * OPS_PER_ITER) / (ms[pol] * 1e6));
-				else
-					gbps = WTG_REAL((double)(span * (uint64_t)reps) / (ms[pol] * 1e6));
-				if (o[POL_NORMAL].ok)
-					ratio = WTG_REAL(ms[pol] / ms[POL_NORMAL]);
-			}
-			const struct wtg_value v[] = {
-				WTG_TEXT(loop_names[loop]),
-				WTG_TEXT(pol_names[pol]),
-				o[pol].ok ? WTG_REAL(ms[pol]) : WTG_NA,
-				ratio,
-				gops,
-				gbps,
-				WTG_TEXT(policy_name(hp->granted)),
-				WTG_TEXT(o[pol].ok ? "ok" : "starved"),
-				o[pol].ok ? WTG_REAL(hp->res.user_ms + hp->res.sys_ms)
-					  : WTG_REAL(o[pol].cpu_ms),
-				WTG_INT(ran[pol]),
-				WTG_INT(burners[pol]),
-			};
-			wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), o[pol].ok ? &hp->res : NULL);
-			if (hp->set_errno)
-				wtg_table_note(ctx->t, "%s, %s: the kernel refused %s (%s); it ran under %s",
-					       loop_names[loop], pol_names[pol],
-					       pol == POL_BACKGROUND ? "SCHED_IDLE" : "SCHED_OTHER",
-					       strerror(hp->set_errno), policy_name(hp->granted));
-			if (o[pol].starved)
-				starved_note(ctx, loop, pol, &o[pol], burners[pol], limit_ms);
-			if (o[pol].ok && loop == LOOP_SUM) {
-				char what[64];
-				snprintf(what, sizeof what, "sum, %s policy, %d passes", pol_names[pol],
-					 reps);
-				if (!wtg_check_sum(ctx, what, hp->sum, known * reps))
-					rc = WTG_ERR;
-			}
-			if (o[pol].ok && loop == LOOP_ARITH) {
-				arith_ok[pol] = true;
-				arith_result[pol] = hp->result;
-				wtg_sink += hp->result;
-			}
-		}
+	struct roof rf = { .ops_target = ctx->opt->quick ? OPS_TARGET_QUICK : OPS_TARGET,
+			   .bytes_cap = ctx->opt->quick ? BYTES_CAP_QUICK : BYTES_CAP, .ridge = { NAN, NAN } };
+	set_columns(ctx);
+	const int nsteps = 1 + wtg_rounds_steps(NBUF * NINT, WTG_ROUNDS_MIN, 1);
+	wtg_ctx_progress(ctx, 0, nsteps, "filling the buffers");
+	int rc = make_buffers(ctx, &rf);
+	struct wtg_rounds r;
+	if (rc == WTG_OK) {
+		struct wtg_rounds_spec spec = { .nvariants = NBUF * NINT, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
+						.sample = sample, .row = row_of, .arg = &rf, .label = label_of,
+						.first_step = 1, .nsteps = nsteps };
+		rc = wtg_rounds_run(ctx, &spec, &r);
 	}
-	munmap(map, span);
-	if (rc != WTG_OK)
-		return rc;
-	if (arith_ok[POL_NORMAL] && arith_ok[POL_BACKGROUND])
-		wtg_table_check(ctx->t, "arith", arith_result[POL_NORMAL] == arith_result[POL_BACKGROUND],
-				"both policies computed the same chain result %016llx",
-				(unsigned long long)arith_result[POL_NORMAL]);
-	wtg_ctx_progress(ctx, NLOOPS * NPOLS, NLOOPS * NPOLS, "done");
-	char sz[32];
-	wtg_fmt_size(sz, sizeof sz, span);
-	wtg_table_note(ctx->t,
-		       "arith: %llu x 4 dependent 64-bit multiply-adds in registers; sum: %d passes over "
-		       "%s of the data file, prefaulted (%s)",
-		       (unsigned long long)iters, reps, sz, wtg_sum_simd_name());
-	wtg_table_note(ctx->t,
-		       "each loop runs in its own thread that sets its policy itself, whatever the p key "
-		       "says; granted is what the kernel reported back; ratio = background ms / normal ms; "
-		       "the two policies run in seeded random order (order)");
-	wtg_table_note(ctx->t,
-		       "each row is limited to %.0f s; a row past the limit is ended, its thread put back "
-		       "to SCHED_OTHER to exit",
-		       (double)limit_ms / 1000.0);
-	return WTG_OK;
+	if (rc == WTG_OK) {
+		final_rows(ctx, &rf, &r);
+		wtg_table_check(ctx->t, "results", rf.mismatched == 0,
+				"%llu samples: every kernel's accumulators equal the reference's",
+				(unsigned long long)rf.checked);
+		notes(ctx, &rf, &r);
+		wtg_rounds_free(&r);
+		wtg_ctx_progress(ctx, nsteps, nsteps, "done");
+	}
+	for (int i = 0; i < NBUF; i++)
+		free(rf.b[i].w);
+	return rc;
 }
 
 const struct wtg_experiment wtg_exp_roofline = {
 	.name = "roofline",
 	.question = "Short on math or short on bytes?",
-	.runs = "an arithmetic loop and the byte sum under the normal and the background policy",
-	.view = WTG_VIEW_BARS,
-	.needs_datafile = true,
+	.runs = "integer kernels from 1/64 to 64 ops per byte over a cache-resident and a memory-sized "
+		"buffer; GB/s and Gop/s against intensity, >= 11 seeded rounds each; the ridge point",
+	.view = WTG_VIEW_SWEEP,
+	.needs_datafile = false,
 	.run = run,
 };

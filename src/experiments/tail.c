@@ -1,5 +1,8 @@
-/* tail.c: Where does interference live? The getpid batches of readcost with the burners off, then
- * with one burner per online CPU: the median barely moves, the tail does. */
+/* tail.c: Where does interference live? The getpid batches of readcost with the burners off and
+ * with one burner per online CPU, in alternating blocks (each pair of blocks in seeded order), at
+ * least 1000 batches per condition so that p99 is a percentile and not the maximum. Beside the
+ * percentiles, the share of batches slower than twice the quiet median, with its Wilson interval:
+ * the median barely moves, the tail does. */
 #include "config.h"
 
 #include <stdio.h>
@@ -7,135 +10,228 @@
 
 #include "common.h"
 
-#define CALLS 20000 /* getpid calls per batch, as in readcost */
-#define BATCHES 120
-#define CALLS_QUICK 20000
-#define BATCHES_QUICK 60
-#define SETTLE_MS 50 /* let the burners get going before the loaded batches */
+#define BLOCKS 10		/* blocks per condition */
+#define BLOCK_BATCHES 100	/* batches per block: 1000 per condition */
+#define BATCH_NS 1000000	/* a batch takes about 1 ms (calls fitted in the warm-up) */
+#define BATCH_NS_QUICK 250000
+#define CAL_CALLS 64		/* warm-up: batches of 64 calls time one call */
+#define CAL_BATCHES 32
+#define MIN_CALLS 16
+#define MAX_CALLS 20000
+#define SETTLE_MS 50		/* let the burners get going before each loaded block */
+#define SLOW_FACTOR 2.0		/* a batch is slow above twice the quiet median */
 
-/* One condition's batches. Returns WTG_OK or WTG_CANCELLED. */
-static int batches(struct wtg_ctx *ctx, double *v, int n, long calls, int step0, int nsteps,
-		   const char *label, struct wtg_probe_result *res)
+enum { OFF = 0, ON = 1 };
+
+struct cond_run {
+	double *v;		/* batches in time order */
+	int n;
+	uint64_t work;		/* burner iterations during this condition's blocks */
+	struct wtg_probe_result res;
+};
+
+/* Fixed warm-up rule: CAL_BATCHES unreported batches of CAL_CALLS, burners off; their median cost
+ * per call sets the calls per batch so a quiet batch lasts about target_ns. */
+static long fit_calls(int64_t target_ns, double *per_call)
 {
-	struct wtg_probe p;
-	wtg_probe_begin(&p);
-	for (int i = 0; i < n; i++) {
-		v[i] = wtg_time_getpid_batch(calls);
-		wtg_probe_tick(&p);
-		if (wtg_ctx_cancelled(ctx)) {
-			wtg_probe_end(&p, res);
-			return WTG_CANCELLED;
-		}
-		if (i % 10 == 0)
-			wtg_ctx_progress(ctx, step0 + i, nsteps, label);
+	double v[CAL_BATCHES];
+	for (int i = 0; i < CAL_BATCHES; i++)
+		v[i] = wtg_time_getpid_batch(CAL_CALLS);
+	*per_call = wtg_quantile(v, CAL_BATCHES, 0.5);
+	long calls = *per_call > 0 ? (long)((double)target_ns / *per_call) : MAX_CALLS;
+	return calls < MIN_CALLS ? MIN_CALLS : calls > MAX_CALLS ? MAX_CALLS : calls;
+}
+
+/* One block of one condition: the burners set for it, then BLOCK_BATCHES batches. */
+static int block(struct wtg_ctx *ctx, struct cond_run *c, int cond, int ncpu, long calls, int step,
+		 int nsteps)
+{
+	if (cond == ON) {
+		int rc = wtg_burners_start(ctx, ncpu, SETTLE_MS, "");
+		if (rc != WTG_OK)
+			return rc;
+	} else if (wtg_burner_set(0) < 0) {
+		wtg_table_fail(ctx->t, "cannot stop the burners");
+		return WTG_ERR;
 	}
-	wtg_probe_end(&p, res);
+	char label[48];
+	snprintf(label, sizeof label, "burners %s: block %d of %d", cond == ON ? "on" : "off",
+		 c->n / BLOCK_BATCHES + 1, BLOCKS);
+	wtg_ctx_progress(ctx, step, nsteps, label);
+	uint64_t w0 = wtg_burner_work();
+	struct wtg_probe p;
+	struct wtg_probe_result r;
+	wtg_probe_begin(&p);
+	bool cancelled = false;
+	for (int i = 0; i < BLOCK_BATCHES && !cancelled; i++) {
+		c->v[c->n++] = wtg_time_getpid_batch(calls);
+		wtg_probe_tick(&p);
+		cancelled = i % 10 == 9 && wtg_ctx_cancelled(ctx);
+	}
+	wtg_probe_end(&p, &r);
+	if (cancelled)
+		return WTG_CANCELLED;
+	c->work += wtg_burner_work() - w0;
+	if (c->n == BLOCK_BATCHES)
+		c->res = r;
+	else
+		wtg_probe_accumulate(&c->res, &r);
 	return WTG_OK;
 }
 
-/* Summary of one condition's batches, seeded per row as wtg_add_distribution_row does. */
-static int summarize(struct wtg_ctx *ctx, const char *label, const double *v, int n, struct wtg_summary *s)
+/* The row was measured over several blocks: record the burners of its own blocks, not whatever
+ * runs when it is added. */
+static void set_row_burners(struct wtg_table *t, int burners)
 {
-	if (wtg_summarize(v, (size_t)n, wtg_ctx_seed(ctx, (unsigned)ctx->t->nrows), s) < 0) {
+	pthread_mutex_lock(&t->lock);
+	if (t->nrows > 0)
+		t->rows[t->nrows - 1].cond.burners = burners;
+	pthread_mutex_unlock(&t->lock);
+}
+
+/* Add one condition's row: the distribution, then the slow share and its Wilson bounds. */
+static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, int burners,
+		   double quiet_median, double p99_off, struct wtg_summary *s)
+{
+	if (wtg_summarize(c->v, (size_t)c->n, wtg_ctx_seed(ctx, (unsigned)ctx->t->nrows), s) < 0) {
 		wtg_table_fail(ctx->t, "%s: no samples to summarize (out of memory)", label);
 		return -1;
 	}
+	int slow = 0;
+	for (int i = 0; i < c->n; i++)
+		slow += c->v[i] > SLOW_FACTOR * quiet_median;
+	double lo = 0, hi = 0;
+	wtg_wilson_interval((uint64_t)slow, (uint64_t)c->n, WTG_BOOTSTRAP_CONF, &lo, &hi);
+	double ratio = p99_off > 0 ? s->p99 / p99_off : 1.0;
+	const struct wtg_value v[] = {
+		WTG_INT(c->work),	    WTG_REAL(burners ? ratio : 1.0), WTG_INT(burners),
+		WTG_INT(slow),		    WTG_REAL(100.0 * slow / c->n),   WTG_REAL(100.0 * lo),
+		WTG_REAL(100.0 * hi),	    WTG_INT(BLOCKS),		     WTG_INT(c->n / BLOCKS),
+	};
+	wtg_add_summary_row(ctx, label, s, c->v, (size_t)c->n, &c->res, v, (int)WTG_ARRAY_LEN(v));
+	set_row_burners(ctx->t, burners);
+	wtg_table_check(ctx->t, "wilson", lo <= (double)slow / c->n && (double)slow / c->n <= hi,
+			"%s: %d of %d batches above %.0f ns (2 x the quiet median), Wilson 95%% [%.2f%%, "
+			"%.2f%%] holds the share",
+			label, slow, c->n, SLOW_FACTOR * quiet_median, 100.0 * lo, 100.0 * hi);
 	return 0;
 }
 
-static int run(struct wtg_ctx *ctx)
+/* The blocks, alternating: each pair (one block per condition) in the seeded generator's order. */
+static int measure(struct wtg_ctx *ctx, struct cond_run *c, int ncpu, long calls, char *order)
 {
-	const bool quick = ctx->opt->quick;
-	const int n = quick ? BATCHES_QUICK : BATCHES;
-	const long calls = quick ? CALLS_QUICK : CALLS;
-	const int ncpu = wtg_online_cpus();
+	const int nsteps = 2 * BLOCKS + 1;
+	for (int b = 0; b < BLOCKS; b++) {
+		int first = (int)wtg_rng_below(&ctx->rng, 2);
+		order[b] = first == ON ? 'N' : 'F';
+		for (int k = 0; k < 2; k++) {
+			int cond = k == 0 ? first : 1 - first;
+			int rc = block(ctx, &c[cond], cond, ncpu, calls, 1 + 2 * b + k, nsteps);
+			if (rc != WTG_OK)
+				return rc;
+		}
+	}
+	order[BLOCKS] = '\0';
+	return wtg_burner_set(0) < 0 ? WTG_ERR : WTG_OK;
+}
+
+static void set_columns(struct wtg_ctx *ctx)
+{
 	const struct wtg_column extra[] = {
 		{ "burner_iterations", "count", WTG_T_INT, 0 },
 		{ "p99_ratio", "", WTG_T_REAL, 2 },
 		{ "burners", "count", WTG_T_INT, 0 },
+		{ "above_2x", "count", WTG_T_INT, 0 },
+		{ "above_2x_pct", "%", WTG_T_REAL, 2 },
+		{ "above_2x_pct_ci_low", "%", WTG_T_REAL, 2 },
+		{ "above_2x_pct_ci_high", "%", WTG_T_REAL, 2 },
+		{ "blocks", "count", WTG_T_INT, 0 },
+		{ "block_batches", "count", WTG_T_INT, 0 },
 	};
 	wtg_set_distribution_columns_ex(ctx, "condition", extra, (int)WTG_ARRAY_LEN(extra));
+}
 
-	double *off = calloc((size_t)n, sizeof *off), *on = calloc((size_t)n, sizeof *on);
-	if (!off || !on) {
-		free(off);
-		free(on);
-		wtg_table_fail(ctx->t, "out of memory for %d samples", n);
-		return WTG_ERR;
-	}
-	/* whatever the b key set is put back at the end */
-	const int before = wtg_burner_count();
+/* The notes that say how it was measured and what it found. */
+static void notes(struct wtg_ctx *ctx, const struct wtg_summary *s, long calls, double per_call, int ncpu,
+		  int before, const char *order)
+{
+	const int n = BLOCKS * BLOCK_BATCHES;
+	wtg_table_note(ctx->t, "p99 ratio (burners on / off): %.2f; median ratio: %.2f",
+		       s[OFF].p99 > 0 ? s[ON].p99 / s[OFF].p99 : 0,
+		       s[OFF].median > 0 ? s[ON].median / s[OFF].median : 0);
+	wtg_table_note(ctx->t,
+		       "%d batches of %ld raw getpid calls per condition (ns per call per batch), in %d "
+		       "blocks of %d per condition, alternating; each pair of blocks in seeded order "
+		       "(N: burners on first, F: off first): %s",
+		       n, calls, BLOCKS, BLOCK_BATCHES, order);
+	wtg_table_note(ctx->t,
+		       "calls per batch fitted before measuring: %d unreported batches of %d calls, median "
+		       "%.0f ns per call, so a quiet batch lasts about %.2f ms",
+		       CAL_BATCHES, CAL_CALLS, per_call, (double)calls * per_call / 1e6);
+	wtg_table_note(ctx->t,
+		       "burners on: %d (one per online CPU), %d ms to settle before each loaded block; put "
+		       "back to %d afterwards",
+		       ncpu, SETTLE_MS, before);
+	wtg_table_note(ctx->t,
+		       "p99 of %d batches sits between order statistics %d and %d: %d batches lie above "
+		       "it, so it is not the maximum; above_2x is the share of batches slower than twice "
+		       "the quiet median, with its Wilson 95%% interval",
+		       n, (int)(0.99 * (n - 1)) + 1, (int)(0.99 * (n - 1)) + 2, n - (int)(0.99 * (n - 1)) - 1);
+}
+
+static int run(struct wtg_ctx *ctx)
+{
+	const int n = BLOCKS * BLOCK_BATCHES;
+	const int ncpu = wtg_online_cpus();
+	set_columns(ctx);
+	struct cond_run c[2] = { { .v = calloc((size_t)n, sizeof(double)) },
+				 { .v = calloc((size_t)n, sizeof(double)) } };
+	const int before = wtg_burner_count(); /* whatever the b key set is put back at the end */
 	int rc = WTG_OK;
-	struct wtg_summary s_off, s_on;
-	struct wtg_probe_result r_off, r_on;
-	uint64_t w0, w1, work_off, work_on;
-	char label[48];
-
+	char order[BLOCKS + 1] = "";
+	if (!c[OFF].v || !c[ON].v) {
+		wtg_table_fail(ctx->t, "out of memory for %d samples", 2 * n);
+		rc = WTG_ERR;
+		goto out;
+	}
 	if (wtg_burner_set(0) < 0) {
 		wtg_table_fail(ctx->t, "cannot stop the burners");
 		rc = WTG_ERR;
 		goto out;
 	}
-	w0 = wtg_burner_work();
-	rc = batches(ctx, off, n, calls, 0, 2 * n, "burners off", &r_off);
-	w1 = wtg_burner_work();
-	work_off = w1 - w0;
+	wtg_ctx_progress(ctx, 0, 2 * BLOCKS + 1, "warm-up: fitting the batch size");
+	double per_call = 0;
+	long calls = fit_calls(ctx->opt->quick ? BATCH_NS_QUICK : BATCH_NS, &per_call);
+	rc = measure(ctx, c, ncpu, calls, order);
 	if (rc != WTG_OK)
 		goto out;
-	if (summarize(ctx, "burners off", off, n, &s_off) < 0) {
-		rc = WTG_ERR;
-		goto out;
-	}
-	{
-		const struct wtg_value v[] = { WTG_INT(work_off), WTG_REAL(1.0), WTG_INT(0) };
-		wtg_add_summary_row(ctx, "burners off", &s_off, off, (size_t)n, &r_off, v, 3);
-	}
-
-	rc = wtg_burners_start(ctx, ncpu, SETTLE_MS, "");
-	if (rc != WTG_OK)
-		goto out;
+	struct wtg_summary s[2];
+	char label[48];
 	snprintf(label, sizeof label, "burners on (%d)", ncpu);
-	w0 = wtg_burner_work();
-	rc = batches(ctx, on, n, calls, n, 2 * n, label, &r_on);
-	w1 = wtg_burner_work();
-	work_on = w1 - w0;
-	if (rc != WTG_OK)
-		goto out;
-	if (summarize(ctx, label, on, n, &s_on) < 0) {
+	double quiet = wtg_quantile(c[OFF].v, (size_t)n, 0.5);
+	if (add_row(ctx, "burners off", &c[OFF], 0, quiet, 0, &s[OFF]) < 0 ||
+	    add_row(ctx, label, &c[ON], ncpu, quiet, s[OFF].p99, &s[ON]) < 0) {
 		rc = WTG_ERR;
 		goto out;
 	}
-	{
-		double ratio = s_off.p99 > 0 ? s_on.p99 / s_off.p99 : 0;
-		const struct wtg_value v[] = { WTG_INT(work_on), WTG_REAL(ratio), WTG_INT(ncpu) };
-		wtg_add_summary_row(ctx, label, &s_on, on, (size_t)n, &r_on, v, 3);
-		wtg_table_check(ctx->t, "loaded", work_on > 0 && work_off == 0,
-				"the burners did %llu iterations during the loaded batches and %llu during "
-				"the idle ones",
-				(unsigned long long)work_on, (unsigned long long)work_off);
-		wtg_table_note(ctx->t, "p99 ratio (burners on / off): %.2f; median ratio: %.2f", ratio,
-			       s_off.median > 0 ? s_on.median / s_off.median : 0);
-	}
-	wtg_table_note(ctx->t,
-		       "%d batches of %ld raw getpid calls per condition (ns per call per batch); burners "
-		       "off, then %d burners (one per online CPU) after %d ms to settle; the burners were "
-		       "put back to %d afterwards",
-		       n, calls, ncpu, SETTLE_MS, before);
-	wtg_table_note(ctx->t,
-		       "p99 of %d batch averages: a pause must be long enough to move a whole batch "
-		       "of %ld calls to show",
-		       n, calls);
+	wtg_table_check(ctx->t, "loaded", c[ON].work > 0 && c[OFF].work == 0,
+			"the burners did %llu iterations during the loaded blocks and %llu during the idle "
+			"ones",
+			(unsigned long long)c[ON].work, (unsigned long long)c[OFF].work);
+	notes(ctx, s, calls, per_call, ncpu, before, order);
+	wtg_ctx_progress(ctx, 2 * BLOCKS + 1, 2 * BLOCKS + 1, "done");
 out:
 	wtg_burner_set(before);
-	free(off);
-	free(on);
+	free(c[OFF].v);
+	free(c[ON].v);
 	return rc;
 }
 
 const struct wtg_experiment wtg_exp_tail = {
 	.name = "tail",
 	.question = "Where does interference live?",
-	.runs = "the getpid batches of readcost with the burners off and then on; p99 ratio",
+	.runs = "getpid batches with the burners off and on in alternating seeded blocks, 1000 per "
+		"condition; percentiles, p99 ratio, share above 2x the quiet median (Wilson CI)",
 	.view = WTG_VIEW_HISTOGRAM,
 	.needs_datafile = false,
 	.run = run,

@@ -368,8 +368,8 @@ static void draw_bars(FILE *f, const struct frame *fr, const struct wtg_table *t
 	char buf[256], v1[64];
 	if (b.ideal) {
 		wtg_lay_fmt_value(v1, sizeof v1, b.base, b.unit);
-		snprintf(buf, sizeof buf, "ideal scaling: %s (1 thread) \xc3\x97 N%s", v1,
-			 isnan(b.base) ? " (waiting for the 1-thread row)" : "");
+		snprintf(buf, sizeof buf, "ideal scaling: %s (1 thread) \xc3\x97 %s%s", v1,
+			 b.ideal_capped ? "min(N, CPUs)" : "N", isnan(b.base) ? " (waiting for the 1-thread row)" : "");
 		line(f, bx + 2, y - 18, bx + 2, y + 4, warn, 4, NULL);
 		text(f, bx + 14, y, 19, "start", "fill=\"#b36b00\"", buf);
 		y += 30;

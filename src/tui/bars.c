@@ -43,7 +43,8 @@ static void bars_notes(const struct tui_view *v, const struct wtg_lay_bars *lb, 
 		char idl[64];
 		tui_fmt_value(idl, sizeof idl, lb->base, lb->unit);
 		tui_printf(w, y++, bx, v->wd - lw - 1, tui_attr(l, TR_WARN),
-			   "%s ideal scaling: %s (1 thread) %s N%s", l->g->ideal, idl, l->g->times,
+			   "%s ideal scaling: %s (1 thread) %s %s%s", l->g->ideal, idl, l->g->times,
+			   lb->ideal_capped ? "min(N, CPUs)" : "N",
 			   isnan(lb->base) ? " (waiting for the 1-thread row)" : "");
 	}
 	if (lb->neg && y < end) {

@@ -1030,7 +1030,7 @@ static void draw_help(struct dash *d)
 	};
 	static const char *const views[][2] = {
 		{ "sweep", "a line per series on a log2 x axis; marks are rows" },
-		{ "bars", "a bar per row; threads: ideal = 1 thread x N" },
+		{ "bars", "a bar per row; threads: ideal = 1 thread x min(N, CPUs)" },
 		{ "histogram", "samples in bins (log over decades); median p90 p99" },
 		{ "counters", "faults and times per case, per page and per fault" },
 		{ "panels", "wall/user/sys of the latest run; faults, switches," },

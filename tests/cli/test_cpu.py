@@ -15,7 +15,7 @@ SPEC = {
     "kernels": ["kernel", "wss", "gbps"],
     "wss": ["wss", "gbps"],
     "threads": ["threads", "ms", "gbps", "sum"],
-    "roofline": ["loop", "policy", "ms", "ratio"],
+    "roofline": ["buffer", "wss", "ops_per_byte", "gbps", "gbps_ci_low", "gbps_ci_high"],
 }
 IMPLS = ("avx512vnni", "avx512bw", "avxvnni", "avx2", "sse2", "portable")
 
@@ -142,61 +142,108 @@ with open(path, "wb") as f:
     f.write(data)
 known = sum(data)
 digest = hashlib.sha256(data).hexdigest()
-status, doc, err = run_json("threads", "--file=" + path, "--threads=7")
+status, doc, err = run_json("threads", "--file=" + path, "--threads=5")
 check(status == 0, "threads exit 0 (got %d: %s)" % (status, err.strip()))
 if check(doc is not None, "threads JSON parses"):
     e = experiment(doc, "threads")
+    ncpu = doc["machine"]["cpus"]
     if common(e, "threads"):
         rs = rows(e)
-        check([r["threads"] for r in rs] == list(range(1, 8)), "threads: one row per N = 1 .. 7, above the CPUs")
+        check([r["threads"] for r in rs] == list(range(1, 6)), "threads: one row per N = 1 .. 5, as --threads asks")
+        one = rs[0] if rs and rs[0]["threads"] == 1 else None
         for r in rs:
-            check(r["sum"] == known, "threads: N=%d total %r equals the file's sum %d" % (r["threads"], r["sum"], known))
-            check(r["bytes"] == r["reps"] * size, "threads: bytes = reps x file size at N=%d" % r["threads"])
-            check(r["bytes"] >= 500000000 and (r["reps"] - 1) * size < 500000000,
-                  "threads: reps = ceil(0.5 GB / size) at N=%d" % r["threads"])
+            n = r["threads"]
+            check(r["sum"] == known, "threads: N=%d total %r equals the file's sum %d" % (n, r["sum"], known))
+            check(r["bytes"] == r["reps"] * size, "threads: bytes = reps x file size at N=%d" % n)
+            check(r["bytes"] >= 128000000 and (r["reps"] - 1) * size < 128000000,
+                  "threads: reps = ceil(128 MB / size) per sample in --quick at N=%d" % n)
+            check(r["samples"] >= 11, "threads: N=%d is a distribution of >= 11 samples" % n)
+            check(r["gbps_min"] <= r["gbps_ci_low"] <= r["gbps"] <= r["gbps_ci_high"] <= r["gbps_max"],
+                  "threads: N=%d: min <= ci_low <= median <= ci_high <= max" % n)
             check(close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-5), "threads: gbps = bytes / ms")
-            check(close(r["ideal_gbps"], rs[0]["gbps"] * r["threads"], 1e-6), "threads: ideal = N x 1-thread gbps")
-            check(close(r["speedup"], r["gbps"] / rs[0]["gbps"], 1e-6), "threads: speedup = gbps / 1-thread gbps")
+            check(r["oversubscribed"] == (1 if n > ncpu else 0), "threads: N=%d oversubscribed on %d CPUs" % (n, ncpu))
+            if one:
+                check(close(r["ideal_gbps"], one["gbps"] * min(n, ncpu), 1e-6),
+                      "threads: ideal = min(N, CPUs) x 1-thread median at N=%d" % n)
+                check(close(r["speedup"], r["gbps"] / one["gbps"], 1e-6), "threads: speedup = gbps / 1-thread gbps")
+            sr = [x["samples"] for x in e["series"] if x["name"] == "%d thread%s" % (n, "" if n == 1 else "s")]
+            if check(len(sr) == 1 and len(sr[0]) == r["samples"], "threads: N=%d's samples as a series" % n):
+                v = sorted(sr[0])
+                check(close(v[len(v) // 2], r["gbps"], 1e-9) and v[0] == r["gbps_min"] and v[-1] == r["gbps_max"],
+                      "threads: N=%d's median, min and max are the series'" % n)
         check(doc["machine"]["data_file"]["known_sum"] == known, "threads: the machine block has the file's sum")
+        # every sample's total was compared with the known sum: (11 rounds + 1 warm-up) x 5 counts
+        check(any("checked against the known sum in all 60 samples" in x for x in e["notes"]),
+              "threads: the sum was checked on every sample: %r" % e["notes"])
+        check(len([c for c in e["checks"] if c["name"] == "ci"]) == 5, "threads: a ci check per row")
         sums = [c for c in e["checks"] if c["name"] == "sum"]
-        check(len(sums) == 7, "threads: a sum check per row, got %d" % len(sums))
+        check(len(sums) == 5 and all(("= known sum %d" % known) in c["detail"] for c in sums),
+              "threads: a sum check per row against the file's sum: %r" % sums)
+
+# --- threads by default: 1 .. the online CPUs, none oversubscribed ---------------------------------
+status, doc, err = run_json("threads", "--file=" + path)
+if check(status == 0 and doc is not None, "threads default exits 0 (%s)" % err.strip()):
+    rs = rows(experiment(doc, "threads"))
+    ncpu = doc["machine"]["cpus"]
+    check([r["threads"] for r in rs] == list(range(1, ncpu + 1)), "threads: by default N = 1 .. %d CPUs" % ncpu)
+    check(all(r["oversubscribed"] == 0 for r in rs), "threads: none oversubscribed by default")
 with open(path, "rb") as f:
     check(hashlib.sha256(f.read()).hexdigest() == digest, "threads: the --file is untouched")
 shutil.rmtree(fdir)
 
 # --- roofline -------------------------------------------------------------------------------------
+INTENSITIES = [2.0 ** e for e in range(-6, 7)]
+
+
+def check_roofline(e, tag, l1=None):
+    """Rows per (buffer, intensity), each a distribution; gops = gbps x intensity; the ridge notes
+    and the bound column agree with the roofs recomputed from the rows."""
+    if not common(e, "roofline"):
+        return
+    rs = rows(e)
+    check([(r["buffer"], r["ops_per_byte"]) for r in rs] ==
+          [(b, i) for b in ("cache", "memory") for i in INTENSITIES],
+          tag + "rows: cache then memory, 1/64 .. 64 ops per byte")
+    for r in rs:
+        name = "%s%s %g: " % (tag, r["buffer"], r["ops_per_byte"])
+        check(r["samples"] >= 11, name + "at least 11 samples")
+        check(r["gbps_min"] <= r["gbps_ci_low"] <= r["gbps"] <= r["gbps_ci_high"] <= r["gbps_max"],
+              name + "min <= ci_low <= median <= ci_high <= max")
+        check(close(r["gops"], r["gbps"] * r["ops_per_byte"], 1e-9), name + "gops = gbps x ops per byte")
+        check(close(r["gops_ci_low"], r["gbps_ci_low"] * r["ops_per_byte"], 1e-9)
+              and close(r["gops_ci_high"], r["gbps_ci_high"] * r["ops_per_byte"], 1e-9), name + "gops interval")
+        check(r["ops"] == r["bytes"] * r["ops_per_byte"] and r["bytes"] % 64 == 0, name + "ops = bytes x intensity")
+        check(close(r["ms"], r["bytes"] / (r["gbps"] * 1e6), 1e-6), name + "ms = bytes / gbps")
+    by = {b: [r for r in rs if r["buffer"] == b] for b in ("cache", "memory")}
+    cache, mem = by["cache"], by["memory"]
+    if cache and mem:
+        check(cache[0]["wss"] < mem[0]["wss"], tag + "the cache buffer is the smaller")
+        if l1:
+            check(cache[0]["wss"] == l1 // 2 // 64 * 64, tag + "the cache buffer is half the L1d")
+    for b, rr in by.items():
+        if not rr:
+            continue
+        bw = max(r["gbps"] for r in rr)
+        ops = max(r["gops"] for r in rr)
+        ridge = ops / bw
+        for r in rr:
+            check(r["bound"] == ("bytes" if r["ops_per_byte"] < ridge else "math"),
+                  tag + "%s %g: bound %s against the ridge %g" % (b, r["ops_per_byte"], r["bound"], ridge))
+        m = [re.match(r"%s \([^)]*\): the time switches from bytes to math at about ([0-9.e+-]+) ops per byte"
+                      % b, n) for n in e["notes"]]
+        m = [x for x in m if x]
+        check(len(m) == 1 and close(float(m[0].group(1)), ridge, 2e-3),
+              tag + "%s: the ridge note says %s, the rows give %g" % (b, m[0].group(1) if m else None, ridge))
+    res = [c for c in e["checks"] if c["name"] == "results"]
+    check(len(res) == 1 and res[0]["detail"].startswith("%d samples" % (26 * 12)),
+          tag + "every sample (11 rounds and a warm-up x 26) compared with the reference: %r" % res)
+
+
 status, doc, err = run_json("roofline")
 check(status == 0, "roofline exit 0 (got %d: %s)" % (status, err.strip()))
 if check(doc is not None, "roofline JSON parses"):
-    e = experiment(doc, "roofline")
-    if common(e, "roofline"):
-        rs = rows(e)
-        check(sorted((r["loop"], r["policy"]) for r in rs) ==
-              sorted((l, p) for l in ("arith", "sum") for p in ("normal", "background")),
-              "roofline: both loops under both policies")
-        for r in rs:
-            want = "SCHED_IDLE" if r["policy"] == "background" else "SCHED_OTHER"
-            check(r["granted"] == want, "roofline: %s/%s granted %r" % (r["loop"], r["policy"], r["granted"]))
-            check(r["status"] in ("ok", "starved"), "roofline: status ok or starved")
-            if r["status"] == "starved":
-                # on a busy machine a SCHED_IDLE thread may not run: then the row says so
-                check(r["ms"] is None and r["ratio"] is None, "roofline: a starved row has no timing")
-                check(any(n.startswith("%s, %s: starved" % (r["loop"], r["policy"])) for n in e["notes"]),
-                      "roofline: a starved row has its note")
-            else:
-                rate = r["gops"] if r["loop"] == "arith" else r["gbps"]
-                check(rate is not None and rate > 0, "roofline: an ok row has its rate")
-        for loop in ("arith", "sum"):
-            by = {r["policy"]: r for r in rs if r["loop"] == loop}
-            check(sorted(r["order"] for r in by.values()) == [1, 2], "roofline: %s ran once per policy" % loop)
-            n, b = by.get("normal"), by.get("background")
-            if n and n["status"] == "ok":
-                check(n["ratio"] == 1.0, "roofline: the normal %s row is the reference (ratio 1)" % loop)
-                if b and b["status"] == "ok":
-                    check(close(b["ratio"], b["ms"] / n["ms"], 1e-6), "roofline: %s ratio = background / normal" % loop)
-        sums = [c for c in e["checks"] if c["name"] == "sum"]
-        check(len(sums) == sum(1 for r in rs if r["loop"] == "sum" and r["status"] == "ok"),
-              "roofline: a sum check per finished sum row")
+    l1 = [c["size"] for c in doc["machine"].get("caches", []) if c.get("level") == 1 and c.get("type") != "Instruction"]
+    check_roofline(experiment(doc, "roofline"), "", l1[0] if l1 else None)
 check(datadir_is_empty(), "roofline: the data file is removed")
 
 finish()

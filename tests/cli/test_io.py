@@ -58,12 +58,15 @@ def check_bytewise(exp, prefix, size, tag):
     check(sorted(r["variant"] for r in rs) == sorted(bufs), tag + "bytewise: variants %s" %
           [r["variant"] for r in rs])
     notes = exp["notes"]
-    cost = None
+    model = None
     for n in notes:
-        m = re.match(r"predicted_ms = read_calls x ([0-9.]+) ns", n)
+        m = re.match(r"predicted_ms = ([0-9.]+) ns x read_calls \+ ([0-9.]+) ns x bytes", n)
         if m:
-            cost = float(m.group(1))
-    check(cost is not None and cost > 0, tag + "bytewise: the 1-byte cost note")
+            model = (float(m.group(1)), float(m.group(2)))
+    na = any(n.startswith("predicted_ms: n/a") for n in notes)
+    check((model is not None) != na, tag + "bytewise: a model note, or the n/a note")
+    for c in ("ms_ci_low", "ms_ci_high", "ms_min", "ms_max", "samples"):
+        check(c in cols, tag + "bytewise: column " + c)
     for r in rs:
         b = bufs.get(r["variant"], 1)
         v = r["variant"]
@@ -75,16 +78,43 @@ def check_bytewise(exp, prefix, size, tag):
                   tag + "%s: sum %d == %d" % (v, r["sum"], prefix(r["bytes"])))
         check(r["ms"] > 0 and r["user_ms"] >= 0 and r["sys_ms"] >= 0, tag + v + ": times non-negative")
         check(close(r["ns_per_byte"], r["ms"] * 1e6 / r["bytes"], 1e-4), tag + v + ": ns_per_byte = ms/bytes")
-        if cost:
-            # the note prints the cost to 0.1 ns, so allow that rounding
-            err = abs(r["predicted_ms"] - r["read_calls"] * cost / 1e6)
-            check(err <= r["read_calls"] * 0.051 / 1e6 + 1e-9, tag + v + ": predicted_ms = read_calls x cost")
-        check(close(r["predicted_ratio"], r["ms"] / r["predicted_ms"], 1e-4),
-              tag + v + ": ratio = ms/predicted")
+        check(r["ms_min"] <= r["ms"] <= r["ms_max"], tag + v + ": min <= ms <= max")
+        if b == 1:
+            check(r["samples"] == 1 and r["ms_min"] == r["ms_max"] == r["ms"]
+                  and r["ms_ci_low"] is None and r["ms_ci_high"] is None,
+                  tag + v + ": one long sample, no interval")
+        else:
+            check(r["samples"] >= 11, tag + v + ": at least 11 samples, got %s" % r["samples"])
+            check(r["ms_min"] <= r["ms_ci_low"] <= r["ms"] <= r["ms_ci_high"] <= r["ms_max"],
+                  tag + v + ": min <= ci_low <= median <= ci_high <= max")
+        direct = b > 1 and any(n.startswith("O_DIRECT: the 64 KiB variant") for n in notes)
+        if model and not direct:
+            # t = a x calls + b x bytes; the note prints a to 0.1 ns and b to 0.0001 ns
+            want = (model[0] * r["read_calls"] + model[1] * r["bytes"]) / 1e6
+            err = abs(r["predicted_ms"] - want)
+            check(err <= (r["read_calls"] * 0.051 + r["bytes"] * 0.000051) / 1e6 + 1e-9,
+                  tag + v + ": predicted_ms = a x read_calls + b x bytes")
+            check(close(r["predicted_ratio"], r["ms"] / r["predicted_ms"], 1e-4),
+                  tag + v + ": ratio = ms/predicted")
+        else:
+            check(r["predicted_ms"] is None and r["predicted_ratio"] is None,
+                  tag + v + ": n/a without a model or with O_DIRECT")
     check(len({r["sum"] for r in rs}) == 1, tag + "bytewise: same sum both ways")
+    # calibration: 16 rounds of a batch per read size (1 B, 64 B, 4 KiB, 64 KiB), each batch about
+    # 1 MiB in 32 .. 1024 calls, cut to what the file holds
+    cal = 0
+    for sz in (1, 64, 4096, 65536):
+        c = max(32, min(1024, MiB // sz))
+        if c * sz > size:
+            c = size // sz
+        cal += c
     m = [re.search(r"other read\(\) calls on the data file: (\d+)", n) for n in notes]
     m = [x for x in m if x]
-    check(m and int(m[0].group(1)) == 16 * min(1024, size), tag + "bytewise: calibration read count")
+    # ... and the 64 KiB variant's warm-up and further timed passes beyond the one in read_calls
+    big = [r for r in rs if r["variant"] == "64K per read"]
+    more = (big[0]["samples"] * big[0]["read_calls"]) if big else 0
+    check(m and int(m[0].group(1)) == 16 * cal + more, tag + "bytewise: other read() calls: %s, want %d + %d"
+          % (m[0].group(1) if m else None, 16 * cal, more))
     order = [n for n in notes if "seeded random order" in n]
     check(len(order) == 1, tag + "bytewise: order note")
     return order[0] if order else None
@@ -205,9 +235,15 @@ def main():
             check(f.read() == data, "--file content unchanged")
 
         # uncached: O_DIRECT (or eviction) on the same file; valley skips what O_DIRECT cannot do
-        doc = load("valley", "--file=" + path, "--uncached")
+        doc = load("bytewise,valley", "--file=" + path, "--uncached")
         if doc:
             check_valley(experiment(doc, "valley"), prefix, size, "uncached: ")
+            bw = experiment(doc, "bytewise")
+            check_bytewise(bw, prefix, size, "uncached: ")
+            if any(n.startswith("O_DIRECT: the 64 KiB variant") for n in bw["notes"]):
+                # calibrated through the page cache: the model cannot say what O_DIRECT costs
+                big = [r for r in rows(bw) if r["variant"] == "64K per read"]
+                check(big and big[0]["predicted_ms"] is None, "uncached: the O_DIRECT row's prediction is n/a")
 
         # wtg's own data file: rows agree with each other; the file is removed afterwards
         doc = load("bytewise,valley,passes")

@@ -106,7 +106,7 @@ NAMES = ["bytewise", "syscall", "valley", "kernels", "mmap", "pagecache", "zerof
          "threads", "roofline", "uncached", "readcost", "clock", "tail", "passes", "compare"]
 VIEWS = {"bytewise": "bars", "syscall": "sweep", "valley": "sweep", "kernels": "bars",
          "mmap": "counters", "pagecache": "counters", "zerofill": "counters", "faultbase": "counters",
-         "wss": "sweep", "threads": "bars", "roofline": "bars", "uncached": "sweep",
+         "wss": "sweep", "threads": "bars", "roofline": "sweep", "uncached": "sweep",
          "readcost": "histogram", "clock": "histogram", "tail": "histogram", "passes": "histogram",
          "compare": "bars"}
 status, out, err = run("--list")

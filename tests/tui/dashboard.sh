@@ -198,7 +198,7 @@ assert names == [e["name"] for e in d["experiments"]], (names, d["experiments"])
 
 cat >"$tmp/expect.py" <<'PY'
 # expect.py JSON NAME VIEW: lines the dashboard must show for that experiment's rows
-import json, sys
+import json, math, sys
 doc = json.load(open(sys.argv[1]))
 e = [x for x in doc["experiments"] if x["name"] == sys.argv[2]][0]
 view = sys.argv[3]
@@ -223,13 +223,30 @@ def text_label(r):
             return r[i]
     return None
 
-xcol = {"valley": "bufsize", "syscall": "batch", "wss": "wss", "uncached": "bufsize"}
+def num(v):
+    """A value with a unit as the dashboard writes it (tui_fmt_num)."""
+    a = abs(v)
+    if a >= 99.95 or a == 0:
+        return "%.0f" % v
+    if a >= 9.995:
+        return "%.1f" % v
+    if a >= 0.9995:
+        return "%.2f" % v
+    return "%.*f" % (min(9, 2 - math.floor(math.log10(a))), v)
+
+xcol = {"valley": "bufsize", "syscall": "batch", "wss": "wss", "uncached": "bufsize",
+        "roofline": "ops_per_byte"}
 if view == "sweep":
     # the words under the chart start with the latest row's x
     xc = cols.index(xcol.get(e["name"], cols[0]))
     x = rows[-1][xc]
     if x is not None:
-        print(size(x) + ": " if units[xc] == "B" else "%s %s: " % (cols[xc], format(x, ",")))
+        if units[xc] == "B":
+            print(size(x) + ": ")
+        elif units[xc] in ("", "count"):
+            print("%s %s: " % (cols[xc], format(x, ",")))
+        else:
+            print("%s %s %s: " % (cols[xc], num(x), units[xc]))
 elif view == "bars":
     lab = text_label(rows[-1])
     if lab:

@@ -313,8 +313,80 @@ static void test_bootstrap_order_statistics(void)
 	CHECK(wtg_bootstrap_median_ci_sorted_os(&one, 0, 100, 0.95, 1, &lo, &hi) == -1);
 }
 
+/* Hand-checked with Python:
+ *   from math import sqrt; z = 1.959963984540054
+ *   p = k/n; d = 1 + z*z/n; c = (p + z*z/(2*n))/d; h = z/d*sqrt(p*(1-p)/n + z*z/(4*n*n)); c-h, c+h */
+static void test_wilson(void)
+{
+	double lo, hi;
+	CHECK(wtg_wilson_interval(5, 100, 0.95, &lo, &hi) == 0);
+	CHECK_NEAR(lo, 0.02154367915436796, 1e-9);
+	CHECK_NEAR(hi, 0.11175046923191913, 1e-9);
+	CHECK(wtg_wilson_interval(12, 1000, 0.95, &lo, &hi) == 0);
+	CHECK_NEAR(lo, 0.006877647806403522, 1e-9);
+	CHECK_NEAR(hi, 0.02085726847549828, 1e-9);
+	CHECK(wtg_wilson_interval(1, 2, 0.95, &lo, &hi) == 0);
+	CHECK_NEAR(lo, 0.09453120573423074, 1e-9);
+	CHECK_NEAR(hi, 0.9054687942657693, 1e-9);
+	/* no successes: the lower bound is 0, the upper one still above 0 */
+	CHECK(wtg_wilson_interval(0, 1000, 0.95, &lo, &hi) == 0);
+	CHECK(lo == 0.0);
+	CHECK_NEAR(hi, 0.0038267584855551234, 1e-9);
+	CHECK(wtg_wilson_interval(1000, 1000, 0.95, &lo, &hi) == 0);
+	CHECK_NEAR(lo, 0.996173241514445, 1e-9);
+	CHECK(hi == 1.0);
+	CHECK(wtg_wilson_interval(0, 0, 0.95, &lo, &hi) == -1);
+	CHECK(wtg_wilson_interval(3, 2, 0.95, &lo, &hi) == -1);
+}
+
+/* Ranks and coverages from Python:
+ *   c = 0; k = max(i + 1 for i in range(n + 1) if sum(comb(n, j) for j in range(i + 1)) / 2**n <= 0.025)
+ *   coverage = 1 - 2 * sum(comb(n, j) for j in range(k)) / 2**n
+ * n = 6: k 1, 0.96875; n = 10: k 2, 0.978515625; n = 20: k 6, 0.9586105346679688;
+ * n = 30: k 10, 0.9572260547429323; n = 100: k 40, 0.9647997997822952; n = 5: none. */
+static void test_sign_test(void)
+{
+	static const struct {
+		size_t n, k;
+		double coverage;
+	} want[] = { { 6, 1, 0.96875 }, { 10, 2, 0.978515625 }, { 20, 6, 0.9586105346679688 },
+		     { 30, 10, 0.9572260547429323 }, { 100, 40, 0.9647997997822952 } };
+	double v[100];
+	for (size_t w = 0; w < WTG_ARRAY_LEN(want); w++) {
+		size_t n = want[w].n, k = 0;
+		/* the values n-1 .. 0 descending, times 10: x(k) (1-based) is 10 (k - 1) */
+		for (size_t i = 0; i < n; i++)
+			v[i] = 10.0 * (double)(n - 1 - i);
+		double lo, hi, cov;
+		CHECK(wtg_sign_test_median_ci(v, n, 0.95, &lo, &hi, &cov, &k) == 0);
+		CHECK(k == want[w].k);
+		CHECK_NEAR(cov, want[w].coverage, 1e-9);
+		CHECK_NEAR(lo, 10.0 * (double)(want[w].k - 1), EPS);
+		CHECK_NEAR(hi, 10.0 * (double)(n - want[w].k), EPS);
+		CHECK(v[0] == 10.0 * (double)(n - 1));	/* the caller's order is kept */
+	}
+	/* n = 5: even [min, max] covers only 1 - 2/32 */
+	double lo, hi, cov;
+	CHECK(wtg_sign_test_median_ci(v, 5, 0.95, &lo, &hi, &cov, NULL) == -1);
+	CHECK(isnan(lo) && isnan(hi));
+	CHECK_NEAR(cov, 0.9375, EPS);
+	/* a known small case: 8 paired differences, k = 1 -> [min, max] at coverage 1 - 2/256 */
+	const double d[8] = { 3, -1, 4, 1, -5, 9, 2, 6 };
+	CHECK(wtg_sign_test_median_ci(d, 8, 0.95, &lo, &hi, &cov, NULL) == 0);
+	CHECK(lo == -5 && hi == 9);
+	CHECK_NEAR(cov, 0.9921875, EPS);
+	/* the sign test's p: 2 up of 10: 2 (1 + 10 + 45) / 1024; 0 of 6: 2 / 64; 15 of 30: capped at 1 */
+	CHECK_NEAR(wtg_sign_test_p(2, 8), 0.109375, 1e-12);
+	CHECK_NEAR(wtg_sign_test_p(8, 2), 0.109375, 1e-12);
+	CHECK_NEAR(wtg_sign_test_p(0, 6), 0.03125, 1e-12);
+	CHECK(wtg_sign_test_p(15, 15) == 1.0);
+	CHECK(wtg_sign_test_p(0, 0) == 1.0);
+}
+
 int main(void)
 {
+	test_wilson();
+	test_sign_test();
 	test_quantiles();
 	test_rng_reference();
 	test_rng();

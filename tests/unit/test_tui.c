@@ -279,6 +279,23 @@ static void fill_threads(struct wtg_table *t)
 	}
 }
 
+/* threads as the experiment writes it on 2 CPUs with --threads=4: ideal capped at 2 x 10 GB/s */
+static void fill_threads_ideal(struct wtg_table *t)
+{
+	static const struct wtg_column cols[] = {
+		{ "threads", "count", WTG_T_INT, 0 },	   { "ms", "ms", WTG_T_REAL, 2 },
+		{ "gbps", "GB/s", WTG_T_REAL, 2 },	   { "sum", "", WTG_T_INT, 0 },
+		{ "ideal_gbps", "GB/s", WTG_T_REAL, 2 },
+	};
+	wtg_table_set_columns(t, cols, 5);
+	double g[] = { 10, 17, 12, 11 };
+	for (int i = 0; i < 4; i++) {
+		struct wtg_value v[5] = { WTG_INT(i + 1), WTG_REAL(64 / g[i]), WTG_REAL(g[i]), WTG_INT(99),
+					  WTG_REAL(10.0 * (i < 2 ? i + 1 : 2)) };
+		wtg_table_add_row(t, v, 5, NULL);
+	}
+}
+
 static void fill_readcost(struct wtg_table *t, const struct wtg_experiment *e)
 {
 	struct wtg_ctx ctx;
@@ -457,6 +474,10 @@ static void test_views(void)
 	CHECK(has("18.5 GB/s"));
 	CHECK(has("1 thread, "));	/* the row in words: a count of one is singular */
 	CHECK(!has("1 threads"));
+	/* with the table's own ideal column (capped at the CPUs), the legend says so */
+	render("threads", fill_threads_ideal, 13, 78, false);
+	CHECK(has("┊ ideal scaling: 10.0 GB/s (1 thread) × min(N, CPUs)"));
+	CHECK(!has("× N"));
 
 	render("readcost", fill_readcost_plain, 18, 78, false);
 	CHECK(has("getpid"));
