@@ -12,6 +12,7 @@
 
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
+#include "wtg/guard.h"
 #include "wtg/options.h"
 #include "wtg/report.h"
 #include "wtg/session.h"
@@ -24,11 +25,11 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
+/* Any thread (only the faults reach the others): a guarded read escapes, anything else dies. */
 static void on_crash(int sig)
 {
-	wtg_session_emergency_cleanup();
-	signal(sig, SIG_DFL);
-	raise(sig);
+	wtg_guard_escape(sig);
+	wtg_fatal_die(sig);
 }
 
 static void list_experiments(void)
@@ -139,12 +140,7 @@ int main(int argc, char **argv)
 				"(see 'wtg --help')\n");
 		return 2;
 	}
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_crash;
-	sa.sa_flags = SA_RESETHAND;
-	for (int i = 0; i < WTG_NFATAL_SIGNALS; i++)
-		sigaction(wtg_fatal_signals[i], &sa, NULL);
+	wtg_fatal_install(on_crash, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	static struct wtg_session s;

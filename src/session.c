@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "wtg/conditions.h"
+#include "wtg/guard.h"
 #include "wtg/probe.h"
 #include "wtg/session.h"
 #include "wtg/stats.h"
@@ -24,6 +25,63 @@ const int wtg_fatal_signals[WTG_NFATAL_SIGNALS] = {
 void wtg_session_emergency_cleanup(void)
 {
 	wtg_datafile_emergency_remove();
+}
+
+int wtg_fatal_install(void (*handler)(int), struct sigaction *old)
+{
+	int rc = 0;
+	for (int i = 0; i < WTG_NFATAL_SIGNALS; i++) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = handler;
+		sigemptyset(&sa.sa_mask);
+		/* SIGBUS keeps its handler: a guarded read escapes it and may meet it again */
+		sa.sa_flags = wtg_fatal_signals[i] == SIGBUS ? 0 : SA_RESETHAND;
+		if (sigaction(wtg_fatal_signals[i], &sa, old ? &old[i] : NULL) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+static const char *fatal_name(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: return "segmentation fault";
+	case SIGBUS: return "bus error";
+	case SIGABRT: return "aborted";
+	case SIGFPE: return "arithmetic exception";
+	case SIGILL: return "illegal instruction";
+	case SIGQUIT: return "quit";
+	case SIGTRAP: return "trace trap";
+	case SIGSYS: return "bad system call";
+	case SIGXCPU: return "CPU time limit exceeded";
+	case SIGXFSZ: return "file size limit exceeded";
+	default: return "fatal signal";
+	}
+}
+
+void wtg_fatal_die(int sig)
+{
+	wtg_session_emergency_cleanup();
+	/* "wtg: killed by signal N (name)", built by hand: no stdio in a handler */
+	char msg[96] = "wtg: killed by signal ";
+	size_t n = strlen(msg);
+	char digits[8];
+	int nd = 0;
+	for (int v = sig; v > 0 && nd < (int)sizeof digits; v /= 10)
+		digits[nd++] = (char)('0' + v % 10);
+	while (nd > 0)
+		msg[n++] = digits[--nd];
+	const char *name = fatal_name(sig);
+	msg[n++] = ' ';
+	msg[n++] = '(';
+	for (size_t i = 0; name[i] && n < sizeof msg - 3; i++)
+		msg[n++] = name[i];
+	msg[n++] = ')';
+	msg[n++] = '\n';
+	(void)!write(STDERR_FILENO, msg, n);
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 static void wake(struct wtg_session *s)
@@ -134,7 +192,7 @@ static void run_one(struct wtg_session *s, int idx)
 
 	struct measure_job job = { .s = s, .ctx = &ctx, .e = e, .rc = WTG_ERR };
 	pthread_t th;
-	int err = pthread_create(&th, NULL, measure_main, &job);	/* signals stay blocked: inherited */
+	int err = pthread_create(&th, NULL, measure_main, &job);	/* inherits the worker's mask */
 	if (err != 0) {
 		wtg_table_fail(t, "cannot start a measuring thread: %s", strerror(err));
 		wtg_table_set_state(t, WTG_FAILED);
@@ -212,9 +270,8 @@ static void *worker_main(void *arg)
 
 int wtg_session_start(struct wtg_session *s)
 {
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
+	sigset_t old;
+	wtg_thread_sigmask(&old);	/* from wtg/guard.h */
 	int rc = pthread_create(&s->thread, NULL, worker_main, s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {

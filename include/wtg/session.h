@@ -3,6 +3,7 @@
 #define WTG_SESSION_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -68,5 +69,12 @@ extern const int wtg_fatal_signals[];
 
 /* For signal and crash handlers: remove the owned data file (async-signal-safe). */
 void wtg_session_emergency_cleanup(void);
+
+/* Install handler for every wtg_fatal_signals entry (old: WTG_NFATAL_SIGNALS entries, or NULL).
+ * Each is reset to the default when it runs, except SIGBUS (see wtg/guard.h). Returns 0 or -1. */
+int wtg_fatal_install(void (*handler)(int), struct sigaction *old);
+/* The end of every fatal-signal handler (async-signal-safe): remove the owned data file, say
+ * "wtg: killed by signal N (name)" on stderr, and die of sig. */
+void wtg_fatal_die(int sig);
 
 #endif

@@ -4,7 +4,8 @@
  * BURN_BATCH iterations: it reads its own stop flag (on its own cache line) and adds the batch to
  * the global work counter, so wtg_burner_work() shows the burners really ran. A batch takes about
  * 0.2 ms on a current x86 core (375 M iterations/s), which is also how long a stop takes.
- * Burners block every signal (signals go to the main thread) and run at the normal policy.
+ * Burners block every signal but the faults (wtg_thread_sigmask: requests to quit go to the main
+ * thread) and run at the normal policy.
  */
 #include "config.h"
 
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 
 #include "wtg/conditions.h"
+#include "wtg/guard.h"
 
 #define BURN_BATCH 65536u
 #define BURN_MAX 1024
@@ -65,9 +67,8 @@ int wtg_burner_set(int n)
 		atomic_store(&burn_running, i);
 	}
 	if (cur < n) {
-		sigset_t all, old;
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &old);
+		sigset_t old;
+		wtg_thread_sigmask(&old);
 		pthread_attr_t attr;
 		struct sched_param sp = { .sched_priority = 0 };
 		pthread_attr_init(&attr);

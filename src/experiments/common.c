@@ -365,6 +365,18 @@ uint64_t wtg_datafile_span(const struct wtg_datafile *df, uint64_t cap)
 	return cap / WTG_CHUNK * WTG_CHUNK;
 }
 
+struct touch_job {
+	const unsigned char *p;
+	uint64_t bytes, page, touch;
+};
+
+static void touch_pages(void *arg)
+{
+	struct touch_job *j = arg;
+	for (uint64_t off = 0; off < j->bytes; off += j->page)
+		j->touch += j->p[off];
+}
+
 unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes)
 {
 	int fd = open(ctx->df->path, O_RDONLY | O_CLOEXEC);
@@ -381,13 +393,25 @@ unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes)
 		return NULL;
 	}
 	/* MAP_POPULATE is best effort: read one byte per page so every page is really present */
-	const unsigned char *p = m;
-	long page = wtg_page_size();
-	uint64_t touch = 0;
-	for (uint64_t off = 0; off < bytes; off += (uint64_t)page)
-		touch += p[off];
-	wtg_sink += touch;
+	struct touch_job j = { .p = m, .bytes = bytes, .page = (uint64_t)wtg_page_size() };
+	if (wtg_guard_call(touch_pages, &j) < 0) {
+		munmap(m, bytes);
+		wtg_table_fail(ctx->t, "%s", WTG_GUARD_SHRANK);
+		return NULL;
+	}
+	wtg_sink += j.touch;
+	wtg_test_shrink(ctx);
 	return m;
+}
+
+void wtg_test_shrink(struct wtg_ctx *ctx)
+{
+	static atomic_bool done;
+	const char *want = getenv("WTG_TEST_SHRINK");
+	if (!want || strcmp(want, ctx->t->exp->name) != 0 || !ctx->df->owned || atomic_exchange(&done, true))
+		return;
+	if (truncate(ctx->df->path, (off_t)(ctx->df->size / 2)) < 0)
+		atomic_store(&done, false);
 }
 
 bool wtg_ctx_settle(struct wtg_ctx *ctx, int ms)
@@ -488,9 +512,8 @@ int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bo
 
 int wtg_crew_spawn(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
+	sigset_t old;
+	wtg_thread_sigmask(&old);
 	int err = pthread_create(th, attr, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return err;
@@ -530,9 +553,13 @@ int64_t wtg_pages_of(uint64_t bytes, long page)
 int wtg_sum_mapped(struct wtg_ctx *ctx, const unsigned char *p, uint64_t size, int64_t *sum)
 {
 	int64_t s = 0;
+	wtg_test_shrink(ctx);
 	for (uint64_t off = 0; off < size; off += MAPPED_PIECE) {
 		uint64_t len = size - off < MAPPED_PIECE ? size - off : MAPPED_PIECE;
-		s += wtg_sum_bytes(p + off, (size_t)len);
+		if (wtg_guard_sum(p + off, (size_t)len, &s) < 0) {
+			wtg_table_fail(ctx->t, "%s", WTG_GUARD_SHRANK);
+			return -1;
+		}
 		if (wtg_ctx_cancelled(ctx))
 			return 1;
 	}

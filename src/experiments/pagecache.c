@@ -100,7 +100,8 @@ static int pc_read_pass(struct pc_state *st, struct wtg_probe_result *pr, int64_
 	return rc;
 }
 
-/* Map the file and sum it; the mapping is made and removed inside the probe. */
+/* Map the file and sum it; the mapping is made and removed inside the probe. Returns 0, 1 (cancelled),
+ * -1 (open or mmap failed) or -2 (the file shrank under the mapping: the table has failed). */
 static int pc_mmap_pass(struct pc_state *st, struct wtg_probe_result *pr, int64_t *sum)
 {
 	const struct wtg_datafile *df = st->ctx->df;
@@ -113,6 +114,8 @@ static int pc_mmap_pass(struct pc_state *st, struct wtg_probe_result *pr, int64_
 	unsigned char *p = mmap(NULL, df->size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p != MAP_FAILED) {
 		rc = wtg_sum_mapped(st->ctx, p, df->size, sum);
+		if (rc < 0)
+			rc = -2;
 		munmap(p, df->size);
 	}
 	wtg_probe_end(&pb, pr);
@@ -134,6 +137,8 @@ static int pc_pass(struct pc_state *st, int m, bool cold, double cold_ms, double
 	int rc = m == PC_READ ? pc_read_pass(st, &pr, &sum) : pc_mmap_pass(st, &pr, &sum);
 	if (rc == 1)
 		return WTG_CANCELLED;
+	if (rc == -2)
+		return WTG_ERR;
 	if (rc < 0) {
 		wtg_table_fail(ctx->t, "%s: reading the data file failed", label);
 		return WTG_ERR;

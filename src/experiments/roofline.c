@@ -154,6 +154,10 @@ static struct outcome supervise(struct wtg_ctx *ctx, struct helper *h, int64_t l
 		o.ok = true;
 	}
 	pthread_join(h->th, NULL);
+	if (atomic_load(&h->crew.shrank)) {
+		wtg_table_fail(ctx->t, "the %s loop: %s", loop_names[h->loop], WTG_GUARD_SHRANK);
+		o = (struct outcome){ .failed = true };
+	}
 	return o;
 }
 

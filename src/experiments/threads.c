@@ -109,6 +109,10 @@ static int one_row(struct wtg_ctx *ctx, const unsigned char *map, uint64_t span,
 	}
 	for (int i = 0; i < created; i++)
 		pthread_join(mb[i].th, NULL);
+	if (atomic_load(&crew.shrank)) {
+		wtg_table_fail(ctx->t, "%d thread%s: %s", n, n == 1 ? "" : "s", WTG_GUARD_SHRANK);
+		outcome = ROW_FAILED;
+	}
 	wtg_crew_destroy(&crew);
 	if (outcome != ROW_OK) {
 		free(mb);
