@@ -49,6 +49,34 @@ static void apply_start_conditions(const struct wtg_options *o)
 	wtg_uncached_request(o->uncached);
 }
 
+/* After the report: one line for the data file's failure, and one for each experiment that failed or
+ * stopped before its end (starved, cancelled), naming why. Returns whether there was any. */
+static bool report_failures(struct wtg_session *s, const struct wtg_options *o)
+{
+	bool any = false, df_failed = atomic_load(&s->df_state) == WTG_DF_FAILED;
+	if (df_failed) {
+		fprintf(stderr, "wtg: data file: %s\n", s->df_error);
+		any = true;
+	}
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		struct wtg_table *t = &s->tables[i];
+		if (!o->selected[i])
+			continue;
+		char error[sizeof t->error];
+		pthread_mutex_lock(&t->lock);
+		/* stopped (starved, cancelled) is a failure too: the experiment did not run to its end */
+		bool failed = t->state == WTG_FAILED || t->state == WTG_STOPPED;
+		memcpy(error, t->error, sizeof error);
+		pthread_mutex_unlock(&t->lock);
+		if (!failed)
+			continue;
+		if (!df_failed)	/* then every experiment that needed it failed for that reason */
+			fprintf(stderr, "wtg: %s: %s\n", wtg_experiments[i]->name, error);
+		any = true;
+	}
+	return any;
+}
+
 static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 {
 	struct sigaction sa;
@@ -81,25 +109,6 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 		return 128 + sig;
 	}
 	int status = 0;
-	if (atomic_load(&s->df_state) == WTG_DF_FAILED) {
-		fprintf(stderr, "wtg: data file: %s\n", s->df_error);
-		status = 1;
-	}
-	for (int i = 0; i < wtg_nexperiments; i++) {
-		struct wtg_table *t = &s->tables[i];
-		if (!o->selected[i])
-			continue;
-		char error[sizeof t->error];
-		pthread_mutex_lock(&t->lock);
-		bool failed = t->state == WTG_FAILED;
-		memcpy(error, t->error, sizeof error);
-		pthread_mutex_unlock(&t->lock);
-		if (!failed)
-			continue;
-		if (status == 0 || atomic_load(&s->df_state) != WTG_DF_FAILED)
-			fprintf(stderr, "wtg: %s: %s\n", wtg_experiments[i]->name, error);
-		status = 1;
-	}
 	if (o->output) {
 		char err[512];
 		if (wtg_report_save(o->output, o->format, s, o->selected, err, sizeof err) < 0) {
@@ -110,7 +119,7 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 		fprintf(stderr, "wtg: writing the report: %s\n", strerror(errno));
 		status = 1;
 	}
-	return status;
+	return report_failures(s, o) ? 1 : status;
 }
 
 int main(int argc, char **argv)

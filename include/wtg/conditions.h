@@ -46,6 +46,36 @@ int wtg_policy_rescue(void);
  * the next wtg_policy_apply_self() applies the request again. */
 void wtg_policy_reset_self(void);
 
+/* Starvation: a thread is starved while it is runnable and gets no CPU. A meter samples the thread's
+ * CPU time and run-queue wait (/proc/self/task/TID/schedstat) and its state (.../stat): an interval of
+ * at least WTG_STARVE_MIN_NS counts as starved when the thread was runnable (state R) at both ends and
+ * ran for less than 1 - WTG_STARVE_SHARE of it, or when its booked run-queue wait grew by
+ * WTG_STARVE_SHARE of it (the kernel books a wait when the wait ends, so a thread that never runs
+ * shows none: hence the state). A stopped process (SIGSTOP, Ctrl-Z) is not runnable, and an interval
+ * in which the process was continued (wtg_starve_continued) never counts, so a stop of any length adds
+ * nothing; a thread that crawls forward on crumbs of CPU still adds up. */
+#define WTG_STARVE_MIN_NS 250000000LL	/* shorter intervals are merged into the next */
+#define WTG_STARVE_SHARE 0.95		/* "most of the interval" */
+
+struct wtg_starve_meter {
+	int tid;
+	int64_t wall, run, wait;	/* at the last sample */
+	bool runnable;			/* state R at the last sample */
+	unsigned conts;			/* wtg_starve_continued calls seen */
+	int64_t starved_ns;		/* the starved intervals so far */
+	bool ok;			/* schedstat was readable */
+};
+/* Read thread tid's (of this process) CPU time and booked run-queue wait in ns and whether it is
+ * runnable now. Returns 0, or -1 when they cannot be read (no such thread, no schedstat). */
+int wtg_sched_sample(int tid, int64_t *run, int64_t *wait, bool *runnable);
+/* Start metering thread tid. Returns 0, or -1 when it cannot be read. */
+int wtg_starve_begin(struct wtg_starve_meter *m, int tid);
+/* Take a sample; returns the starved time so far (ns), or -1 when the thread could never be read. */
+int64_t wtg_starve_sample(struct wtg_starve_meter *m);
+/* From a SIGCONT handler (async-signal-safe): the process was stopped; the interval that holds the
+ * stop is not starvation. */
+void wtg_starve_continued(void);
+
 /* ---- I/O mode (src/conditions/iomode.c) ---- */
 void wtg_uncached_request(bool on);
 bool wtg_uncached_requested(void);

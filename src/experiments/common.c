@@ -460,6 +460,8 @@ void wtg_crew_destroy(struct wtg_crew *c)
 bool wtg_crew_gate(struct wtg_crew *c)
 {
 	pthread_mutex_lock(&c->lock);
+	if (c->nmeters < WTG_CREW_METERED)
+		wtg_starve_begin(&c->meters[c->nmeters++], wtg_gettid());
 	c->ready++;
 	pthread_cond_broadcast(&c->cond);
 	while (!c->go)
@@ -484,28 +486,42 @@ void wtg_crew_open(struct wtg_crew *c)
 	pthread_mutex_unlock(&c->lock);
 }
 
+/* The crew's limit has passed (see wtg_crew_wait); called with the lock held. */
+static bool crew_starved(struct wtg_crew *c, int n)
+{
+	bool wall = wtg_now_ns() - c->t0 >= c->limit_ns;
+	if (c->nmeters < (n < WTG_CREW_METERED ? n : WTG_CREW_METERED))
+		return wall;
+	for (int i = 0; i < c->nmeters; i++) {
+		int64_t starved = wtg_starve_sample(&c->meters[i]);
+		if (starved < 0)
+			return wall;
+		if (starved >= c->limit_ns)
+			return true;
+	}
+	return false;
+}
+
 int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bool stop_on_cancel,
-		  int64_t deadline_ns)
+		  bool limited)
 {
 	for (;;) {
 		bool cancelled = wtg_ctx_cancelled(ctx);
 		pthread_mutex_lock(&c->lock);
 		bool reached = (ready ? c->ready : c->done) >= n;
 		if (!reached && !(cancelled && stop_on_cancel)) {
-			int64_t now = wtg_now_ns();
-			int64_t until = now + 100000000;
-			if (deadline_ns && deadline_ns < until)
-				until = deadline_ns > now ? deadline_ns : now;
+			int64_t until = wtg_now_ns() + 100000000;
 			struct timespec ts = { .tv_sec = until / 1000000000, .tv_nsec = until % 1000000000 };
 			pthread_cond_timedwait(&c->cond, &c->lock, &ts);
 			reached = (ready ? c->ready : c->done) >= n;
 		}
+		bool starved = !reached && limited && c->limit_ns > 0 && crew_starved(c, n);
 		pthread_mutex_unlock(&c->lock);
 		if (reached)
 			return WTG_CREW_REACHED;
 		if (cancelled && stop_on_cancel)
 			return WTG_CREW_CANCELLED;
-		if (deadline_ns && wtg_now_ns() >= deadline_ns)
+		if (starved)
 			return WTG_CREW_TIMEOUT;
 	}
 }
@@ -519,12 +535,16 @@ int wtg_crew_spawn(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *
 	return err;
 }
 
-int wtg_crew_run(struct wtg_ctx *ctx, struct wtg_crew *c, int n, int64_t deadline_ns)
+int wtg_crew_run(struct wtg_ctx *ctx, struct wtg_crew *c, int n, int64_t limit_ns)
 {
-	int w = wtg_crew_wait(ctx, c, n, true, true, deadline_ns);
+	pthread_mutex_lock(&c->lock);
+	c->limit_ns = limit_ns;
+	c->t0 = wtg_now_ns();
+	pthread_mutex_unlock(&c->lock);
+	int w = wtg_crew_wait(ctx, c, n, true, true, true);
 	if (w == WTG_CREW_REACHED) {
 		wtg_crew_open(c);
-		w = wtg_crew_wait(ctx, c, n, false, true, deadline_ns);
+		w = wtg_crew_wait(ctx, c, n, false, true, true);
 	}
 	return w;
 }
@@ -532,7 +552,7 @@ int wtg_crew_run(struct wtg_ctx *ctx, struct wtg_crew *c, int n, int64_t deadlin
 void wtg_crew_finish(struct wtg_ctx *ctx, struct wtg_crew *c, int n)
 {
 	wtg_crew_open(c);
-	wtg_crew_wait(ctx, c, n, false, false, 0);
+	wtg_crew_wait(ctx, c, n, false, false, false);
 }
 
 /* ---- pages and mappings (mmap, pagecache, faultbase, zerofill, uncached) ---- */

@@ -98,6 +98,8 @@ bool wtg_ctx_settle(struct wtg_ctx *ctx, int ms);
  * WTG_ERR after wtg_table_fail("<prefix>cannot start N burners"). */
 int wtg_burners_start(struct wtg_ctx *ctx, int n, int settle_ms, const char *prefix);
 
+#define WTG_CREW_METERED 16	/* members whose starvation is metered: the first to reach the gate */
+
 /* Helper threads the worker supervises: they wait at a start gate, run, and report done; the worker
  * waits in slices of at most 100 ms calling wtg_ctx_cancelled(), so it stays responsive. */
 struct wtg_crew {
@@ -107,6 +109,10 @@ struct wtg_crew {
 	bool go;
 	atomic_bool stop;	/* members stop at their next check */
 	atomic_bool shrank;	/* a member's read hit the end of a shrunken mapping (then stop is set) */
+	/* wtg_crew_run's limit: how long a member may be starved (wtg_starve_meter), under lock */
+	int64_t limit_ns, t0;
+	int nmeters;
+	struct wtg_starve_meter meters[WTG_CREW_METERED];
 };
 
 enum { WTG_CREW_REACHED = 0, WTG_CREW_CANCELLED, WTG_CREW_TIMEOUT };
@@ -119,16 +125,18 @@ void wtg_crew_done(struct wtg_crew *c);
 /* Worker: open the gate (with stop set, members leave without working). */
 void wtg_crew_open(struct wtg_crew *c);
 /* Worker: wait until n members are ready (ready) or done (!ready). Returns WTG_CREW_REACHED, or
- * WTG_CREW_CANCELLED when the run was cancelled (only if stop_on_cancel), or WTG_CREW_TIMEOUT once
- * wtg_now_ns() passes deadline_ns (0: none). */
+ * WTG_CREW_CANCELLED when the run was cancelled (only if stop_on_cancel), or WTG_CREW_TIMEOUT (only if
+ * limited) once a metered member has been starved for the crew's limit_ns: runnable, waiting for a
+ * CPU, so a stopped process never times out. Members not yet at the gate are not metered yet: until
+ * they all are, the wall time since wtg_crew_run stands in, as it does where schedstat is unreadable. */
 int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bool stop_on_cancel,
-		  int64_t deadline_ns);
+		  bool limited);
 /* Start a thread (a member, or any helper; attr may be NULL) with every signal but the faults blocked
  * (wtg_thread_sigmask), so requests to quit stay with the main thread. Returns pthread_create's result. */
 int wtg_crew_spawn(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
 /* Worker: wait until n members are ready, open the gate, wait until they are done; cancel and the
- * deadline as in wtg_crew_wait (WTG_CREW_REACHED once all n are done). */
-int wtg_crew_run(struct wtg_ctx *ctx, struct wtg_crew *c, int n, int64_t deadline_ns);
+ * starvation limit (limit_ns, 0: none) as in wtg_crew_wait (WTG_CREW_REACHED once all n are done). */
+int wtg_crew_run(struct wtg_ctx *ctx, struct wtg_crew *c, int n, int64_t limit_ns);
 /* Worker, after setting stop (and rescuing starved members): open the gate and wait, whatever
  * cancel says, until the n members started are done, so they can be joined. */
 void wtg_crew_finish(struct wtg_ctx *ctx, struct wtg_crew *c, int n);

@@ -135,8 +135,7 @@ static struct outcome supervise(struct wtg_ctx *ctx, struct helper *h, int64_t l
 		o.failed = true;
 		return o;
 	}
-	int64_t deadline = wtg_now_ns() + limit_ms * 1000000;
-	int w = wtg_crew_run(ctx, &h->crew, 1, deadline);
+	int w = wtg_crew_run(ctx, &h->crew, 1, limit_ms * 1000000);
 	if (w != WTG_CREW_REACHED) {
 		o.cpu_ms = thread_cpu_ms(h->th);
 		if (h->loop == LOOP_ARITH)
@@ -177,7 +176,8 @@ static void starved_note(struct wtg_ctx *ctx, int loop, int pol, const struct ou
 			 100.0 * o->done_frac);
 	else
 		snprintf(got, sizeof got, "got no CPU");
-	wtg_table_note(ctx->t, "%s, %s: starved: %s policy %s in %.0f s %s; row ended, timing n/a%s",
+	wtg_table_note(ctx->t, "%s, %s: starved: %s policy %s in %.0f s of waiting for a CPU %s; row ended, "
+		       "timing n/a%s",
 		       loop_names[loop], pol_names[pol], pol_names[pol], got, (double)limit_ms / 1000.0, who,
 		       o->rescued ? "" : " (it could not be put back to SCHED_OTHER)");
 }
@@ -333,8 +333,8 @@ static int run(struct wtg_ctx *ctx)
 		       "says; granted is what the kernel reported back; ratio = background ms / normal ms; "
 		       "the two policies run in seeded random order (order)");
 	wtg_table_note(ctx->t,
-		       "each row is limited to %.0f s; a row past the limit is ended, its thread put back "
-		       "to SCHED_OTHER to exit",
+		       "a row whose thread has waited for a CPU (runnable, not running) for %.0f s is "
+		       "ended, its thread put back to SCHED_OTHER to exit",
 		       (double)limit_ms / 1000.0);
 	return WTG_OK;
 }

@@ -89,13 +89,12 @@ static int one_row(struct wtg_ctx *ctx, const unsigned char *map, uint64_t span,
 	pthread_attr_destroy(&attr);
 
 	int outcome = ROW_OK;
-	int64_t deadline = wtg_now_ns() + limit_ms * 1000000;
 	if (created < n) {
 		wtg_table_fail(ctx->t, "cannot start thread %d of %d: %s", created + 1, n, strerror(err));
 		outcome = ROW_FAILED;
 	} else {
 		/* everyone at the gate, then release them together */
-		int w = wtg_crew_run(ctx, &crew, n, deadline);
+		int w = wtg_crew_run(ctx, &crew, n, limit_ms * 1000000);
 		if (w == WTG_CREW_CANCELLED)
 			outcome = ROW_CANCELLED;
 		else if (w == WTG_CREW_TIMEOUT)
@@ -174,11 +173,13 @@ static int run(struct wtg_ctx *ctx)
 				WTG_INT(n), WTG_NA, WTG_NA, WTG_NA, WTG_NA, WTG_NA, WTG_INT(reps), WTG_NA,
 			};
 			wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), NULL);
-			wtg_table_note(ctx->t,
-				       "starved: %d thread%s got no chance to finish in %.0f s (%d burners, "
+			/* the row ended early, the sweep with it: the run stopped, this is why */
+			wtg_table_fail(ctx->t,
+				       "starved: %d thread%s waited for a CPU for %.0f s (%d burners, "
 				       "policy %s); the remaining thread counts were skipped",
 				       n, n == 1 ? "" : "s", (double)ctx->opt->time_limit_ms / 1000.0,
 				       wtg_burner_count(), wtg_policy_requested() ? "background" : "normal");
+			rc = WTG_CANCELLED;
 			break;
 		}
 		int64_t total = 0, t0 = mb[0].t0, t1 = mb[0].t1;
