@@ -48,14 +48,16 @@ void wtg_policy_reset_self(void);
 
 /* Starvation: a thread is starved while it is runnable and gets no CPU. A meter samples the thread's
  * CPU time and run-queue wait (/proc/self/task/TID/schedstat) and its state (.../stat): an interval of
- * at least WTG_STARVE_MIN_NS counts as starved when the thread was runnable (state R) at both ends and
- * ran for less than 1 - WTG_STARVE_SHARE of it, or when its booked run-queue wait grew by
- * WTG_STARVE_SHARE of it (the kernel books a wait when the wait ends, so a thread that never runs
- * shows none: hence the state). A stopped process (SIGSTOP, Ctrl-Z) is not runnable, and an interval
- * in which the process was continued (wtg_starve_continued) never counts, so a stop of any length adds
- * nothing; a thread that crawls forward on crumbs of CPU still adds up. */
+ * at least WTG_STARVE_MIN_NS counts as starved when its booked run-queue wait grew by WTG_STARVE_SHARE
+ * of it, or, for an interval of at most WTG_STARVE_MAX_NS, when the thread was runnable (state R) at
+ * both ends and ran for less than 1 - WTG_STARVE_SHARE of it (the kernel books a wait only when it
+ * ends, so a thread that never runs shows none: hence the state). A stopped process (SIGSTOP, Ctrl-Z)
+ * is not runnable and books no wait, and an interval in which the process was continued
+ * (wtg_starve_continued) never counts, so a stop of any length adds nothing; a thread that crawls
+ * forward on crumbs of CPU still adds up. */
 #define WTG_STARVE_MIN_NS 250000000LL	/* shorter intervals are merged into the next */
-#define WTG_STARVE_SHARE 0.95		/* "most of the interval" */
+#define WTG_STARVE_MAX_NS 1000000000LL	/* the state speaks for no longer an interval */
+#define WTG_STARVE_SHARE 0.95		/* "most of the interval": 95% waiting, under 5% running */
 
 struct wtg_starve_meter {
 	int tid;
@@ -75,6 +77,15 @@ int64_t wtg_starve_sample(struct wtg_starve_meter *m);
 /* From a SIGCONT handler (async-signal-safe): the process was stopped; the interval that holds the
  * stop is not starvation. */
 void wtg_starve_continued(void);
+/* A clock of the time the process ran (was not stopped), as a sampler calling it every few hundred ms
+ * can tell: each call advances it by the time since the last, at most WTG_STARVE_MAX_NS, and not at
+ * all across a continue. For limits on threads that cannot be metered yet. */
+struct wtg_active_clock {
+	int64_t last, elapsed;
+	unsigned conts;
+};
+void wtg_active_begin(struct wtg_active_clock *c);
+int64_t wtg_active_elapsed(struct wtg_active_clock *c);
 
 /* ---- I/O mode (src/conditions/iomode.c) ---- */
 void wtg_uncached_request(bool on);

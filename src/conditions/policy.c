@@ -230,6 +230,35 @@ void wtg_starve_continued(void)
 	atomic_fetch_add(&starve_conts, 1);
 }
 
+/* Whether the process was continued since *seen was taken (or a continue is in flight: the main
+ * thread has not run the SIGCONT handler yet); updates *seen. */
+static bool continued_since(unsigned *seen)
+{
+	sigset_t pending;
+	bool in_flight = sigpending(&pending) == 0 && sigismember(&pending, SIGCONT);
+	unsigned conts = atomic_load(&starve_conts);
+	bool cont = in_flight || conts != *seen;
+	*seen = conts;
+	return cont;
+}
+
+void wtg_active_begin(struct wtg_active_clock *c)
+{
+	c->last = wtg_now_ns();
+	c->elapsed = 0;
+	c->conts = atomic_load(&starve_conts);
+}
+
+int64_t wtg_active_elapsed(struct wtg_active_clock *c)
+{
+	int64_t now = wtg_now_ns();
+	int64_t step = now - c->last;
+	c->last = now;
+	if (!continued_since(&c->conts))
+		c->elapsed += step < WTG_STARVE_MAX_NS ? step : WTG_STARVE_MAX_NS;
+	return c->elapsed;
+}
+
 int wtg_sched_sample(int tid, int64_t *run, int64_t *wait, bool *runnable)
 {
 	char path[64], buf[512];
@@ -281,19 +310,18 @@ int64_t wtg_starve_sample(struct wtg_starve_meter *m)
 	bool runnable;
 	if (wtg_sched_sample(m->tid, &run, &wait, &runnable) < 0)
 		return m->starved_ns;	/* the thread has exited: nothing more to add */
-	/* a continue in flight: the main thread has not run the SIGCONT handler yet */
-	sigset_t pending;
-	bool in_flight = sigpending(&pending) == 0 && sigismember(&pending, SIGCONT);
-	unsigned conts = atomic_load(&starve_conts);
+	bool cont = continued_since(&m->conts);
+	/* the state says nothing of what happened between two samples far apart: the whole process may
+	 * have been stopped meanwhile, so only a booked wait counts then */
 	double span = (double)dt;
-	bool starved = (m->runnable && runnable && (double)(run - m->run) < (1.0 - WTG_STARVE_SHARE) * span) ||
+	bool idle_cpu = (double)(run - m->run) < (1.0 - WTG_STARVE_SHARE) * span;
+	bool starved = (m->runnable && runnable && idle_cpu && dt <= WTG_STARVE_MAX_NS) ||
 		       (double)(wait - m->wait) >= WTG_STARVE_SHARE * span;
-	if (starved && conts == m->conts && !in_flight)
+	if (starved && !cont)
 		m->starved_ns += dt;
 	m->wall = now;
 	m->run = run;
 	m->wait = wait;
 	m->runnable = runnable;
-	m->conts = conts;
 	return m->starved_ns;
 }

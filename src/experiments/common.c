@@ -489,7 +489,7 @@ void wtg_crew_open(struct wtg_crew *c)
 /* The crew's limit has passed (see wtg_crew_wait); called with the lock held. */
 static bool crew_starved(struct wtg_crew *c, int n)
 {
-	bool wall = wtg_now_ns() - c->t0 >= c->limit_ns;
+	bool wall = wtg_active_elapsed(&c->clock) >= c->limit_ns;
 	if (c->nmeters < (n < WTG_CREW_METERED ? n : WTG_CREW_METERED))
 		return wall;
 	for (int i = 0; i < c->nmeters; i++) {
@@ -539,7 +539,7 @@ int wtg_crew_run(struct wtg_ctx *ctx, struct wtg_crew *c, int n, int64_t limit_n
 {
 	pthread_mutex_lock(&c->lock);
 	c->limit_ns = limit_ns;
-	c->t0 = wtg_now_ns();
+	wtg_active_begin(&c->clock);
 	pthread_mutex_unlock(&c->lock);
 	int w = wtg_crew_wait(ctx, c, n, true, true, true);
 	if (w == WTG_CREW_REACHED) {

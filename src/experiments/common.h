@@ -110,7 +110,8 @@ struct wtg_crew {
 	atomic_bool stop;	/* members stop at their next check */
 	atomic_bool shrank;	/* a member's read hit the end of a shrunken mapping (then stop is set) */
 	/* wtg_crew_run's limit: how long a member may be starved (wtg_starve_meter), under lock */
-	int64_t limit_ns, t0;
+	int64_t limit_ns;
+	struct wtg_active_clock clock;	/* since wtg_crew_run */
 	int nmeters;
 	struct wtg_starve_meter meters[WTG_CREW_METERED];
 };
@@ -128,7 +129,8 @@ void wtg_crew_open(struct wtg_crew *c);
  * WTG_CREW_CANCELLED when the run was cancelled (only if stop_on_cancel), or WTG_CREW_TIMEOUT (only if
  * limited) once a metered member has been starved for the crew's limit_ns: runnable, waiting for a
  * CPU, so a stopped process never times out. Members not yet at the gate are not metered yet: until
- * they all are, the wall time since wtg_crew_run stands in, as it does where schedstat is unreadable. */
+ * they all are, the time since wtg_crew_run (wtg_active_clock: stops left out) stands in, as it does
+ * where schedstat is unreadable. */
 int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bool stop_on_cancel,
 		  bool limited);
 /* Start a thread (a member, or any helper; attr may be NULL) with every signal but the faults blocked
