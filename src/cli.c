@@ -11,9 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "wtg/conditions.h"
 #include "wtg/experiment.h"
 #include "wtg/options.h"
 #include "wtg/util.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)	/* a number macro as text, for the help */
 
 /* conditions compare can toggle */
 static const char *const compare_conds[] = { "burn", "background", "uncached", "cold" };
@@ -55,14 +59,16 @@ void wtg_print_help(FILE *f)
 		"                        64M with --quick)\n"
 		"      --quick           small sizes and sample counts (the catalogue in under a minute)\n"
 		"      --threads=N       largest thread count in thread sweeps (default 2 x CPUs, min 4)\n"
-		"      --burn[=N]        start with N burner threads on (default N = online CPUs)\n"
+		"      --burn[=N]        start with N burner threads on (default N = online CPUs,\n"
+		"                        at most " STR(WTG_BURN_PER_CPU) " per online CPU)\n"
 		"      --background      start with the background policy (SCHED_IDLE) on\n"
 		"      --uncached        start with uncached I/O (O_DIRECT) on\n"
 		"      --seed=N          seed for every shuffle and bootstrap (default 1)\n"
 		"      --compare=EXP:COND  what the compare experiment pairs (default syscall:burn);\n"
 		"                        EXP: syscall valley readcost zerofill wss passes bytewise;\n"
 		"                        COND: burn background uncached cold\n"
-		"      --time-limit=SEC  end a row that makes no progress for SEC seconds (default 10)\n"
+		"      --time-limit=SEC  end an experiment whose measuring thread has waited for a CPU\n"
+		"                        for SEC seconds in all (default 10)\n"
 		"      --no-color        monochrome (also when NO_COLOR is set)\n"
 		"      --ascii           no Unicode glyphs (automatic when the locale is not UTF-8)\n"
 		"  -h, --help            this help\n"
@@ -264,8 +270,9 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 			break;
 		case OPT_BURN:
 			if (optarg) {
-				if (parse_int(optarg, 1, 1024, &v) < 0)
-					return usage_error("--burn must be a whole number from 1 to 1024, not '%s'", optarg);
+				if (parse_int(optarg, 1, wtg_burner_max(), &v) < 0)
+					return usage_error("--burn must be a whole number from 1 to %d (%d per online "
+							   "CPU), not '%s'", wtg_burner_max(), WTG_BURN_PER_CPU, optarg);
 				o->burn = (int)v;
 			} else {
 				o->burn = ncpu;

@@ -18,7 +18,13 @@ struct wtg_cond_snapshot {
 struct wtg_datafile;
 
 /* ---- burners (src/conditions/burner.c) ---- */
-/* Start exactly n burner threads (0 stops them all). Returns the number running, or -1. */
+/* The most burners wtg runs: WTG_BURN_PER_CPU per online CPU. A burner at the normal policy takes
+ * its share of a CPU from the dashboard's thread too: with k burners per CPU the dashboard gets about
+ * 1/(k+1) of one, and at 8 a frame still follows a key within 100 ms (bench/burnkeys.sh). */
+#define WTG_BURN_PER_CPU 8
+int wtg_burner_max(void);
+/* Start exactly n burner threads (0 stops them all; at most wtg_burner_max()). Returns the number
+ * running, or -1. */
 int wtg_burner_set(int n);
 int wtg_burner_count(void);
 /* Total loop iterations all burners have completed since the program started. */

@@ -18,9 +18,10 @@
 
 #include "wtg/conditions.h"
 #include "wtg/guard.h"
+#include "wtg/util.h"
 
 #define BURN_BATCH 65536u
-#define BURN_MAX 1024
+#define BURN_MAX 1024		/* the table's size; the cap users get is wtg_burner_max() */
 
 struct burner {
 	_Alignas(64) atomic_bool stop;	/* a cache line of its own: no false sharing between burners */
@@ -50,9 +51,15 @@ static void *burner_main(void *arg)
 	return NULL;
 }
 
+int wtg_burner_max(void)
+{
+	int n = WTG_BURN_PER_CPU * wtg_online_cpus();
+	return n < 1 ? 1 : n > BURN_MAX ? BURN_MAX : n;
+}
+
 int wtg_burner_set(int n)
 {
-	if (n < 0 || n > BURN_MAX)
+	if (n < 0 || n > wtg_burner_max())
 		return -1;
 	int rc = 0;
 	pthread_mutex_lock(&burn_lock);
