@@ -59,8 +59,10 @@ void wtg_print_help(FILE *f)
 		"                        64M with --quick)\n"
 		"      --quick           small sizes and sample counts (the catalogue in under a minute)\n"
 		"      --threads=N       largest thread count in thread sweeps (default 2 x CPUs, min 4)\n"
-		"      --burn[=N]        start with N burner threads on (default N = online CPUs,\n"
-		"                        at most " STR(WTG_BURN_PER_CPU) " per online CPU)\n"
+		"      --burn[=N][:KIND] start with N burner threads on (default N = online CPUs, at most\n"
+		"                        " STR(WTG_BURN_PER_CPU) " per online CPU); KIND spin (integer arithmetic, the\n"
+		"                        default) or stream (each reads a buffer larger than the\n"
+		"                        last-level cache)\n"
 		"      --background      start with the background policy (SCHED_IDLE) on\n"
 		"      --uncached        start with uncached I/O (O_DIRECT) on\n"
 		"      --seed=N          seed for every shuffle and bootstrap (default 1)\n"
@@ -69,6 +71,10 @@ void wtg_print_help(FILE *f)
 		"                        COND: burn background uncached cold\n"
 		"      --time-limit=SEC  end an experiment whose measuring thread has waited for a CPU\n"
 		"                        for SEC seconds in all (default 10)\n"
+		"      --order=LIST      the dashboard's tabs and autoplay in this order, e.g.\n"
+		"                        --order=bytewise,syscall,valley (for a lecture)\n"
+		"      --hold=SEC        how long autoplay keeps a finished tab (default 4)\n"
+		"      --step            each next (PageDown, Right) moves on and runs the tab afresh\n"
 		"      --no-color        monochrome (also when NO_COLOR is set)\n"
 		"      --ascii           no Unicode glyphs (automatic when the locale is not UTF-8)\n"
 		"  -h, --help            this help\n"
@@ -79,6 +85,46 @@ void wtg_print_help(FILE *f)
 		"a autoplay, s save JSON and CSV, ? help, q quit.\n"
 		"\n"
 		"Exit status: 0 success, 1 a runtime failure, 2 a usage error.\n");
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out);
+
+/* --burn, --burn=N, --burn=KIND, --burn=N:KIND (KIND spin or stream). Returns 0, or 2 after the
+ * usage line. */
+static int parse_burn(struct wtg_options *o, const char *arg, int ncpu)
+{
+	o->burn = ncpu;
+	o->burn_kind = WTG_BURN_SPIN;
+	if (!arg)
+		return 0;
+	char num[32];
+	const char *colon = strchr(arg, ':');
+	const char *kind = colon ? colon + 1 : NULL;
+	size_t nlen = colon ? (size_t)(colon - arg) : strlen(arg);
+	if (!colon && wtg_burn_kind_parse(arg) >= 0) {
+		kind = arg;
+		nlen = 0;
+	}
+	if (kind) {
+		int k = wtg_burn_kind_parse(kind);
+		if (k < 0)
+			return usage_error("--burn: unknown burner kind '%s' (spin or stream)", kind);
+		o->burn_kind = k;
+	}
+	if (nlen > 0) {
+		long v;
+		if (nlen >= sizeof num)
+			nlen = sizeof num - 1;
+		memcpy(num, arg, nlen);
+		num[nlen] = '\0';
+		if (parse_int(num, 1, wtg_burner_max(), &v) < 0)
+			return usage_error("--burn must be a whole number from 1 to %d (%d per online CPU), not '%s'",
+					   wtg_burner_max(), WTG_BURN_PER_CPU, num);
+		o->burn = (int)v;
+	} else if (colon) {
+		return usage_error("--burn: a count before ':%s' is missing", kind);
+	}
+	return 0;
 }
 
 static int parse_int(const char *s, long lo, long hi, long *out)
@@ -124,6 +170,42 @@ static int parse_run_list(const char *list, struct wtg_options *o)
 	return rc;
 }
 
+/* --order=LIST: the experiments a lecture shows, in its order, each once ("all" adds the rest in
+ * registry order). */
+static int parse_order(const char *list, struct wtg_options *o)
+{
+	if (!*list || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
+		return usage_error("--order needs experiment names joined by commas, not '%s'", list);
+	char *copy = strdup(list);
+	if (!copy)
+		return usage_error("out of memory");
+	bool seen[32] = { false };
+	int rc = 0;
+	o->norder = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "all") == 0) {
+			for (int i = 0; i < wtg_nexperiments; i++)
+				if (!seen[i]) {
+					seen[i] = true;
+					o->order[o->norder++] = i;
+				}
+			continue;
+		}
+		int idx = wtg_experiment_find(tok);
+		if (idx < 0)
+			rc = usage_error("unknown experiment '%s' in --order; 'wtg --list' names them", tok);
+		else if (seen[idx])
+			rc = usage_error("--order names '%s' twice", tok);
+		else {
+			seen[idx] = true;
+			o->order[o->norder++] = idx;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
 static int parse_compare(const char *arg, struct wtg_options *o)
 {
 	const char *colon = strchr(arg, ':');
@@ -154,7 +236,7 @@ static int parse_compare(const char *arg, struct wtg_options *o)
 enum {
 	OPT_RUN = 256, OPT_LIST, OPT_FORMAT, OPT_FILE, OPT_DIR, OPT_SIZE, OPT_QUICK, OPT_THREADS, OPT_BURN,
 	OPT_BACKGROUND, OPT_UNCACHED, OPT_SEED, OPT_NOCOLOR, OPT_ASCII, OPT_COMPARE, OPT_CHILD,
-	OPT_TIMELIMIT
+	OPT_TIMELIMIT, OPT_ORDER, OPT_HOLD, OPT_STEP
 };
 
 static const struct option long_opts[] = {
@@ -175,6 +257,9 @@ static const struct option long_opts[] = {
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "time-limit", required_argument, NULL, OPT_TIMELIMIT },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "hold", required_argument, NULL, OPT_HOLD },
+	{ "step", no_argument, NULL, OPT_STEP },
 	{ "child", required_argument, NULL, OPT_CHILD },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -200,6 +285,9 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	o->compare_exp = "syscall";
 	o->compare_cond = "burn";
 	o->time_limit_ms = 10000;
+	o->hold_ms = 4000;
+	for (int i = 0; i < wtg_nexperiments && i < 32; i++)
+		o->order[o->norder++] = i;
 	int ncpu = wtg_online_cpus();
 	o->threads = 2 * ncpu < 4 ? 4 : 2 * ncpu;
 	const char *nc = getenv("NO_COLOR");
@@ -269,14 +357,8 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 			o->threads = (int)v;
 			break;
 		case OPT_BURN:
-			if (optarg) {
-				if (parse_int(optarg, 1, wtg_burner_max(), &v) < 0)
-					return usage_error("--burn must be a whole number from 1 to %d (%d per online "
-							   "CPU), not '%s'", wtg_burner_max(), WTG_BURN_PER_CPU, optarg);
-				o->burn = (int)v;
-			} else {
-				o->burn = ncpu;
-			}
+			if (parse_burn(o, optarg, ncpu) != 0)
+				return 2;
 			break;
 		case OPT_BACKGROUND: o->background = true; break;
 		case OPT_UNCACHED: o->uncached = true; break;
@@ -295,6 +377,20 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 			if (parse_compare(optarg, o))
 				return 2;
 			break;
+		case OPT_ORDER:
+			if (parse_order(optarg, o))
+				return 2;
+			break;
+		case OPT_HOLD: {
+			char *end;
+			errno = 0;
+			double h = strtod(optarg, &end);
+			if (end == optarg || *end || errno == ERANGE || !(h >= 0.5 && h <= 600))
+				return usage_error("--hold must be seconds from 0.5 to 600, not '%s'", optarg);
+			o->hold_ms = (int)(h * 1000 + 0.5);
+			break;
+		}
+		case OPT_STEP: o->step = true; break;
 		case OPT_TIMELIMIT:
 			if (parse_int(optarg, 1, 3600, &v) < 0)
 				return usage_error("--time-limit must be whole seconds from 1 to 3600, not '%s'", optarg);

@@ -44,7 +44,7 @@ static void list_experiments(void)
 static void apply_start_conditions(const struct wtg_options *o)
 {
 	if (o->burn > 0)
-		wtg_burner_set(o->burn);
+		wtg_burner_set_kind(o->burn, (enum wtg_burn_kind)o->burn_kind);
 	wtg_policy_request(o->background);
 	wtg_uncached_request(o->uncached);
 }

@@ -170,11 +170,26 @@ void wtg_probe_add(struct wtg_probe_result *a, const struct wtg_probe_result *b)
 
 void wtg_probe_cpus_str(uint64_t mask, char *buf, int len)
 {
+	/* as the kernel writes CPU lists: runs as ranges ("0-15,32-47"), cut at a whole run */
 	int o = 0;
 	buf[0] = '\0';
-	for (int c = 0; c < 64 && o < len - 4; c++)
-		if (mask & (1ull << c))
-			o += snprintf(buf + o, (size_t)(len - o), "%s%d", o ? "," : "", c);
+	for (int c = 0; c < 64; c++) {
+		if (!(mask & (1ull << c)))
+			continue;
+		int e = c;
+		while (e + 1 < 64 && (mask & (1ull << (e + 1))))
+			e++;
+		char part[16];
+		if (e == c)
+			snprintf(part, sizeof part, "%s%d", o ? "," : "", c);
+		else
+			snprintf(part, sizeof part, "%s%d-%d", o ? "," : "", c, e);
+		if (o + (int)strlen(part) >= len)
+			break;
+		memcpy(buf + o, part, strlen(part) + 1);
+		o += (int)strlen(part);
+		c = e;
+	}
 	if (o == 0)
 		wtg_strlcpy(buf, "?", (size_t)len);
 }

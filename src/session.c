@@ -112,6 +112,8 @@ int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const
 	pthread_mutex_init(&s->qlock, NULL);
 	pthread_cond_init(&s->qcond, NULL);
 	wtg_machine_read(&s->machine);
+	wtg_topology_read(&s->topo, NULL);
+	wtg_topology_summary(&s->topo, s->topo_summary, sizeof s->topo_summary);
 	for (int i = 0; i < wtg_nexperiments; i++) {
 		wtg_table_init(&s->tables[i], wtg_experiments[i]);
 		s->tables[i].wake_fd = s->wake_fd;

@@ -19,13 +19,13 @@ void wtg_cpuset_clear(struct wtg_cpuset *s)
 
 void wtg_cpuset_add(struct wtg_cpuset *s, int cpu)
 {
-	if (cpu >= 0 && cpu < WTG_MAX_CPUS)
+	if (cpu >= 0 && cpu < WTG_TOPO_MAX_CPUS)
 		s->bits[cpu / 64] |= (uint64_t)1 << (cpu % 64);
 }
 
 bool wtg_cpuset_has(const struct wtg_cpuset *s, int cpu)
 {
-	return cpu >= 0 && cpu < WTG_MAX_CPUS && (s->bits[cpu / 64] >> (cpu % 64)) & 1;
+	return cpu >= 0 && cpu < WTG_TOPO_MAX_CPUS && (s->bits[cpu / 64] >> (cpu % 64)) & 1;
 }
 
 int wtg_cpuset_count(const struct wtg_cpuset *s)
@@ -42,7 +42,7 @@ static const char *parse_cpu(const char *p, long *v)
 		return NULL;
 	char *end;
 	*v = strtol(p, &end, 10);
-	return *v >= 0 && *v < WTG_MAX_CPUS ? end : NULL;
+	return *v >= 0 && *v < WTG_TOPO_MAX_CPUS ? end : NULL;
 }
 
 int wtg_cpuset_parse(struct wtg_cpuset *s, const char *list)
@@ -77,11 +77,11 @@ void wtg_cpuset_format(const struct wtg_cpuset *s, char *buf, size_t len)
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (int c = 0; c < WTG_MAX_CPUS; c++) {
+	for (int c = 0; c < WTG_TOPO_MAX_CPUS; c++) {
 		if (!wtg_cpuset_has(s, c))
 			continue;
 		int e = c;
-		while (e + 1 < WTG_MAX_CPUS && wtg_cpuset_has(s, e + 1))
+		while (e + 1 < WTG_TOPO_MAX_CPUS && wtg_cpuset_has(s, e + 1))
 			e++;
 		char part[32];
 		if (e == c)
@@ -139,7 +139,7 @@ static int read_set(const struct wtg_topology *t, const char *rel, struct wtg_cp
  * boards repeat core_id in every cluster. Core indices are machine-wide, in CPU order. */
 static void read_cores(struct wtg_topology *t)
 {
-	static int pkg_ids[WTG_MAX_CPUS], core_keys[WTG_MAX_CPUS][2];
+	static int pkg_ids[WTG_TOPO_MAX_CPUS], core_keys[WTG_TOPO_MAX_CPUS][2];
 	int npkg = 0, ncores = 0;
 	for (int c = 0; c <= t->max_cpu; c++) {
 		if (!wtg_cpuset_has(&t->online, c))
@@ -160,7 +160,7 @@ static void read_cores(struct wtg_topology *t)
 			read_set(t, rel, &sib);
 		}
 		if (wtg_cpuset_count(&sib) > 0) {
-			for (int x = 0; x < WTG_MAX_CPUS; x++)
+			for (int x = 0; x < WTG_TOPO_MAX_CPUS; x++)
 				if (wtg_cpuset_has(&sib, x)) {
 					key[1] = x;
 					break;
@@ -183,7 +183,7 @@ static void read_cores(struct wtg_topology *t)
 	}
 	t->packages = npkg ? npkg : 1;
 	t->cores = ncores ? ncores : t->cpus_online;
-	static int per_core[WTG_MAX_CPUS];
+	static int per_core[WTG_TOPO_MAX_CPUS];
 	memset(per_core, 0, sizeof per_core);
 	t->smt = 1;
 	for (int c = 0; c <= t->max_cpu; c++)
@@ -196,7 +196,7 @@ static void read_nodes(struct wtg_topology *t)
 	struct wtg_cpuset ids;
 	t->nnodes = 0;
 	if (read_set(t, "/sys/devices/system/node/online", &ids) == 0) {
-		for (int n = 0; n < WTG_MAX_CPUS && t->nnodes < WTG_MAX_NODES; n++) {
+		for (int n = 0; n < WTG_TOPO_MAX_CPUS && t->nnodes < WTG_MAX_NODES; n++) {
 			if (!wtg_cpuset_has(&ids, n))
 				continue;
 			struct wtg_numa_node *nd = &t->nodes[t->nnodes];
@@ -323,7 +323,7 @@ int wtg_topology_read(struct wtg_topology *t, const char *root)
 	if (!root)
 		root = getenv("WTG_SYSFS_ROOT");
 	t->root = root ? root : "";
-	for (int c = 0; c < WTG_MAX_CPUS; c++) {
+	for (int c = 0; c < WTG_TOPO_MAX_CPUS; c++) {
 		t->package_of[c] = t->core_of[c] = -1;
 		t->node_of[c] = t->type_of[c] = -1;
 	}
@@ -336,7 +336,7 @@ int wtg_topology_read(struct wtg_topology *t, const char *root)
 			wtg_cpuset_add(&t->online, c);
 	}
 	t->cpus_online = wtg_cpuset_count(&t->online);
-	for (int c = 0; c < WTG_MAX_CPUS; c++)
+	for (int c = 0; c < WTG_TOPO_MAX_CPUS; c++)
 		if (wtg_cpuset_has(&t->online, c))
 			t->max_cpu = c;
 	read_cores(t);
@@ -347,7 +347,7 @@ int wtg_topology_read(struct wtg_topology *t, const char *root)
 
 const char *wtg_topology_core_type(const struct wtg_topology *t, int cpu)
 {
-	if (cpu < 0 || cpu >= WTG_MAX_CPUS || t->type_of[cpu] < 0)
+	if (cpu < 0 || cpu >= WTG_TOPO_MAX_CPUS || t->type_of[cpu] < 0)
 		return NULL;
 	return t->types[t->type_of[cpu]].name;
 }
@@ -361,7 +361,7 @@ void wtg_topology_summary(const struct wtg_topology *t, char *buf, size_t len)
 		cores[0] = '\0';
 		for (int i = 0; i < t->ntypes && used < sizeof cores; i++) {
 			int n = 0;
-			static bool seen[WTG_MAX_CPUS];
+			static bool seen[WTG_TOPO_MAX_CPUS];
 			memset(seen, 0, sizeof seen);
 			for (int c = 0; c <= t->max_cpu; c++)
 				if (t->type_of[c] == i && t->core_of[c] >= 0 && !seen[t->core_of[c]]) {
@@ -449,7 +449,7 @@ static int compact_order(const struct wtg_topology *t, int *order)
 /* Spread: round r takes the r-th sibling of every core, cores taken from the nodes in turn. */
 static int spread_order(const struct wtg_topology *t, int *order)
 {
-	static int by_node[WTG_MAX_NODES][WTG_MAX_CPUS];
+	static int by_node[WTG_MAX_NODES][WTG_TOPO_MAX_CPUS];
 	static int nby[WTG_MAX_NODES];
 	int n = 0;
 	for (int round = 0; round < t->smt; round++) {
@@ -479,7 +479,7 @@ static int spread_order(const struct wtg_topology *t, int *order)
 
 int wtg_topology_place(const struct wtg_topology *t, enum wtg_placement p, int n, int *cpus)
 {
-	static int order[WTG_MAX_CPUS];
+	static int order[WTG_TOPO_MAX_CPUS];
 	int m = p == WTG_PLACE_SPREAD ? spread_order(t, order) : compact_order(t, order);
 	if (m == 0) {
 		order[0] = 0;

@@ -7,8 +7,14 @@
 
 enum wtg_iomode { WTG_IO_CACHED = 0, WTG_IO_DIRECT, WTG_IO_EVICTING };
 
+/* What a burner does: spin on integer arithmetic in registers (takes CPU time only), or stream
+ * through a buffer of its own larger than the last-level cache (takes CPU time and memory
+ * bandwidth, and evicts the caches). */
+enum wtg_burn_kind { WTG_BURN_SPIN = 0, WTG_BURN_STREAM };
+
 struct wtg_cond_snapshot {
 	int burners;		/* running burner threads, 0 = off */
+	enum wtg_burn_kind burn_kind;	/* what they do (meaningful when burners > 0) */
 	int policy;		/* as the kernel reports it for the measuring thread: 0 normal, 1 SCHED_IDLE */
 	bool background;	/* requested */
 	bool uncached;		/* requested */
@@ -26,7 +32,17 @@ int wtg_burner_max(void);
 /* Start exactly n burner threads (0 stops them all; at most wtg_burner_max()). Returns the number
  * running, or -1. */
 int wtg_burner_set(int n);
+/* Start exactly n burners of this kind; running ones of another kind are replaced. */
+int wtg_burner_set_kind(int n, enum wtg_burn_kind kind);
 int wtg_burner_count(void);
+/* The kind of the running burners; spin when none runs (turning them off resets the kind). */
+enum wtg_burn_kind wtg_burner_kind(void);
+/* "spin" or "stream"; wtg_burn_kind_parse returns -1 for another word. */
+const char *wtg_burn_kind_name(enum wtg_burn_kind k);
+int wtg_burn_kind_parse(const char *word);
+/* The buffer each stream burner walks, in bytes, for n burners on this machine: 1.5 x the
+ * last-level cache (at least 64 MiB), all burners together held to a quarter of the memory. */
+uint64_t wtg_burner_stream_bytes(int n);
 /* Total loop iterations all burners have completed since the program started. */
 uint64_t wtg_burner_work(void);
 void wtg_burner_stop_all(void);

@@ -14,6 +14,7 @@
 #include "wtg/machine.h"
 #include "wtg/options.h"
 #include "wtg/table.h"
+#include "wtg/topology.h"
 
 #define WTG_MAX_EXP 32
 #define WTG_QUEUE_MAX 64
@@ -24,6 +25,8 @@ struct wtg_session {
 	const struct wtg_options *opt;
 	const char *argv0;
 	struct wtg_machine machine;
+	struct wtg_topology topo;	/* packages, cores, SMT, nodes, core types (WTG_SYSFS_ROOT roots it) */
+	char topo_summary[128];		/* "1 package, 2 cores, 1 NUMA node" */
 	struct wtg_datafile df;
 	_Atomic int df_state;
 	char df_error[256];

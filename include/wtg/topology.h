@@ -8,14 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WTG_MAX_CPUS 4096
+#define WTG_TOPO_MAX_CPUS 4096
 #define WTG_MAX_NODES 64
 #define WTG_MAX_CORE_TYPES 4
 #define WTG_MAX_COUNTS 14
 
 /* A set of CPU numbers. */
 struct wtg_cpuset {
-	uint64_t bits[WTG_MAX_CPUS / 64];
+	uint64_t bits[WTG_TOPO_MAX_CPUS / 64];
 };
 
 void wtg_cpuset_clear(struct wtg_cpuset *s);
@@ -55,10 +55,10 @@ struct wtg_topology {
 	int ntypes;
 	struct wtg_core_type types[WTG_MAX_CORE_TYPES];
 	/* per CPU number, -1 where offline or unknown */
-	int16_t package_of[WTG_MAX_CPUS];
-	int16_t core_of[WTG_MAX_CPUS];	/* a machine-wide core index (0..cores-1), siblings share it */
-	int8_t node_of[WTG_MAX_CPUS];	/* index into nodes[] */
-	int8_t type_of[WTG_MAX_CPUS];	/* index into types[] */
+	int16_t package_of[WTG_TOPO_MAX_CPUS];
+	int16_t core_of[WTG_TOPO_MAX_CPUS];	/* a machine-wide core index (0..cores-1), siblings share it */
+	int8_t node_of[WTG_TOPO_MAX_CPUS];	/* index into nodes[] */
+	int8_t type_of[WTG_TOPO_MAX_CPUS];	/* index into types[] */
 };
 
 /* Read the topology below root (NULL: $WTG_SYSFS_ROOT, else the real /sys). Falls back to one

@@ -1,9 +1,17 @@
-/* burner.c: threads that keep CPUs busy with integer arithmetic (the "b" condition).
+/* burner.c: threads that keep CPUs busy (the "b" condition), of two kinds.
  *
- * Each burner runs an xorshift/multiply chain in registers and touches shared memory only every
+ * A spin burner runs an xorshift/multiply chain in registers and touches shared memory only every
  * BURN_BATCH iterations: it reads its own stop flag (on its own cache line) and adds the batch to
  * the global work counter, so wtg_burner_work() shows the burners really ran. A batch takes about
- * 0.2 ms on a current x86 core (375 M iterations/s), which is also how long a stop takes.
+ * 0.2 ms on a current x86 core (375 M iterations/s), which is also how long a stop takes. It takes
+ * CPU time and nothing else: memory-bound work beside it barely notices.
+ *
+ * A stream burner first writes a buffer of its own, larger than the last-level cache, then reads it
+ * over and over, every word, checking its stop flag every STREAM_CHUNK bytes (well under a
+ * millisecond). It takes memory bandwidth and evicts the caches, as a neighbour's database would;
+ * its work counter counts cache lines written and read. The buffer is made inside the burner thread, so
+ * starting burners never blocks the caller on page faults.
+ *
  * Burners block every signal but the faults (wtg_thread_sigmask: requests to quit go to the main
  * thread) and run at the normal policy.
  */
@@ -15,28 +23,66 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "wtg/conditions.h"
 #include "wtg/guard.h"
+#include "wtg/machine.h"
 #include "wtg/util.h"
 
 #define BURN_BATCH 65536u
 #define BURN_MAX 1024		/* the table's size; the cap users get is wtg_burner_max() */
+#define STREAM_CHUNK (1u << 20)
 
 struct burner {
 	_Alignas(64) atomic_bool stop;	/* a cache line of its own: no false sharing between burners */
 	pthread_t thread;
-	uint64_t result;	/* the chain's last value, so the compiler must compute it */
+	enum wtg_burn_kind kind;
+	size_t bytes;		/* stream: the buffer's size */
+	uint64_t result;	/* the chain's last value or the sum read, so the compiler must compute it */
 };
 
 static pthread_mutex_t burn_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct burner *burners[BURN_MAX];	/* [0, burn_running) are live, under burn_lock */
 static atomic_int burn_running;
+static atomic_int burn_kind;	/* enum wtg_burn_kind of the running burners */
 static atomic_uint_fast64_t burn_work;
+
+static void *stream_main(struct burner *b)
+{
+	size_t n = b->bytes / sizeof(uint64_t);
+	uint64_t *p = mmap(NULL, b->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	/* written first: untouched anonymous memory reads as one shared zero page, all cache hits */
+	const size_t chunk = STREAM_CHUNK / sizeof(uint64_t);
+	for (size_t i = 0; i < n && !atomic_load_explicit(&b->stop, memory_order_relaxed); i += chunk) {
+		size_t end = i + chunk < n ? i + chunk : n;
+		for (size_t j = i; j < end; j++)
+			p[j] = j * 0x9e3779b97f4a7c15ull;
+		atomic_fetch_add_explicit(&burn_work, (end - i) * sizeof(uint64_t) / 64, memory_order_relaxed);
+	}
+	uint64_t acc = 0;
+	while (!atomic_load_explicit(&b->stop, memory_order_relaxed)) {
+		for (size_t i = 0; i < n && !atomic_load_explicit(&b->stop, memory_order_relaxed); i += chunk) {
+			size_t end = i + chunk < n ? i + chunk : n;
+			for (size_t j = i; j < end; j++)
+				acc += p[j];
+			atomic_fetch_add_explicit(&burn_work, (end - i) * sizeof(uint64_t) / 64, memory_order_relaxed);
+		}
+	}
+	b->result = acc;
+	munmap(p, b->bytes);
+	return NULL;
+}
 
 static void *burner_main(void *arg)
 {
 	struct burner *b = arg;
+	if (b->kind == WTG_BURN_STREAM)
+		return stream_main(b);
 	uint64_t x = (uint64_t)(uintptr_t)b | 1, y = 0x9e3779b97f4a7c15ull;
 	while (!atomic_load_explicit(&b->stop, memory_order_relaxed)) {
 		for (unsigned i = 0; i < BURN_BATCH; i++) {
@@ -57,13 +103,71 @@ int wtg_burner_max(void)
 	return n < 1 ? 1 : n > BURN_MAX ? BURN_MAX : n;
 }
 
+const char *wtg_burn_kind_name(enum wtg_burn_kind k)
+{
+	return k == WTG_BURN_STREAM ? "stream" : "spin";
+}
+
+int wtg_burn_kind_parse(const char *word)
+{
+	if (strcmp(word, "spin") == 0)
+		return WTG_BURN_SPIN;
+	if (strcmp(word, "stream") == 0)
+		return WTG_BURN_STREAM;
+	return -1;
+}
+
+enum wtg_burn_kind wtg_burner_kind(void)
+{
+	return (enum wtg_burn_kind)atomic_load(&burn_kind);
+}
+
+uint64_t wtg_burner_stream_bytes(int n)
+{
+	struct wtg_machine m;
+	memset(&m, 0, sizeof m);
+	wtg_machine_read_caches(&m, NULL);
+	const struct wtg_cache *llc = wtg_machine_llc(&m);
+	uint64_t want = llc ? llc->size + llc->size / 2 : 0;
+	if (want < (64u << 20))
+		want = 64u << 20;
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	if (pages > 0 && psz > 0 && n > 0) {
+		uint64_t cap = (uint64_t)pages * (uint64_t)psz / 4 / (uint64_t)n;
+		if (want > cap)
+			want = cap;
+	}
+	want &= ~(uint64_t)(STREAM_CHUNK - 1);	/* whole chunks */
+	return want ? want : STREAM_CHUNK;
+}
+
 int wtg_burner_set(int n)
+{
+	return wtg_burner_set_kind(n, wtg_burner_kind());
+}
+
+int wtg_burner_set_kind(int n, enum wtg_burn_kind kind)
 {
 	if (n < 0 || n > wtg_burner_max())
 		return -1;
 	int rc = 0;
 	pthread_mutex_lock(&burn_lock);
 	int cur = atomic_load(&burn_running);
+	if (kind != (enum wtg_burn_kind)atomic_load(&burn_kind)) {
+		/* another kind: every running burner is replaced */
+		for (int i = 0; i < cur; i++)
+			atomic_store(&burners[i]->stop, true);
+		for (int i = cur - 1; i >= 0; i--) {
+			pthread_join(burners[i]->thread, NULL);
+			free(burners[i]);
+			burners[i] = NULL;
+		}
+		cur = 0;
+		atomic_store(&burn_running, 0);
+		atomic_store(&burn_kind, (int)kind);
+	}
+	if (n == 0)	/* off: the next burners spin unless asked otherwise */
+		atomic_store(&burn_kind, WTG_BURN_SPIN);
 	/* raise every stop flag first so the extra burners wind down together */
 	for (int i = n; i < cur; i++)
 		atomic_store(&burners[i]->stop, true);
@@ -82,6 +186,7 @@ int wtg_burner_set(int n)
 		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
 		pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
 		pthread_attr_setschedparam(&attr, &sp);
+		size_t stream_bytes = kind == WTG_BURN_STREAM ? (size_t)wtg_burner_stream_bytes(n) : 0;
 		for (int i = cur; i < n; i++) {
 			struct burner *b = aligned_alloc(64, sizeof *b);
 			if (!b) {
@@ -89,6 +194,8 @@ int wtg_burner_set(int n)
 				break;
 			}
 			atomic_init(&b->stop, false);
+			b->kind = kind;
+			b->bytes = stream_bytes;
 			/* born at the normal policy: a caller in SCHED_IDLE would otherwise hand its policy
 			 * down, and an idle thread on busy CPUs might never run to change it. Without the
 			 * privilege to leave SCHED_IDLE, inherit. */

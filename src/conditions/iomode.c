@@ -87,6 +87,7 @@ void wtg_cond_snapshot(struct wtg_cond_snapshot *s, const struct wtg_datafile *d
 {
 	memset(s, 0, sizeof *s);
 	s->burners = wtg_burner_count();
+	s->burn_kind = wtg_burner_kind();
 	s->policy = wtg_policy_granted();
 	s->background = wtg_policy_requested();
 	s->uncached = wtg_uncached_requested();

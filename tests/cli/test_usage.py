@@ -40,6 +40,13 @@ CASES = [
     (["--burn=two"], "--burn must be a whole number from 1 to %d (8 per online CPU), not 'two'" % BURN_MAX),
     (["--burn=%d" % (BURN_MAX + 1)],
      "--burn must be a whole number from 1 to %d (8 per online CPU), not '%d'" % (BURN_MAX, BURN_MAX + 1)),
+    (["--burn=2:fire"], "--burn: unknown burner kind 'fire' (spin or stream)"),
+    (["--order=clock,rain"], "unknown experiment 'rain' in --order; 'wtg --list' names them"),
+    (["--order=clock,syscall,clock"], "--order names 'clock' twice"),
+    (["--order=clock,,tail"], "--order needs experiment names joined by commas, not 'clock,,tail'"),
+    (["--hold=0"], "--hold must be seconds from 0.5 to 600, not '0'"),
+    (["--hold=5s"], "--hold must be seconds from 0.5 to 600, not '5s'"),
+    (["--burn=:stream"], "--burn: a count before ':stream' is missing"),
     (["--seed=-1"], "--seed must be a whole number from 0 to 2^64-1, not '-1'"),
     (["--seed=18446744073709551616"],
      "--seed must be a whole number from 0 to 2^64-1, not '18446744073709551616'"),
@@ -86,8 +93,8 @@ check(left == [], "bad input created files: %r" % left)
 status, out, err = run("--help")
 check(status == 0 and out.startswith("Usage: wtg [OPTION]...") and err == "", "--help")
 for opt in ("--run=LIST", "--format=FMT", "--output=FILE", "--file=PATH", "--dir=DIR", "--size=SIZE",
-            "--quick", "--threads=N", "--burn[=N]", "--background", "--uncached", "--seed=N",
-            "--compare=EXP:COND", "--no-color", "--ascii"):
+            "--quick", "--threads=N", "--burn[=N][:KIND]", "--background", "--uncached", "--seed=N",
+            "--compare=EXP:COND", "--order=LIST", "--hold=SEC", "--step", "--no-color", "--ascii"):
     check(opt in out, "--help mentions %s" % opt)
 status, out, err = run("--version")
 check(status == 0 and out.startswith("wtg ") and len(out.split()) == 2, "--version: %r" % out)

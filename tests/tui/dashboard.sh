@@ -142,7 +142,7 @@ check "Left moves back" tm_wait "3 valley]" 5
 tm_keys 0
 check "key 0 selects the tenth tab" tm_wait "0 threads]" 5
 tm_keys Tab
-check "Tab reaches the tabs without a number" tm_wait "[roofline]" 5
+check "Tab reaches the eleventh tab, keyed !" tm_wait "[! roofline]" 5
 tm_keys 1
 
 tm_keys '?'
@@ -153,9 +153,13 @@ check "any key closes the help" tm_wait_gone "help: keys and views" 5
 
 # condition keys: the conditions panel changes at once
 tm_keys b
-check "b turns the burners on" tm_wait "[b] burners on" 5
+check "b turns the burners on, spinning" tm_wait "[b] burners on" 5
+check "the conditions panel names the spin kind" tm_shows "spin"
 tm_keys b
-check "b again turns them off" tm_wait "[b] burners off" 5
+check "b again makes them stream through memory" tm_wait "stream" 5
+check "the notice says what each stream burner reads" tm_shows "burners streaming:"
+tm_keys b
+check "a third b turns them off" tm_wait "[b] burners off" 5
 tm_keys p
 check "p requests the background policy" tm_wait "[p] policy background" 5
 tm_keys p
@@ -296,7 +300,7 @@ d = json.load(open(sys.argv[1]))
 v = [e for e in d["experiments"] if e["name"] == "valley"][0]
 c = [x["name"] for x in v["columns"]].index("cond_burners")
 assert v["rows"] and all(r[c] > 0 for r in v["rows"]), v["rows"]' "$json"
-	tm_keys b
+	tm_keys b b
 	tm_wait "[b] burners off" 5
 	tm_keys u
 	tm_wait "[u] I/O uncached: " 5

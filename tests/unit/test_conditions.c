@@ -16,6 +16,7 @@
 
 #include "unit.h"
 #include "wtg/conditions.h"
+#include "wtg/machine.h"
 #include "wtg/datafile.h"
 #include "wtg/util.h"
 
@@ -165,6 +166,48 @@ static void test_burners(void)
 		wtg_burner_stop_all();
 		CHECK(burner_threads() == 0);
 	}
+}
+
+/* Stream burners: a buffer of their own larger than the LLC, a kind switch replaces them, the work
+ * counter (cache lines read) grows, and the names parse both ways. */
+static void test_stream_burners(void)
+{
+	CHECK(wtg_burn_kind_parse("spin") == WTG_BURN_SPIN);
+	CHECK(wtg_burn_kind_parse("stream") == WTG_BURN_STREAM);
+	CHECK(wtg_burn_kind_parse("Stream") == -1 && wtg_burn_kind_parse("") == -1);
+	CHECK_STR(wtg_burn_kind_name(WTG_BURN_STREAM), "stream");
+	CHECK_STR(wtg_burn_kind_name(WTG_BURN_SPIN), "spin");
+
+	struct wtg_machine m;
+	memset(&m, 0, sizeof m);
+	wtg_machine_read_caches(&m, NULL);
+	const struct wtg_cache *llc = wtg_machine_llc(&m);
+	uint64_t ram = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t one = wtg_burner_stream_bytes(1), many = wtg_burner_stream_bytes(1024);
+	/* larger than the LLC unless a quarter of the memory does not allow it */
+	CHECK(one >= (64u << 20) || one >= ram / 4 - (1u << 20));
+	CHECK(!llc || one > llc->size || one >= ram / 4 - (1u << 20));
+	CHECK(many * 1024 <= ram / 4 + 1024 * (1u << 20));	/* all together: a quarter of the memory */
+	CHECK(one % (1u << 20) == 0 && many > 0);
+
+	CHECK(wtg_burner_set_kind(1, WTG_BURN_STREAM) == 1);
+	CHECK(wtg_burner_kind() == WTG_BURN_STREAM && wtg_burner_count() == 1);
+	CHECK(check_burner_threads() == 1);
+	uint64_t w0 = wtg_burner_work(), w1 = w0;
+	for (int i = 0; i < 100 && w1 == w0; i++) {	/* writing the buffer comes first */
+		sleep_ms(200);
+		w1 = wtg_burner_work();
+	}
+	CHECK(w1 > w0);
+	struct wtg_cond_snapshot c;
+	wtg_cond_snapshot(&c, NULL);
+	CHECK(c.burners == 1 && c.burn_kind == WTG_BURN_STREAM);
+	/* wtg_burner_set keeps the kind; another kind replaces the running burners */
+	CHECK(wtg_burner_set(2) == 2 && wtg_burner_kind() == WTG_BURN_STREAM);
+	CHECK(wtg_burner_set_kind(2, WTG_BURN_SPIN) == 2);
+	CHECK(wtg_burner_kind() == WTG_BURN_SPIN && burner_threads() == 2);
+	wtg_burner_stop_all();
+	CHECK(burner_threads() == 0 && wtg_burner_kind() == WTG_BURN_SPIN);
 }
 
 /* ---- policy ---- */
@@ -420,6 +463,7 @@ static void test_iomode(void)
 int main(void)
 {
 	test_burners();
+	test_stream_burners();
 	test_iomode();
 	if (geteuid() == 0)
 		test_policy_unprivileged();

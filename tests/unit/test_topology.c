@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "wtg/probe.h"
 #include "wtg/topology.h"
 #include "wtg/util.h"
 
@@ -84,6 +85,17 @@ static void test_cpusets(void)
 	CHECK(wtg_cpuset_parse(&s, "1,,2") == -1);
 	CHECK(wtg_cpuset_parse(&s, "1-") == -1);
 	CHECK(wtg_cpuset_parse(&s, "99999") == -1);
+	/* the probe's mask of the CPUs a measurement ran on prints the same way */
+	wtg_probe_cpus_str(0x3, buf, sizeof buf);
+	CHECK_STR(buf, "0-1");
+	wtg_probe_cpus_str(0x1, buf, sizeof buf);
+	CHECK_STR(buf, "0");
+	wtg_probe_cpus_str(0xffff0000ffffull | (1ull << 63), buf, sizeof buf);
+	CHECK_STR(buf, "0-15,32-47,63");
+	wtg_probe_cpus_str(0, buf, sizeof buf);
+	CHECK_STR(buf, "?");
+	wtg_probe_cpus_str(0x55, buf, 6);
+	CHECK_STR(buf, "0,2,4");
 	/* a list too long for the buffer is cut at a whole range */
 	CHECK(wtg_cpuset_parse(&s, "0,2,4,6,8,10,12,14") == 0);
 	list_of(&s, buf, 9);	/* "0,2,4,6,8" needs 10 bytes */
