@@ -70,16 +70,19 @@ void wtg_policy_reset_self(void);
 
 /* Starvation: a thread is starved while it is runnable and gets no CPU. A meter samples the thread's
  * CPU time and run-queue wait (/proc/self/task/TID/schedstat) and its state (.../stat): an interval of
- * at least WTG_STARVE_MIN_NS counts as starved when its booked run-queue wait grew by WTG_STARVE_SHARE
- * of it, or, for an interval of at most WTG_STARVE_MAX_NS, when the thread was runnable (state R) at
- * both ends and ran for less than 1 - WTG_STARVE_SHARE of it (the kernel books a wait only when it
- * ends, so a thread that never runs shows none: hence the state). A stopped process (SIGSTOP, Ctrl-Z)
+ * at least WTG_STARVE_MIN_NS counts as starved when, for an interval of at most WTG_STARVE_MAX_NS in
+ * which the thread was runnable (state R) at both ends, it ran for less than 1 - a share of it, or,
+ * for any other interval, its booked run-queue wait grew by that share of it (the kernel books a wait
+ * only when it ends, so a thread that never runs shows none: hence the state). The share is WTG_STARVE_SHARE_IDLE for a thread under the
+ * background policy, which gets only what nobody else wants, and WTG_STARVE_SHARE otherwise: a normal
+ * thread among many runnable ones gets its slice, slowly, and is not starved. A stopped process (SIGSTOP, Ctrl-Z)
  * is not runnable and books no wait, and an interval in which the process was continued
  * (wtg_starve_continued) never counts, so a stop of any length adds nothing; a thread that crawls
  * forward on crumbs of CPU still adds up. */
 #define WTG_STARVE_MIN_NS 250000000LL	/* shorter intervals are merged into the next */
 #define WTG_STARVE_MAX_NS 1000000000LL	/* the state speaks for no longer an interval */
-#define WTG_STARVE_SHARE 0.95		/* "most of the interval": 95% waiting, under 5% running */
+#define WTG_STARVE_SHARE_IDLE 0.9	/* "most of the interval" for a SCHED_IDLE thread ... */
+#define WTG_STARVE_SHARE 0.99		/* ... and for any other: an overloaded machine is not starving */
 
 struct wtg_starve_meter {
 	int tid;
@@ -90,8 +93,9 @@ struct wtg_starve_meter {
 	bool ok;			/* schedstat was readable */
 };
 /* Read thread tid's (of this process) CPU time and booked run-queue wait in ns and whether it is
- * runnable now. Returns 0, or -1 when they cannot be read (no such thread, no schedstat). */
-int wtg_sched_sample(int tid, int64_t *run, int64_t *wait, bool *runnable);
+ * runnable now and under SCHED_IDLE. Returns 0, or -1 when they cannot be read (no such thread, no
+ * schedstat). */
+int wtg_sched_sample(int tid, int64_t *run, int64_t *wait, bool *runnable, bool *idle);
 /* Start metering thread tid. Returns 0, or -1 when it cannot be read. */
 int wtg_starve_begin(struct wtg_starve_meter *m, int tid);
 /* Take a sample; returns the starved time so far (ns), or -1 when the thread could never be read. */

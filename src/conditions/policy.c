@@ -259,7 +259,7 @@ int64_t wtg_active_elapsed(struct wtg_active_clock *c)
 	return c->elapsed;
 }
 
-int wtg_sched_sample(int tid, int64_t *run, int64_t *wait, bool *runnable)
+int wtg_sched_sample(int tid, int64_t *run, int64_t *wait, bool *runnable, bool *idle)
 {
 	char path[64], buf[512];
 	snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", tid);
@@ -285,6 +285,7 @@ int wtg_sched_sample(int tid, int64_t *run, int64_t *wait, bool *runnable)
 	*run = (int64_t)r;
 	*wait = (int64_t)w;
 	*runnable = close[2] == 'R';
+	*idle = policy_of(tid) == SCHED_IDLE;
 	return 0;
 }
 
@@ -294,7 +295,8 @@ int wtg_starve_begin(struct wtg_starve_meter *m, int tid)
 	m->starved_ns = 0;
 	m->wall = wtg_now_ns();
 	m->conts = atomic_load(&starve_conts);
-	m->ok = wtg_sched_sample(tid, &m->run, &m->wait, &m->runnable) == 0;
+	bool idle;
+	m->ok = wtg_sched_sample(tid, &m->run, &m->wait, &m->runnable, &idle) == 0;
 	return m->ok ? 0 : -1;
 }
 
@@ -307,16 +309,17 @@ int64_t wtg_starve_sample(struct wtg_starve_meter *m)
 	if (dt < WTG_STARVE_MIN_NS)
 		return m->starved_ns;
 	int64_t run, wait;
-	bool runnable;
-	if (wtg_sched_sample(m->tid, &run, &wait, &runnable) < 0)
+	bool runnable, idle;
+	if (wtg_sched_sample(m->tid, &run, &wait, &runnable, &idle) < 0)
 		return m->starved_ns;	/* the thread has exited: nothing more to add */
 	bool cont = continued_since(&m->conts);
-	/* the state says nothing of what happened between two samples far apart: the whole process may
-	 * have been stopped meanwhile, so only a booked wait counts then */
-	double span = (double)dt;
-	bool idle_cpu = (double)(run - m->run) < (1.0 - WTG_STARVE_SHARE) * span;
-	bool starved = (m->runnable && runnable && idle_cpu && dt <= WTG_STARVE_MAX_NS) ||
-		       (double)(wait - m->wait) >= WTG_STARVE_SHARE * span;
+	/* runnable at both ends of a short interval: the CPU it got says it; otherwise (it slept, or the
+	 * samples are far apart and the whole process may have been stopped) only a booked wait can.
+	 * Never both: a wait is booked late, often in a later interval than the one it filled. */
+	double span = (double)dt, share = idle ? WTG_STARVE_SHARE_IDLE : WTG_STARVE_SHARE;
+	bool by_state = m->runnable && runnable && dt <= WTG_STARVE_MAX_NS;
+	bool starved = by_state ? (double)(run - m->run) < (1.0 - share) * span
+				: (double)(wait - m->wait) >= share * span;
 	if (starved && !cont)
 		m->starved_ns += dt;
 	m->wall = now;
