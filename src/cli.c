@@ -51,8 +51,10 @@ void wtg_print_help(FILE *f)
 		"\n"
 		"Options:\n"
 		"      --run=LIST        run these experiments headless (names joined by commas, or all)\n"
-		"      --format=FMT      headless output: text (default), csv or json\n"
-		"  -o, --output=FILE     write the headless output to FILE, whole or not at all\n"
+		"      --format=FMT      headless output: text (default), csv, json, svg (a chart\n"
+		"                        per experiment, for slides) or html (one offline page)\n"
+		"  -o, --output=FILE     write the headless output to FILE, whole or not at all;\n"
+		"                        svg with several experiments: a folder of NAME.svg\n"
 		"      --file=PATH       use this existing file as the data file (never written)\n"
 		"      --dir=DIR         where wtg creates its data file (default $TMPDIR, else /var/tmp)\n"
 		"      --size=SIZE       size of the data file wtg creates, K/M/G suffixes (default 256M,\n"
@@ -320,8 +322,12 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 				o->format = WTG_FMT_CSV;
 			else if (strcmp(optarg, "json") == 0)
 				o->format = WTG_FMT_JSON;
+			else if (strcmp(optarg, "svg") == 0)
+				o->format = WTG_FMT_SVG;
+			else if (strcmp(optarg, "html") == 0)
+				o->format = WTG_FMT_HTML;
 			else
-				return usage_error("--format must be text, csv or json, not '%s'", optarg);
+				return usage_error("--format must be text, csv, json, svg or html, not '%s'", optarg);
 			break;
 		case 'o':
 			if (!*optarg)
@@ -469,6 +475,9 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 		if (access(o->dir, W_OK | X_OK) < 0)
 			return usage_error("--dir '%s' is not writable: %s", o->dir, strerror(errno));
 	}
+	int nsel = 0;
+	for (int i = 0; i < wtg_nexperiments; i++)
+		nsel += o->selected[i];
 	if (o->output) {
 		/* the folder must exist now: finding out after a long run would waste it */
 		char folder[4096];
@@ -482,7 +491,10 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 			*slash = '\0';
 		bool node = false;	/* a device or a pipe: written in place, not beside */
 		if (stat(o->output, &st) == 0) {
-			if (S_ISDIR(st.st_mode))
+			if (o->format == WTG_FMT_SVG && nsel > 1 && !S_ISDIR(st.st_mode))
+				return usage_error("--output '%s': svg with several experiments needs a folder",
+						   o->output);
+			if (S_ISDIR(st.st_mode) && o->format != WTG_FMT_SVG)
 				return usage_error("--output '%s' is a folder", o->output);
 			node = !S_ISREG(st.st_mode);
 		}
@@ -500,6 +512,8 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 						   folder);
 		}
 	}
+	if (o->format == WTG_FMT_SVG && nsel > 1 && !o->output)
+		return usage_error("svg draws one experiment per file: with several, -o names a folder");
 	for (int i = 0; i < wtg_nexperiments; i++)
 		if (o->selected[i] && !wtg_experiments[i]->run)
 			return usage_error("experiment '%s' is not built yet", wtg_experiments[i]->name);

@@ -23,6 +23,10 @@ int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const 
 		return wtg_report_csv(f, s, which);
 	case WTG_FMT_JSON:
 		return wtg_report_json(f, s, which);
+	case WTG_FMT_SVG:
+		return wtg_report_svg(f, s, which);
+	case WTG_FMT_HTML:
+		return wtg_report_html(f, s, which);
 	default:
 		return wtg_report_text(f, s, which);
 	}
@@ -206,14 +210,37 @@ static int save_in_place(const char *path, enum wtg_format fmt, struct wtg_sessi
 	return 0;
 }
 
-int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
-		    char *err, size_t errlen)
+/* Several SVG charts, or SVG into a folder: one file each. */
+static bool svg_folder(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which)
+{
+	if (fmt != WTG_FMT_SVG)
+		return false;
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return true;
+	int n = 0;
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
+		n += wtg_report_wanted(s, i, which);
+	return n > 1;
+}
+
+/* Write path whole: replace what is there (rename), or with excl never (link, which fails on an
+ * existing name). */
+static int save_whole(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
+		      char *err, size_t errlen, bool excl)
 {
 	if (!path || !*path) {
 		snprintf(err, errlen, "cannot write '': %s", strerror(ENOENT));
 		return -1;
 	}
+	if (!excl && svg_folder(path, fmt, s, which))
+		return wtg_report_svg_dir(path, s, which, err, errlen);
 	struct stat st;
+	if (excl && lstat(path, &st) == 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(EEXIST));
+		errno = EEXIST;
+		return -1;
+	}
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 		return save_in_place(path, fmt, s, which, err, errlen);
 	/* the temp file lives beside the target so that rename() replaces it atomically */
@@ -264,10 +291,12 @@ int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s
 		e = errno;
 		goto fail;
 	}
-	if (rename(tmp, path) < 0) {
+	if (excl ? link(tmp, path) < 0 : rename(tmp, path) < 0) {
 		e = errno;
 		goto fail;
 	}
+	if (excl)
+		unlink(tmp);
 	/* make the rename itself durable; a failure here leaves a complete file, so it is ignored */
 	char *dir = strndup(path, dirlen ? dirlen : 1);
 	if (dir) {
@@ -289,5 +318,18 @@ fail:
 	unlink(tmp);
 	free(tmp);
 	snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
+	errno = e;
 	return -1;
+}
+
+int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
+		    char *err, size_t errlen)
+{
+	return save_whole(path, fmt, s, which, err, errlen, false);
+}
+
+int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
+			char *err, size_t errlen)
+{
+	return save_whole(path, fmt, s, which, err, errlen, true);
 }

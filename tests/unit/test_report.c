@@ -349,7 +349,7 @@ static void test_json(struct wtg_session *s)
 	CHECK(strstr(j, "{\"name\": \"cond_io\", \"unit\": \"\", \"type\": \"text\"}") != NULL);
 	/* the rows: integers as integers, the probe and the conditions after the own columns */
 	CHECK(strstr(j, "[16, 4194304, 67108864, 12.5, 5.36870912, 8556150000, 12.5, 3.125, 6.25, 3, 0, "
-			"1, 2, \"0,1\", null, 0, \"normal\", \"cached\"]") != NULL);
+			"1, 2, \"0-1\", null, 0, \"normal\", \"cached\"]") != NULL);
 	CHECK(strstr(j, ", 2, 2, \"background\", \"direct\"]") != NULL);
 	/* escaping, NaN and infinity as null, n/a as null, and no probe: nulls there */
 	CHECK(strstr(j, "[\"say \\\"hi\\\", then\\nleave\", 120, null, null, null, null, null, null, null, "
@@ -406,7 +406,7 @@ static void test_csv(struct wtg_session *s)
 		  "probe_minflt,probe_majflt,probe_vcsw,probe_ivcsw,probe_cpus,probe_migrations,"
 		  "cond_burners,cond_policy,cond_io");
 	CHECK_STR(line_after(c, "bufsize,"),
-		  "16,4194304,67108864,12.5,5.36870912,8556150000,12.5,3.125,6.25,3,0,1,2,\"0,1\",,0,"
+		  "16,4194304,67108864,12.5,5.36870912,8556150000,12.5,3.125,6.25,3,0,1,2,0-1,,0,"
 		  "normal,cached");
 	CHECK_STR(line_starting(c, "65536,"),
 		  "65536,1024,67108864,1234.5,0.054,8556150000,1234.5,308.625,617.25,40000,0,1,2,0,2,2,"
@@ -464,7 +464,7 @@ static void test_text(struct wtg_session *s)
 	CHECK_STR(line_starting(t, "  where"),
 		  "  where the time went: wall 1,500.2 ms, user 375.1 ms, sys 750.1 ms");
 	CHECK_STR(line_after(t, "  where"),
-		  "    faults 40,003 minor, 0 major; switches 1 voluntary, 2 involuntary; CPUs 0,1; "
+		  "    faults 40,003 minor, 0 major; switches 1 voluntary, 2 involuntary; CPUs 0-1; "
 		  "2 migrations");
 	CHECK(strstr(t, "\n  ok      sum: every row's sum equals the known sum 8556150000\n") != NULL);
 	CHECK(strstr(t, "\n  note: 64K and up: the buffer no longer fits the L1 cache\n") != NULL);
