@@ -46,26 +46,6 @@ keep_running() {
 	wait_for 10 running
 }
 
-median() {
-	sort -n | awk '{ v[NR] = $1 }
-		END {
-			if (NR == 0) { print "n/a"; exit }
-			print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		}'
-}
-
-maximum() {
-	sort -n | tail -n 1
-}
-
-# measure KEY TEXT: ms from sending KEY until the screen shows TEXT (a fixed string); 5 s at most.
-measure() {
-	t0=$(now_ms)
-	tm_keys "$1"
-	while ! tm_has "$2" && [ $(($(now_ms) - t0)) -lt 5000 ]; do :; done
-	echo $(($(now_ms) - t0))
-}
-
 # measure_gone KEY TEXT: ms until TEXT has gone.
 measure_gone() {
 	t0=$(now_ms)

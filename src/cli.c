@@ -17,6 +17,9 @@
 #include "wtg/options.h"
 #include "wtg/util.h"
 
+#define STR_(x) #x
+#define STR(x) STR_(x)	/* a number macro as text, for the help */
+
 /* conditions compare can toggle */
 static const char *const compare_conds[] = { "burn", "background", "uncached", "cold" };
 /* experiments whose headline figure compare knows how to take */
@@ -62,16 +65,18 @@ void wtg_print_help(FILE *f)
 		"                        typical duration of each experiment with and without it)\n"
 		"      --threads=N       largest thread count in thread sweeps (default: online CPUs;\n"
 		"                        rows above them are marked oversubscribed)\n"
-		"      --burn[=N][:KIND] start with N burner threads on (default N = online CPUs);\n"
-		"                        KIND spin (integer arithmetic, the default) or stream\n"
-		"                        (each reads a buffer larger than the last-level cache)\n"
+		"      --burn[=N][:KIND] start with N burner threads on (default N = online CPUs, at most\n"
+		"                        " STR(WTG_BURN_PER_CPU) " per online CPU); KIND spin (integer arithmetic, the\n"
+		"                        default) or stream (each reads a buffer larger than the\n"
+		"                        last-level cache)\n"
 		"      --background      start with the background policy (SCHED_IDLE) on\n"
 		"      --uncached        start with uncached I/O (O_DIRECT) on\n"
 		"      --seed=N          seed for every shuffle and bootstrap (default 1)\n"
 		"      --compare=EXP:COND  what the compare experiment pairs (default syscall:burn);\n"
 		"                        EXP: syscall valley readcost zerofill wss passes bytewise;\n"
 		"                        COND: burn background uncached cold\n"
-		"      --time-limit=SEC  end a row that makes no progress for SEC seconds (default 10)\n"
+		"      --time-limit=SEC  end an experiment whose measuring thread has waited for a CPU\n"
+		"                        for SEC seconds in all (default 10)\n"
 		"      --order=LIST      the dashboard's tabs and autoplay in this order, e.g.\n"
 		"                        --order=bytewise,syscall,valley (for a lecture)\n"
 		"      --hold=SEC        how long autoplay keeps a finished tab (default 4)\n"
@@ -118,8 +123,9 @@ static int parse_burn(struct wtg_options *o, const char *arg, int ncpu)
 			nlen = sizeof num - 1;
 		memcpy(num, arg, nlen);
 		num[nlen] = '\0';
-		if (parse_int(num, 1, 1024, &v) < 0)
-			return usage_error("--burn must be a whole number from 1 to 1024, not '%s'", num);
+		if (parse_int(num, 1, wtg_burner_max(), &v) < 0)
+			return usage_error("--burn must be a whole number from 1 to %d (%d per online CPU), not '%s'",
+					   wtg_burner_max(), WTG_BURN_PER_CPU, num);
 		o->burn = (int)v;
 	} else if (colon) {
 		return usage_error("--burn: a count before ':%s' is missing", kind);

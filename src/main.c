@@ -21,6 +21,7 @@
 
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
+#include "wtg/guard.h"
 #include "wtg/options.h"
 #include "wtg/report.h"
 #include "wtg/session.h"
@@ -34,11 +35,11 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
+/* Any thread (only the faults reach the others): a guarded read escapes, anything else dies. */
 static void on_crash(int sig)
 {
-	wtg_session_emergency_cleanup();
-	signal(sig, SIG_DFL);
-	raise(sig);
+	wtg_guard_escape(sig);
+	wtg_fatal_die(sig);
 }
 
 /* A closed stdin, stdout or stderr would be taken by the next descriptor wtg opens (the report would
@@ -107,6 +108,34 @@ static void apply_start_conditions(const struct wtg_options *o)
 	wtg_uncached_request(o->uncached);
 }
 
+/* After the report: one line for the data file's failure, and one for each experiment that failed or
+ * stopped before its end (starved, cancelled), naming why. Returns whether there was any. */
+static bool report_failures(struct wtg_session *s, const struct wtg_options *o)
+{
+	bool any = false, df_failed = atomic_load(&s->df_state) == WTG_DF_FAILED;
+	if (df_failed) {
+		wtg_error("data file: %s", s->df_error);
+		any = true;
+	}
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		struct wtg_table *t = &s->tables[i];
+		if (!o->selected[i])
+			continue;
+		char error[sizeof t->error];
+		pthread_mutex_lock(&t->lock);
+		/* stopped (starved, cancelled) is a failure too: the experiment did not run to its end */
+		bool failed = t->state == WTG_FAILED || t->state == WTG_STOPPED;
+		memcpy(error, t->error, sizeof error);
+		pthread_mutex_unlock(&t->lock);
+		if (!failed)
+			continue;
+		if (!df_failed)	/* then every experiment that needed it failed for that reason */
+			wtg_error("%s: %s", wtg_experiments[i]->name, error);
+		any = true;
+	}
+	return any;
+}
+
 static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 {
 	struct sigaction sa;
@@ -139,25 +168,6 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 		return 128 + sig;
 	}
 	int status = 0;
-	if (atomic_load(&s->df_state) == WTG_DF_FAILED) {
-		wtg_error("data file: %s", s->df_error);
-		status = 1;
-	}
-	for (int i = 0; i < wtg_nexperiments; i++) {
-		struct wtg_table *t = &s->tables[i];
-		if (!o->selected[i])
-			continue;
-		char error[sizeof t->error];
-		pthread_mutex_lock(&t->lock);
-		bool failed = t->state == WTG_FAILED;
-		memcpy(error, t->error, sizeof error);
-		pthread_mutex_unlock(&t->lock);
-		if (!failed)
-			continue;
-		if (status == 0 || atomic_load(&s->df_state) != WTG_DF_FAILED)
-			wtg_error("%s: %s", wtg_experiments[i]->name, error);
-		status = 1;
-	}
 	if (o->output) {
 		char err[512];
 		if (wtg_report_save(o->output, o->format, s, o->selected, err, sizeof err) < 0) {
@@ -168,7 +178,7 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 		fprintf(stderr, "wtg: writing the report: %s\n", strerror(errno));
 		status = 1;
 	}
-	return status;
+	return report_failures(s, o) ? 1 : status;
 }
 
 int main(int argc, char **argv)
@@ -201,12 +211,7 @@ int main(int argc, char **argv)
 	}
 	if (o.mode == WTG_MODE_DASHBOARD && (rc = check_terminal()) != 0)
 		return rc;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_crash;
-	sa.sa_flags = SA_RESETHAND;
-	for (int i = 0; i < WTG_NFATAL_SIGNALS; i++)
-		sigaction(wtg_fatal_signals[i], &sa, NULL);
+	wtg_fatal_install(on_crash, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	static struct wtg_session s;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "wtg/conditions.h"
+#include "wtg/guard.h"
 #include "wtg/probe.h"
 #include "wtg/session.h"
 #include "wtg/stats.h"
@@ -24,6 +25,63 @@ const int wtg_fatal_signals[WTG_NFATAL_SIGNALS] = {
 void wtg_session_emergency_cleanup(void)
 {
 	wtg_datafile_emergency_remove();
+}
+
+int wtg_fatal_install(void (*handler)(int), struct sigaction *old)
+{
+	int rc = 0;
+	for (int i = 0; i < WTG_NFATAL_SIGNALS; i++) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = handler;
+		sigemptyset(&sa.sa_mask);
+		/* SIGBUS keeps its handler: a guarded read escapes it and may meet it again */
+		sa.sa_flags = wtg_fatal_signals[i] == SIGBUS ? 0 : SA_RESETHAND;
+		if (sigaction(wtg_fatal_signals[i], &sa, old ? &old[i] : NULL) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+static const char *fatal_name(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: return "segmentation fault";
+	case SIGBUS: return "bus error";
+	case SIGABRT: return "aborted";
+	case SIGFPE: return "arithmetic exception";
+	case SIGILL: return "illegal instruction";
+	case SIGQUIT: return "quit";
+	case SIGTRAP: return "trace trap";
+	case SIGSYS: return "bad system call";
+	case SIGXCPU: return "CPU time limit exceeded";
+	case SIGXFSZ: return "file size limit exceeded";
+	default: return "fatal signal";
+	}
+}
+
+void wtg_fatal_die(int sig)
+{
+	wtg_session_emergency_cleanup();
+	/* "wtg: killed by signal N (name)", built by hand: no stdio in a handler */
+	char msg[96] = "wtg: killed by signal ";
+	size_t n = strlen(msg);
+	char digits[8];
+	int nd = 0;
+	for (int v = sig; v > 0 && nd < (int)sizeof digits; v /= 10)
+		digits[nd++] = (char)('0' + v % 10);
+	while (nd > 0)
+		msg[n++] = digits[--nd];
+	const char *name = fatal_name(sig);
+	msg[n++] = ' ';
+	msg[n++] = '(';
+	for (size_t i = 0; name[i] && n < sizeof msg - 3; i++)
+		msg[n++] = name[i];
+	msg[n++] = ')';
+	msg[n++] = '\n';
+	(void)!write(STDERR_FILENO, msg, n);
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 static void wake(struct wtg_session *s)
@@ -98,6 +156,7 @@ struct measure_job {
 static void *measure_main(void *arg)
 {
 	struct measure_job *j = arg;
+	atomic_store(&j->s->measure_tid, wtg_gettid());
 	wtg_policy_reset_self();
 	wtg_policy_apply_self();
 	struct wtg_probe p;
@@ -105,7 +164,55 @@ static void *measure_main(void *arg)
 	j->rc = j->e->run(j->ctx);
 	wtg_probe_end(&p, &j->total);
 	wtg_policy_unregister_self();
+	atomic_store(&j->s->measure_tid, 0);
 	return NULL;
+}
+
+/* Why the watchdog ends an experiment, as it stands when it does (before any rescue changes it). */
+static void starved_why(struct wtg_session *s)
+{
+	int burners = wtg_burner_count();
+	bool bg = wtg_policy_requested();
+	char why[96];
+	if (bg && burners > 0)
+		snprintf(why, sizeof why, "background policy while %d burner%s ran", burners,
+			 burners == 1 ? "" : "s");
+	else if (burners > 0)
+		snprintf(why, sizeof why, "%d burner%s on %d CPUs", burners, burners == 1 ? "" : "s",
+			 wtg_online_cpus());
+	else
+		snprintf(why, sizeof why, "%s policy, other programs held the CPUs", bg ? "background" : "normal");
+	snprintf(s->starved_why, sizeof s->starved_why,
+		 "ended after %.0f s starved: the measuring thread was runnable but waited for a CPU (%s)",
+		 (double)s->opt->time_limit_ms / 1000.0, why);
+}
+
+/* The state an experiment ends in, given what run returned. A stopped one always carries its reason
+ * in the error (the watchdog's, the experiment's own, or the cancel), so reports can name it. */
+static enum wtg_state final_state(struct wtg_session *s, struct wtg_table *t, int rc)
+{
+	bool starved = atomic_load(&s->starved);
+	if (rc == WTG_CANCELLED || (rc == WTG_OK && atomic_load(&s->cancel)) || (starved && rc != WTG_ERR)) {
+		pthread_mutex_lock(&t->lock);
+		bool why = t->error[0] != '\0';
+		pthread_mutex_unlock(&t->lock);
+		if (starved)
+			wtg_table_fail(t, "%s", s->starved_why);
+		else if (!why)
+			wtg_table_fail(t, "cancelled before the end; the rows before it are complete");
+		return WTG_STOPPED;
+	}
+	pthread_mutex_lock(&t->lock);
+	bool failed = rc != WTG_OK || t->error[0];
+	bool checks_ok = wtg_table_checks_ok(t);
+	pthread_mutex_unlock(&t->lock);
+	if (failed)
+		return WTG_FAILED;
+	if (!checks_ok) {
+		wtg_table_fail(t, "a check failed");
+		return WTG_FAILED;
+	}
+	return WTG_DONE;
 }
 
 static void run_one(struct wtg_session *s, int idx)
@@ -142,7 +249,7 @@ static void run_one(struct wtg_session *s, int idx)
 
 	struct measure_job job = { .s = s, .ctx = &ctx, .e = e, .rc = WTG_ERR };
 	pthread_t th;
-	int err = pthread_create(&th, NULL, measure_main, &job);	/* signals stay blocked: inherited */
+	int err = pthread_create(&th, NULL, measure_main, &job);	/* inherits the worker's mask */
 	if (err != 0) {
 		wtg_table_fail(t, "cannot start a measuring thread: %s", strerror(err));
 		wtg_table_set_state(t, WTG_FAILED);
@@ -170,25 +277,7 @@ static void run_one(struct wtg_session *s, int idx)
 	t->total = total;
 	t->has_total = true;
 	pthread_mutex_unlock(&t->lock);
-	if (atomic_load(&s->starved))
-		wtg_table_note(t, "ended after %.0f s without progress: the measuring thread was starved "
-				  "(background policy while burners use every CPU)",
-			       (double)s->opt->time_limit_ms / 1000.0);
-	enum wtg_state st;
-	if (rc == WTG_CANCELLED || (rc == WTG_OK && atomic_load(&s->cancel)))
-		st = WTG_STOPPED;
-	else if (rc != WTG_OK || t->error[0])
-		st = WTG_FAILED;
-	else
-		st = WTG_DONE;
-	pthread_mutex_lock(&t->lock);
-	bool checks_ok = wtg_table_checks_ok(t);
-	pthread_mutex_unlock(&t->lock);
-	if (st == WTG_DONE && !checks_ok) {
-		wtg_table_fail(t, "a check failed");
-		st = WTG_FAILED;
-	}
-	wtg_table_set_state(t, st);
+	wtg_table_set_state(t, final_state(s, t, rc));
 }
 
 static void *worker_main(void *arg)
@@ -225,6 +314,7 @@ static void *worker_main(void *arg)
 		}
 		/* a fresh heartbeat before "current" is published: the watchdog must never see a stale one */
 		atomic_store(&s->heartbeat, wtg_now_ns());
+		atomic_fetch_add(&s->run_gen, 1);
 		atomic_store(&s->current, idx);
 		pthread_mutex_unlock(&s->qlock);
 		run_one(s, idx);
@@ -234,11 +324,24 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+static void on_continue(int sig)
+{
+	(void)sig;
+	wtg_starve_continued();
+}
+
 int wtg_session_start(struct wtg_session *s)
 {
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
+	/* a stop is not starvation: the starvation meters learn of every continue */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_continue;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCONT, &sa, NULL);
+
+	sigset_t old;
+	wtg_thread_sigmask(&old);	/* from wtg/guard.h */
 	int rc = pthread_create(&s->thread, NULL, worker_main, s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
@@ -278,12 +381,34 @@ bool wtg_session_idle(struct wtg_session *s)
 	return idle;
 }
 
+/* How long the current experiment's measuring thread has been starved (see wtg_session_watchdog). */
+static int64_t starved_so_far(struct wtg_session *s)
+{
+	unsigned gen = atomic_load(&s->run_gen);
+	int tid = atomic_load(&s->measure_tid);
+	if (tid <= 0)
+		return 0;	/* between experiments, or the worker is just starting one */
+	if (gen != s->meter_gen || s->meter.tid != tid) {
+		/* a new experiment, a new measuring thread: a fresh meter */
+		s->meter_gen = gen;
+		s->meter_ok = wtg_starve_begin(&s->meter, tid) == 0;
+		if (s->meter_ok)
+			return 0;
+	}
+	int64_t starved = s->meter_ok ? wtg_starve_sample(&s->meter) : -1;
+	if (starved >= 0)
+		return starved;
+	/* no schedstat: the time since the last sign of progress stands in */
+	return wtg_now_ns() - atomic_load(&s->heartbeat);
+}
+
 int64_t wtg_session_watchdog(struct wtg_session *s, int64_t limit_ns)
 {
 	if (atomic_load(&s->current) < 0)
 		return 0;
-	int64_t stall = wtg_now_ns() - atomic_load(&s->heartbeat);
+	int64_t stall = starved_so_far(s);
 	if (stall > limit_ns && !atomic_load(&s->starved)) {
+		starved_why(s);
 		atomic_store(&s->starved, 1);
 		atomic_store(&s->cancel, true);
 		/* without CAP_SYS_NICE a thread cannot leave SCHED_IDLE: take the load away instead */

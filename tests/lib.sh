@@ -202,3 +202,26 @@ tm_dump() {
 	tm_screen | sed 's/^/| /'
 	echo "----"
 }
+
+# ---- for the bench/ scripts ------------------------------------------------------
+
+# median, maximum: of the numbers on stdin, one a line.
+median() {
+	sort -n | awk '{ v[NR] = $1 }
+		END {
+			if (NR == 0) { print "n/a"; exit }
+			print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		}'
+}
+
+maximum() {
+	sort -n | tail -n 1
+}
+
+# measure KEY TEXT: ms from sending KEY until the screen shows TEXT (a fixed string); 5 s at most.
+measure() {
+	t0=$(now_ms)
+	tm_keys "$1"
+	while ! tm_has "$2" && [ $(($(now_ms) - t0)) -lt 5000 ]; do :; done
+	echo $(($(now_ms) - t0))
+}

@@ -24,7 +24,13 @@ struct wtg_cond_snapshot {
 struct wtg_datafile;
 
 /* ---- burners (src/conditions/burner.c) ---- */
-/* Start exactly n burner threads (0 stops them all). Returns the number running, or -1. */
+/* The most burners wtg runs: WTG_BURN_PER_CPU per online CPU. A burner at the normal policy takes
+ * its share of a CPU from the dashboard's thread too: with k burners per CPU the dashboard gets about
+ * 1/(k+1) of one, and at 8 a frame still follows a key within 100 ms (bench/burnkeys.sh). */
+#define WTG_BURN_PER_CPU 8
+int wtg_burner_max(void);
+/* Start exactly n burner threads (0 stops them all; at most wtg_burner_max()). Returns the number
+ * running, or -1. */
 int wtg_burner_set(int n);
 /* Start exactly n burners of this kind; running ones of another kind are replaced. */
 int wtg_burner_set_kind(int n, enum wtg_burn_kind kind);
@@ -61,6 +67,51 @@ int wtg_policy_rescue(void);
 /* Called by a measuring thread when it starts a new experiment: a past rescue no longer holds,
  * the next wtg_policy_apply_self() applies the request again. */
 void wtg_policy_reset_self(void);
+
+/* Starvation: a thread is starved while it is runnable and gets no CPU. A meter samples the thread's
+ * CPU time and run-queue wait (/proc/self/task/TID/schedstat) and its state (.../stat): an interval of
+ * at least WTG_STARVE_MIN_NS counts as starved when, for an interval of at most WTG_STARVE_MAX_NS in
+ * which the thread was runnable (state R) at both ends, it ran for less than 1 - a share of it, or,
+ * for any other interval, its booked run-queue wait grew by that share of it (the kernel books a wait
+ * only when it ends, so a thread that never runs shows none: hence the state). The share is WTG_STARVE_SHARE_IDLE for a thread under the
+ * background policy, which gets only what nobody else wants, and WTG_STARVE_SHARE otherwise: a normal
+ * thread among many runnable ones gets its slice, slowly, and is not starved. A stopped process (SIGSTOP, Ctrl-Z)
+ * is not runnable and books no wait, and an interval in which the process was continued
+ * (wtg_starve_continued) never counts, so a stop of any length adds nothing; a thread that crawls
+ * forward on crumbs of CPU still adds up. */
+#define WTG_STARVE_MIN_NS 250000000LL	/* shorter intervals are merged into the next */
+#define WTG_STARVE_MAX_NS 1000000000LL	/* the state speaks for no longer an interval */
+#define WTG_STARVE_SHARE_IDLE 0.9	/* "most of the interval" for a SCHED_IDLE thread ... */
+#define WTG_STARVE_SHARE 0.99		/* ... and for any other: an overloaded machine is not starving */
+
+struct wtg_starve_meter {
+	int tid;
+	int64_t wall, run, wait;	/* at the last sample */
+	bool runnable;			/* state R at the last sample */
+	unsigned conts;			/* wtg_starve_continued calls seen */
+	int64_t starved_ns;		/* the starved intervals so far */
+	bool ok;			/* schedstat was readable */
+};
+/* Read thread tid's (of this process) CPU time and booked run-queue wait in ns and whether it is
+ * runnable now and under SCHED_IDLE. Returns 0, or -1 when they cannot be read (no such thread, no
+ * schedstat). */
+int wtg_sched_sample(int tid, int64_t *run, int64_t *wait, bool *runnable, bool *idle);
+/* Start metering thread tid. Returns 0, or -1 when it cannot be read. */
+int wtg_starve_begin(struct wtg_starve_meter *m, int tid);
+/* Take a sample; returns the starved time so far (ns), or -1 when the thread could never be read. */
+int64_t wtg_starve_sample(struct wtg_starve_meter *m);
+/* From a SIGCONT handler (async-signal-safe): the process was stopped; the interval that holds the
+ * stop is not starvation. */
+void wtg_starve_continued(void);
+/* A clock of the time the process ran (was not stopped), as a sampler calling it every few hundred ms
+ * can tell: each call advances it by the time since the last, at most WTG_STARVE_MAX_NS, and not at
+ * all across a continue. For limits on threads that cannot be metered yet. */
+struct wtg_active_clock {
+	int64_t last, elapsed;
+	unsigned conts;
+};
+void wtg_active_begin(struct wtg_active_clock *c);
+int64_t wtg_active_elapsed(struct wtg_active_clock *c);
 
 /* ---- I/O mode (src/conditions/iomode.c) ---- */
 void wtg_uncached_request(bool on);

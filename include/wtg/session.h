@@ -3,10 +3,12 @@
 #define WTG_SESSION_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "wtg/conditions.h"
 #include "wtg/datafile.h"
 #include "wtg/experiment.h"
 #include "wtg/machine.h"
@@ -42,7 +44,14 @@ struct wtg_session {
 	atomic_bool cancel;		/* the running experiment should stop */
 	_Atomic int current;		/* registry index running now, -1 when idle */
 	_Atomic int64_t heartbeat;	/* last sign of progress from the worker */
-	_Atomic int starved;		/* the watchdog rescued the current row */
+	_Atomic int starved;		/* the watchdog rescued the current row ... */
+	char starved_why[256];		/* ... and this is why (written before starved is set) */
+	_Atomic int measure_tid;	/* the running experiment's measuring thread, 0 when none */
+	_Atomic unsigned run_gen;	/* counts experiments started, so the watchdog sees a new one */
+	/* the watchdog's own (only the thread that calls wtg_session_watchdog touches these) */
+	struct wtg_starve_meter meter;
+	unsigned meter_gen;
+	bool meter_ok;
 	int wake_fd;			/* eventfd the worker writes when anything changes */
 };
 
@@ -59,8 +68,11 @@ void wtg_session_cancel(struct wtg_session *s);
 /* True when nothing runs and nothing is queued (the data file may still be preparing for the
  * experiment the worker took last: df_state PREPARING). */
 bool wtg_session_idle(struct wtg_session *s);
-/* Called periodically from a normal-policy thread: when the worker has shown no progress for
- * limit_ns, rescues it (normal policy back, row ended with a note) and returns the stall in ns. */
+/* Called periodically (every 200 ms or more often) from a normal-policy thread: when the running
+ * experiment's measuring thread has been starved (wtg_starve_meter: runnable, waiting for a CPU) for
+ * limit_ns in total, rescues it (normal policy back, burners off when that fails) and ends the
+ * experiment with a note. Returns the starved time so far in ns (0 when nothing runs). Where
+ * schedstat cannot be read, the time since the last heartbeat stands in for it. */
 int64_t wtg_session_watchdog(struct wtg_session *s, int64_t limit_ns);
 /* Drain the wake fd (non-blocking). */
 void wtg_session_drain_wake(struct wtg_session *s);
@@ -75,5 +87,12 @@ extern const int wtg_fatal_signals[];
 
 /* For signal and crash handlers: remove the owned data file (async-signal-safe). */
 void wtg_session_emergency_cleanup(void);
+
+/* Install handler for every wtg_fatal_signals entry (old: WTG_NFATAL_SIGNALS entries, or NULL).
+ * Each is reset to the default when it runs, except SIGBUS (see wtg/guard.h). Returns 0 or -1. */
+int wtg_fatal_install(void (*handler)(int), struct sigaction *old);
+/* The end of every fatal-signal handler (async-signal-safe): remove the owned data file, say
+ * "wtg: killed by signal N (name)" on stderr, and die of sig. */
+void wtg_fatal_die(int sig);
 
 #endif

@@ -12,7 +12,8 @@
  * its work counter counts cache lines written and read. The buffer is made inside the burner thread, so
  * starting burners never blocks the caller on page faults.
  *
- * Burners block every signal (signals go to the main thread) and run at the normal policy.
+ * Burners block every signal but the faults (wtg_thread_sigmask: requests to quit go to the main
+ * thread) and run at the normal policy.
  */
 #include "config.h"
 
@@ -27,10 +28,12 @@
 #include <unistd.h>
 
 #include "wtg/conditions.h"
+#include "wtg/guard.h"
 #include "wtg/machine.h"
+#include "wtg/util.h"
 
 #define BURN_BATCH 65536u
-#define BURN_MAX 1024
+#define BURN_MAX 1024		/* the table's size; the cap users get is wtg_burner_max() */
 #define STREAM_CHUNK (1u << 20)
 
 struct burner {
@@ -94,6 +97,12 @@ static void *burner_main(void *arg)
 	return NULL;
 }
 
+int wtg_burner_max(void)
+{
+	int n = WTG_BURN_PER_CPU * wtg_online_cpus();
+	return n < 1 ? 1 : n > BURN_MAX ? BURN_MAX : n;
+}
+
 const char *wtg_burn_kind_name(enum wtg_burn_kind k)
 {
 	return k == WTG_BURN_STREAM ? "stream" : "spin";
@@ -139,7 +148,7 @@ int wtg_burner_set(int n)
 
 int wtg_burner_set_kind(int n, enum wtg_burn_kind kind)
 {
-	if (n < 0 || n > BURN_MAX)
+	if (n < 0 || n > wtg_burner_max())
 		return -1;
 	int rc = 0;
 	pthread_mutex_lock(&burn_lock);
@@ -169,9 +178,8 @@ int wtg_burner_set_kind(int n, enum wtg_burn_kind kind)
 		atomic_store(&burn_running, i);
 	}
 	if (cur < n) {
-		sigset_t all, old;
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &old);
+		sigset_t old;
+		wtg_thread_sigmask(&old);
 		pthread_attr_t attr;
 		struct sched_param sp = { .sched_priority = 0 };
 		pthread_attr_init(&attr);

@@ -15,6 +15,8 @@
  * RLIMIT_NICE of at least 20 - nice (sched(7)); with the usual limit of 0 an unprivileged thread
  * that went background stays there. We raise the soft RLIMIT_NICE to the hard one once and try
  * again; whatever happens, the policy read back from the kernel is what is reported.
+ *
+ * Starvation meters (wtg_starve_*): see wtg/conditions.h.
  */
 #include "config.h"
 
@@ -22,6 +24,8 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
+#include <string.h>
 #include <stdatomic.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -217,4 +221,110 @@ int wtg_policy_rescue(void)
 	if (done && !left)
 		atomic_store(&pol_granted, 0);
 	return left;
+}
+
+static atomic_uint starve_conts;
+
+void wtg_starve_continued(void)
+{
+	atomic_fetch_add(&starve_conts, 1);
+}
+
+/* Whether the process was continued since *seen was taken (or a continue is in flight: the main
+ * thread has not run the SIGCONT handler yet); updates *seen. */
+static bool continued_since(unsigned *seen)
+{
+	sigset_t pending;
+	bool in_flight = sigpending(&pending) == 0 && sigismember(&pending, SIGCONT);
+	unsigned conts = atomic_load(&starve_conts);
+	bool cont = in_flight || conts != *seen;
+	*seen = conts;
+	return cont;
+}
+
+void wtg_active_begin(struct wtg_active_clock *c)
+{
+	c->last = wtg_now_ns();
+	c->elapsed = 0;
+	c->conts = atomic_load(&starve_conts);
+}
+
+int64_t wtg_active_elapsed(struct wtg_active_clock *c)
+{
+	int64_t now = wtg_now_ns();
+	int64_t step = now - c->last;
+	c->last = now;
+	if (!continued_since(&c->conts))
+		c->elapsed += step < WTG_STARVE_MAX_NS ? step : WTG_STARVE_MAX_NS;
+	return c->elapsed;
+}
+
+int wtg_sched_sample(int tid, int64_t *run, int64_t *wait, bool *runnable, bool *idle)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", tid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	unsigned long long r, w;
+	int n = fscanf(f, "%llu %llu", &r, &w);
+	fclose(f);
+	if (n != 2)
+		return -1;
+	snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	size_t len = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	/* "tid (comm) S ...": the state follows the last ')', as comm may hold anything */
+	const char *close = strrchr(buf, ')');
+	if (!close || close[1] != ' ')
+		return -1;
+	*run = (int64_t)r;
+	*wait = (int64_t)w;
+	*runnable = close[2] == 'R';
+	*idle = policy_of(tid) == SCHED_IDLE;
+	return 0;
+}
+
+int wtg_starve_begin(struct wtg_starve_meter *m, int tid)
+{
+	m->tid = tid;
+	m->starved_ns = 0;
+	m->wall = wtg_now_ns();
+	m->conts = atomic_load(&starve_conts);
+	bool idle;
+	m->ok = wtg_sched_sample(tid, &m->run, &m->wait, &m->runnable, &idle) == 0;
+	return m->ok ? 0 : -1;
+}
+
+int64_t wtg_starve_sample(struct wtg_starve_meter *m)
+{
+	if (!m->ok)
+		return -1;
+	int64_t now = wtg_now_ns();
+	int64_t dt = now - m->wall;
+	if (dt < WTG_STARVE_MIN_NS)
+		return m->starved_ns;
+	int64_t run, wait;
+	bool runnable, idle;
+	if (wtg_sched_sample(m->tid, &run, &wait, &runnable, &idle) < 0)
+		return m->starved_ns;	/* the thread has exited: nothing more to add */
+	bool cont = continued_since(&m->conts);
+	/* runnable at both ends of a short interval: the CPU it got says it; otherwise (it slept, or the
+	 * samples are far apart and the whole process may have been stopped) only a booked wait can.
+	 * Never both: a wait is booked late, often in a later interval than the one it filled. */
+	double span = (double)dt, share = idle ? WTG_STARVE_SHARE_IDLE : WTG_STARVE_SHARE;
+	bool by_state = m->runnable && runnable && dt <= WTG_STARVE_MAX_NS;
+	bool starved = by_state ? (double)(run - m->run) < (1.0 - share) * span
+				: (double)(wait - m->wait) >= share * span;
+	if (starved && !cont)
+		m->starved_ns += dt;
+	m->wall = now;
+	m->run = run;
+	m->wait = wait;
+	m->runnable = runnable;
+	return m->starved_ns;
 }

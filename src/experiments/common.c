@@ -382,6 +382,18 @@ uint64_t wtg_datafile_span(const struct wtg_datafile *df, uint64_t cap)
 	return cap / WTG_CHUNK * WTG_CHUNK;
 }
 
+struct touch_job {
+	const unsigned char *p;
+	uint64_t bytes, page, touch;
+};
+
+static void touch_pages(void *arg)
+{
+	struct touch_job *j = arg;
+	for (uint64_t off = 0; off < j->bytes; off += j->page)
+		j->touch += j->p[off];
+}
+
 unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes)
 {
 	int fd = open(ctx->df->path, O_RDONLY | O_CLOEXEC);
@@ -398,13 +410,25 @@ unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes)
 		return NULL;
 	}
 	/* MAP_POPULATE is best effort: read one byte per page so every page is really present */
-	const unsigned char *p = m;
-	long page = wtg_page_size();
-	uint64_t touch = 0;
-	for (uint64_t off = 0; off < bytes; off += (uint64_t)page)
-		touch += p[off];
-	wtg_sink += touch;
+	struct touch_job j = { .p = m, .bytes = bytes, .page = (uint64_t)wtg_page_size() };
+	if (wtg_guard_call(touch_pages, &j) < 0) {
+		munmap(m, bytes);
+		wtg_table_fail(ctx->t, "%s", WTG_GUARD_SHRANK);
+		return NULL;
+	}
+	wtg_sink += j.touch;
+	wtg_test_shrink(ctx);
 	return m;
+}
+
+void wtg_test_shrink(struct wtg_ctx *ctx)
+{
+	static atomic_bool done;
+	const char *want = getenv("WTG_TEST_SHRINK");
+	if (!want || strcmp(want, ctx->t->exp->name) != 0 || !ctx->df->owned || atomic_exchange(&done, true))
+		return;
+	if (truncate(ctx->df->path, (off_t)(ctx->df->size / 2)) < 0)
+		atomic_store(&done, false);
 }
 
 bool wtg_ctx_settle(struct wtg_ctx *ctx, int ms)
@@ -453,6 +477,8 @@ void wtg_crew_destroy(struct wtg_crew *c)
 bool wtg_crew_gate(struct wtg_crew *c)
 {
 	pthread_mutex_lock(&c->lock);
+	if (c->nmeters < WTG_CREW_METERED)
+		wtg_starve_begin(&c->meters[c->nmeters++], wtg_gettid());
 	c->ready++;
 	pthread_cond_broadcast(&c->cond);
 	while (!c->go)
@@ -477,48 +503,65 @@ void wtg_crew_open(struct wtg_crew *c)
 	pthread_mutex_unlock(&c->lock);
 }
 
+/* The crew's limit has passed (see wtg_crew_wait); called with the lock held. */
+static bool crew_starved(struct wtg_crew *c, int n)
+{
+	bool wall = wtg_active_elapsed(&c->clock) >= c->limit_ns;
+	if (c->nmeters < (n < WTG_CREW_METERED ? n : WTG_CREW_METERED))
+		return wall;
+	for (int i = 0; i < c->nmeters; i++) {
+		int64_t starved = wtg_starve_sample(&c->meters[i]);
+		if (starved < 0)
+			return wall;
+		if (starved >= c->limit_ns)
+			return true;
+	}
+	return false;
+}
+
 int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bool stop_on_cancel,
-		  int64_t deadline_ns)
+		  bool limited)
 {
 	for (;;) {
 		bool cancelled = wtg_ctx_cancelled(ctx);
 		pthread_mutex_lock(&c->lock);
 		bool reached = (ready ? c->ready : c->done) >= n;
 		if (!reached && !(cancelled && stop_on_cancel)) {
-			int64_t now = wtg_now_ns();
-			int64_t until = now + 100000000;
-			if (deadline_ns && deadline_ns < until)
-				until = deadline_ns > now ? deadline_ns : now;
+			int64_t until = wtg_now_ns() + 100000000;
 			struct timespec ts = { .tv_sec = until / 1000000000, .tv_nsec = until % 1000000000 };
 			pthread_cond_timedwait(&c->cond, &c->lock, &ts);
 			reached = (ready ? c->ready : c->done) >= n;
 		}
+		bool starved = !reached && limited && c->limit_ns > 0 && crew_starved(c, n);
 		pthread_mutex_unlock(&c->lock);
 		if (reached)
 			return WTG_CREW_REACHED;
 		if (cancelled && stop_on_cancel)
 			return WTG_CREW_CANCELLED;
-		if (deadline_ns && wtg_now_ns() >= deadline_ns)
+		if (starved)
 			return WTG_CREW_TIMEOUT;
 	}
 }
 
 int wtg_crew_spawn(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
+	sigset_t old;
+	wtg_thread_sigmask(&old);
 	int err = pthread_create(th, attr, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return err;
 }
 
-int wtg_crew_run(struct wtg_ctx *ctx, struct wtg_crew *c, int n, int64_t deadline_ns)
+int wtg_crew_run(struct wtg_ctx *ctx, struct wtg_crew *c, int n, int64_t limit_ns)
 {
-	int w = wtg_crew_wait(ctx, c, n, true, true, deadline_ns);
+	pthread_mutex_lock(&c->lock);
+	c->limit_ns = limit_ns;
+	wtg_active_begin(&c->clock);
+	pthread_mutex_unlock(&c->lock);
+	int w = wtg_crew_wait(ctx, c, n, true, true, true);
 	if (w == WTG_CREW_REACHED) {
 		wtg_crew_open(c);
-		w = wtg_crew_wait(ctx, c, n, false, true, deadline_ns);
+		w = wtg_crew_wait(ctx, c, n, false, true, true);
 	}
 	return w;
 }
@@ -526,7 +569,7 @@ int wtg_crew_run(struct wtg_ctx *ctx, struct wtg_crew *c, int n, int64_t deadlin
 void wtg_crew_finish(struct wtg_ctx *ctx, struct wtg_crew *c, int n)
 {
 	wtg_crew_open(c);
-	wtg_crew_wait(ctx, c, n, false, false, 0);
+	wtg_crew_wait(ctx, c, n, false, false, false);
 }
 
 /* ---- pages and mappings (mmap, pagecache, faultbase, zerofill, uncached) ---- */
@@ -547,9 +590,13 @@ int64_t wtg_pages_of(uint64_t bytes, long page)
 int wtg_sum_mapped(struct wtg_ctx *ctx, const unsigned char *p, uint64_t size, int64_t *sum)
 {
 	int64_t s = 0;
+	wtg_test_shrink(ctx);
 	for (uint64_t off = 0; off < size; off += MAPPED_PIECE) {
 		uint64_t len = size - off < MAPPED_PIECE ? size - off : MAPPED_PIECE;
-		s += wtg_sum_bytes(p + off, (size_t)len);
+		if (wtg_guard_sum(p + off, (size_t)len, &s) < 0) {
+			wtg_table_fail(ctx->t, "%s", WTG_GUARD_SHRANK);
+			return -1;
+		}
 		if (wtg_ctx_cancelled(ctx))
 			return 1;
 	}

@@ -11,6 +11,7 @@
 #include "wtg/conditions.h"
 #include "wtg/datafile.h"
 #include "wtg/experiment.h"
+#include "wtg/guard.h"
 #include "wtg/kernels.h"
 #include "wtg/probe.h"
 #include "wtg/stats.h"
@@ -93,8 +94,9 @@ int wtg_sum_passes_checked(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned ch
  * fits, else cap rounded down to WTG_CHUNK. */
 uint64_t wtg_datafile_span(const struct wtg_datafile *df, uint64_t cap);
 
-/* Map the first `bytes` of the data file read-only and prefault it (MAP_POPULATE, then one read per
- * page), so nothing timed afterwards takes a fault. NULL after wtg_table_fail(); munmap when done. */
+/* Map the first `bytes` of the data file read-only and prefault it (MAP_POPULATE, then one guarded read
+ * per page), so nothing timed afterwards takes a fault. NULL after wtg_table_fail(); munmap when done.
+ * Read it under the SIGBUS guard (wtg_crew_sum, wtg_guard_call): the file may shrink meanwhile. */
 unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes);
 
 /* Sleep about ms (letting burners get going, say) in 10 ms naps, beating the heartbeat and checking
@@ -105,6 +107,8 @@ bool wtg_ctx_settle(struct wtg_ctx *ctx, int ms);
  * WTG_ERR after wtg_table_fail("<prefix>cannot start N burners"). */
 int wtg_burners_start(struct wtg_ctx *ctx, int n, int settle_ms, const char *prefix);
 
+#define WTG_CREW_METERED 16	/* members whose starvation is metered: the first to reach the gate */
+
 /* Helper threads the worker supervises: they wait at a start gate, run, and report done; the worker
  * waits in slices of at most 100 ms calling wtg_ctx_cancelled(), so it stays responsive. */
 struct wtg_crew {
@@ -113,6 +117,12 @@ struct wtg_crew {
 	int ready, done;
 	bool go;
 	atomic_bool stop;	/* members stop at their next check */
+	atomic_bool shrank;	/* a member's read hit the end of a shrunken mapping (then stop is set) */
+	/* wtg_crew_run's limit: how long a member may be starved (wtg_starve_meter), under lock */
+	int64_t limit_ns;
+	struct wtg_active_clock clock;	/* since wtg_crew_run */
+	int nmeters;
+	struct wtg_starve_meter meters[WTG_CREW_METERED];
 };
 
 enum { WTG_CREW_REACHED = 0, WTG_CREW_CANCELLED, WTG_CREW_TIMEOUT };
@@ -125,31 +135,40 @@ void wtg_crew_done(struct wtg_crew *c);
 /* Worker: open the gate (with stop set, members leave without working). */
 void wtg_crew_open(struct wtg_crew *c);
 /* Worker: wait until n members are ready (ready) or done (!ready). Returns WTG_CREW_REACHED, or
- * WTG_CREW_CANCELLED when the run was cancelled (only if stop_on_cancel), or WTG_CREW_TIMEOUT once
- * wtg_now_ns() passes deadline_ns (0: none). */
+ * WTG_CREW_CANCELLED when the run was cancelled (only if stop_on_cancel), or WTG_CREW_TIMEOUT (only if
+ * limited) once a metered member has been starved for the crew's limit_ns: runnable, waiting for a
+ * CPU, so a stopped process never times out. Members not yet at the gate are not metered yet: until
+ * they all are, the time since wtg_crew_run (wtg_active_clock: stops left out) stands in, as it does
+ * where schedstat is unreadable. */
 int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bool stop_on_cancel,
-		  int64_t deadline_ns);
-/* Start a thread (a member, or any helper; attr may be NULL) with every signal blocked, so signals
- * stay with the main thread. Returns pthread_create's result. */
+		  bool limited);
+/* Start a thread (a member, or any helper; attr may be NULL) with every signal but the faults blocked
+ * (wtg_thread_sigmask), so requests to quit stay with the main thread. Returns pthread_create's result. */
 int wtg_crew_spawn(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
 /* Worker: wait until n members are ready, open the gate, wait until they are done; cancel and the
- * deadline as in wtg_crew_wait (WTG_CREW_REACHED once all n are done). */
-int wtg_crew_run(struct wtg_ctx *ctx, struct wtg_crew *c, int n, int64_t deadline_ns);
+ * starvation limit (limit_ns, 0: none) as in wtg_crew_wait (WTG_CREW_REACHED once all n are done). */
+int wtg_crew_run(struct wtg_ctx *ctx, struct wtg_crew *c, int n, int64_t limit_ns);
 /* Worker, after setting stop (and rescuing starved members): open the gate and wait, whatever
  * cancel says, until the n members started are done, so they can be joined. */
 void wtg_crew_finish(struct wtg_ctx *ctx, struct wtg_crew *c, int n);
 
 #define WTG_CREW_PIECE (16u << 20)	/* members look at the stop flag this often */
 
-/* Member: add the byte sum of p[0, len) to *sum in WTG_CREW_PIECE pieces, looking at the stop flag
- * before each; false when told to stop (*sum is then partial). Inline: it runs in timed loops. */
+/* Member: add the byte sum of p[0, len) (a mapping of the data file) to *sum in WTG_CREW_PIECE
+ * pieces, looking at the stop flag before each; false when told to stop (*sum is then partial). Each
+ * piece is read under the SIGBUS guard: a read past the end of a shrunken file sets shrank and stop.
+ * Inline: it runs in timed loops. */
 static inline bool wtg_crew_sum(struct wtg_crew *c, const unsigned char *p, uint64_t len, int64_t *sum)
 {
 	for (uint64_t off = 0; off < len; off += WTG_CREW_PIECE) {
 		if (atomic_load(&c->stop))
 			return false;
 		uint64_t n = len - off < WTG_CREW_PIECE ? len - off : WTG_CREW_PIECE;
-		*sum += wtg_sum_bytes(p + off, (size_t)n);
+		if (wtg_guard_sum(p + off, (size_t)n, sum) < 0) {
+			atomic_store(&c->shrank, true);
+			atomic_store(&c->stop, true);
+			return false;
+		}
 	}
 	return true;
 }
@@ -268,9 +287,15 @@ long wtg_page_size(void);
 /* How many pages of `page` bytes cover `bytes` (the last one may be partial). */
 int64_t wtg_pages_of(uint64_t bytes, long page);
 
-/* Sum a mapping of size bytes in 4 MiB pieces, checking cancel after each piece. Returns 0 with *sum
- * set, or 1 when cancelled. */
+/* Sum a mapping of the data file, size bytes, in 4 MiB pieces under the SIGBUS guard, checking cancel
+ * after each piece. Returns 0 with *sum set, 1 when cancelled, or -1 after wtg_table_fail() when the
+ * file shrank under the mapping (WTG_GUARD_SHRANK). */
 int wtg_sum_mapped(struct wtg_ctx *ctx, const unsigned char *p, uint64_t size, int64_t *sum);
+
+/* Test hook: with WTG_TEST_SHRINK=NAME in the environment, the first time experiment NAME (the table
+ * ctx fills) is about to read a mapping of a data file wtg created, that file is truncated to half its
+ * size, as another program might; a --file is never touched. Called after mapping, before reading. */
+void wtg_test_shrink(struct wtg_ctx *ctx);
 
 /* The data file lives in memory (tmpfs or ramfs): no storage device behind its page cache. */
 bool wtg_datafile_in_memory(const struct wtg_datafile *df);

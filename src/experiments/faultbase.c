@@ -68,7 +68,13 @@ int wtg_faultbase_child(const char *mode, const char *path)
 		return child_fail(mode, "cannot map", path);
 	if (!sum)
 		return 0;	/* mapped, never touched; exit unmaps it */
-	int64_t s = wtg_sum_bytes(p, size);
+	/* the file may shrink under the mapping: say so instead of dying of SIGBUS */
+	int64_t s = 0;
+	wtg_guard_install();	/* sigaction with a valid handler for SIGBUS cannot fail */
+	if (wtg_guard_sum(p, size, &s) < 0) {
+		fprintf(stderr, "wtg: --child=%s: '%s': %s\n", mode, path, WTG_GUARD_SHRANK);
+		return 1;
+	}
 	/* formatted on the stack and written raw: stdio would allocate, and those faults would be
 	 * charged to "sum" but not to "map" */
 	char out[32];

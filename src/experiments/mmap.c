@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,7 +31,8 @@ struct mm_run {
 	int64_t sum;
 };
 
-/* One mapping and one timed summing pass. Returns 0, 1 (cancelled) or -1 (mmap failed). */
+/* One mapping and one timed summing pass. Returns 0, 1 (cancelled) or -1 after wtg_table_fail (mmap
+ * failed, or the file shrank under the mapping). */
 static int mm_once(struct wtg_ctx *ctx, int fd, uint64_t size, int kind, struct mm_run *r)
 {
 	struct wtg_probe pb;
@@ -39,8 +41,11 @@ static int mm_once(struct wtg_ctx *ctx, int fd, uint64_t size, int kind, struct 
 	unsigned char *p =
 		mmap(NULL, size, PROT_READ, MAP_PRIVATE | (kind == MM_POPULATED ? MAP_POPULATE : 0), fd, 0);
 	wtg_probe_end(&pb, &r->map_pr);
-	if (p == MAP_FAILED)
+	if (p == MAP_FAILED) {
+		wtg_table_fail(ctx->t, "mmap of the data file (%llu bytes) failed: %s", (unsigned long long)size,
+			       strerror(errno));
 		return -1;
+	}
 	wtg_probe_begin(&pb);
 	int rc = wtg_sum_mapped(ctx, p, size, &r->sum);
 	wtg_probe_end(&pb, &r->sum_pr);
@@ -149,10 +154,7 @@ static int run_mmap(struct wtg_ctx *ctx)
 	int rc = mm_once(ctx, fd, size, MM_LAZY, &warm);
 	if (rc != 0) {
 		close(fd);
-		if (rc == 1)
-			return WTG_CANCELLED;
-		wtg_table_fail(ctx->t, "mmap of the data file (%llu bytes) failed", (unsigned long long)size);
-		return WTG_ERR;
+		return rc == 1 ? WTG_CANCELLED : WTG_ERR;
 	}
 	if (!wtg_check_sum(ctx, "warm-up pass (mmap, not reported)", warm.sum, df->sum)) {
 		close(fd);
@@ -175,8 +177,6 @@ static int run_mmap(struct wtg_ctx *ctx)
 			rc = mm_once(ctx, fd, size, kind, &runs[kind][rep]);
 			if (rc < 0) {
 				close(fd);
-				wtg_table_fail(ctx->t, "mmap of the data file (%llu bytes) failed",
-					       (unsigned long long)size);
 				return WTG_ERR;
 			}
 			if (rc == 1) {

@@ -78,7 +78,8 @@ static int pc_read_pass(struct pc_state *st, struct wtg_probe_result *pr, int64_
 	return rc == 0 && (uint64_t)bytes != st->span ? -1 : rc;
 }
 
-/* Map the span and sum it; the mapping is made and removed inside the probe. */
+/* Map the span and sum it; the mapping is made and removed inside the probe. Returns 0, 1 (cancelled),
+ * -1 (open or mmap failed) or -2 (the file shrank under the mapping: the table has failed). */
 static int pc_mmap_pass(struct pc_state *st, struct wtg_probe_result *pr, int64_t *sum)
 {
 	const struct wtg_datafile *df = st->ctx->df;
@@ -91,6 +92,8 @@ static int pc_mmap_pass(struct pc_state *st, struct wtg_probe_result *pr, int64_
 	unsigned char *p = mmap(NULL, st->span, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p != MAP_FAILED) {
 		rc = wtg_sum_mapped(st->ctx, p, st->span, sum);
+		if (rc < 0)
+			rc = -2;
 		munmap(p, st->span);
 	}
 	wtg_probe_end(&pb, pr);
@@ -117,6 +120,8 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	int rc = method_of(v) == PC_READ ? pc_read_pass(st, &out->res, &sum) : pc_mmap_pass(st, &out->res, &sum);
 	if (rc == 1)
 		return WTG_CANCELLED;
+	if (rc == -2)
+		return WTG_ERR;
 	if (rc < 0) {
 		wtg_table_fail(ctx->t, "%s: reading the data file failed", what);
 		return WTG_ERR;

@@ -93,13 +93,12 @@ static int one_row(struct wtg_ctx *ctx, const unsigned char *map, uint64_t span,
 	pthread_attr_destroy(&attr);
 
 	int outcome = ROW_OK;
-	int64_t deadline = wtg_now_ns() + limit_ms * 1000000;
 	if (created < n) {
 		wtg_table_fail(ctx->t, "cannot start thread %d of %d: %s", created + 1, n, strerror(err));
 		outcome = ROW_FAILED;
 	} else {
 		/* everyone at the gate, then release them together */
-		int w = wtg_crew_run(ctx, &crew, n, deadline);
+		int w = wtg_crew_run(ctx, &crew, n, limit_ms * 1000000);
 		if (w == WTG_CREW_CANCELLED)
 			outcome = ROW_CANCELLED;
 		else if (w == WTG_CREW_TIMEOUT)
@@ -113,6 +112,10 @@ static int one_row(struct wtg_ctx *ctx, const unsigned char *map, uint64_t span,
 	}
 	for (int i = 0; i < created; i++)
 		pthread_join(mb[i].th, NULL);
+	if (atomic_load(&crew.shrank)) {
+		wtg_table_fail(ctx->t, "%d thread%s: %s", n, n == 1 ? "" : "s", WTG_GUARD_SHRANK);
+		outcome = ROW_FAILED;
+	}
 	wtg_crew_destroy(&crew);
 	if (outcome != ROW_OK) {
 		free(mb);

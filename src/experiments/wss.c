@@ -187,6 +187,22 @@ static int run(struct wtg_ctx *ctx)
 	return rc;
 }
 
+struct headline_job {
+	struct wtg_ctx *ctx;
+	const unsigned char *m;
+	uint64_t span;
+	int rc;
+	int64_t sum;
+	struct wtg_probe_result res;
+};
+
+/* The headline's passes over the mapping, run under the SIGBUS guard. */
+static void headline_passes(void *arg)
+{
+	struct headline_job *j = arg;
+	j->rc = wtg_sum_passes(j->ctx, wtg_sum_bytes, j->m, j->span, HEADLINE_PASSES, &j->sum, &j->res);
+}
+
 /* Headline for compare: GB/s of the fast sum over a memory-sized span of the data file, mapped and
  * prefaulted first so the figure is the sum's, not the page cache's or the fault path's. */
 double wtg_headline_wss(struct wtg_ctx *ctx)
@@ -196,11 +212,16 @@ double wtg_headline_wss(struct wtg_ctx *ctx)
 	if (!m)
 		return NAN;
 	int64_t want = wtg_datafile_prefix_sum(ctx->df, span);
-	int64_t sum = 0;
-	struct wtg_probe_result res;
-	int rc = wtg_sum_passes(ctx, wtg_sum_bytes, m, span, HEADLINE_PASSES, &sum, &res);
+	struct headline_job j = { .ctx = ctx, .m = m, .span = span };
+	int guarded = wtg_guard_call(headline_passes, &j);
 	munmap(m, span);
-	if (rc != WTG_OK)
+	if (guarded < 0) {
+		wtg_table_fail(ctx->t, "wss headline: %s", WTG_GUARD_SHRANK);
+		return NAN;
+	}
+	int64_t sum = j.sum;
+	struct wtg_probe_result res = j.res;
+	if (j.rc != WTG_OK)
 		return NAN;
 	if (sum != want * HEADLINE_PASSES) {
 		wtg_check_sum(ctx, "wss headline", sum, want * HEADLINE_PASSES);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tui_internal.h"
+#include "wtg/guard.h"
 
 #if defined(HAVE_NCURSESW_CURSES_H)
 #include <ncursesw/term.h>
@@ -108,13 +109,12 @@ static void on_late_signal(int sig)
  * then die of the same signal. */
 static void on_crash(int sig)
 {
+	wtg_guard_escape(sig);	/* a guarded read of a shrunken mapping: not a crash */
 	if (saved_tio_ok)
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
 	if (reset_len)
 		(void)!write(STDOUT_FILENO, reset_seq, reset_len);
-	wtg_session_emergency_cleanup();
-	signal(sig, SIG_DFL);
-	raise(sig);
+	wtg_fatal_die(sig);
 }
 
 int tui_signal_fd(void)
@@ -233,12 +233,7 @@ int tui_screen_open(struct tui_look *look, const struct wtg_options *o)
 	set_term(scr);
 	save_reset_sequences();
 
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_crash;
-	sa.sa_flags = SA_RESETHAND;
-	sigemptyset(&sa.sa_mask);
-	for (int i = 0; i < WTG_NFATAL_SIGNALS; i++)
-		sigaction(wtg_fatal_signals[i], &sa, &old_crash[i]);
+	wtg_fatal_install(on_crash, old_crash);
 
 	/* wrap curses' resize handler so that a resize also wakes poll() */
 	sigaction(SIGWINCH, NULL, &curses_winch);

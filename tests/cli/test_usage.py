@@ -8,6 +8,7 @@ import tempfile
 from wtgtest import WTG, check, datadir, finish, run
 
 HELP = " (see 'wtg --help')"
+BURN_MAX = min(8 * max(os.sysconf("SC_NPROCESSORS_ONLN"), 1), 1024)  # burners per online CPU
 d = datadir()
 small = os.path.join(d, "small.bin")
 with open(small, "wb") as f:
@@ -40,8 +41,10 @@ CASES = [
     (["--threads=0"], "--threads must be a whole number from 1 to 1024, not '0'"),
     (["--threads=many"], "--threads must be a whole number from 1 to 1024, not 'many'"),
     (["--threads=5000"], "--threads must be a whole number from 1 to 1024, not '5000'"),
-    (["--burn=0"], "--burn must be a whole number from 1 to 1024, not '0'"),
-    (["--burn=two"], "--burn must be a whole number from 1 to 1024, not 'two'"),
+    (["--burn=0"], "--burn must be a whole number from 1 to %d (8 per online CPU), not '0'" % BURN_MAX),
+    (["--burn=two"], "--burn must be a whole number from 1 to %d (8 per online CPU), not 'two'" % BURN_MAX),
+    (["--burn=%d" % (BURN_MAX + 1)],
+     "--burn must be a whole number from 1 to %d (8 per online CPU), not '%d'" % (BURN_MAX, BURN_MAX + 1)),
     (["--burn=2:fire"], "--burn: unknown burner kind 'fire' (spin or stream)"),
     (["--order=clock,rain"], "unknown experiment 'rain' in --order; 'wtg --list' names them"),
     (["--order=clock,syscall,clock"], "--order names 'clock' twice"),
@@ -49,7 +52,6 @@ CASES = [
     (["--hold=0"], "--hold must be seconds from 0.5 to 600, not '0'"),
     (["--hold=5s"], "--hold must be seconds from 0.5 to 600, not '5s'"),
     (["--burn=:stream"], "--burn: a count before ':stream' is missing"),
-    (["--burn=0:spin"], "--burn must be a whole number from 1 to 1024, not '0'"),
     (["--seed=-1"], "--seed must be a whole number from 0 to 2^64-1, not '-1'"),
     (["--seed=18446744073709551616"],
      "--seed must be a whole number from 0 to 2^64-1, not '18446744073709551616'"),
