@@ -25,7 +25,7 @@ CASES = [
     (["--run=syscall,nosuch"], "unknown experiment 'nosuch' in --run; 'wtg --list' names them"),
     (["--run=syscall,,valley"], "empty experiment name in --run 'syscall,,valley'"),
     (["--run=syscall,"], "empty experiment name in --run 'syscall,'"),
-    (["--run=syscall", "--format=xml"], "--format must be text, csv or json, not 'xml'"),
+    (["--run=syscall", "--format=xml"], "--format must be text, csv, json, markdown, svg or html, not 'xml'"),
     (["--size=abc"], "--size: 'abc' is not a size (try 256M or 1G)"),
     (["--size=1.5M"], "--size: '1.5M' is not a size (try 256M or 1G)"),
     (["--size=-5M"], "--size: '-5M' is not a size (try 256M or 1G)"),

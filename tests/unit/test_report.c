@@ -348,18 +348,28 @@ static void test_json(struct wtg_session *s)
 	CHECK(strstr(j, "{\"name\": \"gbps\", \"unit\": \"GB/s\", \"type\": \"real\"}") != NULL);
 	CHECK(strstr(j, "{\"name\": \"cond_io\", \"unit\": \"\", \"type\": \"text\"}") != NULL);
 	/* the rows: integers as integers, the probe and the conditions after the own columns */
-	CHECK(strstr(j, "[16, 4194304, 67108864, 12.5, 5.36870912, 8556150000, 12.5, 3.125, 6.25, 3, 0, "
-			"1, 2, \"0,1\", null, 0, \"normal\", \"cached\"]") != NULL);
-	CHECK(strstr(j, ", 2, 2, \"background\", \"direct\"]") != NULL);
+	CHECK(strstr(j, "{\"bufsize\": 16, \"read_calls\": 4194304, \"bytes\": 67108864, \"ms\": 12.5, "
+			"\"gbps\": 5.36870912, \"sum\": 8556150000, \"probe_wall_ms\": 12.5, \"probe_user_ms\": 3.125, "
+			"\"probe_sys_ms\": 6.25, \"probe_minflt\": 3, \"probe_majflt\": 0, \"probe_vcsw\": 1, "
+			"\"probe_ivcsw\": 2, \"probe_cpus\": \"0-1\", \"probe_migrations\": null, \"cond_burners\": 0, "
+			"\"cond_policy\": \"normal\", \"cond_io\": \"cached\"}") != NULL);
+	CHECK(strstr(j, "\"probe_migrations\": 2, \"cond_burners\": 2, \"cond_policy\": \"background\", "
+			"\"cond_io\": \"direct\"}") != NULL);
 	/* escaping, NaN and infinity as null, n/a as null, and no probe: nulls there */
-	CHECK(strstr(j, "[\"say \\\"hi\\\", then\\nleave\", 120, null, null, null, null, null, null, null, "
-			"null, null, null, 0, \"normal\", \"cached\"]") != NULL);
-	CHECK(strstr(j, "[\"inf\\tcase\", null, null, ") != NULL);
+	CHECK(strstr(j, "{\"operation\": \"say \\\"hi\\\", then\\nleave\", \"samples\": 120, \"median_ns\": null, "
+			"\"probe_wall_ms\": null, ") != NULL);
+	CHECK(strstr(j, "{\"operation\": \"inf\\tcase\", \"samples\": null, \"median_ns\": null, ") != NULL);
+	/* schema 2: the version, the run block with every option, checks tallied */
+	CHECK(strstr(j, "\"schema\": 2,") != NULL);
+	CHECK(strstr(j, "\"run\": {\n    \"timestamp\": \"") != NULL);
+	CHECK(strstr(j, "\"options\": {\n      \"run\": [") != NULL);
+	CHECK(strstr(j, "\"checks_summary\": {\"ok\": ") != NULL);
+	CHECK(strstr(j, "\"cpus_online\": ") != NULL && strstr(j, "\"mitigations\": ") != NULL);
 	CHECK(strstr(j, "changed after the add") == NULL);
 	CHECK(strstr(j, "\\u0001 (control char)") != NULL);
 	CHECK(strstr(j, "{\"name\": \"sum\", \"ok\": false, \"status\": \"fail\", \"detail\": \"got 1, want 2 ") != NULL);
 	CHECK(strstr(j, "\"a note, with \\\"quotes\\\"\\nand a second line\"") != NULL);
-	CHECK(strstr(j, "\"samples\": [310.5, 318.25, null, 1e+21]") != NULL);
+	CHECK(strstr(j, "\"count\": 4, \"thinned\": false, \"note\": null, \"samples\": [310.5, 318.25, null, 1e+21]") != NULL);
 	CHECK(strstr(j, "\"probe\": {\"wall_ms\": 1500.25, \"user_ms\": 375.0625, \"sys_ms\": 750.125, "
 			"\"minflt\": 40003, \"majflt\": 0, \"vcsw\": 1, \"ivcsw\": 2, \"cpus\": [0, 1], "
 			"\"migrations\": 2, \"instructions\": null, \"cycles\": null") != NULL);
@@ -400,32 +410,36 @@ static void test_csv(struct wtg_session *s)
 		return;
 	if (getenv("WTG_TEST_SHOW"))
 		fputs(c, stderr);
-	CHECK(strncmp(c, "# experiment valley\n", 20) == 0);
-	CHECK_STR(line_after(c, "# experiment valley"),
-		  "bufsize,read_calls,bytes,ms,gbps,sum,probe_wall_ms,probe_user_ms,probe_sys_ms,"
-		  "probe_minflt,probe_majflt,probe_vcsw,probe_ivcsw,probe_cpus,probe_migrations,"
-		  "cond_burners,cond_policy,cond_io");
-	CHECK_STR(line_after(c, "bufsize,"),
-		  "16,4194304,67108864,12.5,5.36870912,8556150000,12.5,3.125,6.25,3,0,1,2,\"0,1\",,0,"
-		  "normal,cached");
-	CHECK_STR(line_starting(c, "65536,"),
-		  "65536,1024,67108864,1234.5,0.054,8556150000,1234.5,308.625,617.25,40000,0,1,2,0,2,2,"
-		  "background,direct");
-	CHECK_STR(line_starting(c, "# check sum ok"),
-		  "# check sum ok every row's sum equals the known sum 8556150000");
-	CHECK_STR(line_starting(c, "# note 64K"),
-		  "# note 64K and up: the buffer no longer fits the L1 cache");
-	CHECK_STR(line_after(c, "# experiment readcost"),
-		  "operation,samples,median_ns,probe_wall_ms,probe_user_ms,probe_sys_ms,probe_minflt,"
-		  "probe_majflt,probe_vcsw,probe_ivcsw,probe_cpus,probe_migrations,cond_burners,cond_policy,"
-		  "cond_io");
+	CHECK(strncmp(c, "experiment,kind,row,name,unit,value,detail\n", 43) == 0);
+	/* one rectangle: seven fields on every record (a quoted field may hold a line break) */
+	int fields = 1, records = 0;
+	bool quoted = false, rect = true;
+	for (const char *p = c; *p; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (*p == ',' && !quoted)
+			fields++;
+		else if (*p == '\n' && !quoted) {
+			rect &= fields == 7;
+			records++;
+			fields = 1;
+		}
+	}
+	CHECK(rect && !quoted && records > 40);
+	CHECK_STR(line_starting(c, "valley,cell,0,bufsize,"), "valley,cell,0,bufsize,B,16,");
+	CHECK_STR(line_starting(c, "valley,cell,0,gbps,"), "valley,cell,0,gbps,GB/s,5.36870912,");
+	CHECK_STR(line_starting(c, "valley,cell,0,probe_cpus,"), "valley,cell,0,probe_cpus,,0-1,");
+	CHECK_STR(line_starting(c, "valley,cell,0,probe_migrations,"), "valley,cell,0,probe_migrations,count,,");
+	CHECK_STR(line_starting(c, "valley,cell,1,cond_io,"), "valley,cell,1,cond_io,,direct,");
+	CHECK_STR(line_starting(c, "valley,check,,sum,"),
+		  "valley,check,,sum,,ok,every row's sum equals the known sum 8556150000");
+	CHECK_STR(line_starting(c, "valley,note,0,"), "valley,note,0,,,64K and up: the buffer no longer fits the L1 cache,");
+	CHECK_STR(line_starting(c, "valley,state,"), "valley,state,,state,,done,");
 	/* RFC 4180: quotes doubled, the field quoted, the newline kept inside it; NaN empty */
-	CHECK(strstr(c, "\n\"say \"\"hi\"\", then\nleave\",120,,,,,,,,,,,0,normal,cached\n") != NULL);
-	CHECK(strstr(c, "\ninf\tcase,,,,,,,,,,,,0,normal,cached\n") != NULL);
-	CHECK_STR(line_starting(c, "# check sum FAILED"),
-		  "# check sum FAILED got 1, want 2   (control char)");
-	CHECK_STR(line_starting(c, "# note a note"), "# note a note, with \"quotes\" and a second line");
-	CHECK_STR(line_starting(c, "# state"), "# state failed: a check failed");
+	CHECK(strstr(c, "\nreadcost,cell,0,operation,,\"say \"\"hi\"\", then\nleave\",\n") != NULL);
+	CHECK(strstr(c, "\nreadcost,cell,1,samples,count,,\n") != NULL);
+	CHECK_STR(line_starting(c, "readcost,state,"), "readcost,state,,state,,failed,a check failed");
+	CHECK(strstr(c, "\nreadcost,sample,3,") != NULL);
 	CHECK(strstr(c, "syscall") == NULL);
 	CHECK(strstr(c, "8,556") == NULL);	/* no thousands separators */
 	free(c);
@@ -464,7 +478,7 @@ static void test_text(struct wtg_session *s)
 	CHECK_STR(line_starting(t, "  where"),
 		  "  where the time went: wall 1,500.2 ms, user 375.1 ms, sys 750.1 ms");
 	CHECK_STR(line_after(t, "  where"),
-		  "    faults 40,003 minor, 0 major; switches 1 voluntary, 2 involuntary; CPUs 0,1; "
+		  "    faults 40,003 minor, 0 major; switches 1 voluntary, 2 involuntary; CPUs 0-1; "
 		  "2 migrations");
 	CHECK(strstr(t, "\n  ok      sum: every row's sum equals the known sum 8556150000\n") != NULL);
 	CHECK(strstr(t, "\n  note: 64K and up: the buffer no longer fits the L1 cache\n") != NULL);
@@ -540,9 +554,9 @@ static void test_save(struct wtg_session *s)
 	/* replacing an existing file; a target that is a folder fails and leaves no temp file */
 	CHECK(wtg_report_save(path, WTG_FMT_CSV, s, NULL, err, sizeof err) == 0);
 	f = fopen(path, "r");
-	char head[32] = "";
+	char head[64] = "";
 	CHECK(f && fgets(head, sizeof head, f));
-	CHECK_STR(head, "# experiment valley\n");
+	CHECK_STR(head, "experiment,kind,row,name,unit,value,detail\n");
 	if (f)
 		fclose(f);
 	char sub[300];
