@@ -266,8 +266,10 @@ static int check_output(struct wtg_options *o, int i)
 	bool exists = strcmp(p, "-") != 0 && stat(p, &st) == 0;
 	if (exists && S_ISDIR(st.st_mode))
 		return usage_error("--output '%s' is a folder", p);
+	/* standard output, a device or a pipe by a name without an ending takes --format, as '-' does */
+	bool stream = wtg_report_is_stdout(p) || (exists && !S_ISREG(st.st_mode));
 	int fmt = strcmp(p, "-") == 0 ? (int)o->format : wtg_format_from_path(p);
-	if (fmt < 0 && !o->format_given)
+	if (fmt < 0 && !o->format_given && !stream)
 		return usage_error("--output '%s': unknown file ending (.txt .csv .json .md .svg .html), or "
 				   "give --format", p);
 	out->format = fmt < 0 ? o->format : (enum wtg_format)fmt;

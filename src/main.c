@@ -83,9 +83,11 @@ static void progress_show(struct progress *p, struct wtg_session *s, const struc
 	int64_t rem = t->expected_ns > 0 ? t->expected_ns - (wtg_now_ns() - t->started_ns) : -1;
 	if (rem >= 0)
 		snprintf(left, sizeof left, ", about %.0f s left", (double)rem / 1e9 + 0.5);
-	snprintf(line, sizeof line, "[%d/%d] %s: step %d of %d%s%s%s", done + 1, p->total,
-		 wtg_experiments[cur]->name, t->step, t->nsteps, t->step_label[0] ? " " : "", t->step_label,
-		 left);
+	char step[32] = "starting";
+	if (t->nsteps > 0)
+		snprintf(step, sizeof step, "step %d of %d", t->step, t->nsteps);
+	snprintf(line, sizeof line, "[%d/%d] %s: %s%s%s%s", done + 1, p->total, wtg_experiments[cur]->name, step,
+		 t->step_label[0] ? ", " : "", t->step_label, left);
 	pthread_mutex_unlock(&t->lock);
 	struct winsize ws;
 	int width = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 ? ws.ws_col - 1 : 79;
