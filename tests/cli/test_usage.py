@@ -90,7 +90,9 @@ for opt in ("--run=LIST", "--format=FMT", "--output=FILE", "--file=PATH", "--dir
             "--compare=EXP:COND", "--no-color", "--ascii"):
     check(opt in out, "--help mentions %s" % opt)
 status, out, err = run("--version")
-check(status == 0 and out.startswith("wtg ") and len(out.split()) == 2, "--version: %r" % out)
+first = out.splitlines()[0] if out else ""
+check(status == 0 and first.startswith("wtg ") and len(first.split()) == 2 and "Copyright" in out
+      and "License" in out, "--version: %r" % out)
 
 NAMES = ["bytewise", "syscall", "valley", "kernels", "mmap", "pagecache", "zerofill", "faultbase", "wss",
          "threads", "roofline", "uncached", "readcost", "clock", "tail", "passes", "compare"]

@@ -445,6 +445,45 @@ static void test_csv(struct wtg_session *s)
 	free(c);
 }
 
+static void test_markdown(struct wtg_session *s)
+{
+	char *m = render(wtg_report_markdown, s, NULL);
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	if (getenv("WTG_TEST_SHOW"))
+		fputs(m, stderr);
+	CHECK(strncmp(m, "# wtg " PACKAGE_VERSION ": where the time goes\n", 30) == 0);
+	CHECK(strstr(m, "\n## valley: How big should the read buffer be?\n") != NULL);
+	CHECK_STR(line_starting(m, "| bufsize"),
+		  "| bufsize [B] | read\\_calls [count] | bytes [B] | ms [ms] | gbps [GB/s] | sum |");
+	CHECK_STR(line_after(m, "| bufsize"), "| ---: | ---: | ---: | ---: | ---: | ---: |");
+	CHECK(strstr(m, "\n| 16 | 4,194,304 | 67,108,864 | 12.500 |") != NULL);
+	/* a cell stays in its cell: '|' escaped, a line break a space */
+	CHECK(strstr(m, "| say \"hi\", then leave | 120 |") != NULL);
+	CHECK(strstr(m, "\n**failed**: a check failed\n") != NULL);
+	CHECK(strstr(m, "\n- **fail** sum: got 1, want 2") != NULL);
+	CHECK(strstr(m, "\n> 64K and up: the buffer no longer fits the L1 cache\n") != NULL);
+	CHECK(strstr(m, "\n- **checks**: ") != NULL);
+	free(m);
+}
+
+static void test_formats(void)
+{
+	CHECK(wtg_format_from_path("r.json") == WTG_FMT_JSON);
+	CHECK(wtg_format_from_path("dir.d/r.MD") == WTG_FMT_MARKDOWN);
+	CHECK(wtg_format_from_path("a/b.csv") == WTG_FMT_CSV);
+	CHECK(wtg_format_from_path("x.txt") == WTG_FMT_TEXT);
+	CHECK(wtg_format_from_path("x.svg") == WTG_FMT_SVG && wtg_format_from_path("x.html") == WTG_FMT_HTML);
+	CHECK(wtg_format_from_path("report") == -1);
+	CHECK(wtg_format_from_path(".json") == -1);	/* a hidden file, no ending */
+	CHECK(wtg_format_from_path("a.json/report") == -1);
+	CHECK(wtg_format_from_path("r.xml") == -1);
+	CHECK(wtg_format_parse("markdown") == WTG_FMT_MARKDOWN && wtg_format_parse("md") == -1);
+	for (int i = 0; i < WTG_NFORMATS; i++)
+		CHECK(wtg_format_parse(wtg_writers[i].name) == i);
+}
+
 static void test_text(struct wtg_session *s)
 {
 	char *t = render(wtg_report_text, s, NULL);
@@ -604,12 +643,17 @@ int main(void)
 
 	fill_valley(&s.tables[valley]);
 	fill_readcost(&s.tables[readcost]);
+	/* a finished run: its timestamp and duration stay the same in every rendering */
+	wtg_report_run_begin();
+	wtg_report_run_end();
 
 	test_json_checker();
 	test_json_string();
 	test_json(&s);
 	test_csv(&s);
 	test_text(&s);
+	test_markdown(&s);
+	test_formats();
 	test_save(&s);
 
 	wtg_session_shutdown(&s);
