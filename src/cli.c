@@ -73,6 +73,10 @@ void wtg_print_help(FILE *f)
 		"                        EXP: syscall valley readcost zerofill wss passes bytewise;\n"
 		"                        COND: burn background uncached cold\n"
 		"      --time-limit=SEC  end a row that makes no progress for SEC seconds (default 10)\n"
+		"      --order=LIST      the dashboard's tabs and autoplay in this order, e.g.\n"
+		"                        --order=bytewise,syscall,valley (for a lecture)\n"
+		"      --hold=SEC        how long autoplay keeps a finished tab (default 4)\n"
+		"      --step            each next (PageDown, Right) moves on and runs the tab afresh\n"
 		"      --no-color        monochrome (also when NO_COLOR is set)\n"
 		"      --ascii           no Unicode glyphs (automatic when the locale is not UTF-8)\n"
 		"  -h, --help            this help\n"
@@ -179,6 +183,42 @@ static int parse_run_list(const char *list, struct wtg_options *o)
 	return rc;
 }
 
+/* --order=LIST: the experiments a lecture shows, in its order, each once ("all" adds the rest in
+ * registry order). */
+static int parse_order(const char *list, struct wtg_options *o)
+{
+	if (!*list || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
+		return usage_error("--order needs experiment names joined by commas, not '%s'", list);
+	char *copy = strdup(list);
+	if (!copy)
+		return usage_error("out of memory");
+	bool seen[32] = { false };
+	int rc = 0;
+	o->norder = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "all") == 0) {
+			for (int i = 0; i < wtg_nexperiments; i++)
+				if (!seen[i]) {
+					seen[i] = true;
+					o->order[o->norder++] = i;
+				}
+			continue;
+		}
+		int idx = wtg_experiment_find(tok);
+		if (idx < 0)
+			rc = usage_error("unknown experiment '%s' in --order; 'wtg --list' names them", tok);
+		else if (seen[idx])
+			rc = usage_error("--order names '%s' twice", tok);
+		else {
+			seen[idx] = true;
+			o->order[o->norder++] = idx;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
 static int parse_compare(const char *arg, struct wtg_options *o)
 {
 	const char *colon = strchr(arg, ':');
@@ -209,7 +249,7 @@ static int parse_compare(const char *arg, struct wtg_options *o)
 enum {
 	OPT_RUN = 256, OPT_LIST, OPT_FORMAT, OPT_FILE, OPT_DIR, OPT_SIZE, OPT_QUICK, OPT_THREADS, OPT_BURN,
 	OPT_BACKGROUND, OPT_UNCACHED, OPT_SEED, OPT_NOCOLOR, OPT_ASCII, OPT_COMPARE, OPT_CHILD,
-	OPT_TIMELIMIT, OPT_PROGRESS
+	OPT_TIMELIMIT, OPT_ORDER, OPT_HOLD, OPT_STEP, OPT_PROGRESS
 };
 
 static const struct option long_opts[] = {
@@ -232,6 +272,9 @@ static const struct option long_opts[] = {
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "time-limit", required_argument, NULL, OPT_TIMELIMIT },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "hold", required_argument, NULL, OPT_HOLD },
+	{ "step", no_argument, NULL, OPT_STEP },
 	{ "child", required_argument, NULL, OPT_CHILD },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -323,6 +366,9 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	o->compare_exp = "syscall";
 	o->compare_cond = "burn";
 	o->time_limit_ms = 10000;
+	o->hold_ms = 4000;
+	for (int i = 0; i < wtg_nexperiments && i < 32; i++)
+		o->order[o->norder++] = i;
 	int ncpu = wtg_online_cpus();
 	o->threads = 2 * ncpu < 4 ? 4 : 2 * ncpu;
 	const char *nc = getenv("NO_COLOR");
@@ -422,6 +468,20 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 			if (parse_compare(optarg, o))
 				return 2;
 			break;
+		case OPT_ORDER:
+			if (parse_order(optarg, o))
+				return 2;
+			break;
+		case OPT_HOLD: {
+			char *end;
+			errno = 0;
+			double h = strtod(optarg, &end);
+			if (end == optarg || *end || errno == ERANGE || !(h >= 0.5 && h <= 600))
+				return usage_error("--hold must be seconds from 0.5 to 600, not '%s'", optarg);
+			o->hold_ms = (int)(h * 1000 + 0.5);
+			break;
+		}
+		case OPT_STEP: o->step = true; break;
 		case OPT_TIMELIMIT:
 			if (parse_int(optarg, 1, 3600, &v) < 0)
 				return usage_error("--time-limit must be whole seconds from 1 to 3600, not '%s'", optarg);

@@ -149,6 +149,11 @@ tm_lacks() {
 	! tm_has "$1"
 }
 
+# tm_lacks_re REGEX: no line of the screen matches the extended regular expression.
+tm_lacks_re() {
+	! tm_match "$1"
+}
+
 # tm_wait TEXT [SECONDS]: wait until the screen shows TEXT (default 10 s).
 tm_wait() {
 	wait_for "${2:-10}" tm_has "$1"

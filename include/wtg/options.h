@@ -54,6 +54,11 @@ struct wtg_options {
 	const char *child_mode;		/* hidden: --child=MODE for faultbase controls */
 	const char *child_path;
 	int64_t time_limit_ms;		/* per-row limit before a starved row is ended */
+	/* the lecture: the dashboard's tabs and autoplay in this order (registry indices) */
+	int order[32];			/* --order=LIST; all experiments in registry order by default */
+	int norder;
+	int hold_ms;			/* --hold=SEC: how long autoplay keeps a finished tab (default 4 s) */
+	bool step;			/* --step: every "next" moves on and runs the tab afresh */
 };
 
 /* Parse argv. On a usage error prints one "wtg: ..." line to stderr and returns 2. Returns 0 on success. */

@@ -318,6 +318,15 @@ static void write_options(FILE *f, const struct wtg_options *o)
 	fprintf(f, "      \"compare\": \"%s:%s\",\n      \"time_limit_s\": %" PRId64 ",\n",
 		o->compare_exp ? o->compare_exp : "syscall", o->compare_cond ? o->compare_cond : "burn",
 		o->time_limit_ms / 1000);
+	fputs("      \"order\": [", f);
+	for (int i = 0; i < o->norder && i < 32; i++) {
+		fputs(i ? ", " : "", f);
+		wtg_json_string(f, o->order[i] >= 0 && o->order[i] < wtg_nexperiments ?
+				   wtg_experiments[o->order[i]]->name : NULL);
+	}
+	fputs("],\n      \"hold_s\": ", f);
+	json_real(f, o->hold_ms / 1000.0);
+	fprintf(f, ",\n      \"step\": %s,\n", bool_str(o->step));
 	fprintf(f, "      \"quiet\": %s,\n      \"progress\": \"%s\",\n      \"color\": %s,\n"
 		   "      \"ascii\": %s\n    }", bool_str(o->quiet),
 		o->progress == WTG_PROGRESS_ALWAYS ? "always" : o->progress == WTG_PROGRESS_NEVER ? "never" : "auto",

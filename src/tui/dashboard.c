@@ -26,7 +26,6 @@
 #define TICK_MS 250		/* animation rate while something moves (progress, time left) */
 #define FRAME_MIN_NS 30000000LL	/* rows landing faster than this share a frame */
 #define NOTICE_NS 6000000000LL
-#define HOLD_NS 4000000000LL	/* autoplay: how long a finished view stays */
 #define STARVED_NS 2000000000LL
 #define PANEL_H 5
 
@@ -58,6 +57,8 @@ struct dash {
 	int ap_idx;
 	int64_t ap_t0, ap_hold_until;
 	bool help_on;
+	bool blank;			/* '.': a black screen until the next key (a clicker's blank button) */
+	int64_t resident, resident_at;	/* the data file's pages in the page cache (-1 unknown), when read */
 	char notice[256];
 	enum tui_role notice_role;
 	int64_t notice_until;
@@ -442,12 +443,43 @@ static void draw_header(struct dash *d)
 	wnoutrefresh(w);
 }
 
-static void tab_label(char *buf, size_t len, int i)
+/* ---- the deck: the tabs in lecture order (--order), each with a key ---- */
+
+/* The key of each deck position: 1-9 and 0, then the shifted digits. */
+static const char deck_keys[] = "1234567890!@#$%^&*(";
+
+static int deck_len(const struct dash *d)
 {
-	if (i < 10)
-		snprintf(buf, len, "%d %s", (i + 1) % 10, wtg_experiments[i]->name);
+	return d->s->opt->norder;
+}
+
+static int deck_at(const struct dash *d, int pos)
+{
+	return d->s->opt->order[pos];
+}
+
+/* The deck position of registry index idx, or -1. */
+static int deck_pos(const struct dash *d, int idx)
+{
+	for (int i = 0; i < deck_len(d); i++)
+		if (deck_at(d, i) == idx)
+			return i;
+	return -1;
+}
+
+/* The tab delta positions from the current one, wrapping around. */
+static int deck_step(const struct dash *d, int delta)
+{
+	int n = deck_len(d), pos = deck_pos(d, d->tab);
+	return deck_at(d, ((pos < 0 ? 0 : pos) + delta % n + n) % n);
+}
+
+static void tab_label(char *buf, size_t len, int pos, int idx)
+{
+	if (pos < (int)sizeof deck_keys - 1)
+		snprintf(buf, len, "%c %s", deck_keys[pos], wtg_experiments[idx]->name);
 	else
-		snprintf(buf, len, "%s", wtg_experiments[i]->name);
+		snprintf(buf, len, "%s", wtg_experiments[idx]->name);
 }
 
 static void draw_tabs(struct dash *d, const enum wtg_state *states, int current)
@@ -461,24 +493,25 @@ static void draw_tabs(struct dash *d, const enum wtg_state *states, int current)
 	WINDOW *w = d->tabs;
 	const struct tui_look *l = &d->look;
 	werase(w);
-	int n = wtg_nexperiments;
+	int n = deck_len(d), cur = deck_pos(d, d->tab);
 	int wid[WTG_MAX_EXP];
-	for (int i = 0; i < n; i++) {
+	for (int p = 0; p < n; p++) {
 		char b[64];
-		tab_label(b, sizeof b, i);
-		wid[i] = tui_width(b) + 2 + (i == current ? 2 : 0) + (i == d->tab ? 2 : 0);
+		int i = deck_at(d, p);
+		tab_label(b, sizeof b, p, i);
+		wid[p] = tui_width(b) + 2 + (i == current ? 2 : 0) + (i == d->tab ? 2 : 0);
 	}
 	/* scroll so that the current tab shows, with arrows where tabs are hidden */
 	int avail = d->cols - 4;
-	if (d->tab < d->tab_first)
-		d->tab_first = d->tab;
+	if (cur < d->tab_first)
+		d->tab_first = cur < 0 ? 0 : cur;
 	for (;;) {
 		int used = 0, last = d->tab_first;
-		for (int i = d->tab_first; i < n && used + wid[i] <= avail; i++) {
-			used += wid[i];
-			last = i;
+		for (int p = d->tab_first; p < n && used + wid[p] <= avail; p++) {
+			used += wid[p];
+			last = p;
 		}
-		if (d->tab <= last || d->tab_first >= d->tab)
+		if (cur <= last || d->tab_first >= cur)
 			break;
 		d->tab_first++;
 	}
@@ -486,12 +519,13 @@ static void draw_tabs(struct dash *d, const enum wtg_state *states, int current)
 	if (d->tab_first > 0)
 		x += tui_put(w, 0, x, 2, tui_attr(l, TR_DIM), l->g->left);
 	x = 2;
-	int i;
-	for (i = d->tab_first; i < n; i++) {
-		if (x + wid[i] > d->cols - 2)
+	int p;
+	for (p = d->tab_first; p < n; p++) {
+		if (x + wid[p] > d->cols - 2)
 			break;
+		int i = deck_at(d, p);
 		char b[80], lab[64];
-		tab_label(lab, sizeof lab, i);
+		tab_label(lab, sizeof lab, p, i);
 		snprintf(b, sizeof b, "%s%s%s%s%s ", i == d->tab ? "[" : "", i == current ? l->g->play : "",
 			 i == current ? " " : "", lab, i == d->tab ? "]" : "");
 		attr_t a = A_NORMAL;
@@ -505,9 +539,9 @@ static void draw_tabs(struct dash *d, const enum wtg_state *states, int current)
 			a = tui_attr(l, TR_CUR);
 		tui_put(w, 0, x, d->cols - x, a, " ");
 		tui_put(w, 0, x + 1, d->cols - x - 1, a, b);
-		x += wid[i];
+		x += wid[p];
 	}
-	if (i < n)
+	if (p < n)
 		tui_put(w, 0, d->cols - 2, 2, tui_attr(l, TR_DIM), l->g->right);
 	wnoutrefresh(w);
 }
@@ -633,6 +667,23 @@ static bool latest_probe(const struct wtg_table *t, struct wtg_probe_result *p, 
 	return false;
 }
 
+#define RESIDENT_NS 500000000LL	/* how often the conditions panel reads the page cache's residency */
+
+/* The data file's share in the page cache, read at most every RESIDENT_NS (mincore: well under a
+ * millisecond for 256 MiB), so that c, u and pagecache's own evictions show on screen. */
+static void sample_residency(struct dash *d, int64_t now)
+{
+	struct wtg_session *s = d->s;
+	if (atomic_load(&s->df_state) != WTG_DF_READY) {
+		d->resident = -1;
+		return;
+	}
+	if (now - d->resident_at < RESIDENT_NS)
+		return;
+	d->resident_at = now;
+	d->resident = wtg_datafile_resident_pages(&s->df);
+}
+
 static void draw_panels(struct dash *d)
 {
 	struct wtg_session *s = d->s;
@@ -644,7 +695,7 @@ static void draw_panels(struct dash *d)
 	enum wtg_iomode io = dfs == WTG_DF_READY ? wtg_iomode_effective(&s->df) : WTG_IO_CACHED;
 	uint64_t sig = mix(mix(mix(4, (uint64_t)d->tab), t->gen), (uint64_t)burners * 2 + wtg_burner_kind());
 	sig = mix(mix(mix(sig, bg), (uint64_t)(granted + 2)), (uint64_t)unc * 10 + (uint64_t)io);
-	sig = mix(mix(sig, (uint64_t)dfs), (uint64_t)d->cols);
+	sig = mix(mix(mix(sig, (uint64_t)dfs), (uint64_t)d->cols), (uint64_t)(d->resident + 1));
 	if (sig == d->sig_panels)
 		return;
 	d->sig_panels = sig;
@@ -747,11 +798,22 @@ static void draw_panels(struct dash *d)
 		snprintf(line, sizeof line, " I/O uncached: pending");
 	else
 		snprintf(line, sizeof line, " I/O uncached: %s", wtg_iomode_name(io));
-	tui_put(w, 3, x, pw - x + 1, unc ? tui_attr(l, TR_WARN) : A_NORMAL, line);
+	x += tui_put(w, 3, x, pw - x + 1, unc ? tui_attr(l, TR_WARN) : A_NORMAL, line);
+	/* [c]: how much of the data file the page cache holds now */
+	long page = s->machine.page_size > 0 ? s->machine.page_size : 4096;
+	int64_t pages = dfs == WTG_DF_READY ? (int64_t)((s->df.size + (uint64_t)page - 1) / (uint64_t)page) : 0;
+	if (d->resident >= 0 && pages > 0 && pw - x >= 12) {
+		double pct = 100.0 * (double)d->resident / (double)pages;
+		x += 2 + tui_put(w, 3, x + 2, pw - x - 1, key, "[c]");
+		snprintf(line, sizeof line, wide ? " cached %.0f%%" : " %.0f%%", pct);
+		tui_put(w, 3, x, pw - x + 1, pct < 50 ? tui_attr(l, TR_WARN) : A_NORMAL, line);
+	}
 	wnoutrefresh(w);
 }
 
 /* ---- progress and status lines ---- */
+
+static int next_built(const struct dash *d, int from);
 
 static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now)
 {
@@ -812,10 +874,7 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 			 what);
 		ha = tui_attr(l, TR_WARN);
 	} else if (d->autoplay && d->ap_holding) {
-		int next = -1;
-		for (int i = d->ap_idx + 1; i < wtg_nexperiments && next < 0; i++)
-			if (built(i))
-				next = i;
+		int next = next_built(d, deck_pos(d, d->ap_idx) + 1);
 		double sleft = (double)(d->ap_hold_until - now) / 1e9;
 		if (next >= 0)
 			snprintf(head, sizeof head, " %s autoplay: %s next in %.0f s (any key takes over)",
@@ -827,6 +886,10 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 		snprintf(head, sizeof head, " idle: r reruns this tab, a plays them all");
 		ha = tui_attr(l, TR_DIM);
 	}
+	/* autoplay's tag takes the right end; the bar and the time left fit in what remains */
+	bool tag = d->autoplay && !d->ap_holding;
+	if (tag)
+		W -= 10;
 	int x = tui_put(w, 0, 0, W, ha, head);
 	if (frac >= 0) {
 		if (left >= 0 || frac > 0)
@@ -844,8 +907,8 @@ static void draw_progress(struct dash *d, const struct run_info *ri, int64_t now
 			tui_put(w, 0, x + 2, tw, A_NORMAL, tail);
 		}
 	}
-	if (d->autoplay && !d->ap_holding && W - x > 12)
-		tui_put(w, 0, W - 10, 10, tui_attr(l, TR_KEY), "autoplay");
+	if (tag && W - x > 2)
+		tui_put(w, 0, W + 1, 9, tui_attr(l, TR_KEY), "autoplay");
 	wnoutrefresh(w);
 }
 
@@ -914,13 +977,13 @@ static void draw_help(struct dash *d)
 	const struct tui_look *l = &d->look;
 	/* one screen at 80x24: descriptions of at most 55 columns */
 	static const char *const keys[][2] = {
-		{ "1-9 0", "the first ten tabs" },
-		{ "Tab S-Tab <- ->", "every tab in turn" },
+		{ "1-9 0 !-&", "a tab each (! is Shift-1: the 11th tab ...)" },
+		{ "PgDn PgUp -> <-", "next / previous tab, as a clicker sends (Tab too)" },
 		{ "r  Enter", "run this tab again (stops the running one)" },
 		{ "space", "pause: stop the run; again: run it again" },
-		{ "a", "autoplay every experiment, 4 s each; any key stops" },
+		{ "a .", "autoplay in lecture order; any key stops / blank" },
 		{ "s", "save the results: ./wtg-DATE-TIME.json and .csv" },
-		{ "b", "burners: off, spinning (CPU), streaming (CPU and memory), off" },
+		{ "b", "burners: off > spin (CPU) > stream (memory) > off" },
 		{ "p", "background policy (SCHED_IDLE) for measuring" },
 		{ "u", "uncached I/O: O_DIRECT, else evict before a pass" },
 		{ "c", "evict the data file from the page cache now" },
@@ -973,6 +1036,13 @@ static void draw(struct dash *d, int64_t now)
 		d->last_frame = now;
 		return;
 	}
+	if (d->blank) {
+		werase(stdscr);
+		wnoutrefresh(stdscr);
+		doupdate();
+		d->last_frame = now;
+		return;
+	}
 	int current = atomic_load(&s->current);
 	enum wtg_state states[WTG_MAX_EXP];
 	for (int i = 0; i < wtg_nexperiments; i++) {
@@ -986,6 +1056,7 @@ static void draw(struct dash *d, int64_t now)
 	draw_header(d);
 	draw_tabs(d, states, current);
 	draw_box(d, current);
+	sample_residency(d, now);
 	draw_panels(d);
 	draw_progress(d, &ri, now);
 	draw_status(d, now, &ri);
@@ -997,11 +1068,12 @@ static void draw(struct dash *d, int64_t now)
 
 /* ---- control: keys, autoplay, the tab that runs when the worker is free ---- */
 
-static int next_built(int from)
+/* The first built experiment at deck position from or after it, or -1. */
+static int next_built(const struct dash *d, int from)
 {
-	for (int i = from; i < wtg_nexperiments; i++)
-		if (built(i))
-			return i;
+	for (int p = from < 0 ? 0 : from; p < deck_len(d); p++)
+		if (built(deck_at(d, p)))
+			return deck_at(d, p);
 	return -1;
 }
 
@@ -1034,10 +1106,10 @@ static void autoplay_tick(struct dash *d, int64_t now)
 		bool ended = ri.state == WTG_DONE || ri.state == WTG_FAILED || ri.state == WTG_STOPPED;
 		if (ri.started_ns >= d->ap_t0 && ended && atomic_load(&s->current) != d->ap_idx) {
 			d->ap_holding = true;
-			d->ap_hold_until = now + HOLD_NS;
+			d->ap_hold_until = now + (int64_t)d->s->opt->hold_ms * 1000000;
 		}
 	} else if (now >= d->ap_hold_until) {
-		int next = next_built(d->ap_idx + 1);
+		int next = next_built(d, deck_pos(d, d->ap_idx) + 1);
 		if (next < 0) {
 			d->autoplay = false;
 			d->ap_holding = false;
@@ -1203,6 +1275,13 @@ static bool on_key(struct dash *d, int code, wint_t ch)
 		return true;
 	if (d->small)
 		return false;
+	if (d->blank) {	/* any key brings the screen back, and does nothing else */
+		d->blank = false;
+		d->sig_hdr = d->sig_tabs = d->sig_box = d->sig_body = 0;
+		d->sig_panels = d->sig_prog = d->sig_status = 0;
+		clearok(curscr, TRUE);
+		return false;
+	}
 	if (d->help_on) {
 		d->help_on = false;
 		d->sig_hdr = d->sig_tabs = d->sig_box = d->sig_body = 0;
@@ -1216,15 +1295,18 @@ static bool on_key(struct dash *d, int code, wint_t ch)
 		notice(d, TR_OK, "autoplay stopped: the keys are yours");
 		return false;
 	}
-	int n = wtg_nexperiments;
-	if (key >= '1' && key <= '9' && key - '1' < n) {
-		d->tab = key - '1';
-	} else if (key == '0' && n >= 10) {
-		d->tab = 9;
-	} else if (key == '\t' || key == KEY_RIGHT) {
-		d->tab = (d->tab + 1) % n;
-	} else if (key == KEY_BTAB || key == KEY_LEFT) {
-		d->tab = (d->tab + n - 1) % n;
+	const char *k = key > 0 && key < 128 ? strchr(deck_keys, key) : NULL;
+	if (k && k - deck_keys < deck_len(d)) {
+		d->tab = deck_at(d, (int)(k - deck_keys));
+	} else if (key == '\t' || key == KEY_RIGHT || key == KEY_NPAGE) {
+		/* next: PageDown is what a presenter's clicker sends */
+		d->tab = deck_step(d, 1);
+		if (d->s->opt->step)
+			rerun(d);
+	} else if (key == KEY_BTAB || key == KEY_LEFT || key == KEY_PPAGE) {
+		d->tab = deck_step(d, -1);
+	} else if (key == '.') {
+		d->blank = true;
 	} else if (key == 'r' || key == '\r' || key == '\n' || key == KEY_ENTER) {
 		rerun(d);
 	} else if (key == ' ') {
@@ -1242,9 +1324,9 @@ static bool on_key(struct dash *d, int code, wint_t ch)
 	} else if (key == '?' || key == 'h') {
 		d->help_on = true;
 	} else if (key == 'a') {
-		int start = next_built(d->tab);
+		int start = next_built(d, deck_pos(d, d->tab));
 		if (start < 0)
-			start = next_built(0);
+			start = next_built(d, 0);
 		if (start < 0) {
 			notice(d, TR_WARN, "autoplay: no experiment is built yet");
 		} else {
@@ -1268,6 +1350,7 @@ int wtg_tui_main(struct wtg_session *s)
 	memset(d, 0, sizeof *d);
 	d->s = s;
 	d->paused_idx = -1;
+	d->tab = deck_at(d, 0);	/* the lecture's first tab */
 	d->t_start = wtg_now_ns();
 	if (s->opt->file)
 		d->file_st_ok = stat(s->opt->file, &d->file_st) == 0;

@@ -38,6 +38,11 @@ CASES = [
     (["--burn=0"], "--burn must be a whole number from 1 to 1024, not '0'"),
     (["--burn=two"], "--burn must be a whole number from 1 to 1024, not 'two'"),
     (["--burn=2:fire"], "--burn: unknown burner kind 'fire' (spin or stream)"),
+    (["--order=clock,rain"], "unknown experiment 'rain' in --order; 'wtg --list' names them"),
+    (["--order=clock,syscall,clock"], "--order names 'clock' twice"),
+    (["--order=clock,,tail"], "--order needs experiment names joined by commas, not 'clock,,tail'"),
+    (["--hold=0"], "--hold must be seconds from 0.5 to 600, not '0'"),
+    (["--hold=5s"], "--hold must be seconds from 0.5 to 600, not '5s'"),
     (["--burn=:stream"], "--burn: a count before ':stream' is missing"),
     (["--burn=0:spin"], "--burn must be a whole number from 1 to 1024, not '0'"),
     (["--seed=-1"], "--seed must be a whole number from 0 to 2^64-1, not '-1'"),
@@ -87,7 +92,7 @@ status, out, err = run("--help")
 check(status == 0 and out.startswith("Usage: wtg [OPTION]...") and err == "", "--help")
 for opt in ("--run=LIST", "--format=FMT", "--output=FILE", "--file=PATH", "--dir=DIR", "--size=SIZE",
             "--quick", "--threads=N", "--burn[=N][:KIND]", "--background", "--uncached", "--seed=N",
-            "--compare=EXP:COND", "--no-color", "--ascii"):
+            "--compare=EXP:COND", "--order=LIST", "--hold=SEC", "--step", "--no-color", "--ascii"):
     check(opt in out, "--help mentions %s" % opt)
 status, out, err = run("--version")
 first = out.splitlines()[0] if out else ""

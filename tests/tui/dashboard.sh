@@ -142,7 +142,7 @@ check "Left moves back" tm_wait "3 valley]" 5
 tm_keys 0
 check "key 0 selects the tenth tab" tm_wait "0 threads]" 5
 tm_keys Tab
-check "Tab reaches the tabs without a number" tm_wait "[roofline]" 5
+check "Tab reaches the eleventh tab, keyed !" tm_wait "[! roofline]" 5
 tm_keys 1
 
 tm_keys '?'

@@ -1,0 +1,106 @@
+#!/bin/sh
+# tests/tui/lecture.sh: the dashboard driven as a lecturer with a clicker would: --order sets the
+# tabs and their keys, PageDown/PageUp step through them, --step runs each tab afresh on "next",
+# '.' blanks the screen until the next key, the shifted digits reach the tabs past the tenth, and
+# --hold sets autoplay's pause. Private tmux server, no timings: every wait polls with a deadline.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
+
+need tmux
+[ -x "$WTG" ] || skip "$WTG is not built"
+
+scratch
+tmp=$lib_tmp
+mkdir -p "$tmp/data" || exit 99
+
+# start COLS ROWS OPTION...: wtg in a fresh window; its exit status goes to $tmp/status (tmux may
+# mark a pane dead before it learns the status)
+start() {
+	cols=$1
+	rows=$2
+	shift 2
+	rm -f "$tmp/status"
+	tm_start "$cols" "$rows" "ulimit -c 0; LC_ALL=C.UTF-8 '$WTG' --quick --dir='$tmp/data' $*; echo \$? >'$tmp/status'"
+	tm_wait "wtg" 10
+}
+
+quit_ok() {
+	tm_keys q
+	wait_for 10 test -s "$tmp/status" && [ "$(cat "$tmp/status")" = 0 ]
+}
+
+tabs_line() {
+	tm_screen | sed -n 2p
+}
+
+# --order: the tabs a lecture shows, in its order, keyed 1, 2, 3
+start 80 24 --order=clock,syscall,bytewise
+check "--order: the tab bar lists the lecture's tabs in order" \
+	wait_for 5 sh -c "tmux -L '$TM_SOCK' capture-pane -p -t t | sed -n 2p | grep -qE '1 clock.*2 syscall.*3 bytewise'"
+check "--order: an experiment left out has no tab" sh -c "! tmux -L '$TM_SOCK' capture-pane -p -t t | sed -n 2p | grep -q valley"
+check "--order: the first tab is the lecture's first" tm_wait "clock · How fine is the stopwatch?" 5
+tm_keys NPage
+check "PageDown moves to the next tab of the lecture" tm_wait "syscall · What does one kernel crossing cost?" 5
+tm_keys NPage
+check "PageDown again: the third" tm_wait "bytewise · Why did adding up bytes take 21 s?" 5
+tm_keys NPage
+check "PageDown past the last wraps to the first" tm_wait "clock · How fine is the stopwatch?" 5
+tm_keys PPage
+check "PageUp goes back (wrapping to the last)" tm_wait "bytewise · Why did adding up bytes take 21 s?" 5
+tm_keys 2
+check "a number key picks the lecture's tab at that place" tm_wait "syscall · What does one kernel crossing cost?" 5
+
+# the conditions panel shows the data file's page-cache residency live, so c visibly empties it
+check "the conditions panel shows how much of the data file is cached" wait_for 20 tm_match "\[c\] [0-9]+%"
+tm_keys c
+check "after c the share falls to a few per cent at most" wait_for 5 tm_match "\[c\] [0-9]%"
+
+# '.' (a clicker's blank-screen key) blanks the screen; the next key only brings it back
+tm_keys .
+check "'.' blanks the screen" wait_for 5 sh -c "[ -z \"\$(tmux -L '$TM_SOCK' capture-pane -p -t t | tr -d ' \n')\" ]"
+tm_keys NPage
+check "any key brings the screen back" tm_wait "syscall · What does one kernel crossing cost?" 5
+check "the key that unblanks does nothing else (still syscall)" tm_lacks "bytewise · Why did"
+check "q quits with status 0" quit_ok
+
+# the shifted digits reach the tabs past the tenth, in the default order
+start 200 50
+check "the eleventh tab is keyed !" tm_wait "! roofline" 5
+tm_keys '!'
+check "! picks the eleventh tab" tm_wait "roofline · " 5
+tm_keys '&'
+check "& picks the seventeenth tab" tm_wait "compare · Did the condition change it?" 5
+tm_keys '?'
+check "the help names the clicker keys" tm_wait "PgDn PgUp" 5
+tm_keys x
+check "q quits" quit_ok
+
+# --step: each next runs the tab afresh, even one that has run (without --step a tab runs only the
+# first time it is shown). wss takes seconds, long enough to be seen running.
+start 80 24 --order=clock,wss --step
+check "--step: the first tab runs" tm_wait "done in" 20
+tm_keys NPage
+check "--step: next runs the next tab" wait_for 10 tm_match "wss · .*running"
+tm_keys NPage
+check "--step: next on clock runs it (wss is stopped)" tm_wait "clock · " 5
+check "--step: ... and clock finishes" tm_wait "done in" 20
+tm_keys NPage
+check "--step: back on wss, it runs afresh" wait_for 10 tm_match "wss · .*running"
+check "q quits" quit_ok
+
+# autoplay started while a row runs: its tag and the time left share the progress line, apart
+start 80 24 --order=wss,clock
+tm_keys a
+check "autoplay's tag stands at the right end of the progress line" \
+	wait_for 10 tm_match "(left|starting|s)  +.*autoplay *$"
+check "... never glued to the time left" tm_lacks_re "[[:alnum:]]autoplay"
+check "q quits" quit_ok
+
+# --hold: autoplay keeps a finished tab for that long (the status line counts it down)
+start 80 24 --order=clock,syscall --hold=30
+tm_keys a
+check "--hold: autoplay holds a finished tab for 30 s" wait_for 30 tm_match "next in (29|30) s"
+tm_keys x
+check "q quits" quit_ok
+check "every data file was removed" [ -z "$(ls -A "$tmp/data")" ]
+
+finish
