@@ -14,7 +14,7 @@
 /* The version of the JSON layout (documented in wtg(1), schema in $(pkgdatadir)/wtg-report.schema.json). */
 #define WTG_JSON_SCHEMA 2
 /* Series longer than this are thinned evenly in JSON, with the count they had. */
-#define WTG_JSON_MAX_SAMPLES 10000
+#define WTG_JSON_MAX_SAMPLES 65536
 
 /* One writer: the word --format takes, the file ending -o recognises, and the function (NULL while
  * the format is not built: asking for it is a usage error). */

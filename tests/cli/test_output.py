@@ -93,7 +93,7 @@ check(all(c["status"] in ("ok", "warn", "fail") for c in clock["checks"]), "chec
 cs = clock["checks_summary"]
 check(cs["ok"] + cs["warn"] + cs["fail"] == len(clock["checks"]), "checks_summary sums to the checks")
 for sr in clock["series"]:
-    check(len(sr["samples"]) <= 10000 and sr["count"] >= len(sr["samples"]), "series bounded")
+    check(len(sr["samples"]) <= 65536 and sr["count"] >= len(sr["samples"]), "series bounded")
     check(sr["thinned"] == (sr["count"] > len(sr["samples"])) and (sr["note"] is not None) == sr["thinned"],
           "a thinned series says so")
 

@@ -239,7 +239,7 @@ elif view == "bars":
 elif view == "histogram":
     series = [s for s in e["series"] if s["unit"] == e["series"][0]["unit"]][:3]
     for s in series:
-        print("%s: n %d," % (s["name"], len(s["samples"])))
+        print("%s: n %d," % (s["name"], s.get("count", len(s["samples"]))))
 elif view == "counters":
     lab = text_label(rows[-1])
     print(lab if lab else "rep %d" % rows[-1][cols.index("rep")])
