@@ -49,11 +49,13 @@ void wtg_print_help(FILE *f)
 		"\n"
 		"Options:\n"
 		"      --run=LIST        run these experiments headless (names joined by commas, or all)\n"
-		"      --format=FMT      headless output: text (default), csv, json, markdown, svg or html\n"
+		"      --format=FMT      headless output: text (default), csv, json, markdown, svg (a\n"
+		"                        chart per experiment, for slides) or html (one offline page)\n"
 		"  -o, --output=FILE     write the report to FILE, whole or not at all; repeat for several,\n"
 		"                        the format from the ending (.txt .csv .json .md .svg .html),\n"
 		"                        else --format; '-' is standard output. The text summary still\n"
-		"                        prints unless an output is standard output or --quiet\n"
+		"                        prints unless an output is standard output or --quiet;\n"
+		"                        svg with several experiments: a folder of NAME.svg\n"
 		"  -q, --quiet           no text summary beside -o files\n"
 		"      --progress=WHEN   a progress line on stderr: auto (when it is a terminal, the\n"
 		"                        default), always or never\n"
@@ -281,6 +283,15 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* Whether any -o is standard output. */
+static bool output_is_stdout(const struct wtg_options *o)
+{
+	for (int i = 0; i < o->noutputs; i++)
+		if (wtg_report_is_stdout(o->outputs[i].path))
+			return true;
+	return false;
+}
+
 /* The folder -o path would be written in ("." for a bare name). */
 static void output_folder(const char *path, char *folder, size_t len)
 {
@@ -307,8 +318,19 @@ static int check_output(struct wtg_options *o, int i)
 	const char *p = out->path;
 	struct stat st, other;
 	bool exists = strcmp(p, "-") != 0 && stat(p, &st) == 0;
-	if (exists && S_ISDIR(st.st_mode))
-		return usage_error("--output '%s' is a folder", p);
+	int nsel = 0;
+	for (int k = 0; k < wtg_nexperiments; k++)
+		nsel += o->selected[k];
+	int ending = wtg_format_from_path(p);
+	bool svg = ending == WTG_FMT_SVG || (ending < 0 && o->format == WTG_FMT_SVG);
+	if (exists && S_ISDIR(st.st_mode)) {
+		if (!svg)
+			return usage_error("--output '%s' is a folder", p);
+		out->format = WTG_FMT_SVG;	/* a folder of NAME.svg */
+		return access(p, W_OK | X_OK) < 0 ? usage_error("--output '%s': folder is not writable", p) : 0;
+	}
+	if (svg && nsel > 1 && exists)
+		return usage_error("--output '%s': svg with several experiments needs a folder", p);
 	/* standard output, a device or a pipe by a name without an ending takes --format, as '-' does */
 	bool stream = wtg_report_is_stdout(p) || (exists && !S_ISREG(st.st_mode));
 	int fmt = strcmp(p, "-") == 0 ? (int)o->format : wtg_format_from_path(p);
@@ -566,6 +588,11 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	if (!wtg_writers[o->format].write)
 		return usage_error("--format=%s: this wtg was built without the %s writer", wtg_writers[o->format].name,
 				   wtg_writers[o->format].name);
+	int nsel = 0;
+	for (int i = 0; i < wtg_nexperiments; i++)
+		nsel += o->selected[i];
+	if (o->format == WTG_FMT_SVG && nsel > 1 && (o->noutputs == 0 || output_is_stdout(o)))
+		return usage_error("svg draws one experiment per file: with several, -o names a folder");
 	for (int i = 0; i < wtg_nexperiments; i++)
 		if (o->selected[i] && !wtg_experiments[i]->run)
 			return usage_error("experiment '%s' is not built yet", wtg_experiments[i]->name);

@@ -1,5 +1,5 @@
-/* report.h: the report writers (text, CSV, JSON, Markdown; SVG and HTML slots) over the same
- * tables, the table of them, and saving a report whole or not at all. */
+/* report.h: the report writers (text, CSV, JSON, Markdown, SVG, HTML) over the same tables,
+ * the table of them, and saving a report whole or not at all. */
 #ifndef WTG_REPORT_H
 #define WTG_REPORT_H
 
@@ -38,6 +38,14 @@ int wtg_report_text(FILE *f, struct wtg_session *s, const bool *which);
 int wtg_report_csv(FILE *f, struct wtg_session *s, const bool *which);
 int wtg_report_json(FILE *f, struct wtg_session *s, const bool *which);
 int wtg_report_markdown(FILE *f, struct wtg_session *s, const bool *which);
+/* One SVG picture: the wanted table's chart (1280x720), or several stacked. */
+int wtg_report_svg(FILE *f, struct wtg_session *s, const bool *which);
+/* One self-contained HTML page (inline CSS and SVG, no script, nothing fetched): the machine and the
+ * run, then per experiment its question, chart, table, checks and notes. */
+int wtg_report_html(FILE *f, struct wtg_session *s, const bool *which);
+/* Each wanted table's chart as DIR/NAME.svg, each whole or not at all; makes DIR when it is missing
+ * (not its parents). Returns 0, or -1 with a message in err. */
+int wtg_report_svg_dir(const char *dir, struct wtg_session *s, const bool *which, char *err, size_t errlen);
 
 /* When and how the run was made: the headless run marks its start and end; a report written
  * without them (the dashboard's save) gives the time of writing and no duration. */
@@ -72,6 +80,20 @@ int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s
 
 /* path is "-" or names the file, pipe or terminal standard output is. */
 bool wtg_report_is_stdout(const char *path);
+
+/* Like wtg_report_save, but never replaces a file: when path exists, returns -1 with errno EEXIST
+ * (and a message in err) and leaves both alone. */
+int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
+			char *err, size_t errlen);
+
+/* An experiment's chart as an <svg> element with a 1280x720 view box; attrs (may be NULL) go into
+ * its start tag. The caller holds the table's lock. */
+void wtg_svg_chart(FILE *f, const struct wtg_table *t, const struct wtg_machine *m, const char *attrs);
+/* Text for XML (element content or a quoted attribute): & < > " ' escaped, control characters as
+ * spaces, invalid UTF-8 as U+FFFD. */
+void wtg_xml_string(FILE *f, const char *s);
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 when it is not one. */
+int wtg_report_utf8_len(const unsigned char *p);
 
 /* JSON string escaping, shared with tests. NULL writes null; invalid UTF-8 becomes U+FFFD. */
 void wtg_json_string(FILE *f, const char *s);

@@ -12,8 +12,7 @@
 #include "wtg/experiment.h"
 #include "wtg/report.h"
 
-/* Length of the valid UTF-8 sequence at p (1..4), or 0 when it is not one. */
-static int utf8_len(const unsigned char *p)
+int wtg_report_utf8_len(const unsigned char *p)
 {
 	unsigned c = p[0];
 	int n;
@@ -80,7 +79,7 @@ void wtg_json_string(FILE *f, const char *s)
 				fprintf(f, "\\u%04x", c);
 			} else {
 				/* paths and CPU names are bytes; JSON must be UTF-8 */
-				int n = utf8_len(p);
+				int n = wtg_report_utf8_len(p);
 				if (n == 0) {
 					fputs("\\ufffd", f);
 					n = 1;

@@ -18,14 +18,13 @@
 #include "wtg/report.h"
 #include "wtg/util.h"
 
-/* svg and html: wtg_report_svg and wtg_report_html go in their slots when they are built. */
 const struct wtg_writer wtg_writers[WTG_NFORMATS] = {
 	[WTG_FMT_TEXT] = { "text", ".txt", wtg_report_text },
 	[WTG_FMT_CSV] = { "csv", ".csv", wtg_report_csv },
 	[WTG_FMT_JSON] = { "json", ".json", wtg_report_json },
 	[WTG_FMT_MARKDOWN] = { "markdown", ".md", wtg_report_markdown },
-	[WTG_FMT_SVG] = { "svg", ".svg", NULL },
-	[WTG_FMT_HTML] = { "html", ".html", NULL },
+	[WTG_FMT_SVG] = { "svg", ".svg", wtg_report_svg },
+	[WTG_FMT_HTML] = { "html", ".html", wtg_report_html },
 };
 
 int wtg_format_parse(const char *name)
@@ -359,9 +358,9 @@ static void sync_folder(const char *path, size_t dirlen)
 }
 
 /* Temp file beside path, written, synced and renamed over it; the replaced file's owner and mode
- * are kept. */
+ * are kept. With excl it is linked instead, which fails on an existing name. */
 static int save_replace(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
-			char *err, size_t errlen)
+			char *err, size_t errlen, bool excl)
 {
 	const char *slash = strrchr(path, '/');
 	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
@@ -408,10 +407,12 @@ static int save_replace(const char *path, enum wtg_format fmt, struct wtg_sessio
 		goto fail;
 	int rc = fclose(f);
 	f = NULL;
-	if (rc != 0 || rename(tmp, path) < 0) {
+	if (rc != 0 || (excl ? link(tmp, path) : rename(tmp, path)) < 0) {
 		e = errno;
 		goto fail;
 	}
+	if (excl)
+		unlink(tmp);
 	sync_folder(path, dirlen);
 	free(tmp);
 	return 0;
@@ -426,6 +427,20 @@ fail:
 	return save_failed(path, e, err, errlen);
 }
 
+/* Several SVG charts, or SVG into a folder: one file each. */
+static bool svg_folder(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which)
+{
+	if (fmt != WTG_FMT_SVG)
+		return false;
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return true;
+	int n = 0;
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
+		n += wtg_report_wanted(s, i, which);
+	return n > 1;
+}
+
 int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
 		    char *err, size_t errlen)
 {
@@ -433,6 +448,8 @@ int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s
 		return save_failed("", ENOENT, err, errlen);
 	if (wtg_report_is_stdout(path))
 		return save_stdout(path, fmt, s, which, err, errlen);
+	if (svg_folder(path, fmt, s, which))
+		return wtg_report_svg_dir(path, s, which, err, errlen);
 	struct stat st;
 	if (special_name(path) || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
 		return save_in_place(path, fmt, s, which, err, errlen);
@@ -443,7 +460,7 @@ int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s
 			free(real);
 			return save_in_place(path, fmt, s, which, err, errlen);
 		}
-		int rc = save_replace(real, fmt, s, which, err, errlen);
+		int rc = save_replace(real, fmt, s, which, err, errlen, false);
 		int e = errno;
 		if (rc < 0)	/* name the path the user gave */
 			save_failed(path, e, err, errlen);
@@ -451,5 +468,16 @@ int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s
 		errno = e;
 		return rc;
 	}
-	return save_replace(path, fmt, s, which, err, errlen);
+	return save_replace(path, fmt, s, which, err, errlen, false);
+}
+
+int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
+			char *err, size_t errlen)
+{
+	struct stat st;
+	if (!path || !*path)
+		return save_failed("", ENOENT, err, errlen);
+	if (lstat(path, &st) == 0)
+		return save_failed(path, EEXIST, err, errlen);
+	return save_replace(path, fmt, s, which, err, errlen, true);
 }

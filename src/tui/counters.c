@@ -11,220 +11,9 @@
 
 #include "tui_internal.h"
 
-static const struct {
-	const char *col, *name;
-} friendly[] = {
-	{ "ms", "time" },
-	{ "minflt", "minor faults" },
-	{ "majflt", "major faults" },
-	{ "gbps", "throughput" },
-	{ "ns_per_fault", "time per fault" },
-	{ "vcsw", "voluntary switches" },
-	{ "ivcsw", "involuntary switches" },
-};
-
-/* Experiments whose per-fault time is derived here from two cases (they don't report it). */
-static const char *const fault_difference[] = { "mmap" };
-
-static void metric_name(char *buf, size_t len, const char *col)
-{
-	for (size_t i = 0; i < WTG_ARRAY_LEN(friendly); i++)
-		if (strcmp(friendly[i].col, col) == 0) {
-			wtg_strlcpy(buf, friendly[i].name, len);
-			return;
-		}
-	wtg_strlcpy(buf, col, len);
-	for (char *p = buf; *p; p++)
-		if (*p == '_')
-			*p = ' ';
-}
-
-#define MAX_METRICS 24
-#define MAX_CASES 16
-#define CELL 40
-
-/* What is shown: one metric per line (measured, then derived), one value per case. */
-struct grid {
-	int ncases, first;		/* rows first .. first + ncases - 1 */
-	char head[MAX_CASES][64];
-	int nm;
-	char name[MAX_METRICS][48];
-	char unit[MAX_METRICS][16];	/* for the table's header */
-	bool derived[MAX_METRICS];
-	char cell[MAX_METRICS][MAX_CASES][CELL];	/* with unit, for the side-by-side layout */
-	char bare[MAX_METRICS][MAX_CASES][CELL];	/* without, for the table */
-};
-
-static int add_metric(struct grid *g, const char *name, const char *unit, bool derived)
-{
-	if (g->nm >= MAX_METRICS)
-		return -1;
-	int m = g->nm++;
-	wtg_strlcpy(g->name[m], name, sizeof g->name[m]);
-	wtg_strlcpy(g->unit[m], unit, sizeof g->unit[m]);
-	g->derived[m] = derived;
-	for (int k = 0; k < MAX_CASES; k++)
-		g->cell[m][k][0] = g->bare[m][k][0] = '\0';
-	return m;
-}
-
-static void set_cell(struct grid *g, int m, int k, double v, const char *unit)
-{
-	if (m < 0)
-		return;
-	tui_fmt_value(g->cell[m][k], CELL, v, unit);
-	double ts = tui_time_scale(unit);
-	if (isnan(v))
-		snprintf(g->bare[m][k], CELL, "n/a");
-	else if (ts > 0 || strcmp(unit, "GB/s") == 0 || strcmp(unit, "%") == 0)
-		tui_fmt_num(g->bare[m][k], CELL, v);	/* the header carries the unit */
-	else
-		tui_fmt_value(g->bare[m][k], CELL, v, unit);
-}
-
-static bool label_has(const struct wtg_table *t, int r, const char *word)
-{
-	for (int c = 0; c < t->ncols; c++)
-		if (t->rows[r].v[c].type == WTG_T_TEXT && strstr(t->rows[r].v[c].s, word))
-			return true;
-	return false;
-}
-
-/* The row whose label is row r's with `from` replaced by `to` ("cold read" -> "warm read"), or -1. */
-static int partner(const struct wtg_table *t, int r, const char *from, const char *to)
-{
-	char want[128] = "", lab[128];
-	tui_row_label(lab, sizeof lab, t, r, NULL, 0);
-	char *p = strstr(lab, from);
-	if (!p)
-		return -1;
-	snprintf(want, sizeof want, "%.*s%s%s", (int)(p - lab), lab, to, p + strlen(from));
-	for (int q = 0; q < t->nrows; q++) {
-		tui_row_label(lab, sizeof lab, t, q, NULL, 0);
-		if (q != r && strcmp(lab, want) == 0)
-			return q;
-	}
-	return -1;
-}
-
-static void build(struct grid *g, const struct tui_view *v)
-{
-	const struct wtg_table *t = v->t;
-	int n = t->nrows;
-	g->ncases = n < MAX_CASES ? n : MAX_CASES;
-	g->first = n - g->ncases;
-	bool labels = false;
-	for (int c = 0; c < t->ncols; c++)
-		labels = labels || t->cols[c].type == WTG_T_TEXT;
-	/* without a text label, a repetition counter names the cases */
-	static const char *const counters[] = { "rep", "run", "trial", "pass" };
-	int rc = -1;
-	for (size_t i = 0; i < WTG_ARRAY_LEN(counters) && rc < 0; i++)
-		rc = wtg_table_col(t, counters[i]);
-	for (int k = 0; k < g->ncases; k++) {
-		if (labels)
-			tui_row_label(g->head[k], sizeof g->head[k], t, g->first + k, NULL, 0);
-		else if (rc >= 0)
-			snprintf(g->head[k], sizeof g->head[k], "%s %.0f", t->cols[rc].name,
-				 wtg_table_num(t, g->first + k, rc));
-		else
-			snprintf(g->head[k], sizeof g->head[k], "row %d", g->first + k + 1);
-	}
-	for (int c = 0; c < t->ncols; c++) {
-		if (t->cols[c].type == WTG_T_TEXT || (c == rc && !labels))
-			continue;
-		char nm[48];
-		const char *unit = t->cols[c].unit ? t->cols[c].unit : "";
-		metric_name(nm, sizeof nm, t->cols[c].name);
-		int m = add_metric(g, nm, unit, false);
-		for (int k = 0; k < g->ncases; k++)
-			set_cell(g, m, k, wtg_table_num(t, g->first + k, c), unit);
-	}
-	/* derived here unless the experiment reports them */
-	int cmin = wtg_table_col(t, "minflt"), cpages = wtg_table_col(t, "pages");
-	if (cmin >= 0 && cpages >= 0) {
-		int a = -1, b = -1;
-		if (wtg_table_col(t, "faults_per_page") < 0)
-			a = add_metric(g, "faults per page", "", true);
-		bool own = wtg_table_col(t, "pages_per_fault") >= 0;
-		for (int k = 0; k < g->ncases; k++) {
-			double f = wtg_table_num(t, g->first + k, cmin);
-			double p = wtg_table_num(t, g->first + k, cpages);
-			set_cell(g, a, k, p > 0 ? f / p : NAN, "");
-			/* Linux maps around a fault: fewer faults than pages */
-			if (f > 0 && f < p && b < 0 && !own)
-				b = add_metric(g, "pages per fault", "", true);
-		}
-		for (int k = 0; k < g->ncases && b >= 0; k++) {
-			double f = wtg_table_num(t, g->first + k, cmin);
-			double p = wtg_table_num(t, g->first + k, cpages);
-			set_cell(g, b, k, f > 0 ? p / f : NAN, "");
-		}
-	}
-}
-
-/* Figures under the grid; returns how many. */
-static int figures(const struct tui_view *v, char fig[][256], int max)
-{
-	const struct wtg_table *t = v->t;
-	const struct tui_look *l = v->look;
-	int nfig = 0;
-	int cmin = wtg_table_col(t, "minflt"), cms = wtg_table_col(t, "ms");
-	bool by_difference = false;
-	for (size_t i = 0; i < WTG_ARRAY_LEN(fault_difference); i++)
-		by_difference = by_difference || strcmp(v->e->name, fault_difference[i]) == 0;
-	if (by_difference && wtg_table_col(t, "ns_per_fault") < 0 && cmin >= 0 && cms >= 0 && t->nrows >= 2) {
-		int a = 0, b = 0;	/* most and fewest faults */
-		for (int r = 0; r < t->nrows; r++) {
-			if (wtg_table_num(t, r, cmin) > wtg_table_num(t, a, cmin))
-				a = r;
-			if (wtg_table_num(t, r, cmin) < wtg_table_num(t, b, cmin))
-				b = r;
-		}
-		double df = wtg_table_num(t, a, cmin) - wtg_table_num(t, b, cmin);
-		double dt = wtg_table_num(t, a, cms) - wtg_table_num(t, b, cms);
-		if (df > 0 && !isnan(dt) && nfig < max) {
-			char ns[48], ta[48], tb[48], fa[32], fb[32];
-			tui_fmt_value(ns, sizeof ns, dt * 1e6 / df, "ns");
-			tui_fmt_value(ta, sizeof ta, wtg_table_num(t, a, cms), "ms");
-			tui_fmt_value(tb, sizeof tb, wtg_table_num(t, b, cms), "ms");
-			wtg_fmt_thousands(fa, sizeof fa, (int64_t)wtg_table_num(t, a, cmin));
-			wtg_fmt_thousands(fb, sizeof fb, (int64_t)wtg_table_num(t, b, cmin));
-			snprintf(fig[nfig++], 256, "per fault: %s = (%s %s %s) / (%s %s %s faults)", ns, ta,
-				 l->g->dash, tb, fa, l->g->dash, fb);
-		}
-	}
-	/* each "cold X" against its "warm X" */
-	if (cms >= 0) {
-		char line[256] = "";
-		int o = 0;
-		int cmaj = wtg_table_col(t, "majflt");
-		for (int r = 0; r < t->nrows; r++) {
-			if (!label_has(t, r, "cold"))
-				continue;
-			int w = partner(t, r, "cold", "warm");
-			if (w < 0 || !(wtg_table_num(t, w, cms) > 0))
-				continue;
-			char lab[64], ratio[32], maj[64] = "";
-			tui_row_label(lab, sizeof lab, t, r, NULL, 0);
-			tui_fmt_num(ratio, sizeof ratio, wtg_table_num(t, r, cms) / wtg_table_num(t, w, cms));
-			if (cmaj >= 0)
-				snprintf(maj, sizeof maj, " (%.0f vs %.0f major faults)",
-					 wtg_table_num(t, r, cmaj), wtg_table_num(t, w, cmaj));
-			o += snprintf(line + o, sizeof line - (size_t)o, "%s%s / warm: %s%s%s", o ? "; " : "",
-				      lab, ratio, l->g->times, maj);
-			if (o >= (int)sizeof line)
-				break;
-		}
-		if (o > 0 && nfig < max)
-			snprintf(fig[nfig++], 256, "%s", line);
-	}
-	return nfig;
-}
-
 /* Side by side: metric names, then one right-aligned column per case with a two-line header.
  * Returns false when it does not fit. */
-static bool draw_side_by_side(const struct tui_view *v, const struct grid *g, int rows)
+static bool draw_side_by_side(const struct tui_view *v, const struct wtg_lay_grid *g, int rows)
 {
 	const struct tui_look *l = v->look;
 	WINDOW *w = v->w;
@@ -298,7 +87,7 @@ static bool draw_side_by_side(const struct tui_view *v, const struct grid *g, in
 }
 
 /* A table: one line per case (the latest that fit), one column per metric that fits. */
-static void draw_table(const struct tui_view *v, const struct grid *g, int rows)
+static void draw_table(const struct tui_view *v, const struct wtg_lay_grid *g, int rows)
 {
 	const struct tui_look *l = v->look;
 	WINDOW *w = v->w;
@@ -341,12 +130,12 @@ void tui_counters_draw(const struct tui_view *v)
 {
 	if (v->t->nrows == 0)
 		return;
-	struct grid *g = calloc(1, sizeof *g);
+	struct wtg_lay_grid *g = calloc(1, sizeof *g);
 	if (!g)
 		return;
-	build(g, v);
+	wtg_lay_grid_build(g, v->t);
 	char fig[3][256];
-	int nfig = figures(v, fig, v->h > 6 ? 3 : 1);
+	int nfig = wtg_lay_counter_figures(v->t, v->e, fig, v->h > 6 ? 3 : 1, v->look->g->dash, v->look->g->times);
 	int rows = v->h - nfig - (nfig ? 1 : 0);
 	if (!draw_side_by_side(v, g, rows))
 		draw_table(v, g, rows);

@@ -4,7 +4,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -15,6 +17,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "wtg/conditions.h"
 #include "wtg/probe.h"
@@ -59,8 +62,9 @@ struct dash {
 	bool help_on;
 	bool blank;			/* '.': a black screen until the next key (a clicker's blank button) */
 	int64_t resident, resident_at;	/* the data file's pages in the page cache (-1 unknown), when read */
-	char notice[256];
+	char notice[PATH_MAX + 256];
 	enum tui_role notice_role;
+	int notice_path;		/* where the path of a path notice starts, 0 for none */
 	int64_t notice_until;
 	int64_t stall_ns;		/* the watchdog's: no heartbeat for this long */
 	uint64_t step_key;		/* the running experiment's step, to see it stand still */
@@ -94,7 +98,32 @@ static void notice(struct dash *d, enum tui_role role, const char *fmt, ...)
 	vsnprintf(d->notice, sizeof d->notice, fmt, ap);
 	va_end(ap);
 	d->notice_role = role;
+	d->notice_path = 0;
 	d->notice_until = wtg_now_ns() + NOTICE_NS;
+}
+
+/* "WHAT PATH" in the status line; when drawn, the path is shortened from the left to the width
+ * there is (never cut at the right), so that its end, the file's name, stays in view. */
+static void notice_path(struct dash *d, enum tui_role role, const char *what, const char *path)
+{
+	notice(d, role, "%s %s", what, path);
+	d->notice_path = (int)strlen(what) + 1;
+}
+
+/* The notice in at most width columns: a path notice loses the start of its path to an ellipsis. */
+static void notice_fit(const struct dash *d, char *out, size_t len, int width)
+{
+	wtg_strlcpy(out, d->notice, len);
+	if (d->notice_path <= 0 || tui_width(out) <= width)
+		return;
+	const char *ell = d->look.g->ellipsis, *p = d->notice + d->notice_path;
+	int room = width - d->notice_path - tui_width(ell);
+	while (*p && tui_width(p) > room) {
+		p++;
+		while ((*p & 0xc0) == 0x80)
+			p++;	/* a whole character at a time */
+	}
+	snprintf(out, len, "%.*s%s%s", d->notice_path, d->notice, ell, p);
 }
 
 static bool built(int idx)
@@ -945,7 +974,9 @@ static void draw_status(struct dash *d, int64_t now, const struct run_info *ri)
 		return;
 	} else if (note) {
 		tui_put(w, 0, 0, 1, A_NORMAL, " ");
-		tui_put_clip(w, 0, 1, W - kw - 1, tui_attr(l, d->notice_role), l, d->notice);
+		char fit[sizeof d->notice + 8];
+		notice_fit(d, fit, sizeof fit, W - kw - 1);
+		tui_put_clip(w, 0, 1, W - kw - 1, tui_attr(l, d->notice_role), l, fit);
 	} else {
 		static const char *const parts[][2] = {
 			{ "1-9 0", "tabs" }, { "r", "rerun" }, { "space", "pause" }, { "a", "autoplay" },
@@ -982,7 +1013,8 @@ static void draw_help(struct dash *d)
 		{ "r  Enter", "run this tab again (stops the running one)" },
 		{ "space", "pause: stop the run; again: run it again" },
 		{ "a .", "autoplay in lecture order; any key stops / blank" },
-		{ "s", "save the results: ./wtg-DATE-TIME.json and .csv" },
+		{ "s", "save the results: wtg-DATE-TIME.json .html .csv" },
+		{ "w", "write this screen as text: wtg-screen-DATE-TIME.txt" },
 		{ "b", "burners: off > spin (CPU) > stream (memory) > off" },
 		{ "p", "background policy (SCHED_IDLE) for measuring" },
 		{ "u", "uncached I/O: O_DIRECT, else evict before a pass" },
@@ -1247,21 +1279,190 @@ static void evict_now(struct dash *d)
 		notice(d, TR_OK, "evicted the data file: %s %s %s pages resident", a, d->look.g->arrow, b);
 }
 
-static void save_now(struct dash *d)
+/* ---- saving: reports and the screen, never over a file ---- */
+
+/* mkdir -p for an absolute path; 0 or -1 (errno set). */
+static int make_dirs(const char *path)
 {
-	char base[64], json[80], csv[80], err[512] = "";
+	char buf[PATH_MAX];
+	wtg_strlcpy(buf, path, sizeof buf);
+	for (char *p = buf + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+		*p = '\0';
+		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+			return -1;
+		*p = c;
+		if (!c)
+			return 0;
+	}
+}
+
+/* Where saves go: the current folder when it is writable (unless fallback), else $XDG_DATA_HOME/wtg
+ * (~/.local/share/wtg), made when missing. 0 with the absolute folder in dir, or -1. */
+static int save_dir(char *dir, size_t len, bool fallback, char *err, size_t errlen)
+{
+	if (!fallback && access(".", W_OK | X_OK) == 0 && getcwd(dir, len))
+		return 0;
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	if (xdg && xdg[0] == '/')
+		snprintf(dir, len, "%s/wtg", xdg);
+	else if (home && home[0] == '/')
+		snprintf(dir, len, "%s/.local/share/wtg", home);
+	else {
+		snprintf(err, errlen, "the current folder is not writable and HOME is not set");
+		return -1;
+	}
+	if (make_dirs(dir) < 0) {
+		snprintf(err, errlen, "cannot make '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Writes file k of a set to path, never replacing one: -1 with errno EEXIST when path exists. */
+typedef int (*save_fn)(struct dash *d, int k, const char *path, char *err, size_t errlen);
+
+/* DIR/BASE.EXT for every extension, else with -2, -3 ... after BASE, never over an existing file;
+ * what one attempt wrote is removed when a later file of the set is taken. Returns 0 with the stem
+ * (DIR/BASE[-N]) in stem, or -1 with err. */
+static int save_set(struct dash *d, const char *dir, const char *base, const char *const *ext, int n,
+		    save_fn fn, char *stem, size_t len, char *err, size_t errlen)
+{
+	for (int try = 1; try < 1000; try++) {
+		if (try == 1)
+			snprintf(stem, len, "%s/%s", dir, base);
+		else
+			snprintf(stem, len, "%s/%s-%d", dir, base, try);
+		int k = 0, e = 0;
+		char path[PATH_MAX + 160];
+		for (; k < n; k++) {
+			snprintf(path, sizeof path, "%s.%s", stem, ext[k]);
+			if (fn(d, k, path, err, errlen) < 0) {
+				e = errno;
+				break;
+			}
+		}
+		if (k == n)
+			return 0;
+		for (int j = 0; j < k; j++) {
+			snprintf(path, sizeof path, "%s.%s", stem, ext[j]);
+			unlink(path);
+		}
+		if (e != EEXIST)
+			return -1;
+	}
+	snprintf(err, errlen, "every name for %s/%s is taken", dir, base);
+	return -1;
+}
+
+/* The save set in the current folder, else in the data folder; shows where it went. */
+static void save_files(struct dash *d, const char *prefix, const char *const *ext, int n, save_fn fn,
+		       const char *what)
+{
+	char base[64], dir[PATH_MAX], stem[PATH_MAX + 128], err[PATH_MAX + 256] = "";
 	time_t now = time(NULL);
 	struct tm tm;
 	localtime_r(&now, &tm);
-	strftime(base, sizeof base, "wtg-%Y%m%d-%H%M%S", &tm);
-	snprintf(json, sizeof json, "%s.json", base);
-	snprintf(csv, sizeof csv, "%s.csv", base);
-	if (wtg_report_save(json, WTG_FMT_JSON, d->s, NULL, err, sizeof err) < 0 ||
-	    wtg_report_save(csv, WTG_FMT_CSV, d->s, NULL, err, sizeof err) < 0) {
-		notice(d, TR_ERR, "save failed: %s", err[0] ? err : "the report writer refused");
+	strftime(base, sizeof base, "%Y%m%d-%H%M%S", &tm);
+	char name[96];
+	snprintf(name, sizeof name, "%s-%s", prefix, base);
+	for (int fallback = 0; fallback < 2; fallback++) {
+		if (save_dir(dir, sizeof dir, fallback, err, sizeof err) < 0 ||
+		    save_set(d, dir, name, ext, n, fn, stem, sizeof stem, err, sizeof err) < 0)
+			continue;
+		char tail[128] = "";
+		for (int k = 1; k < n; k++)
+			snprintf(tail + strlen(tail), sizeof tail - strlen(tail), "%s.%s", k == n - 1 ? " and " : ", ",
+				 ext[k]);
+		char full[PATH_MAX + 320];
+		snprintf(full, sizeof full, "%s.%s%s", stem, ext[0], tail);
+		notice_path(d, TR_OK, what, full);
 		return;
 	}
-	notice(d, TR_OK, "saved ./%s and .csv", json);
+	notice(d, TR_ERR, "save failed: %s", err[0] ? err : "the report writer refused");
+}
+
+static int save_report(struct dash *d, int k, const char *path, char *err, size_t errlen)
+{
+	static const enum wtg_format fmt[] = { WTG_FMT_JSON, WTG_FMT_HTML, WTG_FMT_CSV };
+	return wtg_report_save_new(path, fmt[k], d->s, NULL, err, errlen);
+}
+
+static void save_now(struct dash *d)
+{
+	static const char *const ext[] = { "json", "html", "csv" };
+	save_files(d, "wtg", ext, 3, save_report, "saved");
+}
+
+/* Row y of the screen as UTF-8 without its trailing blanks. */
+static void screen_line(int y, char *out, size_t len)
+{
+	size_t o = 0, keep = 0;
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	for (int x = 0; x < COLS && o + MB_LEN_MAX + 1 < len; x++) {
+		cchar_t c;
+		wchar_t wc[CCHARW_MAX + 1];
+		attr_t a;
+		short pair;
+		if (mvwin_wch(curscr, y, x, &c) == ERR || getcchar(&c, wc, &a, &pair, NULL) == ERR || !wc[0])
+			wc[0] = L' ', wc[1] = L'\0';
+		int w = wcwidth(wc[0]);
+		for (int i = 0; wc[i] && o + MB_LEN_MAX + 1 < len; i++) {
+			size_t n = wcrtomb(out + o, wc[i], &st);
+			if (n == (size_t)-1) {
+				out[o] = '?';
+				n = 1;
+				memset(&st, 0, sizeof st);
+			}
+			o += n;
+		}
+		if (wc[0] != L' ')
+			keep = o;
+		if (w > 1)
+			x += w - 1;	/* the cells a wide character covers */
+	}
+	out[keep] = '\0';
+}
+
+/* The screen as plain text (no escape codes), in a new file. */
+static int save_screen(struct dash *d, int k, const char *path, char *err, size_t errlen)
+{
+	(void)d;
+	(void)k;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	int e = 0;
+	if (!f) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+	} else {
+		size_t len = (size_t)COLS * (MB_LEN_MAX * 2) + 2;
+		char *buf = malloc(len);
+		for (int y = 0; buf && y < LINES; y++) {
+			screen_line(y, buf, len);
+			fprintf(f, "%s\n", buf);
+		}
+		e = !buf ? ENOMEM : fflush(f) != 0 || ferror(f) || fsync(fileno(f)) < 0 ? (errno ? errno : EIO) : 0;
+		free(buf);
+		if (fclose(f) != 0 && !e)
+			e = errno ? errno : EIO;
+		if (e)
+			unlink(path);
+	}
+	if (e)
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
+	errno = e;
+	return e ? -1 : 0;
+}
+
+static void save_screen_now(struct dash *d)
+{
+	static const char *const ext[] = { "txt" };
+	save_files(d, "wtg-screen", ext, 1, save_screen, "screen saved");
 }
 
 static bool on_key(struct dash *d, int code, wint_t ch)
@@ -1321,6 +1522,8 @@ static bool on_key(struct dash *d, int code, wint_t ch)
 		evict_now(d);
 	} else if (key == 's') {
 		save_now(d);
+	} else if (key == 'w') {
+		save_screen_now(d);
 	} else if (key == '?' || key == 'h') {
 		d->help_on = true;
 	} else if (key == 'a') {

@@ -9,184 +9,7 @@
 
 #include "tui_internal.h"
 
-/* Which columns each sweep draws. An experiment missing here gets the first numeric column as x and
- * its GB/s column (or its last numeric one) as y. */
-struct sweep_map {
-	const char *exp;
-	const char *x;
-	const char *y[3];
-	const char *group;	/* a text column whose values split the rows into series */
-	double xlo, xhi;	/* the planned range, so the axis holds still while rows arrive */
-	const char *xtitle;
-};
-
-static const struct sweep_map sweep_maps[] = {
-	{ "valley", "bufsize", { "gbps" }, NULL, 16, 16 << 20, "read() buffer size" },
-	{ "syscall", "batch", { "median_ns", "p99_ns" }, NULL, 1, 10000, "calls per batch" },
-	{ "wss", "wss", { "gbps" }, NULL, 16 << 10, 64 << 20, "working set" },
-	{ "uncached", "bufsize", { "gbps" }, "mode", 4 << 10, 16 << 20, "O_DIRECT read size" },
-};
-
-#define MAX_SERIES 3
-
-struct series {
-	char name[64];
-	int n;
-	double *x, *y;
-};
-
-struct plot {
-	int xcol;
-	const char *xunit, *yunit, *xtitle;
-	bool bytes;
-	double xlo, xhi, ymax;
-	int ns;
-	struct series s[MAX_SERIES];
-};
-
-static const struct sweep_map *find_map(const char *name)
-{
-	for (size_t i = 0; i < WTG_ARRAY_LEN(sweep_maps); i++)
-		if (strcmp(sweep_maps[i].exp, name) == 0)
-			return &sweep_maps[i];
-	return NULL;
-}
-
-static bool numeric(const struct wtg_table *t, int c)
-{
-	return t->cols[c].type == WTG_T_INT || t->cols[c].type == WTG_T_REAL;
-}
-
-static int cmp_point(const void *a, const void *b)
-{
-	const double *p = a, *q = b;
-	return (p[0] > q[0]) - (p[0] < q[0]);
-}
-
-static void add_points(struct series *s, const struct wtg_table *t, int xc, int yc, int gc,
-		       const char *gval)
-{
-	double *pts = malloc((size_t)(t->nrows > 0 ? t->nrows : 1) * 2 * sizeof *pts);
-	if (!pts)
-		return;
-	int n = 0;
-	for (int r = 0; r < t->nrows; r++) {
-		if (gc >= 0) {
-			const struct wtg_value *g = &t->rows[r].v[gc];
-			if (g->type != WTG_T_TEXT || strcmp(g->s, gval) != 0)
-				continue;
-		}
-		double x = wtg_table_num(t, r, xc), y = wtg_table_num(t, r, yc);
-		if (!(x > 0) || isnan(y) || isinf(y))
-			continue;
-		pts[2 * n] = x;
-		pts[2 * n + 1] = y;
-		n++;
-	}
-	qsort(pts, (size_t)n, 2 * sizeof *pts, cmp_point);
-	s->x = malloc((size_t)(n ? n : 1) * sizeof *s->x);
-	s->y = malloc((size_t)(n ? n : 1) * sizeof *s->y);
-	if (!s->x || !s->y) {
-		free(pts);
-		s->n = 0;
-		return;
-	}
-	for (int i = 0; i < n; i++) {
-		s->x[i] = pts[2 * i];
-		s->y[i] = pts[2 * i + 1];
-	}
-	s->n = n;
-	free(pts);
-}
-
-static void series_name(char *buf, size_t len, const char *col)
-{
-	wtg_strlcpy(buf, col, len);
-	char *u = strrchr(buf, '_');
-	if (u && u != buf)
-		*u = '\0';
-}
-
-/* Work out the columns and collect the points. */
-static void build_plot(struct plot *p, const struct wtg_table *t, const struct wtg_experiment *e)
-{
-	memset(p, 0, sizeof *p);
-	const struct sweep_map *m = find_map(e->name);
-	int xc = m ? wtg_table_col(t, m->x) : -1;
-	int yc[3] = { -1, -1, -1 };
-	int ny = 0;
-	if (m)
-		for (int i = 0; i < 3 && m->y[i]; i++)
-			if ((yc[ny] = wtg_table_col(t, m->y[i])) >= 0)
-				ny++;
-	if (xc < 0)
-		for (int c = 0; c < t->ncols && xc < 0; c++)
-			if (numeric(t, c))
-				xc = c;
-	if (ny == 0) {
-		for (int c = 0; c < t->ncols; c++)
-			if (c != xc && numeric(t, c) && t->cols[c].unit &&
-			    strcmp(t->cols[c].unit, "GB/s") == 0)
-				yc[ny++] = c;
-		for (int c = t->ncols - 1; c >= 0 && ny == 0; c--)
-			if (c != xc && numeric(t, c))
-				yc[ny++] = c;
-	}
-	p->xcol = xc;
-	p->xlo = m ? m->xlo : 0;
-	p->xhi = m ? m->xhi : 0;
-	p->xtitle = m ? m->xtitle : (xc >= 0 ? t->cols[xc].name : "");
-	p->xunit = xc >= 0 && t->cols[xc].unit ? t->cols[xc].unit : "";
-	p->yunit = ny > 0 && t->cols[yc[0]].unit ? t->cols[yc[0]].unit : "";
-	p->bytes = strcmp(p->xunit, "B") == 0;
-	if (xc < 0 || ny == 0)
-		return;
-
-	int gc = m && m->group ? wtg_table_col(t, m->group) : -1;
-	if (gc >= 0) {
-		/* one series per distinct value of the group column, first y column only */
-		for (int r = 0; r < t->nrows && p->ns < MAX_SERIES; r++) {
-			const struct wtg_value *g = &t->rows[r].v[gc];
-			if (g->type != WTG_T_TEXT || isnan(wtg_table_num(t, r, yc[0])) ||
-			    !(wtg_table_num(t, r, xc) > 0))
-				continue;
-			bool seen = false;
-			for (int k = 0; k < p->ns; k++)
-				seen = seen || strcmp(p->s[k].name, g->s) == 0;
-			if (seen)
-				continue;
-			wtg_strlcpy(p->s[p->ns].name, g->s, sizeof p->s[p->ns].name);
-			add_points(&p->s[p->ns], t, xc, yc[0], gc, g->s);
-			p->ns++;
-		}
-	} else {
-		for (int i = 0; i < ny && p->ns < MAX_SERIES; i++) {
-			series_name(p->s[p->ns].name, sizeof p->s[p->ns].name, t->cols[yc[i]].name);
-			add_points(&p->s[p->ns], t, xc, yc[i], -1, NULL);
-			p->ns++;
-		}
-	}
-	double ymax = 0;
-	for (int k = 0; k < p->ns; k++)
-		for (int i = 0; i < p->s[k].n; i++) {
-			double x = p->s[k].x[i];
-			if (p->xlo <= 0 || x < p->xlo)
-				p->xlo = x;
-			if (p->xhi <= 0 || x > p->xhi)
-				p->xhi = x;
-			if (p->s[k].y[i] > ymax)
-				ymax = p->s[k].y[i];
-		}
-	p->ymax = tui_nice_ceil(ymax);
-}
-
-static void free_plot(struct plot *p)
-{
-	for (int k = 0; k < p->ns; k++) {
-		free(p->s[k].x);
-		free(p->s[k].y);
-	}
-}
+#define MAX_SERIES WTG_LAY_MAX_SERIES
 
 /* ---- the canvas: cells of 2x4 braille dots, or one character per cell ---- */
 
@@ -260,12 +83,12 @@ static void canvas_line(struct canvas *c, int x0, int y0, int x1, int y1, int k)
 	}
 }
 
-static int px_of_x(const struct plot *p, const struct canvas *c, double x)
+static int px_of_x(const struct wtg_lay_sweep *p, const struct canvas *c, double x)
 {
 	return tui_log_col(x, p->xlo, p->xhi, c->pw);
 }
 
-static int py_of_y(const struct plot *p, const struct canvas *c, double y)
+static int py_of_y(const struct wtg_lay_sweep *p, const struct canvas *c, double y)
 {
 	double f = p->ymax > 0 ? y / p->ymax : 0;
 	if (f < 0)
@@ -303,7 +126,7 @@ static void canvas_draw(const struct canvas *c, WINDOW *w, int y0, int x0, const
 
 /* ---- the chart ---- */
 
-static void fmt_xtick(const struct plot *p, char *buf, size_t len, double x)
+static void fmt_xtick(const struct wtg_lay_sweep *p, char *buf, size_t len, double x)
 {
 	if (p->bytes)
 		tui_fmt_tick_size(buf, len, x);
@@ -311,54 +134,14 @@ static void fmt_xtick(const struct plot *p, char *buf, size_t len, double x)
 		tui_fmt_tick_time(buf, len, x, p->xunit);
 }
 
-/* Intervals on the y axis so that each tick is a round number. */
-static int y_intervals(double ymax, int rows)
-{
-	static const struct {
-		double m;
-		int n;
-	} split[] = { { 1, 4 }, { 1.2, 4 }, { 1.5, 3 }, { 2, 4 }, { 2.5, 5 }, { 3, 3 }, { 4, 4 }, { 5, 5 },
-		      { 6, 3 }, { 8, 4 }, { 10, 5 } };
-	double m = ymax / pow(10, floor(log10(ymax)));
-	int nt = 4;
-	for (size_t i = 0; i < WTG_ARRAY_LEN(split); i++)
-		if (fabs(m - split[i].m) < 1e-6)
-			nt = split[i].n;
-	while (nt > 1 && rows < nt * 2)
-		nt = nt % 2 == 0 ? nt / 2 : 1;
-	return nt;
-}
-
-static void draw_chart(const struct tui_view *v, const struct plot *p, int y0, int h)
+/* The line above the chart: the unit of y, what x is, and the legend on the right. */
+static void draw_heading(const struct tui_view *v, const struct wtg_lay_sweep *p, int y0)
 {
 	const struct tui_look *l = v->look;
 	WINDOW *w = v->w;
-	attr_t ax = tui_attr(l, TR_AXIS), dim = tui_attr(l, TR_DIM);
-	int ch = h - 3;		/* unit line, x axis, x labels */
-	if (ch < 2)
-		return;
-	double ymax = p->ymax > 0 ? p->ymax : 1;
-	int nt = y_intervals(ymax, ch);
-	char lab[16][32];
-	int lw = 1;
-	double step = ymax / nt;
-	int dec = 0;
-	while (dec < 6 && fabs(step * pow(10, dec) - round(step * pow(10, dec))) > 1e-6)
-		dec++;
-	for (int k = 0; k <= nt && k < 16; k++) {
-		snprintf(lab[k], sizeof lab[k], "%.*f", dec, ymax * k / nt);
-		int n = tui_width(lab[k]);
-		lw = n > lw ? n : lw;
-	}
-	int axis_x = v->x + lw + 1;
-	int cw = v->wd - (lw + 2) - 1;
-	if (cw < 8)
-		return;
-
-	/* the unit above the axis, what x is, and the legend on the right */
 	int ux = v->x + tui_put(w, y0, v->x, v->wd, tui_attr(l, TR_TITLE), p->yunit[0] ? p->yunit : "value");
 	int lx = v->x + v->wd;
-	if (p->ns > 1 || (p->ns == 1 && find_map(v->e->name) && find_map(v->e->name)->group)) {
+	if (p->legend) {
 		int lwid = 0;
 		for (int k = 0; k < p->ns; k++)
 			lwid += tui_width(l->g->marker[k]) + 1 + tui_width(p->s[k].name) + (k ? 3 : 0);
@@ -380,7 +163,33 @@ static void draw_chart(const struct tui_view *v, const struct plot *p, int y0, i
 	snprintf(xt, sizeof xt, "  by %s (log scale)", p->xtitle);
 	if (ux + tui_width(xt) + 2 > lx)
 		snprintf(xt, sizeof xt, "  by %s", p->xtitle);
-	tui_put(w, y0, ux, lx - ux - 2, dim, xt);
+	tui_put(w, y0, ux, lx - ux - 2, tui_attr(l, TR_DIM), xt);
+}
+
+static void draw_chart(const struct tui_view *v, const struct wtg_lay_sweep *p, int y0, int h)
+{
+	const struct tui_look *l = v->look;
+	WINDOW *w = v->w;
+	attr_t ax = tui_attr(l, TR_AXIS);
+	int ch = h - 3;		/* unit line, x axis, x labels */
+	if (ch < 2)
+		return;
+	double ymax = p->ymax > 0 ? p->ymax : 1;
+	int dec = 0;
+	int nt = wtg_lay_y_intervals(ymax, ch, &dec);
+	char lab[16][32];
+	int lw = 1;
+	for (int k = 0; k <= nt && k < 16; k++) {
+		snprintf(lab[k], sizeof lab[k], "%.*f", dec, ymax * k / nt);
+		int n = tui_width(lab[k]);
+		lw = n > lw ? n : lw;
+	}
+	int axis_x = v->x + lw + 1;
+	int cw = v->wd - (lw + 2) - 1;
+	if (cw < 8)
+		return;
+
+	draw_heading(v, p, y0);
 
 	/* y axis */
 	int top = y0 + 1, bottom = y0 + ch;	/* chart rows top..bottom */
@@ -424,7 +233,7 @@ static void draw_chart(const struct tui_view *v, const struct plot *p, int y0, i
 	if (canvas_init(&c, cw, ch, l->g->braille) < 0)
 		return;
 	for (int k = 0; k < p->ns; k++) {
-		const struct series *s = &p->s[k];
+		const struct wtg_lay_series *s = &p->s[k];
 		for (int i = 0; i + 1 < s->n; i++)
 			canvas_line(&c, px_of_x(p, &c, s->x[i]), py_of_y(p, &c, s->y[i]),
 				    px_of_x(p, &c, s->x[i + 1]), py_of_y(p, &c, s->y[i + 1]), k);
@@ -432,7 +241,7 @@ static void draw_chart(const struct tui_view *v, const struct plot *p, int y0, i
 			canvas_dot(&c, px_of_x(p, &c, s->x[0]), py_of_y(p, &c, s->y[0]), k);
 	}
 	for (int k = 0; k < p->ns; k++) {
-		const struct series *s = &p->s[k];
+		const struct wtg_lay_series *s = &p->s[k];
 		for (int i = 0; i < s->n; i++) {
 			int px = px_of_x(p, &c, s->x[i]), py = py_of_y(p, &c, s->y[i]);
 			int cx = c.braille ? px / 2 : px, cy = c.braille ? py / 4 : py;
@@ -446,8 +255,8 @@ static void draw_chart(const struct tui_view *v, const struct plot *p, int y0, i
 void tui_sweep_draw(const struct tui_view *v)
 {
 	const struct wtg_table *t = v->t;
-	struct plot p;
-	build_plot(&p, t, v->e);
+	struct wtg_lay_sweep p;
+	wtg_lay_sweep_build(&p, t, v->e);
 	/* the latest row in words, under the chart */
 	int words = 0;
 	if (t->nrows > 0 && v->h >= 8) {
@@ -468,5 +277,5 @@ void tui_sweep_draw(const struct tui_view *v)
 		words = 1;
 	}
 	draw_chart(v, &p, v->y, v->h - words);
-	free_plot(&p);
+	wtg_lay_sweep_free(&p);
 }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "wtg/experiment.h"
+#include "wtg/layout.h"
 #include "wtg/options.h"
 #include "wtg/session.h"
 #include "wtg/table.h"
@@ -89,43 +90,24 @@ void tui_hbar(WINDOW *w, int y, int x, int width, double frac, attr_t a, const s
 /* A progress bar: filled part in a, the rest in the "todo" glyph. */
 void tui_progress(WINDOW *w, int y, int x, int width, double frac, attr_t a, const struct tui_look *l);
 
-/* Numbers: 3 significant digits, no exponent ("0.853", "26.1", "1024", "34216613807"). */
-void tui_fmt_num(char *buf, size_t len, double v);
-/* A value with its column's unit: sizes for "B", durations for ns/us/ms/s, else number + unit. */
-void tui_fmt_value(char *buf, size_t len, double v, const char *unit);
-/* Compact axis labels. */
-void tui_fmt_tick_size(char *buf, size_t len, double bytes);	/* 16B 4K 64K 1M */
-void tui_fmt_tick_count(char *buf, size_t len, double v);	/* 1 10 100 1k 10k 1M */
-void tui_fmt_tick_time(char *buf, size_t len, double v, const char *unit);	/* 85ns 1.2us 3ms */
-/* Multiplier from a time unit to ns (1 for "ns", 1e3 "us", 1e6 "ms", 1e9 "s"), 0 if not a time. */
-double tui_time_scale(const char *unit);
-
-/* A cell of a table row in words: "1,024 read calls", "10.2 ms", "26.1 GB/s", "bufsize 256K". */
-void tui_cell_words(char *buf, size_t len, const struct wtg_table *t, int row, int col);
-/* A row in words, columns joined by ", ", skipping column `skip` (-1: none). */
-void tui_row_words(char *buf, size_t len, const struct wtg_table *t, int row, int skip);
-/* The text of a row's label: its text columns (or the first column) joined by a space. */
-void tui_row_label(char *buf, size_t len, const struct wtg_table *t, int row, const char *const *cols,
-		   int ncols);
-
-/* ---- pure helpers behind the axes and bins (widgets.c; unit-tested) ---- */
-
-/* The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k that is >= v (v > 0); 1 for v <= 0. */
-double tui_nice_ceil(double v);
-/* Tick positions on a log2 axis from lo to hi (both > 0) drawn over `cells` columns, labels at least
- * `minsep` columns apart. bytes: powers of two (steps of 1, 2, 4 ... in the exponent); else powers
- * of ten when the range spans a decade, powers of two otherwise. Returns the count (<= max). */
-int tui_log_ticks(double lo, double hi, int cells, int minsep, bool bytes, double *ticks, int max);
-/* Column (0..cells-1) of x on a log2 axis from lo to hi. */
-int tui_log_col(double x, double lo, double hi, int cells);
-/* n+1 bin edges from lo to hi, geometric when log (lo > 0), else linear. */
-void tui_bin_edges(double lo, double hi, int n, bool log, double *edges);
-/* Bin of v for those edges (values outside go to the first or last bin). */
-int tui_bin_of(double v, const double *edges, int n);
-/* Whether a distribution from lo to hi is better drawn on log bins (it spans a decade or more). */
-bool tui_wants_log(double lo, double hi);
-/* Bins for n samples on a chart `cells` wide: about 4 x cbrt(n), from 8 up to cells. */
-int tui_bin_count(size_t n, int cells);
+/* The numbers, words, axes and bins come from the shared layout (wtg/layout.h); the views call
+ * them by these names. */
+#define tui_fmt_num wtg_lay_fmt_num
+#define tui_fmt_value wtg_lay_fmt_value
+#define tui_fmt_tick_size wtg_lay_fmt_tick_size
+#define tui_fmt_tick_count wtg_lay_fmt_tick_count
+#define tui_fmt_tick_time wtg_lay_fmt_tick_time
+#define tui_time_scale wtg_lay_time_scale
+#define tui_cell_words wtg_lay_cell_words
+#define tui_row_words wtg_lay_row_words
+#define tui_row_label wtg_lay_row_label
+#define tui_nice_ceil wtg_lay_nice_ceil
+#define tui_log_ticks wtg_lay_log_ticks
+#define tui_log_col wtg_lay_log_col
+#define tui_bin_edges wtg_lay_bin_edges
+#define tui_bin_of wtg_lay_bin_of
+#define tui_wants_log wtg_lay_wants_log
+#define tui_bin_count wtg_lay_bin_count
 
 /* ---- views ---- */
 

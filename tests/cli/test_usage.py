@@ -12,6 +12,8 @@ small = os.path.join(d, "small.bin")
 with open(small, "wb") as f:
     f.write(b"x" * 1000)
 plain = os.path.join(d, "plain.txt")
+chart = os.path.join(d, "chart.svg")	# an existing file: svg of several experiments needs a folder
+open(chart, "w").close()
 with open(plain, "w") as f:
     f.write("not a folder\n")
 
@@ -26,6 +28,10 @@ CASES = [
     (["--run=syscall,,valley"], "empty experiment name in --run 'syscall,,valley'"),
     (["--run=syscall,"], "empty experiment name in --run 'syscall,'"),
     (["--run=syscall", "--format=xml"], "--format must be text, csv, json, markdown, svg or html, not 'xml'"),
+    (["--run=syscall,clock", "--format=svg"],
+     "svg draws one experiment per file: with several, -o names a folder"),
+    (["--run=syscall,clock", "-o", chart],
+     "--output '%s': svg with several experiments needs a folder" % chart),
     (["--size=abc"], "--size: 'abc' is not a size (try 256M or 1G)"),
     (["--size=1.5M"], "--size: '1.5M' is not a size (try 256M or 1G)"),
     (["--size=-5M"], "--size: '-5M' is not a size (try 256M or 1G)"),
@@ -84,7 +90,7 @@ check(p.stderr == "wtg: the dashboard needs a terminal; use --run=LIST for headl
       "dashboard without a terminal: %r" % p.stderr)
 
 # None of the above left a data file behind.
-left = sorted(set(os.listdir(d)) - {"small.bin", "plain.txt"})
+left = sorted(set(os.listdir(d)) - {"small.bin", "plain.txt", "chart.svg"})
 check(left == [], "bad input created files: %r" % left)
 
 # --help, --version, --list
@@ -116,5 +122,6 @@ check(all(l.rstrip().endswith("?") or l.endswith("(not built yet)") for l in lin
 
 os.unlink(small)
 os.unlink(plain)
+os.unlink(chart)
 os.rmdir(d)
 finish("test_usage")

@@ -83,10 +83,15 @@ goto() {
 
 # save: press s, wait for the notice, print the JSON path saved.
 save() {
-	rm -f "$tmp/cwd"/wtg-*.json "$tmp/cwd"/wtg-*.csv
+	rm -f "$tmp/cwd"/wtg-*.json "$tmp/cwd"/wtg-*.html "$tmp/cwd"/wtg-*.csv
 	tm_keys s
-	tm_wait "saved ./wtg-" 10 || return 1
+	wait_for 10 saved_set || return 1
 	ls "$tmp/cwd"/wtg-*.json 2>/dev/null | head -n 1
+}
+
+# The last file of a save set (CSV) is there and the status line says so.
+saved_set() {
+	ls "$tmp/cwd"/wtg-*.csv >/dev/null 2>&1 && tm_has "saved "
 }
 
 # run_here i: run tab i's experiment and wait until it ended. The dashboard is kept paused between

@@ -1,0 +1,237 @@
+/* html.c: one self-contained page for a lecture hall's machine: inline CSS and SVG, no script and
+ * nothing fetched. The machine and the run at the top, then per experiment its question, chart (the
+ * SVG writer's), table with units, checks and notes. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "wtg/conditions.h"
+#include "wtg/experiment.h"
+#include "wtg/layout.h"
+#include "wtg/report.h"
+
+static const char style[] =
+	"body{font-family:Helvetica,Arial,sans-serif;color:#222;background:#fff;margin:0 auto;"
+	"max-width:1180px;padding:24px 32px;line-height:1.4}\n"
+	"h1{font-size:30px;margin:0 0 4px}h2{font-size:24px;margin:0 0 2px}\n"
+	".sub{color:#666;margin:0 0 16px}\n"
+	"section.exp{border-top:3px solid #1f5fa8;margin-top:36px;padding-top:12px}\n"
+	"figure{margin:12px 0}figure svg{width:100%;height:auto;border:1px solid #ddd}\n"
+	"table{border-collapse:collapse;margin:8px 0;font-size:14px}\n"
+	"th,td{border-bottom:1px solid #ddd;padding:3px 10px;text-align:left;vertical-align:top}\n"
+	"th{background:#f2f2f2}th .unit{display:block;color:#666;font-weight:normal}\n"
+	"td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"table.kv th{background:none;width:11em}\n"
+	".blocks{display:flex;flex-wrap:wrap;gap:0 48px}\n"
+	"ul.checks{list-style:none;padding:0}ul.checks li{margin:2px 0}\n"
+	".ok{color:#2e7d32}.warn{color:#b36b00}.fail{color:#c8452b;font-weight:bold}\n"
+	".error{color:#c8452b;font-weight:bold}\n"
+	".notes{color:#444}\n"
+	"nav a{margin-right:12px}\n"
+	"@media print{section.exp{break-before:page}}\n";
+
+/* open, then s escaped, then close (both written as they are). */
+static void elem(FILE *f, const char *open, const char *s, const char *close)
+{
+	fputs(open, f);
+	wtg_xml_string(f, s);
+	fputs(close, f);
+}
+
+/* A row of a key/value table; the value from a format, escaped. */
+static void kv(FILE *f, const char *key, const char *fmt, ...) WTG_PRINTF(3, 4);
+static void kv(FILE *f, const char *key, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	elem(f, "<tr><th>", key, "</th>");
+	elem(f, "<td>", buf, "</td></tr>\n");
+}
+
+/* "L1 48K, L2 2M, L3 32M": the data and unified caches of CPU 0. */
+static void caches(char *buf, size_t len, const struct wtg_machine *m)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < m->ncaches && o + 1 < len; i++) {
+		if (strcmp(m->caches[i].type, "Instruction") == 0)
+			continue;
+		char sz[32];
+		wtg_fmt_size(sz, sizeof sz, m->caches[i].size);
+		int n = snprintf(buf + o, len - o, "%sL%d %s", o ? ", " : "", m->caches[i].level, sz);
+		if (n < 0)
+			break;
+		o += (size_t)n;
+	}
+	if (!buf[0])
+		wtg_strlcpy(buf, "unknown", len);
+}
+
+static void write_machine(FILE *f, struct wtg_session *s)
+{
+	const struct wtg_machine *m = &s->machine;
+	char buf[256];
+	fputs("<div><h3>Machine</h3><table class=\"kv\">\n", f);
+	kv(f, "CPU", "%s", m->cpu_model);
+	kv(f, "CPUs", "%d online", m->cpus);
+	kv(f, "page size", "%ld B", m->page_size);
+	caches(buf, sizeof buf, m);
+	kv(f, "caches", "%s", buf);
+	kv(f, "kernel", "%s", m->kernel);
+	kv(f, "clock source", "%s", m->clocksource);
+	kv(f, "hypervisor", "%s", m->hypervisor ? "yes" : "no");
+	kv(f, "THP", "%s", m->thp[0] ? m->thp : "unknown");
+	kv(f, "hw counters", "%s", m->hw_counters ? "instructions and cycles" : "n/a");
+	fputs("</table></div>\n", f);
+}
+
+static void write_run(FILE *f, struct wtg_session *s)
+{
+	bool ready = atomic_load(&s->df_state) == WTG_DF_READY;
+	const struct wtg_datafile *df = &s->df;
+	struct wtg_cond_snapshot c;
+	wtg_cond_snapshot(&c, ready ? df : NULL);
+	fputs("<div><h3>Run</h3><table class=\"kv\">\n", f);
+	if (ready) {
+		char size[32], sum[32];
+		wtg_fmt_size(size, sizeof size, df->size);
+		wtg_fmt_thousands(sum, sizeof sum, df->sum);
+		kv(f, "data file", "%s (%s on %s, %s)", df->path, size, df->fs[0] ? df->fs : "unknown fs",
+		   df->owned ? "created by wtg, removed on exit" : "given with --file");
+		kv(f, "known sum", "%s", sum);
+		kv(f, "O_DIRECT", "%s", df->direct_ok ? "works" : "refused: uncached I/O evicts instead");
+	}
+	if (c.burners > 0)
+		kv(f, "burners", "%d thread%s", c.burners, c.burners == 1 ? "" : "s");
+	else
+		kv(f, "burners", "off");
+	const char *got = wtg_report_policy_name(c.policy);
+	kv(f, "policy", "%s requested, %s in force", c.background ? "background" : "normal", got ? got : "unknown");
+	kv(f, "I/O", "%s", wtg_iomode_name(c.io));
+	if (s->opt)
+		kv(f, "seed", "%" PRIu64 "%s", s->opt->seed, s->opt->quick ? " (quick sizes)" : "");
+	fputs("</table></div>\n", f);
+}
+
+/* A cell as the table shows it: reals to the column's decimals, n/a for nothing. */
+static void cell(FILE *f, const struct wtg_value *v, const struct wtg_column *col)
+{
+	bool num = v->type == WTG_T_INT || v->type == WTG_T_REAL;
+	fputs(num ? "<td class=\"num\">" : "<td>", f);
+	if (v->type == WTG_T_INT)
+		fprintf(f, "%" PRId64, v->i);
+	else if (v->type == WTG_T_REAL && isfinite(v->r))
+		fprintf(f, "%.*f", col->decimals, v->r);
+	else if (v->type == WTG_T_TEXT)
+		wtg_xml_string(f, v->s);
+	else
+		fputs("n/a", f);
+	fputs("</td>", f);
+}
+
+static void write_table(FILE *f, const struct wtg_table *t)
+{
+	if (t->nrows == 0)
+		return;
+	fputs("<table class=\"rows\">\n<tr>", f);
+	for (int c = 0; c < t->ncols; c++) {
+		elem(f, "<th>", t->cols[c].name, "");
+		if (t->cols[c].unit && *t->cols[c].unit)
+			elem(f, "<span class=\"unit\">", t->cols[c].unit, "</span>");
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (int r = 0; r < t->nrows; r++) {
+		fputs("<tr>", f);
+		for (int c = 0; c < t->ncols; c++)
+			cell(f, &t->rows[r].v[c], &t->cols[c]);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void write_checks_notes(FILE *f, const struct wtg_table *t)
+{
+	if (t->error[0]) {
+		elem(f, "<p class=\"error\">\xe2\x9c\x97 ", t->error, "</p>\n");
+	}
+	if (t->nchecks > 0) {
+		fputs("<ul class=\"checks\">\n", f);
+		static const char *const mark[] = { "\xe2\x9c\x93", "!", "\xe2\x9c\x97" };
+		for (int i = 0; i < t->nchecks; i++) {
+			const struct wtg_check *c = &t->checks[i];
+			const char *st = wtg_check_status_name(c->status);
+			fprintf(f, "<li class=\"%s\">%s %s: ", st, mark[c->status], st);
+			elem(f, "<b>", c->name, "</b>: ");
+			elem(f, "", c->detail, "</li>\n");
+		}
+		fputs("</ul>\n", f);
+	}
+	if (t->nnotes > 0) {
+		fputs("<ul class=\"notes\">\n", f);
+		for (int i = 0; i < t->nnotes; i++)
+			elem(f, "<li>", t->notes[i], "</li>\n");
+		fputs("</ul>\n", f);
+	}
+}
+
+static void write_experiment(FILE *f, const struct wtg_table *t, const struct wtg_machine *m)
+{
+	const struct wtg_experiment *e = t->exp;
+	elem(f, "<section class=\"exp\" id=\"", e->name, "\">\n");
+	elem(f, "<h2>", e->name, ": ");
+	elem(f, "", e->question, "</h2>\n");
+	elem(f, "<p class=\"sub\">", e->runs, "");
+	fprintf(f, " (%s view; %s)</p>\n<figure>\n", wtg_view_name(e->view), wtg_report_state_name(t->state));
+	char attrs[160];
+	snprintf(attrs, sizeof attrs, "class=\"chart\" role=\"img\" aria-label=\"chart of %s\"", e->name);
+	wtg_svg_chart(f, t, m, attrs);
+	fputs("</figure>\n", f);
+	write_table(f, t);
+	write_checks_notes(f, t);
+	fputs("</section>\n", f);
+}
+
+int wtg_report_html(FILE *f, struct wtg_session *s, const bool *which)
+{
+	locale_t old = wtg_report_locale_begin();
+	char when[64];
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M %Z", &tm);
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<title>wtg: where the time goes</title>\n<style>\n", f);
+	fputs(style, f);
+	fputs("</style>\n</head>\n<body>\n<h1>Where the time goes</h1>\n<p class=\"sub\">", f);
+	fprintf(f, "wtg %s \xc2\xb7 ", PACKAGE_VERSION);
+	wtg_xml_string(f, when);
+	fputs("</p>\n<div class=\"blocks\">\n", f);
+	write_machine(f, s);
+	write_run(f, s);
+	fputs("</div>\n<nav>", f);
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
+		if (wtg_report_wanted(s, i, which))
+			fprintf(f, "<a href=\"#%s\">%s</a>", wtg_experiments[i]->name, wtg_experiments[i]->name);
+	fputs("</nav>\n", f);
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
+		if (!wtg_report_wanted(s, i, which))
+			continue;
+		struct wtg_table *t = &s->tables[i];
+		pthread_mutex_lock(&t->lock);
+		write_experiment(f, t, &s->machine);
+		pthread_mutex_unlock(&t->lock);
+	}
+	fputs("</body>\n</html>\n", f);
+	wtg_report_locale_end(old);
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,65 @@
+"""Pictures from real runs: --format=svg writes one well-formed chart per experiment (xmllint) into
+the folder -o names, or one to stdout; --format=html writes one self-contained page with a chart
+per experiment and nothing fetched. Skips (exit 77) without xmllint. (test_html.py renders the page
+in Chromium.)"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from wtgtest import check, datadir, finish_clean, run
+
+if not shutil.which("xmllint"):
+    print("SKIP: xmllint is not installed")
+    sys.exit(77)
+
+# one experiment per view, the quick ones
+NAMES = ["syscall", "bytewise", "clock", "zerofill"]
+out = tempfile.mkdtemp(prefix="wtg-pictures-", dir=datadir())
+
+
+def xml_ok(path):
+    return subprocess.run(["xmllint", "--noout", path], capture_output=True).returncode == 0
+
+
+# ---- SVG: a folder of NAME.svg ----
+charts = os.path.join(out, "charts")
+status, _, err = run("--run=" + ",".join(NAMES), "--quick", "--format=svg", "-o", charts,
+                     "--dir=" + datadir())
+check(status == 0, "svg into a folder: exit 0, got %d: %s" % (status, err))
+got = sorted(os.listdir(charts)) if os.path.isdir(charts) else []
+check(got == sorted(n + ".svg" for n in NAMES), "one NAME.svg per experiment, got %s" % got)
+for name in got:
+    path = os.path.join(charts, name)
+    check(xml_ok(path), name + ": well-formed XML")
+    text = open(path, encoding="utf-8").read()
+    check('viewBox="0 0 1280 720"' in text, name + ": sized for a slide")
+    check(text.count("<svg") == 1, name + ": one chart")
+    check("<script" not in text, name + ": no script")
+
+# ---- SVG: one experiment to stdout ----
+status, svg, err = run("--run=clock", "--quick", "--format=svg", "--dir=" + datadir())
+check(status == 0 and svg.startswith("<?xml"), "one svg to stdout: exit %d: %s" % (status, err))
+one = os.path.join(out, "clock.svg")
+with open(one, "w", encoding="utf-8") as f:
+    f.write(svg)
+check(xml_ok(one), "stdout svg: well-formed XML")
+check("median" in svg and "p99" in svg, "the histogram marks its median and p99")
+
+# ---- HTML: one page ----
+page = os.path.join(out, "report.html")
+status, _, err = run("--run=" + ",".join(NAMES), "--quick", "--format=html", "-o", page,
+                     "--dir=" + datadir())
+check(status == 0, "html: exit 0, got %d: %s" % (status, err))
+html = open(page, encoding="utf-8").read() if os.path.exists(page) else ""
+check(html.startswith("<!DOCTYPE html>"), "html: a page")
+check(html.count('class="chart"') == len(NAMES), "html: one chart per experiment")
+check(not re.search(r"<script|<link|\ssrc=|url\((?!#)|@import", html), "html: nothing fetched, no script")
+for n in NAMES:
+    check('id="%s"' % n in html, "html: a section for " + n)
+
+
+shutil.rmtree(out, ignore_errors=True)
+finish_clean()
