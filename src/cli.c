@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "wtg/conditions.h"
+#include "wtg/datafile.h"
 #include "wtg/experiment.h"
 #include "wtg/options.h"
 #include "wtg/report.h"
@@ -26,12 +27,12 @@ static const char *const compare_exps[] = { "syscall", "valley", "readcost", "ze
 static int usage_error(const char *fmt, ...) WTG_PRINTF(1, 2);
 static int usage_error(const char *fmt, ...)
 {
+	char msg[2048];
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("wtg: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputs(" (see 'wtg --help')\n", stderr);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	wtg_error("%s (see 'wtg --help')", msg);
 	return 2;
 }
 
@@ -248,6 +249,43 @@ static int parse_compare(const char *arg, struct wtg_options *o)
 	return 0;
 }
 
+bool wtg_options_need_datafile(const struct wtg_options *o)
+{
+	if (o->mode != WTG_MODE_RUN) {
+		/* the dashboard can run any of its tabs */
+		for (int i = 0; i < o->norder; i++)
+			if (wtg_experiments[o->order[i]]->needs_datafile)
+				return true;
+		return false;
+	}
+	for (int i = 0; i < wtg_nexperiments; i++)
+		if (o->selected[i] && wtg_experiments[i]->needs_datafile)
+			return true;
+	return false;
+}
+
+/* The folder wtg would create its data file in: it exists, is a folder, can hold a data file and is
+ * writable. Messages name where the folder came from (--dir, TMPDIR or the default). */
+static int check_dir(const struct wtg_options *o)
+{
+	const char *hint = strcmp(o->dir_origin, "--dir") == 0 ? ""
+			   : strcmp(o->dir_origin, "TMPDIR") == 0 ? "; fix TMPDIR or give --dir=DIR"
+			   : "; give --dir=DIR";
+	struct stat st;
+	if (stat(o->dir, &st) < 0)
+		return usage_error("%s '%s': %s%s", o->dir_origin, o->dir, strerror(errno), hint);
+	if (!S_ISDIR(st.st_mode))
+		return usage_error("%s '%s' is not a folder%s", o->dir_origin, o->dir, hint);
+	const char *fs = wtg_datafile_pseudo_fs(o->dir);
+	if (fs)
+		return usage_error("%s '%s' is on %s, which cannot hold a data file%s", o->dir_origin, o->dir,
+				   fs, hint);
+	if (access(o->dir, W_OK | X_OK) < 0)
+		return usage_error("%s '%s' is not writable: %s%s", o->dir_origin, o->dir, strerror(errno),
+				   hint);
+	return 0;
+}
+
 enum {
 	OPT_RUN = 256, OPT_LIST, OPT_FORMAT, OPT_FILE, OPT_DIR, OPT_SIZE, OPT_QUICK, OPT_THREADS, OPT_BURN,
 	OPT_BACKGROUND, OPT_UNCACHED, OPT_SEED, OPT_NOCOLOR, OPT_ASCII, OPT_COMPARE, OPT_CHILD,
@@ -398,6 +436,7 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 		o->color = false;
 	const char *tmp = getenv("TMPDIR");
 	o->dir = (tmp && *tmp) ? tmp : "/var/tmp";
+	o->dir_origin = (tmp && *tmp) ? "TMPDIR" : "the default folder";
 	bool run_given = false, list = false, help = false, version = false, dir_given = false;
 
 	opterr = 0;
@@ -450,6 +489,7 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 			if (!*optarg)
 				return usage_error("--dir needs a folder");
 			o->dir = optarg;
+			o->dir_origin = "--dir";
 			dir_given = true;
 			break;
 		case OPT_SIZE:
@@ -574,13 +614,10 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 			return usage_error("--file '%s' is too small: the experiments need at least 64K", o->file);
 		if (access(o->file, R_OK) < 0)
 			return usage_error("--file '%s': %s", o->file, strerror(errno));
-	} else {
-		if (stat(o->dir, &st) < 0)
-			return usage_error("--dir '%s': %s", o->dir, strerror(errno));
-		if (!S_ISDIR(st.st_mode))
-			return usage_error("--dir '%s' is not a folder", o->dir);
-		if (access(o->dir, W_OK | X_OK) < 0)
-			return usage_error("--dir '%s' is not writable: %s", o->dir, strerror(errno));
+	} else if (wtg_options_need_datafile(o)) {
+		int rc = check_dir(o);
+		if (rc)
+			return rc;
 	}
 	for (int i = 0; i < o->noutputs; i++)
 		if (check_output(o, i))

@@ -1,6 +1,9 @@
-/* datafile.c: the data file the I/O experiments read, and its known sum. */
+/* datafile.c: the data file the I/O experiments read, and its known sum. A file wtg creates is
+ * flock()ed for as long as its wtg lives, so that a later wtg can tell a file left behind by a killed
+ * one (its lock is free) from a live one, and remove it. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -8,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -20,6 +24,9 @@
 #include "wtg/util.h"
 
 #define BLOCK (1u << 20)	/* generation and scanning block, a multiple of WTG_CHUNK */
+#define NAME_PREFIX "wtg-"
+#define NAME_SUFFIX ".dat"
+#define NAME_RANDOM 6		/* mkstemp's XXXXXX */
 
 /* The path of the file being created, for signal and crash handlers. */
 static char emergency_path[PATH_MAX];
@@ -50,6 +57,80 @@ static const char *fs_name(long type)
 	case 0x5346544e: return "ntfs";
 	default: return "unknown";
 	}
+}
+
+const char *wtg_datafile_pseudo_fs(const char *dir)
+{
+	static const struct { unsigned long magic; const char *name; } pseudo[] = {
+		{ 0x9fa0, "proc" }, { 0x62656572, "sysfs" }, { 0x27e0eb, "cgroup" },
+		{ 0x63677270, "cgroup2" }, { 0x64626720, "debugfs" }, { 0x74726163, "tracefs" },
+		{ 0x73636673, "securityfs" }, { 0x1cd1, "devpts" }, { 0x6165676c, "pstore" },
+		{ 0xcafe4a11, "bpf" }, { 0x62656570, "configfs" }, { 0xde5e81e4, "efivarfs" },
+		{ 0x65735543, "fusectl" }, { 0x19800202, "mqueue" }, { 0x42494e4d, "binfmt_misc" },
+		{ 0xf97cff8c, "selinuxfs" }, { 0x6e736673, "nsfs" }, { 0x958458f6, "hugetlbfs" },
+	};
+	struct statfs sf;
+	if (statfs(dir, &sf) < 0)
+		return NULL;
+	for (size_t i = 0; i < WTG_ARRAY_LEN(pseudo); i++)
+		if ((unsigned long)sf.f_type == pseudo[i].magic)
+			return pseudo[i].name;
+	return NULL;
+}
+
+/* A name mkostemps gives wtg's own data files: wtg-XXXXXX.dat */
+static bool is_datafile_name(const char *name)
+{
+	size_t lp = strlen(NAME_PREFIX), ls = strlen(NAME_SUFFIX);
+	if (strlen(name) != lp + NAME_RANDOM + ls || strncmp(name, NAME_PREFIX, lp) != 0 ||
+	    strcmp(name + lp + NAME_RANDOM, NAME_SUFFIX) != 0)
+		return false;
+	for (size_t i = lp; i < lp + NAME_RANDOM; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+		      (name[i] >= '0' && name[i] <= '9')))
+			return false;
+	return true;
+}
+
+/* Remove dir/name if it is a data file of a wtg that no longer runs. Returns its size, or -1. */
+static int64_t sweep_one(int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int64_t size = -1;
+	struct stat st, now;
+	/* ours, a plain file with one name; and its lock free: its wtg is gone (a live one holds it) */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_nlink == 1 &&
+	    flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+	    fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_dev == st.st_dev &&
+	    now.st_ino == st.st_ino && unlinkat(dfd, name, 0) == 0)
+		size = (int64_t)st.st_size;
+	close(fd);
+	return size;
+}
+
+int wtg_datafile_sweep(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	int n = 0;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		if (!is_datafile_name(de->d_name))
+			continue;
+		int64_t size = sweep_one(dirfd(d), de->d_name);
+		if (size < 0)
+			continue;
+		char sz[32];
+		wtg_fmt_size(sz, sizeof sz, (uint64_t)size);
+		wtg_error("removed %s%s%s (%s), the data file of a wtg that is no longer running", dir,
+			  dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/", de->d_name, sz);
+		n++;
+	}
+	closedir(d);
+	return n;
 }
 
 static int alloc_sums(struct wtg_datafile *df, char *err, size_t errlen)
@@ -113,43 +194,81 @@ static void fill_fs(struct wtg_datafile *df)
 	wtg_strlcpy(df->fs, statfs(df->path, &sf) == 0 ? fs_name((long)sf.f_type) : "unknown", sizeof df->fs);
 }
 
-int wtg_datafile_create(struct wtg_datafile *df, const char *dir, uint64_t size, uint64_t seed,
-			char *err, size_t errlen)
+/* The folder can take a file of size bytes (with 64 MiB to spare). 0, or -1 with a message. */
+static int check_room(const char *dir, const char *origin, uint64_t size, char *err, size_t errlen)
 {
+	const char *pseudo = wtg_datafile_pseudo_fs(dir);
+	if (pseudo) {
+		snprintf(err, errlen, "%s '%s' is on %s, which cannot hold a data file", origin, dir, pseudo);
+		return -1;
+	}
 	struct statvfs vf;
-	if (statvfs(dir, &vf) == 0) {
+	/* f_blocks 0: the filesystem does not say (an unlimited tmpfs); creation finds out */
+	if (statvfs(dir, &vf) == 0 && vf.f_blocks > 0) {
 		uint64_t avail = (uint64_t)vf.f_bavail * vf.f_frsize;
 		if (avail < size + (64u << 20)) {
 			char need[32], have[32];
 			wtg_fmt_size(need, sizeof need, size);
 			wtg_fmt_size(have, sizeof have, avail);
-			snprintf(err, errlen, "not enough space in '%s' for a %s data file (%s free)", dir, need,
-				 have);
+			snprintf(err, errlen, "not enough space in %s '%s' for a %s data file (%s free)", origin,
+				 dir, need, have);
 			return -1;
 		}
 	}
-	int n = snprintf(df->path, sizeof df->path, "%s%swtg-XXXXXX.dat", dir,
-			 dir[strlen(dir) - 1] == '/' ? "" : "/");
-	if (n < 0 || (size_t)n >= sizeof df->path) {
-		snprintf(err, errlen, "folder name too long: '%s'", dir);
+	return 0;
+}
+
+/* mkostemps a new wtg-XXXXXX.dat in dir and flock it. A sweeping wtg may lock the name between the
+ * two (it then removes it): take another name. Returns the fd (kept open: the lock lives with it). */
+static int open_locked(struct wtg_datafile *df, const char *dir, const char *origin, char *err,
+		       size_t errlen)
+{
+	for (int tries = 0; tries < 16; tries++) {
+		int n = snprintf(df->path, sizeof df->path, "%s%s" NAME_PREFIX "XXXXXX" NAME_SUFFIX, dir,
+				 dir[strlen(dir) - 1] == '/' ? "" : "/");
+		if (n < 0 || (size_t)n >= sizeof df->path) {
+			snprintf(err, errlen, "%s '%s': the folder name is too long", origin, dir);
+			break;
+		}
+		/* block signals while the path is registered so a handler sees it whole */
+		sigset_t all, old;
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		int fd = mkostemps(df->path, (int)strlen(NAME_SUFFIX), O_CLOEXEC);
+		if (fd >= 0) {
+			memcpy(emergency_path, df->path, sizeof emergency_path);
+			emergency_armed = 1;
+			df->owned = true;
+		}
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (fd < 0) {
+			snprintf(err, errlen, "cannot create a data file in %s '%s': %s", origin, dir,
+				 strerror(errno));
+			break;
+		}
+		/* a filesystem without flock: the file works, but a later wtg cannot tell it is alive and
+		 * leaves it alone (its own flock fails the same way) */
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK)
+			return fd;
+		emergency_armed = 0;	/* the sweeper that holds the lock removes the name */
+		df->owned = false;
+		close(fd);
+	}
+	if (!err[0])
+		snprintf(err, errlen, "cannot lock a new data file in %s '%s'", origin, dir);
+	df->path[0] = '\0';
+	return -1;
+}
+
+int wtg_datafile_create(struct wtg_datafile *df, const char *dir, const char *origin, uint64_t size,
+			uint64_t seed, char *err, size_t errlen)
+{
+	err[0] = '\0';
+	if (check_room(dir, origin, size, err, errlen) < 0)
 		return -1;
-	}
-	/* block signals while the path is registered so a handler sees it whole */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	int fd = mkostemps(df->path, 4, O_CLOEXEC);
-	if (fd >= 0) {
-		memcpy(emergency_path, df->path, sizeof emergency_path);
-		emergency_armed = 1;
-		df->owned = true;
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot create a data file in '%s': %s", dir, strerror(errno));
-		df->path[0] = '\0';
+	int fd = open_locked(df, dir, origin, err, errlen);
+	if (fd < 0)
 		return -1;
-	}
 	df->size = size;
 	df->sum = 0;
 	if (alloc_sums(df, err, errlen) < 0)
@@ -194,14 +313,14 @@ int wtg_datafile_create(struct wtg_datafile *df, const char *dir, uint64_t size,
 		snprintf(err, errlen, "fsync of the data file '%s': %s", df->path, strerror(errno));
 		goto fail;
 	}
-	close(fd);
+	df->lock_fd = fd;	/* open, and so locked, until wtg_datafile_remove */
 	fill_fs(df);
 	probe_direct(df);
 	atomic_store(&df->ready, true);
 	return 0;
 fail:
+	wtg_datafile_remove(df);	/* unlinked before the lock goes: no one sees it unlocked */
 	close(fd);
-	wtg_datafile_remove(df);
 	free(df->chunk_sums);
 	df->chunk_sums = NULL;
 	return -1;
@@ -329,6 +448,10 @@ void wtg_datafile_remove(struct wtg_datafile *df)
 		unlink(df->path);
 		df->owned = false;
 		emergency_armed = 0;
+	}
+	if (df->lock_fd > 0) {
+		close(df->lock_fd);	/* after the unlink: the name never exists unlocked */
+		df->lock_fd = 0;
 	}
 }
 

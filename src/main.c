@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
@@ -11,6 +12,14 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#if defined(HAVE_NCURSESW_CURSES_H)
+#include <ncursesw/curses.h>
+#include <ncursesw/term.h>
+#else
+#include <curses.h>
+#include <term.h>
+#endif
 
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
@@ -32,6 +41,51 @@ static void on_crash(int sig)
 	wtg_session_emergency_cleanup();
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* A closed stdin, stdout or stderr would be taken by the next descriptor wtg opens (the report would
+ * go into the wake-up eventfd): hold each closed one open on /dev/null. */
+static void open_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		if (n >= 0 && n != fd) {	/* the lowest free number is fd: not reached */
+			dup2(n, fd);
+			close(n);
+		}
+	}
+}
+
+/* The dashboard needs a terminal type that terminfo knows and that can move the cursor; anything
+ * else (unset, unknown, dumb, hardcopy) is a usage problem: one line pointing to --run, exit 2. */
+static int check_terminal(void)
+{
+	const char *hint = "; use --run=LIST for headless output";
+	const char *term = getenv("TERM");
+	if (!term || !*term) {
+		wtg_error("TERM is not set: the dashboard needs a terminal type%s (see 'wtg --help')", hint);
+		return 2;
+	}
+	int err = 0;
+	if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
+		if (err == 0)
+			wtg_error("unknown terminal type TERM=%s (no terminfo entry)%s (see 'wtg --help')", term,
+				  hint);
+		else
+			wtg_error("no terminfo database for TERM=%s%s (see 'wtg --help')", term, hint);
+		return 2;
+	}
+	const char *cup = tigetstr("cup");
+	bool usable = cup && cup != (char *)-1 && tigetflag("hc") <= 0 && tigetflag("gn") <= 0;
+	del_curterm(cur_term);
+	if (!usable) {
+		wtg_error("the terminal TERM=%s cannot move the cursor, which the dashboard needs%s "
+			  "(see 'wtg --help')", term, hint);
+		return 2;
+	}
+	return 0;
 }
 
 static void list_experiments(void)
@@ -222,7 +276,7 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 	}
 	int status = 0;
 	if (atomic_load(&s->df_state) == WTG_DF_FAILED) {
-		fprintf(stderr, "wtg: data file: %s\n", s->df_error);
+		wtg_error("data file: %s", s->df_error);
 		status = 1;
 	}
 	for (int i = 0; i < wtg_nexperiments; i++) {
@@ -237,7 +291,7 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 		if (!failed)
 			continue;
 		if (status == 0 || atomic_load(&s->df_state) != WTG_DF_FAILED)
-			fprintf(stderr, "wtg: %s: %s\n", wtg_experiments[i]->name, error);
+			wtg_error("%s: %s", wtg_experiments[i]->name, error);
 		status = 1;
 	}
 	return write_outputs(s, o, status);
@@ -245,6 +299,7 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 
 int main(int argc, char **argv)
 {
+	open_std_fds();
 	setlocale(LC_ALL, "");
 	/* numbers in every report and in the texts experiments format ('CI [214.0, 226.0]') use '.'
 	 * whatever the user's LC_NUMERIC says: one convention per report */
@@ -273,6 +328,8 @@ int main(int argc, char **argv)
 				"(see 'wtg --help')\n");
 		return 2;
 	}
+	if (o.mode == WTG_MODE_DASHBOARD && (rc = check_terminal()) != 0)
+		return rc;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_crash;

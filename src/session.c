@@ -48,9 +48,11 @@ int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const
 	s->current = -1;
 	s->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (s->wake_fd < 0) {
-		fprintf(stderr, "wtg: eventfd: %s\n", strerror(errno));
+		wtg_error("eventfd: %s", strerror(errno));
 		return -1;
 	}
+	if (!opt->file && wtg_options_need_datafile(opt))
+		wtg_datafile_sweep(opt->dir);
 	pthread_mutex_init(&s->qlock, NULL);
 	pthread_cond_init(&s->qcond, NULL);
 	wtg_machine_read(&s->machine);
@@ -60,23 +62,26 @@ int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const
 		wtg_table_init(&s->tables[i], wtg_experiments[i]);
 		s->tables[i].wake_fd = s->wake_fd;
 	}
-	atomic_store(&s->df_state, WTG_DF_PREPARING);
+	atomic_store(&s->df_state, WTG_DF_NONE);
 	return 0;
 }
 
-static void prepare_datafile(struct wtg_session *s)
+/* Create (or read) the data file, for the first experiment that reads it. Called with df_state
+ * PREPARING; returns the state to publish (READY or FAILED). */
+static int prepare_datafile(struct wtg_session *s)
 {
 	const struct wtg_options *o = s->opt;
+	wake(s);
 	int rc;
 	if (o->file) {
 		rc = wtg_datafile_use(&s->df, o->file, s->df_error, sizeof s->df_error);
 	} else {
-		rc = wtg_datafile_create(&s->df, o->dir, o->size, o->seed, s->df_error, sizeof s->df_error);
+		rc = wtg_datafile_create(&s->df, o->dir, o->dir_origin, o->size, o->seed, s->df_error,
+					 sizeof s->df_error);
 	}
 	if (rc == 0)
 		wtg_cond_set_datafile(&s->df);
-	atomic_store(&s->df_state, rc == 0 ? WTG_DF_READY : WTG_DF_FAILED);
-	wake(s);
+	return rc == 0 ? WTG_DF_READY : WTG_DF_FAILED;
 }
 
 /* One experiment in its own measuring thread. The worker that creates it stays at the normal
@@ -188,7 +193,6 @@ static void run_one(struct wtg_session *s, int idx)
 static void *worker_main(void *arg)
 {
 	struct wtg_session *s = arg;
-	prepare_datafile(s);
 	for (;;) {
 		pthread_mutex_lock(&s->qlock);
 		while (!s->quit && s->qlen == 0)
@@ -201,6 +205,23 @@ static void *worker_main(void *arg)
 		memmove(s->queue, s->queue + 1, (size_t)(s->qlen - 1) * sizeof s->queue[0]);
 		s->qlen--;
 		atomic_store(&s->cancel, false);
+		if (wtg_experiments[idx]->needs_datafile && atomic_load(&s->df_state) == WTG_DF_NONE) {
+			/* PREPARING under qlock, and the outcome published with "current": idle() never
+			 * sees a gap; and before "current": the watchdog does not time the preparation */
+			atomic_store(&s->df_state, WTG_DF_PREPARING);
+			pthread_mutex_unlock(&s->qlock);
+			int st = prepare_datafile(s);
+			pthread_mutex_lock(&s->qlock);
+			atomic_store(&s->df_state, st);
+			if (s->quit || atomic_load(&s->cancel)) {
+				bool quit = s->quit;
+				pthread_mutex_unlock(&s->qlock);
+				wake(s);
+				if (quit)
+					break;
+				continue;	/* cancelled while the file was made: the queue was dropped */
+			}
+		}
 		/* a fresh heartbeat before "current" is published: the watchdog must never see a stale one */
 		atomic_store(&s->heartbeat, wtg_now_ns());
 		atomic_store(&s->current, idx);
@@ -220,7 +241,7 @@ int wtg_session_start(struct wtg_session *s)
 	int rc = pthread_create(&s->thread, NULL, worker_main, s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
-		fprintf(stderr, "wtg: cannot start the worker thread: %s\n", strerror(rc));
+		wtg_error("cannot start the worker thread: %s", strerror(rc));
 		return -1;
 	}
 	s->started = true;
@@ -250,7 +271,8 @@ void wtg_session_cancel(struct wtg_session *s)
 bool wtg_session_idle(struct wtg_session *s)
 {
 	pthread_mutex_lock(&s->qlock);
-	bool idle = s->qlen == 0 && atomic_load(&s->current) < 0;
+	bool idle = s->qlen == 0 && atomic_load(&s->current) < 0 &&
+		    atomic_load(&s->df_state) != WTG_DF_PREPARING;
 	pthread_mutex_unlock(&s->qlock);
 	return idle;
 }

@@ -1,8 +1,9 @@
-/* util.c: time, formatting, size parsing. */
+/* util.c: time, formatting, size parsing, and the one "wtg: ..." error line. */
 #include "config.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,4 +122,100 @@ void wtg_strlcpy(char *dst, const char *src, size_t len)
 		n = len - 1;
 	memcpy(dst, src, n);
 	dst[n] = '\0';
+}
+
+/* Length of the valid UTF-8 sequence at s (2-4), or 0 when s does not start one or it encodes a C1
+ * control character (U+0080..U+009F, which some terminals obey). */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+	unsigned lo = 0x80, hi = 0xbf;	/* the range of the second byte */
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xc2)
+		lo = 0xa0;	/* C2 80..9F: the C1 controls */
+	else if (s[0] == 0xe0)
+		lo = 0xa0;	/* overlong */
+	else if (s[0] == 0xed)
+		hi = 0x9f;	/* surrogates */
+	else if (s[0] == 0xf0)
+		lo = 0x90;	/* overlong */
+	else if (s[0] == 0xf4)
+		hi = 0x8f;	/* above U+10FFFF */
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+void wtg_escape(char *dst, size_t len, const char *src)
+{
+	static const char hex[] = "0123456789abcdef";
+	if (len == 0)
+		return;
+	const unsigned char *s = (const unsigned char *)src;
+	size_t o = 0;
+	while (*s) {
+		char tmp[8];
+		size_t n = 0;
+		size_t u = *s >= 0x80 ? utf8_len(s) : 0;
+		if (u) {
+			memcpy(tmp, s, u);
+			n = u;
+		} else if (*s == '\\') {
+			memcpy(tmp, "\\\\", 2);
+			n = 2;
+		} else if (*s >= 0x20 && *s < 0x7f) {
+			tmp[n++] = (char)*s;
+		} else {
+			const char *named = *s == '\n' ? "\\n" : *s == '\t' ? "\\t" : *s == '\r' ? "\\r"
+					    : *s == 0x1b ? "\\e" : NULL;
+			if (named) {
+				memcpy(tmp, named, 2);
+				n = 2;
+			} else {
+				tmp[0] = '\\';
+				tmp[1] = 'x';
+				tmp[2] = hex[*s >> 4];
+				tmp[3] = hex[*s & 15];
+				n = 4;
+			}
+		}
+		if (o + n >= len)
+			break;	/* never a half escape or half a character */
+		memcpy(dst + o, tmp, n);
+		o += n;
+		s += u ? u : 1;
+	}
+	dst[o] = '\0';
+}
+
+void wtg_error(const char *fmt, ...)
+{
+	char msg[2048], line[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	memcpy(line, "wtg: ", 5);
+	wtg_escape(line + 5, sizeof line - 6, msg);
+	size_t n = strlen(line);
+	line[n++] = '\n';
+	/* one write: the line is never interleaved with another thread's output */
+	for (size_t done = 0; done < n;) {
+		ssize_t w = write(STDERR_FILENO, line + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
 }

@@ -61,13 +61,17 @@ scratch() {
 	fi
 }
 
+# At every exit, a failing one too: the tmux server and its socket, the scratch folder.
 lib_cleanup() {
 	tm_stop
 	[ -n "$lib_tmp" ] && rm -rf "$lib_tmp"
+	return 0
 }
 trap lib_cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+trap 'exit 129' HUP
+trap 'exit 141' PIPE
 
 # Milliseconds since the epoch.
 now_ms() {
@@ -112,8 +116,14 @@ tm_start() {
 		new-session -d -s "$TM_TARGET" -x "$lib_cols" -y "$lib_rows" "$*"
 }
 
+# The socket file tmux made for the current server (kill-server leaves it behind).
+tm_socket() {
+	echo "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TM_SOCK"
+}
+
 tm_stop() {
 	tm kill-server 2>/dev/null
+	rm -f "$(tm_socket)"
 	return 0
 }
 

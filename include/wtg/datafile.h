@@ -12,6 +12,7 @@
 struct wtg_datafile {
 	char path[PATH_MAX];
 	bool owned;		/* created by wtg: removed on every exit; never true for --file */
+	int lock_fd;		/* > 0: the created file, open and flock()ed while wtg lives */
 	uint64_t size;
 	int64_t sum;		/* known sum of every byte */
 	int64_t *chunk_sums;	/* sum of each WTG_CHUNK-sized chunk (last may be short) */
@@ -25,10 +26,19 @@ struct wtg_datafile {
 	atomic_bool abort;	/* set by another thread: creation or scanning stops, returns -1 */
 };
 
-/* Create a file of `size` bytes of seeded pseudo-random content in dir (mkstemp, O_EXCL), record
- * its sums while writing, fsync it. On failure returns -1 with a message in err and leaves nothing. */
-int wtg_datafile_create(struct wtg_datafile *df, const char *dir, uint64_t size, uint64_t seed,
-			char *err, size_t errlen);
+/* Create a file wtg-XXXXXX.dat of `size` bytes of seeded pseudo-random content in dir (mkstemp,
+ * O_EXCL), hold an flock on it until wtg_datafile_remove, record its sums while writing, fsync it.
+ * origin names where dir came from in messages ("--dir", "TMPDIR", ...). On failure returns -1 with
+ * a message in err and leaves nothing. */
+int wtg_datafile_create(struct wtg_datafile *df, const char *dir, const char *origin, uint64_t size,
+			uint64_t seed, char *err, size_t errlen);
+/* Remove from dir the data files that wtg processes now gone left behind (killed, or a power cut):
+ * files named wtg-XXXXXX.dat, regular, owned by this user, with one link, whose flock can be taken.
+ * One "wtg: removed ..." line on stderr for each. Returns how many. */
+int wtg_datafile_sweep(const char *dir);
+/* The name of the pseudo filesystem (proc, sysfs, ...) dir is on, which cannot hold a data file; or
+ * NULL for a real one. */
+const char *wtg_datafile_pseudo_fs(const char *dir);
 /* Use an existing file read-only; its sums are computed by reading it once. */
 int wtg_datafile_use(struct wtg_datafile *df, const char *path, char *err, size_t errlen);
 /* Known sum of the first `bytes` bytes: bytes must be a multiple of WTG_CHUNK or the size. -1 otherwise. */

@@ -38,6 +38,7 @@ struct wtg_options {
 	char **argv;
 	const char *file;		/* --file */
 	const char *dir;		/* --dir, or $TMPDIR, or /var/tmp */
+	const char *dir_origin;		/* where dir came from, for messages: "--dir", "TMPDIR", "the default folder" */
 	uint64_t size;			/* --size */
 	bool size_given;
 	bool quick;
@@ -66,5 +67,8 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o);
 void wtg_print_help(FILE *f);
 /* The version, copyright and licence lines. */
 void wtg_print_version(FILE *f);
+/* Whether the run may need the data file: the dashboard when one of its tabs (--order) reads it,
+ * --run when a selected experiment does. Otherwise wtg neither checks, sweeps nor uses the folder. */
+bool wtg_options_need_datafile(const struct wtg_options *o);
 
 #endif

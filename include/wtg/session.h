@@ -17,7 +17,8 @@
 #define WTG_MAX_EXP 32
 #define WTG_QUEUE_MAX 64
 
-enum wtg_df_state { WTG_DF_PREPARING = 0, WTG_DF_READY, WTG_DF_FAILED };
+/* NONE: no experiment that reads the data file has been asked for yet, so there is none */
+enum wtg_df_state { WTG_DF_NONE = 0, WTG_DF_PREPARING, WTG_DF_READY, WTG_DF_FAILED };
 
 struct wtg_session {
 	const struct wtg_options *opt;
@@ -45,15 +46,18 @@ struct wtg_session {
 	int wake_fd;			/* eventfd the worker writes when anything changes */
 };
 
-/* Reads the machine block, creates the wake fd, inits the tables. Returns 0 or -1 (message printed). */
+/* Reads the machine block, creates the wake fd, inits the tables, and removes the data files that
+ * dead wtg processes left in the folder this one would use. Returns 0 or -1 (message printed). */
 int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const char *argv0);
-/* Starts the worker; its first job prepares the data file. */
+/* Starts the worker. It prepares the data file (creates it, or reads the --file) just before the
+ * first queued experiment that reads it, never when none does. */
 int wtg_session_start(struct wtg_session *s);
 /* Queue an experiment (registry index) to run after what is queued. */
 void wtg_session_enqueue(struct wtg_session *s, int idx);
 /* Stop the running experiment (within half a second) and drop the queue. */
 void wtg_session_cancel(struct wtg_session *s);
-/* True when nothing runs and nothing is queued (the data file may still be preparing). */
+/* True when nothing runs and nothing is queued (the data file may still be preparing for the
+ * experiment the worker took last: df_state PREPARING). */
 bool wtg_session_idle(struct wtg_session *s);
 /* Called periodically from a normal-policy thread: when the worker has shown no progress for
  * limit_ns, rescues it (normal policy back, row ended with a note) and returns the stall in ns. */

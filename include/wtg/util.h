@@ -39,6 +39,16 @@ int wtg_gettid(void);
 /* snprintf into a fixed buffer, always terminated, never warns about truncation. */
 void wtg_strlcpy(char *dst, const char *src, size_t len);
 
+/* Copy src into dst (always terminated) so that it prints on one line and drives no terminal:
+ * control bytes become \\n \\t \\r \\e or \\xHH, a backslash \\\\, bytes that are not UTF-8 (and
+ * UTF-8 C1 controls) \\xHH; valid UTF-8 text is kept. Truncates between characters, never
+ * inside an escape. */
+void wtg_escape(char *dst, size_t len, const char *src);
+
+/* The one way an error or notice reaches stderr: "wtg: " + the formatted message, escaped with
+ * wtg_escape (a path with a newline or ESC in it stays on one line), + newline, in one write. */
+void wtg_error(const char *fmt, ...) WTG_PRINTF(1, 2);
+
 /* Program-wide sink so the compiler cannot remove measured work. */
 extern volatile uint64_t wtg_sink;
 

@@ -39,7 +39,7 @@ static const char *const fb_label[FB_NCASES] = { "exit only", "map, never touch"
 
 static int child_fail(const char *mode, const char *what, const char *path)
 {
-	fprintf(stderr, "wtg: --child=%s: %s '%s': %s\n", mode, what, path, strerror(errno));
+	wtg_error("--child=%s: %s '%s': %s", mode, what, path, strerror(errno));
 	return 1;
 }
 
@@ -49,7 +49,7 @@ int wtg_faultbase_child(const char *mode, const char *path)
 		return 0;
 	bool sum = strcmp(mode, "sum") == 0;
 	if (!sum && strcmp(mode, "map") != 0) {
-		fprintf(stderr, "wtg: --child: unknown mode '%s' (exit, map or sum)\n", mode);
+		wtg_error("--child: unknown mode '%s' (exit, map or sum)", mode);
 		return 2;
 	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -58,7 +58,7 @@ int wtg_faultbase_child(const char *mode, const char *path)
 	struct stat st;
 	if (fstat(fd, &st) < 0 || st.st_size <= 0) {
 		close(fd);
-		fprintf(stderr, "wtg: --child=%s: '%s' is not a non-empty file\n", mode, path);
+		wtg_error("--child=%s: '%s' is not a non-empty file", mode, path);
 		return 1;
 	}
 	size_t size = (size_t)st.st_size;

@@ -238,7 +238,8 @@ static void write_machine(FILE *f, struct wtg_session *s)
 	const struct wtg_datafile *df = &s->df;
 	fputs("    \"data_file\": {\n", f);
 	json_key(f, 6, "state");
-	wtg_json_string(f, st == WTG_DF_READY ? "ready" : st == WTG_DF_FAILED ? "failed" : "preparing");
+	wtg_json_string(f, st == WTG_DF_READY ? "ready" : st == WTG_DF_FAILED ? "failed" :
+			   st == WTG_DF_NONE ? "none" : "preparing");
 	fputs(",\n", f);
 	json_key(f, 6, "error");
 	wtg_json_string(f, st == WTG_DF_FAILED ? s->df_error : NULL);

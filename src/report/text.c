@@ -435,6 +435,8 @@ static void write_machine(FILE *f, struct wtg_session *s)
 			kv(f, "path", "%s (given with --file)", file);
 		if (st == WTG_DF_FAILED)
 			kv(f, "state", "failed: %s", s->df_error);
+		else if (st == WTG_DF_NONE)
+			kv(f, "state", "none (no experiment that reads it ran)");
 		else
 			kv(f, "state", "being prepared");
 		return;

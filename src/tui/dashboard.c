@@ -426,6 +426,9 @@ static void draw_header(struct dash *d)
 	} else if (st == WTG_DF_FAILED) {
 		snprintf(data, sizeof data, "data file failed: %s", s->df_error);
 		drole = TR_ERR;
+	} else if (st == WTG_DF_NONE) {
+		snprintf(data, sizeof data, "no data file yet (made for the first experiment that reads it)");
+		drole = TR_DIM;
 	} else {
 		wtg_fmt_size(dn, sizeof dn, done);
 		wtg_fmt_size(sz, sizeof sz, total);
@@ -1257,8 +1260,9 @@ static void toggle_uncached(struct dash *d)
 static void evict_now(struct dash *d)
 {
 	struct wtg_session *s = d->s;
-	if (atomic_load(&s->df_state) != WTG_DF_READY) {
-		notice(d, TR_WARN, "evict: the data file is not ready yet");
+	int dfs = atomic_load(&s->df_state);
+	if (dfs != WTG_DF_READY) {
+		notice(d, TR_WARN, "evict: %s", dfs == WTG_DF_NONE ? "no data file yet" : "the data file is not ready yet");
 		return;
 	}
 	int64_t before = wtg_datafile_resident_pages(&s->df);

@@ -227,8 +227,7 @@ int tui_screen_open(struct tui_look *look, const struct wtg_options *o)
 		close(sigpipe_fd[0]);
 		close(sigpipe_fd[1]);
 		sigpipe_fd[0] = sigpipe_fd[1] = -1;
-		fprintf(stderr, "wtg: cannot initialise the terminal (TERM=%s)\n",
-			term && *term ? term : "(unset)");
+		wtg_error("cannot initialise the terminal (TERM=%s)", term && *term ? term : "(unset)");
 		return -1;
 	}
 	set_term(scr);

@@ -107,7 +107,7 @@ os.unlink(user_file)
 
 # --- the seed decides the data file ---------------------------------------------------------------
 def known_sum(seed):
-    st, doc, _ = run_json("syscall", "--size=1M", "--seed=%d" % seed)
+    st, doc, _ = run_json("valley", "--size=1M", "--seed=%d" % seed)	# valley reads the data file
     return doc["machine"]["data_file"]["known_sum"] if doc else None
 
 s7, s7b, s8 = known_sum(7), known_sum(7), known_sum(8)
@@ -170,7 +170,7 @@ for sig in (signal.SIGQUIT, signal.SIGUSR1, signal.SIGALRM):
 # --- a runtime failure is exit 1 with one line naming the cause -----------------------------------
 status, out, err = run("--run=valley", "--dir=/dev/shm", "--size=1T")
 check(status == 1, "no room for the data file: exit 1, got %d" % status)
-check(err.startswith("wtg: data file: not enough space in '/dev/shm'") and err.count("\n") == 1,
+check(err.startswith("wtg: data file: not enough space in --dir '/dev/shm'") and err.count("\n") == 1,
       "no room: one clear line, got %r" % err)
 
 os.rmdir(d)

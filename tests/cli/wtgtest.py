@@ -3,8 +3,11 @@
 Each test file calls check(...) for every assertion and finish() at the end, which prints
 "N passed, N failed" and exits 1 when anything failed.
 """
+import atexit
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -37,14 +40,51 @@ def finish(name=None):
 _tmpdir = None
 
 
+def _remove_datadir():
+    """At exit, also after a failure or an exception: the private folder goes, whatever is in it."""
+    if _tmpdir is not None:
+        shutil.rmtree(_tmpdir, ignore_errors=True)
+
+
+def _terminated(sig, frame):
+    """SIGTERM or SIGHUP (make's timeout, a closed terminal): exit through atexit, not around it."""
+    sys.exit(128 + sig)
+
+
+atexit.register(_remove_datadir)
+signal.signal(signal.SIGTERM, _terminated)
+signal.signal(signal.SIGHUP, _terminated)
+
+
 def datadir():
-    """A private folder for the data files of this test run (removed at exit by the OS tmp reaper
-    is not enough: tests check that wtg removes its own file, so the folder must stay empty)."""
+    """A private folder for the data files of this test run, removed at exit on every path (tests
+    check that wtg removes its own file with datadir_is_empty() before that)."""
     global _tmpdir
     if _tmpdir is None:
         base = os.environ.get("TMPDIR") or "/var/tmp"
         _tmpdir = tempfile.mkdtemp(prefix="wtg-test-", dir=base)
     return _tmpdir
+
+
+def skip(reason):
+    """Skip the whole test file (automake's exit status 77), saying why."""
+    print("SKIP: " + reason)
+    sys.exit(77)
+
+
+def need_tool(name):
+    """Skip unless the command name is on PATH."""
+    if shutil.which(name) is None:
+        skip("%s is not installed" % name)
+
+
+def need_module(name):
+    """Skip unless the Python module can be imported; returns the module."""
+    import importlib
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        skip("the Python module %s is not installed" % name)
 
 
 def run(*args, timeout=300, env=None):
@@ -93,7 +133,6 @@ def finish_clean():
     """End a test that used datadir(): the folder must be empty (wtg removed its file); remove it
     and finish()."""
     check(datadir_is_empty(), "the private data folder is empty at the end")
-    os.rmdir(datadir())
     finish()
 
 

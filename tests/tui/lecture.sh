@@ -49,6 +49,13 @@ check "PageUp goes back (wrapping to the last)" tm_wait "bytewise · Why did add
 tm_keys 2
 check "a number key picks the lecture's tab at that place" tm_wait "syscall · What does one kernel crossing cost?" 5
 
+# the data file is made when the first tab that reads it runs (bytewise here), not before
+tm_keys 3
+tm_keys r
+check "bytewise, the lecture's first tab that reads the data file, makes it" tm_wait "data 64M in" 60
+tm_keys 2
+tm_wait "syscall · What does one kernel crossing cost?" 5
+
 # the conditions panel shows the data file's page-cache residency live, so c visibly empties it
 check "the conditions panel shows how much of the data file is cached" wait_for 20 tm_match "\[c\] [0-9]+%"
 tm_keys c

@@ -1,4 +1,4 @@
-/* test_util.c: size parsing and formatting. */
+/* test_util.c: size parsing, formatting, and escaping for error lines. */
 #include "config.h"
 
 #include <stdint.h>
@@ -60,5 +60,24 @@ int main(void)
 	CHECK_STR(buf, "4.6 ms");
 	wtg_fmt_duration(buf, sizeof buf, 1.234e9);
 	CHECK_STR(buf, "1.23 s");
+	/* escaping: controls, backslash, invalid UTF-8 and C1 controls escaped; UTF-8 text kept */
+	char esc[64];
+	wtg_escape(esc, sizeof esc, "plain/path-1.dat");
+	CHECK_STR(esc, "plain/path-1.dat");
+	wtg_escape(esc, sizeof esc, "a\nb\tc\rd\033[31me");
+	CHECK_STR(esc, "a\\nb\\tc\\rd\\e[31me");
+	wtg_escape(esc, sizeof esc, "x\\y\x01\x7f");
+	CHECK_STR(esc, "x\\\\y\\x01\\x7f");
+	wtg_escape(esc, sizeof esc, "caf\xc3\xa9 \xe2\x80\xa6 \xf0\x9f\x98\x80");
+	CHECK_STR(esc, "caf\xc3\xa9 \xe2\x80\xa6 \xf0\x9f\x98\x80");
+	wtg_escape(esc, sizeof esc, "\xc2\x9b" "1m \xff \xc3 \xe0\x80\x80 \xed\xa0\x80");
+	CHECK_STR(esc, "\\xc2\\x9b" "1m \\xff \\xc3 \\xe0\\x80\\x80 \\xed\\xa0\\x80");
+	wtg_escape(esc, 6, "ab\ncd");	/* room for "ab\\n" and the terminator, not half of "\\n" */
+	CHECK_STR(esc, "ab\\nc");
+	wtg_escape(esc, 4, "ab\ncd");
+	CHECK_STR(esc, "ab");
+	wtg_escape(esc, 3, "\xc3\xa9\xc3\xa9");	/* never half a character */
+	CHECK_STR(esc, "\xc3\xa9");
+
 	return unit_done("test_util");
 }
