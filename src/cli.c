@@ -15,6 +15,7 @@
 #include "wtg/datafile.h"
 #include "wtg/experiment.h"
 #include "wtg/options.h"
+#include "wtg/report.h"
 #include "wtg/util.h"
 
 #define STR_(x) #x
@@ -53,10 +54,16 @@ void wtg_print_help(FILE *f)
 		"\n"
 		"Options:\n"
 		"      --run=LIST        run these experiments headless (names joined by commas, or all)\n"
-		"      --format=FMT      headless output: text (default), csv, json, svg (a chart\n"
-		"                        per experiment, for slides) or html (one offline page)\n"
-		"  -o, --output=FILE     write the headless output to FILE, whole or not at all;\n"
+		"      --format=FMT      headless output: text (default), csv, json, markdown, svg (a\n"
+		"                        chart per experiment, for slides) or html (one offline page)\n"
+		"  -o, --output=FILE     write the report to FILE, whole or not at all; repeat for several,\n"
+		"                        the format from the ending (.txt .csv .json .md .svg .html),\n"
+		"                        else --format; '-' is standard output. The text summary still\n"
+		"                        prints unless an output is standard output or --quiet;\n"
 		"                        svg with several experiments: a folder of NAME.svg\n"
+		"  -q, --quiet           no text summary beside -o files\n"
+		"      --progress=WHEN   a progress line on stderr: auto (when it is a terminal, the\n"
+		"                        default), always or never\n"
 		"      --file=PATH       use this existing file as the data file (never written)\n"
 		"      --dir=DIR         where wtg creates its data file (default $TMPDIR, else /var/tmp)\n"
 		"      --size=SIZE       size of the data file wtg creates, K/M/G suffixes (default 256M,\n"
@@ -90,7 +97,19 @@ void wtg_print_help(FILE *f)
 		"space pauses, b burners, p background policy, u uncached I/O, c evict the file now,\n"
 		"a autoplay, s save JSON and CSV, ? help, q quit.\n"
 		"\n"
-		"Exit status: 0 success, 1 a runtime failure, 2 a usage error.\n");
+		"Exit status: 0 success, 1 a runtime failure, 2 a usage error.\n"
+		"\n"
+		"Report bugs to: %s\n"
+		"%s documentation: man wtg, and the README in the source tree\n", PACKAGE_BUGREPORT, PACKAGE_NAME);
+}
+
+void wtg_print_version(FILE *f)
+{
+	fprintf(f, "wtg %s\n"
+		   "Copyright (C) 2026 the wtg authors.\n"
+		   "License GPLv2: GNU GPL version 2 <https://www.gnu.org/licenses/old-licenses/gpl-2.0.html>.\n"
+		   "This is free software: you are free to change and redistribute it.\n"
+		   "There is NO WARRANTY, to the extent permitted by law.\n", PACKAGE_VERSION);
 }
 
 static int parse_int(const char *s, long lo, long hi, long *out);
@@ -279,7 +298,7 @@ static int check_dir(const struct wtg_options *o)
 enum {
 	OPT_RUN = 256, OPT_LIST, OPT_FORMAT, OPT_FILE, OPT_DIR, OPT_SIZE, OPT_QUICK, OPT_THREADS, OPT_BURN,
 	OPT_BACKGROUND, OPT_UNCACHED, OPT_SEED, OPT_NOCOLOR, OPT_ASCII, OPT_COMPARE, OPT_CHILD,
-	OPT_TIMELIMIT, OPT_ORDER, OPT_HOLD, OPT_STEP
+	OPT_TIMELIMIT, OPT_ORDER, OPT_HOLD, OPT_STEP, OPT_PROGRESS
 };
 
 static const struct option long_opts[] = {
@@ -287,6 +306,8 @@ static const struct option long_opts[] = {
 	{ "list", no_argument, NULL, OPT_LIST },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "progress", required_argument, NULL, OPT_PROGRESS },
 	{ "file", required_argument, NULL, OPT_FILE },
 	{ "dir", required_argument, NULL, OPT_DIR },
 	{ "size", required_argument, NULL, OPT_SIZE },
@@ -309,6 +330,90 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* Whether any -o is standard output. */
+static bool output_is_stdout(const struct wtg_options *o)
+{
+	for (int i = 0; i < o->noutputs; i++)
+		if (wtg_report_is_stdout(o->outputs[i].path))
+			return true;
+	return false;
+}
+
+/* The folder -o path would be written in ("." for a bare name). */
+static void output_folder(const char *path, char *folder, size_t len)
+{
+	wtg_strlcpy(folder, path, len);
+	char *slash = strrchr(folder, '/');
+	if (!slash)
+		wtg_strlcpy(folder, ".", len);
+	else if (slash == folder)
+		folder[1] = '\0';
+	else
+		*slash = '\0';
+}
+
+static bool same_node(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Output i: its format (ending, else --format), not onto --file nor onto an earlier output by any
+ * spelling, and a folder that exists now: finding out after a long run would waste it. */
+static int check_output(struct wtg_options *o, int i)
+{
+	struct wtg_output *out = &o->outputs[i];
+	const char *p = out->path;
+	struct stat st, other;
+	bool exists = strcmp(p, "-") != 0 && stat(p, &st) == 0;
+	int nsel = 0;
+	for (int k = 0; k < wtg_nexperiments; k++)
+		nsel += o->selected[k];
+	int ending = wtg_format_from_path(p);
+	bool svg = ending == WTG_FMT_SVG || (ending < 0 && o->format == WTG_FMT_SVG);
+	if (exists && S_ISDIR(st.st_mode)) {
+		if (!svg)
+			return usage_error("--output '%s' is a folder", p);
+		out->format = WTG_FMT_SVG;	/* a folder of NAME.svg */
+		return access(p, W_OK | X_OK) < 0 ? usage_error("--output '%s': folder is not writable", p) : 0;
+	}
+	if (svg && nsel > 1 && exists)
+		return usage_error("--output '%s': svg with several experiments needs a folder", p);
+	/* standard output, a device or a pipe by a name without an ending takes --format, as '-' does */
+	bool stream = wtg_report_is_stdout(p) || (exists && !S_ISREG(st.st_mode));
+	int fmt = strcmp(p, "-") == 0 ? (int)o->format : wtg_format_from_path(p);
+	if (fmt < 0 && !o->format_given && !stream)
+		return usage_error("--output '%s': unknown file ending (.txt .csv .json .md .svg .html), or "
+				   "give --format", p);
+	out->format = fmt < 0 ? o->format : (enum wtg_format)fmt;
+	if (!wtg_writers[out->format].write)
+		return usage_error("--output '%s': this wtg was built without the %s writer", p,
+				   wtg_writers[out->format].name);
+	if (exists && o->file && stat(o->file, &other) == 0 && same_node(&st, &other))
+		return usage_error("--output '%s' is the --file data file, which wtg never writes", p);
+	for (int j = 0; j < i; j++) {
+		const char *q = o->outputs[j].path;
+		bool dup = strcmp(p, q) == 0 || (wtg_report_is_stdout(p) && wtg_report_is_stdout(q)) ||
+			   (exists && stat(q, &other) == 0 && same_node(&st, &other));
+		if (dup)
+			return usage_error("--output '%s' is given twice (as '%s')", p, q);
+	}
+	if (strcmp(p, "-") == 0)
+		return 0;
+	if (exists) {
+		if (!S_ISREG(st.st_mode) || strncmp(p, "/dev/", 5) == 0 || strncmp(p, "/proc/", 6) == 0)
+			return access(p, W_OK) < 0 ? usage_error("--output '%s': %s", p, strerror(errno)) : 0;
+	}
+	char folder[4096];
+	output_folder(p, folder, sizeof folder);
+	if (stat(folder, &st) < 0)
+		return usage_error("--output '%s': folder '%s': %s", p, folder, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return usage_error("--output '%s': '%s' is not a folder", p, folder);
+	if (access(folder, W_OK | X_OK) < 0)
+		return usage_error("--output '%s': folder '%s' is not writable", p, folder);
+	return 0;
+}
+
 /* The word getopt stopped at, for messages about it. */
 static const char *bad_word(int argc, char **argv)
 {
@@ -321,6 +426,8 @@ static const char *bad_word(int argc, char **argv)
 int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 {
 	memset(o, 0, sizeof *o);
+	o->argc = argc;
+	o->argv = argv;
 	o->mode = WTG_MODE_DASHBOARD;
 	o->format = WTG_FMT_TEXT;
 	o->seed = 1;
@@ -340,13 +447,12 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	o->dir = (tmp && *tmp) ? tmp : "/var/tmp";
 	o->dir_origin = (tmp && *tmp) ? "TMPDIR" : "the default folder";
 	bool run_given = false, list = false, help = false, version = false, dir_given = false;
-	bool format_given = false;
 
 	opterr = 0;
 	optind = 1;
 	int c;
 	long v;
-	while ((c = getopt_long(argc, argv, ":o:hV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:qhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_RUN:
 			run_given = true;
@@ -356,25 +462,32 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 		case OPT_LIST: list = true; break;
 		case 'h': help = true; break;
 		case 'V': version = true; break;
-		case OPT_FORMAT:
-			format_given = true;
-			if (strcmp(optarg, "text") == 0)
-				o->format = WTG_FMT_TEXT;
-			else if (strcmp(optarg, "csv") == 0)
-				o->format = WTG_FMT_CSV;
-			else if (strcmp(optarg, "json") == 0)
-				o->format = WTG_FMT_JSON;
-			else if (strcmp(optarg, "svg") == 0)
-				o->format = WTG_FMT_SVG;
-			else if (strcmp(optarg, "html") == 0)
-				o->format = WTG_FMT_HTML;
-			else
-				return usage_error("--format must be text, csv, json, svg or html, not '%s'", optarg);
+		case OPT_FORMAT: {
+			int fmt = wtg_format_parse(optarg);
+			if (fmt < 0)
+				return usage_error("--format must be text, csv, json, markdown, svg or html, not '%s'",
+						   optarg);
+			o->format = (enum wtg_format)fmt;
+			o->format_given = true;
 			break;
+		}
 		case 'o':
 			if (!*optarg)
 				return usage_error("--output needs a file name");
-			o->output = optarg;
+			if (o->noutputs == WTG_MAX_OUTPUTS)
+				return usage_error("at most %d outputs", WTG_MAX_OUTPUTS);
+			o->outputs[o->noutputs++].path = optarg;
+			break;
+		case 'q': o->quiet = true; break;
+		case OPT_PROGRESS:
+			if (strcmp(optarg, "auto") == 0)
+				o->progress = WTG_PROGRESS_AUTO;
+			else if (strcmp(optarg, "always") == 0)
+				o->progress = WTG_PROGRESS_ALWAYS;
+			else if (strcmp(optarg, "never") == 0)
+				o->progress = WTG_PROGRESS_NEVER;
+			else
+				return usage_error("--progress must be auto, always or never, not '%s'", optarg);
 			break;
 		case OPT_FILE:
 			if (!*optarg)
@@ -488,9 +601,9 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	if (run_given) {
 		o->mode = WTG_MODE_RUN;
 	} else {
-		if (o->output)
+		if (o->noutputs)
 			return usage_error("--output goes with --run");
-		if (format_given)
+		if (o->format_given)
 			return usage_error("--format goes with --run");
 	}
 	if (o->file && o->size_given)
@@ -515,44 +628,16 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 		if (rc)
 			return rc;
 	}
+	for (int i = 0; i < o->noutputs; i++)
+		if (check_output(o, i))
+			return 2;
+	if (!wtg_writers[o->format].write)
+		return usage_error("--format=%s: this wtg was built without the %s writer", wtg_writers[o->format].name,
+				   wtg_writers[o->format].name);
 	int nsel = 0;
 	for (int i = 0; i < wtg_nexperiments; i++)
 		nsel += o->selected[i];
-	if (o->output) {
-		/* the folder must exist now: finding out after a long run would waste it */
-		char folder[4096];
-		wtg_strlcpy(folder, o->output, sizeof folder);
-		char *slash = strrchr(folder, '/');
-		if (!slash)
-			wtg_strlcpy(folder, ".", sizeof folder);
-		else if (slash == folder)
-			folder[1] = '\0';
-		else
-			*slash = '\0';
-		bool node = false;	/* a device or a pipe: written in place, not beside */
-		if (stat(o->output, &st) == 0) {
-			if (o->format == WTG_FMT_SVG && nsel > 1 && !S_ISDIR(st.st_mode))
-				return usage_error("--output '%s': svg with several experiments needs a folder",
-						   o->output);
-			if (S_ISDIR(st.st_mode) && o->format != WTG_FMT_SVG)
-				return usage_error("--output '%s' is a folder", o->output);
-			node = !S_ISREG(st.st_mode);
-		}
-		if (node) {
-			if (access(o->output, W_OK) < 0)
-				return usage_error("--output '%s': %s", o->output, strerror(errno));
-		} else {
-			if (stat(folder, &st) < 0)
-				return usage_error("--output '%s': folder '%s': %s", o->output, folder,
-						   strerror(errno));
-			if (!S_ISDIR(st.st_mode))
-				return usage_error("--output '%s': '%s' is not a folder", o->output, folder);
-			if (access(folder, W_OK | X_OK) < 0)
-				return usage_error("--output '%s': folder '%s' is not writable", o->output,
-						   folder);
-		}
-	}
-	if (o->format == WTG_FMT_SVG && nsel > 1 && !o->output)
+	if (o->format == WTG_FMT_SVG && nsel > 1 && (o->noutputs == 0 || output_is_stdout(o)))
 		return usage_error("svg draws one experiment per file: with several, -o names a folder");
 	for (int i = 0; i < wtg_nexperiments; i++)
 		if (o->selected[i] && !wtg_experiments[i]->run)

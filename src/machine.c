@@ -4,8 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "wtg/machine.h"
 #include "wtg/probe.h"
@@ -67,6 +71,143 @@ void wtg_machine_read(struct wtg_machine *m)
 	}
 	m->hw_counters = wtg_probe_have_hw_counters();
 	wtg_machine_read_caches(m, getenv("WTG_SYSFS_ROOT"));
+	wtg_machine_read_context(m, getenv("WTG_SYSFS_ROOT"));
+}
+
+/* read_line on root + path. */
+static void read_rooted(const char *root, const char *path, char *buf, size_t len)
+{
+	char full[512];
+	snprintf(full, sizeof full, "%s%s", root, path);
+	read_line(full, buf, len);
+}
+
+/* PRETTY_NAME of os-release (/etc, else /usr/lib), unquoted; else NAME and VERSION_ID. */
+static void read_os(struct wtg_machine *m, const char *root)
+{
+	static const char *const paths[] = { "/etc/os-release", "/usr/lib/os-release" };
+	char name[128] = "", version[64] = "";
+	for (size_t i = 0; i < WTG_ARRAY_LEN(paths) && !m->os[0] && !name[0]; i++) {
+		char full[512];
+		snprintf(full, sizeof full, "%s%s", root, paths[i]);
+		FILE *f = fopen(full, "r");
+		if (!f)
+			continue;
+		char line[512];
+		while (fgets(line, sizeof line, f)) {
+			line[strcspn(line, "\n")] = '\0';
+			char *eq = strchr(line, '=');
+			if (!eq)
+				continue;
+			*eq = '\0';
+			char *v = eq + 1;
+			size_t n = strlen(v);
+			if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+				v[n - 1] = '\0';
+				v++;
+			}
+			if (strcmp(line, "PRETTY_NAME") == 0)
+				wtg_strlcpy(m->os, v, sizeof m->os);
+			else if (strcmp(line, "NAME") == 0)
+				wtg_strlcpy(name, v, sizeof name);
+			else if (strcmp(line, "VERSION_ID") == 0)
+				wtg_strlcpy(version, v, sizeof version);
+		}
+		fclose(f);
+	}
+	if (!m->os[0] && name[0])
+		snprintf(m->os, sizeof m->os, "%s%s%s", name, version[0] ? " " : "", version);
+}
+
+/* The hypervisor's name: cpuid leaf 0x40000000 where the hypervisor flag is set, else
+ * /sys/hypervisor/type; "none" on bare metal, "" when it cannot be told. */
+static void read_virtualization(struct wtg_machine *m, const char *root)
+{
+	char type[32];
+	read_rooted(root, "/sys/hypervisor/type", type, sizeof type);
+	if (type[0]) {
+		wtg_strlcpy(m->virtualization, type, sizeof m->virtualization);
+		return;
+	}
+	if (!m->hypervisor) {
+		wtg_strlcpy(m->virtualization, "none", sizeof m->virtualization);
+		return;
+	}
+#if defined(__x86_64__) || defined(__i386__)
+	static const struct { const char *sig, *name; } known[] = {
+		{ "KVMKVMKVM", "kvm" }, { "Microsoft Hv", "microsoft" }, { "VMwareVMware", "vmware" },
+		{ "XenVMMXenVMM", "xen" }, { "TCGTCGTCGTCG", "qemu" }, { "ACRNACRNACRN", "acrn" },
+		{ "bhyve bhyve ", "bhyve" }, { " lrpepyh  vr", "parallels" }, { "VBoxVBoxVBox", "oracle" },
+		{ "QNXQVMBSQG", "qnx" }, { "Linux KVM Hv", "kvm" },
+	};
+	unsigned a, b, c, d;
+	__cpuid(0x40000000, a, b, c, d);
+	char sig[13];
+	memcpy(sig, &b, 4);
+	memcpy(sig + 4, &c, 4);
+	memcpy(sig + 8, &d, 4);
+	sig[12] = '\0';
+	for (size_t i = 0; i < WTG_ARRAY_LEN(known); i++)
+		if (strncmp(sig, known[i].sig, strlen(known[i].sig)) == 0) {
+			wtg_strlcpy(m->virtualization, known[i].name, sizeof m->virtualization);
+			return;
+		}
+#endif
+	wtg_strlcpy(m->virtualization, "unknown hypervisor", sizeof m->virtualization);
+}
+
+/* One line per file of /sys/devices/system/cpu/vulnerabilities, sorted by name. */
+static void read_mitigations(struct wtg_machine *m, const char *root)
+{
+	char dir[512];
+	snprintf(dir, sizeof dir, "%s/sys/devices/system/cpu/vulnerabilities", root);
+	struct dirent **list = NULL;
+	int n = scandir(dir, &list, NULL, alphasort);
+	m->nmitigations = n < 0 ? -1 : 0;
+	for (int i = 0; i < n; i++) {
+		const char *name = list[i]->d_name;
+		if (name[0] != '.' && m->nmitigations < WTG_MAX_MITIGATIONS) {
+			char path[800];
+			snprintf(path, sizeof path, "%s/%s", dir, name);
+			int k = m->nmitigations;
+			read_line(path, m->mitigations[k].status, sizeof m->mitigations[k].status);
+			wtg_strlcpy(m->mitigations[k].name, name, sizeof m->mitigations[k].name);
+			m->nmitigations++;
+		}
+		free(list[i]);
+	}
+	free(list);
+}
+
+/* "1"/"0" as a flag; -1 when empty or anything else. */
+static int flag(const char *s)
+{
+	return strcmp(s, "1") == 0 ? 1 : strcmp(s, "0") == 0 ? 0 : -1;
+}
+
+void wtg_machine_read_context(struct wtg_machine *m, const char *root)
+{
+	root = root ? root : "";
+	if (gethostname(m->hostname, sizeof m->hostname) < 0)
+		m->hostname[0] = '\0';
+	m->hostname[sizeof m->hostname - 1] = '\0';
+	read_os(m, root);
+	long pages = sysconf(_SC_PHYS_PAGES);
+	m->memory_bytes = pages > 0 && m->page_size > 0 ? (uint64_t)pages * (uint64_t)m->page_size : 0;
+	read_rooted(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", m->governor,
+		    sizeof m->governor);
+	char buf[32];
+	read_rooted(root, "/sys/devices/system/cpu/cpufreq/boost", buf, sizeof buf);
+	m->boost = flag(buf);
+	if (m->boost < 0) {	/* intel_pstate says it the other way round */
+		read_rooted(root, "/sys/devices/system/cpu/intel_pstate/no_turbo", buf, sizeof buf);
+		m->boost = flag(buf) < 0 ? -1 : !flag(buf);
+	}
+	read_rooted(root, "/sys/devices/system/cpu/smt/control", m->smt, sizeof m->smt);
+	read_rooted(root, "/sys/devices/system/cpu/smt/active", buf, sizeof buf);
+	m->smt_active = flag(buf);
+	read_mitigations(m, root);
+	read_virtualization(m, root);
 }
 
 /* "48K", "2048K", "32M" as sysfs writes sizes; 0 when unreadable. */

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #if defined(HAVE_NCURSESW_CURSES_H)
@@ -136,20 +138,57 @@ static bool report_failures(struct wtg_session *s, const struct wtg_options *o)
 	return any;
 }
 
-static int run_headless(struct wtg_session *s, const struct wtg_options *o)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+/* The self-erasing progress line on stderr: which experiment of how many, its step, the time left. */
+struct progress {
+	bool on, shown;
+	int total;
+};
 
-	if (wtg_session_start(s) < 0)
-		return 1;
-	for (int i = 0; i < wtg_nexperiments; i++)
-		if (o->selected[i])
-			wtg_session_enqueue(s, i);
+static void progress_clear(struct progress *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+	p->shown = false;
+}
+
+static void progress_show(struct progress *p, struct wtg_session *s, const struct wtg_options *o)
+{
+	int cur = atomic_load(&s->current);
+	if (!p->on || cur < 0 || cur >= wtg_nexperiments)
+		return;
+	int done = 0;
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		if (!o->selected[i] || i == cur)
+			continue;
+		pthread_mutex_lock(&s->tables[i].lock);
+		done += s->tables[i].state != WTG_IDLE && s->tables[i].state != WTG_RUNNING;
+		pthread_mutex_unlock(&s->tables[i].lock);
+	}
+	struct wtg_table *t = &s->tables[cur];
+	char line[256], left[48] = "";
+	pthread_mutex_lock(&t->lock);
+	int64_t rem = t->expected_ns > 0 ? t->expected_ns - (wtg_now_ns() - t->started_ns) : -1;
+	if (rem >= 0)
+		snprintf(left, sizeof left, ", about %.0f s left", (double)rem / 1e9 + 0.5);
+	char step[32] = "starting";
+	if (t->nsteps > 0)
+		snprintf(step, sizeof step, "step %d of %d", t->step, t->nsteps);
+	snprintf(line, sizeof line, "[%d/%d] %s: %s%s%s%s", done + 1, p->total, wtg_experiments[cur]->name, step,
+		 t->step_label[0] ? ", " : "", t->step_label, left);
+	pthread_mutex_unlock(&t->lock);
+	struct winsize ws;
+	int width = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 ? ws.ws_col - 1 : 79;
+	for (char *c = line; *c; c++)	/* one line, whatever a label holds */
+		if ((unsigned char)*c < 0x20)
+			*c = ' ';
+	fprintf(stderr, "\r\033[K%.*s", width, line);
+	fflush(stderr);
+	p->shown = true;
+}
+
+/* Wait for the queue to drain, a signal, showing progress. */
+static void wait_run(struct wtg_session *s, const struct wtg_options *o, struct progress *pr)
+{
 	for (;;) {
 		struct pollfd p = { .fd = s->wake_fd, .events = POLLIN };
 		int r = poll(&p, 1, 200);
@@ -160,24 +199,118 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 		wtg_session_watchdog(s, o->time_limit_ms * 1000000LL);
 		if (atomic_load(&s->df_state) != WTG_DF_PREPARING && wtg_session_idle(s))
 			break;
+		progress_show(pr, s, o);
 	}
+	progress_clear(pr);
+}
+
+/* Size of what a save wrote, for the summary ("12.3K"), "" when it cannot be told. */
+static void written_size(const char *path, char *buf, size_t len)
+{
+	struct stat st;
+	buf[0] = '\0';
+	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		wtg_fmt_size(buf, len, (uint64_t)st.st_size);
+}
+
+/* The text summary beside -o files: one line per experiment, what was written, the closing line. */
+static void print_summary(struct wtg_session *s, const struct wtg_options *o, const bool *written)
+{
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		if (!o->selected[i])
+			continue;
+		struct wtg_table *t = &s->tables[i];
+		int ok, warn, fail;
+		pthread_mutex_lock(&t->lock);
+		wtg_table_count_checks(t, &ok, &warn, &fail);
+		printf("  %-10s %-9s %4d row%s  checks %d ok, %d warn, %d failed\n", wtg_experiments[i]->name,
+		       wtg_report_state_name(t->state), t->nrows, t->nrows == 1 ? " " : "s", ok, warn, fail);
+		pthread_mutex_unlock(&t->lock);
+	}
+	for (int i = 0; i < o->noutputs; i++) {
+		if (!written[i])
+			continue;
+		char size[32];
+		written_size(o->outputs[i].path, size, sizeof size);
+		printf("wrote %s (%s%s%s)\n", o->outputs[i].path, wtg_writers[o->outputs[i].format].name,
+		       size[0] ? ", " : "", size);
+	}
+	wtg_report_summary_line(stdout, s, o->selected);
+}
+
+/* Whether any -o is standard output (then the summary would mix into it). */
+static bool output_is_stdout(const struct wtg_options *o)
+{
+	for (int i = 0; i < o->noutputs; i++)
+		if (wtg_report_is_stdout(o->outputs[i].path))
+			return true;
+	return false;
+}
+
+/* Write every -o, then the report or the summary on standard output. A closed pipe ends quietly
+ * (as other tools die of SIGPIPE). Returns the exit status so far, updated. */
+static int write_outputs(struct wtg_session *s, const struct wtg_options *o, int status)
+{
+	bool written[WTG_MAX_OUTPUTS] = { false };
+	for (int i = 0; i < o->noutputs; i++) {
+		char err[512];
+		if (wtg_report_save(o->outputs[i].path, o->outputs[i].format, s, o->selected, err, sizeof err) == 0) {
+			written[i] = true;
+			continue;
+		}
+		if (errno == EPIPE)
+			return 128 + SIGPIPE;
+		fprintf(stderr, "wtg: %s\n", err);
+		status = 1;
+	}
+	errno = 0;
+	int rc = 0;
+	if (o->noutputs == 0)
+		rc = wtg_report_write(stdout, o->format, s, o->selected);
+	else if (!o->quiet && !output_is_stdout(o))
+		print_summary(s, o, written);
+	if (rc < 0 || fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno == EPIPE)
+			return 128 + SIGPIPE;
+		fprintf(stderr, "wtg: writing the report: %s\n", strerror(errno ? errno : EIO));
+		status = 1;
+	}
+	return status;
+}
+
+static int run_headless(struct wtg_session *s, const struct wtg_options *o)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* a file size limit fails the write (EFBIG) with a message instead of killing wtg */
+	signal(SIGXFSZ, SIG_IGN);
+
+	struct progress pr = { .on = o->progress == WTG_PROGRESS_ALWAYS ||
+				     (o->progress == WTG_PROGRESS_AUTO && isatty(STDERR_FILENO)) };
+	for (int i = 0; i < wtg_nexperiments; i++)
+		pr.total += o->selected[i];
+	wtg_report_run_begin();
+	if (wtg_session_start(s) < 0)
+		return 1;
+	for (int i = 0; i < wtg_nexperiments; i++)
+		if (o->selected[i])
+			wtg_session_enqueue(s, i);
+	wait_run(s, o, &pr);
+	wtg_report_run_end();
 	if (got_signal) {
 		int sig = got_signal;
 		wtg_session_shutdown(s);
 		fprintf(stderr, "wtg: stopped by signal %d (%s)\n", sig, strsignal(sig));
 		return 128 + sig;
 	}
-	int status = 0;
-	if (o->output) {
-		char err[512];
-		if (wtg_report_save(o->output, o->format, s, o->selected, err, sizeof err) < 0) {
-			wtg_error("%s", err);
-			status = 1;
-		}
-	} else if (wtg_report_write(stdout, o->format, s, o->selected) < 0 || fflush(stdout) != 0) {
-		fprintf(stderr, "wtg: writing the report: %s\n", strerror(errno));
-		status = 1;
-	}
+	/* the report first, written whole; then a line for each experiment that failed or stopped */
+	int status = write_outputs(s, o, 0);
+	if (status > 128)	/* a closed pipe: end quietly */
+		return status;
 	return report_failures(s, o) ? 1 : status;
 }
 
@@ -185,6 +318,9 @@ int main(int argc, char **argv)
 {
 	open_std_fds();
 	setlocale(LC_ALL, "");
+	/* numbers in every report and in the texts experiments format ('CI [214.0, 226.0]') use '.'
+	 * whatever the user's LC_NUMERIC says: one convention per report */
+	setlocale(LC_NUMERIC, "C");
 	struct wtg_options o;
 	int rc = wtg_parse_options(argc, argv, &o);
 	if (rc)
@@ -194,7 +330,7 @@ int main(int argc, char **argv)
 		wtg_print_help(stdout);
 		return 0;
 	case WTG_MODE_VERSION:
-		printf("wtg %s\n", PACKAGE_VERSION);
+		wtg_print_version(stdout);
 		return 0;
 	case WTG_MODE_LIST:
 		list_experiments();

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #define WTG_MAX_CACHES 8
+#define WTG_MAX_MITIGATIONS 32
 
 /* One cache of CPU 0, as sysfs (cpu0/cache/indexN) or, where a virtual machine hides it, the C
  * library's sysconf (read from cpuid) describes it. */
@@ -29,9 +30,27 @@ struct wtg_machine {
 	struct wtg_cache caches[WTG_MAX_CACHES];	/* data and unified caches first by level */
 	int ncaches;
 	const char *caches_source;	/* "sysfs", "sysconf" or "none" */
+
+	/* context for reading a report elsewhere; "" (or -1) where the machine does not expose it */
+	char hostname[256];
+	char os[128];		/* os-release PRETTY_NAME, else NAME VERSION_ID */
+	uint64_t memory_bytes;	/* physical memory, 0 when unknown */
+	char governor[32];	/* cpufreq scaling_governor of CPU 0 */
+	int boost;		/* 1 boost/turbo on, 0 off, -1 not exposed */
+	char smt[32];		/* smt/control: on, off, forceoff, notsupported, notimplemented */
+	int smt_active;		/* smt/active: 1, 0, -1 not exposed */
+	char virtualization[32];	/* hypervisor vendor ("kvm", "xen", "vmware" ...), "none", "" unknown */
+	int nmitigations;
+	struct {
+		char name[40];		/* vulnerabilities file name ("spectre_v2") */
+		char status[160];	/* its line ("Mitigation: Retpolines ...") */
+	} mitigations[WTG_MAX_MITIGATIONS];
 };
 
 void wtg_machine_read(struct wtg_machine *m);
+/* Read the context fields (hostname, os, memory, governor, boost, SMT, mitigations, virtualization)
+ * into m (called by wtg_machine_read). sysfs_root roots the /sys and /etc paths ("" or NULL). */
+void wtg_machine_read_context(struct wtg_machine *m, const char *sysfs_root);
 /* Read the caches of CPU 0 into m (called by wtg_machine_read). sysfs_root roots the sysfs paths
  * ("" or NULL for the real one). */
 void wtg_machine_read_caches(struct wtg_machine *m, const char *sysfs_root);

@@ -8,7 +8,19 @@
 
 enum wtg_mode { WTG_MODE_DASHBOARD = 0, WTG_MODE_RUN, WTG_MODE_LIST, WTG_MODE_HELP, WTG_MODE_VERSION,
 		WTG_MODE_CHILD };
-enum wtg_format { WTG_FMT_TEXT = 0, WTG_FMT_CSV, WTG_FMT_JSON, WTG_FMT_SVG, WTG_FMT_HTML };
+/* Report formats, in the order of the writers table (src/report/report.c). */
+enum wtg_format { WTG_FMT_TEXT = 0, WTG_FMT_CSV, WTG_FMT_JSON, WTG_FMT_MARKDOWN, WTG_FMT_SVG,
+		  WTG_FMT_HTML, WTG_NFORMATS };
+/* --progress: a self-erasing line on stderr when it is a terminal (auto), always, or never. */
+enum wtg_progress { WTG_PROGRESS_AUTO = 0, WTG_PROGRESS_ALWAYS, WTG_PROGRESS_NEVER };
+
+#define WTG_MAX_OUTPUTS 16
+
+/* One -o: where and in which format. path "-" is standard output. */
+struct wtg_output {
+	const char *path;
+	enum wtg_format format;
+};
 
 #define WTG_DEFAULT_SIZE (256ull << 20)
 #define WTG_QUICK_SIZE (64ull << 20)
@@ -16,8 +28,14 @@ enum wtg_format { WTG_FMT_TEXT = 0, WTG_FMT_CSV, WTG_FMT_JSON, WTG_FMT_SVG, WTG_
 struct wtg_options {
 	enum wtg_mode mode;
 	bool selected[32];		/* by registry index, for --run */
-	enum wtg_format format;
-	const char *output;		/* -o */
+	enum wtg_format format;		/* --format: standard output, and -o without a known extension */
+	bool format_given;
+	struct wtg_output outputs[WTG_MAX_OUTPUTS];	/* -o, in command-line order */
+	int noutputs;
+	bool quiet;			/* --quiet: no text summary beside -o files */
+	enum wtg_progress progress;
+	int argc;			/* the command line, for the report's run block */
+	char **argv;
 	const char *file;		/* --file */
 	const char *dir;		/* --dir, or $TMPDIR, or /var/tmp */
 	const char *dir_origin;		/* where dir came from, for messages: "--dir", "TMPDIR", "the default folder" */
@@ -47,6 +65,8 @@ struct wtg_options {
 /* Parse argv. On a usage error prints one "wtg: ..." line to stderr and returns 2. Returns 0 on success. */
 int wtg_parse_options(int argc, char **argv, struct wtg_options *o);
 void wtg_print_help(FILE *f);
+/* The version, copyright and licence lines. */
+void wtg_print_version(FILE *f);
 /* Whether the run may need the data file: the dashboard when one of its tabs (--order) reads it,
  * --run when a selected experiment does. Otherwise wtg neither checks, sweeps nor uses the folder. */
 bool wtg_options_need_datafile(const struct wtg_options *o);

@@ -1,4 +1,5 @@
-/* report.h: text, CSV, JSON, SVG and HTML writers over the same tables. */
+/* report.h: the report writers (text, CSV, JSON, Markdown, SVG, HTML) over the same tables,
+ * the table of them, and saving a report whole or not at all. */
 #ifndef WTG_REPORT_H
 #define WTG_REPORT_H
 
@@ -10,12 +11,33 @@
 #include "wtg/options.h"
 #include "wtg/session.h"
 
-/* Write the tables whose registry index is set in `which` (NULL: every table with rows).
- * Returns 0, or -1 on a write error. */
+/* The version of the JSON layout (documented in wtg(1), schema in $(pkgdatadir)/wtg-report.schema.json). */
+#define WTG_JSON_SCHEMA 2
+/* Series longer than this are thinned evenly in JSON, with the count they had. */
+#define WTG_JSON_MAX_SAMPLES 65536
+
+/* One writer: the word --format takes, the file ending -o recognises, and the function (NULL while
+ * the format is not built: asking for it is a usage error). */
+typedef int (*wtg_writer_fn)(FILE *f, struct wtg_session *s, const bool *which);
+struct wtg_writer {
+	const char *name;
+	const char *ext;
+	wtg_writer_fn write;
+};
+/* Indexed by enum wtg_format. */
+extern const struct wtg_writer wtg_writers[WTG_NFORMATS];
+/* The format called name ("json"), or -1. */
+int wtg_format_parse(const char *name);
+/* The format a file name's ending names (".json", ".md" ...), or -1. */
+int wtg_format_from_path(const char *path);
+
+/* Write the tables whose registry index is set in `which` (NULL: every table with rows), in the C
+ * numeric locale. Returns 0, or -1 on a write error (errno set). */
 int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which);
 int wtg_report_text(FILE *f, struct wtg_session *s, const bool *which);
 int wtg_report_csv(FILE *f, struct wtg_session *s, const bool *which);
 int wtg_report_json(FILE *f, struct wtg_session *s, const bool *which);
+int wtg_report_markdown(FILE *f, struct wtg_session *s, const bool *which);
 /* One SVG picture: the wanted table's chart (1280x720), or several stacked. */
 int wtg_report_svg(FILE *f, struct wtg_session *s, const bool *which);
 /* One self-contained HTML page (inline CSS and SVG, no script, nothing fetched): the machine and the
@@ -24,11 +46,40 @@ int wtg_report_html(FILE *f, struct wtg_session *s, const bool *which);
 /* Each wanted table's chart as DIR/NAME.svg, each whole or not at all; makes DIR when it is missing
  * (not its parents). Returns 0, or -1 with a message in err. */
 int wtg_report_svg_dir(const char *dir, struct wtg_session *s, const bool *which, char *err, size_t errlen);
-/* Write to path whole or not at all (temp file in the same folder + fsync + rename).
- * SVG with several tables, or to a folder, goes through wtg_report_svg_dir.
- * Returns 0, or -1 with a message in err. */
+
+/* When and how the run was made: the headless run marks its start and end; a report written
+ * without them (the dashboard's save) gives the time of writing and no duration. */
+struct wtg_report_run {
+	bool begun, ended;
+	int64_t start_real_ns;		/* CLOCK_REALTIME at the start */
+	int64_t start_ns, end_ns;	/* CLOCK_MONOTONIC */
+	struct wtg_cond_snapshot cond_start;
+};
+void wtg_report_run_begin(void);
+void wtg_report_run_end(void);
+const struct wtg_report_run *wtg_report_run_info(void);
+/* "2026-11-30T19:26:36Z" for ns since the epoch (CLOCK_REALTIME). */
+void wtg_report_iso8601(char *buf, size_t len, int64_t real_ns);
+/* Seconds the run took, NAN while unknown. */
+double wtg_report_duration_s(void);
+
+/* Over the tables `which` picks: how many, and their checks in each state. */
+struct wtg_report_tally {
+	int experiments, failed_experiments, ok, warn, fail;
+};
+void wtg_report_tally(struct wtg_session *s, const bool *which, struct wtg_report_tally *t);
+/* The closing line of a text report: "17 experiments, checks: 52 ok, 1 warn, 0 failed, 43.2 s". */
+void wtg_report_summary_line(FILE *f, struct wtg_session *s, const bool *which);
+
+/* Write to path whole or not at all (temp file in the same folder + fsync + rename; a device, a
+ * pipe, /dev and /proc paths are written into, "-" is standard output; through a symlink the
+ * target is replaced; a replaced file keeps its owner and mode). Returns 0, or -1 with a message
+ * in err (errno left at the cause: EPIPE for a closed pipe). */
 int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
 		    char *err, size_t errlen);
+
+/* path is "-" or names the file, pipe or terminal standard output is. */
+bool wtg_report_is_stdout(const char *path);
 
 /* Like wtg_report_save, but never replaces a file: when path exists, returns -1 with errno EEXIST
  * (and a message in err) and leaves both alone. */
@@ -73,6 +124,11 @@ void wtg_report_row_values(FILE *f, const struct wtg_table *t, const struct wtg_
 /* The row's values for them: n/a for the probe ones when the row has no probe. Text values
  * point into buf (64 bytes or more). */
 void wtg_report_extra_values(const struct wtg_row *row, struct wtg_value *out, char *buf, size_t len);
+
+/* A value as the text report shows it: the column's decimals, n/a for NaN, thousands grouped with
+ * ',' when group is set. */
+void wtg_report_fmt_value(char *buf, size_t len, const struct wtg_value *v, const struct wtg_column *col,
+			  bool group);
 
 /* A real for JSON and CSV: 10 significant digits, "" for NaN and infinities (callers write null). */
 void wtg_report_real(char *buf, size_t len, double v);

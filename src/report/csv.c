@@ -1,4 +1,7 @@
-/* csv.c: per experiment a "# experiment NAME" line, the header row and the rows (RFC 4180). */
+/* csv.c: one table in tidy long form (RFC 4180): one header and seven fields on every line,
+ * experiment,kind,row,name,unit,value,detail. kind is cell (one value of a row: row counts from 0,
+ * name is the column), check (value ok/warn/fail, detail its text), note, state (done, failed ...
+ * with the error as detail) or sample (one raw sample of a series, row its index). */
 #include "config.h"
 
 #include <inttypes.h>
@@ -10,6 +13,7 @@
 /* Quote a field only when it holds a comma, a quote, a line break or edge spaces. */
 static void csv_field(FILE *f, const char *s)
 {
+	s = s ? s : "";
 	size_t n = strlen(s);
 	if (strpbrk(s, ",\"\r\n") == NULL && !(n && (s[0] == ' ' || s[n - 1] == ' '))) {
 		fputs(s, f);
@@ -36,70 +40,84 @@ static void csv_value(FILE *f, const struct wtg_value *v)
 		fputs(buf, f);
 		break;
 	case WTG_T_TEXT:
-		csv_field(f, v->s ? v->s : "");
+		csv_field(f, v->s);
 		break;
 	default:
 		break;
 	}
 }
 
-/* Comment lines stay one line each: line breaks and other control characters become spaces. */
-static void comment_text(FILE *f, const char *s)
+/* The first four fields of a line: experiment, kind, row (empty when below 0), name. */
+static void lead(FILE *f, const struct wtg_table *t, const char *kind, long row, const char *name)
 {
-	for (; s && *s; s++)
-		putc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+	csv_field(f, t->exp ? t->exp->name : "");
+	fprintf(f, ",%s,", kind);
+	if (row >= 0)
+		fprintf(f, "%ld", row);
+	putc(',', f);
+	csv_field(f, name);
+	putc(',', f);
 }
 
-/* One field of a row, with the comma before all but the first. */
+/* The table whose row is being written (the cell callback has no room for it), and the row. */
+static _Thread_local const struct wtg_table *cell_table;
+static _Thread_local long cell_row;
+
 static void csv_cell(FILE *f, const struct wtg_value *v, int i)
 {
-	if (i)
-		putc(',', f);
+	const struct wtg_column *col = wtg_report_column(cell_table, i);
+	lead(f, cell_table, "cell", cell_row, col->name);
+	csv_field(f, col->unit);
+	putc(',', f);
 	csv_value(f, v);
+	fputs(",\n", f);
+}
+
+static void write_checks_notes(FILE *f, const struct wtg_table *t)
+{
+	for (int i = 0; i < t->nchecks; i++) {
+		lead(f, t, "check", -1, t->checks[i].name);
+		fprintf(f, ",%s,", wtg_check_status_name(t->checks[i].status));
+		csv_field(f, t->checks[i].detail);
+		putc('\n', f);
+	}
+	for (int i = 0; i < t->nnotes; i++) {
+		lead(f, t, "note", i, "");
+		putc(',', f);
+		csv_field(f, t->notes[i]);
+		fputs(",\n", f);
+	}
 }
 
 static void write_experiment(FILE *f, const struct wtg_table *t, int n)
 {
 	(void)n;
-	fputs("# experiment ", f);
-	comment_text(f, t->exp ? t->exp->name : "");
-	putc('\n', f);
-	for (int c = 0; c < t->ncols + WTG_REPORT_NEXTRA; c++) {
-		if (c)
-			putc(',', f);
-		csv_field(f, wtg_report_column(t, c)->name);
-	}
-	putc('\n', f);
+	cell_table = t;
 	for (int r = 0; r < t->nrows; r++) {
+		cell_row = r;
 		wtg_report_row_values(f, t, &t->rows[r], csv_cell);
-		putc('\n', f);
 	}
-	for (int i = 0; i < t->nchecks; i++) {
-		fputs("# check ", f);
-		comment_text(f, t->checks[i].name);
-		fputs(t->checks[i].status == WTG_CHECK_OK ? " ok "
-		      : t->checks[i].status == WTG_CHECK_WARN ? " warn " : " FAILED ", f);
-		comment_text(f, t->checks[i].detail);
-		putc('\n', f);
-	}
-	for (int i = 0; i < t->nnotes; i++) {
-		fputs("# note ", f);
-		comment_text(f, t->notes[i]);
-		putc('\n', f);
-	}
-	if (t->state != WTG_DONE) {
-		fprintf(f, "# state %s", wtg_report_state_name(t->state));
-		if (t->error[0]) {
-			fputs(": ", f);
-			comment_text(f, t->error);
+	write_checks_notes(f, t);
+	for (int i = 0; i < t->nseries; i++) {
+		const struct wtg_series *sr = &t->series[i];
+		for (size_t k = 0; k < sr->n; k++) {
+			char buf[64];
+			lead(f, t, "sample", (long)k, sr->name);
+			csv_field(f, sr->unit);
+			wtg_report_real(buf, sizeof buf, sr->v[k]);
+			fprintf(f, ",%s,\n", buf);
 		}
-		putc('\n', f);
 	}
+	lead(f, t, "state", -1, "state");
+	fprintf(f, ",%s,", wtg_report_state_name(t->state));
+	csv_field(f, t->error);
+	putc('\n', f);
 }
 
 int wtg_report_csv(FILE *f, struct wtg_session *s, const bool *which)
 {
 	locale_t old = wtg_report_locale_begin();
+	fputs("experiment,kind,row,name,unit,value,detail\n", f);
 	wtg_report_each(f, s, which, write_experiment);
 	wtg_report_locale_end(old);
 	return ferror(f) ? -1 : 0;

@@ -1,9 +1,12 @@
-/* json.c: one JSON object with the machine, the conditions and every experiment's table. */
+/* json.c: schema 2, one JSON object: the run (when, how long, every option), the machine and its
+ * context, the conditions, and every experiment's table with rows keyed by column name. The layout
+ * is documented in wtg(1) OUTPUT and data/wtg-report.schema.json. */
 #include "config.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
@@ -134,43 +137,101 @@ static void json_key(FILE *f, int indent, const char *key)
 	fprintf(f, "%*s\"%s\": ", indent, "", key);
 }
 
-/* "caches_source" and "caches": CPU 0's caches (level, type, size, line, shared CPUs). */
+/* "key": "text" or null for "", with a comma and newline before it unless first. */
+static void json_kstr(FILE *f, int indent, const char *key, const char *v, bool first)
+{
+	if (!first)
+		fputs(",\n", f);
+	json_key(f, indent, key);
+	wtg_json_string(f, v && *v ? v : NULL);
+}
+
+/* "key": n, or null when n is below zero. */
+static void json_kint(FILE *f, int indent, const char *key, int64_t v)
+{
+	fputs(",\n", f);
+	json_key(f, indent, key);
+	json_int_or_null(f, v);
+}
+
 static void write_caches(FILE *f, const struct wtg_machine *m)
 {
-	json_key(f, 4, "caches_source");
-	wtg_json_string(f, m->caches_source ? m->caches_source : "none");
 	fputs(",\n    \"caches\": [", f);
 	for (int i = 0; i < m->ncaches; i++) {
 		const struct wtg_cache *c = &m->caches[i];
-		fprintf(f, "%s\n      { \"level\": %d, \"type\": ", i ? "," : "", c->level);
+		fprintf(f, "%s{\"level\": %d, \"type\": ", i ? ",\n      " : "\n      ", c->level);
 		wtg_json_string(f, c->type);
-		fprintf(f, ", \"size\": %" PRIu64 ", \"line\": %d, \"shared_cpus\": ", c->size, c->line);
-		wtg_json_string(f, c->shared_cpus);
-		fputs(" }", f);
+		fprintf(f, ", \"size_bytes\": %" PRIu64 ", \"line_bytes\": ", c->size);
+		json_int_or_null(f, c->line > 0 ? c->line : -1);
+		fputs(", \"shared_cpus\": ", f);
+		wtg_json_string(f, c->shared_cpus[0] ? c->shared_cpus : NULL);
+		putc('}', f);
 	}
-	fputs(m->ncaches ? "\n    ],\n" : "],\n", f);
+	fputs(m->ncaches ? "\n    ]" : "]", f);
+	json_kstr(f, 4, "caches_source", m->caches_source, false);
+}
+
+static void write_mitigations(FILE *f, const struct wtg_machine *m)
+{
+	fputs(",\n    \"mitigations\": ", f);
+	if (m->nmitigations < 0) {
+		fputs("null", f);
+		return;
+	}
+	putc('{', f);
+	for (int i = 0; i < m->nmitigations; i++) {
+		fputs(i ? ",\n      " : "\n      ", f);
+		wtg_json_string(f, m->mitigations[i].name);
+		fputs(": ", f);
+		wtg_json_string(f, m->mitigations[i].status);
+	}
+	fputs(m->nmitigations ? "\n    }" : "}", f);
+}
+
+static void write_compiler(FILE *f)
+{
+	fputs(",\n    \"compiler\": {", f);
+#ifdef __VERSION__
+	const char *version = __VERSION__;
+#else
+	const char *version = NULL;
+#endif
+	json_kstr(f, 0, "cc", WTG_BUILD_CC, true);
+	json_kstr(f, 1, "version", version, false);
+	json_kstr(f, 1, "flags", WTG_BUILD_CFLAGS, false);
+	putc('}', f);
 }
 
 static void write_machine(FILE *f, struct wtg_session *s)
 {
 	const struct wtg_machine *m = &s->machine;
 	fputs("  \"machine\": {\n", f);
-	json_key(f, 4, "cpu_model");
-	wtg_json_string(f, m->cpu_model);
-	fprintf(f, ",\n    \"cpus\": %d,\n    \"page_size\": %ld,\n", m->cpus, m->page_size);
-	json_key(f, 4, "kernel");
-	wtg_json_string(f, m->kernel);
-	fputs(",\n", f);
-	json_key(f, 4, "clocksource");
-	wtg_json_string(f, m->clocksource);
+	json_kstr(f, 4, "hostname", m->hostname, true);
+	json_kstr(f, 4, "kernel", m->kernel, false);
+	json_kstr(f, 4, "os", m->os, false);
+	json_kstr(f, 4, "cpu_model", m->cpu_model, false);
+	json_kint(f, 4, "cpus_online", m->cpus > 0 ? m->cpus : -1);
+	json_kint(f, 4, "cpus", m->cpus > 0 ? m->cpus : -1);
+	json_kint(f, 4, "memory_bytes", m->memory_bytes ? (int64_t)m->memory_bytes : -1);
+	json_kint(f, 4, "page_size", m->page_size > 0 ? m->page_size : -1);
+	write_caches(f, m);
+	json_kstr(f, 4, "thp", strcmp(m->thp, "unknown") ? m->thp : NULL, false);
+	json_kstr(f, 4, "clocksource", strcmp(m->clocksource, "unknown") ? m->clocksource : NULL, false);
+	json_kstr(f, 4, "governor", m->governor, false);
+	fputs(",\n    \"boost\": ", f);
+	fputs(m->boost < 0 ? "null" : bool_str(m->boost), f);
+	fputs(",\n    \"smt\": {", f);
+	json_kstr(f, 0, "control", m->smt, true);
+	fputs(", \"active\": ", f);
+	fputs(m->smt_active < 0 ? "null" : bool_str(m->smt_active), f);
+	putc('}', f);
+	write_mitigations(f, m);
+	json_kstr(f, 4, "virtualization", m->virtualization, false);
 	fprintf(f, ",\n    \"hypervisor\": %s,\n", bool_str(m->hypervisor));
-	json_key(f, 4, "thp");
-	wtg_json_string(f, m->thp);
-	fputs(",\n", f);
 	json_key(f, 4, "hw_counters");
 	fputs(m->hw_counters ? "true" : "\"n/a (no hardware counters)\"", f);
+	write_compiler(f);
 	fputs(",\n", f);
-	write_caches(f, m);
 
 	/* the worker fills df before it publishes READY; until then only the state is safe to read */
 	int st = atomic_load(&s->df_state);
@@ -207,24 +268,101 @@ static void write_machine(FILE *f, struct wtg_session *s)
 	fputs("    }\n  },\n", f);
 }
 
+static void write_cond(FILE *f, int indent, const struct wtg_cond_snapshot *c)
+{
+	fprintf(f, "{\n%*s\"burners\": %d,\n", indent + 2, "", c->burners);
+	json_kstr(f, indent + 2, "burn_kind", c->burners > 0 ? wtg_burn_kind_name(c->burn_kind) : NULL, true);
+	json_kstr(f, indent + 2, "policy_requested", c->background ? "background" : "normal", false);
+	json_kstr(f, indent + 2, "policy_granted", wtg_report_policy_name(c->policy), false);
+	json_kstr(f, indent + 2, "io_requested", c->uncached ? "uncached" : "cached", false);
+	json_kstr(f, indent + 2, "io", wtg_iomode_name(c->io), false);
+	fprintf(f, "\n%*s}", indent, "");
+}
+
 static void write_conditions(FILE *f, struct wtg_session *s)
 {
 	bool ready = atomic_load(&s->df_state) == WTG_DF_READY;
 	struct wtg_cond_snapshot c;
 	wtg_cond_snapshot(&c, ready ? &s->df : NULL);
-	fputs("  \"conditions\": {\n", f);
-	fprintf(f, "    \"burners\": %d,\n", c.burners);
-	json_key(f, 4, "policy_requested");
-	wtg_json_string(f, c.background ? "background" : "normal");
+	fputs("  \"conditions\": ", f);
+	write_cond(f, 2, &c);
 	fputs(",\n", f);
-	json_key(f, 4, "policy_granted");
-	wtg_json_string(f, wtg_report_policy_name(c.policy));
-	fputs(",\n", f);
-	json_key(f, 4, "io_requested");
-	wtg_json_string(f, c.uncached ? "uncached" : "cached");
-	fputs(",\n", f);
-	json_key(f, 4, "io");
-	wtg_json_string(f, wtg_iomode_name(c.io));
+}
+
+/* Every option in force, defaults included. */
+static void write_options(FILE *f, const struct wtg_options *o)
+{
+	fputs("    \"options\": {\n      \"run\": [", f);
+	int n = 0;
+	for (int i = 0; i < wtg_nexperiments && i < 32; i++)
+		if (o->selected[i]) {
+			fputs(n++ ? ", " : "", f);
+			wtg_json_string(f, wtg_experiments[i]->name);
+		}
+	fputs("]", f);
+	json_kstr(f, 6, "format", wtg_writers[o->format].name, false);
+	fputs(",\n      \"output\": [", f);
+	for (int i = 0; i < o->noutputs; i++) {
+		fputs(i ? ", {\"path\": " : "{\"path\": ", f);
+		wtg_json_string(f, o->outputs[i].path);
+		fprintf(f, ", \"format\": \"%s\"}", wtg_writers[o->outputs[i].format].name);
+	}
+	fputs("]", f);
+	json_kstr(f, 6, "file", o->file, false);
+	json_kstr(f, 6, "dir", o->file ? NULL : o->dir, false);
+	fprintf(f, ",\n      \"size\": %" PRIu64 ",\n      \"quick\": %s,\n      \"threads\": %d,\n"
+		   "      \"burn\": %d,\n", o->size, bool_str(o->quick), o->threads, o->burn);
+	json_kstr(f, 6, "burn_kind", wtg_burn_kind_name((enum wtg_burn_kind)o->burn_kind), true);
+	fprintf(f, ",\n      \"background\": %s,\n      \"uncached\": %s,\n      \"seed\": %" PRIu64 ",\n",
+		bool_str(o->background), bool_str(o->uncached), o->seed);
+	fprintf(f, "      \"compare\": \"%s:%s\",\n      \"time_limit_s\": %" PRId64 ",\n",
+		o->compare_exp ? o->compare_exp : "syscall", o->compare_cond ? o->compare_cond : "burn",
+		o->time_limit_ms / 1000);
+	fputs("      \"order\": [", f);
+	for (int i = 0; i < o->norder && i < 32; i++) {
+		fputs(i ? ", " : "", f);
+		wtg_json_string(f, o->order[i] >= 0 && o->order[i] < wtg_nexperiments ?
+				   wtg_experiments[o->order[i]]->name : NULL);
+	}
+	fputs("],\n      \"hold_s\": ", f);
+	json_real(f, o->hold_ms / 1000.0);
+	fprintf(f, ",\n      \"step\": %s,\n", bool_str(o->step));
+	fprintf(f, "      \"quiet\": %s,\n      \"progress\": \"%s\",\n      \"color\": %s,\n"
+		   "      \"ascii\": %s\n    }", bool_str(o->quiet),
+		o->progress == WTG_PROGRESS_ALWAYS ? "always" : o->progress == WTG_PROGRESS_NEVER ? "never" : "auto",
+		bool_str(o->color), bool_str(o->ascii));
+}
+
+/* When, how long, with which options and from which conditions the run was made. */
+static void write_run(FILE *f, struct wtg_session *s)
+{
+	const struct wtg_report_run *r = wtg_report_run_info();
+	char when[40];
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	wtg_report_iso8601(when, sizeof when,
+			   r->begun ? r->start_real_ns : (int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
+	fputs("  \"run\": {\n", f);
+	json_kstr(f, 4, "timestamp", when, true);
+	fputs(",\n    \"duration_s\": ", f);
+	json_real(f, wtg_report_duration_s());
+	json_kstr(f, 4, "version", PACKAGE_VERSION, false);
+	fputs(",\n    \"command_line\": [", f);
+	const struct wtg_options *o = s->opt;
+	for (int i = 0; o && i < o->argc; i++) {
+		fputs(i ? ", " : "", f);
+		wtg_json_string(f, o->argv[i]);
+	}
+	fputs("],\n", f);
+	if (o)
+		write_options(f, o);
+	else
+		fputs("    \"options\": null", f);
+	fputs(",\n    \"conditions_at_start\": ", f);
+	if (r->begun)
+		write_cond(f, 4, &r->cond_start);
+	else
+		fputs("null", f);
 	fputs("\n  },\n", f);
 }
 
@@ -272,21 +410,27 @@ static void write_columns(FILE *f, const struct wtg_table *t)
 	fputs("\n      ],\n", f);
 }
 
-/* One value of a row, with the separator before all but the first. */
+/* The table whose row is being written (json_cell's callback has no room for it). */
+static _Thread_local const struct wtg_table *cell_table;
+
+/* One "name": value of a row object, with the separator before all but the first. */
 static void json_cell(FILE *f, const struct wtg_value *v, int i)
 {
 	if (i)
 		fputs(", ", f);
+	wtg_json_string(f, wtg_report_column(cell_table, i)->name);
+	fputs(": ", f);
 	json_value(f, v);
 }
 
 static void write_rows(FILE *f, const struct wtg_table *t)
 {
 	fputs("      \"rows\": [", f);
+	cell_table = t;
 	for (int r = 0; r < t->nrows; r++) {
-		fputs(r ? ",\n        [" : "\n        [", f);
+		fputs(r ? ",\n        {" : "\n        {", f);
 		wtg_report_row_values(f, t, &t->rows[r], json_cell);
-		putc(']', f);
+		putc('}', f);
 	}
 	fputs(t->nrows ? "\n      ],\n" : "],\n", f);
 }
@@ -303,6 +447,9 @@ static void write_checks_notes(FILE *f, const struct wtg_table *t)
 		putc('}', f);
 	}
 	fputs(t->nchecks ? "\n      ],\n" : "],\n", f);
+	int ok, warn, fail;
+	wtg_table_count_checks(t, &ok, &warn, &fail);
+	fprintf(f, "      \"checks_summary\": {\"ok\": %d, \"warn\": %d, \"fail\": %d},\n", ok, warn, fail);
 	fputs("      \"notes\": [", f);
 	for (int i = 0; i < t->nnotes; i++) {
 		fputs(i ? ",\n        " : "\n        ", f);
@@ -320,10 +467,17 @@ static void write_series(FILE *f, const struct wtg_table *t)
 		wtg_json_string(f, sr->name);
 		fputs(", \"unit\": ", f);
 		wtg_json_string(f, sr->unit);
+		/* bounded: a longer series keeps every stride-th sample, and says so */
+		size_t stride = (sr->n + WTG_JSON_MAX_SAMPLES - 1) / WTG_JSON_MAX_SAMPLES;
+		stride = stride ? stride : 1;
+		fprintf(f, ", \"count\": %zu, \"thinned\": %s, \"note\": ", sr->n, bool_str(stride > 1));
+		char note[96];
+		snprintf(note, sizeof note, "every %zuth of %zu samples, in time order", stride, sr->n);
+		wtg_json_string(f, stride > 1 ? note : NULL);
 		fputs(", \"samples\": [", f);
-		for (size_t k = 0; k < sr->n; k++) {
-			if (k)
-				fputs(k % 10 ? ", " : ",\n          ", f);
+		for (size_t k = 0, j = 0; k < sr->n; k += stride, j++) {
+			if (j)
+				fputs(j % 10 ? ", " : ",\n          ", f);
 			json_real(f, sr->v[k]);
 		}
 		fputs("]}", f);
@@ -365,9 +519,10 @@ static void write_experiment(FILE *f, const struct wtg_table *t, int n)
 int wtg_report_json(FILE *f, struct wtg_session *s, const bool *which)
 {
 	locale_t old = wtg_report_locale_begin();
-	fputs("{\n  \"tool\": \"wtg\",\n  \"version\": ", f);
+	fprintf(f, "{\n  \"schema\": %d,\n  \"tool\": \"wtg\",\n  \"version\": ", WTG_JSON_SCHEMA);
 	wtg_json_string(f, PACKAGE_VERSION);
 	fputs(",\n", f);
+	write_run(f, s);
 	write_machine(f, s);
 	write_conditions(f, s);
 	fprintf(f, "  \"seed\": %" PRIu64 ",\n", s->opt ? s->opt->seed : 0);

@@ -1,4 +1,5 @@
-/* report.c: what the three writers share, and saving a report whole or not at all. */
+/* report.c: the table of writers, what they share (the run's times, the tally, the locale), and
+ * saving a report whole or not at all. */
 #include "config.h"
 
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wtg/conditions.h"
@@ -16,20 +18,124 @@
 #include "wtg/report.h"
 #include "wtg/util.h"
 
+const struct wtg_writer wtg_writers[WTG_NFORMATS] = {
+	[WTG_FMT_TEXT] = { "text", ".txt", wtg_report_text },
+	[WTG_FMT_CSV] = { "csv", ".csv", wtg_report_csv },
+	[WTG_FMT_JSON] = { "json", ".json", wtg_report_json },
+	[WTG_FMT_MARKDOWN] = { "markdown", ".md", wtg_report_markdown },
+	[WTG_FMT_SVG] = { "svg", ".svg", wtg_report_svg },
+	[WTG_FMT_HTML] = { "html", ".html", wtg_report_html },
+};
+
+int wtg_format_parse(const char *name)
+{
+	for (int i = 0; i < WTG_NFORMATS; i++)
+		if (strcmp(name, wtg_writers[i].name) == 0)
+			return i;
+	return -1;
+}
+
+int wtg_format_from_path(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *dot = strrchr(slash ? slash + 1 : path, '.');
+	if (!dot || dot == (slash ? slash + 1 : path))
+		return -1;	/* no ending, or a hidden file's leading dot */
+	for (int i = 0; i < WTG_NFORMATS; i++)
+		if (strcasecmp(dot, wtg_writers[i].ext) == 0)
+			return i;
+	return -1;
+}
+
 int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which)
 {
-	switch (fmt) {
-	case WTG_FMT_CSV:
-		return wtg_report_csv(f, s, which);
-	case WTG_FMT_JSON:
-		return wtg_report_json(f, s, which);
-	case WTG_FMT_SVG:
-		return wtg_report_svg(f, s, which);
-	case WTG_FMT_HTML:
-		return wtg_report_html(f, s, which);
-	default:
-		return wtg_report_text(f, s, which);
+	if ((int)fmt < 0 || fmt >= WTG_NFORMATS || !wtg_writers[fmt].write) {
+		errno = ENOSYS;
+		return -1;
 	}
+	locale_t old = wtg_report_locale_begin();
+	int rc = wtg_writers[fmt].write(f, s, which);
+	wtg_report_locale_end(old);
+	return rc;
+}
+
+static struct wtg_report_run run_info;
+
+static int64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+	clock_gettime(id, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void wtg_report_run_begin(void)
+{
+	run_info.begun = true;
+	run_info.ended = false;
+	run_info.start_real_ns = clock_ns(CLOCK_REALTIME);
+	run_info.start_ns = clock_ns(CLOCK_MONOTONIC);
+	wtg_cond_snapshot(&run_info.cond_start, NULL);
+}
+
+void wtg_report_run_end(void)
+{
+	run_info.ended = true;
+	run_info.end_ns = clock_ns(CLOCK_MONOTONIC);
+}
+
+const struct wtg_report_run *wtg_report_run_info(void)
+{
+	return &run_info;
+}
+
+double wtg_report_duration_s(void)
+{
+	if (!run_info.begun)
+		return NAN;
+	int64_t end = run_info.ended ? run_info.end_ns : clock_ns(CLOCK_MONOTONIC);
+	return (double)(end - run_info.start_ns) / 1e9;
+}
+
+void wtg_report_iso8601(char *buf, size_t len, int64_t real_ns)
+{
+	time_t t = (time_t)(real_ns / 1000000000);
+	struct tm tm;
+	if (!gmtime_r(&t, &tm) || strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, len, "1970-01-01T00:00:00Z");
+}
+
+void wtg_report_tally(struct wtg_session *s, const bool *which, struct wtg_report_tally *t)
+{
+	memset(t, 0, sizeof *t);
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
+		if (!wtg_report_wanted(s, i, which))
+			continue;
+		struct wtg_table *tb = &s->tables[i];
+		int ok, warn, fail;
+		pthread_mutex_lock(&tb->lock);
+		wtg_table_count_checks(tb, &ok, &warn, &fail);
+		bool bad = tb->state != WTG_DONE;
+		pthread_mutex_unlock(&tb->lock);
+		t->experiments++;
+		t->failed_experiments += bad;
+		t->ok += ok;
+		t->warn += warn;
+		t->fail += fail;
+	}
+}
+
+void wtg_report_summary_line(FILE *f, struct wtg_session *s, const bool *which)
+{
+	struct wtg_report_tally t;
+	wtg_report_tally(s, which, &t);
+	fprintf(f, "%d experiment%s", t.experiments, t.experiments == 1 ? "" : "s");
+	if (t.failed_experiments)
+		fprintf(f, " (%d did not finish)", t.failed_experiments);
+	fprintf(f, ", checks: %d ok, %d warn, %d failed", t.ok, t.warn, t.fail);
+	double d = wtg_report_duration_s();
+	if (isfinite(d))
+		fprintf(f, ", %.1f s", d);
+	putc('\n', f);
 }
 
 bool wtg_report_wanted(struct wtg_session *s, int idx, const bool *which)
@@ -169,12 +275,9 @@ void wtg_report_locale_end(locale_t old)
 		uselocale(old);
 }
 
-/* The permission bits a new file gets (umask applied), or those of the file being replaced. */
-static mode_t target_mode(const char *path)
+/* The permission bits a new file gets (umask applied). */
+static mode_t new_file_mode(void)
 {
-	struct stat st;
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		return st.st_mode & 07777;
 	unsigned mask = 022;
 	/* umask() cannot be read without changing it (racy with threads); /proc can */
 	FILE *f = fopen("/proc/self/status", "r");
@@ -188,26 +291,140 @@ static mode_t target_mode(const char *path)
 	return (mode_t)(0666 & ~mask);
 }
 
-/* A device or a pipe (-o /dev/null, a FIFO) is written in place: a rename would replace the node. */
+/* Write the report into f and flush it: 0, or the errno of the failure. */
+static int write_flush(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which)
+{
+	errno = 0;
+	if (wtg_report_write(f, fmt, s, which) < 0 || fflush(f) != 0 || ferror(f))
+		return errno ? errno : EIO;
+	return 0;
+}
+
+/* The message for a failed save; errno is left at e. */
+static int save_failed(const char *path, int e, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
+	errno = e;
+	return -1;
+}
+
+/* A device, a pipe, a /dev or /proc name (-o /dev/null, a FIFO, /dev/fd/1) is written in place: a
+ * rename would replace the node or the link. */
 static int save_in_place(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
 			 char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "we");
-	if (!f) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	errno = 0;
-	int e = 0;
-	if (wtg_report_write(f, fmt, s, which) < 0 || fflush(f) != 0 || ferror(f))
-		e = errno ? errno : EIO;
+	if (!f)
+		return save_failed(path, errno, err, errlen);
+	int e = write_flush(f, fmt, s, which);
 	if (fclose(f) != 0 && !e)
 		e = errno ? errno : EIO;
-	if (e) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
-		return -1;
+	return e ? save_failed(path, e, err, errlen) : 0;
+}
+
+static int save_stdout(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
+		       char *err, size_t errlen)
+{
+	int e = write_flush(stdout, fmt, s, which);
+	return e ? save_failed(strcmp(path, "-") ? path : "standard output", e, err, errlen) : 0;
+}
+
+static bool special_name(const char *path)
+{
+	return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+}
+
+bool wtg_report_is_stdout(const char *path)
+{
+	struct stat a, b;
+	if (strcmp(path, "-") == 0)
+		return true;
+	return stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+/* Durable rename: fsync the folder; a failure leaves a complete file, so it is ignored. */
+static void sync_folder(const char *path, size_t dirlen)
+{
+	char *dir = strndup(path, dirlen ? dirlen : 1);
+	if (!dir)
+		return;
+	int dfd = open(dirlen ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		(void)fsync(dfd);
+		close(dfd);
 	}
+	free(dir);
+}
+
+/* Temp file beside path, written, synced and renamed over it; the replaced file's owner and mode
+ * are kept. With excl it is linked instead, which fails on an existing name. */
+static int save_replace(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
+			char *err, size_t errlen, bool excl)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+	const char *base = slash ? slash + 1 : path;
+	size_t tlen = dirlen + strlen(base) + 16;
+	char *tmp = malloc(tlen);
+	if (!tmp)
+		return save_failed(path, ENOMEM, err, errlen);
+	/* ".BASE.XXXXXX", or ".wtg.XXXXXX" when that would pass NAME_MAX for a name that itself fits */
+	bool named = strlen(base) + 8 <= NAME_MAX;
+	snprintf(tmp, tlen, "%.*s.%s.XXXXXX", (int)dirlen, path, named ? base : "wtg");
+
+	int e = 0;
+	FILE *f = NULL;
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		e = errno;
+		free(tmp);
+		return save_failed(path, e, err, errlen);
+	}
+	struct stat st;
+	bool existed = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (fchmod(fd, existed ? st.st_mode & 07777 : new_file_mode()) < 0) {
+		e = errno;
+		goto fail;
+	}
+	/* only root (or a group member) can give the file back; others keep their own */
+	if (existed && (st.st_uid != geteuid() || st.st_gid != getegid()))
+		(void)fchown(fd, st.st_uid, st.st_gid);
+	if (existed && (st.st_mode & 07000) && fchmod(fd, st.st_mode & 07777) < 0) {
+		e = errno;	/* chown clears set-id bits: put them back */
+		goto fail;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		e = errno;
+		goto fail;
+	}
+	fd = -1;	/* the FILE owns it now */
+	e = write_flush(f, fmt, s, which);
+	if (!e && fsync(fileno(f)) < 0)
+		e = errno;
+	if (e)
+		goto fail;
+	int rc = fclose(f);
+	f = NULL;
+	if (rc != 0 || (excl ? link(tmp, path) : rename(tmp, path)) < 0) {
+		e = errno;
+		goto fail;
+	}
+	if (excl)
+		unlink(tmp);
+	sync_folder(path, dirlen);
+	free(tmp);
 	return 0;
+
+fail:
+	if (f)
+		fclose(f);
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return save_failed(path, e, err, errlen);
 }
 
 /* Several SVG charts, or SVG into a folder: one file each. */
@@ -224,112 +441,43 @@ static bool svg_folder(const char *path, enum wtg_format fmt, struct wtg_session
 	return n > 1;
 }
 
-/* Write path whole: replace what is there (rename), or with excl never (link, which fails on an
- * existing name). */
-static int save_whole(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
-		      char *err, size_t errlen, bool excl)
-{
-	if (!path || !*path) {
-		snprintf(err, errlen, "cannot write '': %s", strerror(ENOENT));
-		return -1;
-	}
-	if (!excl && svg_folder(path, fmt, s, which))
-		return wtg_report_svg_dir(path, s, which, err, errlen);
-	struct stat st;
-	if (excl && lstat(path, &st) == 0) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(EEXIST));
-		errno = EEXIST;
-		return -1;
-	}
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-		return save_in_place(path, fmt, s, which, err, errlen);
-	/* the temp file lives beside the target so that rename() replaces it atomically */
-	const char *slash = strrchr(path, '/');
-	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-	const char *base = slash ? slash + 1 : path;
-	size_t tlen = dirlen + strlen(base) + 16;
-	char *tmp = malloc(tlen);
-	if (!tmp) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(ENOMEM));
-		return -1;
-	}
-	/* ".BASE.XXXXXX", or ".wtg.XXXXXX" when that would pass NAME_MAX for a name that itself fits */
-	bool named = strlen(base) + 8 <= NAME_MAX;
-	snprintf(tmp, tlen, "%.*s.%s.XXXXXX", (int)dirlen, path, named ? base : "wtg");
-
-	int e = 0;
-	FILE *f = NULL;
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		e = errno;
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
-		free(tmp);
-		return -1;
-	}
-	if (fchmod(fd, target_mode(path)) < 0) {
-		e = errno;
-		goto fail;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		e = errno;
-		goto fail;
-	}
-	fd = -1;	/* the FILE owns it now */
-	errno = 0;
-	if (wtg_report_write(f, fmt, s, which) < 0 || fflush(f) != 0 || ferror(f)) {
-		e = errno ? errno : EIO;
-		goto fail;
-	}
-	if (fsync(fileno(f)) < 0) {
-		e = errno;
-		goto fail;
-	}
-	int rc = fclose(f);
-	f = NULL;
-	if (rc != 0) {
-		e = errno;
-		goto fail;
-	}
-	if (excl ? link(tmp, path) < 0 : rename(tmp, path) < 0) {
-		e = errno;
-		goto fail;
-	}
-	if (excl)
-		unlink(tmp);
-	/* make the rename itself durable; a failure here leaves a complete file, so it is ignored */
-	char *dir = strndup(path, dirlen ? dirlen : 1);
-	if (dir) {
-		int dfd = open(dirlen ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd >= 0) {
-			(void)fsync(dfd);
-			close(dfd);
-		}
-		free(dir);
-	}
-	free(tmp);
-	return 0;
-
-fail:
-	if (f)
-		fclose(f);
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	free(tmp);
-	snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
-	errno = e;
-	return -1;
-}
-
 int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
 		    char *err, size_t errlen)
 {
-	return save_whole(path, fmt, s, which, err, errlen, false);
+	if (!path || !*path)
+		return save_failed("", ENOENT, err, errlen);
+	if (wtg_report_is_stdout(path))
+		return save_stdout(path, fmt, s, which, err, errlen);
+	if (svg_folder(path, fmt, s, which))
+		return wtg_report_svg_dir(path, s, which, err, errlen);
+	struct stat st;
+	if (special_name(path) || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+		return save_in_place(path, fmt, s, which, err, errlen);
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		/* replace the link's target and keep the link; a dangling link is written through */
+		char *real = realpath(path, NULL);
+		if (!real || special_name(real)) {
+			free(real);
+			return save_in_place(path, fmt, s, which, err, errlen);
+		}
+		int rc = save_replace(real, fmt, s, which, err, errlen, false);
+		int e = errno;
+		if (rc < 0)	/* name the path the user gave */
+			save_failed(path, e, err, errlen);
+		free(real);
+		errno = e;
+		return rc;
+	}
+	return save_replace(path, fmt, s, which, err, errlen, false);
 }
 
 int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
 			char *err, size_t errlen)
 {
-	return save_whole(path, fmt, s, which, err, errlen, true);
+	struct stat st;
+	if (!path || !*path)
+		return save_failed("", ENOENT, err, errlen);
+	if (lstat(path, &st) == 0)
+		return save_failed(path, EEXIST, err, errlen);
+	return save_replace(path, fmt, s, which, err, errlen, true);
 }

@@ -158,8 +158,8 @@ static void group_digits(char *buf, size_t len)
 	}
 }
 
-static void fmt_value(char *buf, size_t len, const struct wtg_value *v, const struct wtg_column *col,
-		      bool group)
+void wtg_report_fmt_value(char *buf, size_t len, const struct wtg_value *v, const struct wtg_column *col,
+			  bool group)
 {
 	int dec = col->decimals < 0 ? 0 : col->decimals > 9 ? 9 : col->decimals;
 	switch (v->type) {
@@ -255,7 +255,7 @@ static void write_table(FILE *f, const struct wtg_table *t)
 		for (int r = 0; r < nr; r++) {
 			char buf[512];
 			if (c < own)
-				fmt_value(buf, sizeof buf, &t->rows[r].v[c], cols[c], group);
+				wtg_report_fmt_value(buf, sizeof buf, &t->rows[r].v[c], cols[c], group);
 			else
 				fmt_cond(buf, sizeof buf, &t->rows[r].cond);
 			flatten(buf);
@@ -484,6 +484,8 @@ int wtg_report_text(FILE *f, struct wtg_session *s, const bool *which)
 	write_machine(f, s);
 	write_conditions(f, s);
 	wtg_report_each(f, s, which, write_experiment);
+	putc('\n', f);
+	wtg_report_summary_line(f, s, which);
 	wtg_report_locale_end(old);
 	return ferror(f) ? -1 : 0;
 }

@@ -41,7 +41,7 @@ if check(doc is not None, "kernels,wss JSON parses"):
     data = [c for c in caches if c["type"] != "Instruction"]
     check(len(data) > 0 and doc["machine"]["caches_source"] in ("sysfs", "sysconf"),
           "machine.caches lists this machine's caches: %r" % caches)
-    levels = {c["level"]: c["size"] for c in data}
+    levels = {c["level"]: c["size_bytes"] for c in data}
     l1d = levels.get(1, 32 << 10)
     llc = levels[max(levels)] if levels else 32 << 20
     ram_quarter = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 4
@@ -242,7 +242,7 @@ def check_roofline(e, tag, l1=None):
 status, doc, err = run_json("roofline")
 check(status == 0, "roofline exit 0 (got %d: %s)" % (status, err.strip()))
 if check(doc is not None, "roofline JSON parses"):
-    l1 = [c["size"] for c in doc["machine"].get("caches", []) if c.get("level") == 1 and c.get("type") != "Instruction"]
+    l1 = [c["size_bytes"] for c in doc["machine"].get("caches", []) if c.get("level") == 1 and c.get("type") != "Instruction"]
     check_roofline(experiment(doc, "roofline"), "", l1[0] if l1 else None)
 check(datadir_is_empty(), "roofline: the data file is removed")
 

@@ -70,17 +70,17 @@ check(status == 0, "text run exits 0")
 check("== syscall: What does one kernel crossing cost? ==" in out, "text has the experiment heading")
 check("median_ns" in out and "[ns]" in out, "text has column names and units")
 status, out, err = run("--run=syscall,valley", "--quick", "--format=csv", "--dir=" + d)
-lines = out.splitlines()
+import csv
+recs = list(csv.DictReader(out.splitlines(True)))
 check(status == 0, "csv run exits 0")
-check("# experiment syscall" in lines and "# experiment valley" in lines, "csv has experiment lines")
-if "# experiment syscall" in lines:
-    hdr = lines[lines.index("# experiment syscall") + 1]
-    check(hdr.startswith("batch,batches,median_ns,p99_ns"), "csv header: %r" % hdr)
+check({r["experiment"] for r in recs} == {"syscall", "valley"}, "csv names both experiments")
+first = [r["name"] for r in recs if r["experiment"] == "syscall" and r["kind"] == "cell" and r["row"] == "0"]
+check(first[:4] == ["batch", "batches", "median_ns", "p99_ns"], "csv: syscall's columns in order: %r" % first[:4])
 
-# --- -o: whole file, nothing on stdout ------------------------------------------------------------
+# --- -o: whole file, the report not on stdout (--quiet: nothing at all) ---------------------------
 out_path = os.path.join(d, "out.json")
-status, out, err = run("--run=syscall", "--quick", "--format=json", "-o", out_path, "--dir=" + d)
-check(status == 0 and out == "", "-o run exits 0 and prints nothing")
+status, out, err = run("--run=syscall", "--quick", "--format=json", "-q", "-o", out_path, "--dir=" + d)
+check(status == 0 and out == "", "-o -q run exits 0 and prints nothing")
 try:
     with open(out_path) as f:
         json.load(f)
@@ -156,7 +156,8 @@ reader.start()
 status, out, err = run("--run=syscall", "--quick", "--format=csv", "-o", fifo, "--dir=" + d)
 reader.join(timeout=60)
 check(status == 0, "-o FIFO: exit 0 (%s)" % err.strip())
-check(bool(got) and "# experiment syscall" in got[0], "-o FIFO: the reader got the report")
+check(bool(got) and got[0].startswith("experiment,kind,") and "\nsyscall,cell," in got[0],
+      "-o FIFO: the reader got the report")
 check(stat.S_ISFIFO(os.stat(fifo).st_mode), "-o FIFO: still a FIFO afterwards")
 os.unlink(fifo)
 long_name = os.path.join(d, "r" * 245 + ".json")

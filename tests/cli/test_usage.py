@@ -14,6 +14,8 @@ small = os.path.join(d, "small.bin")
 with open(small, "wb") as f:
     f.write(b"x" * 1000)
 plain = os.path.join(d, "plain.txt")
+chart = os.path.join(d, "chart.svg")	# an existing file: svg of several experiments needs a folder
+open(chart, "w").close()
 with open(plain, "w") as f:
     f.write("not a folder\n")
 
@@ -27,11 +29,11 @@ CASES = [
     (["--run=syscall,nosuch"], "unknown experiment 'nosuch' in --run; 'wtg --list' names them"),
     (["--run=syscall,,valley"], "empty experiment name in --run 'syscall,,valley'"),
     (["--run=syscall,"], "empty experiment name in --run 'syscall,'"),
-    (["--run=syscall", "--format=xml"], "--format must be text, csv, json, svg or html, not 'xml'"),
+    (["--run=syscall", "--format=xml"], "--format must be text, csv, json, markdown, svg or html, not 'xml'"),
     (["--run=syscall,clock", "--format=svg"],
      "svg draws one experiment per file: with several, -o names a folder"),
-    (["--run=syscall,clock", "--format=svg", "-o", plain],
-     "--output '%s': svg with several experiments needs a folder" % plain),
+    (["--run=syscall,clock", "-o", chart],
+     "--output '%s': svg with several experiments needs a folder" % chart),
     (["--size=abc"], "--size: 'abc' is not a size (try 256M or 1G)"),
     (["--size=1.5M"], "--size: '1.5M' is not a size (try 256M or 1G)"),
     (["--size=-5M"], "--size: '-5M' is not a size (try 256M or 1G)"),
@@ -91,7 +93,7 @@ check(p.stderr == "wtg: the dashboard needs a terminal; use --run=LIST for headl
       "dashboard without a terminal: %r" % p.stderr)
 
 # None of the above left a data file behind.
-left = sorted(set(os.listdir(d)) - {"small.bin", "plain.txt"})
+left = sorted(set(os.listdir(d)) - {"small.bin", "plain.txt", "chart.svg"})
 check(left == [], "bad input created files: %r" % left)
 
 # --help, --version, --list
@@ -102,7 +104,9 @@ for opt in ("--run=LIST", "--format=FMT", "--output=FILE", "--file=PATH", "--dir
             "--compare=EXP:COND", "--order=LIST", "--hold=SEC", "--step", "--no-color", "--ascii"):
     check(opt in out, "--help mentions %s" % opt)
 status, out, err = run("--version")
-check(status == 0 and out.startswith("wtg ") and len(out.split()) == 2, "--version: %r" % out)
+first = out.splitlines()[0] if out else ""
+check(status == 0 and first.startswith("wtg ") and len(first.split()) == 2 and "Copyright" in out
+      and "License" in out, "--version: %r" % out)
 
 NAMES = ["bytewise", "syscall", "valley", "kernels", "mmap", "pagecache", "zerofill", "faultbase", "wss",
          "threads", "roofline", "uncached", "readcost", "clock", "tail", "passes", "compare"]
@@ -132,5 +136,6 @@ if all(took):
 
 os.unlink(small)
 os.unlink(plain)
+os.unlink(chart)
 os.rmdir(d)
 finish("test_usage")

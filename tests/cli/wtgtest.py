@@ -119,9 +119,10 @@ def experiment(doc, name):
 
 
 def rows(exp):
-    """Rows as dicts keyed by column name."""
+    """Rows as dicts keyed by column name (schema 2 writes them so; schema 1 wrote arrays in
+    column order)."""
     names = [c["name"] for c in exp["columns"]]
-    return [dict(zip(names, r)) for r in exp["rows"]]
+    return [dict(r) if isinstance(r, dict) else dict(zip(names, r)) for r in exp["rows"]]
 
 
 def datadir_is_empty():

@@ -189,11 +189,15 @@ check "the saved JSON parses" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["tool"] == "wtg" and "machine" in d' "$json"
-check "the saved CSV has a section per saved experiment" python3 -c '
+check "the saved CSV has the saved experiments in order" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 lines = open(sys.argv[2]).read().splitlines()
-names = [l.split()[2] for l in lines if l.startswith("# experiment ")]
+import csv
+names = []
+for r in csv.DictReader(lines):
+    if not names or names[-1] != r["experiment"]:
+        names.append(r["experiment"])
 assert names == [e["name"] for e in d["experiments"]], (names, d["experiments"])' "$json" "$csv"
 
 cat >"$tmp/expect.py" <<'PY'
@@ -204,7 +208,7 @@ e = [x for x in doc["experiments"] if x["name"] == sys.argv[2]][0]
 view = sys.argv[3]
 cols = [c["name"] for c in e["columns"]]
 units = [c["unit"] for c in e["columns"]]
-rows = e["rows"]
+rows = [[r[n] for n in cols] for r in e["rows"]]	# schema 2: objects keyed by column
 assert rows, "no rows"
 
 def size(b):
@@ -257,7 +261,7 @@ elif view == "bars":
 elif view == "histogram":
     series = [s for s in e["series"] if s["unit"] == e["series"][0]["unit"]][:3]
     for s in series:
-        print("%s: n %d," % (s["name"], len(s["samples"])))
+        print("%s: n %d," % (s["name"], s.get("count", len(s["samples"]))))
 elif view == "counters":
     lab = text_label(rows[-1])
     print(lab if lab else "rep %d" % rows[-1][cols.index("rep")])
@@ -303,7 +307,7 @@ while read -r i name view built; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 v = [e for e in d["experiments"] if e["name"] == "valley"][0]
-c = [x["name"] for x in v["columns"]].index("read_calls")
+c = "read_calls"
 n = v["rows"][-1][c]
 print("{:,} read call{}".format(n, "" if n == 1 else "s"))' "$json")
 		check "valley: the screen shows the last row's read calls ($calls)" tm_shows "$calls"
@@ -321,7 +325,7 @@ if [ "$valley_done" = 1 ]; then
 import json, sys
 d = json.load(open(sys.argv[1]))
 v = [e for e in d["experiments"] if e["name"] == "valley"][0]
-c = [x["name"] for x in v["columns"]].index("cond_burners")
+c = "cond_burners"
 assert v["rows"] and all(r[c] > 0 for r in v["rows"]), v["rows"]' "$json"
 	tm_keys b b
 	tm_wait "[b] burners off" 5
@@ -339,7 +343,7 @@ assert v["rows"] and all(r[c] > 0 for r in v["rows"]), v["rows"]' "$json"
 import json, sys
 d = json.load(open(sys.argv[1]))
 v = [e for e in d["experiments"] if e["name"] == "valley"][0]
-c = [x["name"] for x in v["columns"]].index("cond_io")
+c = "cond_io"
 assert v["rows"] and all(r[c] in ("direct", "evicting") for r in v["rows"]), v["rows"]' "$json"
 	tm_keys u
 	tm_wait "[u] I/O cached" 5

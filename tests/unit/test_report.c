@@ -348,18 +348,28 @@ static void test_json(struct wtg_session *s)
 	CHECK(strstr(j, "{\"name\": \"gbps\", \"unit\": \"GB/s\", \"type\": \"real\"}") != NULL);
 	CHECK(strstr(j, "{\"name\": \"cond_io\", \"unit\": \"\", \"type\": \"text\"}") != NULL);
 	/* the rows: integers as integers, the probe and the conditions after the own columns */
-	CHECK(strstr(j, "[16, 4194304, 67108864, 12.5, 5.36870912, 8556150000, 12.5, 3.125, 6.25, 3, 0, "
-			"1, 2, \"0-1\", null, 0, \"normal\", \"cached\"]") != NULL);
-	CHECK(strstr(j, ", 2, 2, \"background\", \"direct\"]") != NULL);
+	CHECK(strstr(j, "{\"bufsize\": 16, \"read_calls\": 4194304, \"bytes\": 67108864, \"ms\": 12.5, "
+			"\"gbps\": 5.36870912, \"sum\": 8556150000, \"probe_wall_ms\": 12.5, \"probe_user_ms\": 3.125, "
+			"\"probe_sys_ms\": 6.25, \"probe_minflt\": 3, \"probe_majflt\": 0, \"probe_vcsw\": 1, "
+			"\"probe_ivcsw\": 2, \"probe_cpus\": \"0-1\", \"probe_migrations\": null, \"cond_burners\": 0, "
+			"\"cond_policy\": \"normal\", \"cond_io\": \"cached\"}") != NULL);
+	CHECK(strstr(j, "\"probe_migrations\": 2, \"cond_burners\": 2, \"cond_policy\": \"background\", "
+			"\"cond_io\": \"direct\"}") != NULL);
 	/* escaping, NaN and infinity as null, n/a as null, and no probe: nulls there */
-	CHECK(strstr(j, "[\"say \\\"hi\\\", then\\nleave\", 120, null, null, null, null, null, null, null, "
-			"null, null, null, 0, \"normal\", \"cached\"]") != NULL);
-	CHECK(strstr(j, "[\"inf\\tcase\", null, null, ") != NULL);
+	CHECK(strstr(j, "{\"operation\": \"say \\\"hi\\\", then\\nleave\", \"samples\": 120, \"median_ns\": null, "
+			"\"probe_wall_ms\": null, ") != NULL);
+	CHECK(strstr(j, "{\"operation\": \"inf\\tcase\", \"samples\": null, \"median_ns\": null, ") != NULL);
+	/* schema 2: the version, the run block with every option, checks tallied */
+	CHECK(strstr(j, "\"schema\": 2,") != NULL);
+	CHECK(strstr(j, "\"run\": {\n    \"timestamp\": \"") != NULL);
+	CHECK(strstr(j, "\"options\": {\n      \"run\": [") != NULL);
+	CHECK(strstr(j, "\"checks_summary\": {\"ok\": ") != NULL);
+	CHECK(strstr(j, "\"cpus_online\": ") != NULL && strstr(j, "\"mitigations\": ") != NULL);
 	CHECK(strstr(j, "changed after the add") == NULL);
 	CHECK(strstr(j, "\\u0001 (control char)") != NULL);
 	CHECK(strstr(j, "{\"name\": \"sum\", \"ok\": false, \"status\": \"fail\", \"detail\": \"got 1, want 2 ") != NULL);
 	CHECK(strstr(j, "\"a note, with \\\"quotes\\\"\\nand a second line\"") != NULL);
-	CHECK(strstr(j, "\"samples\": [310.5, 318.25, null, 1e+21]") != NULL);
+	CHECK(strstr(j, "\"count\": 4, \"thinned\": false, \"note\": null, \"samples\": [310.5, 318.25, null, 1e+21]") != NULL);
 	CHECK(strstr(j, "\"probe\": {\"wall_ms\": 1500.25, \"user_ms\": 375.0625, \"sys_ms\": 750.125, "
 			"\"minflt\": 40003, \"majflt\": 0, \"vcsw\": 1, \"ivcsw\": 2, \"cpus\": [0, 1], "
 			"\"migrations\": 2, \"instructions\": null, \"cycles\": null") != NULL);
@@ -400,35 +410,78 @@ static void test_csv(struct wtg_session *s)
 		return;
 	if (getenv("WTG_TEST_SHOW"))
 		fputs(c, stderr);
-	CHECK(strncmp(c, "# experiment valley\n", 20) == 0);
-	CHECK_STR(line_after(c, "# experiment valley"),
-		  "bufsize,read_calls,bytes,ms,gbps,sum,probe_wall_ms,probe_user_ms,probe_sys_ms,"
-		  "probe_minflt,probe_majflt,probe_vcsw,probe_ivcsw,probe_cpus,probe_migrations,"
-		  "cond_burners,cond_policy,cond_io");
-	CHECK_STR(line_after(c, "bufsize,"),
-		  "16,4194304,67108864,12.5,5.36870912,8556150000,12.5,3.125,6.25,3,0,1,2,0-1,,0,"
-		  "normal,cached");
-	CHECK_STR(line_starting(c, "65536,"),
-		  "65536,1024,67108864,1234.5,0.054,8556150000,1234.5,308.625,617.25,40000,0,1,2,0,2,2,"
-		  "background,direct");
-	CHECK_STR(line_starting(c, "# check sum ok"),
-		  "# check sum ok every row's sum equals the known sum 8556150000");
-	CHECK_STR(line_starting(c, "# note 64K"),
-		  "# note 64K and up: the buffer no longer fits the L1 cache");
-	CHECK_STR(line_after(c, "# experiment readcost"),
-		  "operation,samples,median_ns,probe_wall_ms,probe_user_ms,probe_sys_ms,probe_minflt,"
-		  "probe_majflt,probe_vcsw,probe_ivcsw,probe_cpus,probe_migrations,cond_burners,cond_policy,"
-		  "cond_io");
+	CHECK(strncmp(c, "experiment,kind,row,name,unit,value,detail\n", 43) == 0);
+	/* one rectangle: seven fields on every record (a quoted field may hold a line break) */
+	int fields = 1, records = 0;
+	bool quoted = false, rect = true;
+	for (const char *p = c; *p; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (*p == ',' && !quoted)
+			fields++;
+		else if (*p == '\n' && !quoted) {
+			rect &= fields == 7;
+			records++;
+			fields = 1;
+		}
+	}
+	CHECK(rect && !quoted && records > 40);
+	CHECK_STR(line_starting(c, "valley,cell,0,bufsize,"), "valley,cell,0,bufsize,B,16,");
+	CHECK_STR(line_starting(c, "valley,cell,0,gbps,"), "valley,cell,0,gbps,GB/s,5.36870912,");
+	CHECK_STR(line_starting(c, "valley,cell,0,probe_cpus,"), "valley,cell,0,probe_cpus,,0-1,");
+	CHECK_STR(line_starting(c, "valley,cell,0,probe_migrations,"), "valley,cell,0,probe_migrations,count,,");
+	CHECK_STR(line_starting(c, "valley,cell,1,cond_io,"), "valley,cell,1,cond_io,,direct,");
+	CHECK_STR(line_starting(c, "valley,check,,sum,"),
+		  "valley,check,,sum,,ok,every row's sum equals the known sum 8556150000");
+	CHECK_STR(line_starting(c, "valley,note,0,"), "valley,note,0,,,64K and up: the buffer no longer fits the L1 cache,");
+	CHECK_STR(line_starting(c, "valley,state,"), "valley,state,,state,,done,");
 	/* RFC 4180: quotes doubled, the field quoted, the newline kept inside it; NaN empty */
-	CHECK(strstr(c, "\n\"say \"\"hi\"\", then\nleave\",120,,,,,,,,,,,0,normal,cached\n") != NULL);
-	CHECK(strstr(c, "\ninf\tcase,,,,,,,,,,,,0,normal,cached\n") != NULL);
-	CHECK_STR(line_starting(c, "# check sum FAILED"),
-		  "# check sum FAILED got 1, want 2   (control char)");
-	CHECK_STR(line_starting(c, "# note a note"), "# note a note, with \"quotes\" and a second line");
-	CHECK_STR(line_starting(c, "# state"), "# state failed: a check failed");
+	CHECK(strstr(c, "\nreadcost,cell,0,operation,,\"say \"\"hi\"\", then\nleave\",\n") != NULL);
+	CHECK(strstr(c, "\nreadcost,cell,1,samples,count,,\n") != NULL);
+	CHECK_STR(line_starting(c, "readcost,state,"), "readcost,state,,state,,failed,a check failed");
+	CHECK(strstr(c, "\nreadcost,sample,3,") != NULL);
 	CHECK(strstr(c, "syscall") == NULL);
 	CHECK(strstr(c, "8,556") == NULL);	/* no thousands separators */
 	free(c);
+}
+
+static void test_markdown(struct wtg_session *s)
+{
+	char *m = render(wtg_report_markdown, s, NULL);
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	if (getenv("WTG_TEST_SHOW"))
+		fputs(m, stderr);
+	CHECK(strncmp(m, "# wtg " PACKAGE_VERSION ": where the time goes\n", 30) == 0);
+	CHECK(strstr(m, "\n## valley: How big should the read buffer be?\n") != NULL);
+	CHECK_STR(line_starting(m, "| bufsize"),
+		  "| bufsize [B] | read\\_calls [count] | bytes [B] | ms [ms] | gbps [GB/s] | sum |");
+	CHECK_STR(line_after(m, "| bufsize"), "| ---: | ---: | ---: | ---: | ---: | ---: |");
+	CHECK(strstr(m, "\n| 16 | 4,194,304 | 67,108,864 | 12.500 |") != NULL);
+	/* a cell stays in its cell: '|' escaped, a line break a space */
+	CHECK(strstr(m, "| say \"hi\", then leave | 120 |") != NULL);
+	CHECK(strstr(m, "\n**failed**: a check failed\n") != NULL);
+	CHECK(strstr(m, "\n- **fail** sum: got 1, want 2") != NULL);
+	CHECK(strstr(m, "\n> 64K and up: the buffer no longer fits the L1 cache\n") != NULL);
+	CHECK(strstr(m, "\n- **checks**: ") != NULL);
+	free(m);
+}
+
+static void test_formats(void)
+{
+	CHECK(wtg_format_from_path("r.json") == WTG_FMT_JSON);
+	CHECK(wtg_format_from_path("dir.d/r.MD") == WTG_FMT_MARKDOWN);
+	CHECK(wtg_format_from_path("a/b.csv") == WTG_FMT_CSV);
+	CHECK(wtg_format_from_path("x.txt") == WTG_FMT_TEXT);
+	CHECK(wtg_format_from_path("x.svg") == WTG_FMT_SVG && wtg_format_from_path("x.html") == WTG_FMT_HTML);
+	CHECK(wtg_format_from_path("report") == -1);
+	CHECK(wtg_format_from_path(".json") == -1);	/* a hidden file, no ending */
+	CHECK(wtg_format_from_path("a.json/report") == -1);
+	CHECK(wtg_format_from_path("r.xml") == -1);
+	CHECK(wtg_format_parse("markdown") == WTG_FMT_MARKDOWN && wtg_format_parse("md") == -1);
+	for (int i = 0; i < WTG_NFORMATS; i++)
+		CHECK(wtg_format_parse(wtg_writers[i].name) == i);
 }
 
 static void test_text(struct wtg_session *s)
@@ -540,9 +593,9 @@ static void test_save(struct wtg_session *s)
 	/* replacing an existing file; a target that is a folder fails and leaves no temp file */
 	CHECK(wtg_report_save(path, WTG_FMT_CSV, s, NULL, err, sizeof err) == 0);
 	f = fopen(path, "r");
-	char head[32] = "";
+	char head[64] = "";
 	CHECK(f && fgets(head, sizeof head, f));
-	CHECK_STR(head, "# experiment valley\n");
+	CHECK_STR(head, "experiment,kind,row,name,unit,value,detail\n");
 	if (f)
 		fclose(f);
 	char sub[300];
@@ -590,12 +643,17 @@ int main(void)
 
 	fill_valley(&s.tables[valley]);
 	fill_readcost(&s.tables[readcost]);
+	/* a finished run: its timestamp and duration stay the same in every rendering */
+	wtg_report_run_begin();
+	wtg_report_run_end();
 
 	test_json_checker();
 	test_json_string();
 	test_json(&s);
 	test_csv(&s);
 	test_text(&s);
+	test_markdown(&s);
+	test_formats();
 	test_save(&s);
 
 	wtg_session_shutdown(&s);

@@ -1,0 +1,146 @@
+/* markdown.c: a report that pastes into a pull request or a slide as it is: the run and the
+ * machine at the top, then per experiment a heading, its table with units in the header, a line
+ * summing up its checks (and those that did not pass), and its notes. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "wtg/conditions.h"
+#include "wtg/experiment.h"
+#include "wtg/report.h"
+#include "wtg/util.h"
+
+/* Text inside a table cell or a line: '|' and markup characters escaped, line breaks as spaces. */
+static void md_text(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20 || c == 0x7f)
+			putc(' ', f);
+		else if (strchr("|\\`*_<>[]#", c))
+			fprintf(f, "\\%c", c);
+		else
+			putc(c, f);
+	}
+}
+
+static void write_header(FILE *f, struct wtg_session *s, const bool *which)
+{
+	const struct wtg_machine *m = &s->machine;
+	const struct wtg_report_run *r = wtg_report_run_info();
+	char when[40];
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	wtg_report_iso8601(when, sizeof when,
+			   r->begun ? r->start_real_ns : (int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
+	fprintf(f, "# wtg %s: where the time goes\n\n", PACKAGE_VERSION);
+	fprintf(f, "- **run**: %s", when);
+	double d = wtg_report_duration_s();
+	if (isfinite(d))
+		fprintf(f, ", %.1f s", d);
+	if (s->opt)
+		fprintf(f, ", seed %" PRIu64 "%s", s->opt->seed, s->opt->quick ? ", quick sizes" : "");
+	fputs("\n- **machine**: ", f);
+	md_text(f, m->cpu_model);
+	fprintf(f, ", %d CPUs", m->cpus);
+	if (m->memory_bytes) {
+		char mem[32];
+		wtg_fmt_size(mem, sizeof mem, m->memory_bytes);
+		fprintf(f, ", %s memory", mem);
+	}
+	if (m->virtualization[0])
+		fprintf(f, ", virtualization %s", m->virtualization);
+	fputs("\n- **system**: ", f);
+	md_text(f, m->os[0] ? m->os : "unknown OS");
+	fputs(", ", f);
+	md_text(f, m->kernel);
+	fprintf(f, ", clock source %s, THP %s, governor %s\n", m->clocksource, m->thp[0] ? m->thp : "unknown",
+		m->governor[0] ? m->governor : "n/a");
+	struct wtg_report_tally t;
+	wtg_report_tally(s, which, &t);
+	fprintf(f, "- **checks**: %d ok, %d warn, %d failed over %d experiment%s\n", t.ok, t.warn, t.fail,
+		t.experiments, t.experiments == 1 ? "" : "s");
+}
+
+static void write_table(FILE *f, const struct wtg_table *t)
+{
+	fputs("|", f);
+	for (int c = 0; c < t->ncols; c++) {
+		putc(' ', f);
+		md_text(f, t->cols[c].name);
+		if (t->cols[c].unit && t->cols[c].unit[0]) {
+			fputs(" [", f);
+			md_text(f, t->cols[c].unit);
+			putc(']', f);
+		}
+		fputs(" |", f);
+	}
+	fputs("\n|", f);
+	for (int c = 0; c < t->ncols; c++)
+		fputs(t->cols[c].type == WTG_T_TEXT ? " :--- |" : " ---: |", f);
+	putc('\n', f);
+	for (int r = 0; r < t->nrows; r++) {
+		putc('|', f);
+		for (int c = 0; c < t->ncols; c++) {
+			char buf[512];
+			wtg_report_fmt_value(buf, sizeof buf, &t->rows[r].v[c], &t->cols[c], true);
+			putc(' ', f);
+			md_text(f, buf);
+			fputs(" |", f);
+		}
+		putc('\n', f);
+	}
+	putc('\n', f);
+}
+
+static void write_experiment(FILE *f, const struct wtg_table *t, int n)
+{
+	(void)n;
+	const struct wtg_experiment *e = t->exp;
+	fputs("\n## ", f);
+	md_text(f, e ? e->name : "?");
+	fputs(": ", f);
+	md_text(f, e ? e->question : "");
+	fputs("\n\n", f);
+	if (t->state != WTG_DONE) {
+		fprintf(f, "**%s**", wtg_report_state_name(t->state));
+		if (t->error[0]) {
+			fputs(": ", f);
+			md_text(f, t->error);
+		}
+		fputs("\n\n", f);
+	}
+	if (t->nrows > 0)
+		write_table(f, t);
+	int ok, warn, fail;
+	wtg_table_count_checks(t, &ok, &warn, &fail);
+	fprintf(f, "Checks: %d ok, %d warn, %d failed.\n", ok, warn, fail);
+	for (int i = 0; i < t->nchecks; i++) {
+		if (t->checks[i].status == WTG_CHECK_OK)
+			continue;
+		fprintf(f, "- **%s** ", wtg_check_status_name(t->checks[i].status));
+		md_text(f, t->checks[i].name);
+		fputs(": ", f);
+		md_text(f, t->checks[i].detail);
+		putc('\n', f);
+	}
+	if (t->nnotes)
+		putc('\n', f);
+	for (int i = 0; i < t->nnotes; i++) {
+		fputs("> ", f);
+		md_text(f, t->notes[i]);
+		fputs(i + 1 < t->nnotes ? "\n>\n" : "\n", f);
+	}
+}
+
+int wtg_report_markdown(FILE *f, struct wtg_session *s, const bool *which)
+{
+	locale_t old = wtg_report_locale_begin();
+	write_header(f, s, which);
+	wtg_report_each(f, s, which, write_experiment);
+	wtg_report_locale_end(old);
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,261 @@
+"""Outputs: JSON schema 2 validated against the shipped schema, the CSV as one table, Markdown,
+several -o in one run with the text summary, the -o safety rules (never onto --file, never
+renaming over /dev or /proc names, symlinks, owner and mode kept, write errors), the numeric
+locale, a closed pipe, the progress line, --version and --help."""
+import csv
+import io
+import json
+import os
+import re
+import resource
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+
+from wtgtest import WTG, check, datadir, finish_clean, run
+
+TOP_SRCDIR = os.environ.get("top_srcdir") or os.path.abspath(
+    os.path.join(os.path.dirname(__file__), "..", ".."))
+SCHEMA = os.path.join(TOP_SRCDIR, "data", "wtg-report.schema.json")
+
+d = datadir()
+user_file = os.path.join(d, "data.bin")
+with open(user_file, "wb") as f:
+    f.write(os.urandom(1 << 20))
+user_bytes = open(user_file, "rb").read()
+FAST = ["--run=clock", "--quick", "--file=" + user_file]	# no data file to create: a fast run
+
+
+def path(name):
+    return os.path.join(d, name)
+
+
+def cleanup(*names):
+    for n in names:
+        p = path(n)
+        if os.path.islink(p) or os.path.isfile(p):
+            os.unlink(p)
+
+
+def leftovers():
+    return sorted(n for n in os.listdir(d) if n != "data.bin")
+
+
+# --- one run, four outputs, the summary on the terminal ------------------------------------------
+status, out, err = run("--run=clock,syscall", "--quick", "--dir=" + d, "-o", path("r.json"), "-o",
+                       path("r.csv"), "-o", path("r.md"), "-o", path("r.txt"))
+check(status == 0, "four outputs: exit 0 (%s)" % err.strip())
+check(leftovers() == ["r.csv", "r.json", "r.md", "r.txt"], "four outputs written: %r" % leftovers())
+lines = out.splitlines()
+check(any(l.split()[:2] == ["clock", "done"] for l in lines), "the summary lists clock: %r" % out)
+check(sum(l.startswith("wrote ") for l in lines) == 4, "the summary names the four files")
+check(bool(lines) and re.fullmatch(r"2 experiments, checks: \d+ ok, \d+ warn, \d+ failed, [\d.]+ s", lines[-1]),
+      "the summary ends with the closing line: %r" % (lines[-1:] if lines else out))
+
+# JSON: schema 2, valid against the shipped schema, the run and machine context
+doc = json.load(open(path("r.json")))
+try:
+    import jsonschema
+    try:
+        jsonschema.validate(doc, json.load(open(SCHEMA)))
+        check(True, "")
+    except jsonschema.ValidationError as e:
+        check(False, "the JSON validates against the schema: %s at %s" % (e.message, list(e.absolute_path)))
+except ImportError:
+    print("python3-jsonschema missing: schema validation skipped", file=sys.stderr)
+check(doc["schema"] == 2, "schema 2")
+r = doc["run"]
+check(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", r["timestamp"]) is not None, "run timestamp: ISO 8601 UTC")
+check(isinstance(r["duration_s"], (int, float)) and r["duration_s"] > 0, "run duration_s")
+check(r["options"]["run"] == ["syscall", "clock"] and r["options"]["seed"] == 1
+      and r["options"]["quick"] is True and r["options"]["time_limit_s"] == 10,
+      "run options: every option, defaults included: %r" % r["options"])
+check([o["format"] for o in r["options"]["output"]] == ["json", "csv", "markdown", "text"],
+      "run options: the outputs and their formats")
+check(r["conditions_at_start"]["burners"] == 0, "the conditions at start")
+m = doc["machine"]
+for key in ("hostname", "kernel", "os", "cpu_model", "cpus_online", "memory_bytes", "page_size", "caches", "thp",
+            "clocksource", "governor", "boost", "smt", "mitigations", "virtualization", "compiler"):
+    check(key in m, "machine." + key + " present (null when not exposed)")
+check(m["cpus_online"] == os.cpu_count(), "machine.cpus_online is this machine's")
+check(m["page_size"] == os.sysconf("SC_PAGE_SIZE"), "machine.page_size is this machine's")
+check(m["memory_bytes"] == os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"), "machine.memory_bytes")
+vdir = "/sys/devices/system/cpu/vulnerabilities"
+if os.path.isdir(vdir):
+    check(sorted(m["mitigations"]) == sorted(os.listdir(vdir)), "mitigations: one per vulnerabilities file")
+check(m["compiler"]["cc"] is not None and m["compiler"]["flags"] is not None, "the compiler and its flags")
+clock = [e for e in doc["experiments"] if e["name"] == "clock"][0]
+cols = [c["name"] for c in clock["columns"]]
+check(all(isinstance(x, dict) and list(x) == cols for x in clock["rows"]), "rows: objects keyed by column, in order")
+check(all(c["status"] in ("ok", "warn", "fail") for c in clock["checks"]), "checks carry a status")
+cs = clock["checks_summary"]
+check(cs["ok"] + cs["warn"] + cs["fail"] == len(clock["checks"]), "checks_summary sums to the checks")
+for sr in clock["series"]:
+    check(len(sr["samples"]) <= 65536 and sr["count"] >= len(sr["samples"]), "series bounded")
+    check(sr["thinned"] == (sr["count"] > len(sr["samples"])) and (sr["note"] is not None) == sr["thinned"],
+          "a thinned series says so")
+
+# CSV: one header, seven fields on every record, the same values as the JSON
+text = open(path("r.csv"), newline="").read()
+widths = {len(rec) for rec in csv.reader(io.StringIO(text))}
+check(widths == {7}, "csv: every record has seven fields: %r" % widths)
+recs = list(csv.DictReader(io.StringIO(text)))
+check(list(recs[0]) == ["experiment", "kind", "row", "name", "unit", "value", "detail"], "csv: the header")
+cells = {(x["row"], x["name"]): x for x in recs if x["experiment"] == "clock" and x["kind"] == "cell"}
+row0 = clock["rows"][0]
+check(all(c in [k[1] for k in cells] for c in cols), "csv: every column of clock")
+check(cells[("0", "samples")]["value"] == str(row0["samples"]), "csv: a value equals the JSON's")
+check(cells[("0", "median_ns")]["unit"] == "ns", "csv: units in their column")
+check(sum(x["kind"] == "check" and x["experiment"] == "clock" for x in recs) == len(clock["checks"]),
+      "csv: one record per check")
+try:
+    import pandas
+    df = pandas.read_csv(path("r.csv"))
+    check(list(df.columns) == ["experiment", "kind", "row", "name", "unit", "value", "detail"], "pandas loads it")
+except ImportError:
+    pass
+
+# Markdown: the summary on top, per experiment a heading, a table with units, checks and notes
+md = open(path("r.md")).read()
+check(md.startswith("# wtg ") and "- **machine**: " in md and "- **run**: " in md, "markdown: machine and run on top")
+check("\n## clock: How fine is the stopwatch?\n" in md, "markdown: a heading per experiment")
+check("| operation | samples [count] | mean\\_ns [ns] |" in md, "markdown: units in the header")
+check(re.search(r"\nChecks: \d+ ok, \d+ warn, \d+ failed\.\n", md) is not None, "markdown: the checks line")
+check("\n> " in md, "markdown: the notes")
+txt = open(path("r.txt")).read()
+check(re.search(r"\n2 experiments, checks: \d+ ok, \d+ warn, \d+ failed, [\d.]+ s\n$", txt) is not None,
+      "the text report ends with the summary line")
+cleanup("r.json", "r.csv", "r.md", "r.txt")
+
+# --quiet: the files and nothing on the terminal; -o -: the report on stdout, no summary
+status, out, err = run(*FAST, "-q", "-o", path("q.json"))
+check(status == 0 and out == "" and os.path.isfile(path("q.json")), "--quiet: nothing on stdout")
+status, out, err = run(*FAST, "--format=csv", "-o", "-", "-o", path("q.md"))
+check(status == 0 and out.startswith("experiment,kind,") and "wrote" not in out, "-o - is stdout, no summary mixed in")
+cleanup("q.json", "q.md")
+
+# --- usage errors, before measuring ---------------------------------------------------------------
+def usage(args, msg, what):
+    status, out, err = run(*args)
+    check(status == 2 and err == "wtg: %s (see 'wtg --help')\n" % msg,
+          "%s: exit 2 and one line, got %d %r" % (what, status, err))
+    check(leftovers() == [], "%s: nothing written: %r" % (what, leftovers()))
+
+
+usage(FAST + ["-o", path("a.json"), "-o", path("a.json")],
+      "--output '%s' is given twice (as '%s')" % (path("a.json"), path("a.json")), "two outputs to one path")
+usage(FAST + ["-o", path("a.xyz")], "--output '%s': unknown file ending (.txt .csv .json .md .svg .html), "
+      "or give --format" % path("a.xyz"), "an unknown ending")
+usage(FAST + ["--format=json", "-o", "-", "-o", "/dev/stdout"], "--output '/dev/stdout' is given twice (as '-')", "stdout twice")
+status, out, err = run(*FAST, "--format=json", "-q", "-o", path("a.xyz"))
+check(status == 0 and json.load(open(path("a.xyz")))["schema"] == 2, "an unknown ending with --format: written")
+cleanup("a.xyz")
+
+# -o onto the --file data file, by any spelling: refused, the file untouched
+os.symlink(user_file, path("link.bin"))
+os.link(user_file, path("hard.bin"))
+here = os.getcwd()
+os.chdir(d)
+for spelling in ("data.bin", "./data.bin", user_file, path("link.bin"), path("hard.bin")):
+    status, out, err = run("--run=clock", "--quick", "--file=" + user_file, "--format=json", "-o", spelling)
+    check(status == 2 and err == "wtg: --output '%s' is the --file data file, which wtg never writes "
+          "(see 'wtg --help')\n" % spelling, "-o %s onto --file: refused: %d %r" % (spelling, status, err))
+fd = os.open(user_file, os.O_RDONLY)
+p = subprocess.run([WTG, "--run=clock", "--quick", "--file=" + user_file, "--format=json", "-o",
+                    "/proc/self/fd/%d" % fd], capture_output=True, text=True, pass_fds=(fd,))
+os.close(fd)
+check(p.returncode == 2 and "is the --file data file" in p.stderr, "-o /proc/self/fd/N onto --file: refused")
+os.chdir(here)
+check(open(user_file, "rb").read() == user_bytes, "the --file data file is unchanged")
+cleanup("link.bin", "hard.bin")
+
+# --- /dev and /proc names are written into, never renamed over -------------------------------------
+for name in ("/dev/stdout", "/proc/self/fd/1", "/dev/fd/1"):
+    with open(path("redir.json"), "w") as f:
+        p = subprocess.run([WTG] + FAST + ["--format=json", "-o", name], stdout=f, stderr=subprocess.PIPE, text=True)
+    check(p.returncode == 0, "-o %s with stdout in a file: exit 0 (%s)" % (name, p.stderr.strip()))
+    try:
+        ok = json.load(open(path("redir.json")))["schema"] == 2
+    except ValueError:
+        ok = False
+    check(ok, "-o %s: the redirected file holds the JSON alone" % name)
+check(os.path.islink("/dev/stdout"), "/dev/stdout is still a link")
+cleanup("redir.json")
+
+# through a symlink: the target is replaced, the link stays; an existing file keeps owner and mode
+with open(path("target.json"), "w") as f:
+    f.write("old")
+os.chmod(path("target.json"), 0o640)
+if os.geteuid() == 0:
+    os.chown(path("target.json"), 4321, 4321)
+os.symlink("target.json", path("via.json"))
+status, out, err = run(*FAST, "-q", "-o", path("via.json"))
+check(status == 0 and os.path.islink(path("via.json")), "-o through a symlink: the link stays")
+st = os.stat(path("target.json"))
+check(json.load(open(path("target.json")))["schema"] == 2, "-o through a symlink: the target holds the report")
+check(stat.S_IMODE(st.st_mode) == 0o640, "the replaced file keeps its mode: %o" % stat.S_IMODE(st.st_mode))
+if os.geteuid() == 0:
+    check(st.st_uid == 4321 and st.st_gid == 4321, "the replaced file keeps its owner")
+cleanup("via.json", "target.json")
+
+# a write error (a file size limit): one line, exit 1, no temp file, no output, not killed
+def small_limit():
+    resource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048))
+
+
+p = subprocess.run([WTG] + FAST + ["-q", "-o", path("big.json")], capture_output=True, text=True,
+                   preexec_fn=small_limit)
+check(p.returncode == 1 and p.stderr == "wtg: cannot write '%s': File too large\n" % path("big.json"),
+      "a file size limit: exit 1 and one line, got %d %r" % (p.returncode, p.stderr))
+check(leftovers() == [], "a file size limit: no temp file, no output: %r" % leftovers())
+
+# --- a closed pipe ends quietly; the data file is still removed -------------------------------------
+p = subprocess.Popen("'%s' --run=clock --quick --format=json --dir='%s' | head -c 10 >/dev/null" % (WTG, d),
+                     shell=True, stderr=subprocess.PIPE, text=True)
+_, err = p.communicate(timeout=300)
+check(err == "", "a closed pipe: no error line: %r" % err)
+check(leftovers() == [], "a closed pipe: the data file is removed: %r" % leftovers())
+
+# --- the progress line: on a terminal or when asked, never in a pipe ---------------------------------
+p = subprocess.run([WTG, "--run=syscall", "--quick", "--file=" + user_file, "--format=json", "--progress=always"],
+                   capture_output=True)
+check(p.returncode == 0 and b"\r\033[K[1/1] syscall: step " in p.stderr and p.stderr.endswith(b"\r\033[K"),
+      "--progress=always: a self-erasing line: %r" % p.stderr[-80:])
+status, out, err = run(*FAST, "--format=json")
+check(status == 0 and err == "", "no progress line into a pipe: %r" % err)
+
+# --- the decimal separator under a comma locale ------------------------------------------------------
+loc = tempfile.mkdtemp(dir=d)
+made = subprocess.run(["localedef", "-i", "de_DE", "-f", "UTF-8", os.path.join(loc, "de_DE.UTF-8")],
+                      capture_output=True).returncode in (0, 1) and os.path.isdir(os.path.join(loc, "de_DE.UTF-8"))
+env = {"LOCPATH": loc, "LC_ALL": "de_DE.UTF-8"}
+probe = "import locale; locale.setlocale(locale.LC_ALL, ''); print(locale.localeconv()['decimal_point'])"
+comma = made and subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                                env=dict(os.environ, **env)).stdout == ",\n"
+if comma:
+    status, out, err = run(*FAST, "--format=json", env=env)
+    doc = json.loads(out)
+    clock = [e for e in doc["experiments"] if e["name"] == "clock"][0]
+    texts = " ".join(clock["notes"] + [c["detail"] or "" for c in clock["checks"]])
+    check(re.search(r"\d,\d{1,2}(?!\d)", texts) is None and re.search(r"\d\.\d", texts) is not None,
+          "under de_DE the notes use '.' like the numbers: %r" % texts[:300])
+    status, out, err = run(*FAST, "--format=text", env=env)
+    check(re.search(r"\d,\d{1,2}(?!\d)", out) is None, "under de_DE the text report uses '.'")
+else:
+    print("no comma locale could be made: the locale checks skipped", file=sys.stderr)
+shutil.rmtree(loc)
+
+# --- --version and --help -------------------------------------------------------------------------------
+status, out, err = run("--version")
+check(status == 0 and out.startswith("wtg ") and "Copyright" in out and "License" in out, "--version: licence lines")
+status, out, err = run("--help")
+tail = out.rstrip("\n").splitlines()[-2:]
+check(status == 0 and tail[0].startswith("Report bugs to: ") and "documentation: man wtg" in tail[1],
+      "--help ends with where to report bugs and where the documentation is: %r" % tail)
+for word in ("--quiet", "--progress=WHEN", "markdown"):
+    check(word in out, "--help names " + word)
+
+os.unlink(user_file)
+finish_clean()
