@@ -311,7 +311,9 @@ static void write_options(FILE *f, const struct wtg_options *o)
 	json_kstr(f, 6, "file", o->file, false);
 	json_kstr(f, 6, "dir", o->file ? NULL : o->dir, false);
 	fprintf(f, ",\n      \"size\": %" PRIu64 ",\n      \"quick\": %s,\n      \"threads\": %d,\n"
-		   "      \"burn\": %d,\n", o->size, bool_str(o->quick), o->threads, o->burn);
+		   "      \"burn\": %d,\n", o->size, bool_str(o->quick),
+		o->threads > 0 ? o->threads : wtg_online_cpus(),	/* 0: the default, the online CPUs */
+		o->burn);
 	json_kstr(f, 6, "burn_kind", wtg_burn_kind_name((enum wtg_burn_kind)o->burn_kind), true);
 	fprintf(f, ",\n      \"background\": %s,\n      \"uncached\": %s,\n      \"seed\": %" PRIu64 ",\n",
 		bool_str(o->background), bool_str(o->uncached), o->seed);

@@ -8,6 +8,7 @@ The shrinking file is made deterministic with the WTG_TEST_SHRINK=EXPERIMENT hoo
 that experiment is about to read a mapping of the data file wtg created, wtg truncates the file to
 half its size (see wtg_test_shrink in src/experiments/common.c).
 """
+import csv
 import ctypes
 import json
 import os
@@ -64,9 +65,12 @@ status, out, err = run("--run=mmap,syscall", "--quick", "--format=csv", "--size=
                        "-o", out_path, env={"WTG_TEST_SHRINK": "mmap"})
 check(status == 1 and lines(err) == ["wtg: mmap: " + SHRANK], "-o, mmap shrank: exit 1, one line (%r)" % err)
 if check(os.path.isfile(out_path), "-o, mmap shrank: the report is written"):
-    text = open(out_path).read()
-    check("# experiment mmap" in text and "# experiment syscall" in text and "# state failed" in text,
-          "-o, mmap shrank: both experiments in the report")
+    with open(out_path, newline="") as f:
+        recs = list(csv.DictReader(f))
+    exps = {r["experiment"] for r in recs}
+    states = {r["experiment"]: r["value"] for r in recs if r["kind"] == "state"}
+    check(exps == {"mmap", "syscall"} and states.get("mmap") == "failed" and states.get("syscall") == "done",
+          "-o, mmap shrank: both experiments in the report, mmap failed (%r)" % states)
     os.unlink(out_path)
 check(datadir_is_empty(), "-o, mmap shrank: the data file is removed")
 
