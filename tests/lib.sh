@@ -123,6 +123,13 @@ tm_socket() {
 
 tm_stop() {
 	tm kill-server 2>/dev/null
+	# a server busy with a loaded machine may still be going: wait for it (2 s at most), then
+	# remove the socket file, which kill-server leaves behind
+	lib_n=0
+	while [ "$lib_n" -lt 40 ] && tm list-sessions >/dev/null 2>&1; do
+		sleep 0.05
+		lib_n=$((lib_n + 1))
+	done
 	rm -f "$(tm_socket)"
 	return 0
 }
