@@ -202,6 +202,41 @@ static void write_compiler(FILE *f)
 	putc('}', f);
 }
 
+/* "topology": packages, cores, SMT, NUMA nodes and core types (src/topology.c), CPU lists as ranges. */
+static void write_topology(FILE *f, const struct wtg_topology *t, const char *summary)
+{
+	char list[1024];
+	fprintf(f, ",\n    \"topology\": {\"packages\": %d, \"cores\": %d, \"smt\": %d, \"summary\": ",
+		t->packages, t->cores, t->smt);
+	wtg_json_string(f, summary);
+	fputs(",\n      \"numa_nodes\": [", f);
+	for (int i = 0; i < t->nnodes; i++) {
+		const struct wtg_numa_node *nd = &t->nodes[i];
+		wtg_cpuset_format(&nd->cpus, list, sizeof list);
+		fprintf(f, "%s{\"node\": %d, \"cpus\": ", i ? ", " : "", nd->node);
+		wtg_json_string(f, list);
+		fputs(", \"memory_bytes\": ", f);
+		json_int_or_null(f, nd->memory_bytes ? (int64_t)nd->memory_bytes : -1);
+		fputs(", \"distances\": [", f);
+		for (int j = 0; j < t->nnodes; j++)
+			fprintf(f, "%s%d", j ? ", " : "", nd->distances[j]);
+		fputs("]}", f);
+	}
+	fputs("],\n      \"core_types\": [", f);
+	for (int i = 0; i < t->ntypes; i++) {
+		const struct wtg_core_type *ty = &t->types[i];
+		wtg_cpuset_format(&ty->cpus, list, sizeof list);
+		fprintf(f, "%s{\"type\": ", i ? ", " : "");
+		wtg_json_string(f, ty->name);
+		fputs(", \"cpus\": ", f);
+		wtg_json_string(f, list);
+		fprintf(f, ", \"cpus_count\": %d, \"max_khz\": ", ty->count);
+		json_int_or_null(f, ty->max_khz > 0 ? ty->max_khz : -1);
+		putc('}', f);
+	}
+	fputs("]}", f);
+}
+
 static void write_machine(FILE *f, struct wtg_session *s)
 {
 	const struct wtg_machine *m = &s->machine;
@@ -231,6 +266,7 @@ static void write_machine(FILE *f, struct wtg_session *s)
 	json_key(f, 4, "hw_counters");
 	fputs(m->hw_counters ? "true" : "\"n/a (no hardware counters)\"", f);
 	write_compiler(f);
+	write_topology(f, &s->topo, s->topo_summary);
 	fputs(",\n", f);
 
 	/* the worker fills df before it publishes READY; until then only the state is safe to read */

@@ -257,5 +257,24 @@ check(status == 0 and tail[0].startswith("Report bugs to: ") and "documentation:
 for word in ("--quiet", "--progress=WHEN", "markdown"):
     check(word in out, "--help names " + word)
 
+# machine.topology, read under WTG_SYSFS_ROOT from a fixture tree: a two-socket 192-CPU SMT2 server
+fixture = tempfile.mkdtemp(prefix="wtg-test-sysfs-")
+try:
+    src = os.environ.get("top_srcdir") or os.path.join(os.path.dirname(__file__), "..", "..")
+    subprocess.run([sys.executable, os.path.join(src, "tests", "fixtures", "mksysfs.py"), "server192", fixture],
+                   check=True)
+    status, out, err = run("--run=clock", "--quick", "--format=json", env={"WTG_SYSFS_ROOT": fixture})
+    topo = json.loads(out)["machine"].get("topology") if status == 0 else None
+    check(topo is not None and (topo["packages"], topo["cores"], topo["smt"]) == (2, 96, 2),
+          "machine.topology of the fixture server: 2 packages, 96 cores, SMT2: %r" % topo)
+    nodes = topo["numa_nodes"] if topo else []
+    check([(n["node"], n["cpus"], n["distances"]) for n in nodes] ==
+          [(0, "0-47,96-143", [10, 21]), (1, "48-95,144-191", [21, 10])],
+          "machine.topology: two nodes with their CPU ranges and distances: %r" % nodes)
+    check(topo is not None and topo["summary"] == "2 packages, 96 cores, SMT2, 2 NUMA nodes",
+          "machine.topology: the one-line summary: %r" % (topo and topo["summary"]))
+finally:
+    shutil.rmtree(fixture, ignore_errors=True)
+
 os.unlink(user_file)
 finish_clean()
