@@ -15,6 +15,7 @@
 #endif
 
 #include "wtg/probe.h"
+#include "wtg/topology.h"
 #include "wtg/util.h"
 
 static int perf_open(unsigned type, unsigned long long config)
@@ -171,25 +172,13 @@ void wtg_probe_add(struct wtg_probe_result *a, const struct wtg_probe_result *b)
 void wtg_probe_cpus_str(uint64_t mask, char *buf, int len)
 {
 	/* as the kernel writes CPU lists: runs as ranges ("0-15,32-47"), cut at a whole run */
-	int o = 0;
-	buf[0] = '\0';
-	for (int c = 0; c < 64; c++) {
-		if (!(mask & (1ull << c)))
-			continue;
-		int e = c;
-		while (e + 1 < 64 && (mask & (1ull << (e + 1))))
-			e++;
-		char part[16];
-		if (e == c)
-			snprintf(part, sizeof part, "%s%d", o ? "," : "", c);
-		else
-			snprintf(part, sizeof part, "%s%d-%d", o ? "," : "", c, e);
-		if (o + (int)strlen(part) >= len)
-			break;
-		memcpy(buf + o, part, strlen(part) + 1);
-		o += (int)strlen(part);
-		c = e;
-	}
-	if (o == 0)
+	struct wtg_cpuset set;
+	wtg_cpuset_clear(&set);
+	for (int c = 0; c < 64; c++)
+		if (mask & (1ull << c))
+			wtg_cpuset_add(&set, c);
+	if (mask)
+		wtg_cpuset_format(&set, buf, (size_t)len);
+	else
 		wtg_strlcpy(buf, "?", (size_t)len);
 }
