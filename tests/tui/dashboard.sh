@@ -102,7 +102,7 @@ run_here() {
 	tm_wait "running $(name_of "$1")" 5 || return 1
 	# the box's state changes first (or the run was too quick to see and says the same)
 	wait_for 10 box_changed
-	wait_for 120 tm_ended || return 1
+	wait_for 600 tm_ended || return 1	# a sanitizer build runs kernels' 2 GiB buffer slowly
 	tm_keys Space
 	tm_wait "paused: nothing starts until space" 5
 }
