@@ -1,26 +1,42 @@
 # tests/lib.sh: helpers the shell tests share. Source it:
 #	. "${top_srcdir:-.}/tests/lib.sh"
-# It gives a pass/fail counter with a closing "N passed, N failed" line, a private scratch folder,
-# and a private tmux server to drive the dashboard at a fixed size and read its screen.
+# It reports in TAP (automake's tap-driver.sh counts the lines): check and check_eq print
+# "ok N - what" or "not ok N - what", diag prints "# ..." lines, finish prints the plan "1..N";
+# skip and bail end a script early. It also gives a private scratch folder and a private tmux
+# server to drive the dashboard at a fixed size and read its screen, both removed at every exit.
 # POSIX sh; every wait polls with a deadline instead of sleeping a fixed time.
+#
+# Exit status: 0 when every check passed; when one failed, 1 when run by hand and 0 under make
+# check (WTG_TAP_DRIVER set), where the "not ok" lines are the failures and a non-zero status means
+# the script broke.
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 WTG=${WTG:-$top_builddir/src/wtg}
 
-# ---- counting ----------------------------------------------------------------
+# ---- reporting (TAP) ---------------------------------------------------------------
 
 lib_passed=0
 lib_failed=0
 
+# One line: TAP is line by line.
+lib_one_line() {
+	printf '%s' "$*" | tr '\n' ' '
+}
+
 pass() {
 	lib_passed=$((lib_passed + 1))
-	printf 'ok %d - %s\n' "$((lib_passed + lib_failed))" "$*"
+	printf 'ok %d - %s\n' "$((lib_passed + lib_failed))" "$(lib_one_line "$*")"
 }
 
 fail() {
 	lib_failed=$((lib_failed + 1))
-	printf 'not ok %d - %s\n' "$((lib_passed + lib_failed))" "$*"
+	printf 'not ok %d - %s\n' "$((lib_passed + lib_failed))" "$(lib_one_line "$*")"
+}
+
+# diag TEXT...: diagnostic lines for the log ("# ..."), one per line of TEXT.
+diag() {
+	printf '%s\n' "$*" | sed 's/^/# /'
 }
 
 # check DESCRIPTION COMMAND [ARG]...: pass when the command succeeds.
@@ -35,17 +51,37 @@ check_eq() {
 	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1 (got '$2', want '$3')"; fi
 }
 
-# The closing line; exits 1 when anything failed.
-finish() {
-	echo "$lib_passed passed, $lib_failed failed"
-	[ "$lib_failed" -eq 0 ] || exit 1
-	exit 0
+lib_status() {
+	if [ "$lib_failed" -eq 0 ] || [ -n "${WTG_TAP_DRIVER:-}" ]; then return 0; fi
+	return 1
 }
 
-# Skip the whole script (automake's exit status 77).
+# The plan and a summary comment, then exit (see the top of this file for the status).
+finish() {
+	echo "1..$((lib_passed + lib_failed))"
+	diag "$(basename "$0"): $lib_passed passed, $lib_failed failed"
+	lib_status
+	exit
+}
+
+# skip REASON: skip the rest of the script ("1..0 # SKIP REASON" before any check, else one skipped
+# result after those made), then exit.
 skip() {
-	echo "SKIP: $*"
-	exit 77
+	if [ "$((lib_passed + lib_failed))" -eq 0 ]; then
+		echo "1..0 # SKIP $(lib_one_line "$*")"
+		exit 0
+	fi
+	lib_n=$((lib_passed + lib_failed + 1))
+	echo "ok $lib_n - the rest # SKIP $(lib_one_line "$*")"
+	echo "1..$lib_n"
+	lib_status
+	exit
+}
+
+# bail REASON: the script cannot go on (its set-up failed); the driver reports an error.
+bail() {
+	echo "Bail out! $(lib_one_line "$*")"
+	exit 99
 }
 
 need() {
@@ -114,11 +150,17 @@ tm_start() {
 	tm start-server \; set-option -g remain-on-exit on \; set-option -g default-terminal "$lib_term" \; \
 		set-option -g history-limit 0 \; \
 		new-session -d -s "$TM_TARGET" -x "$lib_cols" -y "$lib_rows" "$*"
+	lib_rc=$?
+	# where the server made its socket, from the server itself: tmux skips a TMUX_TMPDIR that does
+	# not exist and falls back to /tmp, so the path cannot be worked out from the environment
+	lib_socket=$(tm display-message -p '#{socket_path}' 2>/dev/null)
+	return "$lib_rc"
 }
 
 # The socket file tmux made for the current server (kill-server leaves it behind).
+lib_socket=
 tm_socket() {
-	echo "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TM_SOCK"
+	echo "$lib_socket"
 }
 
 tm_stop() {
@@ -130,7 +172,8 @@ tm_stop() {
 		sleep 0.05
 		lib_n=$((lib_n + 1))
 	done
-	rm -f "$(tm_socket)"
+	[ -n "$lib_socket" ] && rm -f "$lib_socket"
+	lib_socket=
 	return 0
 }
 

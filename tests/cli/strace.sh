@@ -10,26 +10,15 @@
 # process; the difference is the dynamic loader, locale files, the machine block's /proc and /sys
 # files, one perf counter read per probe and the main thread draining its wake-up eventfd (two
 # reads per wake-up). About 45 on the machine this was written on; SLACK allows 200.
-top_builddir=${top_builddir:-$(cd "$(dirname "$0")/../.." && pwd)}
-WTG=$top_builddir/src/wtg
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 SLACK=200
-passed=0
-failed=0
 
-ok() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAILED: $*" >&2; }
-check() { # check DESCRIPTION COMMAND...
-	d=$1
-	shift
-	if "$@"; then ok; else fail "$d"; fi
-}
+need strace
+need python3
+strace -f -o /dev/null true 2>/dev/null || skip "ptrace is not permitted here"
 
-command -v strace >/dev/null 2>&1 || { echo "strace.sh: SKIP: strace is not installed"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "strace.sh: SKIP: python3 is not installed"; exit 77; }
-strace -f -o /dev/null true 2>/dev/null || { echo "strace.sh: SKIP: ptrace is not permitted here"; exit 77; }
-
-tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/wtg-strace-XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+scratch
+tmp=$lib_tmp
 data=$tmp/data.bin
 head -c 70001 /dev/urandom >"$data"
 cp "$data" "$tmp/copy.bin"
@@ -83,10 +72,9 @@ if [ -n "$all" ] && [ -n "$onfile" ]; then
 	check "strace sees at least the reported reads ($all >= $expect)" [ "$all" -ge "$expect" ]
 	other=$((all - expect))
 	check "other reads: $other <= $SLACK" [ "$other" -le "$SLACK" ]
-	echo "strace.sh: $all read calls in all, $onfile on the data file" \
+	diag "$all read calls in all, $onfile on the data file" \
 		"($rows reported + $cal calibration), $other other"
 fi
 check "the --file is left as it was" cmp -s "$data" "$tmp/copy.bin"
 
-echo "strace.sh: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+finish

@@ -257,15 +257,16 @@ script = ("import sys; sys.path.insert(0, %r)\nimport wtgtest\n"
           "print(wtgtest.datadir())\nwtgtest.check(False, 'deliberate')\nwtgtest.finish('probe')\n"
           % os.path.dirname(os.path.abspath(__file__)))
 q = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
-                   env=dict(os.environ, TMPDIR=probe))
+                   env=dict({k: v for k, v in os.environ.items() if k != "WTG_TAP_DRIVER"}, TMPDIR=probe))
 made = q.stdout.splitlines()[0] if q.stdout else ""
 check(q.returncode == 1 and made.startswith(probe),
       "a failing python test ran: %d %r" % (q.returncode, q.stdout))
 check(os.listdir(probe) == [], "a failing python test removes its data folder: %r" % os.listdir(probe))
 sock = os.path.join(probe, "tmux")
+os.mkdir(sock)
 if subprocess.run(["sh", "-c", "command -v tmux"], capture_output=True).returncode == 0:
     q = subprocess.run(["sh", "-c", '. "$top_srcdir/tests/lib.sh"; scratch; tm_start 80 24 "sleep 30"; '
-                        'echo "$TMUX_TMPDIR/tmux-$(id -u)/$TM_SOCK"; echo "$lib_tmp"; exit 1'],
+                        'tm_socket; echo "$lib_tmp"; exit 1'],
                        capture_output=True, text=True, timeout=60,
                        env=dict(os.environ, top_srcdir=TOP_SRCDIR, TMUX_TMPDIR=sock, TMPDIR=probe))
     lines = q.stdout.splitlines()

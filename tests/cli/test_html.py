@@ -1,6 +1,6 @@
 """The HTML page in a browser: headless Chromium renders wtg --format=html with one chart per
 experiment, no console errors and a screenshot that is not blank (its distinct colours counted from
-the PNG, read with zlib). Skips (exit 77) without chromium (.ci/run installs Debian's)."""
+the PNG, read with zlib). Skips without chromium (.ci/run installs Debian's)."""
 import os
 import shutil
 import struct
@@ -9,11 +9,9 @@ import sys
 import tempfile
 import zlib
 
-from wtgtest import check, datadir, finish_clean, run
+from wtgtest import check, datadir, finish_clean, need_tool, run
 
-if not shutil.which("chromium"):
-    print("SKIP: chromium is not installed")
-    sys.exit(77)
+need_tool("chromium")
 
 # one experiment per view, the quick ones
 NAMES = ["syscall", "bytewise", "clock", "zerofill"]

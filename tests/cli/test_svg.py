@@ -1,6 +1,6 @@
 """Pictures from real runs: --format=svg writes one well-formed chart per experiment (xmllint) into
 the folder -o names, or one to stdout; --format=html writes one self-contained page with a chart
-per experiment and nothing fetched. Skips (exit 77) without xmllint. (test_html.py renders the page
+per experiment and nothing fetched. Skips without xmllint. (test_html.py renders the page
 in Chromium.)"""
 import os
 import re
@@ -9,11 +9,9 @@ import subprocess
 import sys
 import tempfile
 
-from wtgtest import check, datadir, finish_clean, run
+from wtgtest import check, datadir, finish_clean, need_tool, run
 
-if not shutil.which("xmllint"):
-    print("SKIP: xmllint is not installed")
-    sys.exit(77)
+need_tool("xmllint")
 
 # one experiment per view, the quick ones
 NAMES = ["syscall", "bytewise", "clock", "zerofill"]

@@ -1,7 +1,13 @@
-"""Shared helpers for wtg's Python tests: run wtg, parse its JSON, count checks.
+"""Shared helpers for wtg's Python tests: run wtg, parse its JSON, report checks in TAP.
 
-Each test file calls check(...) for every assertion and finish() at the end, which prints
-"N passed, N failed" and exits 1 when anything failed.
+Each test file calls check(cond, what) for every assertion, which prints one TAP line ("ok N - what"
+or "not ok N - what"), and finish() at the end, which prints the plan "1..N". diag() writes "# "
+lines for a person reading the log. skip() skips the rest of the file ("1..0 # SKIP why" when
+nothing was checked yet).
+
+Exit status: 0 when every check passed; when one failed, 1 when run by hand and 0 under make check
+(WTG_TAP_DRIVER set), where the "not ok" lines are the failures and a non-zero status means the
+script broke (an exception, a signal).
 """
 import atexit
 import json
@@ -20,21 +26,46 @@ _passed = 0
 _failed = 0
 
 
+def _line(text):
+    """One line of TAP on stdout, at once (a test may run for minutes between lines)."""
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def _one_line(text):
+    """A description on one line: TAP is line by line."""
+    return " ".join(str(text).split())
+
+
+def diag(text):
+    """Diagnostic lines ("# ...") for the log."""
+    for ln in str(text).splitlines() or [""]:
+        _line("# " + ln)
+
+
 def check(cond, what):
-    """Record one assertion; print it when it fails."""
+    """Record one assertion as a TAP line; returns cond."""
     global _passed, _failed
     if cond:
         _passed += 1
     else:
         _failed += 1
-        print("FAILED: " + what, file=sys.stderr)
+    _line("%s %d - %s" % ("ok" if cond else "not ok", _passed + _failed, _one_line(what)))
     return cond
 
 
+def _exit_status():
+    if not _failed:
+        return 0
+    return 0 if os.environ.get("WTG_TAP_DRIVER") else 1
+
+
 def finish(name=None):
+    """The plan and a summary comment; exits (see the top of this file for the status)."""
     name = name or os.path.basename(sys.argv[0])
-    print("%s: %d passed, %d failed" % (name, _passed, _failed))
-    sys.exit(1 if _failed else 0)
+    _line("1..%d" % (_passed + _failed))
+    diag("%s: %d passed, %d failed" % (name, _passed, _failed))
+    sys.exit(_exit_status())
 
 
 _tmpdir = None
@@ -67,9 +98,15 @@ def datadir():
 
 
 def skip(reason):
-    """Skip the whole test file (automake's exit status 77), saying why."""
-    print("SKIP: " + reason)
-    sys.exit(77)
+    """Skip the rest of the test file, saying why: "1..0 # SKIP why" before any check, else one
+    skipped result after the checks made, then the plan."""
+    reason = _one_line(reason)
+    if _passed + _failed == 0:
+        _line("1..0 # SKIP " + reason)
+        sys.exit(0)
+    _line("ok %d - the rest # SKIP %s" % (_passed + _failed + 1, reason))
+    _line("1..%d" % (_passed + _failed + 1))
+    sys.exit(_exit_status())
 
 
 def need_tool(name):

@@ -166,6 +166,7 @@ static int run_child(const char *self, const char *level, const char *expect_nam
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		unit_child();
 		setenv("WTG_SIMD", level, 1);
 		execl(self, self, "--expect", expect_name, (char *)NULL);
 		_exit(127);
@@ -210,7 +211,7 @@ int main(int argc, char **argv)
 	/* without WTG_SIMD in the environment the best level runs */
 	if (!getenv("WTG_SIMD"))
 		CHECK_STR(name, wtg_simd_levels[best]);
-	printf("simd level: %s\n", name);
+	printf("# simd level: %s\n", name);
 	check_table();
 	run_sums(true);
 
