@@ -78,6 +78,12 @@ skip() {
 	exit
 }
 
+# skip_one WHAT REASON: one skipped result ("ok N - WHAT # SKIP REASON").
+skip_one() {
+	lib_passed=$((lib_passed + 1))
+	echo "ok $((lib_passed + lib_failed)) - $(lib_one_line "$1") # SKIP $(lib_one_line "$2")"
+}
+
 # bail REASON: the script cannot go on (its set-up failed); the driver reports an error.
 bail() {
 	echo "Bail out! $(lib_one_line "$*")"
@@ -251,6 +257,141 @@ tm_dump() {
 	echo "---- screen ($1)"
 	tm_screen | sed 's/^/| /'
 	echo "----"
+}
+
+# ---- the dashboard's scenarios (tests/tui/) -----------------------------------------
+
+# dash_init: what every dashboard scenario needs (tmux, python3, a built wtg), a scratch folder $tmp
+# with the data folder $tmp/data and the working folder $tmp/cwd (where s saves), and the
+# experiments in tab order in $tmp/list, one a line: "index name view built".
+dash_init() {
+	need tmux
+	need python3
+	[ -x "$WTG" ] || skip "$WTG is not built"
+	scratch
+	tmp=$lib_tmp
+	mkdir -p "$tmp/data" "$tmp/cwd" || bail "cannot make folders in $tmp"
+	"$WTG" --list | awk '{ b = /not built yet/ ? 0 : 1; print NR - 1, $1, $2, b }' >"$tmp/list" ||
+		bail "wtg --list failed"
+}
+
+# built NAME: the experiment is built (not a "not built yet" placeholder).
+built() {
+	awk -v n="$1" '$2 == n && $4 == 1 { f = 1 } END { exit !f }' "$tmp/list"
+}
+
+# index_of NAME: its tab index.
+index_of() {
+	awk -v n="$1" '$2 == n { print $1 }' "$tmp/list"
+}
+
+# dash_ready [OPTION]...: the dashboard at 80x24 in UTF-8 with its data file made; bails if it
+# does not come up (every check of the scenario would fail for the same reason).
+dash_ready() {
+	start C.UTF-8 80 24 "$@"
+	tm_wait "data 64M in $tmp/data, sum" 60 || { tm_dump "start"; bail "the dashboard did not come up"; }
+}
+
+# start LOCALE COLS ROWS [OPTION]...: wtg --quick in a fresh window, from $tmp/cwd (where s saves).
+# A shell around it writes wtg's exit status to $tmp/status (tmux may mark a pane dead before it
+# learns the status); the shell ignores SIGINT so that Ctrl-C is wtg's alone to handle.
+start() {
+	loc=$1
+	cols=$2
+	rows=$3
+	shift 3
+	rm -f "$tmp/status"
+	cmd="trap '' INT; ulimit -c 0; env LC_ALL=$loc LANG=$loc '$WTG' --quick --dir='$tmp/data' $*"
+	tm_start "$cols" "$rows" "cd '$tmp/cwd' || exit; $cmd; echo \$? >'$tmp/status'"
+}
+
+exited() {
+	[ -s "$tmp/status" ]
+}
+
+# wait_exit [SECONDS]: wait until wtg has exited.
+wait_exit() {
+	wait_for "${1:-10}" exited
+}
+
+status() {
+	cat "$tmp/status" 2>/dev/null
+}
+
+datafiles() {
+	ls -A "$tmp/data" | wc -l
+}
+
+has_datafile() {
+	[ "$(datafiles)" -eq 1 ]
+}
+
+no_datafile() {
+	[ "$(datafiles)" -eq 0 ]
+}
+
+name_of() {
+	awk -v i="$1" '$1 == i { print $2 }' "$tmp/list"
+}
+
+# The text of tab i, as the tab bar shows it ("3 valley", "threads").
+tab_text() {
+	if [ "$1" -lt 10 ]; then echo "$((($1 + 1) % 10)) $(name_of "$1")"; else name_of "$1"; fi
+}
+
+# goto i: select tab i with the number keys, and Tab beyond the tenth.
+goto() {
+	if [ "$1" -lt 9 ]; then
+		tm_keys "$(($1 + 1))"
+	else
+		tm_keys 0
+		n=$(($1 - 9))
+		while [ "$n" -gt 0 ]; do
+			tm_keys Tab
+			n=$((n - 1))
+		done
+	fi
+	tm_wait "$(tab_text "$1")]" 5
+}
+
+# save: press s, wait for the notice, print the JSON path saved.
+save() {
+	rm -f "$tmp/cwd"/wtg-*.json "$tmp/cwd"/wtg-*.html "$tmp/cwd"/wtg-*.csv
+	tm_keys s
+	wait_for 10 saved_set || return 1
+	ls "$tmp/cwd"/wtg-*.json 2>/dev/null | head -n 1
+}
+
+# The last file of a save set (CSV) is there and the status line says so.
+saved_set() {
+	ls "$tmp/cwd"/wtg-*.csv >/dev/null 2>&1 && tm_has "saved "
+}
+
+# run_here i: run tab i's experiment and wait until it ended. The dashboard is kept paused between
+# runs (r runs anyway), so that no tab starts by itself when it is visited on the way.
+run_here() {
+	box_before=$(box_line)
+	tm_keys r
+	tm_wait "running $(name_of "$1")" 5 || return 1
+	# the box's state changes first (or the run was too quick to see and says the same)
+	wait_for 10 box_changed
+	wait_for 600 tm_ended || return 1	# a sanitizer build runs kernels' 2 GiB buffer slowly
+	tm_keys Space
+	tm_wait "paused: nothing starts until space" 5
+}
+
+# The top edge of the experiment's box, with its state on the right.
+box_line() {
+	tm_screen | sed -n 3p
+}
+
+box_changed() {
+	[ "$(box_line)" != "$box_before" ] || box_line | grep -q "running"
+}
+
+# Ended: done or failed (a run stopped by r's restart is not the end).
+tm_ended() {
+	box_line | grep -qE "done in|failed"
 }
 
 # ---- for the bench/ scripts ------------------------------------------------------

@@ -1,0 +1,28 @@
+#!/bin/sh
+# tests/tui/conditions.sh: the condition keys (b, p, u, c) change the conditions panel at once and
+# say what they did.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
+dash_init
+
+dash_ready
+# condition keys: the conditions panel changes at once
+tm_keys b
+check "b turns the burners on, spinning" tm_wait "[b] burners on" 5
+check "the conditions panel names the spin kind" tm_shows "spin"
+tm_keys b
+check "b again makes them stream through memory" tm_wait "stream" 5
+check "the notice says what each stream burner reads" tm_shows "burners streaming:"
+tm_keys b
+check "a third b turns them off" tm_wait "[b] burners off" 5
+tm_keys p
+check "p requests the background policy" tm_wait "[p] policy background" 5
+tm_keys p
+check "p again asks for the normal policy" tm_wait "[p] policy normal" 5
+tm_keys u
+check "u turns uncached I/O on and says how" tm_wait "[u] I/O uncached: " 5
+tm_keys u
+check "u again: cached" tm_wait "[u] I/O cached" 5
+tm_keys c
+check "c evicts the data file and says how many pages stay" tm_wait "evicted the data file: " 5
+
+finish

@@ -1,0 +1,44 @@
+#!/bin/sh
+# tests/tui/quit.sh: every way out restores the terminal and removes the data file: q, SIGTERM,
+# Ctrl-C, a crash (SIGSEGV) and the terminal closing (SIGHUP).
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
+dash_init
+
+dash_ready
+tm_keys q
+check "q: wtg exits" wait_exit 10
+check_eq "q: exit status 0" "$(status)" 0
+check_eq "q: the terminal is restored" "$(tm_var alternate_on)" 0
+check "q: the data file is gone" no_datafile
+
+start C.UTF-8 80 24
+tm_wait "data 64M in" 60
+check "SIGTERM: the data file exists first" has_datafile
+kill -TERM "$(tm_children)"
+check "SIGTERM: wtg exits" wait_exit 10
+check_eq "SIGTERM: exit status 143" "$(status)" 143
+check_eq "SIGTERM: the terminal is restored" "$(tm_var alternate_on)" 0
+check "SIGTERM: the data file is gone" no_datafile
+
+start C.UTF-8 80 24
+tm_wait "data 64M in" 60
+tm_keys C-c
+check "Ctrl-C: wtg exits" wait_exit 10
+check_eq "Ctrl-C: exit status 130" "$(status)" 130
+check_eq "Ctrl-C: the terminal is restored" "$(tm_var alternate_on)" 0
+check "Ctrl-C: the data file is gone" no_datafile
+
+start C.UTF-8 80 24
+tm_wait "data 64M in" 60
+kill -SEGV "$(tm_children)"
+check "a crash: wtg dies of its signal" wait_exit 10
+check_eq "a crash: exit status 139" "$(status)" 139
+check "a crash: the terminal is restored" [ "$(tm_var alternate_on)" = 0 ]
+check "a crash: the data file is gone" no_datafile
+
+start C.UTF-8 80 24
+tm_wait "data 64M in" 60
+tm_stop
+check "the terminal closing (SIGHUP): the data file is gone" wait_for 10 no_datafile
+
+finish
