@@ -638,6 +638,11 @@ uint64_t wtg_dram_span(const struct wtg_ctx *ctx)
 	while (span < want)
 		span *= 2;
 	uint64_t cap = wtg_ram_quarter() / WTG_CHUNK * WTG_CHUNK;
+	/* test hook: WTG_TEST_MAX_BUFFER=SIZE caps it (a sanitizer build fills big buffers slowly) */
+	const char *env = getenv("WTG_TEST_MAX_BUFFER");
+	uint64_t test_cap;
+	if (env && wtg_parse_size(env, &test_cap) == 0 && test_cap >= WTG_CHUNK && test_cap < cap)
+		cap = test_cap / WTG_CHUNK * WTG_CHUNK;
 	return span < cap ? span : cap;
 }
 
