@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -319,10 +320,12 @@ static int check_output(struct wtg_options *o, int i)
 struct parse_state {
 	struct wtg_options *o;
 	int ncpu;
-	bool run_given, list, help, version, dir_given;
+	bool run_given, dir_given;
+	unsigned modes;			/* 1 << WTG_MODE_HELP, _VERSION, _LIST for each given */
 };
 
 /* How an option's value is read and checked: 0, or 2 after the usage line. */
+struct opt_desc;
 typedef int (*opt_parse_fn)(struct parse_state *ps, const char *arg);
 
 /* One option: the table below drives getopt_long, --help, and through --help the completion. */
@@ -333,34 +336,17 @@ struct opt_desc {
 	const char *arg_help;		/* how the value is spelled in --help, after the name */
 	const char *group;		/* heading in --help; NULL: hidden */
 	const char *help;		/* lines after the first are indented to the help column */
-	opt_parse_fn parse;
+	opt_parse_fn parse;		/* NULL: a switch, see flag */
+	size_t flag;			/* with parse NULL: MODE(m) for a mode, else FLAG(field) of a bool */
 };
+
+#define MODE(m) (m)
+#define FLAG(field) (offsetof(struct wtg_options, field) + 32)
 
 static int opt_run(struct parse_state *ps, const char *arg)
 {
 	ps->run_given = true;
 	return parse_run_list(arg, ps->o);
-}
-
-static int opt_list(struct parse_state *ps, const char *arg)
-{
-	(void)arg;
-	ps->list = true;
-	return 0;
-}
-
-static int opt_help(struct parse_state *ps, const char *arg)
-{
-	(void)arg;
-	ps->help = true;
-	return 0;
-}
-
-static int opt_version(struct parse_state *ps, const char *arg)
-{
-	(void)arg;
-	ps->version = true;
-	return 0;
 }
 
 static int opt_format(struct parse_state *ps, const char *arg)
@@ -381,13 +367,6 @@ static int opt_output(struct parse_state *ps, const char *arg)
 	if (o->noutputs == WTG_MAX_OUTPUTS)
 		return usage_error("at most %d outputs", WTG_MAX_OUTPUTS);
 	o->outputs[o->noutputs++].path = arg;
-	return 0;
-}
-
-static int opt_quiet(struct parse_state *ps, const char *arg)
-{
-	(void)arg;
-	ps->o->quiet = true;
 	return 0;
 }
 
@@ -436,13 +415,6 @@ static int opt_size(struct parse_state *ps, const char *arg)
 	return 0;
 }
 
-static int opt_quick(struct parse_state *ps, const char *arg)
-{
-	(void)arg;
-	ps->o->quick = true;
-	return 0;
-}
-
 static int opt_threads(struct parse_state *ps, const char *arg)
 {
 	long v;
@@ -455,20 +427,6 @@ static int opt_threads(struct parse_state *ps, const char *arg)
 static int opt_burn(struct parse_state *ps, const char *arg)
 {
 	return parse_burn(ps->o, arg, ps->ncpu);
-}
-
-static int opt_background(struct parse_state *ps, const char *arg)
-{
-	(void)arg;
-	ps->o->background = true;
-	return 0;
-}
-
-static int opt_uncached(struct parse_state *ps, const char *arg)
-{
-	(void)arg;
-	ps->o->uncached = true;
-	return 0;
 }
 
 static int opt_seed(struct parse_state *ps, const char *arg)
@@ -512,24 +470,10 @@ static int opt_hold(struct parse_state *ps, const char *arg)
 	return 0;
 }
 
-static int opt_step(struct parse_state *ps, const char *arg)
-{
-	(void)arg;
-	ps->o->step = true;
-	return 0;
-}
-
 static int opt_nocolor(struct parse_state *ps, const char *arg)
 {
 	(void)arg;
 	ps->o->color = false;
-	return 0;
-}
-
-static int opt_ascii(struct parse_state *ps, const char *arg)
-{
-	(void)arg;
-	ps->o->ascii = true;
 	return 0;
 }
 
@@ -551,9 +495,9 @@ static const struct opt_desc opts[] = {
 	  "run these experiments headless (names joined by commas, or all)", opt_run },
 	{ "list", 0, no_argument, "", G_MODE,
 	  "one line per experiment: name, view, typical duration\n"
-	  "(default and --quick), question", opt_list },
-	{ "help", 'h', no_argument, "", G_MODE, "this help", opt_help },
-	{ "version", 'V', no_argument, "", G_MODE, "version", opt_version },
+	  "(default and --quick), question", NULL, MODE(WTG_MODE_LIST) },
+	{ "help", 'h', no_argument, "", G_MODE, "this help", NULL, MODE(WTG_MODE_HELP) },
+	{ "version", 'V', no_argument, "", G_MODE, "version", NULL, MODE(WTG_MODE_VERSION) },
 	{ "format", 0, required_argument, "=FMT", G_OUT,
 	  "headless output: text (default), csv, json, markdown, svg (a\n"
 	  "chart per experiment, for slides) or html (one offline page)", opt_format },
@@ -563,7 +507,7 @@ static const struct opt_desc opts[] = {
 	  "else --format; '-' is standard output. The text summary still\n"
 	  "prints unless an output is standard output or --quiet;\n"
 	  "svg with several experiments: a folder of NAME.svg", opt_output },
-	{ "quiet", 'q', no_argument, "", G_OUT, "no text summary beside -o files", opt_quiet },
+	{ "quiet", 'q', no_argument, "", G_OUT, "no text summary beside -o files", NULL, FLAG(quiet) },
 	{ "progress", 0, required_argument, "=WHEN", G_OUT,
 	  "a progress line on stderr: auto (when it is a terminal, the\n"
 	  "default), always or never", opt_progress },
@@ -576,7 +520,7 @@ static const struct opt_desc opts[] = {
 	  "64M with --quick)", opt_size },
 	{ "quick", 0, no_argument, "", G_DATA,
 	  "fewer bytes per sample, never fewer samples (--list gives the\n"
-	  "typical duration of each experiment with and without it)", opt_quick },
+	  "typical duration of each experiment with and without it)", NULL, FLAG(quick) },
 	{ "threads", 0, required_argument, "=N", G_EXP,
 	  "largest thread count in thread sweeps (default: online CPUs;\n"
 	  "rows above them are marked oversubscribed)", opt_threads },
@@ -586,8 +530,8 @@ static const struct opt_desc opts[] = {
 	  "default) or stream (each reads a buffer larger than the\n"
 	  "last-level cache)", opt_burn },
 	{ "background", 0, no_argument, "", G_EXP,
-	  "start with the background policy (SCHED_IDLE) on", opt_background },
-	{ "uncached", 0, no_argument, "", G_EXP, "start with uncached I/O (O_DIRECT) on", opt_uncached },
+	  "start with the background policy (SCHED_IDLE) on", NULL, FLAG(background) },
+	{ "uncached", 0, no_argument, "", G_EXP, "start with uncached I/O (O_DIRECT) on", NULL, FLAG(uncached) },
 	{ "seed", 0, required_argument, "=N", G_EXP, "seed for every shuffle and bootstrap (default 1)",
 	  opt_seed },
 	{ "compare", 0, required_argument, "=EXP:COND", G_EXP,
@@ -603,13 +547,22 @@ static const struct opt_desc opts[] = {
 	{ "hold", 0, required_argument, "=SEC", G_DASH, "how long autoplay keeps a finished tab (default 4)",
 	  opt_hold },
 	{ "step", 0, no_argument, "", G_DASH, "each next (PageDown, Right) moves on and runs the tab afresh",
-	  opt_step },
+	  NULL, FLAG(step) },
 	{ "no-color", 0, no_argument, "", G_DASH, "monochrome (also when NO_COLOR is set)", opt_nocolor },
 	{ "ascii", 0, no_argument, "", G_DASH, "no Unicode glyphs (automatic when the locale is not UTF-8)",
-	  opt_ascii },
+	  NULL, FLAG(ascii) },
 	{ "child", 0, required_argument, "=MODE", NULL, NULL, opt_child },
 };
 #define NOPTS WTG_ARRAY_LEN(opts)
+
+/* A switch: sets its mode or turns its bool on. */
+static void set_switch(struct parse_state *ps, const struct opt_desc *d)
+{
+	if (d->flag < 32)
+		ps->modes |= 1u << d->flag;
+	else
+		*(bool *)((char *)ps->o + d->flag - 32) = true;
+}
 
 /* The column the help text starts in, and its indent on continuation lines. */
 #define HELP_COL 24
@@ -765,7 +718,9 @@ static int parse_words(int argc, char **argv, struct parse_state *ps)
 		const struct opt_desc *d = opt_for(c);
 		if (!d)
 			return unknown_option(argc, argv);
-		if (d->parse(ps, optarg))
+		if (!d->parse)
+			set_switch(ps, d);
+		else if (d->parse(ps, optarg))
 			return 2;
 	}
 	return 0;
@@ -837,10 +792,12 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
-	if (ps.help || ps.version || ps.list) {
-		o->mode = ps.help ? WTG_MODE_HELP : ps.version ? WTG_MODE_VERSION : WTG_MODE_LIST;
-		return 0;
-	}
+	static const enum wtg_mode first[] = { WTG_MODE_HELP, WTG_MODE_VERSION, WTG_MODE_LIST };
+	for (size_t i = 0; i < WTG_ARRAY_LEN(first); i++)
+		if (ps.modes & (1u << first[i])) {
+			o->mode = first[i];
+			return 0;
+		}
 	if (ps.run_given)
 		o->mode = WTG_MODE_RUN;
 	return check_options(o, &ps);
