@@ -287,7 +287,7 @@ static int check_output(struct wtg_options *o, int i)
 		return usage_error("--output '%s': unknown file ending (.txt .csv .json .md .svg .html), or "
 				   "give --format", p);
 	out->format = fmt < 0 ? o->format : (enum wtg_format)fmt;
-	if (!wtg_writers[out->format].write)
+	if (!wtg_writers[out->format].begin)
 		return usage_error("--output '%s': this wtg was built without the %s writer", p,
 				   wtg_writers[out->format].name);
 	if (exists && o->file && stat(o->file, &other) == 0 && same_node(&st, &other))
@@ -764,7 +764,7 @@ static int check_options(struct wtg_options *o, const struct parse_state *ps)
 	for (int i = 0; i < o->noutputs; i++)
 		if (check_output(o, i))
 			return 2;
-	if (!wtg_writers[o->format].write)
+	if (!wtg_writers[o->format].begin)
 		return usage_error("--format=%s: this wtg was built without the %s writer", wtg_writers[o->format].name,
 				   wtg_writers[o->format].name);
 	int nsel = 0;

@@ -9,6 +9,7 @@
 
 #include "wtg/experiment.h"
 #include "wtg/report.h"
+#include "writers.h"
 
 /* Quote a field only when it holds a comma, a quote, a line break or edge spaces. */
 static void csv_field(FILE *f, const char *s)
@@ -89,8 +90,9 @@ static void write_checks_notes(FILE *f, const struct wtg_table *t)
 	}
 }
 
-static void write_experiment(FILE *f, const struct wtg_table *t, int n)
+void wtg_csv_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int n)
 {
+	(void)m;
 	(void)n;
 	cell_table = t;
 	for (int r = 0; r < t->nrows; r++) {
@@ -114,11 +116,8 @@ static void write_experiment(FILE *f, const struct wtg_table *t, int n)
 	putc('\n', f);
 }
 
-int wtg_report_csv(FILE *f, struct wtg_session *s, const bool *which)
+void wtg_csv_begin(FILE *f, const struct wtg_report_meta *m)
 {
-	locale_t old = wtg_report_locale_begin();
+	(void)m;
 	fputs("experiment,kind,row,name,unit,value,detail\n", f);
-	wtg_report_each(f, s, which, write_experiment);
-	wtg_report_locale_end(old);
-	return ferror(f) ? -1 : 0;
 }

@@ -14,6 +14,7 @@
 #include "wtg/experiment.h"
 #include "wtg/layout.h"
 #include "wtg/report.h"
+#include "writers.h"
 
 static const char style[] =
 	"body{font-family:Helvetica,Arial,sans-serif;color:#222;background:#fff;margin:0 auto;"
@@ -75,9 +76,9 @@ static void caches(char *buf, size_t len, const struct wtg_machine *m)
 		wtg_strlcpy(buf, "unknown", len);
 }
 
-static void write_machine(FILE *f, struct wtg_session *s)
+static void write_machine(FILE *f, const struct wtg_report_meta *meta)
 {
-	const struct wtg_machine *m = &s->machine;
+	const struct wtg_machine *m = meta->machine;
 	char buf[256];
 	fputs("<div><h3>Machine</h3><table class=\"kv\">\n", f);
 	kv(f, "CPU", "%s", m->cpu_model);
@@ -93,12 +94,11 @@ static void write_machine(FILE *f, struct wtg_session *s)
 	fputs("</table></div>\n", f);
 }
 
-static void write_run(FILE *f, struct wtg_session *s)
+static void write_run(FILE *f, const struct wtg_report_meta *m)
 {
-	bool ready = atomic_load(&s->df_state) == WTG_DF_READY;
-	const struct wtg_datafile *df = &s->df;
-	struct wtg_cond_snapshot c;
-	wtg_cond_snapshot(&c, ready ? df : NULL);
+	bool ready = m->df_state == WTG_DF_READY;
+	const struct wtg_datafile *df = m->df;
+	struct wtg_cond_snapshot c = m->cond;
 	fputs("<div><h3>Run</h3><table class=\"kv\">\n", f);
 	if (ready) {
 		char size[32], sum[32];
@@ -116,8 +116,8 @@ static void write_run(FILE *f, struct wtg_session *s)
 	const char *got = wtg_report_policy_name(c.policy);
 	kv(f, "policy", "%s requested, %s in force", c.background ? "background" : "normal", got ? got : "unknown");
 	kv(f, "I/O", "%s", wtg_iomode_name(c.io));
-	if (s->opt)
-		kv(f, "seed", "%" PRIu64 "%s", s->opt->seed, s->opt->quick ? " (quick sizes)" : "");
+	if (m->has_seed)
+		kv(f, "seed", "%" PRIu64 "%s", m->seed, m->quick ? " (quick sizes)" : "");
 	fputs("</table></div>\n", f);
 }
 
@@ -183,8 +183,10 @@ static void write_checks_notes(FILE *f, const struct wtg_table *t)
 	}
 }
 
-static void write_experiment(FILE *f, const struct wtg_table *t, const struct wtg_machine *m)
+void wtg_html_table(FILE *f, const struct wtg_report_meta *meta, const struct wtg_table *t, int n)
 {
+	(void)n;
+	const struct wtg_machine *m = meta->machine;
 	const struct wtg_experiment *e = t->exp;
 	elem(f, "<section class=\"exp\" id=\"", e->name, "\">\n");
 	elem(f, "<h2>", e->name, ": ");
@@ -200,11 +202,10 @@ static void write_experiment(FILE *f, const struct wtg_table *t, const struct wt
 	fputs("</section>\n", f);
 }
 
-int wtg_report_html(FILE *f, struct wtg_session *s, const bool *which)
+void wtg_html_begin(FILE *f, const struct wtg_report_meta *m)
 {
-	locale_t old = wtg_report_locale_begin();
 	char when[64];
-	time_t now = time(NULL);
+	time_t now = (time_t)(m->written_real_ns / 1000000000);
 	struct tm tm;
 	localtime_r(&now, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M %Z", &tm);
@@ -216,22 +217,18 @@ int wtg_report_html(FILE *f, struct wtg_session *s, const bool *which)
 	fprintf(f, "wtg %s \xc2\xb7 ", PACKAGE_VERSION);
 	wtg_xml_string(f, when);
 	fputs("</p>\n<div class=\"blocks\">\n", f);
-	write_machine(f, s);
-	write_run(f, s);
+	write_machine(f, m);
+	write_run(f, m);
 	fputs("</div>\n<nav>", f);
 	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
-		if (wtg_report_wanted(s, i, which))
+		if (m->wanted[i])
 			fprintf(f, "<a href=\"#%s\">%s</a>", wtg_experiments[i]->name, wtg_experiments[i]->name);
 	fputs("</nav>\n", f);
-	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
-		if (!wtg_report_wanted(s, i, which))
-			continue;
-		struct wtg_table *t = &s->tables[i];
-		pthread_mutex_lock(&t->lock);
-		write_experiment(f, t, &s->machine);
-		pthread_mutex_unlock(&t->lock);
-	}
+}
+
+void wtg_html_end(FILE *f, const struct wtg_report_meta *m, int n)
+{
+	(void)m;
+	(void)n;
 	fputs("</body>\n</html>\n", f);
-	wtg_report_locale_end(old);
-	return ferror(f) ? -1 : 0;
 }

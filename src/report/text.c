@@ -11,6 +11,7 @@
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
 #include "wtg/report.h"
+#include "writers.h"
 #include "wtg/util.h"
 
 #define WIDTH 100	/* wrap prose here */
@@ -369,8 +370,9 @@ static void write_status(FILE *f, const struct wtg_table *t)
 	}
 }
 
-static void write_experiment(FILE *f, const struct wtg_table *t, int n)
+void wtg_text_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int n)
 {
+	(void)m;
 	(void)n;
 	const struct wtg_experiment *e = t->exp;
 	fprintf(f, "\n== %s: %s ==\n", e ? e->name : "?", e ? e->question : "");
@@ -413,9 +415,9 @@ static void kv(FILE *f, const char *key, const char *fmt, ...)
 	wrap(f, 16, 16, buf);
 }
 
-static void write_machine(FILE *f, struct wtg_session *s)
+static void write_machine(FILE *f, const struct wtg_report_meta *meta)
 {
-	const struct wtg_machine *m = &s->machine;
+	const struct wtg_machine *m = meta->machine;
 	fputs("machine\n", f);
 	kv(f, "CPU", "%s", m->cpu_model);
 	kv(f, "CPUs", "%d online", m->cpus);
@@ -427,14 +429,14 @@ static void write_machine(FILE *f, struct wtg_session *s)
 	kv(f, "hw counters", "%s", m->hw_counters ? "instructions and cycles" : "n/a (no hardware counters)");
 
 	fputs("data file\n", f);
-	int st = atomic_load(&s->df_state);
-	const struct wtg_datafile *df = &s->df;
+	int st = meta->df_state;
+	const struct wtg_datafile *df = meta->df;
 	if (st != WTG_DF_READY) {
-		const char *file = s->opt ? s->opt->file : NULL;
+		const char *file = meta->file;
 		if (file)
 			kv(f, "path", "%s (given with --file)", file);
 		if (st == WTG_DF_FAILED)
-			kv(f, "state", "failed: %s", s->df_error);
+			kv(f, "state", "failed: %s", meta->df_error ? meta->df_error : "");
 		else if (st == WTG_DF_NONE)
 			kv(f, "state", "none (no experiment that reads it ran)");
 		else
@@ -456,11 +458,9 @@ static void write_machine(FILE *f, struct wtg_session *s)
 		kv(f, "O_DIRECT", "no (uncached I/O evicts the page cache instead)");
 }
 
-static void write_conditions(FILE *f, struct wtg_session *s)
+static void write_conditions(FILE *f, const struct wtg_report_meta *m)
 {
-	bool ready = atomic_load(&s->df_state) == WTG_DF_READY;
-	struct wtg_cond_snapshot c;
-	wtg_cond_snapshot(&c, ready ? &s->df : NULL);
+	struct wtg_cond_snapshot c = m->cond;
 	fputs("conditions\n", f);
 	if (c.burners > 0)
 		kv(f, "burners", "%d thread%s", c.burners, c.burners == 1 ? "" : "s");
@@ -473,19 +473,20 @@ static void write_conditions(FILE *f, struct wtg_session *s)
 	else
 		kv(f, "policy", "%s requested, the kernel reports %s", req, got ? got : "nothing (unknown)");
 	kv(f, "I/O", "%s%s", wtg_iomode_name(c.io), c.uncached ? " (uncached requested)" : "");
-	if (s->opt)
-		kv(f, "seed", "%" PRIu64 "%s", s->opt->seed, s->opt->quick ? " (quick sizes)" : "");
+	if (m->has_seed)
+		kv(f, "seed", "%" PRIu64 "%s", m->seed, m->quick ? " (quick sizes)" : "");
 }
 
-int wtg_report_text(FILE *f, struct wtg_session *s, const bool *which)
+void wtg_text_begin(FILE *f, const struct wtg_report_meta *m)
 {
-	locale_t old = wtg_report_locale_begin();
 	fprintf(f, "wtg %s: where the time goes\n\n", PACKAGE_VERSION);
-	write_machine(f, s);
-	write_conditions(f, s);
-	wtg_report_each(f, s, which, write_experiment);
+	write_machine(f, m);
+	write_conditions(f, m);
+}
+
+void wtg_text_end(FILE *f, const struct wtg_report_meta *m, int n)
+{
+	(void)n;
 	putc('\n', f);
-	wtg_report_summary_line(f, s, which);
-	wtg_report_locale_end(old);
-	return ferror(f) ? -1 : 0;
+	wtg_report_summary_line(f, m);
 }
