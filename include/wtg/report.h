@@ -124,8 +124,6 @@ void wtg_svg_chart(FILE *f, const struct wtg_table *t, const struct wtg_machine 
 /* Text for XML (element content or a quoted attribute): & < > " ' escaped, control characters as
  * spaces, invalid UTF-8 as U+FFFD. */
 void wtg_xml_string(FILE *f, const char *s);
-/* Length of the valid UTF-8 sequence at p (1..4), or 0 when it is not one. */
-int wtg_report_utf8_len(const unsigned char *p);
 
 /* JSON string escaping, shared with tests. NULL writes null; invalid UTF-8 becomes U+FFFD. */
 void wtg_json_string(FILE *f, const char *s);
@@ -158,8 +156,8 @@ void wtg_report_fmt_value(char *buf, size_t len, const struct wtg_value *v, cons
 /* A real for JSON and CSV: 10 significant digits, "" for NaN and infinities (callers write null). */
 void wtg_report_real(char *buf, size_t len, double v);
 
-/* Reports use '.' for decimals whatever LC_NUMERIC says: switch the calling thread to the C
- * locale and back. */
+/* Reports use '.' for decimals whatever LC_NUMERIC says: switch the calling thread's numeric
+ * locale to C and back (the character set stays, so text widths follow wcwidth). */
 locale_t wtg_report_locale_begin(void);
 void wtg_report_locale_end(locale_t old);
 

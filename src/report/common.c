@@ -133,8 +133,13 @@ locale_t wtg_report_locale_begin(void)
 	static locale_t c_locale;	/* created once, never freed: uselocale keeps using it */
 	static pthread_mutex_t once = PTHREAD_MUTEX_INITIALIZER;
 	pthread_mutex_lock(&once);
-	if (!c_locale)
-		c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	if (!c_locale) {
+		/* only the numbers: text keeps the program's character set, so widths use wcwidth */
+		locale_t base = duplocale(LC_GLOBAL_LOCALE);
+		c_locale = base ? newlocale(LC_NUMERIC_MASK, "C", base) : (locale_t)0;
+		if (base && !c_locale)
+			freelocale(base);
+	}
 	locale_t c = c_locale;
 	pthread_mutex_unlock(&once);
 	return c ? uselocale(c) : (locale_t)0;

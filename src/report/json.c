@@ -12,36 +12,7 @@
 #include "wtg/experiment.h"
 #include "wtg/report.h"
 #include "writers.h"
-
-int wtg_report_utf8_len(const unsigned char *p)
-{
-	unsigned c = p[0];
-	int n;
-	unsigned min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	unsigned cp = c & (0x3fu >> (n - 1));
-	for (int i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
+#include "wtg/util.h"
 
 void wtg_json_string(FILE *f, const char *s)
 {
@@ -80,7 +51,7 @@ void wtg_json_string(FILE *f, const char *s)
 				fprintf(f, "\\u%04x", c);
 			} else {
 				/* paths and CPU names are bytes; JSON must be UTF-8 */
-				int n = wtg_report_utf8_len(p);
+				int n = wtg_utf8_len(p);
 				if (n == 0) {
 					fputs("\\ufffd", f);
 					n = 1;

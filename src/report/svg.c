@@ -15,6 +15,7 @@
 #include "wtg/layout.h"
 #include "wtg/report.h"
 #include "writers.h"
+#include "wtg/util.h"
 
 #define SVG_W 1280.0
 #define SVG_H 720.0
@@ -36,7 +37,7 @@ void wtg_xml_string(FILE *f, const char *s)
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	while (*p) {
 		unsigned c = *p;
-		int n = wtg_report_utf8_len(p);
+		int n = wtg_utf8_len(p);
 		if (n == 0) {
 			fputs("\xef\xbf\xbd", f);	/* U+FFFD for a byte that is not UTF-8 */
 			p++;

@@ -17,21 +17,6 @@
 #define WIDTH 100	/* wrap prose here */
 #define GAP 2		/* spaces between table columns */
 
-/* Columns on screen of UTF-8 text (continuation bytes take none). */
-static int disp_width_n(const char *s, size_t n)
-{
-	int w = 0;
-	for (size_t i = 0; i < n && s[i]; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			w++;
-	return w;
-}
-
-static int disp_width(const char *s)
-{
-	return disp_width_n(s, (size_t)-1);
-}
-
 /* A table cell stays on its line: control characters (tabs, line breaks) become spaces. */
 static void flatten(char *s)
 {
@@ -75,7 +60,7 @@ static void line_pad(struct line *l, int n)
 
 static void cell(struct line *l, const char *s, int width, bool right)
 {
-	int w = disp_width(s);
+	int w = wtg_text_width(s);
 	if (right)
 		line_pad(l, width - w);
 	line_put(l, s, strlen(s));
@@ -93,44 +78,52 @@ static void line_flush(FILE *f, struct line *l)
 	l->len = 0;
 }
 
+/* Prose as wrap lays it out: blanks and control characters (but line breaks) as one space between
+ * words, none at the start or end of a line. Returns a copy to free, or NULL. */
+static char *normalize(const char *s)
+{
+	char *out = malloc(strlen(s ? s : "") + 1);
+	size_t n = 0;
+	if (!out)
+		return NULL;
+	bool blank = false;
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\n') {
+			out[n++] = '\n';
+			blank = false;
+		} else if (c < 0x20 || c == ' ' || c == 0x7f) {
+			blank = n > 0 && out[n - 1] != '\n';
+		} else {
+			if (blank)
+				out[n++] = ' ';
+			blank = false;
+			out[n++] = (char)c;
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
+
 /* Write text after a prefix already printed (`col` columns wide), breaking at spaces before WIDTH
  * and starting each further line with `indent` spaces. Line breaks in the text are kept. */
 static void wrap(FILE *f, int col, int indent, const char *s)
 {
-	int x = col;
-	bool space = false;	/* a space is owed before the next word on this line */
-	while (s && *s) {
-		if (*s == ' ' || *s == '\t' || ((unsigned char)*s < 0x20 && *s != '\n') || *s == 0x7f) {
-			space = x > indent || x > col;
-			s++;
-			continue;
-		}
-		if (*s == '\n') {
-			putc('\n', f);
-			pad(f, indent);
-			x = indent;
-			space = false;
-			s++;
-			continue;
-		}
-		const char *end = s;
-		while ((unsigned char)*end >= 0x20 && *end != ' ' && *end != 0x7f)
-			end++;
-		int wlen = disp_width_n(s, (size_t)(end - s));
-		if (x > indent && x + (space ? 1 : 0) + wlen > WIDTH) {
-			putc('\n', f);
-			pad(f, indent);
-			x = indent;
-		} else if (space) {
-			putc(' ', f);
-			x++;
-		}
-		space = false;
-		fwrite(s, 1, (size_t)(end - s), f);
-		x += wlen;
-		s = end;
+	char *text = normalize(s);
+	const char *p = text ? text : "";
+	for (int width = WIDTH - col;; width = WIDTH - indent) {
+		const char *next;
+		size_t n = wtg_wrap_next(p, width, false, &next);
+		fwrite(p, 1, n, f);
+		/* a line break ends the text: one more (empty) line, as the text asks */
+		if (!*next && !(next > p + n && next[-1] == '\n'))
+			break;
+		putc('\n', f);
+		pad(f, indent);
+		p = next;
 	}
 	putc('\n', f);
+	free(text);
 }
 
 /* Insert thousands separators into the integer part of a formatted number, in place. */
@@ -250,9 +243,9 @@ static void write_table(FILE *f, const struct wtg_table *t)
 		char unit[48] = "";
 		if (cols[c]->unit && cols[c]->unit[0])
 			snprintf(unit, sizeof unit, "[%s]", cols[c]->unit);
-		width[c] = disp_width(cols[c]->name);
-		if (disp_width(unit) > width[c])
-			width[c] = disp_width(unit);
+		width[c] = wtg_text_width(cols[c]->name);
+		if (wtg_text_width(unit) > width[c])
+			width[c] = wtg_text_width(unit);
 		for (int r = 0; r < nr; r++) {
 			char buf[512];
 			if (c < own)
@@ -261,8 +254,8 @@ static void write_table(FILE *f, const struct wtg_table *t)
 				fmt_cond(buf, sizeof buf, &t->rows[r].cond);
 			flatten(buf);
 			cells[(size_t)r * (size_t)nc + (size_t)c] = strdup(buf);
-			if (disp_width(buf) > width[c])
-				width[c] = disp_width(buf);
+			if (wtg_text_width(buf) > width[c])
+				width[c] = wtg_text_width(buf);
 		}
 	}
 	/* header: names, then units; numbers align right, text left */
