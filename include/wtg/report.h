@@ -98,6 +98,14 @@ int wtg_report_write_meta(FILE *f, enum wtg_format fmt, const struct wtg_report_
  * (not its parents). Returns 0, or -1 with a message in err. */
 int wtg_report_svg_dir(const char *dir, struct wtg_session *s, const bool *which, char *err, size_t errlen);
 
+/* The blocks of key/value lines the text and HTML reports show before the tables (JSON writes the
+ * same facts as typed fields). */
+enum wtg_report_block { WTG_BLOCK_MACHINE, WTG_BLOCK_DATAFILE, WTG_BLOCK_CONDITIONS };
+typedef void (*wtg_report_item_fn)(void *arg, const char *key, const char *value);
+/* Call fn with each line of the block: "CPU" "AMD EPYC ...", "known sum" "8,556,150,000" ... */
+void wtg_report_items(const struct wtg_report_meta *m, enum wtg_report_block block, wtg_report_item_fn fn,
+		      void *arg);
+
 /* The closing line of a text report: "17 experiments, checks: 52 ok, 1 warn, 0 failed, 43.2 s". */
 void wtg_report_summary_line(FILE *f, const struct wtg_report_meta *m);
 /* The same for a session's tables, for the summary printed beside -o files. */

@@ -1,9 +1,12 @@
 /* common.c: what every report writer shares: the columns each row gets beside its own, values as
  * reports spell them, state and policy names, the closing tally line, and the C numeric locale.
+ * The machine, data file and conditions blocks as key/value items each writer formats.
  * The writers and report.c call into it; it calls neither. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -11,6 +14,7 @@
 #include "wtg/conditions.h"
 #include "wtg/probe.h"
 #include "wtg/report.h"
+#include "wtg/util.h"
 
 void wtg_report_iso8601(char *buf, size_t len, int64_t real_ns)
 {
@@ -149,4 +153,113 @@ void wtg_report_locale_end(locale_t old)
 {
 	if (old)
 		uselocale(old);
+}
+
+/* One key and its formatted value, to fn. */
+static void item(wtg_report_item_fn fn, void *arg, const char *key, const char *fmt, ...) WTG_PRINTF(4, 5);
+static void item(wtg_report_item_fn fn, void *arg, const char *key, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	fn(arg, key, buf);
+}
+
+/* "L1 48K, L2 2M, L3 32M": the data and unified caches of CPU 0, or "unknown". */
+static void cache_list(char *buf, size_t len, const struct wtg_machine *m)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < m->ncaches && o + 1 < len; i++) {
+		if (strcmp(m->caches[i].type, "Instruction") == 0)
+			continue;
+		char sz[32];
+		wtg_fmt_size(sz, sizeof sz, m->caches[i].size);
+		int n = snprintf(buf + o, len - o, "%sL%d %s", o ? ", " : "", m->caches[i].level, sz);
+		if (n < 0)
+			break;
+		o += (size_t)n;
+	}
+	if (!buf[0])
+		wtg_strlcpy(buf, "unknown", len);
+}
+
+static void machine_items(const struct wtg_machine *m, wtg_report_item_fn fn, void *arg)
+{
+	char caches[256];
+	cache_list(caches, sizeof caches, m);
+	item(fn, arg, "CPU", "%s", m->cpu_model);
+	item(fn, arg, "CPUs", "%d online", m->cpus);
+	item(fn, arg, "page size", "%ld B", m->page_size);
+	item(fn, arg, "caches", "%s", caches);
+	item(fn, arg, "kernel", "%s", m->kernel);
+	item(fn, arg, "clock source", "%s", m->clocksource);
+	item(fn, arg, "hypervisor", "%s", m->hypervisor ? "yes" : "no");
+	item(fn, arg, "THP", "%s", m->thp[0] ? m->thp : "unknown");
+	item(fn, arg, "hw counters", "%s", m->hw_counters ? "instructions and cycles" : "n/a (no hardware counters)");
+}
+
+static void datafile_items(const struct wtg_report_meta *m, wtg_report_item_fn fn, void *arg)
+{
+	const struct wtg_datafile *df = m->df;
+	if (m->df_state != WTG_DF_READY || !df) {
+		if (m->file)
+			item(fn, arg, "path", "%s (given with --file)", m->file);
+		if (m->df_state == WTG_DF_FAILED)
+			item(fn, arg, "state", "failed: %s", m->df_error ? m->df_error : "");
+		else if (m->df_state == WTG_DF_NONE)
+			item(fn, arg, "state", "none (no experiment that reads it ran)");
+		else
+			item(fn, arg, "state", "being prepared");
+		return;
+	}
+	item(fn, arg, "path", "%s (%s)", df->path,
+	     df->owned ? "created by wtg, removed on exit" : "given with --file, never written");
+	char human[32], bytes[32], sum[32];
+	wtg_fmt_size(human, sizeof human, df->size);
+	wtg_fmt_thousands(bytes, sizeof bytes, (int64_t)df->size);
+	wtg_fmt_thousands(sum, sizeof sum, df->sum);
+	item(fn, arg, "size", "%s (%s B) on %s", human, bytes, df->fs[0] ? df->fs : "an unknown filesystem");
+	item(fn, arg, "known sum", "%s", sum);
+	if (df->direct_ok)
+		item(fn, arg, "O_DIRECT", "yes (alignment: memory %u B, offset %u B)", df->dio_mem_align,
+		     df->dio_offset_align);
+	else
+		item(fn, arg, "O_DIRECT", "no (uncached I/O evicts the page cache instead)");
+}
+
+static void condition_items(const struct wtg_report_meta *m, wtg_report_item_fn fn, void *arg)
+{
+	const struct wtg_cond_snapshot *c = &m->cond;
+	if (c->burners > 0)
+		item(fn, arg, "burners", "%d thread%s", c->burners, c->burners == 1 ? "" : "s");
+	else
+		item(fn, arg, "burners", "off");
+	const char *req = c->background ? "background" : "normal";
+	const char *got = wtg_report_policy_name(c->policy);
+	if (got && strcmp(req, got) == 0)
+		item(fn, arg, "policy", "%s (granted)", req);
+	else
+		item(fn, arg, "policy", "%s requested, the kernel reports %s", req, got ? got : "nothing (unknown)");
+	item(fn, arg, "I/O", "%s%s", wtg_iomode_name(c->io), c->uncached ? " (uncached requested)" : "");
+	if (m->has_seed)
+		item(fn, arg, "seed", "%" PRIu64 "%s", m->seed, m->quick ? " (quick sizes)" : "");
+}
+
+void wtg_report_items(const struct wtg_report_meta *m, enum wtg_report_block block, wtg_report_item_fn fn,
+		      void *arg)
+{
+	switch (block) {
+	case WTG_BLOCK_MACHINE:
+		machine_items(m->machine, fn, arg);
+		break;
+	case WTG_BLOCK_DATAFILE:
+		datafile_items(m, fn, arg);
+		break;
+	case WTG_BLOCK_CONDITIONS:
+		condition_items(m, fn, arg);
+		break;
+	}
 }

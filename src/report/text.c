@@ -395,86 +395,23 @@ void wtg_text_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 	write_status(f, t);
 }
 
-static void kv(FILE *f, const char *key, const char *fmt, ...) WTG_PRINTF(3, 4);
-
-static void kv(FILE *f, const char *key, const char *fmt, ...)
+/* One line of a key/value block: the key, then the value wrapped at column 16. */
+static void kv(void *arg, const char *key, const char *value)
 {
-	char buf[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
+	FILE *f = arg;
 	fprintf(f, "  %-14s", key);
-	wrap(f, 16, 16, buf);
-}
-
-static void write_machine(FILE *f, const struct wtg_report_meta *meta)
-{
-	const struct wtg_machine *m = meta->machine;
-	fputs("machine\n", f);
-	kv(f, "CPU", "%s", m->cpu_model);
-	kv(f, "CPUs", "%d online", m->cpus);
-	kv(f, "page size", "%ld B", m->page_size);
-	kv(f, "kernel", "%s", m->kernel);
-	kv(f, "clock source", "%s", m->clocksource);
-	kv(f, "hypervisor", "%s", m->hypervisor ? "yes" : "no");
-	kv(f, "THP", "%s", m->thp[0] ? m->thp : "unknown");
-	kv(f, "hw counters", "%s", m->hw_counters ? "instructions and cycles" : "n/a (no hardware counters)");
-
-	fputs("data file\n", f);
-	int st = meta->df_state;
-	const struct wtg_datafile *df = meta->df;
-	if (st != WTG_DF_READY) {
-		const char *file = meta->file;
-		if (file)
-			kv(f, "path", "%s (given with --file)", file);
-		if (st == WTG_DF_FAILED)
-			kv(f, "state", "failed: %s", meta->df_error ? meta->df_error : "");
-		else if (st == WTG_DF_NONE)
-			kv(f, "state", "none (no experiment that reads it ran)");
-		else
-			kv(f, "state", "being prepared");
-		return;
-	}
-	kv(f, "path", "%s (%s)", df->path,
-	   df->owned ? "created by wtg, removed on exit" : "given with --file, never written");
-	char human[32], bytes[32], sum[32];
-	wtg_fmt_size(human, sizeof human, df->size);
-	wtg_fmt_thousands(bytes, sizeof bytes, (int64_t)df->size);
-	wtg_fmt_thousands(sum, sizeof sum, df->sum);
-	kv(f, "size", "%s (%s B) on %s", human, bytes, df->fs[0] ? df->fs : "an unknown filesystem");
-	kv(f, "known sum", "%s", sum);
-	if (df->direct_ok)
-		kv(f, "O_DIRECT", "yes (alignment: memory %u B, offset %u B)", df->dio_mem_align,
-		   df->dio_offset_align);
-	else
-		kv(f, "O_DIRECT", "no (uncached I/O evicts the page cache instead)");
-}
-
-static void write_conditions(FILE *f, const struct wtg_report_meta *m)
-{
-	struct wtg_cond_snapshot c = m->cond;
-	fputs("conditions\n", f);
-	if (c.burners > 0)
-		kv(f, "burners", "%d thread%s", c.burners, c.burners == 1 ? "" : "s");
-	else
-		kv(f, "burners", "off");
-	const char *req = c.background ? "background" : "normal";
-	const char *got = wtg_report_policy_name(c.policy);
-	if (got && strcmp(req, got) == 0)
-		kv(f, "policy", "%s (granted)", req);
-	else
-		kv(f, "policy", "%s requested, the kernel reports %s", req, got ? got : "nothing (unknown)");
-	kv(f, "I/O", "%s%s", wtg_iomode_name(c.io), c.uncached ? " (uncached requested)" : "");
-	if (m->has_seed)
-		kv(f, "seed", "%" PRIu64 "%s", m->seed, m->quick ? " (quick sizes)" : "");
+	wrap(f, 16, 16, value);
 }
 
 void wtg_text_begin(FILE *f, const struct wtg_report_meta *m)
 {
 	fprintf(f, "wtg %s: where the time goes\n\n", PACKAGE_VERSION);
-	write_machine(f, m);
-	write_conditions(f, m);
+	fputs("machine\n", f);
+	wtg_report_items(m, WTG_BLOCK_MACHINE, kv, f);
+	fputs("data file\n", f);
+	wtg_report_items(m, WTG_BLOCK_DATAFILE, kv, f);
+	fputs("conditions\n", f);
+	wtg_report_items(m, WTG_BLOCK_CONDITIONS, kv, f);
 }
 
 void wtg_text_end(FILE *f, const struct wtg_report_meta *m, int n)
