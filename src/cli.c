@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,70 +38,6 @@ static int usage_error(const char *fmt, ...)
 	va_end(ap);
 	wtg_error("%s (see 'wtg --help')", msg);
 	return 2;
-}
-
-void wtg_print_help(FILE *f)
-{
-	fprintf(f,
-		"Usage: wtg [OPTION]...              the live dashboard (needs a terminal)\n"
-		"       wtg --run=LIST [OPTION]...   headless: run the experiments in LIST\n"
-		"       wtg --list                   one line per experiment: name, view, typical\n"
-		"                                    duration (default and --quick), question\n"
-		"       wtg --help | --version\n"
-		"\n"
-		"Where does a slow program's time go? wtg runs the experiments of the essay on this\n"
-		"machine (syscalls, read() buffers, page faults, page cache, caches, threads, uncached\n"
-		"I/O, clocks, latency tails) and shows where every millisecond went.\n"
-		"\n"
-		"Options:\n"
-		"      --run=LIST        run these experiments headless (names joined by commas, or all)\n"
-		"      --format=FMT      headless output: text (default), csv, json, markdown, svg (a\n"
-		"                        chart per experiment, for slides) or html (one offline page)\n"
-		"  -o, --output=FILE     write the report to FILE, whole or not at all; repeat for several,\n"
-		"                        the format from the ending (.txt .csv .json .md .svg .html),\n"
-		"                        else --format; '-' is standard output. The text summary still\n"
-		"                        prints unless an output is standard output or --quiet;\n"
-		"                        svg with several experiments: a folder of NAME.svg\n"
-		"  -q, --quiet           no text summary beside -o files\n"
-		"      --progress=WHEN   a progress line on stderr: auto (when it is a terminal, the\n"
-		"                        default), always or never\n"
-		"      --file=PATH       use this existing file as the data file (never written)\n"
-		"      --dir=DIR         where wtg creates its data file (default $TMPDIR, else /var/tmp)\n"
-		"      --size=SIZE       size of the data file wtg creates, K/M/G suffixes (default 256M,\n"
-		"                        64M with --quick)\n"
-		"      --quick           fewer bytes per sample, never fewer samples (--list gives the\n"
-		"                        typical duration of each experiment with and without it)\n"
-		"      --threads=N       largest thread count in thread sweeps (default: online CPUs;\n"
-		"                        rows above them are marked oversubscribed)\n"
-		"      --burn[=N][:KIND] start with N burner threads on (default N = online CPUs, at most\n"
-		"                        " STR(WTG_BURN_PER_CPU) " per online CPU); KIND spin (integer arithmetic, the\n"
-		"                        default) or stream (each reads a buffer larger than the\n"
-		"                        last-level cache)\n"
-		"      --background      start with the background policy (SCHED_IDLE) on\n"
-		"      --uncached        start with uncached I/O (O_DIRECT) on\n"
-		"      --seed=N          seed for every shuffle and bootstrap (default 1)\n"
-		"      --compare=EXP:COND  what the compare experiment pairs (default syscall:burn);\n"
-		"                        EXP: syscall valley readcost zerofill wss passes bytewise;\n"
-		"                        COND: burn background uncached cold\n"
-		"      --time-limit=SEC  end an experiment whose measuring thread has waited for a CPU\n"
-		"                        for SEC seconds in all (default 10)\n"
-		"      --order=LIST      the dashboard's tabs and autoplay in this order, e.g.\n"
-		"                        --order=bytewise,syscall,valley (for a lecture)\n"
-		"      --hold=SEC        how long autoplay keeps a finished tab (default 4)\n"
-		"      --step            each next (PageDown, Right) moves on and runs the tab afresh\n"
-		"      --no-color        monochrome (also when NO_COLOR is set)\n"
-		"      --ascii           no Unicode glyphs (automatic when the locale is not UTF-8)\n"
-		"  -h, --help            this help\n"
-		"  -V, --version         version\n"
-		"\n"
-		"Keys on the dashboard: 1-9 0 and Tab/arrows pick an experiment, r or Enter reruns,\n"
-		"space pauses, b burners, p background policy, u uncached I/O, c evict the file now,\n"
-		"a autoplay, s save JSON and CSV, ? help, q quit.\n"
-		"\n"
-		"Exit status: 0 success, 1 a runtime failure, 2 a usage error.\n"
-		"\n"
-		"Report bugs to: %s\n"
-		"%s documentation: man wtg, and the README in the source tree\n", PACKAGE_BUGREPORT, PACKAGE_NAME);
 }
 
 void wtg_print_version(FILE *f)
@@ -295,41 +232,6 @@ static int check_dir(const struct wtg_options *o)
 	return 0;
 }
 
-enum {
-	OPT_RUN = 256, OPT_LIST, OPT_FORMAT, OPT_FILE, OPT_DIR, OPT_SIZE, OPT_QUICK, OPT_THREADS, OPT_BURN,
-	OPT_BACKGROUND, OPT_UNCACHED, OPT_SEED, OPT_NOCOLOR, OPT_ASCII, OPT_COMPARE, OPT_CHILD,
-	OPT_TIMELIMIT, OPT_ORDER, OPT_HOLD, OPT_STEP, OPT_PROGRESS
-};
-
-static const struct option long_opts[] = {
-	{ "run", required_argument, NULL, OPT_RUN },
-	{ "list", no_argument, NULL, OPT_LIST },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "output", required_argument, NULL, 'o' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "progress", required_argument, NULL, OPT_PROGRESS },
-	{ "file", required_argument, NULL, OPT_FILE },
-	{ "dir", required_argument, NULL, OPT_DIR },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "quick", no_argument, NULL, OPT_QUICK },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "burn", optional_argument, NULL, OPT_BURN },
-	{ "background", no_argument, NULL, OPT_BACKGROUND },
-	{ "uncached", no_argument, NULL, OPT_UNCACHED },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "no-color", no_argument, NULL, OPT_NOCOLOR },
-	{ "ascii", no_argument, NULL, OPT_ASCII },
-	{ "compare", required_argument, NULL, OPT_COMPARE },
-	{ "time-limit", required_argument, NULL, OPT_TIMELIMIT },
-	{ "order", required_argument, NULL, OPT_ORDER },
-	{ "hold", required_argument, NULL, OPT_HOLD },
-	{ "step", no_argument, NULL, OPT_STEP },
-	{ "child", required_argument, NULL, OPT_CHILD },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
-};
-
 /* Whether any -o is standard output. */
 static bool output_is_stdout(const struct wtg_options *o)
 {
@@ -385,7 +287,7 @@ static int check_output(struct wtg_options *o, int i)
 		return usage_error("--output '%s': unknown file ending (.txt .csv .json .md .svg .html), or "
 				   "give --format", p);
 	out->format = fmt < 0 ? o->format : (enum wtg_format)fmt;
-	if (!wtg_writers[out->format].write)
+	if (!wtg_writers[out->format].begin)
 		return usage_error("--output '%s': this wtg was built without the %s writer", p,
 				   wtg_writers[out->format].name);
 	if (exists && o->file && stat(o->file, &other) == 0 && same_node(&st, &other))
@@ -414,6 +316,316 @@ static int check_output(struct wtg_options *o, int i)
 	return 0;
 }
 
+/* What the command line is being read into: the options, and what the checks after the loop need. */
+struct parse_state {
+	struct wtg_options *o;
+	int ncpu;
+	bool run_given, dir_given;
+	unsigned modes;			/* 1 << WTG_MODE_HELP, _VERSION, _LIST for each given */
+};
+
+/* How an option's value is read and checked: 0, or 2 after the usage line. */
+struct opt_desc;
+typedef int (*opt_parse_fn)(struct parse_state *ps, const char *arg);
+
+/* One option: the table below drives getopt_long, --help, and through --help the completion. */
+struct opt_desc {
+	const char *name;		/* long name */
+	int short_name;			/* 0: none */
+	int has_arg;			/* no_argument, required_argument, optional_argument */
+	const char *arg_help;		/* how the value is spelled in --help, after the name */
+	const char *group;		/* heading in --help; NULL: hidden */
+	const char *help;		/* lines after the first are indented to the help column */
+	opt_parse_fn parse;		/* NULL: a switch, see flag */
+	size_t flag;			/* with parse NULL: MODE(m) for a mode, else FLAG(field) of a bool */
+};
+
+#define MODE(m) (m)
+#define FLAG(field) (offsetof(struct wtg_options, field) + 32)
+
+static int opt_run(struct parse_state *ps, const char *arg)
+{
+	ps->run_given = true;
+	return parse_run_list(arg, ps->o);
+}
+
+static int opt_format(struct parse_state *ps, const char *arg)
+{
+	int fmt = wtg_format_parse(arg);
+	if (fmt < 0)
+		return usage_error("--format must be text, csv, json, markdown, svg or html, not '%s'", arg);
+	ps->o->format = (enum wtg_format)fmt;
+	ps->o->format_given = true;
+	return 0;
+}
+
+static int opt_output(struct parse_state *ps, const char *arg)
+{
+	struct wtg_options *o = ps->o;
+	if (!*arg)
+		return usage_error("--output needs a file name");
+	if (o->noutputs == WTG_MAX_OUTPUTS)
+		return usage_error("at most %d outputs", WTG_MAX_OUTPUTS);
+	o->outputs[o->noutputs++].path = arg;
+	return 0;
+}
+
+static int opt_progress(struct parse_state *ps, const char *arg)
+{
+	static const char *const when[] = { [WTG_PROGRESS_AUTO] = "auto", [WTG_PROGRESS_ALWAYS] = "always",
+					    [WTG_PROGRESS_NEVER] = "never" };
+	for (size_t i = 0; i < WTG_ARRAY_LEN(when); i++)
+		if (strcmp(arg, when[i]) == 0) {
+			ps->o->progress = (enum wtg_progress)i;
+			return 0;
+		}
+	return usage_error("--progress must be auto, always or never, not '%s'", arg);
+}
+
+static int opt_file(struct parse_state *ps, const char *arg)
+{
+	if (!*arg)
+		return usage_error("--file needs a path");
+	ps->o->file = arg;
+	return 0;
+}
+
+static int opt_dir(struct parse_state *ps, const char *arg)
+{
+	if (!*arg)
+		return usage_error("--dir needs a folder");
+	ps->o->dir = arg;
+	ps->o->dir_origin = "--dir";
+	ps->dir_given = true;
+	return 0;
+}
+
+static int opt_size(struct parse_state *ps, const char *arg)
+{
+	struct wtg_options *o = ps->o;
+	if (wtg_parse_size(arg, &o->size) < 0)
+		return usage_error("--size: '%s' is not a size (try 256M or 1G)", arg);
+	if (o->size < (1u << 20))
+		return usage_error("--size: '%s' is below the smallest data file, 1M", arg);
+	if (o->size % 4096)
+		return usage_error("--size: '%s' is not a multiple of 4K", arg);
+	if (o->size > (1ull << 40))
+		return usage_error("--size: '%s' is above the largest data file, 1T", arg);
+	o->size_given = true;
+	return 0;
+}
+
+static int opt_threads(struct parse_state *ps, const char *arg)
+{
+	long v;
+	if (parse_int(arg, 1, 1024, &v) < 0)
+		return usage_error("--threads must be a whole number from 1 to 1024, not '%s'", arg);
+	ps->o->threads = (int)v;
+	return 0;
+}
+
+static int opt_burn(struct parse_state *ps, const char *arg)
+{
+	return parse_burn(ps->o, arg, ps->ncpu);
+}
+
+static int opt_seed(struct parse_state *ps, const char *arg)
+{
+	char *end;
+	errno = 0;
+	unsigned long long s = strtoull(arg, &end, 10);
+	if (!*arg || *end || errno == ERANGE || arg[0] == '-' || arg[0] == ' ' || arg[0] == '+')
+		return usage_error("--seed must be a whole number from 0 to 2^64-1, not '%s'", arg);
+	ps->o->seed = s;
+	return 0;
+}
+
+static int opt_compare(struct parse_state *ps, const char *arg)
+{
+	return parse_compare(arg, ps->o);
+}
+
+static int opt_timelimit(struct parse_state *ps, const char *arg)
+{
+	long v;
+	if (parse_int(arg, 1, 3600, &v) < 0)
+		return usage_error("--time-limit must be whole seconds from 1 to 3600, not '%s'", arg);
+	ps->o->time_limit_ms = v * 1000;
+	return 0;
+}
+
+static int opt_order(struct parse_state *ps, const char *arg)
+{
+	return parse_order(arg, ps->o);
+}
+
+static int opt_hold(struct parse_state *ps, const char *arg)
+{
+	char *end;
+	errno = 0;
+	double h = strtod(arg, &end);
+	if (end == arg || *end || errno == ERANGE || !(h >= 0.5 && h <= 600))
+		return usage_error("--hold must be seconds from 0.5 to 600, not '%s'", arg);
+	ps->o->hold_ms = (int)(h * 1000 + 0.5);
+	return 0;
+}
+
+static int opt_nocolor(struct parse_state *ps, const char *arg)
+{
+	(void)arg;
+	ps->o->color = false;
+	return 0;
+}
+
+static int opt_child(struct parse_state *ps, const char *arg)
+{
+	ps->o->mode = WTG_MODE_CHILD;
+	ps->o->child_mode = arg;
+	return 0;
+}
+
+#define G_MODE "Modes:"
+#define G_OUT "Headless output:"
+#define G_DATA "Data file:"
+#define G_EXP "Experiments and conditions:"
+#define G_DASH "Dashboard:"
+
+static const struct opt_desc opts[] = {
+	{ "run", 0, required_argument, "=LIST", G_MODE,
+	  "run these experiments headless (names joined by commas, or all)", opt_run },
+	{ "list", 0, no_argument, "", G_MODE,
+	  "one line per experiment: name, view, typical duration\n"
+	  "(default and --quick), question", NULL, MODE(WTG_MODE_LIST) },
+	{ "help", 'h', no_argument, "", G_MODE, "this help", NULL, MODE(WTG_MODE_HELP) },
+	{ "version", 'V', no_argument, "", G_MODE, "version", NULL, MODE(WTG_MODE_VERSION) },
+	{ "format", 0, required_argument, "=FMT", G_OUT,
+	  "headless output: text (default), csv, json, markdown, svg (a\n"
+	  "chart per experiment, for slides) or html (one offline page)", opt_format },
+	{ "output", 'o', required_argument, "=FILE", G_OUT,
+	  "write the report to FILE, whole or not at all; repeat for several,\n"
+	  "the format from the ending (.txt .csv .json .md .svg .html),\n"
+	  "else --format; '-' is standard output. The text summary still\n"
+	  "prints unless an output is standard output or --quiet;\n"
+	  "svg with several experiments: a folder of NAME.svg", opt_output },
+	{ "quiet", 'q', no_argument, "", G_OUT, "no text summary beside -o files", NULL, FLAG(quiet) },
+	{ "progress", 0, required_argument, "=WHEN", G_OUT,
+	  "a progress line on stderr: auto (when it is a terminal, the\n"
+	  "default), always or never", opt_progress },
+	{ "file", 0, required_argument, "=PATH", G_DATA,
+	  "use this existing file as the data file (never written)", opt_file },
+	{ "dir", 0, required_argument, "=DIR", G_DATA,
+	  "where wtg creates its data file (default $TMPDIR, else /var/tmp)", opt_dir },
+	{ "size", 0, required_argument, "=SIZE", G_DATA,
+	  "size of the data file wtg creates, K/M/G suffixes (default 256M,\n"
+	  "64M with --quick)", opt_size },
+	{ "quick", 0, no_argument, "", G_DATA,
+	  "fewer bytes per sample, never fewer samples (--list gives the\n"
+	  "typical duration of each experiment with and without it)", NULL, FLAG(quick) },
+	{ "threads", 0, required_argument, "=N", G_EXP,
+	  "largest thread count in thread sweeps (default: online CPUs;\n"
+	  "rows above them are marked oversubscribed)", opt_threads },
+	{ "burn", 0, optional_argument, "[=N][:KIND]", G_EXP,
+	  "start with N burner threads on (default N = online CPUs, at most\n"
+	  STR(WTG_BURN_PER_CPU) " per online CPU); KIND spin (integer arithmetic, the\n"
+	  "default) or stream (each reads a buffer larger than the\n"
+	  "last-level cache)", opt_burn },
+	{ "background", 0, no_argument, "", G_EXP,
+	  "start with the background policy (SCHED_IDLE) on", NULL, FLAG(background) },
+	{ "uncached", 0, no_argument, "", G_EXP, "start with uncached I/O (O_DIRECT) on", NULL, FLAG(uncached) },
+	{ "seed", 0, required_argument, "=N", G_EXP, "seed for every shuffle and bootstrap (default 1)",
+	  opt_seed },
+	{ "compare", 0, required_argument, "=EXP:COND", G_EXP,
+	  "what the compare experiment pairs (default syscall:burn);\n"
+	  "EXP: syscall valley readcost zerofill wss passes bytewise;\n"
+	  "COND: burn background uncached cold", opt_compare },
+	{ "time-limit", 0, required_argument, "=SEC", G_EXP,
+	  "end an experiment whose measuring thread has waited for a CPU\n"
+	  "for SEC seconds in all (default 10)", opt_timelimit },
+	{ "order", 0, required_argument, "=LIST", G_DASH,
+	  "the dashboard's tabs and autoplay in this order, e.g.\n"
+	  "--order=bytewise,syscall,valley (for a lecture)", opt_order },
+	{ "hold", 0, required_argument, "=SEC", G_DASH, "how long autoplay keeps a finished tab (default 4)",
+	  opt_hold },
+	{ "step", 0, no_argument, "", G_DASH, "each next (PageDown, Right) moves on and runs the tab afresh",
+	  NULL, FLAG(step) },
+	{ "no-color", 0, no_argument, "", G_DASH, "monochrome (also when NO_COLOR is set)", opt_nocolor },
+	{ "ascii", 0, no_argument, "", G_DASH, "no Unicode glyphs (automatic when the locale is not UTF-8)",
+	  NULL, FLAG(ascii) },
+	{ "child", 0, required_argument, "=MODE", NULL, NULL, opt_child },
+};
+#define NOPTS WTG_ARRAY_LEN(opts)
+
+/* A switch: sets its mode or turns its bool on. */
+static void set_switch(struct parse_state *ps, const struct opt_desc *d)
+{
+	if (d->flag < 32)
+		ps->modes |= 1u << d->flag;
+	else
+		*(bool *)((char *)ps->o + d->flag - 32) = true;
+}
+
+/* The column the help text starts in, and its indent on continuation lines. */
+#define HELP_COL 24
+
+/* One option's help: "  -o, --output=FILE     text", continuation lines indented to HELP_COL. */
+static void print_option(FILE *f, const struct opt_desc *d)
+{
+	char left[64];
+	if (d->short_name)
+		snprintf(left, sizeof left, "  -%c, --%s%s", d->short_name, d->name, d->arg_help);
+	else
+		snprintf(left, sizeof left, "      --%s%s", d->name, d->arg_help);
+	int n = (int)strlen(left);
+	fprintf(f, "%s%*s", left, n < HELP_COL ? HELP_COL - n : 2, "");
+	for (const char *p = d->help; *p;) {
+		size_t len = strcspn(p, "\n");
+		fprintf(f, "%.*s\n", (int)len, p);
+		p += len;
+		if (*p == '\n') {
+			p++;
+			fprintf(f, "%*s", HELP_COL, "");
+		}
+	}
+}
+
+/* Every visible option under its group heading, in table order. */
+static void print_options(FILE *f)
+{
+	const char *group = NULL;
+	for (size_t i = 0; i < NOPTS; i++) {
+		if (!opts[i].group)
+			continue;
+		if (!group || strcmp(group, opts[i].group) != 0) {
+			group = opts[i].group;
+			fprintf(f, "\n%s\n", group);
+		}
+		print_option(f, &opts[i]);
+	}
+}
+
+void wtg_print_help(FILE *f)
+{
+	fputs("Usage: wtg [OPTION]...              the live dashboard (needs a terminal)\n"
+	      "       wtg --run=LIST [OPTION]...   headless: run the experiments in LIST\n"
+	      "       wtg --list                   one line per experiment\n"
+	      "       wtg --help | --version\n"
+	      "\n"
+	      "Where does a slow program's time go? wtg runs the experiments of the essay on this\n"
+	      "machine (syscalls, read() buffers, page faults, page cache, caches, threads, uncached\n"
+	      "I/O, clocks, latency tails) and shows where every millisecond went.\n", f);
+	print_options(f);
+	fprintf(f,
+		"\n"
+		"Keys on the dashboard: 1-9 0 and Tab/arrows pick an experiment, r or Enter reruns,\n"
+		"space pauses, b burners, p background policy, u uncached I/O, c evict the file now,\n"
+		"a autoplay, s save JSON and CSV, ? help, q quit.\n"
+		"\n"
+		"Exit status: 0 success, 1 a runtime failure, 2 a usage error.\n"
+		"\n"
+		"Report bugs to: %s\n"
+		"%s documentation: man wtg, and the README in the source tree\n", PACKAGE_BUGREPORT, PACKAGE_NAME);
+}
+
 /* The word getopt stopped at, for messages about it. */
 static const char *bad_word(int argc, char **argv)
 {
@@ -423,7 +635,51 @@ static const char *bad_word(int argc, char **argv)
 	return argv[i];
 }
 
-int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
+/* getopt_long's view of the table: struct option[] (val is the table index + 256, or the short
+ * letter) and the short-option string. */
+static void getopt_tables(struct option *lo, char *shorts, size_t len)
+{
+	size_t k = 0;
+	shorts[k++] = ':';
+	for (size_t i = 0; i < NOPTS; i++) {
+		lo[i] = (struct option){ opts[i].name, opts[i].has_arg, NULL,
+					 opts[i].short_name ? opts[i].short_name : (int)i + 256 };
+		if (opts[i].short_name && k + 3 < len) {
+			shorts[k++] = (char)opts[i].short_name;
+			if (opts[i].has_arg == required_argument)
+				shorts[k++] = ':';
+		}
+	}
+	lo[NOPTS] = (struct option){ NULL, 0, NULL, 0 };
+	shorts[k] = '\0';
+}
+
+/* The table entry getopt_long's return value c names, or NULL. */
+static const struct opt_desc *opt_for(int c)
+{
+	if (c >= 256 && (size_t)(c - 256) < NOPTS)
+		return &opts[c - 256];
+	for (size_t i = 0; c > 0 && c < 256 && i < NOPTS; i++)
+		if (opts[i].short_name == c)
+			return &opts[i];
+	return NULL;
+}
+
+/* The message for a word getopt did not know. */
+static int unknown_option(int argc, char **argv)
+{
+	const char *w = bad_word(argc, argv);
+	if (optopt && optopt < 256 && w[0] == '-' && w[1] != '-')
+		return usage_error("unknown option '-%c'", optopt);
+	/* long option: strip any '=value' */
+	char word[64];
+	wtg_strlcpy(word, w, sizeof word);
+	word[strcspn(word, "=")] = '\0';
+	return usage_error("unknown option '%s'", word);
+}
+
+/* What holds before the command line is read: the defaults, NO_COLOR and TMPDIR. */
+static void set_defaults(struct wtg_options *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof *o);
 	o->argc = argc;
@@ -438,7 +694,6 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	o->hold_ms = 4000;
 	for (int i = 0; i < wtg_nexperiments && i < 32; i++)
 		o->order[o->norder++] = i;
-	int ncpu = wtg_online_cpus();
 	o->threads = 0; /* 0: the online CPUs, read where the sweep runs */
 	const char *nc = getenv("NO_COLOR");
 	if (nc && *nc)
@@ -446,161 +701,53 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	const char *tmp = getenv("TMPDIR");
 	o->dir = (tmp && *tmp) ? tmp : "/var/tmp";
 	o->dir_origin = (tmp && *tmp) ? "TMPDIR" : "the default folder";
-	bool run_given = false, list = false, help = false, version = false, dir_given = false;
+}
 
+/* Read every option through the table. Returns 0, or 2 after the usage line. */
+static int parse_words(int argc, char **argv, struct parse_state *ps)
+{
+	struct option lo[NOPTS + 1];
+	char shorts[2 * NOPTS + 2];
+	getopt_tables(lo, shorts, sizeof shorts);
 	opterr = 0;
 	optind = 1;
 	int c;
-	long v;
-	while ((c = getopt_long(argc, argv, ":o:qhV", long_opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_RUN:
-			run_given = true;
-			if (parse_run_list(optarg, o))
-				return 2;
-			break;
-		case OPT_LIST: list = true; break;
-		case 'h': help = true; break;
-		case 'V': version = true; break;
-		case OPT_FORMAT: {
-			int fmt = wtg_format_parse(optarg);
-			if (fmt < 0)
-				return usage_error("--format must be text, csv, json, markdown, svg or html, not '%s'",
-						   optarg);
-			o->format = (enum wtg_format)fmt;
-			o->format_given = true;
-			break;
-		}
-		case 'o':
-			if (!*optarg)
-				return usage_error("--output needs a file name");
-			if (o->noutputs == WTG_MAX_OUTPUTS)
-				return usage_error("at most %d outputs", WTG_MAX_OUTPUTS);
-			o->outputs[o->noutputs++].path = optarg;
-			break;
-		case 'q': o->quiet = true; break;
-		case OPT_PROGRESS:
-			if (strcmp(optarg, "auto") == 0)
-				o->progress = WTG_PROGRESS_AUTO;
-			else if (strcmp(optarg, "always") == 0)
-				o->progress = WTG_PROGRESS_ALWAYS;
-			else if (strcmp(optarg, "never") == 0)
-				o->progress = WTG_PROGRESS_NEVER;
-			else
-				return usage_error("--progress must be auto, always or never, not '%s'", optarg);
-			break;
-		case OPT_FILE:
-			if (!*optarg)
-				return usage_error("--file needs a path");
-			o->file = optarg;
-			break;
-		case OPT_DIR:
-			if (!*optarg)
-				return usage_error("--dir needs a folder");
-			o->dir = optarg;
-			o->dir_origin = "--dir";
-			dir_given = true;
-			break;
-		case OPT_SIZE:
-			if (wtg_parse_size(optarg, &o->size) < 0)
-				return usage_error("--size: '%s' is not a size (try 256M or 1G)", optarg);
-			if (o->size < (1u << 20))
-				return usage_error("--size: '%s' is below the smallest data file, 1M", optarg);
-			if (o->size % 4096)
-				return usage_error("--size: '%s' is not a multiple of 4K", optarg);
-			if (o->size > (1ull << 40))
-				return usage_error("--size: '%s' is above the largest data file, 1T", optarg);
-			o->size_given = true;
-			break;
-		case OPT_QUICK: o->quick = true; break;
-		case OPT_THREADS:
-			if (parse_int(optarg, 1, 1024, &v) < 0)
-				return usage_error("--threads must be a whole number from 1 to 1024, not '%s'", optarg);
-			o->threads = (int)v;
-			break;
-		case OPT_BURN:
-			if (parse_burn(o, optarg, ncpu) != 0)
-				return 2;
-			break;
-		case OPT_BACKGROUND: o->background = true; break;
-		case OPT_UNCACHED: o->uncached = true; break;
-		case OPT_SEED: {
-			char *end;
-			errno = 0;
-			unsigned long long s = strtoull(optarg, &end, 10);
-			if (!*optarg || *end || errno == ERANGE || optarg[0] == '-' || optarg[0] == ' ' || optarg[0] == '+')
-				return usage_error("--seed must be a whole number from 0 to 2^64-1, not '%s'", optarg);
-			o->seed = s;
-			break;
-		}
-		case OPT_NOCOLOR: o->color = false; break;
-		case OPT_ASCII: o->ascii = true; break;
-		case OPT_COMPARE:
-			if (parse_compare(optarg, o))
-				return 2;
-			break;
-		case OPT_ORDER:
-			if (parse_order(optarg, o))
-				return 2;
-			break;
-		case OPT_HOLD: {
-			char *end;
-			errno = 0;
-			double h = strtod(optarg, &end);
-			if (end == optarg || *end || errno == ERANGE || !(h >= 0.5 && h <= 600))
-				return usage_error("--hold must be seconds from 0.5 to 600, not '%s'", optarg);
-			o->hold_ms = (int)(h * 1000 + 0.5);
-			break;
-		}
-		case OPT_STEP: o->step = true; break;
-		case OPT_TIMELIMIT:
-			if (parse_int(optarg, 1, 3600, &v) < 0)
-				return usage_error("--time-limit must be whole seconds from 1 to 3600, not '%s'", optarg);
-			o->time_limit_ms = v * 1000;
-			break;
-		case OPT_CHILD:
-			o->mode = WTG_MODE_CHILD;
-			o->child_mode = optarg;
-			break;
-		case ':':
+	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		if (c == ':')
 			return usage_error("option '%s' needs a value", bad_word(argc, argv));
-		case '?':
-		default: {
-			const char *w = bad_word(argc, argv);
-			if (optopt && optopt < 256 && w[0] == '-' && w[1] != '-')
-				return usage_error("unknown option '-%c'", optopt);
-			/* long option: strip any '=value' */
-			char word[64];
-			wtg_strlcpy(word, w, sizeof word);
-			word[strcspn(word, "=")] = '\0';
-			return usage_error("unknown option '%s'", word);
-		}
-		}
+		const struct opt_desc *d = opt_for(c);
+		if (!d)
+			return unknown_option(argc, argv);
+		if (!d->parse)
+			set_switch(ps, d);
+		else if (d->parse(ps, optarg))
+			return 2;
 	}
-	if (o->mode == WTG_MODE_CHILD) {
-		if (optind != argc - 1)
-			return usage_error("--child needs one file");
-		o->child_path = argv[optind];
-		return 0;
-	}
-	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+	return 0;
+}
 
-	if (help) {
-		o->mode = WTG_MODE_HELP;
-		return 0;
-	}
-	if (version) {
-		o->mode = WTG_MODE_VERSION;
-		return 0;
-	}
-	if (list) {
-		o->mode = WTG_MODE_LIST;
-		return 0;
-	}
-	if (run_given) {
-		o->mode = WTG_MODE_RUN;
-	} else {
+/* The data file: --file exists, is regular, large enough and readable; else the folder wtg would
+ * create one in, when a run needs it. */
+static int check_datafile(const struct wtg_options *o)
+{
+	struct stat st;
+	if (!o->file)
+		return wtg_options_need_datafile(o) ? check_dir(o) : 0;
+	if (stat(o->file, &st) < 0)
+		return usage_error("--file '%s': %s", o->file, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return usage_error("--file '%s' is not a regular file", o->file);
+	if (st.st_size < 65536)
+		return usage_error("--file '%s' is too small: the experiments need at least 64K", o->file);
+	if (access(o->file, R_OK) < 0)
+		return usage_error("--file '%s': %s", o->file, strerror(errno));
+	return 0;
+}
+
+/* The checks across options and against the file system, once the mode is known. */
+static int check_options(struct wtg_options *o, const struct parse_state *ps)
+{
+	if (!ps->run_given) {
 		if (o->noutputs)
 			return usage_error("--output goes with --run");
 		if (o->format_given)
@@ -608,30 +755,16 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	}
 	if (o->file && o->size_given)
 		return usage_error("--size is for the file wtg creates, not for --file");
-	if (o->file && dir_given)
+	if (o->file && ps->dir_given)
 		return usage_error("--dir is for the file wtg creates, not for --file");
 	if (!o->size_given)
 		o->size = o->quick ? WTG_QUICK_SIZE : WTG_DEFAULT_SIZE;
-
-	struct stat st;
-	if (o->file) {
-		if (stat(o->file, &st) < 0)
-			return usage_error("--file '%s': %s", o->file, strerror(errno));
-		if (!S_ISREG(st.st_mode))
-			return usage_error("--file '%s' is not a regular file", o->file);
-		if (st.st_size < 65536)
-			return usage_error("--file '%s' is too small: the experiments need at least 64K", o->file);
-		if (access(o->file, R_OK) < 0)
-			return usage_error("--file '%s': %s", o->file, strerror(errno));
-	} else if (wtg_options_need_datafile(o)) {
-		int rc = check_dir(o);
-		if (rc)
-			return rc;
-	}
+	if (check_datafile(o))
+		return 2;
 	for (int i = 0; i < o->noutputs; i++)
 		if (check_output(o, i))
 			return 2;
-	if (!wtg_writers[o->format].write)
+	if (!wtg_writers[o->format].begin)
 		return usage_error("--format=%s: this wtg was built without the %s writer", wtg_writers[o->format].name,
 				   wtg_writers[o->format].name);
 	int nsel = 0;
@@ -643,4 +776,29 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 		if (o->selected[i] && !wtg_experiments[i]->run)
 			return usage_error("experiment '%s' is not built yet", wtg_experiments[i]->name);
 	return 0;
+}
+
+int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
+{
+	set_defaults(o, argc, argv);
+	struct parse_state ps = { .o = o, .ncpu = wtg_online_cpus() };
+	if (parse_words(argc, argv, &ps))
+		return 2;
+	if (o->mode == WTG_MODE_CHILD) {
+		if (optind != argc - 1)
+			return usage_error("--child needs one file");
+		o->child_path = argv[optind];
+		return 0;
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	static const enum wtg_mode first[] = { WTG_MODE_HELP, WTG_MODE_VERSION, WTG_MODE_LIST };
+	for (size_t i = 0; i < WTG_ARRAY_LEN(first); i++)
+		if (ps.modes & (1u << first[i])) {
+			o->mode = first[i];
+			return 0;
+		}
+	if (ps.run_given)
+		o->mode = WTG_MODE_RUN;
+	return check_options(o, &ps);
 }

@@ -235,7 +235,7 @@ static void print_summary(struct wtg_session *s, const struct wtg_options *o, co
 		printf("wrote %s (%s%s%s)\n", o->outputs[i].path, wtg_writers[o->outputs[i].format].name,
 		       size[0] ? ", " : "", size);
 	}
-	wtg_report_summary_line(stdout, s, o->selected);
+	wtg_report_summary(stdout, s, o->selected);
 }
 
 /* Whether any -o is standard output (then the summary would mix into it). */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -218,4 +219,126 @@ void wtg_error(const char *fmt, ...)
 			break;
 		done += (size_t)w;
 	}
+}
+
+int wtg_utf8_len(const unsigned char *p)
+{
+	unsigned c = p[0];
+	int n;
+	unsigned min;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	unsigned cp = c & (0x3fu >> (n - 1));
+	for (int i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+size_t wtg_text_char(const char *s, int *cols)
+{
+	mbstate_t st;
+	wchar_t wc;
+	memset(&st, 0, sizeof st);
+	size_t n = mbrtowc(&wc, s, MB_CUR_MAX, &st);
+	if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+		/* the locale cannot read it (the C locale and UTF-8): one column per UTF-8 character */
+		int u = wtg_utf8_len((const unsigned char *)s);
+		*cols = 1;
+		return u > 0 ? (size_t)u : 1;
+	}
+	int cw = wcwidth(wc);
+	*cols = cw < 0 ? 1 : cw;
+	return n;
+}
+
+int wtg_text_width_n(const char *s, size_t n)
+{
+	int w = 0;
+	for (size_t i = 0; s && i < n && s[i];) {
+		int cw;
+		i += wtg_text_char(s + i, &cw);
+		w += cw;
+	}
+	return w;
+}
+
+int wtg_text_width(const char *s)
+{
+	return wtg_text_width_n(s, (size_t)-1);
+}
+
+/* The word at s (up to a space, a line break or the end): its bytes and columns. */
+static size_t word_at(const char *s, int *cols)
+{
+	size_t k = 0;
+	*cols = 0;
+	while (s[k] && s[k] != ' ' && s[k] != '\n') {
+		int cw;
+		k += wtg_text_char(s + k, &cw);
+		*cols += cw;
+	}
+	return k;
+}
+
+/* How many bytes of the word at s fit in width columns (at least one character). */
+static size_t cut_word(const char *s, int width)
+{
+	size_t k = 0;
+	int cols = 0, cw;
+	while (s[k] && s[k] != ' ' && s[k] != '\n') {
+		size_t n = wtg_text_char(s + k, &cw);
+		if (k > 0 && cols + cw > width)
+			break;
+		cols += cw;
+		k += n;
+	}
+	return k;
+}
+
+size_t wtg_wrap_next(const char *s, int width, bool cut, const char **next)
+{
+	size_t end = 0, i = 0;
+	int cols = 0;
+	while (s[i] && s[i] != '\n') {
+		size_t j = i;
+		while (s[j] == ' ')
+			j++;
+		if (!s[j] || s[j] == '\n')
+			break;	/* only spaces up to the end or the line break */
+		int ww;
+		size_t k = j + word_at(s + j, &ww);
+		int w = (int)(j - i) + ww;
+		if (end > 0 && cols + w > width)
+			break;
+		if (end == 0 && cut && w > width) {
+			end = j + cut_word(s + j, width - (int)(j - i));
+			break;
+		}
+		cols += w;
+		end = i = k;
+	}
+	const char *p = s + end;
+	while (*p == ' ')
+		p++;
+	if (*p == '\n')
+		p++;
+	*next = p;
+	return end;
 }

@@ -16,36 +16,7 @@
 /* Series longer than this are thinned evenly in JSON, with the count they had. */
 #define WTG_JSON_MAX_SAMPLES 65536
 
-/* One writer: the word --format takes, the file ending -o recognises, and the function (NULL while
- * the format is not built: asking for it is a usage error). */
-typedef int (*wtg_writer_fn)(FILE *f, struct wtg_session *s, const bool *which);
-struct wtg_writer {
-	const char *name;
-	const char *ext;
-	wtg_writer_fn write;
-};
-/* Indexed by enum wtg_format. */
-extern const struct wtg_writer wtg_writers[WTG_NFORMATS];
-/* The format called name ("json"), or -1. */
-int wtg_format_parse(const char *name);
-/* The format a file name's ending names (".json", ".md" ...), or -1. */
-int wtg_format_from_path(const char *path);
-
-/* Write the tables whose registry index is set in `which` (NULL: every table with rows), in the C
- * numeric locale. Returns 0, or -1 on a write error (errno set). */
-int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which);
-int wtg_report_text(FILE *f, struct wtg_session *s, const bool *which);
-int wtg_report_csv(FILE *f, struct wtg_session *s, const bool *which);
-int wtg_report_json(FILE *f, struct wtg_session *s, const bool *which);
-int wtg_report_markdown(FILE *f, struct wtg_session *s, const bool *which);
-/* One SVG picture: the wanted table's chart (1280x720), or several stacked. */
-int wtg_report_svg(FILE *f, struct wtg_session *s, const bool *which);
-/* One self-contained HTML page (inline CSS and SVG, no script, nothing fetched): the machine and the
- * run, then per experiment its question, chart, table, checks and notes. */
-int wtg_report_html(FILE *f, struct wtg_session *s, const bool *which);
-/* Each wanted table's chart as DIR/NAME.svg, each whole or not at all; makes DIR when it is missing
- * (not its parents). Returns 0, or -1 with a message in err. */
-int wtg_report_svg_dir(const char *dir, struct wtg_session *s, const bool *which, char *err, size_t errlen);
+/* ---- the metadata a report carries beside its tables ---- */
 
 /* When and how the run was made: the headless run marks its start and end; a report written
  * without them (the dashboard's save) gives the time of writing and no duration. */
@@ -63,13 +34,82 @@ void wtg_report_iso8601(char *buf, size_t len, int64_t real_ns);
 /* Seconds the run took, NAN while unknown. */
 double wtg_report_duration_s(void);
 
-/* Over the tables `which` picks: how many, and their checks in each state. */
+/* Over the tables written: how many, and their checks in each state. */
 struct wtg_report_tally {
 	int experiments, failed_experiments, ok, warn, fail;
 };
-void wtg_report_tally(struct wtg_session *s, const bool *which, struct wtg_report_tally *t);
+
+/* Everything a writer reads besides the tables: where and how the tables were made. Built from a
+ * live session by wtg_report_meta_from_session, or filled in by a reader of a saved JSON report;
+ * a writer never sees the session. Pointers may be NULL where the source does not know. */
+struct wtg_report_meta {
+	const struct wtg_machine *machine;	/* never NULL (a zeroed one when unknown) */
+	const struct wtg_topology *topo;	/* NULL: unknown */
+	const char *topo_summary;		/* "1 package, 2 cores, 1 NUMA node", or NULL */
+	enum wtg_df_state df_state;		/* the data file: none, being prepared, ready or failed */
+	const struct wtg_datafile *df;		/* read only when df_state is WTG_DF_READY */
+	const char *df_error;			/* with WTG_DF_FAILED */
+	const char *file;			/* --file, or NULL when wtg made the file or it is unknown */
+	struct wtg_cond_snapshot cond;		/* the conditions when the report is written */
+	const struct wtg_options *opt;		/* NULL: options and command line unknown */
+	bool has_seed;				/* seed and quick are known (from opt, or a saved report) */
+	uint64_t seed;
+	bool quick;
+	struct wtg_report_run run;		/* start and end of the run (begun false: unknown) */
+	double duration_s;			/* NAN while unknown */
+	int64_t written_real_ns;		/* when the report is written (CLOCK_REALTIME) */
+	bool wanted[WTG_MAX_EXP];		/* the tables written, by registry index */
+	int ntables;				/* how many */
+	struct wtg_report_tally tally;		/* over them */
+};
+
+/* Fill m from a live session for the tables `which` picks (NULL: every table with rows or a state
+ * other than idle), locking each table in turn. m points into s: use it while s lives. */
+void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session *s, const bool *which);
+/* The time the run started (or, unknown, the report was written) as ISO 8601. */
+void wtg_report_meta_when(const struct wtg_report_meta *m, char *buf, size_t len);
+
+/* One writer: the word --format takes, the file ending -o recognises, and three calls in order:
+ * begin (headers, the machine), table for each table written (locked; n counts those before it),
+ * end. A NULL begin is a format not built (asking for it is a usage error). Writers see the tables
+ * and the metadata, never the session; report.c owns the loop, the locks and the C locale. */
+struct wtg_writer {
+	const char *name;
+	const char *ext;
+	void (*begin)(FILE *f, const struct wtg_report_meta *m);
+	void (*table)(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int n);
+	void (*end)(FILE *f, const struct wtg_report_meta *m, int n);
+};
+/* Indexed by enum wtg_format. */
+extern const struct wtg_writer wtg_writers[WTG_NFORMATS];
+/* The format called name ("json"), or -1. */
+int wtg_format_parse(const char *name);
+/* The format a file name's ending names (".json", ".md" ...), or -1. */
+int wtg_format_from_path(const char *path);
+
+/* Write the tables whose registry index is set in `which` (NULL: every table with rows), in the C
+ * numeric locale. Returns 0, or -1 on a write error (errno set). */
+int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which);
+/* The same from metadata and tables made elsewhere (a saved report read back): tables[i] is written
+ * when m->wanted[i]; the caller keeps them from changing. */
+int wtg_report_write_meta(FILE *f, enum wtg_format fmt, const struct wtg_report_meta *m,
+			  const struct wtg_table *const *tables);
+/* Each wanted table's chart as DIR/NAME.svg, each whole or not at all; makes DIR when it is missing
+ * (not its parents). Returns 0, or -1 with a message in err. */
+int wtg_report_svg_dir(const char *dir, struct wtg_session *s, const bool *which, char *err, size_t errlen);
+
+/* The blocks of key/value lines the text and HTML reports show before the tables (JSON writes the
+ * same facts as typed fields). */
+enum wtg_report_block { WTG_BLOCK_MACHINE, WTG_BLOCK_DATAFILE, WTG_BLOCK_CONDITIONS };
+typedef void (*wtg_report_item_fn)(void *arg, const char *key, const char *value);
+/* Call fn with each line of the block: "CPU" "AMD EPYC ...", "known sum" "8,556,150,000" ... */
+void wtg_report_items(const struct wtg_report_meta *m, enum wtg_report_block block, wtg_report_item_fn fn,
+		      void *arg);
+
 /* The closing line of a text report: "17 experiments, checks: 52 ok, 1 warn, 0 failed, 43.2 s". */
-void wtg_report_summary_line(FILE *f, struct wtg_session *s, const bool *which);
+void wtg_report_summary_line(FILE *f, const struct wtg_report_meta *m);
+/* The same for a session's tables, for the summary printed beside -o files. */
+void wtg_report_summary(FILE *f, struct wtg_session *s, const bool *which);
 
 /* Write to path whole or not at all (temp file in the same folder + fsync + rename; a device, a
  * pipe, /dev and /proc paths are written into, "-" is standard output; through a symlink the
@@ -92,21 +132,12 @@ void wtg_svg_chart(FILE *f, const struct wtg_table *t, const struct wtg_machine 
 /* Text for XML (element content or a quoted attribute): & < > " ' escaped, control characters as
  * spaces, invalid UTF-8 as U+FFFD. */
 void wtg_xml_string(FILE *f, const char *s);
-/* Length of the valid UTF-8 sequence at p (1..4), or 0 when it is not one. */
-int wtg_report_utf8_len(const unsigned char *p);
 
 /* JSON string escaping, shared with tests. NULL writes null; invalid UTF-8 becomes U+FFFD. */
 void wtg_json_string(FILE *f, const char *s);
 
 /* ---- shared by the writers (src/report/report.c) ---- */
 
-/* Whether table idx is written: which[idx], or with which NULL a table with rows or a state
- * other than idle. Locks the table. */
-bool wtg_report_wanted(struct wtg_session *s, int idx, const bool *which);
-/* Call fn for each table wtg_report_wanted picks, in registry order, with the table locked; n counts
- * the tables written before it. Returns how many were written. */
-int wtg_report_each(FILE *f, struct wtg_session *s, const bool *which,
-		    void (*fn)(FILE *f, const struct wtg_table *t, int n));
 /* "idle", "running", "done", "failed", "cancelled". */
 const char *wtg_report_state_name(enum wtg_state st);
 /* "normal" (0), "background" (1), NULL when unknown. */
@@ -133,8 +164,8 @@ void wtg_report_fmt_value(char *buf, size_t len, const struct wtg_value *v, cons
 /* A real for JSON and CSV: 10 significant digits, "" for NaN and infinities (callers write null). */
 void wtg_report_real(char *buf, size_t len, double v);
 
-/* Reports use '.' for decimals whatever LC_NUMERIC says: switch the calling thread to the C
- * locale and back. */
+/* Reports use '.' for decimals whatever LC_NUMERIC says: switch the calling thread's numeric
+ * locale to C and back (the character set stays, so text widths follow wcwidth). */
 locale_t wtg_report_locale_begin(void);
 void wtg_report_locale_end(locale_t old);
 

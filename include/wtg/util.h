@@ -49,6 +49,24 @@ void wtg_escape(char *dst, size_t len, const char *src);
  * wtg_escape (a path with a newline or ESC in it stays on one line), + newline, in one write. */
 void wtg_error(const char *fmt, ...) WTG_PRINTF(1, 2);
 
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 when it is not one. */
+int wtg_utf8_len(const unsigned char *p);
+
+/* ---- text on a terminal: the dashboard and the text report measure and wrap it the same way ---- */
+
+/* The character at s (non-empty): its bytes (at least 1), and in *cols the columns it takes
+ * (wcwidth in the locale's encoding; a character the locale cannot read, or with no width, is
+ * one column; a valid UTF-8 sequence the locale cannot read is one character). */
+size_t wtg_text_char(const char *s, int *cols);
+/* Columns of the first n bytes of s (NULL: 0), and of the whole of s. */
+int wtg_text_width_n(const char *s, size_t n);
+int wtg_text_width(const char *s);
+/* The next line of s in at most width columns: its length in bytes, breaking at a space; a line
+ * break in s ends the line. A word wider than the line is cut when cut is set, else it takes the
+ * line alone and overflows it. *next is where the following line starts (the spaces at the break
+ * and one line break skipped); the text is done when **next is '\0'. */
+size_t wtg_wrap_next(const char *s, int width, bool cut, const char **next);
+
 /* Program-wide sink so the compiler cannot remove measured work. */
 extern volatile uint64_t wtg_sink;
 

@@ -9,6 +9,7 @@
 
 #include "wtg/experiment.h"
 #include "wtg/report.h"
+#include "writers.h"
 
 /* Quote a field only when it holds a comma, a quote, a line break or edge spaces. */
 static void csv_field(FILE *f, const char *s)
@@ -89,8 +90,62 @@ static void write_checks_notes(FILE *f, const struct wtg_table *t)
 	}
 }
 
-static void write_experiment(FILE *f, const struct wtg_table *t, int n)
+/* Digits of v, backwards from end; returns where they start. */
+static char *digits(char *end, size_t v)
 {
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+/* A series is most of a CSV report (one line per sample): the fields that repeat on every line are
+ * quoted once, and each line is assembled in memory and written with one call. */
+static void write_samples(FILE *f, const struct wtg_table *t, const struct wtg_series *sr)
+{
+	char head[256], tail[256], line[1024];
+	FILE *m = fmemopen(head, sizeof head, "w");
+	if (!m)
+		return;
+	csv_field(m, t->exp ? t->exp->name : "");
+	fputs(",sample,", m);
+	head[sizeof head - 1] = '\0';
+	long hl = ftell(m);
+	fclose(m);
+	m = fmemopen(tail, sizeof tail, "w");
+	if (!m)
+		return;
+	putc(',', m);
+	csv_field(m, sr->name);
+	putc(',', m);
+	csv_field(m, sr->unit);
+	putc(',', m);
+	long tl = ftell(m);
+	fclose(m);
+	if (hl <= 0 || tl <= 0 || hl + tl + 96 > (long)sizeof line || hl >= (long)sizeof head ||
+	    tl >= (long)sizeof tail)
+		return;
+	memcpy(line, head, (size_t)hl);
+	for (size_t k = 0; k < sr->n; k++) {
+		char num[24];
+		char *d = digits(num + sizeof num, k);
+		size_t n = (size_t)hl, dl = (size_t)(num + sizeof num - d);
+		memcpy(line + n, d, dl);
+		n += dl;
+		memcpy(line + n, tail, (size_t)tl);
+		n += (size_t)tl;
+		wtg_report_real(line + n, 64, sr->v[k]);
+		n += strlen(line + n);
+		line[n++] = ',';
+		line[n++] = '\n';
+		fwrite(line, 1, n, f);
+	}
+}
+
+void wtg_csv_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int n)
+{
+	(void)m;
 	(void)n;
 	cell_table = t;
 	for (int r = 0; r < t->nrows; r++) {
@@ -98,27 +153,16 @@ static void write_experiment(FILE *f, const struct wtg_table *t, int n)
 		wtg_report_row_values(f, t, &t->rows[r], csv_cell);
 	}
 	write_checks_notes(f, t);
-	for (int i = 0; i < t->nseries; i++) {
-		const struct wtg_series *sr = &t->series[i];
-		for (size_t k = 0; k < sr->n; k++) {
-			char buf[64];
-			lead(f, t, "sample", (long)k, sr->name);
-			csv_field(f, sr->unit);
-			wtg_report_real(buf, sizeof buf, sr->v[k]);
-			fprintf(f, ",%s,\n", buf);
-		}
-	}
+	for (int i = 0; i < t->nseries; i++)
+		write_samples(f, t, &t->series[i]);
 	lead(f, t, "state", -1, "state");
 	fprintf(f, ",%s,", wtg_report_state_name(t->state));
 	csv_field(f, t->error);
 	putc('\n', f);
 }
 
-int wtg_report_csv(FILE *f, struct wtg_session *s, const bool *which)
+void wtg_csv_begin(FILE *f, const struct wtg_report_meta *m)
 {
-	locale_t old = wtg_report_locale_begin();
+	(void)m;
 	fputs("experiment,kind,row,name,unit,value,detail\n", f);
-	wtg_report_each(f, s, which, write_experiment);
-	wtg_report_locale_end(old);
-	return ferror(f) ? -1 : 0;
 }

@@ -14,6 +14,7 @@
 #include "wtg/experiment.h"
 #include "wtg/layout.h"
 #include "wtg/report.h"
+#include "writers.h"
 
 static const char style[] =
 	"body{font-family:Helvetica,Arial,sans-serif;color:#222;background:#fff;margin:0 auto;"
@@ -43,81 +44,22 @@ static void elem(FILE *f, const char *open, const char *s, const char *close)
 	fputs(close, f);
 }
 
-/* A row of a key/value table; the value from a format, escaped. */
-static void kv(FILE *f, const char *key, const char *fmt, ...) WTG_PRINTF(3, 4);
-static void kv(FILE *f, const char *key, const char *fmt, ...)
+/* A row of a key/value table, escaped. */
+static void kv(void *arg, const char *key, const char *value)
 {
-	char buf[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
+	FILE *f = arg;
 	elem(f, "<tr><th>", key, "</th>");
-	elem(f, "<td>", buf, "</td></tr>\n");
+	elem(f, "<td>", value, "</td></tr>\n");
 }
 
-/* "L1 48K, L2 2M, L3 32M": the data and unified caches of CPU 0. */
-static void caches(char *buf, size_t len, const struct wtg_machine *m)
+/* The machine, then the run: its data file and conditions. */
+static void write_blocks(FILE *f, const struct wtg_report_meta *m)
 {
-	size_t o = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < m->ncaches && o + 1 < len; i++) {
-		if (strcmp(m->caches[i].type, "Instruction") == 0)
-			continue;
-		char sz[32];
-		wtg_fmt_size(sz, sizeof sz, m->caches[i].size);
-		int n = snprintf(buf + o, len - o, "%sL%d %s", o ? ", " : "", m->caches[i].level, sz);
-		if (n < 0)
-			break;
-		o += (size_t)n;
-	}
-	if (!buf[0])
-		wtg_strlcpy(buf, "unknown", len);
-}
-
-static void write_machine(FILE *f, struct wtg_session *s)
-{
-	const struct wtg_machine *m = &s->machine;
-	char buf[256];
 	fputs("<div><h3>Machine</h3><table class=\"kv\">\n", f);
-	kv(f, "CPU", "%s", m->cpu_model);
-	kv(f, "CPUs", "%d online", m->cpus);
-	kv(f, "page size", "%ld B", m->page_size);
-	caches(buf, sizeof buf, m);
-	kv(f, "caches", "%s", buf);
-	kv(f, "kernel", "%s", m->kernel);
-	kv(f, "clock source", "%s", m->clocksource);
-	kv(f, "hypervisor", "%s", m->hypervisor ? "yes" : "no");
-	kv(f, "THP", "%s", m->thp[0] ? m->thp : "unknown");
-	kv(f, "hw counters", "%s", m->hw_counters ? "instructions and cycles" : "n/a");
-	fputs("</table></div>\n", f);
-}
-
-static void write_run(FILE *f, struct wtg_session *s)
-{
-	bool ready = atomic_load(&s->df_state) == WTG_DF_READY;
-	const struct wtg_datafile *df = &s->df;
-	struct wtg_cond_snapshot c;
-	wtg_cond_snapshot(&c, ready ? df : NULL);
-	fputs("<div><h3>Run</h3><table class=\"kv\">\n", f);
-	if (ready) {
-		char size[32], sum[32];
-		wtg_fmt_size(size, sizeof size, df->size);
-		wtg_fmt_thousands(sum, sizeof sum, df->sum);
-		kv(f, "data file", "%s (%s on %s, %s)", df->path, size, df->fs[0] ? df->fs : "unknown fs",
-		   df->owned ? "created by wtg, removed on exit" : "given with --file");
-		kv(f, "known sum", "%s", sum);
-		kv(f, "O_DIRECT", "%s", df->direct_ok ? "works" : "refused: uncached I/O evicts instead");
-	}
-	if (c.burners > 0)
-		kv(f, "burners", "%d thread%s", c.burners, c.burners == 1 ? "" : "s");
-	else
-		kv(f, "burners", "off");
-	const char *got = wtg_report_policy_name(c.policy);
-	kv(f, "policy", "%s requested, %s in force", c.background ? "background" : "normal", got ? got : "unknown");
-	kv(f, "I/O", "%s", wtg_iomode_name(c.io));
-	if (s->opt)
-		kv(f, "seed", "%" PRIu64 "%s", s->opt->seed, s->opt->quick ? " (quick sizes)" : "");
+	wtg_report_items(m, WTG_BLOCK_MACHINE, kv, f);
+	fputs("</table></div>\n<div><h3>Run</h3><table class=\"kv\">\n", f);
+	wtg_report_items(m, WTG_BLOCK_DATAFILE, kv, f);
+	wtg_report_items(m, WTG_BLOCK_CONDITIONS, kv, f);
 	fputs("</table></div>\n", f);
 }
 
@@ -183,8 +125,10 @@ static void write_checks_notes(FILE *f, const struct wtg_table *t)
 	}
 }
 
-static void write_experiment(FILE *f, const struct wtg_table *t, const struct wtg_machine *m)
+void wtg_html_table(FILE *f, const struct wtg_report_meta *meta, const struct wtg_table *t, int n)
 {
+	(void)n;
+	const struct wtg_machine *m = meta->machine;
 	const struct wtg_experiment *e = t->exp;
 	elem(f, "<section class=\"exp\" id=\"", e->name, "\">\n");
 	elem(f, "<h2>", e->name, ": ");
@@ -200,11 +144,10 @@ static void write_experiment(FILE *f, const struct wtg_table *t, const struct wt
 	fputs("</section>\n", f);
 }
 
-int wtg_report_html(FILE *f, struct wtg_session *s, const bool *which)
+void wtg_html_begin(FILE *f, const struct wtg_report_meta *m)
 {
-	locale_t old = wtg_report_locale_begin();
 	char when[64];
-	time_t now = time(NULL);
+	time_t now = (time_t)(m->written_real_ns / 1000000000);
 	struct tm tm;
 	localtime_r(&now, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M %Z", &tm);
@@ -216,22 +159,17 @@ int wtg_report_html(FILE *f, struct wtg_session *s, const bool *which)
 	fprintf(f, "wtg %s \xc2\xb7 ", PACKAGE_VERSION);
 	wtg_xml_string(f, when);
 	fputs("</p>\n<div class=\"blocks\">\n", f);
-	write_machine(f, s);
-	write_run(f, s);
+	write_blocks(f, m);
 	fputs("</div>\n<nav>", f);
 	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
-		if (wtg_report_wanted(s, i, which))
+		if (m->wanted[i])
 			fprintf(f, "<a href=\"#%s\">%s</a>", wtg_experiments[i]->name, wtg_experiments[i]->name);
 	fputs("</nav>\n", f);
-	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
-		if (!wtg_report_wanted(s, i, which))
-			continue;
-		struct wtg_table *t = &s->tables[i];
-		pthread_mutex_lock(&t->lock);
-		write_experiment(f, t, &s->machine);
-		pthread_mutex_unlock(&t->lock);
-	}
+}
+
+void wtg_html_end(FILE *f, const struct wtg_report_meta *m, int n)
+{
+	(void)m;
+	(void)n;
 	fputs("</body>\n</html>\n", f);
-	wtg_report_locale_end(old);
-	return ferror(f) ? -1 : 0;
 }

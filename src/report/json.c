@@ -11,36 +11,8 @@
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
 #include "wtg/report.h"
-
-int wtg_report_utf8_len(const unsigned char *p)
-{
-	unsigned c = p[0];
-	int n;
-	unsigned min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	unsigned cp = c & (0x3fu >> (n - 1));
-	for (int i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
+#include "writers.h"
+#include "wtg/util.h"
 
 void wtg_json_string(FILE *f, const char *s)
 {
@@ -79,7 +51,7 @@ void wtg_json_string(FILE *f, const char *s)
 				fprintf(f, "\\u%04x", c);
 			} else {
 				/* paths and CPU names are bytes; JSON must be UTF-8 */
-				int n = wtg_report_utf8_len(p);
+				int n = wtg_utf8_len(p);
 				if (n == 0) {
 					fputs("\\ufffd", f);
 					n = 1;
@@ -206,6 +178,10 @@ static void write_compiler(FILE *f)
 static void write_topology(FILE *f, const struct wtg_topology *t, const char *summary)
 {
 	char list[1024];
+	if (!t) {
+		fputs(",\n    \"topology\": null", f);
+		return;
+	}
 	fprintf(f, ",\n    \"topology\": {\"packages\": %d, \"cores\": %d, \"smt\": %d, \"summary\": ",
 		t->packages, t->cores, t->smt);
 	wtg_json_string(f, summary);
@@ -237,9 +213,9 @@ static void write_topology(FILE *f, const struct wtg_topology *t, const char *su
 	fputs("]}", f);
 }
 
-static void write_machine(FILE *f, struct wtg_session *s)
+static void write_machine(FILE *f, const struct wtg_report_meta *meta)
 {
-	const struct wtg_machine *m = &s->machine;
+	const struct wtg_machine *m = meta->machine;
 	fputs("  \"machine\": {\n", f);
 	json_kstr(f, 4, "hostname", m->hostname, true);
 	json_kstr(f, 4, "kernel", m->kernel, false);
@@ -266,25 +242,25 @@ static void write_machine(FILE *f, struct wtg_session *s)
 	json_key(f, 4, "hw_counters");
 	fputs(m->hw_counters ? "true" : "\"n/a (no hardware counters)\"", f);
 	write_compiler(f);
-	write_topology(f, &s->topo, s->topo_summary);
+	write_topology(f, meta->topo, meta->topo_summary);
 	fputs(",\n", f);
 
 	/* the worker fills df before it publishes READY; until then only the state is safe to read */
-	int st = atomic_load(&s->df_state);
-	const struct wtg_datafile *df = &s->df;
+	int st = meta->df_state;
+	const struct wtg_datafile *df = meta->df;
 	fputs("    \"data_file\": {\n", f);
 	json_key(f, 6, "state");
 	wtg_json_string(f, st == WTG_DF_READY ? "ready" : st == WTG_DF_FAILED ? "failed" :
 			   st == WTG_DF_NONE ? "none" : "preparing");
 	fputs(",\n", f);
 	json_key(f, 6, "error");
-	wtg_json_string(f, st == WTG_DF_FAILED ? s->df_error : NULL);
+	wtg_json_string(f, st == WTG_DF_FAILED ? meta->df_error : NULL);
 	fputs(",\n", f);
 	json_key(f, 6, "path");
 	if (st == WTG_DF_READY)
 		wtg_json_string(f, df->path);
 	else
-		wtg_json_string(f, s->opt ? s->opt->file : NULL);
+		wtg_json_string(f, meta->file);
 	fputs(",\n", f);
 	if (st == WTG_DF_READY) {
 		fprintf(f, "      \"size\": %" PRIu64 ",\n", df->size);
@@ -299,7 +275,7 @@ static void write_machine(FILE *f, struct wtg_session *s)
 		fputs("      \"size\": null,\n      \"filesystem\": null,\n      \"known_sum\": null,\n"
 		      "      \"direct_io\": null,\n      \"dio_mem_align\": null,\n"
 		      "      \"dio_offset_align\": null,\n", f);
-		fprintf(f, "      \"owned\": %s\n", bool_str(!(s->opt && s->opt->file)));
+		fprintf(f, "      \"owned\": %s\n", bool_str(!meta->file));
 	}
 	fputs("    }\n  },\n", f);
 }
@@ -315,13 +291,10 @@ static void write_cond(FILE *f, int indent, const struct wtg_cond_snapshot *c)
 	fprintf(f, "\n%*s}", indent, "");
 }
 
-static void write_conditions(FILE *f, struct wtg_session *s)
+static void write_conditions(FILE *f, const struct wtg_report_meta *m)
 {
-	bool ready = atomic_load(&s->df_state) == WTG_DF_READY;
-	struct wtg_cond_snapshot c;
-	wtg_cond_snapshot(&c, ready ? &s->df : NULL);
 	fputs("  \"conditions\": ", f);
-	write_cond(f, 2, &c);
+	write_cond(f, 2, &m->cond);
 	fputs(",\n", f);
 }
 
@@ -372,21 +345,18 @@ static void write_options(FILE *f, const struct wtg_options *o)
 }
 
 /* When, how long, with which options and from which conditions the run was made. */
-static void write_run(FILE *f, struct wtg_session *s)
+static void write_run(FILE *f, const struct wtg_report_meta *m)
 {
-	const struct wtg_report_run *r = wtg_report_run_info();
+	const struct wtg_report_run *r = &m->run;
 	char when[40];
-	struct timespec now;
-	clock_gettime(CLOCK_REALTIME, &now);
-	wtg_report_iso8601(when, sizeof when,
-			   r->begun ? r->start_real_ns : (int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
+	wtg_report_meta_when(m, when, sizeof when);
 	fputs("  \"run\": {\n", f);
 	json_kstr(f, 4, "timestamp", when, true);
 	fputs(",\n    \"duration_s\": ", f);
-	json_real(f, wtg_report_duration_s());
+	json_real(f, m->duration_s);
 	json_kstr(f, 4, "version", PACKAGE_VERSION, false);
 	fputs(",\n    \"command_line\": [", f);
-	const struct wtg_options *o = s->opt;
+	const struct wtg_options *o = m->opt;
 	for (int i = 0; o && i < o->argc; i++) {
 		fputs(i ? ", " : "", f);
 		wtg_json_string(f, o->argv[i]);
@@ -523,8 +493,9 @@ static void write_series(FILE *f, const struct wtg_table *t)
 	fputs(t->nseries ? "\n      ],\n" : "],\n", f);
 }
 
-static void write_experiment(FILE *f, const struct wtg_table *t, int n)
+void wtg_json_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int n)
 {
+	(void)m;
 	fputs(n ? ",\n" : "\n", f);
 	const struct wtg_experiment *e = t->exp;
 	fputs("    {\n", f);
@@ -554,20 +525,21 @@ static void write_experiment(FILE *f, const struct wtg_table *t, int n)
 	fputs("\n    }", f);
 }
 
-int wtg_report_json(FILE *f, struct wtg_session *s, const bool *which)
+void wtg_json_begin(FILE *f, const struct wtg_report_meta *m)
 {
-	locale_t old = wtg_report_locale_begin();
 	fprintf(f, "{\n  \"schema\": %d,\n  \"tool\": \"wtg\",\n  \"version\": ", WTG_JSON_SCHEMA);
 	wtg_json_string(f, PACKAGE_VERSION);
 	fputs(",\n", f);
-	write_run(f, s);
-	write_machine(f, s);
-	write_conditions(f, s);
-	fprintf(f, "  \"seed\": %" PRIu64 ",\n", s->opt ? s->opt->seed : 0);
-	fprintf(f, "  \"quick\": %s,\n", bool_str(s->opt && s->opt->quick));
+	write_run(f, m);
+	write_machine(f, m);
+	write_conditions(f, m);
+	fprintf(f, "  \"seed\": %" PRIu64 ",\n", m->has_seed ? m->seed : 0);
+	fprintf(f, "  \"quick\": %s,\n", bool_str(m->has_seed && m->quick));
 	fputs("  \"experiments\": [", f);
-	int n = wtg_report_each(f, s, which, write_experiment);
+}
+
+void wtg_json_end(FILE *f, const struct wtg_report_meta *m, int n)
+{
+	(void)m;
 	fputs(n ? "\n  ]\n}\n" : "]\n}\n", f);
-	wtg_report_locale_end(old);
-	return ferror(f) ? -1 : 0;
 }

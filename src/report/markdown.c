@@ -11,6 +11,7 @@
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
 #include "wtg/report.h"
+#include "writers.h"
 #include "wtg/util.h"
 
 /* Text inside a table cell or a line: '|' and markup characters escaped, line breaks as spaces. */
@@ -27,22 +28,17 @@ static void md_text(FILE *f, const char *s)
 	}
 }
 
-static void write_header(FILE *f, struct wtg_session *s, const bool *which)
+void wtg_markdown_begin(FILE *f, const struct wtg_report_meta *meta)
 {
-	const struct wtg_machine *m = &s->machine;
-	const struct wtg_report_run *r = wtg_report_run_info();
+	const struct wtg_machine *m = meta->machine;
 	char when[40];
-	struct timespec now;
-	clock_gettime(CLOCK_REALTIME, &now);
-	wtg_report_iso8601(when, sizeof when,
-			   r->begun ? r->start_real_ns : (int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
+	wtg_report_meta_when(meta, when, sizeof when);
 	fprintf(f, "# wtg %s: where the time goes\n\n", PACKAGE_VERSION);
 	fprintf(f, "- **run**: %s", when);
-	double d = wtg_report_duration_s();
-	if (isfinite(d))
-		fprintf(f, ", %.1f s", d);
-	if (s->opt)
-		fprintf(f, ", seed %" PRIu64 "%s", s->opt->seed, s->opt->quick ? ", quick sizes" : "");
+	if (isfinite(meta->duration_s))
+		fprintf(f, ", %.1f s", meta->duration_s);
+	if (meta->has_seed)
+		fprintf(f, ", seed %" PRIu64 "%s", meta->seed, meta->quick ? ", quick sizes" : "");
 	fputs("\n- **machine**: ", f);
 	md_text(f, m->cpu_model);
 	fprintf(f, ", %d CPUs", m->cpus);
@@ -59,10 +55,9 @@ static void write_header(FILE *f, struct wtg_session *s, const bool *which)
 	md_text(f, m->kernel);
 	fprintf(f, ", clock source %s, THP %s, governor %s\n", m->clocksource, m->thp[0] ? m->thp : "unknown",
 		m->governor[0] ? m->governor : "n/a");
-	struct wtg_report_tally t;
-	wtg_report_tally(s, which, &t);
-	fprintf(f, "- **checks**: %d ok, %d warn, %d failed over %d experiment%s\n", t.ok, t.warn, t.fail,
-		t.experiments, t.experiments == 1 ? "" : "s");
+	const struct wtg_report_tally *t = &meta->tally;
+	fprintf(f, "- **checks**: %d ok, %d warn, %d failed over %d experiment%s\n", t->ok, t->warn, t->fail,
+		t->experiments, t->experiments == 1 ? "" : "s");
 }
 
 static void write_table(FILE *f, const struct wtg_table *t)
@@ -96,8 +91,9 @@ static void write_table(FILE *f, const struct wtg_table *t)
 	putc('\n', f);
 }
 
-static void write_experiment(FILE *f, const struct wtg_table *t, int n)
+void wtg_markdown_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int n)
 {
+	(void)m;
 	(void)n;
 	const struct wtg_experiment *e = t->exp;
 	fputs("\n## ", f);
@@ -134,13 +130,4 @@ static void write_experiment(FILE *f, const struct wtg_table *t, int n)
 		md_text(f, t->notes[i]);
 		fputs(i + 1 < t->nnotes ? "\n>\n" : "\n", f);
 	}
-}
-
-int wtg_report_markdown(FILE *f, struct wtg_session *s, const bool *which)
-{
-	locale_t old = wtg_report_locale_begin();
-	write_header(f, s, which);
-	wtg_report_each(f, s, which, write_experiment);
-	wtg_report_locale_end(old);
-	return ferror(f) ? -1 : 0;
 }

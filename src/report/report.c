@@ -17,14 +17,15 @@
 #include "wtg/probe.h"
 #include "wtg/report.h"
 #include "wtg/util.h"
+#include "writers.h"
 
 const struct wtg_writer wtg_writers[WTG_NFORMATS] = {
-	[WTG_FMT_TEXT] = { "text", ".txt", wtg_report_text },
-	[WTG_FMT_CSV] = { "csv", ".csv", wtg_report_csv },
-	[WTG_FMT_JSON] = { "json", ".json", wtg_report_json },
-	[WTG_FMT_MARKDOWN] = { "markdown", ".md", wtg_report_markdown },
-	[WTG_FMT_SVG] = { "svg", ".svg", wtg_report_svg },
-	[WTG_FMT_HTML] = { "html", ".html", wtg_report_html },
+	[WTG_FMT_TEXT] = { "text", ".txt", wtg_text_begin, wtg_text_table, wtg_text_end },
+	[WTG_FMT_CSV] = { "csv", ".csv", wtg_csv_begin, wtg_csv_table, NULL },
+	[WTG_FMT_JSON] = { "json", ".json", wtg_json_begin, wtg_json_table, wtg_json_end },
+	[WTG_FMT_MARKDOWN] = { "markdown", ".md", wtg_markdown_begin, wtg_markdown_table, NULL },
+	[WTG_FMT_SVG] = { "svg", ".svg", wtg_svg_begin, wtg_svg_table, wtg_svg_end },
+	[WTG_FMT_HTML] = { "html", ".html", wtg_html_begin, wtg_html_table, wtg_html_end },
 };
 
 int wtg_format_parse(const char *name)
@@ -47,16 +48,52 @@ int wtg_format_from_path(const char *path)
 	return -1;
 }
 
-int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which)
+/* The tables of a session, by registry index. */
+static void session_tables(struct wtg_session *s, const struct wtg_table **tables)
 {
-	if ((int)fmt < 0 || fmt >= WTG_NFORMATS || !wtg_writers[fmt].write) {
+	for (int i = 0; i < WTG_MAX_EXP; i++)
+		tables[i] = i < wtg_nexperiments ? &s->tables[i] : NULL;
+}
+
+/* Run the writer over the wanted tables, each under its lock, in the C numeric locale. */
+static int write_tables(FILE *f, enum wtg_format fmt, const struct wtg_report_meta *m,
+			const struct wtg_table *const *tables)
+{
+	if ((int)fmt < 0 || fmt >= WTG_NFORMATS || !wtg_writers[fmt].begin) {
 		errno = ENOSYS;
 		return -1;
 	}
+	const struct wtg_writer *w = &wtg_writers[fmt];
 	locale_t old = wtg_report_locale_begin();
-	int rc = wtg_writers[fmt].write(f, s, which);
+	w->begin(f, m);
+	int n = 0;
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
+		if (!m->wanted[i] || !tables[i])
+			continue;
+		struct wtg_table *t = (struct wtg_table *)tables[i];
+		pthread_mutex_lock(&t->lock);
+		w->table(f, m, t, n++);
+		pthread_mutex_unlock(&t->lock);
+	}
+	if (w->end)
+		w->end(f, m, n);
 	wtg_report_locale_end(old);
-	return rc;
+	return ferror(f) ? -1 : 0;
+}
+
+int wtg_report_write_meta(FILE *f, enum wtg_format fmt, const struct wtg_report_meta *m,
+			  const struct wtg_table *const *tables)
+{
+	return write_tables(f, fmt, m, tables);
+}
+
+int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which)
+{
+	struct wtg_report_meta m;
+	const struct wtg_table *tables[WTG_MAX_EXP];
+	wtg_report_meta_from_session(&m, s, which);
+	session_tables(s, tables);
+	return write_tables(f, fmt, &m, tables);
 }
 
 static struct wtg_report_run run_info;
@@ -96,183 +133,55 @@ double wtg_report_duration_s(void)
 	return (double)(end - run_info.start_ns) / 1e9;
 }
 
-void wtg_report_iso8601(char *buf, size_t len, int64_t real_ns)
+/* Whether table idx is written: which[idx], or with which NULL a table with rows or a state other
+ * than idle. Counts its checks into t when it is. */
+static bool tally_table(struct wtg_session *s, int idx, const bool *which, struct wtg_report_tally *t)
 {
-	time_t t = (time_t)(real_ns / 1000000000);
-	struct tm tm;
-	if (!gmtime_r(&t, &tm) || strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-		snprintf(buf, len, "1970-01-01T00:00:00Z");
-}
-
-void wtg_report_tally(struct wtg_session *s, const bool *which, struct wtg_report_tally *t)
-{
-	memset(t, 0, sizeof *t);
-	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
-		if (!wtg_report_wanted(s, i, which))
-			continue;
-		struct wtg_table *tb = &s->tables[i];
+	struct wtg_table *tb = &s->tables[idx];
+	pthread_mutex_lock(&tb->lock);
+	bool want = which ? which[idx] : tb->nrows > 0 || tb->state != WTG_IDLE;
+	if (want) {
 		int ok, warn, fail;
-		pthread_mutex_lock(&tb->lock);
 		wtg_table_count_checks(tb, &ok, &warn, &fail);
-		bool bad = tb->state != WTG_DONE;
-		pthread_mutex_unlock(&tb->lock);
 		t->experiments++;
-		t->failed_experiments += bad;
+		t->failed_experiments += tb->state != WTG_DONE;
 		t->ok += ok;
 		t->warn += warn;
 		t->fail += fail;
 	}
-}
-
-void wtg_report_summary_line(FILE *f, struct wtg_session *s, const bool *which)
-{
-	struct wtg_report_tally t;
-	wtg_report_tally(s, which, &t);
-	fprintf(f, "%d experiment%s", t.experiments, t.experiments == 1 ? "" : "s");
-	if (t.failed_experiments)
-		fprintf(f, " (%d did not finish)", t.failed_experiments);
-	fprintf(f, ", checks: %d ok, %d warn, %d failed", t.ok, t.warn, t.fail);
-	double d = wtg_report_duration_s();
-	if (isfinite(d))
-		fprintf(f, ", %.1f s", d);
-	putc('\n', f);
-}
-
-bool wtg_report_wanted(struct wtg_session *s, int idx, const bool *which)
-{
-	if (idx < 0 || idx >= wtg_nexperiments || idx >= WTG_MAX_EXP)
-		return false;
-	if (which)
-		return which[idx];
-	struct wtg_table *t = &s->tables[idx];
-	pthread_mutex_lock(&t->lock);
-	bool want = t->nrows > 0 || t->state != WTG_IDLE;
-	pthread_mutex_unlock(&t->lock);
+	pthread_mutex_unlock(&tb->lock);
 	return want;
 }
 
-int wtg_report_each(FILE *f, struct wtg_session *s, const bool *which,
-		    void (*fn)(FILE *f, const struct wtg_table *t, int n))
+void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session *s, const bool *which)
 {
-	int n = 0;
+	memset(m, 0, sizeof *m);
+	m->machine = &s->machine;
+	m->topo = &s->topo;
+	m->topo_summary = s->topo_summary;
+	m->df_state = (enum wtg_df_state)atomic_load(&s->df_state);
+	m->df = &s->df;
+	m->df_error = s->df_error;
+	m->opt = s->opt;
+	m->file = s->opt ? s->opt->file : NULL;
+	m->has_seed = s->opt != NULL;
+	m->seed = s->opt ? s->opt->seed : 0;
+	m->quick = s->opt && s->opt->quick;
+	wtg_cond_snapshot(&m->cond, m->df_state == WTG_DF_READY ? &s->df : NULL);
+	m->run = run_info;
+	m->duration_s = wtg_report_duration_s();
+	m->written_real_ns = clock_ns(CLOCK_REALTIME);
 	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
-		if (!wtg_report_wanted(s, i, which))
-			continue;
-		struct wtg_table *t = &s->tables[i];
-		pthread_mutex_lock(&t->lock);
-		fn(f, t, n++);
-		pthread_mutex_unlock(&t->lock);
+		m->wanted[i] = tally_table(s, i, which, &m->tally);
+		m->ntables += m->wanted[i];
 	}
-	return n;
 }
 
-const char *wtg_report_state_name(enum wtg_state st)
+void wtg_report_summary(FILE *f, struct wtg_session *s, const bool *which)
 {
-	switch ((int)st) {
-	case WTG_IDLE:
-		return "idle";
-	case WTG_RUNNING:
-		return "running";
-	case WTG_DONE:
-		return "done";
-	case WTG_FAILED:
-		return "failed";
-	case WTG_STOPPED:
-		return "cancelled";
-	}
-	return "unknown";
-}
-
-const char *wtg_report_policy_name(int policy)
-{
-	return policy == 0 ? "normal" : policy == 1 ? "background" : NULL;
-}
-
-const struct wtg_column wtg_report_extra_cols[WTG_REPORT_NEXTRA] = {
-	{ "probe_wall_ms", "ms", WTG_T_REAL, 3 },
-	{ "probe_user_ms", "ms", WTG_T_REAL, 3 },
-	{ "probe_sys_ms", "ms", WTG_T_REAL, 3 },
-	{ "probe_minflt", "count", WTG_T_INT, 0 },
-	{ "probe_majflt", "count", WTG_T_INT, 0 },
-	{ "probe_vcsw", "count", WTG_T_INT, 0 },
-	{ "probe_ivcsw", "count", WTG_T_INT, 0 },
-	{ "probe_cpus", "", WTG_T_TEXT, 0 },
-	{ "probe_migrations", "count", WTG_T_INT, 0 },
-	{ "cond_burners", "count", WTG_T_INT, 0 },
-	{ "cond_policy", "", WTG_T_TEXT, 0 },
-	{ "cond_io", "", WTG_T_TEXT, 0 },
-};
-
-const struct wtg_column *wtg_report_column(const struct wtg_table *t, int c)
-{
-	return c < t->ncols ? &t->cols[c] : &wtg_report_extra_cols[c - t->ncols];
-}
-
-void wtg_report_row_values(FILE *f, const struct wtg_table *t, const struct wtg_row *row,
-			   void (*fn)(FILE *f, const struct wtg_value *v, int i))
-{
-	for (int c = 0; c < t->ncols; c++)
-		fn(f, &row->v[c], c);
-	struct wtg_value extra[WTG_REPORT_NEXTRA];
-	char cpus[512];
-	wtg_report_extra_values(row, extra, cpus, sizeof cpus);
-	for (int i = 0; i < WTG_REPORT_NEXTRA; i++)
-		fn(f, &extra[i], t->ncols + i);
-}
-
-void wtg_report_extra_values(const struct wtg_row *row, struct wtg_value *out, char *buf, size_t len)
-{
-	for (int i = 0; i < WTG_REPORT_NEXTRA; i++)
-		out[i] = WTG_NA;
-	if (row->has_probe) {
-		const struct wtg_probe_result *p = &row->probe;
-		out[0] = WTG_REAL(p->wall_ms);
-		out[1] = WTG_REAL(p->user_ms);
-		out[2] = WTG_REAL(p->sys_ms);
-		out[3] = WTG_INT(p->minflt);
-		out[4] = WTG_INT(p->majflt);
-		out[5] = WTG_INT(p->vcsw);
-		out[6] = WTG_INT(p->ivcsw);
-		if (p->cpus_seen && len > 1) {
-			wtg_probe_cpus_str(p->cpus_seen, buf, (int)(len > 4096 ? 4096 : len));
-			out[7] = WTG_TEXT(buf);
-		}
-		if (p->migrations >= 0)
-			out[8] = WTG_INT(p->migrations);
-	}
-	out[9] = WTG_INT(row->cond.burners);
-	const char *pol = wtg_report_policy_name(row->cond.policy);
-	if (pol)
-		out[10] = WTG_TEXT(pol);
-	out[11] = WTG_TEXT(wtg_iomode_name(row->cond.io));
-}
-
-void wtg_report_real(char *buf, size_t len, double v)
-{
-	if (!isfinite(v)) {
-		if (len)
-			buf[0] = '\0';
-		return;
-	}
-	snprintf(buf, len, "%.10g", v);
-}
-
-locale_t wtg_report_locale_begin(void)
-{
-	static locale_t c_locale;	/* created once, never freed: uselocale keeps using it */
-	static pthread_mutex_t once = PTHREAD_MUTEX_INITIALIZER;
-	pthread_mutex_lock(&once);
-	if (!c_locale)
-		c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-	locale_t c = c_locale;
-	pthread_mutex_unlock(&once);
-	return c ? uselocale(c) : (locale_t)0;
-}
-
-void wtg_report_locale_end(locale_t old)
-{
-	if (old)
-		uselocale(old);
+	struct wtg_report_meta m;
+	wtg_report_meta_from_session(&m, s, which);
+	wtg_report_summary_line(f, &m);
 }
 
 /* The permission bits a new file gets (umask applied). */
@@ -435,10 +344,9 @@ static bool svg_folder(const char *path, enum wtg_format fmt, struct wtg_session
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return true;
-	int n = 0;
-	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
-		n += wtg_report_wanted(s, i, which);
-	return n > 1;
+	struct wtg_report_meta m;
+	wtg_report_meta_from_session(&m, s, which);
+	return m.ntables > 1;
 }
 
 int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
@@ -480,4 +388,31 @@ int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_sessio
 	if (lstat(path, &st) == 0)
 		return save_failed(path, EEXIST, err, errlen);
 	return save_replace(path, fmt, s, which, err, errlen, true);
+}
+
+int wtg_report_svg_dir(const char *dir, struct wtg_session *s, const bool *which, char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(dir, &st) < 0 && (errno != ENOENT || mkdir(dir, 0777) < 0)) {
+		snprintf(err, errlen, "cannot make the folder '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "'%s' is not a folder: several SVG charts go into one", dir);
+		return -1;
+	}
+	struct wtg_report_meta m;
+	wtg_report_meta_from_session(&m, s, which);
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
+		if (!m.wanted[i])
+			continue;
+		bool one[WTG_MAX_EXP] = { false };
+		one[i] = true;
+		char path[4096];
+		snprintf(path, sizeof path, "%s%s%s.svg", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
+			 wtg_experiments[i]->name);
+		if (wtg_report_save(path, WTG_FMT_SVG, s, one, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
 }

@@ -14,6 +14,8 @@
 #include "wtg/experiment.h"
 #include "wtg/layout.h"
 #include "wtg/report.h"
+#include "writers.h"
+#include "wtg/util.h"
 
 #define SVG_W 1280.0
 #define SVG_H 720.0
@@ -35,7 +37,7 @@ void wtg_xml_string(FILE *f, const char *s)
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	while (*p) {
 		unsigned c = *p;
-		int n = wtg_report_utf8_len(p);
+		int n = wtg_utf8_len(p);
 		if (n == 0) {
 			fputs("\xef\xbf\xbd", f);	/* U+FFFD for a byte that is not UTF-8 */
 			p++;
@@ -670,60 +672,30 @@ void wtg_svg_chart(FILE *f, const struct wtg_table *t, const struct wtg_machine 
 	fputs("</svg>\n", f);
 }
 
-/* Draw the wanted tables: one chart, or several stacked in one picture. */
-int wtg_report_svg(FILE *f, struct wtg_session *s, const bool *which)
+/* One chart, or several stacked in one picture. */
+void wtg_svg_begin(FILE *f, const struct wtg_report_meta *m)
 {
-	locale_t old = wtg_report_locale_begin();
-	int n = 0;
-	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
-		n += wtg_report_wanted(s, i, which);
+	int n = m->ntables;
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	if (n != 1)
 		fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\">\n",
 			SVG_W, SVG_H * (n ? n : 1), SVG_W, SVG_H * (n ? n : 1));
-	int k = 0;
-	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
-		if (!wtg_report_wanted(s, i, which))
-			continue;
-		char attrs[128];
-		if (n == 1)
-			snprintf(attrs, sizeof attrs, "xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\"",
-				 SVG_W, SVG_H);
-		else
-			snprintf(attrs, sizeof attrs, "y=\"%.0f\" width=\"%.0f\" height=\"%.0f\"", SVG_H * k, SVG_W, SVG_H);
-		struct wtg_table *t = &s->tables[i];
-		pthread_mutex_lock(&t->lock);
-		wtg_svg_chart(f, t, &s->machine, attrs);
-		pthread_mutex_unlock(&t->lock);
-		k++;
-	}
-	if (n != 1)
-		fputs("</svg>\n", f);
-	wtg_report_locale_end(old);
-	return ferror(f) ? -1 : 0;
 }
 
-int wtg_report_svg_dir(const char *dir, struct wtg_session *s, const bool *which, char *err, size_t errlen)
+void wtg_svg_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int k)
 {
-	struct stat st;
-	if (stat(dir, &st) < 0 && (errno != ENOENT || mkdir(dir, 0777) < 0)) {
-		snprintf(err, errlen, "cannot make the folder '%s': %s", dir, strerror(errno));
-		return -1;
-	}
-	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "'%s' is not a folder: several SVG charts go into one", dir);
-		return -1;
-	}
-	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
-		if (!wtg_report_wanted(s, i, which))
-			continue;
-		bool one[WTG_MAX_EXP] = { false };
-		one[i] = true;
-		char path[4096];
-		snprintf(path, sizeof path, "%s%s%s.svg", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
-			 wtg_experiments[i]->name);
-		if (wtg_report_save(path, WTG_FMT_SVG, s, one, err, errlen) < 0)
-			return -1;
-	}
-	return 0;
+	char attrs[128];
+	if (m->ntables == 1)
+		snprintf(attrs, sizeof attrs, "xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\"",
+			 SVG_W, SVG_H);
+	else
+		snprintf(attrs, sizeof attrs, "y=\"%.0f\" width=\"%.0f\" height=\"%.0f\"", SVG_H * k, SVG_W, SVG_H);
+	wtg_svg_chart(f, t, m->machine, attrs);
+}
+
+void wtg_svg_end(FILE *f, const struct wtg_report_meta *m, int n)
+{
+	(void)n;
+	if (m->ntables != 1)
+		fputs("</svg>\n", f);
 }

@@ -11,25 +11,11 @@
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
 #include "wtg/report.h"
+#include "writers.h"
 #include "wtg/util.h"
 
 #define WIDTH 100	/* wrap prose here */
 #define GAP 2		/* spaces between table columns */
-
-/* Columns on screen of UTF-8 text (continuation bytes take none). */
-static int disp_width_n(const char *s, size_t n)
-{
-	int w = 0;
-	for (size_t i = 0; i < n && s[i]; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			w++;
-	return w;
-}
-
-static int disp_width(const char *s)
-{
-	return disp_width_n(s, (size_t)-1);
-}
 
 /* A table cell stays on its line: control characters (tabs, line breaks) become spaces. */
 static void flatten(char *s)
@@ -74,7 +60,7 @@ static void line_pad(struct line *l, int n)
 
 static void cell(struct line *l, const char *s, int width, bool right)
 {
-	int w = disp_width(s);
+	int w = wtg_text_width(s);
 	if (right)
 		line_pad(l, width - w);
 	line_put(l, s, strlen(s));
@@ -92,44 +78,52 @@ static void line_flush(FILE *f, struct line *l)
 	l->len = 0;
 }
 
+/* Prose as wrap lays it out: blanks and control characters (but line breaks) as one space between
+ * words, none at the start or end of a line. Returns a copy to free, or NULL. */
+static char *normalize(const char *s)
+{
+	char *out = malloc(strlen(s ? s : "") + 1);
+	size_t n = 0;
+	if (!out)
+		return NULL;
+	bool blank = false;
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\n') {
+			out[n++] = '\n';
+			blank = false;
+		} else if (c < 0x20 || c == ' ' || c == 0x7f) {
+			blank = n > 0 && out[n - 1] != '\n';
+		} else {
+			if (blank)
+				out[n++] = ' ';
+			blank = false;
+			out[n++] = (char)c;
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
+
 /* Write text after a prefix already printed (`col` columns wide), breaking at spaces before WIDTH
  * and starting each further line with `indent` spaces. Line breaks in the text are kept. */
 static void wrap(FILE *f, int col, int indent, const char *s)
 {
-	int x = col;
-	bool space = false;	/* a space is owed before the next word on this line */
-	while (s && *s) {
-		if (*s == ' ' || *s == '\t' || ((unsigned char)*s < 0x20 && *s != '\n') || *s == 0x7f) {
-			space = x > indent || x > col;
-			s++;
-			continue;
-		}
-		if (*s == '\n') {
-			putc('\n', f);
-			pad(f, indent);
-			x = indent;
-			space = false;
-			s++;
-			continue;
-		}
-		const char *end = s;
-		while ((unsigned char)*end >= 0x20 && *end != ' ' && *end != 0x7f)
-			end++;
-		int wlen = disp_width_n(s, (size_t)(end - s));
-		if (x > indent && x + (space ? 1 : 0) + wlen > WIDTH) {
-			putc('\n', f);
-			pad(f, indent);
-			x = indent;
-		} else if (space) {
-			putc(' ', f);
-			x++;
-		}
-		space = false;
-		fwrite(s, 1, (size_t)(end - s), f);
-		x += wlen;
-		s = end;
+	char *text = normalize(s);
+	const char *p = text ? text : "";
+	for (int width = WIDTH - col;; width = WIDTH - indent) {
+		const char *next;
+		size_t n = wtg_wrap_next(p, width, false, &next);
+		fwrite(p, 1, n, f);
+		/* a line break ends the text: one more (empty) line, as the text asks */
+		if (!*next && !(next > p + n && next[-1] == '\n'))
+			break;
+		putc('\n', f);
+		pad(f, indent);
+		p = next;
 	}
 	putc('\n', f);
+	free(text);
 }
 
 /* Insert thousands separators into the integer part of a formatted number, in place. */
@@ -249,9 +243,9 @@ static void write_table(FILE *f, const struct wtg_table *t)
 		char unit[48] = "";
 		if (cols[c]->unit && cols[c]->unit[0])
 			snprintf(unit, sizeof unit, "[%s]", cols[c]->unit);
-		width[c] = disp_width(cols[c]->name);
-		if (disp_width(unit) > width[c])
-			width[c] = disp_width(unit);
+		width[c] = wtg_text_width(cols[c]->name);
+		if (wtg_text_width(unit) > width[c])
+			width[c] = wtg_text_width(unit);
 		for (int r = 0; r < nr; r++) {
 			char buf[512];
 			if (c < own)
@@ -260,8 +254,8 @@ static void write_table(FILE *f, const struct wtg_table *t)
 				fmt_cond(buf, sizeof buf, &t->rows[r].cond);
 			flatten(buf);
 			cells[(size_t)r * (size_t)nc + (size_t)c] = strdup(buf);
-			if (disp_width(buf) > width[c])
-				width[c] = disp_width(buf);
+			if (wtg_text_width(buf) > width[c])
+				width[c] = wtg_text_width(buf);
 		}
 	}
 	/* header: names, then units; numbers align right, text left */
@@ -369,8 +363,9 @@ static void write_status(FILE *f, const struct wtg_table *t)
 	}
 }
 
-static void write_experiment(FILE *f, const struct wtg_table *t, int n)
+void wtg_text_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int n)
 {
+	(void)m;
 	(void)n;
 	const struct wtg_experiment *e = t->exp;
 	fprintf(f, "\n== %s: %s ==\n", e ? e->name : "?", e ? e->question : "");
@@ -400,92 +395,28 @@ static void write_experiment(FILE *f, const struct wtg_table *t, int n)
 	write_status(f, t);
 }
 
-static void kv(FILE *f, const char *key, const char *fmt, ...) WTG_PRINTF(3, 4);
-
-static void kv(FILE *f, const char *key, const char *fmt, ...)
+/* One line of a key/value block: the key, then the value wrapped at column 16. */
+static void kv(void *arg, const char *key, const char *value)
 {
-	char buf[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
+	FILE *f = arg;
 	fprintf(f, "  %-14s", key);
-	wrap(f, 16, 16, buf);
+	wrap(f, 16, 16, value);
 }
 
-static void write_machine(FILE *f, struct wtg_session *s)
+void wtg_text_begin(FILE *f, const struct wtg_report_meta *m)
 {
-	const struct wtg_machine *m = &s->machine;
-	fputs("machine\n", f);
-	kv(f, "CPU", "%s", m->cpu_model);
-	kv(f, "CPUs", "%d online", m->cpus);
-	kv(f, "page size", "%ld B", m->page_size);
-	kv(f, "kernel", "%s", m->kernel);
-	kv(f, "clock source", "%s", m->clocksource);
-	kv(f, "hypervisor", "%s", m->hypervisor ? "yes" : "no");
-	kv(f, "THP", "%s", m->thp[0] ? m->thp : "unknown");
-	kv(f, "hw counters", "%s", m->hw_counters ? "instructions and cycles" : "n/a (no hardware counters)");
-
-	fputs("data file\n", f);
-	int st = atomic_load(&s->df_state);
-	const struct wtg_datafile *df = &s->df;
-	if (st != WTG_DF_READY) {
-		const char *file = s->opt ? s->opt->file : NULL;
-		if (file)
-			kv(f, "path", "%s (given with --file)", file);
-		if (st == WTG_DF_FAILED)
-			kv(f, "state", "failed: %s", s->df_error);
-		else if (st == WTG_DF_NONE)
-			kv(f, "state", "none (no experiment that reads it ran)");
-		else
-			kv(f, "state", "being prepared");
-		return;
-	}
-	kv(f, "path", "%s (%s)", df->path,
-	   df->owned ? "created by wtg, removed on exit" : "given with --file, never written");
-	char human[32], bytes[32], sum[32];
-	wtg_fmt_size(human, sizeof human, df->size);
-	wtg_fmt_thousands(bytes, sizeof bytes, (int64_t)df->size);
-	wtg_fmt_thousands(sum, sizeof sum, df->sum);
-	kv(f, "size", "%s (%s B) on %s", human, bytes, df->fs[0] ? df->fs : "an unknown filesystem");
-	kv(f, "known sum", "%s", sum);
-	if (df->direct_ok)
-		kv(f, "O_DIRECT", "yes (alignment: memory %u B, offset %u B)", df->dio_mem_align,
-		   df->dio_offset_align);
-	else
-		kv(f, "O_DIRECT", "no (uncached I/O evicts the page cache instead)");
-}
-
-static void write_conditions(FILE *f, struct wtg_session *s)
-{
-	bool ready = atomic_load(&s->df_state) == WTG_DF_READY;
-	struct wtg_cond_snapshot c;
-	wtg_cond_snapshot(&c, ready ? &s->df : NULL);
-	fputs("conditions\n", f);
-	if (c.burners > 0)
-		kv(f, "burners", "%d thread%s", c.burners, c.burners == 1 ? "" : "s");
-	else
-		kv(f, "burners", "off");
-	const char *req = c.background ? "background" : "normal";
-	const char *got = wtg_report_policy_name(c.policy);
-	if (got && strcmp(req, got) == 0)
-		kv(f, "policy", "%s (granted)", req);
-	else
-		kv(f, "policy", "%s requested, the kernel reports %s", req, got ? got : "nothing (unknown)");
-	kv(f, "I/O", "%s%s", wtg_iomode_name(c.io), c.uncached ? " (uncached requested)" : "");
-	if (s->opt)
-		kv(f, "seed", "%" PRIu64 "%s", s->opt->seed, s->opt->quick ? " (quick sizes)" : "");
-}
-
-int wtg_report_text(FILE *f, struct wtg_session *s, const bool *which)
-{
-	locale_t old = wtg_report_locale_begin();
 	fprintf(f, "wtg %s: where the time goes\n\n", PACKAGE_VERSION);
-	write_machine(f, s);
-	write_conditions(f, s);
-	wtg_report_each(f, s, which, write_experiment);
+	fputs("machine\n", f);
+	wtg_report_items(m, WTG_BLOCK_MACHINE, kv, f);
+	fputs("data file\n", f);
+	wtg_report_items(m, WTG_BLOCK_DATAFILE, kv, f);
+	fputs("conditions\n", f);
+	wtg_report_items(m, WTG_BLOCK_CONDITIONS, kv, f);
+}
+
+void wtg_text_end(FILE *f, const struct wtg_report_meta *m, int n)
+{
+	(void)n;
 	putc('\n', f);
-	wtg_report_summary_line(f, s, which);
-	wtg_report_locale_end(old);
-	return ferror(f) ? -1 : 0;
+	wtg_report_summary_line(f, m);
 }

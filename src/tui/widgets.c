@@ -35,14 +35,7 @@ static size_t next_char(const char *s, wchar_t *wc, int *cols)
 
 int tui_width(const char *s)
 {
-	int w = 0;
-	while (s && *s) {
-		wchar_t wc;
-		int cw;
-		s += next_char(s, &wc, &cw);
-		w += cw;
-	}
-	return w;
+	return wtg_text_width(s);	/* as the text report measures */
 }
 
 int tui_put(WINDOW *w, int y, int x, int maxw, attr_t a, const char *s)
@@ -163,22 +156,8 @@ int tui_wrap(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, bool ce
 	int lines = 0;
 	char line[1024];
 	while (*s && lines < maxlines && width > 0) {
-		/* take words while they fit */
-		size_t take = 0, lastsp = 0;
-		int cols = 0;
-		while (s[take]) {
-			wchar_t wc;
-			int cw;
-			size_t n = next_char(s + take, &wc, &cw);
-			if (cols + cw > width)
-				break;
-			if (s[take] == ' ')
-				lastsp = take;
-			cols += cw;
-			take += n;
-		}
-		if (s[take] && lastsp > 0)
-			take = lastsp;
+		const char *next;
+		size_t take = wtg_wrap_next(s, width, true, &next);	/* as the text report wraps */
 		if (take >= sizeof line)
 			take = sizeof line - 1;
 		memcpy(line, s, take);
@@ -186,9 +165,7 @@ int tui_wrap(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, bool ce
 		int lw = tui_width(line);
 		tui_put(w, y + lines, centred ? x + (width - lw) / 2 : x, width, a, line);
 		lines++;
-		s += take;
-		while (*s == ' ')
-			s++;
+		s = next;
 	}
 	return lines;
 }

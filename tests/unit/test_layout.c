@@ -271,16 +271,15 @@ static void test_grid(void)
 
 /* ---- the SVG and HTML writers ---- */
 
-typedef int (*writer_fn)(FILE *, struct wtg_session *, const bool *);
 
-static char *render(writer_fn w, const bool *which)
+static char *render(enum wtg_format fmt, const bool *which)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
-	int rc = w(f, &s, which);
+	int rc = wtg_report_write(f, fmt, &s, which);
 	fclose(f);
 	if (rc != 0) {
 		free(buf);
@@ -336,7 +335,7 @@ static void fill_odd(struct wtg_table *t)
 static void test_svg(void)
 {
 	fill_odd(table("wss"));
-	char *svg = render(wtg_report_svg, only("wss"));
+	char *svg = render(WTG_FMT_SVG, only("wss"));
 	CHECK(svg != NULL);
 	if (svg) {
 		CHECK(strncmp(svg, "<?xml", 5) == 0);
@@ -353,19 +352,19 @@ static void test_svg(void)
 
 	struct wtg_table *t = table("wss");
 	fill_wss(t, false);
-	svg = render(wtg_report_svg, only("wss"));
+	svg = render(WTG_FMT_SVG, only("wss"));
 	CHECK(svg && count(svg, "fill-opacity=\"0.18\"") == 0);	/* no CI columns, no band */
 	free(svg);
 
 	t = table("threads");
 	fill_threads(t, true);
-	svg = render(wtg_report_svg, only("threads"));
+	svg = render(WTG_FMT_SVG, only("threads"));
 	CHECK(svg && strstr(svg, "95% confidence interval") && strstr(svg, "ideal scaling: 10.0 GB/s"));
 	CHECK(svg && xml_ok(svg, "threads.svg"));
 	free(svg);
 
 	fill_tail(table("tail"));
-	svg = render(wtg_report_svg, only("tail"));
+	svg = render(WTG_FMT_SVG, only("tail"));
 	CHECK(svg && strstr(svg, "median 150 ns") && strstr(svg, "p99 199 ns") && strstr(svg, "burners on"));
 	CHECK(svg && xml_ok(svg, "tail.svg"));
 	free(svg);
@@ -374,7 +373,7 @@ static void test_svg(void)
 	table("valley");
 	bool both[WTG_MAX_EXP] = { false };
 	both[wtg_experiment_find("valley")] = both[wtg_experiment_find("wss")] = true;
-	svg = render(wtg_report_svg, both);
+	svg = render(WTG_FMT_SVG, both);
 	CHECK(svg && count(svg, "viewBox=\"0 0 1280 720\"") == 2 && strstr(svg, "no rows yet"));
 	CHECK(svg && xml_ok(svg, "two.svg"));
 	free(svg);
@@ -387,7 +386,7 @@ static void test_html(void)
 	for (int i = 0; i < 4; i++)
 		which[wtg_experiment_find(names[i])] = true;
 	fill_odd(table("wss"));
-	char *html = render(wtg_report_html, which);
+	char *html = render(WTG_FMT_HTML, which);
 	CHECK(html != NULL);
 	if (!html)
 		return;

@@ -166,16 +166,15 @@ static bool json_valid(const char *s)
 
 /* ---- helpers ---- */
 
-typedef int (*writer_fn)(FILE *, struct wtg_session *, const bool *);
 
-static char *render(writer_fn w, struct wtg_session *s, const bool *which)
+static char *render(enum wtg_format fmt, struct wtg_session *s, const bool *which)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
-	int rc = w(f, s, which);
+	int rc = wtg_report_write(f, fmt, s, which);
 	fclose(f);
 	if (rc != 0) {
 		free(buf);
@@ -322,7 +321,7 @@ static void test_json_checker(void)
 
 static void test_json(struct wtg_session *s)
 {
-	char *j = render(wtg_report_json, s, NULL);
+	char *j = render(WTG_FMT_JSON, s, NULL);
 	CHECK(j != NULL);
 	if (!j)
 		return;
@@ -380,7 +379,7 @@ static void test_json(struct wtg_session *s)
 	/* an explicit selection: an idle, empty table is written when asked for */
 	bool which[WTG_MAX_EXP] = { false };
 	which[syscall_idx] = true;
-	j = render(wtg_report_json, s, which);
+	j = render(WTG_FMT_JSON, s, which);
 	CHECK(j && json_valid(j));
 	CHECK(j && count(j, "\"name\": \"syscall\"") == 1 && strstr(j, "\"state\": \"idle\"") &&
 	      strstr(j, "\"rows\": []") && count(j, "\"name\": \"valley\"") == 0);
@@ -404,7 +403,7 @@ static void test_json_string(void)
 
 static void test_csv(struct wtg_session *s)
 {
-	char *c = render(wtg_report_csv, s, NULL);
+	char *c = render(WTG_FMT_CSV, s, NULL);
 	CHECK(c != NULL);
 	if (!c)
 		return;
@@ -447,7 +446,7 @@ static void test_csv(struct wtg_session *s)
 
 static void test_markdown(struct wtg_session *s)
 {
-	char *m = render(wtg_report_markdown, s, NULL);
+	char *m = render(WTG_FMT_MARKDOWN, s, NULL);
 	CHECK(m != NULL);
 	if (!m)
 		return;
@@ -486,7 +485,7 @@ static void test_formats(void)
 
 static void test_text(struct wtg_session *s)
 {
-	char *t = render(wtg_report_text, s, NULL);
+	char *t = render(WTG_FMT_TEXT, s, NULL);
 	CHECK(t != NULL);
 	if (!t)
 		return;
@@ -575,7 +574,7 @@ static void test_save(struct wtg_session *s)
 	/* success: the file holds exactly what the writer writes, and no temp file is left */
 	snprintf(path, sizeof path, "%s/out.json", dir);
 	CHECK(wtg_report_save(path, WTG_FMT_JSON, s, NULL, err, sizeof err) == 0);
-	char *expect = render(wtg_report_json, s, NULL);
+	char *expect = render(WTG_FMT_JSON, s, NULL);
 	FILE *f = fopen(path, "r");
 	CHECK(f != NULL);
 	if (f && expect) {
@@ -609,6 +608,48 @@ static void test_save(struct wtg_session *s)
 	rmdir(sub);
 	unlink(path);
 	CHECK(rmdir(dir) == 0);	/* fails if anything was left behind */
+}
+
+/* A report from metadata made without a session (as a reader of a saved report makes it): every
+ * writer takes it, the unknowns come out as unknown, and the tally is the one given. */
+static void test_meta_without_session(struct wtg_session *s)
+{
+	static const struct wtg_machine machine;
+	struct wtg_report_meta m;
+	memset(&m, 0, sizeof m);
+	m.machine = &machine;
+	m.df_state = WTG_DF_NONE;
+	m.duration_s = NAN;
+	m.written_real_ns = 0;
+	m.wanted[valley] = true;
+	m.ntables = 1;
+	m.tally = (struct wtg_report_tally){ .experiments = 1, .ok = 3, .warn = 2, .fail = 1 };
+	const struct wtg_table *tables[WTG_MAX_EXP] = { NULL };
+	tables[valley] = &s->tables[valley];
+	for (int fmt = 0; fmt < WTG_NFORMATS; fmt++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		CHECK(f != NULL);
+		if (!f)
+			return;
+		CHECK(wtg_report_write_meta(f, (enum wtg_format)fmt, &m, tables) == 0);
+		fclose(f);
+		CHECK(buf && strstr(buf, "valley") != NULL);
+		CHECK(!buf || strstr(buf, "readcost") == NULL);
+		if (fmt == WTG_FMT_JSON) {
+			CHECK(json_valid(buf));
+			CHECK(strstr(buf, "\"options\": null") != NULL);
+			CHECK(strstr(buf, "\"topology\": null") != NULL);
+			CHECK(strstr(buf, "\"timestamp\": \"1970-01-01T00:00:00Z\"") != NULL);
+			CHECK(strstr(buf, "\"duration_s\": null") != NULL);
+		}
+		if (fmt == WTG_FMT_TEXT)
+			CHECK(strstr(buf, "1 experiment, checks: 3 ok, 2 warn, 1 failed\n") != NULL);
+		if (fmt == WTG_FMT_MARKDOWN)
+			CHECK(strstr(buf, "seed") == NULL);
+		free(buf);
+	}
 }
 
 int main(void)
@@ -655,6 +696,7 @@ int main(void)
 	test_markdown(&s);
 	test_formats();
 	test_save(&s);
+	test_meta_without_session(&s);
 
 	wtg_session_shutdown(&s);
 	for (int i = 0; i < wtg_nexperiments; i++)

@@ -12,8 +12,52 @@ static uint64_t size_of(const char *s)
 	return wtg_parse_size(s, &v) == 0 ? v : 0;
 }
 
+/* Every line wtg_wrap_next gives for s in width, joined with '|'. */
+static void wrap_all(char *out, size_t len, const char *s, int width, bool cut)
+{
+	size_t o = 0;
+	out[0] = '\0';
+	for (int guard = 0; *s && guard < 100; guard++) {
+		const char *next;
+		size_t n = wtg_wrap_next(s, width, cut, &next);
+		o += (size_t)snprintf(out + o, len - o, "%s%.*s", o ? "|" : "", (int)n, s);
+		if (o >= len || next == s)
+			break;
+		s = next;
+	}
+}
+
+/* Widths and wrapping shared by the text report and the dashboard. */
+static void test_text_width_wrap(void)
+{
+	CHECK(wtg_text_width("") == 0);
+	CHECK(wtg_text_width(NULL) == 0);
+	CHECK(wtg_text_width("abc") == 3);
+	CHECK(wtg_text_width("12 \xc2\xb5s") == 5);		/* "12 µs": one column for µ in any locale */
+	CHECK(wtg_text_width_n("\xc2\xb5s", 2) == 1);
+	CHECK(wtg_text_width("\xff") == 1);			/* not UTF-8: one column a byte */
+	CHECK(wtg_utf8_len((const unsigned char *)"\xe2\x9c\x93") == 3);
+	CHECK(wtg_utf8_len((const unsigned char *)"\xc0\x80") == 0);	/* overlong */
+	char out[256];
+	wrap_all(out, sizeof out, "the quick brown fox", 9, false);
+	CHECK_STR(out, "the quick|brown fox");
+	wrap_all(out, sizeof out, "ab cd", 4, false);
+	CHECK_STR(out, "ab|cd");
+	wrap_all(out, sizeof out, "a\nb c", 10, false);
+	CHECK_STR(out, "a|b c");
+	wrap_all(out, sizeof out, "abcdefgh ij", 4, false);	/* a long word overflows its line */
+	CHECK_STR(out, "abcdefgh|ij");
+	wrap_all(out, sizeof out, "abcdefgh ij", 4, true);	/* or is cut */
+	CHECK_STR(out, "abcd|efgh|ij");
+	wrap_all(out, sizeof out, "x   ", 10, false);		/* no trailing blanks */
+	CHECK_STR(out, "x");
+	const char *next;
+	CHECK(wtg_wrap_next("", 5, true, &next) == 0 && *next == '\0');
+}
+
 int main(void)
 {
+	test_text_width_wrap();
 	CHECK(size_of("1") == 1);
 	CHECK(size_of("4096") == 4096);
 	CHECK(size_of("4K") == 4096);

@@ -1,0 +1,25 @@
+/* writers.h: the calls of each report writer, for the table of them in report.c. Each writer sees
+ * the metadata and one locked table at a time, never the session. */
+#ifndef WTG_REPORT_WRITERS_H
+#define WTG_REPORT_WRITERS_H
+
+#include "wtg/report.h"
+
+/* begin and table; end only where a format closes something (text, json, svg, html) */
+#define WTG_WRITER_CALLS(fmt)                                                                        \
+	void wtg_##fmt##_begin(FILE *f, const struct wtg_report_meta *m);                           \
+	void wtg_##fmt##_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, \
+			       int n)
+
+WTG_WRITER_CALLS(text);
+WTG_WRITER_CALLS(csv);
+WTG_WRITER_CALLS(json);
+WTG_WRITER_CALLS(markdown);
+WTG_WRITER_CALLS(svg);
+WTG_WRITER_CALLS(html);
+void wtg_text_end(FILE *f, const struct wtg_report_meta *m, int n);
+void wtg_json_end(FILE *f, const struct wtg_report_meta *m, int n);
+void wtg_svg_end(FILE *f, const struct wtg_report_meta *m, int n);
+void wtg_html_end(FILE *f, const struct wtg_report_meta *m, int n);
+
+#endif

@@ -1,0 +1,93 @@
+"""--help, the man page's OPTIONS section and the README's Options list name exactly the same
+options, each with the same kind of value (none, required, optional), and the completion reads
+--help. Also: the parsers below are checked against small samples, so a change of layout that
+hides every option fails instead of comparing two empty sets."""
+import os
+import re
+
+from wtgtest import check, finish, run
+
+SRCDIR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+# one option as it is spelled at the start of a help line: "--burn[=N][:KIND]", "--run=LIST"
+OPT = re.compile(r"--([a-z][a-z-]*)(\[=|=)?")
+
+
+def kind(sep):
+    return "optional" if sep == "[=" else "required" if sep == "=" else "none"
+
+
+def from_help_lines(lines):
+    """{name: kind} from lines that start (after their indent) with an option: '-o, --output=FILE'."""
+    found = {}
+    for line in lines:
+        m = re.match(r"\s+(?:-[A-Za-z], )?--([a-z][a-z-]*)(\[=|=)?", line)
+        if m:
+            found[m.group(1)] = kind(m.group(2))
+    return found
+
+
+def help_options(text):
+    return from_help_lines(text.splitlines())
+
+
+def man_options(text):
+    """The line after each .TP in the OPTIONS section, troff escapes and quotes removed."""
+    sect = re.search(r"^\.SH OPTIONS\n(.*?)^\.SH ", text, re.S | re.M)
+    lines = sect.group(1).splitlines() if sect else []
+    found = {}
+    for i, line in enumerate(lines[:-1]):
+        if line != ".TP":
+            continue
+        tag = re.sub(r"\\f[RBIP]", "", lines[i + 1]).replace("\\-", "-").replace('"', "")
+        tag = re.sub(r"^\.[A-Z]+\s*", "", tag).replace(" ", "")
+        for m in OPT.finditer(tag):
+            found[m.group(1)] = kind(m.group(2))
+    return found
+
+
+def readme_options(text):
+    """The indented lines of the README's 'Options' section (up to the next blank-line paragraph)."""
+    sect = re.search(r"^Options\n-+\n\n(.*?)\n\n", text, re.S | re.M)
+    return from_help_lines(sect.group(1).splitlines() if sect else [])
+
+
+# the parsers themselves, on samples of each spelling
+check(help_options("  -o, --output=FILE  x\n      --burn[=N][:KIND] y\n      --quick  z\n   text --no\n") ==
+      {"output": "required", "burn": "optional", "quick": "none"}, "help parser")
+check(man_options(".SH OPTIONS\n.TP\n.BI \\-o \" FILE\" \"\\fR, \\fP\\-\\-output=\" FILE\n.TP\n"
+                  ".BR \\-\\-burn [=\\fIN\\fP][: \\fIKIND\\fP]\n.TP\n.B \\-\\-time\\-limit\n.SH X\n") ==
+      {"output": "required", "burn": "optional", "time-limit": "none"}, "man parser")
+
+status, out, err = run("--help")
+check(status == 0, "--help exits 0")
+helped = help_options(out)
+with open(os.path.join(SRCDIR, "man", "wtg.1"), encoding="utf-8") as f:
+    man = man_options(f.read())
+with open(os.path.join(SRCDIR, "README"), encoding="utf-8") as f:
+    readme = readme_options(f.read())
+
+for must in ("run", "list", "output", "burn", "help", "version", "no-color"):
+    check(must in helped, "--help lists --%s" % must)
+check("child" not in helped, "--help hides the internal --child")
+for name, docs in (("the man page's OPTIONS", man), ("the README's Options", readme)):
+    for opt in sorted(set(helped) - set(docs)):
+        check(False, "--%s is in --help but not in %s" % (opt, name))
+    for opt in sorted(set(docs) - set(helped)):
+        check(False, "--%s is in %s but not in --help" % (opt, name))
+    for opt in sorted(set(docs) & set(helped)):
+        check(docs[opt] == helped[opt], "--%s takes %s value in --help, %s in %s" %
+              (opt, helped[opt], docs[opt], name))
+
+# short options: each one --help gives works, and is the same option as its long name
+for m in re.finditer(r"^\s+-([A-Za-z]), --([a-z-]+)", out, re.M):
+    s, l = m.group(1), m.group(2)
+    for name, text in (("man page", open(os.path.join(SRCDIR, "man", "wtg.1"), encoding="utf-8").read()),
+                       ("README", open(os.path.join(SRCDIR, "README"), encoding="utf-8").read())):
+        esc = "\\-" if name == "man page" else "-"
+        check((esc + s) in text, "-%s (--%s) is in the %s" % (s, l, name))
+
+# the bash completion offers what --help lists (it parses --help, so it cannot drift)
+with open(os.path.join(SRCDIR, "completion", "wtg"), encoding="utf-8") as f:
+    check("_parse_help" in f.read(), "the completion reads its options from --help")
+finish()
