@@ -23,9 +23,6 @@
 
 /* conditions compare can toggle */
 static const char *const compare_conds[] = { "burn", "background", "uncached", "cold" };
-/* experiments whose headline figure compare knows how to take */
-static const char *const compare_exps[] = { "syscall", "valley", "readcost", "zerofill", "wss", "passes",
-					    "bytewise" };
 
 static int usage_error(const char *fmt, ...) WTG_PRINTF(1, 2);
 static int usage_error(const char *fmt, ...)
@@ -80,7 +77,7 @@ void wtg_print_help(FILE *f)
 		"      --uncached        start with uncached I/O (O_DIRECT) on\n"
 		"      --seed=N          seed for every shuffle and bootstrap (default 1)\n"
 		"      --compare=EXP:COND  what the compare experiment pairs (default syscall:burn);\n"
-		"                        EXP: syscall valley readcost zerofill wss passes bytewise;\n"
+		"                        EXP: bytewise syscall valley zerofill wss readcost passes;\n"
 		"                        COND: burn background uncached cold\n"
 		"      --time-limit=SEC  end an experiment whose measuring thread has waited for a CPU\n"
 		"                        for SEC seconds in all (default 10)\n"
@@ -242,13 +239,12 @@ static int parse_compare(const char *arg, struct wtg_options *o)
 		return usage_error("--compare: unknown experiment '%.*s'", (int)n, arg);
 	memcpy(exp, arg, n);
 	exp[n] = '\0';
+	if (!wtg_compare_target(exp)) {
+		char choices[512];
+		wtg_compare_choices(choices, sizeof choices, " ");
+		return usage_error("--compare: '%s' is not an experiment compare can pair (%s)", exp, choices);
+	}
 	bool ok = false;
-	for (size_t i = 0; i < WTG_ARRAY_LEN(compare_exps); i++)
-		ok |= strcmp(exp, compare_exps[i]) == 0;
-	if (!ok)
-		return usage_error("--compare: '%s' is not an experiment compare can pair "
-				   "(syscall valley readcost zerofill wss passes bytewise)", exp);
-	ok = false;
 	for (size_t i = 0; i < WTG_ARRAY_LEN(compare_conds); i++)
 		ok |= strcmp(colon + 1, compare_conds[i]) == 0;
 	if (!ok)
@@ -432,7 +428,7 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	o->format = WTG_FMT_TEXT;
 	o->seed = 1;
 	o->color = true;
-	o->compare_exp = "syscall";
+	o->compare_exp = wtg_compare_default();
 	o->compare_cond = "burn";
 	o->time_limit_ms = 10000;
 	o->hold_ms = 4000;

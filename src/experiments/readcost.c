@@ -84,12 +84,18 @@ static double fileread_batch(struct fileread *f, long calls, int64_t *sum)
 	return ns / (double)calls;
 }
 
-static int run(struct wtg_ctx *ctx)
+extern const struct wtg_experiment wtg_exp_readcost;
+
+static const struct wtg_column cols[] = {
+	WTG_DISTRIBUTION("operation"),
+	{ "calls_per_sample", "count", WTG_T_INT, 0 },
+};
+
+static int readcost_run(struct wtg_ctx *ctx)
 {
 	const int rounds = ctx->opt->quick ? 40 : 120;
 	const long calls = ctx->opt->quick ? 5000 : 20000;
-	const struct wtg_column extra[] = { { "calls_per_sample", "count", WTG_T_INT, 0 } };
-	wtg_set_distribution_columns_ex(ctx, "operation", extra, 1);
+	wtg_experiment_columns(&wtg_exp_readcost, ctx->t);
 
 	struct fileread f;
 	if (fileread_open(ctx, &f) < 0)
@@ -223,7 +229,8 @@ static int run(struct wtg_ctx *ctx)
 	return WTG_OK;
 }
 
-double wtg_headline_readcost(struct wtg_ctx *ctx)
+/* compare's figure: ns per 1-byte read of the warm file, the median of batches */
+static double headline(struct wtg_ctx *ctx)
 {
 	/* median of 11 batches of 2000 1-byte file reads: about 10 ms */
 	struct fileread f;
@@ -249,7 +256,13 @@ const struct wtg_experiment wtg_exp_readcost = {
 	.name = "readcost",
 	.question = "What does read() add to a crossing?",
 	.runs = "getpid, 1-byte /dev/zero read, 1-byte warm file read; 120 x 20000 calls, shuffled rounds",
-	.view = WTG_VIEW_HISTOGRAM,
 	.needs_datafile = true,
-	.run = run,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_HISTOGRAM,
+	.hist = { .label = "operation" },
+	.headline = { { "median_ns", WTG_LOWER_IS_BETTER } },
+	.compare = { headline, "median_ns", 1, "ns per 1-byte read of the warm file" },
+	.typical_s = 34,
+	.typical_quick_s = 3,
+	.run = readcost_run,
 };

@@ -15,6 +15,21 @@ static const long batch_sizes[] = { 1, 10, 100, 1000, 10000 };
 #define CLOCK_SLOT NSIZES /* schedule entry for an empty clock pair */
 
 /* The stopwatch alone: two clock reads with nothing between them, as wtg_time_getpid_batch does. */
+extern const struct wtg_experiment wtg_exp_syscall;
+
+static const struct wtg_column cols[] = {
+	{ "batch", "count", WTG_T_INT, 0 },
+	{ "batches", "count", WTG_T_INT, 0 },
+	{ "median_ns", "ns", WTG_T_REAL, 1 },
+	{ "p99_ns", "ns", WTG_T_REAL, 1 },
+	{ "mean_ns", "ns", WTG_T_REAL, 1 },
+	{ "min_ns", "ns", WTG_T_REAL, 1 },
+	{ "ci_low_ns", "ns", WTG_T_REAL, 1 },
+	{ "ci_high_ns", "ns", WTG_T_REAL, 1 },
+	{ "clock_ns", "ns", WTG_T_REAL, 1 },
+	{ "clock_share_pct", "%", WTG_T_REAL, 1 },
+};
+
 static double time_clock_pair(void)
 {
 	int64_t t0 = wtg_now_ns();
@@ -22,22 +37,10 @@ static double time_clock_pair(void)
 	return (double)(t1 - t0);
 }
 
-static int run(struct wtg_ctx *ctx)
+static int syscall_run(struct wtg_ctx *ctx)
 {
 	const int nbatches = ctx->opt->quick ? 100 : 200;
-	const struct wtg_column cols[] = {
-		{ "batch", "count", WTG_T_INT, 0 },
-		{ "batches", "count", WTG_T_INT, 0 },
-		{ "median_ns", "ns", WTG_T_REAL, 1 },
-		{ "p99_ns", "ns", WTG_T_REAL, 1 },
-		{ "mean_ns", "ns", WTG_T_REAL, 1 },
-		{ "min_ns", "ns", WTG_T_REAL, 1 },
-		{ "ci_low_ns", "ns", WTG_T_REAL, 1 },
-		{ "ci_high_ns", "ns", WTG_T_REAL, 1 },
-		{ "clock_ns", "ns", WTG_T_REAL, 1 },
-		{ "clock_share_pct", "%", WTG_T_REAL, 1 },
-	};
-	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
+	wtg_experiment_columns(&wtg_exp_syscall, ctx->t);
 
 	/* the schedule: nbatches of every size and nbatches clock pairs, shuffled with the seed */
 	int nslots = (NSIZES + 1) * nbatches;
@@ -142,7 +145,8 @@ static int run(struct wtg_ctx *ctx)
 	return WTG_OK;
 }
 
-double wtg_headline_syscall(struct wtg_ctx *ctx)
+/* compare's figure: ns per getpid, the median of batches of 1000 */
+static double headline(struct wtg_ctx *ctx)
 {
 	/* 21 batches of 1000: median ns per call, about 5 ms at 200 ns a call */
 	double v[21];
@@ -157,7 +161,14 @@ const struct wtg_experiment wtg_exp_syscall = {
 	.question = "What does one kernel crossing cost?",
 	.runs = "raw syscall(SYS_getpid) in batches of 1..10000 calls, 200 batches each; median and p99 ns "
 		"per call",
-	.view = WTG_VIEW_SWEEP,
 	.needs_datafile = false,
-	.run = run,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_SWEEP,
+	.sweep = { .x = "batch", .y = { "median_ns", "p99_ns" }, .xlo = 1, .xhi = 10000,
+		   .xtitle = "calls per batch" },
+	.headline = { { "median_ns", WTG_LOWER_IS_BETTER } },
+	.compare = { headline, "median_ns", 1, "ns per getpid (median of batches of 1000)", .is_default = true },
+	.typical_s = 14,
+	.typical_quick_s = 3,
+	.run = syscall_run,
 };
