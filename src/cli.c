@@ -21,8 +21,6 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)	/* a number macro as text, for the help */
 
-/* conditions compare can toggle */
-static const char *const compare_conds[] = { "burn", "background", "uncached", "cold" };
 
 static int usage_error(const char *fmt, ...) WTG_PRINTF(1, 2);
 static int usage_error(const char *fmt, ...)
@@ -244,11 +242,11 @@ static int parse_compare(const char *arg, struct wtg_options *o)
 		wtg_compare_choices(choices, sizeof choices, " ");
 		return usage_error("--compare: '%s' is not an experiment compare can pair (%s)", exp, choices);
 	}
-	bool ok = false;
-	for (size_t i = 0; i < WTG_ARRAY_LEN(compare_conds); i++)
-		ok |= strcmp(colon + 1, compare_conds[i]) == 0;
-	if (!ok)
-		return usage_error("--compare: unknown condition '%s' (burn background uncached cold)", colon + 1);
+	if (!wtg_compare_condition(colon + 1)) {
+		char conds[128];
+		wtg_compare_conditions(conds, sizeof conds, " ");
+		return usage_error("--compare: unknown condition '%s' (%s)", colon + 1, conds);
+	}
 	o->compare_exp = exp;
 	o->compare_cond = colon + 1;
 	return 0;

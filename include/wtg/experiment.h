@@ -148,6 +148,10 @@ const struct wtg_experiment *wtg_compare_target(const char *name);
 void wtg_compare_choices(char *buf, size_t len, const char *sep);
 /* The experiment compare pairs when none is chosen. */
 const char *wtg_compare_default(void);
+/* Whether compare can toggle the condition called name; the conditions it can, joined by sep
+ * (src/experiments/compare.c). */
+bool wtg_compare_condition(const char *name);
+void wtg_compare_conditions(char *buf, size_t len, const char *sep);
 /* Typical wall time of a run of e in seconds on a two-core machine, by default or with --quick
  * (measured with the whole catalogue; shown by --list and the README). 0 when unknown. */
 int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick);

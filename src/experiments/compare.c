@@ -42,6 +42,28 @@ struct headline {
 enum cond { COND_BURN = 0, COND_BACKGROUND, COND_UNCACHED, COND_COLD, NCONDS };
 static const char *const cond_names[NCONDS] = { "burn", "background", "uncached", "cold" };
 
+bool wtg_compare_condition(const char *name)
+{
+	for (int i = 0; i < NCONDS; i++)
+		if (strcmp(cond_names[i], name) == 0)
+			return true;
+	return false;
+}
+
+void wtg_compare_conditions(char *buf, size_t len, const char *sep)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < NCONDS; i++) {
+		int k = snprintf(buf + o, len - o, "%s%s", i ? sep : "", cond_names[i]);
+		if (k < 0 || (size_t)k >= len - o) {
+			buf[o] = '\0';	/* whole words only */
+			return;
+		}
+		o += (size_t)k;
+	}
+}
+
 /* The conditions as they were before the run, put back at the end whatever happens. */
 struct saved {
 	int burners;

@@ -190,8 +190,10 @@ void wtg_compare_choices(char *buf, size_t len, const char *sep)
 		if (!wtg_experiments[i]->compare.fn)
 			continue;
 		int k = snprintf(buf + o, len - o, "%s%s", o ? sep : "", wtg_experiments[i]->name);
-		if (k < 0 || (size_t)k >= len - o)
+		if (k < 0 || (size_t)k >= len - o) {
+			buf[o] = '\0';	/* whole words only */
 			return;
+		}
 		o += (size_t)k;
 	}
 }

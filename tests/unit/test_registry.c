@@ -77,6 +77,16 @@ static void test_compare_choices(void)
 	wtg_compare_choices(choices, sizeof choices, ", ");
 	CHECK(strstr(choices, d) != NULL);
 	CHECK(strstr(choices, ", ") != NULL || pairable == 1);
+	wtg_compare_choices(choices, 3, " ");	/* no room for one name: nothing, not half of it */
+	CHECK_STR(choices, "");
+
+	char conds[128];
+	wtg_compare_conditions(conds, sizeof conds, " ");
+	CHECK_STR(conds, "burn background uncached cold");
+	CHECK(wtg_compare_condition("burn") && wtg_compare_condition("cold"));
+	CHECK(!wtg_compare_condition("rain") && !wtg_compare_condition(""));
+	wtg_compare_conditions(conds, 8, " ");	/* cut at a whole word */
+	CHECK_STR(conds, "burn");
 }
 
 /* ---- broken declarations are caught ---- */
