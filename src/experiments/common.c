@@ -231,6 +231,28 @@ int wtg_read_pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint6
 	return WTG_OK;
 }
 
+int wtg_checked_pass(struct wtg_ctx *ctx, const char *who, size_t bufsize, uint64_t max, struct wtg_read_pass *p)
+{
+	const struct wtg_datafile *df = ctx->df;
+	unsigned char *buf = wtg_aligned_alloc(wtg_io_align(df), bufsize);
+	if (!buf) {
+		wtg_table_fail(ctx->t, "%s: out of memory", who);
+		return WTG_ERR;
+	}
+	memset(buf, 0, bufsize); /* the buffer's own faults happen here, not in the pass */
+	int rc = wtg_read_pass(ctx, buf, bufsize, df->size < max ? df->size : max, who, p);
+	free(buf);
+	if (rc != WTG_OK)
+		return rc;
+	int64_t known = wtg_datafile_prefix_sum(df, p->bytes);
+	if (p->sum != known) {
+		wtg_table_fail(ctx->t, "%s: sum %lld of the first %llu bytes is not the known %lld", who,
+			       (long long)p->sum, (unsigned long long)p->bytes, (long long)known);
+		return WTG_ERR;
+	}
+	return WTG_OK;
+}
+
 bool wtg_check_read_calls(struct wtg_ctx *ctx, const char *label, int64_t calls, uint64_t bytes,
 			  size_t bufsize)
 {

@@ -252,6 +252,10 @@ struct wtg_read_pass {
  * when the pass came up short, e.g. a --file truncated meanwhile; out->bytes is then N). */
 int wtg_read_pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want, const char *what,
 		  struct wtg_read_pass *out);
+/* One checked pass for a compare figure: wtg_read_pass with reads of bufsize over the first
+ * min(file size, max) bytes into a buffer of its own, its sum checked against the known prefix sum.
+ * Returns WTG_OK with *p filled; WTG_CANCELLED; or WTG_ERR after wtg_table_fail (naming who). */
+int wtg_checked_pass(struct wtg_ctx *ctx, const char *who, size_t bufsize, uint64_t max, struct wtg_read_pass *p);
 
 /* The "read_calls" check: calls == ceil(bytes / bufsize); the detail starts with label. */
 bool wtg_check_read_calls(struct wtg_ctx *ctx, const char *label, int64_t calls, uint64_t bytes,

@@ -119,29 +119,12 @@ static int passes_run(struct wtg_ctx *ctx)
 	return WTG_OK;
 }
 
-/* compare's figure: ms per buffered 1 MiB-buffer pass */
+/* compare's figure: ms per buffered 1 MiB-buffer pass over the first 64 MiB at most (the quick
+ * file): tens of ms warm */
 static double headline(struct wtg_ctx *ctx)
 {
-	/* one 1 MiB-buffer pass over the first 64 MiB at most (the quick file): tens of ms warm */
-	struct wtg_datafile *df = ctx->df;
-	unsigned char *buf = wtg_aligned_alloc(wtg_io_align(df), BUF);
-	if (!buf) {
-		wtg_table_fail(ctx->t, "passes: out of memory");
-		return NAN;
-	}
-	memset(buf, 0, BUF);
 	struct wtg_read_pass p;
-	int rc = wtg_read_pass(ctx, buf, BUF, df->size < HEADLINE_MAX ? df->size : HEADLINE_MAX, "pass", &p);
-	free(buf);
-	if (rc != WTG_OK)
-		return NAN;
-	int64_t known = wtg_datafile_prefix_sum(df, p.bytes);
-	if (p.sum != known) {
-		wtg_table_fail(ctx->t, "passes: sum %lld of %llu bytes is not the known %lld",
-			       (long long)p.sum, (unsigned long long)p.bytes, (long long)known);
-		return NAN;
-	}
-	return p.res.wall_ms;
+	return wtg_checked_pass(ctx, "passes", BUF, HEADLINE_MAX, &p) == WTG_OK ? p.res.wall_ms : NAN;
 }
 
 const struct wtg_experiment wtg_exp_passes = {
