@@ -63,12 +63,17 @@ struct wtg_counters_spec {
 				 * table has no ns_per_fault of its own) */
 };
 
-enum wtg_better { WTG_LOWER_IS_BETTER = 1, WTG_HIGHER_IS_BETTER };
-
-/* A figure that sums the experiment up (the status line, compare, a baseline). */
+/* A figure that sums the experiment up (a saved-run baseline, a verdict, the status line): where
+ * it sits in the experiment's table and which way is better. */
 struct wtg_headline {
-	const char *col;	/* a declared column */
-	enum wtg_better better;
+	const char *figure;		/* what it is, for people; NULL: no more headlines */
+	const char *key_col;		/* the row whose key_col reads key; NULL: the last row */
+	const char *key;
+	const char *col;		/* the value; NULL: the median of the series */
+	const char *lo_col, *hi_col;	/* its 95% CI columns, NULL when none */
+	const char *series;		/* its raw samples (a series name), NULL when none */
+	const char *unit;		/* col's unit */
+	bool higher_better;		/* GB/s; times are lower-is-better */
 };
 
 #define WTG_MAX_HEADLINES 2
@@ -98,7 +103,7 @@ struct wtg_experiment {
 	struct wtg_bars_spec bars;
 	struct wtg_hist_spec hist;
 	struct wtg_counters_spec counters;
-	struct wtg_headline headline[WTG_MAX_HEADLINES];	/* col NULL: none */
+	struct wtg_headline headline[WTG_MAX_HEADLINES];
 	struct wtg_pairing compare;
 	int typical_s, typical_quick_s;	/* see wtg_experiment_typical_s */
 	int (*run)(struct wtg_ctx *ctx);	/* NULL: not built yet */

@@ -145,6 +145,25 @@ static int check_view(const struct wtg_experiment *e, char *why, size_t len)
 	return 0;
 }
 
+/* A headline names declared columns, numeric ones where numbers are read, in the unit it says. */
+static int check_headline(const struct wtg_experiment *e, const struct wtg_headline *h, char *why, size_t len)
+{
+	const char *names[] = { h->key_col, h->col, h->lo_col, h->hi_col };
+	if (check_cols(e, "a headline", names, 4, why, len) ||
+	    check_type(e, "a headline", h->col, false, why, len) ||
+	    check_type(e, "a headline's CI", h->lo_col, false, why, len) ||
+	    check_type(e, "a headline's CI", h->hi_col, false, why, len))
+		return -1;
+	if (!h->unit || (!h->col && !h->series) || (!h->key_col != !h->key) || (!h->lo_col != !h->hi_col))
+		return bad(why, len, "%s: headline '%s' lacks its unit, value, key or one end of its CI", e->name,
+			   h->figure);
+	int c = wtg_experiment_col(e, h->col);
+	if (c >= 0 && strcmp(e->cols[c].unit, h->unit) != 0)
+		return bad(why, len, "%s: headline '%s' says %s, its column '%s' is in %s", e->name, h->figure,
+			   h->unit, h->col, e->cols[c].unit);
+	return 0;
+}
+
 int wtg_experiment_check(const struct wtg_experiment *e, char *why, size_t len)
 {
 	if (!e->name || !e->name[0] || !e->question || !e->runs)
@@ -159,15 +178,9 @@ int wtg_experiment_check(const struct wtg_experiment *e, char *why, size_t len)
 	}
 	if (check_view(e, why, len))
 		return -1;
-	for (int i = 0; i < WTG_MAX_HEADLINES; i++) {
-		const struct wtg_headline *h = &e->headline[i];
-		if (h->col && h->better != WTG_LOWER_IS_BETTER && h->better != WTG_HIGHER_IS_BETTER)
-			return bad(why, len, "%s: headline '%s' says neither lower nor higher is better", e->name,
-				   h->col);
-		if (check_cols(e, "a headline", &h->col, 1, why, len) ||
-		    check_type(e, "a headline", h->col, false, why, len))
+	for (int i = 0; i < WTG_MAX_HEADLINES && e->headline[i].figure; i++)
+		if (check_headline(e, &e->headline[i], why, len))
 			return -1;
-	}
 	if (e->compare.fn && (!e->compare.col || !e->compare.what))
 		return bad(why, len, "%s: a compare pairing without its column or words", e->name);
 	if (check_cols(e, "the compare pairing", &e->compare.col, 1, why, len) ||

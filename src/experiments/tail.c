@@ -235,7 +235,7 @@ const struct wtg_experiment wtg_exp_tail = {
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_HISTOGRAM,
 	.hist = { .label = "condition" },
-	.headline = { { "p99_ratio", WTG_LOWER_IS_BETTER } },
+	.headline = { { "p99 with burners over p99 without", NULL, NULL, "p99_ratio", NULL, NULL, NULL, "", false } },
 	.typical_s = 38,
 	.typical_quick_s = 18,
 	.run = tail_run,

@@ -239,7 +239,8 @@ const struct wtg_experiment wtg_exp_wss = {
 	.view = WTG_VIEW_SWEEP,
 	/* the sizes follow the machine: the axis takes the data's range */
 	.sweep = { .x = "wss", .y = { "gbps" }, .xtitle = "working set", .cache_marks = true },
-	.headline = { { "gbps", WTG_HIGHER_IS_BETTER } },
+	.headline = { { "GB/s over the largest span", NULL, NULL, "gbps", "gbps_ci_low", "gbps_ci_high", NULL,
+			"GB/s", true } },
 	.compare = { headline, "gbps", 2, "GB/s summing a memory-sized span of the file" },
 	.typical_s = 3,
 	.typical_quick_s = 2,

@@ -158,7 +158,7 @@ const struct wtg_experiment wtg_exp_zerofill = {
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_COUNTERS,
 	.counters = { .counter = "rep" },
-	.headline = { { "ns_per_fault", WTG_LOWER_IS_BETTER } },
+	.headline = { { "ns per zero-fill fault", NULL, NULL, NULL, NULL, NULL, "ns per fault", "ns", false } },
 	.compare = { headline, "ns_per_fault", 0, "ns per zero-fill page fault" },
 	.typical_s = 12,
 	.typical_quick_s = 5,

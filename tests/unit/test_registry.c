@@ -110,7 +110,7 @@ static const struct wtg_experiment good = {
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_SWEEP,
 	.sweep = { .x = "size", .y = { "gbps" }, .group = "mode", .xtitle = "size" },
-	.headline = { { "gbps", WTG_HIGHER_IS_BETTER } },
+	.headline = { { "GB/s, the largest size", "size", "65536", "gbps", NULL, NULL, NULL, "GB/s", true } },
 	.compare = { figure, "gbps", 2, "GB/s" },
 };
 
@@ -152,11 +152,23 @@ static void test_broken(void)
 	e.hist.label = "size";	/* a numeric label */
 	refused(&e, "text");
 	e = good;
-	e.headline[1] = (struct wtg_headline){ "median_ns", WTG_LOWER_IS_BETTER };
+	e.headline[1] = (struct wtg_headline){ "ns", NULL, NULL, "median_ns", NULL, NULL, NULL, "ns", false };
 	refused(&e, "median_ns");
 	e = good;
-	e.headline[0].better = 0;
-	refused(&e, "better");
+	e.headline[0].key_col = "rows";
+	refused(&e, "'rows'");
+	e = good;
+	e.headline[0].unit = "MB/s";	/* not its column's unit */
+	refused(&e, "MB/s");
+	e = good;
+	e.headline[0].lo_col = "gbps";	/* one end of a CI */
+	refused(&e, "CI");
+	e = good;
+	e.headline[0].col = "mode";
+	refused(&e, "numeric");
+	e = good;
+	e.headline[0].col = NULL;	/* neither a value column nor a series */
+	refused(&e, "value");
 	e = good;
 	e.compare.col = "ns_per_fault";
 	refused(&e, "ns_per_fault");
@@ -169,7 +181,7 @@ static void test_broken(void)
 	e.cols = twice;
 	e.ncols = 2;
 	e.sweep = (struct wtg_sweep_spec){ .x = "size", .y = { "size" }, .xtitle = "size" };
-	e.headline[0].col = NULL;
+	e.headline[0].figure = NULL;
 	e.compare.fn = NULL;
 	e.compare.col = NULL;
 	refused(&e, "twice");
