@@ -22,11 +22,6 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)	/* a number macro as text, for the help */
 
-/* conditions compare can toggle */
-static const char *const compare_conds[] = { "burn", "background", "uncached", "cold" };
-/* experiments whose headline figure compare knows how to take */
-static const char *const compare_exps[] = { "syscall", "valley", "readcost", "zerofill", "wss", "passes",
-					    "bytewise" };
 
 static int usage_error(const char *fmt, ...) WTG_PRINTF(1, 2);
 static int usage_error(const char *fmt, ...)
@@ -179,17 +174,16 @@ static int parse_compare(const char *arg, struct wtg_options *o)
 		return usage_error("--compare: unknown experiment '%.*s'", (int)n, arg);
 	memcpy(exp, arg, n);
 	exp[n] = '\0';
-	bool ok = false;
-	for (size_t i = 0; i < WTG_ARRAY_LEN(compare_exps); i++)
-		ok |= strcmp(exp, compare_exps[i]) == 0;
-	if (!ok)
-		return usage_error("--compare: '%s' is not an experiment compare can pair "
-				   "(syscall valley readcost zerofill wss passes bytewise)", exp);
-	ok = false;
-	for (size_t i = 0; i < WTG_ARRAY_LEN(compare_conds); i++)
-		ok |= strcmp(colon + 1, compare_conds[i]) == 0;
-	if (!ok)
-		return usage_error("--compare: unknown condition '%s' (burn background uncached cold)", colon + 1);
+	if (!wtg_compare_target(exp)) {
+		char choices[512];
+		wtg_compare_choices(choices, sizeof choices, " ");
+		return usage_error("--compare: '%s' is not an experiment compare can pair (%s)", exp, choices);
+	}
+	if (!wtg_compare_condition(colon + 1)) {
+		char conds[128];
+		wtg_compare_conditions(conds, sizeof conds, " ");
+		return usage_error("--compare: unknown condition '%s' (%s)", colon + 1, conds);
+	}
 	o->compare_exp = exp;
 	o->compare_cond = colon + 1;
 	return 0;
@@ -490,6 +484,9 @@ static int opt_child(struct parse_state *ps, const char *arg)
 #define G_EXP "Experiments and conditions:"
 #define G_DASH "Dashboard:"
 
+/* In a help text: where the registry's compare choices go (print_option fills them in). */
+#define COMPARE_CHOICES "@EXPS@"
+
 static const struct opt_desc opts[] = {
 	{ "run", 0, required_argument, "=LIST", G_MODE,
 	  "run these experiments headless (names joined by commas, or all)", opt_run },
@@ -536,7 +533,7 @@ static const struct opt_desc opts[] = {
 	  opt_seed },
 	{ "compare", 0, required_argument, "=EXP:COND", G_EXP,
 	  "what the compare experiment pairs (default syscall:burn);\n"
-	  "EXP: syscall valley readcost zerofill wss passes bytewise;\n"
+	  "EXP: " COMPARE_CHOICES ";\n"
 	  "COND: burn background uncached cold", opt_compare },
 	{ "time-limit", 0, required_argument, "=SEC", G_EXP,
 	  "end an experiment whose measuring thread has waited for a CPU\n"
@@ -579,7 +576,15 @@ static void print_option(FILE *f, const struct opt_desc *d)
 	fprintf(f, "%s%*s", left, n < HELP_COL ? HELP_COL - n : 2, "");
 	for (const char *p = d->help; *p;) {
 		size_t len = strcspn(p, "\n");
-		fprintf(f, "%.*s\n", (int)len, p);
+		const char *mark = strstr(p, COMPARE_CHOICES);
+		if (mark && mark < p + len) {	/* the registry's list of what compare may pair */
+			char choices[256];
+			wtg_compare_choices(choices, sizeof choices, " ");
+			fprintf(f, "%.*s%s%.*s\n", (int)(mark - p), p, choices,
+				(int)(p + len - mark - strlen(COMPARE_CHOICES)), mark + strlen(COMPARE_CHOICES));
+		} else {
+			fprintf(f, "%.*s\n", (int)len, p);
+		}
 		p += len;
 		if (*p == '\n') {
 			p++;
@@ -688,7 +693,7 @@ static void set_defaults(struct wtg_options *o, int argc, char **argv)
 	o->format = WTG_FMT_TEXT;
 	o->seed = 1;
 	o->color = true;
-	o->compare_exp = "syscall";
+	o->compare_exp = wtg_compare_default();
 	o->compare_cond = "burn";
 	o->time_limit_ms = 10000;
 	o->hold_ms = 4000;

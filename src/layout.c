@@ -460,32 +460,11 @@ int wtg_lay_bin_count(size_t n, int cells)
 }
 /* ---- sweep ---- */
 
-/* Which columns each sweep draws. An experiment missing here gets the first numeric column as x and
- * its GB/s column (or its last numeric one) as y. */
-struct sweep_map {
-	const char *exp;
-	const char *x;
-	const char *y[3];
-	const char *group;	/* a text column whose values split the rows into series */
-	double xlo, xhi;	/* the planned range, so the axis holds still while rows arrive */
-	const char *xtitle;
-	bool cache_marks;	/* x is a working set: the machine's caches belong on the axis */
-};
-
-static const struct sweep_map sweep_maps[] = {
-	{ "valley", "bufsize", { "gbps" }, NULL, 16, 16 << 20, "read() buffer size", false },
-	{ "syscall", "batch", { "median_ns", "p99_ns" }, NULL, 1, 10000, "calls per batch", false },
-	{ "wss", "wss", { "gbps" }, NULL, 0, 0, "working set", true },	/* sizes follow the machine */
-	{ "uncached", "bufsize", { "gbps" }, "mode", 4 << 10, 16 << 20, "O_DIRECT read size", false },
-	{ "roofline", "ops_per_byte", { "gops" }, "buffer", 1.0 / 64, 64, "integer ops per byte", false },
-};
-
-static const struct sweep_map *find_sweep_map(const char *name)
+/* The sweep the experiment declares, or NULL: then the first numeric column is x and its GB/s
+ * column (or its last numeric one) y. */
+static const struct wtg_sweep_spec *sweep_spec(const struct wtg_experiment *e)
 {
-	for (size_t i = 0; i < WTG_ARRAY_LEN(sweep_maps); i++)
-		if (strcmp(sweep_maps[i].exp, name) == 0)
-			return &sweep_maps[i];
-	return NULL;
+	return e && e->sweep.x ? &e->sweep : NULL;
 }
 
 static bool numeric(const struct wtg_table *t, int c)
@@ -560,7 +539,7 @@ static void series_name(char *buf, size_t len, const char *col)
 
 /* The x column and up to three y columns: the map's, else the first numeric and the GB/s ones (or
  * the last numeric one). Returns how many y columns. */
-static int sweep_columns(const struct wtg_table *t, const struct sweep_map *m, int *xcp, int yc[3])
+static int sweep_columns(const struct wtg_table *t, const struct wtg_sweep_spec *m, int *xcp, int yc[3])
 {
 	int xc = m ? wtg_table_col(t, m->x) : -1;
 	int ny = 0;
@@ -605,7 +584,7 @@ static void sweep_groups(struct wtg_lay_sweep *p, const struct wtg_table *t, int
 void wtg_lay_sweep_build(struct wtg_lay_sweep *p, const struct wtg_table *t, const struct wtg_experiment *e)
 {
 	memset(p, 0, sizeof *p);
-	const struct sweep_map *m = find_sweep_map(e->name);
+	const struct wtg_sweep_spec *m = sweep_spec(e);
 	int xc, yc[3] = { -1, -1, -1 };
 	int ny = sweep_columns(t, m, &xc, yc);
 	p->xcol = xc;
@@ -657,31 +636,11 @@ void wtg_lay_sweep_free(struct wtg_lay_sweep *p)
 
 /* ---- bars ---- */
 
-/* What each bars view shows. Missing experiments get their text columns as labels and their first
- * timing or throughput column as the value. */
-struct bars_map {
-	const char *exp;
-	const char *label[2];
-	const char *value;
-	const char *extra;	/* shown in words after the value */
-	bool ideal;		/* mark ideal scaling from the row whose label is 1 */
-	bool named;		/* numeric labels carry their column's name: "pair 3" */
-	const char *ci[2];	/* a row's interval around its value */
-};
-
-static const struct bars_map bars_maps[] = {
-	{ "bytewise", { "variant" }, "ms", "ns_per_byte", false, false, { NULL } },
-	{ "kernels", { "kernel", "wss" }, "gbps", NULL, false, false, { NULL } },
-	{ "threads", { "threads" }, "gbps", "ms", true, false, { NULL } },
-	{ "compare", { "pair", "order" }, "diff", "rel_pct", false, true, { "ci_low", "ci_high" } },
-};
-
-static const struct bars_map *find_bars_map(const char *name)
+/* The bars the experiment declares, or NULL: then its text columns label the bars and its first
+ * timing or throughput column is the value. */
+static const struct wtg_bars_spec *bars_spec(const struct wtg_experiment *e)
 {
-	for (size_t i = 0; i < WTG_ARRAY_LEN(bars_maps); i++)
-		if (strcmp(bars_maps[i].exp, name) == 0)
-			return &bars_maps[i];
-	return NULL;
+	return e && e->bars.value ? &e->bars : NULL;
 }
 
 static bool is_unit(const struct wtg_table *t, int c, const char *u)
@@ -689,7 +648,7 @@ static bool is_unit(const struct wtg_table *t, int c, const char *u)
 	return t->cols[c].unit && strcmp(t->cols[c].unit, u) == 0;
 }
 
-static int pick_value(const struct wtg_table *t, const struct bars_map *m)
+static int pick_value(const struct wtg_table *t, const struct wtg_bars_spec *m)
 {
 	int c = m ? wtg_table_col(t, m->value) : -1;
 	if (c >= 0)
@@ -706,7 +665,7 @@ static int pick_value(const struct wtg_table *t, const struct bars_map *m)
 }
 
 /* The bar's label: the map's columns (numeric ones named when asked), n/a cells left out. */
-static void bar_label(char *buf, size_t len, const struct wtg_table *t, int r, const struct bars_map *m)
+static void bar_label(char *buf, size_t len, const struct wtg_table *t, int r, const struct wtg_bars_spec *m)
 {
 	if (!m) {
 		wtg_lay_row_label(buf, len, t, r, NULL, 0);
@@ -768,7 +727,7 @@ static void bar_groups(struct wtg_lay_bars *b, const struct wtg_table *t, int lc
 }
 
 /* The interval columns of a bar: the map's, else `<value>_ci_low` and `<value>_ci_high`. */
-static void bar_ci_cols(const struct wtg_table *t, const struct bars_map *m, int vc, int *cl, int *ch)
+static void bar_ci_cols(const struct wtg_table *t, const struct wtg_bars_spec *m, int vc, int *cl, int *ch)
 {
 	*cl = m && m->ci[0] ? wtg_table_col(t, m->ci[0]) : -1;
 	*ch = m && m->ci[1] ? wtg_table_col(t, m->ci[1]) : -1;
@@ -782,7 +741,7 @@ int wtg_lay_bars_build(struct wtg_lay_bars *b, const struct wtg_table *t, const 
 {
 	memset(b, 0, sizeof *b);
 	b->base = NAN;
-	const struct bars_map *m = find_bars_map(e->name);
+	const struct wtg_bars_spec *m = bars_spec(e);
 	int vc = pick_value(t, m);
 	if (vc < 0 || t->nrows == 0)
 		return -1;
@@ -928,9 +887,12 @@ void wtg_lay_hist_free(struct wtg_lay_hist *h)
 /* The row whose label column names this series, or -1. */
 static int row_for(const struct wtg_table *t, const char *name)
 {
+	/* the experiment's declared label column, else any text column */
+	int only = t->exp && t->exp->hist.label ? wtg_table_col(t, t->exp->hist.label) : -1;
 	for (int r = 0; r < t->nrows; r++)
 		for (int c = 0; c < t->ncols; c++)
-			if (t->rows[r].v[c].type == WTG_T_TEXT && strcmp(t->rows[r].v[c].s, name) == 0)
+			if ((only < 0 || c == only) && t->rows[r].v[c].type == WTG_T_TEXT &&
+			    strcmp(t->rows[r].v[c].s, name) == 0)
 				return r;
 	return -1;
 }
@@ -983,9 +945,6 @@ static const struct {
 	{ "vcsw", "voluntary switches" },
 	{ "ivcsw", "involuntary switches" },
 };
-
-/* Experiments whose per-fault time is derived here from two cases (they don't report it). */
-static const char *const fault_difference[] = { "mmap" };
 
 static void metric_name(char *buf, size_t len, const char *col)
 {
@@ -1063,11 +1022,9 @@ void wtg_lay_grid_build(struct wtg_lay_grid *g, const struct wtg_table *t)
 	bool labels = false;
 	for (int c = 0; c < t->ncols; c++)
 		labels = labels || t->cols[c].type == WTG_T_TEXT;
-	/* without a text label, a repetition counter names the cases */
-	static const char *const counters[] = { "rep", "run", "trial", "pass" };
-	int rc = -1;
-	for (size_t i = 0; i < WTG_ARRAY_LEN(counters) && rc < 0; i++)
-		rc = wtg_table_col(t, counters[i]);
+	/* without a text label, the repetition counter the experiment declares names the cases */
+	const char *counter = t->exp ? t->exp->counters.counter : NULL;
+	int rc = counter ? wtg_table_col(t, counter) : -1;
 	for (int k = 0; k < g->ncases; k++) {
 		if (labels)
 			wtg_lay_row_label(g->head[k], sizeof g->head[k], t, g->first + k, NULL, 0);
@@ -1115,9 +1072,7 @@ int wtg_lay_counter_figures(const struct wtg_table *t, const struct wtg_experime
 {
 	int nfig = 0;
 	int cmin = wtg_table_col(t, "minflt"), cms = wtg_table_col(t, "ms");
-	bool by_difference = false;
-	for (size_t i = 0; i < WTG_ARRAY_LEN(fault_difference); i++)
-		by_difference = by_difference || strcmp(e->name, fault_difference[i]) == 0;
+	bool by_difference = e && e->counters.by_difference;
 	if (by_difference && wtg_table_col(t, "ns_per_fault") < 0 && cmin >= 0 && cms >= 0 && t->nrows >= 2) {
 		int a = 0, b = 0;	/* most and fewest faults */
 		for (int r = 0; r < t->nrows; r++) {

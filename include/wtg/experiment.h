@@ -4,6 +4,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "wtg/datafile.h"
@@ -30,14 +31,104 @@ struct wtg_ctx {
 #define WTG_ERR (-1)		/* wtg_table_fail() was called with the cause */
 #define WTG_CANCELLED 1
 
+/* What a sweep draws: lines of y columns over a log2 x axis. */
+struct wtg_sweep_spec {
+	const char *x;		/* the x column */
+	const char *y[3];	/* the y columns (NULL-ended); y_ci_low / y_ci_high beside one give its CI */
+	const char *group;	/* a text column whose values split the rows into series, or NULL */
+	double xlo, xhi;	/* the planned x range, so the axis holds still while rows arrive (0: the data's) */
+	const char *xtitle;	/* the x axis' title */
+	bool cache_marks;	/* x is a working set: the machine's caches belong on the axis */
+};
+
+/* What a bars view draws: one bar per row. */
+struct wtg_bars_spec {
+	const char *label[2];	/* the columns that label a bar */
+	const char *value;	/* the bar's length */
+	const char *extra;	/* shown in words after the value, or NULL */
+	bool ideal;		/* mark ideal scaling from the row whose first label is 1 */
+	bool named;		/* numeric labels carry their column's name: "pair 3" */
+	const char *ci[2];	/* a row's interval around its value, or NULL: <value>_ci_low/_ci_high */
+};
+
+/* What a histogram draws: the table's raw sample series, one per row, on one scale. */
+struct wtg_hist_spec {
+	const char *label;	/* the text column whose value names a row's series */
+};
+
+/* What a counters view shows: one metric per line, one value per case. */
+struct wtg_counters_spec {
+	const char *counter;	/* a repetition counter that names the cases when no text column does */
+	bool by_difference;	/* per-fault time from the rows with most and fewest faults (when the
+				 * table has no ns_per_fault of its own) */
+};
+
+/* A figure that sums the experiment up (a saved-run baseline, a verdict, the status line): where
+ * it sits in the experiment's table and which way is better. */
+struct wtg_headline {
+	const char *figure;		/* what it is, for people; NULL: no more headlines */
+	const char *key_col;		/* the row whose key_col reads key; NULL: the last row */
+	const char *key;
+	const char *col;		/* the value; NULL: the median of the series */
+	const char *lo_col, *hi_col;	/* its 95% CI columns, NULL when none */
+	const char *series;		/* its raw samples (a series name), NULL when none */
+	const char *unit;		/* col's unit */
+	bool higher_better;		/* GB/s; times are lower-is-better */
+};
+
+#define WTG_MAX_HEADLINES 2
+
+/* How compare takes this experiment's headline figure: one short measurement (well under a second)
+ * honouring the conditions in force; NAN after wtg_table_fail(). fn NULL: compare cannot pair it. */
+struct wtg_pairing {
+	double (*fn)(struct wtg_ctx *ctx);
+	const char *col;	/* the declared column the figure is (its unit is the figure's) */
+	int decimals;		/* in compare's table */
+	const char *what;	/* the figure in words */
+	bool is_default;	/* compare pairs this one when --compare does not say */
+};
+
+/* An experiment, declared whole: what it asks, its table's columns, how it is drawn, its headline
+ * figures, how compare pairs it, and the function that runs it. */
 struct wtg_experiment {
 	const char *name;
 	const char *question;
 	const char *runs;	/* one line: what it runs (for --list, help and the man page) */
-	enum wtg_view view;
 	bool needs_datafile;
+	bool shares_dram_buf;	/* uses the memory-sized seeded buffer a headless run fills once */
+	const struct wtg_column *cols;	/* the table's columns, in order */
+	int ncols;
+	enum wtg_view view;
+	struct wtg_sweep_spec sweep;	/* the spec of the declared view; the others stay empty */
+	struct wtg_bars_spec bars;
+	struct wtg_hist_spec hist;
+	struct wtg_counters_spec counters;
+	struct wtg_headline headline[WTG_MAX_HEADLINES];
+	struct wtg_pairing compare;
+	int typical_s, typical_quick_s;	/* see wtg_experiment_typical_s */
 	int (*run)(struct wtg_ctx *ctx);	/* NULL: not built yet */
 };
+
+/* The columns of a declaration, for .cols and .ncols. */
+#define WTG_COLUMNS(a) .cols = (a), .ncols = (int)(sizeof(a) / sizeof((a)[0]))
+
+/* A throughput row's figure X as a distribution over rounds (see rounds.h): X's interval, range
+ * and sample count after X itself (WTG_ROUNDS_AFTER), or X and them (WTG_ROUNDS). */
+#define WTG_ROUNDS_AFTER(x, unit, dec) \
+	{ x "_ci_low", unit, WTG_T_REAL, dec }, { x "_ci_high", unit, WTG_T_REAL, dec }, \
+	{ x "_min", unit, WTG_T_REAL, dec }, { x "_max", unit, WTG_T_REAL, dec }, \
+	{ "samples", "count", WTG_T_INT, 0 }
+#define WTG_ROUNDS(x, unit, dec) { x, unit, WTG_T_REAL, dec }, WTG_ROUNDS_AFTER(x, unit, dec)
+
+/* The columns every distribution experiment shares (readcost, clock, tail, passes): the label column
+ * (e.g. "operation"), then samples, mean, median, p90, p99, max, the median's CI, min (ns), drift. */
+#define WTG_DISTRIBUTION(label) \
+	{ label, "", WTG_T_TEXT, 0 }, { "samples", "count", WTG_T_INT, 0 }, \
+	{ "mean_ns", "ns", WTG_T_REAL, 1 }, { "median_ns", "ns", WTG_T_REAL, 1 }, \
+	{ "p90_ns", "ns", WTG_T_REAL, 1 }, { "p99_ns", "ns", WTG_T_REAL, 1 }, \
+	{ "max_ns", "ns", WTG_T_REAL, 1 }, { "ci_low_ns", "ns", WTG_T_REAL, 1 }, \
+	{ "ci_high_ns", "ns", WTG_T_REAL, 1 }, { "min_ns", "ns", WTG_T_REAL, 1 }, \
+	{ "drift_pct", "%", WTG_T_REAL, 2 }
 
 /* True when the run should stop; also beats the heartbeat. Call between batches. */
 bool wtg_ctx_cancelled(struct wtg_ctx *ctx);
@@ -49,6 +140,23 @@ extern const struct wtg_experiment *const wtg_experiments[];
 extern const int wtg_nexperiments;
 /* Index by name, or -1. */
 int wtg_experiment_find(const char *name);
+/* The declared column `name` of e, or -1. */
+int wtg_experiment_col(const struct wtg_experiment *e, const char *name);
+/* Give the table e's declared columns (every run function starts with it). */
+void wtg_experiment_columns(const struct wtg_experiment *e, struct wtg_table *t);
+/* Whether e's declaration holds together: every column a view, headline or pairing names is
+ * declared, no column repeats, the declared view has its spec. Returns 0, or -1 with why. */
+int wtg_experiment_check(const struct wtg_experiment *e, char *why, size_t len);
+/* The experiment called name if compare can pair it, else NULL. */
+const struct wtg_experiment *wtg_compare_target(const char *name);
+/* The experiments compare can pair, in registry order, joined by sep. */
+void wtg_compare_choices(char *buf, size_t len, const char *sep);
+/* The experiment compare pairs when none is chosen. */
+const char *wtg_compare_default(void);
+/* Whether compare can toggle the condition called name; the conditions it can, joined by sep
+ * (src/experiments/compare.c). */
+bool wtg_compare_condition(const char *name);
+void wtg_compare_conditions(char *buf, size_t len, const char *sep);
 /* Typical wall time of a run of e in seconds on a two-core machine, by default or with --quick
  * (measured with the whole catalogue; shown by --list and the README). 0 when unknown. */
 int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick);

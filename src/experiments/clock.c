@@ -12,16 +12,20 @@
 
 #include "common.h"
 
-static int run(struct wtg_ctx *ctx)
+extern const struct wtg_experiment wtg_exp_clock;
+
+static const struct wtg_column cols[] = {
+	WTG_DISTRIBUTION("operation"),
+	{ "zero_pairs", "count", WTG_T_INT, 0 },
+	{ "zero_pct", "%", WTG_T_REAL, 1 },
+	{ "resolution_ns", "ns", WTG_T_INT, 0 },
+};
+
+static int clock_run(struct wtg_ctx *ctx)
 {
 	const size_t n = ctx->opt->quick ? 50000 : 200000;
 	const size_t step = 10000; /* pairs between cancel checks: well under a millisecond */
-	const struct wtg_column extra[] = {
-		{ "zero_pairs", "count", WTG_T_INT, 0 },
-		{ "zero_pct", "%", WTG_T_REAL, 1 },
-		{ "resolution_ns", "ns", WTG_T_INT, 0 },
-	};
-	wtg_set_distribution_columns_ex(ctx, "operation", extra, (int)WTG_ARRAY_LEN(extra));
+	wtg_experiment_columns(&wtg_exp_clock, ctx->t);
 
 	double *d = malloc(n * sizeof *d);
 	if (!d) {
@@ -109,7 +113,13 @@ const struct wtg_experiment wtg_exp_clock = {
 	.name = "clock",
 	.question = "How fine is the stopwatch?",
 	.runs = "200000 back-to-back clock_gettime(CLOCK_MONOTONIC) pairs; zero pairs; distribution",
-	.view = WTG_VIEW_HISTOGRAM,
 	.needs_datafile = false,
-	.run = run,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_HISTOGRAM,
+	.hist = { .label = "operation" },
+	.headline = { { "ns per clock_gettime pair (median)", NULL, NULL, "median_ns", "ci_low_ns", "ci_high_ns",
+			"clock_gettime pair", "ns", false } },
+	.typical_s = 1,
+	.typical_quick_s = 1,
+	.run = clock_run,
 };

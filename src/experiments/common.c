@@ -79,11 +79,6 @@ void wtg_check_sums_row(struct wtg_ctx *ctx, const char *label, int samples, int
 			samples, (long long)total);
 }
 
-void wtg_set_distribution_columns(struct wtg_ctx *ctx, const char *labelcol)
-{
-	wtg_set_distribution_columns_ex(ctx, labelcol, NULL, 0);
-}
-
 int wtg_add_distribution_row(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,
 			     const struct wtg_probe_result *probe, struct wtg_summary *out)
 {
@@ -236,6 +231,28 @@ int wtg_read_pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint6
 	return WTG_OK;
 }
 
+int wtg_checked_pass(struct wtg_ctx *ctx, const char *who, size_t bufsize, uint64_t max, struct wtg_read_pass *p)
+{
+	const struct wtg_datafile *df = ctx->df;
+	unsigned char *buf = wtg_aligned_alloc(wtg_io_align(df), bufsize);
+	if (!buf) {
+		wtg_table_fail(ctx->t, "%s: out of memory", who);
+		return WTG_ERR;
+	}
+	memset(buf, 0, bufsize); /* the buffer's own faults happen here, not in the pass */
+	int rc = wtg_read_pass(ctx, buf, bufsize, df->size < max ? df->size : max, who, p);
+	free(buf);
+	if (rc != WTG_OK)
+		return rc;
+	int64_t known = wtg_datafile_prefix_sum(df, p->bytes);
+	if (p->sum != known) {
+		wtg_table_fail(ctx->t, "%s: sum %lld of the first %llu bytes is not the known %lld", who,
+			       (long long)p->sum, (unsigned long long)p->bytes, (long long)known);
+		return WTG_ERR;
+	}
+	return WTG_OK;
+}
+
 bool wtg_check_read_calls(struct wtg_ctx *ctx, const char *label, int64_t calls, uint64_t bytes,
 			  size_t bufsize)
 {
@@ -244,28 +261,6 @@ bool wtg_check_read_calls(struct wtg_ctx *ctx, const char *label, int64_t calls,
 	wtg_table_check(ctx->t, "read_calls", ok, "%s: %lld read calls = ceil(%llu / %zu) = %lld", label,
 			(long long)calls, (unsigned long long)bytes, bufsize, (long long)expect);
 	return ok;
-}
-
-void wtg_set_distribution_columns_ex(struct wtg_ctx *ctx, const char *labelcol,
-				     const struct wtg_column *extra, int nextra)
-{
-	struct wtg_column cols[WTG_MAX_COLS] = {
-		{ labelcol, "", WTG_T_TEXT, 0 },
-		{ "samples", "count", WTG_T_INT, 0 },
-		{ "mean_ns", "ns", WTG_T_REAL, 1 },
-		{ "median_ns", "ns", WTG_T_REAL, 1 },
-		{ "p90_ns", "ns", WTG_T_REAL, 1 },
-		{ "p99_ns", "ns", WTG_T_REAL, 1 },
-		{ "max_ns", "ns", WTG_T_REAL, 1 },
-		{ "ci_low_ns", "ns", WTG_T_REAL, 1 },
-		{ "ci_high_ns", "ns", WTG_T_REAL, 1 },
-		{ "min_ns", "ns", WTG_T_REAL, 1 },
-		{ "drift_pct", "%", WTG_T_REAL, 2 },
-	};
-	int n = 11;
-	for (int i = 0; i < nextra && n < WTG_MAX_COLS; i++)
-		cols[n++] = extra[i];
-	wtg_table_set_columns(ctx->t, cols, n);
 }
 
 void wtg_add_summary_row(struct wtg_ctx *ctx, const char *label, const struct wtg_summary *s,
@@ -732,9 +727,25 @@ int wtg_dram_buf_get(struct wtg_ctx *ctx, const struct wtg_seeded_buf **out)
 	return WTG_OK;
 }
 
-void wtg_dram_buf_done(bool keep)
+/* Whether a selected experiment after self in this headless run (registry order) declares the
+ * shared buffer. */
+static bool dram_buf_wanted_later(const struct wtg_options *o, const struct wtg_experiment *self)
 {
-	if (!keep)
+	if (!o || o->mode != WTG_MODE_RUN)
+		return false;
+	bool after = false;
+	for (int k = 0; k < wtg_nexperiments && k < (int)WTG_ARRAY_LEN(o->selected); k++) {
+		const struct wtg_experiment *e = wtg_experiments[k];
+		if (after && e->shares_dram_buf && o->selected[k])
+			return true;
+		after = after || e == self;
+	}
+	return false;
+}
+
+void wtg_dram_buf_done(struct wtg_ctx *ctx, const struct wtg_experiment *self)
+{
+	if (!dram_buf_wanted_later(ctx->opt, self))
 		wtg_seeded_buf_free(&dram_buf);
 }
 

@@ -39,10 +39,6 @@ bool wtg_check_sum_quiet(struct wtg_ctx *ctx, const char *what, int64_t got, int
 /* The row's "sum" check after every sample of it matched: label, the samples and their total. */
 void wtg_check_sums_row(struct wtg_ctx *ctx, const char *label, int samples, int64_t total);
 
-/* The columns every distribution experiment shares (readcost, clock, tail, passes):
- * label column named `labelcol` ("operation" or "condition"), then samples, mean_ns, median_ns,
- * p90_ns, p99_ns, max_ns, ci_low_ns, ci_high_ns, min_ns, drift_pct. unit is the sample unit ("ns"). */
-void wtg_set_distribution_columns(struct wtg_ctx *ctx, const char *labelcol);
 /* Summarize samples (time order kept), add the row and the raw series (named label).
  * Fills *out when not NULL. Returns 0 or -1 (out of memory: the table has failed). */
 int wtg_add_distribution_row(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,
@@ -53,17 +49,6 @@ double wtg_time_getpid_batch(long calls);
 
 /* Seed for bootstrap of the idx-th distribution in an experiment (stable for --seed). */
 uint64_t wtg_ctx_seed(struct wtg_ctx *ctx, unsigned idx);
-
-/* Headline figures for the compare experiment: one short measurement (well under a second) of an
- * experiment's key figure, honouring the conditions in force (I/O mode, policy). Returns the figure,
- * or NAN after wtg_table_fail() (e.g. a sum mismatch). Each lives in its experiment's file. */
-double wtg_headline_syscall(struct wtg_ctx *ctx);	/* ns per getpid: median of batches of 1000 */
-double wtg_headline_valley(struct wtg_ctx *ctx);	/* GB/s: buffered 64 KiB sum of (a slice of) the file */
-double wtg_headline_readcost(struct wtg_ctx *ctx);	/* ns per 1-byte warm file read: median of batches */
-double wtg_headline_passes(struct wtg_ctx *ctx);	/* ms per buffered 1 MiB-buffer pass */
-double wtg_headline_bytewise(struct wtg_ctx *ctx);	/* ns per byte, one byte per read() */
-double wtg_headline_zerofill(struct wtg_ctx *ctx);	/* ns per zero-fill fault */
-double wtg_headline_wss(struct wtg_ctx *ctx);		/* GB/s summing a memory-sized buffer */
 
 /* ---- memory experiments (kernels, wss, threads, roofline) ---- */
 
@@ -206,13 +191,15 @@ struct wtg_seeded_buf {
 int wtg_seeded_buf_init(struct wtg_ctx *ctx, struct wtg_rng *rng, struct wtg_seeded_buf *b, uint64_t size,
 			uint64_t chunk);
 void wtg_seeded_buf_free(struct wtg_seeded_buf *b);
-/* The memory-sized buffer (wtg_dram_span bytes, 4 KiB chunks) kernels and wss share: filling it costs
+/* The memory-sized buffer (wtg_dram_span bytes, 4 KiB chunks) the experiments that declare
+ * shares_dram_buf share (kernels and wss): filling it costs
  * seconds, so a headless run that measures both fills it once. Its bytes come from a generator
  * seeded from --seed alone, so whichever experiment fills it, they are the same. *out points to it
  * on WTG_OK; WTG_ERR (after wtg_table_fail) or WTG_CANCELLED otherwise. */
 int wtg_dram_buf_get(struct wtg_ctx *ctx, const struct wtg_seeded_buf **out);
-/* Done with it: keep it for a later experiment of this run (keep), or unmap it now. */
-void wtg_dram_buf_done(bool keep);
+/* self is done with it: keep it when a later selected experiment of this headless run declares
+ * shares_dram_buf, else unmap it now. */
+void wtg_dram_buf_done(struct wtg_ctx *ctx, const struct wtg_experiment *self);
 
 /* The known sum of [off, off + len), both multiples of the chunk, inside the buffer. */
 int64_t wtg_seeded_buf_known(const struct wtg_seeded_buf *b, uint64_t off, uint64_t len);
@@ -265,14 +252,15 @@ struct wtg_read_pass {
  * when the pass came up short, e.g. a --file truncated meanwhile; out->bytes is then N). */
 int wtg_read_pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want, const char *what,
 		  struct wtg_read_pass *out);
+/* One checked pass for a compare figure: wtg_read_pass with reads of bufsize over the first
+ * min(file size, max) bytes into a buffer of its own, its sum checked against the known prefix sum.
+ * Returns WTG_OK with *p filled; WTG_CANCELLED; or WTG_ERR after wtg_table_fail (naming who). */
+int wtg_checked_pass(struct wtg_ctx *ctx, const char *who, size_t bufsize, uint64_t max, struct wtg_read_pass *p);
 
 /* The "read_calls" check: calls == ceil(bytes / bufsize); the detail starts with label. */
 bool wtg_check_read_calls(struct wtg_ctx *ctx, const char *label, int64_t calls, uint64_t bytes,
 			  size_t bufsize);
 
-/* Distribution columns (as wtg_set_distribution_columns) followed by `nextra` more columns. */
-void wtg_set_distribution_columns_ex(struct wtg_ctx *ctx, const char *labelcol,
-				     const struct wtg_column *extra, int nextra);
 /* Add a row for an already computed summary (plus nextra values for the extra columns), the raw
  * series, and the quantile check, as wtg_add_distribution_row does. */
 void wtg_add_summary_row(struct wtg_ctx *ctx, const char *label, const struct wtg_summary *s,

@@ -15,26 +15,54 @@
 #define PAIRS_QUICK 10
 #define SETTLE_MS 50 /* burners get going before the loaded measurement */
 
+/* off, on, diff and the interval are in the paired experiment's unit (set when it runs) */
+static const struct wtg_column cols[] = {
+	{ "pair", "count", WTG_T_INT, 0 },
+	{ "order", "", WTG_T_TEXT, 0 },
+	{ "off", "", WTG_T_REAL, 2 },
+	{ "on", "", WTG_T_REAL, 2 },
+	{ "diff", "", WTG_T_REAL, 2 },
+	{ "ci_low", "", WTG_T_REAL, 2 },
+	{ "ci_high", "", WTG_T_REAL, 2 },
+	{ "rel_pct", "%", WTG_T_REAL, 1 },
+	{ "up", "count", WTG_T_INT, 0 },
+	{ "down", "count", WTG_T_INT, 0 },
+	{ "coverage_pct", "%", WTG_T_REAL, 1 },
+	{ "sign_p", "", WTG_T_REAL, 4 },
+};
+#define NFIGURE_COLS 5 /* off .. ci_high, from column 2 */
+
+/* The experiment being paired and its figure's unit. */
 struct headline {
-	const char *exp;
-	double (*fn)(struct wtg_ctx *ctx);
+	const struct wtg_experiment *e;
 	const char *unit;
 	int decimals;
-	const char *what;
-};
-
-static const struct headline headlines[] = {
-	{ "syscall", wtg_headline_syscall, "ns", 1, "ns per getpid (median of batches of 1000)" },
-	{ "valley", wtg_headline_valley, "GB/s", 2, "GB/s of a buffered 64 KiB-read sum of the file" },
-	{ "readcost", wtg_headline_readcost, "ns", 1, "ns per 1-byte read of the warm file" },
-	{ "zerofill", wtg_headline_zerofill, "ns", 0, "ns per zero-fill page fault" },
-	{ "wss", wtg_headline_wss, "GB/s", 2, "GB/s summing a memory-sized span of the file" },
-	{ "passes", wtg_headline_passes, "ms", 2, "ms per buffered pass over the file (1 MiB buffer)" },
-	{ "bytewise", wtg_headline_bytewise, "ns", 1, "ns per byte, one byte per read()" },
 };
 
 enum cond { COND_BURN = 0, COND_BACKGROUND, COND_UNCACHED, COND_COLD, NCONDS };
 static const char *const cond_names[NCONDS] = { "burn", "background", "uncached", "cold" };
+
+bool wtg_compare_condition(const char *name)
+{
+	for (int i = 0; i < NCONDS; i++)
+		if (strcmp(cond_names[i], name) == 0)
+			return true;
+	return false;
+}
+
+void wtg_compare_conditions(char *buf, size_t len, const char *sep)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < NCONDS; i++) {
+		int k = snprintf(buf + o, len - o, "%s%s", i ? sep : "", cond_names[i]);
+		if (k < 0 || (size_t)k >= len - o) {
+			buf[o] = '\0';	/* whole words only */
+			return;
+		}
+		o += (size_t)k;
+	}
+}
 
 /* The conditions as they were before the run, put back at the end whatever happens. */
 struct saved {
@@ -55,7 +83,7 @@ static void *job_main(void *arg)
 {
 	struct job *j = arg;
 	j->granted = wtg_policy_apply_self();
-	j->value = j->h->fn(j->ctx);
+	j->value = j->h->e->compare.fn(j->ctx);
 	wtg_policy_unregister_self();
 	return NULL;
 }
@@ -182,7 +210,7 @@ static void summary(struct wtg_ctx *ctx, const struct headline *h, enum cond c, 
 	wtg_table_note(ctx->t,
 		       "%s:%s: %s; %d pairs, condition off and on back to back, order per pair from the "
 		       "seeded generator; one unreported warm-up measurement first",
-		       h->exp, cond_names[c], h->what, npairs);
+		       h->e->name, cond_names[c], h->e->compare.what, npairs);
 	if (have_ci)
 		wtg_table_note(ctx->t,
 			       "median paired difference (on - off): %.*f %s, sign-test interval [%.*f, %.*f] "
@@ -232,7 +260,7 @@ static int one_pair(struct wtg_ctx *ctx, const struct headline *h, enum cond c, 
 			if (cancelled)
 				return WTG_CANCELLED;
 			if (!ctx->t->error[0])
-				wtg_table_fail(ctx->t, "compare: the %s headline gave no figure", h->exp);
+				wtg_table_fail(ctx->t, "compare: the %s headline gave no figure", h->e->name);
 			return WTG_ERR;
 		}
 		if (c == COND_BACKGROUND && granted != (cond_on ? 1 : 0))
@@ -263,37 +291,41 @@ static int one_pair(struct wtg_ctx *ctx, const struct headline *h, enum cond c, 
 	return WTG_OK;
 }
 
-static int run(struct wtg_ctx *ctx)
+/* The experiment and condition to pair, and the table's columns in that experiment's unit.
+ * Returns the condition, or -1 after wtg_table_fail(). */
+static int setup(struct wtg_ctx *ctx, struct headline *h)
 {
-	const char *exp = ctx->opt->compare_exp ? ctx->opt->compare_exp : "syscall";
-	const char *cname = ctx->opt->compare_cond ? ctx->opt->compare_cond : "burn";
-	const struct headline *h = NULL;
-	for (size_t i = 0; i < WTG_ARRAY_LEN(headlines); i++)
-		if (strcmp(headlines[i].exp, exp) == 0)
-			h = &headlines[i];
+	const char *exp = ctx->opt->compare_exp ? ctx->opt->compare_exp : wtg_compare_default();
+	const char *cname = ctx->opt->compare_cond ? ctx->opt->compare_cond : cond_names[COND_BURN];
+	h->e = exp ? wtg_compare_target(exp) : NULL;
 	int c = -1;
 	for (int i = 0; i < NCONDS; i++)
 		if (strcmp(cond_names[i], cname) == 0)
 			c = i;
-	if (!h || c < 0) {
-		wtg_table_fail(ctx->t, "compare: cannot pair '%s' with '%s'", exp, cname);
-		return WTG_ERR;
+	if (!h->e || c < 0) {
+		wtg_table_fail(ctx->t, "compare: cannot pair '%s' with '%s'", exp ? exp : "", cname);
+		return -1;
 	}
-	const struct wtg_column cols[] = {
-		{ "pair", "count", WTG_T_INT, 0 },
-		{ "order", "", WTG_T_TEXT, 0 },
-		{ "off", h->unit, WTG_T_REAL, h->decimals },
-		{ "on", h->unit, WTG_T_REAL, h->decimals },
-		{ "diff", h->unit, WTG_T_REAL, h->decimals },
-		{ "ci_low", h->unit, WTG_T_REAL, h->decimals },
-		{ "ci_high", h->unit, WTG_T_REAL, h->decimals },
-		{ "rel_pct", "%", WTG_T_REAL, 1 },
-		{ "up", "count", WTG_T_INT, 0 },
-		{ "down", "count", WTG_T_INT, 0 },
-		{ "coverage_pct", "%", WTG_T_REAL, 1 },
-		{ "sign_p", "", WTG_T_REAL, 4 },
-	};
-	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
+	int fc = wtg_experiment_col(h->e, h->e->compare.col);
+	h->unit = fc >= 0 ? h->e->cols[fc].unit : "";
+	h->decimals = h->e->compare.decimals;
+	struct wtg_column c2[WTG_ARRAY_LEN(cols)];
+	memcpy(c2, cols, sizeof cols);
+	for (int i = 2; i < 2 + NFIGURE_COLS; i++) {
+		c2[i].unit = h->unit;
+		c2[i].decimals = h->decimals;
+	}
+	wtg_table_set_columns(ctx->t, c2, (int)WTG_ARRAY_LEN(c2));
+	return c;
+}
+
+static int compare_run(struct wtg_ctx *ctx)
+{
+	struct headline hl;
+	const struct headline *h = &hl;
+	int c = setup(ctx, &hl);
+	if (c < 0)
+		return WTG_ERR;
 
 	const int npairs = ctx->opt->quick ? PAIRS_QUICK : PAIRS;
 	const int ncpu = wtg_online_cpus();
@@ -354,7 +386,12 @@ const struct wtg_experiment wtg_exp_compare = {
 	.question = "Did the condition change it?",
 	.runs = "paired A/B of an experiment's headline figure, condition off and on, seeded order; sign-test "
 		"interval of the median difference, pairs up and down",
-	.view = WTG_VIEW_BARS,
 	.needs_datafile = true,
-	.run = run,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_BARS,
+	.bars = { .label = { "pair", "order" }, .value = "diff", .extra = "rel_pct", .named = true,
+		  .ci = { "ci_low", "ci_high" } },
+	.typical_s = 9,
+	.typical_quick_s = 4,
+	.run = compare_run,
 };

@@ -1,69 +1,47 @@
 /* experiments.c: the ordered registry (the tabs, --list, --run=all). */
 #include "config.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "wtg/experiment.h"
+#include "wtg/util.h"
 
-extern const struct wtg_experiment wtg_exp_bytewise;
-extern const struct wtg_experiment wtg_exp_syscall;
-extern const struct wtg_experiment wtg_exp_valley;
-extern const struct wtg_experiment wtg_exp_kernels;
-extern const struct wtg_experiment wtg_exp_mmap;
-extern const struct wtg_experiment wtg_exp_pagecache;
-extern const struct wtg_experiment wtg_exp_zerofill;
-extern const struct wtg_experiment wtg_exp_faultbase;
-extern const struct wtg_experiment wtg_exp_wss;
-extern const struct wtg_experiment wtg_exp_threads;
-extern const struct wtg_experiment wtg_exp_roofline;
-extern const struct wtg_experiment wtg_exp_uncached;
-extern const struct wtg_experiment wtg_exp_readcost;
-extern const struct wtg_experiment wtg_exp_clock;
-extern const struct wtg_experiment wtg_exp_tail;
-extern const struct wtg_experiment wtg_exp_passes;
-extern const struct wtg_experiment wtg_exp_compare;
+/* Every experiment, in order: a file of its own defines wtg_exp_NAME. */
+#define WTG_EXPERIMENT_LIST(X) \
+	X(bytewise) \
+	X(syscall) \
+	X(valley) \
+	X(kernels) \
+	X(mmap) \
+	X(pagecache) \
+	X(zerofill) \
+	X(faultbase) \
+	X(wss) \
+	X(threads) \
+	X(roofline) \
+	X(uncached) \
+	X(readcost) \
+	X(clock) \
+	X(tail) \
+	X(passes) \
+	X(compare)
 
-const struct wtg_experiment *const wtg_experiments[] = {
-	&wtg_exp_bytewise,
-	&wtg_exp_syscall,
-	&wtg_exp_valley,
-	&wtg_exp_kernels,
-	&wtg_exp_mmap,
-	&wtg_exp_pagecache,
-	&wtg_exp_zerofill,
-	&wtg_exp_faultbase,
-	&wtg_exp_wss,
-	&wtg_exp_threads,
-	&wtg_exp_roofline,
-	&wtg_exp_uncached,
-	&wtg_exp_readcost,
-	&wtg_exp_clock,
-	&wtg_exp_tail,
-	&wtg_exp_passes,
-	&wtg_exp_compare,
-};
+#define DECLARE(n) extern const struct wtg_experiment wtg_exp_##n;
+#define ENTRY(n) &wtg_exp_##n,
+WTG_EXPERIMENT_LIST(DECLARE)
+
+const struct wtg_experiment *const wtg_experiments[] = { WTG_EXPERIMENT_LIST(ENTRY) };
 const int wtg_nexperiments = (int)(sizeof wtg_experiments / sizeof wtg_experiments[0]);
 
 /* Typical seconds per run, default and --quick: `wtg --run=all [--quick]` on a two-core virtual
  * machine shared with other builds (load 7 to 20), each experiment's wall time from its "where the
- * time went" line, the least of two or three runs, rounded up; an idle machine takes less. */
-static const struct {
-	const char *name;
-	int full, quick;
-} typical[] = {
-	{ "bytewise", 62, 5 },	{ "syscall", 14, 3 }, { "valley", 12, 1 },  { "kernels", 21, 20 },
-	{ "mmap", 21, 2 },	{ "pagecache", 3, 2 }, { "zerofill", 12, 5 }, { "faultbase", 2, 1 },
-	{ "wss", 3, 2 },	{ "threads", 2, 1 }, { "roofline", 12, 3 }, { "uncached", 23, 4 },
-	{ "readcost", 34, 3 },	{ "clock", 1, 1 },   { "tail", 38, 18 },	   { "passes", 3, 1 },
-	{ "compare", 9, 4 },
-};
-
+ * time went" line, the least of two or three runs, rounded up; an idle machine takes less. Each
+ * experiment declares its own (typical_s, typical_quick_s). */
 int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick)
 {
-	for (size_t i = 0; i < sizeof typical / sizeof typical[0]; i++)
-		if (strcmp(typical[i].name, e->name) == 0)
-			return quick ? typical[i].quick : typical[i].full;
-	return 0;
+	return quick ? e->typical_quick_s : e->typical_s;
 }
 
 int wtg_experiment_find(const char *name)
@@ -83,4 +61,165 @@ const char *wtg_view_name(enum wtg_view v)
 	case WTG_VIEW_COUNTERS: return "counters";
 	}
 	return "?";
+}
+
+int wtg_experiment_col(const struct wtg_experiment *e, const char *name)
+{
+	for (int c = 0; name && c < e->ncols; c++)
+		if (strcmp(e->cols[c].name, name) == 0)
+			return c;
+	return -1;
+}
+
+void wtg_experiment_columns(const struct wtg_experiment *e, struct wtg_table *t)
+{
+	wtg_table_set_columns(t, e->cols, e->ncols);
+}
+
+static int bad(char *why, size_t len, const char *fmt, ...) WTG_PRINTF(3, 4);
+static int bad(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Each name in names (n of them, NULLs skipped) must be a declared column of e. */
+static int check_cols(const struct wtg_experiment *e, const char *what, const char *const *names, int n,
+		      char *why, size_t len)
+{
+	for (int i = 0; i < n; i++)
+		if (names[i] && wtg_experiment_col(e, names[i]) < 0)
+			return bad(why, len, "%s: %s names '%s', not a declared column", e->name, what, names[i]);
+	return 0;
+}
+
+/* Column name of e, when declared, must hold text (text) or numbers (!text). */
+static int check_type(const struct wtg_experiment *e, const char *what, const char *name, bool text, char *why,
+		      size_t len)
+{
+	int c = wtg_experiment_col(e, name);
+	if (c < 0 || (e->cols[c].type == WTG_T_TEXT) == text)
+		return 0;
+	return bad(why, len, "%s: %s '%s' must be a %s column", e->name, what, name, text ? "text" : "numeric");
+}
+
+/* The declared view's spec names only declared columns, and the view has what it needs. */
+static int check_view(const struct wtg_experiment *e, char *why, size_t len)
+{
+	const struct wtg_sweep_spec *s = &e->sweep;
+	const struct wtg_bars_spec *b = &e->bars;
+	const char *sw[] = { s->x, s->y[0], s->y[1], s->y[2], s->group };
+	const char *ba[] = { b->label[0], b->label[1], b->value, b->extra, b->ci[0], b->ci[1] };
+	const char *hi[] = { e->hist.label }, *co[] = { e->counters.counter };
+	if (check_cols(e, "the sweep", sw, 5, why, len) || check_cols(e, "the bars", ba, 6, why, len) ||
+	    check_cols(e, "the histogram", hi, 1, why, len) || check_cols(e, "the counters", co, 1, why, len))
+		return -1;
+	if (check_type(e, "the sweep's x", s->x, false, why, len) ||
+	    check_type(e, "the sweep's y", s->y[0], false, why, len) ||
+	    check_type(e, "the sweep's group", s->group, true, why, len) ||
+	    check_type(e, "the bars' value", b->value, false, why, len) ||
+	    check_type(e, "the histogram's label", e->hist.label, true, why, len) ||
+	    check_type(e, "the counters' counter", e->counters.counter, false, why, len))
+		return -1;
+	switch (e->view) {
+	case WTG_VIEW_SWEEP:
+		if (!s->x || !s->y[0] || !s->xtitle)
+			return bad(why, len, "%s: a sweep without its x, y or x title", e->name);
+		break;
+	case WTG_VIEW_BARS:
+		if (!b->label[0] || !b->value)
+			return bad(why, len, "%s: bars without a label or a value", e->name);
+		break;
+	case WTG_VIEW_HISTOGRAM:
+		if (!e->hist.label)
+			return bad(why, len, "%s: a histogram without its label column", e->name);
+		break;
+	case WTG_VIEW_COUNTERS:
+		break;
+	default:
+		return bad(why, len, "%s: no such view %d", e->name, (int)e->view);
+	}
+	return 0;
+}
+
+/* A headline names declared columns, numeric ones where numbers are read, in the unit it says. */
+static int check_headline(const struct wtg_experiment *e, const struct wtg_headline *h, char *why, size_t len)
+{
+	const char *names[] = { h->key_col, h->col, h->lo_col, h->hi_col };
+	if (check_cols(e, "a headline", names, 4, why, len) ||
+	    check_type(e, "a headline", h->col, false, why, len) ||
+	    check_type(e, "a headline's CI", h->lo_col, false, why, len) ||
+	    check_type(e, "a headline's CI", h->hi_col, false, why, len))
+		return -1;
+	if (!h->unit || (!h->col && !h->series) || (!h->key_col != !h->key) || (!h->lo_col != !h->hi_col))
+		return bad(why, len, "%s: headline '%s' lacks its unit, value, key or one end of its CI", e->name,
+			   h->figure);
+	int c = wtg_experiment_col(e, h->col);
+	if (c >= 0 && strcmp(e->cols[c].unit, h->unit) != 0)
+		return bad(why, len, "%s: headline '%s' says %s, its column '%s' is in %s", e->name, h->figure,
+			   h->unit, h->col, e->cols[c].unit);
+	return 0;
+}
+
+int wtg_experiment_check(const struct wtg_experiment *e, char *why, size_t len)
+{
+	if (!e->name || !e->name[0] || !e->question || !e->runs)
+		return bad(why, len, "an experiment without a name, question or description");
+	if (!e->cols || e->ncols < 1 || e->ncols > WTG_MAX_COLS)
+		return bad(why, len, "%s: %d columns declared (1 to %d)", e->name, e->ncols, WTG_MAX_COLS);
+	for (int c = 0; c < e->ncols; c++) {
+		if (!e->cols[c].name || !e->cols[c].name[0] || !e->cols[c].unit)
+			return bad(why, len, "%s: column %d without a name or unit", e->name, c + 1);
+		if (wtg_experiment_col(e, e->cols[c].name) != c)
+			return bad(why, len, "%s: column '%s' declared twice", e->name, e->cols[c].name);
+	}
+	if (check_view(e, why, len))
+		return -1;
+	for (int i = 0; i < WTG_MAX_HEADLINES && e->headline[i].figure; i++)
+		if (check_headline(e, &e->headline[i], why, len))
+			return -1;
+	if (e->compare.fn && (!e->compare.col || !e->compare.what))
+		return bad(why, len, "%s: a compare pairing without its column or words", e->name);
+	if (check_cols(e, "the compare pairing", &e->compare.col, 1, why, len) ||
+	    check_type(e, "the compare pairing", e->compare.col, false, why, len))
+		return -1;
+	return 0;
+}
+
+const struct wtg_experiment *wtg_compare_target(const char *name)
+{
+	int i = wtg_experiment_find(name);
+	return i >= 0 && wtg_experiments[i]->compare.fn ? wtg_experiments[i] : NULL;
+}
+
+void wtg_compare_choices(char *buf, size_t len, const char *sep)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		if (!wtg_experiments[i]->compare.fn)
+			continue;
+		int k = snprintf(buf + o, len - o, "%s%s", o ? sep : "", wtg_experiments[i]->name);
+		if (k < 0 || (size_t)k >= len - o) {
+			buf[o] = '\0';	/* whole words only */
+			return;
+		}
+		o += (size_t)k;
+	}
+}
+
+const char *wtg_compare_default(void)
+{
+	const char *first = NULL;
+	for (int i = 0; i < wtg_nexperiments; i++)
+		if (wtg_experiments[i]->compare.fn) {
+			if (wtg_experiments[i]->compare.is_default)
+				return wtg_experiments[i]->name;
+			if (!first)
+				first = wtg_experiments[i]->name;
+		}
+	return first;
 }

@@ -223,20 +223,23 @@ static void fb_row(struct wtg_ctx *ctx, const char *label, double minflt, double
 	wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), pr);
 }
 
-static int run_faultbase(struct wtg_ctx *ctx)
+extern const struct wtg_experiment wtg_exp_faultbase;
+
+static const struct wtg_column cols[] = {
+	{ "case", "", WTG_T_TEXT, 0 },
+	{ "minflt", "count", WTG_T_INT, 0 },
+	{ "majflt", "count", WTG_T_INT, 0 },
+	{ "ms", "ms", WTG_T_REAL, 2 },
+	{ "pages", "count", WTG_T_INT, 0 },
+	{ "faults_per_page", "", WTG_T_REAL, 4 },
+	{ "runs", "count", WTG_T_INT, 0 },
+	{ "minflt_min", "count", WTG_T_INT, 0 },
+	{ "minflt_max", "count", WTG_T_INT, 0 },
+};
+
+static int faultbase_run(struct wtg_ctx *ctx)
 {
-	const struct wtg_column cols[] = {
-		{ "case", "", WTG_T_TEXT, 0 },
-		{ "minflt", "count", WTG_T_INT, 0 },
-		{ "majflt", "count", WTG_T_INT, 0 },
-		{ "ms", "ms", WTG_T_REAL, 2 },
-		{ "pages", "count", WTG_T_INT, 0 },
-		{ "faults_per_page", "", WTG_T_REAL, 4 },
-		{ "runs", "count", WTG_T_INT, 0 },
-		{ "minflt_min", "count", WTG_T_INT, 0 },
-		{ "minflt_max", "count", WTG_T_INT, 0 },
-	};
-	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
+	wtg_experiment_columns(&wtg_exp_faultbase, ctx->t);
 	const struct wtg_datafile *df = ctx->df;
 	int64_t pages = wtg_pages_of(df->size, wtg_page_size());
 	int reps = ctx->opt && ctx->opt->quick ? FB_QUICK_REPS : FB_REPS;
@@ -329,7 +332,10 @@ const struct wtg_experiment wtg_exp_faultbase = {
 	.name = "faultbase",
 	.question = "Where does a lone fault come from?",
 	.runs = "child processes as controls: exit only, map without touching, map and sum",
-	.view = WTG_VIEW_COUNTERS,
 	.needs_datafile = true,
-	.run = run_faultbase,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_COUNTERS,
+	.typical_s = 2,
+	.typical_quick_s = 1,
+	.run = faultbase_run,
 };

@@ -61,21 +61,18 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	return WTG_OK;
 }
 
-static void set_columns(struct wtg_ctx *ctx)
-{
-	struct wtg_column cols[WTG_MAX_COLS] = {
-		{ "kernel", "", WTG_T_TEXT, 0 },
-		{ "wss", "B", WTG_T_INT, 0 },
-	};
-	int n = 2;
-	n += wtg_rounds_columns(cols + n, "gbps", "GB/s", 2);
-	cols[n++] = (struct wtg_column){ "ms", "ms", WTG_T_REAL, 2 };
-	cols[n++] = (struct wtg_column){ "bytes", "B", WTG_T_INT, 0 };
-	cols[n++] = (struct wtg_column){ "sum", "", WTG_T_INT, 0 };
-	cols[n++] = (struct wtg_column){ "impl", "", WTG_T_TEXT, 0 };
-	cols[n++] = (struct wtg_column){ "level", "", WTG_T_TEXT, 0 };
-	wtg_table_set_columns(ctx->t, cols, n);
-}
+extern const struct wtg_experiment wtg_exp_kernels;
+
+static const struct wtg_column cols[] = {
+	{ "kernel", "", WTG_T_TEXT, 0 },
+	{ "wss", "B", WTG_T_INT, 0 },
+	WTG_ROUNDS("gbps", "GB/s", 2),
+	{ "ms", "ms", WTG_T_REAL, 2 },
+	{ "bytes", "B", WTG_T_INT, 0 },
+	{ "sum", "", WTG_T_INT, 0 },
+	{ "impl", "", WTG_T_TEXT, 0 },
+	{ "level", "", WTG_T_TEXT, 0 },
+};
 
 /* The row of variant v, from its samples so far. */
 static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *r, struct wtg_value *vals)
@@ -105,10 +102,10 @@ static void add_checks(struct wtg_ctx *ctx, struct kstate *st, const struct wtg_
 	}
 }
 
-static int run(struct wtg_ctx *ctx)
+static int kernels_run(struct wtg_ctx *ctx)
 {
 	const bool quick = ctx->opt->quick;
-	set_columns(ctx);
+	wtg_experiment_columns(&wtg_exp_kernels, ctx->t);
 	struct kstate st = {
 		.bytes = { quick ? CACHE_BYTES_QUICK : CACHE_BYTES, quick ? MEM_BYTES_QUICK : MEM_BYTES },
 	};
@@ -137,9 +134,7 @@ static int run(struct wtg_ctx *ctx)
 	if (rc == WTG_OK)
 		add_checks(ctx, &st, &r);
 	wtg_seeded_buf_free(&st.cache);
-	/* a headless run that measures wss next keeps the memory-sized buffer for it */
-	int wss = wtg_experiment_find("wss");
-	wtg_dram_buf_done(ctx->opt->mode == WTG_MODE_RUN && wss >= 0 && ctx->opt->selected[wss]);
+	wtg_dram_buf_done(ctx, &wtg_exp_kernels);
 	if (rc != WTG_OK)
 		return rc;
 	wtg_ctx_progress(ctx, 1, 1, "done");
@@ -166,7 +161,14 @@ const struct wtg_experiment wtg_exp_kernels = {
 	.name = "kernels",
 	.question = "Is it the arithmetic?",
 	.runs = "scalar, compiler-vectorized (baseline and native ISA) and hand SIMD byte sums over an L1-resident and a memory-sized (4x LLC) buffer",
-	.view = WTG_VIEW_BARS,
 	.needs_datafile = false,
-	.run = run,
+	.shares_dram_buf = true,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_BARS,
+	.bars = { .label = { "kernel", "wss" }, .value = "gbps" },
+	.headline = { { "GB/s, hand SIMD over the memory-sized buffer", NULL, NULL, "gbps", "gbps_ci_low",
+			"gbps_ci_high", NULL, "GB/s", true } },
+	.typical_s = 21,
+	.typical_quick_s = 20,
+	.run = kernels_run,
 };

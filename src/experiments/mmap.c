@@ -116,56 +116,53 @@ static long fault_around_bytes(void)
 	return v;
 }
 
-static int run_mmap(struct wtg_ctx *ctx)
-{
-	const struct wtg_column cols[] = {
-		{ "case", "", WTG_T_TEXT, 0 },
-		{ "ms", "ms", WTG_T_REAL, 2 },
-		{ "minflt", "count", WTG_T_INT, 0 },
-		{ "majflt", "count", WTG_T_INT, 0 },
-		{ "pages", "count", WTG_T_INT, 0 },
-		{ "faults_per_page", "", WTG_T_REAL, 4 },
-		{ "ns_per_fault", "ns", WTG_T_REAL, 1 },
-		{ "page_size", "B", WTG_T_INT, 0 },
-		{ "ns_per_page", "ns", WTG_T_REAL, 1 },
-		{ "gbps", "GB/s", WTG_T_REAL, 2 },
-		{ "reps", "count", WTG_T_INT, 0 },
-		{ "ms_min", "ms", WTG_T_REAL, 2 },
-		{ "ms_max", "ms", WTG_T_REAL, 2 },
-		{ "sum", "", WTG_T_INT, 0 },
-	};
-	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
-	const struct wtg_datafile *df = ctx->df;
-	long page = wtg_page_size();
-	uint64_t size = df->size;
-	int64_t pages = wtg_pages_of(size, page);
-	int reps = ctx->opt && ctx->opt->quick ? MM_QUICK_REPS : MM_REPS;
-	int nsteps = 1 + 2 * reps;
+extern const struct wtg_experiment wtg_exp_mmap;
 
-	int fd = open(df->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		wtg_table_fail(ctx->t, "cannot open the data file '%s'", df->path);
-		return WTG_ERR;
-	}
-	/* fixed warm-up rule: one unreported mmap pass, so every page is in the page cache before measuring
-	 */
-	wtg_ctx_progress(ctx, 0, nsteps, "warm-up pass");
+static const struct wtg_column cols[] = {
+	{ "case", "", WTG_T_TEXT, 0 },
+	{ "ms", "ms", WTG_T_REAL, 2 },
+	{ "minflt", "count", WTG_T_INT, 0 },
+	{ "majflt", "count", WTG_T_INT, 0 },
+	{ "pages", "count", WTG_T_INT, 0 },
+	{ "faults_per_page", "", WTG_T_REAL, 4 },
+	{ "ns_per_fault", "ns", WTG_T_REAL, 1 },
+	{ "page_size", "B", WTG_T_INT, 0 },
+	{ "ns_per_page", "ns", WTG_T_REAL, 1 },
+	{ "gbps", "GB/s", WTG_T_REAL, 2 },
+	{ "reps", "count", WTG_T_INT, 0 },
+	{ "ms_min", "ms", WTG_T_REAL, 2 },
+	{ "ms_max", "ms", WTG_T_REAL, 2 },
+	{ "sum", "", WTG_T_INT, 0 },
+};
+
+/* What a run measured: the repetitions of each case and what the rows make of them. */
+struct mm_result {
+	int reps;
 	struct mm_run warm;
-	int rc = mm_once(ctx, fd, size, MM_LAZY, &warm);
-	if (rc != 0) {
-		close(fd);
-		return rc == 1 ? WTG_CANCELLED : WTG_ERR;
-	}
-	if (!wtg_check_sum(ctx, "warm-up pass (mmap, not reported)", warm.sum, df->sum)) {
-		close(fd);
-		return WTG_ERR;
-	}
-	int64_t resident = wtg_datafile_resident_pages(df);
-
 	struct mm_run runs[2][MM_REPS];
+	int64_t pages, resident;
+	long page;
+	int il, ip;			/* the median repetitions of the summing passes */
+	double diff[MM_REPS];		/* ns per fault of each repetition */
+	double ns_fault, dms_med;
+};
+
+/* The warm-up pass, then every repetition of both cases in seeded order; each sum checked. */
+static int mm_measure(struct wtg_ctx *ctx, int fd, uint64_t size, struct mm_result *m)
+{
+	const struct wtg_datafile *df = ctx->df;
+	int nsteps = 1 + 2 * m->reps;
+	/* fixed warm-up rule: one unreported mmap pass, so every page is in the page cache before measuring */
+	wtg_ctx_progress(ctx, 0, nsteps, "warm-up pass");
+	int rc = mm_once(ctx, fd, size, MM_LAZY, &m->warm);
+	if (rc != 0)
+		return rc == 1 ? WTG_CANCELLED : WTG_ERR;
+	if (!wtg_check_sum(ctx, "warm-up pass (mmap, not reported)", m->warm.sum, df->sum))
+		return WTG_ERR;
+	m->resident = wtg_datafile_resident_pages(df);
 	int order[2] = { MM_LAZY, MM_POPULATED };
 	int step = 1;
-	for (int rep = 0; rep < reps; rep++) {
+	for (int rep = 0; rep < m->reps; rep++) {
 		/* the two cases in seeded random order in every repetition */
 		wtg_shuffle_int(&ctx->rng, order, 2);
 		for (int k = 0; k < 2; k++) {
@@ -174,56 +171,56 @@ static int run_mmap(struct wtg_ctx *ctx)
 			snprintf(label, sizeof label, "%s, repetition %d",
 				 kind == MM_LAZY ? "not prefaulted" : "prefaulted", rep + 1);
 			wtg_ctx_progress(ctx, step++, nsteps, label);
-			rc = mm_once(ctx, fd, size, kind, &runs[kind][rep]);
-			if (rc < 0) {
-				close(fd);
+			rc = mm_once(ctx, fd, size, kind, &m->runs[kind][rep]);
+			if (rc < 0)
 				return WTG_ERR;
-			}
-			if (rc == 1) {
-				close(fd);
+			if (rc == 1)
 				return WTG_CANCELLED;
-			}
-			if (runs[kind][rep].sum != df->sum) {
-				close(fd);
-				wtg_check_sum(ctx, label, runs[kind][rep].sum, df->sum);
+			if (m->runs[kind][rep].sum != df->sum) {
+				wtg_check_sum(ctx, label, m->runs[kind][rep].sum, df->sum);
 				return WTG_ERR;
 			}
 		}
 	}
-	close(fd);
 	wtg_ctx_progress(ctx, nsteps, nsteps, "done");
+	return WTG_OK;
+}
 
-	/* per case, the repetition with the median summing time speaks for it */
-	const struct mm_run *lazy = runs[MM_LAZY], *pop = runs[MM_POPULATED];
-	int il = mm_median_run(lazy, reps, false);
-	int ip = mm_median_run(pop, reps, false);
-	int im = mm_median_run(pop, reps, true);
+/* The three rows (the median repetition speaks for each case), the checks and the raw series. */
+static void mm_rows(struct wtg_ctx *ctx, uint64_t size, struct mm_result *m)
+{
+	const struct mm_run *lazy = m->runs[MM_LAZY], *pop = m->runs[MM_POPULATED];
+	int reps = m->reps;
+	m->il = mm_median_run(lazy, reps, false);
+	m->ip = mm_median_run(pop, reps, false);
+	int il = m->il, ip = m->ip, im = mm_median_run(pop, reps, true);
 	/* ns per fault: median over repetitions of the paired difference of the summing passes,
 	 * over the faults the not-prefaulted pass took */
-	double diff[MM_REPS], dms[MM_REPS], lo, hi;
+	double dms[MM_REPS], lo, hi;
 	for (int i = 0; i < reps; i++) {
 		dms[i] = lazy[i].sum_pr.wall_ms - pop[i].sum_pr.wall_ms;
-		diff[i] = lazy[i].sum_pr.minflt > 0 ? dms[i] * 1e6 / (double)lazy[i].sum_pr.minflt : NAN;
+		m->diff[i] = lazy[i].sum_pr.minflt > 0 ? dms[i] * 1e6 / (double)lazy[i].sum_pr.minflt : NAN;
 	}
-	double ns_fault = wtg_quantile(diff, (size_t)reps, 0.5);
-	double dms_med = wtg_quantile(dms, (size_t)reps, 0.5);
+	m->ns_fault = wtg_quantile(m->diff, (size_t)reps, 0.5);
+	m->dms_med = wtg_quantile(dms, (size_t)reps, 0.5);
 	double gb = (double)size / 1e9;
+	int64_t pages = m->pages;
 
 	mm_minmax(lazy, reps, false, &lo, &hi);
-	mm_row(ctx, "not prefaulted", &lazy[il].sum_pr, pages, ns_fault, dms_med * 1e6 / (double)pages, page,
-	       gb / (lazy[il].sum_pr.wall_ms / 1e3), reps, lo, hi, lazy[il].sum);
+	mm_row(ctx, "not prefaulted", &lazy[il].sum_pr, pages, m->ns_fault, m->dms_med * 1e6 / (double)pages,
+	       m->page, gb / (lazy[il].sum_pr.wall_ms / 1e3), reps, lo, hi, lazy[il].sum);
 	mm_minmax(pop, reps, true, &lo, &hi);
 	const struct wtg_probe_result *mp = &pop[im].map_pr;
 	mm_row(ctx, "populate (mmap call)", mp, pages,
 	       mp->minflt > 0 ? mp->wall_ms * 1e6 / (double)mp->minflt : NAN,
-	       mp->wall_ms * 1e6 / (double)pages, page, NAN, reps, lo, hi, -1);
+	       mp->wall_ms * 1e6 / (double)pages, m->page, NAN, reps, lo, hi, -1);
 	mm_minmax(pop, reps, false, &lo, &hi);
-	mm_row(ctx, "prefaulted", &pop[ip].sum_pr, pages, NAN, NAN, page, gb / (pop[ip].sum_pr.wall_ms / 1e3),
+	mm_row(ctx, "prefaulted", &pop[ip].sum_pr, pages, NAN, NAN, m->page, gb / (pop[ip].sum_pr.wall_ms / 1e3),
 	       reps, lo, hi, pop[ip].sum);
 
 	char what[96];
 	snprintf(what, sizeof what, "%d not-prefaulted and %d prefaulted mmap sums", reps, reps);
-	wtg_check_sum(ctx, what, lazy[il].sum, df->sum);
+	wtg_check_sum(ctx, what, lazy[il].sum, ctx->df->sum);
 	bool fewer = pop[ip].sum_pr.minflt < lazy[il].sum_pr.minflt;
 	wtg_table_check(ctx->t, "prefault", fewer,
 			"the prefaulted summing pass took fewer minor faults (%lld) than the not-prefaulted "
@@ -237,25 +234,30 @@ static int run_mmap(struct wtg_ctx *ctx)
 	for (int i = 0; i < reps; i++)
 		series[i] = pop[i].sum_pr.wall_ms;
 	wtg_table_add_series(ctx->t, "prefaulted", "ms", series, (size_t)reps);
-	wtg_table_add_series(ctx->t, "ns per fault", "ns", diff, (size_t)reps);
+	wtg_table_add_series(ctx->t, "ns per fault", "ns", m->diff, (size_t)reps);
+}
 
+static void mm_notes(struct wtg_ctx *ctx, const struct mm_result *m)
+{
+	const struct mm_run *lz = &m->runs[MM_LAZY][m->il];
+	long page = m->page;
+	long long pages = (long long)m->pages;
 	wtg_table_note(ctx->t,
 		       "each case ran %d times, the two in seeded random order per repetition; a row is "
 		       "the repetition with the median time (ms_min, ms_max: the range)",
-		       reps);
+		       m->reps);
 	wtg_table_note(ctx->t,
 		       "faults per page %.4f: one fault made about %.1f of the %lld pages (%ld B) present "
 		       "(fault-around and large folios), so faults are not pages",
-		       (double)lazy[il].sum_pr.minflt / (double)pages,
-		       lazy[il].sum_pr.minflt > 0 ? (double)pages / (double)lazy[il].sum_pr.minflt : NAN,
-		       (long long)pages, page);
+		       (double)lz->sum_pr.minflt / (double)pages,
+		       lz->sum_pr.minflt > 0 ? (double)pages / (double)lz->sum_pr.minflt : NAN, pages, page);
 	long fab = fault_around_bytes();
 	if (fab > 0)
 		wtg_table_note(ctx->t, "fault_around_bytes (debugfs): %ld, i.e. %ld pages", fab, fab / page);
 	wtg_table_note(ctx->t,
 		       "ns_per_fault (not prefaulted): median of the paired differences of the summing "
 		       "passes (%.2f ms) over the faults the not-prefaulted pass took%s",
-		       dms_med, ns_fault < 0 ? "; negative: the difference is within the noise" : "");
+		       m->dms_med, m->ns_fault < 0 ? "; negative: the difference is within the noise" : "");
 	wtg_table_note(ctx->t,
 		       "ns_per_fault (populate): the MAP_POPULATE mmap call's time over the minor faults "
 		       "it counted; it also walks the page tables page by page (get_user_pages), so it is an "
@@ -263,22 +265,55 @@ static int run_mmap(struct wtg_ctx *ctx)
 	wtg_table_note(ctx->t,
 		       "warm-up: one unreported mmap pass before measuring (%lld major faults); then %lld of "
 		       "%lld pages were resident%s",
-		       (long long)warm.sum_pr.majflt, (long long)resident, (long long)pages,
-		       lazy[il].sum_pr.majflt > 0
+		       (long long)m->warm.sum_pr.majflt, (long long)m->resident, pages,
+		       lz->sum_pr.majflt > 0
 			       ? "; major faults in the summing pass: part of the file was "
 				 "not in the page cache"
 			       : "");
 	if (wtg_uncached_requested())
 		wtg_table_note(ctx->t, "the uncached condition does not apply here: a mapping always reads "
 				       "through the page cache");
-	return WTG_OK;
+}
+
+static int mmap_run(struct wtg_ctx *ctx)
+{
+	wtg_experiment_columns(&wtg_exp_mmap, ctx->t);
+	const struct wtg_datafile *df = ctx->df;
+	struct mm_result *m = calloc(1, sizeof *m);
+	if (!m) {
+		wtg_table_fail(ctx->t, "out of memory");
+		return WTG_ERR;
+	}
+	m->page = wtg_page_size();
+	m->pages = wtg_pages_of(df->size, m->page);
+	m->reps = ctx->opt && ctx->opt->quick ? MM_QUICK_REPS : MM_REPS;
+	int fd = open(df->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		free(m);
+		wtg_table_fail(ctx->t, "cannot open the data file '%s'", df->path);
+		return WTG_ERR;
+	}
+	int rc = mm_measure(ctx, fd, df->size, m);
+	close(fd);
+	if (rc == WTG_OK) {
+		mm_rows(ctx, df->size, m);
+		mm_notes(ctx, m);
+	}
+	free(m);
+	return rc;
 }
 
 const struct wtg_experiment wtg_exp_mmap = {
 	.name = "mmap",
 	.question = "What does mapping a file cost?",
 	.runs = "mmap + sum, not prefaulted vs prefaulted; minor/major faults, faults per page, ns per fault",
-	.view = WTG_VIEW_COUNTERS,
 	.needs_datafile = true,
-	.run = run_mmap,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_COUNTERS,
+	.counters = { .by_difference = true },
+	.headline = { { "ns per file fault, not prefaulted", "case", "not prefaulted", "ns_per_fault", NULL, NULL,
+			"ns per fault", "ns", false } },
+	.typical_s = 21,
+	.typical_quick_s = 2,
+	.run = mmap_run,
 };

@@ -162,28 +162,23 @@ static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_re
 	return n;
 }
 
-static void set_columns(struct wtg_ctx *ctx)
-{
-	struct wtg_column cols[WTG_MAX_COLS] = {
-		{ "pass", "", WTG_T_TEXT, 0 },	 { "ms", "ms", WTG_T_REAL, 2 },
-		{ "gbps", "GB/s", WTG_T_REAL, 2 }, { "minflt", "count", WTG_T_INT, 0 },
-		{ "majflt", "count", WTG_T_INT, 0 },
-	};
-	static const struct wtg_column more[] = {
-		{ "resident_before", "count", WTG_T_INT, 0 },
-		{ "resident_after", "count", WTG_T_INT, 0 },
-		{ "pages", "count", WTG_T_INT, 0 },
-		{ "method", "", WTG_T_TEXT, 0 },
-		{ "bytes", "B", WTG_T_INT, 0 },
-		{ "cold_warm_ratio", "", WTG_T_REAL, 2 },
-		{ "sum", "", WTG_T_INT, 0 },
-	};
-	int n = 5;
-	n += wtg_rounds_columns_after(cols + n, "gbps", "GB/s", 2);
-	for (size_t i = 0; i < WTG_ARRAY_LEN(more); i++)
-		cols[n++] = more[i];
-	wtg_table_set_columns(ctx->t, cols, n);
-}
+extern const struct wtg_experiment wtg_exp_pagecache;
+
+static const struct wtg_column cols[] = {
+	{ "pass", "", WTG_T_TEXT, 0 },
+	{ "ms", "ms", WTG_T_REAL, 2 },
+	{ "gbps", "GB/s", WTG_T_REAL, 2 },
+	{ "minflt", "count", WTG_T_INT, 0 },
+	{ "majflt", "count", WTG_T_INT, 0 },
+	WTG_ROUNDS_AFTER("gbps", "GB/s", 2),
+	{ "resident_before", "count", WTG_T_INT, 0 },
+	{ "resident_after", "count", WTG_T_INT, 0 },
+	{ "pages", "count", WTG_T_INT, 0 },
+	{ "method", "", WTG_T_TEXT, 0 },
+	{ "bytes", "B", WTG_T_INT, 0 },
+	{ "cold_warm_ratio", "", WTG_T_REAL, 2 },
+	{ "sum", "", WTG_T_INT, 0 },
+};
 
 static void add_notes(struct pc_state *st, const struct wtg_rounds *r)
 {
@@ -226,9 +221,9 @@ static void add_notes(struct pc_state *st, const struct wtg_rounds *r)
 			"cache, so its passes are always buffered");
 }
 
-static int run_pagecache(struct wtg_ctx *ctx)
+static int pagecache_run(struct wtg_ctx *ctx)
 {
-	set_columns(ctx);
+	wtg_experiment_columns(&wtg_exp_pagecache, ctx->t);
 	const struct wtg_datafile *df = ctx->df;
 	struct pc_state *st = calloc(1, sizeof *st);
 	if (!st || !(st->buf = malloc(PC_BUF))) {
@@ -267,7 +262,12 @@ const struct wtg_experiment wtg_exp_pagecache = {
 	.name = "pagecache",
 	.question = "Disk or RAM?",
 	.runs = "cold passes (each after posix_fadvise DONTNEED) and warm passes, read and mmap, in rounds; GB/s, faults",
-	.view = WTG_VIEW_COUNTERS,
 	.needs_datafile = true,
-	.run = run_pagecache,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_COUNTERS,
+	.headline = { { "GB/s, cold read passes", "pass", "cold", "gbps", "gbps_ci_low", "gbps_ci_high", NULL,
+			"GB/s", true } },
+	.typical_s = 3,
+	.typical_quick_s = 2,
+	.run = pagecache_run,
 };

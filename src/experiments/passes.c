@@ -17,16 +17,20 @@
 #define BUF (1u << 20)
 #define HEADLINE_MAX (64ull << 20)
 
-static int run(struct wtg_ctx *ctx)
+extern const struct wtg_experiment wtg_exp_passes;
+
+static const struct wtg_column cols[] = {
+	WTG_DISTRIBUTION("operation"),
+	{ "minflt_total", "count", WTG_T_INT, 0 },
+	{ "majflt_total", "count", WTG_T_INT, 0 },
+	{ "median_ms", "ms", WTG_T_REAL, 3 },
+	{ "gbps", "GB/s", WTG_T_REAL, 2 },
+};
+
+static int passes_run(struct wtg_ctx *ctx)
 {
 	struct wtg_datafile *df = ctx->df;
-	const struct wtg_column extra[] = {
-		{ "minflt_total", "count", WTG_T_INT, 0 },
-		{ "majflt_total", "count", WTG_T_INT, 0 },
-		{ "median_ms", "ms", WTG_T_REAL, 3 },
-		{ "gbps", "GB/s", WTG_T_REAL, 2 },
-	};
-	wtg_set_distribution_columns_ex(ctx, "operation", extra, (int)WTG_ARRAY_LEN(extra));
+	wtg_experiment_columns(&wtg_exp_passes, ctx->t);
 
 	unsigned char *buf = wtg_aligned_alloc(wtg_io_align(df), BUF);
 	double ns[NPASSES], minflt[NPASSES], majflt[NPASSES];
@@ -115,35 +119,26 @@ static int run(struct wtg_ctx *ctx)
 	return WTG_OK;
 }
 
-double wtg_headline_passes(struct wtg_ctx *ctx)
+/* compare's figure: ms per buffered 1 MiB-buffer pass over the first 64 MiB at most (the quick
+ * file): tens of ms warm */
+static double headline(struct wtg_ctx *ctx)
 {
-	/* one 1 MiB-buffer pass over the first 64 MiB at most (the quick file): tens of ms warm */
-	struct wtg_datafile *df = ctx->df;
-	unsigned char *buf = wtg_aligned_alloc(wtg_io_align(df), BUF);
-	if (!buf) {
-		wtg_table_fail(ctx->t, "passes: out of memory");
-		return NAN;
-	}
-	memset(buf, 0, BUF);
 	struct wtg_read_pass p;
-	int rc = wtg_read_pass(ctx, buf, BUF, df->size < HEADLINE_MAX ? df->size : HEADLINE_MAX, "pass", &p);
-	free(buf);
-	if (rc != WTG_OK)
-		return NAN;
-	int64_t known = wtg_datafile_prefix_sum(df, p.bytes);
-	if (p.sum != known) {
-		wtg_table_fail(ctx->t, "passes: sum %lld of %llu bytes is not the known %lld",
-			       (long long)p.sum, (unsigned long long)p.bytes, (long long)known);
-		return NAN;
-	}
-	return p.res.wall_ms;
+	return wtg_checked_pass(ctx, "passes", BUF, HEADLINE_MAX, &p) == WTG_OK ? p.res.wall_ms : NAN;
 }
 
 const struct wtg_experiment wtg_exp_passes = {
 	.name = "passes",
 	.question = "Is one warm pass a number?",
 	.runs = "one warm-up pass, then 30 buffered 1 MiB passes with fault deltas; CI of the median",
-	.view = WTG_VIEW_HISTOGRAM,
 	.needs_datafile = true,
-	.run = run,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_HISTOGRAM,
+	.hist = { .label = "operation" },
+	.headline = { { "ns per buffered pass", "operation", "pass", "median_ns", "ci_low_ns", "ci_high_ns", "pass",
+			"ns", false } },
+	.compare = { headline, "median_ms", 2, "ms per buffered pass over the file (1 MiB buffer)" },
+	.typical_s = 3,
+	.typical_quick_s = 1,
+	.run = passes_run,
 };

@@ -84,124 +84,121 @@ static double fileread_batch(struct fileread *f, long calls, int64_t *sum)
 	return ns / (double)calls;
 }
 
-static int run(struct wtg_ctx *ctx)
-{
-	const int rounds = ctx->opt->quick ? 40 : 120;
-	const long calls = ctx->opt->quick ? 5000 : 20000;
-	const struct wtg_column extra[] = { { "calls_per_sample", "count", WTG_T_INT, 0 } };
-	wtg_set_distribution_columns_ex(ctx, "operation", extra, 1);
+extern const struct wtg_experiment wtg_exp_readcost;
 
+static const struct wtg_column cols[] = {
+	WTG_DISTRIBUTION("operation"),
+	{ "calls_per_sample", "count", WTG_T_INT, 0 },
+};
+
+/* A run: its plan, its open descriptors, the samples and what the checks need. */
+struct rc_run {
+	int rounds;
+	long calls;
 	struct fileread f;
-	if (fileread_open(ctx, &f) < 0)
-		return WTG_ERR;
-	int zfd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
-	double *v = malloc((size_t)NOPS * (size_t)rounds * sizeof *v);
-	if (zfd < 0 || !v) {
-		if (zfd < 0)
-			wtg_table_fail(ctx->t, "cannot open /dev/zero: %s", strerror(errno));
-		else
-			wtg_table_fail(ctx->t, "out of memory");
-		if (zfd >= 0)
-			close(zfd);
-		close(f.fd);
-		free(v);
-		return WTG_ERR;
-	}
+	int zfd;
+	double *v;				/* rounds samples per operation */
 	struct wtg_probe_result probes[NOPS];
-	memset(probes, 0, sizeof probes);
-	int64_t file_sum = 0, zero_sum = 0, file_bad = 0;
-	const int64_t file_expect = fileread_expect(&f, calls);
-	int rc = WTG_OK;
+	int64_t file_sum, zero_sum, file_bad, file_expect;
+	struct wtg_summary s[NOPS];
+};
 
-	/* round -1 is the fixed warm-up: one batch of each, not recorded */
-	for (int r = -1; r < rounds && rc == WTG_OK; r++) {
+/* One batch of op: ns per call, or -1 after wtg_table_fail(). */
+static double rc_batch(struct wtg_ctx *ctx, struct rc_run *st, int op, struct wtg_probe_result *res)
+{
+	struct wtg_probe p;
+	int64_t s = 0;
+	double ns;
+	wtg_probe_begin(&p);
+	if (op == OP_GETPID)
+		ns = wtg_time_getpid_batch(st->calls);
+	else if (op == OP_ZERO)
+		ns = wtg_time_read1_batch(st->zfd, st->calls, &s);
+	else
+		ns = fileread_batch(&st->f, st->calls, &s);
+	wtg_probe_end(&p, res);
+	if (ns < 0) {
+		wtg_table_fail(ctx->t, "%s failed: %s", op_name[op], errno ? strerror(errno) : "unexpected end of file");
+		return -1;
+	}
+	if (op == OP_ZERO)
+		st->zero_sum += s;
+	if (op == OP_FILE) {
+		st->file_sum += s;
+		st->file_bad += s != st->file_expect;
+	}
+	return ns;
+}
+
+/* Round -1 is the fixed warm-up: one batch of each, not recorded; then every round runs one batch
+ * of each operation in seeded order. */
+static int rc_measure(struct wtg_ctx *ctx, struct rc_run *st)
+{
+	for (int r = -1; r < st->rounds; r++) {
 		int order[NOPS] = { OP_GETPID, OP_ZERO, OP_FILE };
 		wtg_shuffle_int(&ctx->rng, order, NOPS);
 		for (int i = 0; i < NOPS; i++) {
 			int op = order[i];
-			struct wtg_probe p;
 			struct wtg_probe_result res;
-			int64_t s = 0;
-			double ns;
-			wtg_probe_begin(&p);
-			if (op == OP_GETPID)
-				ns = wtg_time_getpid_batch(calls);
-			else if (op == OP_ZERO)
-				ns = wtg_time_read1_batch(zfd, calls, &s);
-			else
-				ns = fileread_batch(&f, calls, &s);
-			wtg_probe_end(&p, &res);
-			if (ns < 0) {
-				wtg_table_fail(ctx->t, "%s failed: %s", op_name[op],
-					       errno ? strerror(errno) : "unexpected end of file");
-				rc = WTG_ERR;
-				break;
-			}
-			if (op == OP_ZERO)
-				zero_sum += s;
-			if (op == OP_FILE) {
-				file_sum += s;
-				file_bad += s != file_expect;
-			}
+			double ns = rc_batch(ctx, st, op, &res);
+			if (ns < 0)
+				return WTG_ERR;
 			if (r < 0)
 				continue;
-			v[op * rounds + r] = ns;
-			wtg_probe_accumulate(&probes[op], &res);
-			if (wtg_ctx_cancelled(ctx)) {
-				rc = WTG_CANCELLED;
-				break;
-			}
+			st->v[op * st->rounds + r] = ns;
+			wtg_probe_accumulate(&st->probes[op], &res);
+			if (wtg_ctx_cancelled(ctx))
+				return WTG_CANCELLED;
 		}
 		if (r >= 0) {
 			char label[48];
-			snprintf(label, sizeof label, "round %d of %d", r + 1, rounds);
-			wtg_ctx_progress(ctx, r + 1, rounds, label);
+			snprintf(label, sizeof label, "round %d of %d", r + 1, st->rounds);
+			wtg_ctx_progress(ctx, r + 1, st->rounds, label);
 		}
 	}
-	close(zfd);
-	close(f.fd);
-	if (rc != WTG_OK) {
-		free(v);
-		return rc;
-	}
+	return WTG_OK;
+}
 
-	struct wtg_summary s[NOPS];
+/* A row per operation, then the sum checks. */
+static int rc_rows(struct wtg_ctx *ctx, struct rc_run *st)
+{
 	for (int op = 0; op < NOPS; op++) {
-		const struct wtg_value ev[] = { WTG_INT(calls) };
-		uint64_t seed = wtg_ctx_seed(ctx, (unsigned)op);
-		if (wtg_summarize(v + op * rounds, (size_t)rounds, seed, &s[op]) < 0) {
+		const struct wtg_value ev[] = { WTG_INT(st->calls) };
+		double *v = st->v + op * st->rounds;
+		if (wtg_summarize(v, (size_t)st->rounds, wtg_ctx_seed(ctx, (unsigned)op), &st->s[op]) < 0) {
 			wtg_table_fail(ctx->t, "%s: out of memory summarizing", op_name[op]);
-			free(v);
 			return WTG_ERR;
 		}
-		wtg_add_summary_row(ctx, op_name[op], &s[op], v + op * rounds, (size_t)rounds, &probes[op],
-				    ev, 1);
+		wtg_add_summary_row(ctx, op_name[op], &st->s[op], v, (size_t)st->rounds, &st->probes[op], ev, 1);
 	}
-	free(v);
-
-	wtg_table_check(ctx->t, "sum", file_bad == 0,
+	wtg_table_check(ctx->t, "sum", st->file_bad == 0,
 			"file reads: %d batches of %ld bytes from offset 0, each summing to %lld (from the "
 			"first %ld bytes, whose sum %lld is the known prefix sum); %lld differed; total %lld",
-			rounds + 1, calls, (long long)file_expect, f.reflen, (long long)f.refsum,
-			(long long)file_bad, (long long)file_sum);
-	if (file_bad)
+			st->rounds + 1, st->calls, (long long)st->file_expect, st->f.reflen, (long long)st->f.refsum,
+			(long long)st->file_bad, (long long)st->file_sum);
+	if (st->file_bad)
 		wtg_table_fail(ctx->t,
 			       "%lld file batches read bytes that differ from the file's known content",
-			       (long long)file_bad);
-	wtg_table_check(ctx->t, "zero", zero_sum == 0, "/dev/zero reads summed to %lld (must be 0)",
-			(long long)zero_sum);
-	if (zero_sum)
+			       (long long)st->file_bad);
+	wtg_table_check(ctx->t, "zero", st->zero_sum == 0, "/dev/zero reads summed to %lld (must be 0)",
+			(long long)st->zero_sum);
+	if (st->zero_sum)
 		wtg_table_fail(ctx->t, "/dev/zero returned non-zero bytes");
+	return WTG_OK;
+}
 
+static void rc_notes(struct wtg_ctx *ctx, const struct rc_run *st)
+{
+	const struct wtg_summary *s = st->s;
 	wtg_table_note(ctx->t,
 		       "each sample is one batch of %ld calls (ns per call); %d rounds, each running one "
 		       "batch of every operation in an order drawn from the seeded generator (seed %llu)",
-		       calls, rounds, (unsigned long long)ctx->opt->seed);
+		       st->calls, st->rounds, (unsigned long long)ctx->opt->seed);
 	wtg_table_note(ctx->t,
 		       "warm-up (fixed before measuring): one unrecorded round of all three; the file "
 		       "read is read() of 1 byte at the file offset, rewound to 0 with lseek before each "
 		       "batch (outside the timing), so every batch reads the same first %ld bytes",
-		       calls < f.reflen ? calls : f.reflen);
+		       st->calls < st->f.reflen ? st->calls : st->f.reflen);
 	for (int op = 0; op < NOPS; op++)
 		if (fabs(s[op].drift) > 0.05)
 			wtg_table_note(ctx->t,
@@ -220,10 +217,48 @@ static int run(struct wtg_ctx *ctx)
 	if (wtg_uncached_requested())
 		wtg_table_note(ctx->t, "uncached I/O does not apply here: readcost measures the warm "
 				       "page-cache path (a 1-byte read cannot use O_DIRECT)");
-	return WTG_OK;
 }
 
-double wtg_headline_readcost(struct wtg_ctx *ctx)
+static int readcost_run(struct wtg_ctx *ctx)
+{
+	wtg_experiment_columns(&wtg_exp_readcost, ctx->t);
+	struct rc_run *st = calloc(1, sizeof *st);
+	if (!st) {
+		wtg_table_fail(ctx->t, "out of memory");
+		return WTG_ERR;
+	}
+	st->rounds = ctx->opt->quick ? 40 : 120;
+	st->calls = ctx->opt->quick ? 5000 : 20000;
+	if (fileread_open(ctx, &st->f) < 0) {
+		free(st);
+		return WTG_ERR;
+	}
+	st->zfd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+	st->v = malloc((size_t)NOPS * (size_t)st->rounds * sizeof *st->v);
+	int rc = WTG_ERR;
+	if (st->zfd < 0)
+		wtg_table_fail(ctx->t, "cannot open /dev/zero: %s", strerror(errno));
+	else if (!st->v)
+		wtg_table_fail(ctx->t, "out of memory");
+	else
+		rc = WTG_OK;
+	st->file_expect = fileread_expect(&st->f, st->calls);
+	if (rc == WTG_OK)
+		rc = rc_measure(ctx, st);
+	if (st->zfd >= 0)
+		close(st->zfd);
+	close(st->f.fd);
+	if (rc == WTG_OK)
+		rc = rc_rows(ctx, st);
+	if (rc == WTG_OK)
+		rc_notes(ctx, st);
+	free(st->v);
+	free(st);
+	return rc;
+}
+
+/* compare's figure: ns per 1-byte read of the warm file, the median of batches */
+static double headline(struct wtg_ctx *ctx)
 {
 	/* median of 11 batches of 2000 1-byte file reads: about 10 ms */
 	struct fileread f;
@@ -249,7 +284,14 @@ const struct wtg_experiment wtg_exp_readcost = {
 	.name = "readcost",
 	.question = "What does read() add to a crossing?",
 	.runs = "getpid, 1-byte /dev/zero read, 1-byte warm file read; 120 x 20000 calls, shuffled rounds",
-	.view = WTG_VIEW_HISTOGRAM,
 	.needs_datafile = true,
-	.run = run,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_HISTOGRAM,
+	.hist = { .label = "operation" },
+	.headline = { { "ns per 1-byte warm file read", "operation", "1-byte file read", "median_ns", "ci_low_ns",
+			"ci_high_ns", "1-byte file read", "ns", false } },
+	.compare = { headline, "median_ns", 1, "ns per 1-byte read of the warm file" },
+	.typical_s = 34,
+	.typical_quick_s = 3,
+	.run = readcost_run,
 };

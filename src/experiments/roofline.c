@@ -242,29 +242,22 @@ static void label_of(void *arg, int v, char *buf, size_t len)
 
 /* ---- the table ---- */
 
-#define NCOLS 17
+extern const struct wtg_experiment wtg_exp_roofline;
 
-static void set_columns(struct wtg_ctx *ctx)
-{
-	struct wtg_column cols[NCOLS] = {
-		{ "buffer", "", WTG_T_TEXT, 0 },
-		{ "wss", "B", WTG_T_INT, 0 },
-		{ "ops_per_byte", "ops/B", WTG_T_REAL, 4 },
-	};
-	wtg_rounds_columns(&cols[3], "gbps", "GB/s", 2);
-	const struct wtg_column more[] = {
-		{ "gops", "Gop/s", WTG_T_REAL, 2 },
-		{ "gops_ci_low", "Gop/s", WTG_T_REAL, 2 },
-		{ "gops_ci_high", "Gop/s", WTG_T_REAL, 2 },
-		{ "ms", "ms", WTG_T_REAL, 3 },
-		{ "bytes", "B", WTG_T_INT, 0 },
-		{ "ops", "count", WTG_T_INT, 0 },
-		{ "kernel", "", WTG_T_TEXT, 0 },
-		{ "bound", "", WTG_T_TEXT, 0 },
-	};
-	memcpy(&cols[3 + WTG_ROUNDS_NCOLS], more, sizeof more);
-	wtg_table_set_columns(ctx->t, cols, NCOLS);
-}
+static const struct wtg_column cols[] = {
+	{ "buffer", "", WTG_T_TEXT, 0 },
+	{ "wss", "B", WTG_T_INT, 0 },
+	{ "ops_per_byte", "ops/B", WTG_T_REAL, 4 },
+	WTG_ROUNDS("gbps", "GB/s", 2),
+	{ "gops", "Gop/s", WTG_T_REAL, 2 },
+	{ "gops_ci_low", "Gop/s", WTG_T_REAL, 2 },
+	{ "gops_ci_high", "Gop/s", WTG_T_REAL, 2 },
+	{ "ms", "ms", WTG_T_REAL, 3 },
+	{ "bytes", "B", WTG_T_INT, 0 },
+	{ "ops", "count", WTG_T_INT, 0 },
+	{ "kernel", "", WTG_T_TEXT, 0 },
+	{ "bound", "", WTG_T_TEXT, 0 },
+};
 
 /* The roofs of one buffer from its medians: the best GB/s (the bytes roof), the best Gop/s (the
  * math roof), and the ridge where they meet, math roof / bytes roof ops per byte. */
@@ -386,11 +379,11 @@ static int make_buffers(struct wtg_ctx *ctx, struct roof *rf)
 	return WTG_OK;
 }
 
-static int run(struct wtg_ctx *ctx)
+static int roofline_run(struct wtg_ctx *ctx)
 {
 	struct roof rf = { .ops_target = ctx->opt->quick ? OPS_TARGET_QUICK : OPS_TARGET,
 			   .bytes_cap = ctx->opt->quick ? BYTES_CAP_QUICK : BYTES_CAP, .ridge = { NAN, NAN } };
-	set_columns(ctx);
+	wtg_experiment_columns(&wtg_exp_roofline, ctx->t);
 	const int nsteps = 1 + wtg_rounds_steps(NBUF * NINT, WTG_ROUNDS_MIN, 1);
 	wtg_ctx_progress(ctx, 0, nsteps, "filling the buffers");
 	int rc = make_buffers(ctx, &rf);
@@ -420,7 +413,14 @@ const struct wtg_experiment wtg_exp_roofline = {
 	.question = "Short on math or short on bytes?",
 	.runs = "integer kernels from 1/64 to 64 ops per byte over a cache-resident and a memory-sized "
 		"buffer; GB/s and Gop/s against intensity, >= 11 seeded rounds each; the ridge point",
-	.view = WTG_VIEW_SWEEP,
 	.needs_datafile = false,
-	.run = run,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_SWEEP,
+	.sweep = { .x = "ops_per_byte", .y = { "gops" }, .group = "buffer", .xlo = 1.0 / 64, .xhi = 64,
+		   .xtitle = "integer ops per byte" },
+	.headline = { { "Gop/s, memory-sized buffer at the highest intensity", NULL, NULL, "gops", "gops_ci_low",
+			"gops_ci_high", NULL, "Gop/s", true } },
+	.typical_s = 12,
+	.typical_quick_s = 3,
+	.run = roofline_run,
 };

@@ -1,9 +1,8 @@
 /* rounds.c: the rounds engine (see rounds.h): warm-up, seeded random order per round, per-variant
- * summaries, and the columns, values and checks every throughput row shares. */
+ * summaries, and the values and checks every throughput row shares. */
 #include "config.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,49 +143,6 @@ void wtg_rounds_free(struct wtg_rounds *r)
 	free(r->v);
 	r->v = NULL;
 	r->nvariants = 0;
-}
-
-/* Column names built at run time must outlive every table: keep them in one interned pool. */
-#define NAME_POOL 96
-#define NAME_LEN 40
-
-static const char *intern(const char *s)
-{
-	static char pool[NAME_POOL][NAME_LEN];
-	static int used;
-	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	const char *got = "?";
-	pthread_mutex_lock(&lock);
-	for (int i = 0; i < used; i++)
-		if (strcmp(pool[i], s) == 0) {
-			got = pool[i];
-			goto out;
-		}
-	if (used < NAME_POOL && strlen(s) < NAME_LEN) {
-		strcpy(pool[used], s);
-		got = pool[used++];
-	}
-out:
-	pthread_mutex_unlock(&lock);
-	return got;
-}
-
-int wtg_rounds_columns_after(struct wtg_column *cols, const char *x, const char *unit, int decimals)
-{
-	static const char *const suffix[4] = { "_ci_low", "_ci_high", "_min", "_max" };
-	for (int i = 0; i < 4; i++) {
-		char name[NAME_LEN];
-		snprintf(name, sizeof name, "%s%s", x, suffix[i]);
-		cols[i] = (struct wtg_column){ intern(name), unit, WTG_T_REAL, decimals };
-	}
-	cols[4] = (struct wtg_column){ "samples", "count", WTG_T_INT, 0 };
-	return WTG_ROUNDS_NCOLS - 1;
-}
-
-int wtg_rounds_columns(struct wtg_column *cols, const char *x, const char *unit, int decimals)
-{
-	cols[0] = (struct wtg_column){ intern(x), unit, WTG_T_REAL, decimals };
-	return 1 + wtg_rounds_columns_after(cols + 1, x, unit, decimals);
 }
 
 int wtg_rounds_values_after(struct wtg_value *v, const struct wtg_rounds_result *r)

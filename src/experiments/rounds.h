@@ -2,8 +2,9 @@
  * thread counts ...) in R >= 11 rounds: a fixed warm-up (unreported samples per variant before round
  * 1), then in every round each variant once, in an order the ctx's seeded generator shuffles afresh.
  * Each variant's samples are then summarized (median, bootstrap 95% CI of the median, min, max, n,
- * drift between the halves), and helpers declare and fill the columns X, X_ci_low, X_ci_high,
- * X_min, X_max, samples for the row's headline figure X and add its checks.
+ * drift between the halves); the descriptor declares the columns X, X_ci_low, X_ci_high, X_min,
+ * X_max, samples for the row's figure X (WTG_ROUNDS in experiment.h), helpers fill them and add
+ * their checks.
  *
  * A sketch (kernels, one figure per sample):
  *
@@ -14,9 +15,8 @@
  *		       struct wtg_value *vals)
  *	{ vals[0] = WTG_TEXT(name of v); return 1 + wtg_rounds_values(vals + 1, r) (+ more columns); }
  *
- *	struct wtg_column cols[WTG_MAX_COLS] = { { "kernel", "", WTG_T_TEXT, 0 } };
- *	int nc = 1 + wtg_rounds_columns(cols + 1, "gbps", "GB/s", 2);
- *	wtg_table_set_columns(ctx->t, cols, nc);
+ *	static const struct wtg_column cols[] = { { "kernel", "", WTG_T_TEXT, 0 }, WTG_ROUNDS("gbps", "GB/s", 2) };
+ *	(the descriptor: WTG_COLUMNS(cols); the run starts with wtg_experiment_columns(&wtg_exp_kernels, ctx->t))
  *	struct wtg_rounds_spec spec = { .nvariants = n, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
  *					.sample = one, .row = row, .label = name_of, .arg = &state };
  *	struct wtg_rounds r;
@@ -95,14 +95,11 @@ void wtg_rounds_free(struct wtg_rounds *r);
 /* The rounds steps a spec of nvariants, rounds and warmup takes (for callers adding own steps). */
 int wtg_rounds_steps(int nvariants, int rounds, int warmup);
 
-/* Write the WTG_ROUNDS_NCOLS columns of figure x at cols: x (unit, decimals), x_ci_low, x_ci_high,
- * x_min, x_max, then samples (count). The names live as long as the program. Returns the count. */
-int wtg_rounds_columns(struct wtg_column *cols, const char *x, const char *unit, int decimals);
-/* Write the matching WTG_ROUNDS_NCOLS values of r at v: median, CI low, CI high, min, max, n. */
+/* Write the WTG_ROUNDS_NCOLS values of r at v that match the columns WTG_ROUNDS(x, ...) declares
+ * (experiment.h): median, CI low, CI high, min, max, n. */
 int wtg_rounds_values(struct wtg_value *v, const struct wtg_rounds_result *r);
-/* The same without x (WTG_ROUNDS_NCOLS - 1 columns or values), for a table whose SPEC places x among
- * other columns: x_ci_low, x_ci_high, x_min, x_max, samples follow wherever the caller puts them. */
-int wtg_rounds_columns_after(struct wtg_column *cols, const char *x, const char *unit, int decimals);
+/* The same without x (WTG_ROUNDS_NCOLS - 1 values, the columns of WTG_ROUNDS_AFTER), for a table
+ * whose SPEC places x among other columns. */
 int wtg_rounds_values_after(struct wtg_value *v, const struct wtg_rounds_result *r);
 
 /* The row's checks: "ci" (ok, or fail when min <= ci_low <= median <= ci_high <= max does not hold)

@@ -15,6 +15,21 @@ static const long batch_sizes[] = { 1, 10, 100, 1000, 10000 };
 #define CLOCK_SLOT NSIZES /* schedule entry for an empty clock pair */
 
 /* The stopwatch alone: two clock reads with nothing between them, as wtg_time_getpid_batch does. */
+extern const struct wtg_experiment wtg_exp_syscall;
+
+static const struct wtg_column cols[] = {
+	{ "batch", "count", WTG_T_INT, 0 },
+	{ "batches", "count", WTG_T_INT, 0 },
+	{ "median_ns", "ns", WTG_T_REAL, 1 },
+	{ "p99_ns", "ns", WTG_T_REAL, 1 },
+	{ "mean_ns", "ns", WTG_T_REAL, 1 },
+	{ "min_ns", "ns", WTG_T_REAL, 1 },
+	{ "ci_low_ns", "ns", WTG_T_REAL, 1 },
+	{ "ci_high_ns", "ns", WTG_T_REAL, 1 },
+	{ "clock_ns", "ns", WTG_T_REAL, 1 },
+	{ "clock_share_pct", "%", WTG_T_REAL, 1 },
+};
+
 static double time_clock_pair(void)
 {
 	int64_t t0 = wtg_now_ns();
@@ -22,44 +37,21 @@ static double time_clock_pair(void)
 	return (double)(t1 - t0);
 }
 
-static int run(struct wtg_ctx *ctx)
+/* A run: the shuffled schedule and the samples, grouped by slot kind, each group in time order. */
+struct sc_run {
+	int nbatches, nslots;
+	int *order;
+	double *samples;
+	struct wtg_probe_result *probes;
+	int filled[NSIZES + 1];
+};
+
+/* Every slot of the schedule: a getpid batch of its size, or an empty clock pair. */
+static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st)
 {
-	const int nbatches = ctx->opt->quick ? 100 : 200;
-	const struct wtg_column cols[] = {
-		{ "batch", "count", WTG_T_INT, 0 },
-		{ "batches", "count", WTG_T_INT, 0 },
-		{ "median_ns", "ns", WTG_T_REAL, 1 },
-		{ "p99_ns", "ns", WTG_T_REAL, 1 },
-		{ "mean_ns", "ns", WTG_T_REAL, 1 },
-		{ "min_ns", "ns", WTG_T_REAL, 1 },
-		{ "ci_low_ns", "ns", WTG_T_REAL, 1 },
-		{ "ci_high_ns", "ns", WTG_T_REAL, 1 },
-		{ "clock_ns", "ns", WTG_T_REAL, 1 },
-		{ "clock_share_pct", "%", WTG_T_REAL, 1 },
-	};
-	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
-
-	/* the schedule: nbatches of every size and nbatches clock pairs, shuffled with the seed */
-	int nslots = (NSIZES + 1) * nbatches;
-	int *order = malloc((size_t)nslots * sizeof *order);
-	double *samples = malloc((size_t)nslots * sizeof *samples);
-	struct wtg_probe_result *probes = calloc(NSIZES, sizeof *probes);
-	if (!order || !samples || !probes) {
-		free(order);
-		free(samples);
-		free(probes);
-		wtg_table_fail(ctx->t, "out of memory");
-		return WTG_ERR;
-	}
-	for (int i = 0; i < nslots; i++)
-		order[i] = i % (NSIZES + 1);
-	wtg_shuffle_int(&ctx->rng, order, (size_t)nslots);
-
-	/* samples grouped by slot kind, each group in time order */
-	int filled[NSIZES + 1] = { 0 };
 	int64_t last_check = wtg_now_ns();
-	for (int i = 0; i < nslots; i++) {
-		int k = order[i];
+	for (int i = 0; i < st->nslots; i++) {
+		int k = st->order[i];
 		double v;
 		if (k == CLOCK_SLOT) {
 			v = time_clock_pair();
@@ -69,32 +61,32 @@ static int run(struct wtg_ctx *ctx)
 			wtg_probe_begin(&p);
 			v = wtg_time_getpid_batch(batch_sizes[k]);
 			wtg_probe_end(&p, &r);
-			wtg_probe_accumulate(&probes[k], &r);
+			wtg_probe_accumulate(&st->probes[k], &r);
 		}
-		samples[k * nbatches + filled[k]++] = v;
+		st->samples[k * st->nbatches + st->filled[k]++] = v;
 		int64_t now = wtg_now_ns();
 		if (now - last_check > 50 * 1000000LL) {
 			last_check = now;
 			char label[64];
-			snprintf(label, sizeof label, "batch %d of %d", i + 1, nslots);
-			wtg_ctx_progress(ctx, i, nslots, label);
-			if (wtg_ctx_cancelled(ctx)) {
-				free(order);
-				free(samples);
-				free(probes);
+			snprintf(label, sizeof label, "batch %d of %d", i + 1, st->nslots);
+			wtg_ctx_progress(ctx, i, st->nslots, label);
+			if (wtg_ctx_cancelled(ctx))
 				return WTG_CANCELLED;
-			}
 		}
 	}
-	wtg_ctx_progress(ctx, nslots, nslots, "summarizing");
+	wtg_ctx_progress(ctx, st->nslots, st->nslots, "summarizing");
+	return WTG_OK;
+}
 
-	const double *clk = samples + CLOCK_SLOT * nbatches;
-	double clock_ns = wtg_quantile(clk, (size_t)nbatches, 0.5);
+/* A row per batch size with the clock pair's share of it; returns that share at batch 1. */
+static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock_ns)
+{
+	int nb = st->nbatches;
 	double share1 = 0;
 	for (int k = 0; k < NSIZES; k++) {
-		const double *v = samples + k * nbatches;
+		const double *v = st->samples + k * nb;
 		struct wtg_summary s;
-		if (wtg_summarize(v, (size_t)nbatches, wtg_ctx_seed(ctx, (unsigned)k), &s) < 0) {
+		if (wtg_summarize(v, (size_t)nb, wtg_ctx_seed(ctx, (unsigned)k), &s) < 0) {
 			wtg_table_fail(ctx->t, "out of memory summarizing batch %ld", batch_sizes[k]);
 			break;
 		}
@@ -102,14 +94,14 @@ static int run(struct wtg_ctx *ctx)
 		if (k == 0)
 			share1 = share;
 		const struct wtg_value row[] = {
-			WTG_INT(batch_sizes[k]), WTG_INT(nbatches), WTG_REAL(s.median), WTG_REAL(s.p99),
+			WTG_INT(batch_sizes[k]), WTG_INT(nb),	  WTG_REAL(s.median), WTG_REAL(s.p99),
 			WTG_REAL(s.mean),	 WTG_REAL(s.min),   WTG_REAL(s.ci_low), WTG_REAL(s.ci_high),
 			WTG_REAL(clock_ns),	 WTG_REAL(share),
 		};
 		char name[32];
 		snprintf(name, sizeof name, "batch %ld", batch_sizes[k]);
-		wtg_table_add_series(ctx->t, name, "ns", v, (size_t)nbatches);
-		wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), &probes[k]);
+		wtg_table_add_series(ctx->t, name, "ns", v, (size_t)nb);
+		wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), &st->probes[k]);
 		bool ok = s.min <= s.median && s.median <= s.p99 && s.p99 <= s.max && s.ci_low <= s.median &&
 			  s.median <= s.ci_high;
 		wtg_table_check(ctx->t, "quantiles", ok,
@@ -117,18 +109,21 @@ static int run(struct wtg_ctx *ctx)
 				"median %.1f",
 				batch_sizes[k], s.ci_low, s.ci_high, s.median);
 	}
-	wtg_table_add_series(ctx->t, "clock pair", "ns", clk, (size_t)nbatches);
+	return share1;
+}
 
+static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_ns, double share1)
+{
 	int counted = 0;
 	for (int k = 0; k <= NSIZES; k++)
-		counted += filled[k] == nbatches;
+		counted += st->filled[k] == st->nbatches;
 	wtg_table_check(ctx->t, "batches", counted == NSIZES + 1,
 			"every batch size and the clock pair ran %d times in one shuffled schedule of %d",
-			nbatches, nslots);
+			st->nbatches, st->nslots);
 	wtg_table_note(ctx->t,
 		       "ns per call = (clock after - clock before) / batch; the %d batches of each size and "
 		       "%d empty clock pairs ran interleaved in seeded random order (seed %llu)",
-		       nbatches, nbatches, (unsigned long long)ctx->opt->seed);
+		       st->nbatches, st->nbatches, (unsigned long long)ctx->opt->seed);
 	wtg_table_note(ctx->t,
 		       "batch=1 includes the stopwatch: a clock pair alone measures %.1f ns (median, "
 		       "clock_ns), %.0f%% of the batch=1 median; at batch=10000 its share is %.4f ns per "
@@ -136,13 +131,42 @@ static int run(struct wtg_ctx *ctx)
 		       clock_ns, share1, clock_ns / 10000.0);
 	wtg_table_note(ctx->t, "each figure is an average over the calls of one batch, not the latency of "
 			       "single calls: a stall inside a batch is spread over its calls");
-	free(order);
-	free(samples);
-	free(probes);
-	return WTG_OK;
 }
 
-double wtg_headline_syscall(struct wtg_ctx *ctx)
+static int syscall_run(struct wtg_ctx *ctx)
+{
+	wtg_experiment_columns(&wtg_exp_syscall, ctx->t);
+	struct sc_run st = { .nbatches = ctx->opt->quick ? 100 : 200 };
+	/* the schedule: nbatches of every size and nbatches clock pairs, shuffled with the seed */
+	st.nslots = (NSIZES + 1) * st.nbatches;
+	st.order = malloc((size_t)st.nslots * sizeof *st.order);
+	st.samples = malloc((size_t)st.nslots * sizeof *st.samples);
+	st.probes = calloc(NSIZES, sizeof *st.probes);
+	int rc = WTG_OK;
+	if (!st.order || !st.samples || !st.probes) {
+		wtg_table_fail(ctx->t, "out of memory");
+		rc = WTG_ERR;
+	} else {
+		for (int i = 0; i < st.nslots; i++)
+			st.order[i] = i % (NSIZES + 1);
+		wtg_shuffle_int(&ctx->rng, st.order, (size_t)st.nslots);
+		rc = sc_measure(ctx, &st);
+	}
+	if (rc == WTG_OK) {
+		const double *clk = st.samples + CLOCK_SLOT * st.nbatches;
+		double clock_ns = wtg_quantile(clk, (size_t)st.nbatches, 0.5);
+		double share1 = sc_rows(ctx, &st, clock_ns);
+		wtg_table_add_series(ctx->t, "clock pair", "ns", clk, (size_t)st.nbatches);
+		sc_notes(ctx, &st, clock_ns, share1);
+	}
+	free(st.order);
+	free(st.samples);
+	free(st.probes);
+	return rc;
+}
+
+/* compare's figure: ns per getpid, the median of batches of 1000 */
+static double headline(struct wtg_ctx *ctx)
 {
 	/* 21 batches of 1000: median ns per call, about 5 ms at 200 ns a call */
 	double v[21];
@@ -157,7 +181,15 @@ const struct wtg_experiment wtg_exp_syscall = {
 	.question = "What does one kernel crossing cost?",
 	.runs = "raw syscall(SYS_getpid) in batches of 1..10000 calls, 200 batches each; median and p99 ns "
 		"per call",
-	.view = WTG_VIEW_SWEEP,
 	.needs_datafile = false,
-	.run = run,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_SWEEP,
+	.sweep = { .x = "batch", .y = { "median_ns", "p99_ns" }, .xlo = 1, .xhi = 10000,
+		   .xtitle = "calls per batch" },
+	.headline = { { "ns per getpid, batches of 1000", "batch", "1000", "median_ns", "ci_low_ns", "ci_high_ns",
+			"batch 1000", "ns", false } },
+	.compare = { headline, "median_ns", 1, "ns per getpid (median of batches of 1000)", .is_default = true },
+	.typical_s = 14,
+	.typical_quick_s = 3,
+	.run = syscall_run,
 };

@@ -135,21 +135,20 @@ static int measure(struct wtg_ctx *ctx, struct cond_run *c, int ncpu, long calls
 	return wtg_burner_set(0) < 0 ? WTG_ERR : WTG_OK;
 }
 
-static void set_columns(struct wtg_ctx *ctx)
-{
-	const struct wtg_column extra[] = {
-		{ "burner_iterations", "count", WTG_T_INT, 0 },
-		{ "p99_ratio", "", WTG_T_REAL, 2 },
-		{ "burners", "count", WTG_T_INT, 0 },
-		{ "above_2x", "count", WTG_T_INT, 0 },
-		{ "above_2x_pct", "%", WTG_T_REAL, 2 },
-		{ "above_2x_pct_ci_low", "%", WTG_T_REAL, 2 },
-		{ "above_2x_pct_ci_high", "%", WTG_T_REAL, 2 },
-		{ "blocks", "count", WTG_T_INT, 0 },
-		{ "block_batches", "count", WTG_T_INT, 0 },
-	};
-	wtg_set_distribution_columns_ex(ctx, "condition", extra, (int)WTG_ARRAY_LEN(extra));
-}
+extern const struct wtg_experiment wtg_exp_tail;
+
+static const struct wtg_column cols[] = {
+	WTG_DISTRIBUTION("condition"),
+	{ "burner_iterations", "count", WTG_T_INT, 0 },
+	{ "p99_ratio", "", WTG_T_REAL, 2 },
+	{ "burners", "count", WTG_T_INT, 0 },
+	{ "above_2x", "count", WTG_T_INT, 0 },
+	{ "above_2x_pct", "%", WTG_T_REAL, 2 },
+	{ "above_2x_pct_ci_low", "%", WTG_T_REAL, 2 },
+	{ "above_2x_pct_ci_high", "%", WTG_T_REAL, 2 },
+	{ "blocks", "count", WTG_T_INT, 0 },
+	{ "block_batches", "count", WTG_T_INT, 0 },
+};
 
 /* The notes that say how it was measured and what it found. */
 static void notes(struct wtg_ctx *ctx, const struct wtg_summary *s, long calls, double per_call, int ncpu,
@@ -179,11 +178,11 @@ static void notes(struct wtg_ctx *ctx, const struct wtg_summary *s, long calls, 
 		       n, (int)(0.99 * (n - 1)) + 1, (int)(0.99 * (n - 1)) + 2, n - (int)(0.99 * (n - 1)) - 1);
 }
 
-static int run(struct wtg_ctx *ctx)
+static int tail_run(struct wtg_ctx *ctx)
 {
 	const int n = BLOCKS * BLOCK_BATCHES;
 	const int ncpu = wtg_online_cpus();
-	set_columns(ctx);
+	wtg_experiment_columns(&wtg_exp_tail, ctx->t);
 	struct cond_run c[2] = { { .v = calloc((size_t)n, sizeof(double)) },
 				 { .v = calloc((size_t)n, sizeof(double)) } };
 	const int before = wtg_burner_count(); /* whatever the b key set is put back at the end */
@@ -232,7 +231,12 @@ const struct wtg_experiment wtg_exp_tail = {
 	.question = "Where does interference live?",
 	.runs = "getpid batches with the burners off and on in alternating seeded blocks, 1000 per "
 		"condition; percentiles, p99 ratio, share above 2x the quiet median (Wilson CI)",
-	.view = WTG_VIEW_HISTOGRAM,
 	.needs_datafile = false,
-	.run = run,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_HISTOGRAM,
+	.hist = { .label = "condition" },
+	.headline = { { "p99 with burners over p99 without", NULL, NULL, "p99_ratio", NULL, NULL, NULL, "", false } },
+	.typical_s = 38,
+	.typical_quick_s = 18,
+	.run = tail_run,
 };

@@ -186,22 +186,21 @@ static void label_of(void *arg, int v, char *buf, size_t len)
 	snprintf(buf, len, "%d thread%s", v + 1, v == 0 ? "" : "s");
 }
 
-static void set_columns(struct wtg_ctx *ctx)
-{
-	struct wtg_column cols[WTG_MAX_COLS] = {
-		{ "threads", "count", WTG_T_INT, 0 },
-		{ "ms", "ms", WTG_T_REAL, 1 },
-		{ "gbps", "GB/s", WTG_T_REAL, 2 },
-		{ "sum", "", WTG_T_INT, 0 },
-		{ "speedup", "", WTG_T_REAL, 2 },
-		{ "ideal_gbps", "GB/s", WTG_T_REAL, 2 },
-		{ "reps", "count", WTG_T_INT, 0 },
-		{ "bytes", "B", WTG_T_INT, 0 },
-		{ "oversubscribed", "", WTG_T_INT, 0 },
-	};
-	/* gbps itself is above, where the SPEC has it; its CI, min, max and samples follow */
-	wtg_table_set_columns(ctx->t, cols, 9 + wtg_rounds_columns_after(&cols[9], "gbps", "GB/s", 2));
-}
+extern const struct wtg_experiment wtg_exp_threads;
+
+/* gbps itself comes early, where the SPEC has it; its CI, min, max and samples follow */
+static const struct wtg_column cols[] = {
+	{ "threads", "count", WTG_T_INT, 0 },
+	{ "ms", "ms", WTG_T_REAL, 1 },
+	{ "gbps", "GB/s", WTG_T_REAL, 2 },
+	{ "sum", "", WTG_T_INT, 0 },
+	{ "speedup", "", WTG_T_REAL, 2 },
+	{ "ideal_gbps", "GB/s", WTG_T_REAL, 2 },
+	{ "reps", "count", WTG_T_INT, 0 },
+	{ "bytes", "B", WTG_T_INT, 0 },
+	{ "oversubscribed", "", WTG_T_INT, 0 },
+	WTG_ROUNDS_AFTER("gbps", "GB/s", 2),
+};
 
 /* The rows, one per thread count, from the rounds' medians. */
 /* The row of N = v + 1 threads from its samples so far (the engine publishes the rows in variant
@@ -270,12 +269,12 @@ static void notes(struct wtg_ctx *ctx, const struct sweep *sw, const struct wtg_
 			       sz, sz);
 }
 
-static int run(struct wtg_ctx *ctx)
+static int threads_run(struct wtg_ctx *ctx)
 {
 	const int ncpu = wtg_online_cpus();
 	const int maxn = ctx->opt->threads > 0 ? ctx->opt->threads : ncpu > 0 ? ncpu : 1;
 	const uint64_t target = ctx->opt->quick ? TARGET_BYTES_QUICK : TARGET_BYTES;
-	set_columns(ctx);
+	wtg_experiment_columns(&wtg_exp_threads, ctx->t);
 	struct sweep sw = { .span = wtg_datafile_span(ctx->df, SPAN_CAP), .consistent = true,
 			    .limit_ms = ctx->opt->time_limit_ms, .ncpu = ncpu };
 	sw.known = wtg_datafile_prefix_sum(ctx->df, sw.span);
@@ -328,7 +327,13 @@ const struct wtg_experiment wtg_exp_threads = {
 	.question = "How many cores fill the memory pipe?",
 	.runs = "prefaulted mapping split into N ranges, N = 1 .. online CPUs (--threads beyond, marked "
 		"oversubscribed); >= 11 seeded rounds per N, median GB/s with CI, sum checked per sample",
-	.view = WTG_VIEW_BARS,
 	.needs_datafile = true,
-	.run = run,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_BARS,
+	.bars = { .label = { "threads" }, .value = "gbps", .extra = "ms", .ideal = true },
+	.headline = { { "GB/s with the most threads", NULL, NULL, "gbps", "gbps_ci_low", "gbps_ci_high", NULL, "GB/s",
+			true } },
+	.typical_s = 2,
+	.typical_quick_s = 1,
+	.run = threads_run,
 };

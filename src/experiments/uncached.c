@@ -320,28 +320,26 @@ static int uc_rowvals(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_ro
 	return n;
 }
 
-static void uc_set_columns(struct wtg_ctx *ctx)
-{
-	struct wtg_column cols[WTG_MAX_COLS] = {
-		{ "mode", "", WTG_T_TEXT, 0 },
-		{ "bufsize", "B", WTG_T_INT, 0 },
-		{ "gbps", "GB/s", WTG_T_REAL, 3 },
-		{ "median_us", "us", WTG_T_REAL, 1 },
-		{ "p99_us", "us", WTG_T_REAL, 1 },
-	};
-	static const struct wtg_column more[] = {
-		{ "mechanism", "", WTG_T_TEXT, 0 },   { "read_calls", "count", WTG_T_INT, 0 },
-		{ "bytes", "B", WTG_T_INT, 0 },	      { "ms", "ms", WTG_T_REAL, 2 },
-		{ "sum", "", WTG_T_INT, 0 },	      { "mean_us", "us", WTG_T_REAL, 1 },
-		{ "p90_us", "us", WTG_T_REAL, 1 },    { "max_us", "us", WTG_T_REAL, 1 },
-		{ "ci_low_us", "us", WTG_T_REAL, 1 }, { "ci_high_us", "us", WTG_T_REAL, 1 },
-	};
-	int n = 5;
-	n += wtg_rounds_columns_after(cols + n, "gbps", "GB/s", 3);
-	for (size_t i = 0; i < WTG_ARRAY_LEN(more) && n < WTG_MAX_COLS; i++)
-		cols[n++] = more[i];
-	wtg_table_set_columns(ctx->t, cols, n);
-}
+extern const struct wtg_experiment wtg_exp_uncached;
+
+static const struct wtg_column cols[] = {
+	{ "mode", "", WTG_T_TEXT, 0 },
+	{ "bufsize", "B", WTG_T_INT, 0 },
+	{ "gbps", "GB/s", WTG_T_REAL, 3 },
+	{ "median_us", "us", WTG_T_REAL, 1 },
+	{ "p99_us", "us", WTG_T_REAL, 1 },
+	WTG_ROUNDS_AFTER("gbps", "GB/s", 3),
+	{ "mechanism", "", WTG_T_TEXT, 0 },
+	{ "read_calls", "count", WTG_T_INT, 0 },
+	{ "bytes", "B", WTG_T_INT, 0 },
+	{ "ms", "ms", WTG_T_REAL, 2 },
+	{ "sum", "", WTG_T_INT, 0 },
+	{ "mean_us", "us", WTG_T_REAL, 1 },
+	{ "p90_us", "us", WTG_T_REAL, 1 },
+	{ "max_us", "us", WTG_T_REAL, 1 },
+	{ "ci_low_us", "us", WTG_T_REAL, 1 },
+	{ "ci_high_us", "us", WTG_T_REAL, 1 },
+};
 
 /* The random offsets: round r reads nrand / R of them (one more in the first nrand % R rounds, at
  * most one per slot), drawn without replacement within the round by a partial Fisher-Yates shuffle
@@ -502,9 +500,9 @@ static void uc_free(struct uc *u)
 		free(u->all[v]);
 }
 
-static int run_uncached(struct wtg_ctx *ctx)
+static int uncached_run(struct wtg_ctx *ctx)
 {
-	uc_set_columns(ctx);
+	wtg_experiment_columns(&wtg_exp_uncached, ctx->t);
 	const struct wtg_datafile *df = ctx->df;
 	bool quick = ctx->opt && ctx->opt->quick;
 	struct uc u = { .ctx = ctx, .fd = -1 };
@@ -560,7 +558,14 @@ const struct wtg_experiment wtg_exp_uncached = {
 	.name = "uncached",
 	.question = "What does the storage path cost?",
 	.runs = "O_DIRECT sequential reads, buffer 4 KiB .. 16 MiB, and 20000 random 16 KiB reads in rounds; latencies",
-	.view = WTG_VIEW_SWEEP,
 	.needs_datafile = true,
-	.run = run_uncached,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_SWEEP,
+	.sweep = { .x = "bufsize", .y = { "gbps" }, .group = "mode", .xlo = 4 << 10, .xhi = 16 << 20,
+		   .xtitle = "O_DIRECT read size" },
+	.headline = { { "us per random 16 KiB read (median)", "mode", "random", "median_us", "ci_low_us",
+			"ci_high_us", NULL, "us", false } },
+	.typical_s = 23,
+	.typical_quick_s = 4,
+	.run = uncached_run,
 };

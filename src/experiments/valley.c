@@ -90,21 +90,18 @@ static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_re
 	return n;
 }
 
-static void set_columns(struct wtg_ctx *ctx)
-{
-	struct wtg_column cols[WTG_MAX_COLS] = {
-		{ "bufsize", "B", WTG_T_INT, 0 },
-		{ "read_calls", "count", WTG_T_INT, 0 },
-		{ "bytes", "B", WTG_T_INT, 0 },
-		{ "ms", "ms", WTG_T_REAL, 2 },
-		{ "gbps", "GB/s", WTG_T_REAL, 2 },
-		{ "sum", "", WTG_T_INT, 0 },
-	};
-	int n = 6;
-	n += wtg_rounds_columns_after(cols + n, "gbps", "GB/s", 2);
-	cols[n++] = (struct wtg_column){ "ns_per_call", "ns", WTG_T_REAL, 1 };
-	wtg_table_set_columns(ctx->t, cols, n);
-}
+extern const struct wtg_experiment wtg_exp_valley;
+
+static const struct wtg_column cols[] = {
+	{ "bufsize", "B", WTG_T_INT, 0 },
+	{ "read_calls", "count", WTG_T_INT, 0 },
+	{ "bytes", "B", WTG_T_INT, 0 },
+	{ "ms", "ms", WTG_T_REAL, 2 },
+	{ "gbps", "GB/s", WTG_T_REAL, 2 },
+	{ "sum", "", WTG_T_INT, 0 },
+	WTG_ROUNDS_AFTER("gbps", "GB/s", 2),
+	{ "ns_per_call", "ns", WTG_T_REAL, 1 },
+};
 
 /* The sizes a run measures: O_DIRECT in force skips those below its alignment (*skipped_below). */
 static void plan(struct wtg_ctx *ctx, struct vstate *st, bool direct, size_t *skipped_below)
@@ -171,10 +168,10 @@ static void add_checks(struct wtg_ctx *ctx, const struct vstate *st, const struc
 	}
 }
 
-static int run(struct wtg_ctx *ctx)
+static int valley_run(struct wtg_ctx *ctx)
 {
 	struct wtg_datafile *df = ctx->df;
-	set_columns(ctx);
+	wtg_experiment_columns(&wtg_exp_valley, ctx->t);
 	struct vstate st = { 0 };
 	st.buf = wtg_aligned_alloc(wtg_io_align(df), MAX_BUF);
 	if (!st.buf) {
@@ -208,28 +205,13 @@ static int run(struct wtg_ctx *ctx)
 	return rc;
 }
 
-double wtg_headline_valley(struct wtg_ctx *ctx)
+/* compare's figure: GB/s of a buffered 64 KiB-read sum of the first 64 MiB of the file at most:
+ * about 10 ms warm */
+static double headline(struct wtg_ctx *ctx)
 {
-	/* 64 KiB buffer over at most the first 64 MiB: about 10 ms warm */
-	struct wtg_datafile *df = ctx->df;
-	unsigned char *buf = wtg_aligned_alloc(wtg_io_align(df), 64u << 10);
-	if (!buf) {
-		wtg_table_fail(ctx->t, "valley: out of memory");
-		return NAN;
-	}
-	memset(buf, 0, 64u << 10);
-	uint64_t want = df->size < (64ull << 20) ? df->size : (64ull << 20);
 	struct wtg_read_pass p;
-	int rc = pass(ctx, buf, 64u << 10, want, &p);
-	free(buf);
-	if (rc != WTG_OK)
+	if (wtg_checked_pass(ctx, "valley", 64u << 10, 64ull << 20, &p) != WTG_OK)
 		return NAN;
-	int64_t known = wtg_datafile_prefix_sum(df, p.bytes);
-	if (p.sum != known) {
-		wtg_table_fail(ctx->t, "valley: sum %lld of the first %llu bytes is not the known %lld",
-			       (long long)p.sum, (unsigned long long)p.bytes, (long long)known);
-		return NAN;
-	}
 	return p.res.wall_ms > 0 ? (double)p.bytes / (p.res.wall_ms * 1e6) : NAN;
 }
 
@@ -237,7 +219,16 @@ const struct wtg_experiment wtg_exp_valley = {
 	.name = "valley",
 	.question = "How big should the read buffer be?",
 	.runs = "buffered sum of the data file for buffer sizes 16 B .. 16 MiB (x4 steps)",
-	.view = WTG_VIEW_SWEEP,
 	.needs_datafile = true,
-	.run = run,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_SWEEP,
+	.sweep = { .x = "bufsize", .y = { "gbps" }, .xlo = 16, .xhi = 16 << 20, .xtitle = "read() buffer size" },
+	.headline = { { "GB/s, 16-byte reads (the call-bound end)", "bufsize", "16", "gbps", "gbps_ci_low",
+			"gbps_ci_high", NULL, "GB/s", true },
+		      { "GB/s, buffered 64 KiB reads", "bufsize", "65536", "gbps", "gbps_ci_low", "gbps_ci_high", NULL,
+			"GB/s", true } },
+	.compare = { headline, "gbps", 2, "GB/s of a buffered 64 KiB-read sum of the file" },
+	.typical_s = 12,
+	.typical_quick_s = 1,
+	.run = valley_run,
 };

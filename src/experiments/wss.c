@@ -111,18 +111,17 @@ static void mark_caches(struct wtg_ctx *ctx)
 	}
 }
 
-static void set_columns(struct wtg_ctx *ctx)
-{
-	struct wtg_column cols[WTG_MAX_COLS] = { { "wss", "B", WTG_T_INT, 0 } };
-	int n = 1;
-	n += wtg_rounds_columns(cols + n, "gbps", "GB/s", 2);
-	cols[n++] = (struct wtg_column){ "level", "", WTG_T_TEXT, 0 };
-	cols[n++] = (struct wtg_column){ "passes", "count", WTG_T_REAL, 2 };
-	cols[n++] = (struct wtg_column){ "ms", "ms", WTG_T_REAL, 2 };
-	cols[n++] = (struct wtg_column){ "bytes", "B", WTG_T_INT, 0 };
-	cols[n++] = (struct wtg_column){ "sum", "", WTG_T_INT, 0 };
-	wtg_table_set_columns(ctx->t, cols, n);
-}
+extern const struct wtg_experiment wtg_exp_wss;
+
+static const struct wtg_column cols[] = {
+	{ "wss", "B", WTG_T_INT, 0 },
+	WTG_ROUNDS("gbps", "GB/s", 2),
+	{ "level", "", WTG_T_TEXT, 0 },
+	{ "passes", "count", WTG_T_REAL, 2 },
+	{ "ms", "ms", WTG_T_REAL, 2 },
+	{ "bytes", "B", WTG_T_INT, 0 },
+	{ "sum", "", WTG_T_INT, 0 },
+};
 
 static void add_notes(struct wtg_ctx *ctx, const struct wstate *st, const struct wtg_rounds *r, int warmup)
 {
@@ -155,9 +154,9 @@ static void add_checks(struct wtg_ctx *ctx, const struct wstate *st, const struc
 	}
 }
 
-static int run(struct wtg_ctx *ctx)
+static int wss_run(struct wtg_ctx *ctx)
 {
-	set_columns(ctx);
+	wtg_experiment_columns(&wtg_exp_wss, ctx->t);
 	mark_caches(ctx);
 	struct wstate *st = calloc(1, sizeof *st);
 	if (!st) {
@@ -176,7 +175,7 @@ static int run(struct wtg_ctx *ctx)
 	};
 	if (rc == WTG_OK)
 		rc = wtg_rounds_run(ctx, &spec, &r);
-	wtg_dram_buf_done(false);
+	wtg_dram_buf_done(ctx, &wtg_exp_wss);
 	if (rc == WTG_OK) {
 		wtg_ctx_progress(ctx, 1, 1, "done");
 		add_checks(ctx, st, &r);
@@ -205,7 +204,7 @@ static void headline_passes(void *arg)
 
 /* Headline for compare: GB/s of the fast sum over a memory-sized span of the data file, mapped and
  * prefaulted first so the figure is the sum's, not the page cache's or the fault path's. */
-double wtg_headline_wss(struct wtg_ctx *ctx)
+static double headline(struct wtg_ctx *ctx)
 {
 	uint64_t span = wtg_datafile_span(ctx->df, HEADLINE_SPAN);
 	unsigned char *m = wtg_map_prefaulted(ctx, span);
@@ -234,7 +233,16 @@ const struct wtg_experiment wtg_exp_wss = {
 	.name = "wss",
 	.question = "Cache or core?",
 	.runs = "sum a working set from below L1d to 4x the last-level cache repeatedly; GB/s per size",
-	.view = WTG_VIEW_SWEEP,
 	.needs_datafile = false,
-	.run = run,
+	.shares_dram_buf = true,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_SWEEP,
+	/* the sizes follow the machine: the axis takes the data's range */
+	.sweep = { .x = "wss", .y = { "gbps" }, .xtitle = "working set", .cache_marks = true },
+	.headline = { { "GB/s over the largest span", NULL, NULL, "gbps", "gbps_ci_low", "gbps_ci_high", NULL,
+			"GB/s", true } },
+	.compare = { headline, "gbps", 2, "GB/s summing a memory-sized span of the file" },
+	.typical_s = 3,
+	.typical_quick_s = 2,
+	.run = wss_run,
 };

@@ -64,20 +64,23 @@ static double zf_ns_per_fault(const struct zf_run *r)
 	return r->pages > 0 ? r->pr.wall_ms * 1e6 / (double)r->pages : NAN;
 }
 
-static int run_zerofill(struct wtg_ctx *ctx)
+extern const struct wtg_experiment wtg_exp_zerofill;
+
+static const struct wtg_column cols[] = {
+	{ "pages", "count", WTG_T_INT, 0 },
+	{ "ns_per_fault", "ns", WTG_T_REAL, 1 },
+	{ "minflt", "count", WTG_T_INT, 0 },
+	{ "ms", "ms", WTG_T_REAL, 2 },
+	{ "rep", "", WTG_T_INT, 0 },
+	{ "faults_per_page", "", WTG_T_REAL, 4 },
+	{ "majflt", "count", WTG_T_INT, 0 },
+	{ "bytes", "B", WTG_T_INT, 0 },
+	{ "page_size", "B", WTG_T_INT, 0 },
+};
+
+static int zerofill_run(struct wtg_ctx *ctx)
 {
-	const struct wtg_column cols[] = {
-		{ "pages", "count", WTG_T_INT, 0 },
-		{ "ns_per_fault", "ns", WTG_T_REAL, 1 },
-		{ "minflt", "count", WTG_T_INT, 0 },
-		{ "ms", "ms", WTG_T_REAL, 2 },
-		{ "rep", "", WTG_T_INT, 0 },
-		{ "faults_per_page", "", WTG_T_REAL, 4 },
-		{ "majflt", "count", WTG_T_INT, 0 },
-		{ "bytes", "B", WTG_T_INT, 0 },
-		{ "page_size", "B", WTG_T_INT, 0 },
-	};
-	wtg_table_set_columns(ctx->t, cols, (int)WTG_ARRAY_LEN(cols));
+	wtg_experiment_columns(&wtg_exp_zerofill, ctx->t);
 	long page = wtg_page_size();
 	size_t bytes = (size_t)(ctx->opt && ctx->opt->quick ? ZF_QUICK_SIZE : ZF_SIZE);
 	double ns[ZF_REPS];
@@ -134,7 +137,8 @@ static int run_zerofill(struct wtg_ctx *ctx)
 	return WTG_OK;
 }
 
-double wtg_headline_zerofill(struct wtg_ctx *ctx)
+/* compare's figure: ns per zero-fill page fault */
+static double headline(struct wtg_ctx *ctx)
 {
 	struct zf_run r;
 	int rc = zf_touch(NULL, (size_t)ZF_HEADLINE_SIZE, wtg_page_size(), &r);
@@ -150,7 +154,13 @@ const struct wtg_experiment wtg_exp_zerofill = {
 	.name = "zerofill",
 	.question = "What does one page fault cost?",
 	.runs = "map fresh anonymous memory, touch one byte per page; ns per fault",
-	.view = WTG_VIEW_COUNTERS,
 	.needs_datafile = false,
-	.run = run_zerofill,
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_COUNTERS,
+	.counters = { .counter = "rep" },
+	.headline = { { "ns per zero-fill fault", NULL, NULL, NULL, NULL, NULL, "ns per fault", "ns", false } },
+	.compare = { headline, "ns_per_fault", 0, "ns per zero-fill page fault" },
+	.typical_s = 12,
+	.typical_quick_s = 5,
+	.run = zerofill_run,
 };

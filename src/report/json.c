@@ -327,7 +327,7 @@ static void write_options(FILE *f, const struct wtg_options *o)
 	fprintf(f, ",\n      \"background\": %s,\n      \"uncached\": %s,\n      \"seed\": %" PRIu64 ",\n",
 		bool_str(o->background), bool_str(o->uncached), o->seed);
 	fprintf(f, "      \"compare\": \"%s:%s\",\n      \"time_limit_s\": %" PRId64 ",\n",
-		o->compare_exp ? o->compare_exp : "syscall", o->compare_cond ? o->compare_cond : "burn",
+		o->compare_exp ? o->compare_exp : wtg_compare_default(), o->compare_cond ? o->compare_cond : "burn",
 		o->time_limit_ms / 1000);
 	fputs("      \"order\": [", f);
 	for (int i = 0; i < o->norder && i < 32; i++) {

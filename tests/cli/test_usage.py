@@ -61,7 +61,7 @@ CASES = [
     (["--compare=syscall"], "--compare takes EXP:COND, e.g. syscall:burn, not 'syscall'"),
     (["--compare=clock:burn"],
      "--compare: 'clock' is not an experiment compare can pair "
-     "(syscall valley readcost zerofill wss passes bytewise)"),
+     "(bytewise syscall valley zerofill wss readcost passes)"),
     (["--compare=syscall:rain"], "--compare: unknown condition 'rain' (burn background uncached cold)"),
     (["--file=/nonexistent/data.bin"], "--file '/nonexistent/data.bin': No such file or directory"),
     (["--file=" + d], "--file '%s' is not a regular file" % d),

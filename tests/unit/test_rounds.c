@@ -106,8 +106,8 @@ static void test_order_and_summary(void)
 	}
 
 	/* columns and values */
-	struct wtg_column cols[WTG_ROUNDS_NCOLS];
-	CHECK(wtg_rounds_columns(cols, "gbps", "GB/s", 2) == WTG_ROUNDS_NCOLS);
+	static const struct wtg_column cols[] = { WTG_ROUNDS("gbps", "GB/s", 2) };
+	CHECK(WTG_ARRAY_LEN(cols) == WTG_ROUNDS_NCOLS);
 	CHECK_STR(cols[0].name, "gbps");
 	CHECK_STR(cols[1].name, "gbps_ci_low");
 	CHECK_STR(cols[2].name, "gbps_ci_high");
@@ -115,9 +115,10 @@ static void test_order_and_summary(void)
 	CHECK_STR(cols[4].name, "gbps_max");
 	CHECK_STR(cols[5].name, "samples");
 	CHECK_STR(cols[2].unit, "GB/s");
-	struct wtg_column again[WTG_ROUNDS_NCOLS];
-	wtg_rounds_columns(again, "gbps", "GB/s", 2);
-	CHECK(again[1].name == cols[1].name);	/* interned once */
+	static const struct wtg_column after[] = { WTG_ROUNDS_AFTER("ms", "ms", 1) };
+	CHECK(WTG_ARRAY_LEN(after) == WTG_ROUNDS_NCOLS - 1);
+	CHECK_STR(after[0].name, "ms_ci_low");
+	CHECK(after[3].decimals == 1 && after[4].type == WTG_T_INT);
 	struct wtg_value val[WTG_ROUNDS_NCOLS];
 	CHECK(wtg_rounds_values(val, &r.v[1]) == WTG_ROUNDS_NCOLS);
 	CHECK_NEAR(val[0].r, 25, 1e-9);
@@ -161,8 +162,7 @@ static void test_rows(void)
 	struct wtg_ctx ctx;
 	atomic_bool cancel;
 	setup(&ctx, &t, &cancel, 3);
-	struct wtg_column c[1 + WTG_ROUNDS_NCOLS] = { { "v", "", WTG_T_INT, 0 } };
-	wtg_rounds_columns(c + 1, "ms", "ms", 2);
+	static const struct wtg_column c[] = { { "v", "", WTG_T_INT, 0 }, WTG_ROUNDS("ms", "ms", 2) };
 	wtg_table_set_columns(&t, c, 1 + WTG_ROUNDS_NCOLS);
 	int calls = 0;
 	struct wtg_rounds_spec spec = { .nvariants = 3, .rounds = 11, .sample = flat_sample, .row = fake_row,

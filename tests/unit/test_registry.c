@@ -1,0 +1,203 @@
+/* test_registry.c: the experiment registry holds together. Every experiment declares its columns,
+ * and every column its view, headlines and compare pairing name is among them (with the right
+ * type); names do not repeat; compare's choices, its default and its error message come from the
+ * registry; a table gets exactly the declared columns. Broken declarations are caught, with the
+ * word that is wrong in the reason. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "unit.h"
+#include "wtg/experiment.h"
+#include "wtg/table.h"
+
+static void test_every_declaration(void)
+{
+	CHECK(wtg_nexperiments > 0);
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		const struct wtg_experiment *e = wtg_experiments[i];
+		char why[256] = "";
+		int rc = wtg_experiment_check(e, why, sizeof why);
+		if (rc != 0)
+			fprintf(stderr, "  %s\n", why);
+		CHECK(rc == 0);
+		CHECK(e->run != NULL);
+		CHECK(e->typical_s > 0 && e->typical_quick_s > 0 && e->typical_quick_s <= e->typical_s);
+		/* the registry finds each name at its own place: no name repeats */
+		CHECK(wtg_experiment_find(e->name) == i);
+		for (int k = 0; k < i; k++)
+			CHECK(strcmp(wtg_experiments[k]->name, e->name) != 0);
+	}
+}
+
+static void test_table_gets_the_declared_columns(void)
+{
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		const struct wtg_experiment *e = wtg_experiments[i];
+		struct wtg_table t;
+		wtg_table_init(&t, e);
+		wtg_experiment_columns(e, &t);
+		CHECK(t.ncols == e->ncols);
+		for (int c = 0; c < t.ncols && c < e->ncols; c++) {
+			CHECK_STR(t.cols[c].name, e->cols[c].name);
+			CHECK(wtg_table_col(&t, e->cols[c].name) == c);
+		}
+		wtg_table_free(&t);
+	}
+}
+
+static void test_compare_choices(void)
+{
+	char choices[512], *save = NULL;
+	wtg_compare_choices(choices, sizeof choices, " ");
+	CHECK(choices[0] != '\0');
+	int n = 0;
+	for (char *w = strtok_r(choices, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		/* every choice names a known experiment that compare can pair */
+		int i = wtg_experiment_find(w);
+		CHECK(i >= 0);
+		CHECK(wtg_compare_target(w) != NULL);
+		CHECK(i >= 0 && wtg_experiments[i]->compare.fn != NULL);
+		n++;
+	}
+	int pairable = 0, defaults = 0;
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		pairable += wtg_experiments[i]->compare.fn != NULL;
+		defaults += wtg_experiments[i]->compare.is_default;
+		if (wtg_experiments[i]->compare.is_default)
+			CHECK(wtg_experiments[i]->compare.fn != NULL);
+	}
+	CHECK(n == pairable);
+	CHECK(defaults == 1);
+	const char *d = wtg_compare_default();
+	CHECK(d != NULL && wtg_compare_target(d) != NULL);
+	CHECK(wtg_compare_target("no-such-experiment") == NULL);
+	CHECK(wtg_compare_target("compare") == NULL);	/* compare does not pair itself */
+	wtg_compare_choices(choices, sizeof choices, ", ");
+	CHECK(strstr(choices, d) != NULL);
+	CHECK(strstr(choices, ", ") != NULL || pairable == 1);
+	wtg_compare_choices(choices, 3, " ");	/* no room for one name: nothing, not half of it */
+	CHECK_STR(choices, "");
+
+	char conds[128];
+	wtg_compare_conditions(conds, sizeof conds, " ");
+	CHECK_STR(conds, "burn background uncached cold");
+	CHECK(wtg_compare_condition("burn") && wtg_compare_condition("cold"));
+	CHECK(!wtg_compare_condition("rain") && !wtg_compare_condition(""));
+	wtg_compare_conditions(conds, 8, " ");	/* cut at a whole word */
+	CHECK_STR(conds, "burn");
+}
+
+/* ---- broken declarations are caught ---- */
+
+static double figure(struct wtg_ctx *ctx)
+{
+	(void)ctx;
+	return 1;
+}
+
+static const struct wtg_column cols[] = {
+	{ "size", "B", WTG_T_INT, 0 },
+	{ "gbps", "GB/s", WTG_T_REAL, 2 },
+	{ "mode", "", WTG_T_TEXT, 0 },
+};
+
+static const struct wtg_experiment good = {
+	.name = "fixture",
+	.question = "Does the checker pass a sound declaration?",
+	.runs = "nothing",
+	WTG_COLUMNS(cols),
+	.view = WTG_VIEW_SWEEP,
+	.sweep = { .x = "size", .y = { "gbps" }, .group = "mode", .xtitle = "size" },
+	.headline = { { "GB/s, the largest size", "size", "65536", "gbps", NULL, NULL, NULL, "GB/s", true } },
+	.compare = { figure, "gbps", 2, "GB/s" },
+};
+
+/* The checker refuses e, and its reason names `word`. */
+static void refused(const struct wtg_experiment *e, const char *word)
+{
+	char why[256] = "";
+	CHECK(wtg_experiment_check(e, why, sizeof why) == -1);
+	if (!strstr(why, word))
+		fprintf(stderr, "  '%s' does not name '%s'\n", why, word);
+	CHECK(strstr(why, word) != NULL);
+}
+
+static void test_broken(void)
+{
+	char why[256];
+	CHECK(wtg_experiment_check(&good, why, sizeof why) == 0);
+
+	struct wtg_experiment e = good;
+	e.sweep.y[1] = "p99_ns";
+	refused(&e, "p99_ns");
+	e = good;
+	e.sweep.x = "mode";	/* a text x */
+	refused(&e, "numeric");
+	e = good;
+	e.sweep.x = NULL;
+	refused(&e, "sweep");
+	e = good;
+	e.view = WTG_VIEW_BARS;	/* bars without their spec */
+	refused(&e, "bars");
+	e.bars = (struct wtg_bars_spec){ .label = { "mode" }, .value = "gbps", .extra = "ms" };
+	refused(&e, "'ms'");
+	e.bars.extra = NULL;
+	e.bars.ci[0] = "gbps_ci_low";
+	refused(&e, "gbps_ci_low");
+	e = good;
+	e.view = WTG_VIEW_HISTOGRAM;
+	refused(&e, "histogram");
+	e.hist.label = "size";	/* a numeric label */
+	refused(&e, "text");
+	e = good;
+	e.headline[1] = (struct wtg_headline){ "ns", NULL, NULL, "median_ns", NULL, NULL, NULL, "ns", false };
+	refused(&e, "median_ns");
+	e = good;
+	e.headline[0].key_col = "rows";
+	refused(&e, "'rows'");
+	e = good;
+	e.headline[0].unit = "MB/s";	/* not its column's unit */
+	refused(&e, "MB/s");
+	e = good;
+	e.headline[0].lo_col = "gbps";	/* one end of a CI */
+	refused(&e, "CI");
+	e = good;
+	e.headline[0].col = "mode";
+	refused(&e, "numeric");
+	e = good;
+	e.headline[0].col = NULL;	/* neither a value column nor a series */
+	refused(&e, "value");
+	e = good;
+	e.compare.col = "ns_per_fault";
+	refused(&e, "ns_per_fault");
+	e = good;
+	e.counters.counter = "rep";
+	refused(&e, "'rep'");
+
+	static const struct wtg_column twice[] = { { "size", "B", WTG_T_INT, 0 }, { "size", "B", WTG_T_INT, 0 } };
+	e = good;
+	e.cols = twice;
+	e.ncols = 2;
+	e.sweep = (struct wtg_sweep_spec){ .x = "size", .y = { "size" }, .xtitle = "size" };
+	e.headline[0].figure = NULL;
+	e.compare.fn = NULL;
+	e.compare.col = NULL;
+	refused(&e, "twice");
+	e = good;
+	e.ncols = 0;
+	refused(&e, "columns");
+	e = good;
+	e.name = "";
+	refused(&e, "name");
+}
+
+int main(void)
+{
+	test_every_declaration();
+	test_table_gets_the_declared_columns();
+	test_compare_choices();
+	test_broken();
+	return unit_done("test_registry");
+}
