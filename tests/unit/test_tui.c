@@ -716,6 +716,61 @@ static void test_snapshot(void)
 	wtg_table_free(&dst);
 }
 
+/* ---- what the dashboard reads of the session ---- */
+
+/* The status call: the running one, a queued one, one neither. */
+static void test_session_status(void)
+{
+	static struct wtg_session s;
+	memset(&s, 0, sizeof s);
+	pthread_mutex_init(&s.qlock, NULL);
+	for (int i = 0; i < wtg_nexperiments; i++)
+		wtg_table_init(&s.tables[i], wtg_experiments[i]);
+	int run = 1 % wtg_nexperiments, queued = 2 % wtg_nexperiments, other = 3 % wtg_nexperiments;
+	struct wtg_run_status st;
+	atomic_store(&s.current, -1);
+	wtg_session_status(&s, -1, &st);
+	CHECK(st.idx == -1 && !st.current && st.queue_pos == -1);
+	atomic_store(&s.current, run);
+	s.queue[0] = other == queued ? -1 : queued;
+	s.qlen = 1;
+	wtg_table_set_state(&s.tables[run], WTG_RUNNING);
+	wtg_table_progress(&s.tables[run], 3, 7, "bufsize 4K");
+	wtg_session_status(&s, -1, &st);
+	CHECK(st.idx == run && st.current && st.state == WTG_RUNNING);
+	CHECK(st.step == 3 && st.nsteps == 7 && st.started_ns > 0);
+	CHECK_STR(st.label, "bufsize 4K");
+	wtg_session_status(&s, queued, &st);
+	CHECK(st.idx == queued && !st.current && st.queue_pos == 0 && st.state == WTG_IDLE);
+	wtg_session_status(&s, other, &st);
+	CHECK(st.queue_pos == -1 && !st.current);
+	for (int i = 0; i < wtg_nexperiments; i++)
+		wtg_table_free(&s.tables[i]);
+	pthread_mutex_destroy(&s.qlock);
+}
+
+/* The three ways probe results join (the panels show their sums). */
+static void test_probe_merge(void)
+{
+	struct wtg_probe_result a = { .wall_ms = 10, .user_ms = 4, .sys_ms = 1, .minflt = 5, .threads = 1,
+				      .migrations = 2, .cpus_seen = 1 };
+	struct wtg_probe_result b = { .wall_ms = 6, .user_ms = 3, .sys_ms = 2, .minflt = 7, .threads = 2,
+				      .migrations = -1, .cpus_seen = 2 };
+	struct wtg_probe_result c = a;
+	wtg_probe_merge(&c, &b, WTG_PROBE_CONCURRENT);
+	CHECK(c.wall_ms == 10 && c.user_ms == 7 && c.sys_ms == 3 && c.minflt == 12 && c.threads == 3);
+	CHECK(c.migrations == -1 && c.cpus_seen == 3);	/* unknown stays unknown */
+	c = a;
+	wtg_probe_merge(&c, &b, WTG_PROBE_SEQUENTIAL);
+	CHECK(c.wall_ms == 16 && c.user_ms == 7 && c.threads == 1);
+	c = a;
+	wtg_probe_merge(&c, &b, WTG_PROBE_HELPERS);
+	CHECK(c.wall_ms == 10 && c.user_ms == 7 && c.minflt == 12 && c.threads == 2 && c.migrations == 2);
+	struct wtg_probe_result z = { 0 };
+	wtg_probe_merge(&z, &b, WTG_PROBE_SEQUENTIAL);	/* the first one is taken whole */
+	CHECK(z.wall_ms == 6 && z.threads == 2 && z.minflt == 7);
+}
+
 int main(int argc, char **argv)
 {
 	show = argc > 1 && strcmp(argv[1], "--show") == 0;
@@ -728,6 +783,8 @@ int main(int argc, char **argv)
 	test_keys_man();
 	test_keys_table();
 	test_snapshot();
+	test_session_status();
+	test_probe_merge();
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
 	SCREEN *scr = out && in ? newterm("xterm", out, in) : NULL;
 	if (!scr) {
