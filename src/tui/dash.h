@@ -95,10 +95,12 @@ struct dash {
 	struct wtg_run_status step_run;	/* the running experiment's step, to see it stand still */
 	int64_t step_since;
 
-	char notice[PATH_MAX + 256];
-	enum tui_role notice_role;
-	int notice_path;		/* where the path of a path notice starts, 0 for none */
-	int64_t notice_until;
+	struct {			/* a line in the status line for NOTICE_NS after a key */
+		char text[PATH_MAX + 256];
+		enum tui_role role;
+		int path;		/* where the path of a path notice starts, 0 for none */
+		int64_t until;
+	} note;
 
 	int64_t t_start;
 	int64_t last_frame;

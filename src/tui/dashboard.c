@@ -40,18 +40,18 @@ void dash_notice(struct dash *d, enum tui_role role, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(d->notice, sizeof d->notice, fmt, ap);
+	vsnprintf(d->note.text, sizeof d->note.text, fmt, ap);
 	va_end(ap);
-	d->notice_role = role;
-	d->notice_path = 0;
-	d->notice_until = wtg_now_ns() + NOTICE_NS;
+	d->note.role = role;
+	d->note.path = 0;
+	d->note.until = wtg_now_ns() + NOTICE_NS;
 	d->dirty |= DIRTY_STATUS;
 }
 
 void dash_notice_path(struct dash *d, enum tui_role role, const char *what, const char *path)
 {
 	dash_notice(d, role, "%s %s", what, path);
-	d->notice_path = (int)strlen(what) + 1;
+	d->note.path = (int)strlen(what) + 1;
 }
 
 bool dash_built(int idx)
@@ -328,7 +328,7 @@ static unsigned observe_conditions(struct dash *d, int64_t now)
 	bool squeezed = v->burners > 0 && v->bg && still > STARVED_NS;
 	int64_t stall = d->stall_ns > STARVED_NS ? d->stall_ns : squeezed ? still : 0;
 	v->stall_s = r->idx >= 0 && stall > 0 ? (int)(stall / 1000000000LL) : -1;
-	v->notice_on = now < d->notice_until;
+	v->notice_on = now < d->note.until;
 	if (v->stall_s != old.stall_s || v->notice_on != old.notice_on)
 		dirty |= DIRTY_STATUS;
 
@@ -444,7 +444,7 @@ static int loop(struct dash *d)
 	bool pending = true;
 	for (;;) {
 		int64_t now = wtg_now_ns();
-		bool animate = d->seen.tick >= 0 || now < d->notice_until;
+		bool animate = d->seen.tick >= 0 || now < d->note.until;
 		int timeout = animate ? TICK_MS : -1;
 		if (pending) {
 			int64_t wait = (d->last_frame + FRAME_MIN_NS - now) / 1000000;

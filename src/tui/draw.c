@@ -15,17 +15,17 @@
 /* The notice in at most width columns: a path notice loses the start of its path to an ellipsis. */
 static void notice_fit(const struct dash *d, char *out, size_t len, int width)
 {
-	wtg_strlcpy(out, d->notice, len);
-	if (d->notice_path <= 0 || tui_width(out) <= width)
+	wtg_strlcpy(out, d->note.text, len);
+	if (d->note.path <= 0 || tui_width(out) <= width)
 		return;
-	const char *ell = d->look.g->ellipsis, *p = d->notice + d->notice_path;
-	int room = width - d->notice_path - tui_width(ell);
+	const char *ell = d->look.g->ellipsis, *p = d->note.text + d->note.path;
+	int room = width - d->note.path - tui_width(ell);
 	while (*p && tui_width(p) > room) {
 		p++;
 		while ((*p & 0xc0) == 0x80)
 			p++;	/* a whole character at a time */
 	}
-	snprintf(out, len, "%.*s%s%s", d->notice_path, d->notice, ell, p);
+	snprintf(out, len, "%.*s%s%s", d->note.path, d->note.text, ell, p);
 }
 
 
@@ -558,9 +558,9 @@ static void draw_status(struct dash *d)
 		return;
 	} else if (note) {
 		tui_put(w, 0, 0, 1, A_NORMAL, " ");
-		char fit[sizeof d->notice + 8];
+		char fit[sizeof d->note.text + 8];
 		notice_fit(d, fit, sizeof fit, W - kw - 1);
-		tui_put_clip(w, 0, 1, W - kw - 1, tui_attr(l, d->notice_role), l, fit);
+		tui_put_clip(w, 0, 1, W - kw - 1, tui_attr(l, d->note.role), l, fit);
 	} else {
 		int x = 1;
 		for (int i = 0; i < dash_nkeys; i++) {
@@ -594,11 +594,7 @@ static void draw_help(struct dash *d)
 	WINDOW *w = d->help;
 	const struct tui_look *l = &d->look;
 	/* one screen at 80x24: descriptions of at most 55 columns */
-	static const char *const views[][2] = {
-		{ "sweep", "a line per series on a log2 x axis; marks are rows" },
-		{ "bars", "a bar per row; threads: ideal = 1 thread x min(N, CPUs)" },
-		{ "histogram", "samples in bins (log over decades); median p90 p99" },
-		{ "counters", "faults and times per case, per page and per fault" },
+	static const char *const panels[][2] = {
 		{ "panels", "wall/user/sys of the latest run; faults, switches," },
 		{ "", "CPUs seen; the conditions and what the kernel gave" },
 	};
@@ -615,9 +611,13 @@ static void draw_help(struct dash *d)
 		y++;
 	}
 	y++;
-	for (size_t i = 0; i < WTG_ARRAY_LEN(views) && y < hh; i++, y++) {
-		tui_put(w, y, 2, 16, tui_attr(l, TR_TITLE), views[i][0]);
-		tui_put(w, y, 19, hw - 17, A_NORMAL, views[i][1]);
+	for (int i = 0; i < tui_nview_classes && y < hh; i++, y++) {
+		tui_put(w, y, 2, 16, tui_attr(l, TR_TITLE), tui_view_class((enum wtg_view)i)->name);
+		tui_put(w, y, 19, hw - 17, A_NORMAL, tui_view_class((enum wtg_view)i)->help);
+	}
+	for (size_t i = 0; i < WTG_ARRAY_LEN(panels) && y < hh; i++, y++) {
+		tui_put(w, y, 2, 16, tui_attr(l, TR_TITLE), panels[i][0]);
+		tui_put(w, y, 19, hw - 17, A_NORMAL, panels[i][1]);
 	}
 	if (y + 1 < hh)
 		tui_put(w, y + 1, 2, hw, tui_attr(l, TR_DIM),

@@ -126,10 +126,13 @@ struct tui_view {
 /* One row per view (indexed by enum wtg_view): its draw and the lines its body wants. */
 struct tui_view_class {
 	const char *name;
+	const char *help;			/* one line on the help screen */
 	void (*draw)(const struct tui_view *v);
 	int (*wants)(const struct tui_view *v);
 	bool samples_beside;			/* a histogram of the table's samples beside or under it */
 };
+extern const int tui_nview_classes;
+/* The row of a view (counters' for an unknown one). */
 const struct tui_view_class *tui_view_class(enum wtg_view view);
 
 /* Error, failed checks, checks summary and notes at the bottom of the rectangle; returns the lines

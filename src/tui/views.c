@@ -22,13 +22,18 @@ static int cols_wants(const struct tui_view *v)
 	return v->t->ncols + 3;
 }
 
-/* Indexed by enum wtg_view. */
+/* Indexed by enum wtg_view. The help's lines fit 55 columns (the help is one screen at 80x24). */
 static const struct tui_view_class view_classes[] = {
-	[WTG_VIEW_SWEEP] = { "sweep", tui_sweep_draw, chart_wants, true },
-	[WTG_VIEW_BARS] = { "bars", tui_bars_draw, rows_wants, true },
-	[WTG_VIEW_HISTOGRAM] = { "histogram", tui_hist_draw, chart_wants, false },
-	[WTG_VIEW_COUNTERS] = { "counters", tui_counters_draw, cols_wants, true },
+	[WTG_VIEW_SWEEP] = { "sweep", "a line per series on a log2 x axis; marks are rows", tui_sweep_draw,
+			     chart_wants, true },
+	[WTG_VIEW_BARS] = { "bars", "a bar per row; threads: ideal = 1 thread x min(N, CPUs)", tui_bars_draw,
+			    rows_wants, true },
+	[WTG_VIEW_HISTOGRAM] = { "histogram", "samples in bins (log over decades); median p90 p99",
+				 tui_hist_draw, chart_wants, false },
+	[WTG_VIEW_COUNTERS] = { "counters", "faults and times per case, per page and per fault",
+				tui_counters_draw, cols_wants, true },
 };
+const int tui_nview_classes = (int)WTG_ARRAY_LEN(view_classes);
 
 const struct tui_view_class *tui_view_class(enum wtg_view view)
 {

@@ -668,6 +668,19 @@ static void test_keys_table(void)
 	CHECK(hints >= 5);
 }
 
+/* The view table: a row per view, named as --list names it, each drawing, with a help line. */
+static void test_view_table(void)
+{
+	CHECK(tui_nview_classes == WTG_VIEW_COUNTERS + 1);
+	for (int i = 0; i < tui_nview_classes; i++) {
+		const struct tui_view_class *vc = tui_view_class((enum wtg_view)i);
+		CHECK_STR(vc->name, wtg_view_name((enum wtg_view)i));
+		CHECK(vc->draw != NULL && vc->wants != NULL);
+		CHECK(vc->help && tui_width(vc->help) <= 55);
+	}
+	CHECK(!tui_view_class(WTG_VIEW_HISTOGRAM)->samples_beside);
+}
+
 /* ---- snapshots ---- */
 
 static void test_snapshot(void)
@@ -782,6 +795,7 @@ int main(int argc, char **argv)
 	test_formats();
 	test_keys_man();
 	test_keys_table();
+	test_view_table();
 	test_snapshot();
 	test_session_status();
 	test_probe_merge();
