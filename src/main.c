@@ -153,29 +153,26 @@ static void progress_clear(struct progress *p)
 
 static void progress_show(struct progress *p, struct wtg_session *s, const struct wtg_options *o)
 {
-	int cur = atomic_load(&s->current);
-	if (!p->on || cur < 0 || cur >= wtg_nexperiments)
+	struct wtg_run_status cur, st;
+	wtg_session_status(s, -1, &cur);
+	if (!p->on || cur.idx < 0 || cur.idx >= wtg_nexperiments)
 		return;
 	int done = 0;
 	for (int i = 0; i < wtg_nexperiments; i++) {
-		if (!o->selected[i] || i == cur)
+		if (!o->selected[i] || i == cur.idx)
 			continue;
-		pthread_mutex_lock(&s->tables[i].lock);
-		done += s->tables[i].state != WTG_IDLE && s->tables[i].state != WTG_RUNNING;
-		pthread_mutex_unlock(&s->tables[i].lock);
+		wtg_session_status(s, i, &st);
+		done += st.state != WTG_IDLE && st.state != WTG_RUNNING;
 	}
-	struct wtg_table *t = &s->tables[cur];
 	char line[256], left[48] = "";
-	pthread_mutex_lock(&t->lock);
-	int64_t rem = t->expected_ns > 0 ? t->expected_ns - (wtg_now_ns() - t->started_ns) : -1;
+	int64_t rem = cur.expected_ns > 0 ? cur.expected_ns - (wtg_now_ns() - cur.started_ns) : -1;
 	if (rem >= 0)
 		snprintf(left, sizeof left, ", about %.0f s left", (double)rem / 1e9 + 0.5);
 	char step[32] = "starting";
-	if (t->nsteps > 0)
-		snprintf(step, sizeof step, "step %d of %d", t->step, t->nsteps);
-	snprintf(line, sizeof line, "[%d/%d] %s: %s%s%s%s", done + 1, p->total, wtg_experiments[cur]->name, step,
-		 t->step_label[0] ? ", " : "", t->step_label, left);
-	pthread_mutex_unlock(&t->lock);
+	if (cur.nsteps > 0)
+		snprintf(step, sizeof step, "step %d of %d", cur.step, cur.nsteps);
+	snprintf(line, sizeof line, "[%d/%d] %s: %s%s%s%s", done + 1, p->total, wtg_experiments[cur.idx]->name,
+		 step, cur.label[0] ? ", " : "", cur.label, left);
 	struct winsize ws;
 	int width = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 ? ws.ws_col - 1 : 79;
 	for (char *c = line; *c; c++)	/* one line, whatever a label holds */

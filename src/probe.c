@@ -148,13 +148,19 @@ static int64_t add_known(int64_t a, int64_t b)
 	return (a < 0 || b < 0) ? -1 : a + b;
 }
 
-void wtg_probe_add(struct wtg_probe_result *a, const struct wtg_probe_result *b)
+/* The one merge of probe results; the three ways are in probe.h. */
+void wtg_probe_merge(struct wtg_probe_result *a, const struct wtg_probe_result *b, enum wtg_probe_how how)
 {
-	if (a->threads == 0) {
+	if (a->threads == 0 && how != WTG_PROBE_HELPERS) {
+		double wall = a->wall_ms;
 		*a = *b;
+		if (how == WTG_PROBE_SEQUENTIAL)
+			a->wall_ms += wall;
 		return;
 	}
-	if (b->wall_ms > a->wall_ms)
+	if (how == WTG_PROBE_SEQUENTIAL)
+		a->wall_ms += b->wall_ms;
+	else if (how == WTG_PROBE_CONCURRENT && b->wall_ms > a->wall_ms)
 		a->wall_ms = b->wall_ms;
 	a->user_ms += b->user_ms;
 	a->sys_ms += b->sys_ms;
@@ -162,11 +168,23 @@ void wtg_probe_add(struct wtg_probe_result *a, const struct wtg_probe_result *b)
 	a->majflt += b->majflt;
 	a->vcsw += b->vcsw;
 	a->ivcsw += b->ivcsw;
+	a->cpus_seen |= b->cpus_seen;
+	if (how == WTG_PROBE_HELPERS) {
+		/* the run's own thread counters already cover what they can: the widest row is the count */
+		if (b->threads > a->threads)
+			a->threads = b->threads;
+		return;
+	}
 	a->migrations = add_known(a->migrations, b->migrations);
 	a->instructions = add_known(a->instructions, b->instructions);
 	a->cycles = add_known(a->cycles, b->cycles);
-	a->cpus_seen |= b->cpus_seen;
-	a->threads += b->threads;
+	if (how == WTG_PROBE_CONCURRENT)
+		a->threads += b->threads;	/* the same thread measured again is still one */
+}
+
+void wtg_probe_add(struct wtg_probe_result *a, const struct wtg_probe_result *b)
+{
+	wtg_probe_merge(a, b, WTG_PROBE_CONCURRENT);
 }
 
 void wtg_probe_cpus_str(uint64_t mask, char *buf, int len)

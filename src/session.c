@@ -260,20 +260,9 @@ static void run_one(struct wtg_session *s, int idx)
 	struct wtg_probe_result total = job.total;
 	pthread_mutex_lock(&t->lock);
 	/* RUSAGE_THREAD saw only the measuring thread: add the helpers of multi-threaded rows */
-	for (int r = 0; r < t->nrows; r++) {
-		const struct wtg_probe_result *rp = &t->rows[r].probe;
-		if (!t->rows[r].has_probe || rp->threads < 2)
-			continue;
-		total.user_ms += rp->user_ms;
-		total.sys_ms += rp->sys_ms;
-		total.minflt += rp->minflt;
-		total.majflt += rp->majflt;
-		total.vcsw += rp->vcsw;
-		total.ivcsw += rp->ivcsw;
-		total.cpus_seen |= rp->cpus_seen;
-		if (rp->threads > total.threads)
-			total.threads = rp->threads;
-	}
+	for (int r = 0; r < t->nrows; r++)
+		if (t->rows[r].has_probe && t->rows[r].probe.threads >= 2)
+			wtg_probe_merge(&total, &t->rows[r].probe, WTG_PROBE_HELPERS);
 	t->total = total;
 	t->has_total = true;
 	pthread_mutex_unlock(&t->lock);
@@ -372,6 +361,35 @@ void wtg_session_cancel(struct wtg_session *s)
 		wtg_burner_set(0);
 }
 
+void wtg_session_status(struct wtg_session *s, int idx, struct wtg_run_status *st)
+{
+	memset(st, 0, sizeof *st);
+	st->queue_pos = -1;
+	pthread_mutex_lock(&s->qlock);
+	int current = atomic_load(&s->current);
+	if (idx < 0)
+		idx = current;
+	for (int i = 0; idx >= 0 && i < s->qlen && st->queue_pos < 0; i++)
+		if (s->queue[i] == idx)
+			st->queue_pos = i;
+	pthread_mutex_unlock(&s->qlock);
+	st->idx = idx;
+	if (idx < 0 || idx >= wtg_nexperiments)
+		return;
+	st->current = idx == current;
+	struct wtg_table *t = &s->tables[idx];
+	pthread_mutex_lock(&t->lock);
+	st->state = t->state;
+	st->step = t->step;
+	st->nsteps = t->nsteps;
+	wtg_strlcpy(st->label, t->step_label, sizeof st->label);
+	st->started_ns = t->started_ns;
+	st->finished_ns = t->finished_ns;
+	st->expected_ns = t->expected_ns;
+	st->nrows = t->nrows;
+	pthread_mutex_unlock(&t->lock);
+}
+
 bool wtg_session_idle(struct wtg_session *s)
 {
 	pthread_mutex_lock(&s->qlock);
@@ -436,21 +454,4 @@ void wtg_session_shutdown(struct wtg_session *s)
 	}
 	wtg_burner_stop_all();
 	wtg_datafile_remove(&s->df);
-}
-
-/* ---- the context helpers every experiment calls ---- */
-
-bool wtg_ctx_cancelled(struct wtg_ctx *ctx)
-{
-	if (ctx->heartbeat)
-		atomic_store(ctx->heartbeat, wtg_now_ns());
-	wtg_policy_apply_self();
-	return ctx->cancel && atomic_load(ctx->cancel);
-}
-
-void wtg_ctx_progress(struct wtg_ctx *ctx, int step, int nsteps, const char *label)
-{
-	if (ctx->heartbeat)
-		atomic_store(ctx->heartbeat, wtg_now_ns());
-	wtg_table_progress(ctx->t, step, nsteps, label);
 }

@@ -38,14 +38,21 @@ static char *xstrdup(const char *s)
 		}                                                                \
 	} while (0)
 
-/* Called with the lock held. */
-static void changed(struct wtg_table *t)
+/* Called with the lock held: the progress moved (gen), nothing a view draws from. */
+static void progressed(struct wtg_table *t)
 {
 	t->gen++;
 	if (t->wake_fd >= 0) {
 		uint64_t one = 1;
 		(void)!write(t->wake_fd, &one, sizeof one);
 	}
+}
+
+/* Called with the lock held: what the table holds changed (version and gen). */
+static void changed(struct wtg_table *t)
+{
+	t->version++;
+	progressed(t);
 }
 
 void wtg_table_init(struct wtg_table *t, const struct wtg_experiment *exp)
@@ -262,7 +269,7 @@ void wtg_table_progress(struct wtg_table *t, int step, int nsteps, const char *l
 	t->step = step;
 	t->nsteps = nsteps;
 	wtg_strlcpy(t->step_label, label ? label : "", sizeof t->step_label);
-	changed(t);
+	progressed(t);
 	pthread_mutex_unlock(&t->lock);
 }
 
@@ -336,4 +343,97 @@ void wtg_table_count_checks(const struct wtg_table *t, int *ok, int *warn, int *
 const char *wtg_check_status_name(enum wtg_check_status s)
 {
 	return s == WTG_CHECK_OK ? "ok" : s == WTG_CHECK_WARN ? "warn" : "fail";
+}
+
+/* ---- snapshots: a reader's private copy ---- */
+
+static char *dup_or_empty(const char *s)
+{
+	return xstrdup(s ? s : "");
+}
+
+/* The progress fields, copied on every snapshot that saw gen move. */
+static void copy_progress(struct wtg_table *dst, const struct wtg_table *src)
+{
+	dst->step = src->step;
+	dst->nsteps = src->nsteps;
+	memcpy(dst->step_label, src->step_label, sizeof dst->step_label);
+	dst->finished_ns = src->finished_ns;
+	dst->expected_ns = src->expected_ns;
+	dst->gen = src->gen;
+}
+
+static void copy_rows(struct wtg_table *dst, const struct wtg_table *src)
+{
+	int width = src->ncols > 0 ? src->ncols : 1;
+	dst->rows = xrealloc(NULL, ((size_t)src->nrows + 1) * sizeof *dst->rows);
+	for (int r = 0; r < src->nrows; r++) {
+		dst->rows[r] = src->rows[r];
+		dst->rows[r].v = xrealloc(NULL, (size_t)width * sizeof *dst->rows[r].v);
+		for (int c = 0; c < width; c++) {
+			dst->rows[r].v[c] = src->rows[r].v[c];
+			if (dst->rows[r].v[c].type == WTG_T_TEXT)
+				dst->rows[r].v[c].s = dup_or_empty(src->rows[r].v[c].s);
+		}
+	}
+	dst->nrows = dst->caprows = src->nrows;
+}
+
+/* Checks, notes and series. */
+static void copy_extras(struct wtg_table *dst, const struct wtg_table *src)
+{
+	dst->checks = xrealloc(NULL, ((size_t)src->nchecks + 1) * sizeof *dst->checks);
+	for (int i = 0; i < src->nchecks; i++) {
+		dst->checks[i].name = dup_or_empty(src->checks[i].name);
+		dst->checks[i].status = src->checks[i].status;
+		dst->checks[i].detail = dup_or_empty(src->checks[i].detail);
+	}
+	dst->nchecks = dst->capchecks = src->nchecks;
+	dst->notes = xrealloc(NULL, ((size_t)src->nnotes + 1) * sizeof *dst->notes);
+	for (int i = 0; i < src->nnotes; i++)
+		dst->notes[i] = dup_or_empty(src->notes[i]);
+	dst->nnotes = dst->capnotes = src->nnotes;
+	dst->series = xrealloc(NULL, ((size_t)src->nseries + 1) * sizeof *dst->series);
+	for (int i = 0; i < src->nseries; i++) {
+		const struct wtg_series *a = &src->series[i];
+		struct wtg_series *b = &dst->series[i];
+		b->name = dup_or_empty(a->name);
+		b->unit = dup_or_empty(a->unit);
+		b->n = a->n;
+		b->v = xrealloc(NULL, (a->n ? a->n : 1) * sizeof *b->v);
+		if (a->n)
+			memcpy(b->v, a->v, a->n * sizeof *b->v);
+	}
+	dst->nseries = dst->capseries = src->nseries;
+}
+
+enum wtg_snap wtg_table_snapshot(struct wtg_table *dst, struct wtg_table *src)
+{
+	pthread_mutex_lock(&src->lock);
+	enum wtg_snap what = WTG_SNAP_SAME;
+	if (dst->gen == src->gen && dst->version == src->version) {
+		pthread_mutex_unlock(&src->lock);
+		return what;
+	}
+	what = WTG_SNAP_PROGRESS;
+	if (dst->version != src->version) {
+		clear_locked(dst);
+		dst->ncols = src->ncols;
+		memcpy(dst->cols, src->cols, sizeof dst->cols);
+		copy_rows(dst, src);
+		copy_extras(dst, src);
+		dst->nxmarks = src->nxmarks;
+		memcpy(dst->xmarks, src->xmarks, sizeof dst->xmarks);
+		dst->edits = src->edits;
+		dst->state = src->state;
+		memcpy(dst->error, src->error, sizeof dst->error);
+		dst->started_ns = src->started_ns;
+		dst->total = src->total;
+		dst->has_total = src->has_total;
+		dst->version = src->version;
+		what = WTG_SNAP_CONTENT;
+	}
+	copy_progress(dst, src);
+	pthread_mutex_unlock(&src->lock);
+	return what;
 }

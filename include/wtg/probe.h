@@ -30,7 +30,12 @@ void wtg_probe_begin(struct wtg_probe *p);
 /* Note the current CPU; cheap enough to call between batches. */
 void wtg_probe_tick(struct wtg_probe *p);
 void wtg_probe_end(struct wtg_probe *p, struct wtg_probe_result *out);
-/* Accumulate b into a: times of the slowest thread for wall, sums for the rest. */
+/* How b joins a: CONCURRENT threads (wall of the slowest, thread counts add), SEQUENTIAL regions
+ * of one thread (walls add, still the same threads), or HELPERS of a run whose own totals a holds
+ * (a's wall and thread counters stay, times, faults, switches and CPUs add, the widest count). */
+enum wtg_probe_how { WTG_PROBE_CONCURRENT, WTG_PROBE_SEQUENTIAL, WTG_PROBE_HELPERS };
+void wtg_probe_merge(struct wtg_probe_result *a, const struct wtg_probe_result *b, enum wtg_probe_how how);
+/* wtg_probe_merge(a, b, WTG_PROBE_CONCURRENT). */
 void wtg_probe_add(struct wtg_probe_result *a, const struct wtg_probe_result *b);
 /* Whether hardware counters (instructions, cycles) could be opened; checked once. */
 bool wtg_probe_have_hw_counters(void);

@@ -65,6 +65,22 @@ int wtg_session_start(struct wtg_session *s);
 void wtg_session_enqueue(struct wtg_session *s, int idx);
 /* Stop the running experiment (within half a second) and drop the queue. */
 void wtg_session_cancel(struct wtg_session *s);
+/* Where one experiment stands, read under the locks that guard it. */
+struct wtg_run_status {
+	int idx;			/* registry index, -1 when asked for the running one and none runs */
+	bool current;			/* it is the one running now */
+	int queue_pos;			/* its place in the queue, -1 when not queued */
+	enum wtg_state state;
+	int step, nsteps;
+	char label[64];
+	int64_t started_ns, finished_ns, expected_ns;
+	int nrows;
+};
+
+/* The status of experiment idx, or of the running one when idx is -1 (then st->idx is -1 when
+ * nothing runs). Readers (the dashboard, the headless progress line) call this instead of taking
+ * the queue's or the tables' locks themselves. */
+void wtg_session_status(struct wtg_session *s, int idx, struct wtg_run_status *st);
 /* True when nothing runs and nothing is queued (the data file may still be preparing for the
  * experiment the worker took last: df_state PREPARING). */
 bool wtg_session_idle(struct wtg_session *s);

@@ -95,7 +95,8 @@ struct wtg_table {
 	int64_t expected_ns;		/* estimate of the whole run, 0 if unknown */
 	struct wtg_probe_result total;	/* the whole run, bracketed by the worker */
 	bool has_total;
-	uint64_t gen;			/* bumped on every change: readers redraw when it moves */
+	uint64_t gen;			/* bumped on every change, progress included */
+	uint64_t version;		/* bumped on every change of the content (not the progress) */
 	int wake_fd;			/* eventfd written on every change, -1 for none */
 };
 
@@ -126,6 +127,13 @@ void wtg_table_add_xmark(struct wtg_table *t, double x, const char *label);
 void wtg_table_progress(struct wtg_table *t, int step, int nsteps, const char *label);
 void wtg_table_set_state(struct wtg_table *t, enum wtg_state s);
 void wtg_table_fail(struct wtg_table *t, const char *fmt, ...) WTG_PRINTF(2, 3);
+
+/* What a snapshot found: nothing new, only the progress (step, label, times), or new content. */
+enum wtg_snap { WTG_SNAP_SAME = 0, WTG_SNAP_PROGRESS, WTG_SNAP_CONTENT };
+/* Bring dst, a reader's private table (wtg_table_init, never shared), up to date with src, locking
+ * src while copying: the progress fields when only they moved, everything when the content's
+ * version moved. Returns what changed, so a reader redraws only what it must. */
+enum wtg_snap wtg_table_snapshot(struct wtg_table *dst, struct wtg_table *src);
 
 /* Helpers for readers holding the lock. Index of a column by name, or -1. */
 int wtg_table_col(const struct wtg_table *t, const char *name);

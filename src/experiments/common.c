@@ -114,12 +114,7 @@ uint64_t wtg_ctx_seed(struct wtg_ctx *ctx, unsigned idx)
 
 void wtg_probe_accumulate(struct wtg_probe_result *a, const struct wtg_probe_result *b)
 {
-	double wall = a->wall_ms + b->wall_ms;
-	int threads = a->threads;
-	wtg_probe_add(a, b);
-	a->wall_ms = wall;
-	/* the same thread measured again is still one thread */
-	a->threads = threads ? threads : b->threads;
+	wtg_probe_merge(a, b, WTG_PROBE_SEQUENTIAL);
 }
 
 int wtg_read_sum_long(struct wtg_ctx *ctx, int fd, unsigned char *buf, size_t bufsize, uint64_t limit,

@@ -115,9 +115,25 @@ struct tui_view {
 	WINDOW *w;
 	int y, x, h, wd;			/* the rectangle of w to draw in */
 	const struct tui_look *look;
-	const struct wtg_table *t;		/* a private copy: no lock needed */
+	const struct wtg_table *t;		/* the run drawn: a private copy, no lock needed */
+	/* The runs drawn over it, faded (a saved run, the tab's previous run): tables[0..ntables);
+	 * none yet, the views draw t alone. */
+	const struct wtg_table *const *tables;
+	int ntables;
 	const struct wtg_experiment *e;
 };
+
+/* One row per view (indexed by enum wtg_view): its draw and the lines its body wants. */
+struct tui_view_class {
+	const char *name;
+	const char *help;			/* one line on the help screen */
+	void (*draw)(const struct tui_view *v);
+	int (*wants)(const struct tui_view *v);
+	bool samples_beside;			/* a histogram of the table's samples beside or under it */
+};
+extern const int tui_nview_classes;
+/* The row of a view (counters' for an unknown one). */
+const struct tui_view_class *tui_view_class(enum wtg_view view);
 
 /* Error, failed checks, checks summary and notes at the bottom of the rectangle; returns the lines
  * used (at most max). */
@@ -129,9 +145,5 @@ void tui_counters_draw(const struct tui_view *v);
 /* The experiment's view, with a histogram beside or under it when a non-histogram table has
  * samples, and the footer. */
 void tui_view_draw(const struct tui_view *v);
-
-/* Deep copy of src (locked while copying) into dst (a private table set up with wtg_table_init)
- * when src's generation moved or force; returns true when dst changed. */
-bool tui_table_copy(struct wtg_table *dst, struct wtg_table *src, bool force);
 
 #endif

@@ -1,5 +1,6 @@
-/* test_tui.c: the dashboard's pure parts (ticks, bins, number formats, rows in words) and its four
- * views drawn off-screen from hand-filled tables, read back as text.
+/* test_tui.c: the dashboard's pure parts (ticks, bins, number formats, rows in words), its key table
+ * against the man page, the table snapshots it draws from, and its four views drawn off-screen from
+ * hand-filled tables, read back as text.
  * With --show, prints each view as drawn (for looking at them without a terminal). */
 #include "config.h"
 
@@ -10,7 +11,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "../../src/tui/tui_internal.h"
+#include "../../src/tui/dash.h"
 #include "unit.h"
 
 static bool show;
@@ -536,6 +537,253 @@ static void test_views(void)
 	CHECK(!has("per fault:"));	/* 3 vs 1 minor faults say nothing per fault */
 }
 
+/* ---- the key table ---- */
+
+/* Adds each space-separated word of s to words (unless there), returns the new count. */
+static int add_words(char words[][32], int n, int max, const char *s)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", s);
+	for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		int i = 0;
+		while (i < n && strcmp(words[i], w) != 0)
+			i++;
+		if (i == n && n < max)
+			snprintf(words[n++], 32, "%s", w);
+	}
+	return n;
+}
+
+/* The keys a man page line ".B x" or ".BR a \", \" b" names: quoted separators dropped, "1 \- 9" read
+ * as "1-9". */
+static void man_line_keys(const char *line, char *out, size_t len)
+{
+	char buf[512];
+	size_t o = 0;
+	bool quoted = false;
+	for (const char *p = line; *p && o + 2 < sizeof buf; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (!quoted && p[0] == '\\' && p[1] == '-')
+			buf[o++] = '-', p++;
+		else if (!quoted)
+			buf[o++] = *p == '\n' ? ' ' : *p;
+		else if (o > 0 && buf[o - 1] != ' ')
+			buf[o++] = ' ';
+	}
+	buf[o] = '\0';
+	out[0] = '\0';
+	char *save = NULL, *prev = NULL;
+	for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		if (strcmp(w, "-") == 0 && prev) {
+			strncat(out, "-", len - strlen(out) - 1);
+			prev = NULL;	/* the next word joins the range */
+			continue;
+		}
+		if (out[0] && prev)
+			strncat(out, " ", len - strlen(out) - 1);
+		strncat(out, w, len - strlen(out) - 1);
+		prev = w;
+	}
+}
+
+/* The words of a that b lacks, each named on stderr with why. */
+static int words_missing(char a[][32], int na, char b[][32], int nb, const char *why)
+{
+	int missing = 0;
+	for (int i = 0; i < na; i++) {
+		int j = 0;
+		while (j < nb && strcmp(b[j], a[i]) != 0)
+			j++;
+		if (j == nb) {
+			fprintf(stderr, "key '%s' %s\n", a[i], why);
+			missing++;
+		}
+	}
+	return missing;
+}
+
+/* The man page's INTERACTIVE KEYS section lists exactly the keys of the table. */
+static void test_keys_man(void)
+{
+	const char *src = getenv("top_srcdir");
+	char path[512];
+	snprintf(path, sizeof path, "%s/man/wtg.1", src ? src : ".");
+	FILE *f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	static char man[64][32], table[64][32];
+	int nman = 0, ntable = 0;
+	char line[512], keys[256];
+	bool in = false, tp = false;
+	while (fgets(line, sizeof line, f)) {
+		if (strncmp(line, ".SH", 3) == 0)
+			in = strstr(line, "INTERACTIVE KEYS") != NULL;
+		else if (in && strncmp(line, ".TP", 3) == 0)
+			tp = true;
+		else if (in && tp && (strncmp(line, ".B ", 3) == 0 || strncmp(line, ".BR ", 4) == 0)) {
+			man_line_keys(line + (line[2] == 'R' ? 4 : 3), keys, sizeof keys);
+			nman = add_words(man, nman, 64, keys);
+			tp = false;
+		} else {
+			tp = false;
+		}
+	}
+	fclose(f);
+	for (int i = 0; i < dash_nkeys; i++)
+		ntable = add_words(table, ntable, 64, dash_keys[i].man);
+	CHECK(nman > 10);
+	CHECK(words_missing(table, ntable, man, nman, "is in the table, not in the man page's KEYS") == 0);
+	CHECK(words_missing(man, nman, table, ntable, "is in the man page's KEYS, not in the table") == 0);
+	char words[8][32];
+	CHECK(add_words(words, 0, 8, "1-9 0 1-9") == 2);
+	man_line_keys("1 \\- 9 \", \" 0 \", \" !", keys, sizeof keys);
+	CHECK_STR(keys, "1-9 0 !");
+	man_line_keys("PageDown \", \" Tab \" / \" PageUp", keys, sizeof keys);
+	CHECK_STR(keys, "PageDown Tab PageUp");
+}
+
+/* Every key code acts in one row only; every row acts, is named, and is helped or joins the line
+ * above; the status line has hints, and help and quit on its right. */
+static void test_keys_table(void)
+{
+	int right = 0, hints = 0;
+	CHECK(dash_keys[0].label != NULL);
+	for (int i = 0; i < dash_nkeys; i++) {
+		const struct dash_key *k = &dash_keys[i];
+		CHECK(k->act != NULL);
+		CHECK(k->man && k->man[0]);
+		CHECK((k->label == NULL) == (k->help == NULL));
+		CHECK(!k->help || tui_width(k->help) <= 55);	/* the help is one screen at 80x24 */
+		CHECK((k->hint == NULL) == (k->hint_keys == NULL));
+		right += k->hint && k->right;
+		hints += k->hint && !k->right;
+		for (int a = 0; a < (int)WTG_ARRAY_LEN(k->codes) && k->codes[a]; a++)
+			for (int j = i; j < dash_nkeys; j++)
+				for (int b = j == i ? a + 1 : 0; b < (int)WTG_ARRAY_LEN(k->codes) && dash_keys[j].codes[b]; b++)
+					CHECK(dash_keys[j].codes[b] != k->codes[a]);
+	}
+	CHECK(right == 2);
+	CHECK(hints >= 5);
+}
+
+/* The view table: a row per view, named as --list names it, each drawing, with a help line. */
+static void test_view_table(void)
+{
+	CHECK(tui_nview_classes == WTG_VIEW_COUNTERS + 1);
+	for (int i = 0; i < tui_nview_classes; i++) {
+		const struct tui_view_class *vc = tui_view_class((enum wtg_view)i);
+		CHECK_STR(vc->name, wtg_view_name((enum wtg_view)i));
+		CHECK(vc->draw != NULL && vc->wants != NULL);
+		CHECK(vc->help && tui_width(vc->help) <= 55);
+	}
+	CHECK(!tui_view_class(WTG_VIEW_HISTOGRAM)->samples_beside);
+}
+
+/* ---- snapshots ---- */
+
+static void test_snapshot(void)
+{
+	static const struct wtg_experiment e = { .name = "snap", .view = WTG_VIEW_BARS };
+	struct wtg_table src, dst;
+	wtg_table_init(&src, &e);
+	wtg_table_init(&dst, &e);
+	CHECK(wtg_table_snapshot(&dst, &src) == WTG_SNAP_SAME);
+	struct wtg_column cols[] = { { "label", "", WTG_T_TEXT, 0 }, { "ms", "ms", WTG_T_REAL, 2 } };
+	wtg_table_set_columns(&src, cols, 2);
+	struct wtg_value v[] = { WTG_TEXT("first"), WTG_REAL(1.5) };
+	wtg_table_add_row(&src, v, 2, NULL);
+	CHECK(wtg_table_snapshot(&dst, &src) == WTG_SNAP_CONTENT);
+	CHECK(dst.nrows == 1 && dst.ncols == 2);
+	CHECK_STR(dst.rows[0].v[0].s, "first");
+	CHECK(dst.rows[0].v[0].s != src.rows[0].v[0].s);	/* its own copy */
+	CHECK(wtg_table_snapshot(&dst, &src) == WTG_SNAP_SAME);
+	/* progress alone: the content is not copied again, the progress is */
+	const char *row0 = dst.rows[0].v[0].s;
+	wtg_table_progress(&src, 2, 5, "step two");
+	CHECK(wtg_table_snapshot(&dst, &src) == WTG_SNAP_PROGRESS);
+	CHECK(dst.step == 2 && dst.nsteps == 5);
+	CHECK_STR(dst.step_label, "step two");
+	CHECK(dst.rows[0].v[0].s == row0);
+	/* a row refined in place, a note, a series, the state: each is new content */
+	struct wtg_value w[] = { WTG_TEXT("refined"), WTG_REAL(2.5) };
+	wtg_table_set_row(&src, 0, w, 2, NULL);
+	CHECK(wtg_table_snapshot(&dst, &src) == WTG_SNAP_CONTENT);
+	CHECK_STR(dst.rows[0].v[0].s, "refined");
+	wtg_table_note(&src, "a note");
+	CHECK(wtg_table_snapshot(&dst, &src) == WTG_SNAP_CONTENT);
+	CHECK(dst.nnotes == 1);
+	double x[] = { 1, 2, 3 };
+	wtg_table_add_series(&src, "ns", "ns", x, 3);
+	CHECK(wtg_table_snapshot(&dst, &src) == WTG_SNAP_CONTENT);
+	CHECK(dst.nseries == 1 && dst.series[0].n == 3 && dst.series[0].v[2] == 3);
+	wtg_table_set_state(&src, WTG_DONE);
+	CHECK(wtg_table_snapshot(&dst, &src) == WTG_SNAP_CONTENT);
+	CHECK(dst.state == WTG_DONE);
+	/* a rerun: reset, then the copy is empty again */
+	wtg_table_reset(&src);
+	CHECK(wtg_table_snapshot(&dst, &src) == WTG_SNAP_CONTENT);
+	CHECK(dst.nrows == 0 && dst.nnotes == 0 && dst.nseries == 0 && dst.state == WTG_IDLE);
+	wtg_table_free(&src);
+	wtg_table_free(&dst);
+}
+
+/* ---- what the dashboard reads of the session ---- */
+
+/* The status call: the running one, a queued one, one neither. */
+static void test_session_status(void)
+{
+	static struct wtg_session s;
+	memset(&s, 0, sizeof s);
+	pthread_mutex_init(&s.qlock, NULL);
+	for (int i = 0; i < wtg_nexperiments; i++)
+		wtg_table_init(&s.tables[i], wtg_experiments[i]);
+	int run = 1 % wtg_nexperiments, queued = 2 % wtg_nexperiments, other = 3 % wtg_nexperiments;
+	struct wtg_run_status st;
+	atomic_store(&s.current, -1);
+	wtg_session_status(&s, -1, &st);
+	CHECK(st.idx == -1 && !st.current && st.queue_pos == -1);
+	atomic_store(&s.current, run);
+	s.queue[0] = other == queued ? -1 : queued;
+	s.qlen = 1;
+	wtg_table_set_state(&s.tables[run], WTG_RUNNING);
+	wtg_table_progress(&s.tables[run], 3, 7, "bufsize 4K");
+	wtg_session_status(&s, -1, &st);
+	CHECK(st.idx == run && st.current && st.state == WTG_RUNNING);
+	CHECK(st.step == 3 && st.nsteps == 7 && st.started_ns > 0);
+	CHECK_STR(st.label, "bufsize 4K");
+	wtg_session_status(&s, queued, &st);
+	CHECK(st.idx == queued && !st.current && st.queue_pos == 0 && st.state == WTG_IDLE);
+	wtg_session_status(&s, other, &st);
+	CHECK(st.queue_pos == -1 && !st.current);
+	for (int i = 0; i < wtg_nexperiments; i++)
+		wtg_table_free(&s.tables[i]);
+	pthread_mutex_destroy(&s.qlock);
+}
+
+/* The three ways probe results join (the panels show their sums). */
+static void test_probe_merge(void)
+{
+	struct wtg_probe_result a = { .wall_ms = 10, .user_ms = 4, .sys_ms = 1, .minflt = 5, .threads = 1,
+				      .migrations = 2, .cpus_seen = 1 };
+	struct wtg_probe_result b = { .wall_ms = 6, .user_ms = 3, .sys_ms = 2, .minflt = 7, .threads = 2,
+				      .migrations = -1, .cpus_seen = 2 };
+	struct wtg_probe_result c = a;
+	wtg_probe_merge(&c, &b, WTG_PROBE_CONCURRENT);
+	CHECK(c.wall_ms == 10 && c.user_ms == 7 && c.sys_ms == 3 && c.minflt == 12 && c.threads == 3);
+	CHECK(c.migrations == -1 && c.cpus_seen == 3);	/* unknown stays unknown */
+	c = a;
+	wtg_probe_merge(&c, &b, WTG_PROBE_SEQUENTIAL);
+	CHECK(c.wall_ms == 16 && c.user_ms == 7 && c.threads == 1);
+	c = a;
+	wtg_probe_merge(&c, &b, WTG_PROBE_HELPERS);
+	CHECK(c.wall_ms == 10 && c.user_ms == 7 && c.minflt == 12 && c.threads == 2 && c.migrations == 2);
+	struct wtg_probe_result z = { 0 };
+	wtg_probe_merge(&z, &b, WTG_PROBE_SEQUENTIAL);	/* the first one is taken whole */
+	CHECK(z.wall_ms == 6 && z.threads == 2 && z.minflt == 7);
+}
+
 int main(int argc, char **argv)
 {
 	show = argc > 1 && strcmp(argv[1], "--show") == 0;
@@ -545,6 +793,12 @@ int main(int argc, char **argv)
 	test_ticks();
 	test_bins();
 	test_formats();
+	test_keys_man();
+	test_keys_table();
+	test_view_table();
+	test_snapshot();
+	test_session_status();
+	test_probe_merge();
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
 	SCREEN *scr = out && in ? newterm("xterm", out, in) : NULL;
 	if (!scr) {

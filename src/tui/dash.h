@@ -1,0 +1,164 @@
+/* dash.h: the dashboard's own state, shared by its control (dashboard.c, keys.c, save.c) and its
+ * drawing (draw.c). Control changes state and marks what it dirtied; drawing reads the state and
+ * redraws only the dirty windows. */
+#ifndef WTG_TUI_DASH_H
+#define WTG_TUI_DASH_H
+
+#include <limits.h>
+#include <sys/stat.h>
+
+#include "tui_internal.h"
+
+#define MIN_ROWS 24
+#define MIN_COLS 80
+#define TICK_MS 250		/* animation rate while something moves (progress, time left) */
+#define NOTICE_NS 6000000000LL
+#define STARVED_NS 2000000000LL
+#define PANEL_H 5
+
+/* What the user asked the dashboard to do with the worker; the worker's own state (running, queued)
+ * is read from the session. Every change goes through dash_run_event() in dashboard.c. */
+enum dash_mode {
+	DM_NORMAL,		/* a tab not run yet runs when the worker is free */
+	DM_PAUSED,		/* nothing starts until space; run.idx is what space runs again */
+	DM_AUTOPLAY_RUNNING,	/* autoplay: run.idx runs (or waits to start) */
+	DM_AUTOPLAY_HOLDING,	/* autoplay: run.idx ended; the next starts at run.until */
+};
+
+enum dash_event {
+	EV_PAUSE,		/* space */
+	EV_RERUN,		/* r, Enter, or a step with --step */
+	EV_AUTOPLAY,		/* a */
+	EV_TAKE_OVER,		/* any key while autoplay runs */
+	EV_TICK,		/* time passed: autoplay's run ended, its hold ran out */
+};
+
+/* What sits over the dashboard; any key removes it and does nothing else. */
+enum dash_overlay { OV_NONE, OV_HELP, OV_BLANK };
+
+/* The windows to redraw at the next frame (as tmux's CLIENT_REDRAW* bits). */
+enum {
+	DIRTY_HEADER = 1 << 0,
+	DIRTY_TABS = 1 << 1,
+	DIRTY_FRAME = 1 << 2,		/* the experiment box's frame and titles */
+	DIRTY_VIEW = 1 << 3,		/* the view inside the box */
+	DIRTY_PANELS = 1 << 4,
+	DIRTY_PROGRESS = 1 << 5,
+	DIRTY_STATUS = 1 << 6,
+	DIRTY_ALL = (1 << 7) - 1,
+};
+
+/* The session's state as last seen: dash_observe() compares it with the session's and marks what
+ * moved. Drawing reads these, never the session's live values, so nothing drawn escapes a flag. */
+struct dash_seen {
+	int df_state;
+	uint64_t df_done;		/* bytes of the data file written or read so far */
+	uint64_t df_total;		/* ... of its size, or the --file's */
+	int df_pct;			/* ... in percent of its size (the header moves in steps of 1%) */
+	int current;			/* registry index running now, -1 */
+	struct wtg_run_status run;	/* the running experiment's status */
+	int qpos;			/* the current tab's place in the queue, -1 */
+	enum wtg_state states[WTG_MAX_EXP];
+	int burners;
+	enum wtg_burn_kind burn_kind;
+	bool bg, uncached;
+	int granted;
+	enum wtg_iomode io;
+	int64_t resident, resident_at;	/* the data file's pages in the page cache (-1 unknown), when read */
+	int stall_s;			/* whole seconds the worker has been starved, -1 when not */
+	int64_t tick;			/* TICK_MS periods since the start, while something moves */
+	bool notice_on;
+};
+
+struct dash {
+	struct wtg_session *s;
+	struct tui_look look;
+	int rows, cols;
+	bool small;
+	WINDOW *hdr, *tabs, *box, *view, *pt, *pf, *pc, *prog, *status, *help;
+	unsigned dirty;
+
+	int tab, tab_first;
+	struct wtg_table snap[WTG_MAX_EXP];
+	bool tried[WTG_MAX_EXP];	/* auto-run at most once per tab */
+
+	struct {
+		enum dash_mode mode;
+		int idx;		/* paused: what space runs again; autoplay: the tab it plays */
+		int64_t t0;		/* autoplay: runs of idx that started before this are not its */
+		int64_t until;		/* autoplay holding: when the next starts */
+	} run;
+	enum dash_overlay overlay;
+
+	struct dash_seen seen;
+	int64_t stall_ns;		/* the watchdog's: no heartbeat for this long */
+	struct wtg_run_status step_run;	/* the running experiment's step, to see it stand still */
+	int64_t step_since;
+
+	struct {			/* a line in the status line for NOTICE_NS after a key */
+		char text[PATH_MAX + 256];
+		enum tui_role role;
+		int path;		/* where the path of a path notice starts, 0 for none */
+		int64_t until;
+	} note;
+
+	int64_t t_start;
+	int64_t last_frame;
+	struct stat file_st;		/* --file: its size, for the scan's progress */
+	bool file_st_ok;
+};
+
+/* ---- dashboard.c: state and its transitions ---- */
+
+bool dash_built(int idx);
+/* The one place the run mode changes: what ev does in the mode the dashboard is in. */
+void dash_run_event(struct dash *d, enum dash_event ev, int64_t now);
+/* Show the tab at registry index idx. */
+void dash_set_tab(struct dash *d, int idx);
+void dash_notice(struct dash *d, enum tui_role role, const char *fmt, ...) WTG_PRINTF(3, 4);
+/* "WHAT PATH" in the status line; the path gives way from its start when the line is short. */
+void dash_notice_path(struct dash *d, enum tui_role role, const char *what, const char *path);
+/* New windows for the terminal's size; everything dirty. */
+void dash_layout(struct dash *d);
+void dash_set_overlay(struct dash *d, enum dash_overlay o);
+
+/* ---- the deck: the tabs in lecture order (--order) ---- */
+
+extern const char dash_deck_keys[];
+int dash_deck_len(const struct dash *d);
+int dash_deck_at(const struct dash *d, int pos);
+int dash_deck_pos(const struct dash *d, int idx);
+int dash_deck_step(const struct dash *d, int delta);
+/* The first built experiment at deck position from or after it, or -1. */
+int dash_next_built(const struct dash *d, int from);
+
+/* ---- keys.c: the key table ---- */
+
+struct dash_key {
+	int codes[5];		/* what wget_wch gives (0 ends the list) */
+	const char *man;	/* the keys as the man page's KEYS section names them */
+	const char *label;	/* the help screen's key column; NULL: shares the line above */
+	const char *help;
+	const char *hint_keys;	/* the status line's hint, NULL for none */
+	const char *hint;
+	bool right;		/* the hint stands at the right end of the status line */
+	void (*act)(struct dash *d, int key);
+};
+
+extern const struct dash_key dash_keys[];
+extern const int dash_nkeys;
+/* Act on one key; returns true to quit. */
+bool dash_on_key(struct dash *d, int code, wint_t ch);
+
+/* ---- save.c ---- */
+
+/* s: the results as JSON, HTML and CSV; w: the screen as text. */
+void dash_save_results(struct dash *d, int key);
+void dash_save_screen(struct dash *d, int key);
+
+/* ---- draw.c ---- */
+
+/* Redraw what is dirty (all of it under an overlay's end or a resize) and update the terminal. */
+void dash_draw(struct dash *d, int64_t now);
+
+#endif

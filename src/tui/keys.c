@@ -1,0 +1,220 @@
+/* keys.c: the key table, one row per key or group: what it does, how the help screen and the man
+ * page name it, and the status line's hint. on_key, the help screen and the hints all read it. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "wtg/conditions.h"
+#include "dash.h"
+
+static void toggle_burners(struct dash *d, int key)
+{
+	(void)key;
+	const struct wtg_options *o = d->s->opt;
+	bool on = wtg_burner_count() > 0;
+	if (on && wtg_burner_kind() == WTG_BURN_STREAM) {
+		wtg_burner_set(0);
+		dash_notice(d, TR_OK, "burners off: the next batches run on a quiet machine");
+		return;
+	}
+	enum wtg_burn_kind kind = on ? WTG_BURN_STREAM : WTG_BURN_SPIN;
+	int n = o->burn > 0 ? o->burn : wtg_online_cpus();
+	int got = wtg_burner_set_kind(n, kind);
+	if (got < 0) {
+		dash_notice(d, TR_ERR, "burners: could not start %d threads", n);
+	} else if (kind == WTG_BURN_SPIN) {
+		dash_notice(d, TR_WARN, "burners on: %d thread%s spinning from the next batch on (b again: streaming)",
+		       got, got == 1 ? "" : "s");
+	} else {
+		char sz[32];
+		wtg_fmt_size(sz, sizeof sz, wtg_burner_stream_bytes(got));
+		dash_notice(d, TR_WARN, "burners streaming: %d thread%s each reading %s, from the next batch on", got,
+		       got == 1 ? "" : "s", sz);
+	}
+}
+
+static void toggle_policy(struct dash *d, int key)
+{
+	(void)key;
+	bool bg = !wtg_policy_requested();
+	wtg_policy_request(bg);
+	if (bg)
+		dash_notice(d, TR_WARN, "background policy (SCHED_IDLE) asked for the next batch");
+	else
+		dash_notice(d, TR_OK, "normal policy asked for the next batch");
+}
+
+static void toggle_uncached(struct dash *d, int key)
+{
+	(void)key;
+	struct wtg_session *s = d->s;
+	bool on = !wtg_uncached_requested();
+	wtg_uncached_request(on);
+	if (!on)
+		dash_notice(d, TR_OK, "cached I/O from the next pass");
+	else if (atomic_load(&s->df_state) == WTG_DF_READY)
+		dash_notice(d, TR_WARN, "uncached I/O from the next pass: %s",
+		       wtg_iomode_name(wtg_iomode_effective(&s->df)));
+	else
+		dash_notice(d, TR_WARN, "uncached I/O requested (the data file is not ready yet)");
+}
+
+static void evict_now(struct dash *d, int key)
+{
+	(void)key;
+	struct wtg_session *s = d->s;
+	int dfs = atomic_load(&s->df_state);
+	if (dfs != WTG_DF_READY) {
+		dash_notice(d, TR_WARN, "evict: %s", dfs == WTG_DF_NONE ? "no data file yet" : "the data file is not ready yet");
+		return;
+	}
+	int64_t before = wtg_datafile_resident_pages(&s->df);
+	int rc = wtg_datafile_evict(&s->df);
+	int64_t after = wtg_datafile_resident_pages(&s->df);
+	char a[32], b[32];
+	if (before < 0)
+		snprintf(a, sizeof a, "?");
+	else
+		wtg_fmt_thousands(a, sizeof a, before);
+	if (after < 0)
+		snprintf(b, sizeof b, "?");
+	else
+		wtg_fmt_thousands(b, sizeof b, after);
+	if (rc < 0)
+		dash_notice(d, TR_ERR, "evict failed: %s pages of the data file still resident", b);
+	else
+		dash_notice(d, TR_OK, "evicted the data file: %s %s %s pages resident", a, d->look.g->arrow, b);
+}
+
+static void pick_tab(struct dash *d, int key)
+{
+	int pos = (int)(strchr(dash_deck_keys, key) - dash_deck_keys);
+	if (pos < dash_deck_len(d))
+		dash_set_tab(d, dash_deck_at(d, pos));
+	else
+		dash_notice(d, TR_DIM, "that key does nothing here: ? shows the keys");
+}
+
+/* Next: PageDown is what a presenter's clicker sends; with --step it runs the tab too. */
+static void next_tab(struct dash *d, int key)
+{
+	(void)key;
+	dash_set_tab(d, dash_deck_step(d, 1));
+	if (d->s->opt->step)
+		dash_run_event(d, EV_RERUN, wtg_now_ns());
+}
+
+static void prev_tab(struct dash *d, int key)
+{
+	(void)key;
+	dash_set_tab(d, dash_deck_step(d, -1));
+}
+
+static void blank(struct dash *d, int key)
+{
+	(void)key;
+	dash_set_overlay(d, OV_BLANK);
+}
+
+static void help(struct dash *d, int key)
+{
+	(void)key;
+	dash_set_overlay(d, OV_HELP);
+}
+
+static void rerun(struct dash *d, int key)
+{
+	(void)key;
+	dash_run_event(d, EV_RERUN, wtg_now_ns());
+}
+
+static void pause_key(struct dash *d, int key)
+{
+	(void)key;
+	dash_run_event(d, EV_PAUSE, wtg_now_ns());
+}
+
+static void autoplay(struct dash *d, int key)
+{
+	(void)key;
+	dash_run_event(d, EV_AUTOPLAY, wtg_now_ns());
+}
+
+/* Handled before the table is searched (it also works on a screen too small to draw). */
+static void quit(struct dash *d, int key)
+{
+	(void)d;
+	(void)key;
+}
+
+/* In help-screen order; the status line's hints in this order too. The help's descriptions fit
+ * 55 columns, so that the help is one screen at 80x24. */
+const struct dash_key dash_keys[] = {
+	{ { 0 }, "1-9 0 ! @ # $ % ^ &", "1-9 0 !-&", "a tab each (! is Shift-1: the 11th tab ...)", "1-9 0",
+	  "tabs", false, pick_tab },
+	{ { KEY_NPAGE, KEY_RIGHT, '\t' }, "PageDown Right Tab", "PgDn PgUp -> <-",
+	  "next / previous tab, as a clicker sends (Tab too)", NULL, NULL, false, next_tab },
+	{ { KEY_PPAGE, KEY_LEFT, KEY_BTAB }, "PageUp Left Shift-Tab", NULL, NULL, NULL, NULL, false, prev_tab },
+	{ { 'r', '\r', '\n', KEY_ENTER }, "r Enter", "r  Enter", "run this tab again (stops the running one)",
+	  "r", "rerun", false, rerun },
+	{ { ' ' }, "space", "space", "pause: stop the run; again: run it again", "space", "pause", false,
+	  pause_key },
+	{ { 'a' }, "a", "a .", "autoplay in lecture order; any key stops / blank", "a", "autoplay", false,
+	  autoplay },
+	{ { '.' }, ".", NULL, NULL, NULL, NULL, false, blank },
+	{ { 's' }, "s", "s", "save the results: wtg-DATE-TIME.json .html .csv", "s", "save", false,
+	  dash_save_results },
+	{ { 'w' }, "w", "w", "write this screen as text: wtg-screen-DATE-TIME.txt", NULL, NULL, false,
+	  dash_save_screen },
+	{ { 'b' }, "b", "b", "burners: off > spin (CPU) > stream (memory) > off", "b p u c", "conditions", false,
+	  toggle_burners },
+	{ { 'p' }, "p", "p", "background policy (SCHED_IDLE) for measuring", NULL, NULL, false, toggle_policy },
+	{ { 'u' }, "u", "u", "uncached I/O: O_DIRECT, else evict before a pass", NULL, NULL, false,
+	  toggle_uncached },
+	{ { 'c' }, "c", "c", "evict the data file from the page cache now", NULL, NULL, false, evict_now },
+	{ { '?', 'h' }, "? h", "? q", "this help / quit", "?", "help", true, help },
+	{ { 'q', 'Q' }, "q Q", NULL, NULL, "q", "quit", true, quit },
+};
+const int dash_nkeys = (int)WTG_ARRAY_LEN(dash_keys);
+
+static const struct dash_key *find_key(int key)
+{
+	for (int i = 0; i < dash_nkeys; i++) {
+		const struct dash_key *k = &dash_keys[i];
+		for (int j = 0; j < (int)WTG_ARRAY_LEN(k->codes) && k->codes[j]; j++)
+			if (k->codes[j] == key)
+				return k;
+	}
+	if (key > 0 && key < 128 && strchr(dash_deck_keys, key))
+		return &dash_keys[0];
+	return NULL;
+}
+
+bool dash_on_key(struct dash *d, int code, wint_t ch)
+{
+	int key = code == KEY_CODE_YES ? (int)ch : (ch < 256 ? (int)ch : -1);
+	const struct dash_key *k = find_key(key);
+	if (key == KEY_RESIZE) {
+		dash_layout(d);
+		return false;
+	}
+	if (k && k->act == quit)
+		return true;
+	if (d->small)
+		return false;
+	if (d->overlay != OV_NONE) {	/* any key brings the screen back, and does nothing else */
+		dash_set_overlay(d, OV_NONE);
+		return false;
+	}
+	if (d->run.mode == DM_AUTOPLAY_RUNNING || d->run.mode == DM_AUTOPLAY_HOLDING) {
+		/* the key that takes control back does nothing else */
+		dash_run_event(d, EV_TAKE_OVER, wtg_now_ns());
+		return false;
+	}
+	if (k)
+		k->act(d, key);
+	else if (key >= 0)
+		dash_notice(d, TR_DIM, "that key does nothing here: ? shows the keys");
+	return false;
+}

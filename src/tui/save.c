@@ -1,0 +1,203 @@
+/* save.c: s and w: the results (JSON, HTML, CSV) and the screen (text), in the current folder or
+ * the data folder, never over an existing file. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "wtg/report.h"
+#include "dash.h"
+
+/* mkdir -p for an absolute path; 0 or -1 (errno set). */
+static int make_dirs(const char *path)
+{
+	char buf[PATH_MAX];
+	wtg_strlcpy(buf, path, sizeof buf);
+	for (char *p = buf + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+		*p = '\0';
+		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+			return -1;
+		*p = c;
+		if (!c)
+			return 0;
+	}
+}
+
+/* Where saves go: the current folder when it is writable (unless fallback), else $XDG_DATA_HOME/wtg
+ * (~/.local/share/wtg), made when missing. 0 with the absolute folder in dir, or -1. */
+static int save_dir(char *dir, size_t len, bool fallback, char *err, size_t errlen)
+{
+	if (!fallback && access(".", W_OK | X_OK) == 0 && getcwd(dir, len))
+		return 0;
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	if (xdg && xdg[0] == '/')
+		snprintf(dir, len, "%s/wtg", xdg);
+	else if (home && home[0] == '/')
+		snprintf(dir, len, "%s/.local/share/wtg", home);
+	else {
+		snprintf(err, errlen, "the current folder is not writable and HOME is not set");
+		return -1;
+	}
+	if (make_dirs(dir) < 0) {
+		snprintf(err, errlen, "cannot make '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Writes file k of a set to path, never replacing one: -1 with errno EEXIST when path exists. */
+typedef int (*save_fn)(struct dash *d, int k, const char *path, char *err, size_t errlen);
+
+/* DIR/BASE.EXT for every extension, else with -2, -3 ... after BASE, never over an existing file;
+ * what one attempt wrote is removed when a later file of the set is taken. Returns 0 with the stem
+ * (DIR/BASE[-N]) in stem, or -1 with err. */
+static int save_set(struct dash *d, const char *dir, const char *base, const char *const *ext, int n,
+		    save_fn fn, char *stem, size_t len, char *err, size_t errlen)
+{
+	for (int try = 1; try < 1000; try++) {
+		if (try == 1)
+			snprintf(stem, len, "%s/%s", dir, base);
+		else
+			snprintf(stem, len, "%s/%s-%d", dir, base, try);
+		int k = 0, e = 0;
+		char path[PATH_MAX + 160];
+		for (; k < n; k++) {
+			snprintf(path, sizeof path, "%s.%s", stem, ext[k]);
+			if (fn(d, k, path, err, errlen) < 0) {
+				e = errno;
+				break;
+			}
+		}
+		if (k == n)
+			return 0;
+		for (int j = 0; j < k; j++) {
+			snprintf(path, sizeof path, "%s.%s", stem, ext[j]);
+			unlink(path);
+		}
+		if (e != EEXIST)
+			return -1;
+	}
+	snprintf(err, errlen, "every name for %s/%s is taken", dir, base);
+	return -1;
+}
+
+/* The save set in the current folder, else in the data folder; shows where it went. */
+static void save_files(struct dash *d, const char *prefix, const char *const *ext, int n, save_fn fn,
+		       const char *what)
+{
+	char base[64], dir[PATH_MAX], stem[PATH_MAX + 128], err[PATH_MAX + 256] = "";
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(base, sizeof base, "%Y%m%d-%H%M%S", &tm);
+	char name[96];
+	snprintf(name, sizeof name, "%s-%s", prefix, base);
+	for (int fallback = 0; fallback < 2; fallback++) {
+		if (save_dir(dir, sizeof dir, fallback, err, sizeof err) < 0 ||
+		    save_set(d, dir, name, ext, n, fn, stem, sizeof stem, err, sizeof err) < 0)
+			continue;
+		char tail[128] = "";
+		for (int k = 1; k < n; k++)
+			snprintf(tail + strlen(tail), sizeof tail - strlen(tail), "%s.%s", k == n - 1 ? " and " : ", ",
+				 ext[k]);
+		char full[PATH_MAX + 320];
+		snprintf(full, sizeof full, "%s.%s%s", stem, ext[0], tail);
+		dash_notice_path(d, TR_OK, what, full);
+		return;
+	}
+	dash_notice(d, TR_ERR, "save failed: %s", err[0] ? err : "the report writer refused");
+}
+
+static int save_report(struct dash *d, int k, const char *path, char *err, size_t errlen)
+{
+	static const enum wtg_format fmt[] = { WTG_FMT_JSON, WTG_FMT_HTML, WTG_FMT_CSV };
+	return wtg_report_save_new(path, fmt[k], d->s, NULL, err, errlen);
+}
+
+void dash_save_results(struct dash *d, int key)
+{
+	(void)key;
+	static const char *const ext[] = { "json", "html", "csv" };
+	save_files(d, "wtg", ext, 3, save_report, "saved");
+}
+
+/* Row y of the screen as UTF-8 without its trailing blanks. */
+static void screen_line(int y, char *out, size_t len)
+{
+	size_t o = 0, keep = 0;
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	for (int x = 0; x < COLS && o + MB_LEN_MAX + 1 < len; x++) {
+		cchar_t c;
+		wchar_t wc[CCHARW_MAX + 1];
+		attr_t a;
+		short pair;
+		if (mvwin_wch(curscr, y, x, &c) == ERR || getcchar(&c, wc, &a, &pair, NULL) == ERR || !wc[0])
+			wc[0] = L' ', wc[1] = L'\0';
+		int w = wcwidth(wc[0]);
+		for (int i = 0; wc[i] && o + MB_LEN_MAX + 1 < len; i++) {
+			size_t n = wcrtomb(out + o, wc[i], &st);
+			if (n == (size_t)-1) {
+				out[o] = '?';
+				n = 1;
+				memset(&st, 0, sizeof st);
+			}
+			o += n;
+		}
+		if (wc[0] != L' ')
+			keep = o;
+		if (w > 1)
+			x += w - 1;	/* the cells a wide character covers */
+	}
+	out[keep] = '\0';
+}
+
+/* The screen as plain text (no escape codes), in a new file. */
+static int save_screen(struct dash *d, int k, const char *path, char *err, size_t errlen)
+{
+	(void)d;
+	(void)k;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	int e = 0;
+	if (!f) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+	} else {
+		size_t len = (size_t)COLS * (MB_LEN_MAX * 2) + 2;
+		char *buf = malloc(len);
+		for (int y = 0; buf && y < LINES; y++) {
+			screen_line(y, buf, len);
+			fprintf(f, "%s\n", buf);
+		}
+		e = !buf ? ENOMEM : fflush(f) != 0 || ferror(f) || fsync(fileno(f)) < 0 ? (errno ? errno : EIO) : 0;
+		free(buf);
+		if (fclose(f) != 0 && !e)
+			e = errno ? errno : EIO;
+		if (e)
+			unlink(path);
+	}
+	if (e)
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
+	errno = e;
+	return e ? -1 : 0;
+}
+
+void dash_save_screen(struct dash *d, int key)
+{
+	(void)key;
+	static const char *const ext[] = { "txt" };
+	save_files(d, "wtg-screen", ext, 1, save_screen, "screen saved");
+}

@@ -1,0 +1,79 @@
+/* views.c: the view table (how each view draws and how many lines its body wants) and the box's
+ * layout around it: the view, a histogram of the samples beside or under it, the footer. */
+#include "config.h"
+
+#include "tui_internal.h"
+
+/* Lines a chart wants: two thirds of the box, at least 11. */
+static int chart_wants(const struct tui_view *v)
+{
+	return v->h * 2 / 3 > 11 ? v->h * 2 / 3 : 11;
+}
+
+/* A line a row, and the axis. */
+static int rows_wants(const struct tui_view *v)
+{
+	return v->t->nrows + 3;
+}
+
+/* A line a column. */
+static int cols_wants(const struct tui_view *v)
+{
+	return v->t->ncols + 3;
+}
+
+/* Indexed by enum wtg_view. The help's lines fit 55 columns (the help is one screen at 80x24). */
+static const struct tui_view_class view_classes[] = {
+	[WTG_VIEW_SWEEP] = { "sweep", "a line per series on a log2 x axis; marks are rows", tui_sweep_draw,
+			     chart_wants, true },
+	[WTG_VIEW_BARS] = { "bars", "a bar per row; threads: ideal = 1 thread x min(N, CPUs)", tui_bars_draw,
+			    rows_wants, true },
+	[WTG_VIEW_HISTOGRAM] = { "histogram", "samples in bins (log over decades); median p90 p99",
+				 tui_hist_draw, chart_wants, false },
+	[WTG_VIEW_COUNTERS] = { "counters", "faults and times per case, per page and per fault",
+				tui_counters_draw, cols_wants, true },
+};
+const int tui_nview_classes = (int)WTG_ARRAY_LEN(view_classes);
+
+const struct tui_view_class *tui_view_class(enum wtg_view view)
+{
+	if ((int)view < 0 || (size_t)view >= WTG_ARRAY_LEN(view_classes))
+		return &view_classes[WTG_VIEW_COUNTERS];
+	return &view_classes[view];
+}
+
+void tui_view_draw(const struct tui_view *v)
+{
+	const struct tui_view_class *vc = tui_view_class(v->e->view);
+	int want = vc->wants(v);
+	if (want > v->h - 1)
+		want = v->h - 1;
+	int fmax = v->h - want;
+	if (fmax > 6)
+		fmax = 6;
+	if (fmax < 1)
+		fmax = 1;
+	int f = tui_footer(v, fmax);
+	struct tui_view body = *v;
+	body.h = v->h - f - (f && v->h - f > 14 ? 1 : 0);
+	if (body.h < 3)
+		return;
+	struct tui_view extra = body;
+	bool has_extra = vc->samples_beside && v->t->nseries > 0;
+	if (has_extra) {
+		if (body.wd >= 120) {
+			body.wd = body.wd * 3 / 5;
+			extra.x = body.x + body.wd + 2;
+			extra.wd = v->wd - body.wd - 2;
+		} else if (body.h >= 20) {
+			extra.h = body.h * 2 / 5;
+			body.h -= extra.h + 1;
+			extra.y = body.y + body.h + 1;
+		} else {
+			has_extra = false;
+		}
+	}
+	vc->draw(&body);
+	if (has_extra)
+		tui_hist_draw(&extra);
+}
