@@ -32,7 +32,7 @@ likwid() {
 
 # wtg's one-thread and all-CPU GB/s, as "G1 GN"
 wtg() {
-	"$WTG" --run=threads --size="$size" --format=json --dir="$dir" -o "$dir/wtg.json" 2>/dev/null ||
+	"$WTG" --run=threads --size="$size" --format=json --dir="$dir" -o "$dir/wtg.json" >/dev/null 2>&1 ||
 		{ echo "wtg failed" >&2; return 1; }
 	python3 - "$dir/wtg.json" "$ncpu" <<'PY'
 import json, sys
