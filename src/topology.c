@@ -448,6 +448,27 @@ void wtg_type_tally_format(const struct wtg_topology *t, const struct wtg_type_t
 	}
 }
 
+void wtg_topology_types_note(const struct wtg_topology *t, char *buf, size_t len)
+{
+	if (t->ntypes < 2) {
+		snprintf(buf, len, "one core type on this machine (%s, %d CPUs): core_type is the same on every row",
+			 t->ntypes ? t->types[0].name : "all", t->cpus_online);
+		return;
+	}
+	size_t used = (size_t)snprintf(buf, len, "core types:");
+	for (int i = 0; i < t->ntypes && used < len; i++) {
+		char cpus[128];
+		wtg_cpuset_format(&t->types[i].cpus, cpus, sizeof cpus);
+		used += (size_t)snprintf(buf + used, len - used, "%s %c = %s (CPUs %s)", i ? "," : "",
+					 toupper((unsigned char)t->types[i].name[0]), t->types[i].name, cpus);
+	}
+	if (used < len)
+		snprintf(buf + used, len - used,
+			 "; core_type is the share of each among the CPUs the measuring threads were on at the "
+			 "start and end of every timed sample (sched_getcpu); under the background policy it "
+			 "shows where the kernel put them");
+}
+
 void wtg_topology_summary(const struct wtg_topology *t, char *buf, size_t len)
 {
 	char cores[64];

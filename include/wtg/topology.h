@@ -92,6 +92,9 @@ void wtg_type_tally_merge(struct wtg_type_tally *a, const struct wtg_type_tally 
  * "all"), else tags and percentages, largest type first: "P 70% E 30%" ("?" for unknown CPUs);
  * "n/a" when nothing was counted. */
 void wtg_type_tally_format(const struct wtg_topology *t, const struct wtg_type_tally *tl, char *buf, size_t len);
+/* The note a table with a core_type column carries: that the machine has one core type, or which
+ * types there are (with their CPUs) and how the column counts them. */
+void wtg_topology_types_note(const struct wtg_topology *t, char *buf, size_t len);
 
 /* ---- planning ---- */
 

@@ -450,14 +450,9 @@ static void placement_notes(struct wtg_ctx *ctx, const struct sweep *sw)
 			       t->nnodes);
 	else
 		wtg_table_note(ctx->t, "one NUMA node: all memory is local, so no remote or interleaved rows");
-	if (t->ntypes < 2)
-		wtg_table_note(ctx->t, "one core type on this machine (%s): core_type is the same on every row",
-			       t->ntypes ? t->types[0].name : "all");
-	else
-		wtg_table_note(ctx->t,
-			       "core_type: the share of each core type among the CPUs the threads were on at the "
-			       "start and end of every timed sample (sched_getcpu; tags are the types' initials: %s, %s%s)",
-			       t->types[0].name, t->types[1].name, t->ntypes > 2 ? " ..." : "");
+	char types[512];
+	wtg_topology_types_note(t, types, sizeof types);
+	wtg_table_note(ctx->t, "%s", types);
 }
 
 static void notes(struct wtg_ctx *ctx, const struct sweep *sw, const struct wtg_rounds *r, int maxn)
