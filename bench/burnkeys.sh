@@ -6,7 +6,7 @@
 # round trip (an empty send-keys and a capture) is printed first: it is part of every figure.
 #
 # usage: bench/burnkeys.sh [TRIALS] [N[:KIND]]...   (from the top of a built tree; default 10 trials
-#        and the counts 0, 2 and the cap, wtg_burner_max(): 8 per online CPU; 0 runs without --burn;
+#        and the counts 0, 2 and the cap, wtg_burner_max(): 32 per online CPU; 0 runs without --burn;
 #        KIND spin or stream, spin when left out)
 top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
 . "$top_srcdir/tests/lib.sh"
@@ -17,7 +17,7 @@ trials=${1:-10}
 [ $# -gt 0 ] && shift
 ncpu=$(getconf _NPROCESSORS_ONLN)
 counts=$*
-[ -n "$counts" ] || counts="0 2 $((8 * ncpu))"
+[ -n "$counts" ] || counts="0 2 $((32 * ncpu))"
 scratch
 tmp=$lib_tmp
 mkdir -p "$tmp/data"

@@ -20,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-echo "wtg $("$WTG" --version | cut -d' ' -f2), $(getconf _NPROCESSORS_ONLN) CPUs, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg), $n burner(s) $*"
+echo "wtg $("$WTG" --version | head -n 1 | cut -d' ' -f2), $(getconf _NPROCESSORS_ONLN) CPUs, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg), $n burner(s) $*"
 i=0
 while [ $i -lt "$trials" ]; do
 	for kind in none spin stream; do
