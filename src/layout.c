@@ -797,7 +797,7 @@ int wtg_lay_bars_build(struct wtg_lay_bars *b, const struct wtg_table *t, const 
 	b->unit = t->cols[vc].unit ? t->cols[vc].unit : "";
 	int lc0 = m ? wtg_table_col(t, m->label[0]) : -1;
 	/* the count the ideal scales by: the first numeric label (threads after a text group) */
-	int nc = lc0 >= 0 && t->cols[lc0].type == WTG_T_TEXT && m->label[1] ? wtg_table_col(t, m->label[1]) : lc0;
+	int nc = m && m->label[1] && (lc0 < 0 || t->cols[lc0].type == WTG_T_TEXT) ? wtg_table_col(t, m->label[1]) : lc0;
 	b->ideal = m && m->ideal;
 	/* the table's own ideal (threads: capped at the CPUs) wins over 1 thread x N */
 	int ic = b->ideal ? wtg_table_col(t, "ideal_gbps") : -1;
