@@ -5,8 +5,9 @@
 # The SPEC asks for 100 ms per key; --burn's cap is the largest count where that holds. The tmux
 # round trip (an empty send-keys and a capture) is printed first: it is part of every figure.
 #
-# usage: bench/burnkeys.sh [TRIALS] [N]...   (from the top of a built tree; default 10 trials and
-#        the counts 2, 8, 32, 64, 128 and 256 burners per online CPU times the CPUs, up to the cap)
+# usage: bench/burnkeys.sh [TRIALS] [N[:KIND]]...   (from the top of a built tree; default 10 trials
+#        and the counts 0, 2 and the cap, wtg_burner_max(): 32 per online CPU; 0 runs without --burn;
+#        KIND spin or stream, spin when left out)
 top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
 . "$top_srcdir/tests/lib.sh"
 
@@ -16,16 +17,18 @@ trials=${1:-10}
 [ $# -gt 0 ] && shift
 ncpu=$(getconf _NPROCESSORS_ONLN)
 counts=$*
-[ -n "$counts" ] || counts="$((2 * ncpu)) $((8 * ncpu)) $((32 * ncpu)) $((64 * ncpu)) $((128 * ncpu))"
+[ -n "$counts" ] || counts="0 2 $((32 * ncpu))"
 scratch
 tmp=$lib_tmp
 mkdir -p "$tmp/data"
 
-echo "wtg $("$WTG" --version | cut -d' ' -f2), $ncpu CPUs, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "wtg $("$WTG" --version | head -n 1 | cut -d' ' -f2), $ncpu CPUs, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
 for n in $counts; do
 	rm -f "$tmp/status"
+	burn="--burn=$n"
+	[ "$n" = 0 ] && burn=
 	t0=$(now_ms)
-	tm_start 80 24 "env LC_ALL=C.UTF-8 '$WTG' --dir='$tmp/data' --size=64M --burn=$n; echo \$? >'$tmp/status'"
+	tm_start 80 24 "env LC_ALL=C.UTF-8 '$WTG' --dir='$tmp/data' --size=64M $burn; echo \$? >'$tmp/status'"
 	while ! tm_has "q quit" && [ $(($(now_ms) - t0)) -lt 60000 ]; do :; done
 	first=$(($(now_ms) - t0))
 	if tm_has "usage\|wtg:"; then

@@ -672,6 +672,7 @@ static void bar_label(char *buf, size_t len, const struct wtg_table *t, int r, c
 		return;
 	}
 	size_t o = 0;
+	bool one = false;	/* the last label is the count 1: "1 thread" */
 	buf[0] = '\0';
 	for (int i = 0; i < 2 && m->label[i]; i++) {
 		int c = wtg_table_col(t, m->label[i]);
@@ -685,6 +686,7 @@ static void bar_label(char *buf, size_t len, const struct wtg_table *t, int r, c
 			double x = wtg_table_num(t, r, c);
 			if (isnan(x))
 				continue;
+			one = x == 1;
 			char num[64];
 			wtg_lay_fmt_value(num, sizeof num, x, t->cols[c].unit);
 			if (m->named)
@@ -698,7 +700,7 @@ static void bar_label(char *buf, size_t len, const struct wtg_table *t, int r, c
 		o += (size_t)k;
 	}
 	if (m->ideal)
-		snprintf(buf + o, len - o, "%s", strcmp(buf, "1") ? " threads" : " thread");
+		snprintf(buf + o, len - o, "%s", one ? " thread" : " threads");
 }
 
 /* Colour by the first label when it names at most three groups (kernels, loops, variants). */
@@ -753,12 +755,14 @@ int wtg_lay_bars_build(struct wtg_lay_bars *b, const struct wtg_table *t, const 
 	bar_ci_cols(t, m, vc, &cl, &ch);
 	b->unit = t->cols[vc].unit ? t->cols[vc].unit : "";
 	int lc0 = m ? wtg_table_col(t, m->label[0]) : -1;
+	/* the count the ideal scales by: the first numeric label (threads after a text group) */
+	int nc = m && m->label[1] && (lc0 < 0 || t->cols[lc0].type == WTG_T_TEXT) ? wtg_table_col(t, m->label[1]) : lc0;
 	b->ideal = m && m->ideal;
 	/* the table's own ideal (threads: capped at the CPUs) wins over 1 thread x N */
 	int ic = b->ideal ? wtg_table_col(t, "ideal_gbps") : -1;
 	b->ideal_capped = ic >= 0;
-	for (int r = 0; r < b->n && b->ideal && lc0 >= 0; r++)
-		if (wtg_table_num(t, r, lc0) == 1)
+	for (int r = 0; r < b->n && b->ideal && nc >= 0; r++)
+		if (wtg_table_num(t, r, nc) == 1 && isnan(b->base))
 			b->base = wtg_table_num(t, r, vc);
 	double vmax = 0;
 	for (int r = 0; r < b->n; r++) {
@@ -782,7 +786,7 @@ int wtg_lay_bars_build(struct wtg_lay_bars *b, const struct wtg_table *t, const 
 			b->has_ci = true;
 		}
 		br->ideal = ic >= 0				 ? wtg_table_num(t, r, ic)
-			    : b->ideal && lc0 >= 0 && b->base > 0 ? b->base * wtg_table_num(t, r, lc0)
+			    : b->ideal && nc >= 0 && b->base > 0 ? b->base * wtg_table_num(t, r, nc)
 								  : NAN;
 	}
 	b->scale = vmax;

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -352,6 +353,122 @@ const char *wtg_topology_core_type(const struct wtg_topology *t, int cpu)
 	return t->types[t->type_of[cpu]].name;
 }
 
+static struct wtg_topology this_topo;
+static pthread_once_t this_once = PTHREAD_ONCE_INIT;
+
+static void read_this(void)
+{
+	wtg_topology_read(&this_topo, NULL);
+}
+
+const struct wtg_topology *wtg_topology_this(void)
+{
+	pthread_once(&this_once, read_this);
+	return &this_topo;
+}
+
+void wtg_topology_nodes_of(const struct wtg_topology *t, const int *cpus, int n, struct wtg_cpuset *nodes)
+{
+	wtg_cpuset_clear(nodes);
+	for (int i = 0; i < n; i++) {
+		int c = cpus[i];
+		int nd = c >= 0 && c < WTG_TOPO_MAX_CPUS && t->node_of[c] >= 0 ? t->node_of[c] : 0;
+		wtg_cpuset_add(nodes, t->nodes[nd].node);
+	}
+}
+
+int wtg_topology_remote_node(const struct wtg_topology *t, int nd)
+{
+	if (t->nnodes < 2)
+		return nd;
+	int best = (nd + 1) % t->nnodes;
+	for (int j = 0; j < t->nnodes; j++)
+		if (j != nd && t->nodes[nd].distances[j] > t->nodes[nd].distances[best])
+			best = j;
+	return best;
+}
+
+/* ---- core types seen by samples ---- */
+
+void wtg_type_tally_add(const struct wtg_topology *t, struct wtg_type_tally *tl, int cpu)
+{
+	if (cpu < 0 || cpu >= WTG_TOPO_MAX_CPUS || t->type_of[cpu] < 0)
+		tl->unknown++;
+	else
+		tl->n[t->type_of[cpu]]++;
+}
+
+void wtg_type_tally_merge(struct wtg_type_tally *a, const struct wtg_type_tally *b)
+{
+	for (int i = 0; i < WTG_MAX_CORE_TYPES; i++)
+		a->n[i] += b->n[i];
+	a->unknown += b->unknown;
+}
+
+void wtg_type_tally_format(const struct wtg_topology *t, const struct wtg_type_tally *tl, char *buf, size_t len)
+{
+	uint64_t total = tl->unknown;
+	int seen = tl->unknown > 0, only = -1;
+	for (int i = 0; i < t->ntypes; i++)
+		if (tl->n[i]) {
+			total += tl->n[i];
+			seen++;
+			only = i;
+		}
+	if (total == 0) {
+		wtg_strlcpy(buf, "n/a", len);
+		return;
+	}
+	if (seen == 1 && only >= 0) {
+		wtg_strlcpy(buf, t->types[only].name, len);
+		return;
+	}
+	bool done[WTG_MAX_CORE_TYPES + 1] = { false };
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < seen; k++) {
+		int pick = -1;	/* the largest share not yet written; index ntypes is "unknown" */
+		uint64_t best = 0;
+		for (int i = 0; i <= t->ntypes; i++) {
+			uint64_t v = i < t->ntypes ? tl->n[i] : tl->unknown;
+			if (!done[i] && v > best) {
+				best = v;
+				pick = i;
+			}
+		}
+		if (pick < 0)
+			break;
+		done[pick] = true;
+		char tag = pick < t->ntypes ? (char)toupper((unsigned char)t->types[pick].name[0]) : '?';
+		int w = snprintf(buf + used, len - used, "%s%c %.0f%%", used ? " " : "", tag,
+				 100.0 * (double)best / (double)total);
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+	}
+}
+
+void wtg_topology_types_note(const struct wtg_topology *t, char *buf, size_t len)
+{
+	if (t->ntypes < 2) {
+		snprintf(buf, len, "one core type on this machine (%s, %d CPUs): core_type is the same on every row",
+			 t->ntypes ? t->types[0].name : "all", t->cpus_online);
+		return;
+	}
+	size_t used = (size_t)snprintf(buf, len, "core types:");
+	for (int i = 0; i < t->ntypes && used < len; i++) {
+		char cpus[128];
+		wtg_cpuset_format(&t->types[i].cpus, cpus, sizeof cpus);
+		used += (size_t)snprintf(buf + used, len - used, "%s %c = %s (CPUs %s)", i ? "," : "",
+					 toupper((unsigned char)t->types[i].name[0]), t->types[i].name, cpus);
+	}
+	if (used < len)
+		snprintf(buf + used, len - used,
+			 "; core_type is the share of each among the CPUs the measuring threads were on at the "
+			 "start and end of every timed sample (sched_getcpu); under the background policy it "
+			 "shows where the kernel put them");
+}
+
 void wtg_topology_summary(const struct wtg_topology *t, char *buf, size_t len)
 {
 	char cores[64];
@@ -388,6 +505,12 @@ void wtg_topology_summary(const struct wtg_topology *t, char *buf, size_t len)
 const char *wtg_placement_name(enum wtg_placement p)
 {
 	return p == WTG_PLACE_COMPACT ? "compact" : p == WTG_PLACE_SPREAD ? "spread" : "?";
+}
+
+const char *wtg_memory_name(enum wtg_memory m)
+{
+	static const char *const names[] = { "local", "remote", "interleaved" };
+	return (unsigned)m < WTG_ARRAY_LEN(names) ? names[m] : "?";
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -488,4 +611,34 @@ int wtg_topology_place(const struct wtg_topology *t, enum wtg_placement p, int n
 	for (int i = 0; i < n; i++)
 		cpus[i] = order[i % m];
 	return n;
+}
+
+/* Whether the first n CPUs of placement p all lie in one node. */
+static bool fits_one_node(const struct wtg_topology *t, enum wtg_placement p, int n)
+{
+	static int cpus[WTG_TOPO_MAX_CPUS];
+	if (n > WTG_TOPO_MAX_CPUS)
+		return false;
+	wtg_topology_place(t, p, n, cpus);
+	struct wtg_cpuset nodes;
+	wtg_topology_nodes_of(t, cpus, n, &nodes);
+	return wtg_cpuset_count(&nodes) == 1 && n <= t->cpus_online;
+}
+
+int wtg_topology_thread_plan(const struct wtg_topology *t, int max, struct wtg_thread_plan_row *rows)
+{
+	int counts[WTG_MAX_COUNTS];
+	int nc = wtg_topology_thread_counts(t, max, counts), k = 0;
+	bool numa = t->nnodes > 1;
+	for (int p = 0; p < WTG_NPLACEMENTS; p++) {
+		for (int i = 0; i < nc; i++)
+			rows[k++] = (struct wtg_thread_plan_row){ counts[i], (enum wtg_placement)p,
+								 WTG_MEM_LOCAL };
+		for (int i = 0; numa && p == WTG_PLACE_COMPACT && i < nc; i++)
+			if (fits_one_node(t, WTG_PLACE_COMPACT, counts[i]))
+				rows[k++] = (struct wtg_thread_plan_row){ counts[i], WTG_PLACE_COMPACT, WTG_MEM_REMOTE };
+		if (numa && p == WTG_PLACE_SPREAD)
+			rows[k++] = (struct wtg_thread_plan_row){ counts[nc - 1], WTG_PLACE_SPREAD, WTG_MEM_INTERLEAVED };
+	}
+	return k;
 }

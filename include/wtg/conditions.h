@@ -25,9 +25,10 @@ struct wtg_datafile;
 
 /* ---- burners (src/conditions/burner.c) ---- */
 /* The most burners wtg runs: WTG_BURN_PER_CPU per online CPU. A burner at the normal policy takes
- * its share of a CPU from the dashboard's thread too: with k burners per CPU the dashboard gets about
- * 1/(k+1) of one, and at 8 a frame still follows a key within 100 ms (bench/burnkeys.sh). */
-#define WTG_BURN_PER_CPU 8
+ * its share of a CPU from the dashboard's thread too, but the dashboard sleeps until a key or a
+ * frame, and the scheduler runs a waking sleeper promptly: at 32 per CPU (64 on a 2-CPU machine) a
+ * key still reaches the screen within 100 ms (bench/burnkeys.sh). */
+#define WTG_BURN_PER_CPU 32
 int wtg_burner_max(void);
 /* Start exactly n burner threads (0 stops them all; at most wtg_burner_max()). Returns the number
  * running, or -1. */

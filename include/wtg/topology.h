@@ -70,6 +70,31 @@ int wtg_topology_read(struct wtg_topology *t, const char *root);
 void wtg_topology_summary(const struct wtg_topology *t, char *buf, size_t len);
 /* The core type CPU cpu belongs to ("performance" ...), or NULL. */
 const char *wtg_topology_core_type(const struct wtg_topology *t, int cpu);
+/* This machine's topology, read once (rooted at WTG_SYSFS_ROOT when set); thread-safe. */
+const struct wtg_topology *wtg_topology_this(void);
+/* The set of nodes (their numbers, as in nodes[].node) the n CPUs cpus[] belong to. */
+void wtg_topology_nodes_of(const struct wtg_topology *t, const int *cpus, int n, struct wtg_cpuset *nodes);
+/* The index (into nodes[]) of the node farthest from node index nd by the distance table (the next
+ * one when distances are unknown); nd itself when there is one node. */
+int wtg_topology_remote_node(const struct wtg_topology *t, int nd);
+
+/* ---- core types seen by samples ---- */
+
+/* How often a CPU of each core type was seen (sched_getcpu() at a sample's start and end). */
+struct wtg_type_tally {
+	uint64_t n[WTG_MAX_CORE_TYPES];
+	uint64_t unknown;		/* CPUs the topology does not know */
+};
+/* Count one sighting of CPU cpu (-1: sched_getcpu failed, counted unknown). */
+void wtg_type_tally_add(const struct wtg_topology *t, struct wtg_type_tally *tl, int cpu);
+void wtg_type_tally_merge(struct wtg_type_tally *a, const struct wtg_type_tally *b);
+/* The share of sightings per core type: the type's name where one type was seen ("performance",
+ * "all"), else tags and percentages, largest type first: "P 70% E 30%" ("?" for unknown CPUs);
+ * "n/a" when nothing was counted. */
+void wtg_type_tally_format(const struct wtg_topology *t, const struct wtg_type_tally *tl, char *buf, size_t len);
+/* The note a table with a core_type column carries: that the machine has one core type, or which
+ * types there are (with their CPUs) and how the column counts them. */
+void wtg_topology_types_note(const struct wtg_topology *t, char *buf, size_t len);
 
 /* ---- planning ---- */
 
@@ -85,5 +110,26 @@ int wtg_topology_thread_counts(const struct wtg_topology *t, int max, int *count
  * then the next node; spread puts one thread on each core, taking the nodes in turn, before any
  * core gets a second thread. Returns n. */
 int wtg_topology_place(const struct wtg_topology *t, enum wtg_placement p, int n, int *cpus);
+
+/* Where the memory a thread reads lives (on one node, all of it is local). */
+enum wtg_memory {
+	WTG_MEM_LOCAL = 0,		/* each thread's part on its own CPU's node */
+	WTG_MEM_REMOTE,		/* each thread's part on the node farthest from its CPU's */
+	WTG_MEM_INTERLEAVED,	/* pages spread over every node in turn */
+};
+const char *wtg_memory_name(enum wtg_memory m);
+
+/* One row of the thread sweep. */
+struct wtg_thread_plan_row {
+	int threads;
+	enum wtg_placement placement;
+	enum wtg_memory memory;
+};
+#define WTG_MAX_PLAN_ROWS (WTG_NPLACEMENTS * WTG_MAX_COUNTS + WTG_MAX_COUNTS + 1)
+/* The thread sweep's rows up to max threads, placement by placement, counts ascending
+ * (wtg_topology_thread_counts), every row with local memory. With several nodes two contrasts are added: compact rows whose threads fit in one node
+ * again with remote memory, and the largest count spread with interleaved memory. Returns the rows
+ * written (at most WTG_MAX_PLAN_ROWS). */
+int wtg_topology_thread_plan(const struct wtg_topology *t, int max, struct wtg_thread_plan_row *rows);
 
 #endif

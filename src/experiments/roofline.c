@@ -14,12 +14,14 @@
 #include "config.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
 #include "rounds.h"
+#include "wtg/topology.h"
 
 #define LINE 64
 #define WORDS 8			/* 64-bit words per line */
@@ -62,6 +64,8 @@ struct roof {
 	uint64_t ops_target, bytes_cap;
 	uint64_t checked, mismatched;	/* samples compared with the reference */
 	double ridge[NBUF];		/* ops per byte; NAN until the rounds are over */
+	struct wtg_type_tally types[NBUF * NINT];	/* core types at each timed sample's start and end */
+	char type_list[NBUF * NINT][48];
 };
 
 /* ---- the kernels ---- */
@@ -201,7 +205,6 @@ static void walk(const struct buffer *b, size_t start, uint64_t bytes, int idx, 
 /* One sample of variant v = buffer x NINT + intensity index: the timed walk, then the reference. */
 static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
 {
-	(void)round;
 	struct roof *rf = arg;
 	struct buffer *b = &rf->b[v / NINT];
 	const int idx = v % NINT;
@@ -209,9 +212,14 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	uint64_t st[WORDS] = { 1, 2, 3, 4, 5, 6, 7, 8 }, want[WORDS] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 	const size_t start = b->cursor;
 	struct wtg_probe p;
+	const int cpu0 = sched_getcpu();
 	wtg_probe_begin(&p);
 	walk(b, start, bytes, idx, st, false);
 	wtg_probe_end(&p, &out->res);
+	if (round >= 0) {
+		wtg_type_tally_add(wtg_topology_this(), &rf->types[v], cpu0);
+		wtg_type_tally_add(wtg_topology_this(), &rf->types[v], sched_getcpu());
+	}
 	b->cursor = (size_t)((start + bytes) % b->size);
 	walk(b, start, bytes, idx, want, true);
 	uint64_t x = 0;
@@ -257,6 +265,7 @@ static const struct wtg_column cols[] = {
 	{ "ops", "count", WTG_T_INT, 0 },
 	{ "kernel", "", WTG_T_TEXT, 0 },
 	{ "bound", "", WTG_T_TEXT, 0 },
+	{ "core_type", "", WTG_T_TEXT, 0 },
 };
 
 /* The roofs of one buffer from its medians: the best GB/s (the bytes roof), the best Gop/s (the
@@ -277,9 +286,10 @@ static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds
 		  struct wtg_value *vals)
 {
 	(void)ctx;
-	const struct roof *rf = arg;
+	struct roof *rf = arg;
 	const int buf = v / NINT, i = v % NINT;
 	const double in = intensity(i), ridge = rf->ridge[buf];
+	wtg_type_tally_format(wtg_topology_this(), &rf->types[v], rf->type_list[v], sizeof rf->type_list[v]);
 	const uint64_t bytes = sample_bytes(rf, i);
 	vals[0] = WTG_TEXT(buf_names[buf]);
 	vals[1] = WTG_INT(rf->b[buf].size);
@@ -294,6 +304,7 @@ static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds
 		WTG_INT(bytes / LINE * ops_per_line(i)),
 		WTG_TEXT(kernel_names[i]),
 		isnan(ridge) ? WTG_NA : WTG_TEXT(in < ridge ? "bytes" : "math"),
+		WTG_TEXT(rf->type_list[v]),
 	};
 	memcpy(&vals[k], more, sizeof more);
 	return k + (int)WTG_ARRAY_LEN(more);
@@ -337,6 +348,9 @@ static void notes(struct wtg_ctx *ctx, const struct roof *rf, const struct wtg_r
 		       (unsigned long long)(rf->ops_target >> 20), (unsigned long long)(rf->bytes_cap >> 20),
 		       (unsigned long long)rf->checked);
 	wtg_rounds_note(ctx, r, 1);
+	char types[512];
+	wtg_topology_types_note(wtg_topology_this(), types, sizeof types);
+	wtg_table_note(ctx->t, "%s", types);
 	const struct wtg_cache *llc = ctx->machine ? wtg_machine_llc(ctx->machine) : NULL;
 	if (llc && rf->b[BUF_MEM].size < 2 * llc->size) {
 		char a[32], b[32];

@@ -5,10 +5,12 @@
  * the median barely moves, the tail does. */
 #include "config.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "common.h"
+#include "wtg/topology.h"
 
 #define BLOCKS 10		/* blocks per condition */
 #define BLOCK_BATCHES 100	/* batches per block: 1000 per condition */
@@ -27,6 +29,8 @@ struct cond_run {
 	double *v;		/* batches in time order */
 	int n;
 	uint64_t work;		/* burner iterations during this condition's blocks */
+	struct wtg_type_tally types;	/* core types of the CPU at each batch's start and end */
+	char type_list[64];
 	struct wtg_probe_result res;
 };
 
@@ -63,8 +67,11 @@ static int block(struct wtg_ctx *ctx, struct cond_run *c, int cond, int ncpu, lo
 	struct wtg_probe_result r;
 	wtg_probe_begin(&p);
 	bool cancelled = false;
+	const struct wtg_topology *topo = wtg_topology_this();
 	for (int i = 0; i < BLOCK_BATCHES && !cancelled; i++) {
+		wtg_type_tally_add(topo, &c->types, sched_getcpu());
 		c->v[c->n++] = wtg_time_getpid_batch(calls);
+		wtg_type_tally_add(topo, &c->types, sched_getcpu());
 		wtg_probe_tick(&p);
 		cancelled = i % 10 == 9 && wtg_ctx_cancelled(ctx);
 	}
@@ -103,10 +110,12 @@ static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, i
 	double lo = 0, hi = 0;
 	wtg_wilson_interval((uint64_t)slow, (uint64_t)c->n, WTG_BOOTSTRAP_CONF, &lo, &hi);
 	double ratio = p99_off > 0 ? s->p99 / p99_off : 1.0;
+	wtg_type_tally_format(wtg_topology_this(), &c->types, c->type_list, sizeof c->type_list);
 	const struct wtg_value v[] = {
 		WTG_INT(c->work),	    WTG_REAL(burners ? ratio : 1.0), WTG_INT(burners),
 		WTG_INT(slow),		    WTG_REAL(100.0 * slow / c->n),   WTG_REAL(100.0 * lo),
 		WTG_REAL(100.0 * hi),	    WTG_INT(BLOCKS),		     WTG_INT(c->n / BLOCKS),
+		WTG_TEXT(c->type_list),
 	};
 	wtg_add_summary_row(ctx, label, s, c->v, (size_t)c->n, &c->res, v, (int)WTG_ARRAY_LEN(v));
 	set_row_burners(ctx->t, burners);
@@ -148,6 +157,7 @@ static const struct wtg_column cols[] = {
 	{ "above_2x_pct_ci_high", "%", WTG_T_REAL, 2 },
 	{ "blocks", "count", WTG_T_INT, 0 },
 	{ "block_batches", "count", WTG_T_INT, 0 },
+	{ "core_type", "", WTG_T_TEXT, 0 },
 };
 
 /* The notes that say how it was measured and what it found. */
@@ -176,6 +186,9 @@ static void notes(struct wtg_ctx *ctx, const struct wtg_summary *s, long calls, 
 		       "it, so it is not the maximum; above_2x is the share of batches slower than twice "
 		       "the quiet median, with its Wilson 95%% interval",
 		       n, (int)(0.99 * (n - 1)) + 1, (int)(0.99 * (n - 1)) + 2, n - (int)(0.99 * (n - 1)) - 1);
+	char types[512];
+	wtg_topology_types_note(wtg_topology_this(), types, sizeof types);
+	wtg_table_note(ctx->t, "%s", types);
 }
 
 static int tail_run(struct wtg_ctx *ctx)

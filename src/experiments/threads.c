@@ -1,22 +1,37 @@
 /* threads.c: How many cores fill the memory pipe? A prefaulted mapping of the data file, split into
- * N ranges summed by N threads at once, N = 1 .. the online CPUs (beyond them only with --threads,
- * those rows marked oversubscribed). Every thread count is a distribution: the rounds engine runs
- * each N once per round in seeded order, >= 11 rounds, and every sample's total must be the known
- * sum. Ideal scaling is min(N, CPUs) x the one-thread median: more threads than CPUs add no cores. */
+ * N ranges summed by N threads at once. The counts and placements come from the machine's topology
+ * (wtg_topology_thread_plan): 1, 2, 4 ... up to the online CPUs with the CPUs of one node and of one
+ * package, each under two placements, compact (a core's SMT siblings, then the node, first) and
+ * spread (one thread per core across the nodes first); every thread is pinned to the CPU its
+ * placement gives, and runs unpinned, with a note, where the kernel refuses (a cpuset). With more
+ * than one NUMA node the threads read an anonymous copy of the mapping bound with mbind: local (each
+ * thread's part on its own node), remote (on the farthest node) or interleaved. Every row is a
+ * distribution: the rounds engine runs each row once per round in seeded order, >= 11 rounds, and
+ * every sample's total must be the known sum. Ideal scaling is min(N, CPUs) x the one-thread median
+ * of the same placement and memory. Each thread's CPU at the start and end of every sample is mapped
+ * to its core type. */
 #include "config.h"
 
+#include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "rounds.h"
+#include "wtg/topology.h"
 
 #define SPAN_CAP (1ull << 30) /* the sweep maps at most this much of a large --file */
 #define TARGET_BYTES 512000000ull /* bytes each sample moves, in whole repetitions */
 #define TARGET_BYTES_QUICK 128000000ull
 #define STACK_SIZE (256u << 10)
+#define MPOL_BIND_ 2
+#define MPOL_INTERLEAVE_ 3
+#define MPOL_MF_MOVE_ (1u << 1)
 
 struct member {
 	pthread_t th;
@@ -24,7 +39,11 @@ struct member {
 	const unsigned char *base;
 	uint64_t off, len;
 	int reps;
+	int want;	/* the CPU its placement gives, -1: none */
+	int cpu;	/* the CPU to pin to, -1: none */
 	/* results, read after the join */
+	int pin_err;	/* pthread_setaffinity_np's error, 0: pinned */
+	int cpu0, cpu1;	/* sched_getcpu() at the start and the end of the timed region */
 	int64_t sum; /* of the first repetition */
 	bool consistent; /* every repetition gave that sum */
 	int reps_done;
@@ -32,12 +51,31 @@ struct member {
 	struct wtg_probe_result res;
 };
 
+/* Pin the calling thread to cpu; returns 0 or the error. */
+static int pin_self(int cpu)
+{
+	if (cpu < 0)
+		return 0;
+	size_t sz = CPU_ALLOC_SIZE(cpu + 1);
+	cpu_set_t *set = CPU_ALLOC(cpu + 1);
+	if (!set)
+		return ENOMEM;
+	CPU_ZERO_S(sz, set);
+	CPU_SET_S(cpu, sz, set);
+	int e = pthread_setaffinity_np(pthread_self(), sz, set);
+	CPU_FREE(set);
+	return e;
+}
+
 static void *member_main(void *arg)
 {
 	struct member *m = arg;
+	if (m->cpu >= 0)
+		m->pin_err = pin_self(m->cpu);
 	wtg_policy_apply_self();
 	if (wtg_crew_gate(m->crew)) {
 		struct wtg_probe p;
+		m->cpu0 = sched_getcpu();
 		wtg_probe_begin(&p);
 		m->t0 = wtg_now_ns();
 		for (int r = 0; r < m->reps; r++) {
@@ -52,6 +90,7 @@ static void *member_main(void *arg)
 		}
 		m->t1 = wtg_now_ns();
 		wtg_probe_end(&p, &m->res);
+		m->cpu1 = sched_getcpu();
 	}
 	wtg_policy_unregister_self();
 	wtg_crew_done(m->crew);
@@ -60,9 +99,39 @@ static void *member_main(void *arg)
 
 enum { ROW_OK = 0, ROW_CANCELLED, ROW_STARVED, ROW_FAILED };
 
-/* One row: n members over span bytes of m. Fills *mb (caller frees) on ROW_OK. */
+/* Start n members over span bytes of map, member i pinned to cpus[i]. Returns how many started,
+ * with *err the error of the one that did not. */
+static int spawn_members(struct wtg_crew *crew, struct member *mb, int n, const unsigned char *map, uint64_t span,
+			 int reps, const int *cpus, const struct wtg_cpuset *allowed, int *err)
+{
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, STACK_SIZE);
+	int created = 0;
+	*err = 0;
+	for (int i = 0; i < n; i++) {
+		mb[i].crew = crew;
+		mb[i].base = map;
+		mb[i].reps = reps;
+		mb[i].consistent = true;
+		/* a CPU outside the process's affinity is not taken: the user's taskset stands */
+		mb[i].want = cpus ? cpus[i] : -1;
+		mb[i].cpu = cpus && wtg_cpuset_has(allowed, cpus[i]) ? cpus[i] : -1;
+		mb[i].pin_err = cpus && mb[i].cpu < 0 ? EPERM : 0;
+		mb[i].cpu0 = mb[i].cpu1 = -1;
+		wtg_split_range(span, n, i, &mb[i].off, &mb[i].len);
+		*err = wtg_crew_spawn(&mb[i].th, &attr, member_main, &mb[i]);
+		if (*err != 0)
+			break;
+		created++;
+	}
+	pthread_attr_destroy(&attr);
+	return created;
+}
+
+/* One sample: n members over span bytes of map. Fills *out (caller frees) on ROW_OK. */
 static int one_row(struct wtg_ctx *ctx, const unsigned char *map, uint64_t span, int n, int reps,
-		   int64_t limit_ms, struct member **out)
+		   const int *cpus, const struct wtg_cpuset *allowed, int64_t limit_ms, struct member **out)
 {
 	struct wtg_crew crew;
 	if (wtg_crew_init(&crew) < 0) {
@@ -75,23 +144,8 @@ static int one_row(struct wtg_ctx *ctx, const unsigned char *map, uint64_t span,
 		wtg_table_fail(ctx->t, "out of memory for %d threads", n);
 		return ROW_FAILED;
 	}
-	pthread_attr_t attr;
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, STACK_SIZE);
-	int created = 0, err = 0;
-	for (int i = 0; i < n; i++) {
-		mb[i].crew = &crew;
-		mb[i].base = map;
-		mb[i].reps = reps;
-		mb[i].consistent = true;
-		wtg_split_range(span, n, i, &mb[i].off, &mb[i].len);
-		err = wtg_crew_spawn(&mb[i].th, &attr, member_main, &mb[i]);
-		if (err != 0)
-			break;
-		created++;
-	}
-	pthread_attr_destroy(&attr);
-
+	int err;
+	int created = spawn_members(&crew, mb, n, map, span, reps, cpus, allowed, &err);
 	int outcome = ROW_OK;
 	if (created < n) {
 		wtg_table_fail(ctx->t, "cannot start thread %d of %d: %s", created + 1, n, strerror(err));
@@ -125,32 +179,116 @@ static int one_row(struct wtg_ctx *ctx, const unsigned char *map, uint64_t span,
 	return ROW_OK;
 }
 
+/* One row of the sweep: its plan, the CPUs its threads are pinned to, and what they found. */
+struct variant {
+	struct wtg_thread_plan_row plan;
+	int *cpus;			/* plan.threads entries */
+	char label[48];			/* "compact 4 threads", "compact remote 1 thread" */
+	char group[32];			/* "compact", "compact remote" */
+	char cpu_list[256], node_list[64], mem_list[64], seen_list[256], type_list[64];
+	struct wtg_cpuset seen;		/* CPUs the threads were found on */
+	struct wtg_type_tally types;	/* their core types */
+	int64_t sum;			/* the last sample's total */
+	bool pinned;			/* every thread of every sample pinned */
+	int base;			/* the variant with one thread of the same group, -1: none */
+};
+
 /* What the samples share, and what they found. */
 struct sweep {
-	const unsigned char *map;
+	const struct wtg_topology *topo;
+	const unsigned char *map;	/* the data file's mapping */
+	unsigned char *numa;		/* its anonymous copy bound per row (several nodes), or NULL */
 	uint64_t span;
 	int reps;
 	int64_t known;
 	int64_t limit_ms;
 	bool consistent;	/* every member's repetitions agreed */
-	int starved;		/* the thread count that got no CPU in time, 0: none */
-	int64_t *sum;		/* per variant: the last sample's total */
+	int starved;		/* the variant that got no CPU in time + 1, 0: none */
+	struct variant *var;
+	int nvar;
 	uint64_t checked;	/* samples whose total was compared with the known sum */
 	int ncpu;
-	double gbps1;		/* the one-thread median so far */
+	int pin_fail, pin_cpu, pin_err;	/* threads not pinned, the first one's CPU and error */
+	struct wtg_cpuset allowed;	/* the CPUs this process may run on (taskset, cpuset) */
+	char allowed_list[256];
+	int bind_err;			/* mbind's first error, 0: none */
+	double *gbps;			/* per variant: the median so far */
 };
 
-/* One sample of N = v + 1 threads: their total checked against the known sum, the figure GB/s of
+/* mbind [p, p + len) (rounded out to pages) to the nodes in mask with mode. Returns 0 or errno. */
+static int bind_range(unsigned char *p, uint64_t len, int mode, const struct wtg_cpuset *mask)
+{
+	uint64_t page = (uint64_t)wtg_page_size();
+	uintptr_t a = (uintptr_t)p & ~(uintptr_t)(page - 1);
+	uintptr_t e = ((uintptr_t)p + len + page - 1) & ~(uintptr_t)(page - 1);
+	if (e <= a)
+		return 0;
+	long rc = syscall(SYS_mbind, (void *)a, (unsigned long)(e - a), mode, mask->bits,
+			  (unsigned long)(WTG_TOPO_MAX_CPUS + 1), MPOL_MF_MOVE_);
+	return rc == 0 ? 0 : errno;
+}
+
+/* Place the copy's pages as variant v wants: each thread's part on its node (local), on the node
+ * farthest from it (remote), or all of it over every node (interleaved). */
+static void bind_for(struct sweep *sw, const struct variant *var)
+{
+	const struct wtg_topology *t = sw->topo;
+	struct wtg_cpuset mask;
+	int e = 0;
+	if (var->plan.memory == WTG_MEM_INTERLEAVED) {
+		wtg_cpuset_clear(&mask);
+		for (int i = 0; i < t->nnodes; i++)
+			wtg_cpuset_add(&mask, t->nodes[i].node);
+		e = bind_range(sw->numa, sw->span, MPOL_INTERLEAVE_, &mask);
+	} else {
+		for (int i = 0; i < var->plan.threads && !e; i++) {
+			uint64_t off, len;
+			wtg_split_range(sw->span, var->plan.threads, i, &off, &len);
+			int c = var->cpus[i], nd = c >= 0 && t->node_of[c] >= 0 ? t->node_of[c] : 0;
+			if (var->plan.memory == WTG_MEM_REMOTE)
+				nd = wtg_topology_remote_node(t, nd);
+			wtg_cpuset_clear(&mask);
+			wtg_cpuset_add(&mask, t->nodes[nd].node);
+			e = bind_range(sw->numa + off, len, MPOL_BIND_, &mask);
+		}
+	}
+	if (e && !sw->bind_err)
+		sw->bind_err = e;
+}
+
+/* After a sample: where its threads were pinned and found. */
+static void record_members(struct sweep *sw, struct variant *var, const struct member *mb, int round)
+{
+	for (int i = 0; i < var->plan.threads; i++) {
+		if (mb[i].pin_err) {
+			var->pinned = false;
+			if (sw->pin_fail++ == 0) {
+				sw->pin_cpu = mb[i].want;
+				sw->pin_err = mb[i].pin_err;
+			}
+		}
+		if (round < 0)
+			continue;
+		wtg_type_tally_add(sw->topo, &var->types, mb[i].cpu0);
+		wtg_type_tally_add(sw->topo, &var->types, mb[i].cpu1);
+		wtg_cpuset_add(&var->seen, mb[i].cpu0);
+		wtg_cpuset_add(&var->seen, mb[i].cpu1);
+	}
+}
+
+/* One sample of variant v: its threads' total checked against the known sum, the figure GB/s of
  * the wall from the first start to the last finish. */
 static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
 {
-	(void)round;
 	struct sweep *sw = arg;
-	const int n = v + 1;
+	struct variant *var = &sw->var[v];
+	const int n = var->plan.threads;
 	struct member *mb = NULL;
-	int o = one_row(ctx, sw->map, sw->span, n, sw->reps, sw->limit_ms, &mb);
+	if (sw->numa)
+		bind_for(sw, var);
+	int o = one_row(ctx, sw->numa ? sw->numa : sw->map, sw->span, n, sw->reps, var->cpus, &sw->allowed, sw->limit_ms, &mb);
 	if (o == ROW_STARVED) {
-		sw->starved = n;
+		sw->starved = v + 1;
 		return WTG_CANCELLED;
 	}
 	if (o != ROW_OK)
@@ -165,14 +303,13 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 		if (i > 0)
 			wtg_probe_add(&out->res, &mb[i].res);
 	}
+	record_members(sw, var, mb, round);
 	free(mb);
 	out->res.wall_ms = (double)(t1 - t0) / 1e6;
-	sw->sum[v] = total;
+	var->sum = total;
 	sw->checked++;
 	if (total != sw->known) {
-		char label[48];
-		snprintf(label, sizeof label, "%d thread%s", n, n == 1 ? "" : "s");
-		wtg_check_sum(ctx, label, total, sw->known);
+		wtg_check_sum(ctx, var->label, total, sw->known);
 		return WTG_ERR;
 	}
 	double bytes = (double)sw->span * (double)sw->reps;
@@ -182,8 +319,8 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 
 static void label_of(void *arg, int v, char *buf, size_t len)
 {
-	(void)arg;
-	snprintf(buf, len, "%d thread%s", v + 1, v == 0 ? "" : "s");
+	const struct sweep *sw = arg;
+	wtg_strlcpy(buf, sw->var[v].label, len);
 }
 
 extern const struct wtg_experiment wtg_exp_threads;
@@ -200,68 +337,139 @@ static const struct wtg_column cols[] = {
 	{ "bytes", "B", WTG_T_INT, 0 },
 	{ "oversubscribed", "", WTG_T_INT, 0 },
 	WTG_ROUNDS_AFTER("gbps", "GB/s", 2),
+	{ "placement", "", WTG_T_TEXT, 0 },
+	{ "memory", "", WTG_T_TEXT, 0 },
+	{ "group", "", WTG_T_TEXT, 0 },
+	{ "cpus", "", WTG_T_TEXT, 0 },
+	{ "nodes", "", WTG_T_TEXT, 0 },
+	{ "memory_nodes", "", WTG_T_TEXT, 0 },
+	{ "pinned", "", WTG_T_INT, 0 },
+	{ "cpus_seen", "", WTG_T_TEXT, 0 },
+	{ "core_type", "", WTG_T_TEXT, 0 },
 };
 
-/* The rows, one per thread count, from the rounds' medians. */
-/* The row of N = v + 1 threads from its samples so far (the engine publishes the rows in variant
- * order after each round, so the one-thread median is fresh when the others use it). */
+/* The row of variant v from its samples so far (the engine publishes the rows in variant order
+ * after each round, so a group's one-thread median, earlier in that order, is fresh when the
+ * others use it). */
 static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *res,
 		  struct wtg_value *vals)
 {
 	(void)ctx;
 	struct sweep *sw = arg;
-	const int n = v + 1;
+	struct variant *var = &sw->var[v];
+	const int n = var->plan.threads;
 	const double gbps = res->s.median;
 	const uint64_t bytes = sw->span * (uint64_t)sw->reps;
-	if (v == 0)
-		sw->gbps1 = gbps;
+	sw->gbps[v] = gbps;
+	const double g1 = var->base >= 0 ? sw->gbps[var->base] : 0;
 	const struct wtg_value row[] = {
 		WTG_INT(n),
 		gbps > 0 ? WTG_REAL((double)bytes / (gbps * 1e6)) : WTG_NA,
 		WTG_REAL(gbps),
-		WTG_INT(sw->sum[v]),
-		sw->gbps1 > 0 ? WTG_REAL(gbps / sw->gbps1) : WTG_NA,
-		WTG_REAL(sw->gbps1 * (n < sw->ncpu ? n : sw->ncpu)),
+		WTG_INT(var->sum),
+		g1 > 0 ? WTG_REAL(gbps / g1) : WTG_NA,
+		g1 > 0 ? WTG_REAL(g1 * (n < sw->ncpu ? n : sw->ncpu)) : WTG_NA,
 		WTG_INT(sw->reps),
 		WTG_INT(bytes),
 		WTG_INT(n > sw->ncpu),
 	};
 	memcpy(vals, row, sizeof row);
 	int k = (int)WTG_ARRAY_LEN(row);
-	return k + wtg_rounds_values_after(vals + k, res);
+	k += wtg_rounds_values_after(vals + k, res);
+	wtg_cpuset_format(&var->seen, var->seen_list, sizeof var->seen_list);
+	wtg_type_tally_format(sw->topo, &var->types, var->type_list, sizeof var->type_list);
+	const struct wtg_value more[] = {
+		WTG_TEXT(wtg_placement_name(var->plan.placement)),
+		WTG_TEXT(wtg_memory_name(var->plan.memory)),
+		WTG_TEXT(var->group),
+		WTG_TEXT(var->cpu_list),
+		WTG_TEXT(var->node_list),
+		WTG_TEXT(var->mem_list),
+		WTG_INT(var->pinned),
+		WTG_TEXT(var->seen_list),
+		WTG_TEXT(var->type_list),
+	};
+	memcpy(vals + k, more, sizeof more);
+	return k + (int)WTG_ARRAY_LEN(more);
 }
-
 /* Each row's checks and raw samples, once the rounds are over. */
 static void row_checks(struct wtg_ctx *ctx, const struct sweep *sw, const struct wtg_rounds *r)
 {
 	for (int v = 0; v < r->nvariants; v++) {
-		char label[48];
-		label_of(NULL, v, label, sizeof label);
-		wtg_check_sum(ctx, label, sw->sum[v], sw->known);
+		const char *label = sw->var[v].label;
+		wtg_check_sum(ctx, label, sw->var[v].sum, sw->known);
 		wtg_rounds_checks(ctx, label, "GB/s", &r->v[v]);
 		wtg_rounds_add_series(ctx, label, "GB/s", &r->v[v]);
 	}
 }
 
-static void notes(struct wtg_ctx *ctx, const struct sweep *sw, const struct wtg_rounds *r, int ncpu)
+/* What the placements did: pinned or not (and why), where the memory was, the core types. */
+static void placement_notes(struct wtg_ctx *ctx, const struct sweep *sw)
+{
+	const struct wtg_topology *t = sw->topo;
+	char sum[128];
+	wtg_topology_summary(t, sum, sizeof sum);
+	wtg_table_note(ctx->t,
+		       "placements (%s): compact fills a core's SMT siblings, then its node, before the next; "
+		       "spread puts one thread on each core, the nodes in turn, before any core gets a second; "
+		       "each thread pinned with pthread_setaffinity_np to its CPU (column cpus)",
+		       sum);
+	bool same = true;	/* compact and spread pin every count to the same CPUs (no SMT, one node) */
+	for (int v = 0; v < sw->nvar; v++)
+		for (int u = 0; u < sw->nvar; u++)
+			if (sw->var[u].plan.threads == sw->var[v].plan.threads &&
+			    sw->var[u].plan.memory == sw->var[v].plan.memory &&
+			    memcmp(sw->var[u].cpus, sw->var[v].cpus, (size_t)sw->var[v].plan.threads * sizeof(int)))
+				same = false;
+	if (same)
+		wtg_table_note(ctx->t, "on this machine compact and spread pin every count to the same CPUs: "
+				       "their rows differ by noise alone");
+	if (sw->pin_fail)
+		wtg_table_note(ctx->t,
+			       "pinning failed for %d thread%s (the first to CPU %d: %s; this process may run "
+			       "on CPUs %s): they ran unpinned where the kernel put them (pinned = 0, cpus_seen)",
+			       sw->pin_fail, sw->pin_fail == 1 ? "" : "s", sw->pin_cpu,
+			       sw->pin_err == EPERM ? "outside the process's CPU affinity (taskset or a cpuset)"
+						    : strerror(sw->pin_err),
+			       sw->allowed_list);
+	if (sw->numa)
+		wtg_table_note(ctx->t,
+			       "%d NUMA nodes: the threads read an anonymous copy of the mapping whose pages mbind "
+			       "moves before each sample: local (each thread's part on its CPU's node), remote "
+			       "(on the farthest node) or interleaved (over every node)%s%s",
+			       t->nnodes, sw->bind_err ? "; mbind failed: " : "",
+			       sw->bind_err ? strerror(sw->bind_err) : "");
+	else if (t->nnodes > 1)
+		wtg_table_note(ctx->t, "%d NUMA nodes, but no memory for a bound copy: every row reads the "
+				       "data file's pages where the page cache put them",
+			       t->nnodes);
+	else
+		wtg_table_note(ctx->t, "one NUMA node: all memory is local, so no remote or interleaved rows");
+	char types[512];
+	wtg_topology_types_note(t, types, sizeof types);
+	wtg_table_note(ctx->t, "%s", types);
+}
+
+static void notes(struct wtg_ctx *ctx, const struct sweep *sw, const struct wtg_rounds *r, int maxn)
 {
 	char sz[32];
 	wtg_fmt_size(sz, sizeof sz, sw->span);
 	wtg_table_note(ctx->t,
 		       "%s of the data file, mapped with MAP_POPULATE and touched once per page before "
-		       "timing; N = 1 .. %d threads (%d online CPUs%s)",
-		       sz, r->nvariants, ncpu,
-		       r->nvariants > ncpu ? "; rows above them are oversubscribed, asked for with --threads"
-					   : "; --threads=N goes beyond them");
+		       "timing; %d rows up to %d threads (%d online CPUs%s)",
+		       sz, r->nvariants, maxn, sw->ncpu,
+		       maxn > sw->ncpu ? "; rows above them are oversubscribed, asked for with --threads"
+				       : "; --threads=N goes beyond them");
 	wtg_rounds_note(ctx, r, 1);
 	wtg_table_note(ctx->t,
 		       "per sample: N contiguous ranges differing by at most one byte, each summed %d times "
 		       "(%s); ms from the first start to the last finish; the total was checked against "
 		       "the known sum in all %llu samples (sum: the last one's)",
 		       sw->reps, wtg_sum_simd_name(), (unsigned long long)sw->checked);
-	wtg_table_note(ctx->t, "ideal_gbps = min(N, %d CPUs) x the one-thread median: threads beyond the "
-			       "CPUs share them, so they cannot add bandwidth",
-		       ncpu);
+	wtg_table_note(ctx->t, "ideal_gbps = min(N, %d CPUs) x the one-thread median of the same placement and "
+			       "memory: threads beyond the CPUs share them, so they cannot add bandwidth",
+		       sw->ncpu);
+	placement_notes(ctx, sw);
 	if (sw->span < ctx->df->size)
 		wtg_table_note(ctx->t,
 			       "the data file is larger than %s: only its first %s is used, checked "
@@ -269,68 +477,182 @@ static void notes(struct wtg_ctx *ctx, const struct sweep *sw, const struct wtg_
 			       sz, sz);
 }
 
+/* The variants of the plan: CPUs, labels, node lists, the one-thread row of each group. */
+static int plan_variants(struct sweep *sw, int maxn)
+{
+	const struct wtg_topology *t = sw->topo;
+	struct wtg_thread_plan_row plan[WTG_MAX_PLAN_ROWS];
+	sw->nvar = wtg_topology_thread_plan(t, maxn, plan);
+	sw->var = calloc((size_t)sw->nvar, sizeof *sw->var);
+	sw->gbps = calloc((size_t)sw->nvar, sizeof *sw->gbps);
+	if (!sw->var || !sw->gbps)
+		return -1;
+	for (int v = 0; v < sw->nvar; v++) {
+		struct variant *var = &sw->var[v];
+		var->plan = plan[v];
+		var->pinned = true;
+		var->base = -1;
+		const int n = plan[v].threads;
+		if (!(var->cpus = calloc((size_t)n, sizeof *var->cpus)))
+			return -1;
+		wtg_topology_place(t, plan[v].placement, n, var->cpus);
+		snprintf(var->group, sizeof var->group, "%s%s%s", wtg_placement_name(plan[v].placement),
+			 plan[v].memory == WTG_MEM_LOCAL ? "" : " ",
+			 plan[v].memory == WTG_MEM_LOCAL ? "" : wtg_memory_name(plan[v].memory));
+		snprintf(var->label, sizeof var->label, "%s %d thread%s", var->group, n, n == 1 ? "" : "s");
+		struct wtg_cpuset s;
+		wtg_cpuset_clear(&s);
+		for (int i = 0; i < n; i++)
+			wtg_cpuset_add(&s, var->cpus[i]);
+		wtg_cpuset_format(&s, var->cpu_list, sizeof var->cpu_list);
+		wtg_topology_nodes_of(t, var->cpus, n, &s);
+		wtg_cpuset_format(&s, var->node_list, sizeof var->node_list);
+		struct wtg_cpuset mem = s;
+		if (plan[v].memory == WTG_MEM_REMOTE) {
+			wtg_cpuset_clear(&mem);
+			for (int i = 0; i < t->nnodes; i++)
+				if (wtg_cpuset_has(&s, t->nodes[i].node))
+					wtg_cpuset_add(&mem, t->nodes[wtg_topology_remote_node(t, i)].node);
+		} else if (plan[v].memory == WTG_MEM_INTERLEAVED) {
+			for (int i = 0; i < t->nnodes; i++)
+				wtg_cpuset_add(&mem, t->nodes[i].node);
+		}
+		wtg_cpuset_format(&mem, var->mem_list, sizeof var->mem_list);
+		for (int u = 0; u < sw->nvar; u++)
+			if (plan[u].threads == 1 && plan[u].placement == plan[v].placement &&
+			    plan[u].memory == plan[v].memory)
+				var->base = u;
+	}
+	return 0;
+}
+
+static void free_variants(struct sweep *sw)
+{
+	for (int v = 0; sw->var && v < sw->nvar; v++)
+		free(sw->var[v].cpus);
+	free(sw->var);
+	free(sw->gbps);
+}
+
+struct copy_job {
+	unsigned char *dst;
+	const unsigned char *src;
+	uint64_t n;
+};
+
+static void copy_pages(void *arg)
+{
+	struct copy_job *j = arg;
+	memcpy(j->dst, j->src, j->n);
+}
+
+/* With several nodes: the anonymous copy the rows bind (NULL when it cannot be made: the rows then
+ * read the mapping). */
+static unsigned char *numa_copy(const struct sweep *sw)
+{
+	if (sw->topo->nnodes < 2)
+		return NULL;
+	unsigned char *p = mmap(NULL, sw->span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	struct copy_job j = { p, sw->map, sw->span };
+	if (wtg_guard_call(copy_pages, &j) < 0) {
+		munmap(p, sw->span);
+		return NULL;
+	}
+	return p;
+}
+
+/* The CPUs the worker (and so its threads) may run on; every online CPU when it cannot be read. */
+static void read_allowed(struct sweep *sw)
+{
+	wtg_cpuset_clear(&sw->allowed);
+	cpu_set_t *set = CPU_ALLOC(WTG_TOPO_MAX_CPUS);
+	size_t sz = CPU_ALLOC_SIZE(WTG_TOPO_MAX_CPUS);
+	if (set && sched_getaffinity(0, sz, set) == 0) {
+		for (int c = 0; c < WTG_TOPO_MAX_CPUS; c++)
+			if (CPU_ISSET_S(c, sz, set))
+				wtg_cpuset_add(&sw->allowed, c);
+	} else {
+		sw->allowed = sw->topo->online;
+	}
+	CPU_FREE(set);
+	wtg_cpuset_format(&sw->allowed, sw->allowed_list, sizeof sw->allowed_list);
+}
+
+static void starved_fail(struct wtg_ctx *ctx, const struct sweep *sw)
+{
+	/* the run stopped, this is why: every row is measured in every round, so no row can stand
+	 * without the others */
+	wtg_table_fail(ctx->t,
+		       "starved: %s got no chance to finish a sample in %.0f s (%d burners, policy %s); the "
+		       "sweep was ended",
+		       sw->var[sw->starved - 1].label, (double)sw->limit_ms / 1000.0, wtg_burner_count(),
+		       wtg_policy_requested() ? "background" : "normal");
+}
+
 static int threads_run(struct wtg_ctx *ctx)
 {
-	const int ncpu = wtg_online_cpus();
-	const int maxn = ctx->opt->threads > 0 ? ctx->opt->threads : ncpu > 0 ? ncpu : 1;
+	struct sweep sw = { .topo = wtg_topology_this(), .consistent = true, .limit_ms = ctx->opt->time_limit_ms };
+	sw.ncpu = sw.topo->cpus_online;
+	read_allowed(&sw);
+	const int maxn = ctx->opt->threads > 0 ? ctx->opt->threads : sw.ncpu > 0 ? sw.ncpu : 1;
 	const uint64_t target = ctx->opt->quick ? TARGET_BYTES_QUICK : TARGET_BYTES;
 	wtg_experiment_columns(&wtg_exp_threads, ctx->t);
-	struct sweep sw = { .span = wtg_datafile_span(ctx->df, SPAN_CAP), .consistent = true,
-			    .limit_ms = ctx->opt->time_limit_ms, .ncpu = ncpu };
+	sw.span = wtg_datafile_span(ctx->df, SPAN_CAP);
 	sw.known = wtg_datafile_prefix_sum(ctx->df, sw.span);
 	sw.reps = (int)((target + sw.span - 1) / sw.span);
 	if (sw.reps < 1)
 		sw.reps = 1;
-	sw.sum = calloc((size_t)maxn, sizeof *sw.sum);
-	if (!sw.sum) {
+	if (plan_variants(&sw, maxn) < 0) {
+		free_variants(&sw);
 		wtg_table_fail(ctx->t, "out of memory for %d threads", maxn);
 		return WTG_ERR;
 	}
-	const int nsteps = 1 + wtg_rounds_steps(maxn, WTG_ROUNDS_MIN, 1);
+	const int nsteps = 1 + wtg_rounds_steps(sw.nvar, WTG_ROUNDS_MIN, 1);
 	wtg_ctx_progress(ctx, 0, nsteps, "prefaulting the mapping");
 	unsigned char *map = wtg_map_prefaulted(ctx, sw.span);
 	if (!map) {
-		free(sw.sum);
+		free_variants(&sw);
 		return WTG_ERR;
 	}
 	sw.map = map;
-	struct wtg_rounds_spec spec = { .nvariants = maxn, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
+	sw.numa = numa_copy(&sw);
+	struct wtg_rounds_spec spec = { .nvariants = sw.nvar, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
 					.sample = sample, .row = row_of, .arg = &sw, .label = label_of,
 					.first_step = 1, .nsteps = nsteps };
 	struct wtg_rounds r;
 	int rc = wtg_ctx_cancelled(ctx) ? WTG_CANCELLED : wtg_rounds_run(ctx, &spec, &r);
 	munmap(map, sw.span);
 	if (rc == WTG_CANCELLED && sw.starved) {
-		/* the run stopped, this is why: every thread count is measured in every round, so no
-		 * row can stand without the others */
-		wtg_table_fail(ctx->t,
-			       "starved: %d thread%s got no chance to finish a sample in %.0f s (%d burners, "
-			       "policy %s); the sweep was ended",
-			       sw.starved, sw.starved == 1 ? "" : "s", (double)sw.limit_ms / 1000.0,
-			       wtg_burner_count(), wtg_policy_requested() ? "background" : "normal");
+		starved_fail(ctx, &sw);
 	} else if (rc == WTG_OK) {
 		row_checks(ctx, &sw, &r);
 		wtg_table_check(ctx->t, "repeats", sw.consistent,
 				"every thread's range gave the same sum in each of its %d repetitions, in every "
 				"sample",
 				sw.reps);
-		notes(ctx, &sw, &r, ncpu);
+		notes(ctx, &sw, &r, maxn);
 		wtg_rounds_free(&r);
 		wtg_ctx_progress(ctx, nsteps, nsteps, "done");
 	}
-	free(sw.sum);
+	if (sw.numa)
+		munmap(sw.numa, sw.span);
+	free_variants(&sw);
 	return rc;
 }
 
 const struct wtg_experiment wtg_exp_threads = {
 	.name = "threads",
 	.question = "How many cores fill the memory pipe?",
-	.runs = "prefaulted mapping split into N ranges, N = 1 .. online CPUs (--threads beyond, marked "
-		"oversubscribed); >= 11 seeded rounds per N, median GB/s with CI, sum checked per sample",
+	.runs = "prefaulted mapping split into N ranges, N = 1, 2, 4 .. online CPUs with the per-node and "
+		"per-package counts (--threads beyond, marked oversubscribed), each pinned compact and spread "
+		"(local/remote/interleaved memory with several NUMA nodes); >= 11 seeded rounds per row, "
+		"median GB/s with CI, sum checked per sample",
 	.needs_datafile = true,
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_BARS,
-	.bars = { .label = { "threads" }, .value = "gbps", .extra = "ms", .ideal = true },
+	.bars = { .label = { "group", "threads" }, .value = "gbps", .extra = "ms", .ideal = true },
 	.headline = { { "GB/s with the most threads", NULL, NULL, "gbps", "gbps_ci_low", "gbps_ci_high", NULL, "GB/s",
 			true } },
 	.typical_s = 2,

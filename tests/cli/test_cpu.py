@@ -7,9 +7,13 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import tempfile
 
-from wtgtest import check, check_rounds, close, datadir, datadir_is_empty, experiment, finish, rows, run, run_json
+from wtgtest import WTG, check, check_rounds, close, datadir, datadir_is_empty, experiment, finish, rows, run, run_json, series
+
+TOP = os.environ.get("top_srcdir") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 SPEC = {
     "kernels": ["kernel", "wss", "gbps"],
@@ -142,51 +146,161 @@ with open(path, "wb") as f:
     f.write(data)
 known = sum(data)
 digest = hashlib.sha256(data).hexdigest()
+def plan_counts(maxn, ncpu):
+    """The thread counts on a one-package, one-node machine: 1, 2, 4 ... below maxn, maxn, and the
+    online CPUs when maxn goes beyond them."""
+    c = {1, maxn}
+    n = 2
+    while n < maxn:
+        c.add(n)
+        n *= 2
+    if ncpu < maxn:
+        c.add(ncpu)
+    return sorted(c)
+
+
+def cpu_list(text):
+    """"0-3,8" -> {0, 1, 2, 3, 8}."""
+    out = set()
+    for part in text.split(","):
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+
+
+def label(r):
+    n = r["threads"]
+    return "%s %d thread%s" % (r["group"], n, "" if n == 1 else "s")
+
+
+def check_threads(e, doc, maxn, tag):
+    """Rows per placement over the planned counts, each a distribution; ideal per placement; the
+    CPUs each row was pinned to, its nodes and its core type."""
+    ncpu = doc["machine"]["cpus"]
+    topo = doc["machine"]["topology"]
+    rs = rows(e)
+    want = plan_counts(maxn, ncpu)
+    one_node = len(topo["numa_nodes"]) == 1
+    if one_node:
+        check([(r["placement"], r["threads"]) for r in rs] == [(p, n) for p in ("compact", "spread") for n in want],
+              tag + "a row per placement and count %r: %r" % (want, [(r["placement"], r["threads"]) for r in rs]))
+        check(all(r["memory"] == "local" and r["group"] == r["placement"] for r in rs),
+              tag + "one node: every row reads local memory")
+        check(any("one NUMA node: all memory is local" in x for x in e["notes"]), tag + "a note says one node")
+    allowed = os.sched_getaffinity(0)
+    types = topo["core_types"]
+    for r in rs:
+        n = r["threads"]
+        name = tag + "%s: " % label(r)
+        check(r["samples"] >= 11, name + "a distribution of >= 11 samples")
+        check(r["gbps_min"] <= r["gbps_ci_low"] <= r["gbps"] <= r["gbps_ci_high"] <= r["gbps_max"],
+              name + "min <= ci_low <= median <= ci_high <= max")
+        check(close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-5), name + "gbps = bytes / ms")
+        check(r["oversubscribed"] == (1 if n > ncpu else 0), name + "oversubscribed on %d CPUs" % ncpu)
+        cpus = cpu_list(r["cpus"])
+        check(len(cpus) == min(n, ncpu), name + "pinned to %d distinct CPUs: %r" % (min(n, ncpu), r["cpus"]))
+        check(r["pinned"] == (1 if cpus <= allowed else 0), name + "pinned = %r where this process may run on %r"
+              % (r["pinned"], sorted(allowed)))
+        if r["pinned"]:
+            check(cpu_list(r["cpus_seen"]) <= cpus, name + "ran on its CPUs: %r in %r" % (r["cpus_seen"], r["cpus"]))
+        if one_node:
+            check(r["nodes"] == str(topo["numa_nodes"][0]["node"]) and r["memory_nodes"] == r["nodes"],
+                  name + "one node: nodes %r, memory_nodes %r" % (r["nodes"], r["memory_nodes"]))
+        if len(types) == 1:
+            check(r["core_type"] == types[0]["type"], name + "core_type %r on one type" % r["core_type"])
+        one = [x for x in rs if x["threads"] == 1 and x["group"] == r["group"]]
+        if one:
+            check(close(r["ideal_gbps"], one[0]["gbps"] * min(n, ncpu), 1e-6),
+                  name + "ideal = min(N, CPUs) x its placement's 1-thread median")
+            check(close(r["speedup"], r["gbps"] / one[0]["gbps"], 1e-6), name + "speedup = gbps / 1-thread gbps")
+        v = sorted(series(e, label(r)) or [])
+        if check(len(v) == r["samples"], name + "its samples as a series"):
+            check(close(v[len(v) // 2], r["gbps"], 1e-9) and v[0] == r["gbps_min"] and v[-1] == r["gbps_max"],
+                  name + "median, min and max are the series'")
+    if len(types) == 1:
+        check(any(x.startswith("one core type on this machine") for x in e["notes"]), tag + "a note says one core type")
+    total = 12 * len(rs)
+    check(any("checked against the known sum in all %d samples" % total in x for x in e["notes"]),
+          tag + "the sum was checked on every sample (11 rounds and a warm-up x %d rows): %r" % (len(rs), e["notes"]))
+    check(len([c for c in e["checks"] if c["name"] == "ci"]) == len(rs), tag + "a ci check per row")
+    return rs
+
+
 status, doc, err = run_json("threads", "--file=" + path, "--threads=5")
 check(status == 0, "threads exit 0 (got %d: %s)" % (status, err.strip()))
 if check(doc is not None, "threads JSON parses"):
     e = experiment(doc, "threads")
-    ncpu = doc["machine"]["cpus"]
     if common(e, "threads"):
-        rs = rows(e)
-        check([r["threads"] for r in rs] == list(range(1, 6)), "threads: one row per N = 1 .. 5, as --threads asks")
-        one = rs[0] if rs and rs[0]["threads"] == 1 else None
+        rs = check_threads(e, doc, 5, "threads --threads=5: ")
         for r in rs:
             n = r["threads"]
             check(r["sum"] == known, "threads: N=%d total %r equals the file's sum %d" % (n, r["sum"], known))
             check(r["bytes"] == r["reps"] * size, "threads: bytes = reps x file size at N=%d" % n)
             check(r["bytes"] >= 128000000 and (r["reps"] - 1) * size < 128000000,
                   "threads: reps = ceil(128 MB / size) per sample in --quick at N=%d" % n)
-            check(r["samples"] >= 11, "threads: N=%d is a distribution of >= 11 samples" % n)
-            check(r["gbps_min"] <= r["gbps_ci_low"] <= r["gbps"] <= r["gbps_ci_high"] <= r["gbps_max"],
-                  "threads: N=%d: min <= ci_low <= median <= ci_high <= max" % n)
-            check(close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-5), "threads: gbps = bytes / ms")
-            check(r["oversubscribed"] == (1 if n > ncpu else 0), "threads: N=%d oversubscribed on %d CPUs" % (n, ncpu))
-            if one:
-                check(close(r["ideal_gbps"], one["gbps"] * min(n, ncpu), 1e-6),
-                      "threads: ideal = min(N, CPUs) x 1-thread median at N=%d" % n)
-                check(close(r["speedup"], r["gbps"] / one["gbps"], 1e-6), "threads: speedup = gbps / 1-thread gbps")
-            sr = [x["samples"] for x in e["series"] if x["name"] == "%d thread%s" % (n, "" if n == 1 else "s")]
-            if check(len(sr) == 1 and len(sr[0]) == r["samples"], "threads: N=%d's samples as a series" % n):
-                v = sorted(sr[0])
-                check(close(v[len(v) // 2], r["gbps"], 1e-9) and v[0] == r["gbps_min"] and v[-1] == r["gbps_max"],
-                      "threads: N=%d's median, min and max are the series'" % n)
         check(doc["machine"]["data_file"]["known_sum"] == known, "threads: the machine block has the file's sum")
-        # every sample's total was compared with the known sum: (11 rounds + 1 warm-up) x 5 counts
-        check(any("checked against the known sum in all 60 samples" in x for x in e["notes"]),
-              "threads: the sum was checked on every sample: %r" % e["notes"])
-        check(len([c for c in e["checks"] if c["name"] == "ci"]) == 5, "threads: a ci check per row")
         sums = [c for c in e["checks"] if c["name"] == "sum"]
-        check(len(sums) == 5 and all(("= known sum %d" % known) in c["detail"] for c in sums),
+        check(len(sums) == len(rs) and all(("= known sum %d" % known) in c["detail"] for c in sums),
               "threads: a sum check per row against the file's sum: %r" % sums)
 
-# --- threads by default: 1 .. the online CPUs, none oversubscribed ---------------------------------
+# --- threads by default: 1, 2, 4 .. the online CPUs, none oversubscribed ---------------------------
 status, doc, err = run_json("threads", "--file=" + path)
 if check(status == 0 and doc is not None, "threads default exits 0 (%s)" % err.strip()):
-    rs = rows(experiment(doc, "threads"))
-    ncpu = doc["machine"]["cpus"]
-    check([r["threads"] for r in rs] == list(range(1, ncpu + 1)), "threads: by default N = 1 .. %d CPUs" % ncpu)
+    e = experiment(doc, "threads")
+    rs = check_threads(e, doc, doc["machine"]["cpus"], "threads default: ")
     check(all(r["oversubscribed"] == 0 for r in rs), "threads: none oversubscribed by default")
+
+# --- threads where the process may run on one CPU: the others are not taken, a note says so --------
+ncpu = os.cpu_count() or 1
+if ncpu >= 2 and shutil.which("taskset"):
+    p = subprocess.run(["taskset", "-c", "0", WTG, "--run=threads", "--quick", "--format=json", "--file=" + path],
+                       capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0, "threads under taskset -c 0 exits 0 (%s)" % p.stderr.strip())
+    try:
+        e = experiment(json.loads(p.stdout), "threads")
+    except ValueError:
+        e = None
+    if check(e is not None, "threads under taskset -c 0: JSON parses"):
+        rs = rows(e)
+        check(all(r["pinned"] == (1 if r["cpus"] == "0" else 0) for r in rs),
+              "threads under taskset -c 0: only the rows on CPU 0 alone are pinned: %r" % [(r["cpus"], r["pinned"]) for r in rs])
+        check(all(r["cpus_seen"] == "0" for r in rs), "threads under taskset -c 0: every thread ran on CPU 0")
+        check(any(x.startswith("pinning failed for ") and "outside the process's CPU affinity" in x and
+                  "may run on CPUs 0)" in x for x in e["notes"]),
+              "threads under taskset -c 0: a note says pinning failed and why: %r" % e["notes"])
+
+# --- threads on a two-node server's topology (fixture): remote and interleaved rows ----------------
+fx = os.path.join(fdir, "server192")
+subprocess.run([sys.executable, os.path.join(TOP, "tests", "fixtures", "mksysfs.py"), "server192", fx], check=True)
+status, out, err = run("--run=threads", "--quick", "--format=json", "--threads=4", "--file=" + path,
+                       env={"WTG_SYSFS_ROOT": fx})
+try:
+    doc = json.loads(out)
+except ValueError:
+    doc = None
+if check(status == 0 and doc is not None, "threads on the server192 fixture exits 0 (%s)" % err.strip()):
+    rs = rows(experiment(doc, "threads"))
+    e = experiment(doc, "threads")
+    got = [(r["group"], r["threads"]) for r in rs]
+    want = [("compact", n) for n in (1, 2, 4)] + [("compact remote", n) for n in (1, 2, 4)] + \
+        [("spread", n) for n in (1, 2, 4)] + [("spread interleaved", 4)]
+    check(got == want, "server192: compact, compact remote, spread, spread interleaved rows: %r" % got)
+    by = {(r["group"], r["threads"]): r for r in rs}
+    if got == want:
+        check(by[("compact", 4)]["cpus"] == "0-1,96-97" and by[("compact", 4)]["nodes"] == "0",
+              "server192: compact 4 fills two cores' siblings on node 0: %r" % by[("compact", 4)]["cpus"])
+        check(by[("spread", 4)]["cpus"] == "0-1,48-49" and by[("spread", 4)]["nodes"] == "0-1",
+              "server192: spread 4 takes the nodes in turn: %r" % by[("spread", 4)]["cpus"])
+        check(by[("compact remote", 2)]["memory"] == "remote" and by[("compact remote", 2)]["memory_nodes"] == "1",
+              "server192: remote rows read node 1's memory")
+        check(by[("spread interleaved", 4)]["memory_nodes"] == "0-1", "server192: interleaved over both nodes")
+        check(by[("compact", 4)]["ideal_gbps"] is not None and by[("spread interleaved", 4)]["ideal_gbps"] is None,
+              "server192: an ideal from the group's one-thread row, none without one")
+        check(all(r["sum"] == known for r in rs), "server192: every row's total is the file's sum")
+    check(any(x.startswith("pinning failed for ") for x in e["notes"]) or ncpu >= 192,
+          "server192: a note says the fixture's CPUs could not all be pinned")
+    check(any(x.startswith("2 NUMA nodes: the threads read an anonymous copy") for x in e["notes"]),
+          "server192: a note says how the memory was bound: %r" % e["notes"])
 with open(path, "rb") as f:
     check(hashlib.sha256(f.read()).hexdigest() == digest, "threads: the --file is untouched")
 shutil.rmtree(fdir)
@@ -243,7 +357,33 @@ status, doc, err = run_json("roofline")
 check(status == 0, "roofline exit 0 (got %d: %s)" % (status, err.strip()))
 if check(doc is not None, "roofline JSON parses"):
     l1 = [c["size_bytes"] for c in doc["machine"].get("caches", []) if c.get("level") == 1 and c.get("type") != "Instruction"]
-    check_roofline(experiment(doc, "roofline"), "", l1[0] if l1 else None)
+    e = experiment(doc, "roofline")
+    check_roofline(e, "", l1[0] if l1 else None)
+    types = doc["machine"]["topology"]["core_types"]
+    if e and len(types) == 1:
+        check(all(r["core_type"] == types[0]["type"] for r in rows(e)),
+              "roofline: every row's core_type is the one type %r" % types[0]["type"])
+        check(any(x.startswith("one core type on this machine") for x in e["notes"]), "roofline: a note says one core type")
+
+# --- tail on a hybrid laptop's topology (fixture): CPUs 0-7 are P-cores -----------------------------
+fdir = tempfile.mkdtemp(prefix="wtg-cpu-")
+fx = os.path.join(fdir, "hybrid")
+subprocess.run([sys.executable, os.path.join(TOP, "tests", "fixtures", "mksysfs.py"), "hybrid", fx], check=True)
+status, out, err = run("--run=tail", "--quick", "--format=json", env={"WTG_SYSFS_ROOT": fx})
+try:
+    doc = json.loads(out)
+except ValueError:
+    doc = None
+if check(status == 0 and doc is not None, "tail on the hybrid fixture exits 0 (%s)" % err.strip()):
+    e = experiment(doc, "tail")
+    ncpu = os.cpu_count() or 1
+    # this machine's CPUs are the fixture's first ones: P-cores up to 8, then E-cores
+    want = "performance" if ncpu <= 8 else None
+    ct = [r["core_type"] for r in rows(e)]
+    check(len(ct) == 2 and (want is None or ct == [want, want]), "tail: each condition's core types: %r" % ct)
+    check(any(x.startswith("core types: P = performance (CPUs 0-7), E = efficiency (CPUs 8-15); core_type is "
+                           "the share") for x in e["notes"]), "tail: a note names the core types: %r" % e["notes"])
+shutil.rmtree(fdir)
 check(datadir_is_empty(), "roofline: the data file is removed")
 
 finish()

@@ -8,7 +8,7 @@ import tempfile
 from wtgtest import WTG, check, datadir, finish, run
 
 HELP = " (see 'wtg --help')"
-BURN_MAX = min(8 * max(os.sysconf("SC_NPROCESSORS_ONLN"), 1), 1024)  # burners per online CPU
+BURN_MAX = min(32 * max(os.sysconf("SC_NPROCESSORS_ONLN"), 1), 1024)  # burners per online CPU
 d = datadir()
 small = os.path.join(d, "small.bin")
 with open(small, "wb") as f:
@@ -43,10 +43,10 @@ CASES = [
     (["--threads=0"], "--threads must be a whole number from 1 to 1024, not '0'"),
     (["--threads=many"], "--threads must be a whole number from 1 to 1024, not 'many'"),
     (["--threads=5000"], "--threads must be a whole number from 1 to 1024, not '5000'"),
-    (["--burn=0"], "--burn must be a whole number from 1 to %d (8 per online CPU), not '0'" % BURN_MAX),
-    (["--burn=two"], "--burn must be a whole number from 1 to %d (8 per online CPU), not 'two'" % BURN_MAX),
+    (["--burn=0"], "--burn must be a whole number from 1 to %d (32 per online CPU), not '0'" % BURN_MAX),
+    (["--burn=two"], "--burn must be a whole number from 1 to %d (32 per online CPU), not 'two'" % BURN_MAX),
     (["--burn=%d" % (BURN_MAX + 1)],
-     "--burn must be a whole number from 1 to %d (8 per online CPU), not '%d'" % (BURN_MAX, BURN_MAX + 1)),
+     "--burn must be a whole number from 1 to %d (32 per online CPU), not '%d'" % (BURN_MAX, BURN_MAX + 1)),
     (["--burn=2:fire"], "--burn: unknown burner kind 'fire' (spin or stream)"),
     (["--order=clock,rain"], "unknown experiment 'rain' in --order; 'wtg --list' names them"),
     (["--order=clock,syscall,clock"], "--order names 'clock' twice"),

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/tui/burners.sh: the dashboard with the most burners --burn allows (8 per online CPU) still
+# tests/tui/burners.sh: the dashboard with the most burners --burn allows (32 per online CPU) still
 # draws and answers keys: the first frame comes, a tab key switches the tab, b cycles the burners
 # (stream, off, spin; at 80 columns the panel shows "st..." and "sp..."), q quits with status 0 and
 # the data file gone. No timings here (bench/burnkeys.sh measures how fast); every wait polls the
@@ -13,11 +13,11 @@ scratch
 tmp=$lib_tmp
 mkdir -p "$tmp/data" || exit 99
 ncpu=$(getconf _NPROCESSORS_ONLN)
-max=$((8 * ncpu))
+max=$((32 * ncpu))
 [ "$max" -gt 1024 ] && max=1024
 
 check "--burn=$((max + 1)) is refused" sh -c "'$WTG' --burn=$((max + 1)) --run=syscall 2>&1 >/dev/null |
-	grep -qF \"wtg: --burn must be a whole number from 1 to $max (8 per online CPU), not '$((max + 1))'\""
+	grep -qF \"wtg: --burn must be a whole number from 1 to $max (32 per online CPU), not '$((max + 1))'\""
 
 tm_start 80 24 "ulimit -c 0; env LC_ALL=C.UTF-8 '$WTG' --quick --size=16M --dir='$tmp/data' --burn=$max; \
 echo \$? >'$tmp/status'"

@@ -118,6 +118,26 @@ static void test_vm2(void)
 	CHECK(covers_all(cpus, 2));
 	wtg_topology_place(&topo, WTG_PLACE_SPREAD, 3, cpus);
 	CHECK(covers_all(cpus, 2) && cpus[2] == cpus[0]);	/* beyond the CPUs: wraps around */
+	/* one node: two placements x (1, 2), all local, no remote or interleaved rows */
+	struct wtg_thread_plan_row plan[WTG_MAX_PLAN_ROWS];
+	n = wtg_topology_thread_plan(&topo, 2, plan);
+	CHECK(n == 4);
+	CHECK(plan[0].threads == 1 && plan[0].placement == WTG_PLACE_COMPACT && plan[1].threads == 2);
+	CHECK(plan[2].threads == 1 && plan[2].placement == WTG_PLACE_SPREAD && plan[3].threads == 2);
+	for (int i = 0; i < n; i++)
+		CHECK(plan[i].memory == WTG_MEM_LOCAL);
+	CHECK_STR(wtg_memory_name(WTG_MEM_LOCAL), "local");
+	CHECK(wtg_topology_remote_node(&topo, 0) == 0);
+	wtg_topology_types_note(&topo, buf, sizeof buf);
+	CHECK_STR(buf, "one core type on this machine (all, 2 CPUs): core_type is the same on every row");
+	/* every CPU maps to the one type */
+	struct wtg_type_tally tl = { { 0 }, 0 };
+	wtg_type_tally_format(&topo, &tl, buf, sizeof buf);
+	CHECK_STR(buf, "n/a");
+	wtg_type_tally_add(&topo, &tl, 0);
+	wtg_type_tally_add(&topo, &tl, 1);
+	wtg_type_tally_format(&topo, &tl, buf, sizeof buf);
+	CHECK_STR(buf, "all");
 }
 
 static void test_server192(void)
@@ -166,6 +186,41 @@ static void test_server192(void)
 	for (int i = 0; i < 96; i++)
 		on0 += topo.node_of[cpus[i]] == 0;
 	CHECK(on0 == 96);
+
+	/* the plan: compact and spread over the counts, all local; compact again with remote memory
+	 * for the counts that fit in node 0 (1 .. 96), the largest count spread over interleaved memory */
+	struct wtg_thread_plan_row plan[WTG_MAX_PLAN_ROWS];
+	int np = wtg_topology_thread_plan(&topo, 192, plan);
+	n = wtg_topology_thread_counts(&topo, 192, counts);
+	int local[WTG_NPLACEMENTS] = { 0 }, remote = 0, inter = 0;
+	for (int i = 0; i < np; i++) {
+		if (plan[i].memory == WTG_MEM_LOCAL)
+			local[plan[i].placement]++;
+		if (plan[i].memory == WTG_MEM_REMOTE) {
+			CHECK(plan[i].placement == WTG_PLACE_COMPACT && plan[i].threads <= 96);
+			remote++;
+		}
+		if (plan[i].memory == WTG_MEM_INTERLEAVED) {
+			CHECK(plan[i].placement == WTG_PLACE_SPREAD && plan[i].threads == 192);
+			inter++;
+		}
+	}
+	CHECK(local[WTG_PLACE_COMPACT] == n && local[WTG_PLACE_SPREAD] == n);
+	int fit = 0;
+	for (int i = 0; i < n; i++)
+		fit += counts[i] <= 96;	/* the counts whose compact threads fit in node 0 */
+	CHECK(remote == fit && fit >= 2 && fit < n && inter == 1 && np == 2 * n + fit + 1);
+	CHECK(np <= WTG_MAX_PLAN_ROWS && plan[0].threads == 1 && plan[np - 1].threads == 192);
+	CHECK(wtg_topology_remote_node(&topo, 0) == 1 && wtg_topology_remote_node(&topo, 1) == 0);
+	struct wtg_cpuset nodes;
+	wtg_topology_place(&topo, WTG_PLACE_SPREAD, 4, cpus);
+	wtg_topology_nodes_of(&topo, cpus, 4, &nodes);
+	list_of(&nodes, buf, sizeof buf);
+	CHECK_STR(buf, "0-1");
+	wtg_topology_place(&topo, WTG_PLACE_COMPACT, 4, cpus);
+	wtg_topology_nodes_of(&topo, cpus, 4, &nodes);
+	list_of(&nodes, buf, sizeof buf);
+	CHECK_STR(buf, "0");
 }
 
 static void test_epyc4(void)
@@ -185,6 +240,14 @@ static void test_epyc4(void)
 	      counts[n - 1] == 128);
 	wtg_topology_place(&topo, WTG_PLACE_SPREAD, 4, cpus);
 	CHECK(cpus[0] == 0 && cpus[1] == 16 && cpus[2] == 32 && cpus[3] == 48);	/* one per node */
+	/* the remote node is the farthest by the distance table */
+	int far = wtg_topology_remote_node(&topo, 0);
+	for (int j = 0; j < topo.nnodes; j++)
+		CHECK(topo.nodes[0].distances[j] <= topo.nodes[0].distances[far]);
+	CHECK(far != 0);
+	struct wtg_thread_plan_row plan[WTG_MAX_PLAN_ROWS];
+	int np = wtg_topology_thread_plan(&topo, 128, plan);
+	CHECK(np <= WTG_MAX_PLAN_ROWS && plan[np - 1].memory == WTG_MEM_INTERLEAVED);
 }
 
 static void test_hybrid(void)
@@ -202,6 +265,26 @@ static void test_hybrid(void)
 	CHECK(wtg_topology_core_type(&topo, 99) == NULL);
 	wtg_topology_summary(&topo, buf, sizeof buf);
 	CHECK_STR(buf, "1 package, 4P+8E cores, SMT2, 1 NUMA node");
+
+	/* samples' CPUs map to their core types: 7 on P-cores, 3 on E-cores */
+	struct wtg_type_tally tl = { { 0 }, 0 }, more = { { 0 }, 0 };
+	for (int i = 0; i < 7; i++)
+		wtg_type_tally_add(&topo, &tl, i);
+	for (int i = 0; i < 3; i++)
+		wtg_type_tally_add(&topo, &more, 8 + i);
+	wtg_type_tally_format(&topo, &tl, buf, sizeof buf);
+	CHECK_STR(buf, "performance");	/* one type seen: its name */
+	wtg_type_tally_merge(&tl, &more);
+	CHECK(tl.n[0] == 7 && tl.n[1] == 3 && tl.unknown == 0);
+	wtg_type_tally_format(&topo, &tl, buf, sizeof buf);
+	CHECK_STR(buf, "P 70% E 30%");
+	/* a CPU the topology does not know, or sched_getcpu's failure, is "?" */
+	wtg_type_tally_add(&topo, &more, -1);
+	wtg_type_tally_add(&topo, &more, 99);
+	wtg_type_tally_format(&topo, &more, buf, sizeof buf);
+	CHECK_STR(buf, "E 60% ? 40%");
+	wtg_topology_types_note(&topo, buf, sizeof buf);
+	CHECK(strstr(buf, "core types: P = performance (CPUs 0-7), E = efficiency (CPUs 8-15); ") == buf);
 }
 
 static void test_phone(void)
@@ -219,6 +302,16 @@ static void test_phone(void)
 	CHECK(topo.types[2].count == 4 && topo.types[2].max_khz == 1800000);
 	wtg_topology_summary(&topo, buf, sizeof buf);
 	CHECK_STR(buf, "1 package, 1B+3M+4L cores, 1 NUMA node");
+
+	/* the big core is the type of its CPU, whichever number it has; shares by size */
+	struct wtg_type_tally tl = { { 0 }, 0 };
+	for (int c = 0; c < 8; c++)
+		wtg_type_tally_add(&topo, &tl, c);
+	CHECK(tl.n[0] == 1 && tl.n[1] == 3 && tl.n[2] == 4);
+	wtg_type_tally_format(&topo, &tl, buf, sizeof buf);
+	CHECK_STR(buf, "L 50% M 38% B 12%");
+	wtg_topology_types_note(&topo, buf, sizeof buf);
+	CHECK(strstr(buf, "B = big (CPUs ") && strstr(buf, "M = middle") && strstr(buf, "L = little"));
 }
 
 static void test_empty_root(void)
