@@ -260,6 +260,8 @@ static int parse_compare(const char *arg, struct wtg_options *o)
 
 bool wtg_options_need_datafile(const struct wtg_options *o)
 {
+	if (o->mode == WTG_MODE_LOAD)	/* saved runs only: nothing measures */
+		return false;
 	if (o->mode != WTG_MODE_RUN) {
 		/* the dashboard can run any of its tabs */
 		for (int i = 0; i < o->norder; i++)
@@ -298,7 +300,8 @@ static int check_dir(const struct wtg_options *o)
 enum {
 	OPT_RUN = 256, OPT_LIST, OPT_FORMAT, OPT_FILE, OPT_DIR, OPT_SIZE, OPT_QUICK, OPT_THREADS, OPT_BURN,
 	OPT_BACKGROUND, OPT_UNCACHED, OPT_SEED, OPT_NOCOLOR, OPT_ASCII, OPT_COMPARE, OPT_CHILD,
-	OPT_TIMELIMIT, OPT_ORDER, OPT_HOLD, OPT_STEP, OPT_PROGRESS
+	OPT_TIMELIMIT, OPT_ORDER, OPT_HOLD, OPT_STEP, OPT_PROGRESS, OPT_LOAD, OPT_LABEL, OPT_BASELINE,
+	OPT_THRESHOLD
 };
 
 static const struct option long_opts[] = {
@@ -324,6 +327,10 @@ static const struct option long_opts[] = {
 	{ "order", required_argument, NULL, OPT_ORDER },
 	{ "hold", required_argument, NULL, OPT_HOLD },
 	{ "step", no_argument, NULL, OPT_STEP },
+	{ "load", required_argument, NULL, OPT_LOAD },
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "child", required_argument, NULL, OPT_CHILD },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -414,6 +421,39 @@ static int check_output(struct wtg_options *o, int i)
 	return 0;
 }
 
+/* --load, --label, --baseline, --threshold. The files are read later (src/load.c). */
+static int parse_load_option(int opt, const char *arg, struct wtg_options *o)
+{
+	char *end;
+	switch (opt) {
+	case OPT_LOAD:
+		if (!*arg)
+			return usage_error("--load needs a file");
+		if (o->nloads == WTG_MAX_LOAD_FILES)
+			return usage_error("--load: at most %d files", WTG_MAX_LOAD_FILES);
+		o->loads[o->nloads++] = arg;
+		return 0;
+	case OPT_LABEL:
+		if (!*arg || strlen(arg) > 64)
+			return usage_error("--label needs a name of 1 to 64 bytes");
+		o->label = arg;
+		return 0;
+	case OPT_BASELINE:
+		if (!*arg)
+			return usage_error("--baseline needs a file");
+		o->baseline = arg;
+		return 0;
+	default:
+		errno = 0;
+		o->threshold_pct = strtod(arg, &end);
+		if (end == arg || (*end && strcmp(end, "%")) || errno == ERANGE ||
+		    !(o->threshold_pct > 0 && o->threshold_pct <= 1000))
+			return usage_error("--threshold must be a percentage above 0 and up to 1000, not '%s'", arg);
+		o->threshold_given = true;
+		return 0;
+	}
+}
+
 /* The word getopt stopped at, for messages about it. */
 static const char *bad_word(int argc, char **argv)
 {
@@ -436,6 +476,7 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	o->compare_cond = "burn";
 	o->time_limit_ms = 10000;
 	o->hold_ms = 4000;
+	o->threshold_pct = 10;
 	for (int i = 0; i < wtg_nexperiments && i < 32; i++)
 		o->order[o->norder++] = i;
 	int ncpu = wtg_online_cpus();
@@ -558,6 +599,13 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 				return usage_error("--time-limit must be whole seconds from 1 to 3600, not '%s'", optarg);
 			o->time_limit_ms = v * 1000;
 			break;
+		case OPT_LOAD:
+		case OPT_LABEL:
+		case OPT_BASELINE:
+		case OPT_THRESHOLD:
+			if (parse_load_option(c, optarg, o))
+				return 2;
+			break;
 		case OPT_CHILD:
 			o->mode = WTG_MODE_CHILD;
 			o->child_mode = optarg;
@@ -600,12 +648,20 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	}
 	if (run_given) {
 		o->mode = WTG_MODE_RUN;
+	} else if (o->nloads) {
+		o->mode = WTG_MODE_LOAD;	/* nothing measures: saved runs converted or compared */
 	} else {
+		if (o->baseline)
+			return usage_error("--baseline goes with --run or --load");
 		if (o->noutputs)
 			return usage_error("--output goes with --run");
 		if (o->format_given)
 			return usage_error("--format goes with --run");
 	}
+	if (o->baseline && o->mode != WTG_MODE_RUN && o->mode != WTG_MODE_LOAD)
+		return usage_error("--baseline goes with --run or --load");
+	if (o->threshold_given && !o->baseline)
+		return usage_error("--threshold goes with --baseline");
 	if (o->file && o->size_given)
 		return usage_error("--size is for the file wtg creates, not for --file");
 	if (o->file && dir_given)
