@@ -17,6 +17,8 @@
 static const struct wtg_headline headlines[] = {
 	{ "syscall", "ns per getpid, batches of 1000", "batch", "1000", "median_ns", "ci_low_ns", "ci_high_ns",
 	  "batch 1000", "ns", false },
+	{ "valley", "GB/s, 16-byte reads (the call-bound end)", "bufsize", "16", "gbps", "gbps_ci_low",
+	  "gbps_ci_high", NULL, "GB/s", true },
 	{ "valley", "GB/s, buffered 64 KiB reads", "bufsize", "65536", "gbps", "gbps_ci_low", "gbps_ci_high",
 	  NULL, "GB/s", true },
 	{ "readcost", "ns per 1-byte warm file read", "operation", "1-byte file read", "median_ns", "ci_low_ns",
@@ -153,10 +155,15 @@ void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, u
 		*method = "bootstrap";
 		return;
 	}
-	if (base->lo > 0 && base->hi > 0 && isfinite(now->lo) && isfinite(now->hi)) {
-		*lo = now->lo / base->hi;
-		*hi = now->hi / base->lo;
-		*method = "CI bounds";
+	/* each side's interval read as a normal one on the log scale: the ratio's standard error is
+	 * the root of the sum of squares (independent runs), its interval centred on the log ratio */
+	if (base->lo > 0 && base->hi >= base->lo && now->lo > 0 && now->hi >= now->lo && *ratio > 0) {
+		double z = 1.959963985;
+		double sb = (log(base->hi) - log(base->lo)) / (2 * z), sn = (log(now->hi) - log(now->lo)) / (2 * z);
+		double half = z * sqrt(sb * sb + sn * sn);
+		*lo = exp(log(*ratio) - half);
+		*hi = exp(log(*ratio) + half);
+		*method = "from CIs";
 	}
 }
 

@@ -51,9 +51,9 @@ enum wtg_verdict { WTG_V_NONE = 0, WTG_V_SAME, WTG_V_FASTER, WTG_V_SLOWER, WTG_V
 		   WTG_V_MISSING };
 
 /* now/base and its 95% CI: a percentile bootstrap of the ratio of medians (resamples drawn with a
- * generator seeded with seed) when both have raw samples, else the interval the two CIs bound
- * ([now.lo / base.hi, now.hi / base.lo]), else none (NAN). method gets "bootstrap", "CI bounds"
- * or "none". */
+ * generator seeded with seed) when both have raw samples, else one combined from the two CIs (each
+ * read as normal on the log scale, the runs independent), else none (NAN). method gets
+ * "bootstrap", "from CIs" or "none". */
 void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *ratio,
 		  double *lo, double *hi, const char **method);
 

@@ -382,6 +382,7 @@ static void write_run(FILE *f, struct wtg_session *s)
 			   r->begun ? r->start_real_ns : (int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
 	fputs("  \"run\": {\n", f);
 	json_kstr(f, 4, "timestamp", when, true);
+	json_kstr(f, 4, "label", s->opt ? s->opt->label : NULL, false);	/* --label; null without */
 	fputs(",\n    \"duration_s\": ", f);
 	json_real(f, wtg_report_duration_s());
 	json_kstr(f, 4, "version", PACKAGE_VERSION, false);
