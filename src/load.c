@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -523,6 +524,52 @@ static int read_series(struct rd *r, json_t *exp, struct wtg_table *t)
 	return r->failed ? -1 : 0;
 }
 
+/* The parsed document lives in an arena of its own: jansson allocates each value and each key
+ * separately, and malloc/free of millions of small blocks was most of a large file's load time.
+ * Freeing a value is a no-op; the arena goes as a whole with the loaded run. */
+#define ARENA_CHUNK (8u << 20)
+struct arena {
+	struct arena *next;
+	size_t used, cap;
+	max_align_t data[];
+};
+static _Thread_local struct arena **arena_head;	/* the arena being filled, while parsing */
+
+static void *arena_malloc(size_t n)
+{
+	if (!arena_head)
+		return malloc(n);
+	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	struct arena *a = *arena_head;
+	if (!a || a->cap - a->used < n) {
+		size_t cap = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+		a = malloc(sizeof *a + cap);
+		if (!a)
+			return NULL;
+		a->next = *arena_head;
+		a->used = 0;
+		a->cap = cap;
+		*arena_head = a;
+	}
+	void *p = (char *)a->data + a->used;
+	a->used += n;
+	return p;
+}
+
+static void arena_free(void *p)
+{
+	(void)p;	/* the arena goes whole (arena_release) */
+}
+
+static void arena_release(struct arena *a)
+{
+	while (a) {
+		struct arena *next = a->next;
+		free(a);
+		a = next;
+	}
+}
+
 static const char *const state_names[] = { "idle", "running", "done", "failed", "cancelled" };
 
 /* One experiment into the table its name picks; unknown names are listed in l->skipped. */
@@ -629,7 +676,7 @@ void wtg_loaded_free(struct wtg_loaded *l)
 {
 	for (int i = 0; i < WTG_MAX_EXP; i++)
 		wtg_table_free(&l->tables[i]);
-	json_decref((json_t *)l->strings);
+	arena_release(l->strings);	/* the document, column names and units with it */
 	l->strings = NULL;
 }
 
@@ -644,13 +691,17 @@ int wtg_load_buffer(const char *buf, size_t len, const char *name, struct wtg_lo
 		wtg_loaded_free(l);
 		return -1;
 	}
+	struct arena *doc = NULL;
+	json_set_alloc_funcs(arena_malloc, arena_free);
+	arena_head = &doc;
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	arena_head = NULL;
+	l->strings = doc;
 	if (!root) {
 		snprintf(err, errlen, "%s: line %d column %d: %s", name, je.line, je.column, je.text);
 		wtg_loaded_free(l);
 		return -1;
 	}
-	l->strings = root;
 	if (read_root(&r, root, l) < 0) {
 		wtg_loaded_free(l);
 		return -1;

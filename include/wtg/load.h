@@ -55,7 +55,7 @@ struct wtg_loaded {
 	bool present[WTG_MAX_EXP];
 	int npresent;
 	char skipped[256];		/* experiments in the file this wtg does not know, comma-separated */
-	void *strings;			/* owns the column names and units (the parsed document) */
+	void *strings;			/* the parsed document (an arena): owns the column names and units */
 };
 
 /* Read path into l. On any problem returns -1 with one line in err: "FILE: line 3 column 7: ..."
