@@ -669,6 +669,10 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	}
 	if (o->baseline && o->mode != WTG_MODE_RUN && o->mode != WTG_MODE_LOAD)
 		return usage_error("--baseline goes with --run or --load");
+	bool comparing = o->baseline || o->nloads > 1 || (o->nloads && o->mode == WTG_MODE_RUN);
+	if (comparing && (o->format == WTG_FMT_SVG || o->format == WTG_FMT_HTML))
+		return usage_error("--format=%s: a comparison prints as text, csv, json or markdown",
+				   wtg_writers[o->format].name);
 	if (o->threshold_given && !o->baseline)
 		return usage_error("--threshold goes with --baseline");
 	if (o->file && o->size_given)
@@ -696,6 +700,10 @@ int wtg_parse_options(int argc, char **argv, struct wtg_options *o)
 	for (int i = 0; i < o->noutputs; i++)
 		if (check_output(o, i))
 			return 2;
+	for (int i = 0; i < o->noutputs && o->mode == WTG_MODE_LOAD && (o->baseline || o->nloads > 1); i++)
+		if (o->outputs[i].format == WTG_FMT_SVG || o->outputs[i].format == WTG_FMT_HTML)
+			return usage_error("--output '%s': a comparison is written as text, csv, json or markdown",
+					   o->outputs[i].path);
 	if (!wtg_writers[o->format].write)
 		return usage_error("--format=%s: this wtg was built without the %s writer", wtg_writers[o->format].name,
 				   wtg_writers[o->format].name);

@@ -326,6 +326,42 @@ static void gate_run_of(struct wtg_gate_run *r, const struct wtg_run_meta *m, st
 		r->tables[i] = present[i] ? &tables[i] : NULL;
 }
 
+/* The comparison into path whole or not at all: a temporary file beside it, synced, renamed into
+ * place (standard output, a device or a pipe is written into). Returns the regressions or -1. */
+static int save_comparison(const char *path, enum wtg_format fmt, const struct wtg_gate_run *runs, int n,
+			   double thr, uint64_t seed)
+{
+	struct stat st;
+	bool stream = wtg_report_is_stdout(path) || (stat(path, &st) == 0 && !S_ISREG(st.st_mode));
+	char tmp[4200];
+	snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
+	int fd = stream ? -1 : mkstemp(tmp);
+	if (fd >= 0) {	/* as a new file would be: 0666 less the umask, not mkstemp's 0600 */
+		mode_t um = umask(0);
+		umask(um);
+		fchmod(fd, 0666 & ~um);
+	}
+	FILE *f = wtg_report_is_stdout(path) ? stdout : stream ? fopen(path, "w") : fd >= 0 ? fdopen(fd, "w") : NULL;
+	int reg = f ? wtg_gate_report(f, fmt, runs, n, thr, seed) : -1;
+	bool ok = reg >= 0 && fflush(f) == 0 && (stream || fsync(fileno(f)) == 0);
+	int err = errno;
+	if (f && f != stdout && fclose(f) != 0)
+		ok = false;
+	else if (!f && fd >= 0)
+		close(fd);
+	if (!stream && ok && rename(tmp, path) != 0) {
+		err = errno;
+		ok = false;
+	}
+	if (!ok) {
+		if (!stream)
+			unlink(tmp);
+		wtg_error("%s: %s", path, strerror(err ? err : EIO));
+		return -1;
+	}
+	return reg;
+}
+
 /* The comparison (or the gate) on standard output, or into each -o when nothing was measured.
  * Returns 0, 3 for a regression under --baseline, 1 for a write error. */
 static int compare_out(const struct wtg_options *o, const struct wtg_gate_run *runs, int n)
@@ -334,15 +370,10 @@ static int compare_out(const struct wtg_options *o, const struct wtg_gate_run *r
 	double thr = o->baseline ? o->threshold_pct : 0;
 	int reg = 0;
 	if (o->mode == WTG_MODE_LOAD && o->noutputs) {
-		for (int i = 0; i < o->noutputs; i++) {
-			const char *p = o->outputs[i].path;
-			FILE *f = wtg_report_is_stdout(p) ? stdout : fopen(p, "w");
-			if (!f || (reg = wtg_gate_report(f, o->outputs[i].format, runs, n, thr, o->seed)) < 0 ||
-			    (f != stdout && fclose(f) != 0)) {
-				wtg_error("%s: %s", p, strerror(errno));
+		for (int i = 0; i < o->noutputs; i++)
+			if ((reg = save_comparison(o->outputs[i].path, o->outputs[i].format, runs, n, thr,
+						   o->seed)) < 0)
 				return 1;
-			}
-		}
 	} else {
 		reg = wtg_gate_report(stdout, o->format, runs, n, thr, o->seed);
 	}

@@ -107,6 +107,16 @@ for fmt in ("text", "csv", "markdown"):
     status, out, err = run("--load=" + base, "--load=" + other, "--format=" + fmt)
     check(status == 0 and "syscall" in out and "night-run.v2" in out, "the comparison prints as %s" % fmt)
 
+status, out, err = run("--load=" + base, "--load=" + other, "-o", path("cmp.csv"), "-o", path("cmp.json"))
+check(status == 0 and out == "", "a comparison goes into -o files (%d: %s)" % (status, err.strip()))
+check(open(path("cmp.csv")).readline().startswith("experiment,figure,unit,better,run,label,value,ratio"),
+      "the -o .csv holds the comparison's header")
+check(json.load(open(path("cmp.json")))["figures"] == figs, "the -o .json holds the same figures")
+check(sorted(os.listdir(tmp)) == sorted(os.listdir(tmp)) and not [f for f in os.listdir(tmp) if ".json." in f or ".csv." in f],
+      "no temporary file is left beside the outputs")
+status, out, err = run("--load=" + base, "--load=" + other, "--format=svg")
+check(status == 2 and "a comparison prints as text, csv, json or markdown" in err, "svg comparison: usage error")
+
 # --- the gate --------------------------------------------------------------------------------
 status, out, err = run("--baseline=" + base, "--load=" + base)
 check(status == 0, "a file against itself passes the gate (exit %d: %s)" % (status, err.strip()))
