@@ -191,6 +191,8 @@ static int parse_compare(const char *arg, struct wtg_options *o)
 
 bool wtg_options_need_datafile(const struct wtg_options *o)
 {
+	if (o->mode == WTG_MODE_LOAD)	/* saved runs only: nothing measures */
+		return false;
 	if (o->mode != WTG_MODE_RUN) {
 		/* the dashboard can run any of its tabs */
 		for (int i = 0; i < o->norder; i++)
@@ -478,11 +480,53 @@ static int opt_child(struct parse_state *ps, const char *arg)
 	return 0;
 }
 
+/* --load, --label, --baseline, --threshold. The files are read later (src/load.c). */
+static int opt_load(struct parse_state *ps, const char *arg)
+{
+	struct wtg_options *o = ps->o;
+	if (!*arg)
+		return usage_error("--load needs a file");
+	if (o->nloads == WTG_MAX_LOAD_FILES)
+		return usage_error("--load: at most %d files", WTG_MAX_LOAD_FILES);
+	o->loads[o->nloads++] = arg;
+	return 0;
+}
+
+static int opt_label(struct parse_state *ps, const char *arg)
+{
+	if (!*arg || strlen(arg) > 64)
+		return usage_error("--label needs a name of 1 to 64 bytes");
+	ps->o->label = arg;
+	return 0;
+}
+
+static int opt_baseline(struct parse_state *ps, const char *arg)
+{
+	if (!*arg)
+		return usage_error("--baseline needs a file");
+	ps->o->baseline = arg;
+	return 0;
+}
+
+static int opt_threshold(struct parse_state *ps, const char *arg)
+{
+	struct wtg_options *o = ps->o;
+	char *end;
+	errno = 0;
+	o->threshold_pct = strtod(arg, &end);
+	if (end == arg || (*end && strcmp(end, "%")) || errno == ERANGE ||
+	    !(o->threshold_pct > 0 && o->threshold_pct <= 1000))
+		return usage_error("--threshold must be a percentage above 0 and up to 1000, not '%s'", arg);
+	o->threshold_given = true;
+	return 0;
+}
+
 #define G_MODE "Modes:"
 #define G_OUT "Headless output:"
 #define G_DATA "Data file:"
 #define G_EXP "Experiments and conditions:"
 #define G_DASH "Dashboard:"
+#define G_SAVED "Saved runs:"
 
 /* In a help text: where the registry's compare choices go (print_option fills them in). */
 #define COMPARE_CHOICES "@EXPS@"
@@ -548,6 +592,17 @@ static const struct opt_desc opts[] = {
 	{ "no-color", 0, no_argument, "", G_DASH, "monochrome (also when NO_COLOR is set)", opt_nocolor },
 	{ "ascii", 0, no_argument, "", G_DASH, "no Unicode glyphs (automatic when the locale is not UTF-8)",
 	  NULL, FLAG(ascii) },
+	{ "load", 0, required_argument, "=FILE", G_SAVED,
+	  "a saved JSON report (repeat, up to 8): alone, converted to\n"
+	  "--format/-o without measuring; several, or with --run, each\n"
+	  "headline figure per run and its ratio to the first, with a CI", opt_load },
+	{ "label", 0, required_argument, "=TEXT", G_SAVED, "the live run's name in its report and in comparisons",
+	  opt_label },
+	{ "baseline", 0, required_argument, "=FILE", G_SAVED,
+	  "with --run or --load: compare each headline figure with this\n"
+	  "saved run's; exit 3 when one is worse beyond --threshold", opt_baseline },
+	{ "threshold", 0, required_argument, "=PCT", G_SAVED,
+	  "how much worse a figure may be, its CI beyond it too (default 10)", opt_threshold },
 	{ "child", 0, required_argument, "=MODE", NULL, NULL, opt_child },
 };
 #define NOPTS WTG_ARRAY_LEN(opts)
@@ -612,6 +667,7 @@ void wtg_print_help(FILE *f)
 {
 	fputs("Usage: wtg [OPTION]...              the live dashboard (needs a terminal)\n"
 	      "       wtg --run=LIST [OPTION]...   headless: run the experiments in LIST\n"
+	      "       wtg --load=FILE... [OPTION]...  saved runs: convert one, compare several\n"
 	      "       wtg --list                   one line per experiment\n"
 	      "       wtg --help | --version\n"
 	      "\n"
@@ -625,7 +681,8 @@ void wtg_print_help(FILE *f)
 		"space pauses, b burners, p background policy, u uncached I/O, c evict the file now,\n"
 		"a autoplay, s save JSON and CSV, ? help, q quit.\n"
 		"\n"
-		"Exit status: 0 success, 1 a runtime failure, 2 a usage error.\n"
+		"Exit status: 0 success, 1 a runtime failure, 2 a usage error or a bad --load file,\n"
+		"3 a figure worse than the --baseline beyond --threshold.\n"
 		"\n"
 		"Report bugs to: %s\n"
 		"%s documentation: man wtg, and the README in the source tree\n", PACKAGE_BUGREPORT, PACKAGE_NAME);
@@ -697,6 +754,7 @@ static void set_defaults(struct wtg_options *o, int argc, char **argv)
 	o->compare_cond = "burn";
 	o->time_limit_ms = 10000;
 	o->hold_ms = 4000;
+	o->threshold_pct = 10;
 	for (int i = 0; i < wtg_nexperiments && i < 32; i++)
 		o->order[o->norder++] = i;
 	o->threads = 0; /* 0: the online CPUs, read where the sweep runs */
@@ -752,12 +810,24 @@ static int check_datafile(const struct wtg_options *o)
 /* The checks across options and against the file system, once the mode is known. */
 static int check_options(struct wtg_options *o, const struct parse_state *ps)
 {
-	if (!ps->run_given) {
+	if (!ps->run_given && o->nloads) {
+		o->mode = WTG_MODE_LOAD;	/* nothing measures: saved runs converted or compared */
+	} else if (!ps->run_given) {
+		if (o->baseline)
+			return usage_error("--baseline goes with --run or --load");
 		if (o->noutputs)
 			return usage_error("--output goes with --run");
 		if (o->format_given)
 			return usage_error("--format goes with --run");
 	}
+	if (o->baseline && o->mode != WTG_MODE_RUN && o->mode != WTG_MODE_LOAD)
+		return usage_error("--baseline goes with --run or --load");
+	bool comparing = o->baseline || o->nloads > 1 || (o->nloads && o->mode == WTG_MODE_RUN);
+	if (comparing && (o->format == WTG_FMT_SVG || o->format == WTG_FMT_HTML))
+		return usage_error("--format=%s: a comparison prints as text, csv, json or markdown",
+				   wtg_writers[o->format].name);
+	if (o->threshold_given && !o->baseline)
+		return usage_error("--threshold goes with --baseline");
 	if (o->file && o->size_given)
 		return usage_error("--size is for the file wtg creates, not for --file");
 	if (o->file && ps->dir_given)
@@ -769,6 +839,10 @@ static int check_options(struct wtg_options *o, const struct parse_state *ps)
 	for (int i = 0; i < o->noutputs; i++)
 		if (check_output(o, i))
 			return 2;
+	for (int i = 0; i < o->noutputs && o->mode == WTG_MODE_LOAD && (o->baseline || o->nloads > 1); i++)
+		if (o->outputs[i].format == WTG_FMT_SVG || o->outputs[i].format == WTG_FMT_HTML)
+			return usage_error("--output '%s': a comparison is written as text, csv, json or markdown",
+					   o->outputs[i].path);
 	if (!wtg_writers[o->format].begin)
 		return usage_error("--format=%s: this wtg was built without the %s writer", wtg_writers[o->format].name,
 				   wtg_writers[o->format].name);

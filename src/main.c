@@ -23,7 +23,9 @@
 
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
+#include "wtg/gate.h"
 #include "wtg/guard.h"
+#include "wtg/load.h"
 #include "wtg/options.h"
 #include "wtg/report.h"
 #include "wtg/session.h"
@@ -246,7 +248,7 @@ static bool output_is_stdout(const struct wtg_options *o)
 
 /* Write every -o, then the report or the summary on standard output. A closed pipe ends quietly
  * (as other tools die of SIGPIPE). Returns the exit status so far, updated. */
-static int write_outputs(struct wtg_session *s, const struct wtg_options *o, int status)
+static int write_outputs(struct wtg_session *s, const struct wtg_options *o, int status, bool comparing)
 {
 	bool written[WTG_MAX_OUTPUTS] = { false };
 	for (int i = 0; i < o->noutputs; i++) {
@@ -262,9 +264,9 @@ static int write_outputs(struct wtg_session *s, const struct wtg_options *o, int
 	}
 	errno = 0;
 	int rc = 0;
-	if (o->noutputs == 0)
+	if (o->noutputs == 0 && !comparing)
 		rc = wtg_report_write(stdout, o->format, s, o->selected);
-	else if (!o->quiet && !output_is_stdout(o))
+	else if (o->noutputs && !o->quiet && !output_is_stdout(o) && !comparing)
 		print_summary(s, o, written);
 	if (rc < 0 || fflush(stdout) != 0 || ferror(stdout)) {
 		if (errno == EPIPE)
@@ -273,6 +275,128 @@ static int write_outputs(struct wtg_session *s, const struct wtg_options *o, int
 		status = 1;
 	}
 	return status;
+}
+
+/* The saved runs of --baseline (first) and --load, read before anything measures. */
+static struct {
+	struct wtg_loaded l[WTG_MAX_LOADS + 1];
+	int n;
+} saved;
+
+static void free_saved(void)
+{
+	for (int i = 0; i < saved.n; i++)
+		wtg_loaded_free(&saved.l[i]);
+	saved.n = 0;
+}
+
+/* Read every file; a bad one is a usage error: one line, exit 2. */
+static int load_saved(const struct wtg_options *o)
+{
+	const char *files[WTG_MAX_LOADS + 1];
+	int n = 0;
+	if (o->baseline)
+		files[n++] = o->baseline;
+	for (int i = 0; i < o->nloads; i++)
+		files[n++] = o->loads[i];
+	for (int i = 0; i < n; i++) {
+		char err[1024];
+		if (wtg_load_file(files[i], &saved.l[saved.n], err, sizeof err) < 0) {
+			wtg_error("%s", err);
+			free_saved();
+			return 2;
+		}
+		if (saved.l[saved.n].skipped[0])
+			fprintf(stderr, "wtg: warning: %s: experiments this wtg does not know, left out: %s\n",
+				files[i], saved.l[saved.n].skipped);
+		saved.n++;
+	}
+	return 0;
+}
+
+static void gate_run_of(struct wtg_gate_run *r, const struct wtg_run_meta *m, struct wtg_table *tables,
+			const bool *present)
+{
+	memset(r, 0, sizeof *r);
+	r->meta = m;
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
+		r->tables[i] = present[i] ? &tables[i] : NULL;
+}
+
+/* The comparison into path whole or not at all: a temporary file beside it, synced, renamed into
+ * place (standard output, a device or a pipe is written into). Returns the regressions or -1. */
+static int save_comparison(const char *path, enum wtg_format fmt, const struct wtg_gate_run *runs, int n,
+			   double thr, uint64_t seed)
+{
+	struct stat st;
+	bool stream = wtg_report_is_stdout(path) || (stat(path, &st) == 0 && !S_ISREG(st.st_mode));
+	char tmp[4200];
+	snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
+	int fd = stream ? -1 : mkstemp(tmp);
+	if (fd >= 0) {	/* as a new file would be: 0666 less the umask, not mkstemp's 0600 */
+		mode_t um = umask(0);
+		umask(um);
+		fchmod(fd, 0666 & ~um);
+	}
+	FILE *f = wtg_report_is_stdout(path) ? stdout : stream ? fopen(path, "w") : fd >= 0 ? fdopen(fd, "w") : NULL;
+	int reg = f ? wtg_gate_report(f, fmt, runs, n, thr, seed) : -1;
+	bool ok = reg >= 0 && fflush(f) == 0 && (stream || fsync(fileno(f)) == 0);
+	int err = errno;
+	if (f && f != stdout && fclose(f) != 0)
+		ok = false;
+	else if (!f && fd >= 0)
+		close(fd);
+	if (!stream && ok && rename(tmp, path) != 0) {
+		err = errno;
+		ok = false;
+	}
+	if (!ok) {
+		if (!stream)
+			unlink(tmp);
+		wtg_error("%s: %s", path, strerror(err ? err : EIO));
+		return -1;
+	}
+	return reg;
+}
+
+/* The comparison (or the gate) on standard output, or into each -o when nothing was measured.
+ * Returns 0, 3 for a regression under --baseline, 1 for a write error. */
+static int compare_out(const struct wtg_options *o, const struct wtg_gate_run *runs, int n)
+{
+	wtg_gate_warn_differences(stderr, runs, n);
+	double thr = o->baseline ? o->threshold_pct : 0;
+	int reg = 0;
+	if (o->mode == WTG_MODE_LOAD && o->noutputs) {
+		for (int i = 0; i < o->noutputs; i++)
+			if ((reg = save_comparison(o->outputs[i].path, o->outputs[i].format, runs, n, thr,
+						   o->seed)) < 0)
+				return 1;
+	} else {
+		reg = wtg_gate_report(stdout, o->format, runs, n, thr, o->seed);
+	}
+	if (reg < 0 || fflush(stdout) != 0) {
+		wtg_error("writing the comparison: %s", strerror(errno ? errno : EIO));
+		return 1;
+	}
+	return o->baseline && reg > 0 ? WTG_EXIT_REGRESSION : 0;
+}
+
+/* --load without --run: one file converts to any format; several (or a --baseline) compare. */
+static int run_load(struct wtg_session *s, const struct wtg_options *o)
+{
+	signal(SIGXFSZ, SIG_IGN);
+	if (saved.n == 1) {
+		static bool which[WTG_MAX_EXP];
+		s->machine = saved.l[0].meta.machine;
+		wtg_load_into_session(&saved.l[0], s, which);
+		struct wtg_options conv = *o;
+		memcpy(conv.selected, which, sizeof conv.selected);
+		return write_outputs(s, &conv, 0, false);
+	}
+	struct wtg_gate_run runs[WTG_MAX_LOADS + 1];
+	for (int i = 0; i < saved.n; i++)
+		gate_run_of(&runs[i], &saved.l[i].meta, saved.l[i].tables, saved.l[i].present);
+	return compare_out(o, runs, saved.n);
 }
 
 static int run_headless(struct wtg_session *s, const struct wtg_options *o)
@@ -305,10 +429,22 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 		return 128 + sig;
 	}
 	/* the report first, written whole; then a line for each experiment that failed or stopped */
-	int status = write_outputs(s, o, 0);
+	int status = write_outputs(s, o, 0, saved.n > 0);
 	if (status > 128)	/* a closed pipe: end quietly */
 		return status;
-	return report_failures(s, o) ? 1 : status;
+	status = report_failures(s, o) ? 1 : status;
+	if (saved.n == 0)
+		return status;
+	/* then the live run beside the saved ones (the baseline first) */
+	struct wtg_run_meta live;
+	wtg_run_meta_live(&live, s);
+	struct wtg_gate_run runs[WTG_MAX_LOADS + 2];
+	int n = 0;
+	for (int i = 0; i < saved.n; i++)
+		gate_run_of(&runs[n++], &saved.l[i].meta, saved.l[i].tables, saved.l[i].present);
+	gate_run_of(&runs[n++], &live, s->tables, o->selected);
+	int rc = compare_out(o, runs, n);
+	return rc == 1 || status == 1 ? 1 : rc ? rc : status;
 }
 
 int main(int argc, char **argv)
@@ -347,15 +483,21 @@ int main(int argc, char **argv)
 	wtg_fatal_install(on_crash, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	if ((o.nloads || o.baseline) && (rc = load_saved(&o)) != 0)
+		return rc;
 	static struct wtg_session s;
 	if (wtg_session_init(&s, &o, "/proc/self/exe") < 0)
 		return 1;
-	apply_start_conditions(&o);
+	if (o.mode != WTG_MODE_LOAD)
+		apply_start_conditions(&o);
 	int status;
-	if (o.mode == WTG_MODE_RUN)
+	if (o.mode == WTG_MODE_LOAD)
+		status = run_load(&s, &o);
+	else if (o.mode == WTG_MODE_RUN)
 		status = run_headless(&s, &o);
 	else
 		status = wtg_tui_main(&s);
 	wtg_session_shutdown(&s);
+	free_saved();
 	return status;
 }

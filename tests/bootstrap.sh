@@ -49,9 +49,9 @@ exit 0"
 	done
 }
 
-ALL_TOOLS="gcc automake tmux strace perf python3 xmllint git groff man"
+ALL_TOOLS="gcc automake tmux strace perf python3 xmllint git groff man clang"
 KNOWN="gcc make autoconf automake pkg-config libncurses-dev tmux strace linux-perf python3 \
-python3-jsonschema python3-pandas libxml2-utils locales git groff-base man-db"
+python3-jsonschema python3-pandas libxml2-utils locales git groff-base man-db libjansson-dev clang libclang-rt-14-dev"
 
 # boot UID: run the copy's bootstrap as that user id; status in $rc, output in $t/out, $t/err
 boot() {

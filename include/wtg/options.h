@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 enum wtg_mode { WTG_MODE_DASHBOARD = 0, WTG_MODE_RUN, WTG_MODE_LIST, WTG_MODE_HELP, WTG_MODE_VERSION,
-		WTG_MODE_CHILD };
+		WTG_MODE_CHILD, WTG_MODE_LOAD };
 /* Report formats, in the order of the writers table (src/report/report.c). */
 enum wtg_format { WTG_FMT_TEXT = 0, WTG_FMT_CSV, WTG_FMT_JSON, WTG_FMT_MARKDOWN, WTG_FMT_SVG,
 		  WTG_FMT_HTML, WTG_NFORMATS };
@@ -15,6 +15,8 @@ enum wtg_format { WTG_FMT_TEXT = 0, WTG_FMT_CSV, WTG_FMT_JSON, WTG_FMT_MARKDOWN,
 enum wtg_progress { WTG_PROGRESS_AUTO = 0, WTG_PROGRESS_ALWAYS, WTG_PROGRESS_NEVER };
 
 #define WTG_MAX_OUTPUTS 16
+/* --load files at most (the overlays of up to eight runs) */
+#define WTG_MAX_LOAD_FILES 8
 
 /* One -o: where and in which format. path "-" is standard output. */
 struct wtg_output {
@@ -60,6 +62,13 @@ struct wtg_options {
 	int norder;
 	int hold_ms;			/* --hold=SEC: how long autoplay keeps a finished tab (default 4 s) */
 	bool step;			/* --step: every "next" moves on and runs the tab afresh */
+	/* saved runs (src/load.c) and the gate (src/gate.c) */
+	const char *loads[WTG_MAX_LOAD_FILES];	/* --load=FILE, in command-line order */
+	int nloads;
+	const char *label;		/* --label: the live run's name in reports and comparisons */
+	const char *baseline;		/* --baseline=FILE: compare each headline figure, exit 3 on a regression */
+	double threshold_pct;		/* --threshold=PCT (default 10) */
+	bool threshold_given;
 };
 
 /* Parse argv. On a usage error prints one "wtg: ..." line to stderr and returns 2. Returns 0 on success. */

@@ -55,6 +55,7 @@ struct wtg_report_meta {
 	bool has_seed;				/* seed and quick are known (from opt, or a saved report) */
 	uint64_t seed;
 	bool quick;
+	const char *label;			/* --label, or a saved run's label; NULL: none */
 	struct wtg_report_run run;		/* start and end of the run (begun false: unknown) */
 	double duration_s;			/* NAN while unknown */
 	int64_t written_real_ns;		/* when the report is written (CLOCK_REALTIME) */

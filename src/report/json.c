@@ -352,6 +352,7 @@ static void write_run(FILE *f, const struct wtg_report_meta *m)
 	wtg_report_meta_when(m, when, sizeof when);
 	fputs("  \"run\": {\n", f);
 	json_kstr(f, 4, "timestamp", when, true);
+	json_kstr(f, 4, "label", m->label, false);	/* --label; null without */
 	fputs(",\n    \"duration_s\": ", f);
 	json_real(f, m->duration_s);
 	json_kstr(f, 4, "version", PACKAGE_VERSION, false);

@@ -163,6 +163,7 @@ void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session 
 	m->df = &s->df;
 	m->df_error = s->df_error;
 	m->opt = s->opt;
+	m->label = s->opt ? s->opt->label : NULL;
 	m->file = s->opt ? s->opt->file : NULL;
 	m->has_seed = s->opt != NULL;
 	m->seed = s->opt ? s->opt->seed : 0;

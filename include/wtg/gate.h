@@ -1,0 +1,62 @@
+/* gate.h: headline figures of several runs side by side, each run's ratio to the first with a
+ * bootstrap CI, and the noise-aware regression gate (--baseline, --threshold, exit 3). */
+#ifndef WTG_GATE_H
+#define WTG_GATE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "wtg/experiment.h"
+#include "wtg/load.h"
+#include "wtg/options.h"
+#include "wtg/table.h"
+
+/* The exit status of a gate that found a regression. */
+#define WTG_EXIT_REGRESSION 3
+
+/* The headline figures e's descriptor declares (n of them, 0 when it has none). */
+const struct wtg_headline *wtg_headlines_of(const struct wtg_experiment *e, int *n);
+
+/* One run to compare: its metadata and its tables, by registry index (NULL: not in that run). */
+struct wtg_gate_run {
+	const struct wtg_run_meta *meta;
+	struct wtg_table *tables[WTG_MAX_EXP];
+};
+
+/* A figure taken from a table: its value, CI and raw samples (pointing into the table). */
+struct wtg_figure {
+	bool found;
+	double value, lo, hi;		/* lo, hi NAN without CI columns */
+	const double *samples;
+	size_t nsamples;
+};
+/* Read h's figure from t (t locked by the caller, or not shared). */
+void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, struct wtg_figure *f);
+
+enum wtg_verdict { WTG_V_NONE = 0, WTG_V_SAME, WTG_V_FASTER, WTG_V_SLOWER, WTG_V_REGRESSION,
+		   WTG_V_MISSING };
+
+/* now/base and its 95% CI: a percentile bootstrap of the ratio of medians (resamples drawn with a
+ * generator seeded with seed) when both have raw samples, else one combined from the two CIs (each
+ * read as normal on the log scale, the runs independent), else none (NAN). method gets
+ * "bootstrap", "from CIs" or "none". */
+void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *ratio,
+		  double *lo, double *hi, const char **method);
+
+/* How a ratio reads: faster / slower when the CI excludes 1 (no change otherwise, and without a
+ * CI), regression when worse by more than threshold (a fraction, 0 for none) with the CI excluding
+ * it. */
+enum wtg_verdict wtg_verdict_of(double ratio, double lo, double hi, bool higher_better, double threshold);
+const char *wtg_verdict_name(enum wtg_verdict v);
+
+/* Lines naming what differs between the first run and run r that changes what figures mean
+ * (machine, options, conditions); one "wtg: warning: ..." line per run on f. Returns how many. */
+int wtg_gate_warn_differences(FILE *f, const struct wtg_gate_run *runs, int nruns);
+
+/* Print every headline figure of every run with its ratio to the first, in fmt (text, csv, json,
+ * markdown); threshold_pct > 0 makes it a gate. Returns how many figures regressed, or -1 on a
+ * write error. */
+int wtg_gate_report(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
+		    double threshold_pct, uint64_t seed);
+
+#endif

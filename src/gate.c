@@ -1,0 +1,449 @@
+/* gate.c: headline figures of runs side by side (saved with --load, or live), each run's ratio to
+ * the first with a 95% CI, and the regression gate (--baseline): a figure regresses when it is
+ * worse than the baseline's by more than --threshold and its CI excludes the threshold too. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wtg/gate.h"
+#include "wtg/report.h"
+#include "wtg/stats.h"
+#include "wtg/util.h"
+
+const struct wtg_headline *wtg_headlines_of(const struct wtg_experiment *e, int *n)
+{
+	*n = 0;
+	while (e && *n < WTG_MAX_HEADLINES && e->headline[*n].figure)
+		(*n)++;
+	return *n ? e->headline : NULL;
+}
+
+/* The row whose key column reads key (numbers compared as numbers), or the last row. */
+static int find_row(const struct wtg_headline *h, const struct wtg_table *t)
+{
+	if (!h->key_col)
+		return t->nrows - 1;
+	int c = wtg_table_col(t, h->key_col);
+	if (c < 0)
+		return -1;
+	for (int r = 0; r < t->nrows; r++) {
+		const struct wtg_value *v = &t->rows[r].v[c];
+		if ((v->type == WTG_T_TEXT && strcmp(v->s, h->key) == 0) ||
+		    (v->type == WTG_T_INT && v->i == strtoll(h->key, NULL, 10)) ||
+		    (v->type == WTG_T_REAL && v->r == strtod(h->key, NULL)))
+			return r;
+	}
+	return -1;
+}
+
+void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, struct wtg_figure *f)
+{
+	memset(f, 0, sizeof *f);
+	f->value = f->lo = f->hi = NAN;
+	for (int i = 0; h->series && i < t->nseries; i++)
+		if (strcmp(t->series[i].name, h->series) == 0 && t->series[i].n > 0) {
+			f->samples = t->series[i].v;
+			f->nsamples = t->series[i].n;
+		}
+	if (!h->col) {
+		f->value = f->samples ? wtg_quantile(f->samples, f->nsamples, 0.5) : NAN;
+		f->found = isfinite(f->value);
+		return;
+	}
+	int r = find_row(h, t), c = wtg_table_col(t, h->col);
+	if (r < 0 || c < 0)
+		return;
+	f->value = wtg_table_num(t, r, c);
+	int lo = h->lo_col ? wtg_table_col(t, h->lo_col) : -1, hi = h->hi_col ? wtg_table_col(t, h->hi_col) : -1;
+	if (lo >= 0 && hi >= 0) {
+		f->lo = wtg_table_num(t, r, lo);
+		f->hi = wtg_table_num(t, r, hi);
+	}
+	f->found = isfinite(f->value);
+}
+
+/* Median of n draws with replacement from v (scratch holds n). */
+static double resample_median(const double *v, size_t n, double *scratch, struct wtg_rng *rng)
+{
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = v[wtg_rng_below(rng, n)];
+	wtg_sort(scratch, n);
+	return wtg_quantile_sorted(scratch, n, 0.5);
+}
+
+/* The finite samples of f, copied (the caller frees); n gets how many. */
+static double *finite_samples(const struct wtg_figure *f, size_t *n)
+{
+	double *v = malloc((f->nsamples ? f->nsamples : 1) * sizeof *v);
+	*n = 0;
+	for (size_t i = 0; v && i < f->nsamples; i++)
+		if (isfinite(f->samples[i]))
+			v[(*n)++] = f->samples[i];
+	return v;
+}
+
+/* Percentile bootstrap of median(now) / median(base): 2000 resamples of each. */
+static int bootstrap_ratio(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *lo,
+			   double *hi)
+{
+	enum { B = 2000 };
+	size_t nb, nn;
+	double *b = finite_samples(base, &nb), *w = finite_samples(now, &nn);
+	int rc = -1;
+	double *scratch = b && w ? malloc((nb > nn ? nb : nn) * sizeof *scratch) : NULL;
+	double *ratios = scratch ? malloc(B * sizeof *ratios) : NULL;
+	if (ratios && nb >= 2 && nn >= 2) {
+		struct wtg_rng rng;
+		wtg_rng_seed(&rng, seed ^ 0x6761746572617469ull);
+		size_t k = 0;
+		for (int i = 0; i < B; i++) {
+			double mb = resample_median(b, nb, scratch, &rng);
+			double mn = resample_median(w, nn, scratch, &rng);
+			if (mb != 0 && isfinite(mn / mb))
+				ratios[k++] = mn / mb;
+		}
+		if (k > B / 2) {
+			wtg_sort(ratios, k);
+			*lo = wtg_quantile_sorted(ratios, k, (1 - WTG_BOOTSTRAP_CONF) / 2);
+			*hi = wtg_quantile_sorted(ratios, k, (1 + WTG_BOOTSTRAP_CONF) / 2);
+			rc = 0;
+		}
+	}
+	free(scratch);
+	free(ratios);
+	free(b);
+	free(w);
+	return rc;
+}
+
+void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *ratio,
+		  double *lo, double *hi, const char **method)
+{
+	*ratio = *lo = *hi = NAN;
+	*method = "none";
+	if (!base->found || !now->found || base->value == 0)
+		return;
+	*ratio = now->value / base->value;
+	if (base->samples && now->samples && bootstrap_ratio(base, now, seed, lo, hi) == 0) {
+		*method = "bootstrap";
+		return;
+	}
+	/* each side's interval read as a normal one on the log scale: the ratio's standard error is
+	 * the root of the sum of squares (independent runs), its interval centred on the log ratio */
+	if (base->lo > 0 && base->hi >= base->lo && now->lo > 0 && now->hi >= now->lo && *ratio > 0) {
+		double z = 1.959963985;
+		double sb = (log(base->hi) - log(base->lo)) / (2 * z), sn = (log(now->hi) - log(now->lo)) / (2 * z);
+		double half = z * sqrt(sb * sb + sn * sn);
+		*lo = exp(log(*ratio) - half);
+		*hi = exp(log(*ratio) + half);
+		*method = "from CIs";
+	}
+}
+
+enum wtg_verdict wtg_verdict_of(double ratio, double lo, double hi, bool higher_better, double threshold)
+{
+	if (!isfinite(ratio))
+		return WTG_V_NONE;
+	if (!isfinite(lo) || !isfinite(hi))
+		return WTG_V_SAME;
+	/* worse: a time up, a throughput down */
+	bool worse = higher_better ? hi < 1 : lo > 1;
+	bool better = higher_better ? lo > 1 : hi < 1;
+	if (worse && threshold > 0) {
+		bool beyond = higher_better ? hi < 1 - threshold && ratio < 1 - threshold :
+					      lo > 1 + threshold && ratio > 1 + threshold;
+		if (beyond)
+			return WTG_V_REGRESSION;
+	}
+	return worse ? WTG_V_SLOWER : better ? WTG_V_FASTER : WTG_V_SAME;
+}
+
+const char *wtg_verdict_name(enum wtg_verdict v)
+{
+	static const char *const names[] = { "", "no change", "faster", "slower", "slower (regression)",
+					     "missing" };
+	return names[v];
+}
+
+static void add_diff(char *buf, size_t len, const char *what, const char *a, const char *b)
+{
+	if (!strcmp(a, b))
+		return;
+	size_t n = strlen(buf);
+	snprintf(buf + n, len - n, "%s%s '%s' vs '%s'", n ? "; " : "", what, a, b);
+}
+
+static void add_diff_int(char *buf, size_t len, const char *what, int64_t a, int64_t b)
+{
+	char x[32], y[32];
+	snprintf(x, sizeof x, "%" PRId64, a);
+	snprintf(y, sizeof y, "%" PRId64, b);
+	add_diff(buf, len, what, x, y);
+}
+
+int wtg_gate_warn_differences(FILE *f, const struct wtg_gate_run *runs, int nruns)
+{
+	int warned = 0;
+	const struct wtg_run_meta *a = runs[0].meta;
+	for (int r = 1; r < nruns; r++) {
+		const struct wtg_run_meta *b = runs[r].meta;
+		char mach[1024] = "", opts[1024] = "";
+		add_diff(mach, sizeof mach, "hostname", a->machine.hostname, b->machine.hostname);
+		add_diff(mach, sizeof mach, "cpu", a->machine.cpu_model, b->machine.cpu_model);
+		add_diff_int(mach, sizeof mach, "cpus", a->machine.cpus, b->machine.cpus);
+		add_diff(mach, sizeof mach, "kernel", a->machine.kernel, b->machine.kernel);
+		if (a->opt.known && b->opt.known) {
+			add_diff(opts, sizeof opts, "quick", a->opt.quick ? "yes" : "no", b->opt.quick ? "yes" : "no");
+			add_diff_int(opts, sizeof opts, "size", (int64_t)a->opt.size, (int64_t)b->opt.size);
+			add_diff_int(opts, sizeof opts, "threads", a->opt.threads, b->opt.threads);
+			add_diff_int(opts, sizeof opts, "burn", a->opt.burn, b->opt.burn);
+			add_diff(opts, sizeof opts, "background", a->opt.background ? "yes" : "no",
+				 b->opt.background ? "yes" : "no");
+			add_diff(opts, sizeof opts, "uncached", a->opt.uncached ? "yes" : "no",
+				 b->opt.uncached ? "yes" : "no");
+		}
+		if (mach[0] || opts[0]) {
+			fprintf(f, "wtg: warning: %s and %s differ (%s%s%s%s%s): compared all the same\n", a->label,
+				b->label, mach[0] ? "machine: " : "", mach, mach[0] && opts[0] ? "; " : "",
+				opts[0] ? "options: " : "", opts);
+			warned++;
+		}
+	}
+	return warned;
+}
+
+/* One figure of one run. */
+struct entry {
+	const char *exp;		/* the experiment's name */
+	const struct wtg_headline *h;
+	int run;
+	struct wtg_figure f;
+	double ratio, lo, hi;
+	const char *method;
+	enum wtg_verdict v;
+};
+
+static int grow_entries(struct entry **e, int *cap)
+{
+	int want = *cap ? *cap * 2 : 16;
+	struct entry *g = realloc(*e, (size_t)want * sizeof *g);
+	if (!g)
+		return -1;
+	*e = g;
+	*cap = want;
+	return 0;
+}
+
+static bool has_table(const struct wtg_gate_run *run, int idx)
+{
+	return run->tables[idx] && run->tables[idx]->nrows > 0;
+}
+
+/* Every headline figure of every experiment any run holds, run by run. Returns the count. */
+static int collect(const struct wtg_gate_run *runs, int nruns, double threshold, uint64_t seed,
+		   struct entry **out)
+{
+	int n = 0, cap = 0;
+	struct entry *e = NULL;
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
+		int nh;
+		const struct wtg_headline *h = wtg_headlines_of(wtg_experiments[i], &nh);
+		bool any = false;
+		for (int r = 0; r < nruns; r++)
+			any = any || has_table(&runs[r], i);
+		for (int k = 0; any && k < nh; k++) {
+			for (int r = 0; r < nruns; r++) {
+				if (n == cap && grow_entries(&e, &cap) < 0)
+					goto out;
+				struct entry *x = &e[n++];
+				memset(x, 0, sizeof *x);
+				x->exp = wtg_experiments[i]->name;
+				x->h = &h[k];
+				x->run = r;
+				if (has_table(&runs[r], i))
+					wtg_figure_read(&h[k], runs[r].tables[i], &x->f);
+				const struct entry *first = x - r;
+				x->method = "none";
+				x->ratio = x->lo = x->hi = NAN;
+				if (r == 0) {
+					x->ratio = x->f.found ? 1 : NAN;
+					x->v = x->f.found ? WTG_V_NONE : WTG_V_MISSING;
+					continue;
+				}
+				if (!first->f.found || !x->f.found) {
+					x->v = WTG_V_MISSING;
+					continue;
+				}
+				wtg_ratio_ci(&first->f, &x->f, seed, &x->ratio, &x->lo, &x->hi, &x->method);
+				x->v = wtg_verdict_of(x->ratio, x->lo, x->hi, h[k].higher_better, threshold);
+			}
+		}
+	}
+out:
+	*out = e;
+	return n;
+}
+
+static void num(FILE *f, double v, const char *null)
+{
+	char buf[64];
+	wtg_report_real(buf, sizeof buf, v);
+	fputs(buf[0] ? buf : null, f);
+}
+
+/* Which side of the first run is missing the figure, for the verdict column. */
+static const char *missing_word(const struct entry *x)
+{
+	if (x->v != WTG_V_MISSING)
+		return wtg_verdict_name(x->v);
+	if (!x->f.found)
+		return x->run == 0 ? "missing in this run" : "missing in this run";
+	return "missing in the first run";
+}
+
+static void text_report(FILE *f, const struct entry *e, int n, const struct wtg_gate_run *runs, int nruns,
+			double threshold_pct)
+{
+	for (int r = 0; r < nruns; r++) {
+		const struct wtg_run_meta *m = runs[r].meta;
+		fprintf(f, "%-9s %s (%s%s%s%s%s)\n", r == 0 ? (threshold_pct > 0 ? "baseline:" : "runs:") :
+			r == 1 && threshold_pct > 0 ? "now:" : "", m->label, m->path[0] ? m->path : "measured now",
+			m->timestamp[0] ? ", " : "", m->timestamp, m->machine.hostname[0] ? ", " : "",
+			m->machine.hostname);
+	}
+	for (int i = 0; i < n; i++) {
+		const struct entry *x = &e[i];
+		char val[32], ratio[16] = "", ci[48] = "";
+		if (x->run == 0)
+			fprintf(f, "\n%s: %s (%s, %s is better)\n", x->exp, x->h->figure, x->h->unit,
+				x->h->higher_better ? "higher" : "lower");
+		snprintf(val, sizeof val, x->f.found ? "%.4g" : "-", x->f.value);
+		if (x->run > 0 && isfinite(x->ratio))
+			snprintf(ratio, sizeof ratio, "%.3f", x->ratio);
+		if (x->run > 0 && isfinite(x->lo))
+			snprintf(ci, sizeof ci, "[%.3f, %.3f] %s", x->lo, x->hi, x->method);
+		fprintf(f, "  %-16s %10s %7s  %-28s %s\n", runs[x->run].meta->label, val, ratio, ci,
+			x->run > 0 || x->v == WTG_V_MISSING ? missing_word(x) : "");
+	}
+}
+
+static void csv_report(FILE *f, const struct entry *e, int n, const struct wtg_gate_run *runs)
+{
+	fputs("experiment,figure,unit,better,run,label,value,ratio,ci_low,ci_high,ci_method,verdict\n", f);
+	for (int i = 0; i < n; i++) {
+		const struct entry *x = &e[i];
+		fprintf(f, "%s,\"%s\",%s,%s,%d,\"", x->exp, x->h->figure, x->h->unit,
+			x->h->higher_better ? "higher" : "lower", x->run);
+		for (const char *p = runs[x->run].meta->label; *p; p++)
+			fputs(*p == '"' ? "\"\"" : (char[2]){ *p, 0 }, f);
+		fputs("\",", f);
+		num(f, x->f.found ? x->f.value : NAN, "");
+		putc(',', f);
+		num(f, x->ratio, "");
+		putc(',', f);
+		num(f, x->lo, "");
+		putc(',', f);
+		num(f, x->hi, "");
+		fprintf(f, ",%s,%s\n", x->method, missing_word(x));
+	}
+}
+
+static void json_report(FILE *f, const struct entry *e, int n, const struct wtg_gate_run *runs, int nruns,
+			double threshold_pct, int regressions)
+{
+	fprintf(f, "{\n  \"tool\": \"wtg\",\n  \"comparison\": 1,\n  \"threshold_pct\": ");
+	num(f, threshold_pct > 0 ? threshold_pct : NAN, "null");
+	fprintf(f, ",\n  \"regressions\": %d,\n  \"runs\": [", regressions);
+	for (int r = 0; r < nruns; r++) {
+		const struct wtg_run_meta *m = runs[r].meta;
+		fputs(r ? ",\n    {\"label\": " : "\n    {\"label\": ", f);
+		wtg_json_string(f, m->label);
+		fputs(", \"path\": ", f);
+		wtg_json_string(f, m->path[0] ? m->path : NULL);
+		fputs(", \"timestamp\": ", f);
+		wtg_json_string(f, m->timestamp[0] ? m->timestamp : NULL);
+		fputs(", \"hostname\": ", f);
+		wtg_json_string(f, m->machine.hostname[0] ? m->machine.hostname : NULL);
+		fputs(", \"cpu_model\": ", f);
+		wtg_json_string(f, m->machine.cpu_model[0] ? m->machine.cpu_model : NULL);
+		putc('}', f);
+	}
+	fputs("\n  ],\n  \"figures\": [", f);
+	for (int i = 0; i < n; i++) {
+		const struct entry *x = &e[i];
+		fprintf(f, "%s{\"experiment\": \"%s\", \"figure\": ", i ? ",\n    " : "\n    ", x->exp);
+		wtg_json_string(f, x->h->figure);
+		fprintf(f, ", \"unit\": \"%s\", \"better\": \"%s\", \"run\": %d, \"label\": ", x->h->unit,
+			x->h->higher_better ? "higher" : "lower", x->run);
+		wtg_json_string(f, runs[x->run].meta->label);
+		fputs(", \"value\": ", f);
+		num(f, x->f.found ? x->f.value : NAN, "null");
+		fputs(", \"ratio\": ", f);
+		num(f, x->ratio, "null");
+		fputs(", \"ci_low\": ", f);
+		num(f, x->lo, "null");
+		fputs(", \"ci_high\": ", f);
+		num(f, x->hi, "null");
+		fprintf(f, ", \"ci_method\": \"%s\", \"verdict\": ", x->method);
+		wtg_json_string(f, x->run == 0 && x->v != WTG_V_MISSING ? NULL : missing_word(x));
+		putc('}', f);
+	}
+	fputs(n ? "\n  ]\n}\n" : "]\n}\n", f);
+}
+
+static void markdown_report(FILE *f, const struct entry *e, int n, const struct wtg_gate_run *runs)
+{
+	fputs("| experiment | figure | unit | run | value | ratio | 95% CI | verdict |\n"
+	      "|---|---|---|---|---:|---:|---|---|\n", f);
+	for (int i = 0; i < n; i++) {
+		const struct entry *x = &e[i];
+		fprintf(f, "| %s | %s | %s | ", x->exp, x->h->figure, x->h->unit);
+		for (const char *p = runs[x->run].meta->label; *p; p++)
+			fputs(*p == '|' ? "\\|" : (char[2]){ *p, 0 }, f);
+		fputs(" | ", f);
+		num(f, x->f.found ? x->f.value : NAN, "-");
+		fputs(" | ", f);
+		num(f, x->run ? x->ratio : NAN, "");
+		if (x->run && isfinite(x->lo))
+			fprintf(f, " | [%.3f, %.3f] %s", x->lo, x->hi, x->method);
+		else
+			fputs(" | ", f);
+		fprintf(f, " | %s |\n", x->run || x->v == WTG_V_MISSING ? missing_word(x) : "");
+	}
+}
+
+int wtg_gate_report(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
+		    double threshold_pct, uint64_t seed)
+{
+	struct entry *e = NULL;
+	int n = collect(runs, nruns, threshold_pct / 100, seed, &e);
+	int regressions = 0;
+	for (int i = 0; i < n; i++)
+		regressions += e[i].v == WTG_V_REGRESSION;
+	locale_t old = wtg_report_locale_begin();
+	switch (fmt) {
+	case WTG_FMT_CSV:
+		csv_report(f, e, n, runs);
+		break;
+	case WTG_FMT_JSON:
+		json_report(f, e, n, runs, nruns, threshold_pct, regressions);
+		break;
+	case WTG_FMT_MARKDOWN:
+		markdown_report(f, e, n, runs);
+		break;
+	default:
+		text_report(f, e, n, runs, nruns, threshold_pct);
+		if (n == 0)
+			fputs("\nno headline figures in these runs\n", f);
+		if (threshold_pct > 0)
+			fprintf(f, "\ngate: %d figure%s worse than the baseline by more than %g%% (CI beyond "
+				   "it too)%s\n", regressions, regressions == 1 ? "" : "s", threshold_pct,
+				regressions ? ": exit 3" : "");
+	}
+	wtg_report_locale_end(old);
+	free(e);
+	return ferror(f) ? -1 : regressions;
+}

@@ -1,0 +1,813 @@
+/* load.c: the strict reader of saved runs. jansson parses; every field wtg reads is checked for its
+ * type, range and size against data/wtg-report.schema.json, and the first problem ends the load with
+ * one line naming the file, the place and what was wrong. Unknown extra fields are ignored. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "wtg/experiment.h"
+#include "wtg/load.h"
+#include "wtg/report.h"
+#include "wtg/util.h"
+
+/* Sizes past which a file is not a wtg report, whatever it says. */
+#define MAX_ROWS 10000000
+#define MAX_LIST 100000
+#define MAX_TEXT 65536
+
+/* The reader's state: where it is (for messages) and the first error. */
+struct rd {
+	const char *name;
+	char *err;
+	size_t errlen;
+	bool failed;
+	char where[256];	/* "experiments[2].rows[5]" */
+};
+
+/* Type masks for want(). */
+enum { T_STR = 1, T_INT = 2, T_REAL = 4, T_BOOL = 8, T_NULL = 16, T_OBJ = 32, T_ARR = 64, T_NUM = T_INT | T_REAL };
+
+static int fail(struct rd *r, const char *key, const char *fmt, ...) WTG_PRINTF(3, 4);
+
+static int fail(struct rd *r, const char *key, const char *fmt, ...)
+{
+	if (r->failed)
+		return -1;
+	char msg[384];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	const char *dot = r->where[0] && key ? "." : "";
+	snprintf(r->err, r->errlen, "%s: %s%s%s%s%s", r->name, r->where, dot, key ? key : "",
+		 r->where[0] || key ? ": " : "", msg);
+	r->failed = true;
+	return -1;
+}
+
+static const char *type_words(int mask)
+{
+	switch (mask) {
+	case T_STR: return "a string";
+	case T_STR | T_NULL: return "a string or null";
+	case T_INT: return "an integer";
+	case T_INT | T_NULL: return "an integer or null";
+	case T_NUM: return "a number";
+	case T_NUM | T_NULL: return "a number or null";
+	case T_BOOL: return "true or false";
+	case T_BOOL | T_NULL: return "true, false or null";
+	case T_OBJ: return "an object";
+	case T_OBJ | T_NULL: return "an object or null";
+	case T_ARR: return "an array";
+	}
+	return "of another type";
+}
+
+static int type_of(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_STRING: return T_STR;
+	case JSON_INTEGER: return T_INT;
+	case JSON_REAL: return T_REAL;
+	case JSON_TRUE:
+	case JSON_FALSE: return T_BOOL;
+	case JSON_NULL: return T_NULL;
+	case JSON_OBJECT: return T_OBJ;
+	case JSON_ARRAY: return T_ARR;
+	}
+	return 0;
+}
+
+/* obj[key], which must be there and be one of the types in mask; NULL after an error. */
+static json_t *want(struct rd *r, json_t *obj, const char *key, int mask)
+{
+	if (r->failed)
+		return NULL;
+	json_t *v = json_object_get(obj, key);
+	if (!v) {
+		fail(r, key, "missing");
+		return NULL;
+	}
+	if (!(type_of(v) & mask)) {
+		fail(r, key, "should be %s", type_words(mask));
+		return NULL;
+	}
+	if (json_is_string(v) && json_string_length(v) > MAX_TEXT) {
+		fail(r, key, "longer than %d bytes", MAX_TEXT);
+		return NULL;
+	}
+	return v;
+}
+
+/* A string field copied into buf ("" for null). */
+static void want_str(struct rd *r, json_t *obj, const char *key, char *buf, size_t len, bool nullable)
+{
+	json_t *v = want(r, obj, key, T_STR | (nullable ? T_NULL : 0));
+	buf[0] = '\0';
+	if (v && json_is_string(v))
+		wtg_strlcpy(buf, json_string_value(v), len);
+}
+
+/* An integer field in [lo, hi]; null gives dflt when nullable. */
+static int64_t want_int(struct rd *r, json_t *obj, const char *key, int64_t lo, int64_t hi, bool nullable,
+			int64_t dflt)
+{
+	json_t *v = want(r, obj, key, T_INT | (nullable ? T_NULL : 0));
+	if (!v || json_is_null(v))
+		return dflt;
+	json_int_t n = json_integer_value(v);
+	if (n < lo || n > hi) {
+		fail(r, key, "%" JSON_INTEGER_FORMAT " is out of range (%" PRId64 " to %" PRId64 ")", n, lo, hi);
+		return dflt;
+	}
+	return n;
+}
+
+static int want_bool(struct rd *r, json_t *obj, const char *key, bool nullable)
+{
+	json_t *v = want(r, obj, key, T_BOOL | (nullable ? T_NULL : 0));
+	return !v || json_is_null(v) ? -1 : json_is_true(v);
+}
+
+/* Append "[i]" or ".key" to the place; returns the old length to restore. */
+static size_t enter(struct rd *r, const char *key, long idx)
+{
+	size_t n = strlen(r->where);
+	if (idx >= 0)
+		snprintf(r->where + n, sizeof r->where - n, "%s%s[%ld]", n && key ? "." : "", key ? key : "", idx);
+	else
+		snprintf(r->where + n, sizeof r->where - n, "%s%s", n ? "." : "", key);
+	return n;
+}
+
+static void leave(struct rd *r, size_t n)
+{
+	r->where[n] = '\0';
+}
+
+/* obj[key] as an array of at most max items. */
+static json_t *want_array(struct rd *r, json_t *obj, const char *key, size_t max)
+{
+	json_t *a = want(r, obj, key, T_ARR);
+	if (a && json_array_size(a) > max) {
+		fail(r, key, "%zu items, more than %zu", json_array_size(a), max);
+		return NULL;
+	}
+	return a;
+}
+
+static void read_caches(struct rd *r, json_t *mach, struct wtg_machine *m)
+{
+	json_t *a = want_array(r, mach, "caches", 64);
+	size_t i;
+	json_t *c;
+	json_array_foreach(a, i, c) {
+		size_t back = enter(r, "caches", (long)i);
+		if (!json_is_object(c)) {
+			fail(r, NULL, "should be an object");
+			return;
+		}
+		struct wtg_cache tmp;
+		tmp.level = (int)want_int(r, c, "level", 1, 16, false, 0);
+		want_str(r, c, "type", tmp.type, sizeof tmp.type, false);
+		tmp.size = (uint64_t)want_int(r, c, "size_bytes", 0, INT64_MAX, false, 0);
+		tmp.line = (int)want_int(r, c, "line_bytes", 1, 1 << 20, true, 0);
+		want_str(r, c, "shared_cpus", tmp.shared_cpus, sizeof tmp.shared_cpus, true);
+		leave(r, back);
+		if (r->failed)
+			return;
+		if (m->ncaches < WTG_MAX_CACHES)
+			m->caches[m->ncaches++] = tmp;
+	}
+}
+
+/* The machine block: the fields a reader shows and the gate compares. */
+static void read_machine(struct rd *r, json_t *root, struct wtg_machine *m)
+{
+	json_t *mach = want(r, root, "machine", T_OBJ);
+	if (!mach)
+		return;
+	size_t back = enter(r, "machine", -1);
+	want_str(r, mach, "hostname", m->hostname, sizeof m->hostname, true);
+	want_str(r, mach, "kernel", m->kernel, sizeof m->kernel, true);
+	want_str(r, mach, "os", m->os, sizeof m->os, true);
+	want_str(r, mach, "cpu_model", m->cpu_model, sizeof m->cpu_model, true);
+	m->cpus = (int)want_int(r, mach, "cpus_online", 1, 1 << 20, true, -1);
+	m->memory_bytes = (uint64_t)want_int(r, mach, "memory_bytes", 1, INT64_MAX, true, 0);
+	m->page_size = (long)want_int(r, mach, "page_size", 1, 1 << 30, true, -1);
+	read_caches(r, mach, m);
+	want_str(r, mach, "thp", m->thp, sizeof m->thp, true);
+	want_str(r, mach, "clocksource", m->clocksource, sizeof m->clocksource, true);
+	want_str(r, mach, "governor", m->governor, sizeof m->governor, true);
+	m->boost = want_bool(r, mach, "boost", true);
+	want_str(r, mach, "virtualization", m->virtualization, sizeof m->virtualization, true);
+	m->hypervisor = want_bool(r, mach, "hypervisor", false) == 1;
+	json_t *hw = want(r, mach, "hw_counters", T_BOOL | T_STR);
+	m->hw_counters = hw && json_is_true(hw);
+	want(r, mach, "data_file", T_OBJ);
+	m->caches_source = "file";
+	m->nmitigations = -1;
+	leave(r, back);
+}
+
+static void read_cond(struct rd *r, json_t *obj, const char *key, struct wtg_cond_snapshot *c)
+{
+	json_t *v = want(r, obj, key, T_OBJ);
+	if (!v)
+		return;
+	size_t back = enter(r, key, -1);
+	char word[32];
+	c->burners = (int)want_int(r, v, "burners", 0, 1 << 20, false, 0);
+	want_str(r, v, "burn_kind", word, sizeof word, true);
+	c->burn_kind = strcmp(word, "stream") == 0 ? WTG_BURN_STREAM : WTG_BURN_SPIN;
+	want_str(r, v, "policy_requested", word, sizeof word, false);
+	c->background = strcmp(word, "background") == 0;
+	want_str(r, v, "policy_granted", word, sizeof word, true);
+	c->policy = strcmp(word, "background") == 0 ? 1 : strcmp(word, "normal") == 0 ? 0 : -1;
+	want_str(r, v, "io_requested", word, sizeof word, false);
+	c->uncached = strcmp(word, "uncached") == 0;
+	want_str(r, v, "io", word, sizeof word, false);
+	c->io = strcmp(word, "direct") == 0 ? WTG_IO_DIRECT : strcmp(word, "evicting") == 0 ? WTG_IO_EVICTING :
+									WTG_IO_CACHED;
+	leave(r, back);
+}
+
+static void read_options(struct rd *r, json_t *run, struct wtg_run_options *o)
+{
+	json_t *v = want(r, run, "options", T_OBJ | T_NULL);
+	if (!v || json_is_null(v))
+		return;
+	size_t back = enter(r, "options", -1);
+	o->known = true;
+	o->quick = want_bool(r, v, "quick", false) == 1;
+	o->size = (uint64_t)want_int(r, v, "size", 0, INT64_MAX, false, 0);
+	o->threads = (int)want_int(r, v, "threads", 1, 1 << 20, false, 1);
+	o->burn = (int)want_int(r, v, "burn", 0, 1 << 20, false, 0);
+	want_str(r, v, "burn_kind", o->burn_kind, sizeof o->burn_kind, false);
+	o->background = want_bool(r, v, "background", false) == 1;
+	o->uncached = want_bool(r, v, "uncached", false) == 1;
+	o->seed = (uint64_t)want_int(r, v, "seed", 0, INT64_MAX, false, 0);
+	leave(r, back);
+}
+
+/* schema, tool, the run block, the machine, the conditions. */
+static void read_meta(struct rd *r, json_t *root, struct wtg_run_meta *m)
+{
+	json_t *run = want(r, root, "run", T_OBJ);
+	if (!run)
+		return;
+	want_str(r, root, "version", m->version, sizeof m->version, false);
+	size_t back = enter(r, "run", -1);
+	want_str(r, run, "timestamp", m->timestamp, sizeof m->timestamp, false);
+	json_t *d = want(r, run, "duration_s", T_NUM | T_NULL);
+	m->duration_s = d && json_is_number(d) ? json_number_value(d) : NAN;
+	if (d && json_is_number(d) && !(m->duration_s >= 0))
+		fail(r, "duration_s", "below zero");
+	want(r, run, "command_line", T_ARR);
+	read_options(r, run, &m->opt);
+	json_t *label = json_object_get(run, "label");	/* optional: reports before --label lack it */
+	if (label && !json_is_string(label) && !json_is_null(label))
+		fail(r, "label", "should be a string or null");
+	else if (label && json_is_string(label) && json_string_length(label))
+		wtg_strlcpy(m->label, json_string_value(label), sizeof m->label);
+	leave(r, back);
+	read_machine(r, root, &m->machine);
+	read_cond(r, root, "conditions", &m->cond);
+	want_int(r, root, "seed", 0, INT64_MAX, false, 0);
+	want_bool(r, root, "quick", false);
+}
+
+static const char *const type_names[] = { "na", "int", "real", "text" };
+
+/* The columns: the experiment's own, then (when the file has them) the report's extra ones, which
+ * go back into each row's probe and conditions. Returns how many are the table's own. */
+static int read_columns(struct rd *r, json_t *exp, struct wtg_table *t, int *ntotal)
+{
+	json_t *a = want_array(r, exp, "columns", WTG_MAX_COLS + WTG_REPORT_NEXTRA);
+	if (!a)
+		return -1;
+	int n = (int)json_array_size(a), own = n;
+	struct wtg_column cols[WTG_MAX_COLS + WTG_REPORT_NEXTRA];
+	for (int i = 0; i < n; i++) {
+		json_t *c = json_array_get(a, (size_t)i);
+		size_t back = enter(r, "columns", i);
+		json_t *name = json_is_object(c) ? want(r, c, "name", T_STR) : NULL;
+		json_t *unit = name ? want(r, c, "unit", T_STR) : NULL;
+		json_t *type = unit ? want(r, c, "type", T_STR) : NULL;
+		if (!json_is_object(c))
+			fail(r, NULL, "should be an object");
+		int ty = -1;
+		for (int k = 0; type && k < 4; k++)
+			if (strcmp(json_string_value(type), type_names[k]) == 0)
+				ty = k;
+		if (type && ty < 0)
+			fail(r, "type", "'%s' is not na, int, real or text", json_string_value(type));
+		leave(r, back);
+		if (r->failed)
+			return -1;
+		cols[i] = (struct wtg_column){ json_string_value(name), json_string_value(unit), (enum wtg_vtype)ty,
+					       ty == WTG_T_REAL ? 3 : 0 };
+		for (int k = 0; k < i; k++)
+			if (strcmp(cols[k].name, cols[i].name) == 0)
+				return fail(r, NULL, "column '%s' is given twice", cols[i].name);
+	}
+	/* the extra columns end the list when the file has them, in this order */
+	if (n >= WTG_REPORT_NEXTRA) {
+		bool extra = true;
+		for (int k = 0; k < WTG_REPORT_NEXTRA; k++)
+			extra = extra && !strcmp(cols[n - WTG_REPORT_NEXTRA + k].name, wtg_report_extra_cols[k].name);
+		if (extra)
+			own = n - WTG_REPORT_NEXTRA;
+	}
+	if (own > WTG_MAX_COLS)
+		return fail(r, "columns", "%d columns, more than %d", own, WTG_MAX_COLS);
+	/* the registry's decimals where the live table's columns match by name are not known statically
+	 * yet: reals print with 3 */
+	wtg_table_set_columns(t, cols, own);
+	*ntotal = n;
+	return own;
+}
+
+/* One cell: the column's type or null. Text points into the document (the table copies it). */
+static int read_cell(struct rd *r, json_t *row, const struct wtg_column *col, struct wtg_value *out)
+{
+	json_t *v = json_object_get(row, col->name);
+	if (!v)
+		return fail(r, col->name, "missing");
+	*out = WTG_NA;
+	if (json_is_null(v))
+		return 0;
+	switch (col->type) {
+	case WTG_T_INT:
+		if (!json_is_integer(v))
+			return fail(r, col->name, "should be an integer or null");
+		*out = WTG_INT(json_integer_value(v));
+		return 0;
+	case WTG_T_REAL:
+		if (!json_is_number(v))
+			return fail(r, col->name, "should be a number or null");
+		*out = WTG_REAL(json_number_value(v));
+		return 0;
+	case WTG_T_TEXT:
+		if (!json_is_string(v) || json_string_length(v) > MAX_TEXT)
+			return fail(r, col->name, "should be a string or null");
+		*out = WTG_TEXT(json_string_value(v));
+		return 0;
+	default:
+		return fail(r, col->name, "should be null (its column's type is na)");
+	}
+}
+
+/* "0-3,5" -> a mask of the first 64 CPUs. */
+static uint64_t cpu_mask(const char *s)
+{
+	uint64_t m = 0;
+	while (s && *s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+		if (end == s)
+			break;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s)
+				break;
+		}
+		for (long c = a < 0 ? 0 : a; c <= b && c < 64; c++)
+			m |= 1ull << c;
+		s = *end == ',' ? end + 1 : end;
+	}
+	return m;
+}
+
+/* The extra cells of a row back into its probe and conditions. */
+static void row_extras(const struct wtg_value *x, struct wtg_row *row)
+{
+	row->has_probe = x[0].type != WTG_T_NA;
+	if (row->has_probe) {
+		struct wtg_probe_result *p = &row->probe;
+		memset(p, 0, sizeof *p);
+		p->wall_ms = x[0].r;
+		p->user_ms = x[1].type ? x[1].r : NAN;
+		p->sys_ms = x[2].type ? x[2].r : NAN;
+		p->minflt = x[3].i;
+		p->majflt = x[4].i;
+		p->vcsw = x[5].i;
+		p->ivcsw = x[6].i;
+		p->cpus_seen = x[7].type == WTG_T_TEXT ? cpu_mask(x[7].s) : 0;
+		p->migrations = x[8].type == WTG_T_INT ? x[8].i : -1;
+		p->instructions = p->cycles = -1;
+	}
+	memset(&row->cond, 0, sizeof row->cond);
+	row->cond.burners = x[9].type == WTG_T_INT ? (int)x[9].i : 0;
+	row->cond.policy = x[10].type != WTG_T_TEXT ? -1 : !strcmp(x[10].s, "background") ? 1 : 0;
+	const char *io = x[11].type == WTG_T_TEXT ? x[11].s : "";
+	row->cond.io = !strcmp(io, "direct") ? WTG_IO_DIRECT : !strcmp(io, "evicting") ? WTG_IO_EVICTING :
+										 WTG_IO_CACHED;
+}
+
+static int read_rows(struct rd *r, json_t *exp, struct wtg_table *t, int own, int ntotal)
+{
+	json_t *a = want_array(r, exp, "rows", MAX_ROWS);
+	if (!a)
+		return -1;
+	struct wtg_value v[WTG_MAX_COLS + WTG_REPORT_NEXTRA];
+	size_t i;
+	json_t *row;
+	json_array_foreach(a, i, row) {
+		size_t back = enter(r, "rows", (long)i);
+		if (!json_is_object(row))
+			return fail(r, NULL, "should be an object");
+		for (int c = 0; c < ntotal; c++) {
+			const struct wtg_column *col = c < own ? &t->cols[c] : &wtg_report_extra_cols[c - own];
+			if (read_cell(r, row, col, &v[c]) < 0)
+				return -1;
+		}
+		leave(r, back);
+		wtg_table_add_row(t, v, own, NULL);
+		struct wtg_row *last = &t->rows[t->nrows - 1];
+		if (ntotal > own)
+			row_extras(v + own, last);
+		else
+			memset(&last->cond, 0, sizeof last->cond);
+		last->t_ns = 0;
+	}
+	return 0;
+}
+
+static int read_checks(struct rd *r, json_t *exp, struct wtg_table *t)
+{
+	json_t *a = want_array(r, exp, "checks", MAX_LIST);
+	size_t i;
+	json_t *c;
+	json_array_foreach(a, i, c) {
+		size_t back = enter(r, "checks", (long)i);
+		if (!json_is_object(c))
+			return fail(r, NULL, "should be an object");
+		char name[256], status[8];
+		want_str(r, c, "name", name, sizeof name, false);
+		want_bool(r, c, "ok", false);
+		want_str(r, c, "status", status, sizeof status, false);
+		json_t *detail = want(r, c, "detail", T_STR | T_NULL);
+		if (!r->failed && strcmp(status, "ok") && strcmp(status, "warn") && strcmp(status, "fail"))
+			fail(r, "status", "'%s' is not ok, warn or fail", status);
+		leave(r, back);
+		if (r->failed)
+			return -1;
+		const char *d = json_is_string(detail) ? json_string_value(detail) : "";
+		if (!strcmp(status, "warn"))
+			wtg_table_warn(t, name, "%s", d);
+		else
+			wtg_table_check(t, name, !strcmp(status, "ok"), "%s", d);
+	}
+	json_t *notes = want_array(r, exp, "notes", MAX_LIST);
+	json_array_foreach(notes, i, c) {
+		if (!json_is_string(c) || json_string_length(c) > MAX_TEXT) {
+			size_t back = enter(r, "notes", (long)i);
+			fail(r, NULL, "should be a string");
+			leave(r, back);
+			return -1;
+		}
+		wtg_table_note(t, "%s", json_string_value(c));
+	}
+	return r->failed ? -1 : 0;
+}
+
+static int read_series(struct rd *r, json_t *exp, struct wtg_table *t)
+{
+	json_t *a = want_array(r, exp, "series", MAX_LIST);
+	size_t i;
+	json_t *s;
+	double *buf = NULL;
+	json_array_foreach(a, i, s) {
+		size_t back = enter(r, "series", (long)i);
+		if (!json_is_object(s))
+			return fail(r, NULL, "should be an object");
+		json_t *name = want(r, s, "name", T_STR), *unit = want(r, s, "unit", T_STR | T_NULL);
+		int64_t count = want_int(r, s, "count", 0, INT64_MAX, false, 0);
+		want_bool(r, s, "thinned", false);
+		want(r, s, "note", T_STR | T_NULL);
+		json_t *samples = want_array(r, s, "samples", WTG_JSON_MAX_SAMPLES);
+		size_t n = samples ? json_array_size(samples) : 0;
+		if (samples && (int64_t)n > count)
+			fail(r, "samples", "%zu samples, more than its count %" PRId64, n, count);
+		double *grown = r->failed ? buf : realloc(buf, (n ? n : 1) * sizeof *buf);
+		if (!grown)
+			fail(r, "samples", "%s", strerror(ENOMEM));
+		else
+			buf = grown;
+		for (size_t k = 0; !r->failed && k < n; k++) {
+			json_t *x = json_array_get(samples, k);
+			if (!json_is_number(x) && !json_is_null(x))
+				fail(r, "samples", "item %zu should be a number or null", k);
+			else
+				buf[k] = json_is_null(x) ? NAN : json_number_value(x);
+		}
+		leave(r, back);
+		if (r->failed)
+			break;
+		wtg_table_add_series(t, json_string_value(name), json_is_string(unit) ? json_string_value(unit) : "",
+				     buf, n);
+	}
+	free(buf);
+	return r->failed ? -1 : 0;
+}
+
+/* The parsed document lives in an arena of its own: jansson allocates each value and each key
+ * separately, and malloc/free of millions of small blocks was most of a large file's load time.
+ * Freeing a value is a no-op; the arena goes as a whole with the loaded run. */
+#define ARENA_CHUNK (8u << 20)
+struct arena {
+	struct arena *next;
+	size_t used, cap;
+	max_align_t data[];
+};
+static _Thread_local struct arena **arena_head;	/* the arena being filled, while parsing */
+
+static void *arena_malloc(size_t n)
+{
+	if (!arena_head)
+		return malloc(n);
+	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	struct arena *a = *arena_head;
+	if (!a || a->cap - a->used < n) {
+		size_t cap = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+		a = malloc(sizeof *a + cap);
+		if (!a)
+			return NULL;
+		a->next = *arena_head;
+		a->used = 0;
+		a->cap = cap;
+		*arena_head = a;
+	}
+	void *p = (char *)a->data + a->used;
+	a->used += n;
+	return p;
+}
+
+static void arena_free(void *p)
+{
+	(void)p;	/* the arena goes whole (arena_release) */
+}
+
+static void arena_release(struct arena *a)
+{
+	while (a) {
+		struct arena *next = a->next;
+		free(a);
+		a = next;
+	}
+}
+
+static const char *const state_names[] = { "idle", "running", "done", "failed", "cancelled" };
+
+/* One experiment into the table its name picks; unknown names are listed in l->skipped. */
+static int read_experiment(struct rd *r, json_t *exp, struct wtg_loaded *l)
+{
+	if (!json_is_object(exp))
+		return fail(r, NULL, "should be an object");
+	char name[64], state[16];
+	want_str(r, exp, "name", name, sizeof name, false);
+	want(r, exp, "title", T_STR);
+	want(r, exp, "runs", T_STR | T_NULL);
+	want(r, exp, "view", T_STR | T_NULL);
+	want_str(r, exp, "state", state, sizeof state, false);
+	json_t *error = want(r, exp, "error", T_STR | T_NULL);
+	want(r, exp, "checks_summary", T_OBJ);
+	want(r, exp, "probe", T_OBJ | T_NULL);
+	if (r->failed)
+		return -1;
+	int st = -1;
+	for (int k = 0; k < 5; k++)
+		if (!strcmp(state, state_names[k]))
+			st = k;
+	if (st < 0)
+		return fail(r, "state", "'%s' is not idle, running, done, failed or cancelled", state);
+	int idx = wtg_experiment_find(name);
+	if (idx < 0 || idx >= WTG_MAX_EXP) {
+		size_t n = strlen(l->skipped);
+		snprintf(l->skipped + n, sizeof l->skipped - n, "%s%s", n ? ", " : "", name);
+		return 0;
+	}
+	if (l->present[idx])
+		return fail(r, "name", "experiment '%s' is given twice", name);
+	struct wtg_table *t = &l->tables[idx];
+	int ntotal = 0, own = read_columns(r, exp, t, &ntotal);
+	if (own < 0 || read_rows(r, exp, t, own, ntotal) < 0 || read_checks(r, exp, t) < 0 ||
+	    read_series(r, exp, t) < 0)
+		return -1;
+	t->state = (enum wtg_state)st;
+	if (json_is_string(error))
+		wtg_strlcpy(t->error, json_string_value(error), sizeof t->error);
+	l->present[idx] = true;
+	l->npresent++;
+	return 0;
+}
+
+/* schema first (an older or newer layout is named before anything else is checked), then the rest. */
+static int read_root(struct rd *r, json_t *root, struct wtg_loaded *l)
+{
+	if (!json_is_object(root))
+		return fail(r, NULL, "not a wtg report (the top level is not an object)");
+	json_t *tool = json_object_get(root, "tool");
+	json_t *schema = json_object_get(root, "schema");
+	if (!json_is_string(tool) || strcmp(json_string_value(tool), "wtg") != 0)
+		return fail(r, NULL, "not a wtg report (no \"tool\": \"wtg\")");
+	if (!json_is_integer(schema))
+		return fail(r, "schema", "missing or not an integer");
+	json_int_t v = json_integer_value(schema);
+	if (v < WTG_LOAD_SCHEMA_MIN)
+		return fail(r, NULL, "schema %" JSON_INTEGER_FORMAT " is older than this wtg reads (schema %d; "
+			    "write the report again with this wtg)", v, WTG_LOAD_SCHEMA_MIN);
+	if (v > WTG_LOAD_SCHEMA_MAX)
+		return fail(r, NULL, "schema %" JSON_INTEGER_FORMAT " is newer than this wtg reads (up to "
+			    "schema %d)", v, WTG_LOAD_SCHEMA_MAX);
+	l->meta.schema = (int)v;
+	read_meta(r, root, &l->meta);
+	json_t *exps = want_array(r, root, "experiments", WTG_MAX_EXP * 4);
+	size_t i;
+	json_t *e;
+	json_array_foreach(exps, i, e) {
+		size_t back = enter(r, "experiments", (long)i);
+		if (read_experiment(r, e, l) < 0)
+			return -1;
+		leave(r, back);
+	}
+	return r->failed ? -1 : 0;
+}
+
+void wtg_load_label_from_path(const char *path, char *buf, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	wtg_strlcpy(buf, base, len);
+	char *dot = strrchr(buf, '.');
+	if (dot && dot != buf)
+		*dot = '\0';
+	if (!buf[0])
+		wtg_strlcpy(buf, path, len);
+}
+
+static void loaded_init(struct wtg_loaded *l, const char *name)
+{
+	memset(l, 0, sizeof *l);
+	for (int i = 0; i < WTG_MAX_EXP; i++)
+		wtg_table_init(&l->tables[i], i < wtg_nexperiments ? wtg_experiments[i] : NULL);
+	l->meta.duration_s = NAN;
+	l->meta.machine.cpus = -1;
+	l->meta.machine.boost = -1;
+	l->meta.machine.smt_active = -1;
+	l->meta.machine.nmitigations = -1;
+	wtg_strlcpy(l->meta.path, name, sizeof l->meta.path);
+}
+
+void wtg_loaded_free(struct wtg_loaded *l)
+{
+	for (int i = 0; i < WTG_MAX_EXP; i++)
+		wtg_table_free(&l->tables[i]);
+	arena_release(l->strings);	/* the document, column names and units with it */
+	l->strings = NULL;
+}
+
+int wtg_load_buffer(const char *buf, size_t len, const char *name, struct wtg_loaded *l, char *err,
+		    size_t errlen)
+{
+	loaded_init(l, name);
+	struct rd r = { .name = name, .err = err, .errlen = errlen };
+	json_error_t je;
+	if (len == 0) {
+		snprintf(err, errlen, "%s: empty file, not a wtg report", name);
+		wtg_loaded_free(l);
+		return -1;
+	}
+	struct arena *doc = NULL;
+	json_set_alloc_funcs(arena_malloc, arena_free);
+	arena_head = &doc;
+	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	arena_head = NULL;
+	l->strings = doc;
+	if (!root) {
+		snprintf(err, errlen, "%s: line %d column %d: %s", name, je.line, je.column, je.text);
+		wtg_loaded_free(l);
+		return -1;
+	}
+	if (read_root(&r, root, l) < 0) {
+		wtg_loaded_free(l);
+		return -1;
+	}
+	if (!l->meta.label[0])
+		wtg_load_label_from_path(name, l->meta.label, sizeof l->meta.label);
+	return 0;
+}
+
+/* The whole file into memory: a regular file, at most WTG_LOAD_MAX_BYTES. */
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	const char *why = S_ISDIR(st.st_mode) ? "is a folder, not a report file" :
+			  !S_ISREG(st.st_mode) ? "is not a regular file" :
+			  (uint64_t)st.st_size > WTG_LOAD_MAX_BYTES ? "is larger than 1G, not a wtg report" : NULL;
+	if (why) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		close(fd);
+		return NULL;
+	}
+	char *buf = malloc((size_t)st.st_size + 1);
+	size_t got = 0;
+	while (buf && got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			snprintf(err, errlen, "%s: %s", path, n < 0 ? strerror(errno) : "changed while being read");
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	if (!buf)
+		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+	*len = got;
+	return buf;
+}
+
+int wtg_load_file(const char *path, struct wtg_loaded *l, char *err, size_t errlen)
+{
+	size_t len = 0;
+	char *buf = slurp(path, &len, err, errlen);
+	if (!buf) {
+		loaded_init(l, path);
+		wtg_loaded_free(l);
+		return -1;
+	}
+	int rc = wtg_load_buffer(buf, len, path, l, err, errlen);
+	free(buf);
+	return rc;
+}
+
+void wtg_run_meta_live(struct wtg_run_meta *m, const struct wtg_session *s)
+{
+	memset(m, 0, sizeof *m);
+	const struct wtg_options *o = s->opt;
+	wtg_strlcpy(m->label, o && o->label ? o->label : "live", sizeof m->label);
+	wtg_strlcpy(m->version, PACKAGE_VERSION, sizeof m->version);
+	const struct wtg_report_run *run = wtg_report_run_info();
+	if (run->begun)
+		wtg_report_iso8601(m->timestamp, sizeof m->timestamp, run->start_real_ns);
+	m->duration_s = wtg_report_duration_s();
+	m->schema = WTG_JSON_SCHEMA;
+	m->machine = s->machine;
+	wtg_cond_snapshot(&m->cond, NULL);
+	if (!o)
+		return;
+	struct wtg_run_options *ro = &m->opt;
+	ro->known = true;
+	ro->quick = o->quick;
+	ro->size = o->size;
+	ro->threads = o->threads > 0 ? o->threads : wtg_online_cpus();
+	ro->burn = o->burn;
+	wtg_strlcpy(ro->burn_kind, wtg_burn_kind_name((enum wtg_burn_kind)o->burn_kind), sizeof ro->burn_kind);
+	ro->background = o->background;
+	ro->uncached = o->uncached;
+	ro->seed = o->seed;
+}
+
+void wtg_load_into_session(struct wtg_loaded *l, struct wtg_session *s, bool *which)
+{
+	for (int i = 0; i < WTG_MAX_EXP && i < wtg_nexperiments; i++) {
+		if (!l->present[i])
+			continue;
+		struct wtg_table *dst = &s->tables[i], *src = &l->tables[i];
+		wtg_table_free(dst);
+		/* the contents move; each table keeps its own lock */
+		*dst = *src;
+		pthread_mutex_init(&dst->lock, NULL);
+		dst->wake_fd = -1;
+		memset(src, 0, sizeof *src);
+		wtg_table_init(src, wtg_experiments[i]);
+		l->present[i] = false;
+		if (which)
+			which[i] = true;
+	}
+	l->npresent = 0;
+}

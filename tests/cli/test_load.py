@@ -1,0 +1,211 @@
+"""Saved runs come back: --load converts and compares, --baseline gates (exit 3), and every bad file
+gets one line and exit 2."""
+import copy
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+from wtgtest import WTG, check, datadir, experiment, finish, rows, run, run_json, series
+
+tmp = tempfile.mkdtemp(prefix="wtg-load-")
+
+
+def path(name):
+    return os.path.join(tmp, name)
+
+
+def save(doc, name):
+    with open(path(name), "w") as f:
+        json.dump(doc, f)
+    return path(name)
+
+
+def one_error_line(status, err, fname, what):
+    lines = err.splitlines()
+    check(status == 2, "%s: exit 2 (got %d)" % (what, status))
+    check(len(lines) == 1, "%s: one line on stderr (got %r)" % (what, err))
+    check(lines and lines[0].startswith("wtg: %s: " % fname), "%s: the line names the file: %r" % (what, err))
+    return lines[0] if lines else ""
+
+
+def same_number(a, b):
+    if isinstance(a, float) or isinstance(b, float):
+        return a is not None and b is not None and abs(a - b) <= 1e-9 * max(abs(a), abs(b))
+    return a == b
+
+
+# --- a quiet run, saved with a label -----------------------------------------------------------
+status, doc, err = run_json("syscall,valley,readcost", "--label=quiet")
+check(status == 0 and doc is not None, "the quiet run exits 0 (%s)" % err.strip())
+base = save(doc, "quiet-run.json")
+check(doc["run"].get("label") == "quiet", "--label is written into the report's run block")
+
+# --- round trip: the same experiments, columns and rows ----------------------------------------
+status, out, err = run("--load=" + base, "--format=json")
+check(status == 0, "--load --format=json exits 0 (%s)" % err.strip())
+back = json.loads(out) if status == 0 else {"experiments": []}
+check([e["name"] for e in back["experiments"]] == [e["name"] for e in doc["experiments"]],
+      "round trip keeps the experiments")
+for e in doc["experiments"]:
+    b = experiment(back, e["name"])
+    if not b:
+        continue
+    check(b["columns"] == e["columns"], "%s: round trip keeps the columns" % e["name"])
+    ra, rb = rows(e), rows(b)
+    check(len(ra) == len(rb), "%s: round trip keeps the row count" % e["name"])
+    diffs = [(k, x[k], y.get(k)) for x, y in zip(ra, rb) for k in x if not same_number(x[k], y.get(k))]
+    check(not diffs, "%s: every cell comes back (%r)" % (e["name"], diffs[:3]))
+    check([c["status"] for c in b["checks"]] == [c["status"] for c in e["checks"]], "%s: checks come back" % e["name"])
+    check(b["notes"] == e["notes"], "%s: notes come back" % e["name"])
+    for s in e["series"]:
+        check(series(b, s["name"]) == s["samples"], "%s: series %s comes back" % (e["name"], s["name"]))
+check(back.get("machine", {}).get("cpu_model") == doc["machine"]["cpu_model"], "the machine block comes back")
+for fmt in ("text", "csv", "markdown", "html"):
+    status, out, err = run("--load=" + base, "--format=" + fmt)
+    check(status == 0 and "syscall" in out, "--load converts to %s (%d: %s)" % (fmt, status, err.strip()))
+
+# --- nothing measures: no data file is opened for writing (strace) -----------------------------
+if shutil.which("strace"):
+    log = path("strace.log")
+    p = subprocess.run(["strace", "-f", "-o", log, "-e", "trace=openat,open,creat", WTG, "--load=" + base,
+                        "--format=csv"], capture_output=True, text=True, timeout=120)
+    with open(log) as f:
+        created = [l for l in f if "O_CREAT" in l or "O_WRONLY" in l or "O_RDWR" in l]
+    check(p.returncode == 0, "--load under strace exits 0")
+    check(not created, "--load creates and writes no file: %r" % created[:3])
+
+# --- the demo fallback: nothing could be measured here, the saved run still converts -----------
+env = {"TMPDIR": "/nonexistent/wtg-no-such-folder"}
+status, out, err = run("--run=valley", "--quick", "--format=json", env=env)
+check(status == 2, "a run with an unusable TMPDIR is refused (exit %d)" % status)
+p = subprocess.run([WTG, "--load=" + base, "--format=json"], capture_output=True, text=True, cwd="/proc",
+                   env=dict(os.environ, **env), timeout=120)
+check(p.returncode == 0 and json.loads(p.stdout)["experiments"], "--load converts with TMPDIR unusable, in /proc")
+
+# --- labels: the saved one, else the base name -------------------------------------------------
+nolabel = copy.deepcopy(doc)
+nolabel["run"].pop("label", None)
+other = save(nolabel, "night-run.v2.json")
+status, out, err = run("--load=" + base, "--load=" + other, "--format=json")
+cmp = json.loads(out) if status == 0 else {"runs": [], "figures": []}
+check(status == 0, "two --loads compare, exit 0 (%s)" % err.strip())
+check([r["label"] for r in cmp["runs"]] == ["quiet", "night-run.v2"], "labels: %r" % [r["label"] for r in cmp["runs"]])
+
+# --- the comparison: every headline figure per run, ratio 1 against itself ---------------------
+figs = cmp["figures"]
+check({f["experiment"] for f in figs} == {"syscall", "valley", "readcost"}, "a figure per experiment with one")
+check(all(f["run"] in (0, 1) for f in figs) and len(figs) % 2 == 0, "each figure once per run")
+second = [f for f in figs if f["run"] == 1]
+check(all(f["ratio"] == 1 for f in second), "a run against its own copy: ratio 1")
+check(all(f["verdict"] == "no change" for f in second), "a run against its own copy: no change")
+boot = [f for f in second if f["experiment"] == "syscall"]
+check(boot and boot[0]["ci_method"] == "bootstrap" and boot[0]["ci_low"] <= 1 <= boot[0]["ci_high"],
+      "syscall's ratio has a bootstrap CI around 1: %r" % boot)
+for fmt in ("text", "csv", "markdown"):
+    status, out, err = run("--load=" + base, "--load=" + other, "--format=" + fmt)
+    check(status == 0 and "syscall" in out and "night-run.v2" in out, "the comparison prints as %s" % fmt)
+
+status, out, err = run("--load=" + base, "--load=" + other, "-o", path("cmp.csv"), "-o", path("cmp.json"))
+check(status == 0 and out == "", "a comparison goes into -o files (%d: %s)" % (status, err.strip()))
+check(open(path("cmp.csv")).readline().startswith("experiment,figure,unit,better,run,label,value,ratio"),
+      "the -o .csv holds the comparison's header")
+check(json.load(open(path("cmp.json")))["figures"] == figs, "the -o .json holds the same figures")
+check(sorted(os.listdir(tmp)) == sorted(os.listdir(tmp)) and not [f for f in os.listdir(tmp) if ".json." in f or ".csv." in f],
+      "no temporary file is left beside the outputs")
+status, out, err = run("--load=" + base, "--load=" + other, "--format=svg")
+check(status == 2 and "a comparison prints as text, csv, json or markdown" in err, "svg comparison: usage error")
+
+# --- the gate --------------------------------------------------------------------------------
+status, out, err = run("--baseline=" + base, "--load=" + base)
+check(status == 0, "a file against itself passes the gate (exit %d: %s)" % (status, err.strip()))
+check("gate: 0 figures" in out, "the gate says none regressed")
+
+def scaled(src, factor, name):
+    """A copy whose syscall figures (row values and raw samples) are multiplied by factor."""
+    d = copy.deepcopy(src)
+    e = experiment(d, "syscall")
+    for r in e["rows"]:
+        for k in ("median_ns", "p99_ns", "mean_ns", "min_ns", "ci_low_ns", "ci_high_ns"):
+            if isinstance(r.get(k), (int, float)):
+                r[k] = r[k] * factor
+    for s in e["series"]:
+        s["samples"] = [x * factor if x is not None else None for x in s["samples"]]
+    return save(d, name)
+
+fast = scaled(doc, 0.5, "fast.json")
+status, out, err = run("--baseline=" + fast, "--load=" + base, "--format=json")
+check(status == 3, "twice as slow as the baseline: exit 3 (got %d: %s)" % (status, err.strip()))
+g = json.loads(out) if out else {"figures": [], "regressions": 0}
+check(g["regressions"] >= 1, "the regression is counted")
+check(any(f["experiment"] == "syscall" and f["verdict"] == "slower (regression)" for f in g["figures"]),
+      "syscall's verdict is a regression")
+status, out, err = run("--baseline=" + fast, "--load=" + base, "--threshold=150")
+check(status == 0, "within a 150%% threshold: exit 0 (got %d)" % status)
+status, out, err = run("--baseline=" + base, "--load=" + fast, "--format=csv")
+check(status == 0 and "faster" in out, "twice as fast: faster, exit 0 (got %d)" % status)
+
+# an experiment on one side only is listed, not an error
+only = copy.deepcopy(doc)
+only["experiments"] = [e for e in only["experiments"] if e["name"] == "syscall"]
+only["machine"]["cpu_model"] = "Another CPU 9000"
+only_path = save(only, "only-syscall.json")
+status, out, err = run("--baseline=" + only_path, "--load=" + base)
+check(status == 0, "an experiment missing on one side is not an error (exit %d)" % status)
+check("missing" in out, "the missing experiment is listed")
+check("warning" in err and "Another CPU 9000" in err, "another machine is named in a warning: %r" % err)
+
+# --- a --burn valley run against the quiet baseline regresses (burners on every CPU) --------------
+ncpu = os.cpu_count() or 1
+status, out, err = run("--run=valley", "--quick", "--dir=" + datadir(), "--burn=%d" % ncpu,
+                       "--baseline=" + base, timeout=600)
+check(status == 3, "--burn valley against the quiet baseline: exit 3 (got %d: %s)" % (status, out[-300:]))
+
+# --- bad files: one line, exit 2 -------------------------------------------------------------
+good = open(base).read()
+bad = {
+    "truncated.json": good[: len(good) // 2],
+    "empty.json": "",
+    "noise.json": None,
+    "array.json": "[1, 2, 3]",
+    "future.json": good.replace('"schema": 2', '"schema": 3', 1),
+    "older.json": good.replace('"schema": 2', '"schema": 1', 1),
+    "wrongtype.json": json.dumps(dict(doc, experiments="none")),
+    "badcell.json": None,
+    "dupkey.json": good.replace('"tool": "wtg"', '"tool": "wtg", "tool": "wtg"', 1),
+}
+cell = copy.deepcopy(doc)
+cell["experiments"][0]["rows"][0][cell["experiments"][0]["columns"][0]["name"]] = [1]
+bad["badcell.json"] = json.dumps(cell)
+for name, text in bad.items():
+    p = path(name)
+    if text is None:
+        with open(p, "wb") as f:
+            f.write(os.urandom(50 << 20))
+    else:
+        with open(p, "w") as f:
+            f.write(text)
+    status, out, err = run("--load=" + p, "--format=json", timeout=120)
+    line = one_error_line(status, err, p, name)
+    check(out == "", "%s: nothing on standard output" % name)
+    if name == "truncated.json":
+        check(" line " in line and " column " in line, "truncated: line and column named: %r" % line)
+    if name in ("future.json", "older.json"):
+        check("schema 3" in line or "schema 1" in line, "%s: the version is named: %r" % (name, line))
+    if name == "badcell.json":
+        check("experiments[0].rows[0]" in line, "badcell: the place is named: %r" % line)
+    os.unlink(p)
+one_error_line(*run("--load=" + path("no-such.json"))[::2], path("no-such.json"), "a missing file")
+one_error_line(*run("--load=" + tmp)[::2], tmp, "a folder")
+status, out, err = run(*["--load=" + base] * 9)
+check(status == 2 and err.startswith("wtg: --load: at most 8"), "nine --loads: usage error (%r)" % err)
+status, out, err = run("--threshold=5", "--load=" + base)
+check(status == 2 and "--threshold goes with --baseline" in err, "--threshold alone: usage error")
+status, out, err = run("--baseline=" + base)
+check(status == 2 and "--baseline goes with --run or --load" in err, "--baseline alone: usage error")
+status, out, err = run("--baseline=" + base, "--load=" + base, "--threshold=0")
+check(status == 2 and err.startswith("wtg: --threshold must be"), "--threshold=0: usage error")
+
+shutil.rmtree(tmp)
+finish()
