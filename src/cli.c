@@ -593,9 +593,10 @@ static const struct opt_desc opts[] = {
 	{ "ascii", 0, no_argument, "", G_DASH, "no Unicode glyphs (automatic when the locale is not UTF-8)",
 	  NULL, FLAG(ascii) },
 	{ "load", 0, required_argument, "=FILE", G_SAVED,
-	  "a saved JSON report (repeat, up to 8): alone, converted to\n"
-	  "--format/-o without measuring; several, or with --run, each\n"
-	  "headline figure per run and its ratio to the first, with a CI", opt_load },
+	  "a saved JSON report (repeat, up to 8): one alone is written\n"
+	  "again in --format or to -o files, nothing measured; with more,\n"
+	  "or with --run: each headline figure per run and its ratio to\n"
+	  "the first, with a CI", opt_load },
 	{ "label", 0, required_argument, "=TEXT", G_SAVED, "the live run's name in its report and in comparisons",
 	  opt_label },
 	{ "baseline", 0, required_argument, "=FILE", G_SAVED,
