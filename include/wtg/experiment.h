@@ -88,6 +88,22 @@ struct wtg_pairing {
 	bool is_default;	/* compare pairs this one when --compare does not say */
 };
 
+/* The conditions a teacher toggles, as bits: for an experiment that sets one itself. */
+enum wtg_cond_bit {
+	WTG_COND_BURN = 1u << 0,	/* b: burners */
+	WTG_COND_BACKGROUND = 1u << 1,	/* p: the background policy */
+	WTG_COND_UNCACHED = 1u << 2,	/* u: O_DIRECT */
+	WTG_COND_COLD = 1u << 3,	/* c: the data file evicted */
+};
+
+/* What the essay measured, beside what this machine shows (the lecture's "essay" line). */
+struct wtg_essay {
+	const char *figure;	/* the essay's figure in words, e.g. "108 ms to read 1 GB at 1 MiB"; NULL: none */
+	/* Whether this machine can show the essay's claim, and in words why not (e.g. "a tsc clock
+	 * gives no zero pairs"); NULL: it can, or the table does not tell yet. */
+	const char *(*cannot)(const struct wtg_table *t);
+};
+
 /* An experiment, declared whole: what it asks, its table's columns, how it is drawn, its headline
  * figures, how compare pairs it, and the function that runs it. */
 struct wtg_experiment {
@@ -106,6 +122,12 @@ struct wtg_experiment {
 	struct wtg_headline headline[WTG_MAX_HEADLINES];
 	struct wtg_pairing compare;
 	int typical_s, typical_quick_s;	/* see wtg_experiment_typical_s */
+	/* The one line a class reads from the back row, from the headline figures: "one kernel
+	 * crossing = 159 ns". Writes it (NUL-terminated) and returns its length; 0 when the table has
+	 * nothing to say yet. NULL: wtg_experiment_verdict's default (the first headline figure). */
+	int (*verdict)(const struct wtg_table *t, char *buf, size_t len);
+	struct wtg_essay essay;
+	unsigned self_conditions;	/* wtg_cond_bit: conditions the run sets itself (tail: burners) */
 	int (*run)(struct wtg_ctx *ctx);	/* NULL: not built yet */
 };
 
@@ -160,6 +182,9 @@ void wtg_compare_conditions(char *buf, size_t len, const char *sep);
 /* Typical wall time of a run of e in seconds on a two-core machine, by default or with --quick
  * (measured with the whole catalogue; shown by --list and the README). 0 when unknown. */
 int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick);
+/* e's verdict line for table t (the caller holds t's lock or a snapshot): e->verdict, else
+ * "FIGURE: VALUE UNIT" from the first headline figure found in t. Returns its length, 0 for none. */
+int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len);
 const char *wtg_view_name(enum wtg_view v);
 
 /* The hidden child mode of faultbase (wtg --child=MODE FILE): exit, map, or sum. Returns the exit status. */

@@ -3,9 +3,11 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "wtg/experiment.h"
+#include "wtg/gate.h"
 #include "wtg/util.h"
 
 /* Every experiment, in order: a file of its own defines wtg_exp_NAME. */
@@ -42,6 +44,28 @@ const int wtg_nexperiments = (int)(sizeof wtg_experiments / sizeof wtg_experimen
 int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick)
 {
 	return quick ? e->typical_quick_s : e->typical_s;
+}
+
+int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len)
+{
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	if (!e || !t || t->nrows == 0)
+		return 0;
+	if (e->verdict)
+		return e->verdict(t, buf, len);
+	for (int i = 0; i < WTG_MAX_HEADLINES && e->headline[i].figure; i++) {
+		struct wtg_figure f;
+		wtg_figure_read(&e->headline[i], t, &f);
+		if (!f.found || !isfinite(f.value))
+			continue;
+		char v[32];
+		snprintf(v, sizeof v, "%.3g", f.value);
+		int n = snprintf(buf, len, "%s: %s %s", e->headline[i].figure, v, e->headline[i].unit);
+		return n < 0 ? 0 : n >= (int)len ? (int)len - 1 : n;
+	}
+	return 0;
 }
 
 int wtg_experiment_find(const char *name)
