@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wtg/experiment.h"
@@ -167,6 +168,335 @@ static json_t *want_array(struct rd *r, json_t *obj, const char *key, size_t max
 	return a;
 }
 
+/* obj[key] when it is there (older reports may lack it), of one of the types in mask; NULL when
+ * missing or after an error. */
+static json_t *maybe(struct rd *r, json_t *obj, const char *key, int mask)
+{
+	if (r->failed || !json_object_get(obj, key))
+		return NULL;
+	return want(r, obj, key, mask);
+}
+
+/* A string that lives as long as the document (the arena), or NULL for null and "". */
+static const char *doc_str(json_t *v)
+{
+	return json_is_string(v) && json_string_length(v) ? json_string_value(v) : NULL;
+}
+
+/* An optional boolean: true only when there and true. */
+static bool maybe_true(struct rd *r, json_t *obj, const char *key)
+{
+	json_t *v = maybe(r, obj, key, T_BOOL);
+	return v && json_is_true(v);
+}
+
+/* obj[key] as an object (null allowed when nullable; a missing one allowed when optional), entered
+ * for messages (leave(r, *back) after); NULL when it is not there, null, or wrong. */
+static json_t *open_object(struct rd *r, json_t *obj, const char *key, bool nullable, bool optional,
+			   size_t *back)
+{
+	json_t *v = optional ? maybe(r, obj, key, T_OBJ | (nullable ? T_NULL : 0)) :
+			       want(r, obj, key, T_OBJ | (nullable ? T_NULL : 0));
+	if (!v || json_is_null(v))
+		return NULL;
+	*back = enter(r, key, -1);
+	return v;
+}
+
+/* "0-3,5" into s; "none" is the empty set. */
+static void want_cpus(struct rd *r, json_t *obj, const char *key, struct wtg_cpuset *s)
+{
+	char list[1024];
+	want_str(r, obj, key, list, sizeof list, true);
+	if (!r->failed && strcmp(list, "none") && wtg_cpuset_parse(s, list) < 0)
+		fail(r, key, "'%s' is not a CPU list", list);
+	if (!strcmp(list, "none"))
+		wtg_cpuset_clear(s);
+}
+
+/* Call fn on each item of obj[key] (an array of at most max objects), with the place set, until
+ * one fails. */
+static void each_object(struct rd *r, json_t *obj, const char *key, size_t max,
+			void (*fn)(struct rd *r, json_t *item, void *arg), void *arg)
+{
+	json_t *a = want_array(r, obj, key, max);
+	size_t i;
+	json_t *v;
+	json_array_foreach(a, i, v) {
+		size_t back = enter(r, key, (long)i);
+		if (!json_is_object(v))
+			fail(r, NULL, "should be an object");
+		else
+			fn(r, v, arg);
+		leave(r, back);
+		if (r->failed)
+			return;
+	}
+}
+
+static void read_node(struct rd *r, json_t *v, void *arg)
+{
+	struct wtg_topology *t = arg;
+	struct wtg_numa_node *nd = &t->nodes[t->nnodes];
+	nd->node = (int)want_int(r, v, "node", 0, 1 << 20, false, 0);
+	want_cpus(r, v, "cpus", &nd->cpus);
+	nd->memory_bytes = (uint64_t)want_int(r, v, "memory_bytes", 0, INT64_MAX, true, 0);
+	json_t *d = want_array(r, v, "distances", WTG_MAX_NODES);
+	size_t k;
+	json_t *x;
+	json_array_foreach(d, k, x) {
+		if (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) > 1 << 20) {
+			fail(r, "distances", "item %zu should be an integer from 0 to %d", k, 1 << 20);
+			return;
+		}
+		nd->distances[k] = (int)json_integer_value(x);
+	}
+	t->nnodes += !r->failed;
+}
+
+static void read_core_type(struct rd *r, json_t *v, void *arg)
+{
+	struct wtg_topology *t = arg;
+	struct wtg_core_type *ty = &t->types[t->ntypes];
+	want_str(r, v, "type", ty->name, sizeof ty->name, false);
+	want_cpus(r, v, "cpus", &ty->cpus);
+	ty->count = (int)want_int(r, v, "cpus_count", 0, WTG_TOPO_MAX_CPUS, false, 0);
+	ty->max_khz = (long)want_int(r, v, "max_khz", 1, INT32_MAX, true, 0);
+	t->ntypes += !r->failed;
+}
+
+/* machine.topology, null in reports from before it was read. */
+static void read_topology(struct rd *r, json_t *mach, struct wtg_run_saved *sv)
+{
+	size_t back;
+	json_t *v = open_object(r, mach, "topology", true, true, &back);
+	if (!v)
+		return;
+	struct wtg_topology *t = &sv->topo;
+	t->root = "";
+	t->packages = (int)want_int(r, v, "packages", 0, WTG_TOPO_MAX_CPUS, false, 0);
+	t->cores = (int)want_int(r, v, "cores", 0, WTG_TOPO_MAX_CPUS, false, 0);
+	t->smt = (int)want_int(r, v, "smt", 0, 64, false, 0);
+	want_str(r, v, "summary", sv->topo_summary, sizeof sv->topo_summary, true);
+	each_object(r, v, "numa_nodes", WTG_MAX_NODES, read_node, t);
+	each_object(r, v, "core_types", WTG_MAX_CORE_TYPES, read_core_type, t);
+	for (int i = 0; i < t->nnodes; i++)
+		for (int c = 0; c < WTG_TOPO_MAX_CPUS; c++)
+			if (wtg_cpuset_has(&t->nodes[i].cpus, c))
+				wtg_cpuset_add(&t->online, c);
+	t->cpus_online = wtg_cpuset_count(&t->online);
+	sv->has_topo = !r->failed;
+	leave(r, back);
+}
+
+/* machine.data_file: its state and, when it was ready, what wtg knew of it. */
+static void read_datafile(struct rd *r, json_t *mach, struct wtg_run_saved *sv)
+{
+	size_t back;
+	json_t *v = open_object(r, mach, "data_file", false, false, &back);
+	if (!v)
+		return;
+	static const char *const states[] = { "none", "preparing", "ready", "failed" };
+	char st[16];
+	want_str(r, v, "state", st, sizeof st, false);
+	int k = 0;
+	while (k < 4 && strcmp(st, states[k]))
+		k++;
+	if (!r->failed && k == 4)
+		fail(r, "state", "'%s' is not none, preparing, ready or failed", st);
+	sv->df_state = (enum wtg_df_state)(k < 4 ? k : 0);
+	want_str(r, v, "error", sv->df_error, sizeof sv->df_error, true);
+	json_t *path = want(r, v, "path", T_STR | T_NULL);
+	want_str(r, v, "path", sv->df.path, sizeof sv->df.path, true);
+	sv->df_path = doc_str(path);
+	bool ready = sv->df_state == WTG_DF_READY;
+	sv->df.size = (uint64_t)want_int(r, v, "size", 0, INT64_MAX, !ready, 0);
+	want_str(r, v, "filesystem", sv->df.fs, sizeof sv->df.fs, !ready);
+	sv->df.sum = want_int(r, v, "known_sum", 0, INT64_MAX, !ready, 0);
+	sv->df.direct_ok = want_bool(r, v, "direct_io", !ready) == 1;
+	sv->df.dio_mem_align = (unsigned)want_int(r, v, "dio_mem_align", 0, 1 << 30, !ready, 0);
+	sv->df.dio_offset_align = (unsigned)want_int(r, v, "dio_offset_align", 0, 1 << 30, !ready, 0);
+	sv->df.owned = want_bool(r, v, "owned", false) == 1;
+	sv->df.lock_fd = -1;
+	leave(r, back);
+}
+
+static void read_mitigations(struct rd *r, json_t *mach, struct wtg_machine *m)
+{
+	json_t *v = maybe(r, mach, "mitigations", T_OBJ | T_NULL);
+	if (!v || json_is_null(v))
+		return;
+	m->nmitigations = 0;
+	const char *key;
+	json_t *x;
+	json_object_foreach(v, key, x) {
+		if (!json_is_string(x)) {
+			size_t back = enter(r, "mitigations", -1);
+			fail(r, key, "should be a string");
+			leave(r, back);
+			return;
+		}
+		if (m->nmitigations == WTG_MAX_MITIGATIONS)
+			continue;
+		wtg_strlcpy(m->mitigations[m->nmitigations].name, key, sizeof m->mitigations[0].name);
+		wtg_strlcpy(m->mitigations[m->nmitigations].status, json_string_value(x),
+			    sizeof m->mitigations[0].status);
+		m->nmitigations++;
+	}
+}
+
+/* The names in obj[key] as registry indices; unknown ones are left out. */
+static int read_names(struct rd *r, json_t *obj, const char *key, int *idx, int max)
+{
+	json_t *a = maybe(r, obj, key, T_ARR);
+	size_t i;
+	json_t *x;
+	int n = 0;
+	json_array_foreach(a, i, x) {
+		if (!json_is_string(x)) {
+			fail(r, key, "item %zu should be a string", i);
+			return 0;
+		}
+		int e = wtg_experiment_find(json_string_value(x));
+		if (e >= 0 && e < 32 && n < max)
+			idx[n++] = e;
+	}
+	return n;
+}
+
+static void read_outputs(struct rd *r, json_t *v, struct wtg_options *o)
+{
+	json_t *a = maybe(r, v, "output", T_ARR);
+	size_t i;
+	json_t *x;
+	json_array_foreach(a, i, x) {
+		size_t back = enter(r, "output", (long)i);
+		json_t *path = json_is_object(x) ? want(r, x, "path", T_STR) : NULL;
+		json_t *fmt = path ? want(r, x, "format", T_STR) : NULL;
+		int f = fmt ? wtg_format_parse(json_string_value(fmt)) : -1;
+		if (!json_is_object(x))
+			fail(r, NULL, "should be an object");
+		else if (fmt && f < 0)
+			fail(r, "format", "'%s' is not a format", json_string_value(fmt));
+		leave(r, back);
+		if (r->failed)
+			return;
+		if (o->noutputs < WTG_MAX_OUTPUTS)
+			o->outputs[o->noutputs++] = (struct wtg_output){ json_string_value(path), (enum wtg_format)f };
+	}
+}
+
+/* run.options beyond what the gate compares: the rest of what the run was asked to do. */
+static void read_more_options(struct rd *r, json_t *v, struct wtg_run_saved *sv)
+{
+	struct wtg_options *o = &sv->opt;
+	int idx[32];
+	for (int i = 0, n = read_names(r, v, "run", idx, 32); i < n; i++)
+		o->selected[idx[i]] = true;
+	o->norder = read_names(r, v, "order", o->order, 32);
+	json_t *x = maybe(r, v, "format", T_STR);
+	o->format = (enum wtg_format)(x && wtg_format_parse(json_string_value(x)) >= 0 ?
+				      wtg_format_parse(json_string_value(x)) : 0);
+	read_outputs(r, v, o);
+	o->file = doc_str(maybe(r, v, "file", T_STR | T_NULL));
+	o->dir = doc_str(maybe(r, v, "dir", T_STR | T_NULL));
+	char cmp[96] = "";
+	if ((x = maybe(r, v, "compare", T_STR)))
+		wtg_strlcpy(cmp, json_string_value(x), sizeof cmp);
+	char *colon = strchr(cmp, ':');
+	if (colon)
+		*colon = '\0';
+	wtg_strlcpy(sv->compare_exp, cmp, sizeof sv->compare_exp);
+	wtg_strlcpy(sv->compare_cond, colon ? colon + 1 : "", sizeof sv->compare_cond);
+	o->compare_exp = sv->compare_exp[0] ? sv->compare_exp : NULL;
+	o->compare_cond = sv->compare_cond[0] ? sv->compare_cond : NULL;
+	if (json_object_get(v, "time_limit_s"))
+		o->time_limit_ms = want_int(r, v, "time_limit_s", 0, INT64_MAX / 1000, false, 0) * 1000;
+	x = maybe(r, v, "hold_s", T_NUM | T_NULL);
+	o->hold_ms = x && json_is_number(x) && json_number_value(x) >= 0 && json_number_value(x) < 1e6 ?
+		     (int)lround(json_number_value(x) * 1000) : 0;
+	o->step = maybe_true(r, v, "step");
+	o->quiet = maybe_true(r, v, "quiet");
+	o->color = maybe_true(r, v, "color");
+	o->ascii = maybe_true(r, v, "ascii");
+	const char *p = doc_str(maybe(r, v, "progress", T_STR));
+	o->progress = p && !strcmp(p, "always") ? WTG_PROGRESS_ALWAYS :
+		      p && !strcmp(p, "never") ? WTG_PROGRESS_NEVER : WTG_PROGRESS_AUTO;
+}
+
+/* run.command_line into the saved options' argv (the strings stay in the document). */
+static void read_command_line(struct rd *r, json_t *run, struct wtg_options *o)
+{
+	json_t *a = want_array(r, run, "command_line", MAX_LIST);
+	size_t n = a ? json_array_size(a) : 0;
+	if (!n)
+		return;
+	o->argv = calloc(n + 1, sizeof *o->argv);
+	if (!o->argv) {
+		fail(r, "command_line", "%s", strerror(ENOMEM));
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_t *x = json_array_get(a, i);
+		if (!json_is_string(x)) {
+			fail(r, "command_line", "item %zu should be a string", i);
+			return;
+		}
+		o->argv[o->argc++] = (char *)json_string_value(x);
+	}
+}
+
+/* "2026-11-30T19:26:36Z" -> ns since the epoch; -1 when it is not that form. */
+static int64_t parse_iso8601(const char *s)
+{
+	struct tm tm;
+	memset(&tm, 0, sizeof tm);
+	char z = 0;
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+		   &tm.tm_min, &tm.tm_sec, &z) != 7 || z != 'Z')
+		return -1;
+	if (tm.tm_year < 1970 || tm.tm_year > 9999 || tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 ||
+	    tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (int64_t)timegm(&tm) * 1000000000;
+}
+
+/* An experiment's probe: the totals over its run, or null. */
+static void read_probe(struct rd *r, json_t *exp, struct wtg_table *t)
+{
+	size_t back;
+	json_t *v = open_object(r, exp, "probe", true, false, &back);
+	if (!v)
+		return;
+	struct wtg_probe_result *p = &t->total;
+	memset(p, 0, sizeof *p);
+	json_t *x;
+	p->wall_ms = (x = want(r, v, "wall_ms", T_NUM | T_NULL)) && json_is_number(x) ? json_number_value(x) : NAN;
+	p->user_ms = (x = want(r, v, "user_ms", T_NUM | T_NULL)) && json_is_number(x) ? json_number_value(x) : NAN;
+	p->sys_ms = (x = want(r, v, "sys_ms", T_NUM | T_NULL)) && json_is_number(x) ? json_number_value(x) : NAN;
+	p->minflt = want_int(r, v, "minflt", INT64_MIN, INT64_MAX, false, 0);
+	p->majflt = want_int(r, v, "majflt", INT64_MIN, INT64_MAX, false, 0);
+	p->vcsw = want_int(r, v, "vcsw", INT64_MIN, INT64_MAX, false, 0);
+	p->ivcsw = want_int(r, v, "ivcsw", INT64_MIN, INT64_MAX, false, 0);
+	json_t *cpus = want_array(r, v, "cpus", 64);
+	size_t i;
+	json_array_foreach(cpus, i, x) {
+		if (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) > 63) {
+			fail(r, "cpus", "item %zu should be an integer from 0 to 63", i);
+			break;
+		}
+		p->cpus_seen |= 1ull << json_integer_value(x);
+	}
+	p->migrations = want_int(r, v, "migrations", 0, INT64_MAX, true, -1);
+	p->instructions = want_int(r, v, "instructions", 0, INT64_MAX, true, -1);
+	p->cycles = want_int(r, v, "cycles", 0, INT64_MAX, true, -1);
+	p->threads = (int)want_int(r, v, "threads", 0, 1 << 20, false, 0);
+	t->has_total = !r->failed;
+	leave(r, back);
+}
+
 static void read_caches(struct rd *r, json_t *mach, struct wtg_machine *m)
 {
 	json_t *a = want_array(r, mach, "caches", 64);
@@ -215,18 +545,31 @@ static void read_machine(struct rd *r, json_t *root, struct wtg_machine *m)
 	m->hypervisor = want_bool(r, mach, "hypervisor", false) == 1;
 	json_t *hw = want(r, mach, "hw_counters", T_BOOL | T_STR);
 	m->hw_counters = hw && json_is_true(hw);
-	want(r, mach, "data_file", T_OBJ);
-	m->caches_source = "file";
 	m->nmitigations = -1;
+	read_mitigations(r, mach, m);
+	json_t *smt = maybe(r, mach, "smt", T_OBJ | T_NULL);
+	if (json_is_object(smt)) {
+		size_t in = enter(r, "smt", -1);
+		want_str(r, smt, "control", m->smt, sizeof m->smt, true);
+		m->smt_active = want_bool(r, smt, "active", true);
+		leave(r, in);
+	}
+	/* the writer's own words; any other is the file's */
+	const char *src = doc_str(maybe(r, mach, "caches_source", T_STR | T_NULL));
+	static const char *const sources[] = { "sysfs", "sysconf", "none" };
+	m->caches_source = "file";
+	for (int i = 0; src && i < 3; i++)
+		if (!strcmp(src, sources[i]))
+			m->caches_source = sources[i];
 	leave(r, back);
 }
 
 static void read_cond(struct rd *r, json_t *obj, const char *key, struct wtg_cond_snapshot *c)
 {
-	json_t *v = want(r, obj, key, T_OBJ);
+	size_t back;
+	json_t *v = open_object(r, obj, key, false, false, &back);
 	if (!v)
 		return;
-	size_t back = enter(r, key, -1);
 	char word[32];
 	c->burners = (int)want_int(r, v, "burners", 0, 1 << 20, false, 0);
 	want_str(r, v, "burn_kind", word, sizeof word, true);
@@ -243,12 +586,12 @@ static void read_cond(struct rd *r, json_t *obj, const char *key, struct wtg_con
 	leave(r, back);
 }
 
-static void read_options(struct rd *r, json_t *run, struct wtg_run_options *o)
+static void read_options(struct rd *r, json_t *run, struct wtg_run_options *o, struct wtg_run_saved *sv)
 {
-	json_t *v = want(r, run, "options", T_OBJ | T_NULL);
-	if (!v || json_is_null(v))
+	size_t back;
+	json_t *v = open_object(r, run, "options", true, false, &back);
+	if (!v)
 		return;
-	size_t back = enter(r, "options", -1);
 	o->known = true;
 	o->quick = want_bool(r, v, "quick", false) == 1;
 	o->size = (uint64_t)want_int(r, v, "size", 0, INT64_MAX, false, 0);
@@ -258,11 +601,22 @@ static void read_options(struct rd *r, json_t *run, struct wtg_run_options *o)
 	o->background = want_bool(r, v, "background", false) == 1;
 	o->uncached = want_bool(r, v, "uncached", false) == 1;
 	o->seed = (uint64_t)want_int(r, v, "seed", 0, INT64_MAX, false, 0);
+	struct wtg_options *so = &sv->opt;
+	so->quick = o->quick;
+	so->size = o->size;
+	so->threads = o->threads;
+	so->burn = o->burn;
+	so->burn_kind = !strcmp(o->burn_kind, "stream") ? WTG_BURN_STREAM : WTG_BURN_SPIN;
+	so->background = o->background;
+	so->uncached = o->uncached;
+	so->seed = o->seed;
+	read_more_options(r, v, sv);
+	sv->has_opt = !r->failed;
 	leave(r, back);
 }
 
 /* schema, tool, the run block, the machine, the conditions. */
-static void read_meta(struct rd *r, json_t *root, struct wtg_run_meta *m)
+static void read_meta(struct rd *r, json_t *root, struct wtg_run_meta *m, struct wtg_run_saved *sv)
 {
 	json_t *run = want(r, root, "run", T_OBJ);
 	if (!run)
@@ -270,25 +624,51 @@ static void read_meta(struct rd *r, json_t *root, struct wtg_run_meta *m)
 	want_str(r, root, "version", m->version, sizeof m->version, false);
 	size_t back = enter(r, "run", -1);
 	want_str(r, run, "timestamp", m->timestamp, sizeof m->timestamp, false);
+	sv->start_real_ns = parse_iso8601(m->timestamp);
+	if (!r->failed && sv->start_real_ns < 0)
+		fail(r, "timestamp", "'%s' is not a UTC time like 2026-11-30T19:26:36Z", m->timestamp);
 	json_t *d = want(r, run, "duration_s", T_NUM | T_NULL);
 	m->duration_s = d && json_is_number(d) ? json_number_value(d) : NAN;
 	if (d && json_is_number(d) && !(m->duration_s >= 0))
 		fail(r, "duration_s", "below zero");
-	want(r, run, "command_line", T_ARR);
-	read_options(r, run, &m->opt);
+	read_command_line(r, run, &sv->opt);
+	read_options(r, run, &m->opt, sv);
 	json_t *label = json_object_get(run, "label");	/* optional: reports before --label lack it */
 	if (label && !json_is_string(label) && !json_is_null(label))
 		fail(r, "label", "should be a string or null");
 	else if (label && json_is_string(label) && json_string_length(label))
 		wtg_strlcpy(m->label, json_string_value(label), sizeof m->label);
+	sv->label_saved = m->label[0] != '\0';
+	json_t *start = maybe(r, run, "conditions_at_start", T_OBJ | T_NULL);
+	if (json_is_object(start)) {
+		read_cond(r, run, "conditions_at_start", &sv->cond_start);
+		sv->begun = true;
+	}
 	leave(r, back);
 	read_machine(r, root, &m->machine);
+	json_t *mach = json_object_get(root, "machine");
+	if (json_is_object(mach)) {
+		back = enter(r, "machine", -1);
+		read_topology(r, mach, sv);
+		read_datafile(r, mach, sv);
+		leave(r, back);
+	}
 	read_cond(r, root, "conditions", &m->cond);
-	want_int(r, root, "seed", 0, INT64_MAX, false, 0);
-	want_bool(r, root, "quick", false);
+	sv->seed = (uint64_t)want_int(r, root, "seed", 0, INT64_MAX, false, 0);
+	sv->quick = want_bool(r, root, "quick", false) == 1;
 }
 
 static const char *const type_names[] = { "na", "int", "real", "text" };
+
+/* Decimals for a column saved without them: the registry's for a declared column of that name and
+ * type, else 3 for a real. */
+static int declared_decimals(const struct wtg_experiment *e, const char *name, int type)
+{
+	for (int i = 0; e && i < e->ncols; i++)
+		if (!strcmp(e->cols[i].name, name) && (int)e->cols[i].type == type)
+			return e->cols[i].decimals;
+	return type == WTG_T_REAL ? 3 : 0;
+}
 
 /* The columns: the experiment's own, then (when the file has them) the report's extra ones, which
  * go back into each row's probe and conditions. Returns how many are the table's own. */
@@ -313,11 +693,14 @@ static int read_columns(struct rd *r, json_t *exp, struct wtg_table *t, int *nto
 				ty = k;
 		if (type && ty < 0)
 			fail(r, "type", "'%s' is not na, int, real or text", json_string_value(type));
+		int dec = -1;	/* optional: reports before it print reals as the registry says */
+		if (type && json_object_get(c, "decimals"))
+			dec = (int)want_int(r, c, "decimals", 0, 17, false, -1);
 		leave(r, back);
 		if (r->failed)
 			return -1;
 		cols[i] = (struct wtg_column){ json_string_value(name), json_string_value(unit), (enum wtg_vtype)ty,
-					       ty == WTG_T_REAL ? 3 : 0 };
+					       dec >= 0 ? dec : declared_decimals(t->exp, json_string_value(name), ty) };
 		for (int k = 0; k < i; k++)
 			if (strcmp(cols[k].name, cols[i].name) == 0)
 				return fail(r, NULL, "column '%s' is given twice", cols[i].name);
@@ -332,8 +715,6 @@ static int read_columns(struct rd *r, json_t *exp, struct wtg_table *t, int *nto
 	}
 	if (own > WTG_MAX_COLS)
 		return fail(r, "columns", "%d columns, more than %d", own, WTG_MAX_COLS);
-	/* the registry's decimals where the live table's columns match by name are not known statically
-	 * yet: reals print with 3 */
 	wtg_table_set_columns(t, cols, own);
 	*ntotal = n;
 	return own;
@@ -585,7 +966,6 @@ static int read_experiment(struct rd *r, json_t *exp, struct wtg_loaded *l)
 	want_str(r, exp, "state", state, sizeof state, false);
 	json_t *error = want(r, exp, "error", T_STR | T_NULL);
 	want(r, exp, "checks_summary", T_OBJ);
-	want(r, exp, "probe", T_OBJ | T_NULL);
 	if (r->failed)
 		return -1;
 	int st = -1;
@@ -606,6 +986,9 @@ static int read_experiment(struct rd *r, json_t *exp, struct wtg_loaded *l)
 	int ntotal = 0, own = read_columns(r, exp, t, &ntotal);
 	if (own < 0 || read_rows(r, exp, t, own, ntotal) < 0 || read_checks(r, exp, t) < 0 ||
 	    read_series(r, exp, t) < 0)
+		return -1;
+	read_probe(r, exp, t);
+	if (r->failed)
 		return -1;
 	t->state = (enum wtg_state)st;
 	if (json_is_string(error))
@@ -634,7 +1017,7 @@ static int read_root(struct rd *r, json_t *root, struct wtg_loaded *l)
 		return fail(r, NULL, "schema %" JSON_INTEGER_FORMAT " is newer than this wtg reads (up to "
 			    "schema %d)", v, WTG_LOAD_SCHEMA_MAX);
 	l->meta.schema = (int)v;
-	read_meta(r, root, &l->meta);
+	read_meta(r, root, &l->meta, &l->saved);
 	json_t *exps = want_array(r, root, "experiments", WTG_MAX_EXP * 4);
 	size_t i;
 	json_t *e;
@@ -678,6 +1061,9 @@ void wtg_loaded_free(struct wtg_loaded *l)
 		wtg_table_free(&l->tables[i]);
 	arena_release(l->strings);	/* the document, column names and units with it */
 	l->strings = NULL;
+	free(l->saved.opt.argv);
+	l->saved.opt.argv = NULL;
+	l->saved.opt.argc = 0;
 }
 
 int wtg_load_buffer(const char *buf, size_t len, const char *name, struct wtg_loaded *l, char *err,
@@ -792,22 +1178,43 @@ void wtg_run_meta_live(struct wtg_run_meta *m, const struct wtg_session *s)
 	ro->seed = o->seed;
 }
 
-void wtg_load_into_session(struct wtg_loaded *l, struct wtg_session *s, bool *which)
+void wtg_loaded_report_meta(const struct wtg_loaded *l, struct wtg_report_meta *m,
+			    const struct wtg_table **tables)
 {
-	for (int i = 0; i < WTG_MAX_EXP && i < wtg_nexperiments; i++) {
+	const struct wtg_run_saved *sv = &l->saved;
+	memset(m, 0, sizeof *m);
+	m->machine = &l->meta.machine;
+	m->topo = sv->has_topo ? &sv->topo : NULL;
+	m->topo_summary = sv->has_topo ? sv->topo_summary : NULL;
+	m->df_state = sv->df_state;
+	m->df = &sv->df;
+	m->df_error = sv->df_error[0] ? sv->df_error : NULL;
+	m->file = sv->df_state == WTG_DF_READY ? NULL : sv->df_path;
+	m->cond = l->meta.cond;
+	m->opt = sv->has_opt ? &sv->opt : NULL;
+	m->has_seed = true;
+	m->seed = sv->seed;
+	m->quick = sv->quick;
+	m->label = sv->label_saved ? l->meta.label : NULL;
+	/* a report without conditions_at_start (the dashboard's save) dates itself by its writing */
+	m->run.begun = sv->begun;
+	m->run.ended = sv->begun;
+	m->run.start_real_ns = sv->start_real_ns;
+	m->run.cond_start = sv->cond_start;
+	m->written_real_ns = sv->start_real_ns;
+	m->duration_s = l->meta.duration_s;
+	for (int i = 0; i < WTG_MAX_EXP; i++) {
+		tables[i] = &l->tables[i];
+		m->wanted[i] = l->present[i];
 		if (!l->present[i])
 			continue;
-		struct wtg_table *dst = &s->tables[i], *src = &l->tables[i];
-		wtg_table_free(dst);
-		/* the contents move; each table keeps its own lock */
-		*dst = *src;
-		pthread_mutex_init(&dst->lock, NULL);
-		dst->wake_fd = -1;
-		memset(src, 0, sizeof *src);
-		wtg_table_init(src, wtg_experiments[i]);
-		l->present[i] = false;
-		if (which)
-			which[i] = true;
+		int ok, warn, fail;
+		wtg_table_count_checks(&l->tables[i], &ok, &warn, &fail);
+		m->ntables++;
+		m->tally.experiments++;
+		m->tally.failed_experiments += l->tables[i].state != WTG_DONE;
+		m->tally.ok += ok;
+		m->tally.warn += warn;
+		m->tally.fail += fail;
 	}
-	l->npresent = 0;
 }

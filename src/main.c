@@ -213,12 +213,19 @@ static void written_size(const char *path, char *buf, size_t len)
 }
 
 /* The text summary beside -o files: one line per experiment, what was written, the closing line. */
-static void print_summary(struct wtg_session *s, const struct wtg_options *o, const bool *written)
+/* A saved run read back, written without a session (--load with --format or -o). */
+struct saved_src {
+	const struct wtg_report_meta *m;
+	const struct wtg_table *const *tables;
+};
+
+static void print_summary(struct wtg_session *s, const struct saved_src *sv, const struct wtg_options *o,
+			  const bool *written)
 {
 	for (int i = 0; i < wtg_nexperiments; i++) {
 		if (!o->selected[i])
 			continue;
-		struct wtg_table *t = &s->tables[i];
+		struct wtg_table *t = sv ? (struct wtg_table *)sv->tables[i] : &s->tables[i];
 		int ok, warn, fail;
 		pthread_mutex_lock(&t->lock);
 		wtg_table_count_checks(t, &ok, &warn, &fail);
@@ -234,10 +241,12 @@ static void print_summary(struct wtg_session *s, const struct wtg_options *o, co
 		printf("wrote %s (%s%s%s)\n", o->outputs[i].path, wtg_writers[o->outputs[i].format].name,
 		       size[0] ? ", " : "", size);
 	}
-	wtg_report_summary(stdout, s, o->selected);
+	if (sv)
+		wtg_report_summary_line(stdout, sv->m);
+	else
+		wtg_report_summary(stdout, s, o->selected);
 }
 
-/* Whether any -o is standard output (then the summary would mix into it). */
 static bool output_is_stdout(const struct wtg_options *o)
 {
 	for (int i = 0; i < o->noutputs; i++)
@@ -248,12 +257,16 @@ static bool output_is_stdout(const struct wtg_options *o)
 
 /* Write every -o, then the report or the summary on standard output. A closed pipe ends quietly
  * (as other tools die of SIGPIPE). Returns the exit status so far, updated. */
-static int write_outputs(struct wtg_session *s, const struct wtg_options *o, int status, bool comparing)
+static int write_outputs(struct wtg_session *s, const struct saved_src *sv, const struct wtg_options *o,
+			 int status, bool comparing)
 {
 	bool written[WTG_MAX_OUTPUTS] = { false };
 	for (int i = 0; i < o->noutputs; i++) {
 		char err[512];
-		if (wtg_report_save(o->outputs[i].path, o->outputs[i].format, s, o->selected, err, sizeof err) == 0) {
+		const char *path = o->outputs[i].path;
+		enum wtg_format fmt = o->outputs[i].format;
+		if ((sv ? wtg_report_save_meta(path, fmt, sv->m, sv->tables, err, sizeof err) :
+			  wtg_report_save(path, fmt, s, o->selected, err, sizeof err)) == 0) {
 			written[i] = true;
 			continue;
 		}
@@ -265,9 +278,10 @@ static int write_outputs(struct wtg_session *s, const struct wtg_options *o, int
 	errno = 0;
 	int rc = 0;
 	if (o->noutputs == 0 && !comparing)
-		rc = wtg_report_write(stdout, o->format, s, o->selected);
+		rc = sv ? wtg_report_write_meta(stdout, o->format, sv->m, sv->tables) :
+			  wtg_report_write(stdout, o->format, s, o->selected);
 	else if (o->noutputs && !o->quiet && !output_is_stdout(o) && !comparing)
-		print_summary(s, o, written);
+		print_summary(s, sv, o, written);
 	if (rc < 0 || fflush(stdout) != 0 || ferror(stdout)) {
 		if (errno == EPIPE)
 			return 128 + SIGPIPE;
@@ -382,16 +396,20 @@ static int compare_out(const struct wtg_options *o, const struct wtg_gate_run *r
 }
 
 /* --load without --run: one file converts to any format; several (or a --baseline) compare. */
-static int run_load(struct wtg_session *s, const struct wtg_options *o)
+static int run_load(const struct wtg_options *o)
 {
 	signal(SIGXFSZ, SIG_IGN);
 	if (saved.n == 1) {
-		static bool which[WTG_MAX_EXP];
-		s->machine = saved.l[0].meta.machine;
-		wtg_load_into_session(&saved.l[0], s, which);
+		/* the saved run as it was: its machine, options, start and label, not this invocation's */
+		struct wtg_report_meta m;
+		const struct wtg_table *tables[WTG_MAX_EXP];
+		wtg_loaded_report_meta(&saved.l[0], &m, tables);
+		if (o->label)
+			m.label = o->label;
 		struct wtg_options conv = *o;
-		memcpy(conv.selected, which, sizeof conv.selected);
-		return write_outputs(s, &conv, 0, false);
+		memcpy(conv.selected, m.wanted, sizeof conv.selected);
+		struct saved_src sv = { &m, tables };
+		return write_outputs(NULL, &sv, &conv, 0, false);
 	}
 	struct wtg_gate_run runs[WTG_MAX_LOADS + 1];
 	for (int i = 0; i < saved.n; i++)
@@ -429,7 +447,7 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 		return 128 + sig;
 	}
 	/* the report first, written whole; then a line for each experiment that failed or stopped */
-	int status = write_outputs(s, o, 0, saved.n > 0);
+	int status = write_outputs(s, NULL, o, 0, saved.n > 0);
 	if (status > 128)	/* a closed pipe: end quietly */
 		return status;
 	status = report_failures(s, o) ? 1 : status;
@@ -485,15 +503,17 @@ int main(int argc, char **argv)
 
 	if ((o.nloads || o.baseline) && (rc = load_saved(&o)) != 0)
 		return rc;
+	if (o.mode == WTG_MODE_LOAD) {	/* saved runs written or compared: nothing measures, no session */
+		rc = run_load(&o);
+		free_saved();
+		return rc;
+	}
 	static struct wtg_session s;
 	if (wtg_session_init(&s, &o, "/proc/self/exe") < 0)
 		return 1;
-	if (o.mode != WTG_MODE_LOAD)
-		apply_start_conditions(&o);
+	apply_start_conditions(&o);
 	int status;
-	if (o.mode == WTG_MODE_LOAD)
-		status = run_load(&s, &o);
-	else if (o.mode == WTG_MODE_RUN)
+	if (o.mode == WTG_MODE_RUN)
 		status = run_headless(&s, &o);
 	else
 		status = wtg_tui_main(&s);

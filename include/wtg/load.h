@@ -9,9 +9,14 @@
 #include <stdint.h>
 
 #include "wtg/conditions.h"
+#include "wtg/datafile.h"
 #include "wtg/machine.h"
+#include "wtg/options.h"
 #include "wtg/session.h"
 #include "wtg/table.h"
+#include "wtg/topology.h"
+
+struct wtg_report_meta;
 
 /* At most this many --load files (the overlays of up to eight runs). */
 #define WTG_MAX_LOADS 8
@@ -47,6 +52,27 @@ struct wtg_run_meta {
 	struct wtg_run_options opt;
 };
 
+/* What a saved report says beyond struct wtg_run_meta: everything its writer was given, so that a
+ * conversion (--load with --format or -o) writes the saved run, not the current invocation. */
+struct wtg_run_saved {
+	bool label_saved;		/* the run block had a label (not null) */
+	bool begun;			/* conditions_at_start was given (a headless run's start) */
+	int64_t start_real_ns;		/* the run block's timestamp, ns since the epoch */
+	struct wtg_cond_snapshot cond_start;
+	uint64_t seed;
+	bool quick;
+	bool has_topo;			/* the machine block had a topology */
+	struct wtg_topology topo;
+	char topo_summary[256];
+	enum wtg_df_state df_state;
+	struct wtg_datafile df;		/* path, size, filesystem, known sum, O_DIRECT facts, owned */
+	char df_error[512];
+	const char *df_path;		/* the path of a data file not ready (--file), or NULL */
+	bool has_opt;			/* the options block was given */
+	struct wtg_options opt;		/* the options and the command line, as the run had them */
+	char compare_exp[64], compare_cond[32];
+};
+
 /* One saved run: its metadata and its tables, indexed like the registry (tables of experiments the
  * file does not hold, or this wtg does not know, are empty with present[i] false). */
 struct wtg_loaded {
@@ -56,6 +82,7 @@ struct wtg_loaded {
 	int npresent;
 	char skipped[256];		/* experiments in the file this wtg does not know, comma-separated */
 	void *strings;			/* the parsed document (an arena): owns the column names and units */
+	struct wtg_run_saved saved;	/* the rest of the run's metadata (strings in the arena) */
 };
 
 /* Read path into l. On any problem returns -1 with one line in err: "FILE: line 3 column 7: ..."
@@ -73,9 +100,10 @@ void wtg_load_label_from_path(const char *path, char *buf, size_t len);
 /* The live run's metadata: label (--label, else "live"), machine, options, conditions now. */
 void wtg_run_meta_live(struct wtg_run_meta *m, const struct wtg_session *s);
 
-/* Move the loaded tables into a session that has not started (its tables initialised, none run):
- * the writers then write them as they write a live run. Marks them in which[] (registry index).
- * The loaded run keeps its strings: free it after the session. */
-void wtg_load_into_session(struct wtg_loaded *l, struct wtg_session *s, bool *which);
+/* Fill m to write the loaded run again: its machine, topology, data file, conditions, options,
+ * command line, seed, start, duration and label, and its tables (tables[i], present ones wanted).
+ * m and tables point into l: use them while l lives. */
+void wtg_loaded_report_meta(const struct wtg_loaded *l, struct wtg_report_meta *m,
+			    const struct wtg_table **tables);
 
 #endif

@@ -119,6 +119,10 @@ void wtg_report_summary(FILE *f, struct wtg_session *s, const bool *which);
 int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
 		    char *err, size_t errlen);
 
+/* The same for metadata and tables made elsewhere (a saved run read back, wtg_loaded_report_meta). */
+int wtg_report_save_meta(const char *path, enum wtg_format fmt, const struct wtg_report_meta *m,
+			 const struct wtg_table *const *tables, char *err, size_t errlen);
+
 /* path is "-" or names the file, pipe or terminal standard output is. */
 bool wtg_report_is_stdout(const char *path);
 

@@ -414,7 +414,11 @@ static void write_columns(FILE *f, const struct wtg_table *t)
 		wtg_json_string(f, col->name);
 		fputs(", \"unit\": ", f);
 		wtg_json_string(f, col->unit ? col->unit : "");
-		fprintf(f, ", \"type\": \"%s\"}", types[col->type <= WTG_T_TEXT ? col->type : 0]);
+		fprintf(f, ", \"type\": \"%s\"", types[col->type <= WTG_T_TEXT ? col->type : 0]);
+		/* the text output's precision, so that a report read back prints as it did */
+		if (col->type == WTG_T_REAL)
+			fprintf(f, ", \"decimals\": %d", col->decimals);
+		putc('}', f);
 	}
 	fputs("\n      ],\n", f);
 }

@@ -201,11 +201,22 @@ static mode_t new_file_mode(void)
 	return (mode_t)(0666 & ~mask);
 }
 
+/* What a save writes: a session's tables (s, which), or metadata and tables made elsewhere (m,
+ * tables: a saved run read back). */
+struct source {
+	struct wtg_session *s;
+	const bool *which;
+	const struct wtg_report_meta *m;
+	const struct wtg_table *const *tables;
+};
+
 /* Write the report into f and flush it: 0, or the errno of the failure. */
-static int write_flush(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which)
+static int write_flush(FILE *f, enum wtg_format fmt, const struct source *src)
 {
 	errno = 0;
-	if (wtg_report_write(f, fmt, s, which) < 0 || fflush(f) != 0 || ferror(f))
+	int rc = src->s ? wtg_report_write(f, fmt, src->s, src->which) :
+			  wtg_report_write_meta(f, fmt, src->m, src->tables);
+	if (rc < 0 || fflush(f) != 0 || ferror(f))
 		return errno ? errno : EIO;
 	return 0;
 }
@@ -220,22 +231,22 @@ static int save_failed(const char *path, int e, char *err, size_t errlen)
 
 /* A device, a pipe, a /dev or /proc name (-o /dev/null, a FIFO, /dev/fd/1) is written in place: a
  * rename would replace the node or the link. */
-static int save_in_place(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
-			 char *err, size_t errlen)
+static int save_in_place(const char *path, enum wtg_format fmt, const struct source *src, char *err,
+			 size_t errlen)
 {
 	FILE *f = fopen(path, "we");
 	if (!f)
 		return save_failed(path, errno, err, errlen);
-	int e = write_flush(f, fmt, s, which);
+	int e = write_flush(f, fmt, src);
 	if (fclose(f) != 0 && !e)
 		e = errno ? errno : EIO;
 	return e ? save_failed(path, e, err, errlen) : 0;
 }
 
-static int save_stdout(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
-		       char *err, size_t errlen)
+static int save_stdout(const char *path, enum wtg_format fmt, const struct source *src, char *err,
+		       size_t errlen)
 {
-	int e = write_flush(stdout, fmt, s, which);
+	int e = write_flush(stdout, fmt, src);
 	return e ? save_failed(strcmp(path, "-") ? path : "standard output", e, err, errlen) : 0;
 }
 
@@ -269,8 +280,8 @@ static void sync_folder(const char *path, size_t dirlen)
 
 /* Temp file beside path, written, synced and renamed over it; the replaced file's owner and mode
  * are kept. With excl it is linked instead, which fails on an existing name. */
-static int save_replace(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
-			char *err, size_t errlen, bool excl)
+static int save_replace(const char *path, enum wtg_format fmt, const struct source *src, char *err,
+			size_t errlen, bool excl)
 {
 	const char *slash = strrchr(path, '/');
 	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
@@ -310,7 +321,7 @@ static int save_replace(const char *path, enum wtg_format fmt, struct wtg_sessio
 		goto fail;
 	}
 	fd = -1;	/* the FILE owns it now */
-	e = write_flush(f, fmt, s, which);
+	e = write_flush(f, fmt, src);
 	if (!e && fsync(fileno(f)) < 0)
 		e = errno;
 	if (e)
@@ -337,8 +348,17 @@ fail:
 	return save_failed(path, e, err, errlen);
 }
 
+/* The metadata of what src writes. */
+static void source_meta(const struct source *src, struct wtg_report_meta *m)
+{
+	if (src->s)
+		wtg_report_meta_from_session(m, src->s, src->which);
+	else
+		*m = *src->m;
+}
+
 /* Several SVG charts, or SVG into a folder: one file each. */
-static bool svg_folder(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which)
+static bool svg_folder(const char *path, enum wtg_format fmt, const struct source *src)
 {
 	if (fmt != WTG_FMT_SVG)
 		return false;
@@ -346,30 +366,31 @@ static bool svg_folder(const char *path, enum wtg_format fmt, struct wtg_session
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return true;
 	struct wtg_report_meta m;
-	wtg_report_meta_from_session(&m, s, which);
+	source_meta(src, &m);
 	return m.ntables > 1;
 }
 
-int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
-		    char *err, size_t errlen)
+static int svg_dir(const char *dir, const struct source *src, char *err, size_t errlen);
+
+static int save(const char *path, enum wtg_format fmt, const struct source *src, char *err, size_t errlen)
 {
 	if (!path || !*path)
 		return save_failed("", ENOENT, err, errlen);
 	if (wtg_report_is_stdout(path))
-		return save_stdout(path, fmt, s, which, err, errlen);
-	if (svg_folder(path, fmt, s, which))
-		return wtg_report_svg_dir(path, s, which, err, errlen);
+		return save_stdout(path, fmt, src, err, errlen);
+	if (svg_folder(path, fmt, src))
+		return svg_dir(path, src, err, errlen);
 	struct stat st;
 	if (special_name(path) || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
-		return save_in_place(path, fmt, s, which, err, errlen);
+		return save_in_place(path, fmt, src, err, errlen);
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 		/* replace the link's target and keep the link; a dangling link is written through */
 		char *real = realpath(path, NULL);
 		if (!real || special_name(real)) {
 			free(real);
-			return save_in_place(path, fmt, s, which, err, errlen);
+			return save_in_place(path, fmt, src, err, errlen);
 		}
-		int rc = save_replace(real, fmt, s, which, err, errlen, false);
+		int rc = save_replace(real, fmt, src, err, errlen, false);
 		int e = errno;
 		if (rc < 0)	/* name the path the user gave */
 			save_failed(path, e, err, errlen);
@@ -377,7 +398,21 @@ int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s
 		errno = e;
 		return rc;
 	}
-	return save_replace(path, fmt, s, which, err, errlen, false);
+	return save_replace(path, fmt, src, err, errlen, false);
+}
+
+int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
+		    char *err, size_t errlen)
+{
+	struct source src = { .s = s, .which = which };
+	return save(path, fmt, &src, err, errlen);
+}
+
+int wtg_report_save_meta(const char *path, enum wtg_format fmt, const struct wtg_report_meta *m,
+			 const struct wtg_table *const *tables, char *err, size_t errlen)
+{
+	struct source src = { .m = m, .tables = tables };
+	return save(path, fmt, &src, err, errlen);
 }
 
 int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
@@ -388,10 +423,18 @@ int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_sessio
 		return save_failed("", ENOENT, err, errlen);
 	if (lstat(path, &st) == 0)
 		return save_failed(path, EEXIST, err, errlen);
-	return save_replace(path, fmt, s, which, err, errlen, true);
+	struct source src = { .s = s, .which = which };
+	return save_replace(path, fmt, &src, err, errlen, true);
 }
 
 int wtg_report_svg_dir(const char *dir, struct wtg_session *s, const bool *which, char *err, size_t errlen)
+{
+	struct source src = { .s = s, .which = which };
+	return svg_dir(dir, &src, err, errlen);
+}
+
+/* Each wanted table's chart as DIR/NAME.svg. */
+static int svg_dir(const char *dir, const struct source *src, char *err, size_t errlen)
 {
 	struct stat st;
 	if (stat(dir, &st) < 0 && (errno != ENOENT || mkdir(dir, 0777) < 0)) {
@@ -403,16 +446,20 @@ int wtg_report_svg_dir(const char *dir, struct wtg_session *s, const bool *which
 		return -1;
 	}
 	struct wtg_report_meta m;
-	wtg_report_meta_from_session(&m, s, which);
+	source_meta(src, &m);
 	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
 		if (!m.wanted[i])
 			continue;
 		bool one[WTG_MAX_EXP] = { false };
 		one[i] = true;
+		struct wtg_report_meta m1 = m;
+		memcpy(m1.wanted, one, sizeof one);
+		m1.ntables = 1;
+		struct source s1 = { .s = src->s, .which = one, .m = &m1, .tables = src->tables };
 		char path[4096];
 		snprintf(path, sizeof path, "%s%s%s.svg", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
 			 wtg_experiments[i]->name);
-		if (wtg_report_save(path, WTG_FMT_SVG, s, one, err, errlen) < 0)
+		if (save(path, WTG_FMT_SVG, &s1, err, errlen) < 0)
 			return -1;
 	}
 	return 0;
