@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -82,14 +83,29 @@ static void json_int_or_null(FILE *f, int64_t v)
 		fprintf(f, "%" PRId64, v);
 }
 
-static void json_value(FILE *f, const struct wtg_value *v)
+/* A row's real: 10 significant digits, or 17 where the shorter form would print differently at the
+ * column's decimals (335201.7499... kept, not read back as 335201.75 and shown as .8). */
+static void json_cell_real(FILE *f, double v, int decimals)
+{
+	char buf[64], a[64], b[64];
+	wtg_report_real(buf, sizeof buf, v);
+	if (buf[0] && decimals >= 0 && decimals <= 17) {
+		snprintf(a, sizeof a, "%.*f", decimals, v);
+		snprintf(b, sizeof b, "%.*f", decimals, strtod(buf, NULL));
+		if (strcmp(a, b))
+			snprintf(buf, sizeof buf, "%.17g", v);
+	}
+	fputs(buf[0] ? buf : "null", f);
+}
+
+static void json_value(FILE *f, const struct wtg_value *v, int decimals)
 {
 	switch (v->type) {
 	case WTG_T_INT:
 		fprintf(f, "%" PRId64, v->i);
 		break;
 	case WTG_T_REAL:
-		json_real(f, v->r);
+		json_cell_real(f, v->r, decimals);
 		break;
 	case WTG_T_TEXT:
 		wtg_json_string(f, v->s);
@@ -431,9 +447,10 @@ static void json_cell(FILE *f, const struct wtg_value *v, int i)
 {
 	if (i)
 		fputs(", ", f);
-	wtg_json_string(f, wtg_report_column(cell_table, i)->name);
+	const struct wtg_column *col = wtg_report_column(cell_table, i);
+	wtg_json_string(f, col->name);
 	fputs(": ", f);
-	json_value(f, v);
+	json_value(f, v, col->type == WTG_T_REAL ? col->decimals : -1);
 }
 
 static void write_rows(FILE *f, const struct wtg_table *t)

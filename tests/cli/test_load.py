@@ -66,6 +66,66 @@ for fmt in ("text", "csv", "markdown", "html"):
     status, out, err = run("--load=" + base, "--format=" + fmt)
     check(status == 0 and "syscall" in out, "--load converts to %s (%d: %s)" % (fmt, status, err.strip()))
 
+# --- a conversion writes the saved run, not this invocation: the same document --------------------
+# Reports are written by the same code from the same tables and metadata, so every field comes back,
+# the run block (timestamp, duration, command line, options), the machine with its topology and data
+# file, the conditions and the probes included. Fields that say when a document was written: none
+# (a report dates itself by its run's start, which comes back).
+INTENDED = set()
+
+
+def differences(a, b, where=""):
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = ["%s.%s only on one side" % (where, k) for k in set(a) ^ set(b)]
+        for k in set(a) & set(b):
+            out += differences(a[k], b[k], "%s.%s" % (where, k))
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in differences(x, y, "%s[%d]" % (where, i))]
+    return [] if a == b and type(a) == type(b) else [where]
+
+
+outs = ["-o", path("all.json"), "-o", path("all.txt"), "-o", path("all.csv"), "-o", path("all.md")]
+status, out, err = run("--run=all", "--quick", "--progress=never", "--dir=" + datadir(), "-q", *outs)
+check(status in (0, 1) and os.path.exists(path("all.json")), "--run=all --quick -o all.json (%d: %s)" % (status, err.strip()))
+status, out, err = run("--load=" + path("all.json"), "--label=ignored-by-nothing", "-q", "-o", path("labelled.json"))
+check(status == 0, "--load with --label converts (%d: %s)" % (status, err.strip()))
+check(json.load(open(path("labelled.json")))["run"]["label"] == "ignored-by-nothing", "--label names a converted run")
+status, out, err = run("--load=" + path("all.json"), "--format=json", "-o", path("again.json"))
+check(status == 0, "--load=all.json -o again.json exits 0 (%d: %s)" % (status, err.strip()))
+a, b = json.load(open(path("all.json"))), json.load(open(path("again.json")))
+diff = sorted(d for d in differences(a, b) if d not in INTENDED)
+check(not diff, "round trip: the same document but for %r (%d differences: %r)" % (sorted(INTENDED), len(diff), diff[:8]))
+check(b["run"]["command_line"] == a["run"]["command_line"] and "--run=all" in " ".join(b["run"]["command_line"]),
+      "the converted report keeps the saved command line, not the conversion's")
+check(b["machine"]["topology"] == a["machine"]["topology"] and a["machine"]["topology"] is not None,
+      "the saved topology comes back")
+check(all("decimals" in c for e in a["experiments"] for c in e["columns"] if c["type"] == "real"),
+      "every real column says its decimals")
+for ext in ("txt", "csv", "md"):
+    status, out, err = run("--load=" + path("all.json"), "-o", path("again." + ext), "-q")
+    la, lb = open(path("all." + ext)).read().splitlines(), open(path("again." + ext)).read().splitlines()
+    first = [(x, y) for x, y in zip(la, lb) if x != y][:1] or [(len(la), len(lb))]
+    check(status == 0 and la == lb, "--load -o again.%s is the live run's all.%s line for line (%d: %s; %r)"
+          % (ext, ext, status, err.strip(), first if la != lb else ""))
+# a report from before columns carried decimals prints reals as the registry declares them (compare's
+# columns are those of the experiment it pairs, chosen at run time: only a stored figure knows them)
+declared = copy.deepcopy(a)
+declared["experiments"] = [e for e in a["experiments"] if e["name"] != "compare"]
+old = copy.deepcopy(declared)
+for e in old["experiments"]:
+    for c in e["columns"]:
+        c.pop("decimals", None)
+s1, want, _ = run("--load=" + save(declared, "declared.json"), "--format=text")
+status, out, err = run("--load=" + save(old, "nodecimals.json"), "--format=text")
+check(s1 == 0 and status == 0 and out == want and len(old["experiments"]) >= 10,
+      "without decimals, the registry's: the text report is the same (%d: %s)" % (status, err.strip()))
+bad = copy.deepcopy(a)
+bad["experiments"][0]["columns"][0]["decimals"] = 99
+status, out, err = run("--load=" + save(bad, "baddec.json"), "--format=text")
+line = one_error_line(status, err, path("baddec.json"), "decimals 99")
+check("decimals" in line and "out of range" in line, "decimals out of range is named: %r" % line)
+
 # --- nothing measures: no data file is opened for writing (strace) -----------------------------
 if shutil.which("strace"):
     log = path("strace.log")
