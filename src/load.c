@@ -917,7 +917,7 @@ struct arena {
 };
 static _Thread_local struct arena **arena_head;	/* the arena being filled, while parsing */
 
-/* A chunk is mapped with its pages populated at once: faulting them in one by one was a third of
+/* Chunks are mapped with their pages populated at once: faulting them in one by one was a third of
  * a large file's load time. */
 static void *arena_malloc(size_t n)
 {
@@ -926,7 +926,9 @@ static void *arena_malloc(size_t n)
 	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
 	struct arena *a = *arena_head;
 	if (!a || a->cap - a->used < n) {
-		size_t cap = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+		/* 256 KiB first, doubling to 32 MiB: a small file maps little */
+		size_t grow = a ? (a->cap < ARENA_CHUNK / 2 ? a->cap * 2 : ARENA_CHUNK) : ARENA_CHUNK / 128;
+		size_t cap = n > grow ? n : grow;
 		size_t bytes = sizeof *a + cap;
 		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 		if (p == MAP_FAILED)
