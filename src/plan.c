@@ -51,6 +51,18 @@ void wtg_plan_row(struct wtg_plan *p, const struct wtg_value *v)
 	p->nrows++;
 }
 
+void wtg_plan_labels(struct wtg_plan *p, const char *col, const char *const *labels, int n, int samples,
+		     int warmup)
+{
+	wtg_plan_columns(p, &col, 1);
+	for (int i = 0; i < n; i++) {
+		const struct wtg_value v = WTG_TEXT(labels[i]);
+		wtg_plan_row(p, &v);
+	}
+	p->samples = samples;
+	p->warmup = warmup;
+}
+
 double wtg_plan_estimate(const struct wtg_plan *p)
 {
 	double typical = wtg_experiment_typical_s(p->exp, p->opt->quick);

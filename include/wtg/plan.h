@@ -46,6 +46,9 @@ struct wtg_plan {
 void wtg_plan_columns(struct wtg_plan *p, const char *const *names, int n);
 /* Add a row of ncols values (texts are copied). */
 void wtg_plan_row(struct wtg_plan *p, const struct wtg_value *v);
+/* A plan of fixed variants: one row per label in column col, samples (and warmup) each. */
+void wtg_plan_labels(struct wtg_plan *p, const char *col, const char *const *labels, int n, int samples,
+		     int warmup);
 /* The estimated seconds: typical time x work / ref_work (the typical time when either is 0). */
 double wtg_plan_estimate(const struct wtg_plan *p);
 
