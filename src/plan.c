@@ -88,24 +88,25 @@ static uint64_t planned_file_size(const struct wtg_options *o)
 	return o->size;
 }
 
-/* The unit of exp's declared column name ("" when not declared). */
-static const char *col_unit(const struct wtg_experiment *e, const char *name)
+/* Exp's declared column name (its unit, decimals), or NULL. */
+static const struct wtg_column *col_of(const struct wtg_experiment *e, const char *name)
 {
 	int c = wtg_experiment_col(e, name);
-	return c >= 0 ? e->cols[c].unit : "";
+	return c >= 0 ? &e->cols[c] : NULL;
 }
 
 static void text_cell(const struct wtg_plan *p, const struct wtg_value *v, int c, char *buf, size_t len)
 {
+	const struct wtg_column *col = col_of(p->exp, p->cols[c]);
 	switch (v->type) {
 	case WTG_T_INT:
-		if (strcmp(col_unit(p->exp, p->cols[c]), "B") == 0)
+		if (col && strcmp(col->unit, "B") == 0)
 			wtg_fmt_size(buf, len, (uint64_t)v->i);
 		else
 			snprintf(buf, len, "%" PRId64, v->i);
 		break;
 	case WTG_T_REAL:
-		snprintf(buf, len, "%.2f", v->r);
+		snprintf(buf, len, "%.*f", col ? col->decimals : 2, v->r);
 		break;
 	case WTG_T_TEXT:
 		wtg_strlcpy(buf, v->s, len);
