@@ -19,8 +19,13 @@
 void wtg_plan_columns(struct wtg_plan *p, const char *const *names, int n)
 {
 	p->ncols = n < WTG_PLAN_MAX_COLS ? n : WTG_PLAN_MAX_COLS;
-	for (int i = 0; i < p->ncols; i++)
+	for (int i = 0; i < p->ncols; i++) {
 		p->cols[i] = names[i];
+		if (wtg_experiment_col(p->exp, names[i]) < 0) {	/* a plan speaks its table's words */
+			wtg_error("%s: the plan's column '%s' is not a declared column", p->exp->name, names[i]);
+			p->failed = true;
+		}
+	}
 }
 
 void wtg_plan_row(struct wtg_plan *p, const struct wtg_value *v)
@@ -31,6 +36,7 @@ void wtg_plan_row(struct wtg_plan *p, const struct wtg_value *v)
 		int cap = p->cap ? 2 * p->cap : 16;
 		struct wtg_value *nv = realloc(p->vals, (size_t)cap * (size_t)p->ncols * sizeof *nv);
 		if (!nv) {
+			wtg_error("%s: out of memory for the plan", p->exp->name);
 			p->failed = true;
 			return;
 		}
@@ -43,6 +49,7 @@ void wtg_plan_row(struct wtg_plan *p, const struct wtg_value *v)
 		if (v[c].type == WTG_T_TEXT) {
 			row[c].s = strdup(v[c].s ? v[c].s : "");
 			if (!row[c].s) {
+				wtg_error("%s: out of memory for the plan", p->exp->name);
 				row[c] = WTG_NA;
 				p->failed = true;
 			}
@@ -256,7 +263,5 @@ int wtg_plan_main(FILE *f, const struct wtg_options *o)
 		fprintf(f, "%s],\n  \"estimated_s\": %.1f\n}\n", n ? "\n  " : "", total);
 	else
 		fprintf(f, "total: %d experiment%s, estimated %s\n", n, n == 1 ? "" : "s", est);
-	if (failed)
-		wtg_error("dry run: out of memory while planning");
 	return failed || fflush(f) ? 1 : 0;
 }
