@@ -9,7 +9,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wtgtest import WTG, check, datadir, datadir_is_empty, diag, experiment, finish_clean, run, run_json
+from wtgtest import WTG, check, datadir, datadir_is_empty, diag, experiment, finish_clean, rows, run, run_json
 
 SRC = os.environ.get("top_srcdir") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 MKSYSFS = os.path.join(SRC, "tests", "fixtures", "mksysfs.py")
@@ -90,10 +90,23 @@ def check_wss(name, doc, p):
           "%s wss: levels from L1 to DRAM: %r" % (name, [x["level"] for x in p["rows"]]))
 
 
-# the declared columns of threads, from a real run on this machine
-status, real, err = run_json("threads")
-declared = {c["name"] for c in experiment(real, "threads")["columns"]} if status == 0 and real else set()
-check(declared, "threads runs here (its declared columns for the plan's): %s" % err.strip())
+# the plan is what the run does: on this machine, every measured row a --quick run makes is a planned
+# row (the plan's columns taken from it), and every planned row is made; rows a run derives from the
+# measured ones (faultbase's differences, compare's summary) are not planned
+CROSS = "clock,syscall,zerofill,faultbase,pagecache,threads"
+status, real, err = run_json(CROSS)
+status_p, plan, err_p = dry("--run=" + CROSS, "--quick", "--format=json")
+check(status == 0 and real and status_p == 0 and plan, "a --quick run and its plan: %s %s" % (err, err_p))
+for name in CROSS.split(","):
+    made = rows(experiment(real, name)) if real else []
+    planned = plan_of(plan, name)["rows"] if plan else []
+    keys = list(planned[0]) if planned else []
+    made = [{k: r.get(k) for k in keys} for r in made]
+    derived = [r for r in made if r not in planned]
+    check(planned and all(r in made for r in planned) and len(derived) <= 2 and
+          all(None in r.values() or " - " in str(r.get("case")) for r in derived),
+          "%s: the %d planned rows are the run's measured rows (%d made)" % (name, len(planned), len(made)))
+declared = {c["name"] for c in experiment(real, "threads")["columns"]} if real else set()
 
 fixtures = tempfile.mkdtemp(prefix="wtg-test-dryrun-")
 try:
