@@ -123,11 +123,13 @@ static void text_cell(const struct wtg_plan *p, const struct wtg_value *v, int c
 	}
 }
 
-/* "42 s", "3 min 05 s". */
+/* "< 1 s", "42 s", "3 min 05 s". */
 static void fmt_duration(char *buf, size_t len, double s)
 {
 	long t = lround(s);
-	if (t < 60)
+	if (t < 1)
+		snprintf(buf, len, "< 1 s");
+	else if (t < 60)
 		snprintf(buf, len, "%ld s", t);
 	else
 		snprintf(buf, len, "%ld min %02ld s", t / 60, t % 60);
