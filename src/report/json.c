@@ -98,6 +98,7 @@ static void json_cell_real(FILE *f, double v, int decimals)
 	fputs(buf[0] ? buf : "null", f);
 }
 
+/* A value; a real with the care json_cell_real takes for decimals >= 0. */
 static void json_value(FILE *f, const struct wtg_value *v, int decimals)
 {
 	switch (v->type) {
@@ -113,6 +114,11 @@ static void json_value(FILE *f, const struct wtg_value *v, int decimals)
 	default:
 		fputs("null", f);
 	}
+}
+
+void wtg_json_value(FILE *f, const struct wtg_value *v)
+{
+	json_value(f, v, -1);
 }
 
 static const char *bool_str(bool b)
@@ -229,7 +235,7 @@ static void write_topology(FILE *f, const struct wtg_topology *t, const char *su
 	fputs("]}", f);
 }
 
-static void write_machine(FILE *f, const struct wtg_report_meta *meta)
+void wtg_json_machine(FILE *f, const struct wtg_report_meta *meta)
 {
 	const struct wtg_machine *m = meta->machine;
 	fputs("  \"machine\": {\n", f);
@@ -553,7 +559,7 @@ void wtg_json_begin(FILE *f, const struct wtg_report_meta *m)
 	wtg_json_string(f, PACKAGE_VERSION);
 	fputs(",\n", f);
 	write_run(f, m);
-	write_machine(f, m);
+	wtg_json_machine(f, m);
 	write_conditions(f, m);
 	fprintf(f, "  \"seed\": %" PRIu64 ",\n", m->has_seed ? m->seed : 0);
 	fprintf(f, "  \"quick\": %s,\n", bool_str(m->has_seed && m->quick));
