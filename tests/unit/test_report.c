@@ -344,7 +344,7 @@ static void test_json(struct wtg_session *s)
 	CHECK(strstr(j, "\"state\": \"failed\"") != NULL);
 	CHECK(strstr(j, "\"error\": \"a check failed\"") != NULL);
 	CHECK(strstr(j, "\"error\": null") != NULL);
-	CHECK(strstr(j, "{\"name\": \"gbps\", \"unit\": \"GB/s\", \"type\": \"real\"}") != NULL);
+	CHECK(strstr(j, "{\"name\": \"gbps\", \"unit\": \"GB/s\", \"type\": \"real\", \"decimals\": 2}") != NULL);
 	CHECK(strstr(j, "{\"name\": \"cond_io\", \"unit\": \"\", \"type\": \"text\"}") != NULL);
 	/* the rows: integers as integers, the probe and the conditions after the own columns */
 	CHECK(strstr(j, "{\"bufsize\": 16, \"read_calls\": 4194304, \"bytes\": 67108864, \"ms\": 12.5, "
