@@ -130,13 +130,13 @@ PATIENT_S = 60
 
 
 def run(*args, timeout=300, env=None, time_limit=PATIENT_S):
-    """Run wtg with args; returns (exit status, stdout, stderr). A --run=... without a --time-limit
+    """Run wtg with args; returns (exit status, stdout, stderr). A --run=LIST without a --time-limit
     gets --time-limit=time_limit; None keeps wtg's default (tests of the default or the watchdog)."""
     e = dict(os.environ)
     if env:
         e.update(env)
     args = list(args)
-    if (time_limit is not None and any(a.startswith("--run") for a in args)
+    if (time_limit is not None and any(a.startswith("--run=") for a in args)
             and not any(a.startswith("--time-limit") for a in args)):
         args.append("--time-limit=%d" % time_limit)
     p = subprocess.run([WTG] + args, capture_output=True, text=True, timeout=timeout, env=e)
