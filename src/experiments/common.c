@@ -638,11 +638,25 @@ uint64_t wtg_ram_quarter(void)
 	return (uint64_t)pages * (uint64_t)page / 4;
 }
 
+/* --quick's cap of the memory-sized span: 512 MiB or 1/16 of RAM, whichever is smaller, but never
+ * below the smallest power of two past the LLC, so the sweep keeps a step beyond the last cache. */
+static uint64_t quick_span_cap(const struct wtg_ctx *ctx)
+{
+	uint64_t cap = wtg_ram_quarter() / 4, past = 1u << 20;
+	if (cap > WTG_QUICK_SPAN_MAX)
+		cap = WTG_QUICK_SPAN_MAX;
+	while (past <= wtg_ctx_llc(ctx))
+		past *= 2;
+	return cap > past ? cap : past;
+}
+
 uint64_t wtg_dram_span(const struct wtg_ctx *ctx)
 {
 	uint64_t want = 4 * wtg_ctx_llc(ctx), span = 1u << 20;
 	while (span < want)
 		span *= 2;
+	if (ctx->opt && ctx->opt->quick && span > quick_span_cap(ctx))
+		span = quick_span_cap(ctx);
 	uint64_t cap = wtg_ram_quarter() / WTG_CHUNK * WTG_CHUNK;
 	/* test hook: WTG_TEST_MAX_BUFFER=SIZE caps it (a sanitizer build fills big buffers slowly) */
 	const char *env = getenv("WTG_TEST_MAX_BUFFER");
@@ -733,6 +747,16 @@ int wtg_dram_buf_get(struct wtg_ctx *ctx, const struct wtg_seeded_buf **out)
 		if (rc != WTG_OK)
 			return rc;
 		dram_seed = seed;
+	}
+	if (ctx->opt && ctx->opt->quick && size < 4 * wtg_ctx_llc(ctx)) {
+		char got[32], llc[32];
+		wtg_fmt_size(got, sizeof got, size);
+		wtg_fmt_size(llc, sizeof llc, wtg_ctx_llc(ctx));
+		wtg_table_note(ctx->t,
+			       "--quick: the memory-sized buffer is %s, not 4x the %s last-level cache (at most "
+			       "512 MiB or 1/16 of RAM, but past the LLC, so the DRAM step stays); run without "
+			       "--quick for the full span",
+			       got, llc);
 	}
 	*out = &dram_buf;
 	return WTG_OK;

@@ -171,8 +171,12 @@ uint64_t wtg_ctx_llc(const struct wtg_ctx *ctx);
  * when it cannot be read. */
 uint64_t wtg_ram_quarter(void);
 
-/* The memory-sized span: the smallest power of two of at least 4 x the LLC, capped at a quarter of
- * RAM (rounded down to a multiple of 64 KiB). */
+/* --quick caps the memory-sized span at this (or 1/16 of RAM, if smaller), but never below the
+ * smallest power of two past the LLC. */
+#define WTG_QUICK_SPAN_MAX (512ull << 20)
+
+/* The memory-sized span: the smallest power of two of at least 4 x the LLC (with --quick: capped as
+ * WTG_QUICK_SPAN_MAX says), capped at a quarter of RAM (rounded down to a multiple of 64 KiB). */
 uint64_t wtg_dram_span(const struct wtg_ctx *ctx);
 
 /* The smallest cache level a working set of bytes fits in ("L1", "L2", "L3" ...), or "DRAM". */

@@ -412,8 +412,8 @@ const struct wtg_experiment wtg_exp_compare = {
 	.view = WTG_VIEW_BARS,
 	.bars = { .label = { "pair", "order" }, .value = "diff", .extra = "rel_pct", .named = true,
 		  .ci = { "ci_low", "ci_high" } },
-	.typical_s = 9,
-	.typical_quick_s = 4,
+	.typical_s = 5,
+	.typical_quick_s = 2,
 	.run = compare_run,
 	.plan = compare_plan,
 };

@@ -356,7 +356,7 @@ const struct wtg_experiment wtg_exp_faultbase = {
 	.needs_datafile = true,
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_COUNTERS,
-	.typical_s = 2,
+	.typical_s = 1,
 	.typical_quick_s = 1,
 	.run = faultbase_run,
 	.plan = faultbase_plan,

@@ -291,7 +291,7 @@ const struct wtg_experiment wtg_exp_pagecache = {
 	.headline = { { "GB/s, cold read passes", "pass", "cold", "gbps", "gbps_ci_low", "gbps_ci_high", NULL,
 			"GB/s", true } },
 	.typical_s = 3,
-	.typical_quick_s = 2,
+	.typical_quick_s = 1,
 	.run = pagecache_run,
 	.plan = pagecache_plan,
 };

@@ -304,8 +304,8 @@ const struct wtg_experiment wtg_exp_readcost = {
 	.headline = { { "ns per 1-byte warm file read", "operation", "1-byte file read", "median_ns", "ci_low_ns",
 			"ci_high_ns", "1-byte file read", "ns", false } },
 	.compare = { headline, "median_ns", 1, "ns per 1-byte read of the warm file" },
-	.typical_s = 34,
-	.typical_quick_s = 3,
+	.typical_s = 17,
+	.typical_quick_s = 1,
 	.run = readcost_run,
 	.plan = readcost_plan,
 };

@@ -467,7 +467,7 @@ const struct wtg_experiment wtg_exp_roofline = {
 		   .xtitle = "integer ops per byte" },
 	.headline = { { "Gop/s, memory-sized buffer at the highest intensity", NULL, NULL, "gops", "gops_ci_low",
 			"gops_ci_high", NULL, "Gop/s", true } },
-	.typical_s = 12,
+	.typical_s = 26,
 	.typical_quick_s = 3,
 	.run = roofline_run,
 	.plan = roofline_plan,

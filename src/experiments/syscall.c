@@ -209,8 +209,8 @@ const struct wtg_experiment wtg_exp_syscall = {
 	.headline = { { "ns per getpid, batches of 1000", "batch", "1000", "median_ns", "ci_low_ns", "ci_high_ns",
 			"batch 1000", "ns", false } },
 	.compare = { headline, "median_ns", 1, "ns per getpid (median of batches of 1000)", .is_default = true },
-	.typical_s = 14,
-	.typical_quick_s = 3,
+	.typical_s = 5,
+	.typical_quick_s = 2,
 	.run = syscall_run,
 	.plan = syscall_plan,
 };

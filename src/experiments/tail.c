@@ -266,8 +266,8 @@ const struct wtg_experiment wtg_exp_tail = {
 	.view = WTG_VIEW_HISTOGRAM,
 	.hist = { .label = "condition" },
 	.headline = { { "p99 with burners over p99 without", NULL, NULL, "p99_ratio", NULL, NULL, NULL, "", false } },
-	.typical_s = 38,
-	.typical_quick_s = 18,
+	.typical_s = 5,
+	.typical_quick_s = 2,
 	.run = tail_run,
 	.plan = tail_plan,
 };

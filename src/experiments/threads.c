@@ -699,7 +699,7 @@ const struct wtg_experiment wtg_exp_threads = {
 	.bars = { .label = { "group", "threads" }, .value = "gbps", .extra = "ms", .ideal = true },
 	.headline = { { "GB/s with the most threads", NULL, NULL, "gbps", "gbps_ci_low", "gbps_ci_high", NULL, "GB/s",
 			true } },
-	.typical_s = 2,
+	.typical_s = 5,
 	.typical_quick_s = 1,
 	.run = threads_run,
 	.plan = threads_plan,

@@ -602,8 +602,8 @@ const struct wtg_experiment wtg_exp_uncached = {
 		   .xtitle = "O_DIRECT read size" },
 	.headline = { { "us per random 16 KiB read (median)", "mode", "random", "median_us", "ci_low_us",
 			"ci_high_us", NULL, "us", false } },
-	.typical_s = 23,
-	.typical_quick_s = 4,
+	.typical_s = 19,
+	.typical_quick_s = 2,
 	.run = uncached_run,
 	.plan = uncached_plan,
 };

@@ -250,7 +250,7 @@ const struct wtg_experiment wtg_exp_valley = {
 		      { "GB/s, buffered 64 KiB reads", "bufsize", "65536", "gbps", "gbps_ci_low", "gbps_ci_high", NULL,
 			"GB/s", true } },
 	.compare = { headline, "gbps", 2, "GB/s of a buffered 64 KiB-read sum of the file" },
-	.typical_s = 12,
+	.typical_s = 4,
 	.typical_quick_s = 1,
 	.run = valley_run,
 	.plan = valley_plan,

@@ -282,8 +282,8 @@ const struct wtg_experiment wtg_exp_wss = {
 	.headline = { { "GB/s over the largest span", NULL, NULL, "gbps", "gbps_ci_low", "gbps_ci_high", NULL,
 			"GB/s", true } },
 	.compare = { headline, "gbps", 2, "GB/s summing a memory-sized span of the file" },
-	.typical_s = 3,
-	.typical_quick_s = 2,
+	.typical_s = 4,
+	.typical_quick_s = 1,
 	.run = wss_run,
 	.plan = wss_plan,
 };

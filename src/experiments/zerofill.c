@@ -181,8 +181,8 @@ const struct wtg_experiment wtg_exp_zerofill = {
 	.counters = { .counter = "rep" },
 	.headline = { { "ns per zero-fill fault", NULL, NULL, NULL, NULL, NULL, "ns per fault", "ns", false } },
 	.compare = { headline, "ns_per_fault", 0, "ns per zero-fill page fault" },
-	.typical_s = 12,
-	.typical_quick_s = 5,
+	.typical_s = 14,
+	.typical_quick_s = 2,
 	.run = zerofill_run,
 	.plan = zerofill_plan,
 };

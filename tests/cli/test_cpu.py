@@ -49,7 +49,11 @@ if check(doc is not None, "kernels,wss JSON parses"):
     l1d = levels.get(1, 32 << 10)
     llc = levels[max(levels)] if levels else 32 << 20
     ram_quarter = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 4
-    mem = min(4 * llc, ram_quarter // 65536 * 65536)
+    # --quick caps the span at 512 MiB or RAM/16, never below the first power of two past the LLC
+    past = 1 << 20
+    while past <= llc:
+        past *= 2
+    mem = min(4 * llc, max(min(512 << 20, ram_quarter // 4), past), ram_quarter // 65536 * 65536)
 
     def level_of(size):
         for lv in sorted(levels):
@@ -64,7 +68,7 @@ if check(doc is not None, "kernels,wss JSON parses"):
         small = sorted({r["wss"] for r in rs})
         check(len(small) == 2 and small[0] == l1d // 2 // 4096 * 4096,
               "kernels: the cache buffer is half of L1d (%d): %r" % (l1d, small))
-        check(len(small) == 2 and small[1] >= mem, "kernels: the memory buffer %r is >= 4x LLC (or RAM/4) %d"
+        check(len(small) == 2 and small[1] >= mem, "kernels: the memory buffer %r is >= 4x LLC (quick's cap, RAM/4) %d"
               % (small, mem))
         for r in rs:
             check(r["level"] == level_of(r["wss"]), "kernels: %d B is labelled %r" % (r["wss"], r["level"]))
@@ -98,7 +102,7 @@ if check(doc is not None, "kernels,wss JSON parses"):
         sizes = [r["wss"] for r in rs]
         check(sizes[0] <= l1d // 2 < 2 * sizes[0], "wss: starts below L1d (%d): %r" % (l1d, sizes))
         check(all(b == 2 * a for a, b in zip(sizes, sizes[1:-1])), "wss: x2 steps: %r" % sizes)
-        check(sizes[-1] >= mem and sizes[-2] < mem, "wss: ends at the first size >= 4x LLC (or RAM/4) %d: %r"
+        check(sizes[-1] >= mem and sizes[-2] < mem, "wss: ends at the first size >= 4x LLC (quick's cap, RAM/4) %d: %r"
               % (mem, sizes))
         got = [r["level"] for r in rs]
         check(got == [level_of(s) for s in sizes], "wss: each size labelled with its level: %r" % got)

@@ -45,7 +45,8 @@ def leftovers():
 
 # --- one run, four outputs, the summary on the terminal ------------------------------------------
 status, out, err = run("--run=clock,syscall", "--quick", "--dir=" + d, "-o", path("r.json"), "-o",
-                       path("r.csv"), "-o", path("r.md"), "-o", path("r.txt"))
+                       path("r.csv"), "-o", path("r.md"), "-o", path("r.txt"),
+                       time_limit=None)	# the options block shows the default --time-limit
 check(status == 0, "four outputs: exit 0 (%s)" % err.strip())
 check(leftovers() == ["r.csv", "r.json", "r.md", "r.txt"], "four outputs written: %r" % leftovers())
 lines = out.splitlines()

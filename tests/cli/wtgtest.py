@@ -124,12 +124,22 @@ def need_module(name):
         skip("the Python module %s is not installed" % name)
 
 
-def run(*args, timeout=300, env=None):
-    """Run wtg with args; returns (exit status, stdout, stderr)."""
+# The --time-limit a headless run gets unless it sets one: on a loaded machine (make check -j2
+# beside other builds) wtg's default 10 s starvation watchdog ends experiments that are only slow.
+PATIENT_S = 60
+
+
+def run(*args, timeout=300, env=None, time_limit=PATIENT_S):
+    """Run wtg with args; returns (exit status, stdout, stderr). A --run=LIST without a --time-limit
+    gets --time-limit=time_limit; None keeps wtg's default (tests of the default or the watchdog)."""
     e = dict(os.environ)
     if env:
         e.update(env)
-    p = subprocess.run([WTG] + list(args), capture_output=True, text=True, timeout=timeout, env=e)
+    args = list(args)
+    if (time_limit is not None and any(a.startswith("--run=") for a in args)
+            and not any(a.startswith("--time-limit") for a in args)):
+        args.append("--time-limit=%d" % time_limit)
+    p = subprocess.run([WTG] + args, capture_output=True, text=True, timeout=timeout, env=e)
     return p.returncode, p.stdout, p.stderr
 
 
