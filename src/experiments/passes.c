@@ -127,6 +127,24 @@ static double headline(struct wtg_ctx *ctx)
 	return wtg_checked_pass(ctx, "passes", BUF, HEADLINE_MAX, &p) == WTG_OK ? p.res.wall_ms : NAN;
 }
 
+/* "a warm pass = 4.2 ms; the first was the slowest". */
+static int passes_verdict(const struct wtg_table *t, char *buf, size_t len)
+{
+	double med = wtg_verdict_value(t, "operation", "pass", "median_ns");
+	const struct wtg_series *sr = NULL;
+	for (int i = 0; i < t->nseries; i++)
+		if (strcmp(t->series[i].name, "pass") == 0)
+			sr = &t->series[i];
+	int slowest = 0;
+	for (size_t i = 1; sr && i < sr->n; i++)
+		if (sr->v[i] > sr->v[slowest])
+			slowest = (int)i;
+	if (!sr || sr->n == 0)
+		return wtg_verdict_fmt(buf, len, isfinite(med), "a warm pass = %.2f ms", med / 1e6);
+	return wtg_verdict_fmt(buf, len, isfinite(med), "a warm pass = %.2f ms; the slowest was pass %d of %zu", med / 1e6,
+			       slowest + 1, sr->n);
+}
+
 const struct wtg_experiment wtg_exp_passes = {
 	.name = "passes",
 	.question = "Is one warm pass a number?",
@@ -140,5 +158,7 @@ const struct wtg_experiment wtg_exp_passes = {
 	.compare = { headline, "median_ms", 2, "ms per buffered pass over the file (1 MiB buffer)" },
 	.typical_s = 3,
 	.typical_quick_s = 1,
+	.verdict = passes_verdict,
+	.essay = { "one warm pass is not a number: the passes spread, the first often slowest", NULL },
 	.run = passes_run,
 };
