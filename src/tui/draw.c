@@ -327,6 +327,10 @@ static void essay_line(const struct dash *d, const struct wtg_table *t, const ch
 		return;
 	const char *cannot = e->essay.cannot && t->nrows > 0 ? e->essay.cannot(t) : NULL;
 	const char *here = cannot ? cannot : verdict[0] ? verdict : "not run yet";
+	/* the verdict's figures, not its words again: what follows its last " = " or ": " */
+	for (const char *p = verdict; !cannot && *p; p++)
+		if ((p[0] == '=' || p[0] == ':') && p[1] == ' ')
+			here = p + 2;
 	snprintf(buf, len, "essay: %s %s here: %s", e->essay.figure, d->look.utf8 ? "\xe2\x94\x82" : "|",
 		 here);
 }
@@ -348,8 +352,12 @@ static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int 
 		y = BIG_H + 1;
 	if (v[0])
 		y += tui_wrap(vw, y, 1, vwid - 2, 2, va | A_UNDERLINE, true, v);
-	if (es[0])
-		y += tui_wrap(vw, y, 1, vwid - 2, d->compact ? 1 : 2, tui_attr(l, TR_DIM), true, es);
+	if (es[0] && (d->compact || d->rows <= FULL_ROWS)) {
+		int w = tui_width(es) < vwid - 2 ? tui_width(es) : vwid - 2;
+		tui_put_clip(vw, y++, 1 + (vwid - 2 - w) / 2, vwid - 2, tui_attr(l, TR_DIM), l, es);
+	} else if (es[0]) {
+		y += tui_wrap(vw, y, 1, vwid - 2, 2, tui_attr(l, TR_DIM), true, es);
+	}
 	return y;
 }
 
@@ -853,9 +861,9 @@ static void draw_start(struct dash *d)
 	}
 	snprintf(buf, sizeof buf, "the lecture: %s", order);
 	y += centre(vw, y, vwid, A_NORMAL, buf) + 1;
-	y += centre(vw, y, vwid, tui_attr(l, TR_KEY),
-		    "PageDown/PageUp next/previous   1-9 0 !-& a tab   r rerun   b p u c conditions");
-	y += centre(vw, y, vwid, tui_attr(l, TR_KEY), "n notes   v compare's pair   . blank   ? help   q quit");
+	y += centre(vw, y, vwid, tui_attr(l, TR_KEY), "PageDown/PageUp next/previous   1-9 0 !-& a tab   r rerun");
+	y += centre(vw, y, vwid, tui_attr(l, TR_KEY), "b p u c conditions   n notes   v compare's pair");
+	y += centre(vw, y, vwid, tui_attr(l, TR_KEY), "a autoplay   . blank   ? help   q quit");
 	if (y + 1 < vh)
 		centre(vw, y + 1, vwid, A_BOLD | A_BLINK, "press a key to begin");
 	else
