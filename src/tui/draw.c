@@ -580,7 +580,10 @@ static void panel_conditions(struct dash *d)
 							       : (wide ? "spinning" : "spin"));
 	else
 		snprintf(line, sizeof line, " burners off");
-	append(line, cond_tag(d, WTG_COND_BURN, tag, sizeof tag), sizeof line);
+	if (wtg_experiments[d->tab]->self_conditions & WTG_COND_BURN)
+		snprintf(line, sizeof line, " burners: set by %s", wtg_experiments[d->tab]->name);
+	else if (d->pending.bits & WTG_COND_BURN)
+		snprintf(line, sizeof line, " burners %s: pending", burners > 0 ? "on" : "off");
 	tui_put(w, 1, x, pw - x + 1, burners > 0 ? tui_attr(l, TR_WARN) : A_NORMAL, line);
 
 	/* the policy asked for, and what the kernel reports for the measuring thread */
@@ -846,9 +849,9 @@ static void draw_start(struct dash *d)
 	wnoutrefresh(d->box);
 	werase(vw);
 	char buf[512], order[256] = "";
-	int y = vh >= 16 ? vh / 2 - 7 : 0;
-	y += centre(vw, y, vwid, tui_attr(l, TR_TITLE) | A_BOLD,
-		    "A program adds up every byte of a file. Where does the time go?");
+	int y = vh >= 18 ? vh / 2 - 8 : 0;
+	y += centre(vw, y, vwid, tui_attr(l, TR_TITLE) | A_BOLD, "A program adds up every byte of a file.");
+	y += centre(vw, y, vwid, tui_attr(l, TR_TITLE) | A_BOLD, "Where does the time go?");
 	y++;
 	machine_line(d, buf, sizeof buf);
 	y += centre(vw, y, vwid, A_NORMAL, buf);
