@@ -159,6 +159,6 @@ const struct wtg_experiment wtg_exp_passes = {
 	.typical_s = 3,
 	.typical_quick_s = 1,
 	.verdict = passes_verdict,
-	.essay = { "one warm pass is not a number: the passes spread, the first often slowest", NULL },
+	.essay = { "30 warm passes spread, the first the slowest", NULL },
 	.run = passes_run,
 };

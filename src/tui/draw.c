@@ -335,6 +335,38 @@ static void essay_line(const struct dash *d, const struct wtg_table *t, const ch
 		 here);
 }
 
+/* A histogram's headline samples in the order they were taken, one cell each ("the first pass was
+ * the slowest" shows), when they are few enough to fit a line; returns the lines used. */
+static int draw_in_order(struct dash *d, const struct wtg_table *t, WINDOW *vw, int y, int vwid)
+{
+	static const char *const cells[8] = { "\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83", "\xe2\x96\x84",
+					       "\xe2\x96\x85", "\xe2\x96\x86", "\xe2\x96\x87", "\xe2\x96\x88" };
+	const struct wtg_experiment *e = wtg_experiments[d->tab];
+	const struct tui_look *l = &d->look;
+	const char *name = e->headline[0].series;
+	const struct wtg_series *sr = NULL;
+	for (int i = 0; name && e->view == WTG_VIEW_HISTOGRAM && i < t->nseries; i++)
+		if (strcmp(t->series[i].name, name) == 0)
+			sr = &t->series[i];
+	const char *head = "in order: ";
+	int hw = tui_width(head);
+	if (!sr || sr->n < 2 || (int)sr->n > vwid - 2 - hw - 10)
+		return 0;
+	double lo = sr->v[0], hi = sr->v[0];
+	for (size_t i = 1; i < sr->n; i++) {
+		lo = fmin(lo, sr->v[i]);
+		hi = fmax(hi, sr->v[i]);
+	}
+	int x = 1 + (vwid - 2 - hw - (int)sr->n - 8) / 2;
+	x += tui_put(vw, y, x, hw, tui_attr(l, TR_DIM), head);
+	for (size_t i = 0; i < sr->n; i++) {
+		int k = hi > lo ? (int)((sr->v[i] - lo) / (hi - lo) * 7.999) : 0;
+		x += tui_put(vw, y, x, 1, tui_attr(l, TR_BAR), l->utf8 ? cells[k] : (const char[]){ (char)('1' + k), 0 });
+	}
+	tui_put(vw, y, x, 8, tui_attr(l, TR_DIM), l->utf8 ? " 1\xe2\x86\x92" : " 1->");
+	return 1;
+}
+
 /* The verdict large under the title and the essay's line; returns the lines used. */
 static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int vh, int vwid)
 {
@@ -358,7 +390,7 @@ static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int 
 	} else if (es[0]) {
 		y += tui_wrap(vw, y, 1, vwid - 2, 2, tui_attr(l, TR_DIM), true, es);
 	}
-	return y;
+	return y + draw_in_order(d, t, vw, y, vwid);
 }
 
 /* The line that says what the fold holds: "n: 3 notes, 5 checks ok". */

@@ -39,6 +39,11 @@ check "clock: what this machine shows (or why it cannot)" wait_for 5 tm_match "h
 tm_keys 3
 check "valley: the essay's floor" tm_wait "essay: a valley with its floor at 108 ms" 5
 
+# passes: its 30 passes in order beside the histogram
+tm_keys 7
+check "passes: the passes in the order they ran" wait_for 5 tm_match "in order: .{30} 1"
+
+tm_keys 3
 # notes and checks fold into one line that counts them; n opens and folds them
 check "valley: the notes are folded into one counting line" wait_for 5 tm_match "\[n\] [0-9]+ notes?, [0-9]+ checks?.*n shows them"
 tm_keys n
