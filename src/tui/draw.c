@@ -884,11 +884,11 @@ static void draw_start(struct dash *d)
 	int y = vh >= 18 ? vh / 2 - 8 : 0;
 	y += centre(vw, y, vwid, tui_attr(l, TR_TITLE) | A_BOLD, "A program adds up every byte of a file.");
 	y += centre(vw, y, vwid, tui_attr(l, TR_TITLE) | A_BOLD, "Where does the time go?");
-	y++;
+	if (vh >= 16)
+		y++;
 	machine_line(d, buf, sizeof buf);
 	y += centre(vw, y, vwid, A_NORMAL, buf);
-	snprintf(buf, sizeof buf, "%s%s%d page size%s%s", d->s->topo_summary, l->g->sep, (int)d->s->machine.page_size,
-		 l->g->sep, d->s->machine.kernel);
+	snprintf(buf, sizeof buf, "%s%s%d B pages", d->s->topo_summary, l->g->sep, (int)d->s->machine.page_size);
 	y += centre(vw, y, vwid, tui_attr(l, TR_DIM), buf) + 1;
 	for (int p = 0; p < dash_deck_len(d); p++) {
 		size_t n = strlen(order);
