@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 #include "wtg/topology.h"
 
 #define BLOCKS 10		/* blocks per condition */
@@ -193,6 +194,12 @@ static void notes(struct wtg_ctx *ctx, const struct wtg_summary *s, long calls, 
 	wtg_table_note(ctx->t, "%s", types);
 }
 
+/* The loaded condition's row label. */
+static void on_label(char *buf, size_t len, int ncpu)
+{
+	snprintf(buf, len, "burners on (%d)", ncpu);
+}
+
 static int tail_run(struct wtg_ctx *ctx)
 {
 	const int n = BLOCKS * BLOCK_BATCHES;
@@ -221,7 +228,7 @@ static int tail_run(struct wtg_ctx *ctx)
 		goto out;
 	struct wtg_summary s[2];
 	char label[48];
-	snprintf(label, sizeof label, "burners on (%d)", ncpu);
+	on_label(label, sizeof label, ncpu);
 	double quiet = wtg_quantile(c[OFF].v, (size_t)n, 0.5);
 	if (add_row(ctx, "burners off", &c[OFF], 0, quiet, 0, &s[OFF]) < 0 ||
 	    add_row(ctx, label, &c[ON], ncpu, quiet, s[OFF].p99, &s[ON]) < 0) {
@@ -239,6 +246,16 @@ out:
 	free(c[OFF].v);
 	free(c[ON].v);
 	return rc;
+}
+
+/* --dry-run: the two conditions, BLOCKS blocks of BLOCK_BATCHES batches each, after the warm-up
+ * that fits the batch size. */
+static void tail_plan(struct wtg_plan *p)
+{
+	char on[48];
+	on_label(on, sizeof on, wtg_online_cpus());
+	const char *const rows[] = { "burners off", on };
+	wtg_plan_labels(p, "condition", rows, 2, BLOCKS * BLOCK_BATCHES, CAL_BATCHES);
 }
 
 /* "burners multiply p99 by 3.1". */
@@ -264,4 +281,5 @@ const struct wtg_experiment wtg_exp_tail = {
 	.essay = { "the median holds, the tail moves when other work shares the CPUs", NULL },
 	.self_conditions = WTG_COND_BURN,
 	.run = tail_run,
+	.plan = tail_plan,
 };
