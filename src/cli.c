@@ -683,7 +683,7 @@ void wtg_print_help(FILE *f)
 		"\n"
 		"Keys on the dashboard: 1-9 0 and Tab/arrows pick an experiment, r or Enter reruns,\n"
 		"space pauses, b burners, p background policy, u uncached I/O, c evict the file now,\n"
-		"a autoplay, s save JSON and CSV, ? help, q quit.\n"
+		"a autoplay, n notes and checks, v compare's next pair, s save JSON and CSV, ? help, q quit.\n"
 		"\n"
 		"Exit status: 0 success, 1 a runtime failure, 2 a usage error or a bad --load file,\n"
 		"3 a figure worse than the --baseline beyond --threshold.\n"

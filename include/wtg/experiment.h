@@ -190,6 +190,11 @@ int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick);
 /* e's verdict line for table t (the caller holds t's lock or a snapshot): e->verdict, else
  * "FIGURE: VALUE UNIT" from the first headline figure found in t. Returns its length, 0 for none. */
 int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len);
+/* For a verdict or an essay's cannot: column col of the row whose key_col reads key (key_col NULL:
+ * the last row), NAN when there is none; col NULL: the median of the series called key. */
+double wtg_verdict_value(const struct wtg_table *t, const char *key_col, const char *key, const char *col);
+/* snprintf for a verdict: the length written (clamped to len - 1), 0 when a figure was not finite. */
+int wtg_verdict_fmt(char *buf, size_t len, bool ok, const char *fmt, ...) WTG_PRINTF(4, 5);
 const char *wtg_view_name(enum wtg_view v);
 
 /* The hidden child mode of faultbase (wtg --child=MODE FILE): exit, map, or sum. Returns the exit status. */

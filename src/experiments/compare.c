@@ -402,6 +402,44 @@ static void compare_plan(struct wtg_plan *p)
 	p->warmup = 1;
 }
 
+/* The condition in words: "burners", "the background policy" ... */
+static const char *cond_words(const char *name, size_t n)
+{
+	static const char *const words[NCONDS] = { "burners", "background policy", "uncached I/O", "evicted cache" };
+	for (int i = 0; i < NCONDS; i++)
+		if (strlen(cond_names[i]) == n && strncmp(cond_names[i], name, n) == 0)
+			return words[i];
+	return "the condition";
+}
+
+/* "syscall: burners off vs on: slower by 12.3%, CI [3.1, 20.5]%" or "...: no detectable change: the
+ * CI holds 0", from the median row and the first note ("syscall:burn: ..."). */
+static int compare_verdict(const struct wtg_table *t, char *buf, size_t len)
+{
+	double off = wtg_verdict_value(t, "order", "median", "off");
+	double lo = wtg_verdict_value(t, "order", "median", "ci_low");
+	double hi = wtg_verdict_value(t, "order", "median", "ci_high");
+	double diff = wtg_verdict_value(t, "order", "median", "diff");
+	if (t->nnotes == 0 || !isfinite(off) || !isfinite(diff))
+		return 0;
+	const char *n = t->notes[0], *c1 = strchr(n, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	if (!c2)
+		return 0;
+	char what[96];
+	snprintf(what, sizeof what, "%.*s: %s off vs on", (int)(c1 - n), n, cond_words(c1 + 1, (size_t)(c2 - c1 - 1)));
+	if (!isfinite(lo) || !isfinite(hi))
+		return wtg_verdict_fmt(buf, len, true, "%s: too few pairs for a CI", what);
+	if (lo <= 0 && hi >= 0)
+		return wtg_verdict_fmt(buf, len, true, "%s: no detectable change: the CI holds 0", what);
+	int uc = wtg_table_col(t, "off");
+	bool rate = uc >= 0 && t->cols[uc].unit && strstr(t->cols[uc].unit, "/s");
+	bool worse = rate ? diff < 0 : diff > 0;
+	double k = off != 0 ? 100.0 / fabs(off) : NAN;
+	return wtg_verdict_fmt(buf, len, isfinite(k), "%s: %s by %.1f%%, CI [%.1f, %.1f]%%", what,
+			       worse ? "slower" : "faster", fabs(diff) * k,
+			       lo * k, hi * k);
+}
+
 const struct wtg_experiment wtg_exp_compare = {
 	.name = "compare",
 	.question = "Did the condition change it?",
@@ -414,6 +452,7 @@ const struct wtg_experiment wtg_exp_compare = {
 		  .ci = { "ci_low", "ci_high" } },
 	.typical_s = 5,
 	.typical_quick_s = 2,
+	.verdict = compare_verdict,
 	.run = compare_run,
 	.plan = compare_plan,
 };

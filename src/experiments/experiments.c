@@ -68,6 +68,28 @@ int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_tabl
 	return 0;
 }
 
+double wtg_verdict_value(const struct wtg_table *t, const char *key_col, const char *key, const char *col)
+{
+	struct wtg_headline h = { .figure = "", .key_col = key_col, .key = key, .col = col, .series = col ? NULL : key };
+	struct wtg_figure f;
+	wtg_figure_read(&h, t, &f);
+	return f.found ? f.value : NAN;
+}
+
+int wtg_verdict_fmt(char *buf, size_t len, bool ok, const char *fmt, ...)
+{
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	if (!ok)
+		return 0;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n < 0 ? 0 : n >= (int)len ? (int)len - 1 : n;
+}
+
 int wtg_experiment_find(const char *name)
 {
 	for (int i = 0; i < wtg_nexperiments; i++)

@@ -331,6 +331,22 @@ static void mmap_plan(struct wtg_plan *p)
 	snprintf(p->how, sizeof p->how, "typical time x the file's size / the default size");
 }
 
+/* "faults != pages: one fault maps 242 pages" (not prefaulted). */
+static int mmap_verdict(const struct wtg_table *t, char *buf, size_t len)
+{
+	double fpp = wtg_verdict_value(t, "case", "not prefaulted", "faults_per_page");
+	if (isfinite(fpp) && fpp > 0 && fpp < 0.5)
+		return wtg_verdict_fmt(buf, len, true, "faults != pages: one fault maps %.0f pages", 1 / fpp);
+	return wtg_verdict_fmt(buf, len, isfinite(fpp), "%.2f faults per page mapped", fpp);
+}
+
+/* The essay counted a fault a page; fault-around maps many pages a fault. */
+static const char *mmap_cannot(const struct wtg_table *t)
+{
+	double fpp = wtg_verdict_value(t, "case", "not prefaulted", "faults_per_page");
+	return isfinite(fpp) && fpp < 0.5 ? "fault-around maps many pages per fault" : NULL;
+}
+
 const struct wtg_experiment wtg_exp_mmap = {
 	.name = "mmap",
 	.question = "What does mapping a file cost?",
@@ -343,6 +359,8 @@ const struct wtg_experiment wtg_exp_mmap = {
 			"ns per fault", "ns", false } },
 	.typical_s = 1,
 	.typical_quick_s = 1,
+	.verdict = mmap_verdict,
+	.essay = { "65,536 faults for 65,536 pages: a fault a page", mmap_cannot },
 	.run = mmap_run,
 	.plan = mmap_plan,
 };

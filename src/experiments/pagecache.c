@@ -281,6 +281,17 @@ static void pagecache_plan(struct wtg_plan *p)
 	p->warmup = 1;
 }
 
+/* "cold 0.9 GB/s, warm 7.7 GB/s: RAM 8.4x disk". */
+static int pagecache_verdict(const struct wtg_table *t, char *buf, size_t len)
+{
+	double cold = wtg_verdict_value(t, "pass", "cold", "gbps");
+	double warm = wtg_verdict_value(t, "pass", "warm", "gbps");
+	if (!isfinite(warm) || !(cold > 0))
+		return wtg_verdict_fmt(buf, len, isfinite(cold), "cold passes = %.2f GB/s", cold);
+	return wtg_verdict_fmt(buf, len, true, "cold %.2f GB/s, warm %.2f GB/s: RAM %.1fx disk", cold, warm,
+			       warm / cold);
+}
+
 const struct wtg_experiment wtg_exp_pagecache = {
 	.name = "pagecache",
 	.question = "Disk or RAM?",
@@ -292,6 +303,9 @@ const struct wtg_experiment wtg_exp_pagecache = {
 			"GB/s", true } },
 	.typical_s = 3,
 	.typical_quick_s = 1,
+	.verdict = pagecache_verdict,
+	.essay = { "cold 0.46 s with 12,040 faults, warm 0.05 s with 1: nine times", NULL },
+	.self_conditions = WTG_COND_COLD | WTG_COND_UNCACHED,
 	.run = pagecache_run,
 	.plan = pagecache_plan,
 };

@@ -139,6 +139,24 @@ static void passes_plan(struct wtg_plan *p)
 	snprintf(p->how, sizeof p->how, "typical time x the file's size / the default size");
 }
 
+/* "a warm pass = 4.2 ms; the first was the slowest". */
+static int passes_verdict(const struct wtg_table *t, char *buf, size_t len)
+{
+	double med = wtg_verdict_value(t, "operation", "pass", "median_ns");
+	const struct wtg_series *sr = NULL;
+	for (int i = 0; i < t->nseries; i++)
+		if (strcmp(t->series[i].name, "pass") == 0)
+			sr = &t->series[i];
+	int slowest = 0;
+	for (size_t i = 1; sr && i < sr->n; i++)
+		if (sr->v[i] > sr->v[slowest])
+			slowest = (int)i;
+	if (!sr || sr->n == 0)
+		return wtg_verdict_fmt(buf, len, isfinite(med), "a warm pass = %.2f ms", med / 1e6);
+	return wtg_verdict_fmt(buf, len, isfinite(med), "a warm pass = %.2f ms; the slowest was pass %d of %zu", med / 1e6,
+			       slowest + 1, sr->n);
+}
+
 const struct wtg_experiment wtg_exp_passes = {
 	.name = "passes",
 	.question = "Is one warm pass a number?",
@@ -152,6 +170,8 @@ const struct wtg_experiment wtg_exp_passes = {
 	.compare = { headline, "median_ms", 2, "ms per buffered pass over the file (1 MiB buffer)" },
 	.typical_s = 1,
 	.typical_quick_s = 1,
+	.verdict = passes_verdict,
+	.essay = { "30 warm passes spread, the first the slowest", NULL },
 	.run = passes_run,
 	.plan = passes_plan,
 };

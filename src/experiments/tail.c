@@ -5,6 +5,8 @@
  * the median barely moves, the tail does. */
 #include "config.h"
 
+#include <math.h>
+
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,6 +258,13 @@ static void tail_plan(struct wtg_plan *p)
 	wtg_plan_labels(p, "condition", rows, 2, BLOCKS * BLOCK_BATCHES, CAL_BATCHES);
 }
 
+/* "burners multiply p99 by 3.1". */
+static int tail_verdict(const struct wtg_table *t, char *buf, size_t len)
+{
+	double r = wtg_verdict_value(t, NULL, NULL, "p99_ratio");
+	return wtg_verdict_fmt(buf, len, isfinite(r), "burners multiply the p99 by %.1f", r);
+}
+
 const struct wtg_experiment wtg_exp_tail = {
 	.name = "tail",
 	.question = "Where does interference live?",
@@ -268,6 +277,9 @@ const struct wtg_experiment wtg_exp_tail = {
 	.headline = { { "p99 with burners over p99 without", NULL, NULL, "p99_ratio", NULL, NULL, NULL, "", false } },
 	.typical_s = 5,
 	.typical_quick_s = 2,
+	.verdict = tail_verdict,
+	.essay = { "the median holds, the tail moves when other work shares the CPUs", NULL },
+	.self_conditions = WTG_COND_BURN,
 	.run = tail_run,
 	.plan = tail_plan,
 };

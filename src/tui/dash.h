@@ -9,8 +9,12 @@
 
 #include "tui_internal.h"
 
-#define MIN_ROWS 24
-#define MIN_COLS 80
+#define MIN_ROWS 20		/* below 24x80 the compact layout: no panels */
+#define MIN_COLS 60
+#define FULL_ROWS 24
+#define FULL_COLS 80
+#define BIG_ROWS 35		/* from 120x35 the headline figure in block digits */
+#define BIG_COLS 120
 #define TICK_MS 250		/* animation rate while something moves (progress, time left) */
 #define NOTICE_NS 6000000000LL
 #define STARVED_NS 2000000000LL
@@ -34,7 +38,7 @@ enum dash_event {
 };
 
 /* What sits over the dashboard; any key removes it and does nothing else. */
-enum dash_overlay { OV_NONE, OV_HELP, OV_BLANK };
+enum dash_overlay { OV_NONE, OV_HELP, OV_BLANK, OV_START };
 
 /* The windows to redraw at the next frame (as tmux's CLIENT_REDRAW* bits). */
 enum {
@@ -75,6 +79,13 @@ struct dash {
 	struct tui_look look;
 	int rows, cols;
 	bool small;
+	bool compact;			/* below 80x24: the panels give way to the experiment */
+	bool notes_open;		/* n: the notes and checks under the view, folded by default */
+	struct {			/* a condition key pressed while a row runs, until the next row lands */
+		unsigned bits;		/* wtg_cond_bit */
+		int idx;		/* the run it waits on */
+		int nrows;		/* ... and its rows when the key was pressed */
+	} pending;
 	WINDOW *hdr, *tabs, *box, *view, *pt, *pf, *pc, *prog, *status, *help;
 	unsigned dirty;
 
@@ -121,6 +132,9 @@ void dash_notice_path(struct dash *d, enum tui_role role, const char *what, cons
 /* New windows for the terminal's size; everything dirty. */
 void dash_layout(struct dash *d);
 void dash_set_overlay(struct dash *d, enum dash_overlay o);
+/* Whether the dashboard opens a lecture (--step, or an --order other than the registry's): the
+ * start screen comes first, and the first tab runs after it. */
+bool dash_is_lecture(const struct dash *d);
 
 /* ---- the deck: the tabs in lecture order (--order) ---- */
 

@@ -75,6 +75,17 @@ void dash_set_overlay(struct dash *d, enum dash_overlay o)
 	d->dirty = DIRTY_ALL;
 }
 
+bool dash_is_lecture(const struct dash *d)
+{
+	const struct wtg_options *o = d->s->opt;
+	if (o->step || o->norder != wtg_nexperiments)
+		return true;
+	for (int i = 0; i < o->norder; i++)
+		if (o->order[i] != i)
+			return true;
+	return false;
+}
+
 /* ---- the deck: the tabs in lecture order (--order), each with a key ---- */
 
 /* The key of each deck position: 1-9 and 0, then the shifted digits. */
@@ -185,7 +196,7 @@ static void pause_toggle(struct dash *d)
 static void autorun(struct dash *d)
 {
 	struct wtg_run_status st;
-	if (d->small || !dash_built(d->tab) || d->tried[d->tab])
+	if (d->small || d->overlay == OV_START || !dash_built(d->tab) || d->tried[d->tab])
 		return;
 	wtg_session_status(d->s, d->tab, &st);
 	if (st.state != WTG_IDLE || st.nrows > 0 || !wtg_session_idle(d->s))
@@ -313,6 +324,10 @@ static unsigned observe_conditions(struct dash *d, int64_t now)
 		v->resident = wtg_datafile_resident_pages(&s->df);
 	}
 	unsigned dirty = 0;
+	if (d->pending.bits && (v->current != d->pending.idx || v->run.nrows != d->pending.nrows)) {
+		d->pending.bits = 0;	/* the next batch started, or the run ended: it applies */
+		dirty |= DIRTY_PANELS;
+	}
 	if (v->burners != old.burners || v->burn_kind != old.burn_kind || v->bg != old.bg ||
 	    v->uncached != old.uncached || v->granted != old.granted || v->io != old.io ||
 	    v->resident != old.resident)
@@ -379,17 +394,24 @@ void dash_layout(struct dash *d)
 	destroy_windows(d);
 	getmaxyx(stdscr, d->rows, d->cols);
 	d->small = d->rows < MIN_ROWS || d->cols < MIN_COLS;
+	d->compact = d->rows < FULL_ROWS || d->cols < FULL_COLS;
 	werase(stdscr);
 	wnoutrefresh(stdscr);
 	d->dirty = DIRTY_ALL;
 	if (d->small)
 		return;
 	int W = d->cols, H = d->rows;
-	int box_h = H - 2 - PANEL_H - 2;
+	int box_h = H - 2 - (d->compact ? 0 : PANEL_H) - 2;
 	d->hdr = newwin(1, W, 0, 0);
 	d->tabs = newwin(1, W, 1, 0);
 	d->box = newwin(box_h, W, 2, 0);
 	d->view = derwin(d->box, box_h - 2, W - 2, 1, 1);
+	d->prog = newwin(1, W, H - 2, 0);
+	d->status = newwin(1, W, H - 1, 0);
+	int hh = H - 2 < 23 ? H - 2 : 23, hw = W - 4 < 78 ? W - 4 : 78;
+	d->help = newwin(hh, hw, (H - hh) / 2, (W - hw) / 2);
+	if (d->compact)
+		return;	/* the panels' room goes to the experiment */
 	/* at 80 columns: 24 + 25 + 31, the conditions' words need the most */
 	int tw = W * 24 / 80, fw = W * 25 / 80;
 	int cw = W - tw - fw;
@@ -397,10 +419,6 @@ void dash_layout(struct dash *d)
 	d->pt = newwin(PANEL_H, tw, py, 0);
 	d->pf = newwin(PANEL_H, fw, py, tw);
 	d->pc = newwin(PANEL_H, cw, py, tw + fw);
-	d->prog = newwin(1, W, H - 2, 0);
-	d->status = newwin(1, W, H - 1, 0);
-	int hh = H - 2 < 23 ? H - 2 : 23, hw = W - 4 < 78 ? W - 4 : 78;
-	d->help = newwin(hh, hw, (H - hh) / 2, (W - hw) / 2);
 }
 
 /* ---- the loop ---- */
@@ -418,6 +436,9 @@ static void dash_init(struct dash *d, struct wtg_session *s)
 	d->seen.df_state = -1;
 	d->seen.resident = -1;
 	d->step_run.idx = -1;
+	d->pending.idx = -1;
+	if (dash_is_lecture(d))
+		d->overlay = OV_START;	/* the lecture's cover: the first tab runs after a key */
 	if (s->opt->file)
 		d->file_st_ok = stat(s->opt->file, &d->file_st) == 0;
 	for (int i = 0; i < wtg_nexperiments; i++)

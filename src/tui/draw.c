@@ -240,6 +240,205 @@ static void draw_frame(struct dash *d)
 	wnoutrefresh(d->box);
 }
 
+/* ---- the lead: the verdict a class reads, the essay beside this machine ---- */
+
+/* Block digits, 3 columns by 5 lines: '#' is a filled cell. */
+static const struct {
+	char c;
+	const char *rows[5];
+} big_font[] = {
+	{ '0', { "###", "# #", "# #", "# #", "###" } }, { '1', { " # ", "## ", " # ", " # ", "###" } },
+	{ '2', { "###", "  #", "###", "#  ", "###" } }, { '3', { "###", "  #", "###", "  #", "###" } },
+	{ '4', { "# #", "# #", "###", "  #", "  #" } }, { '5', { "###", "#  ", "###", "  #", "###" } },
+	{ '6', { "###", "#  ", "###", "# #", "###" } }, { '7', { "###", "  #", "  #", "  #", "  #" } },
+	{ '8', { "###", "# #", "###", "# #", "###" } }, { '9', { "###", "# #", "###", "  #", "###" } },
+	{ '.', { "   ", "   ", "   ", "   ", " # " } }, { ',', { "   ", "   ", "   ", " # ", "#  " } },
+	{ '-', { "   ", "   ", "###", "   ", "   " } }, { '%', { "# #", "  #", " # ", "#  ", "# #" } },
+};
+#define BIG_H 5
+
+static int big_glyph(char c)
+{
+	for (int i = 0; i < (int)WTG_ARRAY_LEN(big_font); i++)
+		if (big_font[i].c == c)
+			return i;
+	return -1;
+}
+
+/* The verdict's figure: the first number after its last ':' or '=', else its last number. */
+static void verdict_figure(const char *v, char *out, size_t len)
+{
+	const char *from = v, *p;
+	for (p = v; *p; p++)
+		if ((*p == ':' || *p == '=') && p[1] == ' ')
+			from = p + 1;
+	const char *num = NULL;
+	for (p = from; *p; p++)
+		if (*p >= '0' && *p <= '9' && (p == v || p[-1] == ' ' || p[-1] == '-' || p[-1] == '(')) {
+			num = p;
+			if (from != v)
+				break;
+		}
+	size_t n = 0;
+	if (num) {
+		if (num > v && num[-1] == '-')
+			num--;
+		while (num[n] && big_glyph(num[n]) >= 0 && n + 1 < len)
+			n++;
+		if (n < len && num[n] == '%' && n + 1 < len)
+			n++;
+		while (n > 0 && (num[n - 1] == '.' || num[n - 1] == ','))
+			n--;	/* the sentence's full stop is not the figure's */
+	}
+	memcpy(out, num ? num : "", n);
+	out[n] = '\0';
+}
+
+/* The figure in block digits, centred on line y; returns its width, 0 when it does not fit. */
+static int draw_big(WINDOW *w, int y, int width, const struct tui_look *l, attr_t a, const char *fig)
+{
+	int n = (int)strlen(fig), bw = n * 4 - 1;
+	if (n == 0 || bw > width - 2)
+		return 0;
+	const char *cell = l->utf8 ? "\xe2\x96\x88" : "#";
+	int x0 = (width - bw) / 2;
+	for (int i = 0; i < n; i++) {
+		int g = big_glyph(fig[i]);
+		for (int r = 0; g >= 0 && r < BIG_H; r++)
+			for (int c = 0; c < 3; c++)
+				if (big_font[g].rows[r][c] == '#')
+					tui_put(w, y + r, x0 + i * 4 + c, 1, a, cell);
+	}
+	return bw;
+}
+
+/* Whether the box holds block digits: a projector's screen, or a view that leaves the room. */
+static bool big_room(const struct dash *d, int vh)
+{
+	return (d->rows >= BIG_ROWS && d->cols >= BIG_COLS) || vh >= 40;
+}
+
+/* "essay: 21 s for 64 MiB | here: ..." (what this machine shows, or why it cannot show it). */
+static void essay_line(const struct dash *d, const struct wtg_table *t, const char *verdict, char *buf, size_t len)
+{
+	const struct wtg_experiment *e = wtg_experiments[d->tab];
+	buf[0] = '\0';
+	if (!e->essay.figure)
+		return;
+	const char *cannot = e->essay.cannot && t->nrows > 0 ? e->essay.cannot(t) : NULL;
+	const char *here = cannot ? cannot : verdict[0] ? verdict : "not run yet";
+	/* the verdict's figures, not its words again: what follows its last " = " or ": " */
+	for (const char *p = verdict; !cannot && *p; p++)
+		if ((p[0] == '=' || p[0] == ':') && p[1] == ' ')
+			here = p + 2;
+	snprintf(buf, len, "essay: %s %s here: %s", e->essay.figure, d->look.utf8 ? "\xe2\x94\x82" : "|",
+		 here);
+}
+
+/* A histogram's headline samples in the order they were taken, one cell each ("the first pass was
+ * the slowest" shows), when they are few enough to fit a line; returns the lines used. */
+static int draw_in_order(struct dash *d, const struct wtg_table *t, WINDOW *vw, int y, int vwid)
+{
+	static const char *const cells[8] = { "\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83", "\xe2\x96\x84",
+					       "\xe2\x96\x85", "\xe2\x96\x86", "\xe2\x96\x87", "\xe2\x96\x88" };
+	const struct wtg_experiment *e = wtg_experiments[d->tab];
+	const struct tui_look *l = &d->look;
+	const char *name = e->headline[0].series;
+	const struct wtg_series *sr = NULL;
+	for (int i = 0; name && e->view == WTG_VIEW_HISTOGRAM && i < t->nseries; i++)
+		if (strcmp(t->series[i].name, name) == 0)
+			sr = &t->series[i];
+	const char *head = "in order: ";
+	int hw = tui_width(head);
+	if (!sr || sr->n < 2 || (int)sr->n > vwid - 2 - hw - 10)
+		return 0;
+	double lo = sr->v[0], hi = sr->v[0];
+	for (size_t i = 1; i < sr->n; i++) {
+		lo = fmin(lo, sr->v[i]);
+		hi = fmax(hi, sr->v[i]);
+	}
+	int x = 1 + (vwid - 2 - hw - (int)sr->n - 8) / 2;
+	x += tui_put(vw, y, x, hw, tui_attr(l, TR_DIM), head);
+	for (size_t i = 0; i < sr->n; i++) {
+		int k = hi > lo ? (int)((sr->v[i] - lo) / (hi - lo) * 7.999) : 0;
+		x += tui_put(vw, y, x, 1, tui_attr(l, TR_BAR), l->utf8 ? cells[k] : (const char[]){ (char)('1' + k), 0 });
+	}
+	tui_put(vw, y, x, 8, tui_attr(l, TR_DIM), l->utf8 ? " 1\xe2\x86\x92" : " 1->");
+	return 1;
+}
+
+/* The verdict large under the title and the essay's line; returns the lines used. */
+static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int vh, int vwid)
+{
+	const struct wtg_experiment *e = wtg_experiments[d->tab];
+	const struct tui_look *l = &d->look;
+	char v[256], fig[32], es[512];
+	int y = 0;
+	wtg_experiment_verdict(e, t, v, sizeof v);
+	essay_line(d, t, v, es, sizeof es);
+	if (!v[0] && !es[0])
+		return 0;
+	attr_t va = tui_attr(l, TR_TITLE) | A_BOLD;
+	verdict_figure(v, fig, sizeof fig);
+	if (v[0] && big_room(d, vh) && draw_big(vw, 0, vwid, l, va, fig) > 0)
+		y = BIG_H + 1;
+	if (v[0])
+		y += tui_wrap(vw, y, 1, vwid - 2, 2, va | A_UNDERLINE, true, v);
+	if (es[0] && (d->compact || d->rows <= FULL_ROWS)) {
+		int w = tui_width(es) < vwid - 2 ? tui_width(es) : vwid - 2;
+		tui_put_clip(vw, y++, 1 + (vwid - 2 - w) / 2, vwid - 2, tui_attr(l, TR_DIM), l, es);
+	} else if (es[0]) {
+		y += tui_wrap(vw, y, 1, vwid - 2, 2, tui_attr(l, TR_DIM), true, es);
+	}
+	return y + draw_in_order(d, t, vw, y, vwid);
+}
+
+/* The line that says what the fold holds: "n: 3 notes, 5 checks ok". */
+static void draw_fold(struct dash *d, const struct wtg_table *t, WINDOW *vw, int y, int vwid)
+{
+	const struct tui_look *l = &d->look;
+	int ok = 0, warn = 0, fail = 0;
+	wtg_table_count_checks(t, &ok, &warn, &fail);
+	if (t->nnotes == 0 && t->nchecks == 0)
+		return;
+	char line[160];
+	int n = snprintf(line, sizeof line, "%d note%s, %d check%s", t->nnotes, t->nnotes == 1 ? "" : "s",
+			 t->nchecks, t->nchecks == 1 ? "" : "s");
+	if (fail)
+		n += snprintf(line + n, sizeof line - (size_t)n, " (%d failed)", fail);
+	else if (warn)
+		n += snprintf(line + n, sizeof line - (size_t)n, " (%d warn)", warn);
+	else if (t->nchecks)
+		n += snprintf(line + n, sizeof line - (size_t)n, " ok");
+	snprintf(line + n, sizeof line - (size_t)n, d->notes_open ? ": n folds them" : ": n shows them");
+	int x = 1 + tui_put(vw, y, 1, vwid - 2, tui_attr(l, TR_KEY), "[n] ");
+	tui_put_clip(vw, y, x, vwid - 1 - x, tui_attr(l, fail ? TR_ERR : warn ? TR_WARN : TR_DIM), l, line);
+}
+
+/* The view under the lead, with the notes and checks folded into one line unless n opened them. */
+static void draw_view(struct dash *d, const struct wtg_table *t, WINDOW *vw, int y, int vh, int vwid)
+{
+	static struct wtg_table folded;	/* the table without its notes and checks: a shallow copy */
+	const struct wtg_table *shown = t;
+	bool fold = (t->nnotes > 0 || t->nchecks > 0);
+	if (fold && !d->notes_open) {
+		folded = *t;
+		folded.nnotes = 0;
+		folded.nchecks = 0;
+		shown = &folded;
+	}
+	int h = vh - y - (fold ? 1 : 0);
+	if (h >= 3) {
+		struct tui_view v = {
+			.w = vw, .y = y, .x = 1, .h = h, .wd = vwid - 2, .look = &d->look, .t = shown,
+			.tables = NULL, .ntables = 0, .e = wtg_experiments[d->tab],
+		};
+		tui_view_draw(&v);
+	}
+	if (fold)
+		draw_fold(d, t, vw, vh - 1, vwid);
+}
+
 /* What the box holds: the view, or a line saying why there is none yet. */
 static void draw_body(struct dash *d)
 {
@@ -277,10 +476,8 @@ static void draw_body(struct dash *d)
 		centre(vw, mid, vwid, A_BOLD, msg);
 		centre(vw, mid + 2, vwid, tui_attr(l, TR_DIM), e->runs);
 	} else {
-		struct tui_view v = {
-			.w = vw, .y = 0, .x = 1, .h = vh, .wd = vwid - 2, .look = l, .t = t, .tables = NULL, .ntables = 0, .e = e,
-		};
-		tui_view_draw(&v);
+		int y = draw_lead(d, t, vw, vh, vwid);
+		draw_view(d, t, vw, y, vh, vwid);
 	}
 	wnoutrefresh(vw);
 }
@@ -373,6 +570,25 @@ static void panel_faults(struct dash *d, const struct wtg_probe_result *pr, bool
 	wnoutrefresh(w);
 }
 
+static void append(char *buf, const char *s, size_t len)
+{
+	size_t n = strlen(buf);
+	if (n < len)
+		wtg_strlcpy(buf + n, s, len - n);
+}
+
+/* After a condition's words: "pending" until the next batch, or that the tab's experiment sets it. */
+static const char *cond_tag(const struct dash *d, unsigned bit, char *buf, size_t len)
+{
+	const struct wtg_experiment *e = wtg_experiments[d->tab];
+	buf[0] = '\0';
+	if (d->pending.bits & bit)
+		snprintf(buf, len, ", pending");
+	else if (e->self_conditions & bit)
+		snprintf(buf, len, " (%s sets it)", e->name);
+	return buf;
+}
+
 /* The conditions, with their keys and what is in force. */
 static void panel_conditions(struct dash *d)
 {
@@ -386,7 +602,7 @@ static void panel_conditions(struct dash *d)
 	werase(w);
 	tui_frame(w, l, dim, "conditions", tui_attr(l, TR_TITLE), NULL, 0);
 	int pw = getmaxx(w) - 2;
-	char line[128];
+	char line[160], tag[64];
 	int x;
 	bool wide = pw >= 40;
 	x = 1 + tui_put(w, 1, 1, pw, key, "[b]");
@@ -396,6 +612,10 @@ static void panel_conditions(struct dash *d)
 							       : (wide ? "spinning" : "spin"));
 	else
 		snprintf(line, sizeof line, " burners off");
+	if (wtg_experiments[d->tab]->self_conditions & WTG_COND_BURN)
+		snprintf(line, sizeof line, " burners: set by %s", wtg_experiments[d->tab]->name);
+	else if (d->pending.bits & WTG_COND_BURN)
+		snprintf(line, sizeof line, " burners %s: pending", burners > 0 ? "on" : "off");
 	tui_put(w, 1, x, pw - x + 1, burners > 0 ? tui_attr(l, TR_WARN) : A_NORMAL, line);
 
 	/* the policy asked for, and what the kernel reports for the measuring thread */
@@ -408,7 +628,8 @@ static void panel_conditions(struct dash *d)
 		how = bg ? " refused" : " pending";
 	else if (bg)
 		how = " granted";
-	snprintf(line, sizeof line, " policy %s%s%s", want, how, wide && bg ? " (SCHED_IDLE)" : "");
+	snprintf(line, sizeof line, " policy %s%s%s%s", want, how, wide && bg ? " (SCHED_IDLE)" : "",
+		 cond_tag(d, WTG_COND_BACKGROUND, tag, sizeof tag));
 	tui_put(w, 2, x, pw - x + 1, bg ? tui_attr(l, TR_WARN) : A_NORMAL, line);
 
 	x = 1 + tui_put(w, 3, 1, pw, key, "[u]");
@@ -418,6 +639,7 @@ static void panel_conditions(struct dash *d)
 		snprintf(line, sizeof line, " I/O uncached: pending");
 	else
 		snprintf(line, sizeof line, " I/O uncached: %s", wtg_iomode_name(io));
+	append(line, cond_tag(d, WTG_COND_UNCACHED, tag, sizeof tag), sizeof line);
 	x += tui_put(w, 3, x, pw - x + 1, unc ? tui_attr(l, TR_WARN) : A_NORMAL, line);
 	/* [c]: how much of the data file the page cache holds now */
 	const struct wtg_session *s = d->s;
@@ -426,7 +648,8 @@ static void panel_conditions(struct dash *d)
 	if (v->resident >= 0 && pages > 0 && pw - x >= 12) {
 		double pct = 100.0 * (double)v->resident / (double)pages;
 		x += 2 + tui_put(w, 3, x + 2, pw - x - 1, key, "[c]");
-		snprintf(line, sizeof line, wide ? " cached %.0f%%" : " %.0f%%", pct);
+		snprintf(line, sizeof line, wide ? " cached %.0f%%%s" : " %.0f%%%s", pct,
+			 (d->pending.bits & WTG_COND_COLD) ? " pending" : "");
 		tui_put(w, 3, x, pw - x + 1, pct < 50 ? tui_attr(l, TR_WARN) : A_NORMAL, line);
 	}
 	wnoutrefresh(w);
@@ -435,6 +658,8 @@ static void panel_conditions(struct dash *d)
 
 static void draw_panels(struct dash *d)
 {
+	if (d->compact)
+		return;	/* below 80x24 the experiment has their room */
 	struct wtg_probe_result p;
 	memset(&p, 0, sizeof p);
 	char what[32];
@@ -626,6 +851,61 @@ static void draw_help(struct dash *d)
 	wnoutrefresh(w);
 }
 
+/* ---- the start screen: the lecture's cover ---- */
+
+/* The machine in one line: CPU model, CPUs, caches, memory, clock source. */
+static void machine_line(const struct dash *d, char *buf, size_t len)
+{
+	const struct wtg_machine *m = &d->s->machine;
+	const char *sep = d->look.g->sep;
+	char mem[32] = "", llc[32] = "";
+	const struct wtg_cache *c = wtg_machine_llc(m);
+	if (m->memory_bytes)
+		wtg_fmt_size(mem, sizeof mem, m->memory_bytes);
+	if (c)
+		wtg_fmt_size(llc, sizeof llc, c->size);
+	snprintf(buf, len, "%s%s%d CPU%s%s%s%s%s%s%s%s%s%sclock %s", m->cpu_model, sep, m->cpus,
+		 m->cpus == 1 ? "" : "s", sep, llc[0] ? llc : "", llc[0] ? " last-level cache" : "", llc[0] ? sep : "",
+		 mem[0] ? mem : "", mem[0] ? " memory" : "", mem[0] ? sep : "", m->hypervisor ? "virtual machine" : "",
+		 m->hypervisor ? sep : "", m->clocksource[0] ? m->clocksource : "?");
+}
+
+static void draw_start(struct dash *d)
+{
+	const struct tui_look *l = &d->look;
+	WINDOW *vw = d->view;
+	int vh, vwid;
+	getmaxyx(vw, vh, vwid);
+	tui_frame(d->box, l, tui_attr(l, TR_DIM), d->look.utf8 ? "wtg \xc2\xb7 where the time goes" : "wtg - where the time goes",
+		  tui_attr(l, TR_TITLE), NULL, 0);
+	wnoutrefresh(d->box);
+	werase(vw);
+	char buf[512], order[256] = "";
+	int y = vh >= 18 ? vh / 2 - 8 : 0;
+	y += centre(vw, y, vwid, tui_attr(l, TR_TITLE) | A_BOLD, "A program adds up every byte of a file.");
+	y += centre(vw, y, vwid, tui_attr(l, TR_TITLE) | A_BOLD, "Where does the time go?");
+	if (vh >= 16)
+		y++;
+	machine_line(d, buf, sizeof buf);
+	y += centre(vw, y, vwid, A_NORMAL, buf);
+	snprintf(buf, sizeof buf, "%s%s%d B pages", d->s->topo_summary, l->g->sep, (int)d->s->machine.page_size);
+	y += centre(vw, y, vwid, tui_attr(l, TR_DIM), buf) + 1;
+	for (int p = 0; p < dash_deck_len(d); p++) {
+		size_t n = strlen(order);
+		snprintf(order + n, sizeof order - n, "%s%s", p ? " " : "", wtg_experiments[dash_deck_at(d, p)]->name);
+	}
+	snprintf(buf, sizeof buf, "the lecture: %s", order);
+	y += centre(vw, y, vwid, A_NORMAL, buf) + 1;
+	y += centre(vw, y, vwid, tui_attr(l, TR_KEY), "PageDown/PageUp next/previous   1-9 0 !-& a tab   r rerun");
+	y += centre(vw, y, vwid, tui_attr(l, TR_KEY), "b p u c conditions   n notes   v compare's pair");
+	y += centre(vw, y, vwid, tui_attr(l, TR_KEY), "a autoplay   . blank   ? help   q quit");
+	if (y + 1 < vh)
+		centre(vw, y + 1, vwid, A_BOLD | A_BLINK, "press a key to begin");
+	else
+		centre(vw, vh - 1, vwid, A_BOLD, "press a key to begin");
+	wnoutrefresh(vw);
+}
+
 /* ---- one frame ---- */
 
 /* A screen too small to draw on: it says so, and q still quits. */
@@ -655,9 +935,11 @@ void dash_draw(struct dash *d, int64_t now)
 			draw_header(d);
 		if (dirty & DIRTY_TABS)
 			draw_tabs(d);
-		if (dirty & DIRTY_FRAME)
+		if (d->overlay == OV_START && (dirty & (DIRTY_FRAME | DIRTY_VIEW)))
+			draw_start(d);
+		else if (dirty & DIRTY_FRAME)
 			draw_frame(d);
-		if (dirty & DIRTY_VIEW)
+		if (d->overlay != OV_START && (dirty & DIRTY_VIEW))
 			draw_body(d);
 		if (dirty & DIRTY_PANELS)
 			draw_panels(d);

@@ -2,11 +2,44 @@
  * page name it, and the status line's hint. on_key, the help screen and the hints all read it. */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "wtg/conditions.h"
 #include "dash.h"
+
+/* A condition key's notice, with what it means now: on a tab whose experiment sets the condition
+ * itself, that it changes nothing there; while a row runs, that it waits for the next batch (the
+ * conditions panel says "pending" until a row lands). */
+static void cond_notice(struct dash *d, unsigned bit, const char *what, enum tui_role role, const char *fmt, ...)
+	WTG_PRINTF(5, 6);
+static void cond_notice(struct dash *d, unsigned bit, const char *what, enum tui_role role, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	const struct wtg_experiment *e = wtg_experiments[d->tab];
+	struct wtg_run_status st;
+	wtg_session_status(d->s, -1, &st);
+	if (e->self_conditions & bit) {
+		dash_notice(d, TR_WARN, "%s sets %s itself: %s changes nothing here (%s)", e->name, what,
+			    bit == WTG_COND_BURN ? "b" : bit == WTG_COND_COLD ? "c" : bit == WTG_COND_UNCACHED ? "u" : "p",
+			    msg);
+		return;
+	}
+	if (st.idx >= 0 && st.state == WTG_RUNNING) {
+		d->pending.bits |= bit;
+		d->pending.idx = st.idx;
+		d->pending.nrows = st.nrows;
+		d->dirty |= DIRTY_PANELS;
+		dash_notice(d, role, "pending: from the next batch of %s: %s", wtg_experiments[st.idx]->name, msg);
+		return;
+	}
+	dash_notice(d, role, "%s", msg);
+}
 
 static void toggle_burners(struct dash *d, int key)
 {
@@ -15,7 +48,7 @@ static void toggle_burners(struct dash *d, int key)
 	bool on = wtg_burner_count() > 0;
 	if (on && wtg_burner_kind() == WTG_BURN_STREAM) {
 		wtg_burner_set(0);
-		dash_notice(d, TR_OK, "burners off: the next batches run on a quiet machine");
+		cond_notice(d, WTG_COND_BURN, "burners", TR_OK, "burners off: a quiet machine");
 		return;
 	}
 	enum wtg_burn_kind kind = on ? WTG_BURN_STREAM : WTG_BURN_SPIN;
@@ -24,13 +57,13 @@ static void toggle_burners(struct dash *d, int key)
 	if (got < 0) {
 		dash_notice(d, TR_ERR, "burners: could not start %d threads", n);
 	} else if (kind == WTG_BURN_SPIN) {
-		dash_notice(d, TR_WARN, "burners on: %d thread%s spinning from the next batch on (b again: streaming)",
-		       got, got == 1 ? "" : "s");
+		cond_notice(d, WTG_COND_BURN, "burners", TR_WARN, "burners on: %d thread%s spinning (b again: streaming)",
+			    got, got == 1 ? "" : "s");
 	} else {
 		char sz[32];
 		wtg_fmt_size(sz, sizeof sz, wtg_burner_stream_bytes(got));
-		dash_notice(d, TR_WARN, "burners streaming: %d thread%s each reading %s, from the next batch on", got,
-		       got == 1 ? "" : "s", sz);
+		cond_notice(d, WTG_COND_BURN, "burners", TR_WARN, "burners streaming: %d thread%s each reading %s", got,
+			    got == 1 ? "" : "s", sz);
 	}
 }
 
@@ -40,9 +73,9 @@ static void toggle_policy(struct dash *d, int key)
 	bool bg = !wtg_policy_requested();
 	wtg_policy_request(bg);
 	if (bg)
-		dash_notice(d, TR_WARN, "background policy (SCHED_IDLE) asked for the next batch");
+		cond_notice(d, WTG_COND_BACKGROUND, "the policy", TR_WARN, "background policy (SCHED_IDLE) asked for");
 	else
-		dash_notice(d, TR_OK, "normal policy asked for the next batch");
+		cond_notice(d, WTG_COND_BACKGROUND, "the policy", TR_OK, "normal policy asked for");
 }
 
 static void toggle_uncached(struct dash *d, int key)
@@ -52,10 +85,10 @@ static void toggle_uncached(struct dash *d, int key)
 	bool on = !wtg_uncached_requested();
 	wtg_uncached_request(on);
 	if (!on)
-		dash_notice(d, TR_OK, "cached I/O from the next pass");
+		cond_notice(d, WTG_COND_UNCACHED, "its I/O", TR_OK, "cached I/O");
 	else if (atomic_load(&s->df_state) == WTG_DF_READY)
-		dash_notice(d, TR_WARN, "uncached I/O from the next pass: %s",
-		       wtg_iomode_name(wtg_iomode_effective(&s->df)));
+		cond_notice(d, WTG_COND_UNCACHED, "its I/O", TR_WARN, "uncached I/O: %s",
+			    wtg_iomode_name(wtg_iomode_effective(&s->df)));
 	else
 		dash_notice(d, TR_WARN, "uncached I/O requested (the data file is not ready yet)");
 }
@@ -84,7 +117,8 @@ static void evict_now(struct dash *d, int key)
 	if (rc < 0)
 		dash_notice(d, TR_ERR, "evict failed: %s pages of the data file still resident", b);
 	else
-		dash_notice(d, TR_OK, "evicted the data file: %s %s %s pages resident", a, d->look.g->arrow, b);
+		cond_notice(d, WTG_COND_COLD, "the page cache", TR_OK, "evicted the data file: %s %s %s pages resident",
+			    a, d->look.g->arrow, b);
 }
 
 static void pick_tab(struct dash *d, int key)
@@ -109,6 +143,53 @@ static void prev_tab(struct dash *d, int key)
 {
 	(void)key;
 	dash_set_tab(d, dash_deck_step(d, -1));
+}
+
+/* v: compare's next pair among those the registry allows (each experiment compare can pair, each
+ * condition), rerun on the compare tab. The options hold the pair the next compare run reads. */
+static void compare_pair(struct dash *d, int key)
+{
+	(void)key;
+	static char conds[8][32];
+	char all[256];
+	int nc = 0;
+	wtg_compare_conditions(all, sizeof all, " ");
+	for (char *sv = NULL, *c = strtok_r(all, " ", &sv); c && nc < 8; c = strtok_r(NULL, " ", &sv))
+		wtg_strlcpy(conds[nc++], c, sizeof conds[0]);
+	int ci = wtg_experiment_find("compare");
+	if (ci < 0 || nc == 0)
+		return;
+	struct wtg_options *o = (struct wtg_options *)d->s->opt;
+	const char *exp = o->compare_exp ? o->compare_exp : wtg_compare_default();
+	const char *cond = o->compare_cond ? o->compare_cond : conds[0];
+	int e = wtg_experiment_find(exp), c = 0;
+	for (int i = 0; i < nc; i++)
+		if (strcmp(conds[i], cond) == 0)
+			c = i;
+	if (++c >= nc) {	/* the conditions in turn, then the next experiment compare can pair */
+		c = 0;
+		for (int k = 1; k <= wtg_nexperiments; k++) {
+			int j = (e + k) % wtg_nexperiments;
+			if (wtg_compare_target(wtg_experiments[j]->name)) {
+				e = j;
+				break;
+			}
+		}
+	}
+	wtg_session_cancel(d->s);	/* a running compare stops before it reads the pair again */
+	o->compare_exp = wtg_experiments[e]->name;
+	o->compare_cond = conds[c];
+	dash_set_tab(d, ci);
+	dash_run_event(d, EV_RERUN, wtg_now_ns());
+	dash_notice(d, TR_OK, "compare: %s with %s off vs on (v: the next pair)", o->compare_exp, o->compare_cond);
+}
+
+/* n: the notes and checks under the view, folded to one line by default. */
+static void notes(struct dash *d, int key)
+{
+	(void)key;
+	d->notes_open = !d->notes_open;
+	d->dirty |= DIRTY_VIEW;
 }
 
 static void blank(struct dash *d, int key)
@@ -163,6 +244,9 @@ const struct dash_key dash_keys[] = {
 	{ { 'a' }, "a", "a .", "autoplay in lecture order; any key stops / blank", "a", "autoplay", false,
 	  autoplay },
 	{ { '.' }, ".", NULL, NULL, NULL, NULL, false, blank },
+	{ { 'n' }, "n", "n", "notes and checks: show / fold (folded: how many)", NULL, NULL, false, notes },
+	{ { 'v' }, "v", "v", "compare: the next pair (experiment, condition), rerun", NULL, NULL, false,
+	  compare_pair },
 	{ { 's' }, "s", "s", "save the results: wtg-DATE-TIME.json .html .csv", "s", "save", false,
 	  dash_save_results },
 	{ { 'w' }, "w", "w", "write this screen as text: wtg-screen-DATE-TIME.txt", NULL, NULL, false,

@@ -5,6 +5,10 @@
 dash_init
 
 dash_ready
+# paused, nothing runs: a key applies at once (while a row runs it would be pending, see
+# lecture-conditions.sh)
+tm_keys Space
+tm_wait "paused" 5
 # condition keys: the conditions panel changes at once
 tm_keys b
 check "b turns the burners on, spinning" tm_wait "[b] burners on" 5

@@ -23,6 +23,11 @@ start() {
 	tm_wait "wtg" 10
 }
 
+# begin: past the start screen a lecture (--order, --step) opens with; the key does nothing else
+begin() {
+	tm_wait "press a key to begin" 10 && tm_keys x
+}
+
 quit_ok() {
 	tm_keys q
 	wait_for 10 test -s "$tmp/status" && [ "$(cat "$tmp/status")" = 0 ]
@@ -34,6 +39,8 @@ tabs_line() {
 
 # --order: the tabs a lecture shows, in its order, keyed 1, 2, 3
 start 80 24 --order=clock,syscall,bytewise
+check "--order: a start screen comes first" tm_wait "press a key to begin" 10
+begin
 check "--order: the tab bar lists the lecture's tabs in order" \
 	wait_for 5 sh -c "tmux -L '$TM_SOCK' capture-pane -p -t t | sed -n 2p | grep -qE '1 clock.*2 syscall.*3 bytewise'"
 check "--order: an experiment left out has no tab" sh -c "! tmux -L '$TM_SOCK' capture-pane -p -t t | sed -n 2p | grep -q valley"
@@ -84,6 +91,7 @@ check "q quits" quit_ok
 # --step: each next runs the tab afresh, even one that has run (without --step a tab runs only the
 # first time it is shown). wss takes seconds, long enough to be seen running.
 start 80 24 --order=clock,wss --step
+begin
 check "--step: the first tab runs" tm_wait "done in" 20
 tm_keys NPage
 check "--step: next runs the next tab" wait_for 10 tm_match "wss · .*running"
@@ -96,6 +104,7 @@ check "q quits" quit_ok
 
 # autoplay started while a row runs: its tag and the time left share the progress line, apart
 start 80 24 --order=wss,clock
+begin
 tm_keys a
 check "autoplay's tag stands at the right end of the progress line" \
 	wait_for 10 tm_match "(left|starting|s)  +.*autoplay *$"
@@ -104,6 +113,7 @@ check "q quits" quit_ok
 
 # --hold: autoplay keeps a finished tab for that long (the status line counts it down)
 start 80 24 --order=clock,syscall --hold=30
+begin
 tm_keys a
 check "--hold: autoplay holds a finished tab for 30 s" wait_for 30 tm_match "next in (29|30) s"
 tm_keys x

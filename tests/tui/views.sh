@@ -47,7 +47,7 @@ while read -r i name view built; do
 	esac
 	if [ "$name" = valley ]; then
 		check "valley: the x axis runs from 16B to 16M" tm_match "16B .* 16M"
-		check "valley: the y axis says GB/s" tm_shows "GB/s  by read() buffer size"
+		check "valley: the y axis is time per GB (the essay's valley)" tm_shows "ms  by read() buffer size"
 		json=$(save)
 		calls=$(python3 -c '
 import json, sys

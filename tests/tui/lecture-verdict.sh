@@ -1,0 +1,82 @@
+#!/bin/sh
+# tests/tui/lecture-verdict.sh: the verdict line large under the title on every tab of a lecture,
+# the essay's line beside it, the notes and checks folded behind n (which says how many), block
+# digits at 120x35 and the compact layout at 60x20 (no panels).
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
+dash_init
+
+order=syscall,clock,valley,mmap,faultbase,zerofill,passes
+# the verdict each tab of the order should show (an extended regular expression)
+verdict_of() {
+	case $1 in
+	syscall) echo "one kernel crossing = [0-9]+ ns" ;;
+	clock) echo "a clock pair = [0-9]+ ns, [0-9,]+ zero pairs" ;;
+	valley) echo "best buffer [0-9]+[KM]?(-[0-9]+[KM]?)?: [0-9.]+ GB/s" ;;
+	mmap) echo "(faults != pages: one fault maps [0-9]+ pages|faults per page mapped)" ;;
+	faultbase) echo "a bare (start and )?exit = [0-9]+ faults" ;;
+	zerofill) echo "a zero-fill fault = [0-9,]+ ns" ;;
+	passes) echo "a warm pass = [0-9.]+ ms" ;;
+	esac
+}
+
+start C.UTF-8 80 24 --order=$order --step
+tm_wait "press a key to begin" 10 || bail "no start screen"
+tm_keys x
+first=1
+for name in $(echo "$order" | tr , ' '); do
+	[ "$first" = 1 ] || tm_keys NPage
+	first=0
+	check "80x24 $name: the tab is shown" tm_wait "$name · " 5
+	check "80x24 $name: its verdict line" wait_for 60 tm_match "$(verdict_of "$name")"
+done
+
+# the essay beside this machine, where the essay gave a figure
+tm_keys 1
+check "syscall: the essay's figure beside this machine's" wait_for 5 tm_match "essay: 89 ns a raw getpid .* here: [0-9]+ ns"
+tm_keys 2
+check "clock: the essay's zero pairs" tm_wait "essay: 88,096 of 200,000 pairs read 0 ns" 5
+check "clock: what this machine shows (or why it cannot)" wait_for 5 tm_match "here: ([0-9]+ ns|none: a finer clock)"
+tm_keys 3
+check "valley: the essay's floor" tm_wait "essay: a valley with its floor at 108 ms" 5
+
+# passes: its 30 passes in order beside the histogram
+tm_keys 7
+check "passes: the passes in the order they ran" wait_for 5 tm_match "in order: .{30} 1"
+
+tm_keys 3
+# notes and checks fold into one line that counts them; n opens and folds them
+check "valley: the notes are folded into one counting line" wait_for 5 tm_match "\[n\] [0-9]+ notes?, [0-9]+ checks?.*n shows them"
+tm_keys n
+check "n shows them (the line says n folds them)" wait_for 5 tm_match "\[n\] .*n folds them"
+tm_keys n
+check "n again folds them" wait_for 5 tm_match "\[n\] .*n shows them"
+tm_keys '?'
+check "the help lists n" tm_wait "notes and checks: show / fold" 5
+tm_keys x
+tm_keys q
+wait_exit 10
+check_eq "80x24: exit status 0" "$(status)" 0
+
+# 120x35: the verdict's figure in block digits
+start C.UTF-8 120 35 --order=syscall
+tm_wait "press a key to begin" 10 && tm_keys x
+check "120x35: the verdict" wait_for 30 tm_match "one kernel crossing = [0-9]+ ns"
+check "120x35: its figure in block digits" tm_match "███"
+tm_keys q
+wait_exit 10
+
+# 60x20: the compact layout, no panels, the verdict still there
+start C.UTF-8 60 20 --order=syscall
+tm_wait "press a key to begin" 10 && tm_keys x
+check "60x20: the dashboard draws (no 'too small')" wait_for 30 tm_match "one kernel crossing = [0-9]+ ns"
+check "60x20: the panels give way" tm_lacks "where the time went"
+check "60x20: not refused" tm_lacks "terminal too small"
+tm_resize 59 20
+check "59x20: too small now, and says so" tm_wait "terminal too small: need 60x20" 5
+tm_resize 80 24
+check "80x24 again: the panels come back" tm_wait "where the time went" 5
+tm_keys q
+wait_exit 10
+check "every data file was removed" no_datafile
+
+finish
