@@ -634,6 +634,41 @@ void wtg_lay_sweep_free(struct wtg_lay_sweep *p)
 	p->ns = 0;
 }
 
+/* ---- several runs ---- */
+
+void wtg_lay_cond_words(char *buf, size_t len, const struct wtg_cond_snapshot *c)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	if (c->burners > 0)
+		n += (size_t)snprintf(buf, len, "burners %d %s", c->burners, c->burn_kind == WTG_BURN_STREAM ? "stream" : "spin");
+	if (c->background && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%sbackground", n ? ", " : "");
+	if (c->uncached && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%suncached", n ? ", " : "");
+	if (n == 0)
+		snprintf(buf, len, "quiet");
+}
+
+static bool same_conditions(const struct wtg_cond_snapshot *a, const struct wtg_cond_snapshot *b)
+{
+	return a->burners == b->burners && (a->burners == 0 || a->burn_kind == b->burn_kind) &&
+	       a->background == b->background && a->uncached == b->uncached;
+}
+
+void wtg_lay_table_conditions(char *buf, size_t len, const struct wtg_table *t)
+{
+	buf[0] = '\0';
+	if (t->nrows == 0)
+		return;
+	for (int r = 1; r < t->nrows; r++)
+		if (!same_conditions(&t->rows[r].cond, &t->rows[0].cond)) {
+			snprintf(buf, len, "mixed conditions");
+			return;
+		}
+	wtg_lay_cond_words(buf, len, &t->rows[0].cond);
+}
+
 /* ---- bars ---- */
 
 /* The bars the experiment declares, or NULL: then its text columns label the bars and its first

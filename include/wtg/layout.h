@@ -60,6 +60,17 @@ bool wtg_lay_wants_log(double lo, double hi);
 /* Bins for n samples on a chart `cells` wide: about 4 x cbrt(n), from 8 up to cells. */
 int wtg_lay_bin_count(size_t n, int cells);
 
+/* ---- several runs ---- */
+
+/* Runs a view draws at once (saved, earlier and live ones). */
+#define WTG_LAY_MAX_RUNS 8
+
+/* The conditions a run was measured under in words: "quiet", "burners 2 spin", "burners 2 spin,
+ * background, uncached". */
+void wtg_lay_cond_words(char *buf, size_t len, const struct wtg_cond_snapshot *c);
+/* The conditions of a table's rows: its first row's, or "mixed" when its rows differ; "" without rows. */
+void wtg_lay_table_conditions(char *buf, size_t len, const struct wtg_table *t);
+
 /* ---- sweep: lines on a log2 x axis ---- */
 
 #define WTG_LAY_MAX_SERIES 3

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "tui_internal.h"
+#include "wtg/load.h"
 
 #define MIN_ROWS 24
 #define MIN_COLS 80
@@ -15,6 +16,8 @@
 #define NOTICE_NS 6000000000LL
 #define STARVED_NS 2000000000LL
 #define PANEL_H 5
+#define DASH_KEEP 4		/* runs of a tab kept for the session: the current and 3 before it */
+#define DASH_MAX_RUNS 8		/* runs a view draws at once */
 
 /* What the user asked the dashboard to do with the worker; the worker's own state (running, queued)
  * is read from the session. Every change goes through dash_run_event() in dashboard.c. */
@@ -80,6 +83,18 @@ struct dash {
 
 	int tab, tab_first;
 	struct wtg_table snap[WTG_MAX_EXP];
+	/* The tab's earlier runs this session, oldest first, each labelled with its conditions; the
+	 * view draws the one at back[tab] (1: the run before the current) beside the current. */
+	struct dash_hist {
+		struct wtg_table t[DASH_KEEP - 1];
+		char label[DASH_KEEP - 1][96];
+		int n;
+		int back;
+		char cmp[512];		/* "before -> after (x0.58, CI [a, b])" for the headlines */
+		uint64_t cmp_version;	/* the current run's content the line was made for */
+	} hist[WTG_MAX_EXP];
+	struct wtg_loaded *loaded;	/* --load: the saved runs, drawn beside whatever runs live */
+	int nloaded;
 	bool tried[WTG_MAX_EXP];	/* auto-run at most once per tab */
 
 	struct {
@@ -121,6 +136,18 @@ void dash_notice_path(struct dash *d, enum tui_role role, const char *what, cons
 /* New windows for the terminal's size; everything dirty. */
 void dash_layout(struct dash *d);
 void dash_set_overlay(struct dash *d, enum dash_overlay o);
+
+/* ---- runs: the saved ones, the tab's earlier ones, the current one ---- */
+
+/* The table the box shows for the tab: the live run once it has something, else the newest saved
+ * or earlier run, else the live (empty) one. */
+const struct wtg_table *dash_shown(const struct dash *d);
+/* Fill v's runs drawn beside v->t (tables, labels, faded, compare) for the tab. */
+void dash_view_runs(struct dash *d, struct tui_view *v);
+/* The header's words for saved runs ("quiet: HOST, 2026-11-30 ..."), false when none are loaded. */
+bool dash_header_runs(const struct dash *d, char *buf, size_t len);
+/* Step the earlier run drawn beside the current one (one further back, wrapping). */
+void dash_step_back(struct dash *d);
 
 /* ---- the deck: the tabs in lecture order (--order) ---- */
 

@@ -116,6 +116,9 @@ static void draw_header(struct dash *d)
 	} else if (room > mw) {
 		tui_put(w, 0, x + 1, room, A_NORMAL, mach);
 	}
+	char runs[1024];
+	if (dash_header_runs(d, runs, sizeof runs))	/* saved runs: theirs, not this machine's */
+		tui_put(w, 0, x + 1, room, A_BOLD, runs), wclrtoeol(w);
 	int dx = d->cols - dw - 1;
 	if (dx < x + 1)
 		dx = x + 1;
@@ -243,7 +246,7 @@ static void draw_frame(struct dash *d)
 /* What the box holds: the view, or a line saying why there is none yet. */
 static void draw_body(struct dash *d)
 {
-	const struct wtg_table *t = &d->snap[d->tab];
+	const struct wtg_table *t = dash_shown(d);
 	const struct wtg_experiment *e = wtg_experiments[d->tab];
 	const struct tui_look *l = &d->look;
 	int qpos = d->seen.qpos, current = d->seen.current;
@@ -278,8 +281,9 @@ static void draw_body(struct dash *d)
 		centre(vw, mid + 2, vwid, tui_attr(l, TR_DIM), e->runs);
 	} else {
 		struct tui_view v = {
-			.w = vw, .y = 0, .x = 1, .h = vh, .wd = vwid - 2, .look = l, .t = t, .tables = NULL, .ntables = 0, .e = e,
+			.w = vw, .y = 0, .x = 1, .h = vh, .wd = vwid - 2, .look = l, .t = t, .e = e,
 		};
+		dash_view_runs(d, &v);
 		tui_view_draw(&v);
 	}
 	wnoutrefresh(vw);
