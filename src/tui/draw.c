@@ -268,6 +268,8 @@ static void draw_body(struct dash *d)
 			snprintf(msg, sizeof msg, "stopped before the first row: r runs it again");
 		else if (qpos >= 0 && current >= 0)
 			snprintf(msg, sizeof msg, "queued: runs after %s", wtg_experiments[current]->name);
+		else if (qpos < 0 && d->nloaded && t->state == WTG_IDLE)
+			snprintf(msg, sizeof msg, "not in the saved runs: r measures it on this machine");
 		else if (qpos >= 0 || (current < 0 && !paused && t->state == WTG_IDLE))
 			snprintf(msg, sizeof msg, "starting");
 		else if (paused)
