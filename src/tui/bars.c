@@ -154,21 +154,26 @@ void tui_bars_draw(const struct tui_view *in)
 		tui_put_clip(w, v->y + v->h - words + i, v->x, v->wd, A_NORMAL, l, buf);
 	}
 	int room = v->h - extra_lines - words;
-	int first = n > room ? n - room : 0;
+	int first = n > room ? n - room : 0, last = n;
 	int y = v->y;
 	if (first > 0 && room > 1) {
+		/* a long table: the latest rows, or those Up scrolled back to; a line says which */
 		first++;
-		tui_printf(w, y++, v->x, v->wd, tui_attr(l, TR_DIM), "(%d earlier rows not shown)", first);
+		int back = v->scroll < first ? v->scroll : first;
+		first -= back;
+		last -= back;
+		tui_printf(w, y++, v->x, v->wd, tui_attr(l, TR_DIM), "bars %d-%d of %d (Up/Down scroll)", first + 1,
+			   last, n);
 	}
 	int bx = v->x + lw + 1;
 	int half = neg ? bw / 2 : 0, zc = bx + half;	/* signed: the zero line's column */
 	int end = v->y + v->h - words;
 	/* with room to spare (a tall terminal in front of a class) bars get thicker, up to three lines,
 	 * with a blank line between them; label, value and marks stay on the middle line */
-	int shown = n - first, per = shown > 0 ? (end - y - extra_lines) / shown : 1;
+	int shown = last - first, per = shown > 0 ? (end - y - extra_lines) / shown : 1;
 	int thick = per >= 3 ? (per - 1 > 3 ? 3 : per - 1) : 1, gap = per >= 3 ? 1 : 0;
 	int drawn = 0;
-	for (int r = first; r < n && y + thick <= end; r++, y += thick + gap, drawn++) {
+	for (int r = first; r < last && y + thick <= end; r++, y += thick + gap, drawn++) {
 		int mid = y + thick / 2;
 		int lx = v->x + lw - tui_width(b[r].label);
 		tui_put_clip(w, mid, lx < v->x ? v->x : lx, lw, A_BOLD, l, b[r].label);

@@ -93,6 +93,7 @@ struct dash {
 		char cmp[512];		/* "before -> after (x0.58, CI [a, b])" for the headlines */
 		uint64_t cmp_version;	/* the current run's content the line was made for */
 	} hist[WTG_MAX_EXP];
+	int scroll[WTG_MAX_EXP];	/* Up/Down: rows of a long bar chart scrolled back from the latest */
 	struct wtg_loaded *loaded;	/* --load: the saved runs, drawn beside whatever runs live */
 	int nloaded;
 	bool tried[WTG_MAX_EXP];	/* auto-run at most once per tab */
@@ -146,6 +147,8 @@ const struct wtg_table *dash_shown(const struct dash *d);
 void dash_view_runs(struct dash *d, struct tui_view *v);
 /* The header's words for saved runs ("quiet: HOST, 2026-11-30 ..."), false when none are loaded. */
 bool dash_header_runs(const struct dash *d, char *buf, size_t len);
+/* Scroll the tab's rows by delta (positive: back towards the first row). */
+void dash_scroll(struct dash *d, int delta);
 /* Step the earlier run drawn beside the current one (one further back, wrapping). */
 void dash_step_back(struct dash *d);
 

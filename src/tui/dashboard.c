@@ -390,7 +390,8 @@ static void live_label(const struct dash *d, const struct wtg_table *t, char *bu
 		snprintf(buf, len, "%s", cond[0] ? cond : "now");
 }
 
-/* "figure: A -> B (x0.58, CI [a, b])" for each headline, each run against the first. */
+/* For each headline: "figure: A -> B (x0.58, CI [a, b])" for two runs; for more, each run against
+ * the first: "figure vs A: B x0.58 [a, b], C x1.02 [a, b]". */
 static void make_compare(const struct dash *d, const struct wtg_table *const *t, const char *const *label, int n,
 			 char *buf, size_t len)
 {
@@ -402,6 +403,7 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 	for (int i = 0; i < nh && k < len; i++) {
 		struct wtg_figure base, now;
 		wtg_figure_read(&h[i], t[0], &base);
+		int shown = 0;
 		for (int r = 1; r < n && k < len; r++) {
 			double ratio, lo, hi;
 			const char *method;
@@ -410,10 +412,18 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 			if (isnan(ratio))
 				continue;
 			char ci[64] = "";
-			if (!isnan(lo))
+			if (n == 2 && !isnan(lo))
 				snprintf(ci, sizeof ci, ", CI [%.2f, %.2f]", lo, hi);
-			k += (size_t)snprintf(buf + k, len - k, "%s%s: %s %s %s (x%.2f%s)", k ? "; " : "",
-					      h[i].figure, label[0], d->look.g->arrow, label[r], ratio, ci);
+			else if (!isnan(lo))
+				snprintf(ci, sizeof ci, " [%.2f, %.2f]", lo, hi);
+			if (n == 2)
+				k += (size_t)snprintf(buf + k, len - k, "%s%s: %s %s %s (x%.2f%s)", k ? "; " : "",
+						      h[i].figure, label[0], d->look.g->arrow, label[r], ratio, ci);
+			else if (shown++ == 0)
+				k += (size_t)snprintf(buf + k, len - k, "%s%s vs %s: %s x%.2f%s", k ? "; " : "",
+						      h[i].figure, label[0], label[r], ratio, ci);
+			else
+				k += (size_t)snprintf(buf + k, len - k, ", %s x%.2f%s", label[r], ratio, ci);
 		}
 	}
 }
@@ -446,6 +456,7 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 			if (v->t == &d->loaded[i].tables[tab])
 				labels[n] = d->loaded[i].meta.label;
 	}
+	v->scroll = d->scroll[tab];
 	v->tables = tabs;
 	v->ntables = n;
 	v->labels = labels;
@@ -460,6 +471,14 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 		h->cmp_version = key;
 	}
 	v->compare = h->cmp;
+}
+
+void dash_scroll(struct dash *d, int delta)
+{
+	int n = dash_shown(d)->nrows * (d->nloaded + (d->hist[d->tab].n ? 2 : 1));
+	int v = d->scroll[d->tab] + delta;
+	d->scroll[d->tab] = v < 0 ? 0 : v > n ? n : v;
+	d->dirty |= DIRTY_VIEW;
 }
 
 void dash_step_back(struct dash *d)

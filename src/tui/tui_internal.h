@@ -124,6 +124,7 @@ struct tui_view {
 	const char *const *labels;
 	unsigned faded;
 	const char *compare;			/* the runs' headline ratios, one line, NULL for none */
+	int scroll;				/* rows a long table is scrolled back from its latest */
 	const struct wtg_experiment *e;
 };
 

@@ -75,8 +75,11 @@ static int compare_line(const struct tui_view *v)
 {
 	if (!v->compare || !v->compare[0] || v->h < 8)
 		return 0;
-	tui_put_clip(v->w, v->y, v->x, v->wd, A_BOLD, v->look, v->compare);
-	return 1;
+	if (v->h < 20 || tui_width(v->compare) <= v->wd) {
+		tui_put_clip(v->w, v->y, v->x, v->wd, A_BOLD, v->look, v->compare);
+		return 1;
+	}
+	return tui_wrap(v->w, v->y, v->x, v->wd, 2, A_BOLD, false, v->compare);
 }
 
 void tui_view_draw(const struct tui_view *in)
