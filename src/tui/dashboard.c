@@ -34,7 +34,8 @@
 #include "dash.h"
 
 #define FRAME_MIN_NS 30000000LL	/* rows landing faster than this share a frame */
-#define RESIDENT_NS 500000000LL	/* how often the page cache's residency of the data file is read */
+#define RESIDENT_NS 500000000LL
+#define BOOT_MAX 512		/* the ratio line bootstraps runs of at most this many samples */	/* how often the page cache's residency of the data file is read */
 
 /* ---- small things ---- */
 
@@ -408,7 +409,12 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 			double ratio, lo, hi;
 			const char *method;
 			wtg_figure_read(&h[i], t[r], &now);
-			wtg_ratio_ci(&base, &now, d->s->opt->seed, &ratio, &lo, &hi, &method);
+			struct wtg_figure b = base;
+			if (b.nsamples > BOOT_MAX || now.nsamples > BOOT_MAX) {
+				b.samples = now.samples = NULL;	/* from the two CIs: the screen stays live */
+				b.nsamples = now.nsamples = 0;
+			}
+			wtg_ratio_ci(&b, &now, d->s->opt->seed, &ratio, &lo, &hi, &method);
 			if (isnan(ratio))
 				continue;
 			char ci[64] = "";
