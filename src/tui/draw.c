@@ -236,6 +236,8 @@ static void draw_frame(struct dash *d)
 		ra = tui_attr(l, TR_WARN);
 	} else if (qpos >= 0) {
 		snprintf(right, sizeof right, "queued");
+	} else if (dash_shown(d) != t) {	/* a saved or earlier run stands in the box */
+		snprintf(right, sizeof right, "%s: r runs it live", d->nloaded ? "saved" : "earlier run");
 	} else {
 		snprintf(right, sizeof right, "not run yet");
 	}

@@ -75,7 +75,7 @@ static int compare_line(const struct tui_view *v)
 {
 	if (!v->compare || !v->compare[0] || v->h < 8)
 		return 0;
-	if (v->h < 20 || tui_width(v->compare) <= v->wd) {
+	if (v->h < 16 || tui_width(v->compare) <= v->wd) {
 		tui_put_clip(v->w, v->y, v->x, v->wd, A_BOLD, v->look, v->compare);
 		return 1;
 	}
