@@ -537,6 +537,9 @@ static const struct opt_desc opts[] = {
 	{ "list", 0, no_argument, "", G_MODE,
 	  "one line per experiment: name, view, typical duration\n"
 	  "(default and --quick), question", NULL, MODE(WTG_MODE_LIST) },
+	{ "dry-run", 0, no_argument, "", G_MODE,
+	  "print what --run (or, alone, every experiment) would run on\n"
+	  "this machine: rows, samples, estimated time; measures nothing", NULL, FLAG(dry_run) },
 	{ "help", 'h', no_argument, "", G_MODE, "this help", NULL, MODE(WTG_MODE_HELP) },
 	{ "version", 'V', no_argument, "", G_MODE, "version", NULL, MODE(WTG_MODE_VERSION) },
 	{ "format", 0, required_argument, "=FMT", G_OUT,
@@ -808,9 +811,31 @@ static int check_datafile(const struct wtg_options *o)
 	return 0;
 }
 
+/* --dry-run: the plans of the --run experiments (all of them without --run), as text or JSON on
+ * standard output; nothing is measured, so no folder is checked (a --file must still be one). */
+static int check_dry_run(struct wtg_options *o, const struct parse_state *ps)
+{
+	if (o->nloads || o->baseline)
+		return usage_error("--dry-run plans a live run, not --load or --baseline");
+	if (o->noutputs)
+		return usage_error("--dry-run prints on standard output, not to --output files");
+	if (o->format != WTG_FMT_TEXT && o->format != WTG_FMT_JSON)
+		return usage_error("--dry-run prints text or json, not %s", wtg_writers[o->format].name);
+	if (o->file && o->size_given)
+		return usage_error("--size is for the file wtg creates, not for --file");
+	if (!o->size_given)
+		o->size = o->quick ? WTG_QUICK_SIZE : WTG_DEFAULT_SIZE;
+	for (int i = 0; i < wtg_nexperiments && !ps->run_given; i++)
+		o->selected[i] = true;
+	o->mode = WTG_MODE_DRYRUN;
+	return o->file ? check_datafile(o) : 0;
+}
+
 /* The checks across options and against the file system, once the mode is known. */
 static int check_options(struct wtg_options *o, const struct parse_state *ps)
 {
+	if (o->dry_run)
+		return check_dry_run(o, ps);
 	if (!ps->run_given && o->nloads) {
 		o->mode = WTG_MODE_LOAD;	/* nothing measures: saved runs converted or compared */
 	} else if (!ps->run_given) {

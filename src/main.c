@@ -27,6 +27,7 @@
 #include "wtg/guard.h"
 #include "wtg/load.h"
 #include "wtg/options.h"
+#include "wtg/plan.h"
 #include "wtg/report.h"
 #include "wtg/session.h"
 #include "wtg/tui.h"
@@ -470,6 +471,8 @@ int main(int argc, char **argv)
 		return 0;
 	case WTG_MODE_CHILD:
 		return wtg_faultbase_child(o.child_mode, o.child_path);
+	case WTG_MODE_DRYRUN:
+		return wtg_plan_main(stdout, &o);
 	default:
 		break;
 	}

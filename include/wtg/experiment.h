@@ -13,6 +13,8 @@
 #include "wtg/stats.h"
 #include "wtg/table.h"
 
+struct wtg_plan;
+
 enum wtg_view { WTG_VIEW_SWEEP = 0, WTG_VIEW_BARS, WTG_VIEW_HISTOGRAM, WTG_VIEW_COUNTERS };
 
 /* What a run function receives. */
@@ -129,6 +131,9 @@ struct wtg_experiment {
 	struct wtg_essay essay;
 	unsigned self_conditions;	/* wtg_cond_bit: conditions the run sets itself (tail: burners) */
 	int (*run)(struct wtg_ctx *ctx);	/* NULL: not built yet */
+	/* --dry-run: the rows run would make on this machine, from the same variant lists (wtg/plan.h);
+	 * NULL: the plan gives the typical time only */
+	void (*plan)(struct wtg_plan *p);
 };
 
 /* The columns of a declaration, for .cols and .ncols. */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 enum wtg_mode { WTG_MODE_DASHBOARD = 0, WTG_MODE_RUN, WTG_MODE_LIST, WTG_MODE_HELP, WTG_MODE_VERSION,
-		WTG_MODE_CHILD, WTG_MODE_LOAD };
+		WTG_MODE_CHILD, WTG_MODE_LOAD, WTG_MODE_DRYRUN };
 /* Report formats, in the order of the writers table (src/report/report.c). */
 enum wtg_format { WTG_FMT_TEXT = 0, WTG_FMT_CSV, WTG_FMT_JSON, WTG_FMT_MARKDOWN, WTG_FMT_SVG,
 		  WTG_FMT_HTML, WTG_NFORMATS };
@@ -69,6 +69,7 @@ struct wtg_options {
 	const char *baseline;		/* --baseline=FILE: compare each headline figure, exit 3 on a regression */
 	double threshold_pct;		/* --threshold=PCT (default 10) */
 	bool threshold_given;
+	bool dry_run;			/* --dry-run: print the plans (WTG_MODE_DRYRUN), measure nothing */
 };
 
 /* Parse argv. On a usage error prints one "wtg: ..." line to stderr and returns 2. Returns 0 on success. */

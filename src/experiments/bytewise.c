@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 #include "rounds.h"
 
 #define SLICE_FULL (8ull << 20)
@@ -384,13 +385,21 @@ static void notes(struct wtg_ctx *ctx, const struct model *m, uint64_t slice, co
 		wtg_table_note(ctx->t, "same sum both ways: the extra time is not arithmetic");
 }
 
+#define VARIANT_1B "1B per read"
+#define VARIANT_64K "64K per read"
+
+/* The slice of a file of size bytes both variants read. */
+static uint64_t slice_of(const struct wtg_options *o, uint64_t size)
+{
+	uint64_t slice = o->quick ? SLICE_QUICK : SLICE_FULL;
+	return slice < size ? slice : size;
+}
+
 static int bytewise_run(struct wtg_ctx *ctx)
 {
 	struct wtg_datafile *df = ctx->df;
 	wtg_experiment_columns(&wtg_exp_bytewise, ctx->t);
-	uint64_t slice = ctx->opt->quick ? SLICE_QUICK : SLICE_FULL;
-	if (slice > df->size)
-		slice = df->size;
+	const uint64_t slice = slice_of(ctx->opt, df->size);
 	unsigned char *buf = wtg_aligned_alloc(wtg_io_align(df), BIG_BUF);
 	if (!buf) {
 		wtg_table_fail(ctx->t, "out of memory");
@@ -402,8 +411,7 @@ static int bytewise_run(struct wtg_ctx *ctx)
 	wtg_ctx_progress(ctx, 0, nsteps, "calibration: reads of 1 B .. 64 KiB");
 	struct model m;
 	int rc = calibrate(ctx, buf, &m);
-	struct outcome o[2] = { { .name = "1B per read", .bufsize = 1 },
-				{ .name = "64K per read", .bufsize = BIG_BUF } };
+	struct outcome o[2] = { { .name = VARIANT_1B, .bufsize = 1 }, { .name = VARIANT_64K, .bufsize = BIG_BUF } };
 	int order[2] = { 0, 1 };
 	wtg_shuffle_int(&ctx->rng, order, 2);
 	for (int i = 0; i < 2 && rc == WTG_OK; i++) {
@@ -460,6 +468,24 @@ static double headline(struct wtg_ctx *ctx)
 	return ns;
 }
 
+/* --dry-run: the calibration, then the two variants over slice_of() the file: one pass at one
+ * byte per read, and WTG_ROUNDS_MIN passes (after a warm-up) at 64 KiB. */
+static void bytewise_plan(struct wtg_plan *p)
+{
+	static const char *const names[] = { "variant", "bytes", "read_calls", "samples" };
+	const uint64_t slice = slice_of(p->opt, p->file_size);
+	wtg_plan_columns(p, names, 4);
+	const struct wtg_value one[] = { WTG_TEXT(VARIANT_1B), WTG_INT(slice), WTG_INT(slice), WTG_INT(1) };
+	const struct wtg_value big[] = { WTG_TEXT(VARIANT_64K), WTG_INT(slice),
+					 WTG_INT((slice + BIG_BUF - 1) / BIG_BUF), WTG_INT(WTG_ROUNDS_MIN) };
+	wtg_plan_row(p, one);
+	wtg_plan_row(p, big);
+	p->samples = WTG_ROUNDS_MIN;
+	p->warmup = 1;
+	snprintf(p->how, sizeof p->how, "its typical time on a %d-CPU machine; the 1-byte row is one sample",
+		 WTG_PLAN_REF_CPUS);
+}
+
 const struct wtg_experiment wtg_exp_bytewise = {
 	.name = "bytewise",
 	.question = "Why did adding up bytes take 21 s?",
@@ -475,4 +501,5 @@ const struct wtg_experiment wtg_exp_bytewise = {
 	.typical_s = 62,
 	.typical_quick_s = 5,
 	.run = bytewise_run,
+	.plan = bytewise_plan,
 };

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 
 extern const struct wtg_experiment wtg_exp_clock;
 
@@ -21,9 +22,17 @@ static const struct wtg_column cols[] = {
 	{ "resolution_ns", "ns", WTG_T_INT, 0 },
 };
 
+#define ROW "clock_gettime pair"
+
+/* Pairs of clock reads a run times. */
+static size_t npairs(const struct wtg_options *o)
+{
+	return o->quick ? 50000 : 200000;
+}
+
 static int clock_run(struct wtg_ctx *ctx)
 {
-	const size_t n = ctx->opt->quick ? 50000 : 200000;
+	const size_t n = npairs(ctx->opt);
 	const size_t step = 10000; /* pairs between cancel checks: well under a millisecond */
 	wtg_experiment_columns(&wtg_exp_clock, ctx->t);
 
@@ -76,7 +85,7 @@ static int clock_run(struct wtg_ctx *ctx)
 		WTG_REAL(100.0 * (double)zeros / (double)n),
 		res_ns >= 0 ? WTG_INT(res_ns) : WTG_NA,
 	};
-	wtg_add_summary_row(ctx, "clock_gettime pair", &s, d, n, &res, ev, (int)WTG_ARRAY_LEN(ev));
+	wtg_add_summary_row(ctx, ROW, &s, d, n, &res, ev, (int)WTG_ARRAY_LEN(ev));
 	free(d);
 
 	wtg_table_check(ctx->t, "monotonic", negative == 0,
@@ -109,6 +118,13 @@ static int clock_run(struct wtg_ctx *ctx)
 	return WTG_OK;
 }
 
+/* --dry-run: one row of npairs() back-to-back pairs. */
+static void clock_plan(struct wtg_plan *p)
+{
+	static const char *const row[] = { ROW };
+	wtg_plan_labels(p, "operation", row, 1, (int)npairs(p->opt), 0);
+}
+
 const struct wtg_experiment wtg_exp_clock = {
 	.name = "clock",
 	.question = "How fine is the stopwatch?",
@@ -122,4 +138,5 @@ const struct wtg_experiment wtg_exp_clock = {
 	.typical_s = 1,
 	.typical_quick_s = 1,
 	.run = clock_run,
+	.plan = clock_plan,
 };

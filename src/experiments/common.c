@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/topology.h"
 
 int wtg_read_sum(struct wtg_ctx *ctx, int fd, unsigned char *buf, size_t bufsize, uint64_t limit,
 		 int64_t *sum, int64_t *bytes, int64_t *calls)
@@ -365,11 +366,16 @@ int wtg_sum_passes_checked(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned ch
 	return wtg_check_sum(ctx, what, sum, known * (int64_t)passes) ? WTG_OK : WTG_ERR;
 }
 
+uint64_t wtg_span_of(uint64_t size, uint64_t cap)
+{
+	if (size <= cap)
+		return size;
+	return cap / WTG_CHUNK * WTG_CHUNK;
+}
+
 uint64_t wtg_datafile_span(const struct wtg_datafile *df, uint64_t cap)
 {
-	if (df->size <= cap)
-		return df->size;
-	return cap / WTG_CHUNK * WTG_CHUNK;
+	return wtg_span_of(df->size, cap);
 }
 
 struct touch_job {
@@ -615,6 +621,16 @@ uint64_t wtg_ctx_llc(const struct wtg_ctx *ctx)
 
 uint64_t wtg_ram_quarter(void)
 {
+	/* a fixture tree (WTG_SYSFS_ROOT) is another machine: its nodes' memory, where it says */
+	const char *root = getenv("WTG_SYSFS_ROOT");
+	if (root && *root) {
+		const struct wtg_topology *t = wtg_topology_this();
+		uint64_t mem = 0;
+		for (int i = 0; i < t->nnodes; i++)
+			mem += t->nodes[i].memory_bytes;
+		if (mem)
+			return mem / 4;
+	}
 	long pages = sysconf(_SC_PHYS_PAGES);
 	long page = wtg_page_size();
 	if (pages <= 0)
@@ -639,7 +655,7 @@ uint64_t wtg_dram_span(const struct wtg_ctx *ctx)
 const char *wtg_cache_level_name(const struct wtg_ctx *ctx, uint64_t bytes)
 {
 	static const char *const names[] = { "L1", "L2", "L3", "L4" };
-	if (!ctx->machine) {
+	if (!ctx->machine || !ctx->machine->ncaches) {	/* the assumed caches */
 		if (bytes <= wtg_ctx_l1d(ctx))
 			return "L1";
 		return bytes <= wtg_ctx_llc(ctx) ? "L2" : "DRAM";

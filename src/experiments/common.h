@@ -78,6 +78,8 @@ int wtg_sum_passes_checked(struct wtg_ctx *ctx, wtg_sum_fn fn, const unsigned ch
 /* The largest prefix of the data file, up to cap bytes, whose sum is known: the whole file when it
  * fits, else cap rounded down to WTG_CHUNK. */
 uint64_t wtg_datafile_span(const struct wtg_datafile *df, uint64_t cap);
+/* The same for a file of size bytes (a plan has no data file yet). */
+uint64_t wtg_span_of(uint64_t size, uint64_t cap);
 
 /* Map the first `bytes` of the data file read-only and prefault it (MAP_POPULATE, then one guarded read
  * per page), so nothing timed afterwards takes a fault. NULL after wtg_table_fail(); munmap when done.

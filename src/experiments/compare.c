@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 
 #define PAIRS 30
 #define PAIRS_QUICK 10
@@ -319,6 +320,12 @@ static int setup(struct wtg_ctx *ctx, struct headline *h)
 	return c;
 }
 
+/* Pairs a run measures. */
+static int npairs_of(const struct wtg_options *o)
+{
+	return o->quick ? PAIRS_QUICK : PAIRS;
+}
+
 static int compare_run(struct wtg_ctx *ctx)
 {
 	struct headline hl;
@@ -327,7 +334,7 @@ static int compare_run(struct wtg_ctx *ctx)
 	if (c < 0)
 		return WTG_ERR;
 
-	const int npairs = ctx->opt->quick ? PAIRS_QUICK : PAIRS;
+	const int npairs = npairs_of(ctx->opt);
 	const int ncpu = wtg_online_cpus();
 	double *off = calloc((size_t)npairs, sizeof *off);
 	double *on = calloc((size_t)npairs, sizeof *on);
@@ -381,6 +388,20 @@ out:
 	return rc;
 }
 
+/* --dry-run: npairs_of() pairs, each one measurement with the condition off and one with it on
+ * (their order seeded), after one warm-up measurement. */
+static void compare_plan(struct wtg_plan *p)
+{
+	static const char *const names[] = { "pair" };
+	wtg_plan_columns(p, names, 1);
+	for (int i = 0; i < npairs_of(p->opt); i++) {
+		const struct wtg_value row = WTG_INT(i + 1);
+		wtg_plan_row(p, &row);
+	}
+	p->samples = 2;
+	p->warmup = 1;
+}
+
 const struct wtg_experiment wtg_exp_compare = {
 	.name = "compare",
 	.question = "Did the condition change it?",
@@ -394,4 +415,5 @@ const struct wtg_experiment wtg_exp_compare = {
 	.typical_s = 9,
 	.typical_quick_s = 4,
 	.run = compare_run,
+	.plan = compare_plan,
 };

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 
 extern char **environ;
 
@@ -237,12 +238,18 @@ static const struct wtg_column cols[] = {
 	{ "minflt_max", "count", WTG_T_INT, 0 },
 };
 
+/* Runs of each control. */
+static int fb_reps(const struct wtg_options *o)
+{
+	return o && o->quick ? FB_QUICK_REPS : FB_REPS;
+}
+
 static int faultbase_run(struct wtg_ctx *ctx)
 {
 	wtg_experiment_columns(&wtg_exp_faultbase, ctx->t);
 	const struct wtg_datafile *df = ctx->df;
 	int64_t pages = wtg_pages_of(df->size, wtg_page_size());
-	int reps = ctx->opt && ctx->opt->quick ? FB_QUICK_REPS : FB_REPS;
+	int reps = fb_reps(ctx->opt);
 	struct fb_run runs[FB_NCASES][FB_REPS];
 	int order[FB_NCASES] = { FB_EXIT, FB_MAP, FB_SUM };
 	int step = 0, nsteps = reps * FB_NCASES;
@@ -328,6 +335,20 @@ static int faultbase_run(struct wtg_ctx *ctx)
 	return WTG_OK;
 }
 
+/* --dry-run: the three controls, fb_reps() runs each of a child over the whole file. */
+static void faultbase_plan(struct wtg_plan *p)
+{
+	static const char *const names[] = { "case", "pages", "runs" };
+	const int64_t pages = wtg_pages_of(p->file_size, wtg_page_size());
+	wtg_plan_columns(p, names, 3);
+	for (int c = 0; c < FB_NCASES; c++) {
+		const struct wtg_value row[] = { WTG_TEXT(fb_label[c]), WTG_INT(c == FB_EXIT ? 0 : pages),
+						 WTG_INT(fb_reps(p->opt)) };
+		wtg_plan_row(p, row);
+	}
+	p->samples = fb_reps(p->opt);
+}
+
 const struct wtg_experiment wtg_exp_faultbase = {
 	.name = "faultbase",
 	.question = "Where does a lone fault come from?",
@@ -338,4 +359,5 @@ const struct wtg_experiment wtg_exp_faultbase = {
 	.typical_s = 2,
 	.typical_quick_s = 1,
 	.run = faultbase_run,
+	.plan = faultbase_plan,
 };

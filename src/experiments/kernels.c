@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 
 #define CACHE_BYTES (32ull << 20) /* bytes a cache-resident sample moves: whole passes */
 #define CACHE_BYTES_QUICK (8ull << 20)
@@ -102,27 +103,37 @@ static void add_checks(struct wtg_ctx *ctx, struct kstate *st, const struct wtg_
 	}
 }
 
-static int kernels_run(struct wtg_ctx *ctx)
+/* The buffers' sizes (cache-resident: within half of L1d; memory-sized: wtg_dram_span) and the
+ * bytes a sample over each moves (whole passes over the first; a window of at most a quarter of
+ * the second, so windows never reach past its end). */
+static void kernel_sizes(const struct wtg_ctx *ctx, uint64_t size[2], uint64_t bytes[2])
 {
 	const bool quick = ctx->opt->quick;
-	wtg_experiment_columns(&wtg_exp_kernels, ctx->t);
-	struct kstate st = {
-		.bytes = { quick ? CACHE_BYTES_QUICK : CACHE_BYTES, quick ? MEM_BYTES_QUICK : MEM_BYTES },
-	};
 	uint64_t l1 = wtg_ctx_l1d(ctx) / 2 / CHUNK * CHUNK;
+	size[0] = l1 ? l1 : CHUNK;
+	size[1] = wtg_dram_span(ctx);
+	bytes[0] = quick ? CACHE_BYTES_QUICK : CACHE_BYTES;
+	bytes[1] = quick ? MEM_BYTES_QUICK : MEM_BYTES;
+	bytes[0] = (bytes[0] + size[0] - 1) / size[0] * size[0];
+	if (bytes[1] > size[1] / 4)
+		bytes[1] = size[1] / 4 / CHUNK * CHUNK;
+}
+
+static int kernels_run(struct wtg_ctx *ctx)
+{
+	wtg_experiment_columns(&wtg_exp_kernels, ctx->t);
+	struct kstate st = { 0 };
+	uint64_t size[2];
+	kernel_sizes(ctx, size, st.bytes);
 	wtg_ctx_progress(ctx, 0, 1, "filling the buffers");
 	/* seeded bytes; the known sums come from the generator, not from any of the kernels */
-	int rc = wtg_seeded_buf_init(ctx, &ctx->rng, &st.cache, l1 ? l1 : CHUNK, CHUNK);
+	int rc = wtg_seeded_buf_init(ctx, &ctx->rng, &st.cache, size[0], CHUNK);
 	st.buf[0] = &st.cache;
 	if (rc == WTG_OK)
 		rc = wtg_dram_buf_get(ctx, &st.buf[1]);
 	if (rc == WTG_OK) {
 		for (int w = 0; w < 2; w++)
 			wtg_fmt_size(st.size[w], sizeof st.size[w], st.buf[w]->size);
-		/* a cache sample is whole passes; a memory window never reaches past the buffer's end */
-		st.bytes[0] = (st.bytes[0] + st.buf[0]->size - 1) / st.buf[0]->size * st.buf[0]->size;
-		if (st.bytes[1] > st.buf[1]->size / 4)
-			st.bytes[1] = st.buf[1]->size / 4 / CHUNK * CHUNK;
 	}
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
@@ -157,6 +168,24 @@ static int kernels_run(struct wtg_ctx *ctx)
 	return WTG_OK;
 }
 
+/* --dry-run: every kernel over the two buffers kernel_sizes gives on this machine. */
+static void kernels_plan(struct wtg_plan *p)
+{
+	static const char *const names[] = { "kernel", "wss", "bytes", "impl", "level" };
+	struct wtg_ctx ctx = { .opt = p->opt, .machine = p->machine };
+	uint64_t size[2], bytes[2];
+	kernel_sizes(&ctx, size, bytes);
+	wtg_plan_columns(p, names, 5);
+	for (int v = 0; v < 2 * NKERNELS; v++) {
+		int w = v / NKERNELS, k = v % NKERNELS;
+		const struct wtg_value row[] = { WTG_TEXT(knames[k]), WTG_INT(size[w]), WTG_INT(bytes[w]),
+						 WTG_TEXT(kernel(k)->isa), WTG_TEXT(wtg_cache_level_name(&ctx, size[w])) };
+		wtg_plan_row(p, row);
+	}
+	p->samples = WTG_ROUNDS_MIN;
+	p->warmup = 1;
+}
+
 const struct wtg_experiment wtg_exp_kernels = {
 	.name = "kernels",
 	.question = "Is it the arithmetic?",
@@ -171,4 +200,5 @@ const struct wtg_experiment wtg_exp_kernels = {
 	.typical_s = 21,
 	.typical_quick_s = 20,
 	.run = kernels_run,
+	.plan = kernels_plan,
 };

@@ -19,9 +19,19 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 
 #define MM_REPS 11
 #define MM_QUICK_REPS 9
+
+enum { ROW_LAZY = 0, ROW_POPULATE, ROW_PREFAULTED, MM_NCASES };	/* the rows */
+static const char *const mm_case[MM_NCASES] = { "not prefaulted", "populate (mmap call)", "prefaulted" };
+
+/* Repetitions of each case. */
+static int mm_reps(const struct wtg_options *o)
+{
+	return o && o->quick ? MM_QUICK_REPS : MM_REPS;
+}
 
 enum { MM_LAZY = 0, MM_POPULATED = 1 };
 
@@ -207,15 +217,15 @@ static void mm_rows(struct wtg_ctx *ctx, uint64_t size, struct mm_result *m)
 	int64_t pages = m->pages;
 
 	mm_minmax(lazy, reps, false, &lo, &hi);
-	mm_row(ctx, "not prefaulted", &lazy[il].sum_pr, pages, m->ns_fault, m->dms_med * 1e6 / (double)pages,
+	mm_row(ctx, mm_case[ROW_LAZY], &lazy[il].sum_pr, pages, m->ns_fault, m->dms_med * 1e6 / (double)pages,
 	       m->page, gb / (lazy[il].sum_pr.wall_ms / 1e3), reps, lo, hi, lazy[il].sum);
 	mm_minmax(pop, reps, true, &lo, &hi);
 	const struct wtg_probe_result *mp = &pop[im].map_pr;
-	mm_row(ctx, "populate (mmap call)", mp, pages,
+	mm_row(ctx, mm_case[ROW_POPULATE], mp, pages,
 	       mp->minflt > 0 ? mp->wall_ms * 1e6 / (double)mp->minflt : NAN,
 	       mp->wall_ms * 1e6 / (double)pages, m->page, NAN, reps, lo, hi, -1);
 	mm_minmax(pop, reps, false, &lo, &hi);
-	mm_row(ctx, "prefaulted", &pop[ip].sum_pr, pages, NAN, NAN, m->page, gb / (pop[ip].sum_pr.wall_ms / 1e3),
+	mm_row(ctx, mm_case[ROW_PREFAULTED], &pop[ip].sum_pr, pages, NAN, NAN, m->page, gb / (pop[ip].sum_pr.wall_ms / 1e3),
 	       reps, lo, hi, pop[ip].sum);
 
 	char what[96];
@@ -286,7 +296,7 @@ static int mmap_run(struct wtg_ctx *ctx)
 	}
 	m->page = wtg_page_size();
 	m->pages = wtg_pages_of(df->size, m->page);
-	m->reps = ctx->opt && ctx->opt->quick ? MM_QUICK_REPS : MM_REPS;
+	m->reps = mm_reps(ctx->opt);
 	int fd = open(df->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		free(m);
@@ -303,6 +313,24 @@ static int mmap_run(struct wtg_ctx *ctx)
 	return rc;
 }
 
+/* --dry-run: the three cases over the whole file, mm_reps() repetitions each; the time scales
+ * with the file's size against the default one. */
+static void mmap_plan(struct wtg_plan *p)
+{
+	static const char *const names[] = { "case", "pages", "page_size", "reps" };
+	const long page = wtg_page_size();
+	wtg_plan_columns(p, names, 4);
+	for (int c = 0; c < MM_NCASES; c++) {
+		const struct wtg_value row[] = { WTG_TEXT(mm_case[c]), WTG_INT(wtg_pages_of(p->file_size, page)),
+						 WTG_INT(page), WTG_INT(mm_reps(p->opt)) };
+		wtg_plan_row(p, row);
+	}
+	p->samples = mm_reps(p->opt);
+	p->work = (double)p->file_size;
+	p->ref_work = (double)(p->opt->quick ? WTG_QUICK_SIZE : WTG_DEFAULT_SIZE);
+	snprintf(p->how, sizeof p->how, "typical time x the file's size / the default size");
+}
+
 const struct wtg_experiment wtg_exp_mmap = {
 	.name = "mmap",
 	.question = "What does mapping a file cost?",
@@ -316,4 +344,5 @@ const struct wtg_experiment wtg_exp_mmap = {
 	.typical_s = 21,
 	.typical_quick_s = 2,
 	.run = mmap_run,
+	.plan = mmap_plan,
 };

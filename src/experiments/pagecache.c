@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 
 #define PC_BUF (1u << 20)
 #define PC_SPAN (64ull << 20)		/* bytes a sample reads: the file up to this */
@@ -221,6 +222,12 @@ static void add_notes(struct pc_state *st, const struct wtg_rounds *r)
 			"cache, so its passes are always buffered");
 }
 
+/* Bytes a sample reads of a file of size bytes. */
+static uint64_t pc_span(const struct wtg_options *o, uint64_t size)
+{
+	return wtg_span_of(size, o->quick ? PC_SPAN_QUICK : PC_SPAN);
+}
+
 static int pagecache_run(struct wtg_ctx *ctx)
 {
 	wtg_experiment_columns(&wtg_exp_pagecache, ctx->t);
@@ -232,7 +239,7 @@ static int pagecache_run(struct wtg_ctx *ctx)
 		return WTG_ERR;
 	}
 	st->ctx = ctx;
-	st->span = wtg_datafile_span(df, ctx->opt->quick ? PC_SPAN_QUICK : PC_SPAN);
+	st->span = pc_span(ctx->opt, df->size);
 	st->known = wtg_datafile_prefix_sum(df, st->span);
 	st->pages = wtg_pages_of(df->size, wtg_page_size());
 	memset(st->buf, 1, PC_BUF); /* not 0: malloc + memset 0 may become calloc, which touches nothing */
@@ -258,6 +265,22 @@ static int pagecache_run(struct wtg_ctx *ctx)
 	return rc;
 }
 
+/* --dry-run: cold and warm passes by each method over the span pc_span() gives the file. */
+static void pagecache_plan(struct wtg_plan *p)
+{
+	static const char *const names[] = { "pass", "method", "bytes" };
+	const uint64_t span = pc_span(p->opt, p->file_size);
+	wtg_plan_columns(p, names, 3);
+	for (int v = 0; v < PC_NVAR; v++) {
+		const struct wtg_value row[] = { WTG_TEXT(is_cold(v) ? "cold" : "warm"),
+						 WTG_TEXT(pc_method_name[method_of(v)]),
+						 WTG_INT(span) };
+		wtg_plan_row(p, row);
+	}
+	p->samples = WTG_ROUNDS_MIN;
+	p->warmup = 1;
+}
+
 const struct wtg_experiment wtg_exp_pagecache = {
 	.name = "pagecache",
 	.question = "Disk or RAM?",
@@ -270,4 +293,5 @@ const struct wtg_experiment wtg_exp_pagecache = {
 	.typical_s = 3,
 	.typical_quick_s = 2,
 	.run = pagecache_run,
+	.plan = pagecache_plan,
 };

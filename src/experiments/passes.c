@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 
 #define NPASSES 30
 #define BUF (1u << 20)
@@ -127,6 +128,17 @@ static double headline(struct wtg_ctx *ctx)
 	return wtg_checked_pass(ctx, "passes", BUF, HEADLINE_MAX, &p) == WTG_OK ? p.res.wall_ms : NAN;
 }
 
+/* --dry-run: one row, NPASSES timed passes over the data file after a warm-up pass; the time
+ * scales with the file's size against the default one. */
+static void passes_plan(struct wtg_plan *p)
+{
+	static const char *const row[] = { "pass" };
+	wtg_plan_labels(p, "operation", row, 1, NPASSES, 1);
+	p->work = (double)p->file_size;
+	p->ref_work = (double)(p->opt->quick ? WTG_QUICK_SIZE : WTG_DEFAULT_SIZE);
+	snprintf(p->how, sizeof p->how, "typical time x the file's size / the default size");
+}
+
 const struct wtg_experiment wtg_exp_passes = {
 	.name = "passes",
 	.question = "Is one warm pass a number?",
@@ -141,4 +153,5 @@ const struct wtg_experiment wtg_exp_passes = {
 	.typical_s = 3,
 	.typical_quick_s = 1,
 	.run = passes_run,
+	.plan = passes_plan,
 };

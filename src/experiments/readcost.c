@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 
 enum { OP_GETPID, OP_ZERO, OP_FILE, NOPS };
 static const char *const op_name[NOPS] = { "getpid", "1-byte /dev/zero read", "1-byte file read" };
@@ -219,6 +220,12 @@ static void rc_notes(struct wtg_ctx *ctx, const struct rc_run *st)
 				       "page-cache path (a 1-byte read cannot use O_DIRECT)");
 }
 
+/* Rounds (one batch of each operation) a run times. */
+static int rounds_of(const struct wtg_options *o)
+{
+	return o->quick ? 40 : 120;
+}
+
 static int readcost_run(struct wtg_ctx *ctx)
 {
 	wtg_experiment_columns(&wtg_exp_readcost, ctx->t);
@@ -227,7 +234,7 @@ static int readcost_run(struct wtg_ctx *ctx)
 		wtg_table_fail(ctx->t, "out of memory");
 		return WTG_ERR;
 	}
-	st->rounds = ctx->opt->quick ? 40 : 120;
+	st->rounds = rounds_of(ctx->opt);
 	st->calls = ctx->opt->quick ? 5000 : 20000;
 	if (fileread_open(ctx, &st->f) < 0) {
 		free(st);
@@ -280,6 +287,12 @@ static double headline(struct wtg_ctx *ctx)
 	return wtg_quantile(v, WTG_ARRAY_LEN(v), 0.5);
 }
 
+/* --dry-run: one row per operation, rounds_of() batches each after one warm-up round. */
+static void readcost_plan(struct wtg_plan *p)
+{
+	wtg_plan_labels(p, "operation", op_name, NOPS, rounds_of(p->opt), 1);
+}
+
 const struct wtg_experiment wtg_exp_readcost = {
 	.name = "readcost",
 	.question = "What does read() add to a crossing?",
@@ -294,4 +307,5 @@ const struct wtg_experiment wtg_exp_readcost = {
 	.typical_s = 34,
 	.typical_quick_s = 3,
 	.run = readcost_run,
+	.plan = readcost_plan,
 };

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 #include "rounds.h"
 #include "wtg/topology.h"
 
@@ -364,7 +365,8 @@ static void notes(struct wtg_ctx *ctx, const struct roof *rf, const struct wtg_r
 
 /* The two buffers: half the L1 data cache, and twice the last-level cache within limits, both
  * filled from the seeded generator (which also faults every page in before timing). */
-static int make_buffers(struct wtg_ctx *ctx, struct roof *rf)
+/* The two buffers' sizes: half of L1d, and twice the LLC within the memory bounds. */
+static void buffer_sizes(const struct wtg_ctx *ctx, struct roof *rf)
 {
 	const bool quick = ctx->opt->quick;
 	uint64_t l1 = ctx->machine ? wtg_machine_cache_size(ctx->machine, 1) : 0;
@@ -374,6 +376,11 @@ static int make_buffers(struct wtg_ctx *ctx, struct roof *rf)
 	mem = mem < lo ? lo : mem > hi ? hi : mem;
 	rf->b[BUF_CACHE].size = (size_t)((l1 ? l1 : L1_FALLBACK) / 2 / LINE * LINE);
 	rf->b[BUF_MEM].size = (size_t)(mem / LINE * LINE);
+}
+
+static int make_buffers(struct wtg_ctx *ctx, struct roof *rf)
+{
+	buffer_sizes(ctx, rf);
 	for (int i = 0; i < NBUF; i++) {
 		rf->b[i].w = wtg_aligned_alloc(4096, rf->b[i].size);
 		if (!rf->b[i].w) {
@@ -393,10 +400,16 @@ static int make_buffers(struct wtg_ctx *ctx, struct roof *rf)
 	return WTG_OK;
 }
 
+/* A run's targets: ops per sample and its byte cap. */
+static struct roof roof_of(const struct wtg_options *o)
+{
+	return (struct roof){ .ops_target = o->quick ? OPS_TARGET_QUICK : OPS_TARGET,
+			      .bytes_cap = o->quick ? BYTES_CAP_QUICK : BYTES_CAP, .ridge = { NAN, NAN } };
+}
+
 static int roofline_run(struct wtg_ctx *ctx)
 {
-	struct roof rf = { .ops_target = ctx->opt->quick ? OPS_TARGET_QUICK : OPS_TARGET,
-			   .bytes_cap = ctx->opt->quick ? BYTES_CAP_QUICK : BYTES_CAP, .ridge = { NAN, NAN } };
+	struct roof rf = roof_of(ctx->opt);
 	wtg_experiment_columns(&wtg_exp_roofline, ctx->t);
 	const int nsteps = 1 + wtg_rounds_steps(NBUF * NINT, WTG_ROUNDS_MIN, 1);
 	wtg_ctx_progress(ctx, 0, nsteps, "filling the buffers");
@@ -422,6 +435,26 @@ static int roofline_run(struct wtg_ctx *ctx)
 	return rc;
 }
 
+/* --dry-run: every intensity over the two buffers buffer_sizes gives on this machine. */
+static void roofline_plan(struct wtg_plan *p)
+{
+	static const char *const names[] = { "buffer", "wss", "ops_per_byte", "kernel", "bytes", "ops" };
+	struct wtg_ctx ctx = { .opt = p->opt, .machine = p->machine };
+	struct roof rf = roof_of(p->opt);
+	buffer_sizes(&ctx, &rf);
+	wtg_plan_columns(p, names, 6);
+	for (int v = 0; v < NBUF * NINT; v++) {
+		int idx = v % NINT;
+		uint64_t bytes = sample_bytes(&rf, idx);
+		const struct wtg_value row[] = { WTG_TEXT(buf_names[v / NINT]), WTG_INT(rf.b[v / NINT].size),
+						 WTG_REAL(intensity(idx)), WTG_TEXT(kernel_names[idx]), WTG_INT(bytes),
+						 WTG_INT(bytes / LINE * ops_per_line(idx)) };
+		wtg_plan_row(p, row);
+	}
+	p->samples = WTG_ROUNDS_MIN;
+	p->warmup = 1;
+}
+
 const struct wtg_experiment wtg_exp_roofline = {
 	.name = "roofline",
 	.question = "Short on math or short on bytes?",
@@ -437,4 +470,5 @@ const struct wtg_experiment wtg_exp_roofline = {
 	.typical_s = 12,
 	.typical_quick_s = 3,
 	.run = roofline_run,
+	.plan = roofline_plan,
 };

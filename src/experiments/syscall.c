@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 
 static const long batch_sizes[] = { 1, 10, 100, 1000, 10000 };
 #define NSIZES ((int)WTG_ARRAY_LEN(batch_sizes))
@@ -133,10 +134,16 @@ static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_
 			       "single calls: a stall inside a batch is spread over its calls");
 }
 
+/* Batches of each size a run times. */
+static int batches_of(const struct wtg_options *o)
+{
+	return o->quick ? 100 : 200;
+}
+
 static int syscall_run(struct wtg_ctx *ctx)
 {
 	wtg_experiment_columns(&wtg_exp_syscall, ctx->t);
-	struct sc_run st = { .nbatches = ctx->opt->quick ? 100 : 200 };
+	struct sc_run st = { .nbatches = batches_of(ctx->opt) };
 	/* the schedule: nbatches of every size and nbatches clock pairs, shuffled with the seed */
 	st.nslots = (NSIZES + 1) * st.nbatches;
 	st.order = malloc((size_t)st.nslots * sizeof *st.order);
@@ -176,6 +183,19 @@ static double headline(struct wtg_ctx *ctx)
 	return wtg_quantile(v, WTG_ARRAY_LEN(v), 0.5);
 }
 
+/* --dry-run: one row per batch size, each timed batches_of() times (shuffled with as many empty
+ * clock pairs). */
+static void syscall_plan(struct wtg_plan *p)
+{
+	static const char *const names[] = { "batch", "batches" };
+	wtg_plan_columns(p, names, 2);
+	for (int k = 0; k < NSIZES; k++) {
+		const struct wtg_value row[] = { WTG_INT(batch_sizes[k]), WTG_INT(batches_of(p->opt)) };
+		wtg_plan_row(p, row);
+	}
+	p->samples = batches_of(p->opt);
+}
+
 const struct wtg_experiment wtg_exp_syscall = {
 	.name = "syscall",
 	.question = "What does one kernel crossing cost?",
@@ -192,4 +212,5 @@ const struct wtg_experiment wtg_exp_syscall = {
 	.typical_s = 14,
 	.typical_quick_s = 3,
 	.run = syscall_run,
+	.plan = syscall_plan,
 };

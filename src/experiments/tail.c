@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 #include "wtg/topology.h"
 
 #define BLOCKS 10		/* blocks per condition */
@@ -191,6 +192,12 @@ static void notes(struct wtg_ctx *ctx, const struct wtg_summary *s, long calls, 
 	wtg_table_note(ctx->t, "%s", types);
 }
 
+/* The loaded condition's row label. */
+static void on_label(char *buf, size_t len, int ncpu)
+{
+	snprintf(buf, len, "burners on (%d)", ncpu);
+}
+
 static int tail_run(struct wtg_ctx *ctx)
 {
 	const int n = BLOCKS * BLOCK_BATCHES;
@@ -219,7 +226,7 @@ static int tail_run(struct wtg_ctx *ctx)
 		goto out;
 	struct wtg_summary s[2];
 	char label[48];
-	snprintf(label, sizeof label, "burners on (%d)", ncpu);
+	on_label(label, sizeof label, ncpu);
 	double quiet = wtg_quantile(c[OFF].v, (size_t)n, 0.5);
 	if (add_row(ctx, "burners off", &c[OFF], 0, quiet, 0, &s[OFF]) < 0 ||
 	    add_row(ctx, label, &c[ON], ncpu, quiet, s[OFF].p99, &s[ON]) < 0) {
@@ -239,6 +246,16 @@ out:
 	return rc;
 }
 
+/* --dry-run: the two conditions, BLOCKS blocks of BLOCK_BATCHES batches each, after the warm-up
+ * that fits the batch size. */
+static void tail_plan(struct wtg_plan *p)
+{
+	char on[48];
+	on_label(on, sizeof on, wtg_online_cpus());
+	const char *const rows[] = { "burners off", on };
+	wtg_plan_labels(p, "condition", rows, 2, BLOCKS * BLOCK_BATCHES, CAL_BATCHES);
+}
+
 const struct wtg_experiment wtg_exp_tail = {
 	.name = "tail",
 	.question = "Where does interference live?",
@@ -252,4 +269,5 @@ const struct wtg_experiment wtg_exp_tail = {
 	.typical_s = 38,
 	.typical_quick_s = 18,
 	.run = tail_run,
+	.plan = tail_plan,
 };

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 #include "rounds.h"
 #include "wtg/topology.h"
 
@@ -591,19 +592,30 @@ static void starved_fail(struct wtg_ctx *ctx, const struct sweep *sw)
 		       wtg_policy_requested() ? "background" : "normal");
 }
 
+/* The largest thread count: --threads, else the online CPUs. */
+static int max_threads(const struct wtg_options *o, const struct wtg_topology *t)
+{
+	return o->threads > 0 ? o->threads : t->cpus_online > 0 ? t->cpus_online : 1;
+}
+
+/* Repetitions of a span of the file that make a sample's bytes. */
+static int reps_for(const struct wtg_options *o, uint64_t span)
+{
+	const uint64_t target = o->quick ? TARGET_BYTES_QUICK : TARGET_BYTES;
+	int reps = span ? (int)((target + span - 1) / span) : 1;
+	return reps < 1 ? 1 : reps;
+}
+
 static int threads_run(struct wtg_ctx *ctx)
 {
 	struct sweep sw = { .topo = wtg_topology_this(), .consistent = true, .limit_ms = ctx->opt->time_limit_ms };
 	sw.ncpu = sw.topo->cpus_online;
 	read_allowed(&sw);
-	const int maxn = ctx->opt->threads > 0 ? ctx->opt->threads : sw.ncpu > 0 ? sw.ncpu : 1;
-	const uint64_t target = ctx->opt->quick ? TARGET_BYTES_QUICK : TARGET_BYTES;
+	const int maxn = max_threads(ctx->opt, sw.topo);
 	wtg_experiment_columns(&wtg_exp_threads, ctx->t);
 	sw.span = wtg_datafile_span(ctx->df, SPAN_CAP);
 	sw.known = wtg_datafile_prefix_sum(ctx->df, sw.span);
-	sw.reps = (int)((target + sw.span - 1) / sw.span);
-	if (sw.reps < 1)
-		sw.reps = 1;
+	sw.reps = reps_for(ctx->opt, sw.span);
 	if (plan_variants(&sw, maxn) < 0) {
 		free_variants(&sw);
 		wtg_table_fail(ctx->t, "out of memory for %d threads", maxn);
@@ -642,6 +654,38 @@ static int threads_run(struct wtg_ctx *ctx)
 	return rc;
 }
 
+/* --dry-run: the rows plan_variants gives on this machine's topology; a row takes about the same
+ * time whatever its thread count (the bytes are fixed), so the typical time scales with the rows
+ * against the rows on the two-CPU reference machine (2 counts x 2 placements). */
+static void threads_plan(struct wtg_plan *p)
+{
+	static const char *const names[] = { "threads", "placement", "memory", "cpus", "nodes", "memory_nodes",
+					      "bytes", "oversubscribed" };
+	struct sweep sw = { .topo = p->topo, .ncpu = p->topo->cpus_online };
+	const uint64_t span = wtg_span_of(p->file_size, SPAN_CAP);
+	const uint64_t bytes = span * (uint64_t)reps_for(p->opt, span);
+	if (plan_variants(&sw, max_threads(p->opt, p->topo)) < 0)
+		p->failed = true;
+	wtg_plan_columns(p, names, (int)WTG_ARRAY_LEN(names));
+	for (int v = 0; v < sw.nvar && !p->failed; v++) {
+		const struct variant *var = &sw.var[v];
+		const struct wtg_value row[] = {
+			WTG_INT(var->plan.threads), WTG_TEXT(wtg_placement_name(var->plan.placement)),
+			WTG_TEXT(wtg_memory_name(var->plan.memory)), WTG_TEXT(var->cpu_list),
+			WTG_TEXT(var->node_list), WTG_TEXT(var->mem_list), WTG_INT(bytes),
+			WTG_INT(var->plan.threads > sw.ncpu),
+		};
+		wtg_plan_row(p, row);
+	}
+	free_variants(&sw);
+	p->samples = WTG_ROUNDS_MIN;
+	p->warmup = 1;
+	p->work = p->nrows;
+	p->ref_work = WTG_NPLACEMENTS * 2;	/* counts 1 and 2 */
+	snprintf(p->how, sizeof p->how, "typical time x %d rows / %d on a %d-CPU machine", p->nrows,
+		 WTG_NPLACEMENTS * 2, WTG_PLAN_REF_CPUS);
+}
+
 const struct wtg_experiment wtg_exp_threads = {
 	.name = "threads",
 	.question = "How many cores fill the memory pipe?",
@@ -658,4 +702,5 @@ const struct wtg_experiment wtg_exp_threads = {
 	.typical_s = 2,
 	.typical_quick_s = 1,
 	.run = threads_run,
+	.plan = threads_plan,
 };

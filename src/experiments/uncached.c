@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 
 #define UC_MIN_BUF (4u << 10)
 #define UC_MAX_BUF (16u << 20)
@@ -378,11 +379,11 @@ static int uc_draw(struct uc *u, uint64_t usable, size_t nrand, uint64_t slot)
 }
 
 /* Bytes per sequential sample, the random offsets, and room for every timed call's latency. */
-static int uc_plan(struct uc *u, uint64_t usable, bool quick)
+/* The sequential rows' buffers and the bytes a sample of each reads of usable bytes. */
+static void uc_seq_sizes(uint64_t usable, bool quick, size_t *buf, uint64_t *seq_bytes)
 {
 	uint64_t max_calls = quick ? UC_QUICK_MAX_CALLS : UC_MAX_CALLS;
 	uint64_t cap = quick ? UC_QUICK_CAP : UC_CAP;
-	size_t most = 0;
 	for (int v = 0; v < UC_NSEQ; v++) {
 		size_t b = (size_t)UC_MIN_BUF << (2 * v);
 		uint64_t bytes = usable;
@@ -391,8 +392,17 @@ static int uc_plan(struct uc *u, uint64_t usable, bool quick)
 			bytes = (uint64_t)b * max_calls; /* b divides 64 KiB or is a multiple of it */
 		if (bytes > cap)	/* at least one buffer, never past the file */
 			bytes = cap >= b ? cap / b * b : b < usable ? b : usable;
-		u->seq_buf[v] = b;
-		u->seq_bytes[v] = bytes / WTG_CHUNK * WTG_CHUNK;
+		buf[v] = b;
+		seq_bytes[v] = bytes / WTG_CHUNK * WTG_CHUNK;
+	}
+}
+
+static int uc_plan(struct uc *u, uint64_t usable, bool quick)
+{
+	size_t most = 0;
+	uc_seq_sizes(usable, quick, u->seq_buf, u->seq_bytes);
+	for (int v = 0; v < UC_NSEQ; v++) {
+		size_t b = u->seq_buf[v];
 		size_t calls = (size_t)((u->seq_bytes[v] + b - 1) / b);
 		most = calls > most ? calls : most;
 		if (!(u->all[v] = malloc(WTG_ROUNDS_MIN * calls * sizeof(double) + 1)))
@@ -554,6 +564,33 @@ static int uncached_run(struct wtg_ctx *ctx)
 	return rc;
 }
 
+/* --dry-run: the sequential buffers uc_seq_sizes gives the file, then the random reads (all of
+ * them, spread over the rounds); the mechanism (O_DIRECT or evicting)
+ * is known only once the file exists. */
+static void uncached_plan(struct wtg_plan *p)
+{
+	static const char *const names[] = { "mode", "bufsize", "read_calls", "bytes" };
+	const bool quick = p->opt->quick;
+	const uint64_t usable = p->file_size / WTG_CHUNK * WTG_CHUNK;
+	size_t buf[UC_NSEQ];
+	uint64_t bytes[UC_NSEQ];
+	uc_seq_sizes(usable, quick, buf, bytes);
+	wtg_plan_columns(p, names, 4);
+	for (int v = 0; v < UC_NSEQ; v++) {
+		const struct wtg_value row[] = { WTG_TEXT("sequential"), WTG_INT(buf[v]),
+						 WTG_INT((bytes[v] + buf[v] - 1) / buf[v]), WTG_INT(bytes[v]) };
+		wtg_plan_row(p, row);
+	}
+	/* at most one read per 16 KiB slot in a round */
+	int64_t nrand = quick ? UC_QUICK_RANDOM : UC_RANDOM, most = (int64_t)(usable / UC_RAND_LEN) * WTG_ROUNDS_MIN;
+	nrand = nrand < most ? nrand : most;
+	const struct wtg_value row[] = { WTG_TEXT("random"), WTG_INT(UC_RAND_LEN), WTG_INT(nrand),
+					 WTG_INT(nrand * UC_RAND_LEN) };
+	wtg_plan_row(p, row);
+	p->samples = WTG_ROUNDS_MIN;
+	p->warmup = 1;
+}
+
 const struct wtg_experiment wtg_exp_uncached = {
 	.name = "uncached",
 	.question = "What does the storage path cost?",
@@ -568,4 +605,5 @@ const struct wtg_experiment wtg_exp_uncached = {
 	.typical_s = 23,
 	.typical_quick_s = 4,
 	.run = uncached_run,
+	.plan = uncached_plan,
 };

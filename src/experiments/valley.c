@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 
 #define MIN_BUF 16u
 #define MAX_BUF (16u << 20)
@@ -103,20 +104,22 @@ static const struct wtg_column cols[] = {
 	{ "ns_per_call", "ns", WTG_T_REAL, 1 },
 };
 
-/* The sizes a run measures: O_DIRECT in force skips those below its alignment (*skipped_below). */
-static void plan(struct wtg_ctx *ctx, struct vstate *st, bool direct, size_t *skipped_below)
+/* The sizes a run measures over a file of size bytes: those below align (O_DIRECT's alignment in
+ * force, else 0) are skipped (*skipped_below). */
+static void valley_sizes(const struct wtg_options *o, uint64_t size, size_t align, struct vstate *st,
+			 size_t *skipped_below)
 {
-	const bool quick = ctx->opt->quick;
+	const bool quick = o->quick;
 	const uint64_t max_calls = quick ? MAX_CALLS_QUICK : MAX_CALLS_FULL;
 	const uint64_t cap = quick ? CAP_QUICK : CAP_FULL;
 	*skipped_below = 0;
 	st->nsizes = 0;
 	for (size_t b = MIN_BUF; b <= MAX_BUF; b *= 4) {
-		if (direct && b < wtg_io_align(ctx->df)) {
-			*skipped_below = wtg_io_align(ctx->df);
+		if (b < align) {
+			*skipped_below = align;
 			continue;
 		}
-		uint64_t want = ctx->df->size;
+		uint64_t want = size;
 		if ((uint64_t)b * max_calls < want)
 			want = (uint64_t)b * max_calls; /* a multiple of WTG_CHUNK */
 		if (cap < want)
@@ -187,7 +190,7 @@ static int valley_run(struct wtg_ctx *ctx)
 	if (rc == WTG_OK && !wtg_check_sum(ctx, "warm-up pass", p.sum, wtg_datafile_prefix_sum(df, p.bytes)))
 		rc = WTG_ERR;
 	size_t skipped_below = 0;
-	plan(ctx, &st, rc == WTG_OK && p.direct, &skipped_below);
+	valley_sizes(ctx->opt, df->size, rc == WTG_OK && p.direct ? wtg_io_align(df) : 0, &st, &skipped_below);
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
 		.nvariants = st.nsizes, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
@@ -215,6 +218,25 @@ static double headline(struct wtg_ctx *ctx)
 	return p.res.wall_ms > 0 ? (double)p.bytes / (p.res.wall_ms * 1e6) : NAN;
 }
 
+/* --dry-run: the buffer sizes valley_sizes gives for the file's size (with --uncached, sizes
+ * below a page are assumed refused), the calls and bytes a sample of each asks for. */
+static void valley_plan(struct wtg_plan *p)
+{
+	static const char *const names[] = { "bufsize", "read_calls", "bytes" };
+	struct vstate st = { 0 };
+	size_t skipped;
+	valley_sizes(p->opt, p->file_size, p->opt->uncached ? (size_t)wtg_page_size() : 0, &st, &skipped);
+	wtg_plan_columns(p, names, 3);
+	for (int v = 0; v < st.nsizes; v++) {
+		const struct wtg_value row[] = { WTG_INT(st.sizes[v]),
+						 WTG_INT((st.want[v] + st.sizes[v] - 1) / st.sizes[v]),
+						 WTG_INT(st.want[v]) };
+		wtg_plan_row(p, row);
+	}
+	p->samples = WTG_ROUNDS_MIN;
+	p->warmup = 1;
+}
+
 const struct wtg_experiment wtg_exp_valley = {
 	.name = "valley",
 	.question = "How big should the read buffer be?",
@@ -231,4 +253,5 @@ const struct wtg_experiment wtg_exp_valley = {
 	.typical_s = 12,
 	.typical_quick_s = 1,
 	.run = valley_run,
+	.plan = valley_plan,
 };

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 
 #define CHUNK (4u << 10)		/* the known sums cover 4 KiB pieces */
 #define SAMPLE_BYTES (256ull << 20)	/* bytes a timed sample moves */
@@ -81,8 +82,10 @@ static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_re
 
 /* The sizes: x2 steps from the power of two at or below half of L1d up to the memory-sized span
  * (at least 4x the LLC, or a quarter of RAM, which then ends the list whatever its size). */
-static void plan(struct wtg_ctx *ctx, struct wstate *st)
+static void wss_sizes(struct wtg_ctx *ctx, struct wstate *st)
 {
+	st->bytes = ctx->opt->quick ? SAMPLE_BYTES_QUICK : SAMPLE_BYTES;
+	st->llc = wtg_ctx_llc(ctx);
 	uint64_t lo = CHUNK, top = wtg_dram_span(ctx);
 	while (lo * 2 <= wtg_ctx_l1d(ctx) / 2)
 		lo *= 2;
@@ -163,9 +166,7 @@ static int wss_run(struct wtg_ctx *ctx)
 		wtg_table_fail(ctx->t, "out of memory");
 		return WTG_ERR;
 	}
-	st->bytes = ctx->opt->quick ? SAMPLE_BYTES_QUICK : SAMPLE_BYTES;
-	st->llc = wtg_ctx_llc(ctx);
-	plan(ctx, st);
+	wss_sizes(ctx, st);
 	wtg_ctx_progress(ctx, 0, 1, "filling the buffer");
 	int rc = wtg_dram_buf_get(ctx, &st->buf);
 	struct wtg_rounds r = { 0 };
@@ -229,6 +230,45 @@ static double headline(struct wtg_ctx *ctx)
 	return res.wall_ms > 0 ? (double)(span * HEADLINE_PASSES) / (res.wall_ms * 1e6) : NAN;
 }
 
+/* The work of a run over sizes st: the buffer filled once, then every size's samples (warm-up and
+ * timed, a set within the LLC re-read once untimed first). */
+static double planned_bytes(const struct wstate *st)
+{
+	double work = (double)st->sizes[st->nsizes - 1];
+	for (int v = 0; v < st->nsizes; v++) {
+		uint64_t set = st->sizes[v];
+		uint64_t bytes = st->bytes < set ? st->bytes : (st->bytes + set - 1) / set * set;
+		work += (double)(WTG_ROUNDS_MIN + 1) * (double)(bytes + (set <= st->llc ? set : 0));
+	}
+	return work;
+}
+
+/* --dry-run: the sizes wss_sizes gives on this machine; the typical time scales with the bytes
+ * summed against those of the reference machine (this machine's L1d, a 32 MiB LLC assumed). */
+static void wss_plan(struct wtg_plan *p)
+{
+	static const char *const names[] = { "wss", "level", "passes", "bytes" };
+	struct wtg_ctx ctx = { .opt = p->opt, .machine = p->machine };
+	struct wstate st = { 0 };
+	wss_sizes(&ctx, &st);
+	wtg_plan_columns(p, names, (int)WTG_ARRAY_LEN(names));
+	for (int v = 0; v < st.nsizes; v++) {
+		uint64_t set = st.sizes[v];
+		uint64_t bytes = st.bytes < set ? st.bytes : (st.bytes + set - 1) / set * set;
+		const struct wtg_value row[] = { WTG_INT(set), WTG_TEXT(wtg_cache_level_name(&ctx, set)),
+						 WTG_REAL((double)bytes / set), WTG_INT(bytes) };
+		wtg_plan_row(p, row);
+	}
+	p->samples = WTG_ROUNDS_MIN;
+	p->warmup = 1;
+	p->work = planned_bytes(&st);
+	struct wtg_ctx ref = { .opt = p->opt };	/* no machine: the assumed caches */
+	struct wstate rst = { 0 };
+	wss_sizes(&ref, &rst);
+	p->ref_work = planned_bytes(&rst);
+	snprintf(p->how, sizeof p->how, "typical time x bytes summed here / on a machine with a 32M LLC");
+}
+
 const struct wtg_experiment wtg_exp_wss = {
 	.name = "wss",
 	.question = "Cache or core?",
@@ -245,4 +285,5 @@ const struct wtg_experiment wtg_exp_wss = {
 	.typical_s = 3,
 	.typical_quick_s = 2,
 	.run = wss_run,
+	.plan = wss_plan,
 };

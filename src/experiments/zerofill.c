@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/plan.h"
 
 #define ZF_SIZE (256ull << 20)
 #define ZF_QUICK_SIZE (64ull << 20)
@@ -78,11 +79,17 @@ static const struct wtg_column cols[] = {
 	{ "page_size", "B", WTG_T_INT, 0 },
 };
 
+/* The anonymous mapping a repetition touches. */
+static size_t zf_bytes(const struct wtg_options *o)
+{
+	return (size_t)(o && o->quick ? ZF_QUICK_SIZE : ZF_SIZE);
+}
+
 static int zerofill_run(struct wtg_ctx *ctx)
 {
 	wtg_experiment_columns(&wtg_exp_zerofill, ctx->t);
 	long page = wtg_page_size();
-	size_t bytes = (size_t)(ctx->opt && ctx->opt->quick ? ZF_QUICK_SIZE : ZF_SIZE);
+	size_t bytes = zf_bytes(ctx->opt);
 	double ns[ZF_REPS];
 	int n = 0;
 	bool enough = true;
@@ -150,6 +157,20 @@ static double headline(struct wtg_ctx *ctx)
 	return zf_ns_per_fault(&r);
 }
 
+/* --dry-run: ZF_REPS rows, each a fresh mapping of zf_bytes() touched once per page. */
+static void zerofill_plan(struct wtg_plan *p)
+{
+	static const char *const names[] = { "rep", "pages", "bytes", "page_size" };
+	const long page = wtg_page_size();
+	const size_t bytes = zf_bytes(p->opt);
+	wtg_plan_columns(p, names, 4);
+	for (int rep = 0; rep < ZF_REPS; rep++) {
+		const struct wtg_value row[] = { WTG_INT(rep + 1), WTG_INT(bytes / (size_t)page), WTG_INT(bytes),
+						 WTG_INT(page) };
+		wtg_plan_row(p, row);
+	}
+}
+
 const struct wtg_experiment wtg_exp_zerofill = {
 	.name = "zerofill",
 	.question = "What does one page fault cost?",
@@ -163,4 +184,5 @@ const struct wtg_experiment wtg_exp_zerofill = {
 	.typical_s = 12,
 	.typical_quick_s = 5,
 	.run = zerofill_run,
+	.plan = zerofill_plan,
 };

@@ -82,7 +82,7 @@ static void json_int_or_null(FILE *f, int64_t v)
 		fprintf(f, "%" PRId64, v);
 }
 
-static void json_value(FILE *f, const struct wtg_value *v)
+void wtg_json_value(FILE *f, const struct wtg_value *v)
 {
 	switch (v->type) {
 	case WTG_T_INT:
@@ -213,7 +213,7 @@ static void write_topology(FILE *f, const struct wtg_topology *t, const char *su
 	fputs("]}", f);
 }
 
-static void write_machine(FILE *f, const struct wtg_report_meta *meta)
+void wtg_json_machine(FILE *f, const struct wtg_report_meta *meta)
 {
 	const struct wtg_machine *m = meta->machine;
 	fputs("  \"machine\": {\n", f);
@@ -429,7 +429,7 @@ static void json_cell(FILE *f, const struct wtg_value *v, int i)
 		fputs(", ", f);
 	wtg_json_string(f, wtg_report_column(cell_table, i)->name);
 	fputs(": ", f);
-	json_value(f, v);
+	wtg_json_value(f, v);
 }
 
 static void write_rows(FILE *f, const struct wtg_table *t)
@@ -532,7 +532,7 @@ void wtg_json_begin(FILE *f, const struct wtg_report_meta *m)
 	wtg_json_string(f, PACKAGE_VERSION);
 	fputs(",\n", f);
 	write_run(f, m);
-	write_machine(f, m);
+	wtg_json_machine(f, m);
 	write_conditions(f, m);
 	fprintf(f, "  \"seed\": %" PRIu64 ",\n", m->has_seed ? m->seed : 0);
 	fprintf(f, "  \"quick\": %s,\n", bool_str(m->has_seed && m->quick));

@@ -21,5 +21,9 @@ void wtg_text_end(FILE *f, const struct wtg_report_meta *m, int n);
 void wtg_json_end(FILE *f, const struct wtg_report_meta *m, int n);
 void wtg_svg_end(FILE *f, const struct wtg_report_meta *m, int n);
 void wtg_html_end(FILE *f, const struct wtg_report_meta *m, int n);
+/* The JSON report's "machine" block (with its trailing comma), also written by --dry-run. */
+void wtg_json_machine(FILE *f, const struct wtg_report_meta *m);
+/* One cell as JSON: a number, a string, or null. */
+void wtg_json_value(FILE *f, const struct wtg_value *v);
 
 #endif
