@@ -634,6 +634,41 @@ void wtg_lay_sweep_free(struct wtg_lay_sweep *p)
 	p->ns = 0;
 }
 
+/* ---- several runs ---- */
+
+void wtg_lay_cond_words(char *buf, size_t len, const struct wtg_cond_snapshot *c)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	if (c->burners > 0)
+		n += (size_t)snprintf(buf, len, "burners %d %s", c->burners, c->burn_kind == WTG_BURN_STREAM ? "stream" : "spin");
+	if (c->background && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%sbackground", n ? ", " : "");
+	if (c->uncached && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%suncached", n ? ", " : "");
+	if (n == 0)
+		snprintf(buf, len, "quiet");
+}
+
+static bool same_conditions(const struct wtg_cond_snapshot *a, const struct wtg_cond_snapshot *b)
+{
+	return a->burners == b->burners && (a->burners == 0 || a->burn_kind == b->burn_kind) &&
+	       a->background == b->background && a->uncached == b->uncached;
+}
+
+void wtg_lay_table_conditions(char *buf, size_t len, const struct wtg_table *t)
+{
+	buf[0] = '\0';
+	if (t->nrows == 0)
+		return;
+	for (int r = 1; r < t->nrows; r++)
+		if (!same_conditions(&t->rows[r].cond, &t->rows[0].cond)) {
+			snprintf(buf, len, "mixed conditions");
+			return;
+		}
+	wtg_lay_cond_words(buf, len, &t->rows[0].cond);
+}
+
 /* ---- bars ---- */
 
 /* The bars the experiment declares, or NULL: then its text columns label the bars and its first
@@ -796,6 +831,55 @@ int wtg_lay_bars_build(struct wtg_lay_bars *b, const struct wtg_table *t, const 
 	if (!(b->scale > 0))
 		b->scale = 1;
 	bar_groups(b, t, lc0);
+	for (int r = 0; r < b->n; r++)
+		b->b[r].run = -1;
+	return 0;
+}
+
+int wtg_lay_bars_merge(struct wtg_lay_bars *out, const struct wtg_lay_bars *in, int n)
+{
+	int total = 0, last = -1;
+	memset(out, 0, sizeof *out);
+	out->base = NAN;
+	for (int k = 0; k < n; k++)
+		if (in[k].n > 0) {
+			total += in[k].n;
+			last = k;
+		}
+	if (total == 0 || !(out->b = calloc((size_t)total, sizeof *out->b)))
+		return -1;
+	const struct wtg_lay_bars *l = &in[last];
+	out->unit = l->unit;
+	out->base = l->base;
+	out->ideal = l->ideal;
+	out->ideal_capped = l->ideal_capped;
+	out->scale = 0;
+	/* each label in the order it first appears, then every run's bar of that label */
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < in[k].n; i++) {
+			const char *label = in[k].b[i].label;
+			bool seen = false;
+			for (int j = 0; j < out->n && !seen; j++)
+				seen = strcmp(out->b[j].label, label) == 0;
+			for (int q = k; q < n && !seen; q++)
+				for (int r = 0; r < in[q].n; r++)
+					if (strcmp(in[q].b[r].label, label) == 0) {
+						struct wtg_lay_bar *o = &out->b[out->n++];
+						*o = in[q].b[r];
+						o->run = q;
+						o->first = q == k;
+						if (q != last)
+							o->ideal = NAN;
+						break;
+					}
+		}
+	for (int k = 0; k < n; k++) {
+		out->scale = fmax(out->scale, in[k].n ? in[k].scale : 0);
+		out->neg = out->neg || in[k].neg;
+		out->has_ci = out->has_ci || in[k].has_ci;
+	}
+	if (!(out->scale > 0))
+		out->scale = 1;
 	return 0;
 }
 
@@ -808,30 +892,34 @@ void wtg_lay_bars_free(struct wtg_lay_bars *b)
 
 /* ---- histogram ---- */
 
-int wtg_lay_hist_build(struct wtg_lay_hist *h, const struct wtg_table *t)
+/* Add series s of t as a distribution: false when it has no samples or is not in the first's unit. */
+static bool add_dist(struct wtg_lay_hist *h, const struct wtg_table *t, const struct wtg_series *s, const char *name)
 {
-	memset(h, 0, sizeof *h);
-	/* one scale: the distributions in the first one's unit (fault counts beside times stay out) */
-	for (int i = 0; i < t->nseries && h->nd < WTG_LAY_MAX_DIST; i++) {
-		const struct wtg_series *s = &t->series[i];
-		struct wtg_lay_dist *d = &h->d[h->nd];
-		if (s->n == 0 || (h->nd > 0 && strcmp(s->unit, h->d[0].s->unit) != 0))
-			continue;
-		d->s = s;
-		d->sorted = malloc(s->n * sizeof *d->sorted);
-		if (!d->sorted)
-			break;
-		memcpy(d->sorted, s->v, s->n * sizeof *s->v);
-		wtg_sort(d->sorted, s->n);
-		d->n = s->n;
-		d->min = d->sorted[0];
-		d->max = d->sorted[s->n - 1];
-		d->med = wtg_quantile_sorted(d->sorted, s->n, 0.5);
-		d->p90 = wtg_quantile_sorted(d->sorted, s->n, 0.9);
-		d->p99 = wtg_quantile_sorted(d->sorted, s->n, 0.99);
-		h->maxn = d->n > h->maxn ? d->n : h->maxn;
-		h->nd++;
-	}
+	struct wtg_lay_dist *d = &h->d[h->nd];
+	if (s->n == 0 || (h->nd > 0 && strcmp(s->unit, h->d[0].s->unit) != 0))
+		return false;
+	d->sorted = malloc(s->n * sizeof *d->sorted);
+	if (!d->sorted)
+		return false;
+	d->s = s;
+	d->t = t;
+	d->name = name;
+	memcpy(d->sorted, s->v, s->n * sizeof *s->v);
+	wtg_sort(d->sorted, s->n);
+	d->n = s->n;
+	d->min = d->sorted[0];
+	d->max = d->sorted[s->n - 1];
+	d->med = wtg_quantile_sorted(d->sorted, s->n, 0.5);
+	d->p90 = wtg_quantile_sorted(d->sorted, s->n, 0.9);
+	d->p99 = wtg_quantile_sorted(d->sorted, s->n, 0.99);
+	h->maxn = d->n > h->maxn ? d->n : h->maxn;
+	h->nd++;
+	return true;
+}
+
+/* The shared scale of the distributions. */
+static int hist_scale(struct wtg_lay_hist *h)
+{
 	double lo = INFINITY, lo_pos = INFINITY, hi = -INFINITY;
 	for (int i = 0; i < h->nd; i++) {
 		lo = fmin(lo, h->d[i].min);
@@ -852,6 +940,26 @@ int wtg_lay_hist_build(struct wtg_lay_hist *h, const struct wtg_table *t)
 	h->lo = lo;
 	h->hi = hi;
 	return h->nd;
+}
+
+int wtg_lay_hist_build(struct wtg_lay_hist *h, const struct wtg_table *t)
+{
+	memset(h, 0, sizeof *h);
+	/* one scale: the distributions in the first one's unit (fault counts beside times stay out) */
+	for (int i = 0; i < t->nseries && h->nd < WTG_LAY_TABLE_DIST; i++)
+		add_dist(h, t, &t->series[i], t->series[i].name);
+	return hist_scale(h);
+}
+
+int wtg_lay_hist_build_runs(struct wtg_lay_hist *h, const struct wtg_table *const *t, const char *const *name,
+			    int n)
+{
+	memset(h, 0, sizeof *h);
+	for (int k = 0; k < n && h->nd < WTG_LAY_MAX_DIST; k++)
+		for (int i = 0; i < t[k]->nseries; i++)
+			if (add_dist(h, t[k], &t[k]->series[i], name[k]))
+				break;
+	return hist_scale(h);
 }
 
 int wtg_lay_hist_bin(struct wtg_lay_hist *h, int cells)
@@ -932,7 +1040,7 @@ void wtg_lay_hist_figures(char *buf, size_t len, const struct wtg_table *t, cons
 	double dp = row_num(t, r, "drift_pct", NAN);
 	if (!isnan(dp))
 		snprintf(drift, sizeof drift, ", drift %+.1f%%", dp);
-	snprintf(buf, len, "%s: n %zu, median %s%s, p90 %s, p99 %s, max %s%s", d->s->name, d->n, med, ci, p90,
+	snprintf(buf, len, "%s: n %zu, median %s%s, p90 %s, p99 %s, max %s%s", d->name, d->n, med, ci, p90,
 		 p99, mx, drift);
 }
 
@@ -1124,4 +1232,55 @@ int wtg_lay_counter_figures(const struct wtg_table *t, const struct wtg_experime
 			snprintf(fig[nfig++], 256, "%s", line);
 	}
 	return nfig;
+}
+
+/* Index of the metric called name in g, or -1. */
+static int metric_of(const struct wtg_lay_grid *g, const char *name)
+{
+	for (int m = 0; m < g->nm; m++)
+		if (strcmp(g->name[m], name) == 0)
+			return m;
+	return -1;
+}
+
+/* Append column k of run q (-1: not in that run) as the next case of out. */
+static void merge_column(struct wtg_lay_grid *out, const struct wtg_lay_grid *q, int k, const char *head)
+{
+	int c = out->ncases++;
+	wtg_strlcpy(out->head[c], head, sizeof out->head[c]);
+	for (int m = 0; m < out->nm; m++) {
+		int qm = k >= 0 ? metric_of(q, out->name[m]) : -1;
+		wtg_strlcpy(out->cell[m][c], qm >= 0 ? q->cell[qm][k] : "n/a", WTG_LAY_CELL);
+		wtg_strlcpy(out->bare[m][c], qm >= 0 ? q->bare[qm][k] : "n/a", WTG_LAY_CELL);
+	}
+}
+
+void wtg_lay_grid_merge(struct wtg_lay_grid *out, const struct wtg_lay_grid *in, const char *const *label, int n,
+			const char *sep)
+{
+	const struct wtg_lay_grid *last = &in[n - 1];
+	memset(out, 0, sizeof *out);
+	for (int m = 0; m < last->nm; m++)
+		add_metric(out, last->name[m], last->unit[m], last->derived[m]);
+	/* the cases in order of first appearance; the latest kept when they are too many */
+	char cases[WTG_LAY_MAX_RUNS * WTG_LAY_MAX_CASES][64];
+	int nc = 0;
+	for (int q = 0; q < n; q++)
+		for (int k = 0; k < in[q].ncases; k++) {
+			int j = 0;
+			while (j < nc && strcmp(cases[j], in[q].head[k]) != 0)
+				j++;
+			if (j == nc)
+				wtg_strlcpy(cases[nc++], in[q].head[k], sizeof cases[0]);
+		}
+	int per = n, from = nc - WTG_LAY_MAX_CASES / per;
+	for (int j = from < 0 ? 0 : from; j < nc; j++)
+		for (int q = 0; q < n && out->ncases < WTG_LAY_MAX_CASES; q++) {
+			int k = 0;
+			while (k < in[q].ncases && strcmp(in[q].head[k], cases[j]) != 0)
+				k++;
+			char head[64];
+			snprintf(head, sizeof head, "%s%s%s", cases[j], sep, label[q]);
+			merge_column(out, &in[q], k < in[q].ncases ? k : -1, head);
+		}
 }

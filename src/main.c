@@ -494,6 +494,11 @@ int main(int argc, char **argv)
 	default:
 		break;
 	}
+	/* --load on a terminal, with no format, output or baseline asked for: the dashboard on them */
+	bool load_dash = o.mode == WTG_MODE_LOAD && !o.format_given && !o.noutputs && !o.baseline &&
+			 isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	if (load_dash && (rc = check_terminal()) != 0)
+		return rc;
 	if (o.mode == WTG_MODE_DASHBOARD && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "wtg: the dashboard needs a terminal; use --run=LIST for headless output "
 				"(see 'wtg --help')\n");
@@ -506,7 +511,7 @@ int main(int argc, char **argv)
 
 	if ((o.nloads || o.baseline) && (rc = load_saved(&o)) != 0)
 		return rc;
-	if (o.mode == WTG_MODE_LOAD) {	/* saved runs written or compared: nothing measures, no session */
+	if (o.mode == WTG_MODE_LOAD && !load_dash) {	/* saved runs written or compared: nothing measures, no session */
 		rc = run_load(&o);
 		free_saved();
 		return rc;
@@ -516,7 +521,9 @@ int main(int argc, char **argv)
 		return 1;
 	apply_start_conditions(&o);
 	int status;
-	if (o.mode == WTG_MODE_RUN)
+	if (load_dash)
+		status = wtg_tui_main_loaded(&s, saved.l, saved.n);
+	else if (o.mode == WTG_MODE_RUN)
 		status = run_headless(&s, &o);
 	else
 		status = wtg_tui_main(&s);

@@ -60,6 +60,17 @@ bool wtg_lay_wants_log(double lo, double hi);
 /* Bins for n samples on a chart `cells` wide: about 4 x cbrt(n), from 8 up to cells. */
 int wtg_lay_bin_count(size_t n, int cells);
 
+/* ---- several runs ---- */
+
+/* Runs a view draws at once (saved, earlier and live ones). */
+#define WTG_LAY_MAX_RUNS 8
+
+/* The conditions a run was measured under in words: "quiet", "burners 2 spin", "burners 2 spin,
+ * background, uncached". */
+void wtg_lay_cond_words(char *buf, size_t len, const struct wtg_cond_snapshot *c);
+/* The conditions of a table's rows: its first row's, or "mixed" when its rows differ; "" without rows. */
+void wtg_lay_table_conditions(char *buf, size_t len, const struct wtg_table *t);
+
 /* ---- sweep: lines on a log2 x axis ---- */
 
 #define WTG_LAY_MAX_SERIES 3
@@ -97,6 +108,8 @@ struct wtg_lay_bar {
 	double ideal;		/* ideal scaling for this row, NAN when none */
 	double ci_lo, ci_hi;	/* whiskers, NAN when none */
 	int group;		/* colour group (0..2), -1 when the rows are not grouped */
+	int run;		/* merged runs: the run it comes from (0..); -1 for one run */
+	bool first;		/* merged runs: the first bar of its label (the others leave the label out) */
 };
 
 struct wtg_lay_bars {
@@ -116,13 +129,19 @@ struct wtg_lay_bars {
 /* Returns 0, or -1 when the table has no rows or nothing to plot. Free with wtg_lay_bars_free. */
 int wtg_lay_bars_build(struct wtg_lay_bars *b, const struct wtg_table *t, const struct wtg_experiment *e);
 void wtg_lay_bars_free(struct wtg_lay_bars *b);
+/* Several runs' bars grouped by label (in the order labels first appear), a bar per run within each,
+ * on one scale; the ideal marks are the last run's. Returns 0, or -1 when no run has bars. */
+int wtg_lay_bars_merge(struct wtg_lay_bars *out, const struct wtg_lay_bars *in, int n);
 
 /* ---- histogram: distributions of the raw series on one scale ---- */
 
-#define WTG_LAY_MAX_DIST 3
+#define WTG_LAY_MAX_DIST WTG_LAY_MAX_RUNS
+#define WTG_LAY_TABLE_DIST 3	/* distributions of one table */
 
 struct wtg_lay_dist {
 	const struct wtg_series *s;
+	const char *name;	/* the series', or the run's label */
+	const struct wtg_table *t;	/* the table it comes from */
 	double *sorted;
 	size_t n;
 	double min, med, p90, p99, max;
@@ -144,6 +163,10 @@ struct wtg_lay_hist {
 /* Up to three series in the first one's unit, sorted, with their quantiles and a shared scale.
  * Returns the count (0: no samples). Free with wtg_lay_hist_free. */
 int wtg_lay_hist_build(struct wtg_lay_hist *h, const struct wtg_table *t);
+/* One distribution per run: run k's first series with samples (in the first found's unit), named
+ * name[k]; runs without one are left out. Returns the count. */
+int wtg_lay_hist_build_runs(struct wtg_lay_hist *h, const struct wtg_table *const *t, const char *const *name,
+			    int n);
 /* Bin every distribution for a chart `cells` wide. Returns 0 or -1 (out of memory). */
 int wtg_lay_hist_bin(struct wtg_lay_hist *h, int cells);
 void wtg_lay_hist_free(struct wtg_lay_hist *h);
@@ -171,6 +194,11 @@ struct wtg_lay_grid {
 
 /* The grid of the latest WTG_LAY_MAX_CASES rows, with faults per page and pages per fault derived. */
 void wtg_lay_grid_build(struct wtg_lay_grid *g, const struct wtg_table *t);
+/* Several runs' grids as one: a column per case and run ("cold · quiet"), cases in the order they
+ * first appear, the metrics of the last run (a run without one shows n/a); at most
+ * WTG_LAY_MAX_CASES columns, the latest cases kept. */
+void wtg_lay_grid_merge(struct wtg_lay_grid *out, const struct wtg_lay_grid *in, const char *const *label, int n,
+			const char *sep);
 /* Derived figures under a grid (per fault from a difference, cold / warm ratios), each at most 256
  * bytes; dash and times are the glyphs to use. Returns how many (<= max). */
 int wtg_lay_counter_figures(const struct wtg_table *t, const struct wtg_experiment *e, char fig[][256],

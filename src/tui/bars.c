@@ -60,7 +60,7 @@ static void bars_notes(const struct tui_view *v, const struct wtg_lay_bars *lb, 
 	} else if (lb->has_ci && y < end) {
 		tui_put(w, y++, bx, bw, tui_attr(l, TR_WARN), "[ ] 95% CI of the median");
 	}
-	if (lb->n == 2 && !lb->neg && b[0].x > 0 && b[1].x > 0 && y < end) {
+	if (lb->n == 2 && b[0].run < 0 && !lb->neg && b[0].x > 0 && b[1].x > 0 && y < end) {
 		int hi = b[0].x >= b[1].x ? 0 : 1;
 		char ratio[32];
 		tui_fmt_num(ratio, sizeof ratio, b[hi].x / b[1 - hi].x);
@@ -76,13 +76,52 @@ static int bar_col(double x, double scale, int bx, int bw)
 	return bx + (c < 0 ? 0 : c > bw - 1 ? bw - 1 : c);
 }
 
-void tui_bars_draw(const struct tui_view *v)
+/* The runs of a view as one set of bars: one run's, or several runs' grouped by label, each bar's
+ * value led by its run's mark; the legend of the runs on the view's first line. */
+static int runs_bars(struct tui_view *v, struct wtg_lay_bars *lb, bool *faded)
 {
+	const struct wtg_table *t[WTG_LAY_MAX_RUNS];
+	const char *label[WTG_LAY_MAX_RUNS];
+	int n = tui_view_runs(v, t, label, faded);
+	if (n == 1)
+		return wtg_lay_bars_build(lb, v->t, v->e);
+	struct wtg_lay_bars in[WTG_LAY_MAX_RUNS];
+	for (int k = 0; k < n; k++)
+		if (wtg_lay_bars_build(&in[k], t[k], v->e) < 0)
+			memset(&in[k], 0, sizeof in[k]);
+	int rc = wtg_lay_bars_merge(lb, in, n);
+	for (int k = 0; k < n; k++)
+		wtg_lay_bars_free(&in[k]);
+	if (rc < 0)
+		return -1;
+	for (int i = 0; i < lb->n; i++) {
+		struct wtg_lay_bar *b = &lb->b[i];
+		char val[sizeof b->value + 8];
+		snprintf(val, sizeof val, "%s %s", tui_run_marker(v->look, b->run), b->value);
+		wtg_strlcpy(b->value, val, sizeof b->value);
+		if (!b->first)
+			b->label[0] = '\0';
+	}
+	int x = v->x;
+	for (int k = 0; k < n && x < v->x + v->wd; k++) {
+		attr_t a = tui_attr(v->look, tui_run_role(k, faded[k]));
+		x += tui_put(v->w, v->y, x, v->x + v->wd - x, a | A_BOLD, tui_run_marker(v->look, k));
+		x += tui_printf(v->w, v->y, x, v->x + v->wd - x, a, " %s   ", label[k]);
+	}
+	v->y++;
+	v->h--;
+	return 0;
+}
+
+void tui_bars_draw(const struct tui_view *in)
+{
+	struct tui_view vv = *in, *v = &vv;
 	const struct wtg_table *t = v->t;
 	const struct tui_look *l = v->look;
 	WINDOW *w = v->w;
 	struct wtg_lay_bars lb;
-	if (wtg_lay_bars_build(&lb, t, v->e) < 0)
+	bool faded[WTG_LAY_MAX_RUNS];
+	if (runs_bars(v, &lb, faded) < 0)
 		return;
 	const struct wtg_lay_bar *b = lb.b;
 	int n = lb.n;
@@ -103,37 +142,44 @@ void tui_bars_draw(const struct tui_view *v)
 	}
 
 	/* the rows that fit (the latest ones), then the rows in words underneath as room allows */
-	int extra_lines = (lb.ideal ? 1 : 0) + (n == 2 && !neg ? 1 : 0) + (neg ? 1 : 0);
+	int extra_lines = (lb.ideal ? 1 : 0) + (n == 2 && b[0].run < 0 && !neg ? 1 : 0) + (neg ? 1 : 0);
 	int words = v->h - n - extra_lines;
-	if (words > n)
-		words = n;
+	if (words > t->nrows)
+		words = t->nrows;
 	if (words < 1)
 		words = v->h - extra_lines >= 4 ? 1 : 0;
 	for (int i = 0; i < words; i++) {
 		char buf[512];
-		tui_row_words(buf, sizeof buf, t, n - words + i, -1);
+		tui_row_words(buf, sizeof buf, t, t->nrows - words + i, -1);
 		tui_put_clip(w, v->y + v->h - words + i, v->x, v->wd, A_NORMAL, l, buf);
 	}
 	int room = v->h - extra_lines - words;
-	int first = n > room ? n - room : 0;
+	int first = n > room ? n - room : 0, last = n;
 	int y = v->y;
 	if (first > 0 && room > 1) {
+		/* a long table: the latest rows, or those Up scrolled back to; a line says which */
 		first++;
-		tui_printf(w, y++, v->x, v->wd, tui_attr(l, TR_DIM), "(%d earlier rows not shown)", first);
+		int back = v->scroll < first ? v->scroll : first;
+		first -= back;
+		last -= back;
+		tui_printf(w, y++, v->x, v->wd, tui_attr(l, TR_DIM), "bars %d-%d of %d (Up/Down scroll)", first + 1,
+			   last, n);
 	}
 	int bx = v->x + lw + 1;
 	int half = neg ? bw / 2 : 0, zc = bx + half;	/* signed: the zero line's column */
 	int end = v->y + v->h - words;
 	/* with room to spare (a tall terminal in front of a class) bars get thicker, up to three lines,
 	 * with a blank line between them; label, value and marks stay on the middle line */
-	int shown = n - first, per = shown > 0 ? (end - y - extra_lines) / shown : 1;
+	int shown = last - first, per = shown > 0 ? (end - y - extra_lines) / shown : 1;
 	int thick = per >= 3 ? (per - 1 > 3 ? 3 : per - 1) : 1, gap = per >= 3 ? 1 : 0;
 	int drawn = 0;
-	for (int r = first; r < n && y + thick <= end; r++, y += thick + gap, drawn++) {
+	for (int r = first; r < last && y + thick <= end; r++, y += thick + gap, drawn++) {
 		int mid = y + thick / 2;
 		int lx = v->x + lw - tui_width(b[r].label);
 		tui_put_clip(w, mid, lx < v->x ? v->x : lx, lw, A_BOLD, l, b[r].label);
-		enum tui_role role = b[r].group >= 0 ? (enum tui_role)(TR_S1 + b[r].group) : TR_BAR;
+		enum tui_role role = b[r].run >= 0	   ? tui_run_role(b[r].run, faded[b[r].run])
+				     : b[r].group >= 0 ? (enum tui_role)(TR_S1 + b[r].group)
+						       : TR_BAR;
 		attr_t a = tui_attr(l, role);
 		for (int yy = y; yy < y + thick; yy++) {
 			if (!neg) {

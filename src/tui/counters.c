@@ -130,10 +130,20 @@ void tui_counters_draw(const struct tui_view *v)
 {
 	if (v->t->nrows == 0)
 		return;
-	struct wtg_lay_grid *g = calloc(1, sizeof *g);
+	const struct wtg_table *t[WTG_LAY_MAX_RUNS];
+	const char *label[WTG_LAY_MAX_RUNS];
+	bool faded[WTG_LAY_MAX_RUNS];
+	int n = tui_view_runs(v, t, label, faded);
+	struct wtg_lay_grid *g = calloc((size_t)n + 1, sizeof *g);
 	if (!g)
 		return;
-	wtg_lay_grid_build(g, v->t);
+	if (n == 1) {
+		wtg_lay_grid_build(g, v->t);
+	} else {	/* a column per case and run */
+		for (int k = 0; k < n; k++)
+			wtg_lay_grid_build(&g[k + 1], t[k]);
+		wtg_lay_grid_merge(g, g + 1, label, n, v->look->g->sep);
+	}
 	char fig[3][256];
 	int nfig = wtg_lay_counter_figures(v->t, v->e, fig, v->h > 6 ? 3 : 1, v->look->g->dash, v->look->g->times);
 	int rows = v->h - nfig - (nfig ? 1 : 0);

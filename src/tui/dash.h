@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "tui_internal.h"
+#include "wtg/load.h"
 
 #define MIN_ROWS 20		/* below 24x80 the compact layout: no panels */
 #define MIN_COLS 60
@@ -19,6 +20,8 @@
 #define NOTICE_NS 6000000000LL
 #define STARVED_NS 2000000000LL
 #define PANEL_H 5
+#define DASH_KEEP 4		/* runs of a tab kept for the session: the current and 3 before it */
+#define DASH_MAX_RUNS 8		/* runs a view draws at once */
 
 /* What the user asked the dashboard to do with the worker; the worker's own state (running, queued)
  * is read from the session. Every change goes through dash_run_event() in dashboard.c. */
@@ -91,6 +94,19 @@ struct dash {
 
 	int tab, tab_first;
 	struct wtg_table snap[WTG_MAX_EXP];
+	/* The tab's earlier runs this session, oldest first, each labelled with its conditions; the
+	 * view draws the one at back[tab] (1: the run before the current) beside the current. */
+	struct dash_hist {
+		struct wtg_table t[DASH_KEEP - 1];
+		char label[DASH_KEEP - 1][96];
+		int n;
+		int back;
+		char cmp[512];		/* "before -> after (x0.58, CI [a, b])" for the headlines */
+		uint64_t cmp_version;	/* the current run's content the line was made for */
+	} hist[WTG_MAX_EXP];
+	int scroll[WTG_MAX_EXP];	/* Up/Down: rows of a long bar chart scrolled back from the latest */
+	struct wtg_loaded *loaded;	/* --load: the saved runs, drawn beside whatever runs live */
+	int nloaded;
 	bool tried[WTG_MAX_EXP];	/* auto-run at most once per tab */
 
 	struct {
@@ -135,6 +151,20 @@ void dash_set_overlay(struct dash *d, enum dash_overlay o);
 /* Whether the dashboard opens a lecture (--step, or an --order other than the registry's): the
  * start screen comes first, and the first tab runs after it. */
 bool dash_is_lecture(const struct dash *d);
+
+/* ---- runs: the saved ones, the tab's earlier ones, the current one ---- */
+
+/* The table the box shows for the tab: the live run once it has something, else the newest saved
+ * or earlier run, else the live (empty) one. */
+const struct wtg_table *dash_shown(const struct dash *d);
+/* Fill v's runs drawn beside v->t (tables, labels, faded, compare) for the tab. */
+void dash_view_runs(struct dash *d, struct tui_view *v);
+/* The header's words for saved runs ("quiet: HOST, 2026-11-30 ..."), false when none are loaded. */
+bool dash_header_runs(const struct dash *d, char *buf, size_t len);
+/* Scroll the tab's rows by delta (positive: back towards the first row). */
+void dash_scroll(struct dash *d, int delta);
+/* Step the earlier run drawn beside the current one (one further back, wrapping). */
+void dash_step_back(struct dash *d);
 
 /* ---- the deck: the tabs in lecture order (--order) ---- */
 

@@ -21,6 +21,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -29,10 +30,12 @@
 #include <unistd.h>
 
 #include "wtg/conditions.h"
+#include "wtg/gate.h"
 #include "dash.h"
 
 #define FRAME_MIN_NS 30000000LL	/* rows landing faster than this share a frame */
-#define RESIDENT_NS 500000000LL	/* how often the page cache's residency of the data file is read */
+#define RESIDENT_NS 500000000LL
+#define BOOT_MAX 512		/* the ratio line bootstraps runs of at most this many samples */	/* how often the page cache's residency of the data file is read */
 
 /* ---- small things ---- */
 
@@ -354,10 +357,189 @@ static unsigned observe_conditions(struct dash *d, int64_t now)
 	return dirty;
 }
 
-/* The tab's private copy of its table, brought up to date. */
+/* ---- runs: saved, earlier, current ---- */
+
+/* The current run of the tab becomes an earlier one (the oldest kept goes). */
+static void keep_run(struct dash *d, int tab)
+{
+	struct wtg_table *t = &d->snap[tab];
+	if (t->nrows == 0 && t->nseries == 0)
+		return;
+	struct dash_hist *h = &d->hist[tab];
+	if (h->n == DASH_KEEP - 1) {
+		wtg_table_free(&h->t[0]);
+		memmove(&h->t[0], &h->t[1], sizeof h->t[0] * (DASH_KEEP - 2));
+		memmove(h->label[0], h->label[1], sizeof h->label[0] * (DASH_KEEP - 2));
+		h->n--;
+	}
+	wtg_table_init(&h->t[h->n], wtg_experiments[tab]);
+	wtg_table_snapshot(&h->t[h->n], t);
+	wtg_lay_table_conditions(h->label[h->n], sizeof h->label[h->n], t);
+	h->n++;
+	h->back = 1;
+	h->cmp_version = 0;
+}
+
+const struct wtg_table *dash_shown(const struct dash *d)
+{
+	const struct wtg_table *t = &d->snap[d->tab];
+	if (t->nrows > 0 || t->nseries > 0 || t->state == WTG_RUNNING || t->error[0])
+		return t;
+	const struct dash_hist *h = &d->hist[d->tab];
+	if (h->n > 0)
+		return &h->t[h->n - 1];
+	for (int i = d->nloaded - 1; i >= 0; i--)
+		if (d->loaded[i].present[d->tab])
+			return &d->loaded[i].tables[d->tab];
+	return t;
+}
+
+/* The label of the live run: --label (or "live" beside saved runs) and its conditions. */
+static void live_label(const struct dash *d, const struct wtg_table *t, char *buf, size_t len)
+{
+	char cond[96];
+	wtg_lay_table_conditions(cond, sizeof cond, t);
+	const char *name = d->s->opt->label ? d->s->opt->label : d->nloaded ? "live" : NULL;
+	if (name)
+		snprintf(buf, len, "%s%s%s", name, cond[0] ? ": " : "", cond);
+	else
+		snprintf(buf, len, "%s", cond[0] ? cond : "now");
+}
+
+/* For each headline: "figure: A -> B (x0.58, CI [a, b])" for two runs; for more, each run against
+ * the first: "figure vs A: B x0.58 [a, b], C x1.02 [a, b]". */
+static void make_compare(const struct dash *d, const struct wtg_table *const *t, const char *const *label, int n,
+			 char *buf, size_t len)
+{
+	const struct wtg_experiment *e = wtg_experiments[d->tab];
+	int nh;
+	const struct wtg_headline *h = wtg_headlines_of(e, &nh);
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < nh && k < len; i++) {
+		struct wtg_figure base, now;
+		wtg_figure_read(&h[i], t[0], &base);
+		int shown = 0;
+		for (int r = 1; r < n && k < len; r++) {
+			double ratio, lo, hi;
+			const char *method;
+			wtg_figure_read(&h[i], t[r], &now);
+			struct wtg_figure b = base;
+			if (b.nsamples > BOOT_MAX || now.nsamples > BOOT_MAX) {
+				b.samples = now.samples = NULL;	/* from the two CIs: the screen stays live */
+				b.nsamples = now.nsamples = 0;
+			}
+			wtg_ratio_ci(&b, &now, d->s->opt->seed, &ratio, &lo, &hi, &method);
+			if (isnan(ratio))
+				continue;
+			char ci[64] = "";
+			if (n == 2 && !isnan(lo))
+				snprintf(ci, sizeof ci, ", CI [%.2f, %.2f]", lo, hi);
+			else if (!isnan(lo))
+				snprintf(ci, sizeof ci, " [%.2f, %.2f]", lo, hi);
+			if (n == 2)
+				k += (size_t)snprintf(buf + k, len - k, "%s%s: %s %s %s (x%.2f%s)", k ? "; " : "",
+						      h[i].figure, label[0], d->look.g->arrow, label[r], ratio, ci);
+			else if (shown++ == 0)
+				k += (size_t)snprintf(buf + k, len - k, "%s%s vs %s: %s x%.2f%s", k ? "; " : "",
+						      h[i].figure, label[0], label[r], ratio, ci);
+			else
+				k += (size_t)snprintf(buf + k, len - k, ", %s x%.2f%s", label[r], ratio, ci);
+		}
+	}
+}
+
+void dash_view_runs(struct dash *d, struct tui_view *v)
+{
+	static const struct wtg_table *tabs[WTG_LAY_MAX_RUNS];
+	static const char *labels[WTG_LAY_MAX_RUNS];
+	static char live[128];
+	int n = 0, tab = d->tab;
+	unsigned faded = 0;
+	struct dash_hist *h = &d->hist[tab];
+	for (int i = 0; i < d->nloaded && n < WTG_LAY_MAX_RUNS - 2; i++)
+		if (d->loaded[i].present[tab] && &d->loaded[i].tables[tab] != v->t) {
+			tabs[n] = &d->loaded[i].tables[tab];
+			labels[n++] = d->loaded[i].meta.label;
+		}
+	int before = h->n - h->back;	/* the earlier run drawn beside the current */
+	if (v->t == &d->snap[tab] && before >= 0 && before < h->n) {
+		faded |= 1u << n;
+		tabs[n] = &h->t[before];
+		labels[n++] = h->label[before];
+	}
+	if (v->t == &d->snap[tab]) {
+		live_label(d, v->t, live, sizeof live);
+		labels[n] = live;
+	} else {
+		labels[n] = h->n && v->t == &h->t[h->n - 1] ? h->label[h->n - 1] : "";
+		for (int i = 0; i < d->nloaded; i++)
+			if (v->t == &d->loaded[i].tables[tab])
+				labels[n] = d->loaded[i].meta.label;
+	}
+	v->scroll = d->scroll[tab];
+	v->tables = tabs;
+	v->ntables = n;
+	v->labels = labels;
+	v->faded = faded;
+	v->compare = NULL;
+	if (n == 0 || v->t->state == WTG_RUNNING)
+		return;
+	uint64_t key = v->t->version * 131 + (uint64_t)h->back * 17 + (uint64_t)h->n + 1;
+	if (key != h->cmp_version) {
+		tabs[n] = v->t;
+		make_compare(d, tabs, labels, n + 1, h->cmp, sizeof h->cmp);
+		h->cmp_version = key;
+	}
+	v->compare = h->cmp;
+}
+
+void dash_scroll(struct dash *d, int delta)
+{
+	int n = dash_shown(d)->nrows * (d->nloaded + (d->hist[d->tab].n ? 2 : 1));
+	int v = d->scroll[d->tab] + delta;
+	d->scroll[d->tab] = v < 0 ? 0 : v > n ? n : v;
+	d->dirty |= DIRTY_VIEW;
+}
+
+void dash_step_back(struct dash *d)
+{
+	struct dash_hist *h = &d->hist[d->tab];
+	if (h->n == 0) {
+		dash_notice(d, TR_DIM, "no earlier run of %s this session: r runs it again", wtg_experiments[d->tab]->name);
+		return;
+	}
+	h->back = h->back % h->n + 1;
+	d->dirty |= DIRTY_VIEW | DIRTY_FRAME;
+	dash_notice(d, TR_OK, "beside it: the run %d before this one (%s); %d kept", h->back, h->label[h->n - h->back],
+		    h->n);
+}
+
+bool dash_header_runs(const struct dash *d, char *buf, size_t len)
+{
+	if (d->nloaded == 0)
+		return false;
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < d->nloaded && k < len; i++) {
+		const struct wtg_run_meta *m = &d->loaded[i].meta;
+		char date[16] = "";
+		snprintf(date, sizeof date, "%.10s", m->timestamp);
+		k += (size_t)snprintf(buf + k, len - k, "%s%s: %s%s%s", i ? d->look.g->sep : "", m->label,
+				      m->machine.hostname[0] ? m->machine.hostname : m->machine.cpu_model,
+				      date[0] ? " " : "", date);
+	}
+	return true;
+}
+
+/* The tab's private copy of its table, brought up to date; a new run keeps the one before. */
 static unsigned observe_tab(struct dash *d)
 {
 	struct wtg_table *t = &d->snap[d->tab];
+	struct wtg_run_status st;
+	wtg_session_status(d->s, d->tab, &st);
+	if (st.started_ns != t->started_ns && t->started_ns != 0)
+		keep_run(d, d->tab);
 	switch (wtg_table_snapshot(t, &d->s->tables[d->tab])) {
 	case WTG_SNAP_CONTENT:
 		return DIRTY_TABS | DIRTY_FRAME | DIRTY_VIEW | DIRTY_PANELS;
@@ -505,11 +687,18 @@ static int loop(struct dash *d)
 	}
 }
 
+static struct wtg_loaded *tui_loaded;
+static int tui_nloaded;
+
 int wtg_tui_main(struct wtg_session *s)
 {
 	static struct dash dd;
 	struct dash *d = &dd;
 	dash_init(d, s);
+	d->loaded = tui_loaded;
+	d->nloaded = tui_nloaded;
+	for (int i = 0; i < wtg_nexperiments && d->nloaded; i++)
+		d->tried[i] = true;	/* saved runs: nothing measures until r */
 	if (tui_screen_open(&d->look, s->opt) < 0)
 		return 1;
 	dash_layout(d);
@@ -524,7 +713,17 @@ int wtg_tui_main(struct wtg_session *s)
 	wtg_session_cancel(s);
 	destroy_windows(d);
 	tui_screen_close();
-	for (int i = 0; i < wtg_nexperiments; i++)
+	for (int i = 0; i < wtg_nexperiments; i++) {
 		wtg_table_free(&d->snap[i]);
+		for (int k = 0; k < d->hist[i].n; k++)
+			wtg_table_free(&d->hist[i].t[k]);
+	}
 	return status;
+}
+
+int wtg_tui_main_loaded(struct wtg_session *s, struct wtg_loaded *l, int n)
+{
+	tui_loaded = l;
+	tui_nloaded = n;
+	return wtg_tui_main(s);
 }

@@ -116,6 +116,9 @@ static void draw_header(struct dash *d)
 	} else if (room > mw) {
 		tui_put(w, 0, x + 1, room, A_NORMAL, mach);
 	}
+	char runs[1024];
+	if (dash_header_runs(d, runs, sizeof runs))	/* saved runs: theirs, not this machine's */
+		tui_put(w, 0, x + 1, room, A_BOLD, runs), wclrtoeol(w);
 	int dx = d->cols - dw - 1;
 	if (dx < x + 1)
 		dx = x + 1;
@@ -233,6 +236,8 @@ static void draw_frame(struct dash *d)
 		ra = tui_attr(l, TR_WARN);
 	} else if (qpos >= 0) {
 		snprintf(right, sizeof right, "queued");
+	} else if (dash_shown(d) != t) {	/* a saved or earlier run stands in the box */
+		snprintf(right, sizeof right, "%s: r runs it live", d->nloaded ? "saved" : "earlier run");
 	} else {
 		snprintf(right, sizeof right, "not run yet");
 	}
@@ -431,8 +436,9 @@ static void draw_view(struct dash *d, const struct wtg_table *t, WINDOW *vw, int
 	if (h >= 3) {
 		struct tui_view v = {
 			.w = vw, .y = y, .x = 1, .h = h, .wd = vwid - 2, .look = &d->look, .t = shown,
-			.tables = NULL, .ntables = 0, .e = wtg_experiments[d->tab],
+			.e = wtg_experiments[d->tab],
 		};
+		dash_view_runs(d, &v);	/* the earlier and saved runs drawn beside this one */
 		tui_view_draw(&v);
 	}
 	if (fold)
@@ -442,7 +448,7 @@ static void draw_view(struct dash *d, const struct wtg_table *t, WINDOW *vw, int
 /* What the box holds: the view, or a line saying why there is none yet. */
 static void draw_body(struct dash *d)
 {
-	const struct wtg_table *t = &d->snap[d->tab];
+	const struct wtg_table *t = dash_shown(d);
 	const struct wtg_experiment *e = wtg_experiments[d->tab];
 	const struct tui_look *l = &d->look;
 	int qpos = d->seen.qpos, current = d->seen.current;
@@ -464,6 +470,8 @@ static void draw_body(struct dash *d)
 			snprintf(msg, sizeof msg, "stopped before the first row: r runs it again");
 		else if (qpos >= 0 && current >= 0)
 			snprintf(msg, sizeof msg, "queued: runs after %s", wtg_experiments[current]->name);
+		else if (qpos < 0 && d->nloaded && t->state == WTG_IDLE)
+			snprintf(msg, sizeof msg, "not in the saved runs: r measures it on this machine");
 		else if (qpos >= 0 || (current < 0 && !paused && t->state == WTG_IDLE))
 			snprintf(msg, sizeof msg, "starting");
 		else if (paused)

@@ -13,7 +13,11 @@
 
 #define MAX_DIST WTG_LAY_MAX_DIST
 
-static const enum tui_role dist_role[MAX_DIST] = { TR_S1, TR_S2, TR_S3 };
+/* How each distribution draws, set at the start of each draw: its colour, its key (the mark before
+ * its figures) and its fill when overlaid without colour. A series of one run each own colour; one
+ * distribution per run (several runs) the run's colour and mark. */
+static enum tui_role dist_role[MAX_DIST];
+static const char *dist_key[MAX_DIST], *dist_fill[MAX_DIST];
 
 /* Column of value x on the chart's scale. */
 static int col_of(double x, double lo, double hi, bool log, int cells)
@@ -142,7 +146,7 @@ static void draw_bins(const struct tui_view *v, const struct wtg_lay_hist *h, co
 		int top = v->y + i * band;
 		if (nd > 1)
 			tui_put_clip(w, top + (bh - 1) / 2, v->x, margin - 1, tui_attr(l, dist_role[i]) | A_BOLD, l,
-				     h->d[i].s->name);
+				     h->d[i].name);
 		attr_t a = tui_attr(l, dist_role[i]);
 		for (int c = 0; c < cw; c++) {
 			long hh = hgt[(size_t)i * (size_t)cw + (size_t)c];
@@ -175,7 +179,7 @@ static void draw_bins(const struct tui_view *v, const struct wtg_lay_hist *h, co
 			if (best < 0)
 				continue;
 			long hh = hgt[(size_t)best * (size_t)cw + (size_t)c] - (long)r * units;
-			const char *g = own_fill ? l->g->fill[best] : hh >= units ? l->g->vbar[8] : l->g->vbar[hh];
+			const char *g = own_fill ? dist_fill[best] : hh >= units ? l->g->vbar[8] : l->g->vbar[hh];
 			tui_put(w, v->y + bh - 1 - r, x0 + c, 1, tui_attr(l, dist_role[best]), g);
 		}
 }
@@ -193,22 +197,48 @@ static void draw_rows_only(const struct tui_view *v)
 }
 
 /* Figures underneath: one line per distribution, and the p99 ratio of two. */
-static void draw_figures(const struct tui_view *v, const struct wtg_lay_hist *h, int fy, int nfig,
-			 const char *const *key)
+static void draw_figures(const struct tui_view *v, const struct wtg_lay_hist *h, int fy, int nfig)
 {
 	const struct tui_look *l = v->look;
 	for (int i = 0; i < nfig && i < h->nd; i++) {
 		char buf[512];
-		wtg_lay_hist_figures(buf, sizeof buf, v->t, &h->d[i], l->g->dash);
-		int o = tui_put(v->w, fy + i, v->x, v->wd, tui_attr(l, dist_role[i]) | A_BOLD, key[i]);
+		wtg_lay_hist_figures(buf, sizeof buf, h->d[i].t, &h->d[i], l->g->dash);
+		int o = tui_put(v->w, fy + i, v->x, v->wd, tui_attr(l, dist_role[i]) | A_BOLD, dist_key[i]);
 		tui_put(v->w, fy + i, v->x + o + 1, v->wd - o - 1, A_NORMAL, buf);
 	}
 	if (h->nd == 2 && nfig == 3 && h->d[0].p99 > 0) {
 		char r[32];
 		tui_fmt_num(r, sizeof r, h->d[1].p99 / h->d[0].p99);
-		tui_printf(v->w, fy + 2, v->x, v->wd, A_BOLD, "p99 %s / %s = %s%s", h->d[1].s->name,
-			   h->d[0].s->name, r, l->g->times);
+		tui_printf(v->w, fy + 2, v->x, v->wd, A_BOLD, "p99 %s / %s = %s%s", h->d[1].name,
+			   h->d[0].name, r, l->g->times);
 	}
+}
+
+/* One run's series, or a distribution per run; sets how each draws. */
+static int build(struct wtg_lay_hist *h, const struct tui_view *v, bool own_fill_wanted)
+{
+	const struct wtg_table *t[WTG_LAY_MAX_RUNS];
+	const char *label[WTG_LAY_MAX_RUNS];
+	bool faded[WTG_LAY_MAX_RUNS];
+	int n = tui_view_runs(v, t, label, faded);
+	const struct tui_look *l = v->look;
+	if (n == 1) {
+		for (int i = 0; i < WTG_LAY_TABLE_DIST; i++) {
+			dist_role[i] = (enum tui_role)(TR_S1 + i);
+			dist_fill[i] = l->g->fill[i];
+			dist_key[i] = own_fill_wanted ? l->g->fill[i] : l->g->marker[i];
+		}
+		return wtg_lay_hist_build(h, v->t);
+	}
+	int nd = wtg_lay_hist_build_runs(h, t, label, n);
+	for (int i = 0; i < nd; i++) {
+		int k = 0;
+		while (k < n && h->d[i].t != t[k])
+			k++;
+		dist_role[i] = tui_run_role(k, k < n && faded[k]);
+		dist_key[i] = dist_fill[i] = tui_run_marker(l, k);
+	}
+	return nd;
 }
 
 void tui_hist_draw(const struct tui_view *v)
@@ -216,7 +246,7 @@ void tui_hist_draw(const struct tui_view *v)
 	const struct tui_look *l = v->look;
 	WINDOW *w = v->w;
 	struct wtg_lay_hist h;
-	int nd = wtg_lay_hist_build(&h, v->t);
+	int nd = build(&h, v, !l->color || l->g->vbar[1] == NULL);
 	if (nd == 0) {
 		wtg_lay_hist_free(&h);
 		draw_rows_only(v);
@@ -229,12 +259,14 @@ void tui_hist_draw(const struct tui_view *v)
 	int body = v->h - nfig - 2;	/* minus the x axis and its labels */
 	bool stacked = nd == 1 || body / nd >= 4;
 	bool own_fill = !stacked && (!l->color || l->g->vbar[1] == NULL);
-	const char *const *key = own_fill ? l->g->fill : l->g->marker;
-	draw_figures(v, &h, v->y + v->h - nfig, nfig, key);
+	if (!own_fill)
+		for (int i = 0; i < nd && v->ntables == 0; i++)
+			dist_key[i] = l->g->marker[i];
+	draw_figures(v, &h, v->y + v->h - nfig, nfig);
 
 	int maxname = 0;
 	for (int i = 0; i < nd; i++) {
-		int n = tui_width(h.d[i].s->name) + 1;
+		int n = tui_width(h.d[i].name) + 1;
 		maxname = n > maxname ? n : maxname;
 	}
 	/* several distributions: stacked bands when each gets 3 rows and a row of marks, else one chart
@@ -267,7 +299,7 @@ void tui_hist_draw(const struct tui_view *v)
 	}
 	draw_bins(v, &h, hgt, x0, cw, band, bh, margin, units, stacked, own_fill, pc);
 	for (int i = 0; i < nmarks && !stacked; i++) {
-		tui_put(w, v->y + bh + i, v->x, 1, tui_attr(l, dist_role[i]) | A_BOLD, key[i]);
+		tui_put(w, v->y + bh + i, v->x, 1, tui_attr(l, dist_role[i]) | A_BOLD, dist_key[i]);
 		draw_marks(v, v->y + bh + i, x0, cw, pc[i], tui_attr(l, dist_role[i]));
 	}
 	int axis_y = v->y + (stacked ? nd * band : body);

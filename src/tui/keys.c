@@ -210,6 +210,17 @@ static void rerun(struct dash *d, int key)
 	dash_run_event(d, EV_RERUN, wtg_now_ns());
 }
 
+static void step_back(struct dash *d, int key)
+{
+	(void)key;
+	dash_step_back(d);
+}
+
+static void scroll_back(struct dash *d, int key)
+{
+	dash_scroll(d, key == KEY_UP ? 1 : -1);
+}
+
 static void pause_key(struct dash *d, int key)
 {
 	(void)key;
@@ -239,6 +250,9 @@ const struct dash_key dash_keys[] = {
 	{ { KEY_PPAGE, KEY_LEFT, KEY_BTAB }, "PageUp Left Shift-Tab", NULL, NULL, NULL, NULL, false, prev_tab },
 	{ { 'r', '\r', '\n', KEY_ENTER }, "r Enter", "r  Enter", "run this tab again (stops the running one)",
 	  "r", "rerun", false, rerun },
+	{ { 'e' }, "e", "e  Up Down", "earlier runs beside this one / scroll long bars", NULL, NULL, false,
+	  step_back },
+	{ { KEY_UP, KEY_DOWN }, "Up Down", NULL, NULL, NULL, NULL, false, scroll_back },
 	{ { ' ' }, "space", "space", "pause: stop the run; again: run it again", "space", "pause", false,
 	  pause_key },
 	{ { 'a' }, "a", "a .", "autoplay in lecture order; any key stops / blank", "a", "autoplay", false,

@@ -100,14 +100,21 @@ static int py_of_y(const struct wtg_lay_sweep *p, const struct canvas *c, double
 
 static const enum tui_role series_role[MAX_SERIES] = { TR_S1, TR_S2, TR_S3 };
 
-static void canvas_draw(const struct canvas *c, WINDOW *w, int y0, int x0, const struct tui_look *l)
+/* What canvas index k draws as: a series of one run, or (several runs) the run k / MAX_SERIES. */
+struct inks {
+	enum tui_role role[WTG_LAY_MAX_RUNS * MAX_SERIES];
+	const char *marker[WTG_LAY_MAX_RUNS * MAX_SERIES];
+};
+
+static void canvas_draw(const struct canvas *c, WINDOW *w, int y0, int x0, const struct tui_look *l,
+			const struct inks *ink)
 {
 	for (int cy = 0; cy < c->ch; cy++)
 		for (int cx = 0; cx < c->cw; cx++) {
 			size_t i = (size_t)cy * (size_t)c->cw + (size_t)cx;
 			if (c->mark[i] >= 0) {
-				tui_put(w, y0 + cy, x0 + cx, 1, tui_attr(l, series_role[c->mark[i]]) | A_BOLD,
-					l->g->marker[c->mark[i]]);
+				tui_put(w, y0 + cy, x0 + cx, 1, tui_attr(l, ink->role[c->mark[i]]) | A_BOLD,
+					ink->marker[c->mark[i]]);
 			} else if (c->bits[i]) {
 				char glyph[8];
 				if (c->braille) {
@@ -119,7 +126,7 @@ static void canvas_draw(const struct canvas *c, WINDOW *w, int y0, int x0, const
 				} else {
 					wtg_strlcpy(glyph, l->g->line, sizeof glyph);
 				}
-				tui_put(w, y0 + cy, x0 + cx, 1, tui_attr(l, series_role[c->role[i]]), glyph);
+				tui_put(w, y0 + cy, x0 + cx, 1, tui_attr(l, ink->role[c->role[i]]), glyph);
 			}
 		}
 }
@@ -134,29 +141,58 @@ static void fmt_xtick(const struct wtg_lay_sweep *p, char *buf, size_t len, doub
 		tui_fmt_tick_time(buf, len, x, p->xunit);
 }
 
+/* Every run's sweep, drawn on one pair of axes (axis: the last run's, its ranges widened to all). */
+struct plot {
+	int n;
+	struct wtg_lay_sweep p[WTG_LAY_MAX_RUNS];
+	const char *label[WTG_LAY_MAX_RUNS];
+	struct wtg_lay_sweep *axis;
+	struct inks ink;
+};
+
+/* The legend's entries: the series of one run, or a run each. */
+static int legend_entry(const struct plot *pl, int k, const char **marker, enum tui_role *role, const char **name)
+{
+	if (pl->n == 1) {
+		if (!pl->axis->legend || k >= pl->axis->ns)
+			return 0;
+		*name = pl->axis->s[k].name;
+	} else {
+		if (k >= pl->n)
+			return 0;
+		*name = pl->label[k];
+	}
+	int i = pl->n == 1 ? k : k * MAX_SERIES;
+	*marker = pl->ink.marker[i];
+	*role = pl->ink.role[i];
+	return 1;
+}
+
 /* The line above the chart: the unit of y, what x is, and the legend on the right. */
-static void draw_heading(const struct tui_view *v, const struct wtg_lay_sweep *p, int y0)
+static void draw_heading(const struct tui_view *v, const struct plot *pl, int y0)
 {
 	const struct tui_look *l = v->look;
+	const struct wtg_lay_sweep *p = pl->axis;
 	WINDOW *w = v->w;
 	int ux = v->x + tui_put(w, y0, v->x, v->wd, tui_attr(l, TR_TITLE), p->yunit[0] ? p->yunit : "value");
 	int lx = v->x + v->wd;
-	if (p->legend) {
-		int lwid = 0;
-		for (int k = 0; k < p->ns; k++)
-			lwid += tui_width(l->g->marker[k]) + 1 + tui_width(p->s[k].name) + (k ? 3 : 0);
+	const char *mk, *nm;
+	enum tui_role role;
+	int lwid = 0;
+	for (int k = 0; legend_entry(pl, k, &mk, &role, &nm); k++)
+		lwid += tui_width(mk) + 1 + tui_width(nm) + (k ? 3 : 0);
+	if (lwid) {
 		lx = v->x + v->wd - lwid;
 		if (lx < ux + 2)
 			lx = ux + 2;
 		int x = lx;
-		for (int k = 0; k < p->ns; k++) {
+		for (int k = 0; legend_entry(pl, k, &mk, &role, &nm); k++) {
 			if (k)
 				x += tui_put(w, y0, x, v->x + v->wd - x, A_NORMAL, "   ");
-			x += tui_put(w, y0, x, v->x + v->wd - x, tui_attr(l, series_role[k]) | A_BOLD,
-				     l->g->marker[k]);
-			char nm[80];
-			snprintf(nm, sizeof nm, " %s", p->s[k].name);
-			x += tui_put(w, y0, x, v->x + v->wd - x, A_NORMAL, nm);
+			x += tui_put(w, y0, x, v->x + v->wd - x, tui_attr(l, role) | A_BOLD, mk);
+			char buf[160];
+			snprintf(buf, sizeof buf, " %s", nm);
+			x += tui_put(w, y0, x, v->x + v->wd - x, role == TR_DIM ? tui_attr(l, TR_DIM) : A_NORMAL, buf);
 		}
 	}
 	char xt[160];
@@ -190,8 +226,34 @@ static void draw_xmarks(const struct tui_view *v, const struct wtg_lay_sweep *p,
 	}
 }
 
-static void draw_chart(const struct tui_view *v, const struct wtg_lay_sweep *p, int y0, int h)
+/* Run r's series k, drawn at canvas index r * MAX_SERIES + k. */
+static void plot_series(struct canvas *c, const struct wtg_lay_sweep *p, const struct wtg_lay_series *s, int k)
 {
+	for (int i = 0; i + 1 < s->n; i++)
+		canvas_line(c, px_of_x(p, c, s->x[i]), py_of_y(p, c, s->y[i]), px_of_x(p, c, s->x[i + 1]),
+			    py_of_y(p, c, s->y[i + 1]), k);
+	if (s->n == 1)
+		canvas_dot(c, px_of_x(p, c, s->x[0]), py_of_y(p, c, s->y[0]), k);
+	/* each point's 95% CI as a vertical error bar */
+	for (int i = 0; s->has_ci && i < s->n; i++)
+		if (!isnan(s->lo[i]) && !isnan(s->hi[i])) {
+			int px = px_of_x(p, c, s->x[i]);
+			canvas_line(c, px, py_of_y(p, c, s->lo[i]), px, py_of_y(p, c, s->hi[i]), k);
+		}
+}
+
+static void plot_marks(struct canvas *c, const struct wtg_lay_sweep *p, const struct wtg_lay_series *s, int k)
+{
+	for (int i = 0; i < s->n; i++) {
+		int px = px_of_x(p, c, s->x[i]), py = py_of_y(p, c, s->y[i]);
+		int cx = c->braille ? px / 2 : px, cy = c->braille ? py / 4 : py;
+		c->mark[(size_t)cy * (size_t)c->cw + (size_t)cx] = (signed char)k;
+	}
+}
+
+static void draw_chart(const struct tui_view *v, const struct plot *pl, int y0, int h)
+{
+	const struct wtg_lay_sweep *p = pl->axis;
 	const struct tui_look *l = v->look;
 	WINDOW *w = v->w;
 	attr_t ax = tui_attr(l, TR_AXIS);
@@ -213,7 +275,7 @@ static void draw_chart(const struct tui_view *v, const struct wtg_lay_sweep *p, 
 	if (cw < 8)
 		return;
 
-	draw_heading(v, p, y0);
+	draw_heading(v, pl, y0);
 
 	/* y axis */
 	int top = y0 + 1, bottom = y0 + ch;	/* chart rows top..bottom */
@@ -256,57 +318,72 @@ static void draw_chart(const struct tui_view *v, const struct wtg_lay_sweep *p, 
 	struct canvas c;
 	if (canvas_init(&c, cw, ch, l->g->braille) < 0)
 		return;
-	for (int k = 0; k < p->ns; k++) {
-		const struct wtg_lay_series *s = &p->s[k];
-		for (int i = 0; i + 1 < s->n; i++)
-			canvas_line(&c, px_of_x(p, &c, s->x[i]), py_of_y(p, &c, s->y[i]),
-				    px_of_x(p, &c, s->x[i + 1]), py_of_y(p, &c, s->y[i + 1]), k);
-		if (s->n == 1)
-			canvas_dot(&c, px_of_x(p, &c, s->x[0]), py_of_y(p, &c, s->y[0]), k);
-		/* each point's 95% CI as a vertical error bar */
-		for (int i = 0; s->has_ci && i < s->n; i++)
-			if (!isnan(s->lo[i]) && !isnan(s->hi[i])) {
-				int px = px_of_x(p, &c, s->x[i]);
-				canvas_line(&c, px, py_of_y(p, &c, s->lo[i]), px, py_of_y(p, &c, s->hi[i]), k);
-			}
-	}
-	for (int k = 0; k < p->ns; k++) {
-		const struct wtg_lay_series *s = &p->s[k];
-		for (int i = 0; i < s->n; i++) {
-			int px = px_of_x(p, &c, s->x[i]), py = py_of_y(p, &c, s->y[i]);
-			int cx = c.braille ? px / 2 : px, cy = c.braille ? py / 4 : py;
-			c.mark[(size_t)cy * (size_t)c.cw + (size_t)cx] = (signed char)k;
+	/* the earlier runs first, so the latest is drawn over them */
+	for (int r = 0; r < pl->n; r++)
+		for (int k = 0; k < pl->p[r].ns; k++)
+			plot_series(&c, p, &pl->p[r].s[k], r * MAX_SERIES + k);
+	for (int r = 0; r < pl->n; r++)
+		for (int k = 0; k < pl->p[r].ns; k++)
+			plot_marks(&c, p, &pl->p[r].s[k], r * MAX_SERIES + k);
+	draw_xmarks(v, p, top, ch, axis_x, cw);
+	canvas_draw(&c, w, top, axis_x, l, &pl->ink);
+	canvas_free(&c);
+}
+
+/* Build every run's sweep and widen the last one's ranges to all of them. */
+static void plot_build(struct plot *pl, const struct tui_view *v)
+{
+	const struct wtg_table *t[WTG_LAY_MAX_RUNS];
+	bool faded[WTG_LAY_MAX_RUNS];
+	pl->n = tui_view_runs(v, t, pl->label, faded);
+	for (int r = 0; r < pl->n; r++) {
+		wtg_lay_sweep_build(&pl->p[r], t[r], v->e);
+		for (int k = 0; k < MAX_SERIES; k++) {
+			int i = r * MAX_SERIES + k;
+			pl->ink.role[i] = pl->n == 1 ? series_role[k] : tui_run_role(r, faded[r]);
+			pl->ink.marker[i] = pl->n == 1 ? v->look->g->marker[k] : tui_run_marker(v->look, r);
 		}
 	}
-	draw_xmarks(v, p, top, ch, axis_x, cw);
-	canvas_draw(&c, w, top, axis_x, l);
-	canvas_free(&c);
+	pl->axis = &pl->p[pl->n - 1];
+	for (int r = 0; r < pl->n - 1; r++) {
+		const struct wtg_lay_sweep *q = &pl->p[r];
+		if (q->ns == 0)
+			continue;
+		if (q->xlo > 0 && (pl->axis->xlo <= 0 || q->xlo < pl->axis->xlo))
+			pl->axis->xlo = q->xlo;
+		if (q->xhi > pl->axis->xhi)
+			pl->axis->xhi = q->xhi;
+		if (q->ymax > pl->axis->ymax)
+			pl->axis->ymax = q->ymax;
+	}
 }
 
 void tui_sweep_draw(const struct tui_view *v)
 {
 	const struct wtg_table *t = v->t;
-	struct wtg_lay_sweep p;
-	wtg_lay_sweep_build(&p, t, v->e);
+	static struct plot pl;
+	plot_build(&pl, v);
+	const struct wtg_lay_sweep *ap = pl.axis;
 	/* the latest row in words, under the chart */
 	int words = 0;
 	if (t->nrows > 0 && v->h >= 8) {
 		char buf[512], xs[64] = "";
 		int r = t->nrows - 1;
-		if (p.xcol >= 0) {
+		if (ap->xcol >= 0) {
 			char val[48];
-			tui_fmt_value(val, sizeof val, wtg_table_num(t, r, p.xcol), p.xunit);
-			if (p.bytes)
+			tui_fmt_value(val, sizeof val, wtg_table_num(t, r, ap->xcol), ap->xunit);
+			if (ap->bytes)
 				snprintf(xs, sizeof xs, "%s", val);	/* "256K" */
 			else
-				snprintf(xs, sizeof xs, "%s %s", t->cols[p.xcol].name, val);	/* batch 10 */
+				snprintf(xs, sizeof xs, "%s %s", t->cols[ap->xcol].name, val);	/* batch 10 */
 		}
 		char rest[448];
-		tui_row_words(rest, sizeof rest, t, r, p.xcol);
+		tui_row_words(rest, sizeof rest, t, r, ap->xcol);
 		snprintf(buf, sizeof buf, "%s%s%s", xs, xs[0] ? ": " : "", rest);
 		tui_put(v->w, v->y + v->h - 1, v->x, v->wd, A_BOLD, buf);
 		words = 1;
 	}
-	draw_chart(v, &p, v->y, v->h - words);
-	wtg_lay_sweep_free(&p);
+	draw_chart(v, &pl, v->y, v->h - words);
+	for (int r = 0; r < pl.n; r++)
+		wtg_lay_sweep_free(&pl.p[r]);
 }

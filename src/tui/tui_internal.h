@@ -116,12 +116,24 @@ struct tui_view {
 	int y, x, h, wd;			/* the rectangle of w to draw in */
 	const struct tui_look *look;
 	const struct wtg_table *t;		/* the run drawn: a private copy, no lock needed */
-	/* The runs drawn over it, faded (a saved run, the tab's previous run): tables[0..ntables);
-	 * none yet, the views draw t alone. */
+	/* Other runs drawn with it (saved runs, the tab's earlier run), oldest first: tables[0..ntables);
+	 * none: the views draw t alone. labels[0..ntables) name them and labels[ntables] names t; bit i
+	 * of faded: tables[i] is a "before" run, drawn dim. */
 	const struct wtg_table *const *tables;
 	int ntables;
+	const char *const *labels;
+	unsigned faded;
+	const char *compare;			/* the runs' headline ratios, one line, NULL for none */
+	int scroll;				/* rows a long table is scrolled back from its latest */
 	const struct wtg_experiment *e;
 };
+
+/* The runs of a view in order (tables..., then t): n of them, at most WTG_LAY_MAX_RUNS. */
+int tui_view_runs(const struct tui_view *v, const struct wtg_table **t, const char **label, bool *faded);
+/* The role a run draws in: its own colour, dim when faded. */
+enum tui_role tui_run_role(int k, bool faded);
+/* The mark of run k's points and legend. */
+const char *tui_run_marker(const struct tui_look *l, int k);
 
 /* One row per view (indexed by enum wtg_view): its draw and the lines its body wants. */
 struct tui_view_class {

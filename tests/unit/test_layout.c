@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <locale.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -269,6 +270,160 @@ static void test_grid(void)
 	free(g);
 }
 
+/* ---- several runs ---- */
+
+/* A private copy of t (as the dashboard keeps an earlier run). */
+static struct wtg_table *copy_of(struct wtg_table *t)
+{
+	struct wtg_table *c = malloc(sizeof *c);
+	if (!c)
+		return NULL;
+	wtg_table_init(c, t->exp);
+	wtg_table_snapshot(c, t);
+	return c;
+}
+
+static void drop(struct wtg_table *c)
+{
+	wtg_table_free(c);
+	free(c);
+}
+
+static void test_conditions_words(void)
+{
+	char buf[96];
+	struct wtg_cond_snapshot c = { 0 };
+	wtg_lay_cond_words(buf, sizeof buf, &c);
+	CHECK_STR(buf, "quiet");
+	c.burners = 2;
+	c.burn_kind = WTG_BURN_SPIN;
+	wtg_lay_cond_words(buf, sizeof buf, &c);
+	CHECK_STR(buf, "burners 2 spin");
+	c.burn_kind = WTG_BURN_STREAM;
+	c.background = c.uncached = true;
+	wtg_lay_cond_words(buf, sizeof buf, &c);
+	CHECK_STR(buf, "burners 2 stream, background, uncached");
+	struct wtg_table *t = table("threads");
+	wtg_lay_table_conditions(buf, sizeof buf, t);
+	CHECK_STR(buf, "");		/* no rows: no conditions */
+	fill_threads(t, false);
+	for (int r = 0; r < t->nrows; r++)
+		memset(&t->rows[r].cond, 0, sizeof t->rows[r].cond);
+	wtg_lay_table_conditions(buf, sizeof buf, t);
+	CHECK_STR(buf, "quiet");
+	t->rows[2].cond.burners = 4;	/* a row measured under burners: never one undifferentiated run */
+	wtg_lay_table_conditions(buf, sizeof buf, t);
+	CHECK_STR(buf, "mixed conditions");
+}
+
+/* Two runs of threads: each label's bars side by side, one per run, on one scale. */
+static void test_bars_merge(void)
+{
+	struct wtg_table *t = table("threads");
+	fill_threads(t, false);
+	struct wtg_table *before = copy_of(t);
+	t = table("threads");
+	static const struct wtg_column cols[] = {
+		{ "threads", "count", WTG_T_INT, 0 }, { "gbps", "GB/s", WTG_T_REAL, 2 }, { "ms", "ms", WTG_T_REAL, 2 },
+	};
+	wtg_table_set_columns(t, cols, 3);
+	for (int i = 0; i < 5; i++) {	/* the later run has a fifth row (5 threads) */
+		struct wtg_value v[3] = { WTG_INT(i + 1), WTG_REAL(5.0 * (i + 1)), WTG_REAL(1) };
+		wtg_table_add_row(t, v, 3, NULL);
+	}
+	if (!before)
+		return;
+	struct wtg_lay_bars in[2], m;
+	CHECK(wtg_lay_bars_build(&in[0], before, before->exp) == 0);
+	CHECK(wtg_lay_bars_build(&in[1], t, t->exp) == 0);
+	CHECK(wtg_lay_bars_merge(&m, in, 2) == 0);
+	CHECK(m.n == 9);			/* 4 labels x 2 runs + the fifth row alone */
+	CHECK_STR(m.b[0].label, "1 thread");
+	CHECK(m.b[0].run == 0 && m.b[0].first && m.b[1].run == 1 && !m.b[1].first);
+	CHECK_STR(m.b[1].label, "1 thread");
+	CHECK_NEAR(m.b[0].x, 10, 0);
+	CHECK_NEAR(m.b[1].x, 5, 0);
+	CHECK(m.b[8].run == 1 && m.b[8].first);
+	CHECK_STR(m.b[8].label, "5 threads");
+	CHECK_NEAR(m.scale, fmax(in[0].scale, in[1].scale), 0);	/* one scale for all */
+	CHECK(isnan(m.b[0].ideal) && !isnan(m.b[1].ideal));	/* the ideal marks are the latest run's */
+	double sum = 0, want = 0;
+	for (int i = 0; i < m.n; i++)
+		sum += m.b[i].x;
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < in[k].n; i++)
+			want += in[k].b[i].x;
+	CHECK_NEAR(sum, want, 1e-9);	/* every bar of every run, once */
+	wtg_lay_bars_free(&m);
+	wtg_lay_bars_free(&in[0]);
+	wtg_lay_bars_free(&in[1]);
+	struct wtg_lay_bars none[2];
+	memset(none, 0, sizeof none);
+	CHECK(wtg_lay_bars_merge(&m, none, 2) == -1);
+	drop(before);
+}
+
+/* A distribution per run: each run's first series, named by the run's label. */
+static void test_hist_runs(void)
+{
+	struct wtg_table *t = table("tail");
+	fill_tail(t);
+	struct wtg_table *a = copy_of(t);
+	if (!a)
+		return;
+	const struct wtg_table *runs[2] = { a, t };
+	const char *names[2] = { "quiet", "burners 2 spin" };
+	struct wtg_lay_hist h;
+	CHECK(wtg_lay_hist_build_runs(&h, runs, names, 2) == 2);
+	CHECK_STR(h.d[0].name, "quiet");
+	CHECK_STR(h.d[1].name, "burners 2 spin");
+	CHECK(h.d[0].t == a && h.d[1].t == t);
+	CHECK(h.d[0].n == 101 && h.d[1].n == 101);
+	CHECK_NEAR(h.d[1].med, 150, 1e-9);
+	wtg_lay_hist_free(&h);
+	wtg_table_reset(t);	/* a run without samples is left out */
+	CHECK(wtg_lay_hist_build_runs(&h, runs, names, 2) == 1);
+	wtg_lay_hist_free(&h);
+	drop(a);
+}
+
+/* A column per case and run. */
+static void test_grid_merge(void)
+{
+	struct wtg_table *t = table("mmap");
+	static const struct wtg_column cols[] = {
+		{ "case", "", WTG_T_TEXT, 0 }, { "ms", "ms", WTG_T_REAL, 2 }, { "minflt", "count", WTG_T_INT, 0 },
+	};
+	wtg_table_set_columns(t, cols, 3);
+	struct wtg_value r1[3] = { WTG_TEXT("cold"), WTG_REAL(20), WTG_INT(1000) };
+	struct wtg_value r2[3] = { WTG_TEXT("warm"), WTG_REAL(10), WTG_INT(0) };
+	wtg_table_add_row(t, r1, 3, NULL);
+	wtg_table_add_row(t, r2, 3, NULL);
+	struct wtg_table *a = copy_of(t);
+	t = table("mmap");
+	wtg_table_set_columns(t, cols, 3);
+	wtg_table_add_row(t, r2, 3, NULL);	/* the later run measured only "warm" */
+	struct wtg_lay_grid *g = calloc(3, sizeof *g);
+	if (!g || !a) {
+		free(g);
+		return;
+	}
+	wtg_lay_grid_build(&g[1], a);
+	wtg_lay_grid_build(&g[2], t);
+	const char *labels[2] = { "quiet", "live" };
+	wtg_lay_grid_merge(&g[0], &g[1], labels, 2, " / ");
+	CHECK(g[0].ncases == 4);
+	CHECK_STR(g[0].head[0], "cold / quiet");
+	CHECK_STR(g[0].head[1], "cold / live");
+	CHECK_STR(g[0].head[3], "warm / live");
+	CHECK_STR(g[0].name[0], "time");
+	CHECK_STR(g[0].cell[0][0], "20.0 ms");
+	CHECK_STR(g[0].cell[0][1], "n/a");	/* not measured in that run */
+	CHECK_STR(g[0].cell[0][3], "10.0 ms");
+	free(g);
+	drop(a);
+}
+
 /* ---- the SVG and HTML writers ---- */
 
 
@@ -475,6 +630,10 @@ int main(void)
 	test_bars();
 	test_hist();
 	test_grid();
+	test_conditions_words();
+	test_bars_merge();
+	test_hist_runs();
+	test_grid_merge();
 	test_svg();
 	test_html();
 	test_save();

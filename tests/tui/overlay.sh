@@ -1,0 +1,67 @@
+#!/bin/sh
+# tests/tui/overlay.sh: saved runs in the dashboard and runs drawn beside each other. A quiet valley
+# run and a --burn=8 one saved to files and --load'ed together at 100x30: both labels on the valley
+# tab, the ratio line, nothing measured and no data file until r; r draws the live run beside them;
+# a rerun after b keeps the run before it with the "before -> after" line; --load opens where
+# nothing could be measured (TMPDIR and the working folder unwritable).
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
+dash_init
+built valley || skip "valley is not built"
+
+"$WTG" --run=valley --quick --dir="$tmp/data" -o "$tmp/quiet.json" 2>/dev/null ||
+	bail "cannot save a quiet valley run"
+"$WTG" --run=valley --quick --burn=8 --dir="$tmp/data" -o "$tmp/burn8.json" 2>/dev/null ||
+	bail "cannot save a --burn=8 valley run"
+
+# the valley tab's place in the deck (its key)
+valley_key=$(awk '$2 == "valley" { print substr("1234567890", $1 + 1, 1) }' "$tmp/list")
+
+start C.UTF-8 100 30 --load="$tmp/quiet.json" --load="$tmp/burn8.json"
+check "--load: the dashboard opens on the saved runs, their labels in the header" tm_wait "quiet: "
+tm_keys "$valley_key"
+check "valley: the sweep's legend names the quiet run" tm_wait "● quiet"
+check "valley: ... and the burn8 run" tm_shows "◆ burn8"
+check "valley: each headline's ratio to the first run, with a CI" tm_match "quiet → burn8 \(x[0-9.]+, CI \[[0-9.]+, [0-9.]+\]\)"
+check "--load: nothing measured yet, no data file" no_datafile
+check "--load: the header says no data file yet" tm_shows "no data file yet"
+tm_keys 2
+check "a tab neither file holds says so" tm_wait "not in the saved runs: r measures it"
+tm_keys "$valley_key" r
+check "r: the live run is drawn beside the saved ones" tm_wait "■ live: quiet" 60
+check "r: ... and the ratio line takes it in" wait_for 60 tm_match "vs quiet: burn8 x[0-9.]+ \[[0-9.]+, [0-9.]+\], live: quiet x"
+check "r: the data file is made only now" has_datafile
+tm_keys q
+wait_exit 10
+check "q ends it with status 0" [ "$(cat "$tmp/status" 2>/dev/null)" = 0 ]
+check "the data file is removed at exit" no_datafile
+
+# before and after: a plain dashboard, valley run quiet, then again under burners
+start C.UTF-8 100 30 "--order=valley"
+# --order opens on the lecture's start screen: a key starts it
+check "the start screen waits" tm_wait "press a key to begin" 10
+tm_keys x
+check "valley runs on its own first" tm_wait "done in" 60
+tm_keys e
+check "e with no earlier run says so" tm_wait "no earlier run of valley"
+tm_keys b r
+check "rerun after b: the quiet run stays, labelled with its conditions" tm_wait "● quiet" 60
+check "rerun after b: the new run is labelled with its burners" wait_for 60 tm_match "◆ burners [0-9]+ spin"
+check "rerun after b: before -> after with a CI" wait_for 60 tm_match "quiet → burners [0-9]+ spin \(x[0-9.]+, CI"
+tm_keys b b r
+check "a third run: the earlier one beside it is the one just before" tm_wait "◆ quiet" 60
+tm_keys e
+check "e steps one further back" tm_wait "the run 2 before this one" 10
+tm_keys q
+wait_exit 10
+
+# --load where nothing could be measured: TMPDIR missing, the working folder read-only (/proc)
+rm -f "$tmp/status"
+tm_start 100 30 "cd /proc || exit; env TMPDIR=/proc/wtg-none LC_ALL=C.UTF-8 '$WTG' --load='$tmp/quiet.json'; echo \$? >'$tmp/status'"
+check "--load opens with TMPDIR unwritable" tm_wait "quiet: "
+tm_keys "$valley_key"
+check "... and draws the saved valley" tm_wait "by read() buffer size"
+tm_keys q
+wait_exit 10
+check "... and ends with status 0" [ "$(cat "$tmp/status" 2>/dev/null)" = 0 ]
+
+finish
