@@ -435,10 +435,11 @@ static void draw_view(struct dash *d, const struct wtg_table *t, WINDOW *vw, int
 	int h = vh - y - (fold ? 1 : 0);
 	if (h >= 3) {
 		struct tui_view v = {
-			.w = vw, .y = y, .x = 1, .h = h, .wd = vwid - 2, .look = &d->look, .t = shown,
+			.w = vw, .y = y, .x = 1, .h = h, .wd = vwid - 2, .look = &d->look, .t = t,
 			.e = wtg_experiments[d->tab],
 		};
-		dash_view_runs(d, &v);	/* the earlier and saved runs drawn beside this one */
+		dash_view_runs(d, &v);	/* the earlier and saved runs beside this one (it knows t) */
+		v.t = shown;
 		tui_view_draw(&v);
 	}
 	if (fold)
