@@ -623,8 +623,11 @@ static void panel_conditions(struct dash *d)
 		snprintf(line, sizeof line, " burners off");
 	if (wtg_experiments[d->tab]->self_conditions & WTG_COND_BURN)
 		snprintf(line, sizeof line, " burners: set by %s", wtg_experiments[d->tab]->name);
+	else if ((d->pending.bits & WTG_COND_BURN) && burners > 0)	/* what is asked for, and that it waits */
+		snprintf(line, sizeof line, " burners %d %s, pending", burners,
+			 v->burn_kind == WTG_BURN_STREAM ? "stream" : "spin");
 	else if (d->pending.bits & WTG_COND_BURN)
-		snprintf(line, sizeof line, " burners %s: pending", burners > 0 ? "on" : "off");
+		snprintf(line, sizeof line, " burners off, pending");
 	tui_put(w, 1, x, pw - x + 1, burners > 0 ? tui_attr(l, TR_WARN) : A_NORMAL, line);
 
 	/* the policy asked for, and what the kernel reports for the measuring thread */

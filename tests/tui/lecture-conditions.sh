@@ -5,14 +5,14 @@
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
 
-# wss takes seconds a run: long enough to press b while it runs
-start C.UTF-8 80 24 --order=wss,tail,pagecache
+# bytewise's first row (one byte per read()) takes seconds: long enough to see b pending
+start C.UTF-8 80 24 --order=bytewise,tail,pagecache
 tm_wait "press a key to begin" 10 || bail "no start screen"
 tm_keys x
-check "wss runs" wait_for 20 tm_match "wss · .*running"
+check "bytewise runs" wait_for 20 tm_match "bytewise · .*running"
 tm_keys b
-check "b while a row runs: pending from the next batch" tm_wait "pending: from the next batch of wss" 5
-check "... the panel marks the burners pending" wait_for 3 tm_match "\[b\] burners on: pending"
+check "b while a row runs: pending from the next batch" tm_wait "pending: from the next batch of bytewise" 5
+check "... the panel marks the burners pending" wait_for 3 tm_match "\[b\] burners [0-9]+ (spin|stream), pending"
 check "... until the next row lands (or the run ends)" wait_for 60 tm_lacks_re "\[b\] .*pending"
 tm_keys b b
 tm_keys 2
