@@ -113,6 +113,57 @@ static int runs_bars(struct tui_view *v, struct wtg_lay_bars *lb, bool *faded)
 	return 0;
 }
 
+/* where the bars go: their column and width, the scale, the zero line when values are signed */
+struct bar_geom {
+	int bx, bw, half, zc;
+	double scale;
+	bool neg;
+};
+
+/* one bar, 1-3 lines thick from line y: the bar, its ideal mark and its CI whiskers (on the middle line) */
+static void draw_bar(const struct tui_view *v, const struct wtg_lay_bar *b, const bool *faded,
+		     const struct bar_geom *g, int y, int thick)
+{
+	const struct tui_look *l = v->look;
+	WINDOW *w = v->w;
+	int mid = y + thick / 2, bx = g->bx, bw = g->bw, half = g->half, zc = g->zc;
+	double scale = g->scale;
+	bool neg = g->neg;
+	enum tui_role role = b->run >= 0     ? tui_run_role(b->run, faded[b->run])
+			     : b->group >= 0 ? (enum tui_role)(TR_S1 + b->group)
+					     : TR_BAR;
+	attr_t a = tui_attr(l, role);
+	for (int yy = y; yy < y + thick; yy++) {
+		if (!neg) {
+			if (b->x > 0)
+				tui_hbar(w, yy, bx, bw, b->x / scale, a, l);
+		} else {
+			tui_put(w, yy, zc, 1, tui_attr(l, TR_AXIS), l->g->ax_v);
+			if (b->x > 0)
+				tui_hbar(w, yy, zc + 1, bw - half - 1, b->x / scale, a, l);
+			else if (b->x < 0)
+				left_bar(w, yy, zc, half, -b->x / scale, a, l);
+		}
+		if (b->ideal > 0) {
+			if (b->ideal <= scale) {
+				int c = (int)lround(b->ideal / scale * bw) - 1;
+				tui_put(w, yy, bx + (c < 0 ? 0 : c), 1, tui_attr(l, TR_WARN), l->g->ideal);
+			} else {
+				tui_put(w, yy, bx + bw - 1, 1, tui_attr(l, TR_WARN), l->g->right);
+			}
+		}
+	}
+	if (!isnan(b->ci_lo) && !isnan(b->ci_hi)) {
+		/* the 95% CI as whiskers on the bar's middle line */
+		attr_t wa = tui_attr(l, TR_WARN) | A_BOLD;
+		int ka = neg ? signed_col(b->ci_lo, scale, zc, half, bw) : bar_col(b->ci_lo, scale, bx, bw);
+		int kb = neg ? signed_col(b->ci_hi, scale, zc, half, bw) : bar_col(b->ci_hi, scale, bx, bw);
+		tui_put(w, mid, ka, 1, wa, ka == kb ? "|" : "[");
+		if (kb != ka)
+			tui_put(w, mid, kb, 1, wa, "]");
+	}
+}
+
 void tui_bars_draw(const struct tui_view *in)
 {
 	struct tui_view vv = *in, *v = &vv;
@@ -177,39 +228,8 @@ void tui_bars_draw(const struct tui_view *in)
 		int mid = y + thick / 2;
 		int lx = v->x + lw - tui_width(b[r].label);
 		tui_put_clip(w, mid, lx < v->x ? v->x : lx, lw, A_BOLD, l, b[r].label);
-		enum tui_role role = b[r].run >= 0	   ? tui_run_role(b[r].run, faded[b[r].run])
-				     : b[r].group >= 0 ? (enum tui_role)(TR_S1 + b[r].group)
-						       : TR_BAR;
-		attr_t a = tui_attr(l, role);
-		for (int yy = y; yy < y + thick; yy++) {
-			if (!neg) {
-				if (b[r].x > 0)
-					tui_hbar(w, yy, bx, bw, b[r].x / scale, a, l);
-			} else {
-				tui_put(w, yy, zc, 1, tui_attr(l, TR_AXIS), l->g->ax_v);
-				if (b[r].x > 0)
-					tui_hbar(w, yy, zc + 1, bw - half - 1, b[r].x / scale, a, l);
-				else if (b[r].x < 0)
-					left_bar(w, yy, zc, half, -b[r].x / scale, a, l);
-			}
-			if (b[r].ideal > 0) {
-				if (b[r].ideal <= scale) {
-					int c = (int)lround(b[r].ideal / scale * bw) - 1;
-					tui_put(w, yy, bx + (c < 0 ? 0 : c), 1, tui_attr(l, TR_WARN), l->g->ideal);
-				} else {
-					tui_put(w, yy, bx + bw - 1, 1, tui_attr(l, TR_WARN), l->g->right);
-				}
-			}
-		}
-		if (!isnan(b[r].ci_lo) && !isnan(b[r].ci_hi)) {
-			/* the 95% CI as whiskers on the bar's middle line */
-			attr_t wa = tui_attr(l, TR_WARN) | A_BOLD;
-			int ka = neg ? signed_col(b[r].ci_lo, scale, zc, half, bw) : bar_col(b[r].ci_lo, scale, bx, bw);
-			int kb = neg ? signed_col(b[r].ci_hi, scale, zc, half, bw) : bar_col(b[r].ci_hi, scale, bx, bw);
-			tui_put(w, mid, ka, 1, wa, ka == kb ? "|" : "[");
-			if (kb != ka)
-				tui_put(w, mid, kb, 1, wa, "]");
-		}
+		struct bar_geom g = {.bx = bx, .bw = bw, .half = half, .zc = zc, .scale = scale, .neg = neg};
+		draw_bar(v, &b[r], faded, &g, y, thick);
 		tui_put(w, mid, bx + bw + 1, vw, A_BOLD, b[r].value);
 	}
 	if (drawn)
