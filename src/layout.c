@@ -581,6 +581,72 @@ static void sweep_groups(struct wtg_lay_sweep *p, const struct wtg_table *t, int
 	}
 }
 
+/* A log y axis: from the power of ten at or below the smallest positive point (or CI end) to the one
+ * at or above the largest, at least one decade. */
+static void log_range(struct wtg_lay_sweep *p)
+{
+	double lo = INFINITY, hi = 0;
+	for (int k = 0; k < p->ns; k++)
+		for (int i = 0; i < p->s[k].n; i++) {
+			double v[3] = { p->s[k].y[i], p->s[k].lo[i], p->s[k].hi[i] };
+			for (int j = 0; j < 3; j++)
+				if (v[j] > 0 && isfinite(v[j])) {
+					lo = fmin(lo, v[j]);
+					hi = fmax(hi, v[j]);
+				}
+		}
+	if (!(hi > 0)) {
+		p->ymin = 1;
+		p->ymax = 10;
+		return;
+	}
+	p->ymin = pow(10, floor(log10(lo) + 1e-9));
+	p->ymax = pow(10, ceil(log10(hi) - 1e-9));
+	if (p->ymax < p->ymin * 10)
+		p->ymax = p->ymin * 10;
+}
+
+double wtg_lay_y_frac(const struct wtg_lay_sweep *p, double y)
+{
+	double f;
+	if (p->ylog)
+		f = y > 0 && p->ymin > 0 && p->ymax > p->ymin ? log(y / p->ymin) / log(p->ymax / p->ymin) : 0;
+	else
+		f = p->ymax > 0 ? y / p->ymax : 0;
+	return isnan(f) ? 0 : fmin(fmax(f, 0), 1);
+}
+
+int wtg_lay_y_ticks(const struct wtg_lay_sweep *p, int rows, double *ticks, char (*labels)[32], int max)
+{
+	int n = 0;
+	if (p->ylog && p->ymin > 0 && p->ymax > p->ymin) {
+		int decades = (int)lround(log10(p->ymax / p->ymin));
+		int step = 1;
+		while (decades / step > 0 && rows < 2 * (decades / step))
+			step++;
+		for (int d = 0; d <= decades && n < max; d += step) {
+			ticks[n] = p->ymin * pow(10, d);
+			if (ticks[n] >= 1)
+				wtg_lay_fmt_tick_count(labels[n], sizeof labels[n], ticks[n]);
+			else
+				snprintf(labels[n], sizeof labels[n], "%g", ticks[n]);
+			n++;
+		}
+		return n;
+	}
+	double ymax = p->ymax > 0 ? p->ymax : 1;
+	int dec = 0;
+	int nt = wtg_lay_y_intervals(ymax, rows, &dec);
+	for (int k = 0; k <= nt && n < max; k++, n++) {
+		ticks[n] = ymax * k / nt;
+		if (dec == 0 && ymax >= 10000)
+			wtg_lay_fmt_tick_count(labels[n], sizeof labels[n], ticks[n]);	/* 120k, not 120000 */
+		else
+			snprintf(labels[n], sizeof labels[n], "%.*f", dec, ticks[n]);
+	}
+	return n;
+}
+
 void wtg_lay_sweep_build(struct wtg_lay_sweep *p, const struct wtg_table *t, const struct wtg_experiment *e)
 {
 	memset(p, 0, sizeof *p);
@@ -595,6 +661,7 @@ void wtg_lay_sweep_build(struct wtg_lay_sweep *p, const struct wtg_table *t, con
 	p->yunit = ny > 0 && t->cols[yc[0]].unit ? t->cols[yc[0]].unit : "";
 	p->bytes = strcmp(p->xunit, "B") == 0;
 	p->cache_marks = m && m->cache_marks;
+	p->ylog = m && m->ylog;
 	if (xc < 0 || ny == 0)
 		return;
 	int gc = m && m->group ? wtg_table_col(t, m->group) : -1;
@@ -621,6 +688,8 @@ void wtg_lay_sweep_build(struct wtg_lay_sweep *p, const struct wtg_table *t, con
 				ymax = fmax(ymax, p->s[k].hi[i]);
 		}
 	p->ymax = wtg_lay_nice_ceil(ymax);
+	if (p->ylog)
+		log_range(p);
 }
 
 void wtg_lay_sweep_free(struct wtg_lay_sweep *p)

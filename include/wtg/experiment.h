@@ -41,6 +41,7 @@ struct wtg_sweep_spec {
 	double xlo, xhi;	/* the planned x range, so the axis holds still while rows arrive (0: the data's) */
 	const char *xtitle;	/* the x axis' title */
 	bool cache_marks;	/* x is a working set: the machine's caches belong on the axis */
+	bool ylog;		/* y spans decades (valley's ms per GB): a log10 y axis, ticks at powers of ten */
 };
 
 /* What a bars view draws: one bar per row. */

@@ -90,6 +90,8 @@ struct wtg_lay_sweep {
 	bool legend;		/* several series, or series named by a group column */
 	bool cache_marks;	/* the x axis is a working set: mark the machine's caches on it */
 	double xlo, xhi, ymax;
+	bool ylog;		/* a log10 y axis from ymin (a power of ten) to ymax (one too) */
+	double ymin;
 	int ns;
 	struct wtg_lay_series s[WTG_LAY_MAX_SERIES];
 };
@@ -98,6 +100,11 @@ struct wtg_lay_sweep {
  * `Y_ci_low` and `Y_ci_high` beside it gets its interval. Free with wtg_lay_sweep_free. */
 void wtg_lay_sweep_build(struct wtg_lay_sweep *p, const struct wtg_table *t, const struct wtg_experiment *e);
 void wtg_lay_sweep_free(struct wtg_lay_sweep *p);
+/* Where y falls on a sweep's y axis, 0 (bottom) to 1 (top), linear or log; clamped. */
+double wtg_lay_y_frac(const struct wtg_lay_sweep *p, double y);
+/* A sweep's y ticks (bottom to top) for an axis about ROWS lines tall, at most MAX, with their labels
+ * ("0", "2.5", "120k"; on a log axis the powers of ten, every other one when rows are few). */
+int wtg_lay_y_ticks(const struct wtg_lay_sweep *p, int rows, double *ticks, char (*labels)[32], int max);
 
 /* ---- bars: one per row ---- */
 

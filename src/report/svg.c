@@ -108,20 +108,17 @@ static void empty(FILE *f, const struct frame *fr, const char *msg)
 	text(f, fr->x + fr->w / 2, fr->y + fr->h / 2, 26, "middle", "fill=\"#666666\"", msg);
 }
 
-/* The y axis from 0 to ymax with round ticks and grid lines; the unit above it. */
-static void y_axis(FILE *f, const struct frame *fr, double ymax, const char *unit)
+/* The y axis from 0 to ymax (or a log axis over its decades) with round ticks and grid lines; the
+ * unit above it. */
+static void y_axis(FILE *f, const struct frame *fr, const struct wtg_lay_sweep *p, const char *unit)
 {
-	int dec = 0;
-	int nt = wtg_lay_y_intervals(ymax, (int)(fr->h / 20), &dec);
-	for (int k = 0; k <= nt; k++) {
-		double y = fr->y + fr->h - fr->h * k / nt;
-		char lab[32];
-		if (dec == 0 && ymax >= 10000)
-			wtg_lay_fmt_tick_count(lab, sizeof lab, ymax * k / nt);	/* 120k, not 120000 */
-		else
-			snprintf(lab, sizeof lab, "%.*f", dec, ymax * k / nt);
+	double ticks[16];
+	char lab[16][32];
+	int nt = wtg_lay_y_ticks(p, (int)(fr->h / 20), ticks, lab, 16);
+	for (int k = 0; k < nt; k++) {
+		double y = fr->y + fr->h - fr->h * wtg_lay_y_frac(p, ticks[k]);
 		line(f, fr->x, y, fr->x + fr->w, y, k ? grid : ink, k ? 1 : 2, NULL);
-		text(f, fr->x - 12, y + 7, 20, "end", NULL, lab);
+		text(f, fr->x - 12, y + 7, 20, "end", NULL, lab[k]);
 	}
 	line(f, fr->x, fr->y, fr->x, fr->y + fr->h, ink, 2, NULL);
 	text(f, fr->x - 12, fr->y - 18, 20, "end", "font-weight=\"bold\"", unit && *unit ? unit : "value");
@@ -193,7 +190,7 @@ static void band(FILE *f, const struct frame *fr, const struct wtg_lay_sweep *p,
 				continue;
 			double v = pass ? s->lo[i] : s->hi[i];
 			double x = fr->x + wtg_lay_log_frac(s->x[i], p->xlo, p->xhi) * fr->w;
-			double y = fr->y + fr->h - fmin(fmax(v / p->ymax, 0), 1) * fr->h;
+			double y = fr->y + fr->h - wtg_lay_y_frac(p, v) * fr->h;
 			fprintf(f, "%s%.1f %.1f", cmd, x, y);
 			cmd = "L";
 		}
@@ -210,9 +207,9 @@ static void draw_sweep(FILE *f, const struct frame *fr, const struct wtg_table *
 		wtg_lay_sweep_free(&p);
 		return;
 	}
-	double ymax = p.ymax > 0 ? p.ymax : 1;
-	p.ymax = ymax;
-	y_axis(f, fr, ymax, p.yunit);
+	if (!p.ylog && !(p.ymax > 0))
+		p.ymax = 1;
+	y_axis(f, fr, &p, p.yunit);
 	double ticks[32], frac[32];
 	char lab[32][32];
 	int nt = wtg_lay_log_ticks(p.xlo, p.xhi, (int)(fr->w / 12), p.bytes ? 6 : 5, p.bytes, ticks, 32);
@@ -225,7 +222,7 @@ static void draw_sweep(FILE *f, const struct frame *fr, const struct wtg_table *
 	}
 	x_ticks(f, fr, frac, lab, nt);
 	char xt[160];
-	snprintf(xt, sizeof xt, "%s (log scale)", p.xtitle);
+	snprintf(xt, sizeof xt, "%s (log scale%s)", p.xtitle, p.ylog ? "; y too" : "");
 	text(f, fr->x + fr->w / 2, fr->y + fr->h + 66, 22, "middle", "fill=\"#444444\"", xt);
 	if (p.cache_marks)
 		cache_marks(f, fr, &p, m);
@@ -238,11 +235,11 @@ static void draw_sweep(FILE *f, const struct frame *fr, const struct wtg_table *
 			colour[k], *dashes[k] ? " stroke-dasharray=\"" : "", dashes[k], *dashes[k] ? "\"" : "");
 		for (int i = 0; i < s->n; i++)
 			fprintf(f, "%s%.1f,%.1f", i ? " " : "", fr->x + wtg_lay_log_frac(s->x[i], p.xlo, p.xhi) * fr->w,
-				fr->y + fr->h - fmin(fmax(s->y[i] / ymax, 0), 1) * fr->h);
+				fr->y + fr->h - wtg_lay_y_frac(&p, s->y[i]) * fr->h);
 		fputs("\"/>\n", f);
 		for (int i = 0; i < s->n; i++)
 			marker(f, k, fr->x + wtg_lay_log_frac(s->x[i], p.xlo, p.xhi) * fr->w,
-			       fr->y + fr->h - fmin(fmax(s->y[i] / ymax, 0), 1) * fr->h, 7);
+			       fr->y + fr->h - wtg_lay_y_frac(&p, s->y[i]) * fr->h, 7);
 	}
 	char names[WTG_LAY_MAX_SERIES + 1][64];
 	int nn = 0;

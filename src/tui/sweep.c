@@ -90,12 +90,7 @@ static int px_of_x(const struct wtg_lay_sweep *p, const struct canvas *c, double
 
 static int py_of_y(const struct wtg_lay_sweep *p, const struct canvas *c, double y)
 {
-	double f = p->ymax > 0 ? y / p->ymax : 0;
-	if (f < 0)
-		f = 0;
-	if (f > 1)
-		f = 1;
-	return (int)lround((1 - f) * (c->ph - 1));
+	return (int)lround((1 - wtg_lay_y_frac(p, y)) * (c->ph - 1));
 }
 
 static const enum tui_role series_role[MAX_SERIES] = { TR_S1, TR_S2, TR_S3 };
@@ -196,7 +191,7 @@ static void draw_heading(const struct tui_view *v, const struct plot *pl, int y0
 		}
 	}
 	char xt[160];
-	snprintf(xt, sizeof xt, "  by %s (log scale)", p->xtitle);
+	snprintf(xt, sizeof xt, "  by %s (log scale%s)", p->xtitle, p->ylog ? "s" : "");
 	if (ux + tui_width(xt) + 2 > lx)
 		snprintf(xt, sizeof xt, "  by %s", p->xtitle);
 	tui_put(w, y0, ux, lx - ux - 2, tui_attr(l, TR_DIM), xt);
@@ -260,13 +255,11 @@ static void draw_chart(const struct tui_view *v, const struct plot *pl, int y0, 
 	int ch = h - 3;		/* unit line, x axis, x labels */
 	if (ch < 2)
 		return;
-	double ymax = p->ymax > 0 ? p->ymax : 1;
-	int dec = 0;
-	int nt = wtg_lay_y_intervals(ymax, ch, &dec);
+	double yt[16];
 	char lab[16][32];
+	int nt = wtg_lay_y_ticks(p, ch, yt, lab, 16);
 	int lw = 1;
-	for (int k = 0; k <= nt && k < 16; k++) {
-		snprintf(lab[k], sizeof lab[k], "%.*f", dec, ymax * k / nt);
+	for (int k = 0; k < nt; k++) {
 		int n = tui_width(lab[k]);
 		lw = n > lw ? n : lw;
 	}
@@ -282,8 +275,8 @@ static void draw_chart(const struct tui_view *v, const struct plot *pl, int y0, 
 	for (int r = top; r <= bottom; r++)
 		tui_put(w, r, axis_x - 1, 1, ax, l->g->ax_v);
 	int last_row = -1;
-	for (int k = nt; k >= 0; k--) {
-		int r = top + (int)lround((double)(nt - k) / nt * (ch - 1));
+	for (int k = nt - 1; k >= 0; k--) {
+		int r = top + (int)lround((1 - wtg_lay_y_frac(p, yt[k])) * (ch - 1));
 		if (r == last_row)
 			continue;
 		last_row = r;
@@ -355,6 +348,8 @@ static void plot_build(struct plot *pl, const struct tui_view *v)
 			pl->axis->xhi = q->xhi;
 		if (q->ymax > pl->axis->ymax)
 			pl->axis->ymax = q->ymax;
+		if (q->ylog && q->ymin > 0 && (pl->axis->ymin <= 0 || q->ymin < pl->axis->ymin))
+			pl->axis->ymin = q->ymin;
 	}
 }
 

@@ -162,6 +162,14 @@ def test_zerofill(doc, page):
               "zerofill: faults_per_page = minflt/pages")
         check(x["bytes"] == ZEROFILL_QUICK and x["page_size"] == page, "zerofill: bytes and page size")
     check(any("MADV_NOHUGEPAGE" in n for n in e["notes"]), "zerofill: the note names MADV_NOHUGEPAGE")
+    # the essay's yardstick: one getpid measured before the faults, the same on every row
+    gp = [x["getpid_ns"] for x in r]
+    check(all(g > 0 for g in gp) and len(set(gp)) == 1, "zerofill: one getpid_ns > 0 on every row: %s" % gp)
+    for x in r:
+        check(close(x["getpids_per_fault"], x["ns_per_fault"] / x["getpid_ns"]),
+              "zerofill: getpids_per_fault = ns_per_fault / getpid_ns (%s)" % x["getpids_per_fault"])
+    check(any(n.startswith("yardstick: a raw getpid costs") and "getpids" in n for n in e["notes"]),
+          "zerofill: a note says what a fault costs in getpids")
 
 
 def test_faultbase(doc, size, page, want=None):

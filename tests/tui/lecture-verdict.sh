@@ -14,7 +14,7 @@ verdict_of() {
 	valley) echo "best buffer [0-9]+[KM]?(-[0-9]+[KM]?)?: [0-9.]+ GB/s" ;;
 	mmap) echo "(faults != pages: one fault maps [0-9]+ pages|faults per page mapped)" ;;
 	faultbase) echo "a bare (start and )?exit = [0-9]+ faults" ;;
-	zerofill) echo "a zero-fill fault = [0-9,]+ ns" ;;
+	zerofill) echo "a zero-fill fault = [0-9,]+ ns = [0-9]+ getpids" ;;
 	passes) echo "a warm pass = [0-9.]+ ms" ;;
 	esac
 }

@@ -121,6 +121,50 @@ static void test_sweep(void)
 	CHECK_STR(p.s[1].name, "random");
 	CHECK(p.s[0].n == 2 && p.s[1].n == 1);
 	wtg_lay_sweep_free(&p);
+
+	/* valley: ms per GB spans decades, so its y axis is log10, from a power of ten to a power of ten */
+	t = table("valley");
+	static const struct wtg_column vcols[] = {
+		{ "bufsize", "B", WTG_T_INT, 0 }, { "ms_per_gb", "ms", WTG_T_REAL, 1 },
+	};
+	wtg_table_set_columns(t, vcols, 2);
+	const double ms[] = { 312000, 78000, 1900, 95, 58, 64 };
+	for (int i = 0; i < 6; i++) {
+		struct wtg_value v[2] = { WTG_INT(16 << (2 * i)), WTG_REAL(ms[i]) };
+		wtg_table_add_row(t, v, 2, NULL);
+	}
+	wtg_lay_sweep_build(&p, t, t->exp);
+	CHECK(p.ylog);
+	CHECK_NEAR(p.ymin, 10, 1e-9);		/* 58 -> 10 */
+	CHECK_NEAR(p.ymax, 1e6, 1e-3);		/* 312000 -> 1,000,000 */
+	CHECK_NEAR(wtg_lay_y_frac(&p, 10), 0, 1e-12);
+	CHECK_NEAR(wtg_lay_y_frac(&p, 1000), 0.4, 1e-12);	/* 2 of 5 decades */
+	CHECK_NEAR(wtg_lay_y_frac(&p, 1e6), 1, 1e-12);
+	CHECK_NEAR(wtg_lay_y_frac(&p, 0), 0, 0);		/* nothing below the axis, no NaN */
+	CHECK_NEAR(wtg_lay_y_frac(&p, 1e9), 1, 0);
+	double yt[16];
+	char yl[16][32];
+	CHECK(wtg_lay_y_ticks(&p, 20, yt, yl, 16) == 6);	/* every decade on a tall axis */
+	CHECK_STR(yl[0], "10");
+	CHECK_STR(yl[2], "1k");
+	CHECK_STR(yl[5], "1M");
+	int nt = wtg_lay_y_ticks(&p, 6, yt, yl, 16);		/* a short one: every other */
+	CHECK(nt == 3);
+	CHECK_STR(yl[1], "1k");
+	/* the floor is visible: 58 and 64 ms sit 0.0085 of the height apart (0.000015 on a linear axis to 400,000) */
+	CHECK(wtg_lay_y_frac(&p, 64) - wtg_lay_y_frac(&p, 58) > 0.008);
+	wtg_lay_sweep_free(&p);
+
+	/* a linear axis keeps its round intervals, big numbers as 120k */
+	t = table("wss");
+	fill_wss(t, false);
+	wtg_lay_sweep_build(&p, t, t->exp);
+	CHECK(!p.ylog);
+	nt = wtg_lay_y_ticks(&p, 40, yt, yl, 16);
+	CHECK(nt >= 3 && yt[0] == 0 && yt[nt - 1] == 100);
+	CHECK_STR(yl[0], "0");
+	CHECK_NEAR(wtg_lay_y_frac(&p, 50), 0.5, 1e-12);
+	wtg_lay_sweep_free(&p);
 }
 
 /* ---- bars ---- */
