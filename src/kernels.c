@@ -147,16 +147,20 @@ REPEAT_BY_CALLS(rep_native_v4, sum_native_v4)
 #define ADDQ(PFX, a, b) PFX##_add_epi64((a), (b))
 /* The hot loop alone, in a function of its own: GCC 12 copies every accumulator once per round
  * when this loop sits inside the pass and fold loops (14 extra moves per 512 bytes, seen with
- * objdump); on its own it keeps them in place. a[0..3] are q0..q3, a[4..7] w0..w3; SETUP declares z
- * and what B uses. */
+ * objdump); on its own it keeps them in place. It runs reps times over the same rounds, so that a
+ * small buffer summed many times does not go back to memory for its accumulators every pass.
+ * a[0..3] are q0..q3, a[4..7] w0..w3; SETUP declares z and what B uses. */
 #define ROUNDS_FN(name, ATTR, V, W, PFX, SI, B, SETUP)                                            \
-	ATTR __attribute__((noinline)) static void name(V *a, const unsigned char *c, size_t rounds) \
+	ATTR __attribute__((noinline)) static void name(V *a, const unsigned char *c, size_t rounds,  \
+							size_t reps)                                  \
 	{                                                                                         \
 		SETUP;                                                                            \
 		V q0 = a[0], q1 = a[1], q2 = a[2], q3 = a[3];                                     \
 		V w0 = a[4], w1 = a[5], w2 = a[6], w3 = a[7];                                     \
-		for (const unsigned char *e = c + rounds * 8 * (W); c < e; c += 8 * (W)) {        \
-			const V *v = (const V *)(const void *)c;                                  \
+		const unsigned char *const e = c + rounds * 8 * (W);                              \
+		for (const unsigned char *r = c; reps; reps--, r = c)                             \
+		for (; r < e; r += 8 * (W)) {                                                     \
+			const V *v = (const V *)(const void *)r;                                  \
 			q0 = ADDQ(PFX, q0, SAD(PFX, PFX##_load_##SI(v + 0)));                     \
 			B(PFX, w0, PFX##_load_##SI(v + 1));                                       \
 			q1 = ADDQ(PFX, q1, SAD(PFX, PFX##_load_##SI(v + 2)));                     \
@@ -169,7 +173,9 @@ REPEAT_BY_CALLS(rep_native_v4, sum_native_v4)
 		a[0] = q0, a[1] = q1, a[2] = q2, a[3] = q3;                                       \
 		a[4] = w0, a[5] = w1, a[6] = w2, a[7] = w3;                                       \
 	}
-/* The passes around it: head, chunks of at most CHUNK rounds through ROUNDS, single vectors, tail. */
+/* The passes around it: head, chunks of at most CHUNK rounds through ROUNDS, single vectors, tail;
+ * or, for a buffer that is whole aligned rounds, as many passes per ROUNDS call as fit in CHUNK
+ * rounds (a lane then grows by no more than in one chunk of a long buffer: FOLD_BYTES holds). */
 #define VEC_PASSES(V, W, PFX, SI, ROUNDS, CHUNK, SPILL, FOLD, HEAD, TAIL, HSUM)                   \
 	size_t head = (size_t)(-(uintptr_t)p & ((W)-1));                                         \
 	if (head > n)                                                                             \
@@ -179,12 +185,26 @@ REPEAT_BY_CALLS(rep_native_v4, sum_native_v4)
 	V a[8] = { z, z, z, z, z, z, z, z }, d = z, t = z;                                        \
 	uint64_t s = 0, since = 0;                                                                \
 	(void)d;                                                                                  \
-	for (uint64_t pass = 0; pass < passes; pass++) {                                          \
+	uint64_t pass = 0;                                                                        \
+	/* a buffer of whole aligned rounds: many passes per call of ROUNDS, a chunk at most */   \
+	const size_t per = nmain / (8 * (W));                                                     \
+	if (!head && nmain == n && per && per <= (CHUNK))                                         \
+		for (uint64_t k; pass < passes; pass += k) {                                      \
+			k = passes - pass < (CHUNK) / per ? passes - pass : (CHUNK) / per;        \
+			ROUNDS(a, p, per, k);                                                     \
+			SPILL(PFX, SI);                                                           \
+			since += k * nmain;                                                       \
+			if (since >= FOLD_BYTES) {                                                \
+				FOLD(PFX, SI);                                                    \
+				since = 0;                                                        \
+			}                                                                         \
+		}                                                                                 \
+	for (; pass < passes; pass++) {                                                           \
 		HEAD(PFX, p, head);                                                               \
 		const unsigned char *c = p + head;                                                \
 		for (size_t left = nmain; left;) {                                                \
 			size_t rounds = left / (8 * (W)) < (CHUNK) ? left / (8 * (W)) : (CHUNK);  \
-			ROUNDS(a, c, rounds);                                                     \
+			ROUNDS(a, c, rounds, 1);                                                  \
 			c += rounds * 8 * (W);                                                    \
 			SPILL(PFX, SI);                                                           \
 			left -= rounds * 8 * (W);                                                 \

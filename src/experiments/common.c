@@ -796,6 +796,9 @@ int wtg_seeded_sum_sample(struct wtg_ctx *ctx, wtg_sum_fn fn, const struct wtg_s
 	int64_t s = 0, known = 0;
 	uint64_t p = *pos % set, since = 0;
 	int rc = WTG_OK;
+	/* whole passes over a small set go through the repeating form, many per call (as
+	 * wtg_sum_passes does): no call, edge handling and fold per pass of 16 KiB */
+	wtg_sum_rep_fn rep = wtg_sum_repeat_of(fn);
 	struct wtg_probe pb;
 	wtg_probe_begin(&pb);
 	for (uint64_t done = 0; done < bytes;) {
@@ -804,9 +807,17 @@ int wtg_seeded_sum_sample(struct wtg_ctx *ctx, wtg_sum_fn fn, const struct wtg_s
 			n = bytes - done;
 		if (n > SUM_PIECE)
 			n = SUM_PIECE;
-		s += fn(b->p + p, (size_t)n);
+		uint64_t k = rep && p == 0 && n == set ? (bytes - done) / set : 1;
+		if (k > SUM_PIECE / set)
+			k = SUM_PIECE / set;
+		if (k > 1) {
+			s += rep(b->p, (size_t)set, k); /* k whole passes: p stays 0 */
+			n = k * set;
+		} else {
+			s += fn(b->p + p, (size_t)n);
+			p = p + n == set ? 0 : p + n;
+		}
 		done += n;
-		p = p + n == set ? 0 : p + n;
 		since += n;
 		if (since >= SUM_PIECE) {
 			since = 0;

@@ -3,7 +3,8 @@
  * Each level is called directly (wtg_sum_simd_level) at every alignment 0..63 and every length
  * 0..4096, on random bytes and on all-0xFF bytes (the widest lane values), in one call and in its
  * repeating form, and over enough bytes that the 16- and 32-bit lanes must be folded into the
- * 64-bit ones (more than 2^32 / 255 bytes of 0xFF in one call and across passes). The level that
+ * 64-bit ones (more than 2^32 / 255 bytes of 0xFF in one call and across passes, also over aligned
+ * buffers of whole rounds, which the hot loop repeats within a call). The level that
  * wtg_sum_simd runs is chosen once per process, so the test runs itself again with WTG_SIMD set to
  * each level name (and to an unknown one, which must be ignored).
  */
@@ -83,6 +84,15 @@ static void check_folds(const char *what, wtg_sum_rep_fn rep, const unsigned cha
 	for (size_t i = 3; i < 3 + n; i++)
 		want += big[i];
 	expect(what, big + 3, n, 20000, rep(big + 3, n, 20000), 20000 * want);
+	/* aligned whole rounds (16 and 64 KiB from a 64-byte boundary), 1.3 GB in passes: the hot loop
+	 * repeats passes within a call and folds between calls; an odd pass count leaves a remainder */
+	for (size_t set = 16u << 10; set <= 64u << 10; set *= 4) {
+		uint64_t passes = (1300000000ull / set) | 1;
+		int64_t one = 0;
+		for (size_t i = 0; i < set; i++)
+			one += big[i];
+		expect(what, big, set, passes, rep(big, set, passes), (int64_t)passes * one);
+	}
 }
 
 /* One buffer content through every kernel and level (full), or through wtg_sum_simd only; big is
