@@ -212,7 +212,8 @@ int64_t wtg_seeded_buf_known(const struct wtg_seeded_buf *b, uint64_t off, uint6
 
 /* One timed sample over the set [0, set) of b (set a multiple of the chunk): `bytes` bytes summed with
  * fn from *pos on, wrapping to 0 at set (whole passes when bytes is a multiple of set and *pos is 0),
- * in pieces of at most 16 MiB with a cancel check after each 16 MiB, all inside one probe; *pos moves
+ * in pieces of at most 16 MiB with a cancel check after each 16 MiB, all inside one probe (whole
+ * passes over a set of at most 8 MiB go through fn's repeating form, 16 MiB per call); *pos moves
  * on. The sum is checked against the known sum of what was read (as what). Returns WTG_OK with *res
  * and *sum filled, WTG_CANCELLED, or WTG_ERR (a mismatch: the table has failed). */
 int wtg_seeded_sum_sample(struct wtg_ctx *ctx, wtg_sum_fn fn, const struct wtg_seeded_buf *b, uint64_t set,

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../src/experiments/common.h"
 #include "unit.h"
 #include "wtg/kernels.h"
 #include "wtg/util.h"
@@ -209,6 +210,46 @@ static void check_table(void)
 	CHECK(strstr(wtg_sum_kernel("native")->detail, "vectorizer") != NULL);
 }
 
+/* wtg_seeded_sum_sample against a plain byte loop: whole passes over a small set (many per call
+ * of the repeating form, capped at 16 MiB a call), a wrapped start and part of a pass, a set over
+ * 16 MiB; *pos must move on by the bytes read. */
+static void check_sample(void)
+{
+	static const struct {
+		uint64_t set, bytes, pos;
+	} cases[] = {
+		{ 16u << 10, 3u << 20, 0 },			/* 192 passes, one call */
+		{ 64u << 10, 40u << 20, 0 },			/* 640 passes: 256, 256, 128 */
+		{ 16u << 10, (5u << 14) + 4096, 8192 },	/* from the middle, a part pass at the end */
+		{ 16u << 10, 16u << 10, 4096 },			/* one pass, wrapped */
+		{ 20u << 20, 48u << 20, 0 },			/* past 16 MiB: pieces, no repeats */
+	};
+	struct wtg_table t;
+	struct wtg_ctx ctx = { 0 };
+	atomic_bool cancel = false;
+	wtg_table_init(&t, NULL);
+	ctx.t = &t;
+	ctx.cancel = &cancel;
+	struct wtg_rng seeded;
+	wtg_rng_seed(&seeded, 7);
+	struct wtg_seeded_buf b;
+	CHECK(wtg_seeded_buf_init(&ctx, &seeded, &b, 20u << 20, 4096) == WTG_OK);
+	for (size_t c = 0; b.p && c < sizeof cases / sizeof cases[0]; c++) {
+		uint64_t set = cases[c].set, pos = cases[c].pos, at = pos;
+		int64_t want = 0;
+		for (uint64_t i = 0; i < cases[c].bytes; i++, at = at + 1 == set ? 0 : at + 1)
+			want += b.p[at];
+		int64_t got = -1;
+		struct wtg_probe_result res;
+		CHECK(wtg_seeded_sum_sample(&ctx, wtg_sum_simd, &b, set, cases[c].bytes, &pos, "sample", &res,
+					    &got) == WTG_OK);
+		CHECK(got == want);
+		CHECK(pos == at);
+	}
+	wtg_seeded_buf_free(&b);
+	wtg_table_free(&t);
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = wtg_sum_simd_name();
@@ -223,6 +264,7 @@ int main(int argc, char **argv)
 		CHECK_STR(name, wtg_simd_levels[best]);
 	printf("# simd level: %s\n", name);
 	check_table();
+	check_sample();
 	run_sums(true);
 
 	/* each level name caps at the best level the CPU has at or below it */
