@@ -794,10 +794,19 @@ static void draw_status(struct dash *d)
 		wnoutrefresh(w);
 		return;
 	} else if (note) {
+		/* a message that does not fit beside the hints takes the whole line (a narrow projector
+		 * screen): what a key just did matters more than "? help"; a saved file's path is
+		 * shortened from its left instead, so the hints stay */
+		if (d->note.path <= 0 && tui_width(d->note.text) > W - kw - 1)
+			kw = 1;
 		tui_put(w, 0, 0, 1, A_NORMAL, " ");
 		char fit[sizeof d->note.text + 8];
 		notice_fit(d, fit, sizeof fit, W - kw - 1);
 		tui_put_clip(w, 0, 1, W - kw - 1, tui_attr(l, d->note.role), l, fit);
+		if (kw == 1) {
+			wnoutrefresh(w);
+			return;
+		}
 	} else {
 		int x = 1;
 		for (int i = 0; i < dash_nkeys; i++) {
