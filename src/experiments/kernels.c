@@ -78,6 +78,13 @@ static const struct wtg_column cols[] = {
 };
 
 /* The row of variant v, from its samples so far. */
+/* The rounds start again (a key changed the conditions): the dropped samples' sums go too. */
+static void restart(void *arg)
+{
+	struct kstate *st = arg;
+	memset(st->total, 0, sizeof st->total);
+}
+
 static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *r, struct wtg_value *vals)
 {
 	struct kstate *st = arg;
@@ -140,7 +147,7 @@ static int kernels_run(struct wtg_ctx *ctx)
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
 		.nvariants = 2 * NKERNELS, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
-		.sample = sample, .row = row, .arg = &st, .label = label,
+		.sample = sample, .row = row, .arg = &st, .label = label, .restart = restart,
 	};
 	if (rc == WTG_OK)
 		rc = wtg_rounds_run(ctx, &spec, &r);

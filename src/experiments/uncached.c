@@ -276,6 +276,13 @@ static int uc_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wt
 	return WTG_OK;
 }
 
+/* The rounds start again (a key changed the conditions): the dropped samples' latencies go too. */
+static void uc_restart(void *arg)
+{
+	struct uc *u = arg;
+	memset(u->nall, 0, sizeof u->nall);
+}
+
 static void uc_label(void *arg, int v, char *buf, size_t len)
 {
 	const struct uc *u = arg;
@@ -550,7 +557,7 @@ static int uncached_run(struct wtg_ctx *ctx)
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
 		.nvariants = UC_NSEQ + 1, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
-		.sample = uc_sample, .row = uc_rowvals, .arg = &u, .label = uc_label,
+		.sample = uc_sample, .row = uc_rowvals, .arg = &u, .label = uc_label, .restart = uc_restart,
 	};
 	rc = wtg_rounds_run(ctx, &spec, &r);
 	if (rc == WTG_OK) {
