@@ -1169,12 +1169,50 @@ static int on_string(void *ctx, const unsigned char *p, size_t n)
 	return put_scalar(ctx, &x);
 }
 
+/* The value of a number in yajl's form (-?int(.frac)?([eE][+-]?exp)?) when it is exactly
+ * computable: at most 2^53 as an integer of its digits, times or divided by a power of ten of at most
+ * 22 (both exact doubles, so one rounding, the same as strtod's). false: ask strtod. */
+static bool exact_double(const char *p, size_t n, double *out)
+{
+	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+					1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	uint64_t m = 0;
+	int sig = 0, scale = 0, e = 0, esign = 1;
+	size_t k = p[0] == '-';
+	bool frac = false;
+	for (; k < n && p[k] != 'e' && p[k] != 'E'; k++) {
+		if (p[k] == '.') {
+			frac = true;
+			continue;
+		}
+		sig += m || p[k] != '0';
+		m = sig <= 19 ? m * 10 + (uint64_t)(p[k] - '0') : m;
+		scale -= frac;
+	}
+	if (k < n) {
+		k++;
+		if (p[k] == '+' || p[k] == '-')
+			esign = p[k++] == '-' ? -1 : 1;
+		for (; k < n && e < 1000; k++)
+			e = e * 10 + (p[k] - '0');
+	}
+	scale += esign * e;
+	if (sig > 19 || m > (1ull << 53) || scale < -22 || scale > 22)
+		return false;
+	double d = scale < 0 ? (double)m / pow10[-scale] : (double)m * pow10[scale];
+	*out = p[0] == '-' ? -d : d;
+	return true;
+}
+
 /* A number as jansson reads it: an integer without '.', 'e' or 'E' (one past int64 is refused),
  * else a double (one past its range is refused). */
 static int on_number(void *ctx, const char *p, size_t n)
 {
 	struct stream *s = ctx;
-	struct scalar x = { .type = memchr(p, '.', n) || memchr(p, 'e', n) || memchr(p, 'E', n) ? T_REAL : T_INT };
+	struct scalar x = { .type = T_INT };
+	for (size_t k = 0; k < n && x.type == T_INT; k++)
+		if (p[k] == '.' || p[k] == 'e' || p[k] == 'E')
+			x.type = T_REAL;
 	size_t digits = n - (p[0] == '-');
 	if (x.type == T_INT && digits <= 18) {
 		for (size_t k = n - digits; k < n; k++)
@@ -1182,6 +1220,8 @@ static int on_number(void *ctx, const char *p, size_t n)
 		x.i = p[0] == '-' ? -x.i : x.i;
 		return put_scalar(s, &x);
 	}
+	if (x.type == T_REAL && exact_double(p, n, &x.d))
+		return put_scalar(s, &x);
 	char buf[STREAM_MAX_NUMBER];
 	if (n >= sizeof buf)
 		return bail(s);
@@ -1725,6 +1765,15 @@ static int load_streamed(const char *path, struct wtg_loaded *l, char *err, size
 	return 1;
 }
 
+int wtg_load_buffer_whole(const char *buf, size_t len, const char *name, struct wtg_loaded *l, char *err,
+			  size_t errlen)
+{
+	loaded_init(l, name);
+	if (len)
+		return load_whole(buf, len, name, l, err, errlen);
+	return wtg_load_buffer(buf, len, name, l, err, errlen);	/* says it is empty */
+}
+
 int wtg_load_file(const char *path, struct wtg_loaded *l, char *err, size_t errlen)
 {
 	loaded_init(l, path);
@@ -1737,10 +1786,7 @@ int wtg_load_file(const char *path, struct wtg_loaded *l, char *err, size_t errl
 		wtg_loaded_free(l);
 		return -1;
 	}
-	if (len)
-		rc = load_whole(buf, len, path, l, err, errlen);
-	else
-		rc = wtg_load_buffer(buf, len, path, l, err, errlen);	/* says the file is empty */
+	rc = wtg_load_buffer_whole(buf, len, path, l, err, errlen);
 	free(buf);
 	return rc;
 }
