@@ -974,7 +974,7 @@ static void arena_release(struct arena *a)
  * everything but the rows becomes the tree json_loadb would build (the walk reads it unchanged),
  * while each experiment's rows go straight into a table of their own, cell by cell as read_cell
  * checks them, and stand in the tree as an empty array that read_rows recognizes. Whatever the
- * stream cannot judge as jansson does (a syntax error, a duplicate key, a \\u escape, a number out
+ * stream cannot judge as jansson does (a syntax error, a duplicate key, \u0000 or a surrogate, a number out
  * of range, a string jansson's UTF-8 rules refuse, a document that is not an object, great depth)
  * abandons it, and json_loadb parses the file again: its verdict and message are the reader's. */
 #define STREAM_MAX_DEPTH 1024
@@ -1440,15 +1440,21 @@ static void stream_free(struct stream *s)
 	free(s);
 }
 
-/* A \u escape anywhere: jansson judges those (yajl lets some through that it refuses). *carry says
- * the last chunk ended in a backslash. */
-static bool has_u_escape(const char *p, size_t n, bool *carry)
+/* A \u escape yajl reads otherwise than jansson: \u0000 (yajl drops it, jansson refuses it) and a
+ * UTF-16 surrogate (yajl lets a lone one through, jansson refuses it); one cut by the chunk's end
+ * counts too. *carry says the last chunk ended in a backslash. */
+static bool has_odd_escape(const char *p, size_t n, bool *carry)
 {
 	if (*carry && n && p[0] == 'u')
 		return true;
-	for (const char *q = p; (q = memchr(q, '\\', (size_t)(p + n - q))); q++)
-		if (q + 1 < p + n && q[1] == 'u')
+	for (const char *q = p; (q = memchr(q, '\\', (size_t)(p + n - q))); q++) {
+		if (q + 1 < p + n && q[1] != 'u')
+			continue;
+		if (q + 6 > p + n || !memcmp(q + 2, "0000", 4))
 			return true;
+		if ((q[2] == 'd' || q[2] == 'D') && strchr("89abcdefABCDEF", q[3]))
+			return true;
+	}
 	*carry = n && p[n - 1] == '\\';
 	return false;
 }
@@ -1632,7 +1638,7 @@ static bool sparse_begin(struct sparse *sp)
 /* The next n bytes of the document (n == 0: the end); false when jansson must judge it. */
 static bool sparse_feed(struct sparse *sp, const char *p, size_t n)
 {
-	if (n && has_u_escape(p, n, &sp->carry))
+	if (n && has_odd_escape(p, n, &sp->carry))
 		return false;
 	json_set_alloc_funcs(arena_malloc, arena_free);
 	arena_head = &sp->doc;
