@@ -974,9 +974,10 @@ static void arena_release(struct arena *a)
  * everything but the rows becomes the tree json_loadb would build (the walk reads it unchanged),
  * while each experiment's rows go straight into a table of their own, cell by cell as read_cell
  * checks them, and stand in the tree as an empty array that read_rows recognizes. Whatever the
- * stream cannot judge as jansson does (a syntax error, a duplicate key, \u0000 or a surrogate, a number out
- * of range, a string jansson's UTF-8 rules refuse, a document that is not an object, great depth)
- * abandons it, and json_loadb parses the file again: its verdict and message are the reader's. */
+ * stream cannot judge as jansson does (a syntax error, a duplicate key, \u0000 or a surrogate, a
+ * vertical tab or form feed, a number out of range, a string jansson's UTF-8 rules refuse, a
+ * document that is not an object, great depth) abandons it, and json_loadb parses the file again:
+ * its verdict and message are the reader's. */
 #define STREAM_MAX_DEPTH 1024
 #define STREAM_MAX_NUMBER 512
 
@@ -1440,12 +1441,13 @@ static void stream_free(struct stream *s)
 	free(s);
 }
 
-/* A \u escape yajl reads otherwise than jansson: \u0000 (yajl drops it, jansson refuses it) and a
- * UTF-16 surrogate (yajl lets a lone one through, jansson refuses it); one cut by the chunk's end
- * counts too. *carry says the last chunk ended in a backslash. */
+/* What yajl reads otherwise than jansson: a vertical tab or a form feed (yajl takes them for space,
+ * jansson refuses them), \u0000 (yajl drops it, jansson refuses it) and a UTF-16 surrogate escape
+ * (yajl lets a lone one through, jansson refuses it); an escape cut by the chunk's end counts too.
+ * *carry says the last chunk ended in a backslash. */
 static bool has_odd_escape(const char *p, size_t n, bool *carry)
 {
-	if (*carry && n && p[0] == 'u')
+	if ((*carry && n && p[0] == 'u') || memchr(p, '\v', n) || memchr(p, '\f', n))
 		return true;
 	for (const char *q = p; (q = memchr(q, '\\', (size_t)(p + n - q))); q++) {
 		if (q + 1 < p + n && q[1] != 'u')
