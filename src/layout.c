@@ -486,8 +486,29 @@ static int suffixed_col(const struct wtg_table *t, const char *name, const char 
 	return wtg_table_col(t, want);
 }
 
+/* Rows measured under different conditions (a key pressed during a run applies from the next row)
+ * are never one series: cls[r] gets row r's class, the distinct conditions in order of appearance
+ * (at most max; later ones join the last), names[k] their words. Returns how many classes. */
+static int cond_classes(const struct wtg_table *t, int *cls, char (*names)[48], int max)
+{
+	int n = 0;
+	const struct wtg_cond_snapshot *first[WTG_LAY_MAX_SERIES];
+	for (int r = 0; r < t->nrows; r++) {
+		int k = 0;
+		while (k < n && !wtg_cond_same(&t->rows[r].cond, first[k]))
+			k++;
+		if (k == n && n < max && n < WTG_LAY_MAX_SERIES) {
+			first[n] = &t->rows[r].cond;
+			wtg_lay_cond_words(names[n], sizeof names[n], first[n]);
+			n++;
+		}
+		cls[r] = k < n ? k : n - 1;
+	}
+	return n;
+}
+
 static void add_points(struct wtg_lay_series *s, const struct wtg_table *t, int xc, int yc, int gc,
-		       const char *gval)
+		       const char *gval, const int *cls, int want)
 {
 	int cl = suffixed_col(t, t->cols[yc].name, "ci_low"), ch = suffixed_col(t, t->cols[yc].name, "ci_high");
 	size_t cap = (size_t)(t->nrows > 0 ? t->nrows : 1);
@@ -508,6 +529,8 @@ static void add_points(struct wtg_lay_series *s, const struct wtg_table *t, int 
 			if (g->type != WTG_T_TEXT || strcmp(g->s, gval) != 0)
 				continue;
 		}
+		if (cls && cls[r] != want)
+			continue;
 		double x = wtg_table_num(t, r, xc), y = wtg_table_num(t, r, yc);
 		if (!(x > 0) || isnan(y) || isinf(y))
 			continue;
@@ -576,7 +599,7 @@ static void sweep_groups(struct wtg_lay_sweep *p, const struct wtg_table *t, int
 		if (seen)
 			continue;
 		wtg_strlcpy(p->s[p->ns].name, g->s, sizeof p->s[p->ns].name);
-		add_points(&p->s[p->ns], t, xc, yc, gc, g->s);
+		add_points(&p->s[p->ns], t, xc, yc, gc, g->s, NULL, 0);
 		p->ns++;
 	}
 }
@@ -665,15 +688,28 @@ void wtg_lay_sweep_build(struct wtg_lay_sweep *p, const struct wtg_table *t, con
 	if (xc < 0 || ny == 0)
 		return;
 	int gc = m && m->group ? wtg_table_col(t, m->group) : -1;
-	if (gc >= 0) {
+	int *cls = malloc((size_t)(t->nrows > 0 ? t->nrows : 1) * sizeof *cls);
+	char names[WTG_LAY_MAX_SERIES][48];
+	int ncls = cls ? cond_classes(t, cls, names, WTG_LAY_MAX_SERIES) : 0;
+	if (ncls > 1) {
+		/* a series per condition (of the first y column, groups set aside): never one line
+		 * through points measured under different conditions */
+		for (int k = 0; k < ncls; k++) {
+			wtg_strlcpy(p->s[p->ns].name, names[k], sizeof p->s[p->ns].name);
+			add_points(&p->s[p->ns], t, xc, yc[0], -1, NULL, cls, k);
+			p->ns++;
+		}
+		p->mixed = true;
+	} else if (gc >= 0) {
 		sweep_groups(p, t, xc, yc[0], gc);
 	} else {
 		for (int i = 0; i < ny && p->ns < WTG_LAY_MAX_SERIES; i++) {
 			series_name(p->s[p->ns].name, sizeof p->s[p->ns].name, t->cols[yc[i]].name);
-			add_points(&p->s[p->ns], t, xc, yc[i], -1, NULL);
+			add_points(&p->s[p->ns], t, xc, yc[i], -1, NULL, NULL, 0);
 			p->ns++;
 		}
 	}
+	free(cls);
 	p->legend = p->ns > 1 || (p->ns == 1 && m && m->group);
 	double ymax = 0;
 	for (int k = 0; k < p->ns; k++)
@@ -719,19 +755,13 @@ void wtg_lay_cond_words(char *buf, size_t len, const struct wtg_cond_snapshot *c
 		snprintf(buf, len, "quiet");
 }
 
-static bool same_conditions(const struct wtg_cond_snapshot *a, const struct wtg_cond_snapshot *b)
-{
-	return a->burners == b->burners && (a->burners == 0 || a->burn_kind == b->burn_kind) &&
-	       a->background == b->background && a->uncached == b->uncached;
-}
-
 void wtg_lay_table_conditions(char *buf, size_t len, const struct wtg_table *t)
 {
 	buf[0] = '\0';
 	if (t->nrows == 0)
 		return;
 	for (int r = 1; r < t->nrows; r++)
-		if (!same_conditions(&t->rows[r].cond, &t->rows[0].cond)) {
+		if (!wtg_cond_same(&t->rows[r].cond, &t->rows[0].cond)) {
 			snprintf(buf, len, "mixed conditions");
 			return;
 		}
@@ -832,6 +862,23 @@ static void bar_groups(struct wtg_lay_bars *b, const struct wtg_table *t, int lc
 	}
 }
 
+/* Rows measured under different conditions: the bars are coloured by condition instead (their
+ * words in groups[]), so a bar never passes for one run's when it is another's. */
+static void bar_cond_groups(struct wtg_lay_bars *b, const struct wtg_table *t)
+{
+	int *cls = malloc((size_t)(t->nrows > 0 ? t->nrows : 1) * sizeof *cls);
+	int n = cls ? cond_classes(t, cls, b->cond_names, 3) : 0;
+	if (n > 1) {
+		b->mixed = true;
+		b->ngroups = n;
+		for (int k = 0; k < n; k++)
+			b->groups[k] = b->cond_names[k];
+		for (int r = 0; r < b->n && r < t->nrows; r++)
+			b->b[r].group = cls[r];
+	}
+	free(cls);
+}
+
 /* The interval columns of a bar: the map's, else `<value>_ci_low` and `<value>_ci_high`. */
 static void bar_ci_cols(const struct wtg_table *t, const struct wtg_bars_spec *m, int vc, int *cl, int *ch)
 {
@@ -900,6 +947,7 @@ int wtg_lay_bars_build(struct wtg_lay_bars *b, const struct wtg_table *t, const 
 	if (!(b->scale > 0))
 		b->scale = 1;
 	bar_groups(b, t, lc0);
+	bar_cond_groups(b, t);
 	for (int r = 0; r < b->n; r++)
 		b->b[r].run = -1;
 	return 0;

@@ -211,6 +211,12 @@ tm_match() {
 	tm_screen | grep -qE -- "$1"
 }
 
+# tm_flat_match ERE: the screen's lines joined into one, box edges and repeated blanks gone, so a
+# line the layout wrapped (a verdict on a 60-column screen) still matches
+tm_flat_match() {
+	tm_screen | sed 's/[│┌┐└┘─]//g' | tr '\n' ' ' | tr -s ' ' | grep -qE -- "$1"
+}
+
 tm_lacks() {
 	! tm_has "$1"
 }

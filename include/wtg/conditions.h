@@ -129,5 +129,8 @@ void wtg_iomode_before_pass(const struct wtg_datafile *df);
 void wtg_cond_set_datafile(const struct wtg_datafile *df);
 /* df NULL: the one set with wtg_cond_set_datafile. */
 void wtg_cond_snapshot(struct wtg_cond_snapshot *s, const struct wtg_datafile *df);
+/* Whether two snapshots were taken under the same conditions as the keys set them: burners (count
+ * and kind), background policy and uncached I/O asked for. */
+bool wtg_cond_same(const struct wtg_cond_snapshot *a, const struct wtg_cond_snapshot *b);
 
 #endif

@@ -194,6 +194,10 @@ int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_tabl
 /* For a verdict or an essay's cannot: column col of the row whose key_col reads key (key_col NULL:
  * the last row), NAN when there is none; col NULL: the median of the series called key. */
 double wtg_verdict_value(const struct wtg_table *t, const char *key_col, const char *key, const char *col);
+/* Column col's largest (most > 0) or smallest (most < 0) value over the rows whose text column
+ * key_col reads key (key_col NULL: every row); *row gets that row when not NULL. NAN when none. */
+double wtg_verdict_extreme(const struct wtg_table *t, const char *key_col, const char *key, const char *col,
+			   int most, int *row);
 /* snprintf for a verdict: the length written (clamped to len - 1), 0 when a figure was not finite. */
 int wtg_verdict_fmt(char *buf, size_t len, bool ok, const char *fmt, ...) WTG_PRINTF(4, 5);
 const char *wtg_view_name(enum wtg_view v);

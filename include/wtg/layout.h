@@ -91,6 +91,7 @@ struct wtg_lay_sweep {
 	bool cache_marks;	/* the x axis is a working set: mark the machine's caches on it */
 	double xlo, xhi, ymax;
 	bool ylog;		/* a log10 y axis from ymin (a power of ten) to ymax (one too) */
+	bool mixed;		/* rows under different conditions: a series each, named by them */
 	double ymin;
 	int ns;
 	struct wtg_lay_series s[WTG_LAY_MAX_SERIES];
@@ -131,6 +132,8 @@ struct wtg_lay_bars {
 	bool has_ci;
 	int ngroups;
 	const char *groups[3];
+	bool mixed;		/* rows under different conditions: coloured by them, groups[] their words */
+	char cond_names[3][48];
 };
 
 /* Returns 0, or -1 when the table has no rows or nothing to plot. Free with wtg_lay_bars_free. */

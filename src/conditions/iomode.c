@@ -83,6 +83,12 @@ void wtg_iomode_before_pass(const struct wtg_datafile *df)
 		wtg_datafile_evict(df);
 }
 
+bool wtg_cond_same(const struct wtg_cond_snapshot *a, const struct wtg_cond_snapshot *b)
+{
+	return a->burners == b->burners && (a->burners == 0 || a->burn_kind == b->burn_kind) &&
+	       a->background == b->background && a->uncached == b->uncached;
+}
+
 void wtg_cond_snapshot(struct wtg_cond_snapshot *s, const struct wtg_datafile *df)
 {
 	memset(s, 0, sizeof *s);

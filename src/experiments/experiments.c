@@ -76,6 +76,31 @@ double wtg_verdict_value(const struct wtg_table *t, const char *key_col, const c
 	return f.found ? f.value : NAN;
 }
 
+double wtg_verdict_extreme(const struct wtg_table *t, const char *key_col, const char *key, const char *col,
+			   int most, int *row)
+{
+	int kc = key_col ? wtg_table_col(t, key_col) : -1, c = wtg_table_col(t, col);
+	double best = NAN;
+	if (row)
+		*row = -1;
+	if (c < 0 || (key_col && kc < 0))
+		return NAN;
+	for (int r = 0; r < t->nrows; r++) {
+		if (kc >= 0) {
+			const struct wtg_value *v = &t->rows[r].v[kc];
+			if (v->type != WTG_T_TEXT || !v->s || strcmp(v->s, key) != 0)
+				continue;
+		}
+		double x = wtg_table_num(t, r, c);
+		if (isfinite(x) && (isnan(best) || (most > 0 ? x > best : x < best))) {
+			best = x;
+			if (row)
+				*row = r;
+		}
+	}
+	return best;
+}
+
 int wtg_verdict_fmt(char *buf, size_t len, bool ok, const char *fmt, ...)
 {
 	if (!len)

@@ -22,7 +22,7 @@
 #include "wtg/plan.h"
 
 #define MM_REPS 11
-#define MM_QUICK_REPS 9
+#define MM_QUICK_REPS 11	/* --quick moves fewer bytes, never fewer samples */
 
 enum { ROW_LAZY = 0, ROW_POPULATE, ROW_PREFAULTED, MM_NCASES };	/* the rows */
 static const char *const mm_case[MM_NCASES] = { "not prefaulted", "populate (mmap call)", "prefaulted" };
@@ -90,10 +90,34 @@ static void mm_minmax(const struct mm_run *r, int n, bool map_time, double *lo, 
 	}
 }
 
-static void mm_row(struct wtg_ctx *ctx, const char *label, const struct wtg_probe_result *pr, int64_t pages,
-		   double ns_per_fault, double ns_per_page, long page, double gbps, int reps, double lo,
-		   double hi, int64_t sum)
+/* A summing case's GB/s as a distribution: one figure a repetition, its median, bootstrap CI and range
+ * (NAN everywhere for the populate row, which times the mmap call, not a sum). */
+struct mm_rate {
+	double median, ci_low, ci_high, min, max;
+};
+
+static struct mm_rate mm_rate_of(struct wtg_ctx *ctx, const struct mm_run *r, int reps, double gb, unsigned idx)
 {
+	struct mm_rate out = { NAN, NAN, NAN, NAN, NAN };
+	double v[MM_REPS];
+	struct wtg_summary s;
+	for (int i = 0; i < reps; i++)
+		v[i] = r[i].sum_pr.wall_ms > 0 ? gb / (r[i].sum_pr.wall_ms / 1e3) : 0;
+	if (reps > 0 && wtg_summarize(v, (size_t)reps, wtg_ctx_seed(ctx, idx), &s) == 0)
+		out = (struct mm_rate){ s.median, s.ci_low, s.ci_high, s.min, s.max };
+	return out;
+}
+
+static struct wtg_value real_or_na(double x)
+{
+	return isnan(x) ? WTG_NA : WTG_REAL(x);
+}
+
+static void mm_row(struct wtg_ctx *ctx, const char *label, const struct wtg_probe_result *pr, int64_t pages,
+		   double ns_per_fault, double ns_per_page, long page, const struct mm_rate *rate, int reps,
+		   double lo, double hi, int64_t sum)
+{
+	double gbps = rate->median;
 	const struct wtg_value v[] = {
 		WTG_TEXT(label),
 		WTG_REAL(pr->wall_ms),
@@ -109,6 +133,11 @@ static void mm_row(struct wtg_ctx *ctx, const char *label, const struct wtg_prob
 		WTG_REAL(lo),
 		WTG_REAL(hi),
 		sum < 0 ? WTG_NA : WTG_INT(sum),
+		real_or_na(rate->ci_low),
+		real_or_na(rate->ci_high),
+		real_or_na(rate->min),
+		real_or_na(rate->max),
+		WTG_INT(reps),
 	};
 	wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), pr);
 }
@@ -143,6 +172,11 @@ static const struct wtg_column cols[] = {
 	{ "ms_min", "ms", WTG_T_REAL, 2 },
 	{ "ms_max", "ms", WTG_T_REAL, 2 },
 	{ "sum", "", WTG_T_INT, 0 },
+	{ "gbps_ci_low", "GB/s", WTG_T_REAL, 2 },
+	{ "gbps_ci_high", "GB/s", WTG_T_REAL, 2 },
+	{ "gbps_min", "GB/s", WTG_T_REAL, 2 },
+	{ "gbps_max", "GB/s", WTG_T_REAL, 2 },
+	{ "samples", "count", WTG_T_INT, 0 },
 };
 
 /* What a run measured: the repetitions of each case and what the rows make of them. */
@@ -216,17 +250,19 @@ static void mm_rows(struct wtg_ctx *ctx, uint64_t size, struct mm_result *m)
 	double gb = (double)size / 1e9;
 	int64_t pages = m->pages;
 
+	struct mm_rate lazy_rate = mm_rate_of(ctx, lazy, reps, gb, 1), pop_rate = mm_rate_of(ctx, pop, reps, gb, 2);
+	const struct mm_rate none = { NAN, NAN, NAN, NAN, NAN };
 	mm_minmax(lazy, reps, false, &lo, &hi);
 	mm_row(ctx, mm_case[ROW_LAZY], &lazy[il].sum_pr, pages, m->ns_fault, m->dms_med * 1e6 / (double)pages,
-	       m->page, gb / (lazy[il].sum_pr.wall_ms / 1e3), reps, lo, hi, lazy[il].sum);
+	       m->page, &lazy_rate, reps, lo, hi, lazy[il].sum);
 	mm_minmax(pop, reps, true, &lo, &hi);
 	const struct wtg_probe_result *mp = &pop[im].map_pr;
 	mm_row(ctx, mm_case[ROW_POPULATE], mp, pages,
 	       mp->minflt > 0 ? mp->wall_ms * 1e6 / (double)mp->minflt : NAN,
-	       mp->wall_ms * 1e6 / (double)pages, m->page, NAN, reps, lo, hi, -1);
+	       mp->wall_ms * 1e6 / (double)pages, m->page, &none, reps, lo, hi, -1);
 	mm_minmax(pop, reps, false, &lo, &hi);
-	mm_row(ctx, mm_case[ROW_PREFAULTED], &pop[ip].sum_pr, pages, NAN, NAN, m->page, gb / (pop[ip].sum_pr.wall_ms / 1e3),
-	       reps, lo, hi, pop[ip].sum);
+	mm_row(ctx, mm_case[ROW_PREFAULTED], &pop[ip].sum_pr, pages, NAN, NAN, m->page, &pop_rate, reps, lo, hi,
+	       pop[ip].sum);
 
 	char what[96];
 	snprintf(what, sizeof what, "%d not-prefaulted and %d prefaulted mmap sums", reps, reps);

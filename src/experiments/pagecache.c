@@ -137,6 +137,13 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	return wtg_check_sum_quiet(ctx, what, sum, st->known) ? WTG_OK : WTG_ERR;
 }
 
+/* The rounds start again (a key changed the conditions): the dropped samples' fault counts go too. */
+static void restart(void *arg)
+{
+	struct pc_state *st = arg;
+	memset(st->nflt, 0, sizeof st->nflt);
+}
+
 /* The row of variant v; a warm row carries the ratio of its method's cold median time to its own
  * (the cold row comes first in each round's publishing). */
 static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *r, struct wtg_value *vals)
@@ -246,7 +253,7 @@ static int pagecache_run(struct wtg_ctx *ctx)
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
 		.nvariants = PC_NVAR, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
-		.sample = sample, .row = row, .arg = st, .label = label,
+		.sample = sample, .row = row, .arg = st, .label = label, .restart = restart,
 	};
 	int rc = wtg_rounds_run(ctx, &spec, &r);
 	if (rc == WTG_OK) {

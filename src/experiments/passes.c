@@ -26,7 +26,17 @@ static const struct wtg_column cols[] = {
 	{ "majflt_total", "count", WTG_T_INT, 0 },
 	{ "median_ms", "ms", WTG_T_REAL, 3 },
 	{ "gbps", "GB/s", WTG_T_REAL, 2 },
+	{ "gbps_ci_low", "GB/s", WTG_T_REAL, 2 },
+	{ "gbps_ci_high", "GB/s", WTG_T_REAL, 2 },
+	{ "gbps_min", "GB/s", WTG_T_REAL, 2 },
+	{ "gbps_max", "GB/s", WTG_T_REAL, 2 },
 };
+
+/* GB/s of a pass of `bytes` that took ns (bytes per ns), n/a for no time. */
+static struct wtg_value gbps_of(uint64_t bytes, double ns)
+{
+	return ns > 0 ? WTG_REAL((double)bytes / ns) : WTG_NA;
+}
 
 static int passes_run(struct wtg_ctx *ctx)
 {
@@ -85,7 +95,12 @@ static int passes_run(struct wtg_ctx *ctx)
 		WTG_INT(total.minflt),
 		WTG_INT(total.majflt),
 		WTG_REAL(s.median / 1e6),
-		WTG_REAL(s.median > 0 ? (double)bytes / s.median : 0),
+		gbps_of(bytes, s.median),
+		/* the pass time's interval and range, turned into GB/s (the slow end is the low one) */
+		gbps_of(bytes, s.ci_high),
+		gbps_of(bytes, s.ci_low),
+		gbps_of(bytes, s.max),
+		gbps_of(bytes, s.min),
 	};
 	wtg_add_summary_row(ctx, "pass", &s, ns, NPASSES, &total, ev, (int)WTG_ARRAY_LEN(ev));
 	wtg_table_add_series(ctx->t, "pass minflt", "count", minflt, NPASSES);

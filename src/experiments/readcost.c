@@ -293,6 +293,15 @@ static void readcost_plan(struct wtg_plan *p)
 	wtg_plan_labels(p, "operation", op_name, NOPS, rounds_of(p->opt), 1);
 }
 
+/* "a 1-byte file read = 1.34 getpids (1,353 ns)": what read() adds to the bare crossing. */
+static int readcost_verdict(const struct wtg_table *t, char *buf, size_t len)
+{
+	double gp = wtg_verdict_value(t, "operation", op_name[0], "median_ns");
+	double file = wtg_verdict_value(t, "operation", op_name[2], "median_ns");
+	return wtg_verdict_fmt(buf, len, isfinite(gp) && isfinite(file) && gp > 0,
+			       "a 1-byte file read = %.2f getpids (%.0f ns)", file / gp, file);
+}
+
 const struct wtg_experiment wtg_exp_readcost = {
 	.name = "readcost",
 	.question = "What does read() add to a crossing?",
@@ -304,6 +313,7 @@ const struct wtg_experiment wtg_exp_readcost = {
 	.headline = { { "ns per 1-byte warm file read", "operation", "1-byte file read", "median_ns", "ci_low_ns",
 			"ci_high_ns", "1-byte file read", "ns", false } },
 	.compare = { headline, "median_ns", 1, "ns per 1-byte read of the warm file" },
+	.verdict = readcost_verdict,
 	.typical_s = 17,
 	.typical_quick_s = 1,
 	.run = readcost_run,

@@ -455,6 +455,23 @@ static void roofline_plan(struct wtg_plan *p)
 	p->warmup = 1;
 }
 
+/* "memory: bytes-bound below 0.06 ops a byte (35 GB/s), math-bound above (2.2 Gop/s)": the ridge
+ * of the memory-sized buffer from its medians, as the notes give it. */
+static int roofline_verdict(const struct wtg_table *t, char *buf, size_t len)
+{
+	const char *b = buf_names[NBUF - 1];
+	double bw = wtg_verdict_extreme(t, "buffer", b, "gbps", 1, NULL);
+	double ops = wtg_verdict_extreme(t, "buffer", b, "gops", 1, NULL);
+	if (!(bw > 0) || !(ops > 0)) {
+		b = buf_names[0];
+		bw = wtg_verdict_extreme(t, "buffer", b, "gbps", 1, NULL);
+		ops = wtg_verdict_extreme(t, "buffer", b, "gops", 1, NULL);
+	}
+	return wtg_verdict_fmt(buf, len, bw > 0 && ops > 0,
+			       "%s: bytes-bound below %.2g ops a byte (%.0f GB/s), math-bound above (%.2g Gop/s)", b,
+			       ops / bw, bw, ops);
+}
+
 const struct wtg_experiment wtg_exp_roofline = {
 	.name = "roofline",
 	.question = "Short on math or short on bytes?",
@@ -467,6 +484,7 @@ const struct wtg_experiment wtg_exp_roofline = {
 		   .xtitle = "integer ops per byte" },
 	.headline = { { "Gop/s, memory-sized buffer at the highest intensity", NULL, NULL, "gops", "gops_ci_low",
 			"gops_ci_high", NULL, "Gop/s", true } },
+	.verdict = roofline_verdict,
 	.typical_s = 26,
 	.typical_quick_s = 3,
 	.run = roofline_run,

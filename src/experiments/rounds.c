@@ -21,6 +21,7 @@ struct rounds_run {
 	const struct wtg_rounds_spec *spec;
 	int step, nsteps;
 	int first_row;		/* the table row of variant 0 */
+	int restarts;		/* times a condition change started the rounds again */
 };
 
 /* Progress, a cancel check, then one sample of variant v. */
@@ -69,6 +70,42 @@ static int publish(struct rounds_run *rr, struct wtg_rounds *out, bool first)
 	return WTG_OK;
 }
 
+#define MAX_RESTARTS 4	/* condition changes that start the rounds again; later ones are noted */
+
+/* A key changed the conditions during the rounds (burners, policy, uncached I/O): every sample so far
+ * is dropped and the rounds start again, so all of a row's samples share one condition. After
+ * MAX_RESTARTS the rounds go on and a note says the rows mix conditions. Returns true to restart. */
+static bool conditions_moved(struct rounds_run *rr, struct wtg_rounds *out, struct wtg_cond_snapshot *ref, int r)
+{
+	struct wtg_cond_snapshot now;
+	wtg_cond_snapshot(&now, rr->ctx->df);
+	if (wtg_cond_same(&now, ref))
+		return false;
+	*ref = now;
+	if (rr->restarts >= MAX_RESTARTS) {
+		if (rr->restarts++ == MAX_RESTARTS)
+			wtg_table_warn(rr->ctx->t, "conditions",
+				       "the conditions changed again in round %d: the rows mix samples taken under "
+				       "different conditions",
+				       r + 1);
+		return false;
+	}
+	rr->restarts++;
+	size_t dropped = 0;
+	for (int v = 0; v < out->nvariants; v++) {
+		dropped += out->v[v].n;
+		out->v[v].n = 0;
+	}
+	wtg_table_note(rr->ctx->t,
+		       "the conditions changed in round %d of %d: the %zu samples taken so far were dropped and "
+		       "the rounds started again, so every sample of a row shares one condition",
+		       r + 1, out->rounds, dropped);
+	rr->step = rr->spec->warmup * out->nvariants;
+	if (rr->spec->restart)
+		rr->spec->restart(rr->spec->arg);
+	return true;
+}
+
 /* The warm-up samples and the timed rounds; fills out->v[*].samples, probes and summaries. */
 static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 {
@@ -80,6 +117,9 @@ static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 			if (rc != WTG_OK)
 				return rc;
 		}
+	struct wtg_cond_snapshot ref;
+	wtg_cond_snapshot(&ref, rr->ctx->df);
+	bool published = false;
 	for (int r = 0; r < out->rounds; r++) {
 		for (int v = 0; v < sp->nvariants; v++)
 			order[v] = v;
@@ -90,14 +130,19 @@ static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 			if (rc != WTG_OK)
 				return rc;
 			res->samples[res->n++] = smp.figure;
-			if (r == 0)
+			if (res->n == 1)
 				res->probe = smp.res;
 			else
 				wtg_probe_accumulate(&res->probe, &smp.res);
 		}
-		int rc = publish(rr, out, r == 0);
+		if (conditions_moved(rr, out, &ref, r)) {
+			r = -1;		/* round 1 again, under the new conditions */
+			continue;
+		}
+		int rc = publish(rr, out, !published);
 		if (rc != WTG_OK)
 			return rc;
+		published = true;
 	}
 	return WTG_OK;
 }

@@ -68,6 +68,9 @@ struct wtg_rounds_spec {
 	 * summary. NULL: the caller adds rows when the run is over. */
 	int (*row)(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *r,
 		   struct wtg_value *vals);
+	/* Optional: a key changed the conditions and the engine drops every sample so far to start the
+	 * rounds again; forget what the samples added up (running totals). */
+	void (*restart)(void *arg);
 	/* Progress: the engine's samples are steps first_step .. of nsteps (0: its own count, from 0). */
 	int first_step, nsteps;
 };

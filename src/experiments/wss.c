@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "common.h"
@@ -62,6 +63,13 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 		st->total[v] += sum;
 	out->figure = out->res.wall_ms > 0 ? (double)bytes / (out->res.wall_ms * 1e6) : 0;
 	return WTG_OK;
+}
+
+/* The rounds start again (a key changed the conditions): the dropped samples' sums go too. */
+static void restart(void *arg)
+{
+	struct wstate *st = arg;
+	memset(st->total, 0, sizeof st->total);
 }
 
 static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *r, struct wtg_value *vals)
@@ -172,7 +180,7 @@ static int wss_run(struct wtg_ctx *ctx)
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
 		.nvariants = st->nsizes, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
-		.sample = sample, .row = row, .arg = st, .label = label,
+		.sample = sample, .row = row, .arg = st, .label = label, .restart = restart,
 	};
 	if (rc == WTG_OK)
 		rc = wtg_rounds_run(ctx, &spec, &r);

@@ -60,6 +60,16 @@ static void bars_notes(const struct tui_view *v, const struct wtg_lay_bars *lb, 
 	} else if (lb->has_ci && y < end) {
 		tui_put(w, y++, bx, bw, tui_attr(l, TR_WARN), "[ ] 95% CI of the median");
 	}
+	if (lb->mixed && y < end) {
+		/* a key changed the conditions during the run: which colour is which */
+		int x = bx;
+		for (int k = 0; k < lb->ngroups && x < v->x + v->wd; k++) {
+			attr_t a = tui_attr(l, (enum tui_role)(TR_S1 + k));
+			x += tui_put(w, y, x, v->x + v->wd - x, a | A_BOLD, l->g->fill[k]);
+			x += tui_printf(w, y, x, v->x + v->wd - x, A_NORMAL, " %s  ", lb->groups[k]);
+		}
+		tui_put(w, y++, x, v->x + v->wd - x, tui_attr(l, TR_DIM), "(conditions changed during the run)");
+	}
 	if (lb->n == 2 && b[0].run < 0 && !lb->neg && b[0].x > 0 && b[1].x > 0 && y < end) {
 		int hi = b[0].x >= b[1].x ? 0 : 1;
 		char ratio[32];
@@ -193,7 +203,8 @@ void tui_bars_draw(const struct tui_view *in)
 	}
 
 	/* the rows that fit (the latest ones), then the rows in words underneath as room allows */
-	int extra_lines = (lb.ideal ? 1 : 0) + (n == 2 && b[0].run < 0 && !neg ? 1 : 0) + (neg ? 1 : 0);
+	int extra_lines = (lb.ideal ? 1 : 0) + (n == 2 && b[0].run < 0 && !neg ? 1 : 0) + (neg ? 1 : 0) +
+			  (lb.mixed ? 1 : 0);
 	int words = v->h - n - extra_lines;
 	if (words > t->nrows)
 		words = t->nrows;

@@ -406,19 +406,36 @@ static void live_label(const struct dash *d, const struct wtg_table *t, char *bu
 		snprintf(buf, len, "%s", cond[0] ? cond : "now");
 }
 
-/* For each headline: "figure: A -> B (x0.58, CI [a, b])" for two runs; for more, each run against
- * the first: "figure vs A: B x0.58 [a, b], C x1.02 [a, b]". */
+/* A headline's figure without its parenthetical ("GB/s, 16-byte reads (the call-bound end)" ->
+ * "GB/s, 16-byte reads"): the ratio line must fit a projector's 60 or 80 columns. */
+static void short_figure(char *buf, size_t len, const char *figure)
+{
+	wtg_strlcpy(buf, figure, len);
+	char *p = strstr(buf, " (");
+	if (p && strchr(p, ')'))
+		*p = '\0';
+}
+
+/* The line of ratios above the view, what a class reads first. Two runs: "A -> B: x0.58 [CI 0.51-0.66]
+ * figure; x1.02 [CI ...] figure" (before -> after, then each headline's ratio and what it is); more:
+ * "figure vs A: B x0.58 [a, b], C x1.02 [a, b]; ..." (each run against the first). */
 static void make_compare(const struct dash *d, const struct wtg_table *const *t, const char *const *label, int n,
 			 char *buf, size_t len)
 {
 	const struct wtg_experiment *e = wtg_experiments[d->tab];
+	const char *dash = d->look.g->dash;
 	int nh;
 	const struct wtg_headline *h = wtg_headlines_of(e, &nh);
 	size_t k = 0;
 	buf[0] = '\0';
+	if (n == 2)
+		k += (size_t)snprintf(buf, len, "%s %s %s:", label[0], d->look.g->arrow, label[1]);
+	size_t head = k;
 	for (int i = 0; i < nh && k < len; i++) {
 		struct wtg_figure base, now;
 		wtg_figure_read(&h[i], t[0], &base);
+		char fig[96];
+		short_figure(fig, sizeof fig, h[i].figure);
 		int shown = 0;
 		for (int r = 1; r < n && k < len; r++) {
 			double ratio, lo, hi;
@@ -434,19 +451,20 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 				continue;
 			char ci[64] = "";
 			if (n == 2 && !isnan(lo))
-				snprintf(ci, sizeof ci, ", CI [%.2f, %.2f]", lo, hi);
+				snprintf(ci, sizeof ci, " [CI %.2f%s%.2f]", lo, dash, hi);
 			else if (!isnan(lo))
 				snprintf(ci, sizeof ci, " [%.2f, %.2f]", lo, hi);
 			if (n == 2)
-				k += (size_t)snprintf(buf + k, len - k, "%s%s: %s %s %s (x%.2f%s)", k ? "; " : "",
-						      h[i].figure, label[0], d->look.g->arrow, label[r], ratio, ci);
+				k += (size_t)snprintf(buf + k, len - k, "%s x%.2f%s %s", k > head ? ";" : "", ratio, ci, fig);
 			else if (shown++ == 0)
-				k += (size_t)snprintf(buf + k, len - k, "%s%s vs %s: %s x%.2f%s", k ? "; " : "",
-						      h[i].figure, label[0], label[r], ratio, ci);
+				k += (size_t)snprintf(buf + k, len - k, "%s%s vs %s: %s x%.2f%s", k ? "; " : "", fig,
+						      label[0], label[r], ratio, ci);
 			else
 				k += (size_t)snprintf(buf + k, len - k, ", %s x%.2f%s", label[r], ratio, ci);
 		}
 	}
+	if (k == head)
+		buf[0] = '\0';	/* no figure in both runs: no line */
 }
 
 void dash_view_runs(struct dash *d, struct tui_view *v)

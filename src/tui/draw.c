@@ -323,21 +323,40 @@ static bool big_room(const struct dash *d, int vh)
 	return (d->rows >= BIG_ROWS && d->cols >= BIG_COLS) || vh >= 40;
 }
 
-/* "essay: 21 s for 64 MiB | here: ..." (what this machine shows, or why it cannot show it). */
-static void essay_line(const struct dash *d, const struct wtg_table *t, const char *verdict, char *buf, size_t len)
+/* "essay: 21 s for 64 MiB | here: ..." (what this machine shows, or why it cannot show it), in at
+ * most width columns when fit is set: the essay's side is cut (with an ellipsis) before this machine's,
+ * which a class came to see; this machine's is cut only past half the line. */
+static void essay_line(const struct dash *d, const struct wtg_table *t, const char *verdict, char *buf, size_t len,
+		       bool fit, int width)
 {
 	const struct wtg_experiment *e = wtg_experiments[d->tab];
+	const struct tui_look *l = &d->look;
 	buf[0] = '\0';
 	if (!e->essay.figure)
 		return;
 	const char *cannot = e->essay.cannot && t->nrows > 0 ? e->essay.cannot(t) : NULL;
 	const char *here = cannot ? cannot : verdict[0] ? verdict : "not run yet";
-	/* the verdict's figures, not its words again: what follows its last " = " or ": " */
+	/* the verdict's figures, not its words again: what follows its first " = " or ": " */
 	for (const char *p = verdict; !cannot && *p; p++)
-		if ((p[0] == '=' || p[0] == ':') && p[1] == ' ')
+		if ((p[0] == '=' || p[0] == ':') && p[1] == ' ') {
 			here = p + 2;
-	snprintf(buf, len, "essay: %s %s here: %s", e->essay.figure, d->look.utf8 ? "\xe2\x94\x82" : "|",
-		 here);
+			break;
+		}
+	const char *bar = l->utf8 ? "\xe2\x94\x82" : "|", *ell = l->g->ellipsis;
+	char right[320];
+	snprintf(right, sizeof right, " %s here: %s", bar, here);
+	const char *fig = e->essay.figure;
+	int room = width - wtg_text_width("essay: ") - wtg_text_width(right);
+	if (!fit || wtg_text_width(fig) <= room) {
+		snprintf(buf, len, "essay: %s%s", fig, right);
+		return;
+	}
+	if (room < width / 2 - 8)
+		room = width / 2 - 8;	/* this machine's side is long too: each keeps about half */
+	room -= wtg_text_width(ell);
+	const char *next;
+	size_t cut = room > 0 ? wtg_wrap_next(fig, room, true, &next) : 0;
+	snprintf(buf, len, "essay: %.*s%s%s", (int)cut, fig, ell, right);
 }
 
 /* A histogram's headline samples in the order they were taken, one cell each ("the first pass was
@@ -380,7 +399,7 @@ static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int 
 	char v[256], fig[32], es[512];
 	int y = 0;
 	wtg_experiment_verdict(e, t, v, sizeof v);
-	essay_line(d, t, v, es, sizeof es);
+	essay_line(d, t, v, es, sizeof es, d->compact || d->rows <= FULL_ROWS, vwid - 2);
 	if (!v[0] && !es[0])
 		return 0;
 	attr_t va = tui_attr(l, TR_TITLE) | A_BOLD;
@@ -794,10 +813,19 @@ static void draw_status(struct dash *d)
 		wnoutrefresh(w);
 		return;
 	} else if (note) {
+		/* a message that does not fit beside the hints takes the whole line (a narrow projector
+		 * screen): what a key just did matters more than "? help"; a saved file's path is
+		 * shortened from its left instead, so the hints stay */
+		if (d->note.path <= 0 && tui_width(d->note.text) > W - kw - 1)
+			kw = 1;
 		tui_put(w, 0, 0, 1, A_NORMAL, " ");
 		char fit[sizeof d->note.text + 8];
 		notice_fit(d, fit, sizeof fit, W - kw - 1);
 		tui_put_clip(w, 0, 1, W - kw - 1, tui_attr(l, d->note.role), l, fit);
+		if (kw == 1) {
+			wnoutrefresh(w);
+			return;
+		}
 	} else {
 		int x = 1;
 		for (int i = 0; i < dash_nkeys; i++) {

@@ -71,7 +71,7 @@ def test_mmap(doc, size, page):
     for x in r:
         check(x["pages"] == pages, "mmap %s: pages %s == ceil(size/page) %d" % (x["case"], x["pages"], pages))
         check(x["page_size"] == page, "mmap %s: page_size %s" % (x["case"], x["page_size"]))
-        check(x["reps"] == 9, "mmap %s: 9 repetitions in --quick" % x["case"])
+        check(x["reps"] == 11 and x["samples"] == 11, "mmap %s: 11 repetitions in --quick too" % x["case"])
         check(x["ms_min"] <= x["ms"] <= x["ms_max"], "mmap %s: ms_min <= ms <= ms_max" % x["case"])
         check(close(x["faults_per_page"], x["minflt"] / pages),
               "mmap %s: faults_per_page = minflt/pages" % x["case"])
@@ -94,8 +94,15 @@ def test_mmap(doc, size, page):
           "mmap populate: ns_per_fault = ms/minflt")
     for x in (lazy, pre):
         check(close(x["gbps"], size / (x["ms"] * 1e6)), "mmap %s: gbps = bytes/ms" % x["case"])
+        # a distribution: the interval holds the median, inside the range; the range is the times'
+        check(x["gbps_min"] <= x["gbps_ci_low"] <= x["gbps"] <= x["gbps_ci_high"] <= x["gbps_max"],
+              "mmap %s: gbps_min <= ci_low <= gbps <= ci_high <= gbps_max" % x["case"])
+        check(close(x["gbps_max"], size / (x["ms_min"] * 1e6)) and close(x["gbps_min"], size / (x["ms_max"] * 1e6)),
+              "mmap %s: the GB/s range is the time range turned over" % x["case"])
+    check(all(pop[k] is None for k in ("gbps", "gbps_ci_low", "gbps_ci_high")),
+          "mmap populate: no GB/s (it times the mmap call, not a sum)")
     series = {s["name"]: s for s in e.get("series", [])}
-    check("not prefaulted" in series and len(series["not prefaulted"]["samples"]) == 9,
+    check("not prefaulted" in series and len(series["not prefaulted"]["samples"]) == 11,
           "mmap: the repetitions' times kept as a series")
 
 

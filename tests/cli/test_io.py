@@ -171,6 +171,13 @@ def check_passes(exp, total_sum, tag):
     check(isinstance(r["minflt_total"], int) and r["minflt_total"] >= 0, tag + "passes: minflt_total")
     check(isinstance(r["majflt_total"], int) and r["majflt_total"] >= 0, tag + "passes: majflt_total")
     check(close(r["median_ms"], r["median_ns"] / 1e6, 1e-4), tag + "passes: median_ms = median_ns / 1e6")
+    # GB/s as a distribution: the pass time's interval and range turned over (bytes per ns)
+    b = r["gbps"] * r["median_ns"]
+    for col, ns in (("gbps_ci_low", "ci_high_ns"), ("gbps_ci_high", "ci_low_ns"), ("gbps_min", "max_ns"),
+                    ("gbps_max", "min_ns")):
+        check(close(r[col], b / r[ns], 1e-6), tag + "passes: %s = bytes / %s" % (col, ns))
+    check(r["gbps_min"] <= r["gbps_ci_low"] <= r["gbps"] <= r["gbps_ci_high"] <= r["gbps_max"],
+          tag + "passes: gbps_min <= ci_low <= gbps <= ci_high <= gbps_max")
     # the raw passes, in time order, give back every figure of the row
     v = series(exp, "pass")
     if check(v is not None and len(v) == 30, tag + "passes: the 30 passes kept as a series"):

@@ -19,4 +19,27 @@ else
 	check "a says what autoplay can do with what is built" tm_wait "autoplay" 5
 fi
 
+# a during a run: the progress line says autoplay after its time left, with nothing run together
+# ("less than 1 s left  autoplay", never "less thanautoplay")
+start C.UTF-8 80 24 --order=bytewise,syscall
+tm_wait "press a key to begin" 10 && tm_keys x
+check "bytewise runs" wait_for 20 tm_match "bytewise · .*running"
+tm_keys a
+check "a during a run: the status line says autoplay" tm_wait "autoplay: every experiment in turn" 5
+check "... and the progress line adds it after the time left" \
+	wait_for 5 tm_match "(s|min) left +autoplay|estimating time left +autoplay"
+check "... with nothing run together" tm_lacks_re "[a-z]autoplay"
+tm_keys x
+tm_keys q
+wait_exit 10
+
+# one CPU is "CPU 0", not "CPUs 0" (which reads as "no CPUs")
+rm -f "$tmp/status"
+tm_start 80 24 "cd '$tmp/cwd' || exit; env LC_ALL=C.UTF-8 taskset -c 0 '$WTG' --quick --dir='$tmp/data' --order=syscall; echo \$? >'$tmp/status'"
+tm_wait "press a key to begin" 10 && tm_keys x
+check "pinned to CPU 0, the faults panel says CPU 0" wait_for 30 tm_match "│CPU +0 "
+check "... never CPUs 0" tm_lacks_re "CPUs +0 "
+tm_keys q
+wait_exit 10
+
 finish

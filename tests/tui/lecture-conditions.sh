@@ -5,28 +5,55 @@
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
 
-# bytewise's first row (one byte per read()) takes seconds: long enough to see b pending
-start C.UTF-8 80 24 --order=bytewise,tail,pagecache
-tm_wait "press a key to begin" 10 || bail "no start screen"
-tm_keys x
-check "bytewise runs" wait_for 20 tm_match "bytewise · .*running"
+# bytewise's first row (one byte per read()) takes seconds: long enough to see b pending. At a
+# projector's 80x24, the compact 60x20 (no panels: the status line alone says it) and 120x35.
+for size in 80x24 60x20 120x35; do
+	cols=${size%x*}
+	start C.UTF-8 $cols ${size#*x} --order=bytewise,tail,pagecache
+	tm_wait "press a key to begin" 10 || bail "$size: no start screen"
+	tm_keys x
+	check "$size: bytewise runs" wait_for 20 tm_match "bytewise · .*running"
+	# the one-byte row, which takes seconds (the other row is over in a moment)
+	check "$size: its one-byte row is under way" wait_for 30 tm_match "step [0-9]+/[0-9]+ +1B per read"
+	tm_keys b
+	check "$size: b while a row runs: pending from the next batch" \
+		tm_wait "pending: from the next batch of bytewise" 5
+	if [ "$cols" -ge 80 ]; then
+		check "$size: ... the panel marks the burners pending" \
+			wait_for 3 tm_match "\[b\] burners [0-9]+ (spin|stream), pending"
+		check "$size: ... until the next row lands (or the run ends)" \
+			wait_for 60 tm_lacks_re "\[b\] .*pending"
+	else
+		check "$size: ... and bytewise finishes with it" wait_for 60 tm_match "bytewise · .*done in"
+	fi
+	tm_keys b b
+	tm_keys 2
+	[ "$cols" -lt 80 ] || check "$size: tail: the panel says tail sets the burners" tm_wait "burners: set by tail" 5
+	tm_keys b
+	check "$size: b on tail: tail sets burners itself" tm_wait "tail sets burners itself" 5
+	tm_keys 3
+	check "$size: pagecache runs" wait_for 60 tm_match "pagecache · .*(running|done in)"
+	wait_for 60 tm_has "done in"
+	tm_keys c
+	check "$size: c on pagecache: pagecache evicts itself" tm_wait "pagecache sets the page cache itself" 5
+	tm_keys q
+	wait_exit 10
+	check_eq "$size: exit status 0" "$(status)" 0
+done
+# b pressed in the middle of valley's rounds (without --quick: about 5 s of rounds): the samples so far
+# are dropped and the rounds start again, so no row mixes quiet and loaded samples
+rm -f "$tmp/status"
+tm_start 120 50 "cd '$tmp/cwd' || exit; env LC_ALL=C.UTF-8 '$WTG' --dir='$tmp/data' --order=valley; echo \$? >'$tmp/status'"
+tm_wait "press a key to begin" 10 && tm_keys x
+check "valley's rounds are under way" wait_for 30 tm_match "round ([2-7])/11"
 tm_keys b
-check "b while a row runs: pending from the next batch" tm_wait "pending: from the next batch of bytewise" 5
-check "... the panel marks the burners pending" wait_for 3 tm_match "\[b\] burners [0-9]+ (spin|stream), pending"
-check "... until the next row lands (or the run ends)" wait_for 60 tm_lacks_re "\[b\] .*pending"
-tm_keys b b
-tm_keys 2
-check "tail: the panel says tail sets the burners" tm_wait "burners: set by tail" 5
-tm_keys b
-check "b on tail: tail sets burners itself" tm_wait "tail sets burners itself" 5
-tm_keys 3
-check "pagecache runs" wait_for 60 tm_match "pagecache · .*(running|done in)"
-wait_for 60 tm_has "done in"
-tm_keys c
-check "c on pagecache: pagecache evicts itself" tm_wait "pagecache sets the page cache itself" 5
-tm_keys q
+check "valley finishes" wait_for 90 tm_has "done in"
+tm_keys n
+check "a note says the rounds started again after the key" \
+	wait_for 5 tm_flat_match "the conditions changed in round [0-9]+ of 11: the [0-9]+ samples taken so far were dropped"
+check "every row was measured under the burners: no quiet series" tm_lacks "● quiet"
+tm_keys b b q
 wait_exit 10
-check_eq "exit status 0" "$(status)" 0
 check "every data file was removed" no_datafile
 
 finish

@@ -56,6 +56,29 @@ check "PageUp goes back (wrapping to the last)" tm_wait "bytewise · Why did add
 tm_keys 2
 check "a number key picks the lecture's tab at that place" tm_wait "syscall · What does one kernel crossing cost?" 5
 
+# the same steps on the compact 60x20 layout and a large 120x35 screen
+for size in 60x20 120x35; do
+	start ${size%x*} ${size#*x} --order=clock,syscall,bytewise
+	check "$size: a start screen comes first" tm_wait "press a key to begin" 10
+	begin
+	check "$size: the tab bar lists the lecture's tabs in order" \
+		wait_for 5 sh -c "tmux -L '$TM_SOCK' capture-pane -p -t t | sed -n 2p | grep -qE '1 clock.*2 syscall.*3 bytewise'"
+	check "$size: the first tab is the lecture's first" tm_wait "clock · How fine" 5
+	tm_keys NPage
+	check "$size: PageDown moves to the next tab" tm_wait "syscall · What does" 5
+	tm_keys NPage
+	check "$size: PageDown again: the third" tm_wait "bytewise · Why did" 5
+	tm_keys NPage
+	check "$size: PageDown past the last wraps to the first" tm_wait "clock · How fine" 5
+	tm_keys PPage
+	check "$size: PageUp goes back (wrapping to the last)" tm_wait "bytewise · Why did" 5
+	check "$size: q quits with status 0" quit_ok
+done
+start 80 24 --order=clock,syscall,bytewise
+begin
+tm_keys 2
+tm_wait "syscall · What does one kernel crossing cost?" 5
+
 # the data file is made when the first tab that reads it runs (bytewise here), not before
 tm_keys 3
 tm_keys r

@@ -155,6 +155,24 @@ static void test_sweep(void)
 	CHECK(wtg_lay_y_frac(&p, 64) - wtg_lay_y_frac(&p, 58) > 0.008);
 	wtg_lay_sweep_free(&p);
 
+	/* b pressed during a run: the rows after it were measured under burners, so the sweep draws a
+	 * series per condition, never one line through both */
+	t = table("valley");
+	wtg_table_set_columns(t, vcols, 2);
+	for (int i = 0; i < 6; i++) {
+		struct wtg_value v[2] = { WTG_INT(16 << (2 * i)), WTG_REAL(ms[i]) };
+		wtg_table_add_row(t, v, 2, NULL);
+		memset(&t->rows[i].cond, 0, sizeof t->rows[i].cond);
+		t->rows[i].cond.burners = i >= 4 ? 2 : 0;
+	}
+	wtg_lay_sweep_build(&p, t, t->exp);
+	CHECK(p.mixed && p.ns == 2 && p.legend);
+	CHECK_STR(p.s[0].name, "quiet");
+	CHECK_STR(p.s[1].name, "burners 2 spin");
+	CHECK(p.s[0].n == 4 && p.s[1].n == 2);
+	CHECK_NEAR(p.s[1].x[0], 16 << 8, 0);		/* the rows measured after the key */
+	wtg_lay_sweep_free(&p);
+
 	/* a linear axis keeps its round intervals, big numbers as 120k */
 	t = table("wss");
 	fill_wss(t, false);
@@ -358,6 +376,18 @@ static void test_conditions_words(void)
 	t->rows[2].cond.burners = 4;	/* a row measured under burners: never one undifferentiated run */
 	wtg_lay_table_conditions(buf, sizeof buf, t);
 	CHECK_STR(buf, "mixed conditions");
+	/* ... and its bars are coloured by condition, the colours named */
+	struct wtg_lay_bars b;
+	CHECK(wtg_lay_bars_build(&b, t, t->exp) == 0);
+	CHECK(b.mixed && b.ngroups == 2);
+	CHECK_STR(b.groups[0], "quiet");
+	CHECK_STR(b.groups[1], "burners 4 spin");
+	CHECK(b.b[0].group == 0 && b.b[1].group == 0 && b.b[2].group == 1 && b.b[3].group == 0);
+	wtg_lay_bars_free(&b);
+	t->rows[2].cond.burners = 0;
+	CHECK(wtg_lay_bars_build(&b, t, t->exp) == 0);
+	CHECK(!b.mixed);		/* one condition: nothing to tell apart */
+	wtg_lay_bars_free(&b);
 }
 
 /* Two runs of threads: each label's bars side by side, one per run, on one scale. */
