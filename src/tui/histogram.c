@@ -257,7 +257,9 @@ void tui_hist_draw(const struct tui_view *v)
 		nfig = v->h - 5 > 0 ? v->h - 5 : 0;
 	/* overlaid without colour, each distribution fills with its own glyph, in whole cells */
 	int body = v->h - nfig - 2;	/* minus the x axis and its labels */
-	bool stacked = nd == 1 || body / nd >= 4;
+	/* separate strips, each labelled, whenever each gets a row (a projector's 80x24 too);
+	 * overlaid only when even that does not fit */
+	bool stacked = nd == 1 || body / nd >= 1;
 	bool own_fill = !stacked && (!l->color || l->g->vbar[1] == NULL);
 	if (!own_fill)
 		for (int i = 0; i < nd && v->ntables == 0; i++)
@@ -269,8 +271,8 @@ void tui_hist_draw(const struct tui_view *v)
 		int n = tui_width(h.d[i].name) + 1;
 		maxname = n > maxname ? n : maxname;
 	}
-	/* several distributions: stacked bands when each gets 3 rows and a row of marks, else one chart
-	 * with the distributions overlaid (the shorter bar in front) and a row of marks each */
+	/* several distributions: stacked bands (a row of marks under each when it has three rows), else
+	 * one chart with the distributions overlaid (the shorter bar in front) and a row of marks each */
 	int margin = nd == 1 ? 0 : stacked ? (maxname < 24 ? maxname : 24) : 2;
 	int x0 = v->x + margin, cw = v->wd - margin;
 	int band = stacked ? body / nd : body;

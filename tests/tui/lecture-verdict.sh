@@ -47,6 +47,10 @@ verdicts() {
 			tm_match "essay: .* here: [0-9.]+ GB/s, [0-9]+ ms a GB +│$" ;;
 		zerofill) check "$1 zerofill: the essay line ends with the fault in ns and getpids" \
 			tm_match "essay: .* here: [0-9,]+ ns = [0-9]+ getpids +│$" ;;
+		tail)
+			check "$1 tail: a strip for burners off, labelled (not overlaid)" \
+				tm_match "^│ burners off +[█▇▆▅▄▃▂▁]"
+			check "$1 tail: ... and one for burners on" tm_match "^│ burners on \([0-9]+\) +[█▇▆▅▄▃▂▁]" ;;
 		esac
 	done
 }

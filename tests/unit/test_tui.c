@@ -493,25 +493,23 @@ static void test_views(void)
 	render("readcost", fill_readcost_plain, 18, 78, true);
 	CHECK(has("^"));
 	CHECK(has("read file: n 120, median"));
-	/* too short to stack: one chart, overlaid, a row of marks each under it; in colour the
-	 * distributions are told apart by colour and keyed by their markers */
+	/* short (a projector's 80x24 leaves a view about this tall): still a strip each, named, the
+	 * figures keyed underneath */
 	colour = true;
 	render("readcost", fill_readcost_plain, 12, 78, false);
 	colour = false;
 	CHECK(has("● getpid: n 120"));
-	CHECK(has("p99"));
+	CHECK(line_of("getpid ") < line_of("read /dev/zero "));
+	CHECK(line_of("read /dev/zero ") < line_of("read file "));
+	CHECK(line_of("read file ") < line_of("● getpid: n 120"));
 	CHECK(has("100ns"));
-	CHECK(row_with("◆", "median▲") >= 0);	/* the marks of the second distribution */
-	CHECK(row_with("◆", "median▲") < line_of("◆ read /dev/zero"));
-	/* without colour each fills with its own glyph, and the keys say which */
-	render("readcost", fill_readcost_plain, 12, 78, false);
-	CHECK(has("▒ read /dev/zero: n 120"));
-	CHECK(row_with("▒", "median▲") >= 0);
-	CHECK(has("▒▒▒"));
-	CHECK(has("░░░"));
-	render("readcost", fill_readcost_plain, 12, 78, true);
-	CHECK(has("o read /dev/zero: n 120"));
-	CHECK(has("ooo"));
+	/* too short for a row each: one chart, overlaid; without colour each distribution fills with
+	 * its own glyph, and the keys say which */
+	render("readcost", fill_readcost_plain, 4, 78, false);
+	CHECK(has("▒▒"));
+	CHECK(has("░░") || has("██"));
+	render("readcost", fill_readcost_plain, 4, 78, true);
+	CHECK(has("oo") || has("**"));
 
 	/* rounds: error bars through the sweep's points, cache marks on its x axis, whiskers on bars */
 	render("wss", fill_wss, 20, 78, false);
