@@ -89,9 +89,14 @@ struct wtg_loaded {
  * where the parser knows the place, else "FILE: experiments[2].rows[5].gbps: not a number". Never
  * leaves anything to free on failure. */
 int wtg_load_file(const char *path, struct wtg_loaded *l, char *err, size_t errlen);
-/* The same from memory (name stands for the file in messages and gives the label). */
+/* The same from memory (name stands for the file in messages and gives the label). The rows are
+ * read as they stream (yajl); whatever jansson alone must judge is parsed again whole. */
 int wtg_load_buffer(const char *buf, size_t len, const char *name, struct wtg_loaded *l, char *err,
 		    size_t errlen);
+/* The reference reader: the same through jansson's whole tree only (slower; the fuzzer checks that
+ * both readers give the same tables or the same message). */
+int wtg_load_buffer_whole(const char *buf, size_t len, const char *name, struct wtg_loaded *l, char *err,
+			  size_t errlen);
 void wtg_loaded_free(struct wtg_loaded *l);
 
 /* "runs/quiet.json" -> "quiet". */

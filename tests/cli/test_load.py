@@ -259,6 +259,112 @@ for name, text in bad.items():
     if name == "badcell.json":
         check("experiments[0].rows[0]" in line, "badcell: the place is named: %r" % line)
     os.unlink(p)
+
+# --- the rows stream straight into tables: as strict as the whole-tree parse, with the same words ---
+TYPE_WORDS = {"int": "should be an integer or null", "real": "should be a number or null",
+              "text": "should be a string or null"}
+
+
+def exp_index(d, name):
+    return [e["name"] for e in d["experiments"]].index(name)
+
+
+def load_text(text, name, binary=False):
+    p = path(name)
+    with open(p, "wb" if binary else "w") as f:
+        f.write(text)
+    return p, run("--load=" + p, "--format=json", timeout=120)
+
+
+def load_doc(d, name, **kw):
+    return load_text(json.dumps(d, **kw), name)
+
+
+sx = exp_index(doc, "syscall")
+scols = [c for c in doc["experiments"][sx]["columns"]]
+c0, c1 = scols[0], scols[1]
+check(len(doc["experiments"][sx]["rows"]) >= 4, "syscall has rows enough for the row cases")
+
+
+def expect(name, d, want, **kw):
+    p, (status, out, err) = load_doc(d, name, **kw)
+    line = one_error_line(status, err, p, name)
+    check(line == "wtg: %s: %s" % (p, want), "%s: %r (got %r)" % (name, want, line))
+
+
+d = copy.deepcopy(doc)
+del d["experiments"][sx]["rows"][3][c1["name"]]
+expect("rowmissing.json", d, "experiments[%d].rows[3].%s: missing" % (sx, c1["name"]))
+d = copy.deepcopy(doc)
+d["experiments"][sx]["rows"][2] = 5
+expect("rownotobject.json", d, "experiments[%d].rows[2]: should be an object" % sx)
+d = copy.deepcopy(doc)
+d["experiments"][sx]["rows"][1] = [1, 2]
+expect("rowarray.json", d, "experiments[%d].rows[1]: should be an object" % sx)
+# two bad cells, the later column first in the row: the first column is named, as the walk names it
+d = copy.deepcopy(doc)
+r1 = d["experiments"][sx]["rows"][1]
+bad_row = {c1["name"]: {"x": 1}}
+bad_row.update({k: v for k, v in r1.items() if k not in (c0["name"], c1["name"])})
+bad_row[c0["name"]] = "text" if c0["type"] != "text" else 7
+d["experiments"][sx]["rows"][1] = bad_row
+expect("rowcolorder.json", d, "experiments[%d].rows[1].%s: %s" % (sx, c0["name"], TYPE_WORDS[c0["type"]]))
+
+# what the JSON parser refuses inside rows keeps its line and column
+good_rows = json.dumps(doc)
+key0 = '"%s": ' % c0["name"]
+at = good_rows.index(key0, good_rows.index('"rows": [', good_rows.index('"name": "syscall"')))
+for name, text, words in (
+        ("rowdupkey.json", good_rows[:at] + key0 + "1, " + good_rows[at:], "duplicate object key"),
+        ("rowbigint.json", good_rows[:at] + '"zz": 123456789012345678901234567890, ' + good_rows[at:],
+         "too big integer"),
+        ("rowbigreal.json", good_rows[:at] + '"zz": 1e999, ' + good_rows[at:], "real number overflow"),
+        ("rowtruncated.json", good_rows[:at + 3], "")):
+    p, (status, out, err) = load_text(text, name)
+    line = one_error_line(status, err, p, name)
+    check(" line " in line and " column " in line and words in line,
+          "%s: line, column and %r: %r" % (name, words or "the parse's words", line))
+p, (status, out, err) = load_text(good_rows[:at].encode() + b'"zz": "\xff\xfe", ' + good_rows[at:].encode(),
+                                  "rowbadutf8.json", binary=True)
+line = one_error_line(status, err, p, "rowbadutf8.json")
+check(" line " in line and " column " in line, "invalid UTF-8 in a row: line and column: %r" % line)
+
+
+def same_rows(d, name, what):
+    p, (status, out, err) = load_doc(d, name, ensure_ascii=False)
+    got = json.loads(out) if status == 0 else {"experiments": []}
+    want = [(e["name"], rows(e)) for e in d["experiments"]]
+    have = [(e["name"], rows(e)) for e in got["experiments"]]
+    same = len(want) == len(have) and all(
+        a[0] == b[0] and len(a[1]) == len(b[1]) and
+        all(same_number(x[k], y.get(k)) for x, y in zip(a[1], b[1]) for k in x if k != "zz")
+        for a, b in zip(want, have))
+    check(status == 0 and same, "%s: loads with the same rows (%s)" % (what, err.strip()))
+    return got
+
+
+# fields wtg does not read are ignored in rows too (nested ones included); text with escapes and
+# with characters past ASCII comes back as it was; rows before their columns load all the same
+d = copy.deepcopy(doc)
+d["experiments"][sx]["rows"][0]["zz"] = {"nested": [1, {"a": None}], "more": "x"}
+same_rows(d, "rowextra.json", "an unknown field in a row")
+rx = exp_index(doc, "readcost")
+for text, what in (("caf\u00e9 \u2014 \"q\"\\", "a text cell with characters past ASCII"),):
+    d = copy.deepcopy(doc)
+    d["experiments"][rx]["rows"][0]["operation"] = text
+    got = same_rows(d, "rowtext.json", what)
+    ops = [r["operation"] for r in rows(experiment(got, "readcost"))] if got["experiments"] else []
+    check(ops[:1] == [text], "%s comes back (%r)" % (what, ops[:1]))
+    p, (status, out, err) = load_doc(d, "rowescaped.json")	# \u escapes: the same text
+    ops = [r["operation"] for r in rows(experiment(json.loads(out), "readcost"))] if status == 0 else []
+    check(ops[:1] == [text], "%s written with \\u escapes comes back (%r)" % (what, ops[:1]))
+d = copy.deepcopy(doc)
+for e in d["experiments"]:
+    cols = e.pop("columns")
+    rws = e.pop("rows")
+    e["rows"] = rws
+    e["columns"] = cols
+same_rows(d, "rowsfirst.json", "rows before their columns")
 one_error_line(*run("--load=" + path("no-such.json"))[::2], path("no-such.json"), "a missing file")
 one_error_line(*run("--load=" + tmp)[::2], tmp, "a folder")
 status, out, err = run(*["--load=" + base] * 9)
