@@ -39,7 +39,8 @@ while read -r i name view built; do
 		if [ "$name" = valley ]; then
 			# ms per GB spans five decades: y is log too, ticked at powers of ten
 			check "valley: both axes are log" tm_shows "(log scales)"
-			check "valley: y ticks at powers of ten" tm_shows "1k┤"
+			check "valley: y ticks at powers of ten" tm_match "(^|[^0-9.])(1|10|100)[kM]?┤"
+			check "valley: ... and no linear axis' 0 tick" tm_lacks_re "[^0-9.]0┤"
 		fi
 		check "$name: the latest row in words under the chart" tm_shows ": " ;;
 	bars)
