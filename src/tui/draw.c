@@ -634,10 +634,12 @@ static void panel_conditions(struct dash *d)
 	int x;
 	bool wide = pw >= 40;
 	x = 1 + tui_put(w, 1, 1, pw, key, "[b]");
-	if (burners > 0)
+	if (burners > 0 && wide)
 		snprintf(line, sizeof line, " burners on, %d thread%s %s", burners, burners == 1 ? "" : "s",
-			 v->burn_kind == WTG_BURN_STREAM ? (wide ? "streaming memory" : "stream")
-							       : (wide ? "spinning" : "spin"));
+			 v->burn_kind == WTG_BURN_STREAM ? "streaming memory" : "spinning");
+	else if (burners > 0)	/* an 80-column screen's panel: the count and the kind, whole */
+		snprintf(line, sizeof line, " burners on: %d %s", burners,
+			 v->burn_kind == WTG_BURN_STREAM ? "stream" : "spin");
 	else
 		snprintf(line, sizeof line, " burners off");
 	if (wtg_experiments[d->tab]->self_conditions & WTG_COND_BURN)
