@@ -57,19 +57,36 @@ T512 static uint64_t v_mix8(const unsigned char *p, size_t n, uint64_t passes)
 	return _mm512_reduce_add_epi64(_mm512_add_epi64(q, FOLDDQ(w)));
 }
 
-/* dpbusd only, 8 accumulators per 512 B */
-T512 static uint64_t v_dp8(const unsigned char *p, size_t n, uint64_t passes)
+/* dpbusd only, 8 accumulators per 512 B; prefetch: also prefetch PF bytes ahead (both forms come
+ * from this one body, the flag a constant in each) */
+#define PF 1024
+__attribute__((target("avx512bw,avx512vnni"), always_inline)) static inline uint64_t
+dp8_body(const unsigned char *p, size_t n, uint64_t passes, const int prefetch)
 {
 	const __m512i z = _mm512_setzero_si512(), ones = _mm512_set1_epi8(1), lo32 = _mm512_set1_epi64(0xffffffff);
 	__m512i w0 = z, w1 = z, w2 = z, w3 = z, w4 = z, w5 = z, w6 = z, w7 = z;
 	for (uint64_t r = 0; r < passes; r++)
 		for (const unsigned char *c = p, *e = p + n; c < e; c += 512) {
+			if (prefetch) {
+				_mm_prefetch((const char *)c + PF, _MM_HINT_T0);
+				_mm_prefetch((const char *)c + PF + 256, _MM_HINT_T0);
+			}
 			DP(w0, 0); DP(w1, 1); DP(w2, 2); DP(w3, 3);
 			DP(w4, 4); DP(w5, 5); DP(w6, 6); DP(w7, 7);
 		}
 	__m512i a = _mm512_add_epi32(_mm512_add_epi32(w0, w1), _mm512_add_epi32(w2, w3));
 	__m512i b = _mm512_add_epi32(_mm512_add_epi32(w4, w5), _mm512_add_epi32(w6, w7));
 	return _mm512_reduce_add_epi64(_mm512_add_epi64(FOLDDQ(a), FOLDDQ(b)));
+}
+
+T512 static uint64_t v_dp8(const unsigned char *p, size_t n, uint64_t passes)
+{
+	return dp8_body(p, n, passes, 0);
+}
+
+T512 static uint64_t v_dp8pf(const unsigned char *p, size_t n, uint64_t passes)
+{
+	return dp8_body(p, n, passes, 1);
 }
 
 /* dpbusd only, 4 accumulators per 256 B */
@@ -133,24 +150,6 @@ T512 static uint64_t v_mix26(const unsigned char *p, size_t n, uint64_t passes)
 	__m512i a = _mm512_add_epi32(_mm512_add_epi32(w0, w1), _mm512_add_epi32(w2, w3));
 	a = _mm512_add_epi32(a, _mm512_add_epi32(w4, w5));
 	return _mm512_reduce_add_epi64(_mm512_add_epi64(_mm512_add_epi64(q0, q1), FOLDDQ(a)));
-}
-
-/* dpbusd, 8 accumulators per 512 B, software prefetch PF bytes ahead */
-#define PF 1024
-T512 static uint64_t v_dp8pf(const unsigned char *p, size_t n, uint64_t passes)
-{
-	const __m512i z = _mm512_setzero_si512(), ones = _mm512_set1_epi8(1), lo32 = _mm512_set1_epi64(0xffffffff);
-	__m512i w0 = z, w1 = z, w2 = z, w3 = z, w4 = z, w5 = z, w6 = z, w7 = z;
-	for (uint64_t r = 0; r < passes; r++)
-		for (const unsigned char *c = p, *e = p + n; c < e; c += 512) {
-			_mm_prefetch((const char *)c + PF, _MM_HINT_T0);
-			_mm_prefetch((const char *)c + PF + 256, _MM_HINT_T0);
-			DP(w0, 0); DP(w1, 1); DP(w2, 2); DP(w3, 3);
-			DP(w4, 4); DP(w5, 5); DP(w6, 6); DP(w7, 7);
-		}
-	__m512i a = _mm512_add_epi32(_mm512_add_epi32(w0, w1), _mm512_add_epi32(w2, w3));
-	__m512i b = _mm512_add_epi32(_mm512_add_epi32(w4, w5), _mm512_add_epi32(w6, w7));
-	return _mm512_reduce_add_epi64(_mm512_add_epi64(FOLDDQ(a), FOLDDQ(b)));
 }
 
 /* 8 sad + 8 dpbusd per 1 KiB, 16 accumulators */

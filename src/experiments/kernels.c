@@ -202,9 +202,9 @@ static int kernels_verdict(const struct wtg_table *t, char *buf, size_t len)
 	double lo = wtg_verdict_extreme(t, NULL, NULL, "wss", -1, NULL);
 	double hi = wtg_verdict_extreme(t, NULL, NULL, "wss", 1, NULL);
 	double simd_c = NAN, scalar_c = NAN, simd_m = NAN;
-	int wc = wtg_table_col(t, "wss"), gc = wtg_table_col(t, "gbps");
-	for (int r = 0; wc >= 0 && gc >= 0 && r < t->nrows; r++) {
-		const struct wtg_value *k = &t->rows[r].v[0];
+	int wc = wtg_table_col(t, "wss"), gc = wtg_table_col(t, "gbps"), kc = wtg_table_col(t, "kernel");
+	for (int r = 0; wc >= 0 && gc >= 0 && kc >= 0 && r < t->nrows; r++) {
+		const struct wtg_value *k = &t->rows[r].v[kc];
 		if (k->type != WTG_T_TEXT || !k->s)
 			continue;
 		double w = wtg_table_num(t, r, wc), g = wtg_table_num(t, r, gc);
