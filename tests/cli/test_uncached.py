@@ -75,6 +75,13 @@ def check_uncached(doc, size, where, prefix_sum=None):
         check(x["bytes"] == want, "%s: bytes %s == %d" % (tag, x["bytes"], want))
         check(x["read_calls"] == -(-x["bytes"] // x["bufsize"]), "%s: read_calls = ceil(bytes/bufsize)" % tag)
         check(x["ci_low_us"] is None and x["ci_high_us"] is None, "%s: no CI on sequential rows" % tag)
+        # a sample's figure is its bytes over the time inside its read calls (the sum between calls
+        # left out); every sample makes the same calls, so the bytes over read_calls x the mean call
+        # (the samples' mean) falls between the slowest and the fastest sample's figure
+        whole = x["bytes"] / (x["read_calls"] * x["mean_us"] * 1e3)
+        check(x["gbps_min"] * (1 - 1e-9) <= whole <= x["gbps_max"] * (1 + 1e-9),
+              "%s: bytes / (read_calls x mean call) %.4g GB/s within the samples' %.4g-%.4g" %
+              (tag, whole, x["gbps_min"], x["gbps_max"]))
         if prefix_sum:
             check(x["sum"] == prefix_sum(x["bytes"]), "%s: sum == Python's prefix sum" % tag)
         elif x["bytes"] == size and known is not None:
