@@ -342,3 +342,52 @@ size_t wtg_wrap_next(const char *s, int width, bool cut, const char **next)
 	*next = p;
 	return end;
 }
+
+int wtg_irq_per_cpu(const char *text, uint64_t *counts, int max)
+{
+	for (int i = 0; i < max; i++)
+		counts[i] = 0;
+	/* the header names each column's CPU: "           CPU0       CPU1 ..." (an offline CPU has
+	 * none); at most WTG_IRQ_COLS columns are read */
+	enum { WTG_IRQ_COLS = 4096 };
+	static _Thread_local int cpu_of[WTG_IRQ_COLS];
+	int ncol = 0;
+	const char *s = text;
+	while (*s && *s != '\n') {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (strncmp(s, "CPU", 3) != 0 || s[3] < '0' || s[3] > '9')
+			break;
+		char *end;
+		long id = strtol(s + 3, &end, 10);
+		if (ncol < WTG_IRQ_COLS)
+			cpu_of[ncol++] = (int)id;
+		s = end;
+	}
+	if (ncol == 0)
+		return -1;
+	while ((s = strchr(s, '\n')) != NULL) {
+		s++;
+		const char *p = s;
+		while (*p == ' ')
+			p++;
+		const char *label = p;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (p == label || *p != ':')
+			continue;	/* LOC:, NMI:, ERR: ... */
+		p++;
+		for (int c = 0; c < ncol; c++) {
+			char *end;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (*p < '0' || *p > '9')
+				break;	/* a short line: the counts end early */
+			unsigned long long v = strtoull(p, &end, 10);
+			p = end;
+			if (cpu_of[c] >= 0 && cpu_of[c] < max)
+				counts[cpu_of[c]] += v;
+		}
+	}
+	return ncol;
+}

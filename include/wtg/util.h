@@ -67,6 +67,12 @@ int wtg_text_width(const char *s);
  * and one line break skipped); the text is done when **next is '\0'. */
 size_t wtg_wrap_next(const char *s, int width, bool cut, const char **next);
 
+/* The device interrupts in a /proc/interrupts text, per CPU: the numbered lines' counts (not LOC,
+ * RES and the other per-CPU kinds) added up into counts[n] for the column the header names "CPUn",
+ * n < max (other CPUs are left out). Returns the number of CPU columns, or -1 when the text has no
+ * "CPUn" header. */
+int wtg_irq_per_cpu(const char *text, uint64_t *counts, int max);
+
 /* Program-wide sink so the compiler cannot remove measured work. */
 extern volatile uint64_t wtg_sink;
 

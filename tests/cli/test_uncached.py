@@ -9,6 +9,7 @@ compared with a prefix sum computed in Python, and the seeded random reads are r
 import hashlib
 import os
 import platform
+import re
 import shutil
 import sys
 import tempfile
@@ -104,6 +105,16 @@ def check_uncached(doc, size, where, prefix_sum=None):
     if direct and platform.machine() in ("x86_64", "aarch64"):
         check("the buffer is flushed from the CPU cache, untimed" in notes,
               "%s: a note says each direct read's buffer is flushed from the cache after its sum" % where)
+    irq = [n for n in e["notes"] if n.startswith("device interrupts during the rounds")]
+    fs = df.get("filesystem")
+    if fs == "tmpfs":
+        check(not irq, "%s: no interrupts note for a file in memory" % where)
+    elif os.access("/proc/interrupts", os.R_OK):
+        m = irq and re.search(r"CPU (\d+) took ([\d,]+) of ([\d,]+) \((\d+)%\); the timed reads ran on CPUs? ([\d,-]+)", irq[0])
+        if check(m, "%s: a note says which CPU took the device interrupts and where the reads ran: %s" % (where, irq)):
+            took, of = int(m.group(2).replace(",", "")), int(m.group(3).replace(",", ""))
+            check(int(m.group(1)) < (os.cpu_count() or 1) and 0 < took <= of,
+                  "%s: CPU %s took %d of %d interrupts" % (where, m.group(1), took, of))
     return rnd
 
 

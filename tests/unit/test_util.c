@@ -55,9 +55,38 @@ static void test_text_width_wrap(void)
 	CHECK(wtg_wrap_next("", 5, true, &next) == 0 && *next == '\0');
 }
 
+/* /proc/interrupts: the numbered lines' counts added per CPU; LOC and the other kinds left out. */
+static void test_irq_per_cpu(void)
+{
+	const char *vm =
+		"           CPU0       CPU1       \n"
+		"  0:         43          0   IO-APIC   2-edge      timer\n"
+		" 36:          0   23562488  PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n"
+		" 32:       9830          0  PCI-MSIX-0000:00:01.0   4-edge      virtio0-reporting_vq\n"
+		"NMI:          0          0   Non-maskable interrupts\n"
+		"LOC:    4471523    4301833   Local timer interrupts\n"
+		"ERR:          0\n"
+		"MIS:          0\n";
+	uint64_t c[4];
+	CHECK(wtg_irq_per_cpu(vm, c, 4) == 2);
+	CHECK(c[0] == 43 + 9830 && c[1] == 23562488);
+	CHECK(c[2] == 0 && c[3] == 0);
+	/* more CPUs than room: the first max counted, the header's count returned */
+	const char *four = "      CPU0 CPU1 CPU2 CPU3\n 9: 1 2 3 4 x 9-fasteoi acpi\n10: 10 20 30 40 y\n";
+	CHECK(wtg_irq_per_cpu(four, c, 2) == 4);
+	CHECK(c[0] == 11 && c[1] == 22);
+	/* a short line stops at its last count; an offline CPU has no column: counts go by the name */
+	CHECK(wtg_irq_per_cpu("  CPU0 CPU2\n 5: 7\n 6: 1 2 z\n", c, 4) == 2);
+	CHECK(c[0] == 8 && c[1] == 0 && c[2] == 2);
+	CHECK(wtg_irq_per_cpu("", c, 4) == -1);
+	CHECK(wtg_irq_per_cpu("no header here\n 1: 5 6\n", c, 4) == -1);
+	CHECK(c[0] == 0 && c[1] == 0);
+}
+
 int main(void)
 {
 	test_text_width_wrap();
+	test_irq_per_cpu();
 	CHECK(size_of("1") == 1);
 	CHECK(size_of("4096") == 4096);
 	CHECK(size_of("4K") == 4096);
