@@ -14,6 +14,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +61,9 @@ struct uc {
 	size_t nrand;
 	int64_t ref_sum;		/* the same ranges through the page cache, checked per sample */
 	uint64_t cpus;			/* the CPUs the timed samples ran on (first 64) */
+	cpu_set_t affinity;		/* the reading thread's own, while it is kept on pin_cpu */
+	int pin_cpu;			/* the CPU taking the device's completions, or -1 (uc_place) */
+	char place[256];		/* what uc_place found, for the note */
 	uint64_t irq0[64];		/* device interrupts per CPU before the rounds (uc_irqs) */
 	bool have_irq;
 };
@@ -517,6 +522,68 @@ static void uc_checks(struct uc *u, const struct wtg_rounds *r)
 		s.ci_low, s.ci_high, s.median);
 }
 
+/* Keep the reading thread beside the device's completions for the rounds. A direct read sleeps
+ * until its interrupt; woken on another CPU it waits for a cross-CPU wakeup, 10-30 us of a 90 us
+ * 64 KiB read on this kind of virtual machine, and where the scheduler leaves a thread of a busy
+ * process changes from run to run (a single-threaded reader such as fio is mostly woken beside
+ * its completions). 64 untimed 64 KiB reads find the CPU taking 90% or more of the device
+ * interrupts; the thread is pinned there if its affinity allows, and uc_unplace restores it. */
+static void uc_place(struct uc *u, uint64_t usable)
+{
+	enum { PROBE_READS = 64 };
+	uint64_t a[64], b[64], total = 0, top = 0;
+	int at = -1;
+	u->pin_cpu = -1;
+	if (u->mech != UC_DIRECT || wtg_datafile_in_memory(u->ctx->df))
+		return;
+	if (!uc_irqs(a)) {
+		snprintf(u->place, sizeof u->place, "/proc/interrupts unreadable: the reading thread ran "
+			 "where the scheduler put it");
+		return;
+	}
+	for (int i = 0; i < PROBE_READS; i++) {
+		double us;
+		if (uc_read(u, WTG_CHUNK, (uint64_t)i * WTG_CHUNK % usable, &us) != (ssize_t)WTG_CHUNK)
+			return;	/* the timed reads will say what failed */
+	}
+	if (!uc_irqs(b))
+		return;
+	for (int c = 0; c < 64; c++) {
+		uint64_t d = b[c] >= a[c] ? b[c] - a[c] : 0;
+		total += d;
+		if (d > top) {
+			top = d;
+			at = c;
+		}
+	}
+	if (at < 0 || total < PROBE_READS / 2 || top * 10 < total * 9) {
+		snprintf(u->place, sizeof u->place, "no one CPU took 90%% of the device interrupts in %d "
+			 "untimed reads (%llu of %llu): the reading thread ran where the scheduler put it",
+			 PROBE_READS, (unsigned long long)top, (unsigned long long)total);
+		return;
+	}
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(at, &one);
+	if (pthread_getaffinity_np(pthread_self(), sizeof u->affinity, &u->affinity) != 0 ||
+	    !CPU_ISSET(at, &u->affinity) || pthread_setaffinity_np(pthread_self(), sizeof one, &one) != 0) {
+		snprintf(u->place, sizeof u->place, "CPU %d takes the device interrupts, outside the CPUs "
+			 "wtg may use: the reading thread ran where the scheduler put it", at);
+		return;
+	}
+	u->pin_cpu = at;
+	snprintf(u->place, sizeof u->place, "the reading thread was kept on CPU %d for the rounds, which "
+		 "took %llu of the %llu device interrupts of %d untimed reads (its affinity restored after)",
+		 at, (unsigned long long)top, (unsigned long long)total, PROBE_READS);
+}
+
+static void uc_unplace(struct uc *u)
+{
+	if (u->pin_cpu >= 0)
+		(void)pthread_setaffinity_np(pthread_self(), sizeof u->affinity, &u->affinity);
+	u->pin_cpu = -1;
+}
+
 /* Where the device's completions were taken, beside where the reading thread ran: a read that
  * completes on another CPU than the one waiting for it pays a cross-CPU wakeup (on this kind of
  * virtual machine 10-30 us of a 90 us 64 KiB read). */
@@ -628,7 +695,7 @@ static int uncached_run(struct wtg_ctx *ctx)
 	wtg_experiment_columns(&wtg_exp_uncached, ctx->t);
 	const struct wtg_datafile *df = ctx->df;
 	bool quick = ctx->opt && ctx->opt->quick;
-	struct uc u = { .ctx = ctx, .fd = -1 };
+	struct uc u = { .ctx = ctx, .fd = -1, .pin_cpu = -1 };
 	u.mech = df->direct_ok ? UC_DIRECT : UC_EVICTING;
 	u.align = (unsigned)wtg_io_align(df);
 	/* passes cover whole 64 KiB chunks (known prefix sums), which keeps every length aligned too */
@@ -665,13 +732,17 @@ static int uncached_run(struct wtg_ctx *ctx)
 		.nvariants = UC_NSEQ + 1, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
 		.sample = uc_sample, .row = uc_rowvals, .arg = &u, .label = uc_label, .restart = uc_restart,
 	};
+	uc_place(&u, usable);
 	u.have_irq = uc_irqs(u.irq0);
 	rc = wtg_rounds_run(ctx, &spec, &r);
+	uc_unplace(&u);
 	if (rc == WTG_OK) {
 		int64_t res1 = wtg_datafile_resident_pages(df);
 		wtg_ctx_progress(ctx, 1, 1, "done");
 		uc_checks(&u, &r);
 		uc_notes(&u, &r, res0, res1, quick);
+		if (u.place[0])
+			wtg_table_note(ctx->t, "%s", u.place);
 		uc_irq_note(&u);
 	}
 	wtg_rounds_free(&r);

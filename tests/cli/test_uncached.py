@@ -115,6 +115,15 @@ def check_uncached(doc, size, where, prefix_sum=None):
             took, of = int(m.group(2).replace(",", "")), int(m.group(3).replace(",", ""))
             check(int(m.group(1)) < (os.cpu_count() or 1) and 0 < took <= of,
                   "%s: CPU %s took %d of %d interrupts" % (where, m.group(1), took, of))
+            place = [n for n in e["notes"] if "the reading thread" in n]
+            check(len(place) == 1, "%s: a note says where the reading thread was kept: %s" % (where, place))
+            kept = place and re.match(r"the reading thread was kept on CPU (\d+) for the rounds, which took (\d+) of the (\d+) device interrupts of 64 untimed reads", place[0])
+            if kept:
+                check(m.group(5) == kept.group(1),
+                      "%s: kept on CPU %s, the timed reads ran on CPU %s" % (where, kept.group(1), m.group(5)))
+                check(int(kept.group(2)) * 10 >= int(kept.group(3)) * 9,
+                      "%s: that CPU took at least 90%% of the probe reads' interrupts (%s of %s)"
+                      % (where, kept.group(2), kept.group(3)))
     return rnd
 
 
