@@ -350,7 +350,7 @@ int wtg_irq_per_cpu(const char *text, uint64_t *counts, int max)
 	/* the header names each column's CPU: "           CPU0       CPU1 ..." (an offline CPU has
 	 * none); at most WTG_IRQ_COLS columns are read */
 	enum { WTG_IRQ_COLS = 4096 };
-	static _Thread_local int cpu_of[WTG_IRQ_COLS];
+	int cpu_of[WTG_IRQ_COLS];	/* 16 KiB of stack */
 	int ncol = 0;
 	const char *s = text;
 	while (*s && *s != '\n') {

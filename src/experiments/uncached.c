@@ -98,6 +98,23 @@ static bool uc_irqs(uint64_t *counts)
 	return n > 0;
 }
 
+/* The CPU whose count grew most from before to after (-1 when none grew), with that growth in *top
+ * and all CPUs' in *total. */
+static int uc_irq_top(const uint64_t *before, const uint64_t *after, uint64_t *top, uint64_t *total)
+{
+	int at = -1;
+	*top = *total = 0;
+	for (int c = 0; c < 64; c++) {
+		uint64_t d = after[c] >= before[c] ? after[c] - before[c] : 0;
+		*total += d;
+		if (d > *top) {
+			*top = d;
+			at = c;
+		}
+	}
+	return at;
+}
+
 /* One timed read of len bytes at off, retrying short buffered reads. Returns bytes or -1 (errno). */
 static ssize_t uc_read(struct uc *u, size_t len, uint64_t off, double *us)
 {
@@ -176,29 +193,32 @@ static int uc_stats(struct uc *u, const double *lat, size_t n, bool ci, struct u
  * brought, which leaves the buffer's lines in the cache; the next read's DMA (on a virtual machine,
  * the host's copy into guest memory) then has to take those lines back first, and a 64 KiB read took
  * ~3.5 us (4%) longer here than one into a buffer nothing had touched. Flushed, the next read finds
- * what a loop that never looks at its bytes would (fio's, a bare pread loop's). Untimed. Returns
- * whether this CPU has the instruction (x86-64: clflush; AArch64: dc civac; elsewhere nothing). */
-static bool uc_flush(const unsigned char *p, size_t n)
+ * what a loop that never looks at its bytes would (fio's, a bare pread loop's). Untimed. x86:
+ * clflush; AArch64: dc civac; elsewhere nothing (UC_CAN_FLUSH false). */
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
+#define UC_CAN_FLUSH true
+#else
+#define UC_CAN_FLUSH false
+#endif
+static void uc_flush(const unsigned char *p, size_t n)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	for (size_t i = 0; i < n; i += 64)
 		__builtin_ia32_clflush(p + i);
 	__builtin_ia32_mfence();
-	return true;
 #elif defined(__aarch64__)
 	for (size_t i = 0; i < n; i += 64)
 		__asm__ volatile("dc civac, %0" ::"r"(p + i) : "memory");
 	__asm__ volatile("dsb ish" ::: "memory");
-	return true;
 #else
 	(void)p;
 	(void)n;
-	return false;
 #endif
 }
 
 /* One read of a timed pass: its latency goes to u->lat, its bytes' sum to *sum (the buffer then
- * flushed from the cache, uc_flush); then the cancel check. Returns WTG_OK, WTG_CANCELLED, or WTG_ERR after wtg_table_fail (naming the pass's kind). */
+ * flushed from the cache, uc_flush); then the cancel check. Returns WTG_OK, WTG_CANCELLED, or
+ * WTG_ERR after wtg_table_fail (naming the pass's kind). */
 static int uc_pass_read(struct uc *u, size_t len, uint64_t off, bool random, int64_t *sum)
 {
 	double us;
@@ -216,7 +236,7 @@ static int uc_pass_read(struct uc *u, size_t len, uint64_t off, bool random, int
 	u->lat[u->nlat++] = us;
 	*sum += wtg_sum_bytes(u->buf, len);
 	if (u->mech == UC_DIRECT)
-		(void)uc_flush(u->buf, len);
+		uc_flush(u->buf, len);
 	return uc_cancelled(u) ? WTG_CANCELLED : WTG_OK;
 }
 
@@ -340,8 +360,10 @@ static int uc_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wt
 	(void)ctx;
 	/* bytes over the time inside the read calls: the sum taken between calls (the check) stays
 	 * out of the figure, as fio and a bare pread loop time nothing but their reads */
-	double ms = u->nlat > 0 ? wtg_mean(u->lat, u->nlat) * (double)u->nlat / 1e3 : out->res.wall_ms;
-	out->figure = ms > 0 ? (double)bytes / (ms * 1e6) : 0;
+	double us = 0;
+	for (size_t i = 0; i < u->nlat; i++)
+		us += u->lat[i];
+	out->figure = us > 0 ? (double)bytes / (us * 1e3) : 0;
 	return WTG_OK;
 }
 
@@ -525,14 +547,13 @@ static void uc_checks(struct uc *u, const struct wtg_rounds *r)
 /* Keep the reading thread beside the device's completions for the rounds. A direct read sleeps
  * until its interrupt; woken on another CPU it waits for a cross-CPU wakeup, 10-30 us of a 90 us
  * 64 KiB read on this kind of virtual machine, and where the scheduler leaves a thread of a busy
- * process changes from run to run (a single-threaded reader such as fio is mostly woken beside
- * its completions). 64 untimed 64 KiB reads find the CPU taking 90% or more of the device
+ * process changes from run to run (a bare single-threaded pread loop sat beside its completions
+ * 79 times of 79 here). 64 untimed 64 KiB reads find the CPU taking 90% or more of the device
  * interrupts; the thread is pinned there if its affinity allows, and uc_unplace restores it. */
 static void uc_place(struct uc *u, uint64_t usable)
 {
 	enum { PROBE_READS = 64 };
-	uint64_t a[64], b[64], total = 0, top = 0;
-	int at = -1;
+	uint64_t a[64], b[64], total, top;
 	u->pin_cpu = -1;
 	if (u->mech != UC_DIRECT || wtg_datafile_in_memory(u->ctx->df))
 		return;
@@ -548,14 +569,7 @@ static void uc_place(struct uc *u, uint64_t usable)
 	}
 	if (!uc_irqs(b))
 		return;
-	for (int c = 0; c < 64; c++) {
-		uint64_t d = b[c] >= a[c] ? b[c] - a[c] : 0;
-		total += d;
-		if (d > top) {
-			top = d;
-			at = c;
-		}
-	}
+	int at = uc_irq_top(a, b, &top, &total);
 	if (at < 0 || total < PROBE_READS / 2 || top * 10 < total * 9) {
 		snprintf(u->place, sizeof u->place, "no one CPU took 90%% of the device interrupts in %d "
 			 "untimed reads (%llu of %llu): the reading thread ran where the scheduler put it",
@@ -589,19 +603,11 @@ static void uc_unplace(struct uc *u)
  * virtual machine 10-30 us of a 90 us 64 KiB read). */
 static void uc_irq_note(struct uc *u)
 {
-	uint64_t now[64], total = 0, top = 0;
-	int at = -1;
+	uint64_t now[64], total, top;
 	if (!u->have_irq || wtg_datafile_in_memory(u->ctx->df) || !uc_irqs(now))
 		return;	/* a file in memory has no device behind it */
-	for (int c = 0; c < 64; c++) {
-		uint64_t d = now[c] >= u->irq0[c] ? now[c] - u->irq0[c] : 0;
-		total += d;
-		if (d > top) {
-			top = d;
-			at = c;
-		}
-	}
-	if (total == 0 || at < 0)
+	int at = uc_irq_top(u->irq0, now, &top, &total);
+	if (at < 0)
 		return;
 	char cpus[64], n[32], all[32];
 	wtg_probe_cpus_str(u->cpus, cpus, sizeof cpus);
@@ -663,7 +669,7 @@ static void uc_notes(struct uc *u, const struct wtg_rounds *r, int64_t res0, int
 		       "only its reads%s); ms: bytes at that rate; median_us, p99_us: latency of one read call over "
 		       "every timed call of the row; CI of the latency median (ci_low_us, ci_high_us): random "
 		       "row only, its samples kept as a series (us)",
-		       u->mech == UC_DIRECT && uc_flush(u->buf, 0)
+		       u->mech == UC_DIRECT && UC_CAN_FLUSH
 			       ? ", and after the sum the buffer is flushed from the CPU cache, untimed, so the next "
 				 "direct read lands in memory no load has touched"
 			       : "");
