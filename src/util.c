@@ -391,3 +391,51 @@ int wtg_irq_per_cpu(const char *text, uint64_t *counts, int max)
 	}
 	return ncol;
 }
+
+char *wtg_read_text(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	size_t len = 0, cap = 1 << 16;
+	char *text = malloc(cap);
+	while (text) {
+		len += fread(text + len, 1, cap - 1 - len, f);
+		if (len < cap - 1 || feof(f) || ferror(f))
+			break;
+		char *bigger = realloc(text, cap * 2);
+		if (!bigger) {
+			free(text);
+			text = NULL;
+		} else {
+			text = bigger;
+			cap *= 2;
+		}
+	}
+	bool bad = ferror(f) != 0;
+	fclose(f);
+	if (!text || bad) {
+		free(text);
+		return NULL;
+	}
+	text[len] = '\0';
+	return text;
+}
+
+int64_t wtg_smaps_huge(const char *text, uintptr_t addr)
+{
+	bool inside = false;
+	for (const char *s = text; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL) {
+		unsigned long long lo, hi;
+		int used = 0;
+		/* a mapping's header "lo-hi perms offset dev inode [path]": hex digits, then '-' */
+		if (sscanf(s, "%llx-%llx %n", &lo, &hi, &used) == 2 && used > 0) {
+			inside = lo <= addr && addr < hi;
+			continue;
+		}
+		long long kb;
+		if (inside && sscanf(s, "AnonHugePages: %lld kB", &kb) == 1)
+			return kb >= 0 ? kb * 1024 : -1;
+	}
+	return -1;
+}

@@ -1,9 +1,11 @@
 /* pread.c: the reference O_DIRECT read loop for bench/peers.
- *	pread FILE seq BS       read the whole file front to back in BS-byte preads; prints GB/s
- *	pread FILE rand BS N    N preads of BS bytes at seeded random BS-aligned offsets, each timed;
- *	                        prints the median latency in microseconds
+ *	pread FILE seq BS [huge]     read the whole file front to back in BS-byte preads; prints GB/s
+ *	pread FILE rand BS N [huge]  N preads of BS bytes at seeded random BS-aligned offsets, each
+ *	                             timed; prints the median latency in microseconds
  * The file is opened with O_DIRECT and the buffer aligned to 4096 bytes (BS must be a multiple of
- * 4096); the offsets come from a fixed-seed xorshift, so every run reads the same places.
+ * 4096); with "huge" the buffer is anonymous memory on a 2 MiB boundary asked for transparent huge
+ * pages, as wtg's uncached reads into. The offsets come from a fixed-seed xorshift, so every run
+ * reads the same places.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,7 +33,7 @@ static int cmp(const void *a, const void *b)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: pread FILE seq BS | pread FILE rand BS N\n");
+	fprintf(stderr, "usage: pread FILE seq BS [huge] | pread FILE rand BS N [huge]\n");
 	return 2;
 }
 
@@ -41,12 +44,26 @@ int main(int argc, char **argv)
 	size_t bs = strtoull(argv[3], NULL, 0);
 	int rand_mode = strcmp(argv[2], "rand") == 0;
 	long n = rand_mode && argc > 4 ? atol(argv[4]) : 0;
-	if (bs == 0 || bs % 4096 || (!rand_mode && strcmp(argv[2], "seq")) || (rand_mode && n < 1))
+	const char *last = argv[argc - 1];
+	int huge = argc > (rand_mode ? 5 : 4) && strcmp(last, "huge") == 0;
+	if (bs == 0 || bs % 4096 || (!rand_mode && strcmp(argv[2], "seq")) || (rand_mode && n < 1) ||
+	    argc > (rand_mode ? 5 : 4) + huge)
 		return usage();
 	int fd = open(argv[1], O_RDONLY | O_DIRECT);
 	struct stat st;
 	void *buf = NULL;
-	if (fd < 0 || fstat(fd, &st) < 0 || posix_memalign(&buf, 4096, bs)) {
+	if (huge) {
+		size_t hp = 2u << 20, len = (bs + hp - 1) / hp * hp;
+		char *m = mmap(NULL, len + hp, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m != MAP_FAILED) {
+			buf = (void *)(((uintptr_t)m + hp - 1) / hp * hp);
+			madvise(buf, len, MADV_HUGEPAGE);
+			memset(buf, 1, len);
+		}
+	} else if (posix_memalign(&buf, 4096, bs)) {
+		buf = NULL;
+	}
+	if (fd < 0 || fstat(fd, &st) < 0 || !buf) {
 		perror("pread");
 		return 1;
 	}

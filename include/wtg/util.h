@@ -73,6 +73,15 @@ size_t wtg_wrap_next(const char *s, int width, bool cut, const char **next);
  * "CPUn" header. */
 int wtg_irq_per_cpu(const char *text, uint64_t *counts, int max);
 
+/* The whole of a text file (a /proc file whose size stat cannot tell) as a NUL-terminated string
+ * to free(), or NULL when it cannot be read. */
+char *wtg_read_text(const char *path);
+
+/* In a /proc/PID/smaps text, the AnonHugePages of the mapping holding addr, in bytes: how much of
+ * it the kernel backs with transparent huge pages. -1 when no mapping holds addr or it has no such
+ * line. */
+int64_t wtg_smaps_huge(const char *text, uintptr_t addr);
+
 /* Program-wide sink so the compiler cannot remove measured work. */
 extern volatile uint64_t wtg_sink;
 

@@ -57,6 +57,39 @@ void *wtg_aligned_alloc(size_t align, size_t size)
 	return p;
 }
 
+#define HUGE_PAGE (2u << 20)
+
+void *wtg_huge_alloc(size_t size)
+{
+	/* map a huge page more than asked and trim both ends to a 2 MiB boundary */
+	size_t len = (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+	unsigned char *m = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	uintptr_t at = ((uintptr_t)m + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+	unsigned char *p = (unsigned char *)at;
+	if (p > m)
+		(void)munmap(m, (size_t)(p - m));
+	if (p + len < m + len + HUGE_PAGE)
+		(void)munmap(p + len, (size_t)(m + len + HUGE_PAGE - (p + len)));
+	(void)madvise(p, len, MADV_HUGEPAGE);
+	return p;
+}
+
+void wtg_huge_free(void *p, size_t size)
+{
+	if (p)
+		(void)munmap(p, (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE);
+}
+
+int64_t wtg_huge_bytes(const void *p)
+{
+	char *text = wtg_read_text("/proc/self/smaps");
+	int64_t n = text ? wtg_smaps_huge(text, (uintptr_t)p) : -1;
+	free(text);
+	return n;
+}
+
 bool wtg_check_sum(struct wtg_ctx *ctx, const char *what, int64_t got, int64_t want)
 {
 	bool ok = got == want;

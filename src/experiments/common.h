@@ -30,6 +30,14 @@ int wtg_read_sum(struct wtg_ctx *ctx, int fd, unsigned char *buf, size_t bufsize
 /* Memory aligned to `align` (a power of two, at least sizeof(void*)); free with free(). */
 void *wtg_aligned_alloc(size_t align, size_t size);
 
+/* size bytes of anonymous memory on a 2 MiB boundary, asked for transparent huge pages
+ * (madvise MADV_HUGEPAGE; whether the kernel grants them is its setting and wtg_huge_bytes tells).
+ * NULL when out of memory; free with wtg_huge_free(p, size). */
+void *wtg_huge_alloc(size_t size);
+void wtg_huge_free(void *p, size_t size);
+/* Bytes of the mapping holding p backed by huge pages now (/proc/self/smaps), or -1 unknown. */
+int64_t wtg_huge_bytes(const void *p);
+
 /* Add the check "sum" comparing got with the known sum want; returns ok. */
 bool wtg_check_sum(struct wtg_ctx *ctx, const char *what, int64_t got, int64_t want);
 

@@ -105,6 +105,22 @@ def check_uncached(doc, size, where, prefix_sum=None):
     if direct and platform.machine() in ("x86_64", "aarch64"):
         check("the buffer is flushed from the CPU cache, untimed" in notes,
               "%s: a note says each direct read's buffer is flushed from the cache after its sum" % where)
+    buf = [n for n in e["notes"] if n.startswith("read buffer: ")]
+    if not direct:
+        check(not buf, "%s: no buffer note when the reads copy through the page cache" % where)
+    elif check(len(buf) == 1, "%s: one note says what backs the read buffer: %s" % (where, buf)):
+        m = re.match(r"read buffer: 16M on a 2 MiB boundary asked for transparent huge pages \(THP (\S+)\), "
+                     r"(none|[\d.]+[KM]) of it in huge pages: (.*)$", buf[0])
+        if check(m, "%s: the buffer note's form: %s" % (where, buf[0])):
+            try:
+                thp = re.search(r"\[(\w+)\]", open("/sys/kernel/mm/transparent_hugepage/enabled").read()).group(1)
+            except (OSError, AttributeError):
+                thp = "unknown"
+            check(m.group(1) == thp, "%s: the note's THP setting %s is sysfs' %s" % (where, m.group(1), thp))
+            if thp == "never":
+                check(m.group(2) == "none", "%s: THP never: none of the buffer in huge pages" % where)
+            check(("physically contiguous" in m.group(3)) == (m.group(2) == "16M"),
+                  "%s: 'one piece per read' exactly when all 16M are in huge pages (%s)" % (where, m.group(2)))
     irq = [n for n in e["notes"] if n.startswith("device interrupts during the rounds")]
     fs = df.get("filesystem")
     if fs == "tmpfs":

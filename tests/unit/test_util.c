@@ -2,6 +2,9 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "unit.h"
 #include "wtg/util.h"
@@ -83,10 +86,61 @@ static void test_irq_per_cpu(void)
 	CHECK(c[0] == 0 && c[1] == 0);
 }
 
+/* /proc/self/smaps: the AnonHugePages line of the mapping holding the address, in bytes. */
+static void test_smaps_huge(void)
+{
+	const char *smaps =
+		"55d0c0000000-55d0c0021000 r-xp 00000000 08:01 1234                       /usr/bin/wtg\n"
+		"Size:                132 kB\n"
+		"AnonHugePages:          0 kB\n"
+		"VmFlags: rd ex mr mw me sd\n"
+		"7f2a40000000-7f2a41000000 rw-p 00000000 00:00 0 \n"
+		"Size:              16384 kB\n"
+		"Anonymous:         16384 kB\n"
+		"AnonHugePages:     14336 kB\n"
+		"FilePmdMapped:         0 kB\n"
+		"VmFlags: rd wr mr mw me ac sd hg\n"
+		"7ffd1000a000-7ffd1002b000 rw-p 00000000 00:00 0                          [stack]\n"
+		"Size:                132 kB\n";
+	CHECK(wtg_smaps_huge(smaps, 0x7f2a40000000u) == 14336ll * 1024);
+	CHECK(wtg_smaps_huge(smaps, 0x7f2a40ffffffu) == 14336ll * 1024);
+	/* the end address belongs to the next mapping: none here */
+	CHECK(wtg_smaps_huge(smaps, 0x7f2a41000000u) == -1);
+	CHECK(wtg_smaps_huge(smaps, 0x55d0c0000100u) == 0);
+	/* a mapping without the line (an older kernel) and an address no mapping holds */
+	CHECK(wtg_smaps_huge(smaps, 0x7ffd1000a000u) == -1);
+	CHECK(wtg_smaps_huge(smaps, 0x1000u) == -1);
+	CHECK(wtg_smaps_huge("", 0x1000u) == -1);
+	/* this process's own: a stack address is in a mapping the kernel reports */
+	char *text = wtg_read_text("/proc/self/smaps");
+	int here;
+	CHECK(text != NULL);
+	if (text)
+		CHECK(wtg_smaps_huge(text, (uintptr_t)&here) >= 0);
+	free(text);
+	CHECK(wtg_read_text("/nonexistent/wtg-test") == NULL);
+	/* a text longer than the first 64 KiB read is read whole */
+	char path[] = "/tmp/wtg-test-text-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	if (fd >= 0) {
+		static char big[200000];
+		memset(big, 'x', sizeof big - 1);
+		big[sizeof big - 2] = 'y';
+		CHECK(write(fd, big, sizeof big - 1) == (ssize_t)(sizeof big - 1));
+		close(fd);
+		text = wtg_read_text(path);
+		unlink(path);
+		CHECK(text && strlen(text) == sizeof big - 1 && text[sizeof big - 2] == 'y');
+		free(text);
+	}
+}
+
 int main(void)
 {
 	test_text_width_wrap();
 	test_irq_per_cpu();
+	test_smaps_huge();
 	CHECK(size_of("1") == 1);
 	CHECK(size_of("4096") == 4096);
 	CHECK(size_of("4K") == 4096);
