@@ -1,11 +1,14 @@
 /* pread.c: the reference O_DIRECT read loop for bench/peers.
- *	pread FILE seq BS [huge]     read the whole file front to back in BS-byte preads; prints GB/s
- *	pread FILE rand BS N [huge]  N preads of BS bytes at seeded random BS-aligned offsets, each
- *	                             timed; prints the median latency in microseconds
+ *	pread FILE seq BS [huge] [sum]     read the whole file front to back in BS-byte preads, each
+ *	                                   timed; prints the bytes over the time inside them in GB/s
+ *	pread FILE rand BS N [huge] [sum]  N preads of BS bytes at seeded random BS-aligned offsets,
+ *	                                   each timed; prints the median latency in microseconds
  * The file is opened with O_DIRECT and the buffer aligned to 4096 bytes (BS must be a multiple of
  * 4096); with "huge" the buffer is anonymous memory on a 2 MiB boundary asked for transparent huge
- * pages, as wtg's uncached reads into. The offsets come from a fixed-seed xorshift, so every run
- * reads the same places.
+ * pages, as wtg's uncached reads into. With "sum" every read's bytes are added up between the
+ * calls, untimed, and the buffer then flushed from the CPU cache (x86), as wtg checks its reads:
+ * what looking at the data costs the next read. The offsets come from a fixed-seed xorshift, so
+ * every run reads the same places.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -17,6 +20,25 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+static volatile uint64_t sink;
+
+/* Add up the n bytes at p (untimed, between calls), then flush them from the CPU cache. */
+static void look(const unsigned char *p, size_t n)
+{
+	uint64_t s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += p[i];
+	sink += s;
+#if defined(__x86_64__) || defined(__i386__)
+	for (size_t i = 0; i < n; i += 64)
+		_mm_clflush(p + i);
+	_mm_mfence();
+#endif
+}
 
 static double now_ns(void)
 {
@@ -33,7 +55,7 @@ static int cmp(const void *a, const void *b)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: pread FILE seq BS [huge] | pread FILE rand BS N [huge]\n");
+	fprintf(stderr, "usage: pread FILE seq BS [huge] [sum] | pread FILE rand BS N [huge] [sum]\n");
 	return 2;
 }
 
@@ -44,10 +66,16 @@ int main(int argc, char **argv)
 	size_t bs = strtoull(argv[3], NULL, 0);
 	int rand_mode = strcmp(argv[2], "rand") == 0;
 	long n = rand_mode && argc > 4 ? atol(argv[4]) : 0;
-	const char *last = argv[argc - 1];
-	int huge = argc > (rand_mode ? 5 : 4) && strcmp(last, "huge") == 0;
-	if (bs == 0 || bs % 4096 || (!rand_mode && strcmp(argv[2], "seq")) || (rand_mode && n < 1) ||
-	    argc > (rand_mode ? 5 : 4) + huge)
+	int huge = 0, sum = 0;
+	for (int i = rand_mode ? 5 : 4; i < argc; i++) {
+		if (strcmp(argv[i], "huge") == 0 && !huge)
+			huge = 1;
+		else if (strcmp(argv[i], "sum") == 0 && !sum)
+			sum = 1;
+		else
+			return usage();
+	}
+	if (bs == 0 || bs % 4096 || (!rand_mode && strcmp(argv[2], "seq")) || (rand_mode && n < 1))
 		return usage();
 	int fd = open(argv[1], O_RDONLY | O_DIRECT);
 	struct stat st;
@@ -71,16 +99,20 @@ int main(int argc, char **argv)
 	if (blocks == 0)
 		return usage();
 	if (!rand_mode) {
-		double t0 = now_ns(), bytes = 0;
+		double in_calls = 0, bytes = 0;
 		for (uint64_t b = 0; b < blocks; b++) {
+			double t0 = now_ns();
 			ssize_t r = pread(fd, buf, bs, (off_t)(b * bs));
+			in_calls += now_ns() - t0;
 			if (r <= 0) {
 				perror("pread");
 				return 1;
 			}
 			bytes += (double)r;
+			if (sum)
+				look(buf, (size_t)r);
 		}
-		printf("%.4f\n", bytes / (now_ns() - t0));
+		printf("%.4f\n", bytes / in_calls);
 		return 0;
 	}
 	double *lat = malloc((size_t)n * sizeof *lat);
@@ -95,6 +127,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		lat[i] = (now_ns() - t0) / 1e3;
+		if (sum)
+			look(buf, bs);
 	}
 	if (!lat)
 		return 1;
