@@ -59,19 +59,28 @@ void *wtg_aligned_alloc(size_t align, size_t size)
 
 #define HUGE_PAGE (2u << 20)
 
+/* The mapping is the 2 MiB-aligned buffer between two inaccessible 4 KiB guard pages: a mapping
+ * with other permissions beside it keeps the kernel from merging it with a neighbour, so smaps'
+ * figures for it are the buffer's alone. */
+#define GUARD 4096u
+
 void *wtg_huge_alloc(size_t size)
 {
-	/* map a huge page more than asked and trim both ends to a 2 MiB boundary */
 	size_t len = (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-	unsigned char *m = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t all = len + 2 * (size_t)HUGE_PAGE;
+	unsigned char *m = mmap(NULL, all, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (m == MAP_FAILED)
 		return NULL;
-	uintptr_t at = ((uintptr_t)m + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-	unsigned char *p = (unsigned char *)at;
-	if (p > m)
-		(void)munmap(m, (size_t)(p - m));
-	if (p + len < m + len + HUGE_PAGE)
-		(void)munmap(p + len, (size_t)(m + len + HUGE_PAGE - (p + len)));
+	unsigned char *p = (unsigned char *)(((uintptr_t)m + GUARD + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE);
+	/* keep one guard page each side, give the rest back */
+	if (p - GUARD > m)
+		(void)munmap(m, (size_t)(p - GUARD - m));
+	if (p + len + GUARD < m + all)
+		(void)munmap(p + len + GUARD, (size_t)(m + all - (p + len + GUARD)));
+	if (mprotect(p, len, PROT_READ | PROT_WRITE) != 0) {
+		(void)munmap(p - GUARD, len + 2 * GUARD);
+		return NULL;
+	}
 	(void)madvise(p, len, MADV_HUGEPAGE);
 	return p;
 }
@@ -79,7 +88,7 @@ void *wtg_huge_alloc(size_t size)
 void wtg_huge_free(void *p, size_t size)
 {
 	if (p)
-		(void)munmap(p, (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE);
+		(void)munmap((unsigned char *)p - GUARD, (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE + 2 * GUARD);
 }
 
 int64_t wtg_huge_bytes(const void *p)
