@@ -736,12 +736,9 @@ int wtg_seeded_buf_init(struct wtg_ctx *ctx, struct wtg_rng *rng, struct wtg_see
 	char sz[32];
 	wtg_fmt_size(sz, sizeof sz, b->size);
 	/* anonymous memory asked for transparent huge pages: a 2 GiB buffer then costs a thousand
-	 * faults, not half a million (the setting is in the machine block) */
-	void *m = mmap(NULL, (size_t)b->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m != MAP_FAILED) {
-		b->p = m;
-		(void)madvise(m, (size_t)b->size, MADV_HUGEPAGE);
-	}
+	 * faults, not half a million, and a pass over it far fewer TLB misses (the setting is in the
+	 * machine block; how much the kernel granted, in b->huge) */
+	b->p = wtg_huge_alloc((size_t)b->size);
 	b->prefix = malloc((size_t)(n + 1) * sizeof *b->prefix);
 	if (!b->p || !b->prefix) {
 		wtg_seeded_buf_free(b);
@@ -749,6 +746,7 @@ int wtg_seeded_buf_init(struct wtg_ctx *ctx, struct wtg_rng *rng, struct wtg_see
 		return WTG_ERR;
 	}
 	b->prefix[0] = 0;
+	b->huge = -1;
 	uint64_t since = 0;
 	for (uint64_t i = 0; i < n; i++) {
 		b->prefix[i + 1] = b->prefix[i] + wtg_fill_seeded(rng, b->p + i * chunk, (size_t)chunk);
@@ -761,13 +759,36 @@ int wtg_seeded_buf_init(struct wtg_ctx *ctx, struct wtg_rng *rng, struct wtg_see
 			}
 		}
 	}
+	b->huge = wtg_huge_bytes(b->p);
 	return WTG_OK;
+}
+
+const char *wtg_thp_setting(const struct wtg_ctx *ctx)
+{
+	return ctx->machine && ctx->machine->thp[0] ? ctx->machine->thp : "unknown";
+}
+
+void wtg_huge_phrase(char *buf, size_t len, int64_t huge, uint64_t size)
+{
+	char h[16], all[16];
+	wtg_fmt_size(all, sizeof all, size);
+	if (huge < 0) {
+		snprintf(buf, len, "its huge pages unknown");
+		return;
+	}
+	wtg_fmt_size(h, sizeof h, (uint64_t)huge);
+	if (huge == 0)
+		snprintf(buf, len, "none of its %s in huge pages", all);
+	else if ((uint64_t)huge >= size)
+		snprintf(buf, len, "all %s in huge pages", all);
+	else
+		snprintf(buf, len, "%s of its %s in huge pages", h, all);
 }
 
 void wtg_seeded_buf_free(struct wtg_seeded_buf *b)
 {
 	if (b->p)
-		munmap(b->p, (size_t)b->size);
+		wtg_huge_free(b->p, (size_t)b->size);
 	free(b->prefix);
 	b->p = NULL;
 	b->prefix = NULL;

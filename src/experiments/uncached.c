@@ -613,7 +613,7 @@ static void uc_irq_note(struct uc *u)
  * malloc buffer; its --iomem=shmhuge matches), so the note says which the rows had. */
 static void uc_buffer_note(struct uc *u)
 {
-	const char *thp = u->ctx->machine && u->ctx->machine->thp[0] ? u->ctx->machine->thp : "unknown";
+	const char *thp = wtg_thp_setting(u->ctx);
 	char size[16], huge[16];
 	wtg_fmt_size(size, sizeof size, UC_MAX_BUF);
 	if (u->huge < 0) {

@@ -13,6 +13,13 @@ import tempfile
 
 from wtgtest import WTG, check, check_rounds, close, datadir, datadir_is_empty, experiment, finish, rows, run, run_json, series
 
+
+def parse_size(text):
+    """wtg's size text (16K, 512M, 1.5G) in bytes."""
+    m = re.match(r"([0-9.]+)([BKMGT]?)$", text)
+    return int(float(m.group(1)) * 1024 ** "BKMGT".index(m.group(2) or "B")) if m else None
+
+
 TOP = os.environ.get("top_srcdir") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 SPEC = {
@@ -61,6 +68,24 @@ if check(doc is not None, "kernels,wss JSON parses"):
                 return "L%d" % lv
         return "DRAM"
 
+    def huge_note(notes, who, size):
+        # the memory-sized buffer's huge pages as smaps counts them, beside the THP setting
+        m = re.search(r"(all (\S+) in huge pages|(\S+) of its (\S+) in huge pages|none of its (\S+) in huge "
+                      r"pages|its huge pages unknown), THP (\w+)", notes)
+        if not check(m, "%s: a note says how much of the memory-sized buffer is in huge pages: %r"
+                     % (who, m.group(0) if m else notes)):
+            return
+        try:
+            thp = re.search(r"\[(\w+)\]", open("/sys/kernel/mm/transparent_hugepage/enabled").read()).group(1)
+        except (OSError, AttributeError):
+            thp = "unknown"
+        check(m.group(6) == thp, "%s: the note's THP setting %s is sysfs' %s" % (who, m.group(6), thp))
+        named = m.group(2) or m.group(4) or m.group(5)
+        if size and named:
+            check(parse_size(named) == size, "%s: the note's buffer %s is the %d-byte buffer" % (who, named, size))
+        if thp == "never":
+            check(m.group(5) is not None, "%s: THP never: none of the buffer in huge pages" % who)
+
     e = experiment(doc, "kernels")
     if common(e, "kernels"):
         rs = check_rounds(e, "kernels", "gbps", lambda r: "%s %d" % (r["kernel"], r["wss"]))
@@ -96,6 +121,7 @@ if check(doc is not None, "kernels,wss JSON parses"):
         check(re.search(r"auto: (gcc|clang) [0-9]", notes) is not None,
               "kernels: a note names the compiler and its version for the auto row: %r" % notes)
         check("native: " in notes, "kernels: a note says how the native row was compiled")
+        huge_note(notes, "kernels", small[1] if len(small) == 2 else None)
     e = experiment(doc, "wss")
     if common(e, "wss"):
         rs = check_rounds(e, "wss", "gbps", lambda r: str(r["wss"]))
@@ -117,6 +143,7 @@ if check(doc is not None, "kernels,wss JSON parses"):
             check(0 < r["sum"] <= 255 * r["bytes"] * r["samples"], "wss: the sum fits what was read")
         checks = [c for c in e["checks"] if c["name"] == "sum"]
         check(len(checks) == len(rs), "wss: a sum check per row")
+        huge_note(" ".join(e.get("notes", [])), "wss", sizes[-1] if sizes else None)
 check(datadir_is_empty(), "kernels,wss: the data file is removed")
 
 # WTG_SIMD caps the hand SIMD level: sse2 exists on every x86-64, portable everywhere
