@@ -763,26 +763,20 @@ int wtg_seeded_buf_init(struct wtg_ctx *ctx, struct wtg_rng *rng, struct wtg_see
 	return WTG_OK;
 }
 
-const char *wtg_thp_setting(const struct wtg_ctx *ctx)
+void wtg_huge_phrase(const struct wtg_ctx *ctx, char *buf, size_t len, int64_t huge, uint64_t size)
 {
-	return ctx->machine && ctx->machine->thp[0] ? ctx->machine->thp : "unknown";
-}
-
-void wtg_huge_phrase(char *buf, size_t len, int64_t huge, uint64_t size)
-{
+	const char *thp = ctx->machine && ctx->machine->thp[0] ? ctx->machine->thp : "unknown";
 	char h[16], all[16];
 	wtg_fmt_size(all, sizeof all, size);
-	if (huge < 0) {
-		snprintf(buf, len, "its huge pages unknown");
-		return;
-	}
-	wtg_fmt_size(h, sizeof h, (uint64_t)huge);
-	if (huge == 0)
-		snprintf(buf, len, "none of its %s in huge pages", all);
+	wtg_fmt_size(h, sizeof h, huge > 0 ? (uint64_t)huge : 0);
+	if (huge < 0)
+		snprintf(buf, len, "its huge pages unknown, THP %s", thp);
+	else if (huge == 0)
+		snprintf(buf, len, "none of its %s in huge pages, THP %s", all, thp);
 	else if ((uint64_t)huge >= size)
-		snprintf(buf, len, "all %s in huge pages", all);
+		snprintf(buf, len, "all %s in huge pages, THP %s", all, thp);
 	else
-		snprintf(buf, len, "%s of its %s in huge pages", h, all);
+		snprintf(buf, len, "%s of its %s in huge pages, THP %s", h, all, thp);
 }
 
 void wtg_seeded_buf_free(struct wtg_seeded_buf *b)

@@ -201,10 +201,9 @@ struct wtg_seeded_buf {
 };
 
 /* "all 2G in huge pages", "1.5G of its 2G in huge pages", "none of its 2G in huge pages" or "its
- * huge pages unknown" (huge < 0), for a buffer of size bytes with huge of them in huge pages. */
-void wtg_huge_phrase(char *buf, size_t len, int64_t huge, uint64_t size);
-/* The machine's transparent huge page setting (always, madvise, never) or "unknown". */
-const char *wtg_thp_setting(const struct wtg_ctx *ctx);
+ * huge pages unknown" (huge < 0), for a buffer of size bytes with huge of them in huge pages, then
+ * the machine's THP setting (", THP madvise"). */
+void wtg_huge_phrase(const struct wtg_ctx *ctx, char *buf, size_t len, int64_t huge, uint64_t size);
 
 /* Map (anonymous, transparent huge pages asked for) and fill size bytes (rounded up to chunk) from
  * rng. WTG_OK, or WTG_ERR after wtg_table_fail (out of memory), or WTG_CANCELLED (checked every

@@ -163,13 +163,12 @@ static int kernels_run(struct wtg_ctx *ctx)
 	char llc[32];
 	wtg_fmt_size(llc, sizeof llc, wtg_ctx_llc(ctx));
 	char huge[64];
-	wtg_huge_phrase(huge, sizeof huge, st.buf[1]->huge, st.buf[1]->size);
+	wtg_huge_phrase(ctx, huge, sizeof huge, st.buf[1]->huge, st.buf[1]->size);
 	wtg_table_note(ctx->t,
 		       "buffers: %s (half of L1d, cache-resident) and %s (at least 4x the %s last-level cache "
-		       "or a quarter of RAM, memory-sized, the one wss sweeps; %s, THP %s), seeded bytes "
-		       "whose known sums come from the generator, not from a kernel",
-		       st.size[0], st.size[1], llc, huge,
-		       wtg_thp_setting(ctx));
+		       "or a quarter of RAM, memory-sized, the one wss sweeps; %s), seeded bytes whose "
+		       "known sums come from the generator, not from a kernel",
+		       st.size[0], st.size[1], llc, huge);
 	wtg_table_note(ctx->t,
 		       "a sample: %llu MB in whole passes over the cache-resident buffer, or a %llu MB window "
 		       "of the memory-sized one, each window starting where the last ended (so it comes "

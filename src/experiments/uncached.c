@@ -613,20 +613,12 @@ static void uc_irq_note(struct uc *u)
  * malloc buffer; its --iomem=shmhuge matches), so the note says which the rows had. */
 static void uc_buffer_note(struct uc *u)
 {
-	const char *thp = wtg_thp_setting(u->ctx);
-	char size[16], huge[16];
-	wtg_fmt_size(size, sizeof size, UC_MAX_BUF);
-	if (u->huge < 0) {
-		wtg_table_note(u->ctx->t, "read buffer: %s asked for transparent huge pages (THP %s); how much "
-			       "the kernel granted is unknown (/proc/self/smaps unreadable)", size, thp);
-		return;
-	}
-	wtg_fmt_size(huge, sizeof huge, (uint64_t)u->huge);
-	wtg_table_note(u->ctx->t,
-		       "read buffer: %s on a 2 MiB boundary asked for transparent huge pages (THP %s), %s of "
-		       "it in huge pages: %s",
-		       size, thp, u->huge ? huge : "none",
-		       u->huge >= (int64_t)UC_MAX_BUF
+	char huge[80];
+	wtg_huge_phrase(u->ctx, huge, sizeof huge, u->huge, UC_MAX_BUF);
+	wtg_table_note(u->ctx->t, "read buffer: on a 2 MiB boundary asked for transparent huge pages, %s: %s",
+		       huge,
+		       u->huge < 0 ? "/proc/self/smaps unreadable"
+		       : u->huge >= (int64_t)UC_MAX_BUF
 			       ? "every read's destination is physically contiguous, one piece for the device "
 				 "(into 4 KiB pages a 64 KiB read is up to 16 pieces, and slower)"
 			       : "a read into 4 KiB pages hands the device one piece per page, up to 16 for "

@@ -137,15 +137,15 @@ static const struct wtg_column cols[] = {
 static void add_notes(struct wtg_ctx *ctx, const struct wstate *st, const struct wtg_rounds *r, int warmup)
 {
 	char lo[32], hi[32], llc[32], huge[64];
-	wtg_huge_phrase(huge, sizeof huge, st->buf->huge, st->buf->size);
+	wtg_huge_phrase(ctx, huge, sizeof huge, st->buf->huge, st->buf->size);
 	wtg_fmt_size(lo, sizeof lo, st->sizes[0]);
 	wtg_fmt_size(hi, sizeof hi, st->sizes[st->nsizes - 1]);
 	wtg_fmt_size(llc, sizeof llc, st->llc);
 	wtg_table_note(ctx->t,
 		       "sizes %s .. %s in x2 steps (below L1d up to at least 4x the %s last-level cache, or a "
-		       "quarter of RAM); the first S bytes of one seeded buffer of its own (%s, THP %s); "
+		       "quarter of RAM); the first S bytes of one seeded buffer of its own (%s); "
 		       "level: the smallest cache S fits in (%s caches); kernel: %s",
-		       lo, hi, llc, huge, wtg_thp_setting(ctx),
+		       lo, hi, llc, huge,
 		       ctx->machine && ctx->machine->caches_source ? ctx->machine->caches_source : "assumed",
 		       wtg_sum_simd_name());
 	wtg_table_note(ctx->t,

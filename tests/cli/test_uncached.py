@@ -109,18 +109,19 @@ def check_uncached(doc, size, where, prefix_sum=None):
     if not direct:
         check(not buf, "%s: no buffer note when the reads copy through the page cache" % where)
     elif check(len(buf) == 1, "%s: one note says what backs the read buffer: %s" % (where, buf)):
-        m = re.match(r"read buffer: 16M on a 2 MiB boundary asked for transparent huge pages \(THP (\S+)\), "
-                     r"(none|[\d.]+[KM]) of it in huge pages: (.*)$", buf[0])
+        m = re.match(r"read buffer: on a 2 MiB boundary asked for transparent huge pages, "
+                     r"(?P<amount>all 16M|none of its 16M|[\d.]+[KM] of its 16M) in huge pages, THP (?P<thp>\S+): "
+                     r"(?P<why>.*)$", buf[0])
         if check(m, "%s: the buffer note's form: %s" % (where, buf[0])):
             try:
                 thp = re.search(r"\[(\w+)\]", open("/sys/kernel/mm/transparent_hugepage/enabled").read()).group(1)
             except (OSError, AttributeError):
                 thp = "unknown"
-            check(m.group(1) == thp, "%s: the note's THP setting %s is sysfs' %s" % (where, m.group(1), thp))
+            check(m.group("thp") == thp, "%s: the note's THP setting %s is sysfs' %s" % (where, m.group("thp"), thp))
             if thp == "never":
-                check(m.group(2) == "none", "%s: THP never: none of the buffer in huge pages" % where)
-            check(("physically contiguous" in m.group(3)) == (m.group(2) == "16M"),
-                  "%s: 'one piece per read' exactly when all 16M are in huge pages (%s)" % (where, m.group(2)))
+                check(m.group("amount").startswith("none"), "%s: THP never: none of the buffer in huge pages" % where)
+            check(("physically contiguous" in m.group("why")) == (m.group("amount") == "all 16M"),
+                  "%s: 'one piece per read' exactly when all 16M are in huge pages (%s)" % (where, m.group("amount")))
     irq = [n for n in e["notes"] if n.startswith("device interrupts during the rounds")]
     fs = df.get("filesystem")
     if fs == "tmpfs":
