@@ -59,6 +59,9 @@ int wtg_policy_apply_self(void);
 void wtg_policy_unregister_self(void);
 /* The policy the kernel last reported for the worker (0 normal, 1 background, -1 unknown). */
 int wtg_policy_granted(void);
+/* Whether that report answers the current request: false from a p until a measuring thread has
+ * applied it (the next batch or run), so a policy not yet tried is not shown as refused. */
+bool wtg_policy_answered(void);
 /* Called from a normal-policy thread when a measuring thread is starved: every registered
  * measuring thread is put back to SCHED_OTHER so it can notice its cancel flag, and stays normal
  * until the request changes or it calls wtg_policy_reset_self(). Returns how many registered

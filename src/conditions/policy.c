@@ -51,6 +51,7 @@ static struct reg_slot reg[REG_MAX];
 
 static atomic_uint pol_state;		/* generation << 1 | background */
 static atomic_int pol_granted = -1;
+static atomic_uint pol_answered;	/* the pol_state pol_granted answers */
 
 static _Thread_local struct {
 	int slot;		/* index + 1 in reg, 0 = not registered */
@@ -155,6 +156,7 @@ static int apply_slow(unsigned st)
 	self.applied = st;
 	self.have = true;
 	atomic_store(&pol_granted, self.granted);
+	atomic_store(&pol_answered, st);
 	return self.granted;
 }
 
@@ -190,6 +192,11 @@ void wtg_policy_unregister_self(void)
 int wtg_policy_granted(void)
 {
 	return atomic_load(&pol_granted);
+}
+
+bool wtg_policy_answered(void)
+{
+	return atomic_load(&pol_answered) == atomic_load(&pol_state);
 }
 
 int wtg_policy_rescue(void)

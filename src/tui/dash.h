@@ -70,6 +70,7 @@ struct dash_seen {
 	enum wtg_burn_kind burn_kind;
 	bool bg, uncached;
 	int granted;
+	bool answered;		/* granted answers the current request (wtg_policy_answered) */
 	enum wtg_iomode io;
 	int64_t resident, resident_at;	/* the data file's pages in the page cache (-1 unknown), when read */
 	int stall_s;			/* whole seconds the worker has been starved, -1 when not */

@@ -318,6 +318,7 @@ static unsigned observe_conditions(struct dash *d, int64_t now)
 	v->bg = wtg_policy_requested();
 	v->uncached = wtg_uncached_requested();
 	v->granted = wtg_policy_granted();
+	v->answered = wtg_policy_answered();
 	v->io = v->df_state == WTG_DF_READY ? wtg_iomode_effective(&s->df) : WTG_IO_CACHED;
 	if (v->df_state != WTG_DF_READY) {
 		v->resident = -1;
@@ -332,7 +333,7 @@ static unsigned observe_conditions(struct dash *d, int64_t now)
 		dirty |= DIRTY_PANELS;
 	}
 	if (v->burners != old.burners || v->burn_kind != old.burn_kind || v->bg != old.bg ||
-	    v->uncached != old.uncached || v->granted != old.granted || v->io != old.io ||
+	    v->uncached != old.uncached || v->granted != old.granted || v->answered != old.answered || v->io != old.io ||
 	    v->resident != old.resident)
 		dirty |= DIRTY_PANELS;
 

@@ -658,7 +658,7 @@ static void panel_conditions(struct dash *d)
 	if (granted < 0 && bg)
 		how = " pending";
 	else if (granted >= 0 && (granted == 1) != bg)
-		how = bg ? " refused" : " pending";
+		how = bg && v->answered ? " refused" : " pending";
 	else if (bg)
 		how = " granted";
 	snprintf(line, sizeof line, " policy %s%s%s%s", want, how, wide && bg ? " (SCHED_IDLE)" : "",

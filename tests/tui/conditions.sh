@@ -20,6 +20,7 @@ tm_keys b
 check "a third b turns them off" tm_wait "[b] burners off" 5
 tm_keys p
 check "p requests the background policy" tm_wait "[p] policy background" 5
+check "no thread has tried it yet: pending, not refused" tm_shows "[p] policy background pending"
 tm_keys p
 check "p again asks for the normal policy" tm_wait "[p] policy normal" 5
 tm_keys u
@@ -28,5 +29,10 @@ tm_keys u
 check "u again: cached" tm_wait "[u] I/O cached" 5
 tm_keys c
 check "c evicts the data file and says how many pages stay" tm_wait "evicted the data file: " 5
+# the background policy again, then the run goes on: its next batch applies it
+tm_keys p
+check "p asks for the background policy again: pending" tm_wait "[p] policy background pending" 5
+tm_keys Space
+check "the next batch applies it: granted" tm_wait "[p] policy background granted" 30
 
 finish
