@@ -43,8 +43,10 @@ const char *wtg_datafile_pseudo_fs(const char *dir);
 int wtg_datafile_use(struct wtg_datafile *df, const char *path, char *err, size_t errlen);
 /* Known sum of the first `bytes` bytes: bytes must be a multiple of WTG_CHUNK or the size. -1 otherwise. */
 int64_t wtg_datafile_prefix_sum(const struct wtg_datafile *df, uint64_t bytes);
-/* Drop the file's pages from the page cache. Returns 0 or -1. */
+/* Drop the file's pages from the page cache (asking again while some stay). Returns 0 or -1. */
 int wtg_datafile_evict(const struct wtg_datafile *df);
+/* The data file lives in memory (tmpfs or ramfs): no storage device behind its page cache. */
+bool wtg_datafile_in_memory(const struct wtg_datafile *df);
 /* Pages of the file resident in the page cache (mincore on a mapping), or -1. */
 int64_t wtg_datafile_resident_pages(const struct wtg_datafile *df);
 /* For signal and crash handlers: unlink the file being or having been created, if any.

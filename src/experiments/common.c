@@ -642,11 +642,6 @@ int wtg_sum_mapped(struct wtg_ctx *ctx, const unsigned char *p, uint64_t size, i
 	return 0;
 }
 
-bool wtg_datafile_in_memory(const struct wtg_datafile *df)
-{
-	return strcmp(df->fs, "tmpfs") == 0 || strcmp(df->fs, "ramfs") == 0;
-}
-
 /* ---- buffers sized to this machine (kernels, wss) ---- */
 
 uint64_t wtg_ctx_l1d(const struct wtg_ctx *ctx)

@@ -306,8 +306,5 @@ int wtg_sum_mapped(struct wtg_ctx *ctx, const unsigned char *p, uint64_t size, i
  * size, as another program might; a --file is never touched. Called after mapping, before reading. */
 void wtg_test_shrink(struct wtg_ctx *ctx);
 
-/* The data file lives in memory (tmpfs or ramfs): no storage device behind its page cache. */
-bool wtg_datafile_in_memory(const struct wtg_datafile *df);
-
 
 #endif
