@@ -1,7 +1,11 @@
-/* csv.c: one table in tidy long form (RFC 4180): one header and seven fields on every line,
- * experiment,kind,row,name,unit,value,detail. kind is cell (one value of a row: row counts from 0,
- * name is the column), check (value ok/warn/fail, detail its text), note, state (done, failed ...
- * with the error as detail) or sample (one raw sample of a series, row its index). */
+/* csv.c: one table in tidy long form (RFC 4180): one header and ten fields on every line,
+ * run,host,experiment,kind,row,name,unit,value,status,text. run is the --label (else the time the
+ * run started) and host the machine's name, so that files from several runs and machines can be
+ * concatenated and told apart. kind is cell (one value of a row: row counts from 0, name is the
+ * column; a number in value, words in text), check (status ok/warn/fail, text its detail), note
+ * (text), state (status done, failed ... with the error as text) or sample (one raw sample of a
+ * series, row its index, value the sample). value holds numbers only, row whole numbers only: row
+ * is empty on the lines about no row (check, note, state). */
 #include "config.h"
 
 #include <inttypes.h>
@@ -29,30 +33,57 @@ static void csv_field(FILE *f, const char *s)
 	putc('"', f);
 }
 
+/* value,status,text of a cell: a number in value, words in text. */
 static void csv_value(FILE *f, const struct wtg_value *v)
 {
 	char buf[64];
 	switch (v->type) {
 	case WTG_T_INT:
-		fprintf(f, "%" PRId64, v->i);
+		fprintf(f, "%" PRId64 ",,", v->i);
 		break;
 	case WTG_T_REAL:
 		wtg_report_real(buf, sizeof buf, v->r);	/* NaN and infinities: an empty field */
-		fputs(buf, f);
+		fprintf(f, "%s,,", buf);
 		break;
 	case WTG_T_TEXT:
+		fputs(",,", f);
 		csv_field(f, v->s);
 		break;
 	default:
+		fputs(",,", f);
 		break;
 	}
 }
 
-/* The first four fields of a line: experiment, kind, row (empty when below 0), name. */
-static void lead(FILE *f, const struct wtg_table *t, const char *kind, long row, const char *name)
+/* The fields every line of a table starts with, run,host,experiment, quoted once per table. */
+static _Thread_local char lead_buf[1024];
+
+static void set_lead(const struct wtg_report_meta *m, const struct wtg_table *t)
 {
+	char when[64];
+	lead_buf[0] = '\0';
+	FILE *f = fmemopen(lead_buf, sizeof lead_buf, "w");
+	if (!f)
+		return;
+	if (m->label)
+		csv_field(f, m->label);
+	else
+		wtg_report_meta_when(m, when, sizeof when), csv_field(f, when);
+	putc(',', f);
+	csv_field(f, m->machine ? m->machine->hostname : "");
+	putc(',', f);
 	csv_field(f, t->exp ? t->exp->name : "");
-	fprintf(f, ",%s,", kind);
+	putc(',', f);
+	long n = ftell(f);
+	fclose(f);
+	lead_buf[n > 0 && n < (long)sizeof lead_buf ? n : 0] = '\0';
+}
+
+/* The first six fields of a line: run, host, experiment, kind, row (empty when below 0), name. */
+static void lead(FILE *f, const char *kind, long row, const char *name)
+{
+	fputs(lead_buf, f);
+	fprintf(f, "%s,", kind);
 	if (row >= 0)
 		fprintf(f, "%ld", row);
 	putc(',', f);
@@ -67,26 +98,26 @@ static _Thread_local long cell_row;
 static void csv_cell(FILE *f, const struct wtg_value *v, int i)
 {
 	const struct wtg_column *col = wtg_report_column(cell_table, i);
-	lead(f, cell_table, "cell", cell_row, col->name);
+	lead(f, "cell", cell_row, col->name);
 	csv_field(f, col->unit);
 	putc(',', f);
 	csv_value(f, v);
-	fputs(",\n", f);
+	putc('\n', f);
 }
 
 static void write_checks_notes(FILE *f, const struct wtg_table *t)
 {
 	for (int i = 0; i < t->nchecks; i++) {
-		lead(f, t, "check", -1, t->checks[i].name);
-		fprintf(f, ",%s,", wtg_check_status_name(t->checks[i].status));
+		lead(f, "check", -1, t->checks[i].name);
+		fprintf(f, ",,%s,", wtg_check_status_name(t->checks[i].status));
 		csv_field(f, t->checks[i].detail);
 		putc('\n', f);
 	}
 	for (int i = 0; i < t->nnotes; i++) {
-		lead(f, t, "note", i, "");
-		putc(',', f);
+		lead(f, "note", -1, "");
+		fputs(",,,", f);
 		csv_field(f, t->notes[i]);
-		fputs(",\n", f);
+		putc('\n', f);
 	}
 }
 
@@ -102,18 +133,11 @@ static char *digits(char *end, size_t v)
 
 /* A series is most of a CSV report (one line per sample): the fields that repeat on every line are
  * quoted once, and each line is assembled in memory and written with one call. */
-static void write_samples(FILE *f, const struct wtg_table *t, const struct wtg_series *sr)
+static void write_samples(FILE *f, const struct wtg_series *sr)
 {
-	char head[256], tail[256], line[1024];
-	FILE *m = fmemopen(head, sizeof head, "w");
-	if (!m)
-		return;
-	csv_field(m, t->exp ? t->exp->name : "");
-	fputs(",sample,", m);
-	head[sizeof head - 1] = '\0';
-	long hl = ftell(m);
-	fclose(m);
-	m = fmemopen(tail, sizeof tail, "w");
+	char head[sizeof lead_buf + 16], tail[256], line[sizeof head + sizeof tail + 96];
+	long hl = snprintf(head, sizeof head, "%ssample,", lead_buf);
+	FILE *m = fmemopen(tail, sizeof tail, "w");
 	if (!m)
 		return;
 	putc(',', m);
@@ -137,16 +161,16 @@ static void write_samples(FILE *f, const struct wtg_table *t, const struct wtg_s
 		n += (size_t)tl;
 		wtg_report_real(line + n, 64, sr->v[k]);
 		n += strlen(line + n);
-		line[n++] = ',';
-		line[n++] = '\n';
+		memcpy(line + n, ",,\n", 3);	/* no status, no text */
+		n += 3;
 		fwrite(line, 1, n, f);
 	}
 }
 
 void wtg_csv_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int n)
 {
-	(void)m;
 	(void)n;
+	set_lead(m, t);
 	cell_table = t;
 	for (int r = 0; r < t->nrows; r++) {
 		cell_row = r;
@@ -154,9 +178,9 @@ void wtg_csv_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_ta
 	}
 	write_checks_notes(f, t);
 	for (int i = 0; i < t->nseries; i++)
-		write_samples(f, t, &t->series[i]);
-	lead(f, t, "state", -1, "state");
-	fprintf(f, ",%s,", wtg_report_state_name(t->state));
+		write_samples(f, &t->series[i]);
+	lead(f, "state", -1, "");
+	fprintf(f, ",,%s,", wtg_report_state_name(t->state));
 	csv_field(f, t->error);
 	putc('\n', f);
 }
@@ -164,5 +188,5 @@ void wtg_csv_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_ta
 void wtg_csv_begin(FILE *f, const struct wtg_report_meta *m)
 {
 	(void)m;
-	fputs("experiment,kind,row,name,unit,value,detail\n", f);
+	fputs("run,host,experiment,kind,row,name,unit,value,status,text\n", f);
 }

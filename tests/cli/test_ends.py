@@ -68,7 +68,7 @@ if check(os.path.isfile(out_path), "-o, mmap shrank: the report is written"):
     with open(out_path, newline="") as f:
         recs = list(csv.DictReader(f))
     exps = {r["experiment"] for r in recs}
-    states = {r["experiment"]: r["value"] for r in recs if r["kind"] == "state"}
+    states = {r["experiment"]: r["status"] for r in recs if r["kind"] == "state"}
     check(exps == {"mmap", "syscall"} and states.get("mmap") == "failed" and states.get("syscall") == "done",
           "-o, mmap shrank: both experiments in the report, mmap failed (%r)" % states)
     os.unlink(out_path)

@@ -156,7 +156,7 @@ reader.start()
 status, out, err = run("--run=syscall", "--quick", "--format=csv", "-o", fifo, "--dir=" + d)
 reader.join(timeout=60)
 check(status == 0, "-o FIFO: exit 0 (%s)" % err.strip())
-check(bool(got) and got[0].startswith("experiment,kind,") and "\nsyscall,cell," in got[0],
+check(bool(got) and got[0].startswith("run,host,experiment,kind,") and ",syscall,cell," in got[0],
       "-o FIFO: the reader got the report")
 check(stat.S_ISFIFO(os.stat(fifo).st_mode), "-o FIFO: still a FIFO afterwards")
 os.unlink(fifo)

@@ -98,25 +98,67 @@ for sr in clock["series"]:
     check(sr["thinned"] == (sr["count"] > len(sr["samples"])) and (sr["note"] is not None) == sr["thinned"],
           "a thinned series says so")
 
-# CSV: one header, seven fields on every record, the same values as the JSON
+# CSV: one header, ten fields on every record, the same values as the JSON
+CSV_HEADER = ["run", "host", "experiment", "kind", "row", "name", "unit", "value", "status", "text"]
 text = open(path("r.csv"), newline="").read()
 widths = {len(rec) for rec in csv.reader(io.StringIO(text))}
-check(widths == {7}, "csv: every record has seven fields: %r" % widths)
+check(widths == {10}, "csv: every record has ten fields: %r" % widths)
 recs = list(csv.DictReader(io.StringIO(text)))
-check(list(recs[0]) == ["experiment", "kind", "row", "name", "unit", "value", "detail"], "csv: the header")
+check(list(recs[0]) == CSV_HEADER, "csv: the header")
+check({(x["run"], x["host"]) for x in recs} == {(doc["run"]["timestamp"], doc["machine"]["hostname"])},
+      "csv: every record starts with the run (its start without --label) and the host")
 cells = {(x["row"], x["name"]): x for x in recs if x["experiment"] == "clock" and x["kind"] == "cell"}
 row0 = clock["rows"][0]
 check(all(c in [k[1] for k in cells] for c in cols), "csv: every column of clock")
 check(cells[("0", "samples")]["value"] == str(row0["samples"]), "csv: a value equals the JSON's")
 check(cells[("0", "median_ns")]["unit"] == "ns", "csv: units in their column")
+check(cells[("0", "operation")]["value"] == "" and cells[("0", "operation")]["text"] == row0["operation"],
+      "csv: a text cell's words in text, its value empty")
 check(sum(x["kind"] == "check" and x["experiment"] == "clock" for x in recs) == len(clock["checks"]),
       "csv: one record per check")
+check(all(x["row"] == "" and x["value"] == "" for x in recs if x["kind"] in ("check", "note", "state")),
+      "csv: checks, notes and states name no row and no value")
+check(all(re.fullmatch(r"\d+", x["row"]) for x in recs if x["kind"] in ("cell", "sample")),
+      "csv: cells and samples name their row")
+check([x["status"] for x in recs if x["kind"] == "check" and x["experiment"] == "clock"] ==
+      [c["status"] for c in clock["checks"]], "csv: the checks' status")
+check([x["text"] for x in recs if x["kind"] == "note" and x["experiment"] == "clock"] == clock["notes"],
+      "csv: the notes in order, in text")
+numeric = re.compile(r"-?\d+(\.\d*)?([eE][-+]?\d+)?")
+check(all(x["value"] == "" or numeric.fullmatch(x["value"]) for x in recs), "csv: value holds numbers only")
+
+# the same run as if saved on another machine under a label, read back and written as CSV: the two
+# files concatenated (the second without its header) read as one table with numeric columns
+other = json.loads(json.dumps(doc))
+other["machine"]["hostname"] = "other-host"
+other["run"]["label"] = "other, \"quoted\""
+with open(path("other.json"), "w") as f:
+    json.dump(other, f)
+status, out2, err = run("--load=" + path("other.json"), "--format=csv")
+check(status == 0 and out2.startswith(",".join(CSV_HEADER) + "\n"), "csv of a saved run (%s)" % err.strip())
+both = text + out2.split("\n", 1)[1]
+recs2 = list(csv.DictReader(io.StringIO(both)))
+check({(x["run"], x["host"]) for x in recs2} == {(doc["run"]["timestamp"], doc["machine"]["hostname"]),
+                                                 ('other, "quoted"', "other-host")},
+      "csv: two files concatenated keep their run and host apart")
 try:
     import pandas
-    df = pandas.read_csv(path("r.csv"))
-    check(list(df.columns) == ["experiment", "kind", "row", "name", "unit", "value", "detail"], "pandas loads it")
+    from pandas.api.types import is_numeric_dtype
+    df = pandas.read_csv(io.StringIO(both))
+    check(list(df.columns) == CSV_HEADER, "pandas loads it")
+    check(is_numeric_dtype(df["value"]) and is_numeric_dtype(df["row"]),
+          "pandas: value and row are numeric as read (%s, %s)" % (df["value"].dtype, df["row"].dtype))
+    rows = df["row"].dropna()
+    check(bool((rows == rows.round()).all()), "pandas: rows are whole numbers")
+    med = df[(df.kind == "cell") & (df.experiment == "clock") & (df.name == "median_ns") & (df.row == 0)]
+    check(sorted(med.host) == sorted([doc["machine"]["hostname"], "other-host"]) and
+          list(med.value) == [row0["median_ns"]] * 2, "pandas: one median per host, as the JSON's number")
+    joined = pandas.concat([pandas.read_csv(path("r.csv")), pandas.read_csv(io.StringIO(out2))])
+    check(is_numeric_dtype(joined["value"]) and joined.groupby("host").size().shape == (2,),
+          "pandas.concat of the two files: numeric values, two hosts")
 except ImportError:
-    pass
+    check(True, "pandas reads it # SKIP pandas is not installed")
+cleanup("other.json")
 
 # Markdown: the summary on top, per experiment a heading, a table with units, checks and notes
 md = open(path("r.md")).read()
@@ -134,7 +176,7 @@ cleanup("r.json", "r.csv", "r.md", "r.txt")
 status, out, err = run(*FAST, "-q", "-o", path("q.json"))
 check(status == 0 and out == "" and os.path.isfile(path("q.json")), "--quiet: nothing on stdout")
 status, out, err = run(*FAST, "--format=csv", "-o", "-", "-o", path("q.md"))
-check(status == 0 and out.startswith("experiment,kind,") and "wrote" not in out, "-o - is stdout, no summary mixed in")
+check(status == 0 and out.startswith("run,host,experiment,kind,") and "wrote" not in out, "-o - is stdout, no summary mixed in")
 cleanup("q.json", "q.md")
 
 # --- usage errors, before measuring ---------------------------------------------------------------

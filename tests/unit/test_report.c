@@ -401,17 +401,45 @@ static void test_json_string(void)
 	free(buf);
 }
 
+/* text with lead taken off the start of every line that starts with it (a new string). */
+static char *strip_lead(const char *text, const char *lead)
+{
+	size_t ll = strlen(lead);
+	char *out = malloc(strlen(text) + 1), *o = out;
+	if (!out)
+		return NULL;
+	for (const char *p = text; *p;) {
+		if (strncmp(p, lead, ll) == 0)
+			p += ll;
+		size_t n = strcspn(p, "\n");
+		memcpy(o, p, n + (p[n] == '\n'));
+		o += n + (p[n] == '\n');
+		p += n + (p[n] == '\n');
+	}
+	*o = '\0';
+	return out;
+}
+
 static void test_csv(struct wtg_session *s)
 {
+	/* a label a CSV field must quote, and a host: the first two fields of every record */
+	const struct wtg_options *was = s->opt;
+	struct wtg_options labelled = *was;
+	labelled.label = "base, \"1\"";
+	s->opt = &labelled;
+	snprintf(s->machine.hostname, sizeof s->machine.hostname, "box-1");
 	char *c = render(WTG_FMT_CSV, s, NULL);
+	s->opt = was;
 	CHECK(c != NULL);
 	if (!c)
 		return;
 	if (getenv("WTG_TEST_SHOW"))
 		fputs(c, stderr);
-	CHECK(strncmp(c, "experiment,kind,row,name,unit,value,detail\n", 43) == 0);
-	/* one rectangle: seven fields on every record (a quoted field may hold a line break) */
-	int fields = 1, records = 0;
+	CHECK(strncmp(c, "run,host,experiment,kind,row,name,unit,value,status,text\n", 57) == 0);
+	/* one rectangle: ten fields on every record (a quoted field may hold a line break), each
+	 * record after the header starting with the run and the host */
+	const char *lead = "\"base, \"\"1\"\"\",box-1,";
+	int fields = 1, records = 0, led = 0;
 	bool quoted = false, rect = true;
 	for (const char *p = c; *p; p++) {
 		if (*p == '"')
@@ -419,25 +447,34 @@ static void test_csv(struct wtg_session *s)
 		else if (*p == ',' && !quoted)
 			fields++;
 		else if (*p == '\n' && !quoted) {
-			rect &= fields == 7;
+			rect &= fields == 10;
 			records++;
 			fields = 1;
+			led += strncmp(p + 1, lead, strlen(lead)) == 0;
 		}
 	}
 	CHECK(rect && !quoted && records > 40);
-	CHECK_STR(line_starting(c, "valley,cell,0,bufsize,"), "valley,cell,0,bufsize,B,16,");
-	CHECK_STR(line_starting(c, "valley,cell,0,gbps,"), "valley,cell,0,gbps,GB/s,5.36870912,");
-	CHECK_STR(line_starting(c, "valley,cell,0,probe_cpus,"), "valley,cell,0,probe_cpus,,0-1,");
-	CHECK_STR(line_starting(c, "valley,cell,0,probe_migrations,"), "valley,cell,0,probe_migrations,count,,");
-	CHECK_STR(line_starting(c, "valley,cell,1,cond_io,"), "valley,cell,1,cond_io,,direct,");
+	CHECK(led == records - 1);
+	char *all = c;
+	c = strip_lead(all, lead);
+	free(all);
+	CHECK(c != NULL);
+	if (!c)
+		return;
+	/* the rest of each record: numbers in value, words in text, no row but on cells and samples */
+	CHECK_STR(line_starting(c, "valley,cell,0,bufsize,"), "valley,cell,0,bufsize,B,16,,");
+	CHECK_STR(line_starting(c, "valley,cell,0,gbps,"), "valley,cell,0,gbps,GB/s,5.36870912,,");
+	CHECK_STR(line_starting(c, "valley,cell,0,probe_cpus,"), "valley,cell,0,probe_cpus,,,,0-1");
+	CHECK_STR(line_starting(c, "valley,cell,0,probe_migrations,"), "valley,cell,0,probe_migrations,count,,,");
+	CHECK_STR(line_starting(c, "valley,cell,1,cond_io,"), "valley,cell,1,cond_io,,,,direct");
 	CHECK_STR(line_starting(c, "valley,check,,sum,"),
-		  "valley,check,,sum,,ok,every row's sum equals the known sum 8556150000");
-	CHECK_STR(line_starting(c, "valley,note,0,"), "valley,note,0,,,64K and up: the buffer no longer fits the L1 cache,");
-	CHECK_STR(line_starting(c, "valley,state,"), "valley,state,,state,,done,");
+		  "valley,check,,sum,,,ok,every row's sum equals the known sum 8556150000");
+	CHECK_STR(line_starting(c, "valley,note,,"), "valley,note,,,,,,64K and up: the buffer no longer fits the L1 cache");
+	CHECK_STR(line_starting(c, "valley,state,"), "valley,state,,,,,done,");
 	/* RFC 4180: quotes doubled, the field quoted, the newline kept inside it; NaN empty */
-	CHECK(strstr(c, "\nreadcost,cell,0,operation,,\"say \"\"hi\"\", then\nleave\",\n") != NULL);
-	CHECK(strstr(c, "\nreadcost,cell,1,samples,count,,\n") != NULL);
-	CHECK_STR(line_starting(c, "readcost,state,"), "readcost,state,,state,,failed,a check failed");
+	CHECK(strstr(c, "\nreadcost,cell,0,operation,,,,\"say \"\"hi\"\", then\nleave\"\n") != NULL);
+	CHECK(strstr(c, "\nreadcost,cell,1,samples,count,,,\n") != NULL);
+	CHECK_STR(line_starting(c, "readcost,state,"), "readcost,state,,,,,failed,a check failed");
 	CHECK(strstr(c, "\nreadcost,sample,3,") != NULL);
 	CHECK(strstr(c, "syscall") == NULL);
 	CHECK(strstr(c, "8,556") == NULL);	/* no thousands separators */
@@ -594,7 +631,7 @@ static void test_save(struct wtg_session *s)
 	f = fopen(path, "r");
 	char head[64] = "";
 	CHECK(f && fgets(head, sizeof head, f));
-	CHECK_STR(head, "experiment,kind,row,name,unit,value,detail\n");
+	CHECK_STR(head, "run,host,experiment,kind,row,name,unit,value,status,text\n");
 	if (f)
 		fclose(f);
 	char sub[300];
