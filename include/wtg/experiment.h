@@ -112,7 +112,11 @@ struct wtg_essay {
 struct wtg_experiment {
 	const char *name;
 	const char *question;
-	const char *runs;	/* one line: what it runs (for --list, help and the man page) */
+	const char *runs;	/* one line: what it runs (for --list, help and the man page); with
+				 * counts that --quick changes, those of a default run */
+	/* The runs line with the counts a run uses by default or with --quick (a report says what
+	 * ran, not what a default run would); NULL: runs holds no such count. */
+	void (*runs_with)(bool quick, char *buf, size_t len);
 	bool needs_datafile;
 	bool shares_dram_buf;	/* uses the memory-sized seeded buffer a headless run fills once */
 	const struct wtg_column *cols;	/* the table's columns, in order */
@@ -188,6 +192,8 @@ void wtg_compare_conditions(char *buf, size_t len, const char *sep);
 /* Typical wall time of a run of e in seconds on a two-core machine, by default or with --quick
  * (measured with the whole catalogue; shown by --list and the README). 0 when unknown. */
 int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick);
+/* e's runs line for a run by default or with --quick (e->runs_with into buf, else e->runs). */
+const char *wtg_experiment_runs(const struct wtg_experiment *e, bool quick, char *buf, size_t len);
 /* e's verdict line for table t (the caller holds t's lock or a snapshot): e->verdict, else
  * "FIGURE: VALUE UNIT" from the first headline figure found in t. Returns its length, 0 for none. */
 int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len);

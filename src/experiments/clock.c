@@ -30,6 +30,12 @@ static size_t npairs(const struct wtg_options *o)
 	return o->quick ? 50000 : 200000;
 }
 
+static void clock_runs(bool quick, char *buf, size_t len)
+{
+	snprintf(buf, len, "%zu back-to-back clock_gettime(CLOCK_MONOTONIC) pairs; zero pairs; distribution",
+		 npairs(&(const struct wtg_options){ .quick = quick }));
+}
+
 static int clock_run(struct wtg_ctx *ctx)
 {
 	const size_t n = npairs(ctx->opt);
@@ -146,6 +152,7 @@ const struct wtg_experiment wtg_exp_clock = {
 	.name = "clock",
 	.question = "How fine is the stopwatch?",
 	.runs = "200000 back-to-back clock_gettime(CLOCK_MONOTONIC) pairs; zero pairs; distribution",
+	.runs_with = clock_runs,
 	.needs_datafile = false,
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_HISTOGRAM,

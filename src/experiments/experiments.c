@@ -46,6 +46,14 @@ int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick)
 	return quick ? e->typical_quick_s : e->typical_s;
 }
 
+const char *wtg_experiment_runs(const struct wtg_experiment *e, bool quick, char *buf, size_t len)
+{
+	if (!e->runs_with || len == 0)
+		return e->runs;
+	e->runs_with(quick, buf, len);
+	return buf;
+}
+
 int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len)
 {
 	if (!len)

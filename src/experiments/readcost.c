@@ -226,6 +226,19 @@ static int rounds_of(const struct wtg_options *o)
 	return o->quick ? 40 : 120;
 }
 
+/* Calls in one batch. */
+static int calls_of(const struct wtg_options *o)
+{
+	return o->quick ? 5000 : 20000;
+}
+
+static void readcost_runs(bool quick, char *buf, size_t len)
+{
+	const struct wtg_options o = { .quick = quick };
+	snprintf(buf, len, "getpid, 1-byte /dev/zero read, 1-byte warm file read; %d x %d calls, shuffled rounds",
+		 rounds_of(&o), calls_of(&o));
+}
+
 static int readcost_run(struct wtg_ctx *ctx)
 {
 	wtg_experiment_columns(&wtg_exp_readcost, ctx->t);
@@ -235,7 +248,7 @@ static int readcost_run(struct wtg_ctx *ctx)
 		return WTG_ERR;
 	}
 	st->rounds = rounds_of(ctx->opt);
-	st->calls = ctx->opt->quick ? 5000 : 20000;
+	st->calls = calls_of(ctx->opt);
 	if (fileread_open(ctx, &st->f) < 0) {
 		free(st);
 		return WTG_ERR;
@@ -306,6 +319,7 @@ const struct wtg_experiment wtg_exp_readcost = {
 	.name = "readcost",
 	.question = "What does read() add to a crossing?",
 	.runs = "getpid, 1-byte /dev/zero read, 1-byte warm file read; 120 x 20000 calls, shuffled rounds",
+	.runs_with = readcost_runs,
 	.needs_datafile = true,
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_HISTOGRAM,

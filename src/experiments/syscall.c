@@ -142,6 +142,12 @@ static int batches_of(const struct wtg_options *o)
 	return o->quick ? 100 : 200;
 }
 
+static void syscall_runs(bool quick, char *buf, size_t len)
+{
+	snprintf(buf, len, "raw syscall(SYS_getpid) in batches of 1..10000 calls, %d batches each; median and "
+		 "p99 ns per call", batches_of(&(const struct wtg_options){ .quick = quick }));
+}
+
 static int syscall_run(struct wtg_ctx *ctx)
 {
 	wtg_experiment_columns(&wtg_exp_syscall, ctx->t);
@@ -210,6 +216,7 @@ const struct wtg_experiment wtg_exp_syscall = {
 	.question = "What does one kernel crossing cost?",
 	.runs = "raw syscall(SYS_getpid) in batches of 1..10000 calls, 200 batches each; median and p99 ns "
 		"per call",
+	.runs_with = syscall_runs,
 	.needs_datafile = false,
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_SWEEP,

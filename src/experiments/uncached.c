@@ -784,6 +784,12 @@ static void uncached_plan(struct wtg_plan *p)
 	p->warmup = 1;
 }
 
+static void uncached_runs(bool quick, char *buf, size_t len)
+{
+	snprintf(buf, len, "O_DIRECT sequential reads, buffer 4 KiB .. 16 MiB, and %d random 16 KiB reads in rounds; "
+		 "latencies", quick ? UC_QUICK_RANDOM : UC_RANDOM);
+}
+
 /* "O_DIRECT: sequential tops at 1.5 GB/s (4M reads); a random 16K read = 73 us". */
 static int uncached_verdict(const struct wtg_table *t, char *buf, size_t len)
 {
@@ -804,6 +810,7 @@ const struct wtg_experiment wtg_exp_uncached = {
 	.name = "uncached",
 	.question = "What does the storage path cost?",
 	.runs = "O_DIRECT sequential reads, buffer 4 KiB .. 16 MiB, and 20000 random 16 KiB reads in rounds; latencies",
+	.runs_with = uncached_runs,
 	.needs_datafile = true,
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_SWEEP,

@@ -133,7 +133,8 @@ void wtg_html_table(FILE *f, const struct wtg_report_meta *meta, const struct wt
 	elem(f, "<section class=\"exp\" id=\"", e->name, "\">\n");
 	elem(f, "<h2>", e->name, ": ");
 	elem(f, "", e->question, "</h2>\n");
-	elem(f, "<p class=\"sub\">", e->runs, "");
+	char runs[512];
+	elem(f, "<p class=\"sub\">", wtg_experiment_runs(e, meta->quick, runs, sizeof runs), "");
 	fprintf(f, " (%s view; %s)</p>\n<figure>\n", wtg_view_name(e->view), wtg_report_state_name(t->state));
 	char attrs[160];
 	snprintf(attrs, sizeof attrs, "class=\"chart\" role=\"img\" aria-label=\"chart of %s\"", e->name);

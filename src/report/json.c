@@ -523,7 +523,6 @@ static void write_series(FILE *f, const struct wtg_table *t)
 
 void wtg_json_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int n)
 {
-	(void)m;
 	fputs(n ? ",\n" : "\n", f);
 	const struct wtg_experiment *e = t->exp;
 	fputs("    {\n", f);
@@ -533,8 +532,9 @@ void wtg_json_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 	json_key(f, 6, "title");
 	wtg_json_string(f, e ? e->question : "");
 	fputs(",\n", f);
+	char runs[512];
 	json_key(f, 6, "runs");
-	wtg_json_string(f, e ? e->runs : NULL);
+	wtg_json_string(f, e ? wtg_experiment_runs(e, m->quick, runs, sizeof runs) : NULL);
 	fputs(",\n", f);
 	json_key(f, 6, "view");
 	wtg_json_string(f, e ? wtg_view_name(e->view) : NULL);

@@ -365,13 +365,13 @@ static void write_status(FILE *f, const struct wtg_table *t)
 
 void wtg_text_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int n)
 {
-	(void)m;
 	(void)n;
 	const struct wtg_experiment *e = t->exp;
 	fprintf(f, "\n== %s: %s ==\n", e ? e->name : "?", e ? e->question : "");
 	if (e && e->runs) {
+		char buf[512];
 		fputs("runs: ", f);
-		wrap(f, 6, 6, e->runs);
+		wrap(f, 6, 6, wtg_experiment_runs(e, m->quick, buf, sizeof buf));
 	}
 	putc('\n', f);
 	if (t->nrows > 0)

@@ -473,6 +473,8 @@ static void draw_body(struct dash *d)
 	const struct tui_look *l = &d->look;
 	int qpos = d->seen.qpos, current = d->seen.current;
 	bool paused = d->run.mode == DM_PAUSED;
+	char rbuf[512];
+	const char *runs = wtg_experiment_runs(e, d->s->opt && d->s->opt->quick, rbuf, sizeof rbuf);
 	WINDOW *vw = d->view;
 	werase(vw);
 	int vh, vwid;
@@ -480,7 +482,7 @@ static void draw_body(struct dash *d)
 	int mid = vh / 2 - 1;
 	if (!dash_built(d->tab)) {
 		centre(vw, mid, vwid, A_BOLD, "not built yet in this version of wtg");
-		centre(vw, mid + 2, vwid, tui_attr(l, TR_DIM), e->runs);
+		centre(vw, mid + 2, vwid, tui_attr(l, TR_DIM), runs);
 	} else if (t->nrows == 0 && t->nseries == 0 && !t->error[0]) {
 		char msg[256];
 		if (t->state == WTG_RUNNING)
@@ -502,7 +504,7 @@ static void draw_body(struct dash *d)
 		else
 			snprintf(msg, sizeof msg, "not run yet: r runs it");
 		centre(vw, mid, vwid, A_BOLD, msg);
-		centre(vw, mid + 2, vwid, tui_attr(l, TR_DIM), e->runs);
+		centre(vw, mid + 2, vwid, tui_attr(l, TR_DIM), runs);
 	} else {
 		int y = draw_lead(d, t, vw, vh, vwid);
 		draw_view(d, t, vw, y, vh, vwid);

@@ -170,6 +170,17 @@ check("\n> " in md, "markdown: the notes")
 txt = open(path("r.txt")).read()
 check(re.search(r"\n2 experiments, checks: \d+ ok, \d+ warn, \d+ failed, [\d.]+ s\n$", txt) is not None,
       "the text report ends with the summary line")
+# the runs line says what ran: --quick's counts, in text, JSON and HTML (the saved run converted)
+QUICK_RUNS = {"clock": "50000 back-to-back clock_gettime(CLOCK_MONOTONIC) pairs",
+              "syscall": "in batches of 1..10000 calls, 100 batches each"}
+for e in doc["experiments"]:
+    check(QUICK_RUNS[e["name"]] in e["runs"], "json: %s's runs line has --quick's count: %r" % (e["name"], e["runs"]))
+flat = " ".join(txt.split())
+check("runs: " + QUICK_RUNS["clock"] in flat and QUICK_RUNS["syscall"] in flat and
+      "200 batches" not in flat and "200000" not in flat, "text: the runs lines have --quick's counts")
+status, html, err = run("--load=" + path("r.json"), "--format=html")
+check(status == 0 and all(r in html for r in QUICK_RUNS.values()) and "200 batches" not in html,
+      "html: the runs lines have --quick's counts (%d: %s)" % (status, err.strip()))
 cleanup("r.json", "r.csv", "r.md", "r.txt")
 
 # --quiet: the files and nothing on the terminal; -o -: the report on stdout, no summary

@@ -1,7 +1,7 @@
 /* test_registry.c: the experiment registry holds together. Every experiment declares its columns,
  * and every column its view, headlines and compare pairing name is among them (with the right
  * type); names do not repeat; compare's choices, its default and its error message come from the
- * registry; a table gets exactly the declared columns. Broken declarations are caught, with the
+ * registry; a table gets exactly the declared columns; the runs line has --quick's counts. Broken declarations are caught, with the
  * word that is wrong in the reason. */
 #include "config.h"
 
@@ -29,6 +29,28 @@ static void test_every_declaration(void)
 		for (int k = 0; k < i; k++)
 			CHECK(strcmp(wtg_experiments[k]->name, e->name) != 0);
 	}
+}
+
+/* The runs line a report prints says the counts of the run it reports: by default the declared line
+ * (--list, help and the man page show it), with --quick its own counts; without runs_with the
+ * declared line both ways. */
+static void test_runs_line(void)
+{
+	int quick_lines = 0;
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		const struct wtg_experiment *e = wtg_experiments[i];
+		char buf[512];
+		CHECK_STR(wtg_experiment_runs(e, false, buf, sizeof buf), e->runs);
+		const char *q = wtg_experiment_runs(e, true, buf, sizeof buf);
+		CHECK(q != NULL && q[0] != '\0');
+		CHECK((e->runs_with != NULL) == (strcmp(q, e->runs) != 0));
+		quick_lines += e->runs_with != NULL;
+	}
+	CHECK(quick_lines >= 4);
+	char buf[512];
+	const struct wtg_experiment *sc = wtg_experiments[wtg_experiment_find("syscall")];
+	CHECK(strstr(wtg_experiment_runs(sc, true, buf, sizeof buf), ", 100 batches each;") != NULL);
+	CHECK(strstr(wtg_experiment_runs(sc, false, buf, sizeof buf), ", 200 batches each;") != NULL);
 }
 
 static void test_table_gets_the_declared_columns(void)
@@ -196,6 +218,7 @@ static void test_broken(void)
 int main(void)
 {
 	test_every_declaration();
+	test_runs_line();
 	test_table_gets_the_declared_columns();
 	test_compare_choices();
 	test_broken();
