@@ -738,9 +738,20 @@ static int unknown_option(int argc, char **argv)
 	if (optopt && optopt < 256 && w[0] == '-' && w[1] != '-')
 		return usage_error("unknown option '-%c'", optopt);
 	/* long option: strip any '=value' */
-	char word[64];
+	char word[64], poss[1024] = "";
 	wtg_strlcpy(word, w, sizeof word);
 	word[strcspn(word, "=")] = '\0';
+	/* getopt_long takes any prefix of one long option; a prefix of several it refuses */
+	size_t len = strlen(word), at = 0;
+	int n = 0;
+	for (size_t i = 0; len > 2 && word[1] == '-' && i < NOPTS && at < sizeof poss; i++) {
+		if (strncmp(opts[i].name, word + 2, len - 2) != 0)
+			continue;
+		n++;
+		at += (size_t)snprintf(poss + at, sizeof poss - at, " '--%s'", opts[i].name);
+	}
+	if (n > 1)
+		return usage_error("option '%s' is ambiguous; possibilities:%s", word, poss);
 	return usage_error("unknown option '%s'", word);
 }
 

@@ -1,5 +1,6 @@
 """Bad input: every case exits 2 with exactly one 'wtg: ...' line naming the bad word, prints
 nothing on stdout and creates no data file. Also --help, --version and --list."""
+import json
 import os
 import re
 import subprocess
@@ -23,6 +24,8 @@ CASES = [
     (["--bogus"], "unknown option '--bogus'"),
     (["--bogus=3"], "unknown option '--bogus'"),
     (["-x"], "unknown option '-x'"),
+    (["--qui"], "option '--qui' is ambiguous; possibilities: '--quiet' '--quick'"),
+    (["--run=clock", "--qu=1"], "option '--qu' is ambiguous; possibilities: '--quiet' '--quick'"),
     (["--run"], "option '--run' needs a value"),
     (["--run="], "--run needs experiment names, e.g. --run=syscall,valley or --run=all"),
     (["--run=nosuch"], "unknown experiment 'nosuch' in --run; 'wtg --list' names them"),
@@ -84,6 +87,13 @@ for args, msg in CASES:
     check(status == 2, "%s: exit status %d, expected 2" % (what, status))
     check(err == "wtg: " + msg + HELP + "\n", "%s: stderr %r, expected %r" % (what, err, "wtg: " + msg + HELP))
     check(out == "", "%s: stdout should be empty, got %r" % (what, out[:80]))
+
+# Unambiguous prefixes of long options are taken as getopt_long takes them: --quic is --quick (the
+# plan's 50000 samples for clock), --dry-r --dry-run, --form=json --format=json, --ru=clock --run=clock.
+status, out, err = run("--ru=clock", "--quic", "--dry-r", "--form=json")
+plan = json.loads(out) if status == 0 and out.startswith("{") else {}
+check(status == 0 and [p["experiment"] for p in plan.get("plan", [])] == ["clock"] and
+      plan["plan"][0]["samples"] == 50000, "prefixes --ru= --quic --dry-r --form= are taken (%d: %s)" % (status, err.strip()))
 
 # The dashboard without a terminal is a usage error too, not a hang.
 p = subprocess.run([WTG, "--dir=" + d], stdin=subprocess.DEVNULL, capture_output=True, text=True,
