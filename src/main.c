@@ -141,11 +141,36 @@ static bool report_failures(struct wtg_session *s, const struct wtg_options *o)
 	return any;
 }
 
-/* The self-erasing progress line on stderr: which experiment of how many, its step, the time left. */
+/* The self-erasing progress line on stderr: which experiment of how many, its step, the time the
+ * run has taken and an estimate of the time it has left. */
 struct progress {
 	bool on, shown;
 	int total;
+	int64_t start_ns;
+	double est_s[WTG_MAX_EXP];	/* each selected experiment's --dry-run estimate */
 };
+
+static void progress_begin(struct progress *p, struct wtg_session *s, const struct wtg_options *o)
+{
+	p->start_ns = wtg_now_ns();
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
+		p->total += o->selected[i];
+		if (p->on && o->selected[i])
+			p->est_s[i] = wtg_plan_seconds(wtg_experiments[i], o, &s->machine, &s->topo);
+	}
+}
+
+/* Seconds the current experiment has left: from the share of its steps done once one is, else its
+ * estimate less the time it has run (never below 0). */
+static double current_left_s(const struct progress *p, const struct wtg_run_status *cur, int64_t now)
+{
+	double in = cur->started_ns > 0 ? (double)(now - cur->started_ns) / 1e9 : 0;
+	int done = cur->step - 1;	/* step k of n: k - 1 finished */
+	if (cur->nsteps > 0 && done >= 1 && done <= cur->nsteps)
+		return in * (cur->nsteps - done) / done;
+	double left = p->est_s[cur->idx] - in;
+	return left > 0 ? left : 0;
+}
 
 static void progress_clear(struct progress *p)
 {
@@ -161,16 +186,19 @@ static void progress_show(struct progress *p, struct wtg_session *s, const struc
 	if (!p->on || cur.idx < 0 || cur.idx >= wtg_nexperiments)
 		return;
 	int done = 0;
+	int64_t now = wtg_now_ns();
+	double left_s = current_left_s(p, &cur, now);
 	for (int i = 0; i < wtg_nexperiments; i++) {
 		if (!o->selected[i] || i == cur.idx)
 			continue;
 		wtg_session_status(s, i, &st);
 		done += st.state != WTG_IDLE && st.state != WTG_RUNNING;
+		left_s += st.state == WTG_IDLE ? p->est_s[i] : 0;	/* still queued */
 	}
-	char line[256], left[48] = "";
-	int64_t rem = cur.expected_ns > 0 ? cur.expected_ns - (wtg_now_ns() - cur.started_ns) : -1;
-	if (rem >= 0)
-		snprintf(left, sizeof left, ", about %.0f s left", (double)rem / 1e9 + 0.5);
+	char line[320], took[32], est[32], left[96];
+	wtg_plan_duration(took, sizeof took, (double)(now - p->start_ns) / 1e9);
+	wtg_plan_duration(est, sizeof est, left_s);
+	snprintf(left, sizeof left, "; %s elapsed, left %s%s", took, left_s < 0.5 ? "" : "~", est);
 	char step[32] = "starting";
 	if (cur.nsteps > 0)
 		snprintf(step, sizeof step, "step %d of %d", cur.step, cur.nsteps);
@@ -429,10 +457,9 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 	/* a file size limit fails the write (EFBIG) with a message instead of killing wtg */
 	signal(SIGXFSZ, SIG_IGN);
 
-	struct progress pr = { .on = o->progress == WTG_PROGRESS_ALWAYS ||
-				     (o->progress == WTG_PROGRESS_AUTO && isatty(STDERR_FILENO)) };
-	for (int i = 0; i < wtg_nexperiments; i++)
-		pr.total += o->selected[i];
+	static struct progress pr;
+	pr.on = o->progress == WTG_PROGRESS_ALWAYS || (o->progress == WTG_PROGRESS_AUTO && isatty(STDERR_FILENO));
+	progress_begin(&pr, s, o);
 	wtg_report_run_begin();
 	if (wtg_session_start(s) < 0)
 		return 1;

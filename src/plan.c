@@ -124,7 +124,7 @@ static void text_cell(const struct wtg_plan *p, const struct wtg_value *v, int c
 }
 
 /* "< 1 s", "42 s", "3 min 05 s". */
-static void fmt_duration(char *buf, size_t len, double s)
+void wtg_plan_duration(char *buf, size_t len, double s)
 {
 	long t = lround(s);
 	if (t < 1)
@@ -159,7 +159,7 @@ static void text_plan(FILE *f, const struct wtg_plan *p)
 		}
 		putc('\n', f);
 	}
-	fmt_duration(est, sizeof est, wtg_plan_estimate(p));
+	wtg_plan_duration(est, sizeof est, wtg_plan_estimate(p));
 	fprintf(f, "  %d row%s x %d sample%s", p->nrows, p->nrows == 1 ? "" : "s", p->samples,
 		p->samples == 1 ? "" : "s");
 	if (p->warmup)
@@ -223,6 +223,16 @@ static void make_plan(struct wtg_plan *p, const struct wtg_experiment *e, const 
 		e->plan(p);
 }
 
+double wtg_plan_seconds(const struct wtg_experiment *e, const struct wtg_options *o, const struct wtg_machine *m,
+			const struct wtg_topology *t)
+{
+	struct wtg_plan p;
+	make_plan(&p, e, o, m, t);
+	double s = wtg_plan_estimate(&p);
+	plan_free(&p);
+	return s;
+}
+
 int wtg_plan_main(FILE *f, const struct wtg_options *o)
 {
 	static struct wtg_machine m;
@@ -260,7 +270,7 @@ int wtg_plan_main(FILE *f, const struct wtg_options *o)
 		plan_free(&p);
 	}
 	char est[32];
-	fmt_duration(est, sizeof est, total);
+	wtg_plan_duration(est, sizeof est, total);
 	if (json)
 		fprintf(f, "%s],\n  \"estimated_s\": %.1f\n}\n", n ? "\n  " : "", total);
 	else

@@ -277,6 +277,14 @@ p = subprocess.run([WTG, "--run=syscall", "--quick", "--file=" + user_file, "--f
                    capture_output=True)
 check(p.returncode == 0 and b"\r\033[K[1/1] syscall: step " in p.stderr and p.stderr.endswith(b"\r\033[K"),
       "--progress=always: a self-erasing line: %r" % p.stderr[-80:])
+# each state of the line: the experiment, its step, the time taken and the time left estimated (from
+# the --dry-run estimate, then from the share of steps done), as hyperfine and fio show them
+DUR = r"(< 1 s|\d+ s|\d+ min \d\d s)"
+states = [x for x in p.stderr.decode(errors="replace").split("\r\033[K") if x]
+shape = re.compile(r"\[1/1\] syscall: (starting|step \d+ of \d+)[^;]*; %s elapsed, left (~%s|< 1 s)" % (DUR, DUR))
+check(states and all(shape.fullmatch(x) for x in states),
+      "--progress=always: every line says the time elapsed and the time left: %r" %
+      [x for x in states if not shape.fullmatch(x)][:2])
 status, out, err = run(*FAST, "--format=json")
 check(status == 0 and err == "", "no progress line into a pipe: %r" % err)
 
