@@ -47,15 +47,19 @@ exit 0"
 	for c in "$@"; do
 		stand_in "$c" 'exit 0'
 	done
+	: >"$t/bash_completion"
 }
 
-ALL_TOOLS="gcc automake tmux strace perf python3 xmllint git groff man clang"
+ALL_TOOLS="gcc automake tmux strace perf python3 xmllint git groff man clang chromium"
 KNOWN="gcc make autoconf automake pkg-config libncurses-dev tmux strace linux-perf python3 \
-python3-jsonschema python3-pandas libxml2-utils locales git groff-base man-db libjansson-dev clang libclang-rt-14-dev"
+python3-jsonschema python3-pandas libxml2-utils locales git groff-base man-db libjansson-dev clang libclang-rt-14-dev \
+chromium bash-completion"
 
-# boot UID: run the copy's bootstrap as that user id; status in $rc, output in $t/out, $t/err
+# boot UID: run the copy's bootstrap as that user id; status in $rc, output in $t/out, $t/err.
+# bash-completion is there when $t/bash_completion is (setup makes it; a case may remove it).
 boot() {
-	FAKE_UID=$1 PATH="$t/bin" PYTHON="$t/bin/python3" /bin/sh "$t/tree/bootstrap" >"$t/out" 2>"$t/err"
+	FAKE_UID=$1 PATH="$t/bin" PYTHON="$t/bin/python3" BASH_COMPLETION="$t/bash_completion" \
+		/bin/sh "$t/tree/bootstrap" >"$t/out" 2>"$t/err"
 	rc=$?
 }
 
@@ -133,5 +137,16 @@ boot 0
 check_eq "root, the compiler fails to install: exit 1" "$rc" 1
 check "root, the compiler fails to install: it says so" err_has "could not install what the build needs: gcc"
 check "root, the compiler fails to install: nothing is built" not_built
+
+# 7. root, a fresh machine for the HTML and completion tests: chromium and bash-completion installed
+setup $(echo "$ALL_TOOLS" | sed 's/ chromium//')
+rm -f "$t/bash_completion"
+FAKE_BROKEN=
+boot 0
+check_eq "root, no chromium nor bash-completion: exit 0" "$rc" 0
+check "root: apt-get installs chromium (the HTML test renders in it)" apt_has "install .*chromium"
+check "root: apt-get installs bash-completion (the completion test runs through it)" \
+	apt_has "install .*bash-completion"
+check "root, no chromium: it still builds" built
 
 finish

@@ -1,6 +1,6 @@
 """The HTML page in a browser: headless Chromium renders wtg --format=html with one chart per
 experiment, no console errors and a screenshot that is not blank (its distinct colours counted from
-the PNG, read with zlib). Skips without chromium (.ci/run installs Debian's)."""
+the PNG, read with zlib). Skips without chromium (bootstrap installs Debian's as root)."""
 import os
 import shutil
 import struct
