@@ -496,6 +496,8 @@ static int opt_label(struct parse_state *ps, const char *arg)
 {
 	if (!*arg || strlen(arg) > 64)
 		return usage_error("--label needs a name of 1 to 64 bytes");
+	if (!wtg_text_inert(arg))
+		return usage_error("--label: control characters and bytes that are not UTF-8 are not allowed");
 	ps->o->label = arg;
 	return 0;
 }

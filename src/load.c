@@ -29,6 +29,7 @@
 #define MAX_ROWS 10000000
 #define MAX_LIST 100000
 #define MAX_TEXT 65536
+#define TOO_LONG "longer than 65536 bytes"	/* a string past MAX_TEXT */
 
 struct srows;
 
@@ -111,19 +112,31 @@ static json_t *want(struct rd *r, json_t *obj, const char *key, int mask)
 		return NULL;
 	}
 	if (json_is_string(v) && json_string_length(v) > MAX_TEXT) {
-		fail(r, key, "longer than %d bytes", MAX_TEXT);
+		fail(r, key, TOO_LONG);
 		return NULL;
 	}
 	return v;
 }
 
-/* A string field copied into buf ("" for null). */
+/* The string s (n bytes) into buf of len bytes, or, when it does not fit, refused: never cut. */
+static bool copy_whole(struct rd *r, const char *key, char *buf, size_t len, const char *s, size_t n)
+{
+	if (n >= len) {
+		fail(r, key, "longer than %zu bytes", len - 1);
+		return false;
+	}
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return true;
+}
+
+/* A string field copied into buf ("" for null); one that does not fit is refused, never cut. */
 static void want_str(struct rd *r, json_t *obj, const char *key, char *buf, size_t len, bool nullable)
 {
 	json_t *v = want(r, obj, key, T_STR | (nullable ? T_NULL : 0));
 	buf[0] = '\0';
 	if (v && json_is_string(v))
-		wtg_strlcpy(buf, json_string_value(v), len);
+		copy_whole(r, key, buf, len, json_string_value(v), json_string_length(v));
 }
 
 /* An integer field in [lo, hi]; null gives dflt when nullable. */
@@ -342,11 +355,16 @@ static void read_mitigations(struct rd *r, json_t *mach, struct wtg_machine *m)
 			leave(r, back);
 			return;
 		}
+		size_t back = enter(r, "mitigations", -1);
 		if (m->nmitigations == WTG_MAX_MITIGATIONS)
-			continue;
-		wtg_strlcpy(m->mitigations[m->nmitigations].name, key, sizeof m->mitigations[0].name);
-		wtg_strlcpy(m->mitigations[m->nmitigations].status, json_string_value(x),
-			    sizeof m->mitigations[0].status);
+			fail(r, NULL, "more than %d", WTG_MAX_MITIGATIONS);
+		else if (copy_whole(r, NULL, m->mitigations[m->nmitigations].name, sizeof m->mitigations[0].name,
+				    key, strlen(key)))
+			copy_whole(r, key, m->mitigations[m->nmitigations].status, sizeof m->mitigations[0].status,
+				   json_string_value(x), json_string_length(x));
+		leave(r, back);
+		if (r->failed)
+			return;
 		m->nmitigations++;
 	}
 }
@@ -408,12 +426,13 @@ static void read_more_options(struct rd *r, json_t *v, struct wtg_run_saved *sv)
 	o->dir = doc_str(maybe(r, v, "dir", T_STR | T_NULL));
 	char cmp[96] = "";
 	if ((x = maybe(r, v, "compare", T_STR)))
-		wtg_strlcpy(cmp, json_string_value(x), sizeof cmp);
+		copy_whole(r, "compare", cmp, sizeof cmp, json_string_value(x), json_string_length(x));
 	char *colon = strchr(cmp, ':');
 	if (colon)
 		*colon = '\0';
-	wtg_strlcpy(sv->compare_exp, cmp, sizeof sv->compare_exp);
-	wtg_strlcpy(sv->compare_cond, colon ? colon + 1 : "", sizeof sv->compare_cond);
+	const char *cond = colon ? colon + 1 : "";
+	if (copy_whole(r, "compare", sv->compare_exp, sizeof sv->compare_exp, cmp, strlen(cmp)))
+		copy_whole(r, "compare", sv->compare_cond, sizeof sv->compare_cond, cond, strlen(cond));
 	o->compare_exp = sv->compare_exp[0] ? sv->compare_exp : NULL;
 	o->compare_cond = sv->compare_cond[0] ? sv->compare_cond : NULL;
 	if (json_object_get(v, "time_limit_s"))
@@ -643,8 +662,8 @@ static void read_meta(struct rd *r, json_t *root, struct wtg_run_meta *m, struct
 	if (label && !json_is_string(label) && !json_is_null(label))
 		fail(r, "label", "should be a string or null");
 	else if (label && json_is_string(label) && json_string_length(label))
-		wtg_strlcpy(m->label, json_string_value(label), sizeof m->label);
-	sv->label_saved = m->label[0] != '\0';
+		m->label = json_string_value(label);	/* whole: the document lives with the run */
+	sv->label_saved = m->label != NULL;
 	json_t *start = maybe(r, run, "conditions_at_start", T_OBJ | T_NULL);
 	if (json_is_object(start)) {
 		read_cond(r, run, "conditions_at_start", &sv->cond_start);
@@ -747,8 +766,10 @@ static int read_cell(struct rd *r, json_t *row, const struct wtg_column *col, st
 		*out = WTG_REAL(json_number_value(v));
 		return 0;
 	case WTG_T_TEXT:
-		if (!json_is_string(v) || json_string_length(v) > MAX_TEXT)
+		if (!json_is_string(v))
 			return fail(r, col->name, "should be a string or null");
+		if (json_string_length(v) > MAX_TEXT)
+			return fail(r, col->name, TOO_LONG);
 		*out = WTG_TEXT(json_string_value(v));
 		return 0;
 	default:
@@ -867,7 +888,10 @@ static int read_checks(struct rd *r, json_t *exp, struct wtg_table *t)
 	json_array_foreach(notes, i, c) {
 		if (!json_is_string(c) || json_string_length(c) > MAX_TEXT) {
 			size_t back = enter(r, "notes", (long)i);
-			fail(r, NULL, "should be a string");
+			if (json_is_string(c))
+				fail(r, NULL, TOO_LONG);
+			else
+				fail(r, NULL, "should be a string");
 			leave(r, back);
 			return -1;
 		}
@@ -1023,7 +1047,7 @@ struct stream {
 	locale_t c_locale;
 	/* the row being read */
 	struct wtg_value v[WTG_MAX_COLS + WTG_REPORT_NEXTRA];
-	unsigned char seen[WTG_MAX_COLS + WTG_REPORT_NEXTRA];	/* 0 missing, 1 good, 2 bad */
+	unsigned char seen[WTG_MAX_COLS + WTG_REPORT_NEXTRA];	/* 0 missing, 1 good, 2 bad, 3 too long */
 	int col, guess;		/* the pending key's column (-1: a field wtg does not read) */
 	char *text;		/* the row's text cells, back to back */
 	size_t ntext, captext;
@@ -1126,7 +1150,7 @@ static void put_cell(struct stream *s, const struct scalar *x)
 		good = buf_add(&s->text, &s->ntext, &s->captext, x->s, x->len);
 	} else
 		good = false;
-	s->seen[c] = good ? 1 : 2;
+	s->seen[c] = good ? 1 : col->type == WTG_T_TEXT && x->type == T_STR ? 3 : 2;
 }
 
 /* A scalar: a cell, a rows item (never good), or a tree value. */
@@ -1303,7 +1327,7 @@ static void end_row(struct stream *s)
 				continue;
 			rw->bad = (long)rw->count;
 			rw->bad_key = rw->cols[c]->name;
-			rw->bad_msg = !s->seen[c] ? "missing" :
+			rw->bad_msg = !s->seen[c] ? "missing" : s->seen[c] == 3 ? TOO_LONG :
 				      rw->cols[c]->type == WTG_T_INT ? "should be an integer or null" :
 				      rw->cols[c]->type == WTG_T_REAL ? "should be a number or null" :
 				      rw->cols[c]->type == WTG_T_TEXT ? "should be a string or null" :
@@ -1486,8 +1510,11 @@ static int read_experiment(struct rd *r, json_t *exp, struct wtg_loaded *l)
 		return fail(r, "state", "'%s' is not idle, running, done, failed or cancelled", state);
 	int idx = wtg_experiment_find(name);
 	if (idx < 0 || idx >= WTG_MAX_EXP) {
-		size_t n = strlen(l->skipped);
-		snprintf(l->skipped + n, sizeof l->skipped - n, "%s%s", n ? ", " : "", name);
+		size_t n = strlen(l->skipped), room = sizeof l->skipped - n;
+		if (n + strlen(name) + 2 + sizeof ", and more" < sizeof l->skipped)
+			snprintf(l->skipped + n, room, "%s%s", n ? ", " : "", name);
+		else if (!strstr(l->skipped, ", and more"))
+			snprintf(l->skipped + n, room, ", and more");	/* said, not cut */
 		return 0;
 	}
 	if (l->present[idx])
@@ -1501,8 +1528,9 @@ static int read_experiment(struct rd *r, json_t *exp, struct wtg_loaded *l)
 	if (r->failed)
 		return -1;
 	t->state = (enum wtg_state)st;
-	if (json_is_string(error))
-		wtg_strlcpy(t->error, json_string_value(error), sizeof t->error);
+	if (json_is_string(error) && !copy_whole(r, "error", t->error, sizeof t->error, json_string_value(error),
+						 json_string_length(error)))
+		return -1;
 	l->present[idx] = true;
 	l->npresent++;
 	return 0;
@@ -1552,6 +1580,15 @@ void wtg_load_label_from_path(const char *path, char *buf, size_t len)
 		wtg_strlcpy(buf, path, len);
 }
 
+/* A run whose file gave no label is named after its file. */
+static void name_from_path(struct wtg_loaded *l, const char *name)
+{
+	if (l->meta.label)
+		return;
+	wtg_load_label_from_path(name, l->meta.label_buf, sizeof l->meta.label_buf);
+	l->meta.label = l->meta.label_buf;
+}
+
 static void loaded_init(struct wtg_loaded *l, const char *name)
 {
 	memset(l, 0, sizeof *l);
@@ -1597,8 +1634,7 @@ static int load_whole(const char *buf, size_t len, const char *name, struct wtg_
 		wtg_loaded_free(l);
 		return -1;
 	}
-	if (!l->meta.label[0])
-		wtg_load_label_from_path(name, l->meta.label, sizeof l->meta.label);
+	name_from_path(l, name);
 	return 0;
 }
 
@@ -1661,8 +1697,7 @@ static int sparse_walk(struct sparse *sp, const char *name, struct wtg_loaded *l
 		wtg_loaded_free(l);
 		return -1;
 	}
-	if (!l->meta.label[0])
-		wtg_load_label_from_path(name, l->meta.label, sizeof l->meta.label);
+	name_from_path(l, name);
 	return 0;
 }
 
@@ -1803,7 +1838,7 @@ void wtg_run_meta_live(struct wtg_run_meta *m, const struct wtg_session *s)
 {
 	memset(m, 0, sizeof *m);
 	const struct wtg_options *o = s->opt;
-	wtg_strlcpy(m->label, o && o->label ? o->label : "live", sizeof m->label);
+	m->label = o && o->label ? o->label : "live";
 	wtg_strlcpy(m->version, PACKAGE_VERSION, sizeof m->version);
 	const struct wtg_report_run *run = wtg_report_run_info();
 	if (run->begun)

@@ -41,7 +41,9 @@ struct wtg_run_options {
 /* What a run says about itself: for a saved one, read from its file; for the live one, filled by
  * wtg_run_meta_live. */
 struct wtg_run_meta {
-	char label[128];		/* --label, the saved label, else the file's base name */
+	const char *label;		/* --label, the saved label (whole, in the loaded run's arena), else
+					 * the file's base name (in label_buf); never NULL once filled */
+	char label_buf[256];
 	char path[1024];		/* the file, "" for the live run */
 	char timestamp[40];		/* "2026-11-30T19:26:36Z", "" unknown */
 	char version[32];		/* the wtg that wrote it */

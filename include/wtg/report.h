@@ -134,6 +134,10 @@ int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_sessio
 /* An experiment's chart as an <svg> element with a 1280x720 view box; attrs (may be NULL) go into
  * its start tag. The caller holds the table's lock. */
 void wtg_svg_chart(FILE *f, const struct wtg_table *t, const struct wtg_machine *m, const char *attrs);
+/* s as Markdown text on one line: markup characters and '|' escaped, line breaks and tabs as spaces,
+ * other control characters, C1 controls and bytes that are not UTF-8 escaped as wtg_escape does. */
+void wtg_markdown_text(FILE *f, const char *s);
+
 /* Text for XML (element content or a quoted attribute): & < > " ' escaped, control characters as
  * spaces, invalid UTF-8 as U+FFFD. */
 void wtg_xml_string(FILE *f, const char *s);
