@@ -480,7 +480,7 @@ static int opt_child(struct parse_state *ps, const char *arg)
 	return 0;
 }
 
-/* --load, --label, --baseline, --threshold. The files are read later (src/load.c). */
+/* --load, --label, --baseline, --threshold. The files are read later (src/saved/). */
 static int opt_load(struct parse_state *ps, const char *arg)
 {
 	struct wtg_options *o = ps->o;

@@ -10,9 +10,9 @@
 
 #include "wtg/conditions.h"
 #include "wtg/datafile.h"
+#include "wtg/experiment.h"
 #include "wtg/machine.h"
 #include "wtg/options.h"
-#include "wtg/session.h"
 #include "wtg/table.h"
 #include "wtg/topology.h"
 
@@ -103,14 +103,5 @@ void wtg_loaded_free(struct wtg_loaded *l);
 
 /* "runs/quiet.json" -> "quiet". */
 void wtg_load_label_from_path(const char *path, char *buf, size_t len);
-
-/* The live run's metadata: label (--label, else "live"), machine, options, conditions now. */
-void wtg_run_meta_live(struct wtg_run_meta *m, const struct wtg_session *s);
-
-/* Fill m to write the loaded run again: its machine, topology, data file, conditions, options,
- * command line, seed, start, duration and label, and its tables (tables[i], present ones wanted).
- * m and tables point into l: use them while l lives. */
-void wtg_loaded_report_meta(const struct wtg_loaded *l, struct wtg_report_meta *m,
-			    const struct wtg_table **tables);
 
 #endif
