@@ -109,6 +109,15 @@ inert("unknown experiment warning", err)
 check(err.endswith(b"experiments this wtg does not know, left out: nosuch\\e[2J\\xc2\\x9b\n"),
       "the unknown experiment's name escaped in the warning: %r" % err)
 
+# --- a refused field quoted in the error line -------------------------------------------------
+bad = copy.deepcopy(doc)
+bad["run"]["timestamp"] = "2026\x1b[2J\u009b\x07"
+bad_path = save(bad, "badtime.json")
+st, out, err = wtg("--load=" + bad_path)
+check(st == 2 and err == ("wtg: %s: run.timestamp: '2026\\e[2J\\xc2\\x9b\\x07' is not a UTC time like "
+                          "2026-11-30T19:26:36Z\n" % bad_path).encode(),
+      "a bad timestamp: exit 2, its text escaped in the one line (got %d, %r)" % (st, err))
+
 # --- CSV and JSON keep the data exact ----------------------------------------------------------
 st, out, err = wtg("--load=" + evil_path, "--format=json")
 back = json.loads(out) if st == 0 else {}
