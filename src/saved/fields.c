@@ -190,8 +190,8 @@ json_t *sv_open_object(struct rd *r, json_t *obj, const char *key, bool nullable
 /* "0-3,5" into s; "none" is the empty set. */
 void sv_want_cpus(struct rd *r, json_t *obj, const char *key, struct wtg_cpuset *s)
 {
-	char list[1024];
-	sv_want_str(r, obj, key, list, sizeof list, true);
+	json_t *v = sv_want(r, obj, key, T_STR | T_NULL);
+	const char *list = json_is_string(v) ? json_string_value(v) : "";	/* whole, however many CPUs */
 	if (!r->failed && strcmp(list, "none") && wtg_cpuset_parse(s, list) < 0)
 		sv_fail(r, key, "'%s' is not a CPU list", list);
 	if (!strcmp(list, "none"))
