@@ -480,7 +480,7 @@ static int opt_child(struct parse_state *ps, const char *arg)
 	return 0;
 }
 
-/* --load, --label, --baseline, --threshold. The files are read later (src/load.c). */
+/* --load, --label, --baseline, --threshold. The files are read later (src/saved/). */
 static int opt_load(struct parse_state *ps, const char *arg)
 {
 	struct wtg_options *o = ps->o;
@@ -496,6 +496,8 @@ static int opt_label(struct parse_state *ps, const char *arg)
 {
 	if (!*arg || strlen(arg) > 64)
 		return usage_error("--label needs a name of 1 to 64 bytes");
+	if (!wtg_text_inert(arg))
+		return usage_error("--label: control characters and bytes that are not UTF-8 are not allowed");
 	ps->o->label = arg;
 	return 0;
 }

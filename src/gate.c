@@ -168,12 +168,16 @@ const char *wtg_verdict_name(enum wtg_verdict v)
 	return names[v];
 }
 
+/* "; what 'a' vs 'b'" added to buf when a and b differ, both escaped (they come from the files). */
 static void add_diff(char *buf, size_t len, const char *what, const char *a, const char *b)
 {
 	if (!strcmp(a, b))
 		return;
+	char *ea = wtg_escape_dup(a), *eb = wtg_escape_dup(b);
 	size_t n = strlen(buf);
-	snprintf(buf + n, len - n, "%s%s '%s' vs '%s'", n ? "; " : "", what, a, b);
+	snprintf(buf + n, len - n, "%s%s '%s' vs '%s'", n ? "; " : "", what, ea ? ea : "?", eb ? eb : "?");
+	free(ea);
+	free(eb);
 }
 
 static void add_diff_int(char *buf, size_t len, const char *what, int64_t a, int64_t b)
@@ -190,7 +194,7 @@ int wtg_gate_warn_differences(FILE *f, const struct wtg_gate_run *runs, int nrun
 	const struct wtg_run_meta *a = runs[0].meta;
 	for (int r = 1; r < nruns; r++) {
 		const struct wtg_run_meta *b = runs[r].meta;
-		char mach[1024] = "", opts[1024] = "";
+		char mach[8192] = "", opts[1024] = "";
 		add_diff(mach, sizeof mach, "hostname", a->machine.hostname, b->machine.hostname);
 		add_diff(mach, sizeof mach, "cpu", a->machine.cpu_model, b->machine.cpu_model);
 		add_diff_int(mach, sizeof mach, "cpus", a->machine.cpus, b->machine.cpus);
@@ -206,9 +210,12 @@ int wtg_gate_warn_differences(FILE *f, const struct wtg_gate_run *runs, int nrun
 				 b->opt.uncached ? "yes" : "no");
 		}
 		if (mach[0] || opts[0]) {
-			fprintf(f, "wtg: warning: %s and %s differ (%s%s%s%s%s): compared all the same\n", a->label,
-				b->label, mach[0] ? "machine: " : "", mach, mach[0] && opts[0] ? "; " : "",
-				opts[0] ? "options: " : "", opts);
+			fputs("wtg: warning: ", f);
+			wtg_escape_put(f, a->label);
+			fputs(" and ", f);
+			wtg_escape_put(f, b->label);
+			fprintf(f, " differ (%s%s%s%s%s): compared all the same\n", mach[0] ? "machine: " : "", mach,
+				mach[0] && opts[0] ? "; " : "", opts[0] ? "options: " : "", opts);
 			warned++;
 		}
 	}
@@ -309,10 +316,16 @@ static void text_report(FILE *f, const struct entry *e, int n, const struct wtg_
 {
 	for (int r = 0; r < nruns; r++) {
 		const struct wtg_run_meta *m = runs[r].meta;
-		fprintf(f, "%-9s %s (%s%s%s%s%s)\n", r == 0 ? (threshold_pct > 0 ? "baseline:" : "runs:") :
-			r == 1 && threshold_pct > 0 ? "now:" : "", m->label, m->path[0] ? m->path : "measured now",
-			m->timestamp[0] ? ", " : "", m->timestamp, m->machine.hostname[0] ? ", " : "",
-			m->machine.hostname);
+		fprintf(f, "%-9s ", r == 0 ? (threshold_pct > 0 ? "baseline:" : "runs:") :
+			r == 1 && threshold_pct > 0 ? "now:" : "");
+		wtg_escape_put(f, m->label);
+		fputs(" (", f);
+		wtg_escape_put(f, m->path[0] ? m->path : "measured now");
+		fputs(m->timestamp[0] ? ", " : "", f);
+		wtg_escape_put(f, m->timestamp);
+		fputs(m->machine.hostname[0] ? ", " : "", f);
+		wtg_escape_put(f, m->machine.hostname);
+		fputs(")\n", f);
 	}
 	for (int i = 0; i < n; i++) {
 		const struct entry *x = &e[i];
@@ -325,8 +338,10 @@ static void text_report(FILE *f, const struct entry *e, int n, const struct wtg_
 			snprintf(ratio, sizeof ratio, "%.3f", x->ratio);
 		if (x->run > 0 && isfinite(x->lo))
 			snprintf(ci, sizeof ci, "[%.3f, %.3f] %s", x->lo, x->hi, x->method);
-		fprintf(f, "  %-16s %10s %7s  %-28s %s\n", runs[x->run].meta->label, val, ratio, ci,
+		char *label = wtg_escape_dup(runs[x->run].meta->label);
+		fprintf(f, "  %-16s %10s %7s  %-28s %s\n", label ? label : "?", val, ratio, ci,
 			x->run > 0 || x->v == WTG_V_MISSING ? missing_word(x) : "");
+		free(label);
 	}
 }
 
@@ -401,8 +416,7 @@ static void markdown_report(FILE *f, const struct entry *e, int n, const struct 
 	for (int i = 0; i < n; i++) {
 		const struct entry *x = &e[i];
 		fprintf(f, "| %s | %s | %s | ", x->exp, x->h->figure, x->h->unit);
-		for (const char *p = runs[x->run].meta->label; *p; p++)
-			fputs(*p == '|' ? "\\|" : (char[2]){ *p, 0 }, f);
+		wtg_markdown_text(f, runs[x->run].meta->label);
 		fputs(" | ", f);
 		num(f, x->f.found ? x->f.value : NAN, "-");
 		fputs(" | ", f);

@@ -350,8 +350,8 @@ static int load_saved(const struct wtg_options *o)
 			return 2;
 		}
 		if (saved.l[saved.n].skipped[0])
-			fprintf(stderr, "wtg: warning: %s: experiments this wtg does not know, left out: %s\n",
-				files[i], saved.l[saved.n].skipped);
+			wtg_error("warning: %s: experiments this wtg does not know, left out: %s", files[i],
+				  saved.l[saved.n].skipped);
 		saved.n++;
 	}
 	return 0;

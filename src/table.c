@@ -196,11 +196,18 @@ void wtg_table_set_row(struct wtg_table *t, int r, const struct wtg_value *v, in
 	pthread_mutex_unlock(&t->lock);
 }
 
+/* The formatted text whole, however long (a saved run's note or check may be long). */
 static char *vformat(const char *fmt, va_list ap)
 {
-	char buf[1024];
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	return xstrdup(buf);
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *buf = xrealloc(NULL, n > 0 ? (size_t)n + 1 : 1);
+	buf[0] = '\0';
+	if (n > 0)
+		vsnprintf(buf, (size_t)n + 1, fmt, again);
+	va_end(again);
+	return buf;
 }
 
 static void add_check(struct wtg_table *t, const char *name, enum wtg_check_status st, char *detail)

@@ -157,46 +157,88 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
+size_t wtg_escape_char(const char *src, char *out, size_t *used)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	static const char hex[] = "0123456789abcdef";
+	size_t u = *s >= 0x80 ? utf8_len(s) : 0;
+	*used = u ? u : 1;
+	if (u) {
+		memcpy(out, s, u);
+		return u;
+	}
+	if (*s >= 0x20 && *s < 0x7f && *s != '\\') {
+		out[0] = (char)*s;
+		return 1;
+	}
+	const char *named = *s == '\n' ? "\\n" : *s == '\t' ? "\\t" : *s == '\r' ? "\\r" : *s == 0x1b ? "\\e"
+			    : *s == '\\' ? "\\\\" : NULL;
+	if (named) {
+		memcpy(out, named, 2);
+		return 2;
+	}
+	out[0] = '\\';
+	out[1] = 'x';
+	out[2] = hex[*s >> 4];
+	out[3] = hex[*s & 15];
+	return 4;
+}
+
 void wtg_escape(char *dst, size_t len, const char *src)
 {
-	static const char hex[] = "0123456789abcdef";
 	if (len == 0)
 		return;
 	const unsigned char *s = (const unsigned char *)src;
 	size_t o = 0;
 	while (*s) {
-		char tmp[8];
-		size_t n = 0;
-		size_t u = *s >= 0x80 ? utf8_len(s) : 0;
-		if (u) {
-			memcpy(tmp, s, u);
-			n = u;
-		} else if (*s == '\\') {
-			memcpy(tmp, "\\\\", 2);
-			n = 2;
-		} else if (*s >= 0x20 && *s < 0x7f) {
-			tmp[n++] = (char)*s;
-		} else {
-			const char *named = *s == '\n' ? "\\n" : *s == '\t' ? "\\t" : *s == '\r' ? "\\r"
-					    : *s == 0x1b ? "\\e" : NULL;
-			if (named) {
-				memcpy(tmp, named, 2);
-				n = 2;
-			} else {
-				tmp[0] = '\\';
-				tmp[1] = 'x';
-				tmp[2] = hex[*s >> 4];
-				tmp[3] = hex[*s & 15];
-				n = 4;
-			}
-		}
+		char tmp[4];
+		size_t used, n = wtg_escape_char((const char *)s, tmp, &used);
 		if (o + n >= len)
 			break;	/* never a half escape or half a character */
 		memcpy(dst + o, tmp, n);
 		o += n;
-		s += u ? u : 1;
+		s += used;
 	}
 	dst[o] = '\0';
+}
+
+char *wtg_escape_dup(const char *src)
+{
+	const unsigned char *s = (const unsigned char *)(src ? src : "");
+	size_t need = 1;
+	for (const unsigned char *p = s; *p;) {
+		char tmp[4];
+		size_t used;
+		need += wtg_escape_char((const char *)p, tmp, &used);
+		p += used;
+	}
+	char *out = malloc(need);
+	if (out)
+		wtg_escape(out, need, (const char *)s);
+	return out;
+}
+
+void wtg_escape_put(FILE *f, const char *src)
+{
+	const unsigned char *s = (const unsigned char *)(src ? src : "");
+	while (*s) {
+		char tmp[4];
+		size_t used, n = wtg_escape_char((const char *)s, tmp, &used);
+		fwrite(tmp, 1, n, f);
+		s += used;
+	}
+}
+
+bool wtg_text_inert(const char *src)
+{
+	for (const unsigned char *s = (const unsigned char *)src; *s;) {
+		char tmp[4];
+		size_t used, n = wtg_escape_char((const char *)s, tmp, &used);
+		if (n != used && *s != '\\')
+			return false;
+		s += used;
+	}
+	return true;
 }
 
 void wtg_error(const char *fmt, ...)
@@ -251,8 +293,23 @@ int wtg_utf8_len(const unsigned char *p)
 	return n;
 }
 
+size_t wtg_text_escaped(const char *s, char *out)
+{
+	size_t used, n = wtg_escape_char(s, out, &used);
+	if (*s == '\\' || *s == '\t' || *s == '\n' || n == used)
+		return 0;
+	return n;
+}
+
 size_t wtg_text_char(const char *s, int *cols)
 {
+	char esc[4];
+	size_t used, n0 = wtg_text_escaped(s, esc);
+	if (n0) {	/* drawn escaped: one column per byte of the escape */
+		wtg_escape_char(s, esc, &used);
+		*cols = (int)n0;
+		return used;
+	}
 	mbstate_t st;
 	wchar_t wc;
 	memset(&st, 0, sizeof st);

@@ -9,6 +9,9 @@
 
 #define WTG_CHUNK (64u * 1024u)	/* granularity of the known prefix sums */
 
+/* NONE: no experiment that reads the data file has been asked for yet, so there is none */
+enum wtg_df_state { WTG_DF_NONE = 0, WTG_DF_PREPARING, WTG_DF_READY, WTG_DF_FAILED };
+
 struct wtg_datafile {
 	char path[PATH_MAX];
 	bool owned;		/* created by wtg: removed on every exit; never true for --file */

@@ -13,6 +13,9 @@
 #include "wtg/stats.h"
 #include "wtg/table.h"
 
+/* At most this many experiments in the registry (and tables in a session or a saved run). */
+#define WTG_MAX_EXP 32
+
 struct wtg_plan;
 
 enum wtg_view { WTG_VIEW_SWEEP = 0, WTG_VIEW_BARS, WTG_VIEW_HISTOGRAM, WTG_VIEW_COUNTERS };

@@ -10,9 +10,9 @@
 
 #include "wtg/conditions.h"
 #include "wtg/datafile.h"
+#include "wtg/experiment.h"
 #include "wtg/machine.h"
 #include "wtg/options.h"
-#include "wtg/session.h"
 #include "wtg/table.h"
 #include "wtg/topology.h"
 
@@ -41,7 +41,9 @@ struct wtg_run_options {
 /* What a run says about itself: for a saved one, read from its file; for the live one, filled by
  * wtg_run_meta_live. */
 struct wtg_run_meta {
-	char label[128];		/* --label, the saved label, else the file's base name */
+	const char *label;		/* --label, the saved label (whole, in the loaded run's arena), else
+					 * the file's base name (in label_buf); never NULL once filled */
+	char label_buf[256];
 	char path[1024];		/* the file, "" for the live run */
 	char timestamp[40];		/* "2026-11-30T19:26:36Z", "" unknown */
 	char version[32];		/* the wtg that wrote it */
@@ -101,14 +103,5 @@ void wtg_loaded_free(struct wtg_loaded *l);
 
 /* "runs/quiet.json" -> "quiet". */
 void wtg_load_label_from_path(const char *path, char *buf, size_t len);
-
-/* The live run's metadata: label (--label, else "live"), machine, options, conditions now. */
-void wtg_run_meta_live(struct wtg_run_meta *m, const struct wtg_session *s);
-
-/* Fill m to write the loaded run again: its machine, topology, data file, conditions, options,
- * command line, seed, start, duration and label, and its tables (tables[i], present ones wanted).
- * m and tables point into l: use them while l lives. */
-void wtg_loaded_report_meta(const struct wtg_loaded *l, struct wtg_report_meta *m,
-			    const struct wtg_table **tables);
 
 #endif

@@ -11,6 +11,9 @@
 #include "wtg/options.h"
 #include "wtg/session.h"
 
+struct wtg_run_meta;
+struct wtg_loaded;
+
 /* The version of the JSON layout (documented in wtg(1), schema in $(pkgdatadir)/wtg-report.schema.json). */
 #define WTG_JSON_SCHEMA 2
 /* Series longer than this are thinned evenly in JSON, with the count they had. */
@@ -134,6 +137,19 @@ int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_sessio
 /* An experiment's chart as an <svg> element with a 1280x720 view box; attrs (may be NULL) go into
  * its start tag. The caller holds the table's lock. */
 void wtg_svg_chart(FILE *f, const struct wtg_table *t, const struct wtg_machine *m, const char *attrs);
+/* The live run's metadata: label (--label, else "live"), machine, options, conditions now
+ * (src/report/runmeta.c). */
+void wtg_run_meta_live(struct wtg_run_meta *m, const struct wtg_session *s);
+/* Fill m to write the loaded run again: its machine, topology, data file, conditions, options,
+ * command line, seed, start, duration and label, and its tables (tables[i], present ones wanted).
+ * m and tables point into l: use them while l lives. */
+void wtg_loaded_report_meta(const struct wtg_loaded *l, struct wtg_report_meta *m,
+			    const struct wtg_table **tables);
+
+/* s as Markdown text on one line: markup characters and '|' escaped, line breaks and tabs as spaces,
+ * other control characters, C1 controls and bytes that are not UTF-8 escaped as wtg_escape does. */
+void wtg_markdown_text(FILE *f, const char *s);
+
 /* Text for XML (element content or a quoted attribute): & < > " ' escaped, control characters as
  * spaces, invalid UTF-8 as U+FFFD. */
 void wtg_xml_string(FILE *f, const char *s);

@@ -16,11 +16,7 @@
 #include "wtg/table.h"
 #include "wtg/topology.h"
 
-#define WTG_MAX_EXP 32
 #define WTG_QUEUE_MAX 64
-
-/* NONE: no experiment that reads the data file has been asked for yet, so there is none */
-enum wtg_df_state { WTG_DF_NONE = 0, WTG_DF_PREPARING, WTG_DF_READY, WTG_DF_FAILED };
 
 struct wtg_session {
 	const struct wtg_options *opt;

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #define WTG_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -44,6 +45,19 @@ void wtg_strlcpy(char *dst, const char *src, size_t len);
  * UTF-8 C1 controls) \\xHH; valid UTF-8 text is kept. Truncates between characters, never
  * inside an escape. */
 void wtg_escape(char *dst, size_t len, const char *src);
+/* The one escaping rule, a character at a time: the visible form of the character at s (not '\0')
+ * into out (1 to 4 bytes, not terminated), its length returned, and in *used the bytes of s it
+ * stands for (1 for a byte escaped as \xHH). */
+size_t wtg_escape_char(const char *s, char *out, size_t *used);
+/* The same escaping, whole: a copy to free() (NULL only when memory runs out; src NULL is ""). */
+char *wtg_escape_dup(const char *src);
+/* The same escaping, whole, written to f: every string that did not come from wtg itself (a saved
+ * run's fields, labels, notes, column names) goes to a terminal, a text or Markdown report or the
+ * comparison through wtg_escape, wtg_escape_dup or this. */
+void wtg_escape_put(FILE *f, const char *src);
+/* True when wtg_escape changes nothing in s but its backslashes: no control character, no C1
+ * control, no byte that is not UTF-8. */
+bool wtg_text_inert(const char *s);
 
 /* The one way an error or notice reaches stderr: "wtg: " + the formatted message, escaped with
  * wtg_escape (a path with a newline or ESC in it stays on one line), + newline, in one write. */
@@ -54,9 +68,14 @@ int wtg_utf8_len(const unsigned char *p);
 
 /* ---- text on a terminal: the dashboard and the text report measure and wrap it the same way ---- */
 
+/* The escape a screen draws for the character at s in place of it (a control character but tab and
+ * line break, a C1 control, a byte that is not UTF-8; as wtg_escape_char writes it) into out (4
+ * bytes), and its length; 0 when the character is drawn as it is. */
+size_t wtg_text_escaped(const char *s, char *out);
 /* The character at s (non-empty): its bytes (at least 1), and in *cols the columns it takes
- * (wcwidth in the locale's encoding; a character the locale cannot read, or with no width, is
- * one column; a valid UTF-8 sequence the locale cannot read is one character). */
+ * (a character drawn escaped: the escape's length, see wtg_text_escaped; else wcwidth in the
+ * locale's encoding; a character the locale cannot read, or with no width, is one column; a valid
+ * UTF-8 sequence the locale cannot read is one character). */
 size_t wtg_text_char(const char *s, int *cols);
 /* Columns of the first n bytes of s (NULL: 0), and of the whole of s. */
 int wtg_text_width_n(const char *s, size_t n);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -155,16 +156,24 @@ void wtg_report_locale_end(locale_t old)
 		uselocale(old);
 }
 
-/* One key and its formatted value, to fn. */
+/* One key and a string from the machine or a file, escaped (wtg_escape_dup), whole. */
+static void item_text(wtg_report_item_fn fn, void *arg, const char *key, const char *value)
+{
+	char *v = wtg_escape_dup(value);
+	fn(arg, key, v ? v : "(out of memory)");
+	free(v);
+}
+
+/* One key and its formatted value (a path, a filesystem's name: escaped too), to fn. */
 static void item(wtg_report_item_fn fn, void *arg, const char *key, const char *fmt, ...) WTG_PRINTF(4, 5);
 static void item(wtg_report_item_fn fn, void *arg, const char *key, const char *fmt, ...)
 {
-	char buf[1024];
+	char buf[8192];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	fn(arg, key, buf);
+	item_text(fn, arg, key, buf);
 }
 
 /* "L1 48K, L2 2M, L3 32M": the data and unified caches of CPU 0, or "unknown". */
@@ -190,14 +199,14 @@ static void machine_items(const struct wtg_machine *m, wtg_report_item_fn fn, vo
 {
 	char caches[256];
 	cache_list(caches, sizeof caches, m);
-	item(fn, arg, "CPU", "%s", m->cpu_model);
+	item_text(fn, arg, "CPU", m->cpu_model);
 	item(fn, arg, "CPUs", "%d online", m->cpus);
 	item(fn, arg, "page size", "%ld B", m->page_size);
 	item(fn, arg, "caches", "%s", caches);
-	item(fn, arg, "kernel", "%s", m->kernel);
-	item(fn, arg, "clock source", "%s", m->clocksource);
+	item_text(fn, arg, "kernel", m->kernel);
+	item_text(fn, arg, "clock source", m->clocksource);
 	item(fn, arg, "hypervisor", "%s", m->hypervisor ? "yes" : "no");
-	item(fn, arg, "THP", "%s", m->thp[0] ? m->thp : "unknown");
+	item_text(fn, arg, "THP", m->thp[0] ? m->thp : "unknown");
 	item(fn, arg, "hw counters", "%s", m->hw_counters ? "instructions and cycles" : "n/a (no hardware counters)");
 }
 

@@ -14,17 +14,23 @@
 #include "writers.h"
 #include "wtg/util.h"
 
-/* Text inside a table cell or a line: '|' and markup characters escaped, line breaks as spaces. */
-static void md_text(FILE *f, const char *s)
+/* Text inside a table cell or a line: '|' and markup characters escaped, line breaks and tabs as
+ * spaces, any other control character, C1 control or byte that is not UTF-8 in its escaped form
+ * (wtg_escape_char), so that nothing reaches a terminal that shows the file. */
+void wtg_markdown_text(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c < 0x20 || c == 0x7f)
+	while (s && *s) {
+		size_t used = 1;
+		if (*s == '\n' || *s == '\t') {
 			putc(' ', f);
-		else if (strchr("|\\`*_<>[]#", c))
-			fprintf(f, "\\%c", c);
-		else
-			putc(c, f);
+		} else if (strchr("|\\`*_<>[]#", *s)) {
+			putc('\\', f);
+			putc(*s, f);
+		} else {
+			char tmp[4];
+			fwrite(tmp, 1, wtg_escape_char(s, tmp, &used), f);
+		}
+		s += used;
 	}
 }
 
@@ -40,21 +46,28 @@ void wtg_markdown_begin(FILE *f, const struct wtg_report_meta *meta)
 	if (meta->has_seed)
 		fprintf(f, ", seed %" PRIu64 "%s", meta->seed, meta->quick ? ", quick sizes" : "");
 	fputs("\n- **machine**: ", f);
-	md_text(f, m->cpu_model);
+	wtg_markdown_text(f, m->cpu_model);
 	fprintf(f, ", %d CPUs", m->cpus);
 	if (m->memory_bytes) {
 		char mem[32];
 		wtg_fmt_size(mem, sizeof mem, m->memory_bytes);
 		fprintf(f, ", %s memory", mem);
 	}
-	if (m->virtualization[0])
-		fprintf(f, ", virtualization %s", m->virtualization);
+	if (m->virtualization[0]) {
+		fputs(", virtualization ", f);
+		wtg_markdown_text(f, m->virtualization);
+	}
 	fputs("\n- **system**: ", f);
-	md_text(f, m->os[0] ? m->os : "unknown OS");
+	wtg_markdown_text(f, m->os[0] ? m->os : "unknown OS");
 	fputs(", ", f);
-	md_text(f, m->kernel);
-	fprintf(f, ", clock source %s, THP %s, governor %s\n", m->clocksource, m->thp[0] ? m->thp : "unknown",
-		m->governor[0] ? m->governor : "n/a");
+	wtg_markdown_text(f, m->kernel);
+	fputs(", clock source ", f);
+	wtg_markdown_text(f, m->clocksource);
+	fputs(", THP ", f);
+	wtg_markdown_text(f, m->thp[0] ? m->thp : "unknown");
+	fputs(", governor ", f);
+	wtg_markdown_text(f, m->governor[0] ? m->governor : "n/a");
+	putc('\n', f);
 	const struct wtg_report_tally *t = &meta->tally;
 	fprintf(f, "- **checks**: %d ok, %d warn, %d failed over %d experiment%s\n", t->ok, t->warn, t->fail,
 		t->experiments, t->experiments == 1 ? "" : "s");
@@ -65,10 +78,10 @@ static void write_table(FILE *f, const struct wtg_table *t)
 	fputs("|", f);
 	for (int c = 0; c < t->ncols; c++) {
 		putc(' ', f);
-		md_text(f, t->cols[c].name);
+		wtg_markdown_text(f, t->cols[c].name);
 		if (t->cols[c].unit && t->cols[c].unit[0]) {
 			fputs(" [", f);
-			md_text(f, t->cols[c].unit);
+			wtg_markdown_text(f, t->cols[c].unit);
 			putc(']', f);
 		}
 		fputs(" |", f);
@@ -81,9 +94,10 @@ static void write_table(FILE *f, const struct wtg_table *t)
 		putc('|', f);
 		for (int c = 0; c < t->ncols; c++) {
 			char buf[512];
-			wtg_report_fmt_value(buf, sizeof buf, &t->rows[r].v[c], &t->cols[c], true);
+			const struct wtg_value *v = &t->rows[r].v[c];
+			wtg_report_fmt_value(buf, sizeof buf, v, &t->cols[c], true);
 			putc(' ', f);
-			md_text(f, buf);
+			wtg_markdown_text(f, v->type == WTG_T_TEXT && v->s ? v->s : buf);	/* text whole */
 			fputs(" |", f);
 		}
 		putc('\n', f);
@@ -97,15 +111,15 @@ void wtg_markdown_table(FILE *f, const struct wtg_report_meta *m, const struct w
 	(void)n;
 	const struct wtg_experiment *e = t->exp;
 	fputs("\n## ", f);
-	md_text(f, e ? e->name : "?");
+	wtg_markdown_text(f, e ? e->name : "?");
 	fputs(": ", f);
-	md_text(f, e ? e->question : "");
+	wtg_markdown_text(f, e ? e->question : "");
 	fputs("\n\n", f);
 	if (t->state != WTG_DONE) {
 		fprintf(f, "**%s**", wtg_report_state_name(t->state));
 		if (t->error[0]) {
 			fputs(": ", f);
-			md_text(f, t->error);
+			wtg_markdown_text(f, t->error);
 		}
 		fputs("\n\n", f);
 	}
@@ -118,16 +132,16 @@ void wtg_markdown_table(FILE *f, const struct wtg_report_meta *m, const struct w
 		if (t->checks[i].status == WTG_CHECK_OK)
 			continue;
 		fprintf(f, "- **%s** ", wtg_check_status_name(t->checks[i].status));
-		md_text(f, t->checks[i].name);
+		wtg_markdown_text(f, t->checks[i].name);
 		fputs(": ", f);
-		md_text(f, t->checks[i].detail);
+		wtg_markdown_text(f, t->checks[i].detail);
 		putc('\n', f);
 	}
 	if (t->nnotes)
 		putc('\n', f);
 	for (int i = 0; i < t->nnotes; i++) {
 		fputs("> ", f);
-		md_text(f, t->notes[i]);
+		wtg_markdown_text(f, t->notes[i]);
 		fputs(i + 1 < t->nnotes ? "\n>\n" : "\n", f);
 	}
 }

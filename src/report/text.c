@@ -17,12 +17,19 @@
 #define WIDTH 100	/* wrap prose here */
 #define GAP 2		/* spaces between table columns */
 
-/* A table cell stays on its line: control characters (tabs, line breaks) become spaces. */
-static void flatten(char *s)
+/* A table cell, column name or unit stays on its line and drives no terminal: tabs and line breaks
+ * as spaces, the rest escaped (wtg_escape_dup), whole. A copy to free; NULL when memory runs out. */
+static char *flat(const char *s)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = ' ';
+	char *spaced = strdup(s ? s : "");
+	if (!spaced)
+		return NULL;
+	for (char *p = spaced; *p; p++)
+		if (*p == '\t' || *p == '\n')
+			*p = ' ';
+	char *out = wtg_escape_dup(spaced);
+	free(spaced);
+	return out;
 }
 
 static void pad(FILE *f, int n)
@@ -78,28 +85,35 @@ static void line_flush(FILE *f, struct line *l)
 	l->len = 0;
 }
 
-/* Prose as wrap lays it out: blanks and control characters (but line breaks) as one space between
- * words, none at the start or end of a line. Returns a copy to free, or NULL. */
+/* Prose as wrap lays it out: blanks and tabs as one space between words, none at the start or end
+ * of a line; line breaks kept; any other control character, C1 control or byte that is not UTF-8
+ * in its escaped form (wtg_escape_char; a backslash stays one, so text escaped before stays as it
+ * is). Returns a copy to free, or NULL. */
 static char *normalize(const char *s)
 {
-	char *out = malloc(strlen(s ? s : "") + 1);
+	char *out = malloc(strlen(s ? s : "") * 4 + 1);
 	size_t n = 0;
 	if (!out)
 		return NULL;
 	bool blank = false;
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '\n') {
-			out[n++] = '\n';
-			blank = false;
-		} else if (c < 0x20 || c == ' ' || c == 0x7f) {
-			blank = n > 0 && out[n - 1] != '\n';
-		} else {
-			if (blank)
-				out[n++] = ' ';
-			blank = false;
-			out[n++] = (char)c;
+	while (s && *s) {
+		char c = *s;
+		if (c == '\n' || c == ' ' || c == '\t') {
+			if (c == '\n')
+				out[n++] = '\n';
+			blank = c != '\n' && n > 0 && out[n - 1] != '\n';
+			s++;
+			continue;
 		}
+		if (blank)
+			out[n++] = ' ';
+		blank = false;
+		size_t used = 1;
+		if (c == '\\')
+			out[n++] = c;
+		else
+			n += wtg_escape_char(s, out + n, &used);
+		s += used;
 	}
 	out[n] = '\0';
 	return out;
@@ -207,6 +221,32 @@ static void fmt_cond(char *buf, size_t len, const struct wtg_cond_snapshot *c)
 	snprintf(buf, len, "%s, %s, %s", burn, pol ? pol : "policy ?", wtg_iomode_name(c->io));
 }
 
+/* What a table's cell shows, escaped (a copy to free, NULL when memory runs out): row -2 the column's
+ * name, -1 its unit in brackets, else the value (own column c) or the row's conditions (c < 0). */
+static char *cell_text(const struct wtg_table *t, const struct wtg_column *col, int c, int r, bool group)
+{
+	char buf[512];
+	if (r == -2)
+		return flat(col->name);
+	if (r == -1) {
+		if (!col->unit || !col->unit[0])
+			return flat("");
+		char *u = flat(col->unit), *out = u ? malloc(strlen(u) + 3) : NULL;
+		if (out)
+			sprintf(out, "[%s]", u);
+		free(u);
+		return out;
+	}
+	const struct wtg_value *v = c >= 0 ? &t->rows[r].v[c] : NULL;
+	if (v && v->type == WTG_T_TEXT)
+		return flat(v->s ? v->s : "");	/* whole, however long */
+	if (v)
+		wtg_report_fmt_value(buf, sizeof buf, v, col, group);
+	else
+		fmt_cond(buf, sizeof buf, &t->rows[r].cond);
+	return flat(buf);
+}
+
 /* The table: names, units in brackets, then the rows. A "conditions" column is added when the
  * conditions changed between rows, so a reader sees which rows ran under what. */
 static void write_table(FILE *f, const struct wtg_table *t)
@@ -227,7 +267,9 @@ static void write_table(FILE *f, const struct wtg_table *t)
 	if (cond_col)
 		cols[own] = &cond_column;
 
-	char **cells = calloc((size_t)nr * (size_t)nc + 1, sizeof *cells);
+	/* rows -2 and -1 are the header: the names, then the units in brackets */
+	size_t ncells = (size_t)(nr + 2) * (size_t)nc;
+	char **cells = calloc(ncells + 1, sizeof *cells);
 	int *width = calloc((size_t)nc, sizeof *width);
 	if (!cells || !width) {
 		free(cells);
@@ -240,34 +282,19 @@ static void write_table(FILE *f, const struct wtg_table *t)
 		for (int r = 0; r < nr && c < own; r++)
 			if (magnitude(&t->rows[r].v[c]) >= 10000)
 				group = true;
-		char unit[48] = "";
-		if (cols[c]->unit && cols[c]->unit[0])
-			snprintf(unit, sizeof unit, "[%s]", cols[c]->unit);
-		width[c] = wtg_text_width(cols[c]->name);
-		if (wtg_text_width(unit) > width[c])
-			width[c] = wtg_text_width(unit);
-		for (int r = 0; r < nr; r++) {
-			char buf[512];
-			if (c < own)
-				wtg_report_fmt_value(buf, sizeof buf, &t->rows[r].v[c], cols[c], group);
-			else
-				fmt_cond(buf, sizeof buf, &t->rows[r].cond);
-			flatten(buf);
-			cells[(size_t)r * (size_t)nc + (size_t)c] = strdup(buf);
-			if (wtg_text_width(buf) > width[c])
-				width[c] = wtg_text_width(buf);
+		for (int r = -2; r < nr; r++) {
+			char *txt = cell_text(t, cols[c], c < own ? c : -1, r, group);
+			cells[(size_t)(r + 2) * (size_t)nc + (size_t)c] = txt;
+			if (txt && wtg_text_width(txt) > width[c])
+				width[c] = wtg_text_width(txt);
 		}
 	}
-	/* header: names, then units; numbers align right, text left */
+	/* numbers align right, text left */
 	struct line l = { NULL, 0, 0 };
 	for (int r = -2; r < nr; r++) {
 		line_pad(&l, GAP);
 		for (int c = 0; c < nc; c++) {
-			char unit[48] = "";
-			if (cols[c]->unit && cols[c]->unit[0])
-				snprintf(unit, sizeof unit, "[%s]", cols[c]->unit);
-			const char *txt = r == -2 ? cols[c]->name : r == -1 ? unit
-					: cells[(size_t)r * (size_t)nc + (size_t)c];
+			const char *txt = cells[(size_t)(r + 2) * (size_t)nc + (size_t)c];
 			if (c)
 				line_pad(&l, GAP);
 			cell(&l, txt ? txt : "?", width[c], cols[c]->type != WTG_T_TEXT);
@@ -275,7 +302,7 @@ static void write_table(FILE *f, const struct wtg_table *t)
 		line_flush(f, &l);
 	}
 	free(l.buf);
-	for (size_t i = 0; i < (size_t)nr * (size_t)nc; i++)
+	for (size_t i = 0; i < ncells; i++)
 		free(cells[i]);
 	free(cells);
 	free(width);
@@ -384,9 +411,14 @@ void wtg_text_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 	for (int i = 0; i < t->nchecks; i++) {
 		const struct wtg_check *c = &t->checks[i];
 		fputs(c->status == WTG_CHECK_OK ? "  ok      " : c->status == WTG_CHECK_WARN ? "  warn    " : "  FAILED  ", f);
-		char buf[1200];
-		snprintf(buf, sizeof buf, "%s: %s", c->name, c->detail ? c->detail : "");
-		wrap(f, 10, 10, buf);
+		char *name = flat(c->name);
+		const char *d = c->detail ? c->detail : "";
+		char *buf = name ? malloc(strlen(name) + strlen(d) + 3) : NULL;
+		if (buf)
+			sprintf(buf, "%s: %s", name, d);
+		wrap(f, 10, 10, buf ? buf : "(out of memory)");
+		free(buf);
+		free(name);
 	}
 	for (int i = 0; i < t->nnotes; i++) {
 		fputs("  note: ", f);

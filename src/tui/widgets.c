@@ -50,6 +50,18 @@ int tui_put(WINDOW *w, int y, int x, int maxw, attr_t a, const char *s)
 	wattrset(w, (int)a);
 	wmove(w, y, x);
 	while (*s && col < maxw) {
+		char esc[4];
+		size_t en = wtg_text_escaped(s, esc);
+		if (en) {	/* a control character or a byte that is not UTF-8, from a file: its escape */
+			int cols;
+			size_t n = wtg_text_char(s, &cols);
+			if (col + (int)en > maxw)
+				break;
+			waddnstr(w, esc, (int)en);
+			col += (int)en;
+			s += n;
+			continue;
+		}
 		wchar_t wc;
 		int cw;
 		size_t n = next_char(s, &wc, &cw);

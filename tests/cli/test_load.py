@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import tempfile
 
-from wtgtest import WTG, check, datadir, experiment, finish, rows, run, run_json, series
+from wtgtest import WTG, check, save_json, datadir, experiment, finish, rows, run, run_json, series
 
 tmp = tempfile.mkdtemp(prefix="wtg-load-")
 
@@ -17,9 +17,7 @@ def path(name):
 
 
 def save(doc, name):
-    with open(path(name), "w") as f:
-        json.dump(doc, f)
-    return path(name)
+    return save_json(tmp, doc, name)
 
 
 def one_error_line(status, err, fname, what):

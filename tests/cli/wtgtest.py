@@ -165,6 +165,14 @@ def experiment(doc, name):
     return None
 
 
+def save_json(folder, doc, name):
+    """doc written as folder/name; returns the path."""
+    p = os.path.join(folder, name)
+    with open(p, "w") as f:
+        json.dump(doc, f)
+    return p
+
+
 def rows(exp):
     """Rows as dicts keyed by column name (schema 2 writes them so; schema 1 wrote arrays in
     column order)."""

@@ -427,8 +427,29 @@ static void fill_valley_all(struct wtg_table *t) { fill_valley(t, 99); }
 static void fill_valley_3(struct wtg_table *t) { fill_valley(t, 3); }
 static void fill_readcost_plain(struct wtg_table *t) { fill_readcost(t, NULL); }
 
+/* A saved run's check and note with terminal controls in them (ESC, the C1 CSI, BEL). */
+static void fill_valley_hostile(struct wtg_table *t)
+{
+	fill_valley(t, 99);
+	wtg_table_check(t, "x\033[5m", false, "bad \xc2\x9b" "31m");
+	wtg_table_note(t, "note \033]0;title\a here");
+}
+
+/* The screen draws such a string's escape, never the bytes: nothing reaches the terminal raw. */
+static void test_hostile_text(void)
+{
+	render("valley", fill_valley_hostile, 16, 100, false);
+	CHECK(has("x\\e[5m: bad \\xc2\\x9b31m"));
+	CHECK(has("note \\e]0;title\\x07 here"));
+	bool raw = false;
+	for (int y = 0; y < 64; y++)
+		raw = raw || strpbrk(screen[y], "\033\a") || strstr(screen[y], "\xc2\x9b");
+	CHECK(!raw);
+}
+
 static void test_views(void)
 {
+	test_hostile_text();
 	render("valley", fill_valley_all, 13, 78, false);
 	CHECK(has("GB/s"));
 	CHECK(has("16B"));

@@ -38,7 +38,10 @@ static void test_text_width_wrap(void)
 	CHECK(wtg_text_width("abc") == 3);
 	CHECK(wtg_text_width("12 \xc2\xb5s") == 5);		/* "12 µs": one column for µ in any locale */
 	CHECK(wtg_text_width_n("\xc2\xb5s", 2) == 1);
-	CHECK(wtg_text_width("\xff") == 1);			/* not UTF-8: one column a byte */
+	CHECK(wtg_text_width("\xff") == 4);			/* not UTF-8: drawn as its escape \xff */
+	CHECK(wtg_text_width("a\033b") == 4);			/* ESC drawn as \e */
+	CHECK(wtg_text_width("\xc2\x9b") == 8);		/* the C1 CSI: \xc2\x9b */
+	CHECK(wtg_text_width("a\\b\tc") == 5);		/* a backslash and a tab as they are */
 	CHECK(wtg_utf8_len((const unsigned char *)"\xe2\x9c\x93") == 3);
 	CHECK(wtg_utf8_len((const unsigned char *)"\xc0\x80") == 0);	/* overlong */
 	char out[256];
@@ -136,6 +139,43 @@ static void test_smaps_huge(void)
 	}
 }
 
+/* The one escaping rule, whole: the copy, the stream, the check --label uses, the screen's escape. */
+static int test_escape_whole(void)
+{
+	char big[3000];
+	memset(big, 'a', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	big[1000] = '\033';
+	char *d = wtg_escape_dup(big);
+	CHECK(d != NULL && strlen(d) == sizeof big - 1 + 1);	/* nothing cut: ESC is two bytes */
+	CHECK(d != NULL && strncmp(d + 1000, "\\ea", 3) == 0);
+	free(d);
+	d = wtg_escape_dup("host\r\n\xc2\x85x\\");
+	CHECK_STR(d, "host\\r\\n\\xc2\\x85x\\\\");
+	free(d);
+	d = wtg_escape_dup(NULL);
+	CHECK_STR(d, "");
+	free(d);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	wtg_escape_put(f, "a\033[2Jb\xc2\x9b\a");
+	fclose(f);
+	CHECK_STR(buf, "a\\e[2Jb\\xc2\\x9b\\x07");
+	free(buf);
+	CHECK(wtg_text_inert("quiet run \xc3\xa9 \\ 1"));
+	CHECK(!wtg_text_inert("a\033b"));
+	CHECK(!wtg_text_inert("a\tb"));
+	CHECK(!wtg_text_inert("a\x9bb"));
+	CHECK(!wtg_text_inert("a\xc2\x9b"));
+	CHECK(!wtg_text_inert("a\x7f"));
+	char e[4];
+	CHECK(wtg_text_escaped("\033", e) == 2 && memcmp(e, "\\e", 2) == 0);
+	CHECK(wtg_text_escaped("\xc2\x9b", e) == 4 && memcmp(e, "\\xc2", 4) == 0);
+	CHECK(wtg_text_escaped("\\", e) == 0 && wtg_text_escaped("\t", e) == 0 && wtg_text_escaped("\xc3\xa9", e) == 0);
+	return 0;
+}
+
 int main(void)
 {
 	test_text_width_wrap();
@@ -205,6 +245,10 @@ int main(void)
 	CHECK_STR(esc, "ab");
 	wtg_escape(esc, 3, "\xc3\xa9\xc3\xa9");	/* never half a character */
 	CHECK_STR(esc, "\xc3\xa9");
+	/* BEL, OSC and CSI spellings, DEL, a lone 0x9B byte, a cut UTF-8 sequence at the end */
+	wtg_escape(esc, sizeof esc, "\a\033]0;t\a\x9b" "2J\x7f\xe2\x80");
+	CHECK_STR(esc, "\\x07\\e]0;t\\x07\\x9b" "2J\\x7f\\xe2\\x80");
+	test_escape_whole();
 
 	return unit_done("test_util");
 }

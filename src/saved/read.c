@@ -1,0 +1,233 @@
+/* read.c: saved runs come back (wtg/load.h): a file read a chunk at a time through the streaming
+ * parse, or whole through jansson when the stream must give it up; the loaded run's life. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "saved.h"
+
+void wtg_load_label_from_path(const char *path, char *buf, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	wtg_strlcpy(buf, base, len);
+	char *dot = strrchr(buf, '.');
+	if (dot && dot != buf)
+		*dot = '\0';
+	if (!buf[0])
+		wtg_strlcpy(buf, path, len);
+}
+
+/* A run whose file gave no label is named after its file. */
+static void name_from_path(struct wtg_loaded *l, const char *name)
+{
+	if (l->meta.label)
+		return;
+	wtg_load_label_from_path(name, l->meta.label_buf, sizeof l->meta.label_buf);
+	l->meta.label = l->meta.label_buf;
+}
+
+static void loaded_init(struct wtg_loaded *l, const char *name)
+{
+	memset(l, 0, sizeof *l);
+	for (int i = 0; i < WTG_MAX_EXP; i++)
+		wtg_table_init(&l->tables[i], i < wtg_nexperiments ? wtg_experiments[i] : NULL);
+	l->meta.duration_s = NAN;
+	l->meta.machine.cpus = -1;
+	l->meta.machine.boost = -1;
+	l->meta.machine.smt_active = -1;
+	l->meta.machine.nmitigations = -1;
+	wtg_strlcpy(l->meta.path, name, sizeof l->meta.path);
+}
+
+void wtg_loaded_free(struct wtg_loaded *l)
+{
+	for (int i = 0; i < WTG_MAX_EXP; i++)
+		wtg_table_free(&l->tables[i]);
+	sv_arena_release(l->strings);	/* the document, column names and units with it */
+	l->strings = NULL;
+	free(l->saved.opt.argv);
+	l->saved.opt.argv = NULL;
+	l->saved.opt.argc = 0;
+}
+
+/* Parse with jansson alone and walk the tree: the reader of anything the stream gives up on. */
+static int load_whole(const char *buf, size_t len, const char *name, struct wtg_loaded *l, char *err,
+		      size_t errlen)
+{
+	struct rd r = { .name = name, .err = err, .errlen = errlen };
+	json_error_t je;
+	struct arena *doc = NULL;
+	json_set_alloc_funcs(sv_arena_malloc, sv_arena_free);
+	sv_arena_head = &doc;
+	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	sv_arena_head = NULL;
+	l->strings = doc;
+	if (!root) {
+		snprintf(err, errlen, "%s: line %d column %d: %s", name, je.line, je.column, je.text);
+		wtg_loaded_free(l);
+		return -1;
+	}
+	if (sv_read_root(&r, root, l) < 0) {
+		wtg_loaded_free(l);
+		return -1;
+	}
+	name_from_path(l, name);
+	return 0;
+}
+
+/* The walk over a streamed document: l owns the arena from here. */
+static int sparse_walk(struct sparse *sp, const char *name, struct wtg_loaded *l, char *err, size_t errlen)
+{
+	struct rd r = { .name = name, .err = err, .errlen = errlen, .streamed = sv_sparse_rows(sp) };
+	l->strings = sp->doc;
+	sp->doc = NULL;
+	int rc = sv_read_root(&r, sv_sparse_root(sp), l);
+	sv_sparse_free(sp);
+	if (rc < 0) {
+		wtg_loaded_free(l);
+		return -1;
+	}
+	name_from_path(l, name);
+	return 0;
+}
+
+int wtg_load_buffer(const char *buf, size_t len, const char *name, struct wtg_loaded *l, char *err,
+		    size_t errlen)
+{
+	loaded_init(l, name);
+	if (len == 0) {
+		snprintf(err, errlen, "%s: empty file, not a wtg report", name);
+		wtg_loaded_free(l);
+		return -1;
+	}
+	struct sparse sp;
+	if (sv_sparse_begin(&sp)) {
+		if (sv_sparse_feed(&sp, buf, len) && sv_sparse_feed(&sp, NULL, 0))
+			return sparse_walk(&sp, name, l, err, errlen);
+		sv_sparse_free(&sp);
+	}
+	return load_whole(buf, len, name, l, err, errlen);
+}
+
+/* path opened for reading: a regular file of at most WTG_LOAD_MAX_BYTES; -1 with the reason in err. */
+static int open_report(const char *path, size_t *size, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	const char *why = S_ISDIR(st.st_mode) ? "is a folder, not a report file" :
+			  !S_ISREG(st.st_mode) ? "is not a regular file" :
+			  (uint64_t)st.st_size > WTG_LOAD_MAX_BYTES ? "is larger than 1G, not a wtg report" : NULL;
+	if (why) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		close(fd);
+		return -1;
+	}
+	*size = (size_t)st.st_size;
+	return fd;
+}
+
+/* Up to n bytes of fd into buf; -1 with the reason in err on a read error or an early end. */
+static ssize_t read_some(int fd, const char *path, char *buf, size_t n, char *err, size_t errlen)
+{
+	for (;;) {
+		ssize_t got = read(fd, buf, n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			snprintf(err, errlen, "%s: %s", path, got < 0 ? strerror(errno) : "changed while being read");
+		return got <= 0 ? -1 : got;
+	}
+}
+
+/* The whole file into memory. */
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+{
+	size_t size;
+	int fd = open_report(path, &size, err, errlen);
+	if (fd < 0)
+		return NULL;
+	char *buf = malloc(size + 1);
+	size_t got = 0;
+	while (buf && got < size) {
+		ssize_t n = read_some(fd, path, buf + got, size - got, err, errlen);
+		if (n < 0) {
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	if (!buf)
+		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+	*len = got;
+	return buf;
+}
+
+/* The file through the streaming parse, a chunk at a time (the file is never whole in memory):
+ * 0 or -1 as wtg_load_file, 1 when jansson must judge it. */
+#define STREAM_CHUNK (1u << 20)
+static int load_streamed(const char *path, struct wtg_loaded *l, char *err, size_t errlen)
+{
+	size_t size;
+	int fd = open_report(path, &size, err, errlen);
+	if (fd < 0)
+		return -1;
+	struct sparse sp;
+	char *chunk = size ? malloc(STREAM_CHUNK) : NULL;
+	bool ok = chunk && sv_sparse_begin(&sp);
+	size_t done = 0;
+	while (ok && done < size) {
+		size_t want = size - done < STREAM_CHUNK ? size - done : STREAM_CHUNK;
+		ssize_t n = read_some(fd, path, chunk, want, err, errlen);
+		ok = n > 0 && sv_sparse_feed(&sp, chunk, (size_t)n);
+		done += n > 0 ? (size_t)n : 0;
+	}
+	close(fd);
+	free(chunk);
+	if (ok && sv_sparse_feed(&sp, NULL, 0))
+		return sparse_walk(&sp, path, l, err, errlen);
+	if (chunk)
+		sv_sparse_free(&sp);
+	return 1;
+}
+
+int wtg_load_buffer_whole(const char *buf, size_t len, const char *name, struct wtg_loaded *l, char *err,
+			  size_t errlen)
+{
+	loaded_init(l, name);
+	if (len)
+		return load_whole(buf, len, name, l, err, errlen);
+	return wtg_load_buffer(buf, len, name, l, err, errlen);	/* says it is empty */
+}
+
+int wtg_load_file(const char *path, struct wtg_loaded *l, char *err, size_t errlen)
+{
+	loaded_init(l, path);
+	int rc = load_streamed(path, l, err, errlen);
+	if (rc <= 0)
+		return rc;
+	size_t len = 0;
+	char *buf = slurp(path, &len, err, errlen);
+	if (!buf) {
+		wtg_loaded_free(l);
+		return -1;
+	}
+	rc = wtg_load_buffer_whole(buf, len, path, l, err, errlen);
+	free(buf);
+	return rc;
+}
