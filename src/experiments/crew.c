@@ -30,7 +30,7 @@ void wtg_crew_destroy(struct wtg_crew *c)
 	pthread_mutex_destroy(&c->lock);
 }
 
-bool wtg_crew_gate(struct wtg_crew *c)
+bool wtg_crew_await_start(struct wtg_crew *c)
 {
 	pthread_mutex_lock(&c->lock);
 	if (c->nmeters < WTG_CREW_METERED)

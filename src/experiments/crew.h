@@ -4,9 +4,9 @@
 
 #include "common.h"
 
-#define WTG_CREW_METERED 16	/* members whose starvation is metered: the first to reach the gate */
+#define WTG_CREW_METERED 16	/* members whose starvation is metered: the first to reach the start line */
 
-/* Helper threads the worker supervises: they wait at a start gate, run, and report done; the worker
+/* Helper threads the worker supervises: they wait at the start line, run, and report done; the worker
  * waits in slices of at most 100 ms calling wtg_ctx_cancelled(), so it stays responsive. */
 struct wtg_crew {
 	pthread_mutex_t lock;
@@ -26,15 +26,15 @@ enum { WTG_CREW_REACHED = 0, WTG_CREW_CANCELLED, WTG_CREW_TIMEOUT };
 
 int wtg_crew_init(struct wtg_crew *c);
 void wtg_crew_destroy(struct wtg_crew *c);
-/* Member: announce readiness and wait for the gate; false when told to stop instead. */
-bool wtg_crew_gate(struct wtg_crew *c);
+/* Member: announce readiness and wait for the start; false when told to stop instead. */
+bool wtg_crew_await_start(struct wtg_crew *c);
 void wtg_crew_done(struct wtg_crew *c);
-/* Worker: open the gate (with stop set, members leave without working). */
+/* Worker: give the start (with stop set, members leave without working). */
 void wtg_crew_open(struct wtg_crew *c);
 /* Worker: wait until n members are ready (ready) or done (!ready). Returns WTG_CREW_REACHED, or
  * WTG_CREW_CANCELLED when the run was cancelled (only if stop_on_cancel), or WTG_CREW_TIMEOUT (only if
  * limited) once a metered member has been starved for the crew's limit_ns: runnable, waiting for a
- * CPU, so a stopped process never times out. Members not yet at the gate are not metered yet: until
+ * CPU, so a stopped process never times out. Members not yet at the start line are not metered yet: until
  * they all are, the time since wtg_crew_run (wtg_active_clock: stops left out) stands in, as it does
  * where schedstat is unreadable. */
 int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bool stop_on_cancel,
@@ -42,10 +42,10 @@ int wtg_crew_wait(struct wtg_ctx *ctx, struct wtg_crew *c, int n, bool ready, bo
 /* Start a thread (a member, or any helper; attr may be NULL) with every signal but the faults blocked
  * (wtg_thread_sigmask), so requests to quit stay with the main thread. Returns pthread_create's result. */
 int wtg_crew_spawn(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
-/* Worker: wait until n members are ready, open the gate, wait until they are done; cancel and the
+/* Worker: wait until n members are ready, give the start, wait until they are done; cancel and the
  * starvation limit (limit_ns, 0: none) as in wtg_crew_wait (WTG_CREW_REACHED once all n are done). */
 int wtg_crew_run(struct wtg_ctx *ctx, struct wtg_crew *c, int n, int64_t limit_ns);
-/* Worker, after setting stop (and rescuing starved members): open the gate and wait, whatever
+/* Worker, after setting stop (and rescuing starved members): give the start and wait, whatever
  * cancel says, until the n members started are done, so they can be joined. */
 void wtg_crew_finish(struct wtg_ctx *ctx, struct wtg_crew *c, int n);
 
