@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -310,7 +311,24 @@ static void *worker_main(void *arg)
 		atomic_store(&s->current, -1);
 		wake(s);
 	}
+	atomic_store(&s->worker_ended, true);
 	return NULL;
+}
+
+/* Join the worker once it has ended, waiting at most limit_ms: a quit request ends wtg within a
+ * second even when a measuring loop never looks at cancel (the process then exits around it).
+ * Returns whether it was joined. */
+static bool join_worker(struct wtg_session *s, int limit_ms)
+{
+	int64_t until = wtg_now_ns() + (int64_t)limit_ms * 1000000;
+	while (!atomic_load(&s->worker_ended) && wtg_now_ns() < until) {
+		struct timespec nap = { 0, 5 * 1000000 };
+		nanosleep(&nap, NULL);
+	}
+	if (!atomic_load(&s->worker_ended))
+		return false;
+	pthread_join(s->thread, NULL);
+	return true;
 }
 
 static void on_continue(int sig)
@@ -331,6 +349,7 @@ int wtg_session_start(struct wtg_session *s)
 
 	sigset_t old;
 	wtg_thread_sigmask(&old);	/* from wtg/guard.h */
+	atomic_store(&s->worker_ended, false);
 	int rc = pthread_create(&s->thread, NULL, worker_main, s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
@@ -449,7 +468,8 @@ void wtg_session_shutdown(struct wtg_session *s)
 		/* a starved measuring thread must get a CPU to see the flag: no load, normal policy */
 		wtg_burner_stop_all();
 		wtg_policy_rescue();
-		pthread_join(s->thread, NULL);
+		if (!join_worker(s, WTG_QUIT_WAIT_MS))
+			pthread_detach(s->thread);
 		s->started = false;
 	}
 	wtg_burner_stop_all();

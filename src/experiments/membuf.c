@@ -13,13 +13,23 @@
 uint64_t wtg_ctx_l1d(const struct wtg_ctx *ctx)
 {
 	uint64_t s = ctx->machine ? wtg_machine_cache_size(ctx->machine, 1) : 0;
-	return s ? s : 32u << 10;
+	return wtg_cache_size_sane(s) ? s : 32u << 10;
 }
 
 uint64_t wtg_ctx_llc(const struct wtg_ctx *ctx)
 {
 	const struct wtg_cache *c = ctx->machine ? wtg_machine_llc(ctx->machine) : NULL;
-	return c && c->size ? c->size : 32u << 20;
+	return c && wtg_cache_size_sane(c->size) ? c->size : 32u << 20;
+}
+
+/* The smallest power of two of at least want and at least 1 MiB, in at most 63 doublings (so 2^63
+ * for anything larger: no size wtg uses comes near). */
+static uint64_t pow2_at_least(uint64_t want)
+{
+	uint64_t p = 1u << 20;
+	for (int i = 20; i < 63 && p < want; i++)
+		p *= 2;
+	return p;
 }
 
 uint64_t wtg_ram_quarter(void)
@@ -27,10 +37,7 @@ uint64_t wtg_ram_quarter(void)
 	/* a fixture tree (WTG_SYSFS_ROOT) is another machine: its nodes' memory, where it says */
 	const char *root = getenv("WTG_SYSFS_ROOT");
 	if (root && *root) {
-		const struct wtg_topology *t = wtg_topology_this();
-		uint64_t mem = 0;
-		for (int i = 0; i < t->nnodes; i++)
-			mem += t->nodes[i].memory_bytes;
+		uint64_t mem = wtg_topology_memory(wtg_topology_this());
 		if (mem)
 			return mem / 4;
 	}
@@ -45,19 +52,15 @@ uint64_t wtg_ram_quarter(void)
  * below the smallest power of two past the LLC, so the sweep keeps a step beyond the last cache. */
 static uint64_t quick_span_cap(const struct wtg_ctx *ctx)
 {
-	uint64_t cap = wtg_ram_quarter() / 4, past = 1u << 20;
+	uint64_t cap = wtg_ram_quarter() / 4, past = pow2_at_least(wtg_ctx_llc(ctx) + 1);
 	if (cap > WTG_QUICK_SPAN_MAX)
 		cap = WTG_QUICK_SPAN_MAX;
-	while (past <= wtg_ctx_llc(ctx))
-		past *= 2;
 	return cap > past ? cap : past;
 }
 
 uint64_t wtg_dram_span(const struct wtg_ctx *ctx)
 {
-	uint64_t want = 4 * wtg_ctx_llc(ctx), span = 1u << 20;
-	while (span < want)
-		span *= 2;
+	uint64_t span = pow2_at_least(4 * wtg_ctx_llc(ctx));	/* the LLC is at most 1 TiB */
 	if (ctx->opt && ctx->opt->quick && span > quick_span_cap(ctx))
 		span = quick_span_cap(ctx);
 	uint64_t cap = wtg_ram_quarter() / WTG_CHUNK * WTG_CHUNK;
