@@ -277,6 +277,14 @@ static void add_cache(struct wtg_machine *m, int level, const char *type, uint64
 	wtg_strlcpy(c->shared_cpus, shared ? shared : "", sizeof c->shared_cpus);
 }
 
+/* A decimal number of 0 .. 65536 (a cache level, a line size) alone on its line; -1 otherwise. */
+static int small_number(const char *s)
+{
+	char *end;
+	long v = *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : -1;
+	return v >= 0 && v <= 65536 && *end == '\0' ? (int)v : -1;
+}
+
 /* cpu0/cache/indexN of root into m; sizes out of range leave a note instead of a cache. */
 static void read_sysfs_caches(struct wtg_machine *m, const char *root)
 {
@@ -301,7 +309,7 @@ static void read_sysfs_caches(struct wtg_machine *m, const char *root)
 			snprintf(where, sizeof where, "cache index%d", i);
 			note_left_out(m, where, size);
 		}
-		add_cache(m, atoi(level), type[0] ? type : "Unified", bytes, atoi(line), shared);
+		add_cache(m, small_number(level), type[0] ? type : "Unified", bytes, small_number(line), shared);
 	}
 }
 

@@ -175,7 +175,20 @@ try:
         kept = [c for c in m["caches"] if c["level"] == level and c["type"] != "Instruction"]
         check(not kept and ("index%d" % index) in note and ('"%s"' % text) in note,
               "size %r: that cache is left out, and the note says so: %r" % (text, note))
+    # a level or line size that is no small number: that cache is left out, not wrapped to another
     root = tree("server192")
+    with Altered(root, CPU + "/cpu0/cache/index3/level", CPU + "/cpu0/cache/index2/coherency_line_size"):
+        with open(os.path.join(root, (CPU + "/cpu0/cache/index3/level").lstrip("/")), "w") as f:
+            f.write("4294967299\n")
+        with open(os.path.join(root, (CPU + "/cpu0/cache/index2/coherency_line_size").lstrip("/")), "w") as f:
+            f.write("-64\n")
+        status, doc, err = dry_json(root)
+    caches = doc["machine"]["caches"] if status == 0 and doc else None
+    check(caches is not None and sorted(c["level"] for c in caches) == [1, 1, 2] and
+          [c["line_bytes"] for c in caches if c["level"] == 2] == [None],
+          "level 4294967299 leaves L3 out (not level 3), line size -64 is unknown: %r" %
+          [(c["level"], c["line_bytes"]) for c in caches or []])
+
     with Altered(root, l3, l1d):
         mksysfs.cache_size(root, 3, "99999999999G")
         mksysfs.cache_size(root, 0, "-1K")
