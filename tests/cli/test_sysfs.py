@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Hostile sysfs trees (WTG_SYSFS_ROOT): a FIFO, a symlink to one, a folder or a device where wtg
 reads a file never hangs --dry-run; absurd cache sizes are left out with a note and the plan stays
-sane; a --run on such a tree ends soon after SIGTERM; the machine block's CPUs and memory are the
-tree's, as its topology is. Every wtg here runs under a timeout: a hang is a failed check."""
+sane; a --run on such a tree, or one whose measuring thread never looks at cancel (WTG_TEST_DEAF),
+ends after SIGTERM and SIGINT; the machine block's CPUs and memory are the tree's, as its topology is. Every wtg here runs under a timeout: a hang is a failed check."""
 import json
 import os
 import shutil
@@ -104,6 +104,30 @@ def sane_plan(doc):
             0 < doc["estimated_s"] < 1e6)
 
 
+def signalled(args, sig, **env):
+    """Start a headless wtg with args (JSON, a private --dir) and env, send sig after a second;
+    (running when signalled, ended within 10 s of it, exit status, stderr). A wtg that does not end
+    is killed."""
+    p = subprocess.Popen([WTG, "--format=json", "--dir=" + datadir()] + args, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, env=dict(os.environ, **env))
+    time.sleep(1.0)
+    running = p.poll() is None
+    p.send_signal(sig)
+    start = time.monotonic()
+    try:
+        p.wait(timeout=10)
+        ended = True
+    except subprocess.TimeoutExpired:
+        ended = False
+        p.kill()
+        p.wait()
+    diag("%s: running when signalled: %s; ended %.2f s after %s" %
+         (" ".join(args), running, time.monotonic() - start, signal.Signals(sig).name))
+    err = p.stderr.read().decode(errors="replace")
+    p.stderr.close()
+    return running, ended, p.returncode, err
+
+
 # 7. a FIFO wherever wtg reads a file: the open must not wait for a writer
 PLACES = [
     ("server192", CPU + "/online"),
@@ -202,30 +226,26 @@ try:
           "a size with an escape sequence reaches the plan escaped: %r" %
           [ln for ln in out.splitlines() if "note" in ln])
 
-    # a --run on an absurd tree: SIGTERM ends it (before, the sizing loop spun with SIGTERM ignored)
+    # a --run on an absurd tree: SIGTERM and SIGINT end it (before, the sizing loop spun at 100% CPU
+    # and the quit waited for it forever: only SIGKILL ended wtg)
     root = os.path.join(fixtures, "absurd")
     subprocess.run([sys.executable, MKSYSFS, "hybrid", root, "--size=3:-1K", "--size=0:99999999999G"], check=True)
-    env = dict(os.environ, WTG_SYSFS_ROOT=root, WTG_TEST_MAX_BUFFER="64M")
-    p = subprocess.Popen([WTG, "--run=wss,kernels,threads", "--format=json", "--time-limit=60",
-                          "--dir=" + datadir()], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    time.sleep(1.0)
-    running = p.poll() is None
-    p.send_signal(signal.SIGTERM)
-    start = time.monotonic()
-    try:
-        p.wait(timeout=10)
-        ended = True
-    except subprocess.TimeoutExpired:
-        ended = False
-        p.kill()
-        p.wait()
-    took = time.monotonic() - start
-    err = p.stderr.read().decode(errors="replace")
-    p.stderr.close()
-    diag("running when signalled: %s; ended %.2f s after SIGTERM" % (running, took))
-    check(ended and (not running or p.returncode == 128 + signal.SIGTERM),
-          "--run on a tree with absurd caches ends after SIGTERM (status %s): %r" % (p.returncode, err[-200:]))
-    check(datadir_is_empty(), "and its data file is gone")
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        name = signal.Signals(sig).name
+        running, ended, status, err = signalled(["--run=wss,kernels,threads", "--time-limit=60"], sig,
+                                                WTG_SYSFS_ROOT=root, WTG_TEST_MAX_BUFFER="64M")
+        check(ended and (not running or status == 128 + sig),
+              "--run on a tree with absurd caches ends after %s (status %s): %r" % (name, status, err[-200:]))
+        check(datadir_is_empty(), "and its data file is gone (%s)" % name)
+
+    # a measuring thread that never looks at cancel (WTG_TEST_DEAF): a quit still ends wtg
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        name = signal.Signals(sig).name
+        running, ended, status, err = signalled(["--run=syscall"], sig, WTG_TEST_DEAF="syscall")
+        check(ended and status == 128 + sig and
+              err.endswith("wtg: stopped by signal %d (%s)\n" % (sig, signal.strsignal(sig))),
+              "a measuring thread deaf to cancel: %s still ends wtg (status %s): %r" % (name, status, err[-120:]))
+        check(datadir_is_empty(), "and its data file is gone (deaf, %s)" % name)
 
     # 11. the machine block and the topology from one source: the tree
     for machine in ("vm2", "server192", "epyc4", "hybrid", "phone"):
