@@ -64,7 +64,7 @@ void wtg_machine_read(struct wtg_machine *m)
 	if (uname(&u) == 0)
 		snprintf(m->kernel, sizeof m->kernel, "%s %s %s", u.sysname, u.release, u.machine);
 	wtg_read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", m->clocksource,
-		  sizeof m->clocksource);
+		      sizeof m->clocksource);
 	if (!m->clocksource[0])
 		wtg_strlcpy(m->clocksource, "unknown", sizeof m->clocksource);
 	char thp[128];
