@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <errno.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -13,55 +14,61 @@
 
 #include "wtg/machine.h"
 #include "wtg/probe.h"
+#include "wtg/topology.h"
 #include "wtg/util.h"
 
-static void read_line(const char *path, char *buf, size_t len)
+/* The next line of text at *pos (NUL-terminated in place), or NULL at the end. */
+static char *next_line(char **pos)
 {
-	buf[0] = '\0';
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
+	char *line = *pos;
+	if (!line || !*line)
+		return NULL;
+	char *nl = strchr(line, '\n');
+	if (nl)
+		*nl++ = '\0';
+	*pos = nl;
+	return line;
+}
+
+/* The CPU model and the hypervisor flag from /proc/cpuinfo. */
+static void read_cpuinfo(struct wtg_machine *m)
+{
+	char *text = wtg_read_text("/proc/cpuinfo"), *pos = text, *line;
+	bool got_model = false;
+	while ((line = next_line(&pos)) != NULL) {
+		char *colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		char *val = colon + 1;
+		while (*val == ' ' || *val == '\t')
+			val++;
+		if (!got_model && (strncmp(line, "model name", 10) == 0 || strncmp(line, "Model", 5) == 0)) {
+			wtg_strlcpy(m->cpu_model, val, sizeof m->cpu_model);
+			got_model = true;
+		} else if (strncmp(line, "flags", 5) == 0 && strstr(val, " hypervisor")) {
+			m->hypervisor = true;
+		}
+	}
+	free(text);
 }
 
 void wtg_machine_read(struct wtg_machine *m)
 {
 	memset(m, 0, sizeof *m);
 	wtg_strlcpy(m->cpu_model, "unknown CPU", sizeof m->cpu_model);
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	if (f) {
-		char line[4096];
-		bool got_model = false;
-		while (fgets(line, sizeof line, f)) {
-			char *colon = strchr(line, ':');
-			if (!colon)
-				continue;
-			char *val = colon + 1;
-			while (*val == ' ' || *val == '\t')
-				val++;
-			val[strcspn(val, "\n")] = '\0';
-			if (!got_model && (strncmp(line, "model name", 10) == 0 || strncmp(line, "Model", 5) == 0)) {
-				wtg_strlcpy(m->cpu_model, val, sizeof m->cpu_model);
-				got_model = true;
-			} else if (strncmp(line, "flags", 5) == 0 && strstr(val, " hypervisor")) {
-				m->hypervisor = true;
-			}
-		}
-		fclose(f);
-	}
-	m->cpus = wtg_online_cpus();
+	read_cpuinfo(m);
+	/* the CPUs the topology counts (a WTG_SYSFS_ROOT tree's, else this machine's): one source */
+	m->cpus = wtg_topology_this()->cpus_online;
 	m->page_size = sysconf(_SC_PAGESIZE);
 	struct utsname u;
 	if (uname(&u) == 0)
 		snprintf(m->kernel, sizeof m->kernel, "%s %s %s", u.sysname, u.release, u.machine);
-	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", m->clocksource,
-		  sizeof m->clocksource);
+	wtg_read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", m->clocksource,
+		      sizeof m->clocksource);
 	if (!m->clocksource[0])
 		wtg_strlcpy(m->clocksource, "unknown", sizeof m->clocksource);
 	char thp[128];
-	read_line("/sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof thp);
+	wtg_read_line("/sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof thp);
 	char *l = strchr(thp, '['), *r = l ? strchr(l, ']') : NULL;
 	if (l && r) {
 		*r = '\0';
@@ -74,12 +81,12 @@ void wtg_machine_read(struct wtg_machine *m)
 	wtg_machine_read_context(m, getenv("WTG_SYSFS_ROOT"));
 }
 
-/* read_line on root + path. */
+/* wtg_read_line on root + path. */
 static void read_rooted(const char *root, const char *path, char *buf, size_t len)
 {
 	char full[512];
 	snprintf(full, sizeof full, "%s%s", root, path);
-	read_line(full, buf, len);
+	wtg_read_line(full, buf, len);
 }
 
 /* PRETTY_NAME of os-release (/etc, else /usr/lib), unquoted; else NAME and VERSION_ID. */
@@ -90,12 +97,10 @@ static void read_os(struct wtg_machine *m, const char *root)
 	for (size_t i = 0; i < WTG_ARRAY_LEN(paths) && !m->os[0] && !name[0]; i++) {
 		char full[512];
 		snprintf(full, sizeof full, "%s%s", root, paths[i]);
-		FILE *f = fopen(full, "r");
-		if (!f)
+		char text[4096], *pos = text, *line;
+		if (wtg_read_small(full, text, sizeof text) <= 0)
 			continue;
-		char line[512];
-		while (fgets(line, sizeof line, f)) {
-			line[strcspn(line, "\n")] = '\0';
+		while ((line = next_line(&pos)) != NULL) {
 			char *eq = strchr(line, '=');
 			if (!eq)
 				continue;
@@ -113,7 +118,6 @@ static void read_os(struct wtg_machine *m, const char *root)
 			else if (strcmp(line, "VERSION_ID") == 0)
 				wtg_strlcpy(version, v, sizeof version);
 		}
-		fclose(f);
 	}
 	if (!m->os[0] && name[0])
 		snprintf(m->os, sizeof m->os, "%s%s%s", name, version[0] ? " " : "", version);
@@ -170,7 +174,7 @@ static void read_mitigations(struct wtg_machine *m, const char *root)
 			char path[800];
 			snprintf(path, sizeof path, "%s/%s", dir, name);
 			int k = m->nmitigations;
-			read_line(path, m->mitigations[k].status, sizeof m->mitigations[k].status);
+			wtg_read_line(path, m->mitigations[k].status, sizeof m->mitigations[k].status);
 			wtg_strlcpy(m->mitigations[k].name, name, sizeof m->mitigations[k].name);
 			m->nmitigations++;
 		}
@@ -194,6 +198,10 @@ void wtg_machine_read_context(struct wtg_machine *m, const char *root)
 	read_os(m, root);
 	long pages = sysconf(_SC_PHYS_PAGES);
 	m->memory_bytes = pages > 0 && m->page_size > 0 ? (uint64_t)pages * (uint64_t)m->page_size : 0;
+	/* a fixture tree is another machine: its nodes' memory, where they say */
+	uint64_t tree = root[0] ? wtg_topology_memory(wtg_topology_this()) : 0;
+	if (tree)
+		m->memory_bytes = tree;
 	read_rooted(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", m->governor,
 		    sizeof m->governor);
 	char buf[32];
@@ -210,56 +218,110 @@ void wtg_machine_read_context(struct wtg_machine *m, const char *root)
 	read_virtualization(m, root);
 }
 
-/* "48K", "2048K", "32M" as sysfs writes sizes; 0 when unreadable. */
+/* "48K", "2048K", "32M" as sysfs writes sizes: digits, one optional unit, then nothing but white
+ * space. 0 when it is not such a text or says more than UINT64_MAX bytes. */
 static uint64_t parse_cache_size(const char *s)
 {
+	if (*s < '0' || *s > '9')
+		return 0;	/* no sign, no space before: a size the kernel writes */
 	char *end;
+	errno = 0;
 	unsigned long long v = strtoull(s, &end, 10);
-	if (end == s)
-		return 0;
+	int shift = 0;
 	switch (*end) {
-	case 'K': case 'k': return (uint64_t)v << 10;
-	case 'M': case 'm': return (uint64_t)v << 20;
-	case 'G': case 'g': return (uint64_t)v << 30;
-	default: return (uint64_t)v;
+	case 'K': case 'k': shift = 10; end++; break;
+	case 'M': case 'm': shift = 20; end++; break;
+	case 'G': case 'g': shift = 30; end++; break;
+	default: break;
 	}
+	end += strspn(end, " \t\n");
+	if (errno || *end || v > (UINT64_MAX >> shift))
+		return 0;
+	return (uint64_t)v << shift;
+}
+
+bool wtg_cache_size_sane(uint64_t bytes)
+{
+	return bytes >= WTG_CACHE_MIN && bytes <= WTG_CACHE_MAX;
+}
+
+/* The note a cache left out leaves: the first one's words (note_more adds how many more). */
+static void note_left_out(struct wtg_machine *m, const char *where, const char *text)
+{
+	if (m->caches_left_out++ > 0)
+		return;
+	char esc[48];
+	wtg_escape(esc, sizeof esc, text);
+	snprintf(m->caches_note, sizeof m->caches_note, "%s size \"%s\" is not between 1K and 1T: left out",
+		 where, esc);
+}
+
+/* " (and N more)" after the note when more than one cache was left out. */
+static void note_more(struct wtg_machine *m)
+{
+	size_t n = strlen(m->caches_note);
+	if (m->caches_left_out > 1 && n < sizeof m->caches_note)
+		snprintf(m->caches_note + n, sizeof m->caches_note - n, " (and %d more)", m->caches_left_out - 1);
 }
 
 static void add_cache(struct wtg_machine *m, int level, const char *type, uint64_t size, int line,
 		      const char *shared)
 {
-	if (m->ncaches >= WTG_MAX_CACHES || level <= 0 || size == 0)
+	if (m->ncaches >= WTG_MAX_CACHES || level <= 0 || level > 9 || !wtg_cache_size_sane(size))
 		return;
 	struct wtg_cache *c = &m->caches[m->ncaches++];
 	c->level = level;
 	wtg_strlcpy(c->type, type, sizeof c->type);
 	c->size = size;
-	c->line = line;
+	c->line = line > 0 && line <= 4096 ? line : 0;
 	wtg_strlcpy(c->shared_cpus, shared ? shared : "", sizeof c->shared_cpus);
+}
+
+/* A decimal number of 0 .. 65536 (a cache level, a line size) alone on its line; -1 otherwise. */
+static int small_number(const char *s)
+{
+	char *end;
+	long v = *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : -1;
+	return v >= 0 && v <= 65536 && *end == '\0' ? (int)v : -1;
+}
+
+/* cpu0/cache/indexN of root into m; sizes out of range leave a note instead of a cache. */
+static void read_sysfs_caches(struct wtg_machine *m, const char *root)
+{
+	for (int i = 0; i < 16; i++) {
+		char base[512], path[600], level[16], type[32], size[32], line[16], shared[64];
+		snprintf(base, sizeof base, "%s/sys/devices/system/cpu/cpu0/cache/index%d", root, i);
+		snprintf(path, sizeof path, "%s/level", base);
+		wtg_read_line(path, level, sizeof level);
+		if (!level[0])
+			break;
+		snprintf(path, sizeof path, "%s/type", base);
+		wtg_read_line(path, type, sizeof type);
+		snprintf(path, sizeof path, "%s/size", base);
+		wtg_read_line(path, size, sizeof size);
+		snprintf(path, sizeof path, "%s/coherency_line_size", base);
+		wtg_read_line(path, line, sizeof line);
+		snprintf(path, sizeof path, "%s/shared_cpu_list", base);
+		wtg_read_line(path, shared, sizeof shared);
+		uint64_t bytes = parse_cache_size(size);
+		if (size[0] && !wtg_cache_size_sane(bytes)) {
+			char where[32];
+			snprintf(where, sizeof where, "cache index%d", i);
+			note_left_out(m, where, size);
+		}
+		add_cache(m, small_number(level), type[0] ? type : "Unified", bytes, small_number(line), shared);
+	}
 }
 
 void wtg_machine_read_caches(struct wtg_machine *m, const char *root)
 {
 	m->ncaches = 0;
+	m->caches_left_out = 0;
+	m->caches_note[0] = '\0';
 	if (!root)
 		root = "";
-	for (int i = 0; i < 16; i++) {
-		char base[512], path[600], level[16], type[32], size[32], line[16], shared[64];
-		snprintf(base, sizeof base, "%s/sys/devices/system/cpu/cpu0/cache/index%d", root, i);
-		snprintf(path, sizeof path, "%s/level", base);
-		read_line(path, level, sizeof level);
-		if (!level[0])
-			break;
-		snprintf(path, sizeof path, "%s/type", base);
-		read_line(path, type, sizeof type);
-		snprintf(path, sizeof path, "%s/size", base);
-		read_line(path, size, sizeof size);
-		snprintf(path, sizeof path, "%s/coherency_line_size", base);
-		read_line(path, line, sizeof line);
-		snprintf(path, sizeof path, "%s/shared_cpu_list", base);
-		read_line(path, shared, sizeof shared);
-		add_cache(m, atoi(level), type[0] ? type : "Unified", parse_cache_size(size), atoi(line), shared);
-	}
+	read_sysfs_caches(m, root);
+	note_more(m);
 	if (m->ncaches > 0) {
 		m->caches_source = "sysfs";
 		return;
@@ -279,10 +341,17 @@ void wtg_machine_read_caches(struct wtg_machine *m, const char *root)
 	};
 	for (size_t i = 0; i < WTG_ARRAY_LEN(sc); i++) {
 		long size = sysconf(sc[i].size), line = sysconf(sc[i].line);
+		if (size > 0 && !wtg_cache_size_sane((uint64_t)size)) {
+			char where[32], text[24];
+			snprintf(where, sizeof where, "sysconf L%d %s", sc[i].level, sc[i].type);
+			snprintf(text, sizeof text, "%ld", size);
+			note_left_out(m, where, text);
+		}
 		if (size > 0)
 			add_cache(m, sc[i].level, sc[i].type, (uint64_t)size, line > 0 ? (int)line : 0, NULL);
 	}
 #endif
+	note_more(m);
 	m->caches_source = m->ncaches > 0 ? "sysconf" : "none";
 }
 

@@ -192,6 +192,8 @@ static void json_plan(FILE *f, const struct wtg_plan *p, bool first)
 static void text_caches(FILE *f, const struct wtg_machine *m)
 {
 	char sz[32];
+	if (m->caches_note[0])
+		fprintf(f, "note: %s\n", m->caches_note);
 	if (!m->ncaches) {
 		fputs("caches: not exposed; plans assume a 32K L1d and a 32M last-level cache\n\n", f);
 		return;

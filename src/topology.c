@@ -105,15 +105,10 @@ static int read_text(const struct wtg_topology *t, const char *rel, char *buf, s
 {
 	char path[1024];
 	snprintf(path, sizeof path, "%s%s", t->root, rel);
-	buf[0] = '\0';
-	FILE *f = fopen(path, "r");
-	if (!f)
+	if (wtg_read_small(path, buf, len) <= 0)
 		return -1;
-	size_t n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
-	return n > 0 ? 0 : -1;
+	return 0;
 }
 
 static long read_long(const struct wtg_topology *t, const char *rel, long dflt)
@@ -209,8 +204,9 @@ static void read_nodes(struct wtg_topology *t)
 			snprintf(rel, sizeof rel, "/sys/devices/system/node/node%d/meminfo", n);
 			if (read_text(t, rel, buf, sizeof buf) == 0) {
 				char *m = strstr(buf, "MemTotal:");
-				if (m)
-					nd->memory_bytes = strtoull(m + 9, NULL, 10) * 1024;
+				unsigned long long kb = m ? strtoull(m + 9, NULL, 10) : 0;
+				/* up to 1 EiB: past it, a number no machine has */
+				nd->memory_bytes = kb <= (1ull << 50) ? kb * 1024 : 0;
 			}
 			snprintf(rel, sizeof rel, "/sys/devices/system/node/node%d/distance", n);
 			if (read_text(t, rel, buf, sizeof buf) == 0) {
@@ -219,7 +215,7 @@ static void read_nodes(struct wtg_topology *t)
 					long d = strtol(p, &end, 10);
 					if (end == p)
 						break;
-					nd->distances[j] = (int)d;
+					nd->distances[j] = d >= 0 && d <= 255 ? (int)d : 0;	/* the kernel's range */
 				}
 			}
 			t->nnodes++;
@@ -365,6 +361,15 @@ const struct wtg_topology *wtg_topology_this(void)
 {
 	pthread_once(&this_once, read_this);
 	return &this_topo;
+}
+
+uint64_t wtg_topology_memory(const struct wtg_topology *t)
+{
+	uint64_t mem = 0;
+	for (int i = 0; i < t->nnodes; i++)	/* each below 2^63 / WTG_MAX_NODES: no overflow */
+		mem += t->nodes[i].memory_bytes < (UINT64_MAX >> 1) / WTG_MAX_NODES ? t->nodes[i].memory_bytes
+										: (UINT64_MAX >> 1) / WTG_MAX_NODES;
+	return mem;
 }
 
 void wtg_topology_nodes_of(const struct wtg_topology *t, const int *cpus, int n, struct wtg_cpuset *nodes)
@@ -533,7 +538,7 @@ int wtg_topology_thread_counts(const struct wtg_topology *t, int max, int *count
 	if (t->cpus_online < max)
 		must[nmust++] = t->cpus_online;	/* every CPU, before oversubscribing */
 	int pow2[32], npow = 0;
-	for (int n = 2; n < max; n *= 2)
+	for (int n = 2; n < max && npow < 30; n *= 2)
 		pow2[npow++] = n;
 	/* thin the powers of two (keep every other, from the top) until everything fits */
 	int room = WTG_MAX_COUNTS - nmust;

@@ -2,12 +2,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -449,17 +451,88 @@ int wtg_irq_per_cpu(const char *text, uint64_t *counts, int max)
 	return ncol;
 }
 
+/* path opened read-only without blocking; -1 unless it is a regular file. */
+static int open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+/* Up to len bytes of fd into buf in at most `tries` read()s (EINTR tried again within them); *eof
+ * (when not NULL) says the end was seen. -1 when a read fails before anything was read. */
+static long read_bounded(int fd, char *buf, size_t len, int tries, bool *eof)
+{
+	size_t got = 0;
+	if (eof)
+		*eof = false;
+	for (int i = 0; i < tries && got < len; i++) {
+		ssize_t n = read(fd, buf + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return got ? (long)got : -1;
+		if (n == 0) {
+			if (eof)
+				*eof = true;
+			break;
+		}
+		got += (size_t)n;
+	}
+	return (long)got;
+}
+
+long wtg_read_small(const char *path, char *buf, size_t len)
+{
+	if (!len)
+		return -1;
+	buf[0] = '\0';
+	if (len > WTG_READ_SMALL_MAX)
+		len = WTG_READ_SMALL_MAX;
+	int fd = open_regular(path);
+	if (fd < 0)
+		return -1;
+	long n = read_bounded(fd, buf, len - 1, 64, NULL);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
+
+void wtg_read_line(const char *path, char *buf, size_t len)
+{
+	if (wtg_read_small(path, buf, len) > 0)
+		buf[strcspn(buf, "\n")] = '\0';
+	else if (len)
+		buf[0] = '\0';
+}
+
 char *wtg_read_text(const char *path)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
+	int fd = open_regular(path);
+	if (fd < 0)
 		return NULL;
 	size_t len = 0, cap = 1 << 16;
 	char *text = malloc(cap);
 	while (text) {
-		len += fread(text + len, 1, cap - 1 - len, f);
-		if (len < cap - 1 || feof(f) || ferror(f))
+		bool eof;
+		long n = read_bounded(fd, text + len, cap - 1 - len, 1024, &eof);
+		if (n < 0) {
+			free(text);
+			text = NULL;
 			break;
+		}
+		len += (size_t)n;
+		if (eof || n == 0 || cap >= WTG_READ_TEXT_MAX)
+			break;	/* the end, or as much as wtg reads of any file */
+		if (len < cap - 1)
+			continue;
 		char *bigger = realloc(text, cap * 2);
 		if (!bigger) {
 			free(text);
@@ -469,12 +542,9 @@ char *wtg_read_text(const char *path)
 			cap *= 2;
 		}
 	}
-	bool bad = ferror(f) != 0;
-	fclose(f);
-	if (!text || bad) {
-		free(text);
+	close(fd);
+	if (!text)
 		return NULL;
-	}
 	text[len] = '\0';
 	return text;
 }

@@ -298,7 +298,8 @@ dash_ready() {
 	tm_wait "data 64M in $tmp/data, sum" 60 || { tm_dump "start"; bail "the dashboard did not come up"; }
 }
 
-# start LOCALE COLS ROWS [OPTION]...: wtg --quick in a fresh window, from $tmp/cwd (where s saves).
+# start LOCALE COLS ROWS [OPTION]...: wtg --quick in a fresh window, from $tmp/cwd (where s saves),
+# with the NAME=VALUE words of $start_env added to its environment.
 # A shell around it writes wtg's exit status to $tmp/status (tmux may mark a pane dead before it
 # learns the status); the shell ignores SIGINT so that Ctrl-C is wtg's alone to handle.
 start() {
@@ -307,7 +308,7 @@ start() {
 	rows=$3
 	shift 3
 	rm -f "$tmp/status"
-	cmd="trap '' INT; ulimit -c 0; env LC_ALL=$loc LANG=$loc '$WTG' --quick --dir='$tmp/data' $*"
+	cmd="trap '' INT; ulimit -c 0; env LC_ALL=$loc LANG=$loc ${start_env:-} '$WTG' --quick --dir='$tmp/data' $*"
 	tm_start "$cols" "$rows" "cd '$tmp/cwd' || exit; $cmd; echo \$? >'$tmp/status'"
 }
 

@@ -30,6 +30,10 @@ struct wtg_machine {
 	struct wtg_cache caches[WTG_MAX_CACHES];	/* data and unified caches first by level */
 	int ncaches;
 	const char *caches_source;	/* "sysfs", "sysconf" or "none" */
+	/* caches whose size was out of range (wtg_cache_size_sane) and left out, as if hidden; the
+	 * note names the first ("cache index3 size \"-1K\" is not between 1K and 1T: left out") */
+	int caches_left_out;
+	char caches_note[128];
 
 	/* context for reading a report elsewhere; "" (or -1) where the machine does not expose it */
 	char hostname[256];
@@ -54,6 +58,10 @@ void wtg_machine_read_context(struct wtg_machine *m, const char *sysfs_root);
 /* Read the caches of CPU 0 into m (called by wtg_machine_read). sysfs_root roots the sysfs paths
  * ("" or NULL for the real one). */
 void wtg_machine_read_caches(struct wtg_machine *m, const char *sysfs_root);
+/* Every cache size read from the machine is checked: a cache has 1 KiB to 1 TiB. */
+#define WTG_CACHE_MIN (1ull << 10)
+#define WTG_CACHE_MAX (1ull << 40)
+bool wtg_cache_size_sane(uint64_t bytes);
 /* Size in bytes of the data (or unified) cache at level, 0 when unknown. */
 uint64_t wtg_machine_cache_size(const struct wtg_machine *m, int level);
 /* The last-level data or unified cache, or NULL when none is known. */

@@ -32,6 +32,7 @@ struct wtg_session {
 	/* worker */
 	pthread_t thread;
 	bool started;
+	atomic_bool worker_ended;	/* the worker's last act, so a shutdown need not wait on a stuck one */
 	pthread_mutex_t qlock;
 	pthread_cond_t qcond;
 	int queue[WTG_QUEUE_MAX];
@@ -88,7 +89,11 @@ bool wtg_session_idle(struct wtg_session *s);
 int64_t wtg_session_watchdog(struct wtg_session *s, int64_t limit_ns);
 /* Drain the wake fd (non-blocking). */
 void wtg_session_drain_wake(struct wtg_session *s);
-/* Stop the worker, burners; remove the data file if owned. Safe to call twice. */
+/* How long a shutdown waits for the worker to end: with the 200 ms a request to quit may take to be
+ * seen, wtg ends within a second. */
+#define WTG_QUIT_WAIT_MS 700
+/* Stop the worker (waiting for it at most WTG_QUIT_WAIT_MS: one stuck in a loop is left to the
+ * process's exit), burners; remove the data file if owned. Safe to call twice. */
 void wtg_session_shutdown(struct wtg_session *s);
 
 /* Signals whose default action ends the process and that wtg does not handle as a request to quit

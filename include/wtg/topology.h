@@ -72,6 +72,8 @@ void wtg_topology_summary(const struct wtg_topology *t, char *buf, size_t len);
 const char *wtg_topology_core_type(const struct wtg_topology *t, int cpu);
 /* This machine's topology, read once (rooted at WTG_SYSFS_ROOT when set); thread-safe. */
 const struct wtg_topology *wtg_topology_this(void);
+/* The memory its nodes' meminfo declare together, 0 when none says. */
+uint64_t wtg_topology_memory(const struct wtg_topology *t);
 /* The set of nodes (their numbers, as in nodes[].node) the n CPUs cpus[] belong to. */
 void wtg_topology_nodes_of(const struct wtg_topology *t, const int *cpus, int n, struct wtg_cpuset *nodes);
 /* The index (into nodes[]) of the node farthest from node index nd by the distance table (the next

@@ -92,8 +92,19 @@ size_t wtg_wrap_next(const char *s, int width, bool cut, const char **next);
  * "CPUn" header. */
 int wtg_irq_per_cpu(const char *text, uint64_t *counts, int max);
 
+/* The one way wtg reads a file of the machine (sysfs, /proc, os-release), whatever sits at path:
+ * opened without blocking (O_NONBLOCK, so a FIFO put there never hangs the open), read only when
+ * fstat says a regular file, and at most len - 1 bytes (len at most WTG_READ_SMALL_MAX) in a
+ * bounded loop; buf always ends with a NUL. Returns the bytes read, or -1 (nothing readable). */
+#define WTG_READ_SMALL_MAX (64u << 10)
+long wtg_read_small(const char *path, char *buf, size_t len);
+/* wtg_read_small's first line (the newline cut), "" when unreadable. */
+void wtg_read_line(const char *path, char *buf, size_t len);
+
 /* The whole of a text file (a /proc file whose size stat cannot tell) as a NUL-terminated string
- * to free(), or NULL when it cannot be read. */
+ * to free(), or NULL when it cannot be read: opened as wtg_read_small opens, at most
+ * WTG_READ_TEXT_MAX bytes. */
+#define WTG_READ_TEXT_MAX (64u << 20)
 char *wtg_read_text(const char *path);
 
 /* In a /proc/PID/smaps text, the AnonHugePages of the mapping holding addr, in bytes: how much of

@@ -270,21 +270,12 @@ int wtg_sched_sample(int tid, int64_t *run, int64_t *wait, bool *runnable, bool 
 {
 	char path[64], buf[512];
 	snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", tid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
 	unsigned long long r, w;
-	int n = fscanf(f, "%llu %llu", &r, &w);
-	fclose(f);
-	if (n != 2)
+	if (wtg_read_small(path, buf, sizeof buf) <= 0 || sscanf(buf, "%llu %llu", &r, &w) != 2)
 		return -1;
 	snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
-	f = fopen(path, "re");
-	if (!f)
+	if (wtg_read_small(path, buf, sizeof buf) <= 0)
 		return -1;
-	size_t len = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[len] = '\0';
 	/* "tid (comm) S ...": the state follows the last ')', as comm may hold anything */
 	const char *close = strrchr(buf, ')');
 	if (!close || close[1] != ' ')

@@ -169,6 +169,8 @@ static int kernels_run(struct wtg_ctx *ctx)
 		       "or a quarter of RAM, memory-sized, the one wss sweeps; %s), seeded bytes whose "
 		       "known sums come from the generator, not from a kernel",
 		       st.size[0], st.size[1], llc, huge);
+	if (ctx->machine && ctx->machine->caches_note[0])
+		wtg_table_note(ctx->t, "%s", ctx->machine->caches_note);
 	wtg_table_note(ctx->t,
 		       "a sample: %llu MB in whole passes over the cache-resident buffer, or a %llu MB window "
 		       "of the memory-sized one, each window starting where the last ended (so it comes "

@@ -145,14 +145,11 @@ static void mm_row(struct wtg_ctx *ctx, const char *label, const struct wtg_prob
 /* Fault-around window from debugfs, when it is readable (root with debugfs mounted). */
 static long fault_around_bytes(void)
 {
-	FILE *f = fopen("/sys/kernel/debug/fault_around_bytes", "r");
-	long v = -1;
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
+	char buf[32], *end;
+	if (wtg_read_small("/sys/kernel/debug/fault_around_bytes", buf, sizeof buf) <= 0)
+		return -1;
+	long v = strtol(buf, &end, 10);
+	return end != buf && v >= 0 ? v : -1;
 }
 
 extern const struct wtg_experiment wtg_exp_mmap;

@@ -76,7 +76,7 @@ static void *member_main(void *arg)
 	if (m->cpu >= 0)
 		m->pin_err = pin_self(m->cpu);
 	wtg_policy_apply_self();
-	if (wtg_crew_gate(m->crew)) {
+	if (wtg_crew_await_start(m->crew)) {
 		struct wtg_probe p;
 		m->cpu0 = sched_getcpu();
 		wtg_probe_begin(&p);
@@ -154,7 +154,7 @@ static int one_row(struct wtg_ctx *ctx, const unsigned char *map, uint64_t span,
 		wtg_table_fail(ctx->t, "cannot start thread %d of %d: %s", created + 1, n, strerror(err));
 		outcome = ROW_FAILED;
 	} else {
-		/* everyone at the gate, then release them together */
+		/* everyone at the start line, then release them together */
 		int w = wtg_crew_run(ctx, &crew, n, limit_ms * 1000000);
 		if (w == WTG_CREW_CANCELLED)
 			outcome = ROW_CANCELLED;

@@ -95,7 +95,7 @@ static void wss_sizes(struct wtg_ctx *ctx, struct wstate *st)
 	st->bytes = ctx->opt->quick ? SAMPLE_BYTES_QUICK : SAMPLE_BYTES;
 	st->llc = wtg_ctx_llc(ctx);
 	uint64_t lo = CHUNK, top = wtg_dram_span(ctx);
-	while (lo * 2 <= wtg_ctx_l1d(ctx) / 2)
+	for (int i = 0; i < 40 && lo * 2 <= wtg_ctx_l1d(ctx) / 2; i++)	/* L1d is at most 1 TiB */
 		lo *= 2;
 	st->nsizes = 0;
 	for (uint64_t s = lo; s < top && st->nsizes < MAX_SIZES - 1; s *= 2)
@@ -148,6 +148,8 @@ static void add_notes(struct wtg_ctx *ctx, const struct wstate *st, const struct
 		       lo, hi, llc, huge,
 		       ctx->machine && ctx->machine->caches_source ? ctx->machine->caches_source : "assumed",
 		       wtg_sum_simd_name());
+	if (ctx->machine && ctx->machine->caches_note[0])
+		wtg_table_note(ctx->t, "%s", ctx->machine->caches_note);
 	wtg_table_note(ctx->t,
 		       "a sample: a set that fits in the last-level cache is re-read once untimed (other "
 		       "sizes ran in between), then %llu MB are timed: whole passes over S, or for a larger S "

@@ -163,6 +163,8 @@ static void write_caches(FILE *f, const struct wtg_machine *m)
 	}
 	fputs(m->ncaches ? "\n    ]" : "]", f);
 	json_kstr(f, 4, "caches_source", m->caches_source, false);
+	if (m->caches_note[0])	/* only when a size was out of range */
+		json_kstr(f, 4, "caches_note", m->caches_note, false);
 }
 
 static void write_mitigations(FILE *f, const struct wtg_machine *m)

@@ -9,24 +9,13 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wtgtest import WTG, check, datadir, datadir_is_empty, diag, experiment, finish_clean, rows, run, run_json
+from wtgtest import (WTG, check, datadir, datadir_is_empty, diag, experiment, finish_clean, parse_cpus, rows,
+                     run, run_json)
 
 SRC = os.environ.get("top_srcdir") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 MKSYSFS = os.path.join(SRC, "tests", "fixtures", "mksysfs.py")
 MACHINES = ["vm2", "server192", "epyc4", "hybrid", "phone"]
 MIB = 1 << 20
-
-
-def parse_cpus(text):
-    """ "0-3,8" -> {0, 1, 2, 3, 8}"""
-    out = set()
-    for part in text.split(","):
-        if "-" in part:
-            a, b = part.split("-")
-            out.update(range(int(a), int(b) + 1))
-        elif part:
-            out.add(int(part))
-    return out
 
 
 def dry(*args, env=None):

@@ -158,6 +158,18 @@ def run_json(names, *extra, timeout=300):
     return status, doc, err
 
 
+def parse_cpus(text):
+    """A CPU list as the kernel writes it, "0-3,8" -> {0, 1, 2, 3, 8}."""
+    out = set()
+    for part in text.strip().split(","):
+        if "-" in part:
+            a, b = part.split("-")
+            out.update(range(int(a), int(b) + 1))
+        elif part:
+            out.add(int(part))
+    return out
+
+
 def experiment(doc, name):
     for e in doc["experiments"]:
         if e["name"] == name:

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/tui/quit.sh: every way out restores the terminal and removes the data file: q, SIGTERM,
-# Ctrl-C, a crash (SIGSEGV) and the terminal closing (SIGHUP).
+# Ctrl-C, a crash (SIGSEGV), q while the measuring thread is deaf to cancel, and the terminal
+# closing (SIGHUP).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
 
@@ -35,6 +36,18 @@ check "a crash: wtg dies of its signal" wait_exit 10
 check_eq "a crash: exit status 139" "$(status)" 139
 check "a crash: the terminal is restored" [ "$(tm_var alternate_on)" = 0 ]
 check "a crash: the data file is gone" no_datafile
+
+# q while the measuring thread never looks at cancel (WTG_TEST_DEAF): wtg exits all the same
+start_env=WTG_TEST_DEAF=bytewise
+start C.UTF-8 80 24 --order=bytewise
+start_env=
+tm_wait "press a key to begin" 10 && tm_keys x
+check "deaf: bytewise runs" wait_for 60 tm_match "bytewise · .*running"
+tm_keys q
+check "q with a measuring thread deaf to cancel: wtg exits" wait_exit 10
+check_eq "deaf: exit status 0" "$(status)" 0
+check_eq "deaf: the terminal is restored" "$(tm_var alternate_on)" 0
+check "deaf: the data file is gone" no_datafile
 
 start C.UTF-8 80 24
 tm_wait "data 64M in" 60

@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "unit.h"
 #include "wtg/util.h"
@@ -176,8 +178,41 @@ static int test_escape_whole(void)
 	return 0;
 }
 
+/* wtg_read_small: a regular file, capped; a FIFO, a folder and a device are not read (and a FIFO
+ * with no writer does not block the open). */
+static void test_read_small(void)
+{
+	char dir[] = "/tmp/wtg-unit-read-XXXXXX", path[128], buf[16];
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof path, "%s/file", dir);
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs("0-191\nsecond line that is long\n", f);
+		fclose(f);
+	}
+	CHECK(wtg_read_small(path, buf, sizeof buf) == 15);
+	CHECK_STR(buf, "0-191\nsecond li");
+	wtg_read_line(path, buf, sizeof buf);
+	CHECK_STR(buf, "0-191");
+	unlink(path);
+	CHECK(mkfifo(path, 0600) == 0);
+	strcpy(buf, "old");
+	CHECK(wtg_read_small(path, buf, sizeof buf) == -1 && buf[0] == '\0');
+	wtg_read_line(path, buf, sizeof buf);
+	CHECK_STR(buf, "");
+	CHECK(wtg_read_text(path) == NULL);
+	unlink(path);
+	CHECK(wtg_read_small(dir, buf, sizeof buf) == -1);
+	CHECK(wtg_read_small("/dev/zero", buf, sizeof buf) == -1);
+	CHECK(wtg_read_text("/dev/zero") == NULL);
+	CHECK(wtg_read_small(path, buf, sizeof buf) == -1);	/* gone */
+	rmdir(dir);
+}
+
 int main(void)
 {
+	test_read_small();
 	test_text_width_wrap();
 	test_irq_per_cpu();
 	test_smaps_huge();
