@@ -44,6 +44,24 @@ def refused(args, msg, what, **kw):
     unchanged(what)
 
 
+def restore():
+    """The inputs as they were, so that each part stands alone after an attack not refused."""
+    for n, b in saved.items():
+        if os.path.islink(n) or not os.path.isfile(n) or open(n, "rb").read() != b:
+            if os.path.isdir(n) and not os.path.islink(n):
+                shutil.rmtree(n)
+            elif os.path.lexists(n):
+                os.unlink(n)
+            with open(n, "wb") as f:
+                f.write(b)
+
+
+def fresh(folder):
+    """An empty folder (whatever an attack that was not refused left in it)."""
+    shutil.rmtree(folder, ignore_errors=True)
+    os.mkdir(folder)
+
+
 # --- 1. -o onto a --load or --baseline file, by any spelling ----------------------------------------
 os.symlink("one.json", "link.json")
 os.link("one.json", "hard.json")
@@ -90,6 +108,7 @@ refused(FAST[:-1] + ["--file=here/data.bin", "-o", "sub/../data.bin", "--format=
         "-o onto the --file by other spellings of both")
 
 # --- 2. the charts of an SVG folder: one that links to an input is refused ---------------------------
+restore()
 os.mkdir("out")
 os.symlink("../data.bin", "out/clock.svg")
 START |= {"out"}
@@ -97,27 +116,29 @@ refused(TWO + ["--format=svg", "-o", "out/"],
         "--output 'out/' (its chart 'out/clock.svg') is the --file data file 'data.bin', which wtg never writes",
         "an SVG folder whose chart links to the --file")
 check(os.listdir("out") == ["clock.svg"], "no chart written: %r" % os.listdir("out"))
-os.unlink("out/clock.svg")
+fresh("out")
 os.symlink(os.path.join(d, "two.json"), "out/passes.svg")
 refused(["--load=two.json", "--format=svg", "-o", "here/out"],
         "--output 'here/out' (its chart 'here/out/passes.svg') is the --load file 'two.json', which wtg never "
         "writes", "an SVG folder whose chart links to the --load file")
-os.unlink("out/passes.svg")
+fresh("out")
 with open("elsewhere.svg", "w") as f:
     f.write("old")
 os.symlink("../elsewhere.svg", "out/clock.svg")
 status, out, err = run("--load=two.json", "--format=svg", "-q", "-o", "out")
 check(status == 0 and os.path.islink("out/clock.svg") and open("elsewhere.svg").read().startswith("<"),
       "a chart linking outside the folder to no input: written through (%d %r)" % (status, err))
-shutil.rmtree("out")
 os.unlink("elsewhere.svg")
-os.mkdir("out")
+fresh("out")
 
 # --- 3. two spellings of one new output, an SVG folder against another -o's chart -------------------
+restore()
 os.symlink("y.json", "dangling.json")
 START |= {"dangling.json"}
 for first, second in (("y.json", "./y.json"), ("y.json", "here/y.json"), ("sub/../y.json", "y.json"),
                       ("y.json", "dangling.json"), (os.path.join(d, "y.json"), "here/sub/../y.json")):
+    if os.path.lexists("y.json"):	# left by an attack not refused: each spelling stands alone
+        os.unlink("y.json")
     refused(["--load=one.json", "-o", first, "-o", second],
             "--output '%s' is given twice (as '%s')" % (second, first), "-o %s -o %s, not there yet" % (first, second))
 refused(FAST + ["-o", "y.json", "-o", "./y.json"], "--output './y.json' is given twice (as 'y.json')",
@@ -133,6 +154,7 @@ refused(["--load=two.json", "--format=svg", "-o", "out", "-o", "here/out/"],
 
 
 # --- 4. a signal while a report is written: the temp file removed ------------------------------------
+restore()
 def killed_while_writing(args, what):
     """Run wtg under strace with its first fsync (the report's temp file) held 3 s; TERM it then."""
     if shutil.which("strace") is None or subprocess.run(["strace", "-f", "-o", "/dev/null", "true"],
@@ -168,6 +190,7 @@ killed_while_writing(["--load=two.json", "-o", "a.csv"], "--load -o a.csv")
 killed_while_writing(FAST + ["-o", "a.csv"], "--run -o a.csv")
 
 # --- 9. a full standard output: one line, the true cause, exit 1 ------------------------------------
+restore()
 if os.path.exists("/dev/full"):
     for args in (["--load=one.json", "-o", "-"], ["--load=one.json", "--format=csv", "-q", "-o", "-"],
                  FAST + ["--format=json", "-o", "-"]):
@@ -179,6 +202,7 @@ else:
     check(True, "a full standard output # SKIP no /dev/full")
 
 # --- 10. -o name errors are usage errors with --load as with --run -----------------------------------
+restore()
 open("ex.svg", "w").close()
 START |= {"ex.svg"}
 refused(["--load=two.json", "-o", "ex.svg"], "--output 'ex.svg': svg with several experiments needs a folder",
