@@ -16,6 +16,7 @@
 #include "wtg/datafile.h"
 #include "wtg/experiment.h"
 #include "wtg/options.h"
+#include "wtg/paths.h"
 #include "wtg/report.h"
 #include "wtg/util.h"
 
@@ -23,8 +24,9 @@
 #define STR(x) STR_(x)	/* a number macro as text, for the help */
 
 
-static int usage_error(const char *fmt, ...) WTG_PRINTF(1, 2);
-static int usage_error(const char *fmt, ...)
+#define usage_error wtg_usage_error
+
+int wtg_usage_error(const char *fmt, ...)
 {
 	char msg[2048];
 	va_list ap;
@@ -237,31 +239,14 @@ static bool output_is_stdout(const struct wtg_options *o)
 	return false;
 }
 
-/* The folder -o path would be written in ("." for a bare name). */
-static void output_folder(const char *path, char *folder, size_t len)
-{
-	wtg_strlcpy(folder, path, len);
-	char *slash = strrchr(folder, '/');
-	if (!slash)
-		wtg_strlcpy(folder, ".", len);
-	else if (slash == folder)
-		folder[1] = '\0';
-	else
-		*slash = '\0';
-}
-
-static bool same_node(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
-
-/* Output i: its format (ending, else --format), not onto --file nor onto an earlier output by any
- * spelling, and a folder that exists now: finding out after a long run would waste it. */
+/* Output i: its format (ending, else --format) and a folder that exists now: finding out after a
+ * long run would waste it. Which files it must not be (an input, another output) is checked once
+ * the saved runs are read (src/paths.c). */
 static int check_output(struct wtg_options *o, int i)
 {
 	struct wtg_output *out = &o->outputs[i];
 	const char *p = out->path;
-	struct stat st, other;
+	struct stat st;
 	bool exists = strcmp(p, "-") != 0 && stat(p, &st) == 0;
 	int nsel = 0;
 	for (int k = 0; k < wtg_nexperiments; k++)
@@ -286,15 +271,6 @@ static int check_output(struct wtg_options *o, int i)
 	if (!wtg_writers[out->format].begin)
 		return usage_error("--output '%s': this wtg was built without the %s writer", p,
 				   wtg_writers[out->format].name);
-	if (exists && o->file && stat(o->file, &other) == 0 && same_node(&st, &other))
-		return usage_error("--output '%s' is the --file data file, which wtg never writes", p);
-	for (int j = 0; j < i; j++) {
-		const char *q = o->outputs[j].path;
-		bool dup = strcmp(p, q) == 0 || (wtg_report_is_stdout(p) && wtg_report_is_stdout(q)) ||
-			   (exists && stat(q, &other) == 0 && same_node(&st, &other));
-		if (dup)
-			return usage_error("--output '%s' is given twice (as '%s')", p, q);
-	}
 	if (strcmp(p, "-") == 0)
 		return 0;
 	if (exists) {
@@ -302,7 +278,7 @@ static int check_output(struct wtg_options *o, int i)
 			return access(p, W_OK) < 0 ? usage_error("--output '%s': %s", p, strerror(errno)) : 0;
 	}
 	char folder[4096];
-	output_folder(p, folder, sizeof folder);
+	wtg_path_split(p, folder, sizeof folder);
 	if (stat(folder, &st) < 0)
 		return usage_error("--output '%s': folder '%s': %s", p, folder, strerror(errno));
 	if (!S_ISDIR(st.st_mode))

@@ -27,6 +27,7 @@
 #include "wtg/guard.h"
 #include "wtg/load.h"
 #include "wtg/options.h"
+#include "wtg/paths.h"
 #include "wtg/plan.h"
 #include "wtg/report.h"
 #include "wtg/session.h"
@@ -38,6 +39,20 @@ static volatile sig_atomic_t got_signal;
 static void on_signal(int sig)
 {
 	got_signal = sig;
+}
+
+/* While reports are written, INT, TERM and HUP end wtg at once: every temp file and the data file
+ * removed, one line, then death by the signal (wtg_fatal_die). */
+static void die_on_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = wtg_fatal_die;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < WTG_ARRAY_LEN(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
 }
 
 /* Any thread (only the faults reach the others): a guarded read escapes, anything else dies. */
@@ -289,7 +304,7 @@ static bool output_is_stdout(const struct wtg_options *o)
 static int write_outputs(struct wtg_session *s, const struct saved_src *sv, const struct wtg_options *o,
 			 int status, bool comparing)
 {
-	bool written[WTG_MAX_OUTPUTS] = { false };
+	bool written[WTG_MAX_OUTPUTS] = { false }, stdout_failed = false;
 	for (int i = 0; i < o->noutputs; i++) {
 		char err[512];
 		const char *path = o->outputs[i].path;
@@ -302,6 +317,7 @@ static int write_outputs(struct wtg_session *s, const struct saved_src *sv, cons
 		if (errno == EPIPE)
 			return 128 + SIGPIPE;
 		fprintf(stderr, "wtg: %s\n", err);
+		stdout_failed |= wtg_report_is_stdout(path);
 		status = 1;
 	}
 	errno = 0;
@@ -311,7 +327,7 @@ static int write_outputs(struct wtg_session *s, const struct saved_src *sv, cons
 			  wtg_report_write(stdout, o->format, s, o->selected);
 	else if (o->noutputs && !o->quiet && !output_is_stdout(o) && !comparing)
 		print_summary(s, sv, o, written);
-	if (rc < 0 || fflush(stdout) != 0 || ferror(stdout)) {
+	if (!stdout_failed && (rc < 0 || fflush(stdout) != 0 || ferror(stdout))) {
 		if (errno == EPIPE)
 			return 128 + SIGPIPE;
 		fprintf(stderr, "wtg: writing the report: %s\n", strerror(errno ? errno : EIO));
@@ -357,6 +373,19 @@ static int load_saved(const struct wtg_options *o)
 	return 0;
 }
 
+/* No file read is written, nothing written twice (src/paths.c): with one --load its own
+ * experiments are what is written, else --run's. */
+static int check_files(const struct wtg_options *o)
+{
+	if (o->mode == WTG_MODE_LOAD && saved.n == 1) {
+		struct wtg_report_meta m;
+		const struct wtg_table *tables[WTG_MAX_EXP];
+		wtg_loaded_report_meta(&saved.l[0], &m, tables);
+		return wtg_check_paths(o, m.wanted);
+	}
+	return wtg_check_paths(o, o->selected);
+}
+
 static void gate_run_of(struct wtg_gate_run *r, const struct wtg_run_meta *m, struct wtg_table *tables,
 			const bool *present)
 {
@@ -366,40 +395,35 @@ static void gate_run_of(struct wtg_gate_run *r, const struct wtg_run_meta *m, st
 		r->tables[i] = present[i] ? &tables[i] : NULL;
 }
 
-/* The comparison into path whole or not at all: a temporary file beside it, synced, renamed into
- * place (standard output, a device or a pipe is written into). Returns the regressions or -1. */
+/* A comparison as a report another writer makes (wtg_report_save_with). */
+struct comparison {
+	enum wtg_format fmt;
+	const struct wtg_gate_run *runs;
+	int n;
+	double thr;
+	uint64_t seed;
+	int reg;	/* the regressions it found */
+};
+
+static int write_comparison(FILE *f, void *arg)
+{
+	struct comparison *c = arg;
+	c->reg = wtg_gate_report(f, c->fmt, c->runs, c->n, c->thr, c->seed);
+	return c->reg < 0 ? -1 : 0;
+}
+
+/* The comparison into path whole or not at all, as a report is saved. Returns the regressions or
+ * -1. */
 static int save_comparison(const char *path, enum wtg_format fmt, const struct wtg_gate_run *runs, int n,
 			   double thr, uint64_t seed)
 {
-	struct stat st;
-	bool stream = wtg_report_is_stdout(path) || (stat(path, &st) == 0 && !S_ISREG(st.st_mode));
-	char tmp[4200];
-	snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
-	int fd = stream ? -1 : mkstemp(tmp);
-	if (fd >= 0) {	/* as a new file would be: 0666 less the umask, not mkstemp's 0600 */
-		mode_t um = umask(0);
-		umask(um);
-		fchmod(fd, 0666 & ~um);
-	}
-	FILE *f = wtg_report_is_stdout(path) ? stdout : stream ? fopen(path, "w") : fd >= 0 ? fdopen(fd, "w") : NULL;
-	int reg = f ? wtg_gate_report(f, fmt, runs, n, thr, seed) : -1;
-	bool ok = reg >= 0 && fflush(f) == 0 && (stream || fsync(fileno(f)) == 0);
-	int err = errno;
-	if (f && f != stdout && fclose(f) != 0)
-		ok = false;
-	else if (!f && fd >= 0)
-		close(fd);
-	if (!stream && ok && rename(tmp, path) != 0) {
-		err = errno;
-		ok = false;
-	}
-	if (!ok) {
-		if (!stream)
-			unlink(tmp);
-		wtg_error("%s: %s", path, strerror(err ? err : EIO));
+	struct comparison c = { fmt, runs, n, thr, seed, 0 };
+	char err[512];
+	if (wtg_report_save_with(path, write_comparison, &c, err, sizeof err) < 0) {
+		wtg_error("%s", err);
 		return -1;
 	}
-	return reg;
+	return c.reg;
 }
 
 /* The comparison (or the gate) on standard output, or into each -o when nothing was measured.
@@ -428,6 +452,7 @@ static int compare_out(const struct wtg_options *o, const struct wtg_gate_run *r
 static int run_load(const struct wtg_options *o)
 {
 	signal(SIGXFSZ, SIG_IGN);
+	die_on_signals();
 	if (saved.n == 1) {
 		/* the saved run as it was: its machine, options, start and label, not this invocation's */
 		struct wtg_report_meta m;
@@ -468,6 +493,7 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 			wtg_session_enqueue(s, i);
 	wait_run(s, o, &pr);
 	wtg_report_run_end();
+	die_on_signals();
 	if (got_signal) {
 		int sig = got_signal;
 		wtg_session_shutdown(s);
@@ -538,6 +564,10 @@ int main(int argc, char **argv)
 
 	if ((o.nloads || o.baseline) && (rc = load_saved(&o)) != 0)
 		return rc;
+	if ((o.mode == WTG_MODE_RUN || (o.mode == WTG_MODE_LOAD && !load_dash)) && (rc = check_files(&o)) != 0) {
+		free_saved();
+		return rc;
+	}
 	if (o.mode == WTG_MODE_LOAD && !load_dash) {	/* saved runs written or compared: nothing measures, no session */
 		rc = run_load(&o);
 		free_saved();

@@ -15,6 +15,7 @@
 #include "wtg/conditions.h"
 #include "wtg/guard.h"
 #include "wtg/probe.h"
+#include "wtg/report.h"
 #include "wtg/session.h"
 #include "wtg/stats.h"
 #include "wtg/util.h"
@@ -26,6 +27,7 @@ const int wtg_fatal_signals[WTG_NFATAL_SIGNALS] = {
 
 void wtg_session_emergency_cleanup(void)
 {
+	wtg_report_remove_temps();
 	wtg_datafile_emergency_remove();
 }
 
@@ -58,6 +60,9 @@ static const char *fatal_name(int sig)
 	case SIGSYS: return "bad system call";
 	case SIGXCPU: return "CPU time limit exceeded";
 	case SIGXFSZ: return "file size limit exceeded";
+	case SIGINT: return "interrupt";
+	case SIGTERM: return "terminated";
+	case SIGHUP: return "hangup";
 	default: return "fatal signal";
 	}
 }

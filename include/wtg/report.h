@@ -126,6 +126,14 @@ int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s
 int wtg_report_save_meta(const char *path, enum wtg_format fmt, const struct wtg_report_meta *m,
 			 const struct wtg_table *const *tables, char *err, size_t errlen);
 
+/* The same for a report another writer makes (fn writes into f, with arg; 0 or -1): a comparison. */
+int wtg_report_save_with(const char *path, int (*fn)(FILE *f, void *arg), void *arg, char *err,
+			 size_t errlen);
+
+/* Remove every temp file a save is writing now. Async-signal-safe: for the paths that end wtg on a
+ * signal (wtg_session_emergency_cleanup). */
+void wtg_report_remove_temps(void);
+
 /* path is "-" or names the file, pipe or terminal standard output is. */
 bool wtg_report_is_stdout(const char *path);
 

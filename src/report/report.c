@@ -7,6 +7,8 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "wtg/conditions.h"
+#include "wtg/guard.h"
 #include "wtg/probe.h"
 #include "wtg/report.h"
 #include "wtg/util.h"
@@ -201,21 +204,81 @@ static mode_t new_file_mode(void)
 	return (mode_t)(0666 & ~mask);
 }
 
-/* What a save writes: a session's tables (s, which), or metadata and tables made elsewhere (m,
- * tables: a saved run read back). */
+/* What a save writes: a session's tables (s, which), metadata and tables made elsewhere (m,
+ * tables: a saved run read back), or what fn writes (a comparison). */
 struct source {
 	struct wtg_session *s;
 	const bool *which;
 	const struct wtg_report_meta *m;
 	const struct wtg_table *const *tables;
+	int (*fn)(FILE *f, void *arg);
+	void *arg;
 };
+
+/* The temp files being written, for wtg_report_remove_temps in a signal handler. A slot is filled
+ * and emptied with the signals that end wtg blocked, so a handler never sees half a name, nor the
+ * name of a temp file already renamed into place. */
+#define MAX_TEMPS 4
+static char temp_path[MAX_TEMPS][PATH_MAX];
+static volatile sig_atomic_t temp_used[MAX_TEMPS];
+
+/* mkstemp of template in a free slot: the descriptor (its slot in *slot), or -1 with errno. */
+static int temp_create(const char *template, int *slot)
+{
+	sigset_t old;
+	wtg_thread_sigmask(&old);
+	int i = 0, fd = -1, e = ENAMETOOLONG;
+	while (i < MAX_TEMPS && temp_used[i])
+		i++;
+	if (i == MAX_TEMPS) {
+		e = EMFILE;	/* not reached: saves run one at a time */
+	} else if (strlen(template) < PATH_MAX) {
+		wtg_strlcpy(temp_path[i], template, PATH_MAX);
+		fd = mkstemp(temp_path[i]);
+		e = errno;
+		if (fd >= 0) {
+			temp_used[i] = 1;
+			*slot = i;
+		}
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return fd;
+}
+
+/* The temp file in slot renamed (or with excl linked) to path, or with path NULL removed; the slot
+ * freed. 0, or -1 with errno (the temp file then removed). */
+static int temp_release(int slot, const char *path, bool excl)
+{
+	sigset_t old;
+	wtg_thread_sigmask(&old);
+	const char *tmp = temp_path[slot];
+	int rc = !path ? -1 : excl ? link(tmp, path) : rename(tmp, path);
+	int e = errno;
+	if (rc < 0 || excl)
+		unlink(tmp);
+	temp_used[slot] = 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return rc;
+}
+
+void wtg_report_remove_temps(void)
+{
+	int e = errno;
+	for (int i = 0; i < MAX_TEMPS; i++)
+		if (temp_used[i])
+			unlink(temp_path[i]);
+	errno = e;
+}
 
 /* Write the report into f and flush it: 0, or the errno of the failure. */
 static int write_flush(FILE *f, enum wtg_format fmt, const struct source *src)
 {
 	errno = 0;
-	int rc = src->s ? wtg_report_write(f, fmt, src->s, src->which) :
-			  wtg_report_write_meta(f, fmt, src->m, src->tables);
+	int rc = src->fn ? src->fn(f, src->arg) :
+		 src->s	 ? wtg_report_write(f, fmt, src->s, src->which) :
+			   wtg_report_write_meta(f, fmt, src->m, src->tables);
 	if (rc < 0 || fflush(f) != 0 || ferror(f))
 		return errno ? errno : EIO;
 	return 0;
@@ -294,14 +357,12 @@ static int save_replace(const char *path, enum wtg_format fmt, const struct sour
 	bool named = strlen(base) + 8 <= NAME_MAX;
 	snprintf(tmp, tlen, "%.*s.%s.XXXXXX", (int)dirlen, path, named ? base : "wtg");
 
-	int e = 0;
+	int e = 0, slot = -1;
 	FILE *f = NULL;
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		e = errno;
-		free(tmp);
-		return save_failed(path, e, err, errlen);
-	}
+	int fd = temp_create(tmp, &slot);
+	free(tmp);
+	if (fd < 0)
+		return save_failed(path, errno, err, errlen);
 	struct stat st;
 	bool existed = stat(path, &st) == 0 && S_ISREG(st.st_mode);
 	if (fchmod(fd, existed ? st.st_mode & 07777 : new_file_mode()) < 0) {
@@ -328,14 +389,13 @@ static int save_replace(const char *path, enum wtg_format fmt, const struct sour
 		goto fail;
 	int rc = fclose(f);
 	f = NULL;
-	if (rc != 0 || (excl ? link(tmp, path) : rename(tmp, path)) < 0) {
+	if (rc != 0) {
 		e = errno;
 		goto fail;
 	}
-	if (excl)
-		unlink(tmp);
+	if (temp_release(slot, path, excl) < 0)
+		return save_failed(path, errno, err, errlen);
 	sync_folder(path, dirlen);
-	free(tmp);
 	return 0;
 
 fail:
@@ -343,8 +403,7 @@ fail:
 		fclose(f);
 	if (fd >= 0)
 		close(fd);
-	unlink(tmp);
-	free(tmp);
+	temp_release(slot, NULL, false);
 	return save_failed(path, e, err, errlen);
 }
 
@@ -360,7 +419,7 @@ static void source_meta(const struct source *src, struct wtg_report_meta *m)
 /* Several SVG charts, or SVG into a folder: one file each. */
 static bool svg_folder(const char *path, enum wtg_format fmt, const struct source *src)
 {
-	if (fmt != WTG_FMT_SVG)
+	if (fmt != WTG_FMT_SVG || src->fn)
 		return false;
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
@@ -413,6 +472,13 @@ int wtg_report_save_meta(const char *path, enum wtg_format fmt, const struct wtg
 {
 	struct source src = { .m = m, .tables = tables };
 	return save(path, fmt, &src, err, errlen);
+}
+
+int wtg_report_save_with(const char *path, int (*fn)(FILE *f, void *arg), void *arg, char *err,
+			 size_t errlen)
+{
+	struct source src = { .fn = fn, .arg = arg };
+	return save(path, WTG_FMT_TEXT, &src, err, errlen);
 }
 
 int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,

@@ -214,8 +214,8 @@ here = os.getcwd()
 os.chdir(d)
 for spelling in ("data.bin", "./data.bin", user_file, path("link.bin"), path("hard.bin")):
     status, out, err = run("--run=clock", "--quick", "--file=" + user_file, "--format=json", "-o", spelling)
-    check(status == 2 and err == "wtg: --output '%s' is the --file data file, which wtg never writes "
-          "(see 'wtg --help')\n" % spelling, "-o %s onto --file: refused: %d %r" % (spelling, status, err))
+    check(status == 2 and err == "wtg: --output '%s' is the --file data file '%s', which wtg never writes "
+          "(see 'wtg --help')\n" % (spelling, user_file), "-o %s onto --file: refused: %d %r" % (spelling, status, err))
 fd = os.open(user_file, os.O_RDONLY)
 p = subprocess.run([WTG, "--run=clock", "--quick", "--file=" + user_file, "--format=json", "-o",
                     "/proc/self/fd/%d" % fd], capture_output=True, text=True, pass_fds=(fd,))
