@@ -282,8 +282,9 @@ static void print_summary(struct wtg_session *s, const struct saved_src *sv, con
 			continue;
 		char size[32];
 		written_size(o->outputs[i].path, size, sizeof size);
-		printf("wrote %s (%s%s%s)\n", o->outputs[i].path, wtg_writers[o->outputs[i].format].name,
-		       size[0] ? ", " : "", size);
+		fputs("wrote ", stdout);
+		wtg_escape_put(stdout, o->outputs[i].path);
+		printf(" (%s%s%s)\n", wtg_writers[o->outputs[i].format].name, size[0] ? ", " : "", size);
 	}
 	if (sv)
 		wtg_report_summary_line(stdout, sv->m);
@@ -316,7 +317,7 @@ static int write_outputs(struct wtg_session *s, const struct saved_src *sv, cons
 		}
 		if (errno == EPIPE)
 			return 128 + SIGPIPE;
-		fprintf(stderr, "wtg: %s\n", err);
+		wtg_error("%s", err);
 		stdout_failed |= wtg_report_is_stdout(path);
 		status = 1;
 	}

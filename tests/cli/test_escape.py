@@ -175,4 +175,16 @@ for what, edit, reason in cases:
     check(st == 2 and err == want, "%s: exit 2, '%s' (got %d, %r)" % (what, reason, st, err[:200]))
     check(not os.path.exists(path("z.json")), "%s: no output written" % what)
 
+# an -o path with controls: the "wrote" line and a save error show it escaped
+good = save(doc, "plain.json")
+st, out, err = wtg("--load", good, "-o", path("w\x1b[2Jr\x07.csv").encode())
+check(st == 0 and b"wrote " + path("w\\e[2Jr\\x07.csv").encode() + b" (csv, " in out,
+      "the wrote line shows an -o path with ESC and BEL escaped (%r)" % out[-200:])
+inert("the wrote line", out)
+os.unlink(path("w\x1b[2Jr\x07.csv"))
+st, out, err = wtg("--load", good, "-o", path("no\x1b[2Jdir/x.csv").encode())
+check(st == 2 and b"no\\e[2Jdir" in err and len(err.splitlines()) == 1,
+      "an -o folder with ESC that is missing: one line, escaped, exit 2 (%d, %r)" % (st, err))
+inert("the missing-folder error", err)
+
 finish()
