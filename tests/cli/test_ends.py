@@ -99,8 +99,13 @@ def finish_proc(p, timeout=60):
 libc = ctypes.CDLL(None, use_errno=True)
 for sig in (signal.SIGBUS, signal.SIGSEGV):
     p = start_long()
-    time.sleep(0.5)
-    tids = sorted(int(t) for t in os.listdir("/proc/%d/task" % p.pid) if int(t) != p.pid)
+    # the worker is started before the data file is made: poll for it (10 s at most)
+    deadline = time.time() + 10
+    while True:
+        tids = sorted(int(t) for t in os.listdir("/proc/%d/task" % p.pid) if int(t) != p.pid)
+        if tids or time.time() >= deadline or p.poll() is not None:
+            break
+        time.sleep(0.02)
     check(len(tids) > 0, "%s: wtg runs threads besides the main one" % sig.name)
     for tid in tids[:1]:  # the worker: the first thread started
         libc.tgkill(p.pid, tid, int(sig))
