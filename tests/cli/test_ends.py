@@ -21,7 +21,8 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wtgtest import WTG, check, datadir, datadir_is_empty, experiment, finish_clean, run  # noqa: E402
+from wtgtest import (WTG, check, checks_made, datadir, datadir_is_empty, experiment, finish_clean, run,  # noqa: E402
+                     skip_check)
 
 SHRANK = "the data file shrank while mapped (a read past its new end raised SIGBUS)"
 d = datadir()
@@ -98,8 +99,13 @@ def finish_proc(p, timeout=60):
 libc = ctypes.CDLL(None, use_errno=True)
 for sig in (signal.SIGBUS, signal.SIGSEGV):
     p = start_long()
-    time.sleep(0.5)
-    tids = sorted(int(t) for t in os.listdir("/proc/%d/task" % p.pid) if int(t) != p.pid)
+    # the worker is started before the data file is made: poll for it (10 s at most)
+    deadline = time.time() + 10
+    while True:
+        tids = sorted(int(t) for t in os.listdir("/proc/%d/task" % p.pid) if int(t) != p.pid)
+        if tids or time.time() >= deadline or p.poll() is not None:
+            break
+        time.sleep(0.02)
     check(len(tids) > 0, "%s: wtg runs threads besides the main one" % sig.name)
     for tid in tids[:1]:  # the worker: the first thread started
         libc.tgkill(p.pid, tid, int(sig))
@@ -173,10 +179,18 @@ def starved_run(wrapper, what):
     check(datadir_is_empty(), "%s: the data file is removed" % what)
 
 
+before = checks_made()
 starved_run([], "--burn --background --time-limit=2")
-# without the privilege to leave SCHED_IDLE the rescue turns the burners off instead
+# without the privilege to leave SCHED_IDLE the rescue turns the burners off instead (root drops
+# the privilege with setpriv; a user without it ran that case just above)
 if shutil.which("setpriv") and os.geteuid() == 0 and resource.getrlimit(resource.RLIMIT_NICE)[1] < 20:
     starved_run(["setpriv", "--bounding-set=-sys_nice", "--inh-caps=-sys_nice"],
                 "unprivileged --burn --background --time-limit=2")
+else:
+    why = ("setpriv is not installed" if not shutil.which("setpriv") else
+           "not root: the run above was the unprivileged one" if os.geteuid() != 0 else
+           "RLIMIT_NICE lets this user leave SCHED_IDLE without the privilege")
+    for k in range(checks_made() - before):
+        skip_check("unprivileged --burn --background --time-limit=2: the starved run's check %d" % (k + 1), why)
 
 finish_clean()

@@ -3,7 +3,8 @@
 Each test file calls check(cond, what) for every assertion, which prints one TAP line ("ok N - what"
 or "not ok N - what"), and finish() at the end, which prints the plan "1..N". diag() writes "# "
 lines for a person reading the log. skip() skips the rest of the file ("1..0 # SKIP why" when
-nothing was checked yet).
+nothing was checked yet); skip_check() reports one assertion that cannot run here as skipped, so
+that the summary counts it.
 
 Exit status: 0 when every check passed; when one failed, 1 when run by hand and 0 under make check
 (WTG_TAP_DRIVER set), where the "not ok" lines are the failures and a non-zero status means the
@@ -24,6 +25,7 @@ WTG = os.path.join(TOP_BUILDDIR, "src", "wtg")
 
 _passed = 0
 _failed = 0
+_skipped = 0	# of _passed: assertions reported as skipped
 
 
 def _line(text):
@@ -54,6 +56,31 @@ def check(cond, what):
     return cond
 
 
+def skip_check(what, reason):
+    """One assertion that cannot run here, said as such: "ok N - what # SKIP reason" (automake's TAP
+    driver counts it as a skip, so the summary shows what did not run)."""
+    global _passed, _skipped
+    _passed += 1
+    _skipped += 1
+    _line("ok %d - %s # SKIP %s" % (_passed + _failed, _one_line(what), _one_line(reason)))
+
+
+def skip_checks(whats, reason):
+    """skip_check for each of the descriptions."""
+    for w in whats:
+        skip_check(w, reason)
+
+
+def checks_made():
+    """How many assertions were reported so far (to say how many a skipped block would make)."""
+    return _passed + _failed
+
+
+def shm_writable():
+    """/dev/shm exists and this user may make files in it (a chroot or container may lack it)."""
+    return os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK)
+
+
 def _exit_status():
     if not _failed:
         return 0
@@ -64,7 +91,8 @@ def finish(name=None):
     """The plan and a summary comment; exits (see the top of this file for the status)."""
     name = name or os.path.basename(sys.argv[0])
     _line("1..%d" % (_passed + _failed))
-    diag("%s: %d passed, %d failed" % (name, _passed, _failed))
+    diag("%s: %d passed, %d failed" % (name, _passed - _skipped, _failed) +
+         (", %d skipped" % _skipped if _skipped else ""))
     sys.exit(_exit_status())
 
 

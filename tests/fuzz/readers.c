@@ -1,0 +1,74 @@
+/* readers.c: the two readers of saved runs compared (see readers.h). */
+#include <stdbool.h>
+#include <string.h>
+
+#include "readers.h"
+#include "wtg/load.h"
+
+static bool same_value(const struct wtg_value *a, const struct wtg_value *b)
+{
+	if (a->type != b->type)
+		return false;
+	switch (a->type) {
+	case WTG_T_INT: return a->i == b->i;
+	case WTG_T_REAL: return !memcmp(&a->r, &b->r, sizeof a->r);
+	case WTG_T_TEXT: return !strcmp(a->s, b->s);
+	default: return true;
+	}
+}
+
+static bool same_row(const struct wtg_table *x, const struct wtg_row *p, const struct wtg_row *q)
+{
+	for (int c = 0; c < x->ncols; c++)
+		if (!same_value(&p->v[c], &q->v[c]))
+			return false;
+	return p->has_probe == q->has_probe && !memcmp(&p->cond, &q->cond, sizeof p->cond) &&
+	       (!p->has_probe || (p->probe.minflt == q->probe.minflt && p->probe.cpus_seen == q->probe.cpus_seen));
+}
+
+/* The same tables, rows, cells, probes and conditions, and the same run metadata. */
+static bool same_loaded(const struct wtg_loaded *a, const struct wtg_loaded *b)
+{
+	if (a->npresent != b->npresent || strcmp(a->skipped, b->skipped) || strcmp(a->meta.label, b->meta.label) ||
+	    strcmp(a->meta.timestamp, b->meta.timestamp) || strcmp(a->meta.machine.hostname, b->meta.machine.hostname))
+		return false;
+	for (int i = 0; i < WTG_MAX_EXP; i++) {
+		const struct wtg_table *x = &a->tables[i], *y = &b->tables[i];
+		if (a->present[i] != b->present[i] || x->ncols != y->ncols || x->nrows != y->nrows ||
+		    x->nchecks != y->nchecks || x->nseries != y->nseries)
+			return false;
+		for (int c = 0; c < x->ncols; c++)
+			if (strcmp(x->cols[c].name, y->cols[c].name) || x->cols[c].type != y->cols[c].type)
+				return false;
+		for (int r = 0; r < x->nrows; r++)
+			if (!same_row(x, &x->rows[r], &y->rows[r]))
+				return false;
+	}
+	return true;
+}
+
+const char *wtg_readers_differ(const char *buf, size_t len, const char *name, int *loaded)
+{
+	static struct wtg_loaded l, ref;
+	char err[512], rerr[512];
+	size_t n = strlen(name);
+	const char *why = NULL;
+	int rc = wtg_load_buffer(buf, len, name, &l, err, sizeof err);
+	int rrc = wtg_load_buffer_whole(buf, len, name, &ref, rerr, sizeof rerr);
+	if (loaded)
+		*loaded = rc == 0 && rrc == 0;
+	if (rc != rrc)
+		why = rc == 0 ? "the streaming reader took what the reference refused"
+			      : "the streaming reader refused what the reference took";
+	else if (rc == 0 && !same_loaded(&l, &ref))
+		why = "both took it, but read it differently";
+	else if (rc != 0 && (!err[0] || strchr(err, '\n') || strncmp(err, name, n) || strncmp(err + n, ": ", 2)))
+		why = "the error is not one line naming the file";
+	else if (rc != 0 && strcmp(err, rerr))
+		why = "the error lines differ";
+	if (rc == 0)
+		wtg_loaded_free(&l);
+	if (rrc == 0)
+		wtg_loaded_free(&ref);
+	return why;
+}
