@@ -73,6 +73,8 @@ def expect(e, view, out):
 doc = json.load(open(sys.argv[1]))
 views = dict(line.split()[1:3] for line in open(sys.argv[2]) if line.strip())
 for e in doc["experiments"]:
+    if not e["rows"]:
+        continue    # a tab cancelled before its first row (the first tab, paused at once): nothing drawn
     with open(os.path.join(sys.argv[3], e["name"]), "w") as out:
         expect(e, views[e["name"]], out)
     if e["name"] == "valley":
