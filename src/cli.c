@@ -749,7 +749,7 @@ static void set_defaults(struct wtg_options *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof *o);
 	o->argc = argc;
-	o->argv = argv;
+	o->argv = (const char *const *)argv;
 	o->mode = WTG_MODE_DASHBOARD;
 	o->format = WTG_FMT_TEXT;
 	o->seed = 1;

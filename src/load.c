@@ -431,13 +431,15 @@ static void read_more_options(struct rd *r, json_t *v, struct wtg_run_saved *sv)
 }
 
 /* run.command_line into the saved options' argv (the strings stay in the document). */
-static void read_command_line(struct rd *r, json_t *run, struct wtg_options *o)
+static void read_command_line(struct rd *r, json_t *run, struct wtg_run_saved *sv)
 {
+	struct wtg_options *o = &sv->opt;
 	json_t *a = want_array(r, run, "command_line", MAX_LIST);
 	size_t n = a ? json_array_size(a) : 0;
 	if (!n)
 		return;
-	o->argv = calloc(n + 1, sizeof *o->argv);
+	sv->command_line = calloc(n + 1, sizeof *sv->command_line);
+	o->argv = sv->command_line;
 	if (!o->argv) {
 		fail(r, "command_line", "%s", strerror(ENOMEM));
 		return;
@@ -448,7 +450,7 @@ static void read_command_line(struct rd *r, json_t *run, struct wtg_options *o)
 			fail(r, "command_line", "item %zu should be a string", i);
 			return;
 		}
-		o->argv[o->argc++] = (char *)json_string_value(x);
+		sv->command_line[o->argc++] = json_string_value(x);
 	}
 }
 
@@ -637,7 +639,7 @@ static void read_meta(struct rd *r, json_t *root, struct wtg_run_meta *m, struct
 	m->duration_s = d && json_is_number(d) ? json_number_value(d) : NAN;
 	if (d && json_is_number(d) && !(m->duration_s >= 0))
 		fail(r, "duration_s", "below zero");
-	read_command_line(r, run, &sv->opt);
+	read_command_line(r, run, sv);
 	read_options(r, run, &m->opt, sv);
 	json_t *label = json_object_get(run, "label");	/* optional: reports before --label lack it */
 	if (label && !json_is_string(label) && !json_is_null(label))
@@ -1571,7 +1573,8 @@ void wtg_loaded_free(struct wtg_loaded *l)
 		wtg_table_free(&l->tables[i]);
 	arena_release(l->strings);	/* the document, column names and units with it */
 	l->strings = NULL;
-	free(l->saved.opt.argv);
+	free(l->saved.command_line);
+	l->saved.command_line = NULL;
 	l->saved.opt.argv = NULL;
 	l->saved.opt.argc = 0;
 }

@@ -17,6 +17,12 @@ struct wtg_plan;
 
 enum wtg_view { WTG_VIEW_SWEEP = 0, WTG_VIEW_BARS, WTG_VIEW_HISTOGRAM, WTG_VIEW_COUNTERS };
 
+/* What compare pairs: an experiment and a condition, by name. */
+struct wtg_compare_pair {
+	char exp[32];
+	char cond[16];
+};
+
 /* What a run function receives. */
 struct wtg_ctx {
 	const struct wtg_options *opt;
@@ -27,6 +33,9 @@ struct wtg_ctx {
 	_Atomic int64_t *heartbeat;	/* wtg_now_ns() of the last sign of progress */
 	const char *argv0;		/* /proc/self/exe for child processes */
 	const struct wtg_machine *machine;	/* the machine block (caches, CPUs); NULL in some tests */
+	/* what compare pairs in this run, fixed when it starts (the session's pair, which the dashboard's
+	 * v moves); an empty exp: the options' (wtg_compare_pair_of) */
+	struct wtg_compare_pair compare;
 };
 
 #define WTG_OK 0
@@ -185,6 +194,11 @@ const char *wtg_compare_default(void);
  * (src/experiments/compare.c). */
 bool wtg_compare_condition(const char *name);
 void wtg_compare_conditions(char *buf, size_t len, const char *sep);
+/* The pair --compare chose (o NULL or without one: wtg_compare_default() with burn). */
+void wtg_compare_pair_of(const struct wtg_options *o, struct wtg_compare_pair *p);
+/* The pair after p: p's experiment with the next condition, after the last condition the next
+ * experiment compare can pair with the first (the dashboard's v). */
+void wtg_compare_next(struct wtg_compare_pair *p);
 /* Typical wall time of a run of e in seconds on a two-core machine, by default or with --quick
  * (measured with the whole catalogue; shown by --list and the README). 0 when unknown. */
 int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick);
