@@ -189,23 +189,6 @@ static int parse_compare(const char *arg, struct wtg_options *o)
 	return 0;
 }
 
-bool wtg_options_need_datafile(const struct wtg_options *o)
-{
-	if (o->mode == WTG_MODE_LOAD)	/* saved runs only: nothing measures */
-		return false;
-	if (o->mode != WTG_MODE_RUN) {
-		/* the dashboard can run any of its tabs */
-		for (int i = 0; i < o->norder; i++)
-			if (wtg_experiments[o->order[i]]->needs_datafile)
-				return true;
-		return false;
-	}
-	for (int i = 0; i < wtg_nexperiments; i++)
-		if (o->selected[i] && wtg_experiments[i]->needs_datafile)
-			return true;
-	return false;
-}
-
 /* The folder wtg would create its data file in: it exists, is a folder, can hold a data file and is
  * writable. Messages name where the folder came from (--dir, TMPDIR or the default). */
 static int check_dir(const struct wtg_options *o)

@@ -90,6 +90,19 @@ struct wtg_headline {
 
 #define WTG_MAX_HEADLINES 2
 
+/* The headline figures e's descriptor declares (n of them, 0 when it has none). */
+const struct wtg_headline *wtg_headlines_of(const struct wtg_experiment *e, int *n);
+
+/* A figure taken from a table: its value, CI and raw samples (pointing into the table). */
+struct wtg_figure {
+	bool found;
+	double value, lo, hi;		/* lo, hi NAN without CI columns */
+	const double *samples;
+	size_t nsamples;
+};
+/* Read h's figure from t (t locked by the caller, or not shared). */
+void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, struct wtg_figure *f);
+
 /* How compare takes this experiment's headline figure: one short measurement (well under a second)
  * honouring the conditions in force; NAN after wtg_table_fail(). fn NULL: compare cannot pair it. */
 struct wtg_pairing {
