@@ -349,7 +349,8 @@ static void write_options(FILE *f, const struct wtg_options *o, const struct wtg
 	fprintf(f, ",\n      \"background\": %s,\n      \"uncached\": %s,\n      \"seed\": %" PRIu64 ",\n",
 		bool_str(o->background), bool_str(o->uncached), o->seed);
 	fprintf(f, "      \"compare\": \"%s:%s\",\n      \"time_limit_s\": %" PRId64 ",\n",
-		cmp->exp, cmp->cond,
+		cmp->exp[0] ? cmp->exp : o->compare_exp ? o->compare_exp : wtg_compare_default(),
+		cmp->exp[0] ? cmp->cond : o->compare_cond ? o->compare_cond : "burn",
 		o->time_limit_ms / 1000);
 	fputs("      \"order\": [", f);
 	for (int i = 0; i < o->norder && i < 32; i++) {
@@ -385,11 +386,8 @@ static void write_run(FILE *f, const struct wtg_report_meta *m)
 		wtg_json_string(f, o->argv[i]);
 	}
 	fputs("],\n", f);
-	struct wtg_compare_pair cmp = m->compare;
-	if (!cmp.exp[0])
-		wtg_compare_pair_of(o, &cmp);
 	if (o)
-		write_options(f, o, &cmp);
+		write_options(f, o, &m->compare);
 	else
 		fputs("    \"options\": null", f);
 	fputs(",\n    \"conditions_at_start\": ", f);
