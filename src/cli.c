@@ -860,9 +860,6 @@ static int check_options(struct wtg_options *o, const struct parse_state *ps)
 		nsel += o->selected[i];
 	if (o->format == WTG_FMT_SVG && nsel > 1 && (o->noutputs == 0 || output_is_stdout(o)))
 		return usage_error("svg draws one experiment per file: with several, -o names a folder");
-	for (int i = 0; i < wtg_nexperiments; i++)
-		if (o->selected[i] && !wtg_experiments[i]->run)
-			return usage_error("experiment '%s' is not built yet", wtg_experiments[i]->name);
 	return 0;
 }
 

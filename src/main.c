@@ -100,8 +100,7 @@ static void list_experiments(void)
 		int full = wtg_experiment_typical_s(e, false), quick = wtg_experiment_typical_s(e, true);
 		if (full > 0)
 			snprintf(took, sizeof took, "~%d s (quick ~%d s)", full, quick);
-		printf("%-10s %-10s %-20s %s%s\n", e->name, wtg_view_name(e->view), took, e->question,
-		       e->run ? "" : " (not built yet)");
+		printf("%-10s %-10s %-20s %s\n", e->name, wtg_view_name(e->view), took, e->question);
 	}
 }
 

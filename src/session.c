@@ -225,11 +225,6 @@ static void run_one(struct wtg_session *s, int idx, const struct wtg_compare_pai
 	atomic_store(&s->starved, 0);
 	atomic_store(&s->heartbeat, wtg_now_ns());
 	wtg_table_set_state(t, WTG_RUNNING);
-	if (!e->run) {
-		wtg_table_fail(t, "%s is not built yet", e->name);
-		wtg_table_set_state(t, WTG_FAILED);
-		return;
-	}
 	if (e->needs_datafile && atomic_load(&s->df_state) != WTG_DF_READY) {
 		wtg_table_fail(t, "no data file: %s", s->df_error);
 		wtg_table_set_state(t, WTG_FAILED);

@@ -153,7 +153,7 @@ struct wtg_experiment {
 	int (*verdict)(const struct wtg_table *t, char *buf, size_t len);
 	struct wtg_essay essay;
 	unsigned self_conditions;	/* wtg_cond_bit: conditions the run sets itself (tail: burners) */
-	int (*run)(struct wtg_ctx *ctx);	/* NULL: not built yet */
+	int (*run)(struct wtg_ctx *ctx);	/* never NULL (wtg_experiment_check) */
 	/* --dry-run: the rows run would make on this machine, from the same variant lists (wtg/plan.h);
 	 * NULL: the plan gives the typical time only */
 	void (*plan)(struct wtg_plan *p);

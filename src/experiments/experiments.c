@@ -238,6 +238,8 @@ int wtg_experiment_check(const struct wtg_experiment *e, char *why, size_t len)
 {
 	if (!e->name || !e->name[0] || !e->question || !e->runs)
 		return bad(why, len, "an experiment without a name, question or description");
+	if (!e->run)
+		return bad(why, len, "%s: no run function", e->name);
 	if (!e->cols || e->ncols < 1 || e->ncols > WTG_MAX_COLS)
 		return bad(why, len, "%s: %d columns declared (1 to %d)", e->name, e->ncols, WTG_MAX_COLS);
 	for (int c = 0; c < e->ncols; c++) {

@@ -138,7 +138,6 @@ struct dash {
 
 /* ---- state.c: state and its transitions ---- */
 
-bool dash_built(int idx);
 /* Whether autoplay runs or holds a tab. */
 bool dash_autoplaying(const struct dash *d);
 /* The one place the run mode changes: what ev does in the mode the dashboard is in. */
@@ -178,8 +177,8 @@ int dash_deck_len(const struct dash *d);
 int dash_deck_at(const struct dash *d, int pos);
 int dash_deck_pos(const struct dash *d, int idx);
 int dash_deck_step(const struct dash *d, int delta);
-/* The first built experiment at deck position from or after it, or -1. */
-int dash_next_built(const struct dash *d, int from);
+/* The experiment at deck position from (0 when negative), or -1 past the deck's end. */
+int dash_deck_next(const struct dash *d, int from);
 
 /* ---- keys.c: the key table ---- */
 

@@ -41,11 +41,6 @@ void dash_notice_path(struct dash *d, enum tui_role role, const char *what, cons
 	d->note.path = (int)strlen(what) + 1;
 }
 
-bool dash_built(int idx)
-{
-	return idx >= 0 && idx < wtg_nexperiments && wtg_experiments[idx]->run != NULL;
-}
-
 void dash_set_tab(struct dash *d, int idx)
 {
 	if (idx == d->tab)
@@ -102,12 +97,10 @@ int dash_deck_step(const struct dash *d, int delta)
 	return dash_deck_at(d, ((pos < 0 ? 0 : pos) + delta % n + n) % n);
 }
 
-int dash_next_built(const struct dash *d, int from)
+int dash_deck_next(const struct dash *d, int from)
 {
-	for (int p = from < 0 ? 0 : from; p < dash_deck_len(d); p++)
-		if (dash_built(dash_deck_at(d, p)))
-			return dash_deck_at(d, p);
-	return -1;
+	int p = from < 0 ? 0 : from;
+	return p < dash_deck_len(d) ? dash_deck_at(d, p) : -1;
 }
 
 /* ---- the run mode: pause, autoplay, the tab that runs when the worker is free ---- */
@@ -144,16 +137,11 @@ static void autoplay_start(struct dash *d, int idx)
 
 static void rerun(struct dash *d)
 {
-	const struct wtg_experiment *e = wtg_experiments[d->tab];
-	if (!dash_built(d->tab)) {
-		dash_notice(d, TR_WARN, "%s is not built yet", e->name);
-		return;
-	}
 	wtg_session_cancel(d->s);
 	wtg_session_enqueue(d->s, d->tab);
 	d->tried[d->tab] = true;
 	set_mode(d, DM_NORMAL);
-	dash_notice(d, TR_OK, "running %s", e->name);
+	dash_notice(d, TR_OK, "running %s", wtg_experiments[d->tab]->name);
 }
 
 static void pause_toggle(struct dash *d)
@@ -183,7 +171,7 @@ static void pause_toggle(struct dash *d)
 static void autorun(struct dash *d)
 {
 	struct wtg_run_status st;
-	if (d->small || d->overlay == OV_START || !dash_built(d->tab) || d->tried[d->tab])
+	if (d->small || d->overlay == OV_START || d->tried[d->tab])
 		return;
 	wtg_session_status(d->s, d->tab, &st);
 	if (st.state != WTG_IDLE || st.nrows > 0 || !wtg_session_idle(d->s))
@@ -192,7 +180,7 @@ static void autorun(struct dash *d)
 	wtg_session_enqueue(d->s, d->tab);
 }
 
-/* Autoplay: hold a tab whose run ended, then move on to the next built one, or stop after the last. */
+/* Autoplay: hold a tab whose run ended, then move on to the next one, or stop after the last. */
 static void autoplay_tick(struct dash *d, int64_t now)
 {
 	if (d->run.mode == DM_AUTOPLAY_RUNNING) {
@@ -204,7 +192,7 @@ static void autoplay_tick(struct dash *d, int64_t now)
 			d->run.until = now + (int64_t)d->s->opt->hold_ms * 1000000;
 		}
 	} else if (now >= d->run.until) {
-		int next = dash_next_built(d, dash_deck_pos(d, d->run.idx) + 1);
+		int next = dash_deck_next(d, dash_deck_pos(d, d->run.idx) + 1);
 		if (next < 0) {
 			set_mode(d, DM_NORMAL);
 			dash_notice(d, TR_OK, "autoplay: every experiment has run");
@@ -226,13 +214,9 @@ void dash_run_event(struct dash *d, enum dash_event ev, int64_t now)
 		rerun(d);
 		break;
 	case EV_AUTOPLAY:
-		start = dash_next_built(d, dash_deck_pos(d, d->tab));
+		start = dash_deck_next(d, dash_deck_pos(d, d->tab));
 		if (start < 0)
-			start = dash_next_built(d, 0);
-		if (start < 0) {
-			dash_notice(d, TR_WARN, "autoplay: no experiment is built yet");
-			break;
-		}
+			start = dash_deck_next(d, 0);
 		autoplay_start(d, start);
 		dash_notice(d, TR_OK, "autoplay: every experiment in turn; any key takes over");
 		break;

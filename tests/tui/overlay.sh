@@ -6,7 +6,6 @@
 # nothing could be measured (TMPDIR and the working folder unwritable).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
-built valley || skip "valley is not built"
 
 "$WTG" --run=valley --quick --dir="$tmp/data" -o "$tmp/quiet.json" 2>/dev/null ||
 	bail "cannot save a quiet valley run"

@@ -141,6 +141,12 @@ static double figure(struct wtg_ctx *ctx)
 	return 1;
 }
 
+static int fixture_run(struct wtg_ctx *ctx)
+{
+	(void)ctx;
+	return WTG_OK;
+}
+
 static const struct wtg_column cols[] = {
 	{ "size", "B", WTG_T_INT, 0 },
 	{ "gbps", "GB/s", WTG_T_REAL, 2 },
@@ -156,6 +162,7 @@ static const struct wtg_experiment good = {
 	.sweep = { .x = "size", .y = { "gbps" }, .group = "mode", .xtitle = "size" },
 	.headline = { { "GB/s, the largest size", "size", "65536", "gbps", NULL, NULL, NULL, "GB/s", true } },
 	.compare = { figure, "gbps", 2, "GB/s" },
+	.run = fixture_run,
 };
 
 /* The checker refuses e, and its reason names `word`. */
@@ -174,6 +181,9 @@ static void test_broken(void)
 	CHECK(wtg_experiment_check(&good, why, sizeof why) == 0);
 
 	struct wtg_experiment e = good;
+	e.run = NULL;	/* every experiment has a run function */
+	refused(&e, "no run function");
+	e = good;
 	e.sweep.y[1] = "p99_ns";
 	refused(&e, "p99_ns");
 	e = good;
