@@ -121,7 +121,9 @@ enum wtg_cond_bit {
 	WTG_COND_COLD = 1u << 3,	/* c: the data file evicted */
 };
 
-/* What the essay measured, beside what this machine shows (the lecture's "essay" line). */
+/* What the essay measured, beside what this machine shows (the lecture's "essay" line). The essay
+ * is "where the time goes", the write-up the experiments come from (it sums a file's bytes one
+ * read() at a time and follows where the time went), with the figures its own machine measured. */
 struct wtg_essay {
 	const char *figure;	/* the essay's figure in words, e.g. "108 ms to read 1 GB at 1 MiB"; NULL: none */
 	/* Whether this machine can show the essay's claim, and in words why not (e.g. "a tsc clock
