@@ -191,23 +191,6 @@ static int parse_compare(const char *arg, struct wtg_options *o)
 	return 0;
 }
 
-bool wtg_options_need_datafile(const struct wtg_options *o)
-{
-	if (o->mode == WTG_MODE_LOAD)	/* saved runs only: nothing measures */
-		return false;
-	if (o->mode != WTG_MODE_RUN) {
-		/* the dashboard can run any of its tabs */
-		for (int i = 0; i < o->norder; i++)
-			if (wtg_experiments[o->order[i]]->needs_datafile)
-				return true;
-		return false;
-	}
-	for (int i = 0; i < wtg_nexperiments; i++)
-		if (o->selected[i] && wtg_experiments[i]->needs_datafile)
-			return true;
-	return false;
-}
-
 /* The folder wtg would create its data file in: it exists, is a folder, can hold a data file and is
  * writable. Messages name where the folder came from (--dir, TMPDIR or the default). */
 static int check_dir(const struct wtg_options *o)
@@ -738,7 +721,7 @@ static void set_defaults(struct wtg_options *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof *o);
 	o->argc = argc;
-	o->argv = argv;
+	o->argv = (const char *const *)argv;
 	o->mode = WTG_MODE_DASHBOARD;
 	o->format = WTG_FMT_TEXT;
 	o->seed = 1;
@@ -866,9 +849,6 @@ static int check_options(struct wtg_options *o, const struct parse_state *ps)
 		nsel += o->selected[i];
 	if (o->format == WTG_FMT_SVG && nsel > 1 && (o->noutputs == 0 || output_is_stdout(o)))
 		return usage_error("svg draws one experiment per file: with several, -o names a folder");
-	for (int i = 0; i < wtg_nexperiments; i++)
-		if (o->selected[i] && !wtg_experiments[i]->run)
-			return usage_error("experiment '%s' is not built yet", wtg_experiments[i]->name);
 	return 0;
 }
 

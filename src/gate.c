@@ -13,58 +13,6 @@
 #include "wtg/stats.h"
 #include "wtg/util.h"
 
-const struct wtg_headline *wtg_headlines_of(const struct wtg_experiment *e, int *n)
-{
-	*n = 0;
-	while (e && *n < WTG_MAX_HEADLINES && e->headline[*n].figure)
-		(*n)++;
-	return *n ? e->headline : NULL;
-}
-
-/* The row whose key column reads key (numbers compared as numbers), or the last row. */
-static int find_row(const struct wtg_headline *h, const struct wtg_table *t)
-{
-	if (!h->key_col)
-		return t->nrows - 1;
-	int c = wtg_table_col(t, h->key_col);
-	if (c < 0)
-		return -1;
-	for (int r = 0; r < t->nrows; r++) {
-		const struct wtg_value *v = &t->rows[r].v[c];
-		if ((v->type == WTG_T_TEXT && strcmp(v->s, h->key) == 0) ||
-		    (v->type == WTG_T_INT && v->i == strtoll(h->key, NULL, 10)) ||
-		    (v->type == WTG_T_REAL && v->r == strtod(h->key, NULL)))
-			return r;
-	}
-	return -1;
-}
-
-void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, struct wtg_figure *f)
-{
-	memset(f, 0, sizeof *f);
-	f->value = f->lo = f->hi = NAN;
-	for (int i = 0; h->series && i < t->nseries; i++)
-		if (strcmp(t->series[i].name, h->series) == 0 && t->series[i].n > 0) {
-			f->samples = t->series[i].v;
-			f->nsamples = t->series[i].n;
-		}
-	if (!h->col) {
-		f->value = f->samples ? wtg_quantile(f->samples, f->nsamples, 0.5) : NAN;
-		f->found = isfinite(f->value);
-		return;
-	}
-	int r = find_row(h, t), c = wtg_table_col(t, h->col);
-	if (r < 0 || c < 0)
-		return;
-	f->value = wtg_table_num(t, r, c);
-	int lo = h->lo_col ? wtg_table_col(t, h->lo_col) : -1, hi = h->hi_col ? wtg_table_col(t, h->hi_col) : -1;
-	if (lo >= 0 && hi >= 0) {
-		f->lo = wtg_table_num(t, r, lo);
-		f->hi = wtg_table_num(t, r, hi);
-	}
-	f->found = isfinite(f->value);
-}
-
 /* Median of n draws with replacement from v (scratch holds n). */
 static double resample_median(const double *v, size_t n, double *scratch, struct wtg_rng *rng)
 {

@@ -115,8 +115,7 @@ static void list_experiments(void)
 		int full = wtg_experiment_typical_s(e, false), quick = wtg_experiment_typical_s(e, true);
 		if (full > 0)
 			snprintf(took, sizeof took, "~%d s (quick ~%d s)", full, quick);
-		printf("%-10s %-10s %-20s %s%s\n", e->name, wtg_view_name(e->view), took, e->question,
-		       e->run ? "" : " (not built yet)");
+		printf("%-10s %-10s %-20s %s\n", e->name, wtg_view_name(e->view), took, e->question);
 	}
 }
 
@@ -269,13 +268,16 @@ static void print_summary(struct wtg_session *s, const struct saved_src *sv, con
 	for (int i = 0; i < wtg_nexperiments; i++) {
 		if (!o->selected[i])
 			continue;
-		struct wtg_table *t = sv ? (struct wtg_table *)sv->tables[i] : &s->tables[i];
+		/* a saved run's tables are this thread's alone; a session's, its worker's too */
+		const struct wtg_table *t = sv ? sv->tables[i] : &s->tables[i];
 		int ok, warn, fail;
-		pthread_mutex_lock(&t->lock);
+		if (!sv)
+			pthread_mutex_lock(&s->tables[i].lock);
 		wtg_table_count_checks(t, &ok, &warn, &fail);
 		printf("  %-10s %-9s %4d row%s  checks %d ok, %d warn, %d failed\n", wtg_experiments[i]->name,
 		       wtg_report_state_name(t->state), t->nrows, t->nrows == 1 ? " " : "s", ok, warn, fail);
-		pthread_mutex_unlock(&t->lock);
+		if (!sv)
+			pthread_mutex_unlock(&s->tables[i].lock);
 	}
 	for (int i = 0; i < o->noutputs; i++) {
 		if (!written[i])

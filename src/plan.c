@@ -47,7 +47,7 @@ void wtg_plan_row(struct wtg_plan *p, const struct wtg_value *v)
 	for (int c = 0; c < p->ncols; c++) {
 		row[c] = v[c];
 		if (v[c].type == WTG_T_TEXT) {
-			row[c].s = strdup(v[c].s ? v[c].s : "");
+			row[c].own = strdup(v[c].s ? v[c].s : "");
 			if (!row[c].s) {
 				wtg_error("%s: out of memory for the plan", p->exp->name);
 				row[c] = WTG_NA;
@@ -82,7 +82,7 @@ static void plan_free(struct wtg_plan *p)
 {
 	for (int i = 0; i < p->nrows * p->ncols; i++)
 		if (p->vals[i].type == WTG_T_TEXT)
-			free((char *)p->vals[i].s);
+			free(p->vals[i].own);
 	free(p->vals);
 }
 

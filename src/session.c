@@ -120,6 +120,7 @@ int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const
 		wtg_datafile_sweep(opt->dir);
 	pthread_mutex_init(&s->qlock, NULL);
 	pthread_cond_init(&s->qcond, NULL);
+	wtg_compare_pair_of(opt, &s->compare);
 	wtg_machine_read(&s->machine);
 	wtg_topology_read(&s->topo, NULL);
 	wtg_topology_summary(&s->topo, s->topo_summary, sizeof s->topo_summary);
@@ -233,7 +234,8 @@ static enum wtg_state final_state(struct wtg_session *s, struct wtg_table *t, in
 	return WTG_DONE;
 }
 
-static void run_one(struct wtg_session *s, int idx)
+/* Run experiment idx; pair: what compare pairs in this run (read under qlock when it was taken). */
+static void run_one(struct wtg_session *s, int idx, const struct wtg_compare_pair *pair)
 {
 	const struct wtg_experiment *e = wtg_experiments[idx];
 	struct wtg_table *t = &s->tables[idx];
@@ -241,11 +243,6 @@ static void run_one(struct wtg_session *s, int idx)
 	atomic_store(&s->starved, 0);
 	atomic_store(&s->heartbeat, wtg_now_ns());
 	wtg_table_set_state(t, WTG_RUNNING);
-	if (!e->run) {
-		wtg_table_fail(t, "%s is not built yet", e->name);
-		wtg_table_set_state(t, WTG_FAILED);
-		return;
-	}
 	if (e->needs_datafile && atomic_load(&s->df_state) != WTG_DF_READY) {
 		wtg_table_fail(t, "no data file: %s", s->df_error);
 		wtg_table_set_state(t, WTG_FAILED);
@@ -259,6 +256,7 @@ static void run_one(struct wtg_session *s, int idx)
 		.heartbeat = &s->heartbeat,
 		.argv0 = s->argv0,
 		.machine = &s->machine,
+		.compare = *pair,
 	};
 	uint64_t seed = s->opt->seed;
 	for (const char *c = e->name; *c; c++)
@@ -323,8 +321,9 @@ static void *worker_main(void *arg)
 		atomic_store(&s->heartbeat, wtg_now_ns());
 		atomic_fetch_add(&s->run_gen, 1);
 		atomic_store(&s->current, idx);
+		struct wtg_compare_pair pair = s->compare;
 		pthread_mutex_unlock(&s->qlock);
-		run_one(s, idx);
+		run_one(s, idx, &pair);
 		atomic_store(&s->current, -1);
 		wake(s);
 	}
@@ -383,6 +382,20 @@ void wtg_session_enqueue(struct wtg_session *s, int idx)
 	if (s->qlen < WTG_QUEUE_MAX)
 		s->queue[s->qlen++] = idx;
 	pthread_cond_signal(&s->qcond);
+	pthread_mutex_unlock(&s->qlock);
+}
+
+void wtg_session_compare(struct wtg_session *s, struct wtg_compare_pair *p)
+{
+	pthread_mutex_lock(&s->qlock);
+	*p = s->compare;
+	pthread_mutex_unlock(&s->qlock);
+}
+
+void wtg_session_set_compare(struct wtg_session *s, const struct wtg_compare_pair *p)
+{
+	pthread_mutex_lock(&s->qlock);
+	s->compare = *p;
 	pthread_mutex_unlock(&s->qlock);
 }
 

@@ -68,7 +68,7 @@ static void clear_locked(struct wtg_table *t)
 	for (int r = 0; r < t->nrows; r++) {
 		for (int c = 0; c < t->ncols; c++)
 			if (t->rows[r].v[c].type == WTG_T_TEXT)
-				free((char *)t->rows[r].v[c].s);
+				free(t->rows[r].v[c].own);
 		free(t->rows[r].v);
 	}
 	free(t->rows);
@@ -159,7 +159,7 @@ void wtg_table_add_row(struct wtg_table *t, const struct wtg_value *v, int n,
 	for (int c = 0; c < nc; c++) {
 		row->v[c] = c < n ? v[c] : WTG_NA;
 		if (row->v[c].type == WTG_T_TEXT)
-			row->v[c].s = xstrdup(row->v[c].s ? row->v[c].s : "");
+			row->v[c].own = xstrdup(row->v[c].s ? row->v[c].s : "");
 	}
 	if (probe) {
 		row->has_probe = true;
@@ -181,10 +181,10 @@ void wtg_table_set_row(struct wtg_table *t, int r, const struct wtg_value *v, in
 		int nc = t->ncols > 0 ? t->ncols : 1;
 		for (int c = 0; c < nc; c++) {
 			if (row->v[c].type == WTG_T_TEXT)
-				free((char *)row->v[c].s);
+				free(row->v[c].own);
 			row->v[c] = c < n ? v[c] : WTG_NA;
 			if (row->v[c].type == WTG_T_TEXT)
-				row->v[c].s = xstrdup(row->v[c].s ? row->v[c].s : "");
+				row->v[c].own = xstrdup(row->v[c].s ? row->v[c].s : "");
 		}
 		row->has_probe = probe != NULL;
 		if (probe)

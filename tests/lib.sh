@@ -269,7 +269,7 @@ tm_dump() {
 
 # dash_init: what every dashboard scenario needs (tmux, python3, a built wtg), a scratch folder $tmp
 # with the data folder $tmp/data and the working folder $tmp/cwd (where s saves), and the
-# experiments in tab order in $tmp/list, one a line: "index name view built".
+# experiments in tab order in $tmp/list, one a line: "index name view".
 dash_init() {
 	need tmux
 	need python3
@@ -277,13 +277,8 @@ dash_init() {
 	scratch
 	tmp=$lib_tmp
 	mkdir -p "$tmp/data" "$tmp/cwd" || bail "cannot make folders in $tmp"
-	"$WTG" --list | awk '{ b = /not built yet/ ? 0 : 1; print NR - 1, $1, $2, b }' >"$tmp/list" ||
+	"$WTG" --list | awk '{ print NR - 1, $1, $2 }' >"$tmp/list" ||
 		bail "wtg --list failed"
-}
-
-# built NAME: the experiment is built (not a "not built yet" placeholder).
-built() {
-	awk -v n="$1" '$2 == n && $4 == 1 { f = 1 } END { exit !f }' "$tmp/list"
 }
 
 # index_of NAME: its tab index.

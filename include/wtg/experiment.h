@@ -20,6 +20,12 @@ struct wtg_plan;
 
 enum wtg_view { WTG_VIEW_SWEEP = 0, WTG_VIEW_BARS, WTG_VIEW_HISTOGRAM, WTG_VIEW_COUNTERS };
 
+/* What compare pairs: an experiment and a condition, by name. */
+struct wtg_compare_pair {
+	char exp[32];
+	char cond[16];
+};
+
 /* What a run function receives. */
 struct wtg_ctx {
 	const struct wtg_options *opt;
@@ -30,6 +36,9 @@ struct wtg_ctx {
 	_Atomic int64_t *heartbeat;	/* wtg_now_ns() of the last sign of progress */
 	const char *argv0;		/* /proc/self/exe for child processes */
 	const struct wtg_machine *machine;	/* the machine block (caches, CPUs); NULL in some tests */
+	/* what compare pairs in this run, fixed when it starts (the session's pair, which the dashboard's
+	 * v moves); an empty exp: the options' (wtg_compare_pair_of) */
+	struct wtg_compare_pair compare;
 };
 
 #define WTG_OK 0
@@ -84,6 +93,19 @@ struct wtg_headline {
 
 #define WTG_MAX_HEADLINES 2
 
+/* The headline figures e's descriptor declares (n of them, 0 when it has none). */
+const struct wtg_headline *wtg_headlines_of(const struct wtg_experiment *e, int *n);
+
+/* A figure taken from a table: its value, CI and raw samples (pointing into the table). */
+struct wtg_figure {
+	bool found;
+	double value, lo, hi;		/* lo, hi NAN without CI columns */
+	const double *samples;
+	size_t nsamples;
+};
+/* Read h's figure from t (t locked by the caller, or not shared). */
+void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, struct wtg_figure *f);
+
 /* How compare takes this experiment's headline figure: one short measurement (well under a second)
  * honouring the conditions in force; NAN after wtg_table_fail(). fn NULL: compare cannot pair it. */
 struct wtg_pairing {
@@ -102,7 +124,9 @@ enum wtg_cond_bit {
 	WTG_COND_COLD = 1u << 3,	/* c: the data file evicted */
 };
 
-/* What the essay measured, beside what this machine shows (the lecture's "essay" line). */
+/* What the essay measured, beside what this machine shows (the lecture's "essay" line). The essay
+ * is "where the time goes", the write-up the experiments come from (it sums a file's bytes one
+ * read() at a time and follows where the time went), with the figures its own machine measured. */
 struct wtg_essay {
 	const char *figure;	/* the essay's figure in words, e.g. "108 ms to read 1 GB at 1 MiB"; NULL: none */
 	/* Whether this machine can show the essay's claim, and in words why not (e.g. "a tsc clock
@@ -138,7 +162,7 @@ struct wtg_experiment {
 	int (*verdict)(const struct wtg_table *t, char *buf, size_t len);
 	struct wtg_essay essay;
 	unsigned self_conditions;	/* wtg_cond_bit: conditions the run sets itself (tail: burners) */
-	int (*run)(struct wtg_ctx *ctx);	/* NULL: not built yet */
+	int (*run)(struct wtg_ctx *ctx);	/* never NULL (wtg_experiment_check) */
 	/* --dry-run: the rows run would make on this machine, from the same variant lists (wtg/plan.h);
 	 * NULL: the plan gives the typical time only */
 	void (*plan)(struct wtg_plan *p);
@@ -192,6 +216,11 @@ const char *wtg_compare_default(void);
  * (src/experiments/compare.c). */
 bool wtg_compare_condition(const char *name);
 void wtg_compare_conditions(char *buf, size_t len, const char *sep);
+/* The pair --compare chose (o NULL or without one: wtg_compare_default() with burn). */
+void wtg_compare_pair_of(const struct wtg_options *o, struct wtg_compare_pair *p);
+/* The pair after p: p's experiment with the next condition, after the last condition the next
+ * experiment compare can pair with the first (the dashboard's v). */
+void wtg_compare_next(struct wtg_compare_pair *p);
 /* Typical wall time of a run of e in seconds on a two-core machine, by default or with --quick
  * (measured with the whole catalogue; shown by --list and the README). 0 when unknown. */
 int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick);

@@ -14,24 +14,11 @@
 /* The exit status of a gate that found a regression. */
 #define WTG_EXIT_REGRESSION 3
 
-/* The headline figures e's descriptor declares (n of them, 0 when it has none). */
-const struct wtg_headline *wtg_headlines_of(const struct wtg_experiment *e, int *n);
-
 /* One run to compare: its metadata and its tables, by registry index (NULL: not in that run). */
 struct wtg_gate_run {
 	const struct wtg_run_meta *meta;
 	struct wtg_table *tables[WTG_MAX_EXP];
 };
-
-/* A figure taken from a table: its value, CI and raw samples (pointing into the table). */
-struct wtg_figure {
-	bool found;
-	double value, lo, hi;		/* lo, hi NAN without CI columns */
-	const double *samples;
-	size_t nsamples;
-};
-/* Read h's figure from t (t locked by the caller, or not shared). */
-void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, struct wtg_figure *f);
 
 enum wtg_verdict { WTG_V_NONE = 0, WTG_V_SAME, WTG_V_FASTER, WTG_V_SLOWER, WTG_V_REGRESSION,
 		   WTG_V_MISSING };

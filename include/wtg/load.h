@@ -72,6 +72,7 @@ struct wtg_run_saved {
 	const char *df_path;		/* the path of a data file not ready (--file), or NULL */
 	bool has_opt;			/* the options block was given */
 	struct wtg_options opt;		/* the options and the command line, as the run had them */
+	const char **command_line;	/* opt.argv's array, owned (the strings stay in the document) */
 	char compare_exp[64], compare_cond[32];
 };
 

@@ -37,7 +37,7 @@ struct wtg_options {
 	bool quiet;			/* --quiet: no text summary beside -o files */
 	enum wtg_progress progress;
 	int argc;			/* the command line, for the report's run block */
-	char **argv;
+	const char *const *argv;
 	const char *file;		/* --file */
 	const char *dir;		/* --dir, or $TMPDIR, or /var/tmp */
 	const char *dir_origin;		/* where dir came from, for messages: "--dir", "TMPDIR", "the default folder" */

@@ -55,6 +55,7 @@ struct wtg_report_meta {
 	const char *file;			/* --file, or NULL when wtg made the file or it is unknown */
 	struct wtg_cond_snapshot cond;		/* the conditions when the report is written */
 	const struct wtg_options *opt;		/* NULL: options and command line unknown */
+	struct wtg_compare_pair compare;	/* what compare paired last (v moves it); empty: opt's */
 	bool has_seed;				/* seed and quick are known (from opt, or a saved report) */
 	uint64_t seed;
 	bool quick;

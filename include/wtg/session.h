@@ -38,6 +38,7 @@ struct wtg_session {
 	int queue[WTG_QUEUE_MAX];
 	int qlen;
 	bool quit;			/* under qlock */
+	struct wtg_compare_pair compare;	/* under qlock: what the next compare run pairs */
 	atomic_bool cancel;		/* the running experiment should stop */
 	_Atomic int current;		/* registry index running now, -1 when idle */
 	_Atomic int64_t heartbeat;	/* last sign of progress from the worker */
@@ -60,6 +61,9 @@ int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const
 int wtg_session_start(struct wtg_session *s);
 /* Queue an experiment (registry index) to run after what is queued. */
 void wtg_session_enqueue(struct wtg_session *s, int idx);
+/* What the next compare run pairs (a run reads it when it starts); at first the options' pair. */
+void wtg_session_compare(struct wtg_session *s, struct wtg_compare_pair *p);
+void wtg_session_set_compare(struct wtg_session *s, const struct wtg_compare_pair *p);
 /* Stop the running experiment (within half a second) and drop the queue. */
 void wtg_session_cancel(struct wtg_session *s);
 /* Where one experiment stands, read under the locks that guard it. */

@@ -27,7 +27,10 @@ struct wtg_value {
 	enum wtg_vtype type;
 	int64_t i;
 	double r;
-	const char *s;		/* copied by the table on add */
+	union {
+		const char *s;	/* copied by the table on add */
+		char *own;	/* the same pointer in a table's (or plan's) row: its own copy, freed with it */
+	};
 };
 
 #define WTG_INT(x) ((struct wtg_value){ .type = WTG_T_INT, .i = (int64_t)(x) })

@@ -296,10 +296,10 @@ static int big_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct w
 	return WTG_OK;
 }
 
-static void big_label(void *arg, int v, char *buf, size_t len)
+static void big_label(const void *arg, int v, char *buf, size_t len)
 {
 	(void)v;
-	snprintf(buf, len, "%s", ((struct big_arg *)arg)->o->name);
+	snprintf(buf, len, "%s", ((const struct big_arg *)arg)->o->name);
 }
 
 /* The 64 KiB variant as rounds: one warm-up pass, then WTG_ROUNDS_MIN timed passes. */

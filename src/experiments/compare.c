@@ -65,6 +65,34 @@ void wtg_compare_conditions(char *buf, size_t len, const char *sep)
 	}
 }
 
+void wtg_compare_pair_of(const struct wtg_options *o, struct wtg_compare_pair *p)
+{
+	const char *exp = o && o->compare_exp ? o->compare_exp : wtg_compare_default();
+	wtg_strlcpy(p->exp, exp ? exp : "", sizeof p->exp);
+	wtg_strlcpy(p->cond, o && o->compare_cond ? o->compare_cond : cond_names[COND_BURN], sizeof p->cond);
+}
+
+void wtg_compare_next(struct wtg_compare_pair *p)
+{
+	int e = wtg_experiment_find(p->exp), c = 0;
+	for (int i = 0; i < NCONDS; i++)
+		if (strcmp(cond_names[i], p->cond) == 0)
+			c = i;
+	if (++c >= NCONDS) {	/* the conditions in turn, then the next experiment compare can pair */
+		c = 0;
+		for (int k = 1; k <= wtg_nexperiments; k++) {
+			int j = ((e < 0 ? -1 : e) + k + wtg_nexperiments) % wtg_nexperiments;
+			if (wtg_compare_target(wtg_experiments[j]->name)) {
+				e = j;
+				break;
+			}
+		}
+	}
+	if (e >= 0)
+		wtg_strlcpy(p->exp, wtg_experiments[e]->name, sizeof p->exp);
+	wtg_strlcpy(p->cond, cond_names[c], sizeof p->cond);
+}
+
 /* The conditions as they were before the run, put back at the end whatever happens. */
 struct saved {
 	int burners;
@@ -296,15 +324,17 @@ static int one_pair(struct wtg_ctx *ctx, const struct headline *h, enum cond c, 
  * Returns the condition, or -1 after wtg_table_fail(). */
 static int setup(struct wtg_ctx *ctx, struct headline *h)
 {
-	const char *exp = ctx->opt->compare_exp ? ctx->opt->compare_exp : wtg_compare_default();
-	const char *cname = ctx->opt->compare_cond ? ctx->opt->compare_cond : cond_names[COND_BURN];
-	h->e = exp ? wtg_compare_target(exp) : NULL;
+	struct wtg_compare_pair pair = ctx->compare;
+	if (!pair.exp[0])
+		wtg_compare_pair_of(ctx->opt, &pair);
+	const char *exp = pair.exp, *cname = pair.cond;
+	h->e = wtg_compare_target(exp);
 	int c = -1;
 	for (int i = 0; i < NCONDS; i++)
 		if (strcmp(cond_names[i], cname) == 0)
 			c = i;
 	if (!h->e || c < 0) {
-		wtg_table_fail(ctx->t, "compare: cannot pair '%s' with '%s'", exp ? exp : "", cname);
+		wtg_table_fail(ctx->t, "compare: cannot pair '%s' with '%s'", exp, cname);
 		return -1;
 	}
 	int fc = wtg_experiment_col(h->e, h->e->compare.col);

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "wtg/experiment.h"
-#include "wtg/gate.h"
 #include "wtg/util.h"
 
 /* Every experiment, in order: a file of its own defines wtg_exp_NAME. */
@@ -247,6 +246,8 @@ int wtg_experiment_check(const struct wtg_experiment *e, char *why, size_t len)
 {
 	if (!e->name || !e->name[0] || !e->question || !e->runs)
 		return bad(why, len, "an experiment without a name, question or description");
+	if (!e->run)
+		return bad(why, len, "%s: no run function", e->name);
 	if (!e->cols || e->ncols < 1 || e->ncols > WTG_MAX_COLS)
 		return bad(why, len, "%s: %d columns declared (1 to %d)", e->name, e->ncols, WTG_MAX_COLS);
 	for (int c = 0; c < e->ncols; c++) {
@@ -301,4 +302,21 @@ const char *wtg_compare_default(void)
 				first = wtg_experiments[i]->name;
 		}
 	return first;
+}
+
+bool wtg_options_need_datafile(const struct wtg_options *o)
+{
+	if (o->mode == WTG_MODE_LOAD)	/* saved runs only: nothing measures */
+		return false;
+	if (o->mode != WTG_MODE_RUN) {
+		/* the dashboard can run any of its tabs */
+		for (int i = 0; i < o->norder; i++)
+			if (wtg_experiments[o->order[i]]->needs_datafile)
+				return true;
+		return false;
+	}
+	for (int i = 0; i < wtg_nexperiments; i++)
+		if (o->selected[i] && wtg_experiments[i]->needs_datafile)
+			return true;
+	return false;
 }

@@ -39,9 +39,9 @@ struct kstate {
 };
 
 /* Variant v: kernel v % NKERNELS over buffer v / NKERNELS. */
-static void label(void *arg, int v, char *buf, size_t len)
+static void label(const void *arg, int v, char *buf, size_t len)
 {
-	struct kstate *st = arg;
+	const struct kstate *st = arg;
 	snprintf(buf, len, "%s %s", knames[v % NKERNELS], st->size[v / NKERNELS]);
 }
 

@@ -57,7 +57,7 @@ static int method_of(int v)
 	return v / 2;
 }
 
-static void label(void *arg, int v, char *buf, size_t len)
+static void label(const void *arg, int v, char *buf, size_t len)
 {
 	(void)arg;
 	snprintf(buf, len, "%s pass (%s)", is_cold(v) ? "cold" : "warm", pc_method_name[method_of(v)]);

@@ -239,7 +239,7 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	return WTG_OK;
 }
 
-static void label_of(void *arg, int v, char *buf, size_t len)
+static void label_of(const void *arg, int v, char *buf, size_t len)
 {
 	(void)arg;
 	int idx = v % NINT;

@@ -60,7 +60,7 @@ struct wtg_rounds_spec {
 	wtg_rounds_fn sample;
 	void *arg;		/* passed to sample and label */
 	/* Progress label of variant v ("scalar 24K"); NULL: "variant N". */
-	void (*label)(void *arg, int v, char *buf, size_t len);
+	void (*label)(const void *arg, int v, char *buf, size_t len);
 	/* Optional: the row of variant v from its result so far (r->n samples, r->s their summary,
 	 * r->probe): write its values at vals (room for WTG_MAX_COLS) and return their count. The engine
 	 * adds the rows in variant order after round 1 and replaces them after every later round

@@ -354,7 +354,7 @@ static void uc_restart(void *arg)
 	memset(u->nall, 0, sizeof u->nall);
 }
 
-static void uc_label(void *arg, int v, char *buf, size_t len)
+static void uc_label(const void *arg, int v, char *buf, size_t len)
 {
 	const struct uc *u = arg;
 	char size[16];

@@ -43,7 +43,7 @@ struct vstate {
 	struct wtg_read_pass last[NSIZES];	/* the latest sample of each size */
 };
 
-static void label(void *arg, int v, char *buf, size_t len)
+static void label(const void *arg, int v, char *buf, size_t len)
 {
 	const struct vstate *st = arg;
 	char sz[32];
@@ -165,7 +165,7 @@ static void add_checks(struct wtg_ctx *ctx, const struct vstate *st, const struc
 {
 	for (int v = 0; v < r->nvariants; v++) {
 		char name[48];
-		label((void *)st, v, name, sizeof name);
+		label(st, v, name, sizeof name);
 		const struct wtg_read_pass *p = &st->last[v];
 		wtg_check_read_calls(ctx, name, p->calls, p->bytes, st->sizes[v]);
 		wtg_check_sums_row(ctx, name, (int)r->v[v].n, p->sum * (int64_t)r->v[v].n);

@@ -31,7 +31,7 @@ struct wstate {
 	int64_t total[MAX_SIZES];
 };
 
-static void label(void *arg, int v, char *buf, size_t len)
+static void label(const void *arg, int v, char *buf, size_t len)
 {
 	const struct wstate *st = arg;
 	wtg_fmt_size(buf, len, st->sizes[v]);
@@ -163,7 +163,7 @@ static void add_checks(struct wtg_ctx *ctx, const struct wstate *st, const struc
 {
 	for (int v = 0; v < r->nvariants; v++) {
 		char name[32];
-		label((void *)st, v, name, sizeof name);
+		label(st, v, name, sizeof name);
 		wtg_check_sums_row(ctx, name, (int)r->v[v].n, st->total[v]);
 		wtg_rounds_checks(ctx, name, "GB/s", &r->v[v]);
 	}

@@ -323,7 +323,7 @@ static void write_conditions(FILE *f, const struct wtg_report_meta *m)
 }
 
 /* Every option in force, defaults included. */
-static void write_options(FILE *f, const struct wtg_options *o)
+static void write_options(FILE *f, const struct wtg_options *o, const struct wtg_compare_pair *cmp)
 {
 	fputs("    \"options\": {\n      \"run\": [", f);
 	int n = 0;
@@ -351,7 +351,8 @@ static void write_options(FILE *f, const struct wtg_options *o)
 	fprintf(f, ",\n      \"background\": %s,\n      \"uncached\": %s,\n      \"seed\": %" PRIu64 ",\n",
 		bool_str(o->background), bool_str(o->uncached), o->seed);
 	fprintf(f, "      \"compare\": \"%s:%s\",\n      \"time_limit_s\": %" PRId64 ",\n",
-		o->compare_exp ? o->compare_exp : wtg_compare_default(), o->compare_cond ? o->compare_cond : "burn",
+		cmp->exp[0] ? cmp->exp : o->compare_exp ? o->compare_exp : wtg_compare_default(),
+		cmp->exp[0] ? cmp->cond : o->compare_cond ? o->compare_cond : "burn",
 		o->time_limit_ms / 1000);
 	fputs("      \"order\": [", f);
 	for (int i = 0; i < o->norder && i < 32; i++) {
@@ -388,7 +389,7 @@ static void write_run(FILE *f, const struct wtg_report_meta *m)
 	}
 	fputs("],\n", f);
 	if (o)
-		write_options(f, o);
+		write_options(f, o, &m->compare);
 	else
 		fputs("    \"options\": null", f);
 	fputs(",\n    \"conditions_at_start\": ", f);

@@ -58,9 +58,11 @@ static void session_tables(struct wtg_session *s, const struct wtg_table **table
 		tables[i] = i < wtg_nexperiments ? &s->tables[i] : NULL;
 }
 
-/* Run the writer over the wanted tables, each under its lock, in the C numeric locale. */
+/* Run the writer over the wanted tables in the C numeric locale. With a session s, tables are its
+ * own, which its worker fills: each is written under its lock. Without one they are a saved run
+ * read back, which no other thread touches. */
 static int write_tables(FILE *f, enum wtg_format fmt, const struct wtg_report_meta *m,
-			const struct wtg_table *const *tables)
+			const struct wtg_table *const *tables, struct wtg_session *s)
 {
 	if ((int)fmt < 0 || fmt >= WTG_NFORMATS || !wtg_writers[fmt].begin) {
 		errno = ENOSYS;
@@ -73,10 +75,11 @@ static int write_tables(FILE *f, enum wtg_format fmt, const struct wtg_report_me
 	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
 		if (!m->wanted[i] || !tables[i])
 			continue;
-		struct wtg_table *t = (struct wtg_table *)tables[i];
-		pthread_mutex_lock(&t->lock);
-		w->table(f, m, t, n++);
-		pthread_mutex_unlock(&t->lock);
+		if (s)
+			pthread_mutex_lock(&s->tables[i].lock);
+		w->table(f, m, tables[i], n++);
+		if (s)
+			pthread_mutex_unlock(&s->tables[i].lock);
 	}
 	if (w->end)
 		w->end(f, m, n);
@@ -87,7 +90,7 @@ static int write_tables(FILE *f, enum wtg_format fmt, const struct wtg_report_me
 int wtg_report_write_meta(FILE *f, enum wtg_format fmt, const struct wtg_report_meta *m,
 			  const struct wtg_table *const *tables)
 {
-	return write_tables(f, fmt, m, tables);
+	return write_tables(f, fmt, m, tables, NULL);
 }
 
 int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which)
@@ -96,7 +99,7 @@ int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const 
 	const struct wtg_table *tables[WTG_MAX_EXP];
 	wtg_report_meta_from_session(&m, s, which);
 	session_tables(s, tables);
-	return write_tables(f, fmt, &m, tables);
+	return write_tables(f, fmt, &m, tables, s);
 }
 
 static struct wtg_report_run run_info;
@@ -166,6 +169,7 @@ void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session 
 	m->df = &s->df;
 	m->df_error = s->df_error;
 	m->opt = s->opt;
+	wtg_session_compare(s, &m->compare);
 	m->label = s->opt ? s->opt->label : NULL;
 	m->file = s->opt ? s->opt->file : NULL;
 	m->has_seed = s->opt != NULL;

@@ -211,13 +211,15 @@ static void read_more_options(struct rd *r, json_t *v, struct wtg_run_saved *sv)
 }
 
 /* run.command_line into the saved options' argv (the strings stay in the document). */
-static void read_command_line(struct rd *r, json_t *run, struct wtg_options *o)
+static void read_command_line(struct rd *r, json_t *run, struct wtg_run_saved *sv)
 {
+	struct wtg_options *o = &sv->opt;
 	json_t *a = sv_want_array(r, run, "command_line", MAX_LIST);
 	size_t n = a ? json_array_size(a) : 0;
 	if (!n)
 		return;
-	o->argv = calloc(n + 1, sizeof *o->argv);
+	sv->command_line = calloc(n + 1, sizeof *sv->command_line);
+	o->argv = sv->command_line;
 	if (!o->argv) {
 		sv_fail(r, "command_line", "%s", strerror(ENOMEM));
 		return;
@@ -228,7 +230,7 @@ static void read_command_line(struct rd *r, json_t *run, struct wtg_options *o)
 			sv_fail(r, "command_line", "item %zu should be a string", i);
 			return;
 		}
-		o->argv[o->argc++] = (char *)json_string_value(x);
+		sv->command_line[o->argc++] = json_string_value(x);
 	}
 }
 
@@ -383,7 +385,7 @@ void sv_read_meta(struct rd *r, json_t *root, struct wtg_run_meta *m, struct wtg
 	m->duration_s = d && json_is_number(d) ? json_number_value(d) : NAN;
 	if (d && json_is_number(d) && !(m->duration_s >= 0))
 		sv_fail(r, "duration_s", "below zero");
-	read_command_line(r, run, &sv->opt);
+	read_command_line(r, run, sv);
 	read_options(r, run, &m->opt, sv);
 	json_t *label = json_object_get(run, "label");	/* optional: reports before --label lack it */
 	if (label && !json_is_string(label) && !json_is_null(label))

@@ -53,7 +53,8 @@ void wtg_loaded_free(struct wtg_loaded *l)
 		wtg_table_free(&l->tables[i]);
 	sv_arena_release(l->strings);	/* the document, column names and units with it */
 	l->strings = NULL;
-	free(l->saved.opt.argv);
+	free(l->saved.command_line);
+	l->saved.command_line = NULL;
 	l->saved.opt.argv = NULL;
 	l->saved.opt.argc = 0;
 }

@@ -1,4 +1,4 @@
-/* dash.h: the dashboard's own state, shared by its control (dashboard.c, keys.c, save.c) and its
+/* dash.h: the dashboard's own state, shared by its control (state.c, dashboard.c, keys.c, save.c) and its
  * drawing (draw.c). Control changes state and marks what it dirtied; drawing reads the state and
  * redraws only the dirty windows. */
 #ifndef WTG_TUI_DASH_H
@@ -24,7 +24,7 @@
 #define DASH_MAX_RUNS 8		/* runs a view draws at once */
 
 /* What the user asked the dashboard to do with the worker; the worker's own state (running, queued)
- * is read from the session. Every change goes through dash_run_event() in dashboard.c. */
+ * is read from the session. Every change goes through dash_run_event() in state.c. */
 enum dash_mode {
 	DM_NORMAL,		/* a tab not run yet runs when the worker is free */
 	DM_PAUSED,		/* nothing starts until space; run.idx is what space runs again */
@@ -136,9 +136,10 @@ struct dash {
 	bool file_st_ok;
 };
 
-/* ---- dashboard.c: state and its transitions ---- */
+/* ---- state.c: state and its transitions ---- */
 
-bool dash_built(int idx);
+/* Whether autoplay runs or holds a tab. */
+bool dash_autoplaying(const struct dash *d);
 /* The one place the run mode changes: what ev does in the mode the dashboard is in. */
 void dash_run_event(struct dash *d, enum dash_event ev, int64_t now);
 /* Show the tab at registry index idx. */
@@ -148,6 +149,8 @@ void dash_notice(struct dash *d, enum tui_role role, const char *fmt, ...) WTG_P
 void dash_notice_path(struct dash *d, enum tui_role role, const char *what, const char *path);
 /* New windows for the terminal's size; everything dirty. */
 void dash_layout(struct dash *d);
+/* Delete the windows (before endwin, or a new layout). */
+void dash_destroy_windows(struct dash *d);
 void dash_set_overlay(struct dash *d, enum dash_overlay o);
 /* Whether the dashboard opens a lecture (--step, or an --order other than the registry's): the
  * start screen comes first, and the first tab runs after it. */
@@ -174,8 +177,8 @@ int dash_deck_len(const struct dash *d);
 int dash_deck_at(const struct dash *d, int pos);
 int dash_deck_pos(const struct dash *d, int idx);
 int dash_deck_step(const struct dash *d, int delta);
-/* The first built experiment at deck position from or after it, or -1. */
-int dash_next_built(const struct dash *d, int from);
+/* The experiment at deck position from (0 when negative), or -1 past the deck's end. */
+int dash_deck_next(const struct dash *d, int from);
 
 /* ---- keys.c: the key table ---- */
 

@@ -178,9 +178,7 @@ static void draw_tabs(struct dash *d)
 		snprintf(b, sizeof b, "%s%s%s%s%s ", i == d->tab ? "[" : "", i == current ? l->g->play : "",
 			 i == current ? " " : "", lab, i == d->tab ? "]" : "");
 		attr_t a = A_NORMAL;
-		if (!dash_built(i))
-			a = tui_attr(l, TR_DIM);
-		else if (states[i] == WTG_FAILED)
+		if (states[i] == WTG_FAILED)
 			a = tui_attr(l, TR_ERR);
 		else if (i == current)
 			a = tui_attr(l, TR_OK) | A_BOLD;
@@ -213,9 +211,7 @@ static void draw_frame(struct dash *d)
 	char title[256], right[96];
 	snprintf(title, sizeof title, "%s%s%s", e->name, l->g->sep, e->question);
 	attr_t ra = tui_attr(l, TR_DIM);
-	if (!dash_built(d->tab)) {
-		snprintf(right, sizeof right, "not built yet");
-	} else if (t->state == WTG_RUNNING) {
+	if (t->state == WTG_RUNNING) {
 		if (t->nsteps > 0)
 			snprintf(right, sizeof right, "%s running, step %d/%d", l->g->play, t->step,
 				 t->nsteps);
@@ -480,10 +476,7 @@ static void draw_body(struct dash *d)
 	int vh, vwid;
 	getmaxyx(vw, vh, vwid);
 	int mid = vh / 2 - 1;
-	if (!dash_built(d->tab)) {
-		centre(vw, mid, vwid, A_BOLD, "not built yet in this version of wtg");
-		centre(vw, mid + 2, vwid, tui_attr(l, TR_DIM), runs);
-	} else if (t->nrows == 0 && t->nseries == 0 && !t->error[0]) {
+	if (t->nrows == 0 && t->nseries == 0 && !t->error[0]) {
 		char msg[256];
 		if (t->state == WTG_RUNNING)
 			snprintf(msg, sizeof msg, "measuring%s %s", t->step_label[0] ? ":" : "",
@@ -759,7 +752,7 @@ static void draw_progress(struct dash *d, int64_t now)
 			 what);
 		ha = tui_attr(l, TR_WARN);
 	} else if (d->run.mode == DM_AUTOPLAY_HOLDING) {
-		int next = dash_next_built(d, dash_deck_pos(d, d->run.idx) + 1);
+		int next = dash_deck_next(d, dash_deck_pos(d, d->run.idx) + 1);
 		double sleft = (double)(d->run.until - now) / 1e9;
 		if (next >= 0)
 			snprintf(head, sizeof head, " %s autoplay: %s next in %.0f s (any key takes over)",

@@ -146,42 +146,22 @@ static void prev_tab(struct dash *d, int key)
 }
 
 /* v: compare's next pair among those the registry allows (each experiment compare can pair, each
- * condition), rerun on the compare tab. The options hold the pair the next compare run reads. */
+ * condition), rerun on the compare tab. The session holds the pair; a run reads it when it starts,
+ * so a compare still running keeps the pair it began with until the cancel stops it. */
 static void compare_pair(struct dash *d, int key)
 {
 	(void)key;
-	static char conds[8][32];
-	char all[256];
-	int nc = 0;
-	wtg_compare_conditions(all, sizeof all, " ");
-	for (char *sv = NULL, *c = strtok_r(all, " ", &sv); c && nc < 8; c = strtok_r(NULL, " ", &sv))
-		wtg_strlcpy(conds[nc++], c, sizeof conds[0]);
 	int ci = wtg_experiment_find("compare");
-	if (ci < 0 || nc == 0)
+	if (ci < 0)
 		return;
-	struct wtg_options *o = (struct wtg_options *)d->s->opt;
-	const char *exp = o->compare_exp ? o->compare_exp : wtg_compare_default();
-	const char *cond = o->compare_cond ? o->compare_cond : conds[0];
-	int e = wtg_experiment_find(exp), c = 0;
-	for (int i = 0; i < nc; i++)
-		if (strcmp(conds[i], cond) == 0)
-			c = i;
-	if (++c >= nc) {	/* the conditions in turn, then the next experiment compare can pair */
-		c = 0;
-		for (int k = 1; k <= wtg_nexperiments; k++) {
-			int j = (e + k) % wtg_nexperiments;
-			if (wtg_compare_target(wtg_experiments[j]->name)) {
-				e = j;
-				break;
-			}
-		}
-	}
-	wtg_session_cancel(d->s);	/* a running compare stops before it reads the pair again */
-	o->compare_exp = wtg_experiments[e]->name;
-	o->compare_cond = conds[c];
+	struct wtg_compare_pair p;
+	wtg_session_compare(d->s, &p);
+	wtg_compare_next(&p);
+	wtg_session_cancel(d->s);
+	wtg_session_set_compare(d->s, &p);
 	dash_set_tab(d, ci);
 	dash_run_event(d, EV_RERUN, wtg_now_ns());
-	dash_notice(d, TR_OK, "compare: %s with %s off vs on (v: the next pair)", o->compare_exp, o->compare_cond);
+	dash_notice(d, TR_OK, "compare: %s with %s off vs on (v: the next pair)", p.exp, p.cond);
 }
 
 /* n: the notes and checks under the view, folded to one line by default. */

@@ -128,7 +128,7 @@ struct tui_view {
 	const struct wtg_experiment *e;
 };
 
-/* The runs of a view in order (tables..., then t): n of them, at most WTG_LAY_MAX_RUNS. */
+/* The runs of a view in order (tables..., then t): n of them, at most WTG_LAY_MAX_RUNS (runs.c). */
 int tui_view_runs(const struct tui_view *v, const struct wtg_table **t, const char **label, bool *faded);
 /* The role a run draws in: its own colour, dim when faded. */
 enum tui_role tui_run_role(int k, bool faded);

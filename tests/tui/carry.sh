@@ -4,7 +4,6 @@
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
 
-built valley || skip "valley is not built yet"
 dash_ready
 tm_keys Space
 tm_wait "paused: nothing starts until space" 5

@@ -4,7 +4,6 @@
 # (\e, \x07, \xc2\x9b): the window keeps its title, the header and the note show the escapes.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
-built valley || skip "valley is not built"
 
 "$WTG" --run=valley --quick --dir="$tmp/data" -o "$tmp/plain.json" 2>/dev/null ||
 	bail "cannot save a valley run"

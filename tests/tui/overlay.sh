@@ -7,7 +7,6 @@
 # nothing could be measured (TMPDIR and the working folder unwritable).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
-built valley || skip "valley is not built"
 
 # the two saved runs, made from the saved valley of tests/fixtures/views.json: quiet.json as it is,
 # burn8.json as if measured under 8 burners at half the GB/s (by construction: nothing is measured)

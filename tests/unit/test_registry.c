@@ -11,6 +11,7 @@
 #include "unit.h"
 #include "wtg/experiment.h"
 #include "wtg/table.h"
+#include "wtg/util.h"
 
 static void test_every_declaration(void)
 {
@@ -111,12 +112,61 @@ static void test_compare_choices(void)
 	CHECK_STR(conds, "burn");
 }
 
+/* The pair compare starts with, and v's walk: each condition in turn, then the next experiment
+ * compare can pair, round to the first again. */
+static void test_compare_pairs(void)
+{
+	struct wtg_compare_pair p;
+	wtg_compare_pair_of(NULL, &p);
+	CHECK_STR(p.exp, wtg_compare_default());
+	CHECK_STR(p.cond, "burn");
+	struct wtg_options o = { .compare_exp = "valley", .compare_cond = "cold" };
+	wtg_compare_pair_of(&o, &p);
+	CHECK_STR(p.exp, "valley");
+	CHECK_STR(p.cond, "cold");
+
+	wtg_compare_pair_of(NULL, &p);
+	const char *conds[] = { "background", "uncached", "cold", "burn" };
+	for (int i = 0; i < 3; i++) {
+		wtg_compare_next(&p);
+		CHECK_STR(p.exp, wtg_compare_default());
+		CHECK_STR(p.cond, conds[i]);
+	}
+	int pairable = 0;
+	for (int i = 0; i < wtg_nexperiments; i++)
+		pairable += wtg_compare_target(wtg_experiments[i]->name) != NULL;
+	/* after the last condition, the next pairable experiment; all of them, then the first again */
+	char seen[32][32] = { { 0 } };
+	int n = 0;
+	for (int k = 0; k < pairable; k++) {
+		wtg_compare_next(&p);	/* from cold: the next experiment, with burn */
+		CHECK_STR(p.cond, "burn");
+		CHECK(wtg_compare_target(p.exp) != NULL);
+		bool again = false;
+		for (int j = 0; j < n; j++)
+			again |= strcmp(seen[j], p.exp) == 0;
+		CHECK(!again);
+		if (n < 32)
+			wtg_strlcpy(seen[n++], p.exp, sizeof seen[0]);
+		for (int i = 0; i < 3; i++)
+			wtg_compare_next(&p);
+		CHECK_STR(p.cond, "cold");
+	}
+	CHECK_STR(p.exp, wtg_compare_default());	/* round to the first again */
+}
+
 /* ---- broken declarations are caught ---- */
 
 static double figure(struct wtg_ctx *ctx)
 {
 	(void)ctx;
 	return 1;
+}
+
+static int fixture_run(struct wtg_ctx *ctx)
+{
+	(void)ctx;
+	return WTG_OK;
 }
 
 static const struct wtg_column cols[] = {
@@ -134,6 +184,7 @@ static const struct wtg_experiment good = {
 	.sweep = { .x = "size", .y = { "gbps" }, .group = "mode", .xtitle = "size" },
 	.headline = { { "GB/s, the largest size", "size", "65536", "gbps", NULL, NULL, NULL, "GB/s", true } },
 	.compare = { figure, "gbps", 2, "GB/s" },
+	.run = fixture_run,
 };
 
 /* The checker refuses e, and its reason names `word`. */
@@ -152,6 +203,9 @@ static void test_broken(void)
 	CHECK(wtg_experiment_check(&good, why, sizeof why) == 0);
 
 	struct wtg_experiment e = good;
+	e.run = NULL;	/* every experiment has a run function */
+	refused(&e, "no run function");
+	e = good;
 	e.sweep.y[1] = "p99_ns";
 	refused(&e, "p99_ns");
 	e = good;
@@ -221,6 +275,7 @@ int main(void)
 	test_runs_line();
 	test_table_gets_the_declared_columns();
 	test_compare_choices();
+	test_compare_pairs();
 	test_broken();
 	return unit_done("test_registry");
 }

@@ -43,7 +43,7 @@ static int fake_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct 
 	return WTG_OK;
 }
 
-static void fake_label(void *arg, int v, char *buf, size_t len)
+static void fake_label(const void *arg, int v, char *buf, size_t len)
 {
 	(void)arg;
 	snprintf(buf, len, "v%d", v);

@@ -1,0 +1,451 @@
+/* state.c: the dashboard's state and every change to it: notices, the tab and its deck, the run
+ * mode and the one function that changes it (dash_run_event), the runs shown beside the tab, the
+ * windows' layout. The loop (dashboard.c), the drawing (draw.c) and the keys (keys.c) build on it;
+ * it calls none of them.
+ *
+ * Every state change and the windows it marks dirty:
+ *   resize, layout, an overlay's end ............... all (dash_layout, dash_set_overlay)
+ *   the tab ........................................ tabs, frame, view, panels (dash_set_tab)
+ *   the run mode (pause, autoplay, hold) ........... frame, view, progress (set_mode)
+ *   a notice shown, or its time up ................. status (dash_notice, observe in dashboard.c) */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "wtg/conditions.h"
+#include "wtg/gate.h"
+#include "dash.h"
+
+#define BOOT_MAX 512		/* the ratio line bootstraps runs of at most this many samples */
+
+/* ---- small things ---- */
+
+void dash_notice(struct dash *d, enum tui_role role, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(d->note.text, sizeof d->note.text, fmt, ap);
+	va_end(ap);
+	d->note.role = role;
+	d->note.path = 0;
+	d->note.until = wtg_now_ns() + NOTICE_NS;
+	d->dirty |= DIRTY_STATUS;
+}
+
+void dash_notice_path(struct dash *d, enum tui_role role, const char *what, const char *path)
+{
+	dash_notice(d, role, "%s %s", what, path);
+	d->note.path = (int)strlen(what) + 1;
+}
+
+void dash_set_tab(struct dash *d, int idx)
+{
+	if (idx == d->tab)
+		return;
+	d->tab = idx;
+	d->dirty |= DIRTY_TABS | DIRTY_FRAME | DIRTY_VIEW | DIRTY_PANELS;
+}
+
+void dash_set_overlay(struct dash *d, enum dash_overlay o)
+{
+	if (d->overlay == OV_BLANK && o == OV_NONE)
+		clearok(curscr, TRUE);
+	d->overlay = o;
+	d->dirty = DIRTY_ALL;
+}
+
+bool dash_is_lecture(const struct dash *d)
+{
+	const struct wtg_options *o = d->s->opt;
+	if (o->step || o->norder != wtg_nexperiments)
+		return true;
+	for (int i = 0; i < o->norder; i++)
+		if (o->order[i] != i)
+			return true;
+	return false;
+}
+
+/* ---- the deck: the tabs in lecture order (--order), each with a key ---- */
+
+/* The key of each deck position: 1-9 and 0, then the shifted digits. */
+const char dash_deck_keys[] = "1234567890!@#$%^&*(";
+
+int dash_deck_len(const struct dash *d)
+{
+	return d->s->opt->norder;
+}
+
+int dash_deck_at(const struct dash *d, int pos)
+{
+	return d->s->opt->order[pos];
+}
+
+int dash_deck_pos(const struct dash *d, int idx)
+{
+	for (int i = 0; i < dash_deck_len(d); i++)
+		if (dash_deck_at(d, i) == idx)
+			return i;
+	return -1;
+}
+
+int dash_deck_step(const struct dash *d, int delta)
+{
+	int n = dash_deck_len(d), pos = dash_deck_pos(d, d->tab);
+	return dash_deck_at(d, ((pos < 0 ? 0 : pos) + delta % n + n) % n);
+}
+
+int dash_deck_next(const struct dash *d, int from)
+{
+	int p = from < 0 ? 0 : from;
+	return p < dash_deck_len(d) ? dash_deck_at(d, p) : -1;
+}
+
+/* ---- the run mode: pause, autoplay, the tab that runs when the worker is free ---- */
+
+static void set_mode(struct dash *d, enum dash_mode m)
+{
+	d->run.mode = m;
+	d->dirty |= DIRTY_FRAME | DIRTY_VIEW | DIRTY_PROGRESS;
+}
+
+bool dash_autoplaying(const struct dash *d)
+{
+	return d->run.mode == DM_AUTOPLAY_RUNNING || d->run.mode == DM_AUTOPLAY_HOLDING;
+}
+
+/* Autoplay shows idx and runs it (or lets it finish when it runs already). */
+static void autoplay_start(struct dash *d, int idx)
+{
+	struct wtg_session *s = d->s;
+	struct wtg_run_status st;
+	dash_set_tab(d, idx);
+	set_mode(d, DM_AUTOPLAY_RUNNING);
+	d->run.idx = idx;
+	d->tried[idx] = true;
+	wtg_session_status(s, idx, &st);
+	if (st.current && st.state == WTG_RUNNING) {
+		d->run.t0 = st.started_ns;	/* already running: let it finish */
+	} else {
+		wtg_session_cancel(s);
+		d->run.t0 = wtg_now_ns();
+		wtg_session_enqueue(s, idx);
+	}
+}
+
+static void rerun(struct dash *d)
+{
+	wtg_session_cancel(d->s);
+	wtg_session_enqueue(d->s, d->tab);
+	d->tried[d->tab] = true;
+	set_mode(d, DM_NORMAL);
+	dash_notice(d, TR_OK, "running %s", wtg_experiments[d->tab]->name);
+}
+
+static void pause_toggle(struct dash *d)
+{
+	struct wtg_session *s = d->s;
+	if (d->run.mode == DM_PAUSED) {
+		set_mode(d, DM_NORMAL);
+		if (d->run.idx >= 0) {
+			wtg_session_enqueue(s, d->run.idx);
+			dash_notice(d, TR_OK, "resumed: running %s again", wtg_experiments[d->run.idx]->name);
+		} else {
+			dash_notice(d, TR_OK, "resumed");
+		}
+		return;
+	}
+	set_mode(d, DM_PAUSED);
+	d->run.idx = atomic_load(&s->current);
+	if (d->run.idx >= 0) {
+		wtg_session_cancel(s);
+		dash_notice(d, TR_WARN, "paused: %s stopped; space runs it again", wtg_experiments[d->run.idx]->name);
+	} else {
+		dash_notice(d, TR_WARN, "paused: nothing starts until space");
+	}
+}
+
+/* Normal mode: the tab shown runs when it never ran and the worker is free (once per tab). */
+static void autorun(struct dash *d)
+{
+	struct wtg_run_status st;
+	if (d->small || d->overlay == OV_START || d->tried[d->tab])
+		return;
+	wtg_session_status(d->s, d->tab, &st);
+	if (st.state != WTG_IDLE || st.nrows > 0 || !wtg_session_idle(d->s))
+		return;
+	d->tried[d->tab] = true;
+	wtg_session_enqueue(d->s, d->tab);
+}
+
+/* Autoplay: hold a tab whose run ended, then move on to the next one, or stop after the last. */
+static void autoplay_tick(struct dash *d, int64_t now)
+{
+	if (d->run.mode == DM_AUTOPLAY_RUNNING) {
+		struct wtg_run_status st;
+		wtg_session_status(d->s, d->run.idx, &st);
+		bool ended = st.state == WTG_DONE || st.state == WTG_FAILED || st.state == WTG_STOPPED;
+		if (st.started_ns >= d->run.t0 && ended && !st.current) {
+			set_mode(d, DM_AUTOPLAY_HOLDING);
+			d->run.until = now + (int64_t)d->s->opt->hold_ms * 1000000;
+		}
+	} else if (now >= d->run.until) {
+		int next = dash_deck_next(d, dash_deck_pos(d, d->run.idx) + 1);
+		if (next < 0) {
+			set_mode(d, DM_NORMAL);
+			dash_notice(d, TR_OK, "autoplay: every experiment has run");
+		} else {
+			autoplay_start(d, next);
+		}
+	}
+}
+
+void dash_run_event(struct dash *d, enum dash_event ev, int64_t now)
+{
+	int start;
+	switch (ev) {
+	case EV_PAUSE:
+		if (!dash_autoplaying(d))
+			pause_toggle(d);
+		break;
+	case EV_RERUN:
+		rerun(d);
+		break;
+	case EV_AUTOPLAY:
+		start = dash_deck_next(d, dash_deck_pos(d, d->tab));
+		if (start < 0)
+			start = dash_deck_next(d, 0);
+		autoplay_start(d, start);
+		dash_notice(d, TR_OK, "autoplay: every experiment in turn; any key takes over");
+		break;
+	case EV_TAKE_OVER:
+		if (dash_autoplaying(d)) {
+			set_mode(d, DM_NORMAL);
+			dash_notice(d, TR_OK, "autoplay stopped: the keys are yours");
+		}
+		break;
+	case EV_TICK:
+		if (dash_autoplaying(d))
+			autoplay_tick(d, now);
+		else if (d->run.mode == DM_NORMAL)
+			autorun(d);
+		break;
+	}
+}
+
+const struct wtg_table *dash_shown(const struct dash *d)
+{
+	const struct wtg_table *t = &d->snap[d->tab];
+	if (t->nrows > 0 || t->nseries > 0 || t->state == WTG_RUNNING || t->error[0])
+		return t;
+	const struct dash_hist *h = &d->hist[d->tab];
+	if (h->n > 0)
+		return &h->t[h->n - 1];
+	for (int i = d->nloaded - 1; i >= 0; i--)
+		if (d->loaded[i].present[d->tab])
+			return &d->loaded[i].tables[d->tab];
+	return t;
+}
+
+/* The label of the live run: --label (or "live" beside saved runs) and its conditions. */
+static void live_label(const struct dash *d, const struct wtg_table *t, char *buf, size_t len)
+{
+	char cond[96];
+	wtg_lay_table_conditions(cond, sizeof cond, t);
+	const char *name = d->s->opt->label ? d->s->opt->label : d->nloaded ? "live" : NULL;
+	if (name)
+		snprintf(buf, len, "%s%s%s", name, cond[0] ? ": " : "", cond);
+	else
+		snprintf(buf, len, "%s", cond[0] ? cond : "now");
+}
+
+/* A headline's figure without its parenthetical ("GB/s, 16-byte reads (the call-bound end)" ->
+ * "GB/s, 16-byte reads"): the ratio line must fit a projector's 60 or 80 columns. */
+static void short_figure(char *buf, size_t len, const char *figure)
+{
+	wtg_strlcpy(buf, figure, len);
+	char *p = strstr(buf, " (");
+	if (p && strchr(p, ')'))
+		*p = '\0';
+}
+
+/* The line of ratios above the view, what a class reads first. Two runs: "A -> B: x0.58 [CI 0.51-0.66]
+ * figure; x1.02 [CI ...] figure" (before -> after, then each headline's ratio and what it is); more:
+ * "figure vs A: B x0.58 [a, b], C x1.02 [a, b]; ..." (each run against the first). */
+static void make_compare(const struct dash *d, const struct wtg_table *const *t, const char *const *label, int n,
+			 char *buf, size_t len)
+{
+	const struct wtg_experiment *e = wtg_experiments[d->tab];
+	const char *dash = d->look.g->dash;
+	int nh;
+	const struct wtg_headline *h = wtg_headlines_of(e, &nh);
+	size_t k = 0;
+	buf[0] = '\0';
+	if (n == 2)
+		k += (size_t)snprintf(buf, len, "%s %s %s:", label[0], d->look.g->arrow, label[1]);
+	size_t head = k;
+	for (int i = 0; i < nh && k < len; i++) {
+		struct wtg_figure base, now;
+		wtg_figure_read(&h[i], t[0], &base);
+		char fig[96];
+		short_figure(fig, sizeof fig, h[i].figure);
+		int shown = 0;
+		for (int r = 1; r < n && k < len; r++) {
+			double ratio, lo, hi;
+			const char *method;
+			wtg_figure_read(&h[i], t[r], &now);
+			struct wtg_figure b = base;
+			if (b.nsamples > BOOT_MAX || now.nsamples > BOOT_MAX) {
+				b.samples = now.samples = NULL;	/* from the two CIs: the screen stays live */
+				b.nsamples = now.nsamples = 0;
+			}
+			wtg_ratio_ci(&b, &now, d->s->opt->seed, &ratio, &lo, &hi, &method);
+			if (isnan(ratio))
+				continue;
+			char ci[64] = "";
+			if (n == 2 && !isnan(lo))
+				snprintf(ci, sizeof ci, " [CI %.2f%s%.2f]", lo, dash, hi);
+			else if (!isnan(lo))
+				snprintf(ci, sizeof ci, " [%.2f, %.2f]", lo, hi);
+			if (n == 2)
+				k += (size_t)snprintf(buf + k, len - k, "%s x%.2f%s %s", k > head ? ";" : "", ratio, ci, fig);
+			else if (shown++ == 0)
+				k += (size_t)snprintf(buf + k, len - k, "%s%s vs %s: %s x%.2f%s", k ? "; " : "", fig,
+						      label[0], label[r], ratio, ci);
+			else
+				k += (size_t)snprintf(buf + k, len - k, ", %s x%.2f%s", label[r], ratio, ci);
+		}
+	}
+	if (k == head)
+		buf[0] = '\0';	/* no figure in both runs: no line */
+}
+
+void dash_view_runs(struct dash *d, struct tui_view *v)
+{
+	static const struct wtg_table *tabs[WTG_LAY_MAX_RUNS];
+	static const char *labels[WTG_LAY_MAX_RUNS];
+	static char live[128];
+	int n = 0, tab = d->tab;
+	unsigned faded = 0;
+	struct dash_hist *h = &d->hist[tab];
+	for (int i = 0; i < d->nloaded && n < WTG_LAY_MAX_RUNS - 2; i++)
+		if (d->loaded[i].present[tab] && &d->loaded[i].tables[tab] != v->t) {
+			tabs[n] = &d->loaded[i].tables[tab];
+			labels[n++] = d->loaded[i].meta.label;
+		}
+	int before = h->n - h->back;	/* the earlier run drawn beside the current */
+	if (v->t == &d->snap[tab] && before >= 0 && before < h->n) {
+		faded |= 1u << n;
+		tabs[n] = &h->t[before];
+		labels[n++] = h->label[before];
+	}
+	if (v->t == &d->snap[tab]) {
+		live_label(d, v->t, live, sizeof live);
+		labels[n] = live;
+	} else {
+		labels[n] = h->n && v->t == &h->t[h->n - 1] ? h->label[h->n - 1] : "";
+		for (int i = 0; i < d->nloaded; i++)
+			if (v->t == &d->loaded[i].tables[tab])
+				labels[n] = d->loaded[i].meta.label;
+	}
+	v->scroll = d->scroll[tab];
+	v->tables = tabs;
+	v->ntables = n;
+	v->labels = labels;
+	v->faded = faded;
+	v->compare = NULL;
+	if (n == 0 || v->t->state == WTG_RUNNING)
+		return;
+	uint64_t key = v->t->version * 131 + (uint64_t)h->back * 17 + (uint64_t)h->n + 1;
+	if (key != h->cmp_version) {
+		tabs[n] = v->t;
+		make_compare(d, tabs, labels, n + 1, h->cmp, sizeof h->cmp);
+		h->cmp_version = key;
+	}
+	v->compare = h->cmp;
+}
+
+void dash_scroll(struct dash *d, int delta)
+{
+	int n = dash_shown(d)->nrows * (d->nloaded + (d->hist[d->tab].n ? 2 : 1));
+	int v = d->scroll[d->tab] + delta;
+	d->scroll[d->tab] = v < 0 ? 0 : v > n ? n : v;
+	d->dirty |= DIRTY_VIEW;
+}
+
+void dash_step_back(struct dash *d)
+{
+	struct dash_hist *h = &d->hist[d->tab];
+	if (h->n == 0) {
+		dash_notice(d, TR_DIM, "no earlier run of %s this session: r runs it again", wtg_experiments[d->tab]->name);
+		return;
+	}
+	h->back = h->back % h->n + 1;
+	d->dirty |= DIRTY_VIEW | DIRTY_FRAME;
+	dash_notice(d, TR_OK, "beside it: the run %d before this one (%s); %d kept", h->back, h->label[h->n - h->back],
+		    h->n);
+}
+
+bool dash_header_runs(const struct dash *d, char *buf, size_t len)
+{
+	if (d->nloaded == 0)
+		return false;
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < d->nloaded && k < len; i++) {
+		const struct wtg_run_meta *m = &d->loaded[i].meta;
+		char date[16] = "";
+		snprintf(date, sizeof date, "%.10s", m->timestamp);
+		k += (size_t)snprintf(buf + k, len - k, "%s%s: %s%s%s", i ? d->look.g->sep : "", m->label,
+				      m->machine.hostname[0] ? m->machine.hostname : m->machine.cpu_model,
+				      date[0] ? " " : "", date);
+	}
+	return true;
+}
+
+/* ---- layout ---- */
+
+void dash_destroy_windows(struct dash *d)
+{
+	WINDOW **ws[] = { &d->help, &d->view, &d->hdr, &d->tabs, &d->box, &d->pt, &d->pf, &d->pc, &d->prog,
+			  &d->status };
+	for (size_t i = 0; i < WTG_ARRAY_LEN(ws); i++)
+		if (*ws[i]) {
+			delwin(*ws[i]);
+			*ws[i] = NULL;
+		}
+}
+
+void dash_layout(struct dash *d)
+{
+	dash_destroy_windows(d);
+	getmaxyx(stdscr, d->rows, d->cols);
+	d->small = d->rows < MIN_ROWS || d->cols < MIN_COLS;
+	d->compact = d->rows < FULL_ROWS || d->cols < FULL_COLS;
+	werase(stdscr);
+	wnoutrefresh(stdscr);
+	d->dirty = DIRTY_ALL;
+	if (d->small)
+		return;
+	int W = d->cols, H = d->rows;
+	int box_h = H - 2 - (d->compact ? 0 : PANEL_H) - 2;
+	d->hdr = newwin(1, W, 0, 0);
+	d->tabs = newwin(1, W, 1, 0);
+	d->box = newwin(box_h, W, 2, 0);
+	d->view = derwin(d->box, box_h - 2, W - 2, 1, 1);
+	d->prog = newwin(1, W, H - 2, 0);
+	d->status = newwin(1, W, H - 1, 0);
+	int hh = H - 2 < 23 ? H - 2 : 23, hw = W - 4 < 78 ? W - 4 : 78;
+	d->help = newwin(hh, hw, (H - hh) / 2, (W - hw) / 2);
+	if (d->compact)
+		return;	/* the panels' room goes to the experiment */
+	/* at 80 columns: 24 + 25 + 31, the conditions' words need the most */
+	int tw = W * 24 / 80, fw = W * 25 / 80;
+	int cw = W - tw - fw;
+	int py = 2 + box_h;
+	d->pt = newwin(PANEL_H, tw, py, 0);
+	d->pf = newwin(PANEL_H, fw, py, tw);
+	d->pc = newwin(PANEL_H, cw, py, tw + fw);
+}
