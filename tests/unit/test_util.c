@@ -168,7 +168,7 @@ static int test_escape_whole(void)
 	CHECK(wtg_text_inert("quiet run \xc3\xa9 \\ 1"));
 	CHECK(!wtg_text_inert("a\033b"));
 	CHECK(!wtg_text_inert("a\tb"));
-	CHECK(!wtg_text_inert("a\x9bb"));
+	CHECK(!wtg_text_inert("a\x9b" "b"));
 	CHECK(!wtg_text_inert("a\xc2\x9b"));
 	CHECK(!wtg_text_inert("a\x7f"));
 	char e[4];
