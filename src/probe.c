@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -83,6 +85,22 @@ static void note_cpu(struct wtg_probe *p)
 #endif
 }
 
+/* The thread's time on a CPU and run-queue wait so far (ns), from its schedstat. */
+static bool sched_read(int fd, int64_t *run, int64_t *wait)
+{
+	char buf[96];
+	ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	unsigned long long r, w;
+	if (sscanf(buf, "%llu %llu", &r, &w) != 2)
+		return false;
+	*run = (int64_t)r;
+	*wait = (int64_t)w;
+	return true;
+}
+
 void wtg_probe_begin(struct wtg_probe *p)
 {
 	memset(p, 0, sizeof *p);
@@ -99,6 +117,11 @@ void wtg_probe_begin(struct wtg_probe *p)
 	}
 #endif
 	note_cpu(p);
+	p->fd_sched = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	if (!sched_read(p->fd_sched, &p->sched_run_ns, &p->sched_wait_ns) && p->fd_sched >= 0) {
+		close(p->fd_sched);
+		p->fd_sched = -1;
+	}
 	struct rusage ru;
 	getrusage(RUSAGE_THREAD, &ru);
 	p->ru_utime_us = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec;
@@ -134,6 +157,15 @@ void wtg_probe_end(struct wtg_probe *p, struct wtg_probe_result *out)
 	out->cycles = perf_read(p->fd_cycles);
 	out->cpus_seen = p->cpus_seen;
 	out->threads = 1;
+	int64_t run, wait;
+	out->oncpu_ms = out->runwait_ms = -1;
+	if (sched_read(p->fd_sched, &run, &wait)) {
+		out->oncpu_ms = (double)(run - p->sched_run_ns) / 1e6;
+		out->runwait_ms = (double)(wait - p->sched_wait_ns) / 1e6;
+	}
+	if (p->fd_sched >= 0)
+		close(p->fd_sched);
+	p->fd_sched = -1;
 	if (p->fd_migr >= 0)
 		close(p->fd_migr);
 	if (p->fd_instr >= 0)
@@ -144,6 +176,11 @@ void wtg_probe_end(struct wtg_probe *p, struct wtg_probe_result *out)
 }
 
 static int64_t add_known(int64_t a, int64_t b)
+{
+	return (a < 0 || b < 0) ? -1 : a + b;
+}
+
+static double add_known_ms(double a, double b)
 {
 	return (a < 0 || b < 0) ? -1 : a + b;
 }
@@ -169,6 +206,8 @@ void wtg_probe_merge(struct wtg_probe_result *a, const struct wtg_probe_result *
 	a->vcsw += b->vcsw;
 	a->ivcsw += b->ivcsw;
 	a->cpus_seen |= b->cpus_seen;
+	a->oncpu_ms = add_known_ms(a->oncpu_ms, b->oncpu_ms);
+	a->runwait_ms = add_known_ms(a->runwait_ms, b->runwait_ms);
 	if (how == WTG_PROBE_HELPERS) {
 		/* the run's own thread counters already cover what they can: the widest row is the count */
 		if (b->threads > a->threads)
@@ -185,6 +224,22 @@ void wtg_probe_merge(struct wtg_probe_result *a, const struct wtg_probe_result *
 void wtg_probe_add(struct wtg_probe_result *a, const struct wtg_probe_result *b)
 {
 	wtg_probe_merge(a, b, WTG_PROBE_CONCURRENT);
+}
+
+/* Per thread: a concurrent record's wall is its slowest thread's, its schedstat times add up. */
+static double per_thread_wall(const struct wtg_probe_result *r)
+{
+	return r->wall_ms * (r->threads > 1 ? r->threads : 1);
+}
+
+bool wtg_probe_contended(const struct wtg_probe_result *r)
+{
+	return r->runwait_ms > 0 && r->wall_ms > 0 && r->runwait_ms > WTG_CONTENDED_WAIT_SHARE * per_thread_wall(r);
+}
+
+double wtg_probe_cpu_share(const struct wtg_probe_result *r)
+{
+	return r->oncpu_ms > 0 && r->wall_ms > 0 ? r->oncpu_ms / per_thread_wall(r) : NAN;
 }
 
 void wtg_probe_cpus_str(uint64_t mask, char *buf, int len)

@@ -36,6 +36,17 @@ double wtg_mean(const double *v, size_t n);
 int wtg_bootstrap_median_ci(const double *v, size_t n, int resamples, double conf, uint64_t seed,
 			    double *lo, double *hi);
 
+/* The two-level percentile bootstrap of the median for samples taken in replicas (blocks measured
+ * at separate times): v holds nrep replicas one after another, replica j len[j] > 0 values. Each
+ * resample draws nrep replicas with replacement, then from each drawn replica as many values as it
+ * holds, with replacement, and takes the type-7 median of all of them; the interval is the
+ * (1-conf)/2 and (1+conf)/2 quantiles of the resampled medians. So the spread between replicas
+ * widens it, where the one-level bootstrap sees one regime only. With nrep == 1 it is exactly
+ * wtg_bootstrap_median_ci (the same draws). Deterministic for the same input and seed. Returns 0,
+ * or -1 (no values, an empty replica, ENOMEM). */
+int wtg_bootstrap_median_ci_replicas(const double *v, const size_t *len, size_t nrep, int resamples,
+				     double conf, uint64_t seed, double *lo, double *hi);
+
 /* The same interval for large samples, from the sorted data: a resample's median is drawn exactly in
  * distribution through order statistics of uniforms (the k-th smallest of n uniforms is
  * Beta(k, n-k+1)), in O(1) per resample instead of O(n). Deterministic for the same input and seed;

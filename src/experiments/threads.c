@@ -402,7 +402,6 @@ static void row_checks(struct wtg_ctx *ctx, const struct sweep *sw, const struct
 		const char *label = sw->var[v].label;
 		wtg_check_sum(ctx, label, sw->var[v].sum, sw->known);
 		wtg_rounds_checks(ctx, label, "GB/s", &r->v[v]);
-		wtg_rounds_add_series(ctx, label, "GB/s", &r->v[v]);
 	}
 }
 
