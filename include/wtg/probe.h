@@ -49,6 +49,8 @@ bool wtg_probe_have_hw_counters(void);
  * runnable for a CPU more than WTG_CONTENDED_WAIT_SHARE of its wall time (per thread), read from
  * schedstat's second field before and after. Such a sample counted time the thread sat descheduled. */
 #define WTG_CONTENDED_WAIT_SHARE 0.02
+/* A figure leaves its contended samples out only when at least this many others remain. */
+#define WTG_CONTENDED_KEEP 11
 /* Whether r was contended by that rule; false when schedstat was unreadable or nothing was timed. */
 bool wtg_probe_contended(const struct wtg_probe_result *r);
 /* The share of r's wall time its thread(s) ran on a CPU (schedstat's first field; per thread), or

@@ -47,7 +47,7 @@
 #define WTG_ROUNDS_PER_REPLICA 5
 /* timed samples per variant, in default and --quick mode alike */
 #define WTG_ROUNDS_MIN (WTG_ROUNDS_REPLICAS * WTG_ROUNDS_PER_REPLICA)
-#define WTG_ROUNDS_KEEP 11	/* uncontended samples a figure needs to leave the contended ones out */
+#define WTG_ROUNDS_KEEP WTG_CONTENDED_KEEP	/* uncontended samples a figure needs to leave the contended ones out */
 #define WTG_SAMPLE_MIN_MS 5.0	/* a timed throughput sample spans at least this (a time slice or more) */
 /* X, X_ci_low, X_ci_high, X_min, X_max, samples, replicas, X_replica_spread_pct, contended, cpu_share,
  * sample_ms */
