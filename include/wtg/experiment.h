@@ -193,7 +193,9 @@ void wtg_compare_conditions(char *buf, size_t len, const char *sep);
  * (measured with the whole catalogue; shown by --list and the README). 0 when unknown. */
 int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick);
 /* e's verdict line for table t (the caller holds t's lock or a snapshot): e->verdict, else
- * "FIGURE: VALUE UNIT" from the first headline figure found in t. Returns its length, 0 for none. */
+ * "FIGURE: VALUE UNIT" from the first headline figure found in t; when the first headline's row
+ * counts contended samples, " (3 of 15 samples waited for a CPU)" follows, so a figure measured on a
+ * busy machine says so. Returns its length, 0 for none. */
 int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len);
 /* For a verdict or an essay's cannot: column col of the row whose key_col reads key (key_col NULL:
  * the last row), NAN when there is none; col NULL: the median of the series called key. */

@@ -341,6 +341,28 @@ static void test_contended(void)
 	}
 }
 
+/* A verdict measured on a busy machine says so, from its headline row's contended count. */
+static void test_busy_verdict(void)
+{
+	extern const struct wtg_experiment wtg_exp_syscall;
+	for (int busy = 0; busy <= 3; busy += 3) {
+		struct wtg_table t;
+		wtg_table_init(&t, &wtg_exp_syscall);
+		wtg_experiment_columns(&wtg_exp_syscall, &t);
+		const struct wtg_value row[] = { WTG_INT(1000), WTG_INT(200), WTG_REAL(900), WTG_REAL(990),
+						 WTG_REAL(910), WTG_REAL(880), WTG_REAL(890), WTG_REAL(905),
+						 WTG_REAL(30), WTG_REAL(0.003), WTG_INT(busy), WTG_REAL(0.9) };
+		wtg_table_add_row(&t, row, (int)WTG_ARRAY_LEN(row), NULL);
+		char buf[128];
+		int n = wtg_experiment_verdict(&wtg_exp_syscall, &t, buf, sizeof buf);
+		unit_diag("%s", buf);
+		CHECK(n == (int)strlen(buf));
+		CHECK_STR(buf, busy ? "one kernel crossing = 900 ns (3 of 200 samples waited for a CPU)"
+				    : "one kernel crossing = 900 ns");
+		wtg_table_free(&t);
+	}
+}
+
 int main(void)
 {
 	test_order_and_summary();
@@ -349,5 +371,6 @@ int main(void)
 	test_same_seed_same_order();
 	test_error_and_cancel();
 	test_contended();
+	test_busy_verdict();
 	return unit_done("test_rounds");
 }
