@@ -306,6 +306,11 @@ int wtg_bootstrap_median_ci_sorted_os(const double *sorted, size_t n, int resamp
 
 int wtg_summarize(const double *v, size_t n, uint64_t seed, struct wtg_summary *out)
 {
+	return wtg_summarize_resamples(v, n, seed, WTG_BOOTSTRAP_RESAMPLES, out);
+}
+
+int wtg_summarize_resamples(const double *v, size_t n, uint64_t seed, int resamples, struct wtg_summary *out)
+{
 	memset(out, 0, sizeof *out);
 	out->n = n;
 	if (n == 0)
@@ -321,11 +326,12 @@ int wtg_summarize(const double *v, size_t n, uint64_t seed, struct wtg_summary *
 	out->median = wtg_quantile_sorted(s, n, 0.5);
 	out->p90 = wtg_quantile_sorted(s, n, 0.90);
 	out->p99 = wtg_quantile_sorted(s, n, 0.99);
-	int rc = n > WTG_BOOTSTRAP_DIRECT_MAX
-			 ? wtg_bootstrap_median_ci_sorted_os(s, n, WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, seed,
-							     &out->ci_low, &out->ci_high)
-			 : wtg_bootstrap_median_ci(v, n, WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, seed,
-						   &out->ci_low, &out->ci_high);
+	int rc = resamples < 1 ? (out->ci_low = out->ci_high = NAN, 0)
+		 : n > WTG_BOOTSTRAP_DIRECT_MAX
+			 ? wtg_bootstrap_median_ci_sorted_os(s, n, resamples, WTG_BOOTSTRAP_CONF, seed, &out->ci_low,
+							     &out->ci_high)
+			 : wtg_bootstrap_median_ci(v, n, resamples, WTG_BOOTSTRAP_CONF, seed, &out->ci_low,
+						   &out->ci_high);
 	free(s);
 	if (rc < 0)
 		return -1;

@@ -66,6 +66,9 @@ struct wtg_summary {
 	double drift;			/* (second - first) / first, a fraction */
 };
 int wtg_summarize(const double *v, size_t n, uint64_t seed, struct wtg_summary *out);
+/* The same with `resamples` bootstrap resamples; 0 leaves the CI out (NAN), for a caller that draws
+ * its own (the rounds engine's two-level interval). */
+int wtg_summarize_resamples(const double *v, size_t n, uint64_t seed, int resamples, struct wtg_summary *out);
 
 /* Wilson score interval for a proportion: k successes in n trials at confidence conf (0.95: z =
  * 1.96). Never leaves [0, 1] and stays honest at k = 0 or k = n, unlike p +- z sqrt(p(1-p)/n).

@@ -5,7 +5,7 @@
  * user/sys split shows. Before either, a calibration times reads of several sizes (interleaved in
  * seeded order) and fits t = a x calls + b x bytes, so each row's prediction counts both the
  * crossings and the bytes copied and summed. The one-byte pass is one long sample; the 64 KiB pass
- * is short, so it runs as rounds (>= 11 samples) and reports its median with a bootstrap CI. */
+ * is short, so it runs as rounds (>= 15 samples) and reports its median with a bootstrap CI. */
 #include "config.h"
 
 #include <errno.h>
@@ -509,7 +509,7 @@ static int bytewise_verdict(const struct wtg_table *t, char *buf, size_t len)
 const struct wtg_experiment wtg_exp_bytewise = {
 	.name = "bytewise",
 	.question = "Why did adding up bytes take 21 s?",
-	.runs = "sum a slice one byte per read() and again 64 KiB per read() (>= 11 samples); user/sys "
+	.runs = "sum a slice one byte per read() and again 64 KiB per read() (>= 15 samples); user/sys "
 		"split, calls; predicted by a per-call + per-byte model fitted to calibration reads",
 	.needs_datafile = true,
 	WTG_COLUMNS(cols),

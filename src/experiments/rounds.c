@@ -18,6 +18,20 @@ int wtg_rounds_steps(int nvariants, int rounds, int warmup)
 	return nvariants * (rounds + (warmup > 0 ? warmup : 0));
 }
 
+uint64_t wtg_rounds_sample_bytes(uint64_t bytes, double wall_ms, uint64_t unit, uint64_t cap)
+{
+	if (wall_ms >= WTG_SAMPLE_MIN_MS || bytes == 0 || unit == 0)
+		return bytes;
+	double want = (double)bytes * 1.5 * WTG_SAMPLE_MIN_MS / (wall_ms > 1e-6 ? wall_ms : 1e-6);
+	if (want > (double)cap)
+		want = (double)cap;
+	uint64_t units = (uint64_t)ceil(want / (double)unit);
+	uint64_t out = units * unit;
+	if (out > cap)
+		out = cap / unit * unit;
+	return out > bytes ? out : bytes;
+}
+
 struct rounds_run {
 	struct wtg_ctx *ctx;
 	const struct wtg_rounds_spec *spec;

@@ -123,6 +123,13 @@ struct wtg_rounds {
 int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, struct wtg_rounds *out);
 void wtg_rounds_free(struct wtg_rounds *r);
 
+/* How many bytes a sample should move to span at least WTG_SAMPLE_MIN_MS, from the warm-up sample
+ * that moved `bytes` in wall_ms: bytes when it was long enough, else enough for 1.5 times that span at
+ * the warm-up's rate (a warm-up runs colder than the rounds), in whole units (a pass over the working
+ * set, a chunk), at most cap (rounded down to units, never below bytes). A rule fixed before the
+ * timed samples: a variant whose one pass is short repeats its working set more times per sample. */
+uint64_t wtg_rounds_sample_bytes(uint64_t bytes, double wall_ms, uint64_t unit, uint64_t cap);
+
 /* The rounds steps a spec of nvariants, rounds and warmup takes (for callers adding own steps). */
 int wtg_rounds_steps(int nvariants, int rounds, int warmup);
 

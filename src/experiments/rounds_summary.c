@@ -104,16 +104,12 @@ int wtg_rounds_summarize(struct wtg_rounds_result *r, uint64_t seed)
 	if (!use)
 		return -1;
 	r->used = used_samples(r, -1, use, len);
-	if (wtg_summarize(use, r->used, seed, &r->s) < 0)
+	/* the interval is the two-level one (with one replica: the one-level bootstrap, the same draws) */
+	if (wtg_summarize_resamples(use, r->used, seed, 0, &r->s) < 0)
 		goto out;
-	double lo, hi;
-	r->replicas = replica_ci(use, len, seed, &lo, &hi);
+	r->replicas = replica_ci(use, len, seed, &r->s.ci_low, &r->s.ci_high);
 	if (r->replicas < 0)
 		goto out;
-	if (r->replicas > 1) {
-		r->s.ci_low = lo;
-		r->s.ci_high = hi;
-	}
 	replica_medians(r, use, len);
 	r->cpu_share_median = finite_median(r->cpu_share, r->n, use);
 	r->sample_ms = finite_median(r->wall_ms, r->n, use);
