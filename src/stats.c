@@ -119,6 +119,15 @@ double wtg_mean(const double *v, size_t n)
 	return s / (double)n;
 }
 
+double wtg_median_finite(const double *v, size_t n, double *tmp)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			tmp[k++] = v[i];
+	return k ? wtg_quantile(tmp, k, 0.5) : NAN;
+}
+
 struct ranked {
 	double v;
 	size_t i;

@@ -26,6 +26,9 @@ double wtg_quantile_sorted(const double *sorted, size_t n, double q);
 /* Same, on unsorted data (copies and sorts; returns NAN on n == 0 or allocation failure). */
 double wtg_quantile(const double *v, size_t n, double q);
 double wtg_mean(const double *v, size_t n);
+/* The type-7 median of the finite ones of the n values at v (NAN when none: an unknown per-sample
+ * figure is NAN); tmp has room for n values. */
+double wtg_median_finite(const double *v, size_t n, double *tmp);
 
 #define WTG_BOOTSTRAP_RESAMPLES 5000
 #define WTG_BOOTSTRAP_CONF 0.95

@@ -64,16 +64,6 @@ static int replica_ci(const double *use, const size_t *len, uint64_t seed, doubl
 	return nrep;
 }
 
-/* The median of the finite values of v (n of them), NAN when none. */
-static double finite_median(const double *v, size_t n, double *tmp)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(v[i]))
-			tmp[k++] = v[i];
-	return k ? wtg_quantile(tmp, k, 0.5) : NAN;
-}
-
 /* Each replica's median, its rounds, and the spread of the medians as a share of the figure. */
 static void replica_medians(struct wtg_rounds_result *r, const double *use, const size_t *len)
 {
@@ -111,8 +101,8 @@ int wtg_rounds_summarize(struct wtg_rounds_result *r, uint64_t seed)
 	if (r->replicas < 0)
 		goto out;
 	replica_medians(r, use, len);
-	r->cpu_share_median = finite_median(r->cpu_share, r->n, use);
-	r->sample_ms = finite_median(r->wall_ms, r->n, use);
+	r->cpu_share_median = wtg_median_finite(r->cpu_share, r->n, use);
+	r->sample_ms = wtg_median_finite(r->wall_ms, r->n, use);
 	rc = 0;
 out:
 	free(use);

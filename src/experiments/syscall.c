@@ -35,6 +35,7 @@ static const struct wtg_column cols[] = {
 	{ "clock_share_pct", "%", WTG_T_REAL, 1 },
 	{ "contended", "count", WTG_T_INT, 0 },
 	{ "cpu_share", "", WTG_T_REAL, 2 },
+	{ "oncpu_ns", "ns", WTG_T_REAL, 1 },
 };
 
 static double time_clock_pair(void)
@@ -51,6 +52,7 @@ struct sc_run {
 	double *samples;
 	unsigned char *contended;	/* per sample (batches only): waited for a CPU */
 	double *cpu_share;		/* per sample: on-CPU share of the batch's wall time, NAN unknown */
+	double *oncpu_ns;		/* per sample: the batch's on-CPU time per call, NAN unknown */
 	struct wtg_probe_result *probes;
 	int filled[NSIZES + 1];
 };
@@ -64,7 +66,7 @@ static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st)
 		double v;
 		int at = k * st->nbatches + st->filled[k]++;
 		st->contended[at] = 0;
-		st->cpu_share[at] = NAN;
+		st->cpu_share[at] = st->oncpu_ns[at] = NAN;
 		if (k == CLOCK_SLOT) {
 			v = time_clock_pair();
 		} else {
@@ -76,6 +78,8 @@ static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st)
 			wtg_probe_accumulate(&st->probes[k], &r);
 			st->contended[at] = wtg_probe_contended(&r);
 			st->cpu_share[at] = wtg_probe_cpu_share(&r);
+			if (isfinite(st->cpu_share[at]))
+				st->oncpu_ns[at] = r.oncpu_ms * 1e6 / (double)batch_sizes[k];
 		}
 		st->samples[at] = v;
 		int64_t now = wtg_now_ns();
@@ -111,7 +115,8 @@ static size_t sc_used(const struct sc_run *st, int k, double *use, size_t *busy,
 
 /* The "contended" check of batch size k and its flags as a series beside the batches (flags: room for
  * nbatches values). */
-static void sc_contention(struct wtg_ctx *ctx, const struct sc_run *st, int k, size_t busy, bool all, double *flags)
+static void sc_contention(struct wtg_ctx *ctx, const struct sc_run *st, int k, size_t busy, bool all, double oncpu,
+			  double *flags)
 {
 	const int nb = st->nbatches;
 	for (int i = 0; i < nb; i++)
@@ -125,8 +130,9 @@ static void sc_contention(struct wtg_ctx *ctx, const struct sc_run *st, int k, s
 		wtg_table_warn(ctx->t, "contended",
 			       "batch %ld: %zu of %d batches waited for a CPU (more than %.0f%% of their wall time) "
 			       "and fewer than %d others remain: the figures use all of them, so they count "
-			       "time the thread sat descheduled (a busy machine)",
-			       batch_sizes[k], busy, nb, 100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP);
+			       "time the thread sat descheduled (a busy machine); on a CPU a call took %.1f ns "
+			       "(oncpu_ns, the median)",
+			       batch_sizes[k], busy, nb, 100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP, oncpu);
 	else
 		wtg_table_check(ctx->t, "contended", true,
 				"batch %ld: %zu of %d batches waited for a CPU (more than %.0f%% of their wall "
@@ -154,11 +160,8 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 			wtg_table_fail(ctx->t, "out of memory summarizing batch %ld", batch_sizes[k]);
 			break;
 		}
-		size_t nshare = 0;
-		for (int i = 0; i < nb; i++)
-			if (isfinite(st->cpu_share[k * nb + i]))
-				use[nshare++] = st->cpu_share[k * nb + i];
-		double cpu = nshare ? wtg_quantile(use, nshare, 0.5) : NAN;
+		double cpu = wtg_median_finite(st->cpu_share + k * nb, (size_t)nb, use);
+		double oncpu = wtg_median_finite(st->oncpu_ns + k * nb, (size_t)nb, use);
 		double share = s.median > 0 ? 100.0 * clock_ns / (double)batch_sizes[k] / s.median : 0;
 		if (k == 0)
 			share1 = share;
@@ -167,11 +170,12 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 			WTG_REAL(s.mean),	 WTG_REAL(s.min),   WTG_REAL(s.ci_low), WTG_REAL(s.ci_high),
 			WTG_REAL(clock_ns),	 WTG_REAL(share),	 WTG_INT(busy),
 			isfinite(cpu) ? WTG_REAL(cpu) : WTG_NA,
+			isfinite(oncpu) ? WTG_REAL(oncpu) : WTG_NA,
 		};
 		char name[32];
 		snprintf(name, sizeof name, "batch %ld", batch_sizes[k]);
 		wtg_table_add_series(ctx->t, name, "ns", v, (size_t)nb);
-		sc_contention(ctx, st, k, busy, all, use);
+		sc_contention(ctx, st, k, busy, all, oncpu, use);
 		wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), &st->probes[k]);
 		bool ok = s.min <= s.median && s.median <= s.p99 && s.p99 <= s.max && s.ci_low <= s.median &&
 			  s.median <= s.ci_high;
@@ -207,7 +211,8 @@ static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_
 		       "a batch is contended when its thread waited runnable for a CPU more than %.0f%% of its "
 		       "wall time (schedstat's run-queue wait before and after): such a batch counted time the "
 		       "thread sat descheduled; a row's figures use the other batches when at least %d remain "
-		       "(contended; the series keep every batch, flagged in 'batch N contended')",
+		       "(contended; the series keep every batch, flagged in 'batch N contended'); oncpu_ns is "
+		       "the median of the batches' on-CPU time (schedstat) per call, which leaves waiting out",
 		       100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP);
 }
 
@@ -227,9 +232,10 @@ static int syscall_run(struct wtg_ctx *ctx)
 	st.samples = malloc((size_t)st.nslots * sizeof *st.samples);
 	st.contended = malloc((size_t)st.nslots);
 	st.cpu_share = malloc((size_t)st.nslots * sizeof *st.cpu_share);
+	st.oncpu_ns = malloc((size_t)st.nslots * sizeof *st.oncpu_ns);
 	st.probes = calloc(NSIZES, sizeof *st.probes);
 	int rc = WTG_OK;
-	if (!st.order || !st.samples || !st.contended || !st.cpu_share || !st.probes) {
+	if (!st.order || !st.samples || !st.contended || !st.cpu_share || !st.oncpu_ns || !st.probes) {
 		wtg_table_fail(ctx->t, "out of memory");
 		rc = WTG_ERR;
 	} else {
@@ -249,6 +255,7 @@ static int syscall_run(struct wtg_ctx *ctx)
 	free(st.samples);
 	free(st.contended);
 	free(st.cpu_share);
+	free(st.oncpu_ns);
 	free(st.probes);
 	return rc;
 }

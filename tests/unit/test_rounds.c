@@ -351,7 +351,8 @@ static void test_busy_verdict(void)
 		wtg_experiment_columns(&wtg_exp_syscall, &t);
 		const struct wtg_value row[] = { WTG_INT(1000), WTG_INT(200), WTG_REAL(900), WTG_REAL(990),
 						 WTG_REAL(910), WTG_REAL(880), WTG_REAL(890), WTG_REAL(905),
-						 WTG_REAL(30), WTG_REAL(0.003), WTG_INT(busy), WTG_REAL(0.9) };
+						 WTG_REAL(30), WTG_REAL(0.003), WTG_INT(busy), WTG_REAL(0.9),
+						 WTG_REAL(850) };
 		wtg_table_add_row(&t, row, (int)WTG_ARRAY_LEN(row), NULL);
 		char buf[128];
 		int n = wtg_experiment_verdict(&wtg_exp_syscall, &t, buf, sizeof buf);

@@ -283,6 +283,12 @@ static void test_bootstrap_replicas(void)
 		CHECK(lo <= m && m <= hi);
 	}
 
+	/* the median of the known values: NAN marks an unknown one */
+	const double part[] = { 3, NAN, 1, 2, NAN, 10 };
+	double tmp[6];
+	CHECK_NEAR(wtg_median_finite(part, 6, tmp), 2.5, EPS);
+	CHECK(isnan(wtg_median_finite(part + 1, 1, tmp)));
+
 	/* deterministic, and an empty replica is refused */
 	double lo2, hi2;
 	CHECK(wtg_bootstrap_median_ci_replicas(shifted, len, 3, 5000, 0.95, 3, &lo2, &hi2) == 0);
