@@ -11,6 +11,7 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef HAVE_LINUX_PERF_EVENT_H
 #include <linux/perf_event.h>
@@ -85,7 +86,18 @@ static void note_cpu(struct wtg_probe *p)
 #endif
 }
 
-/* The thread's time on a CPU and run-queue wait so far (ns), from its schedstat. */
+/* The thread's time on a CPU so far (ns): CLOCK_THREAD_CPUTIME_ID brings the running thread's count
+ * up to date, where schedstat's first field lags by up to a scheduler tick (4 ms at HZ=250). */
+static int64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return -1;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The thread's run-queue wait so far (ns) from its schedstat's second field (booked when a wait
+ * ends, so complete while the thread runs); the first field is read too, unused. */
 static bool sched_read(int fd, int64_t *run, int64_t *wait)
 {
 	char buf[96];
@@ -118,10 +130,6 @@ void wtg_probe_begin(struct wtg_probe *p)
 #endif
 	note_cpu(p);
 	p->fd_sched = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-	if (!sched_read(p->fd_sched, &p->sched_run_ns, &p->sched_wait_ns) && p->fd_sched >= 0) {
-		close(p->fd_sched);
-		p->fd_sched = -1;
-	}
 	struct rusage ru;
 	getrusage(RUSAGE_THREAD, &ru);
 	p->ru_utime_us = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec;
@@ -130,6 +138,12 @@ void wtg_probe_begin(struct wtg_probe *p)
 	p->majflt = ru.ru_majflt;
 	p->vcsw = ru.ru_nvcsw;
 	p->ivcsw = ru.ru_nivcsw;
+	/* the wait and CPU time last, next to the clock: their window is the wall time's */
+	if (!sched_read(p->fd_sched, &p->sched_run_ns, &p->sched_wait_ns) && p->fd_sched >= 0) {
+		close(p->fd_sched);
+		p->fd_sched = -1;
+	}
+	p->sched_run_ns = thread_cpu_ns();
 	p->t0_ns = wtg_now_ns();
 }
 
@@ -141,6 +155,8 @@ void wtg_probe_tick(struct wtg_probe *p)
 void wtg_probe_end(struct wtg_probe *p, struct wtg_probe_result *out)
 {
 	int64_t t1 = wtg_now_ns();
+	int64_t run, wait, cpu = thread_cpu_ns();
+	bool waited = sched_read(p->fd_sched, &run, &wait);
 	struct rusage ru;
 	getrusage(RUSAGE_THREAD, &ru);
 	note_cpu(p);
@@ -157,12 +173,11 @@ void wtg_probe_end(struct wtg_probe *p, struct wtg_probe_result *out)
 	out->cycles = perf_read(p->fd_cycles);
 	out->cpus_seen = p->cpus_seen;
 	out->threads = 1;
-	int64_t run, wait;
 	out->oncpu_ms = out->runwait_ms = -1;
-	if (sched_read(p->fd_sched, &run, &wait)) {
-		out->oncpu_ms = (double)(run - p->sched_run_ns) / 1e6;
+	if (waited)
 		out->runwait_ms = (double)(wait - p->sched_wait_ns) / 1e6;
-	}
+	if (cpu >= 0 && p->sched_run_ns >= 0)
+		out->oncpu_ms = (double)(cpu - p->sched_run_ns) / 1e6;
 	if (p->fd_sched >= 0)
 		close(p->fd_sched);
 	p->fd_sched = -1;

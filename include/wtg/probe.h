@@ -15,9 +15,9 @@ struct wtg_probe_result {
 	int64_t instructions, cycles;	/* hardware events; -1 when unavailable ("n/a") */
 	uint64_t cpus_seen;		/* bitmask of CPUs (first 64) the measuring thread(s) ran on */
 	int threads;			/* measuring threads aggregated into this record */
-	/* From /proc/thread-self/schedstat: the time the measuring thread(s) ran on a CPU and the time
-	 * they waited runnable for one (the run-queue wait, booked when the wait ends, so complete at
-	 * the probe's end); -1 when schedstat cannot be read. */
+	/* The time the measuring thread(s) ran on a CPU (CLOCK_THREAD_CPUTIME_ID) and the time they
+	 * waited runnable for one (the run-queue wait from /proc/thread-self/schedstat, booked when the
+	 * wait ends, so complete at the probe's end); -1 when it cannot be read. */
 	double oncpu_ms, runwait_ms;
 };
 
@@ -29,7 +29,7 @@ struct wtg_probe {
 	int fd_migr, fd_instr, fd_cycles;
 	uint64_t cpus_seen;
 	int fd_sched;			/* /proc/thread-self/schedstat, -1 when unreadable */
-	int64_t sched_run_ns, sched_wait_ns;
+	int64_t sched_run_ns, sched_wait_ns;	/* thread CPU time, schedstat's wait, at the start */
 };
 
 void wtg_probe_begin(struct wtg_probe *p);
@@ -53,7 +53,7 @@ bool wtg_probe_have_hw_counters(void);
 #define WTG_CONTENDED_KEEP 11
 /* Whether r was contended by that rule; false when schedstat was unreadable or nothing was timed. */
 bool wtg_probe_contended(const struct wtg_probe_result *r);
-/* The share of r's wall time its thread(s) ran on a CPU (schedstat's first field; per thread), or
+/* The share of r's wall time its thread(s) ran on a CPU (thread CPU time; per thread), or
  * NAN when unknown (no schedstat, or a record that holds none). */
 double wtg_probe_cpu_share(const struct wtg_probe_result *r);
 /* Comma list of the CPUs in a mask ("0,1"), or "?" when empty. */
