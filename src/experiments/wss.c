@@ -70,6 +70,8 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 		bool passes = bytes >= set;
 		uint64_t cap = set <= st->llc ? UINT64_MAX / 2 : set / 4 > bytes ? set / 4 : bytes;
 		st->vbytes[v] = wtg_rounds_sample_bytes(bytes, out->res.wall_ms, passes ? set : CHUNK, cap);
+		if (st->vbytes[v] > set)	/* a window grown past S: whole passes */
+			st->vbytes[v] = (st->vbytes[v] + set - 1) / set * set;
 	}
 	return WTG_OK;
 }
