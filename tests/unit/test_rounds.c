@@ -364,6 +364,18 @@ static void test_busy_verdict(void)
 	}
 }
 
+/* The 5 ms rule for a sample's bytes: a long warm-up keeps them, a short one scales them to 1.5 x
+ * 5 ms at its rate in whole units, never past the cap, never below the start. */
+static void test_sample_bytes(void)
+{
+	CHECK(wtg_rounds_sample_bytes(1000, 6.0, 10, 1 << 20) == 1000);		/* 6 ms: enough */
+	CHECK(wtg_rounds_sample_bytes(1000, 0.5, 10, 1 << 20) == 15000);	/* 0.5 ms -> 7.5 ms */
+	CHECK(wtg_rounds_sample_bytes(1000, 0.7, 300, 1 << 20) == 10800);	/* 10714 up to 36 x 300 */
+	CHECK(wtg_rounds_sample_bytes(1000, 0.5, 10, 4000) == 4000);		/* capped */
+	CHECK(wtg_rounds_sample_bytes(1000, 0.5, 3000, 4000) == 3000);		/* whole units under the cap */
+	CHECK(wtg_rounds_sample_bytes(1000, 0.5, 10, 500) == 1000);		/* never below the start */
+}
+
 int main(void)
 {
 	test_order_and_summary();
@@ -373,5 +385,6 @@ int main(void)
 	test_error_and_cancel();
 	test_contended();
 	test_busy_verdict();
+	test_sample_bytes();
 	return unit_done("test_rounds");
 }
