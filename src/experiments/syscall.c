@@ -212,7 +212,7 @@ static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_
 		       "wall time (schedstat's run-queue wait before and after): such a batch counted time the "
 		       "thread sat descheduled; a row's figures use the other batches when at least %d remain "
 		       "(contended; the series keep every batch, flagged in 'batch N contended'); oncpu_ns is "
-		       "the median of the batches' on-CPU time (schedstat) per call, which leaves waiting out",
+		       "the median of the batches' on-CPU time (the thread's CPU clock) per call, which leaves waiting out",
 		       100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP);
 }
 
