@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -9,6 +11,7 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef HAVE_LINUX_PERF_EVENT_H
 #include <linux/perf_event.h>
@@ -83,6 +86,33 @@ static void note_cpu(struct wtg_probe *p)
 #endif
 }
 
+/* The thread's time on a CPU so far (ns): CLOCK_THREAD_CPUTIME_ID brings the running thread's count
+ * up to date, where schedstat's first field lags by up to a scheduler tick (4 ms at HZ=250). */
+static int64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return -1;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The thread's run-queue wait so far (ns) from its schedstat's second field (booked when a wait
+ * ends, so complete while the thread runs); the first field is read too, unused. */
+static bool sched_read(int fd, int64_t *run, int64_t *wait)
+{
+	char buf[96];
+	ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	unsigned long long r, w;
+	if (sscanf(buf, "%llu %llu", &r, &w) != 2)
+		return false;
+	*run = (int64_t)r;
+	*wait = (int64_t)w;
+	return true;
+}
+
 void wtg_probe_begin(struct wtg_probe *p)
 {
 	memset(p, 0, sizeof *p);
@@ -99,6 +129,7 @@ void wtg_probe_begin(struct wtg_probe *p)
 	}
 #endif
 	note_cpu(p);
+	p->fd_sched = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 	struct rusage ru;
 	getrusage(RUSAGE_THREAD, &ru);
 	p->ru_utime_us = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec;
@@ -107,6 +138,12 @@ void wtg_probe_begin(struct wtg_probe *p)
 	p->majflt = ru.ru_majflt;
 	p->vcsw = ru.ru_nvcsw;
 	p->ivcsw = ru.ru_nivcsw;
+	/* the wait and CPU time last, next to the clock: their window is the wall time's */
+	if (!sched_read(p->fd_sched, &p->sched_run_ns, &p->sched_wait_ns) && p->fd_sched >= 0) {
+		close(p->fd_sched);
+		p->fd_sched = -1;
+	}
+	p->sched_run_ns = thread_cpu_ns();
 	p->t0_ns = wtg_now_ns();
 }
 
@@ -118,6 +155,8 @@ void wtg_probe_tick(struct wtg_probe *p)
 void wtg_probe_end(struct wtg_probe *p, struct wtg_probe_result *out)
 {
 	int64_t t1 = wtg_now_ns();
+	int64_t run, wait, cpu = thread_cpu_ns();
+	bool waited = sched_read(p->fd_sched, &run, &wait);
 	struct rusage ru;
 	getrusage(RUSAGE_THREAD, &ru);
 	note_cpu(p);
@@ -134,6 +173,14 @@ void wtg_probe_end(struct wtg_probe *p, struct wtg_probe_result *out)
 	out->cycles = perf_read(p->fd_cycles);
 	out->cpus_seen = p->cpus_seen;
 	out->threads = 1;
+	out->oncpu_ms = out->runwait_ms = -1;
+	if (waited)
+		out->runwait_ms = (double)(wait - p->sched_wait_ns) / 1e6;
+	if (cpu >= 0 && p->sched_run_ns >= 0)
+		out->oncpu_ms = (double)(cpu - p->sched_run_ns) / 1e6;
+	if (p->fd_sched >= 0)
+		close(p->fd_sched);
+	p->fd_sched = -1;
 	if (p->fd_migr >= 0)
 		close(p->fd_migr);
 	if (p->fd_instr >= 0)
@@ -144,6 +191,11 @@ void wtg_probe_end(struct wtg_probe *p, struct wtg_probe_result *out)
 }
 
 static int64_t add_known(int64_t a, int64_t b)
+{
+	return (a < 0 || b < 0) ? -1 : a + b;
+}
+
+static double add_known_ms(double a, double b)
 {
 	return (a < 0 || b < 0) ? -1 : a + b;
 }
@@ -169,6 +221,8 @@ void wtg_probe_merge(struct wtg_probe_result *a, const struct wtg_probe_result *
 	a->vcsw += b->vcsw;
 	a->ivcsw += b->ivcsw;
 	a->cpus_seen |= b->cpus_seen;
+	a->oncpu_ms = add_known_ms(a->oncpu_ms, b->oncpu_ms);
+	a->runwait_ms = add_known_ms(a->runwait_ms, b->runwait_ms);
 	if (how == WTG_PROBE_HELPERS) {
 		/* the run's own thread counters already cover what they can: the widest row is the count */
 		if (b->threads > a->threads)
@@ -185,6 +239,22 @@ void wtg_probe_merge(struct wtg_probe_result *a, const struct wtg_probe_result *
 void wtg_probe_add(struct wtg_probe_result *a, const struct wtg_probe_result *b)
 {
 	wtg_probe_merge(a, b, WTG_PROBE_CONCURRENT);
+}
+
+/* Per thread: a concurrent record's wall is its slowest thread's, its schedstat times add up. */
+static double per_thread_wall(const struct wtg_probe_result *r)
+{
+	return r->wall_ms * (r->threads > 1 ? r->threads : 1);
+}
+
+bool wtg_probe_contended(const struct wtg_probe_result *r)
+{
+	return r->runwait_ms > 0 && r->wall_ms > 0 && r->runwait_ms > WTG_CONTENDED_WAIT_SHARE * per_thread_wall(r);
+}
+
+double wtg_probe_cpu_share(const struct wtg_probe_result *r)
+{
+	return r->oncpu_ms > 0 && r->wall_ms > 0 ? r->oncpu_ms / per_thread_wall(r) : NAN;
 }
 
 void wtg_probe_cpus_str(uint64_t mask, char *buf, int len)

@@ -171,12 +171,16 @@ struct wtg_experiment {
 /* The columns of a declaration, for .cols and .ncols. */
 #define WTG_COLUMNS(a) .cols = (a), .ncols = (int)(sizeof(a) / sizeof((a)[0]))
 
-/* A throughput row's figure X as a distribution over rounds (see rounds.h): X's interval, range
- * and sample count after X itself (WTG_ROUNDS_AFTER), or X and them (WTG_ROUNDS). */
+/* A throughput row's figure X as a distribution over rounds (see rounds.h): X's interval (two-level
+ * bootstrap over the replicas), range and sample count, the replicas and their spread, the samples
+ * that waited for a CPU, the median on-CPU share and span of a sample, after X itself
+ * (WTG_ROUNDS_AFTER), or X and them (WTG_ROUNDS). */
 #define WTG_ROUNDS_AFTER(x, unit, dec) \
 	{ x "_ci_low", unit, WTG_T_REAL, dec }, { x "_ci_high", unit, WTG_T_REAL, dec }, \
 	{ x "_min", unit, WTG_T_REAL, dec }, { x "_max", unit, WTG_T_REAL, dec }, \
-	{ "samples", "count", WTG_T_INT, 0 }
+	{ "samples", "count", WTG_T_INT, 0 }, { "replicas", "count", WTG_T_INT, 0 }, \
+	{ x "_replica_spread_pct", "%", WTG_T_REAL, 1 }, { "contended", "count", WTG_T_INT, 0 }, \
+	{ "cpu_share", "", WTG_T_REAL, 2 }, { "sample_ms", "ms", WTG_T_REAL, 2 }
 #define WTG_ROUNDS(x, unit, dec) { x, unit, WTG_T_REAL, dec }, WTG_ROUNDS_AFTER(x, unit, dec)
 
 /* The columns every distribution experiment shares (readcost, clock, tail, passes): the label column
@@ -227,7 +231,9 @@ int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick);
 /* e's runs line for a run by default or with --quick (e->runs_with into buf, else e->runs). */
 const char *wtg_experiment_runs(const struct wtg_experiment *e, bool quick, char *buf, size_t len);
 /* e's verdict line for table t (the caller holds t's lock or a snapshot): e->verdict, else
- * "FIGURE: VALUE UNIT" from the first headline figure found in t. Returns its length, 0 for none. */
+ * "FIGURE: VALUE UNIT" from the first headline figure found in t; when the first headline's row
+ * counts contended samples, " (3 of 15 samples waited for a CPU)" follows, so a figure measured on a
+ * busy machine says so. Returns its length, 0 for none. */
 int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len);
 /* For a verdict or an essay's cannot: column col of the row whose key_col reads key (key_col NULL:
  * the last row), NAN when there is none; col NULL: the median of the series called key. */

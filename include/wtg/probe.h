@@ -15,6 +15,10 @@ struct wtg_probe_result {
 	int64_t instructions, cycles;	/* hardware events; -1 when unavailable ("n/a") */
 	uint64_t cpus_seen;		/* bitmask of CPUs (first 64) the measuring thread(s) ran on */
 	int threads;			/* measuring threads aggregated into this record */
+	/* The time the measuring thread(s) ran on a CPU (CLOCK_THREAD_CPUTIME_ID) and the time they
+	 * waited runnable for one (the run-queue wait from /proc/thread-self/schedstat, booked when the
+	 * wait ends, so complete at the probe's end); -1 when it cannot be read. */
+	double oncpu_ms, runwait_ms;
 };
 
 /* A probe measures the calling thread (RUSAGE_THREAD plus per-thread perf events).
@@ -24,6 +28,8 @@ struct wtg_probe {
 	int64_t ru_utime_us, ru_stime_us, minflt, majflt, vcsw, ivcsw;
 	int fd_migr, fd_instr, fd_cycles;
 	uint64_t cpus_seen;
+	int fd_sched;			/* /proc/thread-self/schedstat, -1 when unreadable */
+	int64_t sched_run_ns, sched_wait_ns;	/* thread CPU time, schedstat's wait, at the start */
 };
 
 void wtg_probe_begin(struct wtg_probe *p);
@@ -39,6 +45,17 @@ void wtg_probe_merge(struct wtg_probe_result *a, const struct wtg_probe_result *
 void wtg_probe_add(struct wtg_probe_result *a, const struct wtg_probe_result *b);
 /* Whether hardware counters (instructions, cycles) could be opened; checked once. */
 bool wtg_probe_have_hw_counters(void);
+/* The contention rule, fixed before measuring: a sample is contended when its thread(s) waited
+ * runnable for a CPU more than WTG_CONTENDED_WAIT_SHARE of its wall time (per thread), read from
+ * schedstat's second field before and after. Such a sample counted time the thread sat descheduled. */
+#define WTG_CONTENDED_WAIT_SHARE 0.02
+/* A figure leaves its contended samples out only when at least this many others remain. */
+#define WTG_CONTENDED_KEEP 11
+/* Whether r was contended by that rule; false when schedstat was unreadable or nothing was timed. */
+bool wtg_probe_contended(const struct wtg_probe_result *r);
+/* The share of r's wall time its thread(s) ran on a CPU (thread CPU time; per thread), or
+ * NAN when unknown (no schedstat, or a record that holds none). */
+double wtg_probe_cpu_share(const struct wtg_probe_result *r);
 /* Comma list of the CPUs in a mask ("0,1"), or "?" when empty. */
 void wtg_probe_cpus_str(uint64_t mask, char *buf, int len);
 

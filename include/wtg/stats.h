@@ -26,6 +26,9 @@ double wtg_quantile_sorted(const double *sorted, size_t n, double q);
 /* Same, on unsorted data (copies and sorts; returns NAN on n == 0 or allocation failure). */
 double wtg_quantile(const double *v, size_t n, double q);
 double wtg_mean(const double *v, size_t n);
+/* The type-7 median of the finite ones of the n values at v (NAN when none: an unknown per-sample
+ * figure is NAN); tmp has room for n values. */
+double wtg_median_finite(const double *v, size_t n, double *tmp);
 
 #define WTG_BOOTSTRAP_RESAMPLES 5000
 #define WTG_BOOTSTRAP_CONF 0.95
@@ -35,6 +38,17 @@ double wtg_mean(const double *v, size_t n);
  * resampled medians. Deterministic for the same input and seed. Returns 0, or -1 (n == 0 / ENOMEM). */
 int wtg_bootstrap_median_ci(const double *v, size_t n, int resamples, double conf, uint64_t seed,
 			    double *lo, double *hi);
+
+/* The two-level percentile bootstrap of the median for samples taken in replicas (blocks measured
+ * at separate times): v holds nrep replicas one after another, replica j len[j] > 0 values. Each
+ * resample draws nrep replicas with replacement, then from each drawn replica as many values as it
+ * holds, with replacement, and takes the type-7 median of all of them; the interval is the
+ * (1-conf)/2 and (1+conf)/2 quantiles of the resampled medians. So the spread between replicas
+ * widens it, where the one-level bootstrap sees one regime only. With nrep == 1 it is exactly
+ * wtg_bootstrap_median_ci (the same draws). Deterministic for the same input and seed. Returns 0,
+ * or -1 (no values, an empty replica, ENOMEM). */
+int wtg_bootstrap_median_ci_replicas(const double *v, const size_t *len, size_t nrep, int resamples,
+				     double conf, uint64_t seed, double *lo, double *hi);
 
 /* The same interval for large samples, from the sorted data: a resample's median is drawn exactly in
  * distribution through order statistics of uniforms (the k-th smallest of n uniforms is
@@ -55,6 +69,9 @@ struct wtg_summary {
 	double drift;			/* (second - first) / first, a fraction */
 };
 int wtg_summarize(const double *v, size_t n, uint64_t seed, struct wtg_summary *out);
+/* The same with `resamples` bootstrap resamples; 0 leaves the CI out (NAN), for a caller that draws
+ * its own (the rounds engine's two-level interval). */
+int wtg_summarize_resamples(const double *v, size_t n, uint64_t seed, int resamples, struct wtg_summary *out);
 
 /* Wilson score interval for a proportion: k successes in n trials at confidence conf (0.95: z =
  * 1.96). Never leaves [0, 1] and stays honest at k = 0 or k = n, unlike p +- z sqrt(p(1-p)/n).

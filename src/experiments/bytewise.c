@@ -5,7 +5,7 @@
  * user/sys split shows. Before either, a calibration times reads of several sizes (interleaved in
  * seeded order) and fits t = a x calls + b x bytes, so each row's prediction counts both the
  * crossings and the bytes copied and summed. The one-byte pass is one long sample; the 64 KiB pass
- * is short, so it runs as rounds (>= 11 samples) and reports its median with a bootstrap CI. */
+ * is short, so it runs as rounds (>= 15 samples) and reports its median with a bootstrap CI. */
 #include "config.h"
 
 #include <errno.h>
@@ -217,6 +217,7 @@ struct outcome {
 	double ms, user_ms, sys_ms;	/* per sample: the median wall, the mean CPU times */
 	double ci_low, ci_high, min, max;
 	size_t samples;
+	struct wtg_value after[WTG_ROUNDS_NCOLS - 1];	/* CI .. sample_ms of a row measured in rounds */
 	int passes;			/* read passes made, warm-up included */
 	struct wtg_probe_result res;
 };
@@ -235,13 +236,20 @@ static void add_row(struct wtg_ctx *ctx, const struct model *m, const struct out
 		WTG_INT(o->sum),
 		isnan(pred) ? WTG_NA : WTG_REAL(pred),
 		isnan(pred) || pred <= 0 ? WTG_NA : WTG_REAL(o->ms / pred),
-		o->samples > 1 ? WTG_REAL(o->ci_low) : WTG_NA,
-		o->samples > 1 ? WTG_REAL(o->ci_high) : WTG_NA,
-		WTG_REAL(o->min),
-		WTG_REAL(o->max),
-		WTG_INT(o->samples),
 	};
-	wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), &o->res);
+	struct wtg_value vals[WTG_MAX_COLS];
+	int n = (int)WTG_ARRAY_LEN(row);
+	memcpy(vals, row, sizeof row);
+	if (o->samples > 1) {
+		memcpy(vals + n, o->after, sizeof o->after);
+	} else {	/* one sample: no interval, no replicas */
+		for (int i = 0; i < WTG_ROUNDS_NCOLS - 1; i++)
+			vals[n + i] = WTG_NA;
+		vals[n + 2] = WTG_REAL(o->min);
+		vals[n + 3] = WTG_REAL(o->max);
+		vals[n + 4] = WTG_INT(o->samples);
+	}
+	wtg_table_add_row(ctx->t, vals, n + WTG_ROUNDS_NCOLS - 1, &o->res);
 	wtg_check_read_calls(ctx, o->name, o->calls, o->bytes, o->bufsize);
 }
 
@@ -321,6 +329,7 @@ static int big_reads(struct wtg_ctx *ctx, unsigned char *buf, uint64_t slice, in
 	o->min = v->s.min;
 	o->max = v->s.max;
 	o->samples = v->n;
+	wtg_rounds_values_after(o->after, v);
 	o->res = v->probe;
 	o->user_ms = v->probe.user_ms / (double)v->n;
 	o->sys_ms = v->probe.sys_ms / (double)v->n;
@@ -500,7 +509,7 @@ static int bytewise_verdict(const struct wtg_table *t, char *buf, size_t len)
 const struct wtg_experiment wtg_exp_bytewise = {
 	.name = "bytewise",
 	.question = "Why did adding up bytes take 21 s?",
-	.runs = "sum a slice one byte per read() and again 64 KiB per read() (>= 11 samples); user/sys "
+	.runs = "sum a slice one byte per read() and again 64 KiB per read() (>= 15 samples); user/sys "
 		"split, calls; predicted by a per-call + per-byte model fitted to calibration reads",
 	.needs_datafile = true,
 	WTG_COLUMNS(cols),

@@ -53,6 +53,23 @@ const char *wtg_experiment_runs(const struct wtg_experiment *e, bool quick, char
 	return buf;
 }
 
+/* The verdict's figure measured on a busy machine says so: " (3 of 15 samples waited for a CPU)"
+ * from the headline row's contended and samples (or batches) columns. Returns the new length. */
+static int busy_suffix(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len, int n)
+{
+	const struct wtg_headline *h = &e->headline[0];
+	if (!h->figure || n <= 0 || (size_t)n >= len - 1)
+		return n;
+	double busy = wtg_verdict_value(t, h->key_col, h->key, "contended");
+	double all = wtg_verdict_value(t, h->key_col, h->key, "samples");
+	if (!isfinite(all))
+		all = wtg_verdict_value(t, h->key_col, h->key, "batches");
+	if (!isfinite(busy) || busy < 1 || !isfinite(all))
+		return n;
+	int k = snprintf(buf + n, len - (size_t)n, " (%.0f of %.0f samples waited for a CPU)", busy, all);
+	return k < 0 ? n : n + k >= (int)len ? (int)len - 1 : n + k;
+}
+
 int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len)
 {
 	if (!len)
@@ -61,7 +78,7 @@ int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_tabl
 	if (!e || !t || t->nrows == 0)
 		return 0;
 	if (e->verdict)
-		return e->verdict(t, buf, len);
+		return busy_suffix(e, t, buf, len, e->verdict(t, buf, len));
 	for (int i = 0; i < WTG_MAX_HEADLINES && e->headline[i].figure; i++) {
 		struct wtg_figure f;
 		wtg_figure_read(&e->headline[i], t, &f);
@@ -70,7 +87,7 @@ int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_tabl
 		char v[32];
 		snprintf(v, sizeof v, "%.3g", f.value);
 		int n = snprintf(buf, len, "%s: %s %s", e->headline[i].figure, v, e->headline[i].unit);
-		return n < 0 ? 0 : n >= (int)len ? (int)len - 1 : n;
+		return busy_suffix(e, t, buf, len, n < 0 ? 0 : n >= (int)len ? (int)len - 1 : n);
 	}
 	return 0;
 }

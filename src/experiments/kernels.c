@@ -1,7 +1,7 @@
 /* kernels.c: Is it the arithmetic? The same byte sum four ways over a cache-resident buffer (half of
  * this machine's L1d) and a memory-sized one (at least 4x its last-level cache): a scalar loop, the
  * compiler's vectorized loop for the build's baseline ISA, the same loop compiled for this CPU's ISA
- * (what -march=native buys) and the hand SIMD loop. Every row is 11 or more timed samples from the
+ * (what -march=native buys) and the hand SIMD loop. Every row is 15 or more timed samples from the
  * rounds engine, all eight variants in seeded random order in every round. */
 #include "config.h"
 
@@ -32,7 +32,8 @@ static const struct wtg_sum_kernel *kernel(int k)
 struct kstate {
 	struct wtg_seeded_buf cache;	/* the cache-resident buffer */
 	const struct wtg_seeded_buf *buf[2];	/* cache-resident, memory-sized (shared with wss) */
-	uint64_t bytes[2];		/* per sample */
+	uint64_t bytes[2];		/* per sample, before the warm-up scales them */
+	uint64_t vbytes[2 * NKERNELS];	/* per sample of each variant: at least WTG_SAMPLE_MIN_MS */
 	uint64_t pos;			/* where the next memory window starts: each reads new bytes */
 	int64_t total[2 * NKERNELS];	/* checked sums of the timed samples */
 	char size[2][32];
@@ -54,13 +55,17 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	char what[96];
 	label(arg, v, what, sizeof what);
 	int64_t sum;
-	int rc = wtg_seeded_sum_sample(ctx, kernel(v % NKERNELS)->sum, b, b->size, st->bytes[w], pos, what,
+	int rc = wtg_seeded_sum_sample(ctx, kernel(v % NKERNELS)->sum, b, b->size, st->vbytes[v], pos, what,
 				       &out->res, &sum);
 	if (rc != WTG_OK)
 		return rc;
 	if (round >= 0)
 		st->total[v] += sum;
-	out->figure = out->res.wall_ms > 0 ? (double)st->bytes[w] / (out->res.wall_ms * 1e6) : 0;
+	out->figure = out->res.wall_ms > 0 ? (double)st->vbytes[v] / (out->res.wall_ms * 1e6) : 0;
+	/* a short warm-up: more passes over the cache buffer (more of the memory one, up to a quarter) */
+	if (round < 0)
+		st->vbytes[v] = wtg_rounds_sample_bytes(st->vbytes[v], out->res.wall_ms, w ? CHUNK : b->size,
+							w ? b->size / 4 : UINT64_MAX / 2);
 	return WTG_OK;
 }
 
@@ -93,8 +98,8 @@ static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_re
 	vals[n++] = WTG_TEXT(knames[k]);
 	vals[n++] = WTG_INT(st->buf[w]->size);
 	n += wtg_rounds_values(vals + n, r);
-	vals[n++] = WTG_REAL((double)st->bytes[w] / (r->s.median * 1e6));
-	vals[n++] = WTG_INT(st->bytes[w]);
+	vals[n++] = WTG_REAL((double)st->vbytes[v] / (r->s.median * 1e6));
+	vals[n++] = WTG_INT(st->vbytes[v]);
 	vals[n++] = WTG_INT(st->total[v]);
 	vals[n++] = WTG_TEXT(kernel(k)->isa);
 	vals[n++] = WTG_TEXT(wtg_cache_level_name(ctx, st->buf[w]->size));
@@ -134,6 +139,8 @@ static int kernels_run(struct wtg_ctx *ctx)
 	struct kstate st = { 0 };
 	uint64_t size[2];
 	kernel_sizes(ctx, size, st.bytes);
+	for (int v = 0; v < 2 * NKERNELS; v++)
+		st.vbytes[v] = st.bytes[v / NKERNELS];
 	wtg_ctx_progress(ctx, 0, 1, "filling the buffers");
 	/* seeded bytes; the known sums come from the generator, not from any of the kernels */
 	int rc = wtg_seeded_buf_init(ctx, &ctx->rng, &st.cache, size[0], CHUNK);
@@ -172,9 +179,11 @@ static int kernels_run(struct wtg_ctx *ctx)
 	if (ctx->machine && ctx->machine->caches_note[0])
 		wtg_table_note(ctx->t, "%s", ctx->machine->caches_note);
 	wtg_table_note(ctx->t,
-		       "a sample: %llu MB in whole passes over the cache-resident buffer, or a %llu MB window "
-		       "of the memory-sized one, each window starting where the last ended (so it comes "
-		       "from memory); every sample's sum checked",
+		       "a sample: at least %llu MB in whole passes over the cache-resident buffer, or a "
+		       "window of at least %llu MB of the memory-sized one, each window starting where the "
+		       "last ended (so it comes from memory); a variant whose warm-up sample took less than "
+		       "5 ms moves more (bytes: enough for 1.5 times that at the warm-up's rate, up to a quarter "
+		       "of the memory-sized buffer); every sample's sum checked",
 		       (unsigned long long)(st.bytes[0] / 1000000), (unsigned long long)(st.bytes[1] / 1000000));
 	wtg_rounds_note(ctx, &r, spec.warmup);
 	wtg_rounds_free(&r);

@@ -7,7 +7,7 @@
  * readahead fills the cache and the process takes no major faults (the evidence of cold is time and
  * residency), and mmap, where the process takes the faults itself: a fault that has to start the
  * read is major, one that finds the page already coming in through readahead is minor. The four
- * (cold and warm, each method) are variants of the rounds engine: 11 samples each in seeded random
+ * (cold and warm, each method) are variants of the rounds engine: 15 samples each in seeded random
  * order per round, every cold sample evicting first.
  */
 #include "config.h"

@@ -9,7 +9,7 @@
  * multiply-add chains (16 ops per round), the first round taking in the line's words, so every
  * byte is read and every op is done. Each sample's accumulators are compared with a reference
  * computed differently (word by word, or the rounds folded into one affine map), outside the timed
- * region. Every (buffer, intensity) is a variant of the rounds engine: >= 11 samples in seeded
+ * region. Every (buffer, intensity) is a variant of the rounds engine: >= 15 samples in seeded
  * order per round. The background policy is a condition like everywhere else (the p key). */
 #include "config.h"
 
@@ -476,7 +476,7 @@ const struct wtg_experiment wtg_exp_roofline = {
 	.name = "roofline",
 	.question = "Short on math or short on bytes?",
 	.runs = "integer kernels from 1/64 to 64 ops per byte over a cache-resident and a memory-sized "
-		"buffer; GB/s and Gop/s against intensity, >= 11 seeded rounds each; the ridge point",
+		"buffer; GB/s and Gop/s against intensity, >= 15 seeded rounds each; the ridge point",
 	.needs_datafile = false,
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_SWEEP,

@@ -1,11 +1,13 @@
-/* rounds.c: the rounds engine (see rounds.h): warm-up, seeded random order per round, per-variant
- * summaries, and the values and checks every throughput row shares. */
+/* rounds.c: the rounds engine (see rounds.h): warm-up, seeded random order per round, every sample's
+ * contention recorded, per-variant summaries published as rows (rounds_summary.c summarizes and
+ * holds the values, checks and notes every throughput row shares). */
 #include "config.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
 
@@ -16,12 +18,27 @@ int wtg_rounds_steps(int nvariants, int rounds, int warmup)
 	return nvariants * (rounds + (warmup > 0 ? warmup : 0));
 }
 
+uint64_t wtg_rounds_sample_bytes(uint64_t bytes, double wall_ms, uint64_t unit, uint64_t cap)
+{
+	if (wall_ms >= WTG_SAMPLE_MIN_MS || bytes == 0 || unit == 0)
+		return bytes;
+	double want = (double)bytes * 1.5 * WTG_SAMPLE_MIN_MS / (wall_ms > 1e-6 ? wall_ms : 1e-6);
+	if (want > (double)cap)
+		want = (double)cap;
+	uint64_t units = (uint64_t)ceil(want / (double)unit);
+	uint64_t out = units * unit;
+	if (out > cap)
+		out = cap / unit * unit;
+	return out > bytes ? out : bytes;
+}
+
 struct rounds_run {
 	struct wtg_ctx *ctx;
 	const struct wtg_rounds_spec *spec;
 	int step, nsteps;
 	int first_row;		/* the table row of variant 0 */
 	int restarts;		/* times a condition change started the rounds again */
+	int cpus;		/* online CPUs: a sample of more threads oversubscribes them */
 };
 
 /* Progress, a cancel check, then one sample of variant v. */
@@ -51,7 +68,7 @@ static int publish(struct rounds_run *rr, struct wtg_rounds *out, bool first)
 	const struct wtg_rounds_spec *sp = rr->spec;
 	for (int v = 0; v < out->nvariants; v++) {
 		struct wtg_rounds_result *res = &out->v[v];
-		if (wtg_summarize(res->samples, res->n, wtg_ctx_seed(rr->ctx, 1000u + (unsigned)v), &res->s) < 0) {
+		if (wtg_rounds_summarize(res, wtg_ctx_seed(rr->ctx, 1000u + (unsigned)v)) < 0) {
 			wtg_table_fail(rr->ctx->t, "out of memory summarizing %zu samples", res->n);
 			return WTG_ERR;
 		}
@@ -95,6 +112,7 @@ static bool conditions_moved(struct rounds_run *rr, struct wtg_rounds *out, stru
 	for (int v = 0; v < out->nvariants; v++) {
 		dropped += out->v[v].n;
 		out->v[v].n = 0;
+		out->v[v].busy_by_design = now.burners > 0;
 	}
 	wtg_table_note(rr->ctx->t,
 		       "the conditions changed in round %d of %d: the %zu samples taken so far were dropped and "
@@ -104,6 +122,22 @@ static bool conditions_moved(struct rounds_run *rr, struct wtg_rounds *out, stru
 	if (rr->spec->restart)
 		rr->spec->restart(rr->spec->arg);
 	return true;
+}
+
+/* Keep sample smp of res: its figure, whether it waited for a CPU, its on-CPU share and span. */
+static void keep(struct rounds_run *rr, struct wtg_rounds_result *res, const struct wtg_rounds_sample *smp)
+{
+	size_t i = res->n++;
+	res->samples[i] = smp->figure;
+	res->contended[i] = wtg_probe_contended(&smp->res);
+	res->cpu_share[i] = wtg_probe_cpu_share(&smp->res);
+	res->wall_ms[i] = smp->res.wall_ms;
+	if (smp->res.threads > rr->cpus)
+		res->busy_by_design = true;	/* more threads than CPUs: contention is the condition */
+	if (i == 0)
+		res->probe = smp->res;
+	else
+		wtg_probe_accumulate(&res->probe, &smp->res);
 }
 
 /* The warm-up samples and the timed rounds; fills out->v[*].samples, probes and summaries. */
@@ -119,21 +153,18 @@ static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 		}
 	struct wtg_cond_snapshot ref;
 	wtg_cond_snapshot(&ref, rr->ctx->df);
+	for (int v = 0; v < sp->nvariants; v++)
+		out->v[v].busy_by_design = ref.burners > 0;	/* burners: contention is the condition */
 	bool published = false;
 	for (int r = 0; r < out->rounds; r++) {
 		for (int v = 0; v < sp->nvariants; v++)
 			order[v] = v;
 		wtg_shuffle_int(&rr->ctx->rng, order, (size_t)sp->nvariants);
 		for (int k = 0; k < sp->nvariants; k++) {
-			struct wtg_rounds_result *res = &out->v[order[k]];
 			int rc = one_sample(rr, order[k], r, out->rounds, &smp);
 			if (rc != WTG_OK)
 				return rc;
-			res->samples[res->n++] = smp.figure;
-			if (res->n == 1)
-				res->probe = smp.res;
-			else
-				wtg_probe_accumulate(&res->probe, &smp.res);
+			keep(rr, &out->v[order[k]], &smp);
 		}
 		if (conditions_moved(rr, out, &ref, r)) {
 			r = -1;		/* round 1 again, under the new conditions */
@@ -159,17 +190,27 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 	out->v = calloc((size_t)spec->nvariants, sizeof *out->v);
 	int *order = malloc((size_t)spec->nvariants * sizeof *order);
 	bool ok = out->v && order;
-	for (int v = 0; ok && v < spec->nvariants; v++)
-		ok = (out->v[v].samples = malloc((size_t)out->rounds * sizeof(double))) != NULL;
+	size_t nr = (size_t)out->rounds;
+	for (int v = 0; ok && v < spec->nvariants; v++) {
+		struct wtg_rounds_result *res = &out->v[v];
+		res->rounds = out->rounds;
+		res->samples = malloc(nr * sizeof(double));
+		res->contended = malloc(nr);
+		res->cpu_share = malloc(nr * sizeof(double));
+		res->wall_ms = malloc(nr * sizeof(double));
+		ok = res->samples && res->contended && res->cpu_share && res->wall_ms;
+	}
 	if (!ok) {
 		free(order);
 		wtg_rounds_free(out);
 		wtg_table_fail(ctx->t, "out of memory for %d x %d samples", spec->nvariants, spec->rounds);
 		return WTG_ERR;
 	}
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct rounds_run rr = {
 		.ctx = ctx,
 		.spec = spec,
+		.cpus = cpus > 0 ? (int)cpus : 1,
 		.nsteps = spec->nsteps ? spec->nsteps
 				       : wtg_rounds_steps(spec->nvariants, out->rounds, spec->warmup),
 	};
@@ -183,62 +224,14 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 void wtg_rounds_free(struct wtg_rounds *r)
 {
 	if (r->v)
-		for (int v = 0; v < r->nvariants; v++)
+		for (int v = 0; v < r->nvariants; v++) {
 			free(r->v[v].samples);
+			free(r->v[v].contended);
+			free(r->v[v].cpu_share);
+			free(r->v[v].wall_ms);
+		}
 	free(r->v);
 	r->v = NULL;
 	r->nvariants = 0;
 }
 
-int wtg_rounds_values_after(struct wtg_value *v, const struct wtg_rounds_result *r)
-{
-	v[0] = WTG_REAL(r->s.ci_low);
-	v[1] = WTG_REAL(r->s.ci_high);
-	v[2] = WTG_REAL(r->s.min);
-	v[3] = WTG_REAL(r->s.max);
-	v[4] = WTG_INT(r->n);
-	return WTG_ROUNDS_NCOLS - 1;
-}
-
-int wtg_rounds_values(struct wtg_value *v, const struct wtg_rounds_result *r)
-{
-	v[0] = WTG_REAL(r->s.median);
-	return 1 + wtg_rounds_values_after(v + 1, r);
-}
-
-void wtg_rounds_checks(struct wtg_ctx *ctx, const char *label, const char *unit,
-		       const struct wtg_rounds_result *r)
-{
-	const struct wtg_summary *s = &r->s;
-	bool ordered = s->min <= s->ci_low && s->ci_low <= s->median && s->median <= s->ci_high &&
-		       s->ci_high <= s->max;
-	wtg_table_check(ctx->t, "ci", ordered,
-			"%s: %zu samples, min %.4g <= CI [%.4g, %.4g] around the median %.4g <= max %.4g %s",
-			label, r->n, s->min, s->ci_low, s->ci_high, s->median, s->max, unit);
-	double half = (s->ci_high - s->ci_low) / 2;
-	double moved = fabs(s->second_half_median - s->first_half_median);
-	if (moved > half)
-		wtg_table_warn(ctx->t, "drift",
-			       "%s: the median moved from %.4g to %.4g %s between the halves of the run, "
-			       "more than the CI's half-width %.4g",
-			       label, s->first_half_median, s->second_half_median, unit, half);
-	else
-		wtg_table_check(ctx->t, "drift", true,
-				"%s: halves' medians %.4g and %.4g %s, within the CI's half-width %.4g", label,
-				s->first_half_median, s->second_half_median, unit, half);
-}
-
-void wtg_rounds_add_series(struct wtg_ctx *ctx, const char *label, const char *unit,
-			   const struct wtg_rounds_result *r)
-{
-	wtg_table_add_series(ctx->t, label, unit, r->samples, r->n);
-}
-
-void wtg_rounds_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmup)
-{
-	wtg_table_note(ctx->t,
-		       "each row: %d timed samples after %d unreported warm-up sample%s per variant (fixed "
-		       "before measuring), the %d variants in seeded random order in every round; the "
-		       "figure is the median, with its bootstrap 95%% CI (%d resamples), min and max",
-		       r->rounds, warmup, warmup == 1 ? "" : "s", r->nvariants, WTG_BOOTSTRAP_RESAMPLES);
-}

@@ -1,10 +1,16 @@
 /* rounds.h: every throughput row a distribution. One engine measures N variants (sizes, kernels,
- * thread counts ...) in R >= 11 rounds: a fixed warm-up (unreported samples per variant before round
+ * thread counts ...) in R >= 15 rounds: a fixed warm-up (unreported samples per variant before round
  * 1), then in every round each variant once, in an order the ctx's seeded generator shuffles afresh.
- * Each variant's samples are then summarized (median, bootstrap 95% CI of the median, min, max, n,
- * drift between the halves); the descriptor declares the columns X, X_ci_low, X_ci_high, X_min,
- * X_max, samples for the row's figure X (WTG_ROUNDS in experiment.h), helpers fill them and add
- * their checks.
+ * The rounds fall into WTG_ROUNDS_REPLICAS replicas (blocks of consecutive rounds: 1-5, 6-10,
+ * 11-15), so each row is measured at three separate times with every other row's rounds between.
+ * Every sample records its thread's run-queue wait and CPU time (the probe's schedstat); a sample
+ * that waited for a CPU more than 2% of its wall time is contended (wtg_probe_contended). Each
+ * variant's figure is the median of its samples, the contended ones left out when at least
+ * WTG_ROUNDS_KEEP others remain (all of them are kept in the series); its 95% CI is the two-level
+ * bootstrap (replicas, then samples within each), so it widens with the spread between replicas.
+ * The descriptor declares the columns X, X_ci_low, X_ci_high, X_min, X_max, samples, replicas,
+ * X_replica_spread_pct, contended, cpu_share, sample_ms for the row's figure X (WTG_ROUNDS in
+ * experiment.h), helpers fill them and add their checks (ci, drift, regime, contended) and series.
  *
  * A sketch (kernels, one figure per sample):
  *
@@ -37,8 +43,15 @@
 #include "wtg/stats.h"
 #include "wtg/table.h"
 
-#define WTG_ROUNDS_MIN 11	/* timed samples per variant, in default and --quick mode alike */
-#define WTG_ROUNDS_NCOLS 6	/* X, X_ci_low, X_ci_high, X_min, X_max, samples */
+#define WTG_ROUNDS_REPLICAS 3	/* blocks of rounds at separate times */
+#define WTG_ROUNDS_PER_REPLICA 5
+/* timed samples per variant, in default and --quick mode alike */
+#define WTG_ROUNDS_MIN (WTG_ROUNDS_REPLICAS * WTG_ROUNDS_PER_REPLICA)
+#define WTG_ROUNDS_KEEP WTG_CONTENDED_KEEP	/* uncontended samples a figure needs to leave the contended ones out */
+#define WTG_SAMPLE_MIN_MS 5.0	/* a timed throughput sample spans at least this (a time slice or more) */
+/* X, X_ci_low, X_ci_high, X_min, X_max, samples, replicas, X_replica_spread_pct, contended, cpu_share,
+ * sample_ms */
+#define WTG_ROUNDS_NCOLS 11
 
 struct wtg_rounds_result;
 
@@ -77,9 +90,24 @@ struct wtg_rounds_spec {
 
 /* One variant's outcome. */
 struct wtg_rounds_result {
-	double *samples;		/* the timed figures, in time order */
+	double *samples;		/* the timed figures, in time order: sample i is round i */
+	unsigned char *contended;	/* per sample: 1 when it waited for a CPU (wtg_probe_contended) */
+	double *cpu_share;		/* per sample: on-CPU share of its wall time, NAN unknown */
+	double *wall_ms;		/* per sample: its timed span */
 	size_t n;
-	struct wtg_summary s;		/* median, CI, min, max, drift (wtg_summarize) */
+	int rounds;			/* the rounds planned (replica boundaries); 0: n */
+	/* median, two-level CI, min, max, drift of the samples the figure uses (wtg_summarize, with
+	 * the CI from wtg_bootstrap_median_ci_replicas) */
+	struct wtg_summary s;
+	size_t used;			/* samples the figure uses: the uncontended ones, or all */
+	size_t ncontended;
+	bool busy_by_design;		/* more threads than CPUs, or burners on: contention is the condition */
+	int replicas;			/* replicas holding samples the figure uses */
+	double replica_median[WTG_ROUNDS_REPLICAS];
+	int replica_first[WTG_ROUNDS_REPLICAS], replica_last[WTG_ROUNDS_REPLICAS];	/* rounds, 1-based */
+	double replica_spread_pct;	/* (largest - smallest replica median) / median, in % */
+	double cpu_share_median;	/* NAN when schedstat was unreadable */
+	double sample_ms;		/* median timed span of a sample */
 	struct wtg_probe_result probe;	/* the timed samples' probes together (wall times add up) */
 };
 
@@ -95,29 +123,47 @@ struct wtg_rounds {
 int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, struct wtg_rounds *out);
 void wtg_rounds_free(struct wtg_rounds *r);
 
+/* How many bytes a sample should move to span at least WTG_SAMPLE_MIN_MS, from the warm-up sample
+ * that moved `bytes` in wall_ms: bytes when it was long enough, else enough for 1.5 times that span at
+ * the warm-up's rate (a warm-up runs colder than the rounds), in whole units (a pass over the working
+ * set, a chunk), at most cap (rounded down to units, never below bytes). A rule fixed before the
+ * timed samples: a variant whose one pass is short repeats its working set more times per sample. */
+uint64_t wtg_rounds_sample_bytes(uint64_t bytes, double wall_ms, uint64_t unit, uint64_t cap);
+
 /* The rounds steps a spec of nvariants, rounds and warmup takes (for callers adding own steps). */
 int wtg_rounds_steps(int nvariants, int rounds, int warmup);
 
 /* Write the WTG_ROUNDS_NCOLS values of r at v that match the columns WTG_ROUNDS(x, ...) declares
  * (experiment.h): median, CI low, CI high, min, max, n. */
 int wtg_rounds_values(struct wtg_value *v, const struct wtg_rounds_result *r);
+/* The replica (0-based) of sample i of a variant measured in `rounds` rounds. */
+int wtg_rounds_replica(int i, int rounds);
+/* Summarize r from its samples (the figure's samples, the two-level CI, replicas, contention,
+ * cpu_share, sample_ms); r->busy_by_design says that contention is the row's condition, and then no
+ * sample is left out. Returns 0, or -1 out of memory. */
+int wtg_rounds_summarize(struct wtg_rounds_result *r, uint64_t seed);
 /* The same without x (WTG_ROUNDS_NCOLS - 1 values, the columns of WTG_ROUNDS_AFTER), for a table
  * whose SPEC places x among other columns. */
 int wtg_rounds_values_after(struct wtg_value *v, const struct wtg_rounds_result *r);
 
-/* The row's checks: "ci" (ok, or fail when min <= ci_low <= median <= ci_high <= max does not hold)
- * and "drift": ok, or warn when the median of
- * the second half of the samples differs from the first half's by more than the CI's half-width
- * (the condition moved while measuring). label names the row, unit the figure's. */
+/* The row's checks and raw samples: "ci" (ok, or fail when min <= ci_low <= median <= ci_high <= max
+ * does not hold); "drift": ok, or warn when the median of the second half of the samples differs
+ * from the first half's by more than the CI's half-width (the condition moved while measuring);
+ * "regime": ok, or warn naming the replica whose median lies outside the other replicas' two-level
+ * interval; "contended" when samples waited for a CPU: ok when the figure could leave them out or
+ * contention is the row's condition, warn when fewer than WTG_ROUNDS_KEEP others remained. Then
+ * the series (wtg_rounds_add_series). label names the row, unit the figure's. */
 void wtg_rounds_checks(struct wtg_ctx *ctx, const char *label, const char *unit,
 		       const struct wtg_rounds_result *r);
-/* Keep r's raw samples as a series named label, for views and writers that draw them. */
+/* Keep r's raw samples as a series named label, every one (contended too), and beside it the
+ * series "label contended" of per-sample flags (1 contended, 0 not), for views and writers. */
 void wtg_rounds_add_series(struct wtg_ctx *ctx, const char *label, const char *unit,
 			   const struct wtg_rounds_result *r);
 
 /* The note that says how a table's rows were measured: "each row: N timed samples after W
  * unreported warm-up sample(s) per variant; variants in seeded random order in every round; the
- * figure is the median, with a bootstrap 95% CI, min and max". */
+ * figure is the median, with a bootstrap 95% CI, min and max", then what the replicas, the
+ * contention rule and the samples' span were. */
 void wtg_rounds_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmup);
 
 #endif

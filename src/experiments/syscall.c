@@ -2,7 +2,9 @@
  *
  * Raw syscall(SYS_getpid) timed in batches of 1 .. 10000 calls. Every batch size gets the same
  * number of batches, and all batches (plus empty clock pairs, the stopwatch's own cost) run in one
- * seeded random order, so a slow stretch of the machine cannot favour one batch size. */
+ * seeded random order, so a slow stretch of the machine cannot favour one batch size. Every batch
+ * records its run-queue wait (the probe's schedstat): a batch that waited for a CPU more than 2% of
+ * its wall time is contended, and a row's figures use the other batches when enough remain. */
 #include "config.h"
 
 #include <math.h>
@@ -31,6 +33,9 @@ static const struct wtg_column cols[] = {
 	{ "ci_high_ns", "ns", WTG_T_REAL, 1 },
 	{ "clock_ns", "ns", WTG_T_REAL, 1 },
 	{ "clock_share_pct", "%", WTG_T_REAL, 1 },
+	{ "contended", "count", WTG_T_INT, 0 },
+	{ "cpu_share", "", WTG_T_REAL, 2 },
+	{ "oncpu_ns", "ns", WTG_T_REAL, 1 },
 };
 
 static double time_clock_pair(void)
@@ -45,6 +50,9 @@ struct sc_run {
 	int nbatches, nslots;
 	int *order;
 	double *samples;
+	unsigned char *contended;	/* per sample (batches only): waited for a CPU */
+	double *cpu_share;		/* per sample: on-CPU share of the batch's wall time, NAN unknown */
+	double *oncpu_ns;		/* per sample: the batch's on-CPU time per call, NAN unknown */
 	struct wtg_probe_result *probes;
 	int filled[NSIZES + 1];
 };
@@ -56,6 +64,9 @@ static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st)
 	for (int i = 0; i < st->nslots; i++) {
 		int k = st->order[i];
 		double v;
+		int at = k * st->nbatches + st->filled[k]++;
+		st->contended[at] = 0;
+		st->cpu_share[at] = st->oncpu_ns[at] = NAN;
 		if (k == CLOCK_SLOT) {
 			v = time_clock_pair();
 		} else {
@@ -65,8 +76,12 @@ static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st)
 			v = wtg_time_getpid_batch(batch_sizes[k]);
 			wtg_probe_end(&p, &r);
 			wtg_probe_accumulate(&st->probes[k], &r);
+			st->contended[at] = wtg_probe_contended(&r);
+			st->cpu_share[at] = wtg_probe_cpu_share(&r);
+			if (isfinite(st->cpu_share[at]))
+				st->oncpu_ns[at] = r.oncpu_ms * 1e6 / (double)batch_sizes[k];
 		}
-		st->samples[k * st->nbatches + st->filled[k]++] = v;
+		st->samples[at] = v;
 		int64_t now = wtg_now_ns();
 		if (now - last_check > 50 * 1000000LL) {
 			last_check = now;
@@ -81,29 +96,86 @@ static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st)
 	return WTG_OK;
 }
 
+/* The batches of size k a row's figures use: the uncontended ones when at least WTG_CONTENDED_KEEP
+ * remain, else all (*all set). Returns their count in use; *busy gets the contended ones. */
+static size_t sc_used(const struct sc_run *st, int k, double *use, size_t *busy, bool *all)
+{
+	const int nb = st->nbatches;
+	const unsigned char *flag = st->contended + k * nb;
+	*busy = 0;
+	for (int i = 0; i < nb; i++)
+		*busy += flag[i];
+	*all = (size_t)nb - *busy < WTG_CONTENDED_KEEP;
+	size_t n = 0;
+	for (int i = 0; i < nb; i++)
+		if (*all || !flag[i])
+			use[n++] = st->samples[k * nb + i];
+	return n;
+}
+
+/* The "contended" check of batch size k and its flags as a series beside the batches (flags: room for
+ * nbatches values). */
+static void sc_contention(struct wtg_ctx *ctx, const struct sc_run *st, int k, size_t busy, bool all, double oncpu,
+			  double *flags)
+{
+	const int nb = st->nbatches;
+	for (int i = 0; i < nb; i++)
+		flags[i] = st->contended[k * nb + i];
+	char name[48];
+	snprintf(name, sizeof name, "batch %ld contended", batch_sizes[k]);
+	wtg_table_add_series(ctx->t, name, "flag", flags, (size_t)nb);
+	if (busy == 0)
+		return;
+	if (all)
+		wtg_table_warn(ctx->t, "contended",
+			       "batch %ld: %zu of %d batches waited for a CPU (more than %.0f%% of their wall time) "
+			       "and fewer than %d others remain: the figures use all of them, so they count "
+			       "time the thread sat descheduled (a busy machine); on a CPU a call took %.1f ns "
+			       "(oncpu_ns, the median)",
+			       batch_sizes[k], busy, nb, 100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP, oncpu);
+	else
+		wtg_table_check(ctx->t, "contended", true,
+				"batch %ld: %zu of %d batches waited for a CPU (more than %.0f%% of their wall "
+				"time); the figures use the other %zu",
+				batch_sizes[k], busy, nb, 100 * WTG_CONTENDED_WAIT_SHARE, (size_t)nb - busy);
+}
+
 /* A row per batch size with the clock pair's share of it; returns that share at batch 1. */
 static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock_ns)
 {
 	int nb = st->nbatches;
 	double share1 = 0;
+	double *use = malloc((size_t)nb * sizeof *use);
+	if (!use) {
+		wtg_table_fail(ctx->t, "out of memory summarizing the batches");
+		return 0;
+	}
 	for (int k = 0; k < NSIZES; k++) {
 		const double *v = st->samples + k * nb;
+		size_t busy;
+		bool all;
+		size_t n = sc_used(st, k, use, &busy, &all);
 		struct wtg_summary s;
-		if (wtg_summarize(v, (size_t)nb, wtg_ctx_seed(ctx, (unsigned)k), &s) < 0) {
+		if (wtg_summarize(use, n, wtg_ctx_seed(ctx, (unsigned)k), &s) < 0) {
 			wtg_table_fail(ctx->t, "out of memory summarizing batch %ld", batch_sizes[k]);
 			break;
 		}
+		double cpu = wtg_median_finite(st->cpu_share + k * nb, (size_t)nb, use);
+		double oncpu = wtg_median_finite(st->oncpu_ns + k * nb, (size_t)nb, use);
 		double share = s.median > 0 ? 100.0 * clock_ns / (double)batch_sizes[k] / s.median : 0;
 		if (k == 0)
 			share1 = share;
 		const struct wtg_value row[] = {
 			WTG_INT(batch_sizes[k]), WTG_INT(nb),	  WTG_REAL(s.median), WTG_REAL(s.p99),
 			WTG_REAL(s.mean),	 WTG_REAL(s.min),   WTG_REAL(s.ci_low), WTG_REAL(s.ci_high),
-			WTG_REAL(clock_ns),	 WTG_REAL(share),
+			WTG_REAL(clock_ns),	 WTG_REAL(share),	 WTG_INT(busy),
+			isfinite(cpu) ? WTG_REAL(cpu) : WTG_NA,
+			isfinite(oncpu) ? WTG_REAL(oncpu) : WTG_NA,
 		};
 		char name[32];
 		snprintf(name, sizeof name, "batch %ld", batch_sizes[k]);
 		wtg_table_add_series(ctx->t, name, "ns", v, (size_t)nb);
+		sc_contention(ctx, st, k, busy, all, oncpu, use);
 		wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), &st->probes[k]);
 		bool ok = s.min <= s.median && s.median <= s.p99 && s.p99 <= s.max && s.ci_low <= s.median &&
 			  s.median <= s.ci_high;
@@ -112,6 +184,7 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 				"median %.1f",
 				batch_sizes[k], s.ci_low, s.ci_high, s.median);
 	}
+	free(use);
 	return share1;
 }
 
@@ -134,6 +207,13 @@ static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_
 		       clock_ns, share1, clock_ns / 10000.0);
 	wtg_table_note(ctx->t, "each figure is an average over the calls of one batch, not the latency of "
 			       "single calls: a stall inside a batch is spread over its calls");
+	wtg_table_note(ctx->t,
+		       "a batch is contended when its thread waited runnable for a CPU more than %.0f%% of its "
+		       "wall time (schedstat's run-queue wait before and after): such a batch counted time the "
+		       "thread sat descheduled; a row's figures use the other batches when at least %d remain "
+		       "(contended; the series keep every batch, flagged in 'batch N contended'); oncpu_ns is "
+		       "the median of the batches' on-CPU time (the thread's CPU clock) per call, which leaves waiting out",
+		       100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP);
 }
 
 /* Batches of each size a run times. */
@@ -156,9 +236,12 @@ static int syscall_run(struct wtg_ctx *ctx)
 	st.nslots = (NSIZES + 1) * st.nbatches;
 	st.order = malloc((size_t)st.nslots * sizeof *st.order);
 	st.samples = malloc((size_t)st.nslots * sizeof *st.samples);
+	st.contended = malloc((size_t)st.nslots);
+	st.cpu_share = malloc((size_t)st.nslots * sizeof *st.cpu_share);
+	st.oncpu_ns = malloc((size_t)st.nslots * sizeof *st.oncpu_ns);
 	st.probes = calloc(NSIZES, sizeof *st.probes);
 	int rc = WTG_OK;
-	if (!st.order || !st.samples || !st.probes) {
+	if (!st.order || !st.samples || !st.contended || !st.cpu_share || !st.oncpu_ns || !st.probes) {
 		wtg_table_fail(ctx->t, "out of memory");
 		rc = WTG_ERR;
 	} else {
@@ -176,6 +259,9 @@ static int syscall_run(struct wtg_ctx *ctx)
 	}
 	free(st.order);
 	free(st.samples);
+	free(st.contended);
+	free(st.cpu_share);
+	free(st.oncpu_ns);
 	free(st.probes);
 	return rc;
 }

@@ -6,7 +6,7 @@
  * placement gives, and runs unpinned, with a note, where the kernel refuses (a cpuset). With more
  * than one NUMA node the threads read an anonymous copy of the mapping bound with mbind: local (each
  * thread's part on its own node), remote (on the farthest node) or interleaved. Every row is a
- * distribution: the rounds engine runs each row once per round in seeded order, >= 11 rounds, and
+ * distribution: the rounds engine runs each row once per round in seeded order, >= 15 rounds, and
  * every sample's total must be the known sum. Ideal scaling is min(N, CPUs) x the one-thread median
  * of the same placement and memory. Each thread's CPU at the start and end of every sample is mapped
  * to its core type. */
@@ -402,7 +402,6 @@ static void row_checks(struct wtg_ctx *ctx, const struct sweep *sw, const struct
 		const char *label = sw->var[v].label;
 		wtg_check_sum(ctx, label, sw->var[v].sum, sw->known);
 		wtg_rounds_checks(ctx, label, "GB/s", &r->v[v]);
-		wtg_rounds_add_series(ctx, label, "GB/s", &r->v[v]);
 	}
 }
 
@@ -718,7 +717,7 @@ const struct wtg_experiment wtg_exp_threads = {
 	.question = "How many cores fill the memory pipe?",
 	.runs = "prefaulted mapping split into N ranges, N = 1, 2, 4 .. online CPUs with the per-node and "
 		"per-package counts (--threads beyond, marked oversubscribed), each pinned compact and spread "
-		"(local/remote/interleaved memory with several NUMA nodes); >= 11 seeded rounds per row, "
+		"(local/remote/interleaved memory with several NUMA nodes); >= 15 seeded rounds per row, "
 		"median GB/s with CI, sum checked per sample",
 	.needs_datafile = true,
 	WTG_COLUMNS(cols),

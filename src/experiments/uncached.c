@@ -6,7 +6,7 @@
  * Sequential passes with buffers of 4 KiB .. 16 MiB, every pass's sum checked against the known
  * prefix sum, and random 16 KiB reads at seeded offsets aligned to the read size, each one timed,
  * whose latency distribution is the storage path's per-request cost. All eight are variants of the
- * rounds engine: 11 samples each, in seeded random order in every round; the random reads of a
+ * rounds engine: 15 samples each, in seeded random order in every round; the random reads of a
  * round are drawn without replacement.
  */
 #include "config.h"

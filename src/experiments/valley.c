@@ -3,7 +3,7 @@
  * The same buffered sum for buffer sizes 16 B .. 16 MiB in x4 steps. Small buffers pay a kernel
  * crossing every few bytes; huge ones stop fitting in the caches. A sample reads at most a fixed
  * number of calls' worth of the file (and at most a fixed number of bytes), so the 16-byte row does
- * not take minutes; every row is 11 or more samples from the rounds engine, the sizes in seeded
+ * not take minutes; every row is 15 or more samples from the rounds engine, the sizes in seeded
  * random order in every round. */
 #include "config.h"
 

@@ -1,6 +1,6 @@
 /* wss.c: Cache or core? Sum a working set of S bytes over and over, S in x2 steps from below this
  * machine's L1d to at least 4x its last-level cache (capped at a quarter of RAM): if the loop waited
- * on memory, GB/s would fall in steps as S leaves each cache. Every size is a row of 11 or more timed
+ * on memory, GB/s would fall in steps as S leaves each cache. Every size is a row of 15 or more timed
  * samples from the rounds engine, the sizes in seeded random order in every round. */
 #include "config.h"
 
@@ -26,7 +26,8 @@ struct wstate {
 	uint64_t sizes[MAX_SIZES];
 	int nsizes;
 	uint64_t pos[MAX_SIZES];	/* where the next sample of each size starts */
-	uint64_t bytes;			/* per timed sample */
+	uint64_t bytes;			/* per timed sample, before the warm-up scales it */
+	uint64_t vbytes[MAX_SIZES];	/* per timed sample of each size: at least WTG_SAMPLE_MIN_MS */
 	uint64_t llc;
 	int64_t total[MAX_SIZES];
 };
@@ -38,8 +39,9 @@ static void label(const void *arg, int v, char *buf, size_t len)
 }
 
 /* One sample of size S: a set that fits in the LLC is first re-read once, untimed (the other sizes
- * ran in between), then the timed part moves st->bytes: whole passes over S, or for a larger S a
- * window of it that starts where the last sample of S ended. */
+ * ran in between), then the timed part moves st->vbytes[v]: whole passes over S, or for a larger S a
+ * window of it that starts where the last sample of S ended; the warm-up sample sets vbytes so that a
+ * sample spans at least WTG_SAMPLE_MIN_MS. */
 static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
 {
 	struct wstate *st = arg;
@@ -54,7 +56,7 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 		if (rc != WTG_OK)
 			return rc;
 	}
-	uint64_t bytes = st->bytes < set ? st->bytes : (st->bytes + set - 1) / set * set;
+	uint64_t bytes = st->vbytes[v];
 	int rc = wtg_seeded_sum_sample(ctx, wtg_sum_bytes, st->buf, set, bytes, &st->pos[v], what, &out->res,
 				       &sum);
 	if (rc != WTG_OK)
@@ -62,6 +64,15 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	if (round >= 0)
 		st->total[v] += sum;
 	out->figure = out->res.wall_ms > 0 ? (double)bytes / (out->res.wall_ms * 1e6) : 0;
+	/* a short warm-up: more passes over a set within the LLC, a longer window of a larger one (up to
+	 * a quarter of it, so the window still comes from memory) */
+	if (round < 0) {
+		bool passes = bytes >= set;
+		uint64_t cap = set <= st->llc ? UINT64_MAX / 2 : set / 4 > bytes ? set / 4 : bytes;
+		st->vbytes[v] = wtg_rounds_sample_bytes(bytes, out->res.wall_ms, passes ? set : CHUNK, cap);
+		if (st->vbytes[v] > set)	/* a window grown past S: whole passes */
+			st->vbytes[v] = (st->vbytes[v] + set - 1) / set * set;
+	}
 	return WTG_OK;
 }
 
@@ -76,7 +87,7 @@ static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_re
 {
 	struct wstate *st = arg;
 	uint64_t set = st->sizes[v];
-	uint64_t bytes = st->bytes < set ? st->bytes : (st->bytes + set - 1) / set * set;
+	uint64_t bytes = st->vbytes[v];
 	int n = 0;
 	vals[n++] = WTG_INT(set);
 	n += wtg_rounds_values(vals + n, r);
@@ -102,8 +113,11 @@ static void wss_sizes(struct wtg_ctx *ctx, struct wstate *st)
 		st->sizes[st->nsizes++] = s;
 	st->sizes[st->nsizes++] = top;
 	/* windows of a set past the LLC start in its second half, which no smaller set touches */
-	for (int v = 0; v < st->nsizes; v++)
-		st->pos[v] = st->sizes[v] > st->llc ? st->sizes[v] / 2 / CHUNK * CHUNK : 0;
+	for (int v = 0; v < st->nsizes; v++) {
+		uint64_t set = st->sizes[v];
+		st->pos[v] = set > st->llc ? set / 2 / CHUNK * CHUNK : 0;
+		st->vbytes[v] = st->bytes < set ? st->bytes : (st->bytes + set - 1) / set * set;
+	}
 }
 
 /* Mark each cache level's size on the sweep's x axis. */
@@ -152,9 +166,11 @@ static void add_notes(struct wtg_ctx *ctx, const struct wstate *st, const struct
 		wtg_table_note(ctx->t, "%s", ctx->machine->caches_note);
 	wtg_table_note(ctx->t,
 		       "a sample: a set that fits in the last-level cache is re-read once untimed (other "
-		       "sizes ran in between), then %llu MB are timed: whole passes over S, or for a larger S "
-		       "a window of it starting where its last sample ended (first in its second half, which "
-		       "no smaller set touches); every sample's sum checked",
+		       "sizes ran in between), then at least %llu MB are timed: whole passes over S, or for a "
+		       "larger S a window of it starting where its last sample ended (first in its second "
+		       "half, which no smaller set touches); a size whose warm-up sample took less than 5 ms "
+		       "moves more (enough for 1.5 times that at the warm-up's rate; a window up to a quarter of "
+		       "S); every sample's sum checked",
 		       (unsigned long long)(st->bytes / 1000000));
 	wtg_rounds_note(ctx, r, warmup);
 }

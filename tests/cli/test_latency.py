@@ -12,7 +12,7 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wtgtest import (check, datadir, datadir_is_empty, experiment, finish, q7, rows,  # noqa: E402
-                     run_json, series, spec_columns_and_checks)
+                     run_json, series, spec_columns_and_checks, used_samples)
 
 DIST = ["operation", "samples", "mean_ns", "median_ns", "p90_ns", "p99_ns", "max_ns",
         "ci_low_ns", "ci_high_ns"]
@@ -83,8 +83,12 @@ def check_syscall(exp):
         check(close(r["clock_share_pct"], 100.0 * r["clock_ns"] / b / r["median_ns"]),
               "syscall %d: clock_share_pct = clock_ns / batch / median" % b)
         v = series(exp, "batch %d" % b)
+        flags = series(exp, "batch %d contended" % b)
         if check(v is not None and len(v) == r["batches"], "syscall %d: the batches kept as a series" % b):
-            from_series("syscall %d" % b, r, v, ["min_ns", "median_ns", "p99_ns", "mean_ns"])
+            check(flags is not None and len(flags) == len(v) and sum(flags) == r["contended"],
+                  "syscall %d: every batch flagged contended or not, %s contended" % (b, r["contended"]))
+            from_series("syscall %d" % b, r, used_samples(exp, "batch %d" % b),
+                        ["min_ns", "median_ns", "p99_ns", "mean_ns"])
     v = series(exp, "clock pair")
     if check(v is not None and len(v) == 100, "syscall: the clock pairs kept as a series") and rs:
         check(close(rs[0]["clock_ns"], q7(v, 0.5), 1e-6), "syscall: clock_ns is the clock pairs' median")

@@ -270,15 +270,28 @@ def series(exp, name):
 
 # ---- rows measured in rounds ----
 
-ROUNDS_MIN = 11
+ROUNDS_MIN = 15          # 3 replicas x 5 rounds
+CONTENDED_KEEP = 11      # uncontended samples a figure needs to leave the contended ones out
+
+
+def used_samples(exp, name, keep_all=False):
+    """The samples of series name a row's figure uses: the ones its series "name contended" does not
+    flag when at least 11 remain (and contention is not the row's condition, keep_all), else all."""
+    v = series(exp, name)
+    flags = series(exp, name + " contended")
+    if v is None or flags is None or len(flags) != len(v) or keep_all:
+        return v
+    quiet = [x for x, f in zip(v, flags) if not f]
+    return quiet if len(quiet) >= CONTENDED_KEEP else v
 
 
 def check_rounds(exp, name, x, label=None):
-    """Every row of exp is a distribution of figure x: columns x, x_ci_low, x_ci_high, x_min, x_max
-    and samples; samples >= 11; min <= ci_low <= x <= ci_high <= max; every "drift" check ok or
+    """Every row of exp is a distribution of figure x: columns x, x_ci_low, x_ci_high, x_min, x_max,
+    samples, replicas, x_replica_spread_pct, contended, cpu_share and sample_ms; samples >= 15; min <= ci_low <= x <= ci_high <= max; every "drift" check ok or
     warn, never fail; a "ci" check per row. label(row) names a row in messages."""
     cols = [c["name"] for c in exp["columns"]]
-    want = [x, x + "_ci_low", x + "_ci_high", x + "_min", x + "_max", "samples"]
+    want = [x, x + "_ci_low", x + "_ci_high", x + "_min", x + "_max", "samples", "replicas",
+            x + "_replica_spread_pct", "contended", "cpu_share", "sample_ms"]
     check(all(w in cols for w in want), "%s: rounds columns %r in %r" % (name, want, cols))
     rs = rows(exp)
     for r in rs:
@@ -287,6 +300,9 @@ def check_rounds(exp, name, x, label=None):
                                                                                 ROUNDS_MIN))
         check(r[x + "_min"] <= r[x + "_ci_low"] <= r[x] <= r[x + "_ci_high"] <= r[x + "_max"],
               "%s: min <= ci_low <= %s <= ci_high <= max: %r" % (what, x, [r[w] for w in want[:5]]))
+        check(r.get("replicas") in (1, 2, 3) and 0 <= r.get("contended", -1) <= r.get("samples", 0) and
+              r.get(x + "_replica_spread_pct", -1) >= 0 and r.get("sample_ms", 0) > 0,
+              "%s: replicas, contended, spread and sample_ms hold together: %r" % (what, [r.get(w) for w in want[5:]]))
     ci = [c for c in exp["checks"] if c["name"] == "ci"]
     check(len(ci) == len(rs), "%s: a ci check per row (%d for %d rows)" % (name, len(ci), len(rs)))
     drift = [c for c in exp["checks"] if c["name"] == "drift"]

@@ -97,9 +97,11 @@ static void test_order_and_summary(void)
 		const struct wtg_rounds_result *res = &r.v[v];
 		CHECK(res->n == WTG_ROUNDS_MIN);
 		CHECK_NEAR(res->samples[0], 10.0 * (v + 1), 1e-9);
-		CHECK_NEAR(res->s.median, 10.0 * (v + 1) + 5, 1e-9);
+		CHECK_NEAR(res->s.median, 10.0 * (v + 1) + (WTG_ROUNDS_MIN - 1) / 2.0, 1e-9);
 		CHECK_NEAR(res->s.min, 10.0 * (v + 1), 1e-9);
-		CHECK_NEAR(res->s.max, 10.0 * (v + 1) + 10, 1e-9);
+		CHECK_NEAR(res->s.max, 10.0 * (v + 1) + WTG_ROUNDS_MIN - 1, 1e-9);
+		CHECK(res->replicas == WTG_ROUNDS_REPLICAS && res->used == res->n && res->ncontended == 0);
+		CHECK_NEAR(res->sample_ms, 2.0, 1e-9);
 		CHECK(res->s.ci_low <= res->s.median && res->s.median <= res->s.ci_high);
 		CHECK_NEAR(res->probe.wall_ms, 2.0 * WTG_ROUNDS_MIN, 1e-9);
 		CHECK(res->probe.minflt == WTG_ROUNDS_MIN);
@@ -114,6 +116,11 @@ static void test_order_and_summary(void)
 	CHECK_STR(cols[3].name, "gbps_min");
 	CHECK_STR(cols[4].name, "gbps_max");
 	CHECK_STR(cols[5].name, "samples");
+	CHECK_STR(cols[6].name, "replicas");
+	CHECK_STR(cols[7].name, "gbps_replica_spread_pct");
+	CHECK_STR(cols[8].name, "contended");
+	CHECK_STR(cols[9].name, "cpu_share");
+	CHECK_STR(cols[10].name, "sample_ms");
 	CHECK_STR(cols[2].unit, "GB/s");
 	static const struct wtg_column after[] = { WTG_ROUNDS_AFTER("ms", "ms", 1) };
 	CHECK(WTG_ARRAY_LEN(after) == WTG_ROUNDS_NCOLS - 1);
@@ -121,14 +128,26 @@ static void test_order_and_summary(void)
 	CHECK(after[3].decimals == 1 && after[4].type == WTG_T_INT);
 	struct wtg_value val[WTG_ROUNDS_NCOLS];
 	CHECK(wtg_rounds_values(val, &r.v[1]) == WTG_ROUNDS_NCOLS);
-	CHECK_NEAR(val[0].r, 25, 1e-9);
+	CHECK_NEAR(val[0].r, 20 + (WTG_ROUNDS_MIN - 1) / 2.0, 1e-9);
 	CHECK(val[5].type == WTG_T_INT && val[5].i == WTG_ROUNDS_MIN);
+	CHECK(val[6].type == WTG_T_INT && val[6].i == WTG_ROUNDS_REPLICAS);
+	/* replica medians 22, 27, 32 around 27: a spread of 10/27 */
+	CHECK_NEAR(val[7].r, 100.0 * 10 / 27, 1e-9);
+	CHECK(val[8].type == WTG_T_INT && val[8].i == 0);
+	CHECK(val[9].type == WTG_T_NA);	/* the fake probe has no schedstat */
+	CHECK_NEAR(val[10].r, 2.0, 1e-9);
 
-	/* a steady upward trend is a drift larger than the CI: warn, not fail */
+	/* a steady upward trend is a drift larger than the CI, and every replica lies outside the
+	 * others' interval: warnings naming the first replica, not failures */
 	wtg_rounds_checks(&ctx, "v0", "GB/s", &r.v[0]);
 	int ok = 0, warn = 0, fail = 0;
 	wtg_table_count_checks(&t, &ok, &warn, &fail);
-	CHECK(ok == 1 && warn == 1 && fail == 0);
+	CHECK(ok == 1 && warn == 2 && fail == 0);
+	CHECK(t.nchecks == 3 && strcmp(t.checks[2].name, "regime") == 0 &&
+	      strstr(t.checks[2].detail, "v0: replica 1 of 3 (rounds 1-5) has the median 12 GB/s") != NULL);
+	/* every sample kept as a series, with its contention flags beside it */
+	CHECK(t.nseries == 2 && strcmp(t.series[0].name, "v0") == 0 && t.series[0].n == WTG_ROUNDS_MIN);
+	CHECK(strcmp(t.series[1].name, "v0 contended") == 0 && t.series[1].n == WTG_ROUNDS_MIN);
 	CHECK(wtg_table_checks_ok(&t));
 	wtg_rounds_free(&r);
 	CHECK(r.v == NULL);
@@ -169,15 +188,15 @@ static void test_rows(void)
 					.arg = &calls };
 	struct wtg_rounds r;
 	CHECK(wtg_rounds_run(&ctx, &spec, &r) == WTG_OK);
-	CHECK(calls == 3 * 11);
+	CHECK(calls == 3 * WTG_ROUNDS_MIN);
 	CHECK(t.nrows == 3);
-	CHECK(t.edits == 3 * 10);
+	CHECK(t.edits == 3 * (WTG_ROUNDS_MIN - 1));
 	for (int v = 0; v < 3; v++) {
 		CHECK(t.rows[v].v[0].i == v);
 		CHECK_NEAR(t.rows[v].v[1].r, r.v[v].s.median, 1e-12);
-		CHECK_NEAR(t.rows[v].v[1].r, 100.0 * (v + 1) + 5, 1e-12);
-		CHECK(t.rows[v].v[6].i == 11);
-		CHECK(t.rows[v].has_probe && t.rows[v].probe.wall_ms == 11);
+		CHECK_NEAR(t.rows[v].v[1].r, 100.0 * (v + 1) + (WTG_ROUNDS_MIN - 1) / 2.0, 1e-12);
+		CHECK(t.rows[v].v[6].i == WTG_ROUNDS_MIN);
+		CHECK(t.rows[v].has_probe && t.rows[v].probe.wall_ms == WTG_ROUNDS_MIN);
 	}
 	wtg_rounds_free(&r);
 	wtg_table_free(&t);
@@ -213,7 +232,7 @@ static void test_same_seed_same_order(void)
 		struct wtg_rounds_spec spec = { .nvariants = NV, .rounds = 11, .sample = fake_sample, .arg = &f };
 		struct wtg_rounds r;
 		CHECK(wtg_rounds_run(&ctx, &spec, &r) == WTG_OK);
-		CHECK(f.nlog == NV * 11);	/* no warm-up asked */
+		CHECK(f.nlog == NV * WTG_ROUNDS_MIN);	/* no warm-up asked (11 rounds raised) */
 		if (pass == 0) {
 			memcpy(first, f.log_v, sizeof first);
 			n = f.nlog;
@@ -249,6 +268,114 @@ static void test_error_and_cancel(void)
 	wtg_table_free(&t);
 }
 
+/* Samples of 10 ms: the first `busy` rounds waited 1 ms for a CPU (10%, contended) and read 300,
+ * the others waited 0.1 ms (1%, not contended) and read 100; `threads` threads per sample. */
+struct busy {
+	int busy, threads;
+};
+
+static int busy_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
+{
+	(void)ctx;
+	(void)v;
+	const struct busy *b = arg;
+	bool waited = round >= 0 && round < b->busy;
+	out->figure = waited ? 300 : 100;
+	out->res.wall_ms = 10;
+	out->res.threads = b->threads;
+	out->res.runwait_ms = (waited ? 1.0 : 0.1) * b->threads;
+	out->res.oncpu_ms = (waited ? 9.0 : 9.9) * b->threads;
+	return WTG_OK;
+}
+
+/* The contention rule: contended samples counted and kept, the figure from the others when at least
+ * WTG_ROUNDS_KEEP remain, else from all with a warning; a row of more threads than CPUs keeps all. */
+static void test_contended(void)
+{
+	static const struct {
+		int busy, threads;
+		double median;
+		size_t used;
+		enum wtg_check_status status;
+		const char *says;
+	} cases[] = {
+		{ 3, 1, 100, WTG_ROUNDS_MIN - 3, WTG_CHECK_OK, "3 of 15 samples waited for a CPU (more than 2% of "
+							       "their wall time); the figure uses the other 12" },
+		{ 5, 1, 100, WTG_ROUNDS_MIN, WTG_CHECK_WARN, "fewer than 11 others remain: the figure uses all" },
+		{ 8, 1, 300, WTG_ROUNDS_MIN, WTG_CHECK_WARN, "8 of 15 samples waited" },
+		{ 3, 4096, 100, WTG_ROUNDS_MIN, WTG_CHECK_OK, "contention is its condition, not noise" },
+	};
+	for (size_t k = 0; k < WTG_ARRAY_LEN(cases); k++) {
+		struct wtg_table t;
+		struct wtg_ctx ctx;
+		atomic_bool cancel;
+		setup(&ctx, &t, &cancel, 4);
+		struct busy b = { cases[k].busy, cases[k].threads };
+		struct wtg_rounds_spec spec = { .nvariants = 1, .rounds = WTG_ROUNDS_MIN, .sample = busy_sample,
+						.arg = &b };
+		struct wtg_rounds r;
+		CHECK(wtg_rounds_run(&ctx, &spec, &r) == WTG_OK);
+		const struct wtg_rounds_result *res = &r.v[0];
+		CHECK(res->n == WTG_ROUNDS_MIN && res->ncontended == (size_t)cases[k].busy);
+		CHECK(res->used == cases[k].used);
+		CHECK_NEAR(res->s.median, cases[k].median, 1e-9);
+		CHECK_NEAR(res->cpu_share_median, cases[k].busy > WTG_ROUNDS_MIN / 2 ? 0.9 : 0.99, 1e-9);
+		CHECK(res->busy_by_design == (cases[k].threads > 1));
+		for (int i = 0; i < cases[k].busy; i++)
+			CHECK(res->contended[i] == 1);
+		CHECK(res->contended[cases[k].busy] == 0);
+		wtg_rounds_checks(&ctx, "row", "ms", res);
+		int at = -1;
+		for (int i = 0; i < t.nchecks; i++)
+			if (strcmp(t.checks[i].name, "contended") == 0)
+				at = i;
+		CHECK(at >= 0 && t.checks[at].status == cases[k].status && strstr(t.checks[at].detail, cases[k].says));
+		if (at >= 0)
+			unit_diag("%s", t.checks[at].detail);
+		/* every sample in the series, contended ones too, flagged beside them */
+		CHECK(t.nseries == 2 && t.series[0].n == WTG_ROUNDS_MIN && t.series[0].v[0] == 300);
+		CHECK(t.series[1].n == WTG_ROUNDS_MIN && t.series[1].v[0] == (cases[k].busy ? 1 : 0) &&
+		      t.series[1].v[WTG_ROUNDS_MIN - 1] == 0);
+		wtg_rounds_free(&r);
+		wtg_table_free(&t);
+	}
+}
+
+/* A verdict measured on a busy machine says so, from its headline row's contended count. */
+static void test_busy_verdict(void)
+{
+	extern const struct wtg_experiment wtg_exp_syscall;
+	for (int busy = 0; busy <= 3; busy += 3) {
+		struct wtg_table t;
+		wtg_table_init(&t, &wtg_exp_syscall);
+		wtg_experiment_columns(&wtg_exp_syscall, &t);
+		const struct wtg_value row[] = { WTG_INT(1000), WTG_INT(200), WTG_REAL(900), WTG_REAL(990),
+						 WTG_REAL(910), WTG_REAL(880), WTG_REAL(890), WTG_REAL(905),
+						 WTG_REAL(30), WTG_REAL(0.003), WTG_INT(busy), WTG_REAL(0.9),
+						 WTG_REAL(850) };
+		wtg_table_add_row(&t, row, (int)WTG_ARRAY_LEN(row), NULL);
+		char buf[128];
+		int n = wtg_experiment_verdict(&wtg_exp_syscall, &t, buf, sizeof buf);
+		unit_diag("%s", buf);
+		CHECK(n == (int)strlen(buf));
+		CHECK_STR(buf, busy ? "one kernel crossing = 900 ns (3 of 200 samples waited for a CPU)"
+				    : "one kernel crossing = 900 ns");
+		wtg_table_free(&t);
+	}
+}
+
+/* The 5 ms rule for a sample's bytes: a long warm-up keeps them, a short one scales them to 1.5 x
+ * 5 ms at its rate in whole units, never past the cap, never below the start. */
+static void test_sample_bytes(void)
+{
+	CHECK(wtg_rounds_sample_bytes(1000, 6.0, 10, 1 << 20) == 1000);		/* 6 ms: enough */
+	CHECK(wtg_rounds_sample_bytes(1000, 0.5, 10, 1 << 20) == 15000);	/* 0.5 ms -> 7.5 ms */
+	CHECK(wtg_rounds_sample_bytes(1000, 0.7, 300, 1 << 20) == 10800);	/* 10714 up to 36 x 300 */
+	CHECK(wtg_rounds_sample_bytes(1000, 0.5, 10, 4000) == 4000);		/* capped */
+	CHECK(wtg_rounds_sample_bytes(1000, 0.5, 3000, 4000) == 3000);		/* whole units under the cap */
+	CHECK(wtg_rounds_sample_bytes(1000, 0.5, 10, 500) == 1000);		/* never below the start */
+}
+
 int main(void)
 {
 	test_order_and_summary();
@@ -256,5 +383,8 @@ int main(void)
 	test_rows();
 	test_same_seed_same_order();
 	test_error_and_cancel();
+	test_contended();
+	test_busy_verdict();
+	test_sample_bytes();
 	return unit_done("test_rounds");
 }

@@ -234,6 +234,69 @@ static void test_bootstrap(void)
 	CHECK(wtg_bootstrap_median_ci(d1, 0, 5000, 0.95, 1, &lo, &hi) == -1);
 }
 
+/* The two-level bootstrap (replicas, then samples within each): one replica is the one-level
+ * bootstrap draw for draw; replicas from one regime give about the one-level interval of the pooled
+ * samples; replicas in different regimes widen it to hold them. */
+static void test_bootstrap_replicas(void)
+{
+	double lo, hi, lo1, hi1;
+	const double d1[] = { 12.0, 15.5, 11.25, 30.0, 14.0, 13.5, 12.75, 16.0, 100.0, 14.5, 13.0 };
+	size_t n1 = WTG_ARRAY_LEN(d1);
+	CHECK(wtg_bootstrap_median_ci_replicas(d1, &n1, 1, 5000, 0.95, 42, &lo, &hi) == 0);
+	CHECK_NEAR(lo, 12.75, EPS);	/* the reference numbers of test_bootstrap */
+	CHECK_NEAR(hi, 16.0, EPS);
+
+	/* identical replicas: drawing a replica changes nothing, so the interval is the one-level
+	 * one of the pooled samples, within resampling noise */
+	double same[15], noisy[15], shifted[15];
+	struct wtg_rng r;
+	wtg_rng_seed(&r, 11);
+	for (int i = 0; i < 15; i++) {
+		double noise = 2 * wtg_rng_unit(&r) - 1;
+		same[i] = i < 5 ? 100 + noise : same[i % 5];
+		noisy[i] = 100 + noise;
+		shifted[i] = 100 + (i / 5) + 0.5 * noise;	/* replicas at 100, 101, 102 */
+	}
+	const size_t len[3] = { 5, 5, 5 };
+	CHECK(wtg_bootstrap_median_ci(same, 15, 5000, 0.95, 3, &lo1, &hi1) == 0);
+	CHECK(wtg_bootstrap_median_ci_replicas(same, len, 3, 5000, 0.95, 3, &lo, &hi) == 0);
+	unit_diag("identical replicas: one-level [%.3f, %.3f], two-level [%.3f, %.3f]", lo1, hi1, lo, hi);
+	double w1 = hi1 - lo1;
+	CHECK(fabs(lo - lo1) < 0.15 * w1 && fabs(hi - hi1) < 0.15 * w1);
+
+	/* replicas from one regime (different draws of 100 +- 1): it holds the one-level interval and
+	 * stays the same size within a factor 2.5 (the two levels count the noise within a replica
+	 * twice over, a little wider, never narrower) */
+	CHECK(wtg_bootstrap_median_ci(noisy, 15, 5000, 0.95, 3, &lo1, &hi1) == 0);
+	CHECK(wtg_bootstrap_median_ci_replicas(noisy, len, 3, 5000, 0.95, 3, &lo, &hi) == 0);
+	unit_diag("one regime: one-level [%.3f, %.3f], two-level [%.3f, %.3f]", lo1, hi1, lo, hi);
+	CHECK(lo <= lo1 && hi1 <= hi && hi - lo < 2.5 * (hi1 - lo1));
+
+	/* three regimes: wider than the one-level interval, and it holds every replica's median */
+	CHECK(wtg_bootstrap_median_ci(shifted, 15, 5000, 0.95, 3, &lo1, &hi1) == 0);
+	CHECK(wtg_bootstrap_median_ci_replicas(shifted, len, 3, 5000, 0.95, 3, &lo, &hi) == 0);
+	unit_diag("three regimes: one-level [%.3f, %.3f], two-level [%.3f, %.3f]", lo1, hi1, lo, hi);
+	CHECK(hi - lo > 1.3 * (hi1 - lo1));
+	for (int j = 0; j < 3; j++) {
+		double m = wtg_quantile(shifted + 5 * j, 5, 0.5);
+		unit_diag("replica %d: median %.3f", j + 1, m);
+		CHECK(lo <= m && m <= hi);
+	}
+
+	/* the median of the known values: NAN marks an unknown one */
+	const double part[] = { 3, NAN, 1, 2, NAN, 10 };
+	double tmp[6];
+	CHECK_NEAR(wtg_median_finite(part, 6, tmp), 2.5, EPS);
+	CHECK(isnan(wtg_median_finite(part + 1, 1, tmp)));
+
+	/* deterministic, and an empty replica is refused */
+	double lo2, hi2;
+	CHECK(wtg_bootstrap_median_ci_replicas(shifted, len, 3, 5000, 0.95, 3, &lo2, &hi2) == 0);
+	CHECK(lo2 == lo && hi2 == hi);
+	const size_t holes[3] = { 5, 0, 10 };
+	CHECK(wtg_bootstrap_median_ci_replicas(shifted, holes, 3, 5000, 0.95, 3, &lo2, &hi2) == -1);
+}
+
 static void test_summarize(void)
 {
 	/* time order matters for drift. Python:
@@ -392,6 +455,7 @@ int main(void)
 	test_rng();
 	test_shuffle();
 	test_bootstrap();
+	test_bootstrap_replicas();
 	test_summarize();
 	test_bootstrap_order_statistics();
 	return unit_done("test_stats");

@@ -1,0 +1,266 @@
+/* rounds_summary.c: what a row measured in rounds says (see rounds.h): the samples its figure uses
+ * (the uncontended ones when enough remain), the median and its two-level bootstrap interval over
+ * the replicas, the replicas' spread, and the values, checks, series and note every throughput row
+ * shares. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+int wtg_rounds_replica(int i, int rounds)
+{
+	if (rounds <= 0 || i >= rounds)
+		return WTG_ROUNDS_REPLICAS - 1;
+	return i * WTG_ROUNDS_REPLICAS / rounds;
+}
+
+static int rounds_of(const struct wtg_rounds_result *r)
+{
+	return r->rounds > 0 ? r->rounds : (int)r->n;
+}
+
+/* Whether the figure leaves the contended samples out: only when they are not the row's condition
+ * and at least WTG_ROUNDS_KEEP others remain. */
+static bool drops_contended(const struct wtg_rounds_result *r)
+{
+	return !r->busy_by_design && r->ncontended > 0 && r->n - r->ncontended >= WTG_ROUNDS_KEEP;
+}
+
+/* The samples the figure uses, in time order, into use; len[j] gets how many of them replica j holds
+ * (skip: a replica left out, -1 none). Returns their count. */
+static size_t used_samples(const struct wtg_rounds_result *r, int skip, double *use, size_t *len)
+{
+	bool drop = drops_contended(r);
+	size_t k = 0;
+	memset(len, 0, WTG_ROUNDS_REPLICAS * sizeof *len);
+	for (size_t i = 0; i < r->n; i++) {
+		int j = wtg_rounds_replica((int)i, rounds_of(r));
+		if ((drop && r->contended[i]) || j == skip)
+			continue;
+		use[k++] = r->samples[i];
+		len[j]++;
+	}
+	return k;
+}
+
+/* The two-level interval of the k values in use over the replicas that hold any (len, in order).
+ * Returns the replicas counted, or -1 out of memory. */
+static int replica_ci(const double *use, const size_t *len, uint64_t seed, double *lo, double *hi)
+{
+	size_t nz[WTG_ROUNDS_REPLICAS];
+	int nrep = 0;
+	for (int j = 0; j < WTG_ROUNDS_REPLICAS; j++)
+		if (len[j])
+			nz[nrep++] = len[j];
+	if (nrep == 0)
+		return 0;
+	if (wtg_bootstrap_median_ci_replicas(use, nz, (size_t)nrep, WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF,
+					     seed, lo, hi) < 0)
+		return -1;
+	return nrep;
+}
+
+/* Each replica's median, its rounds, and the spread of the medians as a share of the figure. */
+static void replica_medians(struct wtg_rounds_result *r, const double *use, const size_t *len)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	size_t at = 0;
+	int rounds = rounds_of(r);
+	for (int j = 0; j < WTG_ROUNDS_REPLICAS; j++) {
+		r->replica_first[j] = (j * rounds + WTG_ROUNDS_REPLICAS - 1) / WTG_ROUNDS_REPLICAS + 1;
+		r->replica_last[j] = ((j + 1) * rounds + WTG_ROUNDS_REPLICAS - 1) / WTG_ROUNDS_REPLICAS;
+		r->replica_median[j] = len[j] ? wtg_quantile(use + at, len[j], 0.5) : NAN;
+		at += len[j];
+		if (len[j]) {
+			lo = fmin(lo, r->replica_median[j]);
+			hi = fmax(hi, r->replica_median[j]);
+		}
+	}
+	r->replica_spread_pct = r->replicas > 1 && r->s.median != 0 ? 100.0 * (hi - lo) / fabs(r->s.median) : 0;
+}
+
+int wtg_rounds_summarize(struct wtg_rounds_result *r, uint64_t seed)
+{
+	r->ncontended = 0;
+	for (size_t i = 0; i < r->n; i++)
+		r->ncontended += r->contended[i] != 0;
+	double *use = malloc((r->n ? r->n : 1) * sizeof *use);
+	size_t len[WTG_ROUNDS_REPLICAS];
+	int rc = -1;
+	if (!use)
+		return -1;
+	r->used = used_samples(r, -1, use, len);
+	/* the interval is the two-level one (with one replica: the one-level bootstrap, the same draws) */
+	if (wtg_summarize_resamples(use, r->used, seed, 0, &r->s) < 0)
+		goto out;
+	r->replicas = replica_ci(use, len, seed, &r->s.ci_low, &r->s.ci_high);
+	if (r->replicas < 0)
+		goto out;
+	replica_medians(r, use, len);
+	r->cpu_share_median = wtg_median_finite(r->cpu_share, r->n, use);
+	r->sample_ms = wtg_median_finite(r->wall_ms, r->n, use);
+	rc = 0;
+out:
+	free(use);
+	return rc;
+}
+
+int wtg_rounds_values_after(struct wtg_value *v, const struct wtg_rounds_result *r)
+{
+	v[0] = WTG_REAL(r->s.ci_low);
+	v[1] = WTG_REAL(r->s.ci_high);
+	v[2] = WTG_REAL(r->s.min);
+	v[3] = WTG_REAL(r->s.max);
+	v[4] = WTG_INT(r->n);
+	v[5] = WTG_INT(r->replicas);
+	v[6] = WTG_REAL(r->replica_spread_pct);
+	v[7] = WTG_INT(r->ncontended);
+	v[8] = isfinite(r->cpu_share_median) ? WTG_REAL(r->cpu_share_median) : WTG_NA;
+	v[9] = WTG_REAL(r->sample_ms);
+	return WTG_ROUNDS_NCOLS - 1;
+}
+
+int wtg_rounds_values(struct wtg_value *v, const struct wtg_rounds_result *r)
+{
+	v[0] = WTG_REAL(r->s.median);
+	return 1 + wtg_rounds_values_after(v + 1, r);
+}
+
+/* "regime": each replica's median against the interval of the other replicas' samples. */
+static void regime_check(struct wtg_ctx *ctx, const char *label, const char *unit, const struct wtg_rounds_result *r)
+{
+	if (r->replicas < WTG_ROUNDS_REPLICAS)
+		return;	/* a replica the figure does not use cannot be weighed */
+	double *use = malloc(r->n * sizeof *use);
+	if (!use)
+		return;
+	size_t len[WTG_ROUNDS_REPLICAS];
+	int outside = -1;
+	double lo = NAN, hi = NAN;
+	for (int j = 0; j < WTG_ROUNDS_REPLICAS && outside < 0; j++) {
+		used_samples(r, j, use, len);
+		if (replica_ci(use, len, wtg_ctx_seed(ctx, 2000u + (unsigned)j), &lo, &hi) < 0)
+			break;
+		double m = r->replica_median[j];
+		if (m < lo || m > hi)
+			outside = j;
+	}
+	free(use);
+	if (outside >= 0)
+		wtg_table_warn(ctx->t, "regime",
+			       "%s: replica %d of %d (rounds %d-%d) has the median %.4g %s, outside the other "
+			       "replicas' 95%% interval [%.4g, %.4g]: the machine changed regime while measuring",
+			       label, outside + 1, WTG_ROUNDS_REPLICAS, r->replica_first[outside],
+			       r->replica_last[outside], r->replica_median[outside], unit, lo, hi);
+	else
+		wtg_table_check(ctx->t, "regime", true,
+				"%s: each replica's median (%.4g, %.4g, %.4g %s) lies within the other replicas' "
+				"interval; spread %.1f%%",
+				label, r->replica_median[0], r->replica_median[1], r->replica_median[2], unit,
+				r->replica_spread_pct);
+}
+
+/* "contended": how many samples waited for a CPU and what the figure did with them. */
+static void contended_check(struct wtg_ctx *ctx, const char *label, const struct wtg_rounds_result *r)
+{
+	if (r->ncontended == 0)
+		return;
+	if (r->busy_by_design)
+		wtg_table_check(ctx->t, "contended", true,
+				"%s: %zu of %zu samples waited for a CPU; this row runs more threads than CPUs (or "
+				"beside burners), so contention is its condition, not noise: all of them count",
+				label, r->ncontended, r->n);
+	else if (drops_contended(r))
+		wtg_table_check(ctx->t, "contended", true,
+				"%s: %zu of %zu samples waited for a CPU (more than %.0f%% of their wall time); the "
+				"figure uses the other %zu",
+				label, r->ncontended, r->n, 100 * WTG_CONTENDED_WAIT_SHARE, r->used);
+	else
+		wtg_table_warn(ctx->t, "contended",
+			       "%s: %zu of %zu samples waited for a CPU (more than %.0f%% of their wall time) and "
+			       "fewer than %d others remain: the figure uses all of them and counts time the "
+			       "thread sat descheduled (a busy machine)",
+			       label, r->ncontended, r->n, 100 * WTG_CONTENDED_WAIT_SHARE, WTG_ROUNDS_KEEP);
+}
+
+void wtg_rounds_checks(struct wtg_ctx *ctx, const char *label, const char *unit,
+		       const struct wtg_rounds_result *r)
+{
+	const struct wtg_summary *s = &r->s;
+	bool ordered = s->min <= s->ci_low && s->ci_low <= s->median && s->median <= s->ci_high &&
+		       s->ci_high <= s->max;
+	wtg_table_check(ctx->t, "ci", ordered,
+			"%s: %zu samples, min %.4g <= CI [%.4g, %.4g] around the median %.4g <= max %.4g %s",
+			label, r->used, s->min, s->ci_low, s->ci_high, s->median, s->max, unit);
+	double half = (s->ci_high - s->ci_low) / 2;
+	double moved = fabs(s->second_half_median - s->first_half_median);
+	if (moved > half)
+		wtg_table_warn(ctx->t, "drift",
+			       "%s: the median moved from %.4g to %.4g %s between the halves of the run, "
+			       "more than the CI's half-width %.4g",
+			       label, s->first_half_median, s->second_half_median, unit, half);
+	else
+		wtg_table_check(ctx->t, "drift", true,
+				"%s: halves' medians %.4g and %.4g %s, within the CI's half-width %.4g", label,
+				s->first_half_median, s->second_half_median, unit, half);
+	regime_check(ctx, label, unit, r);
+	contended_check(ctx, label, r);
+	if (r->contended)
+		wtg_rounds_add_series(ctx, label, unit, r);
+}
+
+void wtg_rounds_add_series(struct wtg_ctx *ctx, const char *label, const char *unit,
+			   const struct wtg_rounds_result *r)
+{
+	wtg_table_add_series(ctx->t, label, unit, r->samples, r->n);
+	double *flag = malloc((r->n ? r->n : 1) * sizeof *flag);
+	if (!flag)
+		return;
+	for (size_t i = 0; i < r->n; i++)
+		flag[i] = r->contended[i] ? 1 : 0;
+	char name[128];
+	snprintf(name, sizeof name, "%s contended", label);
+	wtg_table_add_series(ctx->t, name, "flag", flag, r->n);
+	free(flag);
+}
+
+/* The shortest and longest row's median sample span, and the rows with contended samples. */
+static void spans(const struct wtg_rounds *r, double *lo, double *hi, int *busy)
+{
+	*lo = INFINITY;
+	*hi = 0;
+	*busy = 0;
+	for (int v = 0; v < r->nvariants; v++) {
+		*lo = fmin(*lo, r->v[v].sample_ms);
+		*hi = fmax(*hi, r->v[v].sample_ms);
+		*busy += r->v[v].ncontended > 0;
+	}
+}
+
+void wtg_rounds_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmup)
+{
+	wtg_table_note(ctx->t,
+		       "each row: %d timed samples after %d unreported warm-up sample%s per variant (fixed "
+		       "before measuring), the %d variants in seeded random order in every round; the rounds "
+		       "form %d replicas (blocks of consecutive rounds, every other row measured between "
+		       "them); the figure is the median, with min, max and a two-level bootstrap 95%% CI "
+		       "(%d resamples of the replicas, then of the samples within each), so the interval "
+		       "holds the spread between replicas as well as within one",
+		       r->rounds, warmup, warmup == 1 ? "" : "s", r->nvariants, WTG_ROUNDS_REPLICAS,
+		       WTG_BOOTSTRAP_RESAMPLES);
+	double lo, hi;
+	int busy;
+	spans(r, &lo, &hi, &busy);
+	wtg_table_note(ctx->t,
+		       "a sample is contended when its thread waited runnable for a CPU more than %.0f%% of "
+		       "its wall time (schedstat's run-queue wait before and after); a row's figure leaves "
+		       "its contended samples out when at least %d others remain (the series keep them "
+		       "all); %d of %d rows had contended samples; a row's samples spanned %.3g to %.3g ms "
+		       "(medians)%s",
+		       100 * WTG_CONTENDED_WAIT_SHARE, WTG_ROUNDS_KEEP, busy, r->nvariants, lo, hi,
+		       lo < WTG_SAMPLE_MIN_MS ? ", some shorter than a 5 ms time slice" : "");
+}
