@@ -65,60 +65,6 @@ void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, st
 	f->found = isfinite(f->value);
 }
 
-/* Median of n draws with replacement from v (scratch holds n). */
-static double resample_median(const double *v, size_t n, double *scratch, struct wtg_rng *rng)
-{
-	for (size_t i = 0; i < n; i++)
-		scratch[i] = v[wtg_rng_below(rng, n)];
-	wtg_sort(scratch, n);
-	return wtg_quantile_sorted(scratch, n, 0.5);
-}
-
-/* The finite samples of f, copied (the caller frees); n gets how many. */
-static double *finite_samples(const struct wtg_figure *f, size_t *n)
-{
-	double *v = malloc((f->nsamples ? f->nsamples : 1) * sizeof *v);
-	*n = 0;
-	for (size_t i = 0; v && i < f->nsamples; i++)
-		if (isfinite(f->samples[i]))
-			v[(*n)++] = f->samples[i];
-	return v;
-}
-
-/* Percentile bootstrap of median(now) / median(base): 2000 resamples of each. */
-static int bootstrap_ratio(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *lo,
-			   double *hi)
-{
-	enum { B = 2000 };
-	size_t nb, nn;
-	double *b = finite_samples(base, &nb), *w = finite_samples(now, &nn);
-	int rc = -1;
-	double *scratch = b && w ? malloc((nb > nn ? nb : nn) * sizeof *scratch) : NULL;
-	double *ratios = scratch ? malloc(B * sizeof *ratios) : NULL;
-	if (ratios && nb >= 2 && nn >= 2) {
-		struct wtg_rng rng;
-		wtg_rng_seed(&rng, seed ^ 0x6761746572617469ull);
-		size_t k = 0;
-		for (int i = 0; i < B; i++) {
-			double mb = resample_median(b, nb, scratch, &rng);
-			double mn = resample_median(w, nn, scratch, &rng);
-			if (mb != 0 && isfinite(mn / mb))
-				ratios[k++] = mn / mb;
-		}
-		if (k > B / 2) {
-			wtg_sort(ratios, k);
-			*lo = wtg_quantile_sorted(ratios, k, (1 - WTG_BOOTSTRAP_CONF) / 2);
-			*hi = wtg_quantile_sorted(ratios, k, (1 + WTG_BOOTSTRAP_CONF) / 2);
-			rc = 0;
-		}
-	}
-	free(scratch);
-	free(ratios);
-	free(b);
-	free(w);
-	return rc;
-}
-
 void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *ratio,
 		  double *lo, double *hi, const char **method)
 {
@@ -127,7 +73,9 @@ void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, u
 	if (!base->found || !now->found || base->value == 0)
 		return;
 	*ratio = now->value / base->value;
-	if (base->samples && now->samples && bootstrap_ratio(base, now, seed, lo, hi) == 0) {
+	if (base->samples && now->samples && base->nsamples >= 2 && now->nsamples >= 2 &&
+	    wtg_bootstrap_ratio_ci(now->samples, now->nsamples, base->samples, base->nsamples, 0.5,
+				   WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, seed, lo, hi) == 0) {
 		*method = "bootstrap";
 		return;
 	}
