@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "wtg/gate.h"
+#include "wtg/replicate.h"
 #include "wtg/report.h"
 #include "wtg/stats.h"
 #include "wtg/util.h"
@@ -190,6 +191,14 @@ static bool has_table(const struct wtg_gate_run *run, int idx)
 	return run->tables[idx] && run->tables[idx]->nrows > 0;
 }
 
+bool wtg_gate_any_table(const struct wtg_gate_run *runs, int nruns, int idx)
+{
+	bool any = false;
+	for (int r = 0; r < nruns; r++)
+		any = any || has_table(&runs[r], idx);
+	return any;
+}
+
 /* Every headline figure of every experiment any run holds, run by run. Returns the count. */
 static int collect(const struct wtg_gate_run *runs, int nruns, double threshold, uint64_t seed,
 		   struct entry **out)
@@ -199,9 +208,7 @@ static int collect(const struct wtg_gate_run *runs, int nruns, double threshold,
 	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
 		int nh;
 		const struct wtg_headline *h = wtg_headlines_of(wtg_experiments[i], &nh);
-		bool any = false;
-		for (int r = 0; r < nruns; r++)
-			any = any || has_table(&runs[r], i);
+		bool any = wtg_gate_any_table(runs, nruns, i);
 		for (int k = 0; any && k < nh; k++) {
 			for (int r = 0; r < nruns; r++) {
 				if (n == cap && grow_entries(&e, &cap) < 0)
@@ -300,7 +307,7 @@ static void csv_report(FILE *f, const struct entry *e, int n, const struct wtg_g
 }
 
 static void json_report(FILE *f, const struct entry *e, int n, const struct wtg_gate_run *runs, int nruns,
-			double threshold_pct, int regressions)
+			double threshold_pct, int regressions, uint64_t seed, bool replication)
 {
 	fprintf(f, "{\n  \"tool\": \"wtg\",\n  \"comparison\": 1,\n  \"threshold_pct\": ");
 	num(f, threshold_pct > 0 ? threshold_pct : NAN, "null");
@@ -339,7 +346,12 @@ static void json_report(FILE *f, const struct entry *e, int n, const struct wtg_
 		wtg_json_string(f, x->run == 0 && x->v != WTG_V_MISSING ? NULL : missing_word(x));
 		putc('}', f);
 	}
-	fputs(n ? "\n  ]\n}\n" : "]\n}\n", f);
+	fputs(n ? "\n  ]" : "]", f);
+	if (replication) {
+		fputs(",\n  \"replication\": ", f);
+		wtg_replication_report(f, WTG_FMT_JSON, runs, nruns, seed);
+	}
+	fputs("\n}\n", f);
 }
 
 static void markdown_report(FILE *f, const struct entry *e, int n, const struct wtg_gate_run *runs)
@@ -366,6 +378,12 @@ static void markdown_report(FILE *f, const struct entry *e, int n, const struct 
 int wtg_gate_report(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
 		    double threshold_pct, uint64_t seed)
 {
+	return wtg_gate_report_replication(f, fmt, runs, nruns, threshold_pct, seed, false);
+}
+
+int wtg_gate_report_replication(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
+				double threshold_pct, uint64_t seed, bool replication)
+{
 	struct entry *e = NULL;
 	int n = collect(runs, nruns, threshold_pct / 100, seed, &e);
 	int regressions = 0;
@@ -377,7 +395,7 @@ int wtg_gate_report(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *run
 		csv_report(f, e, n, runs);
 		break;
 	case WTG_FMT_JSON:
-		json_report(f, e, n, runs, nruns, threshold_pct, regressions);
+		json_report(f, e, n, runs, nruns, threshold_pct, regressions, replication ? seed : 0, replication);
 		break;
 	case WTG_FMT_MARKDOWN:
 		markdown_report(f, e, n, runs);
@@ -386,6 +404,10 @@ int wtg_gate_report(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *run
 		text_report(f, e, n, runs, nruns, threshold_pct);
 		if (n == 0)
 			fputs("\nno headline figures in these runs\n", f);
+		if (replication) {
+			fputc('\n', f);
+			wtg_replication_report(f, WTG_FMT_TEXT, runs, nruns, seed);
+		}
 		if (threshold_pct > 0)
 			fprintf(f, "\ngate: %d figure%s worse than the baseline by more than %g%% (CI beyond "
 				   "it too)%s\n", regressions, regressions == 1 ? "" : "s", threshold_pct,

@@ -28,8 +28,10 @@
 #include "wtg/load.h"
 #include "wtg/options.h"
 #include "wtg/plan.h"
+#include "wtg/replicate.h"
 #include "wtg/report.h"
 #include "wtg/session.h"
+#include "wtg/stats.h"
 #include "wtg/tui.h"
 #include "wtg/util.h"
 
@@ -338,10 +340,13 @@ static void gate_run_of(struct wtg_gate_run *r, const struct wtg_run_meta *m, st
 		r->tables[i] = present[i] ? &tables[i] : NULL;
 }
 
-/* The comparison into path whole or not at all: a temporary file beside it, synced, renamed into
- * place (standard output, a device or a pipe is written into). Returns the regressions or -1. */
-static int save_comparison(const char *path, enum wtg_format fmt, const struct wtg_gate_run *runs, int n,
-			   double thr, uint64_t seed)
+/* What writes a comparison or the replicated runs into a file: returns >= 0 (regressions, figures
+ * that warned), or -1 on a write error. */
+typedef int (*whole_fn)(FILE *f, enum wtg_format fmt, const void *arg);
+
+/* path written by write, whole or not at all: a temporary file beside it, synced, renamed into place
+ * (standard output, a device or a pipe is written into). Returns what write returned, or -1. */
+static int save_whole(const char *path, enum wtg_format fmt, whole_fn write, const void *arg)
 {
 	struct stat st;
 	bool stream = wtg_report_is_stdout(path) || (stat(path, &st) == 0 && !S_ISREG(st.st_mode));
@@ -354,7 +359,7 @@ static int save_comparison(const char *path, enum wtg_format fmt, const struct w
 		fchmod(fd, 0666 & ~um);
 	}
 	FILE *f = wtg_report_is_stdout(path) ? stdout : stream ? fopen(path, "w") : fd >= 0 ? fdopen(fd, "w") : NULL;
-	int reg = f ? wtg_gate_report(f, fmt, runs, n, thr, seed) : -1;
+	int reg = f ? write(f, fmt, arg) : -1;
 	bool ok = reg >= 0 && fflush(f) == 0 && (stream || fsync(fileno(f)) == 0);
 	int err = errno;
 	if (f && f != stdout && fclose(f) != 0)
@@ -374,20 +379,34 @@ static int save_comparison(const char *path, enum wtg_format fmt, const struct w
 	return reg;
 }
 
+struct comparison {
+	const struct wtg_gate_run *runs;
+	int n;
+	double thr;
+	uint64_t seed;
+	bool replication;	/* one machine, one set of options: the replication table too */
+};
+
+static int write_comparison(FILE *f, enum wtg_format fmt, const void *arg)
+{
+	const struct comparison *c = arg;
+	return wtg_gate_report_replication(f, fmt, c->runs, c->n, c->thr, c->seed, c->replication);
+}
+
 /* The comparison (or the gate) on standard output, or into each -o when nothing was measured.
  * Returns 0, 3 for a regression under --baseline, 1 for a write error. */
 static int compare_out(const struct wtg_options *o, const struct wtg_gate_run *runs, int n)
 {
-	wtg_gate_warn_differences(stderr, runs, n);
-	double thr = o->baseline ? o->threshold_pct : 0;
+	int differ = wtg_gate_warn_differences(stderr, runs, n);
+	struct comparison c = { runs, n, o->baseline ? o->threshold_pct : 0, o->seed,
+				o->mode == WTG_MODE_LOAD && !o->baseline && differ == 0 };
 	int reg = 0;
 	if (o->mode == WTG_MODE_LOAD && o->noutputs) {
 		for (int i = 0; i < o->noutputs; i++)
-			if ((reg = save_comparison(o->outputs[i].path, o->outputs[i].format, runs, n, thr,
-						   o->seed)) < 0)
+			if ((reg = save_whole(o->outputs[i].path, o->outputs[i].format, write_comparison, &c)) < 0)
 				return 1;
 	} else {
-		reg = wtg_gate_report(stdout, o->format, runs, n, thr, o->seed);
+		reg = write_comparison(stdout, o->format, &c);
 	}
 	if (reg < 0 || fflush(stdout) != 0) {
 		wtg_error("writing the comparison: %s", strerror(errno ? errno : EIO));
@@ -418,7 +437,8 @@ static int run_load(const struct wtg_options *o)
 	return compare_out(o, runs, saved.n);
 }
 
-static int run_headless(struct wtg_session *s, const struct wtg_options *o)
+/* A headless run's signals and progress line. */
+static void headless_begin(const struct wtg_options *o, struct progress *pr)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -428,11 +448,104 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 	sigaction(SIGHUP, &sa, NULL);
 	/* a file size limit fails the write (EFBIG) with a message instead of killing wtg */
 	signal(SIGXFSZ, SIG_IGN);
-
-	struct progress pr = { .on = o->progress == WTG_PROGRESS_ALWAYS ||
-				     (o->progress == WTG_PROGRESS_AUTO && isatty(STDERR_FILENO)) };
+	*pr = (struct progress){ .on = o->progress == WTG_PROGRESS_ALWAYS ||
+				       (o->progress == WTG_PROGRESS_AUTO && isatty(STDERR_FILENO)) };
 	for (int i = 0; i < wtg_nexperiments; i++)
-		pr.total += o->selected[i];
+		pr->total += o->selected[i];
+}
+
+struct replicas_out {
+	const struct wtg_replicas *rp;
+	uint64_t seed;
+};
+
+static int write_replicas(FILE *f, enum wtg_format fmt, const void *arg)
+{
+	const struct replicas_out *x = arg;
+	return wtg_replicas_write(f, fmt, x->rp, x->seed);
+}
+
+/* Every run whole and the replication table: on standard output, or into each -o (then the table
+ * alone on standard output unless --quiet or an -o is standard output). Returns the exit status. */
+static int replicas_out(struct wtg_replicas *rp, const struct wtg_options *o)
+{
+	const struct replicas_out x = { rp, o->seed };
+	for (int i = 0; i < o->noutputs; i++)
+		if (save_whole(o->outputs[i].path, o->outputs[i].format, write_replicas, &x) < 0)
+			return 1;
+	int rc = 0;
+	if (o->noutputs == 0)
+		rc = write_replicas(stdout, o->format, &x);
+	else if (!o->quiet && !output_is_stdout(o)) {
+		struct wtg_gate_run runs[WTG_MAX_REPLICATES];
+		for (int r = 0; r < rp->n; r++) {
+			memset(&runs[r], 0, sizeof runs[r]);
+			gate_run_of(&runs[r], &rp->l[r].meta, rp->l[r].tables, rp->l[r].present);
+		}
+		rc = wtg_replication_report(stdout, WTG_FMT_TEXT, runs, rp->n, o->seed);
+	}
+	if (rc < 0 || fflush(stdout) != 0) {
+		if (errno == EPIPE)
+			return 128 + SIGPIPE;
+		wtg_error("writing the runs: %s", strerror(errno ? errno : EIO));
+		return 1;
+	}
+	return 0;
+}
+
+/* --replicate=N: the selected experiments N times, each pass in an order the seeded generator
+ * shuffles afresh, so that each experiment's runs alternate with the others'; every pass is kept
+ * whole (its JSON report, read back as a saved run) for the replication table. */
+static int run_replicated(struct wtg_session *s, const struct wtg_options *o)
+{
+	struct progress pr;
+	headless_begin(o, &pr);
+	struct wtg_replicas rp;
+	if (wtg_replicas_init(&rp) < 0 || wtg_session_start(s) < 0) {
+		wtg_replicas_free(&rp);
+		return 1;
+	}
+	struct wtg_rng rng;
+	wtg_rng_seed(&rng, o->seed ^ 0x7265706c69636174ull);
+	int status = 0;
+	for (int r = 0; r < o->replicate && !got_signal && status == 0; r++) {
+		int order[WTG_MAX_EXP], n = 0;
+		for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
+			if (o->selected[i])
+				order[n++] = i;
+		wtg_shuffle_int(&rng, order, (size_t)n);
+		wtg_report_run_begin();
+		for (int k = 0; k < n; k++)
+			wtg_session_enqueue(s, order[k]);
+		wait_run(s, o, &pr);
+		wtg_report_run_end();
+		char err[1024];
+		if (got_signal)
+			break;
+		if (report_failures(s, o))
+			status = 1;
+		else if (wtg_replicas_take(&rp, s, o->selected, order, n, err, sizeof err) < 0) {
+			wtg_error("%s", err);
+			status = 1;
+		}
+	}
+	if (got_signal) {
+		int sig = got_signal;
+		wtg_session_shutdown(s);
+		wtg_replicas_free(&rp);
+		fprintf(stderr, "wtg: stopped by signal %d (%s)\n", sig, strsignal(sig));
+		return 128 + sig;
+	}
+	if (status == 0)
+		status = replicas_out(&rp, o);
+	wtg_replicas_free(&rp);
+	return status;
+}
+
+static int run_headless(struct wtg_session *s, const struct wtg_options *o)
+{
+	struct progress pr;
+	headless_begin(o, &pr);
 	wtg_report_run_begin();
 	if (wtg_session_start(s) < 0)
 		return 1;
@@ -523,6 +636,8 @@ int main(int argc, char **argv)
 	int status;
 	if (load_dash)
 		status = wtg_tui_main_loaded(&s, saved.l, saved.n);
+	else if (o.mode == WTG_MODE_RUN && o.replicate)
+		status = run_replicated(&s, &o);
 	else if (o.mode == WTG_MODE_RUN)
 		status = run_headless(&s, &o);
 	else

@@ -23,6 +23,9 @@ struct wtg_gate_run {
 	struct wtg_table *tables[WTG_MAX_EXP];
 };
 
+/* Whether any of the runs has rows of experiment idx. */
+bool wtg_gate_any_table(const struct wtg_gate_run *runs, int nruns, int idx);
+
 /* A figure taken from a table: its value, CI and raw samples (pointing into the table). */
 struct wtg_figure {
 	bool found;
@@ -58,5 +61,9 @@ int wtg_gate_warn_differences(FILE *f, const struct wtg_gate_run *runs, int nrun
  * write error. */
 int wtg_gate_report(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
 		    double threshold_pct, uint64_t seed);
+/* The same, and with replication set (runs of one machine and one set of options) the replication
+ * table after it in text, or as the json document's "replication" member (csv and markdown: none). */
+int wtg_gate_report_replication(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
+				double threshold_pct, uint64_t seed, bool replication);
 
 #endif
