@@ -12,7 +12,7 @@
 #include "wtg/conditions.h"
 #include "wtg/util.h"
 
-#define WTG_MAX_COLS 24
+#define WTG_MAX_COLS 32
 
 enum wtg_vtype { WTG_T_NA = 0, WTG_T_INT, WTG_T_REAL, WTG_T_TEXT };
 

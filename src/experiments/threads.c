@@ -380,8 +380,8 @@ static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds
 	sw->gbps[v] = gbps;
 	keep_samples(sw, v, res);
 	const double g1 = var->base >= 0 ? sw->gbps[var->base] : 0;
-	double slo = NAN, shi = NAN;
-	if (g1 > 0)
+	double slo = NAN, shi = NAN;	/* the one-thread row's own speedup is 1 exactly: no interval */
+	if (g1 > 0 && var->base != v)
 		wtg_bootstrap_ratio_ci(sw->samp[v], sw->nsamp[v], sw->samp[var->base], sw->nsamp[var->base], 0.5,
 				       WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, wtg_ctx_seed(ctx, (unsigned)v),
 				       &slo, &shi);
