@@ -268,7 +268,10 @@ int wtg_replicas_take(struct wtg_replicas *rp, struct wtg_session *s, const bool
 		free(buf);
 		return -1;
 	}
-	if (!rp->l[r].meta.label[0] || !strcmp(rp->l[r].meta.label, "live"))
+	/* "run 2", or "quiet 2" under --label=quiet: the table tells the runs apart */
+	if (s->opt->label)
+		snprintf(rp->l[r].meta.label, sizeof rp->l[r].meta.label, "%.100s %d", s->opt->label, r + 1);
+	else
 		wtg_strlcpy(rp->l[r].meta.label, name, sizeof rp->l[r].meta.label);
 	rp->json[r] = buf;
 	rp->len[r] = len;

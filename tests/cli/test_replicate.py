@@ -75,13 +75,14 @@ check(rep["status"] == ("warn" if any(f["status"] == "warn" for f in rep["figure
       "the document's replication status is warn exactly when a figure warns")
 
 # --- --replicate=2, text: both runs' reports, then the table and the check --------------------------
-status, out, err = run("--run=syscall", "--quick", "--replicate=2", "--dir=" + tmp)
+status, out, err = run("--run=syscall", "--quick", "--replicate=2", "--dir=" + tmp, "--label=q")
 check(status == 0, "--replicate=2 as text exits 0 (%s)" % err.strip())
 check("=== run 1 of 2" in out and "=== run 2 of 2" in out, "both runs' reports are printed")
 check(out.count("== syscall: ") == 2, "each run's report holds syscall")
 check("replication: 2 runs, each run's 95% CI against the other runs' medians" in out, "the table's heading")
-check(re.search(r"^  run 1 +[\d.]+ +\[[\d.]+, [\d.]+\] +[01] of 1$", out, re.M) is not None,
-      "run 1's line: median, CI, holds: %r" % out[-800:])
+check(re.search(r"^  q 1 +[\d.]+ +\[[\d.]+, [\d.]+\] +[01] of 1$", out, re.M) is not None
+      and re.search(r"^  q 2 +[\d.]+ ", out, re.M) is not None,
+      "each run's line, named by --label and its number: median, CI, holds: %r" % out[-800:])
 check(re.search(r"^(ok|warn) +replication: ", out, re.M) is not None, "the replication check line")
 check(re.search(r"between runs: [\d.]+ to [\d.]+, a spread of [\d.]+% of their median", out) is not None,
       "the spread between the runs")
