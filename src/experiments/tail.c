@@ -366,8 +366,7 @@ static int tail_verdict(const struct wtg_table *t, char *buf, size_t len)
 	double w = wtg_verdict_value(t, "condition", "burners off", "runq_wait_pct");
 	double o = wtg_verdict_value(t, "condition", "burners off", "others_runnable");
 	if (isfinite(r) && (w > QUIET_WAIT_PCT || o >= QUIET_OTHERS))
-		return wtg_verdict_fmt(buf, len, true, "p99 x%.1f with the burners, but the quiet blocks were "
-				       "busy too (%.1f other tasks runnable)", r, isfinite(o) ? o : 0.0);
+		return wtg_verdict_fmt(buf, len, true, "p99 x%.1f with burners; quiet blocks busy too", r);
 	return wtg_verdict_fmt(buf, len, isfinite(r), "burners multiply the p99 by %.1f", r);
 }
 
