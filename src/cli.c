@@ -451,6 +451,16 @@ static int opt_load(struct parse_state *ps, const char *arg)
 	return 0;
 }
 
+static int opt_replicate(struct parse_state *ps, const char *arg)
+{
+	long v;
+	if (parse_int(arg, 2, WTG_MAX_REPLICATES, &v) < 0)
+		return usage_error("--replicate must be a whole number of runs from 2 to %d, not '%s'",
+				   WTG_MAX_REPLICATES, arg);
+	ps->o->replicate = (int)v;
+	return 0;
+}
+
 static int opt_label(struct parse_state *ps, const char *arg)
 {
 	if (!*arg || strlen(arg) > 64)
@@ -561,6 +571,11 @@ static const struct opt_desc opts[] = {
 	  "again in --format or to -o files, nothing measured; with more,\n"
 	  "or with --run: each headline figure per run and its ratio to\n"
 	  "the first, with a CI", opt_load },
+	{ "replicate", 0, required_argument, "=N", G_SAVED,
+	  "with --run: run the experiments N times, alternating in seeded\n"
+	  "order; keep every run, and per headline figure each run's median\n"
+	  "and CI, the spread between runs and how many of the other runs'\n"
+	  "medians each CI holds (text or json)", opt_replicate },
 	{ "label", 0, required_argument, "=TEXT", G_SAVED, "the live run's name in its report and in comparisons",
 	  opt_label },
 	{ "baseline", 0, required_argument, "=FILE", G_SAVED,
@@ -789,6 +804,8 @@ static int check_dry_run(struct wtg_options *o, const struct parse_state *ps)
 {
 	if (o->nloads || o->baseline)
 		return usage_error("--dry-run plans a live run, not --load or --baseline");
+	if (o->replicate)
+		return usage_error("--dry-run plans one run, not --replicate");
 	if (o->noutputs)
 		return usage_error("--dry-run prints on standard output, not to --output files");
 	if (o->format != WTG_FMT_TEXT && o->format != WTG_FMT_JSON)
@@ -801,6 +818,21 @@ static int check_dry_run(struct wtg_options *o, const struct parse_state *ps)
 		o->selected[i] = true;
 	o->mode = WTG_MODE_DRYRUN;
 	return o->file ? check_datafile(o) : 0;
+}
+
+/* --replicate: a live run of its own, printed as text or json. */
+static int check_replicate(const struct wtg_options *o, const struct parse_state *ps)
+{
+	if (!ps->run_given)
+		return usage_error("--replicate goes with --run");
+	if (o->nloads || o->baseline)
+		return usage_error("--replicate compares its own runs, not --load or --baseline");
+	if (o->format != WTG_FMT_TEXT && o->format != WTG_FMT_JSON)
+		return usage_error("--replicate prints text or json, not %s", wtg_writers[o->format].name);
+	for (int i = 0; i < o->noutputs; i++)
+		if (o->outputs[i].format != WTG_FMT_TEXT && o->outputs[i].format != WTG_FMT_JSON)
+			return usage_error("--output '%s': --replicate writes text or json", o->outputs[i].path);
+	return 0;
 }
 
 /* The checks across options and against the file system, once the mode is known. */
@@ -826,6 +858,8 @@ static int check_options(struct wtg_options *o, const struct parse_state *ps)
 				   wtg_writers[o->format].name);
 	if (o->threshold_given && !o->baseline)
 		return usage_error("--threshold goes with --baseline");
+	if (o->replicate && check_replicate(o, ps))
+		return 2;
 	if (o->file && o->size_given)
 		return usage_error("--size is for the file wtg creates, not for --file");
 	if (o->file && ps->dir_given)

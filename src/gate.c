@@ -9,87 +9,10 @@
 #include <string.h>
 
 #include "wtg/gate.h"
+#include "wtg/replicate.h"
 #include "wtg/report.h"
 #include "wtg/stats.h"
 #include "wtg/util.h"
-
-/* Median of n draws with replacement from v (scratch holds n). */
-static double resample_median(const double *v, size_t n, double *scratch, struct wtg_rng *rng)
-{
-	for (size_t i = 0; i < n; i++)
-		scratch[i] = v[wtg_rng_below(rng, n)];
-	wtg_sort(scratch, n);
-	return wtg_quantile_sorted(scratch, n, 0.5);
-}
-
-/* The finite samples of f, copied (the caller frees); n gets how many. */
-static double *finite_samples(const struct wtg_figure *f, size_t *n)
-{
-	double *v = malloc((f->nsamples ? f->nsamples : 1) * sizeof *v);
-	*n = 0;
-	for (size_t i = 0; v && i < f->nsamples; i++)
-		if (isfinite(f->samples[i]))
-			v[(*n)++] = f->samples[i];
-	return v;
-}
-
-/* Percentile bootstrap of median(now) / median(base): 2000 resamples of each. */
-static int bootstrap_ratio(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *lo,
-			   double *hi)
-{
-	enum { B = 2000 };
-	size_t nb, nn;
-	double *b = finite_samples(base, &nb), *w = finite_samples(now, &nn);
-	int rc = -1;
-	double *scratch = b && w ? malloc((nb > nn ? nb : nn) * sizeof *scratch) : NULL;
-	double *ratios = scratch ? malloc(B * sizeof *ratios) : NULL;
-	if (ratios && nb >= 2 && nn >= 2) {
-		struct wtg_rng rng;
-		wtg_rng_seed(&rng, seed ^ 0x6761746572617469ull);
-		size_t k = 0;
-		for (int i = 0; i < B; i++) {
-			double mb = resample_median(b, nb, scratch, &rng);
-			double mn = resample_median(w, nn, scratch, &rng);
-			if (mb != 0 && isfinite(mn / mb))
-				ratios[k++] = mn / mb;
-		}
-		if (k > B / 2) {
-			wtg_sort(ratios, k);
-			*lo = wtg_quantile_sorted(ratios, k, (1 - WTG_BOOTSTRAP_CONF) / 2);
-			*hi = wtg_quantile_sorted(ratios, k, (1 + WTG_BOOTSTRAP_CONF) / 2);
-			rc = 0;
-		}
-	}
-	free(scratch);
-	free(ratios);
-	free(b);
-	free(w);
-	return rc;
-}
-
-void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *ratio,
-		  double *lo, double *hi, const char **method)
-{
-	*ratio = *lo = *hi = NAN;
-	*method = "none";
-	if (!base->found || !now->found || base->value == 0)
-		return;
-	*ratio = now->value / base->value;
-	if (base->samples && now->samples && bootstrap_ratio(base, now, seed, lo, hi) == 0) {
-		*method = "bootstrap";
-		return;
-	}
-	/* each side's interval read as a normal one on the log scale: the ratio's standard error is
-	 * the root of the sum of squares (independent runs), its interval centred on the log ratio */
-	if (base->lo > 0 && base->hi >= base->lo && now->lo > 0 && now->hi >= now->lo && *ratio > 0) {
-		double z = 1.959963985;
-		double sb = (log(base->hi) - log(base->lo)) / (2 * z), sn = (log(now->hi) - log(now->lo)) / (2 * z);
-		double half = z * sqrt(sb * sb + sn * sn);
-		*lo = exp(log(*ratio) - half);
-		*hi = exp(log(*ratio) + half);
-		*method = "from CIs";
-	}
-}
 
 enum wtg_verdict wtg_verdict_of(double ratio, double lo, double hi, bool higher_better, double threshold)
 {
@@ -197,6 +120,14 @@ static bool has_table(const struct wtg_gate_run *run, int idx)
 	return run->tables[idx] && run->tables[idx]->nrows > 0;
 }
 
+bool wtg_gate_any_table(const struct wtg_gate_run *runs, int nruns, int idx)
+{
+	bool any = false;
+	for (int r = 0; r < nruns; r++)
+		any = any || has_table(&runs[r], idx);
+	return any;
+}
+
 /* Every headline figure of every experiment any run holds, run by run. Returns the count. */
 static int collect(const struct wtg_gate_run *runs, int nruns, double threshold, uint64_t seed,
 		   struct entry **out)
@@ -206,9 +137,7 @@ static int collect(const struct wtg_gate_run *runs, int nruns, double threshold,
 	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
 		int nh;
 		const struct wtg_headline *h = wtg_headlines_of(wtg_experiments[i], &nh);
-		bool any = false;
-		for (int r = 0; r < nruns; r++)
-			any = any || has_table(&runs[r], i);
+		bool any = wtg_gate_any_table(runs, nruns, i);
 		for (int k = 0; any && k < nh; k++) {
 			for (int r = 0; r < nruns; r++) {
 				if (n == cap && grow_entries(&e, &cap) < 0)
@@ -315,7 +244,7 @@ static void csv_report(FILE *f, const struct entry *e, int n, const struct wtg_g
 }
 
 static void json_report(FILE *f, const struct entry *e, int n, const struct wtg_gate_run *runs, int nruns,
-			double threshold_pct, int regressions)
+			double threshold_pct, int regressions, uint64_t seed, bool replication)
 {
 	fprintf(f, "{\n  \"tool\": \"wtg\",\n  \"comparison\": 1,\n  \"threshold_pct\": ");
 	num(f, threshold_pct > 0 ? threshold_pct : NAN, "null");
@@ -354,7 +283,12 @@ static void json_report(FILE *f, const struct entry *e, int n, const struct wtg_
 		wtg_json_string(f, x->run == 0 && x->v != WTG_V_MISSING ? NULL : missing_word(x));
 		putc('}', f);
 	}
-	fputs(n ? "\n  ]\n}\n" : "]\n}\n", f);
+	fputs(n ? "\n  ]" : "]", f);
+	if (replication) {
+		fputs(",\n  \"replication\": ", f);
+		wtg_replication_report(f, WTG_FMT_JSON, runs, nruns, seed);
+	}
+	fputs("\n}\n", f);
 }
 
 static void markdown_report(FILE *f, const struct entry *e, int n, const struct wtg_gate_run *runs)
@@ -380,6 +314,12 @@ static void markdown_report(FILE *f, const struct entry *e, int n, const struct 
 int wtg_gate_report(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
 		    double threshold_pct, uint64_t seed)
 {
+	return wtg_gate_report_replication(f, fmt, runs, nruns, threshold_pct, seed, false);
+}
+
+int wtg_gate_report_replication(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
+				double threshold_pct, uint64_t seed, bool replication)
+{
 	struct entry *e = NULL;
 	int n = collect(runs, nruns, threshold_pct / 100, seed, &e);
 	int regressions = 0;
@@ -391,7 +331,7 @@ int wtg_gate_report(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *run
 		csv_report(f, e, n, runs);
 		break;
 	case WTG_FMT_JSON:
-		json_report(f, e, n, runs, nruns, threshold_pct, regressions);
+		json_report(f, e, n, runs, nruns, threshold_pct, regressions, replication ? seed : 0, replication);
 		break;
 	case WTG_FMT_MARKDOWN:
 		markdown_report(f, e, n, runs);
@@ -400,6 +340,10 @@ int wtg_gate_report(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *run
 		text_report(f, e, n, runs, nruns, threshold_pct);
 		if (n == 0)
 			fputs("\nno headline figures in these runs\n", f);
+		if (replication) {
+			fputc('\n', f);
+			wtg_replication_report(f, WTG_FMT_TEXT, runs, nruns, seed);
+		}
 		if (threshold_pct > 0)
 			fprintf(f, "\ngate: %d figure%s worse than the baseline by more than %g%% (CI beyond "
 				   "it too)%s\n", regressions, regressions == 1 ? "" : "s", threshold_pct,

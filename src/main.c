@@ -29,8 +29,10 @@
 #include "wtg/options.h"
 #include "wtg/paths.h"
 #include "wtg/plan.h"
+#include "wtg/replicate.h"
 #include "wtg/report.h"
 #include "wtg/session.h"
+#include "wtg/stats.h"
 #include "wtg/tui.h"
 #include "wtg/util.h"
 
@@ -398,51 +400,66 @@ static void gate_run_of(struct wtg_gate_run *r, const struct wtg_run_meta *m, st
 		r->tables[i] = present[i] ? &tables[i] : NULL;
 }
 
-/* A comparison as a report another writer makes (wtg_report_save_with). */
-struct comparison {
+/* What writes a comparison or the replicated runs into a file: returns >= 0 (regressions, figures
+ * that warned), or -1 on a write error. */
+typedef int (*whole_fn)(FILE *f, enum wtg_format fmt, const void *arg);
+
+/* A whole_fn as a report another writer makes (wtg_report_save_with), keeping what it returned. */
+struct whole {
+	whole_fn write;
 	enum wtg_format fmt;
+	const void *arg;
+	int ret;
+};
+
+static int write_whole(FILE *f, void *arg)
+{
+	struct whole *w = arg;
+	w->ret = w->write(f, w->fmt, w->arg);
+	return w->ret < 0 ? -1 : 0;
+}
+
+/* path written by write, whole or not at all, as a report is saved. Returns what write returned, or
+ * -1. */
+static int save_whole(const char *path, enum wtg_format fmt, whole_fn write, const void *arg)
+{
+	struct whole w = { write, fmt, arg, 0 };
+	char err[512];
+	if (wtg_report_save_with(path, write_whole, &w, err, sizeof err) < 0) {
+		wtg_error("%s", err);
+		return -1;
+	}
+	return w.ret;
+}
+
+struct comparison {
 	const struct wtg_gate_run *runs;
 	int n;
 	double thr;
 	uint64_t seed;
-	int reg;	/* the regressions it found */
+	bool replication;	/* one machine, one set of options: the replication table too */
 };
 
-static int write_comparison(FILE *f, void *arg)
+static int write_comparison(FILE *f, enum wtg_format fmt, const void *arg)
 {
-	struct comparison *c = arg;
-	c->reg = wtg_gate_report(f, c->fmt, c->runs, c->n, c->thr, c->seed);
-	return c->reg < 0 ? -1 : 0;
-}
-
-/* The comparison into path whole or not at all, as a report is saved. Returns the regressions or
- * -1. */
-static int save_comparison(const char *path, enum wtg_format fmt, const struct wtg_gate_run *runs, int n,
-			   double thr, uint64_t seed)
-{
-	struct comparison c = { fmt, runs, n, thr, seed, 0 };
-	char err[512];
-	if (wtg_report_save_with(path, write_comparison, &c, err, sizeof err) < 0) {
-		wtg_error("%s", err);
-		return -1;
-	}
-	return c.reg;
+	const struct comparison *c = arg;
+	return wtg_gate_report_replication(f, fmt, c->runs, c->n, c->thr, c->seed, c->replication);
 }
 
 /* The comparison (or the gate) on standard output, or into each -o when nothing was measured.
  * Returns 0, 3 for a regression under --baseline, 1 for a write error. */
 static int compare_out(const struct wtg_options *o, const struct wtg_gate_run *runs, int n)
 {
-	wtg_gate_warn_differences(stderr, runs, n);
-	double thr = o->baseline ? o->threshold_pct : 0;
+	int differ = wtg_gate_warn_differences(stderr, runs, n);
+	struct comparison c = { runs, n, o->baseline ? o->threshold_pct : 0, o->seed,
+				o->mode == WTG_MODE_LOAD && !o->baseline && differ == 0 };
 	int reg = 0;
 	if (o->mode == WTG_MODE_LOAD && o->noutputs) {
 		for (int i = 0; i < o->noutputs; i++)
-			if ((reg = save_comparison(o->outputs[i].path, o->outputs[i].format, runs, n, thr,
-						   o->seed)) < 0)
+			if ((reg = save_whole(o->outputs[i].path, o->outputs[i].format, write_comparison, &c)) < 0)
 				return 1;
 	} else {
-		reg = wtg_gate_report(stdout, o->format, runs, n, thr, o->seed);
+		reg = write_comparison(stdout, o->format, &c);
 	}
 	if (reg < 0 || fflush(stdout) != 0) {
 		wtg_error("writing the comparison: %s", strerror(errno ? errno : EIO));
@@ -474,7 +491,8 @@ static int run_load(const struct wtg_options *o)
 	return compare_out(o, runs, saved.n);
 }
 
-static int run_headless(struct wtg_session *s, const struct wtg_options *o)
+/* A headless run's signals and progress line. */
+static void headless_begin(struct wtg_session *s, const struct wtg_options *o, struct progress *pr)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -484,10 +502,103 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 	sigaction(SIGHUP, &sa, NULL);
 	/* a file size limit fails the write (EFBIG) with a message instead of killing wtg */
 	signal(SIGXFSZ, SIG_IGN);
+	*pr = (struct progress){ .on = o->progress == WTG_PROGRESS_ALWAYS ||
+				       (o->progress == WTG_PROGRESS_AUTO && isatty(STDERR_FILENO)) };
+	progress_begin(pr, s, o);
+}
 
-	static struct progress pr;
-	pr.on = o->progress == WTG_PROGRESS_ALWAYS || (o->progress == WTG_PROGRESS_AUTO && isatty(STDERR_FILENO));
-	progress_begin(&pr, s, o);
+struct replicas_out {
+	const struct wtg_replicas *rp;
+	uint64_t seed;
+};
+
+static int write_replicas(FILE *f, enum wtg_format fmt, const void *arg)
+{
+	const struct replicas_out *x = arg;
+	return wtg_replicas_write(f, fmt, x->rp, x->seed);
+}
+
+/* Every run whole and the replication table: on standard output, or into each -o (then the table
+ * alone on standard output unless --quiet or an -o is standard output). Returns the exit status. */
+static int replicas_out(struct wtg_replicas *rp, const struct wtg_options *o)
+{
+	const struct replicas_out x = { rp, o->seed };
+	for (int i = 0; i < o->noutputs; i++)
+		if (save_whole(o->outputs[i].path, o->outputs[i].format, write_replicas, &x) < 0)
+			return 1;
+	int rc = 0;
+	if (o->noutputs == 0)
+		rc = write_replicas(stdout, o->format, &x);
+	else if (!o->quiet && !output_is_stdout(o)) {
+		struct wtg_gate_run runs[WTG_MAX_REPLICATES];
+		for (int r = 0; r < rp->n; r++) {
+			memset(&runs[r], 0, sizeof runs[r]);
+			gate_run_of(&runs[r], &rp->l[r].meta, rp->l[r].tables, rp->l[r].present);
+		}
+		rc = wtg_replication_report(stdout, WTG_FMT_TEXT, runs, rp->n, o->seed);
+	}
+	if (rc < 0 || fflush(stdout) != 0) {
+		if (errno == EPIPE)
+			return 128 + SIGPIPE;
+		wtg_error("writing the runs: %s", strerror(errno ? errno : EIO));
+		return 1;
+	}
+	return 0;
+}
+
+/* --replicate=N: the selected experiments N times, each pass in an order the seeded generator
+ * shuffles afresh, so that each experiment's runs alternate with the others'; every pass is kept
+ * whole (its JSON report, read back as a saved run) for the replication table. */
+static int run_replicated(struct wtg_session *s, const struct wtg_options *o)
+{
+	struct progress pr;
+	headless_begin(s, o, &pr);
+	struct wtg_replicas rp;
+	if (wtg_replicas_init(&rp) < 0 || wtg_session_start(s) < 0) {
+		wtg_replicas_free(&rp);
+		return 1;
+	}
+	struct wtg_rng rng;
+	wtg_rng_seed(&rng, o->seed ^ 0x7265706c69636174ull);
+	int status = 0;
+	for (int r = 0; r < o->replicate && !got_signal && status == 0; r++) {
+		int order[WTG_MAX_EXP], n = 0;
+		for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
+			if (o->selected[i])
+				order[n++] = i;
+		wtg_shuffle_int(&rng, order, (size_t)n);
+		wtg_report_run_begin();
+		for (int k = 0; k < n; k++)
+			wtg_session_enqueue(s, order[k]);
+		wait_run(s, o, &pr);
+		wtg_report_run_end();
+		char err[1024];
+		if (got_signal)
+			break;
+		if (report_failures(s, o))
+			status = 1;
+		else if (wtg_replicas_take(&rp, s, o->selected, order, n, err, sizeof err) < 0) {
+			wtg_error("%s", err);
+			status = 1;
+		}
+	}
+	if (got_signal) {
+		int sig = got_signal;
+		wtg_session_shutdown(s);
+		wtg_replicas_free(&rp);
+		fprintf(stderr, "wtg: stopped by signal %d (%s)\n", sig, strsignal(sig));
+		return 128 + sig;
+	}
+	if (status == 0)
+		status = replicas_out(&rp, o);
+	wtg_replicas_free(&rp);
+	return status;
+}
+
+static int run_headless(struct wtg_session *s, const struct wtg_options *o)
+{
+	struct progress pr;
+	headless_begin(s, o, &pr);
 	wtg_report_run_begin();
 	if (wtg_session_start(s) < 0)
 		return 1;
@@ -583,6 +694,8 @@ int main(int argc, char **argv)
 	int status;
 	if (load_dash)
 		status = wtg_tui_main_loaded(&s, saved.l, saved.n);
+	else if (o.mode == WTG_MODE_RUN && o.replicate)
+		status = run_replicated(&s, &o);
 	else if (o.mode == WTG_MODE_RUN)
 		status = run_headless(&s, &o);
 	else

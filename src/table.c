@@ -38,21 +38,39 @@ static char *xstrdup(const char *s)
 		}                                                                \
 	} while (0)
 
+/* Called with the lock held: gen moves; the reader is woken at once when urgent, else when the last
+ * wake is WTG_WAKE_MIN_NS old. */
+static void notify(struct wtg_table *t, bool urgent)
+{
+	t->gen++;
+	if (t->wake_fd < 0)
+		return;
+	int64_t now = wtg_now_ns();
+	if (!urgent && now - t->woke_ns < WTG_WAKE_MIN_NS)
+		return;
+	t->woke_ns = now;
+	uint64_t one = 1;
+	(void)!write(t->wake_fd, &one, sizeof one);
+}
+
 /* Called with the lock held: the progress moved (gen), nothing a view draws from. */
 static void progressed(struct wtg_table *t)
 {
-	t->gen++;
-	if (t->wake_fd >= 0) {
-		uint64_t one = 1;
-		(void)!write(t->wake_fd, &one, sizeof one);
-	}
+	notify(t, false);
 }
 
 /* Called with the lock held: what the table holds changed (version and gen). */
 static void changed(struct wtg_table *t)
 {
 	t->version++;
-	progressed(t);
+	notify(t, false);
+}
+
+/* Called with the lock held: the state changed or the run failed; the reader hears of it at once. */
+static void changed_now(struct wtg_table *t)
+{
+	t->version++;
+	notify(t, true);
 }
 
 void wtg_table_init(struct wtg_table *t, const struct wtg_experiment *exp)
@@ -288,7 +306,7 @@ void wtg_table_set_state(struct wtg_table *t, enum wtg_state s)
 		t->started_ns = wtg_now_ns();
 	else if (s != WTG_IDLE)
 		t->finished_ns = wtg_now_ns();
-	changed(t);
+	changed_now(t);
 	pthread_mutex_unlock(&t->lock);
 }
 
@@ -298,7 +316,7 @@ void wtg_table_fail(struct wtg_table *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	pthread_mutex_lock(&t->lock);
 	vsnprintf(t->error, sizeof t->error, fmt, ap);
-	changed(t);
+	changed_now(t);
 	pthread_mutex_unlock(&t->lock);
 	va_end(ap);
 }

@@ -106,6 +106,13 @@ struct wtg_figure {
 /* Read h's figure from t (t locked by the caller, or not shared). */
 void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, struct wtg_figure *f);
 
+/* now/base and its 95% CI: a percentile bootstrap of the ratio of medians (resamples drawn with a
+ * generator seeded with seed) when both have raw samples, else one combined from the two CIs (each
+ * read as normal on the log scale, the runs independent), else none (NAN). method gets
+ * "bootstrap", "from CIs" or "none". */
+void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *ratio,
+		  double *lo, double *hi, const char **method);
+
 /* How compare takes this experiment's headline figure: one short measurement (well under a second)
  * honouring the conditions in force; NAN after wtg_table_fail(). fn NULL: compare cannot pair it. */
 struct wtg_pairing {
@@ -242,6 +249,12 @@ double wtg_verdict_value(const struct wtg_table *t, const char *key_col, const c
  * key_col reads key (key_col NULL: every row); *row gets that row when not NULL. NAN when none. */
 double wtg_verdict_extreme(const struct wtg_table *t, const char *key_col, const char *key, const char *col,
 			   int most, int *row);
+/* For a verdict: the ratio of column col of row rn to that of row rd, with its 95% CI: a bootstrap
+ * of the ratio of medians (wtg_bootstrap_ratio_ci) from the series named sn and sd when both exist,
+ * else combined from the rows' CI columns col_ci_low and col_ci_high (wtg_ratio_ci's "from CIs"),
+ * else none (NAN bounds). Returns the ratio, NAN when a row or its value is missing. */
+double wtg_verdict_ratio(const struct wtg_table *t, int rn, int rd, const char *col, const char *sn,
+			 const char *sd, double *lo, double *hi);
 /* snprintf for a verdict: the length written (clamped to len - 1), 0 when a figure was not finite. */
 int wtg_verdict_fmt(char *buf, size_t len, bool ok, const char *fmt, ...) WTG_PRINTF(4, 5);
 const char *wtg_view_name(enum wtg_view v);

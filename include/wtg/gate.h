@@ -20,15 +20,11 @@ struct wtg_gate_run {
 	struct wtg_table *tables[WTG_MAX_EXP];
 };
 
+/* Whether any of the runs has rows of experiment idx. */
+bool wtg_gate_any_table(const struct wtg_gate_run *runs, int nruns, int idx);
+
 enum wtg_verdict { WTG_V_NONE = 0, WTG_V_SAME, WTG_V_FASTER, WTG_V_SLOWER, WTG_V_REGRESSION,
 		   WTG_V_MISSING };
-
-/* now/base and its 95% CI: a percentile bootstrap of the ratio of medians (resamples drawn with a
- * generator seeded with seed) when both have raw samples, else one combined from the two CIs (each
- * read as normal on the log scale, the runs independent), else none (NAN). method gets
- * "bootstrap", "from CIs" or "none". */
-void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *ratio,
-		  double *lo, double *hi, const char **method);
 
 /* How a ratio reads: faster / slower when the CI excludes 1 (no change otherwise, and without a
  * CI), regression when worse by more than threshold (a fraction, 0 for none) with the CI excluding
@@ -45,5 +41,9 @@ int wtg_gate_warn_differences(FILE *f, const struct wtg_gate_run *runs, int nrun
  * write error. */
 int wtg_gate_report(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
 		    double threshold_pct, uint64_t seed);
+/* The same, and with replication set (runs of one machine and one set of options) the replication
+ * table after it in text, or as the json document's "replication" member (csv and markdown: none). */
+int wtg_gate_report_replication(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
+				double threshold_pct, uint64_t seed, bool replication);
 
 #endif

@@ -70,7 +70,11 @@ struct wtg_options {
 	double threshold_pct;		/* --threshold=PCT (default 10) */
 	bool threshold_given;
 	bool dry_run;			/* --dry-run: print the plans (WTG_MODE_DRYRUN), measure nothing */
+	int replicate;			/* --replicate=N: the selected experiments N times (0: once, no table) */
 };
+
+/* --replicate's largest N */
+#define WTG_MAX_REPLICATES 20
 
 /* Parse argv. On a usage error prints one "wtg: ..." line to stderr and returns 2. Returns 0 on success. */
 int wtg_parse_options(int argc, char **argv, struct wtg_options *o);

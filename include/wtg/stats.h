@@ -91,4 +91,13 @@ double wtg_sign_test_p(uint64_t up, uint64_t down);
 int wtg_sign_test_median_ci(const double *v, size_t n, double conf, double *lo, double *hi, double *coverage,
 			    size_t *k);
 
+/* Percentile bootstrap interval of quantile_q(num) / quantile_q(den) (q = 0.5: the ratio of the
+ * medians): `resamples` times, each side resampled with replacement from its own finite samples
+ * (the sides independent, sizes may differ), the type-7 quantile of each taken and their ratio
+ * kept (resamples with a zero denominator dropped); the (1-conf)/2 and (1+conf)/2 type-7 quantiles
+ * of the kept ratios. Deterministic for the same input and seed. Returns 0, or -1 with NAN bounds
+ * when a side has no finite sample, most denominators are zero, or memory runs out. */
+int wtg_bootstrap_ratio_ci(const double *num, size_t nnum, const double *den, size_t nden, double q,
+			   int resamples, double conf, uint64_t seed, double *lo, double *hi);
+
 #endif

@@ -100,8 +100,15 @@ struct wtg_table {
 	bool has_total;
 	uint64_t gen;			/* bumped on every change, progress included */
 	uint64_t version;		/* bumped on every change of the content (not the progress) */
-	int wake_fd;			/* eventfd written on every change, -1 for none */
+	int wake_fd;			/* eventfd written on a change (see WTG_WAKE_MIN_NS), -1 for none */
+	int64_t woke_ns;		/* when the last change wrote it */
 };
+
+/* A change of rows or progress wakes the reader (the dashboard) at most once per this; a change of
+ * state or a failure at once. The dashboard looks by itself every TICK_MS while a run moves, so a
+ * change left unsignalled shows within that; the measuring thread no longer wakes the UI thread
+ * for every batch it reports. */
+#define WTG_WAKE_MIN_NS 100000000LL
 
 void wtg_table_init(struct wtg_table *t, const struct wtg_experiment *exp);
 /* Drop rows, checks, notes and series; keep the experiment. Used before a rerun. */

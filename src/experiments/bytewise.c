@@ -500,9 +500,29 @@ static int bytewise_verdict(const struct wtg_table *t, char *buf, size_t len)
 {
 	double one = wtg_verdict_value(t, "variant", "1B per read", "ns_per_byte");
 	double big = wtg_verdict_value(t, "variant", "64K per read", "ns_per_byte");
+	int r1 = -1, r64 = -1;
+	wtg_verdict_extreme(t, "variant", "1B per read", "ns_per_byte", 1, &r1);
+	wtg_verdict_extreme(t, "variant", "64K per read", "ns_per_byte", 1, &r64);
+	/* the ratio's CI: the ms ratio's (from the rows' CIs; the 1-byte row is one pass), scaled to
+	 * ns per byte */
+	double lo = NAN, hi = NAN, ms = wtg_verdict_ratio(t, r1, r64, "ms", NULL, NULL, &lo, &hi);
+	const char *how = "";
+	if (!isfinite(lo) && ms > 0) {	/* the 1-byte row is one pass: the 64K reads' CI alone */
+		double m64 = wtg_verdict_value(t, "variant", "64K per read", "ms");
+		double l64 = wtg_verdict_value(t, "variant", "64K per read", "ms_ci_low");
+		double h64 = wtg_verdict_value(t, "variant", "64K per read", "ms_ci_high");
+		if (l64 > 0 && h64 >= l64 && m64 > 0) {
+			lo = ms * m64 / h64;
+			hi = ms * m64 / l64;
+			how = ", one 1-byte pass";
+		}
+	}
+	char ci[64] = "";
+	if (isfinite(lo) && ms > 0 && isfinite(big) && big > 0)
+		snprintf(ci, sizeof ci, " [CI %.0f-%.0fx%s]", lo * (one / big) / ms, hi * (one / big) / ms, how);
 	if (isfinite(big) && big > 0)
-		return wtg_verdict_fmt(buf, len, isfinite(one), "one byte per read() = %.0f ns a byte, %.0fx the 64K reads",
-				       one, one / big);
+		return wtg_verdict_fmt(buf, len, isfinite(one), "one byte per read() = %.0f ns a byte, %.0fx the 64K reads%s",
+				       one, one / big, ci);
 	return wtg_verdict_fmt(buf, len, isfinite(one), "one byte per read() = %.0f ns a byte", one);
 }
 

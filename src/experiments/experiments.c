@@ -125,6 +125,37 @@ double wtg_verdict_extreme(const struct wtg_table *t, const char *key_col, const
 	return best;
 }
 
+/* Row r's figure: column col, its CI columns, the series called name (when there is one). */
+static void row_figure(const struct wtg_table *t, int r, const char *col, const char *name, struct wtg_figure *f)
+{
+	char lo[64], hi[64];
+	snprintf(lo, sizeof lo, "%s_ci_low", col);
+	snprintf(hi, sizeof hi, "%s_ci_high", col);
+	int c = wtg_table_col(t, col), cl = wtg_table_col(t, lo), ch = wtg_table_col(t, hi);
+	memset(f, 0, sizeof *f);
+	f->value = c >= 0 && r >= 0 && r < t->nrows ? wtg_table_num(t, r, c) : NAN;
+	f->lo = cl >= 0 && ch >= 0 && isfinite(f->value) ? wtg_table_num(t, r, cl) : NAN;
+	f->hi = cl >= 0 && ch >= 0 && isfinite(f->value) ? wtg_table_num(t, r, ch) : NAN;
+	f->found = isfinite(f->value);
+	for (int i = 0; name && i < t->nseries; i++)
+		if (strcmp(t->series[i].name, name) == 0 && t->series[i].n > 0) {
+			f->samples = t->series[i].v;
+			f->nsamples = t->series[i].n;
+		}
+}
+
+double wtg_verdict_ratio(const struct wtg_table *t, int rn, int rd, const char *col, const char *sn,
+			 const char *sd, double *lo, double *hi)
+{
+	struct wtg_figure num, den;
+	row_figure(t, rn, col, sn, &num);
+	row_figure(t, rd, col, sd, &den);
+	double ratio;
+	const char *method;
+	wtg_ratio_ci(&den, &num, 1, &ratio, lo, hi, &method);
+	return ratio;
+}
+
 int wtg_verdict_fmt(char *buf, size_t len, bool ok, const char *fmt, ...)
 {
 	if (!len)

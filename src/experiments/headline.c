@@ -61,3 +61,29 @@ void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, st
 	}
 	f->found = isfinite(f->value);
 }
+
+void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *ratio,
+		  double *lo, double *hi, const char **method)
+{
+	*ratio = *lo = *hi = NAN;
+	*method = "none";
+	if (!base->found || !now->found || base->value == 0)
+		return;
+	*ratio = now->value / base->value;
+	if (base->samples && now->samples && base->nsamples >= 2 && now->nsamples >= 2 &&
+	    wtg_bootstrap_ratio_ci(now->samples, now->nsamples, base->samples, base->nsamples, 0.5,
+				   WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, seed, lo, hi) == 0) {
+		*method = "bootstrap";
+		return;
+	}
+	/* each side's interval read as a normal one on the log scale: the ratio's standard error is
+	 * the root of the sum of squares (independent runs), its interval centred on the log ratio */
+	if (base->lo > 0 && base->hi >= base->lo && now->lo > 0 && now->hi >= now->lo && *ratio > 0) {
+		double z = 1.959963985;
+		double sb = (log(base->hi) - log(base->lo)) / (2 * z), sn = (log(now->hi) - log(now->lo)) / (2 * z);
+		double half = z * sqrt(sb * sb + sn * sn);
+		*lo = exp(log(*ratio) - half);
+		*hi = exp(log(*ratio) + half);
+		*method = "from CIs";
+	}
+}

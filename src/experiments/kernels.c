@@ -215,26 +215,36 @@ static int kernels_verdict(const struct wtg_table *t, char *buf, size_t len)
 	double lo = wtg_verdict_extreme(t, NULL, NULL, "wss", -1, NULL);
 	double hi = wtg_verdict_extreme(t, NULL, NULL, "wss", 1, NULL);
 	double simd_c = NAN, scalar_c = NAN, simd_m = NAN;
+	int rs = -1, rc = -1;
 	int wc = wtg_table_col(t, "wss"), gc = wtg_table_col(t, "gbps"), kc = wtg_table_col(t, "kernel");
 	for (int r = 0; wc >= 0 && gc >= 0 && kc >= 0 && r < t->nrows; r++) {
 		const struct wtg_value *k = &t->rows[r].v[kc];
 		if (k->type != WTG_T_TEXT || !k->s)
 			continue;
 		double w = wtg_table_num(t, r, wc), g = wtg_table_num(t, r, gc);
-		if (w == lo && strcmp(k->s, "simd") == 0)
+		if (w == lo && strcmp(k->s, "simd") == 0) {
 			simd_c = g;
-		else if (w == lo && strcmp(k->s, "scalar") == 0)
+			rs = r;
+		} else if (w == lo && strcmp(k->s, "scalar") == 0) {
 			scalar_c = g;
+			rc = r;
+		}
 		else if (w == hi && hi > lo && strcmp(k->s, "simd") == 0)
 			simd_m = g;
 	}
+	/* the ratio's CI from the two rows' CIs (kernels keeps no series) */
+	double clo = NAN, chi = NAN;
+	wtg_verdict_ratio(t, rs, rc, "gbps", NULL, NULL, &clo, &chi);
+	char ci[48] = "";
+	if (isfinite(clo))
+		snprintf(ci, sizeof ci, " [CI %.0f-%.0fx]", clo, chi);
 	if (isfinite(simd_m))
 		return wtg_verdict_fmt(buf, len, isfinite(simd_c) && isfinite(scalar_c) && scalar_c > 0,
-				       "in cache SIMD sums %.0fx the byte loop (%.0f vs %.1f GB/s); from memory %.0f GB/s",
-				       simd_c / scalar_c, simd_c, scalar_c, simd_m);
+				       "in cache SIMD sums %.0fx the byte loop (%.0f vs %.1f GB/s)%s; from memory %.0f GB/s",
+				       simd_c / scalar_c, simd_c, scalar_c, ci, simd_m);
 	return wtg_verdict_fmt(buf, len, isfinite(simd_c) && isfinite(scalar_c) && scalar_c > 0,
-			       "in cache SIMD sums %.0fx the byte loop (%.0f vs %.1f GB/s)", simd_c / scalar_c, simd_c,
-			       scalar_c);
+			       "in cache SIMD sums %.0fx the byte loop (%.0f vs %.1f GB/s)%s", simd_c / scalar_c, simd_c,
+			       scalar_c, ci);
 }
 
 const struct wtg_experiment wtg_exp_kernels = {

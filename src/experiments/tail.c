@@ -25,6 +25,9 @@
 #define MAX_CALLS 20000
 #define SETTLE_MS 50		/* let the burners get going before each loaded block */
 #define SLOW_FACTOR 2.0		/* a batch is slow above twice the quiet median */
+#define RUNNABLE_EVERY 10	/* /proc/stat's procs_running read before every 10th batch */
+#define QUIET_WAIT_PCT 1.0	/* quiet blocks whose thread waited longer for a CPU were not quiet ... */
+#define QUIET_OTHERS 1.0	/* ... nor were they with this many other tasks runnable on average */
 
 enum { OFF = 0, ON = 1 };
 
@@ -35,7 +38,34 @@ struct cond_run {
 	struct wtg_type_tally types;	/* core types of the CPU at each batch's start and end */
 	char type_list[64];
 	struct wtg_probe_result res;
+	int64_t wall_ns, wait_ns;	/* the blocks' time and the measuring thread's run-queue wait in it */
+	bool wait_known;		/* schedstat was readable around every block */
+	double others_sum;		/* procs_running - 1 (other runnable tasks), summed over the reads */
+	int others_n;
 };
+
+/* How many tasks are runnable now, system-wide (/proc/stat procs_running), -1 unknown. */
+static int procs_running(void)
+{
+	FILE *f = fopen("/proc/stat", "re");
+	if (!f)
+		return -1;
+	char line[256];
+	int n = -1;
+	while (n < 0 && fgets(line, sizeof line, f))
+		if (sscanf(line, "procs_running %d", &n) != 1)
+			n = -1;
+	fclose(f);
+	return n;
+}
+
+/* The measuring thread's booked run-queue wait in ns, -1 unknown. */
+static int64_t runq_wait(void)
+{
+	int64_t run, wait;
+	bool runnable, idle;
+	return wtg_sched_sample(wtg_gettid(), &run, &wait, &runnable, &idle) == 0 ? wait : -1;
+}
 
 /* Fixed warm-up rule: CAL_BATCHES unreported batches of CAL_CALLS, burners off; their median cost
  * per call sets the calls per batch so a quiet batch lasts about target_ns. */
@@ -71,7 +101,13 @@ static int block(struct wtg_ctx *ctx, struct cond_run *c, int cond, int ncpu, lo
 	wtg_probe_begin(&p);
 	bool cancelled = false;
 	const struct wtg_topology *topo = wtg_topology_this();
+	const int64_t wait0 = runq_wait(), t0 = wtg_now_ns();
 	for (int i = 0; i < BLOCK_BATCHES && !cancelled; i++) {
+		int running = i % RUNNABLE_EVERY == 0 ? procs_running() : -1;
+		if (running > 0) {	/* the measuring thread itself is one of them */
+			c->others_sum += running - 1;
+			c->others_n++;
+		}
 		wtg_type_tally_add(topo, &c->types, sched_getcpu());
 		c->v[c->n++] = wtg_time_getpid_batch(calls);
 		wtg_type_tally_add(topo, &c->types, sched_getcpu());
@@ -79,6 +115,10 @@ static int block(struct wtg_ctx *ctx, struct cond_run *c, int cond, int ncpu, lo
 		cancelled = i % 10 == 9 && wtg_ctx_cancelled(ctx);
 	}
 	wtg_probe_end(&p, &r);
+	const int64_t wait1 = runq_wait();
+	c->wall_ns += wtg_now_ns() - t0;
+	c->wait_known = (c->n == BLOCK_BATCHES || c->wait_known) && wait0 >= 0 && wait1 >= wait0;
+	c->wait_ns += c->wait_known ? wait1 - wait0 : 0;
 	if (cancelled)
 		return WTG_CANCELLED;
 	c->work += wtg_burner_work() - w0;
@@ -100,8 +140,26 @@ static void set_row_burners(struct wtg_table *t, int burners)
 }
 
 /* Add one condition's row: the distribution, then the slow share and its Wilson bounds. */
+/* The run-queue wait as a share of the blocks' time (%), NAN unknown; other tasks runnable on
+ * average, NAN unknown. */
+static double wait_pct(const struct cond_run *c)
+{
+	return c->wait_known && c->wall_ns > 0 ? 100.0 * (double)c->wait_ns / (double)c->wall_ns : NAN;
+}
+
+static double others_mean(const struct cond_run *c)
+{
+	return c->others_n ? c->others_sum / c->others_n : NAN;
+}
+
+static struct wtg_value real_or_na(double x)
+{
+	return isfinite(x) ? WTG_REAL(x) : WTG_NA;
+}
+
 static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, int burners,
-		   double quiet_median, double p99_off, struct wtg_summary *s)
+		   double quiet_median, const struct cond_run *off, const struct wtg_summary *s_off,
+		   struct wtg_summary *s)
 {
 	if (wtg_summarize(c->v, (size_t)c->n, wtg_ctx_seed(ctx, (unsigned)ctx->t->nrows), s) < 0) {
 		wtg_table_fail(ctx->t, "%s: no samples to summarize (out of memory)", label);
@@ -112,13 +170,19 @@ static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, i
 		slow += c->v[i] > SLOW_FACTOR * quiet_median;
 	double lo = 0, hi = 0;
 	wtg_wilson_interval((uint64_t)slow, (uint64_t)c->n, WTG_BOOTSTRAP_CONF, &lo, &hi);
-	double ratio = p99_off > 0 ? s->p99 / p99_off : 1.0;
+	double ratio = 1.0, rlo = NAN, rhi = NAN;	/* the quiet row is the ratio's denominator: 1 */
+	if (off && s_off->p99 > 0) {
+		ratio = s->p99 / s_off->p99;
+		wtg_bootstrap_ratio_ci(c->v, (size_t)c->n, off->v, (size_t)off->n, 0.99, WTG_BOOTSTRAP_RESAMPLES,
+				       WTG_BOOTSTRAP_CONF, wtg_ctx_seed(ctx, 100u + (unsigned)burners), &rlo, &rhi);
+	}
 	wtg_type_tally_format(wtg_topology_this(), &c->types, c->type_list, sizeof c->type_list);
 	const struct wtg_value v[] = {
-		WTG_INT(c->work),	    WTG_REAL(burners ? ratio : 1.0), WTG_INT(burners),
-		WTG_INT(slow),		    WTG_REAL(100.0 * slow / c->n),   WTG_REAL(100.0 * lo),
-		WTG_REAL(100.0 * hi),	    WTG_INT(BLOCKS),		     WTG_INT(c->n / BLOCKS),
-		WTG_TEXT(c->type_list),
+		WTG_INT(c->work),	    WTG_REAL(ratio),		   real_or_na(rlo),
+		real_or_na(rhi),	    WTG_INT(burners),		   WTG_INT(slow),
+		WTG_REAL(100.0 * slow / c->n), WTG_REAL(100.0 * lo),	   WTG_REAL(100.0 * hi),
+		WTG_INT(BLOCKS),	    WTG_INT(c->n / BLOCKS),	   real_or_na(others_mean(c)),
+		real_or_na(wait_pct(c)),    WTG_TEXT(c->type_list),
 	};
 	wtg_add_summary_row(ctx, label, s, c->v, (size_t)c->n, &c->res, v, (int)WTG_ARRAY_LEN(v));
 	set_row_burners(ctx->t, burners);
@@ -127,6 +191,33 @@ static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, i
 			"%.2f%%] holds the share",
 			label, slow, c->n, SLOW_FACTOR * quiet_median, 100.0 * lo, 100.0 * hi);
 	return 0;
+}
+
+/* Whether the quiet blocks were quiet: the measuring thread hardly waited for a CPU and on average
+ * fewer than QUIET_OTHERS other tasks were runnable. When not, the p99 ratio compares the burners
+ * with a machine that was busy already and understates them. */
+static bool quiet_held(const struct cond_run *off)
+{
+	double w = wait_pct(off), o = others_mean(off);
+	return !(w > QUIET_WAIT_PCT) && !(o >= QUIET_OTHERS);
+}
+
+static void quiet_check(struct wtg_ctx *ctx, const struct cond_run *off, int ncpu)
+{
+	char w[32] = "unknown", o[32] = "unknown";
+	if (isfinite(wait_pct(off)))
+		snprintf(w, sizeof w, "%.2f%%", wait_pct(off));
+	if (isfinite(others_mean(off)))
+		snprintf(o, sizeof o, "%.2f", others_mean(off));
+	if (quiet_held(off))
+		wtg_table_check(ctx->t, "quiet", true,
+				"the quiet blocks were quiet: the measuring thread waited %s of their time for a "
+				"CPU, %s other tasks runnable on average (%d CPUs)", w, o, ncpu);
+	else
+		wtg_table_warn(ctx->t, "quiet",
+			       "the quiet blocks were not quiet: the measuring thread waited %s of their time "
+			       "for a CPU, %s other tasks runnable on average (%d CPUs): the p99 ratio compares "
+			       "the burners with a machine already busy, not with a quiet one", w, o, ncpu);
 }
 
 /* The blocks, alternating: each pair (one block per condition) in the seeded generator's order. */
@@ -153,6 +244,8 @@ static const struct wtg_column cols[] = {
 	WTG_DISTRIBUTION("condition"),
 	{ "burner_iterations", "count", WTG_T_INT, 0 },
 	{ "p99_ratio", "", WTG_T_REAL, 2 },
+	{ "p99_ratio_ci_low", "", WTG_T_REAL, 2 },
+	{ "p99_ratio_ci_high", "", WTG_T_REAL, 2 },
 	{ "burners", "count", WTG_T_INT, 0 },
 	{ "above_2x", "count", WTG_T_INT, 0 },
 	{ "above_2x_pct", "%", WTG_T_REAL, 2 },
@@ -160,6 +253,8 @@ static const struct wtg_column cols[] = {
 	{ "above_2x_pct_ci_high", "%", WTG_T_REAL, 2 },
 	{ "blocks", "count", WTG_T_INT, 0 },
 	{ "block_batches", "count", WTG_T_INT, 0 },
+	{ "others_runnable", "count", WTG_T_REAL, 2 },
+	{ "runq_wait_pct", "%", WTG_T_REAL, 2 },
 	{ "core_type", "", WTG_T_TEXT, 0 },
 };
 
@@ -168,9 +263,14 @@ static void notes(struct wtg_ctx *ctx, const struct wtg_summary *s, long calls, 
 		  int before, const char *order)
 {
 	const int n = BLOCKS * BLOCK_BATCHES;
-	wtg_table_note(ctx->t, "p99 ratio (burners on / off): %.2f; median ratio: %.2f",
-		       s[OFF].p99 > 0 ? s[ON].p99 / s[OFF].p99 : 0,
+	wtg_table_note(ctx->t, "p99 ratio (burners on / off): %.2f, its 95%% CI a bootstrap of the two "
+		       "conditions' p99s (%d resamples); median ratio: %.2f",
+		       s[OFF].p99 > 0 ? s[ON].p99 / s[OFF].p99 : 0, WTG_BOOTSTRAP_RESAMPLES,
 		       s[OFF].median > 0 ? s[ON].median / s[OFF].median : 0);
+	wtg_table_note(ctx->t, "others_runnable: /proc/stat procs_running less the measuring thread, read before "
+		       "every %dth batch and averaged; runq_wait_pct: the measuring thread's run-queue wait "
+		       "(schedstat) as a share of its blocks' time; quiet blocks count as quiet below %.0f%% "
+		       "and %.0f other task", RUNNABLE_EVERY, QUIET_WAIT_PCT, QUIET_OTHERS);
 	wtg_table_note(ctx->t,
 		       "%d batches of %ld raw getpid calls per condition (ns per call per batch), in %d "
 		       "blocks of %d per condition, alternating; each pair of blocks in seeded order "
@@ -230,8 +330,8 @@ static int tail_run(struct wtg_ctx *ctx)
 	char label[48];
 	on_label(label, sizeof label, ncpu);
 	double quiet = wtg_quantile(c[OFF].v, (size_t)n, 0.5);
-	if (add_row(ctx, "burners off", &c[OFF], 0, quiet, 0, &s[OFF]) < 0 ||
-	    add_row(ctx, label, &c[ON], ncpu, quiet, s[OFF].p99, &s[ON]) < 0) {
+	if (add_row(ctx, "burners off", &c[OFF], 0, quiet, NULL, NULL, &s[OFF]) < 0 ||
+	    add_row(ctx, label, &c[ON], ncpu, quiet, &c[OFF], &s[OFF], &s[ON]) < 0) {
 		rc = WTG_ERR;
 		goto out;
 	}
@@ -239,6 +339,7 @@ static int tail_run(struct wtg_ctx *ctx)
 			"the burners did %llu iterations during the loaded blocks and %llu during the idle "
 			"ones",
 			(unsigned long long)c[ON].work, (unsigned long long)c[OFF].work);
+	quiet_check(ctx, &c[OFF], ncpu);
 	notes(ctx, s, calls, per_call, ncpu, before, order);
 	wtg_ctx_progress(ctx, 2 * BLOCKS + 1, 2 * BLOCKS + 1, "done");
 out:
@@ -262,6 +363,10 @@ static void tail_plan(struct wtg_plan *p)
 static int tail_verdict(const struct wtg_table *t, char *buf, size_t len)
 {
 	double r = wtg_verdict_value(t, NULL, NULL, "p99_ratio");
+	double w = wtg_verdict_value(t, "condition", "burners off", "runq_wait_pct");
+	double o = wtg_verdict_value(t, "condition", "burners off", "others_runnable");
+	if (isfinite(r) && (w > QUIET_WAIT_PCT || o >= QUIET_OTHERS))
+		return wtg_verdict_fmt(buf, len, true, "p99 x%.1f with burners; quiet blocks busy too", r);
 	return wtg_verdict_fmt(buf, len, isfinite(r), "burners multiply the p99 by %.1f", r);
 }
 
@@ -274,7 +379,10 @@ const struct wtg_experiment wtg_exp_tail = {
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_HISTOGRAM,
 	.hist = { .label = "condition" },
-	.headline = { { "p99 with burners over p99 without", NULL, NULL, "p99_ratio", NULL, NULL, NULL, "", false } },
+	.headline = { { "p99 with burners over p99 without", NULL, NULL, "p99_ratio", "p99_ratio_ci_low",
+			"p99_ratio_ci_high", NULL, "", false },
+		      { "ns per getpid, burners off (median)", "condition", "burners off", "median_ns", "ci_low_ns",
+			"ci_high_ns", "burners off", "ns", false } },
 	.typical_s = 5,
 	.typical_quick_s = 2,
 	.verdict = tail_verdict,

@@ -216,6 +216,8 @@ struct sweep {
 	char allowed_list[256];
 	int bind_err;			/* mbind's first error, 0: none */
 	double *gbps;			/* per variant: the median so far */
+	double **samp;			/* per variant: a copy of its samples so far ... */
+	size_t *nsamp;			/* ... and how many (the speedup's interval resamples them) */
 };
 
 /* mbind [p, p + len) (rounded out to pages) to the nodes in mask with mode. Returns 0 or errno. */
@@ -335,6 +337,8 @@ static const struct wtg_column cols[] = {
 	{ "gbps", "GB/s", WTG_T_REAL, 2 },
 	{ "sum", "", WTG_T_INT, 0 },
 	{ "speedup", "", WTG_T_REAL, 2 },
+	{ "speedup_ci_low", "", WTG_T_REAL, 2 },
+	{ "speedup_ci_high", "", WTG_T_REAL, 2 },
 	{ "ideal_gbps", "GB/s", WTG_T_REAL, 2 },
 	{ "reps", "count", WTG_T_INT, 0 },
 	{ "bytes", "B", WTG_T_INT, 0 },
@@ -354,23 +358,41 @@ static const struct wtg_column cols[] = {
 /* The row of variant v from its samples so far (the engine publishes the rows in variant order
  * after each round, so a group's one-thread median, earlier in that order, is fresh when the
  * others use it). */
+/* Keep a copy of variant v's samples so far: a later row's speedup resamples its one-thread row's. */
+static void keep_samples(struct sweep *sw, int v, const struct wtg_rounds_result *res)
+{
+	double *c = realloc(sw->samp[v], (res->n ? res->n : 1) * sizeof *c);
+	if (!c)
+		return;	/* the older copy stays: the interval lags a round */
+	memcpy(c, res->samples, res->n * sizeof *c);
+	sw->samp[v] = c;
+	sw->nsamp[v] = res->n;
+}
+
 static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *res,
 		  struct wtg_value *vals)
 {
-	(void)ctx;
 	struct sweep *sw = arg;
 	struct variant *var = &sw->var[v];
 	const int n = var->plan.threads;
 	const double gbps = res->s.median;
 	const uint64_t bytes = sw->span * (uint64_t)sw->reps;
 	sw->gbps[v] = gbps;
+	keep_samples(sw, v, res);
 	const double g1 = var->base >= 0 ? sw->gbps[var->base] : 0;
+	double slo = NAN, shi = NAN;	/* the one-thread row's own speedup is 1 exactly: no interval */
+	if (g1 > 0 && var->base != v)
+		wtg_bootstrap_ratio_ci(sw->samp[v], sw->nsamp[v], sw->samp[var->base], sw->nsamp[var->base], 0.5,
+				       WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, wtg_ctx_seed(ctx, (unsigned)v),
+				       &slo, &shi);
 	const struct wtg_value row[] = {
 		WTG_INT(n),
 		gbps > 0 ? WTG_REAL((double)bytes / (gbps * 1e6)) : WTG_NA,
 		WTG_REAL(gbps),
 		WTG_INT(var->sum),
 		g1 > 0 ? WTG_REAL(gbps / g1) : WTG_NA,
+		isfinite(slo) ? WTG_REAL(slo) : WTG_NA,
+		isfinite(shi) ? WTG_REAL(shi) : WTG_NA,
 		g1 > 0 ? WTG_REAL(g1 * (n < sw->ncpu ? n : sw->ncpu)) : WTG_NA,
 		WTG_INT(sw->reps),
 		WTG_INT(bytes),
@@ -395,6 +417,29 @@ static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds
 	memcpy(vals + k, more, sizeof more);
 	return k + (int)WTG_ARRAY_LEN(more);
 }
+/* A speedup whose whole interval lies above min(N, CPUs) is not more cores at work: the one-thread
+ * baseline sagged while it was measured, or the samples were too short to time. */
+static void speedup_check(struct wtg_ctx *ctx, const struct sweep *sw, int v)
+{
+	const struct variant *var = &sw->var[v];
+	if (var->base < 0 || var->base == v)
+		return;
+	double lo, hi;
+	if (wtg_bootstrap_ratio_ci(sw->samp[v], sw->nsamp[v], sw->samp[var->base], sw->nsamp[var->base], 0.5,
+				   WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, wtg_ctx_seed(ctx, (unsigned)v), &lo,
+				   &hi) < 0)
+		return;
+	const int n = var->plan.threads, ideal = n < sw->ncpu ? n : sw->ncpu;
+	if (lo > ideal)
+		wtg_table_warn(ctx->t, "speedup",
+			       "%s: speedup CI [%.2f, %.2f] lies above the ideal %d: the one-thread row sagged "
+			       "or its samples were too short to time, not extra cores at work",
+			       var->label, lo, hi, ideal);
+	else
+		wtg_table_check(ctx->t, "speedup", true, "%s: speedup CI [%.2f, %.2f] reaches no higher than "
+				"the ideal %d at its low end", var->label, lo, hi, ideal);
+}
+
 /* Each row's checks and raw samples, once the rounds are over. */
 static void row_checks(struct wtg_ctx *ctx, const struct sweep *sw, const struct wtg_rounds *r)
 {
@@ -402,6 +447,7 @@ static void row_checks(struct wtg_ctx *ctx, const struct sweep *sw, const struct
 		const char *label = sw->var[v].label;
 		wtg_check_sum(ctx, label, sw->var[v].sum, sw->known);
 		wtg_rounds_checks(ctx, label, "GB/s", &r->v[v]);
+		speedup_check(ctx, sw, v);
 	}
 }
 
@@ -487,7 +533,9 @@ static int plan_variants(struct sweep *sw, int maxn)
 	sw->nvar = wtg_topology_thread_plan(t, maxn, plan);
 	sw->var = calloc((size_t)sw->nvar, sizeof *sw->var);
 	sw->gbps = calloc((size_t)sw->nvar, sizeof *sw->gbps);
-	if (!sw->var || !sw->gbps)
+	sw->samp = calloc((size_t)sw->nvar, sizeof *sw->samp);
+	sw->nsamp = calloc((size_t)sw->nvar, sizeof *sw->nsamp);
+	if (!sw->var || !sw->gbps || !sw->samp || !sw->nsamp)
 		return -1;
 	for (int v = 0; v < sw->nvar; v++) {
 		struct variant *var = &sw->var[v];
@@ -530,10 +578,14 @@ static int plan_variants(struct sweep *sw, int maxn)
 
 static void free_variants(struct sweep *sw)
 {
-	for (int v = 0; sw->var && v < sw->nvar; v++)
+	for (int v = 0; sw->var && v < sw->nvar; v++) {
 		free(sw->var[v].cpus);
+		free(sw->samp ? sw->samp[v] : NULL);
+	}
 	free(sw->var);
 	free(sw->gbps);
+	free(sw->samp);
+	free(sw->nsamp);
 }
 
 struct copy_job {

@@ -28,6 +28,7 @@
 #include "dash.h"
 
 #define FRAME_MIN_NS 30000000LL	/* rows landing faster than this share a frame */
+#define FRAME_BUSY_NS 150000000LL	/* ... while an experiment measures (a key still draws at once) */
 #define RESIDENT_NS 500000000LL	/* how often the page cache's residency of the data file is read */
 
 /* ---- what the session shows: compared with what was seen, marking what moved ---- */
@@ -216,8 +217,10 @@ static int loop(struct dash *d)
 		int64_t now = wtg_now_ns();
 		bool animate = d->seen.tick >= 0 || now < d->note.until;
 		int timeout = animate ? TICK_MS : -1;
+		/* the dashboard's own work moves what it shows: while a run measures, frames are fewer */
+		const int64_t frame_ns = d->seen.current >= 0 ? FRAME_BUSY_NS : FRAME_MIN_NS;
 		if (pending) {
-			int64_t wait = (d->last_frame + FRAME_MIN_NS - now) / 1000000;
+			int64_t wait = (d->last_frame + frame_ns - now) / 1000000;
 			timeout = wait < 0 ? 0 : (timeout < 0 || wait < timeout ? (int)wait : timeout);
 		}
 		struct pollfd pf[3] = {
@@ -245,7 +248,7 @@ static int loop(struct dash *d)
 			return 128 + SIGHUP;	/* the terminal went away */
 		d->stall_ns = wtg_session_watchdog(s, s->opt->time_limit_ms * 1000000LL);
 		dash_run_event(d, EV_TICK, now);
-		if (input || r <= 0 || (pending && now - d->last_frame >= FRAME_MIN_NS)) {
+		if (input || r <= 0 || (pending && now - d->last_frame >= frame_ns)) {
 			observe(d, now);
 			dash_draw(d, now);
 			d->last_frame = now;

@@ -251,6 +251,12 @@ def check_threads(e, doc, maxn, tag):
             check(close(r["ideal_gbps"], one[0]["gbps"] * min(n, ncpu), 1e-6),
                   name + "ideal = min(N, CPUs) x its placement's 1-thread median")
             check(close(r["speedup"], r["gbps"] / one[0]["gbps"], 1e-6), name + "speedup = gbps / 1-thread gbps")
+            if r["threads"] == 1:
+                check(r["speedup_ci_low"] is None and r["speedup_ci_high"] is None,
+                      name + "the one-thread row's own speedup has no interval")
+            else:
+                check(r["speedup_ci_low"] is not None and 0 < r["speedup_ci_low"] <= r["speedup_ci_high"],
+                      name + "speedup has a bootstrap interval: [%r, %r]" % (r["speedup_ci_low"], r["speedup_ci_high"]))
         if check(len(series(e, label(r)) or []) == r["samples"], name + "its samples as a series"):
             v = sorted(used_samples(e, label(r), keep_all=n > ncpu))
             check(close(q7(v, 0.5), r["gbps"], 1e-9) and v[0] == r["gbps_min"] and v[-1] == r["gbps_max"],
@@ -261,6 +267,14 @@ def check_threads(e, doc, maxn, tag):
     check(any("checked against the known sum in all %d samples" % total in x for x in e["notes"]),
           tag + "the sum was checked on every sample (15 rounds and a warm-up x %d rows): %r" % (len(rs), e["notes"]))
     check(len([c for c in e["checks"] if c["name"] == "ci"]) == len(rs), tag + "a ci check per row")
+    multi = [r for r in rs if r["threads"] > 1]
+    sp = [c for c in e["checks"] if c["name"] == "speedup"]
+    check(len(sp) == len(multi) and all(c["status"] in ("ok", "warn") for c in sp),
+          tag + "a speedup check per row of more than one thread: %r" % sp)
+    for c in sp:	# the check's verdict follows the row's own interval and ideal
+        r = next(x for x in multi if c["detail"].startswith(label(x) + ": "))
+        above = r["speedup_ci_low"] > min(r["threads"], ncpu)
+        check((c["status"] == "warn") == above, tag + "speedup check %s for %r" % (c["status"], c["detail"]))
     return rs
 
 
@@ -419,6 +433,20 @@ if check(status == 0 and doc is not None, "tail on the hybrid fixture exits 0 (%
     want = "performance" if ncpu <= 8 else None
     ct = [r["core_type"] for r in rows(e)]
     check(len(ct) == 2 and (want is None or ct == [want, want]), "tail: each condition's core types: %r" % ct)
+    rs = rows(e)
+    if check(len(rs) == 2, "tail: two rows"):
+        off, on = rs
+        check(off["p99_ratio"] == 1 and off["p99_ratio_ci_low"] is None, "tail: the quiet row's ratio is 1, no interval")
+        check(on["p99_ratio_ci_low"] is not None and 0 < on["p99_ratio_ci_low"] <= on["p99_ratio_ci_high"],
+              "tail: the p99 ratio has a bootstrap interval: %r" % [on["p99_ratio_ci_low"], on["p99_ratio_ci_high"]])
+        check(close(on["p99_ratio"], on["p99_ns"] / off["p99_ns"], 1e-6), "tail: p99_ratio = p99 on / p99 off")
+        for r in rs:
+            check(r["others_runnable"] is None or r["others_runnable"] >= 0, "tail: others_runnable >= 0")
+            check(r["runq_wait_pct"] is None or 0 <= r["runq_wait_pct"] <= 100, "tail: runq_wait_pct a share")
+        quiet = [c for c in e["checks"] if c["name"] == "quiet"]
+        busy = (off["runq_wait_pct"] or 0) > 1 or (off["others_runnable"] or 0) >= 1
+        check(len(quiet) == 1 and quiet[0]["status"] == ("warn" if busy else "ok"),
+              "tail: the quiet check follows the quiet blocks' wait and runnable tasks: %r" % quiet)
     check(any(x.startswith("core types: P = performance (CPUs 0-7), E = efficiency (CPUs 8-15); core_type is "
                            "the share") for x in e["notes"]), "tail: a note names the core types: %r" % e["notes"])
 shutil.rmtree(fdir)

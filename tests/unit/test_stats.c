@@ -446,6 +446,53 @@ static void test_sign_test(void)
 	CHECK(wtg_sign_test_p(0, 0) == 1.0);
 }
 
+/* The interval of a ratio of two samples' quantiles: deterministic, around the point ratio, wider
+ * when the samples spread more, exact on constant data, none without a denominator. */
+static void test_bootstrap_ratio(void)
+{
+	double lo, hi, lo2, hi2;
+	double a[31], b[25], wa[31], wb[25];
+	struct wtg_rng r;
+	wtg_rng_seed(&r, 5);
+	for (int i = 0; i < 31; i++) {
+		double noise = wtg_rng_unit(&r) - 0.5;
+		a[i] = 200 + 4 * noise;
+		wa[i] = 200 + 40 * noise;
+	}
+	for (int i = 0; i < 25; i++) {
+		double noise = wtg_rng_unit(&r) - 0.5;
+		b[i] = 100 + 2 * noise;
+		wb[i] = 100 + 20 * noise;
+	}
+	CHECK(wtg_bootstrap_ratio_ci(a, 31, b, 25, 0.5, 5000, 0.95, 3, &lo, &hi) == 0);
+	CHECK(wtg_bootstrap_ratio_ci(a, 31, b, 25, 0.5, 5000, 0.95, 3, &lo2, &hi2) == 0);
+	CHECK(lo == lo2 && hi == hi2);	/* deterministic for a fixed seed */
+	double point = wtg_quantile(a, 31, 0.5) / wtg_quantile(b, 25, 0.5);
+	CHECK(lo <= point && point <= hi);
+	CHECK(lo > 1.9 && hi < 2.1);
+	CHECK(wtg_bootstrap_ratio_ci(a, 31, b, 25, 0.5, 5000, 0.95, 4, &lo2, &hi2) == 0);
+	CHECK(lo2 != lo || hi2 != hi);	/* another seed, other draws */
+	/* ten times the spread on both sides: a much wider interval around the same ratio */
+	CHECK(wtg_bootstrap_ratio_ci(wa, 31, wb, 25, 0.5, 5000, 0.95, 3, &lo2, &hi2) == 0);
+	CHECK(hi2 - lo2 > 5 * (hi - lo));
+	point = wtg_quantile(wa, 31, 0.5) / wtg_quantile(wb, 25, 0.5);
+	CHECK(lo2 <= point && point <= hi2);
+	/* another quantile: p99 of each side */
+	CHECK(wtg_bootstrap_ratio_ci(wa, 31, wb, 25, 0.99, 2000, 0.95, 3, &lo, &hi) == 0);
+	point = wtg_quantile(wa, 31, 0.99) / wtg_quantile(wb, 25, 0.99);
+	CHECK(lo <= point && point <= hi);
+	/* constant sides: the ratio exactly, zero width */
+	double k3[9] = { 3, 3, 3, 3, 3, 3, 3, 3, 3 }, k2[4] = { 2, 2, 2, 2 };
+	CHECK(wtg_bootstrap_ratio_ci(k3, 9, k2, 4, 0.5, 1000, 0.95, 1, &lo, &hi) == 0);
+	CHECK(lo == 1.5 && hi == 1.5);
+	/* no denominator: all zero, empty, or no finite value */
+	double z[5] = { 0, 0, 0, 0, 0 }, nan5[2] = { NAN, INFINITY };
+	CHECK(wtg_bootstrap_ratio_ci(k3, 9, z, 5, 0.5, 1000, 0.95, 1, &lo, &hi) == -1 && isnan(lo) && isnan(hi));
+	CHECK(wtg_bootstrap_ratio_ci(k3, 9, k2, 0, 0.5, 1000, 0.95, 1, &lo, &hi) == -1);
+	CHECK(wtg_bootstrap_ratio_ci(k3, 9, nan5, 2, 0.5, 1000, 0.95, 1, &lo, &hi) == -1);
+	CHECK(wtg_bootstrap_ratio_ci(k3, 9, k2, 4, 1.5, 1000, 0.95, 1, &lo, &hi) == -1);
+}
+
 int main(void)
 {
 	test_wilson();
@@ -458,5 +505,6 @@ int main(void)
 	test_bootstrap_replicas();
 	test_summarize();
 	test_bootstrap_order_statistics();
+	test_bootstrap_ratio();
 	return unit_done("test_stats");
 }

@@ -1,0 +1,149 @@
+"""Replication: --replicate=N keeps every run whole and judges each run's CI against the other runs'
+medians; several --load files of one machine and one set of options show the same table. Structure
+only for live runs (never a timing threshold); the verdicts come from saved fixtures."""
+import copy
+import json
+import os
+import re
+
+from wtgtest import check, datadir, finish, run, run_json
+
+TOP_SRCDIR = os.environ.get("top_srcdir") or os.path.abspath(
+    os.path.join(os.path.dirname(__file__), "..", ".."))
+SCHEMA = os.path.join(TOP_SRCDIR, "data", "wtg-report.schema.json")
+FIX_A = os.path.join(TOP_SRCDIR, "tests", "fixtures", "replicate-a.json")
+FIX_B = os.path.join(TOP_SRCDIR, "tests", "fixtures", "replicate-b.json")
+FIGURE = "ns per getpid, batches of 1000"
+tmp = datadir()
+
+
+def validate(doc, what):
+    try:
+        import jsonschema
+    except ImportError:
+        print("# python3-jsonschema missing: %s not validated" % what)
+        return
+    try:
+        jsonschema.validate(doc, json.load(open(SCHEMA)))
+        check(True, "")
+    except jsonschema.ValidationError as e:
+        check(False, "%s validates against the schema: %s at %s" % (what, e.message, list(e.absolute_path)))
+
+
+def syscall_row(doc, batch=1000):
+    e = next(x for x in doc["experiments"] if x["name"] == "syscall")
+    return next(r for r in e["rows"] if r["batch"] == batch)
+
+
+def expected_holds(docs):
+    """Per run: how many of the other runs' medians its CI holds, from the files themselves."""
+    rows = [syscall_row(d) for d in docs]
+    return [sum(1 for j, o in enumerate(rows) if j != i and r["ci_low_ns"] <= o["median_ns"] <= r["ci_high_ns"])
+            for i, r in enumerate(rows)]
+
+
+# --- --replicate=2, json: two whole runs, their order, the replication table ------------------------
+status, doc, err = run_json("syscall", "--replicate=2")
+check(status == 0 and doc is not None, "--replicate=2 --format=json exits 0 with one JSON document (%s)" % err.strip())
+doc = doc or {"runs": [], "order": [], "replication": {"figures": []}}
+validate(doc, "the replicated document")
+check(doc.get("tool") == "wtg" and doc.get("replicates") == 2, "the document says 2 replicates: %r"
+      % {k: doc.get(k) for k in ("tool", "replicates")})
+check(len(doc["runs"]) == 2, "two runs kept (got %d)" % len(doc["runs"]))
+for i, r in enumerate(doc["runs"]):
+    check(r.get("schema") == 2 and [e["name"] for e in r.get("experiments", [])] == ["syscall"],
+          "run %d is a whole report of syscall" % (i + 1))
+    check(r.get("experiments") and len(r["experiments"][0]["rows"]) > 0, "run %d has its rows" % (i + 1))
+check(doc["order"] == ["syscall", "syscall"], "each run's order is listed: %r" % doc["order"])
+rep = doc["replication"]
+check(rep.get("runs") == 2, "the table covers the 2 runs")
+figs = [f for f in rep["figures"] if f["experiment"] == "syscall" and f["figure"] == FIGURE]
+check(len(figs) == 1, "the table has syscall's headline figure")
+for f in figs:
+    check([r["label"] for r in f["runs"]] == ["run 1", "run 2"], "the runs are named run 1, run 2: %r"
+          % [r["label"] for r in f["runs"]])
+    check(all(r["others"] == 1 and r["holds"] in (0, 1) for r in f["runs"]),
+          "each run's CI is judged against the one other median: %r" % f["runs"])
+    check(all(r["ci_low"] <= r["value"] <= r["ci_high"] for r in f["runs"]), "each run's CI holds its own median")
+    for r, run_doc in zip(f["runs"], doc["runs"]):
+        check(r["value"] == syscall_row(run_doc)["median_ns"], "the table's value is that run's median")
+    check(f["min"] <= f["median"] <= f["max"], "min <= median <= max between the runs")
+    holding = sum(2 * r["holds"] > r["others"] for r in f["runs"])
+    check(f["holding_most"] == holding and f["with_ci"] == 2, "holding_most counts the runs holding most")
+    check(f["status"] == ("ok" if holding == 2 else "warn"), "status follows the holds: %s" % f["status"])
+check(rep["status"] == ("warn" if any(f["status"] == "warn" for f in rep["figures"]) else "ok"),
+      "the document's replication status is warn exactly when a figure warns")
+
+# --- --replicate=2, text: both runs' reports, then the table and the check --------------------------
+status, out, err = run("--run=syscall", "--quick", "--replicate=2", "--dir=" + tmp, "--label=q")
+check(status == 0, "--replicate=2 as text exits 0 (%s)" % err.strip())
+check("=== run 1 of 2" in out and "=== run 2 of 2" in out, "both runs' reports are printed")
+check(out.count("== syscall: ") == 2, "each run's report holds syscall")
+check("replication: 2 runs, each run's 95% CI against the other runs' medians" in out, "the table's heading")
+check(re.search(r"^  q 1 +[\d.]+ +\[[\d.]+, [\d.]+\] +[01] of 1$", out, re.M) is not None
+      and re.search(r"^  q 2 +[\d.]+ ", out, re.M) is not None,
+      "each run's line, named by --label and its number: median, CI, holds: %r" % out[-800:])
+check(re.search(r"^(ok|warn) +replication: ", out, re.M) is not None, "the replication check line")
+check(re.search(r"between runs: [\d.]+ to [\d.]+, a spread of [\d.]+% of their median", out) is not None,
+      "the spread between the runs")
+
+# --- -o: the document into a file, the table on standard output --------------------------------------
+dest = os.path.join(tmp, "rep.json")
+status, out, err = run("--run=syscall", "--quick", "--replicate=2", "--dir=" + tmp, "-o", dest)
+check(status == 0 and os.path.exists(dest), "--replicate with -o writes the file (%s)" % err.strip())
+if os.path.exists(dest):
+    d2 = json.load(open(dest))
+    check(len(d2["runs"]) == 2 and "replication" in d2, "the file holds the runs and the table")
+check("replication: 2 runs" in out, "the table on standard output beside -o")
+
+# --- two saved runs of one machine and one set of options: the same table --------------------------
+a, b = json.load(open(FIX_A)), json.load(open(FIX_B))
+want = expected_holds([a, b])
+status, out, err = run("--load=" + FIX_A, "--load=" + FIX_B)
+check(status == 0 and err == "", "--load a --load b exits 0 without a warning (%s)" % err.strip())
+check("replication: 2 runs" in out, "two loads of one machine show the replication table")
+for label, w in zip(("a", "b"), want):
+    check(re.search(r"^  %s +[\d.]+ +\[[\d.]+, [\d.]+\] +%d of 1$" % (label, w), out, re.M) is not None,
+          "run %s's CI holds %d of the other median, as the files say" % (label, w))
+status, out, err = run("--load=" + FIX_A, "--load=" + FIX_B, "--format=json")
+cmp_doc = json.loads(out) if status == 0 else {}
+check("replication" in cmp_doc, "the json comparison has a replication member")
+if "replication" in cmp_doc:
+    f = cmp_doc["replication"]["figures"][0]
+    check([r["holds"] for r in f["runs"]] == want, "json holds match the files: %r" % f["runs"])
+    check(f["status"] == ("ok" if all(w == 1 for w in want) else "warn"), "the figure's status")
+    if any(w == 0 for w in want):
+        check(re.search(r"^warn +replication: syscall, %s: " % FIGURE, run("--load=" + FIX_A, "--load=" + FIX_B)[1],
+                        re.M) is not None, "the warning names the figure")
+
+# a copy of a moved far outside a's CI: warn, naming the figure; moved inside: ok
+far = copy.deepcopy(a)
+far["run"]["label"] = "far"
+syscall_row(far)["median_ns"] = syscall_row(a)["ci_high_ns"] * 3
+syscall_row(far)["ci_low_ns"] = syscall_row(far)["median_ns"] * 0.99
+syscall_row(far)["ci_high_ns"] = syscall_row(far)["median_ns"] * 1.01
+pf = os.path.join(tmp, "far.json")
+json.dump(far, open(pf, "w"))
+status, out, err = run("--load=" + FIX_A, "--load=" + pf)
+check(re.search(r"^warn +replication: syscall, %s: 0 of 2 runs' CIs hold most" % FIGURE, out, re.M) is not None,
+      "a run far outside the other's CI warns, naming the figure: %r" % out[-600:])
+near = copy.deepcopy(a)
+near["run"]["label"] = "near"
+pn = os.path.join(tmp, "near.json")
+json.dump(near, open(pn, "w"))
+status, out, err = run("--load=" + FIX_A, "--load=" + pn)
+check(re.search(r"^ok +replication: every run's CI holds most of the other runs' medians$", out, re.M) is not None,
+      "identical runs: the replication check is ok")
+
+# other options: a comparison, not a replication
+other = copy.deepcopy(a)
+other["quick"] = False
+if other["run"].get("options"):
+    other["run"]["options"]["quick"] = False
+po = os.path.join(tmp, "other.json")
+json.dump(other, open(po, "w"))
+status, out, err = run("--load=" + FIX_A, "--load=" + po)
+check(status == 0 and "replication:" not in out, "runs of other options get no replication table")
+check("differ" in err, "and the warning says they differ: %r" % err)
+
+finish()
