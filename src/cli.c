@@ -16,7 +16,6 @@
 #include "wtg/datafile.h"
 #include "wtg/experiment.h"
 #include "wtg/options.h"
-#include "wtg/paths.h"
 #include "wtg/report.h"
 #include "wtg/util.h"
 
