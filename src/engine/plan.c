@@ -14,7 +14,7 @@
 #include "wtg/plan.h"
 #include "wtg/report.h"
 #include "wtg/util.h"
-#include "report/writers.h"	/* wtg_json_machine, wtg_json_value */
+#include "../report/writers.h"	/* wtg_json_machine, wtg_json_value */
 
 void wtg_plan_columns(struct wtg_plan *p, const char *const *names, int n)
 {
