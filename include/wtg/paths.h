@@ -1,4 +1,4 @@
-/* paths.h: no file wtg writes is a file it reads, and no file is written twice (src/paths.c). */
+/* paths.h: no file wtg writes is a file it reads, and no file is written twice (src/cli/paths.c). */
 #ifndef WTG_PATHS_H
 #define WTG_PATHS_H
 
