@@ -378,7 +378,7 @@ static int load_saved(const struct wtg_options *o)
 	return 0;
 }
 
-/* No file read is written, nothing written twice (src/paths.c): with one --load its own
+/* No file read is written, nothing written twice (src/cli/paths.c): with one --load its own
  * experiments are what is written, else --run's. */
 static int check_files(const struct wtg_options *o)
 {

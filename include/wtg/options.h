@@ -62,7 +62,7 @@ struct wtg_options {
 	int norder;
 	int hold_ms;			/* --hold=SEC: how long autoplay keeps a finished tab (default 4 s) */
 	bool step;			/* --step: every "next" moves on and runs the tab afresh */
-	/* saved runs (src/saved/) and the gate (src/gate.c) */
+	/* saved runs (src/saved/) and the gate (src/saved/gate.c) */
 	const char *loads[WTG_MAX_LOAD_FILES];	/* --load=FILE, in command-line order */
 	int nloads;
 	const char *label;		/* --label: the live run's name in reports and comparisons */

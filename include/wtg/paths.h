@@ -1,9 +1,8 @@
-/* paths.h: no file wtg writes is a file it reads, and no file is written twice (src/paths.c). */
+/* paths.h: no file wtg writes is a file it reads, and no file is written twice (src/cli/paths.c). */
 #ifndef WTG_PATHS_H
 #define WTG_PATHS_H
 
 #include <stdbool.h>
-#include <stddef.h>
 
 #include "wtg/options.h"
 
@@ -14,9 +13,5 @@
  * usage line naming both. Call it after the saved runs are read and before anything is measured
  * or written. */
 int wtg_check_paths(const struct wtg_options *o, const bool *written);
-
-/* The folder path is in ("." for a bare name, "/" at the top) into folder; returns the name after
- * it. */
-const char *wtg_path_split(const char *path, char *folder, size_t len);
 
 #endif

@@ -52,6 +52,12 @@ void wtg_plan_labels(struct wtg_plan *p, const char *col, const char *const *lab
 /* The estimated seconds: typical time x work / ref_work (the typical time when either is 0). */
 double wtg_plan_estimate(const struct wtg_plan *p);
 
+/* Make e's plan into p (its plan function, else one row-less entry at the typical time); free it
+ * with wtg_plan_free. */
+void wtg_plan_make(struct wtg_plan *p, const struct wtg_experiment *e, const struct wtg_options *o,
+		   const struct wtg_machine *m, const struct wtg_topology *t);
+void wtg_plan_free(struct wtg_plan *p);
+
 /* e's estimated seconds on this machine, as --dry-run gives it (the headless progress line's time
  * left starts from it). */
 double wtg_plan_seconds(const struct wtg_experiment *e, const struct wtg_options *o, const struct wtg_machine *m,
@@ -59,8 +65,8 @@ double wtg_plan_seconds(const struct wtg_experiment *e, const struct wtg_options
 /* A duration as --dry-run and the progress line say it: "< 1 s", "12 s", "3 min 05 s". */
 void wtg_plan_duration(char *buf, size_t len, double s);
 
-/* --dry-run: plan every experiment o selects and print the plans to f as text or JSON (o->format).
- * Returns 0, or 1 when a plan could not be made. */
+/* --dry-run (src/report/dryrun.c): plan every experiment o selects and print the plans to f as text
+ * or JSON (o->format). Returns 0, or 1 when a plan could not be made. */
 int wtg_plan_main(FILE *f, const struct wtg_options *o);
 
 #endif

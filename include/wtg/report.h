@@ -132,7 +132,7 @@ int wtg_report_save_with(const char *path, int (*fn)(FILE *f, void *arg), void *
 			 size_t errlen);
 
 /* Remove every temp file a save is writing now. Async-signal-safe: for the paths that end wtg on a
- * signal (wtg_session_emergency_cleanup). */
+ * signal (wtg_session_emergency_cleanup, to which the first save adds it). */
 void wtg_report_remove_temps(void);
 
 /* path is "-" or names the file, pipe or terminal standard output is. */

@@ -106,8 +106,13 @@ void wtg_session_shutdown(struct wtg_session *s);
 extern const int wtg_fatal_signals[];
 #define WTG_NFATAL_SIGNALS 15
 
-/* For signal and crash handlers: remove the owned data file (async-signal-safe). */
+/* For signal and crash handlers (async-signal-safe): run the cleanup wtg_session_on_emergency
+ * added (the temp files of a save under way), then remove the owned data file. */
 void wtg_session_emergency_cleanup(void);
+/* Add the one cleanup of a layer above the session (async-signal-safe; calling it again with the
+ * same function changes nothing): the report writer adds wtg_report_remove_temps before its first
+ * temp file, so the session needs no writer. */
+void wtg_session_on_emergency(void (*cleanup)(void));
 
 /* Install handler for every wtg_fatal_signals entry (old: WTG_NFATAL_SIGNALS entries, or NULL).
  * Each is reset to the default when it runs, except SIGBUS (see wtg/guard.h). Returns 0 or -1. */

@@ -40,6 +40,10 @@ int wtg_gettid(void);
 /* snprintf into a fixed buffer, always terminated, never warns about truncation. */
 void wtg_strlcpy(char *dst, const char *src, size_t len);
 
+/* The folder path is in ("." for a bare name, "/" at the top) into folder; returns the name after
+ * it. */
+const char *wtg_path_split(const char *path, char *folder, size_t len);
+
 /* Copy src into dst (always terminated) so that it prints on one line and drives no terminal:
  * control bytes become \\n \\t \\r \\e or \\xHH, a backslash \\\\, bytes that are not UTF-8 (and
  * UTF-8 C1 controls) \\xHH; valid UTF-8 text is kept. Truncates between characters, never

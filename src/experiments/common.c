@@ -123,20 +123,6 @@ void wtg_check_sums_row(struct wtg_ctx *ctx, const char *label, int samples, int
 			samples, (long long)total);
 }
 
-int wtg_add_distribution_row(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,
-			     const struct wtg_probe_result *probe, struct wtg_summary *out)
-{
-	struct wtg_summary s;
-	if (wtg_summarize(samples, n, wtg_ctx_seed(ctx, (unsigned)ctx->t->nrows), &s) < 0) {
-		wtg_table_fail(ctx->t, "%s: no samples to summarize", label);
-		return -1;
-	}
-	wtg_add_summary_row(ctx, label, &s, samples, n, probe, NULL, 0);
-	if (out)
-		*out = s;
-	return 0;
-}
-
 double wtg_time_getpid_batch(long calls)
 {
 	int64_t t0 = wtg_now_ns();

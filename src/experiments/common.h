@@ -47,11 +47,6 @@ bool wtg_check_sum_quiet(struct wtg_ctx *ctx, const char *what, int64_t got, int
 /* The row's "sum" check after every sample of it matched: label, the samples and their total. */
 void wtg_check_sums_row(struct wtg_ctx *ctx, const char *label, int samples, int64_t total);
 
-/* Summarize samples (time order kept), add the row and the raw series (named label).
- * Fills *out when not NULL. Returns 0 or -1 (out of memory: the table has failed). */
-int wtg_add_distribution_row(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,
-			     const struct wtg_probe_result *probe, struct wtg_summary *out);
-
 /* Time `calls` raw getpid syscalls; returns ns per call (clock read twice per batch). */
 double wtg_time_getpid_batch(long calls);
 

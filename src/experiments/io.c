@@ -175,3 +175,17 @@ void wtg_add_summary_row(struct wtg_ctx *ctx, const char *label, const struct wt
 			"%s: min <= median <= p90 <= p99 <= max, CI [%.1f, %.1f] holds the median %.1f",
 			label, s->ci_low, s->ci_high, s->median);
 }
+
+int wtg_add_distribution_row(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,
+			     const struct wtg_probe_result *probe, struct wtg_summary *out)
+{
+	struct wtg_summary s;
+	if (wtg_summarize(samples, n, wtg_ctx_seed(ctx, (unsigned)ctx->t->nrows), &s) < 0) {
+		wtg_table_fail(ctx->t, "%s: no samples to summarize", label);
+		return -1;
+	}
+	wtg_add_summary_row(ctx, label, &s, samples, n, probe, NULL, 0);
+	if (out)
+		*out = s;
+	return 0;
+}

@@ -50,6 +50,11 @@ int wtg_checked_pass(struct wtg_ctx *ctx, const char *who, size_t bufsize, uint6
 bool wtg_check_read_calls(struct wtg_ctx *ctx, const char *label, int64_t calls, uint64_t bytes,
 			  size_t bufsize);
 
+/* Summarize samples (time order kept), add the row and the raw series (named label).
+ * Fills *out when not NULL. Returns 0 or -1 (out of memory: the table has failed). */
+int wtg_add_distribution_row(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,
+			     const struct wtg_probe_result *probe, struct wtg_summary *out);
+
 /* Add a row for an already computed summary (plus nextra values for the extra columns), the raw
  * series, and the quantile check, as wtg_add_distribution_row does. */
 void wtg_add_summary_row(struct wtg_ctx *ctx, const char *label, const struct wtg_summary *s,

@@ -198,7 +198,7 @@ static void write_compiler(FILE *f)
 	putc('}', f);
 }
 
-/* "topology": packages, cores, SMT, NUMA nodes and core types (src/topology.c), CPU lists as ranges. */
+/* "topology": packages, cores, SMT, NUMA nodes and core types (src/machine/topology.c), CPU lists as ranges. */
 static void write_topology(FILE *f, const struct wtg_topology *t, const char *summary)
 {
 	char list[1024];

@@ -229,6 +229,7 @@ static volatile sig_atomic_t temp_used[MAX_TEMPS];
 /* mkstemp of template in a free slot: the descriptor (its slot in *slot), or -1 with errno. */
 static int temp_create(const char *template, int *slot)
 {
+	wtg_session_on_emergency(wtg_report_remove_temps);
 	sigset_t old;
 	wtg_thread_sigmask(&old);
 	int i = 0, fd = -1, e = ENAMETOOLONG;

@@ -78,6 +78,9 @@ void sv_each_object(struct rd *r, json_t *obj, const char *key, size_t max,
 void sv_read_meta(struct rd *r, json_t *root, struct wtg_run_meta *m, struct wtg_run_saved *sv);
 /* The whole document into l: 0, or -1 with the first problem in r. */
 int sv_read_root(struct rd *r, json_t *root, struct wtg_loaded *l);
+
+/* ---- the columns and a row's extra cells (columns.c), for the walk and the stream ---- */
+
 /* The columns of exp into t (its own, then the report's extra ones): how many are t's own, -1 on a
  * problem; *ntotal all of them. */
 int sv_read_columns(struct rd *r, json_t *exp, struct wtg_table *t, int *ntotal);

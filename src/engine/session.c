@@ -15,7 +15,6 @@
 #include "wtg/conditions.h"
 #include "wtg/guard.h"
 #include "wtg/probe.h"
-#include "wtg/report.h"
 #include "wtg/session.h"
 #include "wtg/stats.h"
 #include "wtg/util.h"
@@ -25,9 +24,20 @@ const int wtg_fatal_signals[WTG_NFATAL_SIGNALS] = {
 	SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
 };
 
+/* The cleanup a layer above adds (the report writer's temp files): set before such a file exists,
+ * read by the handlers. */
+static void (*_Atomic emergency_hook)(void);
+
+void wtg_session_on_emergency(void (*cleanup)(void))
+{
+	atomic_store(&emergency_hook, cleanup);
+}
+
 void wtg_session_emergency_cleanup(void)
 {
-	wtg_report_remove_temps();
+	void (*hook)(void) = atomic_load(&emergency_hook);
+	if (hook)
+		hook();
 	wtg_datafile_emergency_remove();
 }
 

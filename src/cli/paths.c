@@ -48,17 +48,6 @@ static void strip_slashes(char *path)
 		path[--n] = '\0';
 }
 
-const char *wtg_path_split(const char *path, char *folder, size_t len)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash) {
-		wtg_strlcpy(folder, ".", len);
-		return path;
-	}
-	snprintf(folder, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	return slash + 1;
-}
-
 /* Where a dangling link at path points (relative targets taken from the link's folder): 1, 0 when
  * path is no link, -1 on an error (errno). */
 static int follow(char *path, size_t len)

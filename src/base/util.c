@@ -127,6 +127,17 @@ void wtg_strlcpy(char *dst, const char *src, size_t len)
 	dst[n] = '\0';
 }
 
+const char *wtg_path_split(const char *path, char *folder, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash) {
+		wtg_strlcpy(folder, ".", len);
+		return path;
+	}
+	snprintf(folder, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return slash + 1;
+}
+
 /* Length of the valid UTF-8 sequence at s (2-4), or 0 when s does not start one or it encodes a C1
  * control character (U+0080..U+009F, which some terminals obey). */
 static size_t utf8_len(const unsigned char *s)

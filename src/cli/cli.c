@@ -16,7 +16,6 @@
 #include "wtg/datafile.h"
 #include "wtg/experiment.h"
 #include "wtg/options.h"
-#include "wtg/paths.h"
 #include "wtg/report.h"
 #include "wtg/util.h"
 
@@ -224,7 +223,7 @@ static bool output_is_stdout(const struct wtg_options *o)
 
 /* Output i: its format (ending, else --format) and a folder that exists now: finding out after a
  * long run would waste it. Which files it must not be (an input, another output) is checked once
- * the saved runs are read (src/paths.c). */
+ * the saved runs are read (paths.c). */
 static int check_output(struct wtg_options *o, int i)
 {
 	struct wtg_output *out = &o->outputs[i];
