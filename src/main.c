@@ -443,7 +443,8 @@ struct comparison {
 static int write_comparison(FILE *f, enum wtg_format fmt, const void *arg)
 {
 	const struct comparison *c = arg;
-	return wtg_gate_report_replication(f, fmt, c->runs, c->n, c->thr, c->seed, c->replication);
+	return wtg_gate_report_replication(f, fmt, c->runs, c->n, c->thr, c->seed,
+					   c->replication ? wtg_replication_report : NULL);
 }
 
 /* The comparison (or the gate) on standard output, or into each -o when nothing was measured.

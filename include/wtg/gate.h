@@ -41,9 +41,12 @@ int wtg_gate_warn_differences(FILE *f, const struct wtg_gate_run *runs, int nrun
  * write error. */
 int wtg_gate_report(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
 		    double threshold_pct, uint64_t seed);
-/* The same, and with replication set (runs of one machine and one set of options) the replication
- * table after it in text, or as the json document's "replication" member (csv and markdown: none). */
+/* A report that follows the comparison (the replication table, src/saved/replicate.c): in text after
+ * it, in json as the document's "replication" member. */
+typedef int (*wtg_gate_extra_fn)(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
+				 uint64_t seed);
+/* The same, with extra (when not NULL) after it in text and json (csv and markdown: none). */
 int wtg_gate_report_replication(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
-				double threshold_pct, uint64_t seed, bool replication);
+				double threshold_pct, uint64_t seed, wtg_gate_extra_fn extra);
 
 #endif

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "wtg/gate.h"
-#include "wtg/replicate.h"
 #include "wtg/report.h"
 #include "wtg/stats.h"
 #include "wtg/util.h"
@@ -244,7 +243,7 @@ static void csv_report(FILE *f, const struct entry *e, int n, const struct wtg_g
 }
 
 static void json_report(FILE *f, const struct entry *e, int n, const struct wtg_gate_run *runs, int nruns,
-			double threshold_pct, int regressions, uint64_t seed, bool replication)
+			double threshold_pct, int regressions, uint64_t seed, wtg_gate_extra_fn extra)
 {
 	fprintf(f, "{\n  \"tool\": \"wtg\",\n  \"comparison\": 1,\n  \"threshold_pct\": ");
 	num(f, threshold_pct > 0 ? threshold_pct : NAN, "null");
@@ -284,9 +283,9 @@ static void json_report(FILE *f, const struct entry *e, int n, const struct wtg_
 		putc('}', f);
 	}
 	fputs(n ? "\n  ]" : "]", f);
-	if (replication) {
+	if (extra) {
 		fputs(",\n  \"replication\": ", f);
-		wtg_replication_report(f, WTG_FMT_JSON, runs, nruns, seed);
+		extra(f, WTG_FMT_JSON, runs, nruns, seed);
 	}
 	fputs("\n}\n", f);
 }
@@ -314,11 +313,11 @@ static void markdown_report(FILE *f, const struct entry *e, int n, const struct 
 int wtg_gate_report(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
 		    double threshold_pct, uint64_t seed)
 {
-	return wtg_gate_report_replication(f, fmt, runs, nruns, threshold_pct, seed, false);
+	return wtg_gate_report_replication(f, fmt, runs, nruns, threshold_pct, seed, NULL);
 }
 
 int wtg_gate_report_replication(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
-				double threshold_pct, uint64_t seed, bool replication)
+				double threshold_pct, uint64_t seed, wtg_gate_extra_fn extra)
 {
 	struct entry *e = NULL;
 	int n = collect(runs, nruns, threshold_pct / 100, seed, &e);
@@ -331,7 +330,7 @@ int wtg_gate_report_replication(FILE *f, enum wtg_format fmt, const struct wtg_g
 		csv_report(f, e, n, runs);
 		break;
 	case WTG_FMT_JSON:
-		json_report(f, e, n, runs, nruns, threshold_pct, regressions, replication ? seed : 0, replication);
+		json_report(f, e, n, runs, nruns, threshold_pct, regressions, seed, extra);
 		break;
 	case WTG_FMT_MARKDOWN:
 		markdown_report(f, e, n, runs);
@@ -340,9 +339,9 @@ int wtg_gate_report_replication(FILE *f, enum wtg_format fmt, const struct wtg_g
 		text_report(f, e, n, runs, nruns, threshold_pct);
 		if (n == 0)
 			fputs("\nno headline figures in these runs\n", f);
-		if (replication) {
+		if (extra) {
 			fputc('\n', f);
-			wtg_replication_report(f, WTG_FMT_TEXT, runs, nruns, seed);
+			extra(f, WTG_FMT_TEXT, runs, nruns, seed);
 		}
 		if (threshold_pct > 0)
 			fprintf(f, "\ngate: %d figure%s worse than the baseline by more than %g%% (CI beyond "
