@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import tempfile
 
-from wtgtest import WTG, check, save_json, datadir, experiment, finish, rows, run, run_json, series
+from wtgtest import WTG, check, save_json, datadir, experiment, finish, rows, run, run_json, saved_run, series
 
 tmp = tempfile.mkdtemp(prefix="wtg-load-")
 
@@ -91,9 +91,7 @@ def differences(a, b, where=""):
 
 # Every experiment's fields: the saved --run=all --quick the dashboard's view tests draw (measured
 # once, kept in the tree), converted to JSON and that converted again must be the same document.
-FIXTURE = os.path.join(os.environ.get("top_srcdir") or os.path.join(os.path.dirname(__file__), "..", ".."),
-                       "tests", "fixtures", "views.json")
-status, out, err = run("--load=" + FIXTURE, "--format=json", "-o", path("all.json"))
+status, out, err = run("--load=" + saved_run(), "--format=json", "-o", path("all.json"))
 check(status == 0 and os.path.exists(path("all.json")), "--load=views.json -o all.json (%d: %s)" % (status, err.strip()))
 status, out, err = run("--load=" + path("all.json"), "--label=ignored-by-nothing", "-q", "-o", path("labelled.json"))
 check(status == 0, "--load with --label converts (%d: %s)" % (status, err.strip()))

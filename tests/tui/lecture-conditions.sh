@@ -9,7 +9,7 @@ dash_init
 # projector's 80x24, the compact 60x20 (no panels: the status line alone says it) and 120x35.
 for size in 80x24 60x20 120x35; do
 	cols=${size%x*}
-	start C.UTF-8 $cols ${size#*x} --order=bytewise,tail,pagecache
+	start C.UTF-8 $cols ${size#*x} --order=bytewise,tail,pagecache --size=16M	# 16M: pagecache reads less
 	tm_wait "press a key to begin" 10 || bail "$size: no start screen"
 	tm_keys x
 	check "$size: bytewise runs" wait_for 20 tm_match "bytewise · .*running"
