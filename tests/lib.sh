@@ -286,11 +286,16 @@ index_of() {
 	awk -v n="$1" '$2 == n { print $1 }' "$tmp/list"
 }
 
-# dash_ready [OPTION]...: the dashboard at 80x24 in UTF-8 with its data file made; bails if it
-# does not come up (every check of the scenario would fail for the same reason).
+# dash_ready [OPTION]...: the dashboard at 80x24 in UTF-8 with its data file made (64M, --quick's,
+# or the size a --size=N option gives); bails if it does not come up (every check of the scenario
+# would fail for the same reason).
 dash_ready() {
+	lib_size=64M
+	for lib_opt in "$@"; do
+		case $lib_opt in --size=*) lib_size=${lib_opt#--size=} ;; esac
+	done
 	start C.UTF-8 80 24 "$@"
-	tm_wait "data 64M in $tmp/data, sum" 60 || { tm_dump "start"; bail "the dashboard did not come up"; }
+	tm_wait "data $lib_size in $tmp/data, sum" 60 || { tm_dump "start"; bail "the dashboard did not come up"; }
 }
 
 # start LOCALE COLS ROWS [OPTION]...: wtg --quick in a fresh window, from $tmp/cwd (where s saves),

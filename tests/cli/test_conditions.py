@@ -126,7 +126,7 @@ check(datadir_is_empty(), "tail,compare: the data file is removed")
 orders = {}
 for name, seed in (("wss", 1), ("passes", 1), ("passes", 1), ("passes", 7)):
     pair = "%s:burn" % name
-    status, doc, err = run_json("compare", "--compare=" + pair, "--seed=%d" % seed)
+    status, doc, err = run_json("compare", "--compare=" + pair, "--seed=%d" % seed, "--size=16M")
     if check(status == 0 and doc is not None, "compare %s --seed=%d exits 0 (%s)" % (pair, seed, err.strip())):
         c = experiment(doc, "compare")
         ok_checks(c, "compare " + pair)

@@ -70,7 +70,7 @@ status, out, err = run("--run=syscall", "--quick", "--dir=" + d)
 check(status == 0, "text run exits 0")
 check("== syscall: What does one kernel crossing cost? ==" in out, "text has the experiment heading")
 check("median_ns" in out and "[ns]" in out, "text has column names and units")
-status, out, err = run("--run=syscall,valley", "--quick", "--format=csv", "--dir=" + d)
+status, out, err = run("--run=syscall,valley", "--quick", "--size=16M", "--format=csv", "--dir=" + d)
 import csv
 recs = list(csv.DictReader(out.splitlines(True)))
 check(status == 0, "csv run exits 0")

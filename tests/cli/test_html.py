@@ -1,4 +1,5 @@
-"""The HTML page in a browser: headless Chromium renders wtg --format=html with one chart per
+"""The HTML page in a browser: headless Chromium renders wtg --format=html (of a saved run,
+tests/fixtures/views.json: the page is what is tested, not a measurement) with one chart per
 experiment, no console errors and a screenshot that is not blank (its distinct colours counted from
 the PNG, read with zlib). Skips without chromium (bootstrap installs Debian's as root)."""
 import os
@@ -9,7 +10,7 @@ import sys
 import tempfile
 import zlib
 
-from wtgtest import check, datadir, finish, finish_clean, run, skip_checks
+from wtgtest import check, datadir, finish, finish_clean, run, saved_run, skip_checks
 
 # without chromium nothing here can run: each assertion is reported as skipped, so the summary
 # counts them (the page itself is checked without a browser by test_svg.py)
@@ -19,12 +20,11 @@ if shutil.which("chromium") is None:
                 "chromium is not installed")
     finish()
 
-# one experiment per view, the quick ones
-NAMES = ["syscall", "bytewise", "clock", "zerofill"]
+# one experiment per view
+NAMES = ["bytewise", "syscall", "zerofill", "clock"]
 out = tempfile.mkdtemp(prefix="wtg-pictures-", dir=datadir())
 page = os.path.join(out, "report.html")
-status, _, err = run("--run=" + ",".join(NAMES), "--quick", "--format=html", "-o", page,
-                     "--dir=" + datadir())
+status, _, err = run("--load=" + saved_run(NAMES), "--format=html", "-o", page)
 check(status == 0, "html: exit 0, got %d: %s" % (status, err))
 
 

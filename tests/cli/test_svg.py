@@ -1,6 +1,7 @@
-"""Pictures from real runs: --format=svg writes one well-formed chart per experiment (xmllint) into
-the folder -o names, or one to stdout; --format=html writes one self-contained page with a chart
-per experiment and nothing fetched. Without xmllint the well-formedness checks are reported as
+"""Pictures: --format=svg writes one well-formed chart per experiment (xmllint) into the folder -o
+names, or one to stdout; --format=html writes one self-contained page with a chart per experiment
+and nothing fetched. The folder and the page draw a saved run (tests/fixtures/views.json, one
+experiment per view), the chart on stdout a live run of clock. Without xmllint the well-formedness checks are reported as
 skipped, the rest still run. (test_html.py renders the page in Chromium.)"""
 import os
 import re
@@ -9,10 +10,11 @@ import subprocess
 import sys
 import tempfile
 
-from wtgtest import check, datadir, finish_clean, run, skip_check
+from wtgtest import check, datadir, finish_clean, run, saved_run, skip_check
 
-# one experiment per view, the quick ones
-NAMES = ["syscall", "bytewise", "clock", "zerofill"]
+# one experiment per view, from the saved run
+NAMES = ["bytewise", "syscall", "zerofill", "clock"]
+SAVED = saved_run(NAMES)
 out = tempfile.mkdtemp(prefix="wtg-pictures-", dir=datadir())
 
 
@@ -26,8 +28,7 @@ def check_xml(path, what):
 
 # ---- SVG: a folder of NAME.svg ----
 charts = os.path.join(out, "charts")
-status, _, err = run("--run=" + ",".join(NAMES), "--quick", "--format=svg", "-o", charts,
-                     "--dir=" + datadir())
+status, _, err = run("--load=" + SAVED, "--format=svg", "-o", charts)
 check(status == 0, "svg into a folder: exit 0, got %d: %s" % (status, err))
 got = sorted(os.listdir(charts)) if os.path.isdir(charts) else []
 check(got == sorted(n + ".svg" for n in NAMES), "one NAME.svg per experiment, got %s" % got)
@@ -50,8 +51,7 @@ check("median" in svg and "p99" in svg, "the histogram marks its median and p99"
 
 # ---- HTML: one page ----
 page = os.path.join(out, "report.html")
-status, _, err = run("--run=" + ",".join(NAMES), "--quick", "--format=html", "-o", page,
-                     "--dir=" + datadir())
+status, _, err = run("--load=" + SAVED, "--format=html", "-o", page)
 check(status == 0, "html: exit 0, got %d: %s" % (status, err))
 html = open(page, encoding="utf-8").read() if os.path.exists(page) else ""
 check(html.startswith("<!DOCTYPE html>"), "html: a page")

@@ -115,6 +115,28 @@ signal.signal(signal.SIGTERM, _terminated)
 signal.signal(signal.SIGHUP, _terminated)
 
 
+TOP_SRCDIR = os.environ.get("top_srcdir") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+# A saved --run=all --quick of every experiment (tests/fixtures/trim.py tells how to refresh it):
+# tests of what a saved run becomes (formats, conversions, verdicts) draw from it, measuring nothing.
+FIXTURE = os.path.join(TOP_SRCDIR, "tests", "fixtures", "views.json")
+_fixture_dir = None
+
+
+def saved_run(names=None):
+    """The path of the saved run FIXTURE, or of a copy that keeps only the experiments names (a list,
+    in the fixture's order); copies go into a folder removed at exit."""
+    global _fixture_dir
+    if names is None:
+        return FIXTURE
+    with open(FIXTURE) as f:
+        doc = json.load(f)
+    doc["experiments"] = [e for e in doc["experiments"] if e["name"] in names]
+    if _fixture_dir is None:
+        _fixture_dir = tempfile.mkdtemp(prefix="wtg-fixture-")
+        atexit.register(shutil.rmtree, _fixture_dir, True)
+    return save_json(_fixture_dir, doc, "saved-%s.json" % "-".join(names))
+
+
 def datadir():
     """A private folder for the data files of this test run, removed at exit on every path (tests
     check that wtg removes its own file with datadir_is_empty() before that)."""

@@ -51,7 +51,7 @@ check "the data file is removed at exit" no_datafile
 # leads with the ratio so it survives 60 columns
 before_after() {
 	size=$1
-	start C.UTF-8 ${size%x*} ${size#*x} "--order=valley"
+	start C.UTF-8 ${size%x*} ${size#*x} "--order=valley" --size=16M	# 16M: a quarter of the file to make
 	# --order opens on the lecture's start screen: a key starts it
 	check "$size: the start screen waits" tm_wait "press a key to begin" 10
 	tm_keys x

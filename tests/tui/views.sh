@@ -76,7 +76,8 @@ check "q leaves the saved views with status 0" wait_exit 10
 check_eq "exit status 0" "$(status)" 0
 
 # ---- a few live: one experiment per view kind, run from its tab ---------------------------------
-dash_ready
+# (16M: mmap and threads go by the data file's size; no view is about the size)
+dash_ready --size=16M
 tm_keys Space
 tm_wait "paused: nothing starts until space" 5
 while read -r i name view; do
