@@ -79,6 +79,15 @@ static double text_w(const char *s, double size)
 	return (double)n * size * 0.56;
 }
 
+/* A line of text from x to at most `right`: its size lowered from `size` until it fits. */
+static void text_fit(FILE *f, double x, double y, double size, double right, const char *extra, const char *s)
+{
+	double w = text_w(s, size);
+	if (w > right - x && w > 0)
+		size = size * (right - x) / w;
+	text(f, x, y, size < 11 ? 11 : size, "start", extra, s);
+}
+
 static void line(FILE *f, double x1, double y1, double x2, double y2, const char *stroke, double width,
 		 const char *dash)
 {
@@ -167,7 +176,9 @@ static void cache_marks(FILE *f, const struct frame *fr, const struct wtg_lay_sw
 		wtg_lay_fmt_tick_size(sz, sizeof sz, (double)c->size);
 		snprintf(lab, sizeof lab, "L%d %s", c->level, sz);
 		line(f, x, fr->y, x, fr->y + fr->h, muted, 1.5, "6 5");
-		text(f, x + 6, fr->y + 20 + 22 * (i % 2), 18, "start", "fill=\"#666666\"", lab);
+		bool left = x + 6 + text_w(lab, 18) > 1280 - 10;	/* near the right edge: the label before the line */
+		text(f, left ? x - 6 : x + 6, fr->y + 20 + 22 * (i % 2), 18, left ? "end" : "start",
+		     "fill=\"#666666\"", lab);
 	}
 }
 
@@ -213,12 +224,11 @@ static void draw_sweep(FILE *f, const struct frame *fr, const struct wtg_table *
 	double ticks[32], frac[32];
 	char lab[32][32];
 	int nt = wtg_lay_log_ticks(p.xlo, p.xhi, (int)(fr->w / 12), p.bytes ? 6 : 5, p.bytes, ticks, 32);
+	wtg_lay_tick_labels(lab, ticks, nt, p.xunit);
 	for (int i = 0; i < nt; i++) {
 		frac[i] = wtg_lay_log_frac(ticks[i], p.xlo, p.xhi);
 		if (p.bytes)
 			wtg_lay_fmt_tick_size(lab[i], sizeof lab[i], ticks[i]);
-		else
-			wtg_lay_fmt_tick_time(lab[i], sizeof lab[i], ticks[i], p.xunit);
 	}
 	x_ticks(f, fr, frac, lab, nt);
 	char xt[160];
@@ -463,9 +473,9 @@ static void draw_hist(FILE *f, const struct frame *fr0, const struct wtg_table *
 	char lab[32][32];
 	int nt = h.log ? wtg_lay_log_ticks(h.lo, h.hi, (int)(fr.w / 12), 8, false, ticks, 32)
 		       : wtg_lay_lin_ticks(h.lo, h.hi, (int)(fr.w / 12), ticks, 32);
+	wtg_lay_tick_labels(lab, ticks, nt, unit);
 	for (int i = 0; i < nt; i++) {
 		frac[i] = wtg_lay_frac(ticks[i], h.lo, h.hi, h.log);
-		wtg_lay_fmt_tick_time(lab[i], sizeof lab[i], ticks[i], unit);
 		line(f, fr.x + frac[i] * fr.w, fr.y, fr.x + frac[i] * fr.w, fr.y + fr.h, grid, 1, NULL);
 	}
 	for (int k = 0; k < h.nd; k++)
@@ -488,7 +498,7 @@ static void draw_hist(FILE *f, const struct frame *fr0, const struct wtg_table *
 		wtg_lay_hist_figures(buf, sizeof buf, t, &h.d[k], "\xe2\x80\x93");
 		double y = fr.y + fr.h + 98 + 28 * k;
 		marker(f, k, fr.x + 8, y - 7, 7);
-		text(f, fr.x + 24, y, 19, "start", NULL, buf);
+		text_fit(f, fr.x + 24, y, 19, 1270, NULL, buf);
 	}
 	if (h.nd == 2 && h.d[0].p99 > 0) {
 		char r[32], buf[256];

@@ -2,6 +2,7 @@
 the folder -o names, or one to stdout; --format=html writes one self-contained page with a chart
 per experiment and nothing fetched. Without xmllint the well-formedness checks are reported as
 skipped, the rest still run. (test_html.py renders the page in Chromium.)"""
+import json
 import os
 import re
 import shutil
@@ -9,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 
-from wtgtest import check, datadir, finish_clean, run, skip_check
+from wtgtest import check, datadir, experiment, finish_clean, run, save_json, skip_check
 
 # one experiment per view, the quick ones
 NAMES = ["syscall", "bytewise", "clock", "zerofill"]
@@ -59,6 +60,100 @@ check(html.count('class="chart"') == len(NAMES), "html: one chart per experiment
 check(not re.search(r"<script|<link|\ssrc=|url\((?!#)|@import", html), "html: nothing fetched, no script")
 for n in NAMES:
     check('id="%s"' % n in html, "html: a section for " + n)
+
+
+# ---- every chart of a saved run: tick labels differ along each axis, no two texts overlap ----
+import xml.etree.ElementTree as ET
+
+SVGNS = "{http://www.w3.org/2000/svg}"
+FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "views.json")
+
+
+def texts_of(path):
+    """Every text element of a chart: (x, y, size, anchor, string, attributes)."""
+    out = []
+    for el in ET.parse(path).getroot().iter(SVGNS + "text"):
+        s = "".join(el.itertext())
+        out.append((float(el.get("x")), float(el.get("y")), float(el.get("font-size", "16")),
+                    el.get("text-anchor", "start"), s, el.attrib))
+    return out
+
+
+def box(t):
+    """A text's approximate box: the writer's width rule (0.56 em a character), the em's height."""
+    x, y, size, anchor, s, _ = t
+    w = len(s) * size * 0.56
+    x0 = x - w / 2 if anchor == "middle" else x - w if anchor == "end" else x
+    return (x0, y - size * 0.8, x0 + w, y + size * 0.2)
+
+
+def overlap(a, b, slack=1.0):
+    return a[0] < b[2] - slack and b[0] < a[2] - slack and a[1] < b[3] - slack and b[1] < a[3] - slack
+
+
+def axes_of(texts):
+    """Tick labels grouped by axis: x ticks share a y (centred, 20 px), y ticks share an x (right
+    aligned, 20 px, no weight); groups of three or more."""
+    groups = {}
+    for t in texts:
+        x, y, size, anchor, s, attrs = t
+        if size != 20 or "fill" in attrs or "font-weight" in attrs:
+            continue
+        if anchor == "middle":
+            groups.setdefault(("x", y), []).append(s)
+        elif anchor == "end":
+            groups.setdefault(("y", x), []).append(s)
+    return {k: v for k, v in groups.items() if len(v) >= 3}
+
+
+def narrow(doc):
+    """The saved run with readcost's samples 1.10-1.20 us apart, passes' 3.20-3.30 ms (ticks 10 ns
+    or 10 us apart, labels that need three digits), and an L3 cache just inside wss's widest set."""
+    for e in doc["experiments"]:
+        base = {"readcost": 1100.0, "passes": 3.2e6}.get(e["name"])
+        for s in e.get("series") or [] if base else []:
+            n = len(s["samples"])
+            s["samples"] = [base + base / 11 * (i % n) / n for i in range(n)]
+    widest = max(r["wss"] for r in experiment(doc, "wss")["rows"])
+    for c in doc["machine"]["caches"]:
+        if c["level"] == 3:
+            c["size_bytes"] = int(widest * 0.95)
+    doc["experiments"] = [e for e in doc["experiments"] if e["name"] in ("readcost", "passes", "wss")]
+    return doc
+
+
+saved = os.path.join(out, "saved")
+os.makedirs(saved)
+status, _, err = run("--load", FIXTURE, "--format=svg", "-o", saved + "/")
+check(status == 0, "svg from a saved run: exit 0, got %d: %s" % (status, err))
+with open(FIXTURE, encoding="utf-8") as f:
+    save_json(out, narrow(json.load(f)), "narrow.json")
+os.makedirs(os.path.join(saved, "narrow"))
+status, _, err = run("--load", os.path.join(out, "narrow.json"), "--format=svg",
+                     "-o", os.path.join(saved, "narrow") + "/")
+check(status == 0, "svg from a narrowed saved run: exit 0, got %d: %s" % (status, err))
+for name in sorted(os.listdir(saved)) + ["narrow/" + n for n in sorted(os.listdir(os.path.join(saved, "narrow")))]:
+    if not name.endswith(".svg"):
+        continue
+    texts = texts_of(os.path.join(saved, name))
+    dup = []
+    for key, labels in axes_of(texts).items():
+        seen = set()
+        dup += ["%s axis: %s" % (key[0], s) for s in labels if s in seen or seen.add(s)]
+    check(not dup, name + ": tick labels differ along each axis %s" % dup)
+    clash = []
+    boxes = [(box(t), t[4]) for t in texts if t[4].strip()]
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            if overlap(boxes[i][0], boxes[j][0]):
+                clash.append("%r on %r" % (boxes[i][1][:30], boxes[j][1][:30]))
+    check(not clash, name + ": no two texts overlap %s" % clash[:4])
+    if name == "valley.svg":
+        check(any(t[4] == "ms per GB" for t in texts), "valley: the y axis says ms per GB, not ms")
+    for t in texts:
+        b = box(t)
+        check(b[0] >= 0 and b[2] <= 1280, name + ": text inside the slide: %r" % t[4][:40]) if not (
+            b[0] >= 0 and b[2] <= 1280) else None
 
 
 shutil.rmtree(out, ignore_errors=True)
