@@ -421,14 +421,15 @@ static void hist_area(FILE *f, const struct frame *fr, const struct wtg_lay_hist
 }
 
 /* Median, p90 and p99 of every distribution: lines through the chart, each labelled with its value
- * on the highest row where the label does not run into another. */
-static void hist_marks(FILE *f, const struct frame *fr, const struct wtg_lay_hist *h)
+ * (in its distribution's colour) on the highest row where the label does not run into another.
+ * Returns the rows the labels take; f NULL only counts them. */
+static int hist_marks(FILE *f, const struct frame *fr, const struct wtg_lay_hist *h)
 {
 	static const char *const qn[3] = { "median", "p90", "p99" };
 	static const char *const qdash[3] = { "", "8 4", "2 4" };
 	enum { ROWS = 9 };
 	double used[ROWS][WTG_LAY_MAX_DIST * 3][2];
-	int nused[ROWS] = { 0 };
+	int nused[ROWS] = { 0 }, rows = 0;
 	for (int k = 0; k < h->nd; k++)
 		for (int j = 0; j < 3; j++) {
 			const struct wtg_lay_dist *d = &h->d[k];
@@ -450,11 +451,18 @@ static void hist_marks(FILE *f, const struct frame *fr, const struct wtg_lay_his
 			}
 			used[row][nused[row]][0] = a;
 			used[row][nused[row]++][1] = b;
+			rows = row + 1 > rows ? row + 1 : rows;
+			if (!f)
+				continue;
 			double y = fr->y + 18 + 24 * row;
+			char attrs[160];
+			snprintf(attrs, sizeof attrs,
+				 "font-weight=\"bold\" fill=\"%s\" stroke=\"white\" stroke-width=\"4\" paint-order=\"stroke\"",
+				 colour[k]);
 			line(f, x, y - 16, x, fr->y + fr->h, colour[k], j ? 2 : 3, qdash[j]);
-			text(f, left ? x - 6 : x + 6, y, 18, left ? "end" : "start",
-			     "font-weight=\"bold\" stroke=\"white\" stroke-width=\"4\" paint-order=\"stroke\"", lab);
+			text(f, left ? x - 6 : x + 6, y, 18, left ? "end" : "start", attrs, lab);
 		}
+	return rows;
 }
 
 static void draw_hist(FILE *f, const struct frame *fr0, const struct wtg_table *t)
@@ -478,8 +486,12 @@ static void draw_hist(FILE *f, const struct frame *fr0, const struct wtg_table *
 		frac[i] = wtg_lay_frac(ticks[i], h.lo, h.hi, h.log);
 		line(f, fr.x + frac[i] * fr.w, fr.y, fr.x + frac[i] * fr.w, fr.y + fr.h, grid, 1, NULL);
 	}
+	struct frame area = fr;	/* the bins stay under the quantiles' labels */
+	int lrows = hist_marks(NULL, &fr, &h);
+	area.y += 24 * lrows + 6;
+	area.h -= 24 * lrows + 6;
 	for (int k = 0; k < h.nd; k++)
-		hist_area(f, &fr, &h, k);
+		hist_area(f, &area, &h, k);
 	line(f, fr.x, fr.y + fr.h, fr.x + fr.w, fr.y + fr.h, ink, 2, NULL);
 	x_ticks(f, &fr, frac, lab, nt);
 	char xt[192];

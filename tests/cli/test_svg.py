@@ -148,6 +148,13 @@ for name in sorted(os.listdir(saved)) + ["narrow/" + n for n in sorted(os.listdi
             if overlap(boxes[i][0], boxes[j][0]):
                 clash.append("%r on %r" % (boxes[i][1][:30], boxes[j][1][:30]))
     check(not clash, name + ": no two texts overlap %s" % clash[:4])
+    if name in ("readcost.svg", "tail.svg"):
+        root = ET.parse(os.path.join(saved, name)).getroot()
+        tops = [float(v) for el in root.iter(SVGNS + "path") if el.get("fill-opacity")
+                for v in re.findall(r"[ML][\d.]+ ([\d.]+)", el.get("d", ""))]
+        marks = [t for t in texts if t[2] == 18 and re.match(r"(median|p90|p99) ", t[4])]
+        check(marks and tops and all(box(t)[3] <= min(tops) for t in marks),
+              name + ": the quantiles' labels sit above the histograms, not on them")
     if name == "valley.svg":
         check(any(t[4] == "ms per GB" for t in texts), "valley: the y axis says ms per GB, not ms")
     for t in texts:
