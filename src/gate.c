@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "wtg/gate.h"
+#include "wtg/layout.h"
 #include "wtg/replicate.h"
 #include "wtg/report.h"
 #include "wtg/stats.h"
@@ -178,6 +179,15 @@ static void num(FILE *f, double v, const char *null)
 	fputs(buf[0] ? buf : null, f);
 }
 
+/* A number for people (the Markdown table): three significant figures, as the charts and tables. */
+static void num3(FILE *f, double v, const char *null)
+{
+	char buf[64];
+	if (isfinite(v))
+		wtg_lay_fmt_num(buf, sizeof buf, v);
+	fputs(isfinite(v) ? buf : null, f);
+}
+
 /* Which side of the first run is missing the figure, for the verdict column. */
 static const char *missing_word(const struct entry *x)
 {
@@ -300,12 +310,16 @@ static void markdown_report(FILE *f, const struct entry *e, int n, const struct 
 		fprintf(f, "| %s | %s | %s | ", x->exp, x->h->figure, x->h->unit);
 		wtg_markdown_text(f, runs[x->run].meta->label);
 		fputs(" | ", f);
-		num(f, x->f.found ? x->f.value : NAN, "-");
+		num3(f, x->f.found ? x->f.value : NAN, "-");
 		fputs(" | ", f);
-		num(f, x->run ? x->ratio : NAN, "");
-		if (x->run && isfinite(x->lo))
-			fprintf(f, " | [%.3f, %.3f] %s", x->lo, x->hi, x->method);
-		else
+		num3(f, x->run ? x->ratio : NAN, "");
+		if (x->run && isfinite(x->lo)) {
+			fputs(" | [", f);
+			num3(f, x->lo, "");
+			fputs(", ", f);
+			num3(f, x->hi, "");
+			fprintf(f, "] %s", x->method);
+		} else
 			fputs(" | ", f);
 		fprintf(f, " | %s |\n", x->run || x->v == WTG_V_MISSING ? missing_word(x) : "");
 	}

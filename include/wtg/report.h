@@ -186,7 +186,8 @@ void wtg_report_row_values(FILE *f, const struct wtg_table *t, const struct wtg_
  * point into buf (64 bytes or more). */
 void wtg_report_extra_values(const struct wtg_row *row, struct wtg_value *out, char *buf, size_t len);
 
-/* A value as the text report shows it: the column's decimals, n/a for NaN, thousands grouped with
+/* A value as the text, Markdown and HTML reports show it: the column's decimals, more when a real
+ * needs them for three significant figures (0.0543, not 0.05), n/a for NaN, thousands grouped with
  * ',' when group is set. */
 void wtg_report_fmt_value(char *buf, size_t len, const struct wtg_value *v, const struct wtg_column *col,
 			  bool group);

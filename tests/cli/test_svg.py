@@ -163,5 +163,36 @@ for name in sorted(os.listdir(saved)) + ["narrow/" + n for n in sorted(os.listdi
             b[0] >= 0 and b[2] <= 1280) else None
 
 
+# ---- the page of a saved run: tables scroll in their own box, numbers keep three figures ----
+page_saved = os.path.join(out, "saved.html")
+status, _, err = run("--load", FIXTURE, "--format=html", "-o", page_saved)
+check(status == 0, "html from a saved run: exit 0, got %d: %s" % (status, err))
+html = open(page_saved, encoding="utf-8").read() if status == 0 else ""
+tables = html.count('<table class="rows">')
+check(tables >= 10 and html.count('<div class="scroll"><table class="rows">') == tables
+      and ".scroll{max-width:100%;overflow-x:auto}" in html,
+      "html: every wide table scrolls inside its own box (%d tables)" % tables)
+
+
+def row_cells(page, name, first):
+    """The cells of experiment name's table row whose first cell reads first."""
+    sec = page[page.find('id="%s"' % name):]
+    m = re.search(r"<tr><td>%s</td>(.*?)</tr>" % re.escape(first), sec)
+    return re.findall(r"<td[^>]*>([^<]*)</td>", m.group(1)) if m else []
+
+
+cells = row_cells(html, "bytewise", "64K per read")
+check(len(cells) > 10 and (cells[2], cells[9], cells[10]) == ("0.0708", "0.0590", "0.0770"),
+      "html: bytewise's 64K row keeps three figures (ms, CI): %s" % cells[:12])
+valley_16 = re.search(r'id="valley".*?<tr><td class="num">16</td>(.*?)</tr>', html, re.S)
+vcells = re.findall(r"<td[^>]*>([^<]*)</td>", valley_16.group(1)) if valley_16 else []
+check(vcells and not any(c in ("0.00", "0.01") for c in vcells),
+      "html: valley's 16 B row keeps three figures, no 0.00/0.01 GB/s: %s" % vcells)
+status, md, err = run("--load", FIXTURE, "--load", FIXTURE, "--format=markdown")
+long_numbers = [x for x in re.findall(r"\d+\.\d+", md) if len(x.replace(".", "").lstrip("0")) > 3]
+check(status == 0 and "| 0.00124 |" in md and not long_numbers,
+      "comparison markdown: three significant figures (%s)" % long_numbers[:4])
+
+
 shutil.rmtree(out, ignore_errors=True)
 finish_clean()
