@@ -65,6 +65,7 @@ struct wtg_bars_spec {
 	bool ideal;		/* mark ideal scaling from the row whose first label is 1 */
 	bool named;		/* numeric labels carry their column's name: "pair 3" */
 	const char *ci[2];	/* a row's interval around its value, or NULL: <value>_ci_low/_ci_high */
+	const char *caption;	/* what a bar's length is, when its label does not say, or NULL */
 };
 
 /* What a histogram draws: the table's raw sample series, one per row, on one scale. */

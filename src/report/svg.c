@@ -208,6 +208,27 @@ static void band(FILE *f, const struct frame *fr, const struct wtg_lay_sweep *p,
 	fputs("Z\"/>\n", f);
 }
 
+/* A series of one point beside the lines (uncached's random reads, measured at one size only): named,
+ * with its value and where it was measured, so it does not read as the start of a line. */
+static void lone_point(FILE *f, const struct frame *fr, const struct wtg_lay_sweep *p, int k)
+{
+	const struct wtg_lay_series *s = &p->s[k];
+	char v[48], x[48], lab[192];
+	wtg_lay_fmt_value(v, sizeof v, s->y[0], p->yunit);
+	if (p->bytes)
+		wtg_lay_fmt_tick_size(x, sizeof x, s->x[0]);
+	else
+		wtg_lay_fmt_value(x, sizeof x, s->x[0], p->xunit);
+	snprintf(lab, sizeof lab, "%s: %s, at %s only", s->name, v, x);
+	double px = fr->x + wtg_lay_log_frac(s->x[0], p->xlo, p->xhi) * fr->w;
+	double py = fr->y + fr->h - wtg_lay_y_frac(p, s->y[0]) * fr->h;
+	bool left = px + 14 + text_w(lab, 18) > fr->x + fr->w;
+	char attrs[128];
+	snprintf(attrs, sizeof attrs, "font-weight=\"bold\" fill=\"%s\" stroke=\"white\" stroke-width=\"4\" paint-order=\"stroke\"",
+		 colour[k]);
+	text(f, left ? px - 14 : px + 14, py - 12, 18, left ? "end" : "start", attrs, lab);
+}
+
 static void draw_sweep(FILE *f, const struct frame *fr, const struct wtg_table *t, const struct wtg_experiment *e,
 		       const struct wtg_machine *m)
 {
@@ -250,6 +271,8 @@ static void draw_sweep(FILE *f, const struct frame *fr, const struct wtg_table *
 		for (int i = 0; i < s->n; i++)
 			marker(f, k, fr->x + wtg_lay_log_frac(s->x[i], p.xlo, p.xhi) * fr->w,
 			       fr->y + fr->h - wtg_lay_y_frac(&p, s->y[i]) * fr->h, 7);
+		if (s->n == 1)
+			lone_point(f, fr, &p, k);
 	}
 	char names[WTG_LAY_MAX_SERIES + 1][64];
 	int nn = 0;
@@ -353,7 +376,8 @@ static void draw_bars(FILE *f, const struct frame *fr, const struct wtg_table *t
 		empty(f, fr, "no rows yet");
 		return;
 	}
-	int notes = (b.ideal ? 1 : 0) + (b.has_ci ? 1 : 0) + (b.n == 2 && !b.neg ? 1 : 0);
+	const char *caption = e->view == WTG_VIEW_BARS ? e->bars.caption : NULL;
+	int notes = (b.ideal ? 1 : 0) + (b.has_ci ? 1 : 0) + (b.n == 2 && !b.neg ? 1 : 0) + (caption ? 1 : 0);
 	double bottom = fr->y + fr->h - notes * 30 - 34;	/* the axis labels under the bars */
 	double pitch = (bottom - fr->y) / b.n;
 	double fs = fmin(22, fmax(10, pitch * 0.55)), th = fmin(pitch * 0.68, 46);
@@ -388,6 +412,10 @@ static void draw_bars(FILE *f, const struct frame *fr, const struct wtg_table *t
 		line(f, bx, y - 15, bx, y + 1, ink, 2.5, NULL);
 		line(f, bx + 30, y - 15, bx + 30, y + 1, ink, 2.5, NULL);
 		text(f, bx + 42, y, 19, "start", NULL, "95% confidence interval");
+		y += 30;
+	}
+	if (caption) {
+		text_fit(f, bx, y, 19, fr->x + fr->w, "fill=\"#444444\"", caption);
 		y += 30;
 	}
 	if (b.n == 2 && !b.neg && b.b[0].x > 0 && b.b[1].x > 0) {
@@ -648,12 +676,12 @@ static void footer(FILE *f, const struct wtg_table *t, const struct wtg_machine 
 	} else if (ok) {
 		snprintf(buf, sizeof buf, "\xe2\x9c\x93 %d check%s ok", ok, ok == 1 ? "" : "s");
 	}
-	if (strlen(buf) > 110)
-		memcpy(buf + 105, "\xe2\x80\xa6", 4);	/* keep it on the slide (a whole character is cut) */
-	text(f, 40, SVG_H - 14, 16, "start", style, buf);
-	snprintf(buf, sizeof buf, "wtg %s%s%s", PACKAGE_VERSION, m && m->cpu_model[0] ? " \xc2\xb7 " : "",
+	char who[160];
+	snprintf(who, sizeof who, "wtg %s%s%s", PACKAGE_VERSION, m && m->cpu_model[0] ? " \xc2\xb7 " : "",
 		 m ? m->cpu_model : "");
-	text(f, SVG_W - 30, SVG_H - 14, 14, "end", "fill=\"#666666\"", buf);
+	text(f, SVG_W - 30, SVG_H - 14, 14, "end", "fill=\"#666666\"", who);
+	/* in full, smaller when it is long (the HTML lists every check beside the chart) */
+	text_fit(f, 40, SVG_H - 14, 16, SVG_W - 50 - text_w(who, 14), style, buf);
 }
 
 void wtg_svg_chart(FILE *f, const struct wtg_table *t, const struct wtg_machine *m, const char *attrs)
@@ -672,6 +700,9 @@ void wtg_svg_chart(FILE *f, const struct wtg_table *t, const struct wtg_machine 
 		 t->nrows == 1 ? "" : "s", t->state == WTG_RUNNING ? " so far" : "");
 	text(f, 40, 40, 20, "start", "fill=\"#666666\" letter-spacing=\"1\"", buf);
 	text(f, 40, 84, 36, "start", "font-weight=\"bold\"", e->question);
+	char verdict[512];
+	if (wtg_experiment_verdict(e, t, verdict, sizeof verdict) > 0)	/* what the chart claims, in words */
+		text_fit(f, 40, 113, 19, SVG_W - 40, "fill=\"#444444\"", verdict);
 	struct frame wide = { 40, 150, SVG_W - 80, 440 }, axes = { 130, 150, SVG_W - 200, 440 };
 	switch (e->view) {
 	case WTG_VIEW_SWEEP:

@@ -155,6 +155,20 @@ for name in sorted(os.listdir(saved)) + ["narrow/" + n for n in sorted(os.listdi
         marks = [t for t in texts if t[2] == 18 and re.match(r"(median|p90|p99) ", t[4])]
         check(marks and tops and all(box(t)[3] <= min(tops) for t in marks),
               name + ": the quantiles' labels sit above the histograms, not on them")
+    if name == "syscall.svg":
+        bands = [el for el in ET.parse(os.path.join(saved, name)).getroot().iter(SVGNS + "path")
+                 if el.get("fill-opacity") == "0.18"]
+        check(len(bands) == 1, "syscall: the median's 95%% interval is drawn as a band: %d" % len(bands))
+    if name == "compare.svg":
+        words = [t[4] for t in texts]
+        check(any(w.startswith("syscall: burners off vs on") for w in words),
+              "compare: the chart names the figure and the condition (its verdict line): %s" % words[2:3])
+        check(any("on minus off" in w and "left of 0: lower when on" in w for w in words),
+              "compare: the chart says what a bar is and which way is lower")
+    if name == "uncached.svg":
+        check(any(re.fullmatch(r"random: [\d.]+ GB/s, at 16K only", t[4]) for t in texts),
+              "uncached: the lone random point is labelled as one measurement")
+    check(not any("\u2026" in t[4] for t in texts), name + ": no text cut with an ellipsis")
     if name == "valley.svg":
         check(any(t[4] == "ms per GB" for t in texts), "valley: the y axis says ms per GB, not ms")
     for t in texts:
