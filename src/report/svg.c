@@ -376,7 +376,7 @@ static void draw_bars(FILE *f, const struct frame *fr, const struct wtg_table *t
 		empty(f, fr, "no rows yet");
 		return;
 	}
-	const char *caption = e->view == WTG_VIEW_BARS ? e->bars.caption : NULL;
+	const char *caption = e->bars.caption;
 	int notes = (b.ideal ? 1 : 0) + (b.has_ci ? 1 : 0) + (b.n == 2 && !b.neg ? 1 : 0) + (caption ? 1 : 0);
 	double bottom = fr->y + fr->h - notes * 30 - 34;	/* the axis labels under the bars */
 	double pitch = (bottom - fr->y) / b.n;
@@ -635,6 +635,10 @@ static void draw_counters(FILE *f, const struct frame *fr, const struct wtg_tabl
 {
 	if (t->nrows == 0) {
 		empty(f, fr, "no rows yet");
+		return;
+	}
+	if (e->bars.value) {	/* the headline as bars on a slide; the counters stay in the table */
+		draw_bars(f, fr, t, e);
 		return;
 	}
 	struct wtg_lay_grid *g = calloc(1, sizeof *g);

@@ -169,6 +169,13 @@ for name in sorted(os.listdir(saved)) + ["narrow/" + n for n in sorted(os.listdi
         check(any(re.fullmatch(r"random: [\d.]+ GB/s, at 16K only", t[4]) for t in texts),
               "uncached: the lone random point is labelled as one measurement")
     check(not any("\u2026" in t[4] for t in texts), name + ": no text cut with an ellipsis")
+    want_bars = {"zerofill.svg": ["rep %d" % i for i in range(1, 6)],
+                 "mmap.svg": ["not prefaulted", "populate (mmap call)", "prefaulted"],
+                 "pagecache.svg": ["cold read 1 MiB", "warm read 1 MiB", "cold mmap", "warm mmap"]}.get(name)
+    if want_bars:
+        labels = [t[4] for t in texts if t[5].get("font-weight") == "bold" and t[3] == "end"]
+        check(labels == want_bars and any("every counter in the table" in t[4] for t in texts),
+              name + ": a chart of the headline, a bar per row, not the counter table: %s" % labels)
     if name == "valley.svg":
         check(any(t[4] == "ms per GB" for t in texts), "valley: the y axis says ms per GB, not ms")
     for t in texts:
@@ -183,6 +190,10 @@ status, _, err = run("--load", FIXTURE, "--format=html", "-o", page_saved)
 check(status == 0, "html from a saved run: exit 0, got %d: %s" % (status, err))
 html = open(page_saved, encoding="utf-8").read() if status == 0 else ""
 tables = html.count('<table class="rows">')
+for n in ("zerofill", "mmap", "pagecache"):
+    sec = html[html.find('id="%s"' % n):]
+    check(0 <= sec.find('class="chart"') < sec.find('<table class="rows">'),
+          "html: %s's chart, then its full table" % n)
 check(tables >= 10 and html.count('<div class="scroll"><table class="rows">') == tables
       and ".scroll{max-width:100%;overflow-x:auto}" in html,
       "html: every wide table scrolls inside its own box (%d tables)" % tables)
