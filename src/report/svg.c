@@ -753,3 +753,64 @@ void wtg_svg_end(FILE *f, const struct wtg_report_meta *m, int n)
 	if (m->ntables != 1)
 		fputs("</svg>\n", f);
 }
+
+/* The ratio axis under a comparison's rows: round ticks, 1 drawn dark. */
+static void ratio_axis(FILE *f, const struct frame *fr, double lo, double hi)
+{
+	double ticks[32];
+	char lab[32][32];
+	int nt = wtg_lay_lin_ticks(lo, hi, (int)(fr->w / 14), ticks, 32);
+	wtg_lay_tick_labels(lab, ticks, nt, "");
+	for (int i = 0; i < nt; i++) {
+		double x = fr->x + (ticks[i] - lo) / (hi - lo) * fr->w;
+		line(f, x, fr->y, x, fr->y + fr->h, grid, 1, NULL);
+		text(f, x, fr->y + fr->h + 30, 20, "middle", NULL, lab[i]);
+	}
+	double one = fr->x + (1 - lo) / (hi - lo) * fr->w;
+	line(f, one, fr->y - 6, one, fr->y + fr->h, ink, 2.5, NULL);
+	text(f, fr->x + fr->w / 2, fr->y + fr->h + 62, 19, "middle", "fill=\"#444444\"",
+	     "ratio to the first run (1: the same; whiskers: 95% CI)");
+}
+
+void wtg_svg_ratio_chart(FILE *f, const char *attrs, const char *title, const char *sub,
+			 const struct wtg_svg_ratio *r, int n)
+{
+	fprintf(f, "<svg viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" fill=\"%s\"%s%s>\n", SVG_W, SVG_H, FONT, ink,
+		attrs && *attrs ? " " : "", attrs ? attrs : "");
+	fprintf(f, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n", SVG_W, SVG_H);
+	text_fit(f, 40, 70, 34, SVG_W - 40, "font-weight=\"bold\"", title);
+	text_fit(f, 40, 108, 20, SVG_W - 40, "fill=\"#444444\"", sub);
+	double lo = 1, hi = 1;
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < 3; k++) {
+			double v = k == 0 ? r[i].ratio : k == 1 ? r[i].lo : r[i].hi;
+			if (isfinite(v)) {
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+		}
+	double pad = (hi - lo) * 0.1 + 0.02;
+	lo = fmax(0, lo - pad);
+	hi += pad;
+	struct frame fr = { 300, 150, 600, 440 };
+	ratio_axis(f, &fr, lo, hi);
+	double pitch = n ? fr.h / n : fr.h;
+	for (int i = 0; i < n; i++) {
+		double y = fr.y + pitch * (i + 0.5);
+		char num[48], lab[160];
+		text_fit(f, 40, y + 7, 20, fr.x - 16, "font-weight=\"bold\"", r[i].label);
+		if (isfinite(r[i].lo) && isfinite(r[i].hi)) {
+			double x0 = fr.x + (r[i].lo - lo) / (hi - lo) * fr.w, x1 = fr.x + (r[i].hi - lo) / (hi - lo) * fr.w;
+			line(f, x0, y, x1, y, colour[0], 3, NULL);
+			line(f, x0, y - 10, x0, y + 10, colour[0], 3, NULL);
+			line(f, x1, y - 10, x1, y + 10, colour[0], 3, NULL);
+		}
+		if (isfinite(r[i].ratio))
+			marker(f, 0, fr.x + (r[i].ratio - lo) / (hi - lo) * fr.w, y, 9);
+		wtg_lay_fmt_num(num, sizeof num, r[i].ratio);
+		snprintf(lab, sizeof lab, "%s%s%s", isfinite(r[i].ratio) ? num : "missing",
+			 r[i].verdict ? " \xc2\xb7 " : " (the first run)", r[i].verdict ? r[i].verdict : "");
+		text_fit(f, fr.x + fr.w + 20, y + 7, 20, SVG_W - 30, NULL, lab);
+	}
+	fputs("</svg>\n", f);
+}
