@@ -350,6 +350,29 @@ static int figure_chart(FILE *f, const struct entry *e, int n, int i, const stru
 	return m;
 }
 
+/* Under the ratio charts of the HTML page: each experiment's charts, run by run, side by side. */
+static void runs_charts(FILE *f, const struct wtg_gate_run *runs, int nruns)
+{
+	fputs("<h2>The runs' charts</h2>\n", f);
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		if (!wtg_gate_any_table(runs, nruns, i))
+			continue;
+		fputs("<section class=\"runs\"><h3>", f);
+		wtg_xml_string(f, wtg_experiments[i]->name);
+		fputs("</h3>\n<div class=\"side\">\n", f);
+		for (int r = 0; r < nruns; r++) {
+			if (!has_table(&runs[r], i))
+				continue;
+			fputs("<figure><figcaption>", f);
+			wtg_xml_string(f, runs[r].meta->label);
+			fputs("</figcaption>\n", f);
+			wtg_svg_chart(f, runs[r].tables[i], &runs[r].meta->machine, "class=\"run-chart\" role=\"img\"");
+			fputs("</figure>\n", f);
+		}
+		fputs("</div></section>\n", f);
+	}
+}
+
 /* Every figure's ratio chart: one SVG picture (charts stacked), or an HTML page with a chart each. */
 static void chart_report(FILE *f, const struct entry *e, int n, const struct wtg_gate_run *runs, int nruns,
 			 bool html)
@@ -362,6 +385,7 @@ static void chart_report(FILE *f, const struct entry *e, int n, const struct wtg
 		      "<title>wtg: a comparison</title>\n<style>\nbody{font-family:Helvetica,Arial,sans-serif;"
 		      "color:#222;max-width:1180px;margin:0 auto;padding:24px 32px}\n"
 		      "figure{margin:12px 0}figure svg{width:100%;height:auto;border:1px solid #ddd}\n"
+		      ".side{display:flex;gap:12px}.side figure{flex:1;min-width:0}\n"
 		      "</style>\n</head>\n<body>\n<h1>Headline figures, run against run</h1>\n<ul>\n", f);
 		for (int r = 0; r < nruns; r++) {
 			fputs("<li>", f);
@@ -387,6 +411,8 @@ static void chart_report(FILE *f, const struct entry *e, int n, const struct wtg
 		if (html)
 			fputs("</figure>\n", f);
 	}
+	if (html)
+		runs_charts(f, runs, nruns);
 	fputs(html ? (n ? "</body>\n</html>\n" : "<p>no headline figures in these runs</p>\n</body>\n</html>\n") : "</svg>\n", f);
 }
 
