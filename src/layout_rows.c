@@ -247,7 +247,9 @@ void wtg_lay_sweep_build(struct wtg_lay_sweep *p, const struct wtg_table *t, con
 	p->xhi = m ? m->xhi : 0;
 	p->xtitle = m ? m->xtitle : (xc >= 0 ? t->cols[xc].name : "");
 	p->xunit = xc >= 0 && t->cols[xc].unit ? t->cols[xc].unit : "";
-	p->yunit = m && m->yunit ? m->yunit : ny > 0 && t->cols[yc[0]].unit ? t->cols[yc[0]].unit : "";
+	p->yunit = ny > 0 && t->cols[yc[0]].unit ? t->cols[yc[0]].unit : "";
+	if (ny > 0 && m && m->yunit && m->y[0] && strcmp(t->cols[yc[0]].name, m->y[0]) == 0)
+		p->yunit = m->yunit;	/* the spec's words for its own y column */
 	p->bytes = strcmp(p->xunit, "B") == 0;
 	p->cache_marks = m && m->cache_marks;
 	p->ylog = m && m->ylog;

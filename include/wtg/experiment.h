@@ -52,7 +52,7 @@ struct wtg_sweep_spec {
 	const char *group;	/* a text column whose values split the rows into series, or NULL */
 	double xlo, xhi;	/* the planned x range, so the axis holds still while rows arrive (0: the data's) */
 	const char *xtitle;	/* the x axis' title */
-	const char *yunit;	/* what the y axis measures when the column's unit says less ("ms per GB"), or NULL */
+	const char *yunit;	/* what y[0] measures when its unit says less ("ms per GB"), or NULL */
 	bool cache_marks;	/* x is a working set: the machine's caches belong on the axis */
 	bool ylog;		/* y spans decades (valley's ms per GB): a log10 y axis, ticks at powers of ten */
 };
