@@ -52,6 +52,7 @@ struct wtg_sweep_spec {
 	const char *group;	/* a text column whose values split the rows into series, or NULL */
 	double xlo, xhi;	/* the planned x range, so the axis holds still while rows arrive (0: the data's) */
 	const char *xtitle;	/* the x axis' title */
+	const char *yunit;	/* what y[0] measures when its unit says less ("ms per GB"), or NULL */
 	bool cache_marks;	/* x is a working set: the machine's caches belong on the axis */
 	bool ylog;		/* y spans decades (valley's ms per GB): a log10 y axis, ticks at powers of ten */
 };
@@ -64,6 +65,7 @@ struct wtg_bars_spec {
 	bool ideal;		/* mark ideal scaling from the row whose first label is 1 */
 	bool named;		/* numeric labels carry their column's name: "pair 3" */
 	const char *ci[2];	/* a row's interval around its value, or NULL: <value>_ci_low/_ci_high */
+	const char *caption;	/* what a bar's length is, when its label does not say, or NULL */
 };
 
 /* What a histogram draws: the table's raw sample series, one per row, on one scale. */

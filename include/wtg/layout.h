@@ -20,6 +20,9 @@ void wtg_lay_fmt_value(char *buf, size_t len, double v, const char *unit);
 void wtg_lay_fmt_tick_size(char *buf, size_t len, double bytes);
 void wtg_lay_fmt_tick_count(char *buf, size_t len, double v);
 void wtg_lay_fmt_tick_time(char *buf, size_t len, double v, const char *unit);
+/* Labels for the ticks of one axis (times in `unit`, or counts when it is not a time), with as many
+ * more decimals as it takes for neighbours to differ: "1.10us 1.11us", never "1.1us 1.1us". */
+void wtg_lay_tick_labels(char (*labels)[32], const double *ticks, int n, const char *unit);
 /* Multiplier from a time unit to ns (1 for "ns", 1e3 "us", 1e6 "ms", 1e9 "s"), 0 if not a time. */
 double wtg_lay_time_scale(const char *unit);
 

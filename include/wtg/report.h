@@ -146,6 +146,18 @@ int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_sessio
 /* An experiment's chart as an <svg> element with a 1280x720 view box; attrs (may be NULL) go into
  * its start tag. The caller holds the table's lock. */
 void wtg_svg_chart(FILE *f, const struct wtg_table *t, const struct wtg_machine *m, const char *attrs);
+/* One run's headline figure beside the first run's, for a comparison's chart. */
+struct wtg_svg_ratio {
+	const char *label;	/* the run's label */
+	double value;		/* its figure, NAN when the run lacks it */
+	double ratio, lo, hi;	/* value / the first run's, with its 95% CI (NAN when none) */
+	const char *verdict;	/* "no change", "faster" ..., NULL for the first run */
+};
+/* A chart of one headline figure across runs: each run's ratio to the first as a dot with its
+ * interval, 1 marked; title and sub name the figure and which way is better. attrs as for
+ * wtg_svg_chart. */
+void wtg_svg_ratio_chart(FILE *f, const char *attrs, const char *title, const char *sub,
+			 const struct wtg_svg_ratio *r, int n);
 /* The live run's metadata: label (--label, else "live"), machine, options, conditions now
  * (src/report/runmeta.c). */
 void wtg_run_meta_live(struct wtg_run_meta *m, const struct wtg_session *s);
@@ -186,7 +198,8 @@ void wtg_report_row_values(FILE *f, const struct wtg_table *t, const struct wtg_
  * point into buf (64 bytes or more). */
 void wtg_report_extra_values(const struct wtg_row *row, struct wtg_value *out, char *buf, size_t len);
 
-/* A value as the text report shows it: the column's decimals, n/a for NaN, thousands grouped with
+/* A value as the text, Markdown and HTML reports show it: the column's decimals, more when a real
+ * needs them for three significant figures (0.0543, not 0.05), n/a for NaN, thousands grouped with
  * ',' when group is set. */
 void wtg_report_fmt_value(char *buf, size_t len, const struct wtg_value *v, const struct wtg_column *col,
 			  bool group);

@@ -851,10 +851,6 @@ static int check_options(struct wtg_options *o, const struct parse_state *ps)
 	}
 	if (o->baseline && o->mode != WTG_MODE_RUN && o->mode != WTG_MODE_LOAD)
 		return usage_error("--baseline goes with --run or --load");
-	bool comparing = o->baseline || o->nloads > 1 || (o->nloads && o->mode == WTG_MODE_RUN);
-	if (comparing && (o->format == WTG_FMT_SVG || o->format == WTG_FMT_HTML))
-		return usage_error("--format=%s: a comparison prints as text, csv, json or markdown",
-				   wtg_writers[o->format].name);
 	if (o->threshold_given && !o->baseline)
 		return usage_error("--threshold goes with --baseline");
 	if (o->replicate && check_replicate(o, ps))
@@ -870,10 +866,12 @@ static int check_options(struct wtg_options *o, const struct parse_state *ps)
 	for (int i = 0; i < o->noutputs; i++)
 		if (check_output(o, i))
 			return 2;
-	for (int i = 0; i < o->noutputs && o->mode == WTG_MODE_LOAD && (o->baseline || o->nloads > 1); i++)
-		if (o->outputs[i].format == WTG_FMT_SVG || o->outputs[i].format == WTG_FMT_HTML)
-			return usage_error("--output '%s': a comparison is written as text, csv, json or markdown",
+	for (int i = 0; i < o->noutputs && o->mode == WTG_MODE_LOAD && (o->baseline || o->nloads > 1); i++) {
+		size_t len = strlen(o->outputs[i].path);
+		if (len && o->outputs[i].path[len - 1] == '/')
+			return usage_error("--output '%s': a comparison is written into one file, not a folder",
 					   o->outputs[i].path);
+	}
 	if (!wtg_writers[o->format].begin)
 		return usage_error("--format=%s: this wtg was built without the %s writer", wtg_writers[o->format].name,
 				   wtg_writers[o->format].name);

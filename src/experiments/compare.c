@@ -479,7 +479,9 @@ const struct wtg_experiment wtg_exp_compare = {
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_BARS,
 	.bars = { .label = { "pair", "order" }, .value = "diff", .extra = "rel_pct", .named = true,
-		  .ci = { "ci_low", "ci_high" } },
+		  .ci = { "ci_low", "ci_high" },
+		  .caption = "bar: the figure with the condition on minus off in one pair (measured in the order "
+			     "shown); left of 0: lower when on" },
 	.typical_s = 5,
 	.typical_quick_s = 2,
 	.verdict = compare_verdict,

@@ -388,6 +388,8 @@ const struct wtg_experiment wtg_exp_mmap = {
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_COUNTERS,
 	.counters = { .by_difference = true },
+	.bars = { .label = { "case" }, .value = "faults_per_page", .extra = "ns_per_fault",
+		  .caption = "faults per page mapped: below 1, one fault maps many pages; every counter in the table" },
 	.headline = { { "ns per file fault, not prefaulted", "case", "not prefaulted", "ns_per_fault", NULL, NULL,
 			"ns per fault", "ns", false } },
 	.typical_s = 1,

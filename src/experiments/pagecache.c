@@ -306,6 +306,9 @@ const struct wtg_experiment wtg_exp_pagecache = {
 	.needs_datafile = true,
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_COUNTERS,
+	.bars = { .label = { "pass", "method" }, .value = "gbps",
+		  .caption = "GB/s of a cold pass (after DONTNEED) and a warm one, each way of reading (higher is "
+			     "better); every counter in the table" },
 	.headline = { { "GB/s, cold read passes", "pass", "cold", "gbps", "gbps_ci_low", "gbps_ci_high", NULL,
 			"GB/s", true } },
 	.typical_s = 3,

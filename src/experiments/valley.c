@@ -281,7 +281,7 @@ const struct wtg_experiment wtg_exp_valley = {
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_SWEEP,
 	.sweep = { .x = "bufsize", .y = { "ms_per_gb" }, .xlo = 16, .xhi = 16 << 20, .xtitle = "read() buffer size",
-		   .ylog = true },
+		   .yunit = "ms per GB", .ylog = true },
 	.headline = { { "GB/s, 16-byte reads (the call-bound end)", "bufsize", "16", "gbps", "gbps_ci_low",
 			"gbps_ci_high", NULL, "GB/s", true },
 		      { "GB/s, buffered 64 KiB reads", "bufsize", "65536", "gbps", "gbps_ci_low", "gbps_ci_high", NULL,

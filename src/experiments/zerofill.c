@@ -214,6 +214,8 @@ const struct wtg_experiment wtg_exp_zerofill = {
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_COUNTERS,
 	.counters = { .counter = "rep" },
+	.bars = { .label = { "rep" }, .value = "ns_per_fault", .extra = "getpids_per_fault", .named = true,
+		  .caption = "ns per zero-fill fault, one bar per repeat (lower is better); every counter in the table" },
 	.headline = { { "ns per zero-fill fault", NULL, NULL, NULL, NULL, NULL, "ns per fault", "ns", false } },
 	.compare = { headline, "ns_per_fault", 0, "ns per zero-fill page fault" },
 	.typical_s = 14,

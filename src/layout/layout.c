@@ -94,7 +94,8 @@ void wtg_lay_fmt_tick_size(char *buf, size_t len, double bytes)
 	wtg_fmt_size(buf, len, (uint64_t)llround(bytes));
 }
 
-void wtg_lay_fmt_tick_count(char *buf, size_t len, double v)
+/* A count with a k/M/G/T suffix and `extra` more decimals than the plain label needs. */
+static void fmt_count_prec(char *buf, size_t len, double v, int extra)
 {
 	static const char sfx[] = " kMGT";
 	int u = 0;
@@ -103,21 +104,25 @@ void wtg_lay_fmt_tick_count(char *buf, size_t len, double v)
 		u++;
 	}
 	char num[32];
-	if (v == floor(v))
-		snprintf(num, sizeof num, "%.0f", v);
-	else
-		snprintf(num, sizeof num, "%.1f", v);
+	int dec = (v == floor(v) ? 0 : 1) + extra;
+	snprintf(num, sizeof num, "%.*f", dec, v);
 	if (u)
 		snprintf(buf, len, "%s%c", num, sfx[u]);
 	else
 		snprintf(buf, len, "%s", num);
 }
 
-void wtg_lay_fmt_tick_time(char *buf, size_t len, double v, const char *unit)
+void wtg_lay_fmt_tick_count(char *buf, size_t len, double v)
+{
+	fmt_count_prec(buf, len, v, 0);
+}
+
+/* A duration in the largest unit it reaches, with `extra` more decimals than the plain label. */
+static void fmt_time_prec(char *buf, size_t len, double v, const char *unit, int extra)
 {
 	double ts = wtg_lay_time_scale(unit);
 	if (ts == 0) {
-		wtg_lay_fmt_tick_count(buf, len, v);
+		fmt_count_prec(buf, len, v, extra);
 		return;
 	}
 	static const char *const units[] = { "ns", "us", "ms", "s" };
@@ -129,12 +134,27 @@ void wtg_lay_fmt_tick_time(char *buf, size_t len, double v, const char *unit)
 	}
 	if (ns == 0)
 		snprintf(buf, len, "0");
-	else if (fabs(ns) >= 9.95 || ns == floor(ns))
-		snprintf(buf, len, "%.0f%s", ns, units[u]);
 	else
-		snprintf(buf, len, "%.1f%s", ns, units[u]);
+		snprintf(buf, len, "%.*f%s", (fabs(ns) >= 9.95 || ns == floor(ns) ? 0 : 1) + extra, ns, units[u]);
 }
 
+void wtg_lay_fmt_tick_time(char *buf, size_t len, double v, const char *unit)
+{
+	fmt_time_prec(buf, len, v, unit, 0);
+}
+
+void wtg_lay_tick_labels(char (*labels)[32], const double *ticks, int n, const char *unit)
+{
+	for (int extra = 0; extra <= 4; extra++) {
+		bool same = false;
+		for (int i = 0; i < n; i++) {
+			fmt_time_prec(labels[i], sizeof labels[i], ticks[i], unit, extra);
+			same = same || (i > 0 && strcmp(labels[i], labels[i - 1]) == 0);
+		}
+		if (!same)
+			return;
+	}
+}
 /* ---- rows in words ---- */
 
 static bool ends_with(const char *s, const char *sfx)

@@ -39,6 +39,19 @@ static int suffixed_col(const struct wtg_table *t, const char *name, const char 
 	return wtg_table_col(t, want);
 }
 
+/* The interval column of y column `name`: `<name>_<end>`, else for a median `median_<u>` the
+ * table's `<end>_<u>` (syscall's ci_low_ns beside median_ns). end is "ci_low" or "ci_high". */
+static int interval_col(const struct wtg_table *t, const char *name, const char *end)
+{
+	int c = suffixed_col(t, name, end);
+	if (c < 0 && strncmp(name, "median_", 7) == 0) {
+		char want[96];
+		snprintf(want, sizeof want, "%s_%s", end, name + 7);
+		c = wtg_table_col(t, want);
+	}
+	return c;
+}
+
 /* Rows measured under different conditions (a key pressed during a run applies from the next row)
  * are never one series: cls[r] gets row r's class, the distinct conditions in order of appearance
  * (at most max; later ones join the last), names[k] their words. Returns how many classes. */
@@ -63,7 +76,7 @@ static int cond_classes(const struct wtg_table *t, int *cls, char (*names)[48], 
 static void add_points(struct wtg_lay_series *s, const struct wtg_table *t, int xc, int yc, int gc,
 		       const char *gval, const int *cls, int want)
 {
-	int cl = suffixed_col(t, t->cols[yc].name, "ci_low"), ch = suffixed_col(t, t->cols[yc].name, "ci_high");
+	int cl = interval_col(t, t->cols[yc].name, "ci_low"), ch = interval_col(t, t->cols[yc].name, "ci_high");
 	size_t cap = (size_t)(t->nrows > 0 ? t->nrows : 1);
 	double *pts = malloc(cap * 4 * sizeof *pts);
 	s->x = malloc(cap * sizeof *s->x);
@@ -235,6 +248,8 @@ void wtg_lay_sweep_build(struct wtg_lay_sweep *p, const struct wtg_table *t, con
 	p->xtitle = m ? m->xtitle : (xc >= 0 ? t->cols[xc].name : "");
 	p->xunit = xc >= 0 && t->cols[xc].unit ? t->cols[xc].unit : "";
 	p->yunit = ny > 0 && t->cols[yc[0]].unit ? t->cols[yc[0]].unit : "";
+	if (ny > 0 && m && m->yunit && m->y[0] && strcmp(t->cols[yc[0]].name, m->y[0]) == 0)
+		p->yunit = m->yunit;	/* the spec's words for its own y column */
 	p->bytes = strcmp(p->xunit, "B") == 0;
 	p->cache_marks = m && m->cache_marks;
 	p->ylog = m && m->ylog;

@@ -24,6 +24,7 @@ static const char style[] =
 	"section.exp{border-top:3px solid #1f5fa8;margin-top:36px;padding-top:12px}\n"
 	"figure{margin:12px 0}figure svg{width:100%;height:auto;border:1px solid #ddd}\n"
 	"table{border-collapse:collapse;margin:8px 0;font-size:14px}\n"
+	".scroll{max-width:100%;overflow-x:auto}\n"
 	"th,td{border-bottom:1px solid #ddd;padding:3px 10px;text-align:left;vertical-align:top}\n"
 	"th{background:#f2f2f2}th .unit{display:block;color:#666;font-weight:normal}\n"
 	"td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
@@ -63,16 +64,17 @@ static void write_blocks(FILE *f, const struct wtg_report_meta *m)
 	fputs("</table></div>\n", f);
 }
 
-/* A cell as the table shows it: reals to the column's decimals, n/a for nothing. */
+/* A cell as the table shows it: reals to the column's decimals or three significant figures, n/a
+ * for nothing. */
 static void cell(FILE *f, const struct wtg_value *v, const struct wtg_column *col)
 {
 	bool num = v->type == WTG_T_INT || v->type == WTG_T_REAL;
 	fputs(num ? "<td class=\"num\">" : "<td>", f);
-	if (v->type == WTG_T_INT)
-		fprintf(f, "%" PRId64, v->i);
-	else if (v->type == WTG_T_REAL && isfinite(v->r))
-		fprintf(f, "%.*f", col->decimals, v->r);
-	else if (v->type == WTG_T_TEXT)
+	char buf[64];
+	if (v->type == WTG_T_INT || (v->type == WTG_T_REAL && isfinite(v->r))) {
+		wtg_report_fmt_value(buf, sizeof buf, v, col, false);
+		fputs(buf, f);
+	} else if (v->type == WTG_T_TEXT)
 		wtg_xml_string(f, v->s);
 	else
 		fputs("n/a", f);
@@ -83,7 +85,7 @@ static void write_table(FILE *f, const struct wtg_table *t)
 {
 	if (t->nrows == 0)
 		return;
-	fputs("<table class=\"rows\">\n<tr>", f);
+	fputs("<div class=\"scroll\"><table class=\"rows\">\n<tr>", f);
 	for (int c = 0; c < t->ncols; c++) {
 		elem(f, "<th>", t->cols[c].name, "");
 		if (t->cols[c].unit && *t->cols[c].unit)
@@ -97,7 +99,7 @@ static void write_table(FILE *f, const struct wtg_table *t)
 			cell(f, &t->rows[r].v[c], &t->cols[c]);
 		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 }
 
 static void write_checks_notes(FILE *f, const struct wtg_table *t)

@@ -497,6 +497,35 @@ static void write_checks_notes(FILE *f, const struct wtg_table *t)
 	fputs(t->nnotes ? "\n      ],\n" : "],\n", f);
 }
 
+/* The descriptor's headline figures as read from t (the gate and the verdict read them so), and the
+ * verdict line: a script need not know which row and column matter. */
+static void write_headlines(FILE *f, const struct wtg_table *t)
+{
+	int n = 0;
+	const struct wtg_headline *h = wtg_headlines_of(t->exp, &n);
+	fputs("      \"headlines\": [", f);
+	for (int i = 0; i < n; i++) {
+		struct wtg_figure fig;
+		wtg_figure_read(&h[i], t, &fig);
+		fputs(i ? ",\n        {\"figure\": " : "\n        {\"figure\": ", f);
+		wtg_json_string(f, h[i].figure);
+		fputs(", \"value\": ", f);
+		json_real(f, fig.found ? fig.value : NAN);
+		fputs(", \"ci_low\": ", f);
+		json_real(f, fig.lo);
+		fputs(", \"ci_high\": ", f);
+		json_real(f, fig.hi);
+		fputs(", \"unit\": ", f);
+		wtg_json_string(f, h[i].unit);
+		fprintf(f, ", \"higher_better\": %s}", bool_str(h[i].higher_better));
+	}
+	fputs(n ? "\n      ],\n" : "],\n", f);
+	char verdict[512];
+	json_key(f, 6, "verdict");
+	wtg_json_string(f, wtg_experiment_verdict(t->exp, t, verdict, sizeof verdict) > 0 ? verdict : NULL);
+	fputs(",\n", f);
+}
+
 static void write_series(FILE *f, const struct wtg_table *t)
 {
 	fputs("      \"series\": [", f);
@@ -551,6 +580,7 @@ void wtg_json_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 	write_columns(f, t);
 	write_rows(f, t);
 	write_checks_notes(f, t);
+	write_headlines(f, t);
 	write_series(f, t);
 	write_probe(f, t);
 	fputs("\n    }", f);

@@ -79,6 +79,15 @@ static double text_w(const char *s, double size)
 	return (double)n * size * 0.56;
 }
 
+/* A line of text from x to at most `right`: its size lowered from `size` until it fits. */
+static void text_fit(FILE *f, double x, double y, double size, double right, const char *extra, const char *s)
+{
+	double w = text_w(s, size);
+	if (w > right - x && w > 0)
+		size = size * (right - x) / w;
+	text(f, x, y, size < 11 ? 11 : size, "start", extra, s);
+}
+
 static void line(FILE *f, double x1, double y1, double x2, double y2, const char *stroke, double width,
 		 const char *dash)
 {
@@ -167,7 +176,9 @@ static void cache_marks(FILE *f, const struct frame *fr, const struct wtg_lay_sw
 		wtg_lay_fmt_tick_size(sz, sizeof sz, (double)c->size);
 		snprintf(lab, sizeof lab, "L%d %s", c->level, sz);
 		line(f, x, fr->y, x, fr->y + fr->h, muted, 1.5, "6 5");
-		text(f, x + 6, fr->y + 20 + 22 * (i % 2), 18, "start", "fill=\"#666666\"", lab);
+		bool left = x + 6 + text_w(lab, 18) > 1280 - 10;	/* near the right edge: the label before the line */
+		text(f, left ? x - 6 : x + 6, fr->y + 20 + 22 * (i % 2), 18, left ? "end" : "start",
+		     "fill=\"#666666\"", lab);
 	}
 }
 
@@ -197,6 +208,27 @@ static void band(FILE *f, const struct frame *fr, const struct wtg_lay_sweep *p,
 	fputs("Z\"/>\n", f);
 }
 
+/* A series of one point beside the lines (uncached's random reads, measured at one size only): named,
+ * with its value and where it was measured, so it does not read as the start of a line. */
+static void lone_point(FILE *f, const struct frame *fr, const struct wtg_lay_sweep *p, int k)
+{
+	const struct wtg_lay_series *s = &p->s[k];
+	char v[48], x[48], lab[192];
+	wtg_lay_fmt_value(v, sizeof v, s->y[0], p->yunit);
+	if (p->bytes)
+		wtg_lay_fmt_tick_size(x, sizeof x, s->x[0]);
+	else
+		wtg_lay_fmt_value(x, sizeof x, s->x[0], p->xunit);
+	snprintf(lab, sizeof lab, "%s: %s, at %s only", s->name, v, x);
+	double px = fr->x + wtg_lay_log_frac(s->x[0], p->xlo, p->xhi) * fr->w;
+	double py = fr->y + fr->h - wtg_lay_y_frac(p, s->y[0]) * fr->h;
+	bool left = px + 14 + text_w(lab, 18) > fr->x + fr->w;
+	char attrs[128];
+	snprintf(attrs, sizeof attrs, "font-weight=\"bold\" fill=\"%s\" stroke=\"white\" stroke-width=\"4\" paint-order=\"stroke\"",
+		 colour[k]);
+	text(f, left ? px - 14 : px + 14, py - 12, 18, left ? "end" : "start", attrs, lab);
+}
+
 static void draw_sweep(FILE *f, const struct frame *fr, const struct wtg_table *t, const struct wtg_experiment *e,
 		       const struct wtg_machine *m)
 {
@@ -213,12 +245,11 @@ static void draw_sweep(FILE *f, const struct frame *fr, const struct wtg_table *
 	double ticks[32], frac[32];
 	char lab[32][32];
 	int nt = wtg_lay_log_ticks(p.xlo, p.xhi, (int)(fr->w / 12), p.bytes ? 6 : 5, p.bytes, ticks, 32);
+	wtg_lay_tick_labels(lab, ticks, nt, p.xunit);
 	for (int i = 0; i < nt; i++) {
 		frac[i] = wtg_lay_log_frac(ticks[i], p.xlo, p.xhi);
 		if (p.bytes)
 			wtg_lay_fmt_tick_size(lab[i], sizeof lab[i], ticks[i]);
-		else
-			wtg_lay_fmt_tick_time(lab[i], sizeof lab[i], ticks[i], p.xunit);
 	}
 	x_ticks(f, fr, frac, lab, nt);
 	char xt[160];
@@ -240,6 +271,8 @@ static void draw_sweep(FILE *f, const struct frame *fr, const struct wtg_table *
 		for (int i = 0; i < s->n; i++)
 			marker(f, k, fr->x + wtg_lay_log_frac(s->x[i], p.xlo, p.xhi) * fr->w,
 			       fr->y + fr->h - wtg_lay_y_frac(&p, s->y[i]) * fr->h, 7);
+		if (s->n == 1)
+			lone_point(f, fr, &p, k);
 	}
 	char names[WTG_LAY_MAX_SERIES + 1][64];
 	int nn = 0;
@@ -343,7 +376,8 @@ static void draw_bars(FILE *f, const struct frame *fr, const struct wtg_table *t
 		empty(f, fr, "no rows yet");
 		return;
 	}
-	int notes = (b.ideal ? 1 : 0) + (b.has_ci ? 1 : 0) + (b.n == 2 && !b.neg ? 1 : 0);
+	const char *caption = e->bars.caption;
+	int notes = (b.ideal ? 1 : 0) + (b.has_ci ? 1 : 0) + (b.n == 2 && !b.neg ? 1 : 0) + (caption ? 1 : 0);
 	double bottom = fr->y + fr->h - notes * 30 - 34;	/* the axis labels under the bars */
 	double pitch = (bottom - fr->y) / b.n;
 	double fs = fmin(22, fmax(10, pitch * 0.55)), th = fmin(pitch * 0.68, 46);
@@ -380,6 +414,10 @@ static void draw_bars(FILE *f, const struct frame *fr, const struct wtg_table *t
 		text(f, bx + 42, y, 19, "start", NULL, "95% confidence interval");
 		y += 30;
 	}
+	if (caption) {
+		text_fit(f, bx, y, 19, fr->x + fr->w, "fill=\"#444444\"", caption);
+		y += 30;
+	}
 	if (b.n == 2 && !b.neg && b.b[0].x > 0 && b.b[1].x > 0) {
 		int hi = b.b[0].x >= b.b[1].x ? 0 : 1;
 		wtg_lay_fmt_num(v1, sizeof v1, b.b[hi].x / b.b[1 - hi].x);
@@ -411,14 +449,15 @@ static void hist_area(FILE *f, const struct frame *fr, const struct wtg_lay_hist
 }
 
 /* Median, p90 and p99 of every distribution: lines through the chart, each labelled with its value
- * on the highest row where the label does not run into another. */
-static void hist_marks(FILE *f, const struct frame *fr, const struct wtg_lay_hist *h)
+ * (in its distribution's colour) on the highest row where the label does not run into another.
+ * Returns the rows the labels take; f NULL only counts them. */
+static int hist_marks(FILE *f, const struct frame *fr, const struct wtg_lay_hist *h)
 {
 	static const char *const qn[3] = { "median", "p90", "p99" };
 	static const char *const qdash[3] = { "", "8 4", "2 4" };
 	enum { ROWS = 9 };
 	double used[ROWS][WTG_LAY_MAX_DIST * 3][2];
-	int nused[ROWS] = { 0 };
+	int nused[ROWS] = { 0 }, rows = 0;
 	for (int k = 0; k < h->nd; k++)
 		for (int j = 0; j < 3; j++) {
 			const struct wtg_lay_dist *d = &h->d[k];
@@ -440,11 +479,18 @@ static void hist_marks(FILE *f, const struct frame *fr, const struct wtg_lay_his
 			}
 			used[row][nused[row]][0] = a;
 			used[row][nused[row]++][1] = b;
+			rows = row + 1 > rows ? row + 1 : rows;
+			if (!f)
+				continue;
 			double y = fr->y + 18 + 24 * row;
+			char attrs[160];
+			snprintf(attrs, sizeof attrs,
+				 "font-weight=\"bold\" fill=\"%s\" stroke=\"white\" stroke-width=\"4\" paint-order=\"stroke\"",
+				 colour[k]);
 			line(f, x, y - 16, x, fr->y + fr->h, colour[k], j ? 2 : 3, qdash[j]);
-			text(f, left ? x - 6 : x + 6, y, 18, left ? "end" : "start",
-			     "font-weight=\"bold\" stroke=\"white\" stroke-width=\"4\" paint-order=\"stroke\"", lab);
+			text(f, left ? x - 6 : x + 6, y, 18, left ? "end" : "start", attrs, lab);
 		}
+	return rows;
 }
 
 static void draw_hist(FILE *f, const struct frame *fr0, const struct wtg_table *t)
@@ -463,13 +509,17 @@ static void draw_hist(FILE *f, const struct frame *fr0, const struct wtg_table *
 	char lab[32][32];
 	int nt = h.log ? wtg_lay_log_ticks(h.lo, h.hi, (int)(fr.w / 12), 8, false, ticks, 32)
 		       : wtg_lay_lin_ticks(h.lo, h.hi, (int)(fr.w / 12), ticks, 32);
+	wtg_lay_tick_labels(lab, ticks, nt, unit);
 	for (int i = 0; i < nt; i++) {
 		frac[i] = wtg_lay_frac(ticks[i], h.lo, h.hi, h.log);
-		wtg_lay_fmt_tick_time(lab[i], sizeof lab[i], ticks[i], unit);
 		line(f, fr.x + frac[i] * fr.w, fr.y, fr.x + frac[i] * fr.w, fr.y + fr.h, grid, 1, NULL);
 	}
+	struct frame area = fr;	/* the bins stay under the quantiles' labels */
+	int lrows = hist_marks(NULL, &fr, &h);
+	area.y += 24 * lrows + 6;
+	area.h -= 24 * lrows + 6;
 	for (int k = 0; k < h.nd; k++)
-		hist_area(f, &fr, &h, k);
+		hist_area(f, &area, &h, k);
 	line(f, fr.x, fr.y + fr.h, fr.x + fr.w, fr.y + fr.h, ink, 2, NULL);
 	x_ticks(f, &fr, frac, lab, nt);
 	char xt[192];
@@ -488,7 +538,7 @@ static void draw_hist(FILE *f, const struct frame *fr0, const struct wtg_table *
 		wtg_lay_hist_figures(buf, sizeof buf, t, &h.d[k], "\xe2\x80\x93");
 		double y = fr.y + fr.h + 98 + 28 * k;
 		marker(f, k, fr.x + 8, y - 7, 7);
-		text(f, fr.x + 24, y, 19, "start", NULL, buf);
+		text_fit(f, fr.x + 24, y, 19, 1270, NULL, buf);
 	}
 	if (h.nd == 2 && h.d[0].p99 > 0) {
 		char r[32], buf[256];
@@ -587,6 +637,10 @@ static void draw_counters(FILE *f, const struct frame *fr, const struct wtg_tabl
 		empty(f, fr, "no rows yet");
 		return;
 	}
+	if (e->bars.value) {	/* the headline as bars on a slide; the counters stay in the table */
+		draw_bars(f, fr, t, e);
+		return;
+	}
 	struct wtg_lay_grid *g = calloc(1, sizeof *g);
 	if (!g)
 		return;
@@ -626,12 +680,12 @@ static void footer(FILE *f, const struct wtg_table *t, const struct wtg_machine 
 	} else if (ok) {
 		snprintf(buf, sizeof buf, "\xe2\x9c\x93 %d check%s ok", ok, ok == 1 ? "" : "s");
 	}
-	if (strlen(buf) > 110)
-		memcpy(buf + 105, "\xe2\x80\xa6", 4);	/* keep it on the slide (a whole character is cut) */
-	text(f, 40, SVG_H - 14, 16, "start", style, buf);
-	snprintf(buf, sizeof buf, "wtg %s%s%s", PACKAGE_VERSION, m && m->cpu_model[0] ? " \xc2\xb7 " : "",
+	char who[160];
+	snprintf(who, sizeof who, "wtg %s%s%s", PACKAGE_VERSION, m && m->cpu_model[0] ? " \xc2\xb7 " : "",
 		 m ? m->cpu_model : "");
-	text(f, SVG_W - 30, SVG_H - 14, 14, "end", "fill=\"#666666\"", buf);
+	text(f, SVG_W - 30, SVG_H - 14, 14, "end", "fill=\"#666666\"", who);
+	/* in full, smaller when it is long (the HTML lists every check beside the chart) */
+	text_fit(f, 40, SVG_H - 14, 16, SVG_W - 50 - text_w(who, 14), style, buf);
 }
 
 void wtg_svg_chart(FILE *f, const struct wtg_table *t, const struct wtg_machine *m, const char *attrs)
@@ -650,6 +704,9 @@ void wtg_svg_chart(FILE *f, const struct wtg_table *t, const struct wtg_machine 
 		 t->nrows == 1 ? "" : "s", t->state == WTG_RUNNING ? " so far" : "");
 	text(f, 40, 40, 20, "start", "fill=\"#666666\" letter-spacing=\"1\"", buf);
 	text(f, 40, 84, 36, "start", "font-weight=\"bold\"", e->question);
+	char verdict[512];
+	if (wtg_experiment_verdict(e, t, verdict, sizeof verdict) > 0)	/* what the chart claims, in words */
+		text_fit(f, 40, 113, 19, SVG_W - 40, "fill=\"#444444\"", verdict);
 	struct frame wide = { 40, 150, SVG_W - 80, 440 }, axes = { 130, 150, SVG_W - 200, 440 };
 	switch (e->view) {
 	case WTG_VIEW_SWEEP:
@@ -695,4 +752,65 @@ void wtg_svg_end(FILE *f, const struct wtg_report_meta *m, int n)
 	(void)n;
 	if (m->ntables != 1)
 		fputs("</svg>\n", f);
+}
+
+/* The ratio axis under a comparison's rows: round ticks, 1 drawn dark. */
+static void ratio_axis(FILE *f, const struct frame *fr, double lo, double hi)
+{
+	double ticks[32];
+	char lab[32][32];
+	int nt = wtg_lay_lin_ticks(lo, hi, (int)(fr->w / 14), ticks, 32);
+	wtg_lay_tick_labels(lab, ticks, nt, "");
+	for (int i = 0; i < nt; i++) {
+		double x = fr->x + (ticks[i] - lo) / (hi - lo) * fr->w;
+		line(f, x, fr->y, x, fr->y + fr->h, grid, 1, NULL);
+		text(f, x, fr->y + fr->h + 30, 20, "middle", NULL, lab[i]);
+	}
+	double one = fr->x + (1 - lo) / (hi - lo) * fr->w;
+	line(f, one, fr->y - 6, one, fr->y + fr->h, ink, 2.5, NULL);
+	text(f, fr->x + fr->w / 2, fr->y + fr->h + 62, 19, "middle", "fill=\"#444444\"",
+	     "ratio to the first run (1: the same; whiskers: 95% CI)");
+}
+
+void wtg_svg_ratio_chart(FILE *f, const char *attrs, const char *title, const char *sub,
+			 const struct wtg_svg_ratio *r, int n)
+{
+	fprintf(f, "<svg viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" fill=\"%s\"%s%s>\n", SVG_W, SVG_H, FONT, ink,
+		attrs && *attrs ? " " : "", attrs ? attrs : "");
+	fprintf(f, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n", SVG_W, SVG_H);
+	text_fit(f, 40, 70, 34, SVG_W - 40, "font-weight=\"bold\"", title);
+	text_fit(f, 40, 108, 20, SVG_W - 40, "fill=\"#444444\"", sub);
+	double lo = 1, hi = 1;
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < 3; k++) {
+			double v = k == 0 ? r[i].ratio : k == 1 ? r[i].lo : r[i].hi;
+			if (isfinite(v)) {
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+		}
+	double pad = (hi - lo) * 0.1 + 0.02;
+	lo = fmax(0, lo - pad);
+	hi += pad;
+	struct frame fr = { 300, 150, 600, 440 };
+	ratio_axis(f, &fr, lo, hi);
+	double pitch = n ? fr.h / n : fr.h;
+	for (int i = 0; i < n; i++) {
+		double y = fr.y + pitch * (i + 0.5);
+		char num[48], lab[160];
+		text_fit(f, 40, y + 7, 20, fr.x - 16, "font-weight=\"bold\"", r[i].label);
+		if (isfinite(r[i].lo) && isfinite(r[i].hi)) {
+			double x0 = fr.x + (r[i].lo - lo) / (hi - lo) * fr.w, x1 = fr.x + (r[i].hi - lo) / (hi - lo) * fr.w;
+			line(f, x0, y, x1, y, colour[0], 3, NULL);
+			line(f, x0, y - 10, x0, y + 10, colour[0], 3, NULL);
+			line(f, x1, y - 10, x1, y + 10, colour[0], 3, NULL);
+		}
+		if (isfinite(r[i].ratio))
+			marker(f, 0, fr.x + (r[i].ratio - lo) / (hi - lo) * fr.w, y, 9);
+		wtg_lay_fmt_num(num, sizeof num, r[i].ratio);
+		snprintf(lab, sizeof lab, "%s%s%s", isfinite(r[i].ratio) ? num : "missing",
+			 r[i].verdict ? " \xc2\xb7 " : " (the first run)", r[i].verdict ? r[i].verdict : "");
+		text_fit(f, fr.x + fr.w + 20, y + 7, 20, SVG_W - 30, NULL, lab);
+	}
+	fputs("</svg>\n", f);
 }

@@ -170,6 +170,11 @@ void wtg_report_fmt_value(char *buf, size_t len, const struct wtg_value *v, cons
 			  bool group)
 {
 	int dec = col->decimals < 0 ? 0 : col->decimals > 9 ? 9 : col->decimals;
+	/* at least three significant figures, so a small value and its interval stay apart */
+	if (v->type == WTG_T_REAL && isfinite(v->r) && v->r != 0) {
+		int need = 2 - (int)floor(log10(fabs(v->r)));
+		dec = need > dec ? (need > 9 ? 9 : need) : dec;
+	}
 	switch (v->type) {
 	case WTG_T_INT:
 		snprintf(buf, len, "%" PRId64, v->i);

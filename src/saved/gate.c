@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "wtg/gate.h"
+#include "wtg/layout.h"
 #include "wtg/report.h"
 #include "wtg/stats.h"
 #include "wtg/util.h"
@@ -177,6 +178,15 @@ static void num(FILE *f, double v, const char *null)
 	fputs(buf[0] ? buf : null, f);
 }
 
+/* A number for people (the Markdown table): three significant figures, as the charts and tables. */
+static void num3(FILE *f, double v, const char *null)
+{
+	char buf[64];
+	if (isfinite(v))
+		wtg_lay_fmt_num(buf, sizeof buf, v);
+	fputs(isfinite(v) ? buf : null, f);
+}
+
 /* Which side of the first run is missing the figure, for the verdict column. */
 static const char *missing_word(const struct entry *x)
 {
@@ -299,15 +309,110 @@ static void markdown_report(FILE *f, const struct entry *e, int n, const struct 
 		fprintf(f, "| %s | %s | %s | ", x->exp, x->h->figure, x->h->unit);
 		wtg_markdown_text(f, runs[x->run].meta->label);
 		fputs(" | ", f);
-		num(f, x->f.found ? x->f.value : NAN, "-");
+		num3(f, x->f.found ? x->f.value : NAN, "-");
 		fputs(" | ", f);
-		num(f, x->run ? x->ratio : NAN, "");
-		if (x->run && isfinite(x->lo))
-			fprintf(f, " | [%.3f, %.3f] %s", x->lo, x->hi, x->method);
-		else
+		num3(f, x->run ? x->ratio : NAN, "");
+		if (x->run && isfinite(x->lo)) {
+			fputs(" | [", f);
+			num3(f, x->lo, "");
+			fputs(", ", f);
+			num3(f, x->hi, "");
+			fprintf(f, "] %s", x->method);
+		} else
 			fputs(" | ", f);
 		fprintf(f, " | %s |\n", x->run || x->v == WTG_V_MISSING ? missing_word(x) : "");
 	}
+}
+
+/* Entries i .. the next run-0 entry (one figure across the runs) as a ratio chart. */
+static int figure_chart(FILE *f, const struct entry *e, int n, int i, const struct wtg_gate_run *runs,
+			const char *attrs)
+{
+	int m = 1;
+	while (i + m < n && e[i + m].run != 0)
+		m++;
+	struct wtg_svg_ratio *r = calloc((size_t)m, sizeof *r);
+	if (!r)
+		return m;
+	for (int k = 0; k < m; k++) {
+		const struct entry *x = &e[i + k];
+		r[k] = (struct wtg_svg_ratio){ runs[x->run].meta->label, x->f.found ? x->f.value : NAN,
+					       x->run ? x->ratio : (x->f.found ? 1 : NAN), x->lo, x->hi,
+					       x->run || x->v == WTG_V_MISSING ? missing_word(x) : NULL };
+	}
+	char title[320], sub[320];
+	snprintf(title, sizeof title, "%s: %s", e[i].exp, e[i].h->figure);
+	snprintf(sub, sizeof sub, "%s, %s is better; each run against %s", e[i].h->unit,
+		 e[i].h->higher_better ? "higher" : "lower", runs[0].meta->label);
+	wtg_svg_ratio_chart(f, attrs, title, sub, r, m);
+	free(r);
+	return m;
+}
+
+/* Under the ratio charts of the HTML page: each experiment's charts, run by run, side by side. */
+static void runs_charts(FILE *f, const struct wtg_gate_run *runs, int nruns)
+{
+	fputs("<h2>The runs' charts</h2>\n", f);
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		if (!wtg_gate_any_table(runs, nruns, i))
+			continue;
+		fputs("<section class=\"runs\"><h3>", f);
+		wtg_xml_string(f, wtg_experiments[i]->name);
+		fputs("</h3>\n<div class=\"side\">\n", f);
+		for (int r = 0; r < nruns; r++) {
+			if (!has_table(&runs[r], i))
+				continue;
+			fputs("<figure><figcaption>", f);
+			wtg_xml_string(f, runs[r].meta->label);
+			fputs("</figcaption>\n", f);
+			wtg_svg_chart(f, runs[r].tables[i], &runs[r].meta->machine, "class=\"run-chart\" role=\"img\"");
+			fputs("</figure>\n", f);
+		}
+		fputs("</div></section>\n", f);
+	}
+}
+
+/* Every figure's ratio chart: one SVG picture (charts stacked), or an HTML page with a chart each. */
+static void chart_report(FILE *f, const struct entry *e, int n, const struct wtg_gate_run *runs, int nruns,
+			 bool html)
+{
+	int nf = 0;
+	for (int i = 0; i < n; i++)
+		nf += e[i].run == 0;
+	if (html) {
+		fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		      "<title>wtg: a comparison</title>\n<style>\nbody{font-family:Helvetica,Arial,sans-serif;"
+		      "color:#222;max-width:1180px;margin:0 auto;padding:24px 32px}\n"
+		      "figure{margin:12px 0}figure svg{width:100%;height:auto;border:1px solid #ddd}\n"
+		      ".side{display:flex;gap:12px}.side figure{flex:1;min-width:0}\n"
+		      "</style>\n</head>\n<body>\n<h1>Headline figures, run against run</h1>\n<ul>\n", f);
+		for (int r = 0; r < nruns; r++) {
+			fputs("<li>", f);
+			wtg_xml_string(f, runs[r].meta->label);
+			fputs(" (", f);
+			wtg_xml_string(f, runs[r].meta->path[0] ? runs[r].meta->path : "measured now");
+			fputs(")</li>\n", f);
+		}
+		fputs("</ul>\n", f);
+	} else {
+		fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+			   "viewBox=\"0 0 1280 %d\" width=\"1280\" height=\"%d\">\n", 720 * (nf ? nf : 1), 720 * (nf ? nf : 1));
+	}
+	for (int i = 0, k = 0; i < n; k++) {
+		char attrs[128];
+		if (html)
+			snprintf(attrs, sizeof attrs, "class=\"chart\" role=\"img\" aria-label=\"ratio chart of %s\"", e[i].exp);
+		else
+			snprintf(attrs, sizeof attrs, "y=\"%d\" width=\"1280\" height=\"720\"", 720 * k);
+		if (html)
+			fputs("<figure>\n", f);
+		i += figure_chart(f, e, n, i, runs, attrs);
+		if (html)
+			fputs("</figure>\n", f);
+	}
+	if (html)
+		runs_charts(f, runs, nruns);
+	fputs(html ? (n ? "</body>\n</html>\n" : "<p>no headline figures in these runs</p>\n</body>\n</html>\n") : "</svg>\n", f);
 }
 
 int wtg_gate_report(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
@@ -334,6 +439,10 @@ int wtg_gate_report_replication(FILE *f, enum wtg_format fmt, const struct wtg_g
 		break;
 	case WTG_FMT_MARKDOWN:
 		markdown_report(f, e, n, runs);
+		break;
+	case WTG_FMT_SVG:
+	case WTG_FMT_HTML:
+		chart_report(f, e, n, runs, nruns, fmt == WTG_FMT_HTML);
 		break;
 	default:
 		text_report(f, e, n, runs, nruns, threshold_pct);

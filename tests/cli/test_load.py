@@ -180,7 +180,21 @@ check(json.load(open(path("cmp.json")))["figures"] == figs, "the -o .json holds 
 check(sorted(os.listdir(tmp)) == sorted(os.listdir(tmp)) and not [f for f in os.listdir(tmp) if ".json." in f or ".csv." in f],
       "no temporary file is left beside the outputs")
 status, out, err = run("--load=" + base, "--load=" + other, "--format=svg")
-check(status == 2 and "a comparison prints as text, csv, json or markdown" in err, "svg comparison: usage error")
+nfig = len({(f["experiment"], f["figure"]) for f in figs})
+check(status == 0 and out.startswith("<?xml") and out.count("<svg") == nfig + 1
+      and out.count("ratio to the first run") == nfig,
+      "svg comparison: a ratio chart per headline figure (%d), stacked (%d: %s)" % (nfig, status, err.strip()))
+status, out, err = run("--load=" + base, "--load=" + other, "-o", path("cmp.html"))
+page = open(path("cmp.html"), encoding="utf-8").read() if status == 0 else ""
+check(page.startswith("<!DOCTYPE html>") and page.count('aria-label="ratio chart of') == nfig
+      and "<script" not in page, "html comparison: a page with a chart per headline figure (%d: %s)"
+      % (status, err.strip()))
+nexp = len({f["experiment"] for f in figs})
+check(page.count('class="run-chart"') >= 2 * nexp, "html comparison: each run's chart of each experiment, side "
+      "by side: %d for %d experiments" % (page.count('class="run-chart"'), nexp))
+status, out, err = run("--load=" + base, "--load=" + other, "--format=svg", "-o", tmp + "/")
+check(status == 2 and "a comparison is written into one file, not a folder" in err,
+      "svg comparison into a folder: usage error: %s" % err.strip())
 
 # --- the gate --------------------------------------------------------------------------------
 status, out, err = run("--baseline=" + base, "--load=" + base)

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 
-from wtgtest import WTG, check, datadir, finish_clean, run, skip_check, skip_checks
+from wtgtest import WTG, check, datadir, experiment, finish_clean, run, skip_check, skip_checks
 
 TOP_SRCDIR = os.environ.get("top_srcdir") or os.path.abspath(
     os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -61,15 +61,48 @@ try:
     import jsonschema
 except ImportError:
     jsonschema = None
-if jsonschema is None:
-    skip_check("the JSON validates against the schema", "the Python module jsonschema is not installed")
-else:
+
+
+def check_schema(doc, what):
+    """doc is valid against the shipped schema, or a skipped check without jsonschema."""
+    if jsonschema is None:
+        skip_check(what, "the Python module jsonschema is not installed")
+        return
     try:
         jsonschema.validate(doc, json.load(open(SCHEMA)))
-        check(True, "the JSON validates against the schema")
+        check(True, what)
     except jsonschema.ValidationError as e:
-        check(False, "the JSON validates against the schema: %s at %s" % (e.message, list(e.absolute_path)))
+        check(False, "%s: %s at %s" % (what, e.message, list(e.absolute_path)))
+
+
+check_schema(doc, "the JSON validates against the schema")
 check(doc["schema"] == 2, "schema 2")
+
+# JSON headlines: every experiment of a saved run carries its headline figures and verdict line, valid
+# against the schema, each figure the value the regression gate reads for that run
+FIXTURE = os.path.join(TOP_SRCDIR, "tests", "fixtures", "views.json")
+status, saved_out, err = run("--load", FIXTURE, "--format=json")
+saved_doc = json.loads(saved_out) if status == 0 else {"experiments": []}
+check(status == 0, "json from a saved run: exit 0 (%s)" % err.strip())
+check_schema(saved_doc, "the saved run's JSON (headlines, verdict) validates against the schema")
+status, gate_out, err = run("--load", FIXTURE, "--load", FIXTURE, "--format=json")
+gate = {(g["experiment"], g["figure"]): g for g in json.loads(gate_out)["figures"] if g["run"] == 0} \
+    if status == 0 else {}
+check(len(gate) >= 10, "the gate reads the saved run's headline figures: %d" % len(gate))
+heads = [(e["name"], h) for e in saved_doc["experiments"] for h in e.get("headlines", [])]
+check({(n, h["figure"]) for n, h in heads} == set(gate), "the JSON's headlines are the gate's figures")
+for n, h in heads:
+    g = gate.get((n, h["figure"]), {})
+    check(g.get("value") == h["value"] and g.get("unit") == h["unit"]
+          and g.get("better") == ("higher" if h["higher_better"] else "lower"),
+          "%s: headline %r = %r %s, as the gate reads it" % (n, h["figure"], h["value"], h["unit"]))
+syscall = experiment(saved_doc, "syscall") or {}
+check(syscall.get("verdict", "").startswith("one kernel crossing = "), "syscall's verdict line: %r"
+      % syscall.get("verdict"))
+sc = syscall.get("headlines", [])
+check(len(sc) == 1 and sc[0]["ci_low"] <= sc[0]["value"] <= sc[0]["ci_high"],
+      "syscall's headline holds its interval: %r" % sc)
+
 r = doc["run"]
 check(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", r["timestamp"]) is not None, "run timestamp: ISO 8601 UTC")
 check(isinstance(r["duration_s"], (int, float)) and r["duration_s"] > 0, "run duration_s")

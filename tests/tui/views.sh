@@ -50,7 +50,7 @@ view_checks() {
 	esac
 	if [ "$1" = valley ]; then
 		check "valley: the x axis runs from 16B to 16M" tm_match "16B .* 16M"
-		check "valley: the y axis is time per GB (the essay's valley)" tm_shows "ms  by read() buffer size"
+		check "valley: the y axis is time per GB (the essay's valley)" tm_shows "ms per GB  by read() buffer size"
 		calls=$(cat "$3/valley.calls")
 		check "valley: the screen shows the last row's read calls ($calls)" tm_shows "$calls"
 	fi

@@ -50,6 +50,17 @@ static void test_scales(void)
 	n = wtg_lay_lin_ticks(1.2, 3.1, 90, t, 32);
 	CHECK(n >= 2 && t[0] >= 1.2 && t[n - 1] <= 3.1);
 
+	/* ticks 10 ns apart around 1.1 us: three digits, so neighbours differ */
+	char lab[16][32];
+	n = wtg_lay_lin_ticks(1100, 1200, 90, t, 16);
+	wtg_lay_tick_labels(lab, t, n, "ns");
+	CHECK(n >= 3);
+	for (int i = 1; i < n; i++)
+		CHECK(strcmp(lab[i], lab[i - 1]) != 0);
+	CHECK_STR(lab[1], "1.11us");
+	wtg_lay_tick_labels(lab, (const double[]){ 1000, 2000, 5000 }, 3, "ns");
+	CHECK_STR(lab[2], "5us");	/* round ticks keep their short labels */
+
 	int dec = -1;
 	CHECK(wtg_lay_y_intervals(30, 40, &dec) == 3);
 	CHECK(dec == 0);

@@ -548,8 +548,8 @@ static void test_text(struct wtg_session *s)
 		  "       16   4,194,304  67,108,864    12.500    5.37  8,556,150,000  "
 		  "no burners, normal, cached");
 	CHECK_STR(line_starting(t, "   65,536"),
-		  "   65,536       1,024  67,108,864  1234.500    0.05  8,556,150,000  "
-		  "burners 2, background, direct");
+		  "   65,536       1,024  67,108,864  1234.500  0.0540  8,556,150,000  "
+		  "burners 2, background, direct");	/* three significant figures, not 0.05 */
 	CHECK_STR(line_starting(t, "  where"),
 		  "  where the time went: wall 1,500.2 ms, user 375.1 ms, sys 750.1 ms");
 	CHECK_STR(line_after(t, "  where"),
