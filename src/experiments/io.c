@@ -123,6 +123,23 @@ int wtg_read_pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint6
 	return WTG_OK;
 }
 
+int wtg_read_passes(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want, int passes,
+		    const char *what, struct wtg_read_pass *out)
+{
+	struct wtg_probe_result total;
+	memset(&total, 0, sizeof total);
+	for (int i = 0; i < (passes > 0 ? passes : 1); i++) {
+		int rc = wtg_read_pass(ctx, buf, bufsize, want, what, out);
+		if (rc != WTG_OK)
+			return rc;
+		if (!wtg_check_sum_quiet(ctx, what, out->sum, wtg_datafile_prefix_sum(ctx->df, out->bytes)))
+			return WTG_ERR;
+		wtg_probe_merge(&total, &out->res, WTG_PROBE_SEQUENTIAL);
+	}
+	out->res = total;
+	return WTG_OK;
+}
+
 int wtg_checked_pass(struct wtg_ctx *ctx, const char *who, size_t bufsize, uint64_t max, struct wtg_read_pass *p)
 {
 	const struct wtg_datafile *df = ctx->df;
