@@ -97,13 +97,24 @@ int wtg_iomode_open_for(struct wtg_ctx *ctx, size_t bufsize, bool *direct)
 int wtg_read_pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want, const char *what,
 		  struct wtg_read_pass *out)
 {
+	return wtg_read_pass_at(ctx, buf, bufsize, 0, want, what, out);
+}
+
+int wtg_read_pass_at(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t off, uint64_t want,
+		     const char *what, struct wtg_read_pass *out)
+{
 	memset(out, 0, sizeof *out);
 	int fd = wtg_iomode_open_for(ctx, bufsize, &out->direct);
 	if (fd < 0) {
 		wtg_table_fail(ctx->t, "cannot open %s: %s", ctx->df->path, strerror(errno));
 		return WTG_ERR;
 	}
-	out->bytes = wtg_io_span(ctx->df, out->direct, want);
+	out->bytes = off ? want : wtg_io_span(ctx->df, out->direct, want);
+	if (off && lseek(fd, (off_t)off, SEEK_SET) < 0) {
+		wtg_table_fail(ctx->t, "%s: seek in %s: %s", what, ctx->df->path, strerror(errno));
+		close(fd);
+		return WTG_ERR;
+	}
 	wtg_iomode_before_pass(ctx->df);
 	int64_t got;
 	struct wtg_probe p;
