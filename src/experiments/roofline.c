@@ -519,7 +519,7 @@ const struct wtg_experiment wtg_exp_roofline = {
 			"gops_ci_high", NULL, "Gop/s", true } },
 	.verdict = roofline_verdict,
 	.typical_s = 26,
-	.typical_quick_s = 3,
+	.typical_quick_s = 8,
 	.run = roofline_run,
 	.plan = roofline_plan,
 };
