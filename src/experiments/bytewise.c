@@ -543,11 +543,10 @@ static int bytewise_verdict(const struct wtg_table *t, char *buf, size_t len)
 	int r1 = -1, r64 = -1;
 	wtg_verdict_extreme(t, "variant", "1B per read", "ns_per_byte", 1, &r1);
 	wtg_verdict_extreme(t, "variant", "64K per read", "ns_per_byte", 1, &r64);
-	/* the ratio's CI: the ms ratio's (from the rows' CIs; the 1-byte row is one pass), scaled to
-	 * ns per byte */
+	/* the ratio's CI: the ms ratio's (from both rows' CIs), scaled to ns per byte */
 	double lo = NAN, hi = NAN, ms = wtg_verdict_ratio(t, r1, r64, "ms", NULL, NULL, &lo, &hi);
 	const char *how = "";
-	if (!isfinite(lo) && ms > 0) {	/* the 1-byte row is one pass: the 64K reads' CI alone */
+	if (!isfinite(lo) && ms > 0) {	/* a saved run whose 1-byte row is one pass: the 64K reads' CI alone */
 		double m64 = wtg_verdict_value(t, "variant", "64K per read", "ms");
 		double l64 = wtg_verdict_value(t, "variant", "64K per read", "ms_ci_low");
 		double h64 = wtg_verdict_value(t, "variant", "64K per read", "ms_ci_high");
