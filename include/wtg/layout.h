@@ -121,6 +121,7 @@ struct wtg_lay_bar {
 	int group;		/* colour group (0..2), -1 when the rows are not grouped */
 	int run;		/* merged runs: the run it comes from (0..); -1 for one run */
 	bool first;		/* merged runs: the first bar of its label (the others leave the label out) */
+	bool busy;		/* the row's `contended` column is > 0: samples waited for a CPU */
 };
 
 struct wtg_lay_bars {
@@ -137,6 +138,7 @@ struct wtg_lay_bars {
 	const char *groups[3];
 	bool mixed;		/* rows under different conditions: coloured by them, groups[] their words */
 	char cond_names[3][48];
+	bool busy;		/* some bar is busy */
 };
 
 /* Returns 0, or -1 when the table has no rows or nothing to plot. Free with wtg_lay_bars_free. */

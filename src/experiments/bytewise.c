@@ -4,8 +4,9 @@
  * per read(). Same bytes, same sum; the difference is the number of kernel crossings, which the
  * user/sys split shows. Before either, a calibration times reads of several sizes (interleaved in
  * seeded order) and fits t = a x calls + b x bytes, so each row's prediction counts both the
- * crossings and the bytes copied and summed. The one-byte pass is one long sample; the 64 KiB pass
- * is short, so it runs as rounds (>= 15 samples) and reports its median with a bootstrap CI. */
+ * crossings and the bytes copied and summed. Both run as rounds (>= 15 samples, median with a
+ * bootstrap CI): a one-byte sample reads one of 15 pieces of the slice (its time scaled to the slice),
+ * a 64 KiB sample repeats the pass over the slice until it spans at least WTG_SAMPLE_MIN_MS. */
 #include "config.h"
 
 #include <errno.h>
@@ -27,6 +28,7 @@
 #define CAL_MIN_CALLS 32	/* ... in at least this many calls ... */
 #define CAL_MAX_CALLS 1024	/* ... and at most this many */
 #define NSIZES 4
+#define MAX_PASSES 256		/* a 64 KiB-read sample repeats a short pass at most this many times */
 
 static const size_t cal_sizes[NSIZES] = { 1, 64, 4096, BIG_BUF };
 
@@ -218,7 +220,8 @@ struct outcome {
 	double ci_low, ci_high, min, max;
 	size_t samples;
 	struct wtg_value after[WTG_ROUNDS_NCOLS - 1];	/* CI .. sample_ms of a row measured in rounds */
-	int passes;			/* read passes made, warm-up included */
+	int passes;			/* 64 KiB: passes of the slice a timed sample makes */
+	int64_t extra_calls;		/* read() calls beyond read_calls: warm-up and repeated passes */
 	struct wtg_probe_result res;
 };
 
@@ -253,70 +256,106 @@ static void add_row(struct wtg_ctx *ctx, const struct model *m, const struct out
 	wtg_check_read_calls(ctx, o->name, o->calls, o->bytes, o->bufsize);
 }
 
-/* The one-byte variant: one pass over the slice, a single long sample. */
-static int one_byte(struct wtg_ctx *ctx, unsigned char *buf, uint64_t slice, struct outcome *o)
-{
-	struct wtg_read_pass p;
-	int rc = wtg_read_pass(ctx, buf, 1, slice, o->name, &p);
-	if (rc != WTG_OK)
-		return rc;
-	o->bytes = p.bytes;
-	o->calls = p.calls;
-	o->sum = p.sum;
-	o->direct = p.direct;
-	o->res = p.res;
-	o->ms = o->min = o->max = p.res.wall_ms;
-	o->user_ms = p.res.user_ms;
-	o->sys_ms = p.res.sys_ms;
-	o->samples = 1;
-	o->passes = 1;
-	return WTG_OK;
-}
-
-struct big_arg {
+struct var_arg {
 	unsigned char *buf;
 	uint64_t slice;
 	struct outcome *o;
+	int passes;		/* 64 KiB: passes of the slice a sample makes (its warm-up sizes them) */
+	uint64_t tbytes;	/* bytes the timed samples read, all passes */
+	int64_t tcalls, tsum;	/* 1 B: read() calls and sum of the timed pieces (the whole slice) */
 };
 
-/* One sample of the 64 KiB variant: a fresh pass; a sum that is not the known one fails the table. */
-static int big_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
+/* Piece k of the slice the one-byte variant reads in a sample: WTG_ROUNDS_MIN pieces cover it, whole
+ * WTG_CHUNKs (the known sums' unit) but the last. */
+static void piece_of(uint64_t slice, int k, uint64_t *off, uint64_t *len)
 {
-	(void)v;
-	(void)round;
-	struct big_arg *a = arg;
-	struct wtg_read_pass p;
-	int rc = wtg_read_pass(ctx, a->buf, BIG_BUF, a->slice, a->o->name, &p);
+	uint64_t piece = slice / WTG_ROUNDS_MIN / WTG_CHUNK * WTG_CHUNK;
+	*off = (uint64_t)k * piece;	/* a slice shorter than that many chunks: every sample reads it all */
+	*len = k == WTG_ROUNDS_MIN - 1 || !piece ? slice - *off : piece;
+}
+
+/* One sample of the one-byte variant: piece `round` of the slice (the warm-up: piece 0) one byte per
+ * read(), its sum checked against that piece's known sum; the figure is its time scaled to the
+ * whole slice. */
+static int one_sample(struct wtg_ctx *ctx, struct var_arg *a, int round, struct wtg_read_pass *p,
+		      double *figure)
+{
+	uint64_t off, len;
+	piece_of(a->slice, round < 0 ? 0 : round % WTG_ROUNDS_MIN, &off, &len);
+	int rc = wtg_read_pass_at(ctx, a->buf, 1, off, len, a->o->name, p);
 	if (rc != WTG_OK)
 		return rc;
-	int64_t known = wtg_datafile_prefix_sum(ctx->df, p.bytes);
-	if (p.sum != known) {
-		wtg_check_sum(ctx, a->o->name, p.sum, known);
+	int64_t known = wtg_datafile_prefix_sum(ctx->df, off + len) - wtg_datafile_prefix_sum(ctx->df, off);
+	if (!wtg_check_sum_quiet(ctx, a->o->name, p->sum, known))
 		return WTG_ERR;
+	if (round >= 0 && len == a->slice) {	/* the whole slice in every sample */
+		a->tcalls = p->calls;
+		a->tsum = p->sum;
+	} else if (round >= 0) {
+		a->tcalls += p->calls;
+		a->tsum += p->sum;
+	} else {
+		a->o->extra_calls += p->calls;
 	}
-	a->o->bytes = p.bytes;
-	a->o->calls = p.calls;
-	a->o->sum = p.sum;
+	*figure = len ? p->res.wall_ms * (double)a->slice / (double)len : 0;
+	return WTG_OK;
+}
+
+/* One sample of a variant: a piece of the slice one byte per read(), or `passes` fresh 64 KiB-read
+ * passes over it (a sum that is not the known one fails the table). The figure: ms for the slice. */
+static int var_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
+{
+	(void)v;
+	struct var_arg *a = arg;
+	struct wtg_read_pass p;
+	int rc;
+	if (a->o->bufsize == 1) {
+		rc = one_sample(ctx, a, round, &p, &out->figure);
+	} else {
+		rc = wtg_read_passes(ctx, a->buf, BIG_BUF, a->slice, a->passes, a->o->name, &p);
+		if (rc == WTG_OK) {
+			a->o->extra_calls += p.calls * (round < 0 ? a->passes : a->passes - 1);
+			out->figure = p.res.wall_ms / a->passes;
+			if (round < 0 && p.bytes > 0)
+				a->passes = (int)(wtg_rounds_sample_bytes(p.bytes * (uint64_t)a->passes,
+									  wtg_rounds_warmup_ms(&p.res), p.bytes,
+									  p.bytes * MAX_PASSES) / p.bytes);
+		}
+	}
+	if (rc != WTG_OK)
+		return rc;
+	if (round >= 0)
+		a->tbytes += a->o->bufsize == 1 ? p.bytes : p.bytes * (uint64_t)a->passes;
+	a->o->bytes = a->o->bufsize == 1 ? a->slice : p.bytes;
+	a->o->calls = a->o->bufsize == 1 ? a->tcalls : p.calls;
+	a->o->sum = a->o->bufsize == 1 ? a->tsum : p.sum;
 	a->o->direct = p.direct;
-	a->o->passes++;
-	out->figure = p.res.wall_ms;
 	out->res = p.res;
 	return WTG_OK;
 }
 
-static void big_label(const void *arg, int v, char *buf, size_t len)
+/* The rounds start again (a key changed the conditions): the dropped samples' totals go too. */
+static void var_restart(void *arg)
 {
-	(void)v;
-	snprintf(buf, len, "%s", ((const struct big_arg *)arg)->o->name);
+	struct var_arg *a = arg;
+	a->tbytes = 0;
+	a->tcalls = a->tsum = 0;
 }
 
-/* The 64 KiB variant as rounds: one warm-up pass, then WTG_ROUNDS_MIN timed passes. */
-static int big_reads(struct wtg_ctx *ctx, unsigned char *buf, uint64_t slice, int step0, int nsteps,
-		     struct outcome *o)
+static void var_label(const void *arg, int v, char *buf, size_t len)
 {
-	struct big_arg a = { buf, slice, o };
+	(void)v;
+	snprintf(buf, len, "%s", ((const struct var_arg *)arg)->o->name);
+}
+
+/* A variant as rounds: one warm-up sample, then WTG_ROUNDS_MIN timed ones; the row's ms is the
+ * median for the whole slice, user and sys the timed samples' CPU times scaled to one slice. */
+static int variant_rounds(struct wtg_ctx *ctx, unsigned char *buf, uint64_t slice, int step0, int nsteps,
+			  struct outcome *o)
+{
+	struct var_arg a = { .buf = buf, .slice = slice, .o = o, .passes = 1 };
 	struct wtg_rounds_spec spec = { .nvariants = 1, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
-					.sample = big_sample, .arg = &a, .label = big_label,
+					.sample = var_sample, .arg = &a, .label = var_label, .restart = var_restart,
 					.first_step = step0, .nsteps = nsteps };
 	struct wtg_rounds r;
 	int rc = wtg_rounds_run(ctx, &spec, &r);
@@ -329,10 +368,12 @@ static int big_reads(struct wtg_ctx *ctx, unsigned char *buf, uint64_t slice, in
 	o->min = v->s.min;
 	o->max = v->s.max;
 	o->samples = v->n;
+	o->passes = a.passes;
 	wtg_rounds_values_after(o->after, v);
 	o->res = v->probe;
-	o->user_ms = v->probe.user_ms / (double)v->n;
-	o->sys_ms = v->probe.sys_ms / (double)v->n;
+	double scale = a.tbytes ? (double)slice / (double)a.tbytes : 0;
+	o->user_ms = v->probe.user_ms * scale;
+	o->sys_ms = v->probe.sys_ms * scale;
 	wtg_rounds_checks(ctx, o->name, "ms", v);
 	wtg_rounds_free(&r);
 	return WTG_OK;
@@ -345,10 +386,13 @@ static void notes(struct wtg_ctx *ctx, const struct model *m, uint64_t slice, co
 	char sz[32];
 	wtg_fmt_size(sz, sizeof sz, slice);
 	wtg_table_note(ctx->t,
-		       "the first %s of the data file, summed twice: one byte per read() (one pass) and "
-		       "64 KiB per read() (%zu timed passes after one warm-up pass, the median shown); run "
-		       "in seeded random order (%s first)",
-		       sz, o[1].samples, o[order[0]].name);
+		       "the first %s of the data file, summed twice, each way as rounds (one unreported "
+		       "warm-up sample, then %zu timed ones; the median, with its CI): one byte per read(), a "
+		       "sample reading one of %d consecutive pieces of the slice (the timed samples cover "
+		       "it once; each piece's sum checked against its known sum, its time scaled to the whole "
+		       "slice), and 64 KiB per read(), a sample making %d pass(es) over the slice (enough to "
+		       "span %.0f ms at the warm-up's rate); run in seeded random order (%s first)",
+		       sz, o[0].samples, WTG_ROUNDS_MIN, o[1].passes, WTG_SAMPLE_MIN_MS, o[order[0]].name);
 	char fitted[160] = "";
 	int len = 0;
 	for (int i = 0; i < NSIZES; i++)
@@ -367,17 +411,18 @@ static void notes(struct wtg_ctx *ctx, const struct model *m, uint64_t slice, co
 			       "call and a non-negative cost per byte",
 			       len ? fitted : "no read size fits in the file");
 	/* every read() on the data file is accounted for: the rows' read_calls plus these */
-	long long extra = (long long)(o[1].passes - 1) * o[1].calls;
+	long long extra = (long long)(o[0].extra_calls + o[1].extra_calls);
 	wtg_table_note(ctx->t,
 		       "other read() calls on the data file: %lld, not in read_calls (the calibration's %lld, "
-		       "and %lld passes of the 64 KiB variant beyond the one its read_calls counts)",
-		       (long long)m->calls + extra, (long long)m->calls, (long long)(o[1].passes - 1));
+		       "the one-byte warm-up's %lld, and the 64 KiB variant's %lld beyond one pass)",
+		       (long long)m->calls + extra, (long long)m->calls, (long long)o[0].extra_calls,
+		       (long long)o[1].extra_calls);
 	wtg_table_note(ctx->t, "the model holds between the read sizes it saw (%zu .. %zu B); outside them, "
 			       "or with O_DIRECT, a row's prediction is n/a",
 		       m->lo, m->hi);
-	wtg_table_note(ctx->t, "no warm-up pass for the one-byte variant: the slice is as the data file's "
-			       "creation or scan left it (in the page cache, unless the u condition evicts "
-			       "it or reads around it)");
+	wtg_table_note(ctx->t, "the one-byte variant's warm-up reads the first piece: the rest of the slice "
+			       "is as the data file's creation or scan left it (in the page cache, unless the u "
+			       "condition evicts it or reads around it)");
 	if (o[1].direct)
 		wtg_table_note(ctx->t, "O_DIRECT: the 64 KiB variant bypasses the page cache; a 1-byte read "
 				       "cannot be aligned, so the 1-byte variant and the calibration read "
@@ -387,7 +432,7 @@ static void notes(struct wtg_ctx *ctx, const struct model *m, uint64_t slice, co
 			       wtg_iomode_name(wtg_iomode_effective(ctx->df)));
 	if (o[0].res.threads)
 		wtg_table_note(ctx->t,
-			       "1-byte variant: wall %.1f ms, CPU (user + sys) %.1f ms, %lld involuntary "
+			       "1-byte variant, its timed samples together: wall %.1f ms, CPU (user + sys) %.1f ms, %lld involuntary "
 			       "context switches: wall beyond CPU time is time spent waiting for a CPU",
 			       o[0].res.wall_ms, o[0].res.user_ms + o[0].res.sys_ms, (long long)o[0].res.ivcsw);
 	if (o[0].sum == o[1].sum)
@@ -415,8 +460,8 @@ static int bytewise_run(struct wtg_ctx *ctx)
 		return WTG_ERR;
 	}
 	memset(buf, 0, BIG_BUF);
-	const int big_steps = wtg_rounds_steps(1, WTG_ROUNDS_MIN, 1);
-	const int nsteps = 3 + big_steps;
+	const int var_steps = wtg_rounds_steps(1, WTG_ROUNDS_MIN, 1);
+	const int nsteps = 1 + 2 * var_steps;
 	wtg_ctx_progress(ctx, 0, nsteps, "calibration: reads of 1 B .. 64 KiB");
 	struct model m;
 	int rc = calibrate(ctx, buf, &m);
@@ -425,13 +470,7 @@ static int bytewise_run(struct wtg_ctx *ctx)
 	wtg_shuffle_int(&ctx->rng, order, 2);
 	for (int i = 0; i < 2 && rc == WTG_OK; i++) {
 		struct outcome *v = &o[order[i]];
-		int step = i == 0 ? 1 : order[0] == 0 ? 2 : 1 + big_steps;
-		if (order[i] == 0) {
-			wtg_ctx_progress(ctx, step, nsteps, v->name);
-			rc = one_byte(ctx, buf, slice, v);
-		} else {
-			rc = big_reads(ctx, buf, slice, step, nsteps, v);
-		}
+		rc = variant_rounds(ctx, buf, slice, 1 + i * var_steps, nsteps, v);
 		if (rc != WTG_OK)
 			break;
 		add_row(ctx, &m, v);
@@ -477,22 +516,23 @@ static double headline(struct wtg_ctx *ctx)
 	return ns;
 }
 
-/* --dry-run: the calibration, then the two variants over slice_of() the file: one pass at one
- * byte per read, and WTG_ROUNDS_MIN passes (after a warm-up) at 64 KiB. */
+/* --dry-run: the calibration, then the two variants over slice_of() the file, WTG_ROUNDS_MIN samples
+ * each after a warm-up: pieces of the slice at one byte per read, passes over it at 64 KiB. */
 static void bytewise_plan(struct wtg_plan *p)
 {
 	static const char *const names[] = { "variant", "bytes", "read_calls", "samples" };
 	const uint64_t slice = slice_of(p->opt, p->file_size);
 	wtg_plan_columns(p, names, 4);
-	const struct wtg_value one[] = { WTG_TEXT(VARIANT_1B), WTG_INT(slice), WTG_INT(slice), WTG_INT(1) };
+	const struct wtg_value one[] = { WTG_TEXT(VARIANT_1B), WTG_INT(slice), WTG_INT(slice),
+					 WTG_INT(WTG_ROUNDS_MIN) };
 	const struct wtg_value big[] = { WTG_TEXT(VARIANT_64K), WTG_INT(slice),
 					 WTG_INT((slice + BIG_BUF - 1) / BIG_BUF), WTG_INT(WTG_ROUNDS_MIN) };
 	wtg_plan_row(p, one);
 	wtg_plan_row(p, big);
 	p->samples = WTG_ROUNDS_MIN;
 	p->warmup = 1;
-	snprintf(p->how, sizeof p->how, "its typical time on a %d-CPU machine; the 1-byte row is one sample",
-		 WTG_PLAN_REF_CPUS);
+	snprintf(p->how, sizeof p->how, "its typical time on a %d-CPU machine; a 1-byte sample is 1/%d of the slice",
+		 WTG_PLAN_REF_CPUS, WTG_ROUNDS_MIN);
 }
 
 /* "one byte per read(): 540 ns a byte, 40x the 64 KiB reads". */
@@ -503,11 +543,10 @@ static int bytewise_verdict(const struct wtg_table *t, char *buf, size_t len)
 	int r1 = -1, r64 = -1;
 	wtg_verdict_extreme(t, "variant", "1B per read", "ns_per_byte", 1, &r1);
 	wtg_verdict_extreme(t, "variant", "64K per read", "ns_per_byte", 1, &r64);
-	/* the ratio's CI: the ms ratio's (from the rows' CIs; the 1-byte row is one pass), scaled to
-	 * ns per byte */
+	/* the ratio's CI: the ms ratio's (from both rows' CIs), scaled to ns per byte */
 	double lo = NAN, hi = NAN, ms = wtg_verdict_ratio(t, r1, r64, "ms", NULL, NULL, &lo, &hi);
 	const char *how = "";
-	if (!isfinite(lo) && ms > 0) {	/* the 1-byte row is one pass: the 64K reads' CI alone */
+	if (!isfinite(lo) && ms > 0) {	/* a saved run whose 1-byte row is one pass: the 64K reads' CI alone */
 		double m64 = wtg_verdict_value(t, "variant", "64K per read", "ms");
 		double l64 = wtg_verdict_value(t, "variant", "64K per read", "ms_ci_low");
 		double h64 = wtg_verdict_value(t, "variant", "64K per read", "ms_ci_high");

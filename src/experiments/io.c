@@ -97,13 +97,24 @@ int wtg_iomode_open_for(struct wtg_ctx *ctx, size_t bufsize, bool *direct)
 int wtg_read_pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want, const char *what,
 		  struct wtg_read_pass *out)
 {
+	return wtg_read_pass_at(ctx, buf, bufsize, 0, want, what, out);
+}
+
+int wtg_read_pass_at(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t off, uint64_t want,
+		     const char *what, struct wtg_read_pass *out)
+{
 	memset(out, 0, sizeof *out);
 	int fd = wtg_iomode_open_for(ctx, bufsize, &out->direct);
 	if (fd < 0) {
 		wtg_table_fail(ctx->t, "cannot open %s: %s", ctx->df->path, strerror(errno));
 		return WTG_ERR;
 	}
-	out->bytes = wtg_io_span(ctx->df, out->direct, want);
+	out->bytes = off ? want : wtg_io_span(ctx->df, out->direct, want);
+	if (off && lseek(fd, (off_t)off, SEEK_SET) < 0) {
+		wtg_table_fail(ctx->t, "%s: seek in %s: %s", what, ctx->df->path, strerror(errno));
+		close(fd);
+		return WTG_ERR;
+	}
 	wtg_iomode_before_pass(ctx->df);
 	int64_t got;
 	struct wtg_probe p;
@@ -120,6 +131,23 @@ int wtg_read_pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint6
 		out->bytes = (uint64_t)got;	/* what was actually read, for whoever reports it */
 		return WTG_ERR;
 	}
+	return WTG_OK;
+}
+
+int wtg_read_passes(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want, int passes,
+		    const char *what, struct wtg_read_pass *out)
+{
+	struct wtg_probe_result total;
+	memset(&total, 0, sizeof total);
+	for (int i = 0; i < (passes > 0 ? passes : 1); i++) {
+		int rc = wtg_read_pass(ctx, buf, bufsize, want, what, out);
+		if (rc != WTG_OK)
+			return rc;
+		if (!wtg_check_sum_quiet(ctx, what, out->sum, wtg_datafile_prefix_sum(ctx->df, out->bytes)))
+			return WTG_ERR;
+		wtg_probe_merge(&total, &out->res, WTG_PROBE_SEQUENTIAL);
+	}
+	out->res = total;
 	return WTG_OK;
 }
 

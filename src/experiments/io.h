@@ -41,6 +41,16 @@ struct wtg_read_pass {
  * when the pass came up short, e.g. a --file truncated meanwhile; out->bytes is then N). */
 int wtg_read_pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want, const char *what,
 		  struct wtg_read_pass *out);
+/* The same from offset off (a multiple of the I/O alignment under O_DIRECT): the `want` bytes there,
+ * which the caller keeps within the file. */
+int wtg_read_pass_at(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t off, uint64_t want,
+		     const char *what, struct wtg_read_pass *out);
+/* passes (>= 1) passes of wtg_read_pass over the first `want` bytes, timed as one sample: each pass's
+ * sum checked against the known prefix sum (wtg_check_sum_quiet; a mismatch is WTG_ERR), out holds
+ * one pass's bytes, calls and sum and the passes' probes together (their wall times add up; the
+ * opens and closes between them stay out). Returns as wtg_read_pass. */
+int wtg_read_passes(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want, int passes,
+		    const char *what, struct wtg_read_pass *out);
 /* One checked pass for a compare figure: wtg_read_pass with reads of bufsize over the first
  * min(file size, max) bytes into a buffer of its own, its sum checked against the known prefix sum.
  * Returns WTG_OK with *p filled; WTG_CANCELLED; or WTG_ERR after wtg_table_fail (naming who). */

@@ -32,6 +32,14 @@ uint64_t wtg_rounds_sample_bytes(uint64_t bytes, double wall_ms, uint64_t unit, 
 	return out > bytes ? out : bytes;
 }
 
+double wtg_rounds_warmup_ms(const struct wtg_probe_result *res)
+{
+	double ms = res->wall_ms;
+	if (res->threads <= 1 && res->runwait_ms > 0 && res->runwait_ms < ms)
+		ms -= res->runwait_ms;
+	return ms;
+}
+
 struct rounds_run {
 	struct wtg_ctx *ctx;
 	const struct wtg_rounds_spec *spec;

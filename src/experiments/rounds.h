@@ -130,6 +130,10 @@ void wtg_rounds_free(struct wtg_rounds *r);
  * timed samples: a variant whose one pass is short repeats its working set more times per sample. */
 uint64_t wtg_rounds_sample_bytes(uint64_t bytes, double wall_ms, uint64_t unit, uint64_t cap);
 
+/* The span of a warm-up sample to size the timed ones by: its wall time less the time it waited
+ * for a CPU (a warm-up preempted on a busy machine would otherwise look long enough). */
+double wtg_rounds_warmup_ms(const struct wtg_probe_result *res);
+
 /* The rounds steps a spec of nvariants, rounds and warmup takes (for callers adding own steps). */
 int wtg_rounds_steps(int nvariants, int rounds, int warmup);
 

@@ -455,8 +455,11 @@ int wtg_lay_bars_build(struct wtg_lay_bars *b, const struct wtg_table *t, const 
 		if (wtg_table_num(t, r, nc) == 1 && isnan(b->base))
 			b->base = wtg_table_num(t, r, vc);
 	double vmax = 0;
+	const int busy_col = wtg_table_col(t, "contended");
 	for (int r = 0; r < b->n; r++) {
 		struct wtg_lay_bar *br = &b->b[r];
+		br->busy = busy_col >= 0 && wtg_table_num(t, r, busy_col) > 0;
+		b->busy = b->busy || br->busy;
 		bar_label(br->label, sizeof br->label, t, r, m);
 		br->x = wtg_table_num(t, r, vc);
 		wtg_lay_fmt_value(br->value, sizeof br->value, br->x, b->unit);
@@ -533,6 +536,7 @@ int wtg_lay_bars_merge(struct wtg_lay_bars *out, const struct wtg_lay_bars *in, 
 		out->scale = fmax(out->scale, in[k].n ? in[k].scale : 0);
 		out->neg = out->neg || in[k].neg;
 		out->has_ci = out->has_ci || in[k].has_ci;
+		out->busy = out->busy || in[k].busy;
 	}
 	if (!(out->scale > 0))
 		out->scale = 1;

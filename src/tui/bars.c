@@ -60,6 +60,8 @@ static void bars_notes(const struct tui_view *v, const struct wtg_lay_bars *lb, 
 	} else if (lb->has_ci && y < end) {
 		tui_put(w, y++, bx, bw, tui_attr(l, TR_WARN), "[ ] 95% CI of the median");
 	}
+	if (lb->busy && y < end)
+		tui_printf(w, y++, bx, v->wd - lw - 1, tui_attr(l, TR_WARN), "%s: samples waited for a CPU", TUI_BUSY_TAG);
 	if (lb->mixed && y < end) {
 		/* a key changed the conditions during the run: which colour is which */
 		int x = bx;
@@ -194,6 +196,8 @@ void tui_bars_draw(const struct tui_view *in)
 		lw = a > lw ? a : lw;
 		vw = c > vw ? c : vw;
 	}
+	if (lb.busy)	/* room for the tag after a busy bar's value */
+		vw += 1 + tui_width(TUI_BUSY_TAG);
 	if (lw > v->wd / 3)
 		lw = v->wd / 3;
 	int bw = v->wd - lw - vw - 3;
@@ -204,7 +208,7 @@ void tui_bars_draw(const struct tui_view *in)
 
 	/* the rows that fit (the latest ones), then the rows in words underneath as room allows */
 	int extra_lines = (lb.ideal ? 1 : 0) + (n == 2 && b[0].run < 0 && !neg ? 1 : 0) + (neg ? 1 : 0) +
-			  (lb.mixed ? 1 : 0);
+			  (lb.mixed ? 1 : 0) + (lb.busy ? 1 : 0);
 	int words = v->h - n - extra_lines;
 	if (words > t->nrows)
 		words = t->nrows;
@@ -241,7 +245,9 @@ void tui_bars_draw(const struct tui_view *in)
 		tui_put_clip(w, mid, lx < v->x ? v->x : lx, lw, A_BOLD, l, b[r].label);
 		struct bar_geom g = {.bx = bx, .bw = bw, .half = half, .zc = zc, .scale = scale, .neg = neg};
 		draw_bar(v, &b[r], faded, &g, y, thick);
-		tui_put(w, mid, bx + bw + 1, vw, A_BOLD, b[r].value);
+		int used = tui_put(w, mid, bx + bw + 1, vw, A_BOLD, b[r].value);
+		if (b[r].busy)
+			tui_put(w, mid, bx + bw + 2 + used, vw - used - 1, tui_attr(l, TR_WARN), TUI_BUSY_TAG);
 	}
 	if (drawn)
 		y -= gap;	/* no blank line after the last bar */

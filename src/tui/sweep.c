@@ -375,7 +375,11 @@ void tui_sweep_draw(const struct tui_view *v)
 		char rest[448];
 		tui_row_words(rest, sizeof rest, t, r, ap->xcol);
 		snprintf(buf, sizeof buf, "%s%s%s", xs, xs[0] ? ": " : "", rest);
-		tui_put(v->w, v->y + v->h - 1, v->x, v->wd, A_BOLD, buf);
+		int c = wtg_table_col(t, "contended"), y = v->y + v->h - 1, used = 0;
+		if (c >= 0 && wtg_table_num(t, r, c) > 0)	/* its samples waited for a CPU: said first */
+			used = tui_put(v->w, y, v->x, v->wd, tui_attr(v->look, TR_WARN) | A_BOLD,
+				       TUI_BUSY_TAG " (waited for a CPU) ");
+		tui_put(v->w, y, v->x + used, v->wd - used, A_BOLD, buf);
 		words = 1;
 	}
 	draw_chart(v, &pl, v->y, v->h - words);

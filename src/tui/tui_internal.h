@@ -25,6 +25,9 @@
 
 /* ---- look: colour roles and glyph sets (screen.c) ---- */
 
+/* The tag after a row whose samples waited for a CPU (its `contended` column > 0), and its legend. */
+#define TUI_BUSY_TAG "busy"
+
 enum tui_role {
 	TR_NORMAL = 0, TR_TITLE, TR_S1, TR_S2, TR_S3, TR_OK, TR_ERR, TR_WARN, TR_DIM, TR_WALL, TR_USER,
 	TR_SYS, TR_CUR, TR_KEY, TR_AXIS, TR_BAR, TR_NROLES
