@@ -116,15 +116,21 @@ bool dash_autoplaying(const struct dash *d)
 	return d->run.mode == DM_AUTOPLAY_RUNNING || d->run.mode == DM_AUTOPLAY_HOLDING;
 }
 
-/* Autoplay shows idx and runs it (or lets it finish when it runs already). */
+/* Autoplay shows idx and runs it (or lets it finish when it runs already). Presenting saved runs
+ * (--load) it only shows idx for the hold: nothing measures until r. */
 static void autoplay_start(struct dash *d, int idx)
 {
 	struct wtg_session *s = d->s;
 	struct wtg_run_status st;
 	dash_set_tab(d, idx);
-	set_mode(d, DM_AUTOPLAY_RUNNING);
 	d->run.idx = idx;
 	d->tried[idx] = true;
+	if (d->nloaded) {
+		set_mode(d, DM_AUTOPLAY_HOLDING);
+		d->run.until = wtg_now_ns() + (int64_t)s->opt->hold_ms * 1000000;
+		return;
+	}
+	set_mode(d, DM_AUTOPLAY_RUNNING);
 	wtg_session_status(s, idx, &st);
 	if (st.current && st.state == WTG_RUNNING) {
 		d->run.t0 = st.started_ns;	/* already running: let it finish */
