@@ -161,6 +161,9 @@ bool dash_is_lecture(const struct dash *d);
 /* The table the box shows for the tab: the live run once it has something, else the newest saved
  * or earlier run, else the live (empty) one. */
 const struct wtg_table *dash_shown(const struct dash *d);
+/* The label of saved file i's run of tab: "saved: uncached" (the file's label when several are
+ * loaded or it saved one), in buf. */
+const char *dash_loaded_label(const struct dash *d, int i, int tab, char *buf, size_t len);
 /* Fill v's runs drawn beside v->t (tables, labels, faded, compare) for the tab. */
 void dash_view_runs(struct dash *d, struct tui_view *v);
 /* The header's words for saved runs ("quiet: HOST, 2026-11-30 ..."), false when none are loaded. */

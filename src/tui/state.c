@@ -328,19 +328,39 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 		buf[0] = '\0';	/* no figure in both runs: no line */
 }
 
+const char *dash_loaded_label(const struct dash *d, int i, int tab, char *buf, size_t len)
+{
+	const struct wtg_loaded *l = &d->loaded[i];
+	char cond[96];
+	wtg_lay_table_conditions(cond, sizeof cond, &l->tables[tab]);
+	const char *name = d->nloaded > 1 || l->saved.label_saved ? l->meta.label : "saved";
+	snprintf(buf, len, "%s%s%s", name, cond[0] ? ": " : "", cond);
+	return buf;
+}
+
 void dash_view_runs(struct dash *d, struct tui_view *v)
 {
 	static const struct wtg_table *tabs[WTG_LAY_MAX_RUNS];
 	static const char *labels[WTG_LAY_MAX_RUNS];
-	static char live[128];
+	static char live[128], saved[WTG_MAX_LOADS][128];
 	int n = 0, tab = d->tab;
 	unsigned faded = 0;
 	struct dash_hist *h = &d->hist[tab];
-	for (int i = 0; i < d->nloaded && n < WTG_LAY_MAX_RUNS - 2; i++)
-		if (d->loaded[i].present[tab] && &d->loaded[i].tables[tab] != v->t) {
-			tabs[n] = &d->loaded[i].tables[tab];
-			labels[n++] = d->loaded[i].meta.label;
+	for (int i = 0; i < d->nloaded && n < WTG_LAY_MAX_RUNS - 2; i++) {
+		const struct wtg_loaded *l = &d->loaded[i];
+		if (!l->present[tab])
+			continue;
+		for (int k = 0; k < l->nearlier[tab] && n < WTG_LAY_MAX_RUNS - 2; k++) {
+			faded |= 1u << n;	/* what the saved run was compared with when it was saved */
+			tabs[n] = &l->earlier[tab][k].t;
+			labels[n++] = l->earlier[tab][k].label;
 		}
+		dash_loaded_label(d, i, tab, saved[i], sizeof saved[i]);
+		if (&l->tables[tab] != v->t && n < WTG_LAY_MAX_RUNS - 2) {
+			tabs[n] = &l->tables[tab];
+			labels[n++] = saved[i];
+		}
+	}
 	int before = h->n - h->back;	/* the earlier run drawn beside the current */
 	if (v->t == &d->snap[tab] && before >= 0 && before < h->n) {
 		faded |= 1u << n;
@@ -354,7 +374,7 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 		labels[n] = h->n && v->t == &h->t[h->n - 1] ? h->label[h->n - 1] : "";
 		for (int i = 0; i < d->nloaded; i++)
 			if (v->t == &d->loaded[i].tables[tab])
-				labels[n] = d->loaded[i].meta.label;
+				labels[n] = saved[i];
 	}
 	v->scroll = d->scroll[tab];
 	v->tables = tabs;
