@@ -158,9 +158,12 @@ bool dash_is_lecture(const struct dash *d);
 
 /* ---- runs: the saved ones, the tab's earlier ones, the current one ---- */
 
-/* The table the box shows for the tab: the live run once it has something, else the newest saved
- * or earlier run, else the live (empty) one. */
+/* The table the box shows for the tab: the live run once it has a row (or ended with samples or an
+ * error), else the newest earlier or saved run (a rerun keeps it until then), else the live one. */
 const struct wtg_table *dash_shown(const struct dash *d);
+/* The tab's newest run before the live one: this session's earlier run, else the newest saved one;
+ * NULL for none. */
+const struct wtg_table *dash_before(const struct dash *d);
 /* The label of saved file i's run of tab: "saved: uncached" (the file's label when several are
  * loaded or it saved one), in buf. */
 const char *dash_loaded_label(const struct dash *d, int i, int tab, char *buf, size_t len);

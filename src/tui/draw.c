@@ -407,6 +407,11 @@ static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int 
 	char v[256], fig[32], es[512];
 	int y = 0;
 	wtg_experiment_verdict(e, t, v, sizeof v);
+	const struct wtg_table *before = dash_before(d);
+	if (!v[0] && t->state == WTG_RUNNING && before && before != t) {
+		t = before;	/* a rerun without its headline row yet: the verdict before it stays */
+		wtg_experiment_verdict(e, t, v, sizeof v);
+	}
 	essay_line(d, t, v, es, sizeof es, d->compact || d->rows <= FULL_ROWS, vwid - 2);
 	if (!v[0] && !es[0])
 		return 0;

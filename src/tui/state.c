@@ -244,15 +244,22 @@ void dash_run_event(struct dash *d, enum dash_event ev, int64_t now)
 const struct wtg_table *dash_shown(const struct dash *d)
 {
 	const struct wtg_table *t = &d->snap[d->tab];
-	if (t->nrows > 0 || t->nseries > 0 || t->state == WTG_RUNNING || t->error[0])
+	/* a rerun keeps the result before it on screen until it has a row of its own */
+	if (t->nrows > 0 || t->error[0] || (t->nseries > 0 && t->state != WTG_RUNNING && t->state != WTG_STOPPED))
 		return t;
+	const struct wtg_table *b = dash_before(d);
+	return b ? b : t;
+}
+
+const struct wtg_table *dash_before(const struct dash *d)
+{
 	const struct dash_hist *h = &d->hist[d->tab];
 	if (h->n > 0)
 		return &h->t[h->n - 1];
 	for (int i = d->nloaded - 1; i >= 0; i--)
 		if (d->loaded[i].present[d->tab])
 			return &d->loaded[i].tables[d->tab];
-	return t;
+	return NULL;
 }
 
 /* The label of the live run: --label (or "live" beside saved runs) and its conditions. */
