@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "wtg/conditions.h"
 #include "wtg/probe.h"
@@ -399,6 +400,19 @@ static void verdict_conditions(const struct dash *d, const struct wtg_table *t, 
 	snprintf(v + n, len - n, "%s%s", d->look.g->sep, cond);
 }
 
+/* The label on line y of w (as drawn) dimmed in place: the line's words stay in normal weight. */
+static void dim_label(WINDOW *w, int y, attr_t a, const wchar_t *label)
+{
+	wchar_t row[512];
+	int n = mvwinnwstr(w, y, 0, row, (int)WTG_ARRAY_LEN(row) - 1);
+	if (n <= 0)
+		return;
+	row[n] = L'\0';
+	const wchar_t *at = wcsstr(row, label);
+	if (at)
+		mvwchgat(w, y, (int)(at - row), (int)wcslen(label), a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL);
+}
+
 /* The verdict large under the title and the essay's line; returns the lines used. */
 static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int vh, int vwid)
 {
@@ -422,11 +436,17 @@ static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int 
 		y = BIG_H + 1;
 	if (v[0])
 		y += tui_wrap(vw, y, 1, vwid - 2, 2, va | A_UNDERLINE, true, v);
+	/* the essay's line in normal weight (dim is faint on a projector), its labels dim */
+	int ey = y;
 	if (es[0] && (d->compact || d->rows <= FULL_ROWS)) {
 		int w = tui_width(es) < vwid - 2 ? tui_width(es) : vwid - 2;
-		tui_put_clip(vw, y++, 1 + (vwid - 2 - w) / 2, vwid - 2, tui_attr(l, TR_DIM), l, es);
+		tui_put_clip(vw, y++, 1 + (vwid - 2 - w) / 2, vwid - 2, A_NORMAL, l, es);
 	} else if (es[0]) {
-		y += tui_wrap(vw, y, 1, vwid - 2, 2, tui_attr(l, TR_DIM), true, es);
+		y += tui_wrap(vw, y, 1, vwid - 2, 2, A_NORMAL, true, es);
+	}
+	for (; ey < y; ey++) {
+		dim_label(vw, ey, tui_attr(l, TR_DIM), L"essay:");
+		dim_label(vw, ey, tui_attr(l, TR_DIM), L"here:");
 	}
 	return y + draw_in_order(d, t, vw, y, vwid);
 }
@@ -572,6 +592,22 @@ static void panel_time(struct dash *d, const struct wtg_probe_result *pr, bool h
 }
 
 /* Faults, context switches, the CPUs the run was seen on and its migrations. */
+/* A count in at most room columns: "7,202" when it fits, else "7.2k", "72k", "7.2M" ... (never
+ * below 1 of a unit: a count too wide for any is still whole, and the line clips it visibly). */
+static void fit_count(char *buf, size_t len, int64_t v, int room)
+{
+	static const char units[] = "kMGTPE";
+	wtg_fmt_thousands(buf, len, v);
+	double x = (double)v;
+	for (int u = 0; tui_width(buf) > room && u < 6 && fabs(x) >= 1000; u++) {
+		x /= 1000;
+		if (fabs(x) < 9.95)
+			snprintf(buf, len, "%.1f%c", x, units[u]);
+		else
+			snprintf(buf, len, "%.0f%c", x, units[u]);
+	}
+}
+
 static void panel_faults(struct dash *d, const struct wtg_probe_result *pr, bool have)
 {
 	const struct tui_look *l = &d->look;
@@ -588,23 +624,25 @@ static void panel_faults(struct dash *d, const struct wtg_probe_result *pr, bool
 	tui_frame(w, l, dim, title, tui_attr(l, TR_TITLE), NULL, 0);
 	if (have) {
 		char a[32], b[32], cpus[160], mig[32];
-		wtg_fmt_thousands(a, sizeof a, p.minflt);
-		wtg_fmt_thousands(b, sizeof b, p.majflt);
-		tui_printf(w, 1, 1, pw, A_NORMAL, "minor %-9s major %s", a, b);
-		wtg_fmt_thousands(a, sizeof a, p.vcsw);
-		wtg_fmt_thousands(b, sizeof b, p.ivcsw);
-		tui_printf(w, 2, 1, pw, A_NORMAL, "vol   %-9s invol %s", a, b);
+		/* "minor " 6 columns " major ": the second count has what is left (4 at 80 columns),
+		 * the first 6 and more on a wider screen; a count wider than its room is abbreviated */
+		int lw = pw >= 27 ? 6 + (pw - 23) / 2 : 6, right = pw - lw - 13;
+		fit_count(a, sizeof a, p.minflt, lw);
+		fit_count(b, sizeof b, p.majflt, right);
+		tui_printf(w, 1, 1, pw, A_NORMAL, "minor %-*s major %s", lw, a, b);
+		fit_count(a, sizeof a, p.vcsw, lw);
+		fit_count(b, sizeof b, p.ivcsw, right);
+		tui_printf(w, 2, 1, pw, A_NORMAL, "vol   %-*s invol %s", lw, a, b);
 		wtg_probe_cpus_str(p.cpus_seen, cpus, sizeof cpus);
-		if ((int)strlen(cpus) > 9)
-			snprintf(cpus, sizeof cpus, "%d of %d", __builtin_popcountll(p.cpus_seen),
-				 d->s->machine.cpus);
+		if (tui_width(cpus) > lw)
+			snprintf(cpus, sizeof cpus, "%d/%d", __builtin_popcountll(p.cpus_seen), d->s->machine.cpus);
 		if (p.migrations < 0)
 			snprintf(mig, sizeof mig, "n/a");
 		else
-			wtg_fmt_thousands(mig, sizeof mig, p.migrations);
+			fit_count(mig, sizeof mig, p.migrations, right);
 		/* "CPU 0" for one, "CPUs 0-1" for several: "CPUs 0" would read as none */
-		tui_printf(w, 3, 1, pw, A_NORMAL, "%-5s %-9s migr  %s",
-			   __builtin_popcountll(p.cpus_seen) == 1 ? "CPU" : "CPUs", cpus, mig);
+		tui_printf(w, 3, 1, pw, A_NORMAL, "%-5s %-*s migr  %s",
+			   __builtin_popcountll(p.cpus_seen) == 1 ? "CPU" : "CPUs", lw, cpus, mig);
 	} else {
 		tui_put(w, 2, 1, pw, dim, "no run measured yet");
 	}
@@ -662,7 +700,7 @@ static void panel_conditions(struct dash *d)
 			 v->burn_kind == WTG_BURN_STREAM ? "stream" : "spin");
 	else if (d->pending.bits & WTG_COND_BURN)
 		snprintf(line, sizeof line, " burners off, pending");
-	tui_put(w, 1, x, pw - x + 1, burners > 0 ? tui_attr(l, TR_WARN) : A_NORMAL, line);
+	tui_put_clip(w, 1, x, pw - x + 1, burners > 0 ? tui_attr(l, TR_WARN) : A_NORMAL, l, line);
 
 	/* the policy asked for, and what the kernel reports for the measuring thread */
 	x = 1 + tui_put(w, 2, 1, pw, key, "[p]");
@@ -676,7 +714,9 @@ static void panel_conditions(struct dash *d)
 		how = " granted";
 	snprintf(line, sizeof line, " policy %s%s%s%s", want, how, wide && bg ? " (SCHED_IDLE)" : "",
 		 cond_tag(d, WTG_COND_BACKGROUND, tag, sizeof tag));
-	tui_put(w, 2, x, pw - x + 1, bg ? tui_attr(l, TR_WARN) : A_NORMAL, line);
+	if (!wide && (wtg_experiments[d->tab]->self_conditions & WTG_COND_BACKGROUND))
+		snprintf(line, sizeof line, " policy: set by %s", wtg_experiments[d->tab]->name);
+	tui_put_clip(w, 2, x, pw - x + 1, bg ? tui_attr(l, TR_WARN) : A_NORMAL, l, line);
 
 	x = 1 + tui_put(w, 3, 1, pw, key, "[u]");
 	if (!unc)
@@ -686,7 +726,9 @@ static void panel_conditions(struct dash *d)
 	else
 		snprintf(line, sizeof line, " I/O uncached: %s", wtg_iomode_name(io));
 	append(line, cond_tag(d, WTG_COND_UNCACHED, tag, sizeof tag), sizeof line);
-	x += tui_put(w, 3, x, pw - x + 1, unc ? tui_attr(l, TR_WARN) : A_NORMAL, line);
+	if (!wide && (wtg_experiments[d->tab]->self_conditions & WTG_COND_UNCACHED))
+		snprintf(line, sizeof line, " I/O: set by %s", wtg_experiments[d->tab]->name);
+	x += tui_put_clip(w, 3, x, pw - x + 1, unc ? tui_attr(l, TR_WARN) : A_NORMAL, l, line);
 	/* [c]: how much of the data file the page cache holds now */
 	const struct wtg_session *s = d->s;
 	long page = s->machine.page_size > 0 ? s->machine.page_size : 4096;
@@ -709,7 +751,7 @@ static void draw_panels(struct dash *d)
 	struct wtg_probe_result p;
 	memset(&p, 0, sizeof p);
 	char what[32];
-	bool have = latest_probe(&d->snap[d->tab], &p, what, sizeof what);
+	bool have = latest_probe(dash_shown(d), &p, what, sizeof what);	/* the run on screen, saved too */
 	panel_time(d, &p, have, what);
 	panel_faults(d, &p, have);
 	panel_conditions(d);
