@@ -212,6 +212,8 @@ void dash_save_screen(struct dash *d, int key);
 
 /* ---- draw.c ---- */
 
+/* The three panels under the box (panels.c); nothing on a compact screen. */
+void dash_draw_panels(struct dash *d);
 /* Redraw what is dirty (all of it under an overlay's end or a resize) and update the terminal. */
 void dash_draw(struct dash *d, int64_t now);
 
