@@ -76,6 +76,13 @@ struct wtg_run_saved {
 	char compare_exp[64], compare_cond[32];
 };
 
+/* A run a tab showed before the one saved as its table (earlier_runs): the dashboard's before -> after. */
+#define WTG_LOAD_MAX_EARLIER 12
+struct wtg_loaded_run {
+	struct wtg_table t;
+	const char *label;		/* its conditions ("quiet", "burners 2 spin"), in the arena; never NULL */
+};
+
 /* One saved run: its metadata and its tables, indexed like the registry (tables of experiments the
  * file does not hold, or this wtg does not know, are empty with present[i] false). */
 struct wtg_loaded {
@@ -86,6 +93,8 @@ struct wtg_loaded {
 	char skipped[256];		/* experiments in the file this wtg does not know, comma-separated */
 	void *strings;			/* the parsed document (an arena): owns the column names and units */
 	struct wtg_run_saved saved;	/* the rest of the run's metadata (strings in the arena) */
+	struct wtg_loaded_run *earlier[WTG_MAX_EXP];	/* each table's earlier runs, oldest first */
+	int nearlier[WTG_MAX_EXP];
 };
 
 /* Read path into l. On any problem returns -1 with one line in err: "FILE: line 3 column 7: ..."

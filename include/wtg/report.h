@@ -45,6 +45,15 @@ struct wtg_report_tally {
 /* Everything a writer reads besides the tables: where and how the tables were made. Built from a
  * live session by wtg_report_meta_from_session, or filled in by a reader of a saved JSON report;
  * a writer never sees the session. Pointers may be NULL where the source does not know. */
+/* A tab's earlier runs the dashboard keeps (before -> after, e), written with its table as
+ * earlier_runs, oldest first, each with the label that names its conditions. */
+#define WTG_REPORT_MAX_EARLIER 12
+struct wtg_report_earlier {
+	int n;
+	const struct wtg_table *t[WTG_REPORT_MAX_EARLIER];
+	const char *label[WTG_REPORT_MAX_EARLIER];
+};
+
 struct wtg_report_meta {
 	const struct wtg_machine *machine;	/* never NULL (a zeroed one when unknown) */
 	const struct wtg_topology *topo;	/* NULL: unknown */
@@ -66,6 +75,7 @@ struct wtg_report_meta {
 	bool wanted[WTG_MAX_EXP];		/* the tables written, by registry index */
 	int ntables;				/* how many */
 	struct wtg_report_tally tally;		/* over them */
+	const struct wtg_report_earlier *earlier;	/* by registry index (the session's), NULL: none */
 };
 
 /* Fill m from a live session for the tables `which` picks (NULL: every table with rows or a state

@@ -18,6 +18,8 @@
 
 #define WTG_QUEUE_MAX 64
 
+struct wtg_report_earlier;
+
 struct wtg_session {
 	const struct wtg_options *opt;
 	const char *argv0;
@@ -39,6 +41,8 @@ struct wtg_session {
 	int qlen;
 	bool quit;			/* under qlock */
 	struct wtg_compare_pair compare;	/* under qlock: what the next compare run pairs */
+	/* the dashboard's: each tab's earlier runs, by registry index, while it saves (NULL else) */
+	const struct wtg_report_earlier *earlier;
 	atomic_bool cancel;		/* the running experiment should stop */
 	_Atomic int current;		/* registry index running now, -1 when idle */
 	_Atomic int64_t heartbeat;	/* last sign of progress from the worker */

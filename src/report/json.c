@@ -553,6 +553,23 @@ static void write_series(FILE *f, const struct wtg_table *t)
 	fputs(t->nseries ? "\n      ],\n" : "],\n", f);
 }
 
+/* A run's state, error, columns, rows, checks, notes, series and probe (no trailing comma). */
+static void write_run_body(FILE *f, const struct wtg_table *t)
+{
+	json_key(f, 6, "state");
+	wtg_json_string(f, wtg_report_state_name(t->state));
+	fputs(",\n", f);
+	json_key(f, 6, "error");
+	wtg_json_string(f, t->error[0] ? t->error : NULL);
+	fputs(",\n", f);
+	write_columns(f, t);
+	write_rows(f, t);
+	write_checks_notes(f, t);
+	write_headlines(f, t);
+	write_series(f, t);
+	write_probe(f, t);
+}
+
 void wtg_json_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int n)
 {
 	fputs(n ? ",\n" : "\n", f);
@@ -571,18 +588,21 @@ void wtg_json_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 	json_key(f, 6, "view");
 	wtg_json_string(f, e ? wtg_view_name(e->view) : NULL);
 	fputs(",\n", f);
-	json_key(f, 6, "state");
-	wtg_json_string(f, wtg_report_state_name(t->state));
-	fputs(",\n", f);
-	json_key(f, 6, "error");
-	wtg_json_string(f, t->error[0] ? t->error : NULL);
-	fputs(",\n", f);
-	write_columns(f, t);
-	write_rows(f, t);
-	write_checks_notes(f, t);
-	write_headlines(f, t);
-	write_series(f, t);
-	write_probe(f, t);
+	write_run_body(f, t);
+	int idx = e ? wtg_experiment_find(e->name) : -1;
+	const struct wtg_report_earlier *er = m->earlier && idx >= 0 ? &m->earlier[idx] : NULL;
+	if (er && er->n > 0) {
+		fputs(",\n      \"earlier_runs\": [", f);
+		for (int k = 0; k < er->n; k++) {
+			fputs(k ? ",\n      {\n" : "\n      {\n", f);
+			json_key(f, 6, "label");
+			wtg_json_string(f, er->label[k]);
+			fputs(",\n", f);
+			write_run_body(f, er->t[k]);
+			fputs("\n      }", f);
+		}
+		fputs("\n      ]", f);
+	}
 	fputs("\n    }", f);
 }
 

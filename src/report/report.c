@@ -179,6 +179,7 @@ void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session 
 	m->run = run_info;
 	m->duration_s = wtg_report_duration_s();
 	m->written_real_ns = clock_ns(CLOCK_REALTIME);
+	m->earlier = s->earlier;
 	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
 		m->wanted[i] = tally_table(s, i, which, &m->tally);
 		m->ntables += m->wanted[i];

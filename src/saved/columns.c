@@ -120,4 +120,7 @@ void sv_row_extras(const struct wtg_value *x, struct wtg_row *row)
 	const char *io = x[11].type == WTG_T_TEXT ? x[11].s : "";
 	row->cond.io = !strcmp(io, "direct") ? WTG_IO_DIRECT : !strcmp(io, "evicting") ? WTG_IO_EVICTING :
 										 WTG_IO_CACHED;
+	/* a run measured in the background or uncached was asked to be: its label says so */
+	row->cond.background = row->cond.policy == 1;
+	row->cond.uncached = row->cond.io != WTG_IO_CACHED;
 }

@@ -49,8 +49,14 @@ static void loaded_init(struct wtg_loaded *l, const char *name)
 
 void wtg_loaded_free(struct wtg_loaded *l)
 {
-	for (int i = 0; i < WTG_MAX_EXP; i++)
+	for (int i = 0; i < WTG_MAX_EXP; i++) {
 		wtg_table_free(&l->tables[i]);
+		for (int k = 0; k < l->nearlier[i]; k++)
+			wtg_table_free(&l->earlier[i][k].t);
+		free(l->earlier[i]);
+		l->earlier[i] = NULL;
+		l->nearlier[i] = 0;
+	}
 	sv_arena_release(l->strings);	/* the document, column names and units with it */
 	l->strings = NULL;
 	free(l->saved.command_line);

@@ -196,27 +196,83 @@ static void read_probe(struct rd *r, json_t *exp, struct wtg_table *t)
 
 static const char *const state_names[] = { "idle", "running", "done", "failed", "cancelled" };
 
+/* A run's state: its index in state_names, or -1 after naming the problem. */
+static int read_state(struct rd *r, json_t *obj)
+{
+	char state[16];
+	sv_want_str(r, obj, "state", state, sizeof state, false);
+	if (r->failed)
+		return -1;
+	for (int k = 0; k < 5; k++)
+		if (!strcmp(state, state_names[k]))
+			return k;
+	return sv_fail(r, "state", "'%s' is not idle, running, done, failed or cancelled", state);
+}
+
+/* One of earlier_runs: a label, then a run as an experiment holds it. */
+static int read_earlier_run(struct rd *r, json_t *v, struct wtg_loaded_run *run)
+{
+	if (!json_is_object(v))
+		return sv_fail(r, NULL, "should be an object");
+	json_t *label = sv_want(r, v, "label", T_STR);
+	json_t *error = sv_want(r, v, "error", T_STR | T_NULL);
+	int st = read_state(r, v);
+	if (r->failed || st < 0)
+		return -1;
+	run->label = sv_doc_str(label) ? sv_doc_str(label) : "";
+	struct wtg_table *t = &run->t;
+	int ntotal = 0, own = sv_read_columns(r, v, t, &ntotal);
+	if (own < 0 || read_rows(r, v, t, own, ntotal) < 0 || read_checks(r, v, t) < 0 || read_series(r, v, t) < 0)
+		return -1;
+	read_probe(r, v, t);
+	t->state = (enum wtg_state)st;
+	if (json_is_string(error) && !sv_copy_whole(r, "error", t->error, sizeof t->error, json_string_value(error),
+						 json_string_length(error)))
+		return -1;
+	return r->failed ? -1 : 0;
+}
+
+/* An experiment's earlier_runs (optional): the runs its tab showed before the saved one. */
+static int read_earlier(struct rd *r, json_t *exp, struct wtg_loaded *l, int idx)
+{
+	json_t *a = sv_maybe(r, exp, "earlier_runs", T_ARR);
+	if (!a || r->failed)
+		return r->failed ? -1 : 0;
+	size_t n = json_array_size(a);
+	if (n > WTG_LOAD_MAX_EARLIER)
+		return sv_fail(r, "earlier_runs", "%zu runs, more than %d", n, WTG_LOAD_MAX_EARLIER);
+	if (n == 0)
+		return 0;
+	l->earlier[idx] = calloc(n, sizeof *l->earlier[idx]);
+	if (!l->earlier[idx])
+		return sv_fail(r, "earlier_runs", "%s", strerror(ENOMEM));
+	for (size_t i = 0; i < n; i++) {
+		struct wtg_loaded_run *run = &l->earlier[idx][i];
+		wtg_table_init(&run->t, wtg_experiments[idx]);
+		l->nearlier[idx]++;
+		size_t back = sv_enter(r, "earlier_runs", (long)i);
+		if (read_earlier_run(r, json_array_get(a, i), run) < 0)
+			return -1;
+		sv_leave(r, back);
+	}
+	return 0;
+}
+
 /* One experiment into the table its name picks; unknown names are listed in l->skipped. */
 static int read_experiment(struct rd *r, json_t *exp, struct wtg_loaded *l)
 {
 	if (!json_is_object(exp))
 		return sv_fail(r, NULL, "should be an object");
-	char name[64], state[16];
+	char name[64];
 	sv_want_str(r, exp, "name", name, sizeof name, false);
 	sv_want(r, exp, "title", T_STR);
 	sv_want(r, exp, "runs", T_STR | T_NULL);
 	sv_want(r, exp, "view", T_STR | T_NULL);
-	sv_want_str(r, exp, "state", state, sizeof state, false);
+	int st = read_state(r, exp);
 	json_t *error = sv_want(r, exp, "error", T_STR | T_NULL);
 	sv_want(r, exp, "checks_summary", T_OBJ);
-	if (r->failed)
+	if (r->failed || st < 0)
 		return -1;
-	int st = -1;
-	for (int k = 0; k < 5; k++)
-		if (!strcmp(state, state_names[k]))
-			st = k;
-	if (st < 0)
-		return sv_fail(r, "state", "'%s' is not idle, running, done, failed or cancelled", state);
 	int idx = wtg_experiment_find(name);
 	if (idx < 0 || idx >= WTG_MAX_EXP) {
 		size_t n = strlen(l->skipped), room = sizeof l->skipped - n;
@@ -239,6 +295,8 @@ static int read_experiment(struct rd *r, json_t *exp, struct wtg_loaded *l)
 	t->state = (enum wtg_state)st;
 	if (json_is_string(error) && !sv_copy_whole(r, "error", t->error, sizeof t->error, json_string_value(error),
 						 json_string_length(error)))
+		return -1;
+	if (read_earlier(r, exp, l, idx) < 0)
 		return -1;
 	l->present[idx] = true;
 	l->npresent++;

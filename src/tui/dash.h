@@ -158,9 +158,15 @@ bool dash_is_lecture(const struct dash *d);
 
 /* ---- runs: the saved ones, the tab's earlier ones, the current one ---- */
 
-/* The table the box shows for the tab: the live run once it has something, else the newest saved
- * or earlier run, else the live (empty) one. */
+/* The table the box shows for the tab: the live run once it has a row (or ended with samples or an
+ * error), else the newest earlier or saved run (a rerun keeps it until then), else the live one. */
 const struct wtg_table *dash_shown(const struct dash *d);
+/* The tab's newest run before the live one: this session's earlier run, else the newest saved one;
+ * NULL for none. */
+const struct wtg_table *dash_before(const struct dash *d);
+/* The label of saved file i's run of tab: "saved: uncached" (the file's label when several are
+ * loaded or it saved one), in buf. */
+const char *dash_loaded_label(const struct dash *d, int i, int tab, char *buf, size_t len);
 /* Fill v's runs drawn beside v->t (tables, labels, faded, compare) for the tab. */
 void dash_view_runs(struct dash *d, struct tui_view *v);
 /* The header's words for saved runs ("quiet: HOST, 2026-11-30 ..."), false when none are loaded. */
@@ -206,6 +212,8 @@ void dash_save_screen(struct dash *d, int key);
 
 /* ---- draw.c ---- */
 
+/* The three panels under the box (panels.c); nothing on a compact screen. */
+void dash_draw_panels(struct dash *d);
 /* Redraw what is dirty (all of it under an overlay's end or a resize) and update the terminal. */
 void dash_draw(struct dash *d, int64_t now);
 

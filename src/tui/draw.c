@@ -1,15 +1,14 @@
 /* draw.c: the dashboard's windows, each drawn from the dashboard's state and what it last saw of
  * the session (struct dash_seen), and only when marked dirty: header, tabs, the experiment's box,
- * the three panels, the progress and status lines, and the help over them. */
+ * the three panels (panels.c), the progress and status lines, and the help over them. */
 #include "config.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
-#include "wtg/conditions.h"
-#include "wtg/probe.h"
 #include "dash.h"
 
 /* The notice in at most width columns: a path notice loses the start of its path to an ellipsis. */
@@ -387,6 +386,31 @@ static int draw_in_order(struct dash *d, const struct wtg_table *t, WINDOW *vw, 
 	return 1;
 }
 
+/* The headline names the run's conditions when they are not quiet: "one kernel crossing = 1104 ns ·
+ * burners 2 spin", so a figure measured under load never passes for a quiet machine's. */
+static void verdict_conditions(const struct dash *d, const struct wtg_table *t, char *v, size_t len)
+{
+	char cond[96];
+	wtg_lay_table_conditions(cond, sizeof cond, t);
+	if (!v[0] || !cond[0] || strcmp(cond, "quiet") == 0)
+		return;
+	size_t n = strlen(v);
+	snprintf(v + n, len - n, "%s%s", d->look.g->sep, cond);
+}
+
+/* The label on line y of w (as drawn) dimmed in place: the line's words stay in normal weight. */
+static void dim_label(WINDOW *w, int y, attr_t a, const wchar_t *label)
+{
+	wchar_t row[512];
+	int n = mvwinnwstr(w, y, 0, row, (int)WTG_ARRAY_LEN(row) - 1);
+	if (n <= 0)
+		return;
+	row[n] = L'\0';
+	const wchar_t *at = wcsstr(row, label);
+	if (at)
+		mvwchgat(w, y, (int)(at - row), (int)wcslen(label), a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL);
+}
+
 /* The verdict large under the title and the essay's line; returns the lines used. */
 static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int vh, int vwid)
 {
@@ -395,20 +419,32 @@ static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int 
 	char v[256], fig[32], es[512];
 	int y = 0;
 	wtg_experiment_verdict(e, t, v, sizeof v);
+	const struct wtg_table *before = dash_before(d);
+	if (!v[0] && t->state == WTG_RUNNING && before && before != t) {
+		t = before;	/* a rerun without its headline row yet: the verdict before it stays */
+		wtg_experiment_verdict(e, t, v, sizeof v);
+	}
 	essay_line(d, t, v, es, sizeof es, d->compact || d->rows <= FULL_ROWS, vwid - 2);
 	if (!v[0] && !es[0])
 		return 0;
 	attr_t va = tui_attr(l, TR_TITLE) | A_BOLD;
 	verdict_figure(v, fig, sizeof fig);
+	verdict_conditions(d, t, v, sizeof v);
 	if (v[0] && big_room(d, vh) && draw_big(vw, 0, vwid, l, va, fig) > 0)
 		y = BIG_H + 1;
 	if (v[0])
 		y += tui_wrap(vw, y, 1, vwid - 2, 2, va | A_UNDERLINE, true, v);
+	/* the essay's line in normal weight (dim is faint on a projector), its labels dim */
+	int ey = y;
 	if (es[0] && (d->compact || d->rows <= FULL_ROWS)) {
 		int w = tui_width(es) < vwid - 2 ? tui_width(es) : vwid - 2;
-		tui_put_clip(vw, y++, 1 + (vwid - 2 - w) / 2, vwid - 2, tui_attr(l, TR_DIM), l, es);
+		tui_put_clip(vw, y++, 1 + (vwid - 2 - w) / 2, vwid - 2, A_NORMAL, l, es);
 	} else if (es[0]) {
-		y += tui_wrap(vw, y, 1, vwid - 2, 2, tui_attr(l, TR_DIM), true, es);
+		y += tui_wrap(vw, y, 1, vwid - 2, 2, A_NORMAL, true, es);
+	}
+	for (; ey < y; ey++) {
+		dim_label(vw, ey, tui_attr(l, TR_DIM), L"essay:");
+		dim_label(vw, ey, tui_attr(l, TR_DIM), L"here:");
 	}
 	return y + draw_in_order(d, t, vw, y, vwid);
 }
@@ -505,197 +541,6 @@ static void draw_body(struct dash *d)
 	wnoutrefresh(vw);
 }
 
-
-/* ---- the three panels ---- */
-
-/* The probe of the latest run: the whole run once it ended, else the latest row that has one. */
-static bool latest_probe(const struct wtg_table *t, struct wtg_probe_result *p, char *what, size_t len)
-{
-	if (t->has_total && t->state != WTG_RUNNING) {
-		*p = t->total;
-		snprintf(what, len, "whole run");
-		return true;
-	}
-	for (int r = t->nrows - 1; r >= 0; r--)
-		if (t->rows[r].has_probe) {
-			*p = t->rows[r].probe;
-			snprintf(what, len, "row %d", r + 1);
-			return true;
-		}
-	return false;
-}
-
-/* Where the time went: wall, user and sys of the latest run, as bars. */
-static void panel_time(struct dash *d, const struct wtg_probe_result *pr, bool have, const char *what)
-{
-	const struct tui_look *l = &d->look;
-	const struct wtg_probe_result p = *pr;
-	attr_t dim = tui_attr(l, TR_DIM);
-	WINDOW *w = d->pt;
-	werase(w);
-	char title[96];
-	int pw = getmaxx(w) - 2;
-	snprintf(title, sizeof title, "where the time went%s%s", have ? l->g->sep : "", have ? what : "");
-	if (tui_width(title) + 3 > pw)
-		snprintf(title, sizeof title, "where the time went");
-	tui_frame(w, l, dim, title, tui_attr(l, TR_TITLE), NULL, 0);
-	const char *names[3] = { "wall", "user", "sys " };
-	enum tui_role roles[3] = { TR_WALL, TR_USER, TR_SYS };
-	double ms[3] = { have ? p.wall_ms : NAN, have ? p.user_ms : NAN, have ? p.sys_ms : NAN };
-	double mx = fmax(ms[0], fmax(ms[1], ms[2]));
-	for (int i = 0; i < 3; i++) {
-		char v[32];
-		tui_fmt_value(v, sizeof v, ms[i], "ms");
-		int x = 1 + tui_printf(w, 1 + i, 1, pw, A_NORMAL, "%s %8s ", names[i], v);
-		if (have && mx > 0)
-			tui_hbar(w, 1 + i, x, pw - x + 1, ms[i] / mx, tui_attr(l, roles[i]), l);
-	}
-	wnoutrefresh(w);
-}
-
-/* Faults, context switches, the CPUs the run was seen on and its migrations. */
-static void panel_faults(struct dash *d, const struct wtg_probe_result *pr, bool have)
-{
-	const struct tui_look *l = &d->look;
-	const struct wtg_probe_result p = *pr;
-	attr_t dim = tui_attr(l, TR_DIM);
-	WINDOW *w = d->pf;
-	werase(w);
-	char title[96];
-	int pw = getmaxx(w) - 2;
-	snprintf(title, sizeof title, "faults%sswitches%sCPUs", l->g->sep, l->g->sep);
-	if (tui_width(title) + 3 > pw)
-		snprintf(title, sizeof title, "faults%sswitches%sCPUs", l->utf8 ? "·" : "/",
-			 l->utf8 ? "·" : "/");
-	tui_frame(w, l, dim, title, tui_attr(l, TR_TITLE), NULL, 0);
-	if (have) {
-		char a[32], b[32], cpus[160], mig[32];
-		wtg_fmt_thousands(a, sizeof a, p.minflt);
-		wtg_fmt_thousands(b, sizeof b, p.majflt);
-		tui_printf(w, 1, 1, pw, A_NORMAL, "minor %-9s major %s", a, b);
-		wtg_fmt_thousands(a, sizeof a, p.vcsw);
-		wtg_fmt_thousands(b, sizeof b, p.ivcsw);
-		tui_printf(w, 2, 1, pw, A_NORMAL, "vol   %-9s invol %s", a, b);
-		wtg_probe_cpus_str(p.cpus_seen, cpus, sizeof cpus);
-		if ((int)strlen(cpus) > 9)
-			snprintf(cpus, sizeof cpus, "%d of %d", __builtin_popcountll(p.cpus_seen),
-				 d->s->machine.cpus);
-		if (p.migrations < 0)
-			snprintf(mig, sizeof mig, "n/a");
-		else
-			wtg_fmt_thousands(mig, sizeof mig, p.migrations);
-		/* "CPU 0" for one, "CPUs 0-1" for several: "CPUs 0" would read as none */
-		tui_printf(w, 3, 1, pw, A_NORMAL, "%-5s %-9s migr  %s",
-			   __builtin_popcountll(p.cpus_seen) == 1 ? "CPU" : "CPUs", cpus, mig);
-	} else {
-		tui_put(w, 2, 1, pw, dim, "no run measured yet");
-	}
-	wnoutrefresh(w);
-}
-
-static void append(char *buf, const char *s, size_t len)
-{
-	size_t n = strlen(buf);
-	if (n < len)
-		wtg_strlcpy(buf + n, s, len - n);
-}
-
-/* After a condition's words: "pending" until the next batch, or that the tab's experiment sets it. */
-static const char *cond_tag(const struct dash *d, unsigned bit, char *buf, size_t len)
-{
-	const struct wtg_experiment *e = wtg_experiments[d->tab];
-	buf[0] = '\0';
-	if (d->pending.bits & bit)
-		snprintf(buf, len, ", pending");
-	else if (e->self_conditions & bit)
-		snprintf(buf, len, " (%s sets it)", e->name);
-	return buf;
-}
-
-/* The conditions, with their keys and what is in force. */
-static void panel_conditions(struct dash *d)
-{
-	const struct tui_look *l = &d->look;
-	const struct dash_seen *v = &d->seen;
-	int burners = v->burners, granted = v->granted, dfs = v->df_state;
-	bool bg = v->bg, unc = v->uncached;
-	enum wtg_iomode io = v->io;
-	attr_t dim = tui_attr(l, TR_DIM), key = tui_attr(l, TR_KEY);
-	WINDOW *w = d->pc;
-	werase(w);
-	tui_frame(w, l, dim, "conditions", tui_attr(l, TR_TITLE), NULL, 0);
-	int pw = getmaxx(w) - 2;
-	char line[160], tag[64];
-	int x;
-	bool wide = pw >= 40;
-	x = 1 + tui_put(w, 1, 1, pw, key, "[b]");
-	if (burners > 0 && wide)
-		snprintf(line, sizeof line, " burners on, %d thread%s %s", burners, burners == 1 ? "" : "s",
-			 v->burn_kind == WTG_BURN_STREAM ? "streaming memory" : "spinning");
-	else if (burners > 0)	/* an 80-column screen's panel: the count and the kind, whole */
-		snprintf(line, sizeof line, " burners on: %d %s", burners,
-			 v->burn_kind == WTG_BURN_STREAM ? "stream" : "spin");
-	else
-		snprintf(line, sizeof line, " burners off");
-	if (wtg_experiments[d->tab]->self_conditions & WTG_COND_BURN)
-		snprintf(line, sizeof line, " burners: set by %s", wtg_experiments[d->tab]->name);
-	else if ((d->pending.bits & WTG_COND_BURN) && burners > 0)	/* what is asked for, and that it waits */
-		snprintf(line, sizeof line, " burners %d %s, pending", burners,
-			 v->burn_kind == WTG_BURN_STREAM ? "stream" : "spin");
-	else if (d->pending.bits & WTG_COND_BURN)
-		snprintf(line, sizeof line, " burners off, pending");
-	tui_put(w, 1, x, pw - x + 1, burners > 0 ? tui_attr(l, TR_WARN) : A_NORMAL, line);
-
-	/* the policy asked for, and what the kernel reports for the measuring thread */
-	x = 1 + tui_put(w, 2, 1, pw, key, "[p]");
-	const char *want = bg ? "background" : "normal";
-	const char *how = "";
-	if (granted < 0 && bg)
-		how = " pending";
-	else if (granted >= 0 && (granted == 1) != bg)
-		how = bg && v->answered ? " refused" : " pending";
-	else if (bg)
-		how = " granted";
-	snprintf(line, sizeof line, " policy %s%s%s%s", want, how, wide && bg ? " (SCHED_IDLE)" : "",
-		 cond_tag(d, WTG_COND_BACKGROUND, tag, sizeof tag));
-	tui_put(w, 2, x, pw - x + 1, bg ? tui_attr(l, TR_WARN) : A_NORMAL, line);
-
-	x = 1 + tui_put(w, 3, 1, pw, key, "[u]");
-	if (!unc)
-		snprintf(line, sizeof line, " I/O cached");
-	else if (dfs != WTG_DF_READY)
-		snprintf(line, sizeof line, " I/O uncached: pending");
-	else
-		snprintf(line, sizeof line, " I/O uncached: %s", wtg_iomode_name(io));
-	append(line, cond_tag(d, WTG_COND_UNCACHED, tag, sizeof tag), sizeof line);
-	x += tui_put(w, 3, x, pw - x + 1, unc ? tui_attr(l, TR_WARN) : A_NORMAL, line);
-	/* [c]: how much of the data file the page cache holds now */
-	const struct wtg_session *s = d->s;
-	long page = s->machine.page_size > 0 ? s->machine.page_size : 4096;
-	int64_t pages = dfs == WTG_DF_READY ? (int64_t)((s->df.size + (uint64_t)page - 1) / (uint64_t)page) : 0;
-	if (v->resident >= 0 && pages > 0 && pw - x >= 12) {
-		double pct = 100.0 * (double)v->resident / (double)pages;
-		x += 2 + tui_put(w, 3, x + 2, pw - x - 1, key, "[c]");
-		snprintf(line, sizeof line, wide ? " cached %.0f%%%s" : " %.0f%%%s", pct,
-			 (d->pending.bits & WTG_COND_COLD) ? " pending" : "");
-		tui_put(w, 3, x, pw - x + 1, pct < 50 ? tui_attr(l, TR_WARN) : A_NORMAL, line);
-	}
-	wnoutrefresh(w);
-}
-
-
-static void draw_panels(struct dash *d)
-{
-	if (d->compact)
-		return;	/* below 80x24 the experiment has their room */
-	struct wtg_probe_result p;
-	memset(&p, 0, sizeof p);
-	char what[32];
-	bool have = latest_probe(&d->snap[d->tab], &p, what, sizeof what);
-	panel_time(d, &p, have, what);
-	panel_faults(d, &p, have);
-	panel_conditions(d);
-}
 
 /* ---- progress and status lines ---- */
 
@@ -979,7 +824,7 @@ void dash_draw(struct dash *d, int64_t now)
 		if (d->overlay != OV_START && (dirty & DIRTY_VIEW))
 			draw_body(d);
 		if (dirty & DIRTY_PANELS)
-			draw_panels(d);
+			dash_draw_panels(d);
 		if (dirty & DIRTY_PROGRESS)
 			draw_progress(d, now);
 		if (dirty & DIRTY_STATUS)

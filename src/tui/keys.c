@@ -130,12 +130,13 @@ static void pick_tab(struct dash *d, int key)
 		dash_notice(d, TR_DIM, "that key does nothing here: ? shows the keys");
 }
 
-/* Next: PageDown is what a presenter's clicker sends; with --step it runs the tab too. */
+/* Next: PageDown is what a presenter's clicker sends; with --step it runs the tab too, unless saved
+ * runs are presented (--load): then only r measures. */
 static void next_tab(struct dash *d, int key)
 {
 	(void)key;
 	dash_set_tab(d, dash_deck_step(d, 1));
-	if (d->s->opt->step)
+	if (d->s->opt->step && !d->nloaded)
 		dash_run_event(d, EV_RERUN, wtg_now_ns());
 }
 

@@ -125,11 +125,44 @@ static int save_report(struct dash *d, int k, const char *path, char *err, size_
 	return wtg_report_save_new(path, fmt[k], d->s, NULL, err, errlen);
 }
 
+/* Each tab's runs shown beside its current one, oldest first: the saved files' (their own earlier
+ * runs, then the run itself), then this session's earlier runs; each labelled with its conditions. */
+static void collect_earlier(struct dash *d, struct wtg_report_earlier *er)
+{
+	static char labels[WTG_MAX_LOADS][WTG_MAX_EXP][128];
+	for (int tab = 0; tab < wtg_nexperiments && tab < WTG_MAX_EXP; tab++) {
+		struct wtg_report_earlier *e = &er[tab];
+		e->n = 0;
+		for (int i = 0; i < d->nloaded; i++) {
+			const struct wtg_loaded *l = &d->loaded[i];
+			if (!l->present[tab])
+				continue;
+			for (int k = 0; k < l->nearlier[tab] && e->n < WTG_REPORT_MAX_EARLIER; k++) {
+				e->t[e->n] = &l->earlier[tab][k].t;
+				e->label[e->n++] = l->earlier[tab][k].label;
+			}
+			if (e->n < WTG_REPORT_MAX_EARLIER) {
+				e->t[e->n] = &l->tables[tab];
+				e->label[e->n++] = dash_loaded_label(d, i, tab, labels[i][tab], sizeof labels[i][tab]);
+			}
+		}
+		const struct dash_hist *h = &d->hist[tab];
+		for (int k = 0; k < h->n && e->n < WTG_REPORT_MAX_EARLIER; k++) {
+			e->t[e->n] = &h->t[k];
+			e->label[e->n++] = h->label[k];
+		}
+	}
+}
+
 void dash_save_results(struct dash *d, int key)
 {
 	(void)key;
 	static const char *const ext[] = { "json", "html", "csv" };
+	static struct wtg_report_earlier earlier[WTG_MAX_EXP];
+	collect_earlier(d, earlier);
+	d->s->earlier = earlier;
 	save_files(d, "wtg", ext, 3, save_report, "saved");
+	d->s->earlier = NULL;
 }
 
 /* Row y of the screen as UTF-8 without its trailing blanks. */

@@ -116,15 +116,21 @@ bool dash_autoplaying(const struct dash *d)
 	return d->run.mode == DM_AUTOPLAY_RUNNING || d->run.mode == DM_AUTOPLAY_HOLDING;
 }
 
-/* Autoplay shows idx and runs it (or lets it finish when it runs already). */
+/* Autoplay shows idx and runs it (or lets it finish when it runs already). Presenting saved runs
+ * (--load) it only shows idx for the hold: nothing measures until r. */
 static void autoplay_start(struct dash *d, int idx)
 {
 	struct wtg_session *s = d->s;
 	struct wtg_run_status st;
 	dash_set_tab(d, idx);
-	set_mode(d, DM_AUTOPLAY_RUNNING);
 	d->run.idx = idx;
 	d->tried[idx] = true;
+	if (d->nloaded) {
+		set_mode(d, DM_AUTOPLAY_HOLDING);
+		d->run.until = wtg_now_ns() + (int64_t)s->opt->hold_ms * 1000000;
+		return;
+	}
+	set_mode(d, DM_AUTOPLAY_RUNNING);
 	wtg_session_status(s, idx, &st);
 	if (st.current && st.state == WTG_RUNNING) {
 		d->run.t0 = st.started_ns;	/* already running: let it finish */
@@ -238,15 +244,22 @@ void dash_run_event(struct dash *d, enum dash_event ev, int64_t now)
 const struct wtg_table *dash_shown(const struct dash *d)
 {
 	const struct wtg_table *t = &d->snap[d->tab];
-	if (t->nrows > 0 || t->nseries > 0 || t->state == WTG_RUNNING || t->error[0])
+	/* a rerun keeps the result before it on screen until it has a row of its own */
+	if (t->nrows > 0 || t->error[0] || (t->nseries > 0 && t->state != WTG_RUNNING && t->state != WTG_STOPPED))
 		return t;
+	const struct wtg_table *b = dash_before(d);
+	return b ? b : t;
+}
+
+const struct wtg_table *dash_before(const struct dash *d)
+{
 	const struct dash_hist *h = &d->hist[d->tab];
 	if (h->n > 0)
 		return &h->t[h->n - 1];
 	for (int i = d->nloaded - 1; i >= 0; i--)
 		if (d->loaded[i].present[d->tab])
 			return &d->loaded[i].tables[d->tab];
-	return t;
+	return NULL;
 }
 
 /* The label of the live run: --label (or "live" beside saved runs) and its conditions. */
@@ -322,19 +335,39 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 		buf[0] = '\0';	/* no figure in both runs: no line */
 }
 
+const char *dash_loaded_label(const struct dash *d, int i, int tab, char *buf, size_t len)
+{
+	const struct wtg_loaded *l = &d->loaded[i];
+	char cond[96];
+	wtg_lay_table_conditions(cond, sizeof cond, &l->tables[tab]);
+	const char *name = d->nloaded > 1 || l->saved.label_saved ? l->meta.label : "saved";
+	snprintf(buf, len, "%s%s%s", name, cond[0] ? ": " : "", cond);
+	return buf;
+}
+
 void dash_view_runs(struct dash *d, struct tui_view *v)
 {
 	static const struct wtg_table *tabs[WTG_LAY_MAX_RUNS];
 	static const char *labels[WTG_LAY_MAX_RUNS];
-	static char live[128];
+	static char live[128], saved[WTG_MAX_LOADS][128];
 	int n = 0, tab = d->tab;
 	unsigned faded = 0;
 	struct dash_hist *h = &d->hist[tab];
-	for (int i = 0; i < d->nloaded && n < WTG_LAY_MAX_RUNS - 2; i++)
-		if (d->loaded[i].present[tab] && &d->loaded[i].tables[tab] != v->t) {
-			tabs[n] = &d->loaded[i].tables[tab];
-			labels[n++] = d->loaded[i].meta.label;
+	for (int i = 0; i < d->nloaded && n < WTG_LAY_MAX_RUNS - 2; i++) {
+		const struct wtg_loaded *l = &d->loaded[i];
+		if (!l->present[tab])
+			continue;
+		for (int k = 0; k < l->nearlier[tab] && n < WTG_LAY_MAX_RUNS - 2; k++) {
+			faded |= 1u << n;	/* what the saved run was compared with when it was saved */
+			tabs[n] = &l->earlier[tab][k].t;
+			labels[n++] = l->earlier[tab][k].label;
 		}
+		dash_loaded_label(d, i, tab, saved[i], sizeof saved[i]);
+		if (&l->tables[tab] != v->t && n < WTG_LAY_MAX_RUNS - 2) {
+			tabs[n] = &l->tables[tab];
+			labels[n++] = saved[i];
+		}
+	}
 	int before = h->n - h->back;	/* the earlier run drawn beside the current */
 	if (v->t == &d->snap[tab] && before >= 0 && before < h->n) {
 		faded |= 1u << n;
@@ -348,7 +381,7 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 		labels[n] = h->n && v->t == &h->t[h->n - 1] ? h->label[h->n - 1] : "";
 		for (int i = 0; i < d->nloaded; i++)
 			if (v->t == &d->loaded[i].tables[tab])
-				labels[n] = d->loaded[i].meta.label;
+				labels[n] = saved[i];
 	}
 	v->scroll = d->scroll[tab];
 	v->tables = tabs;

@@ -128,7 +128,7 @@ void tui_frame(WINDOW *w, const struct tui_look *l, attr_t a, const char *title,
 		snprintf(buf, sizeof buf, " %s ", title);
 		int room = wd - 3 - (rw ? rw + 1 : 0);
 		if (room > 0)
-			tui_put(w, 0, 2, room, ta, buf);
+			tui_put_clip(w, 0, 2, room, ta, l, buf);	/* a title cut says so */
 	}
 }
 

@@ -26,22 +26,33 @@ static bool same_row(const struct wtg_table *x, const struct wtg_row *p, const s
 	       (!p->has_probe || (p->probe.minflt == q->probe.minflt && p->probe.cpus_seen == q->probe.cpus_seen));
 }
 
-/* The same tables, rows, cells, probes and conditions, and the same run metadata. */
+/* The same columns, rows, cells, probes and conditions. */
+static bool same_table(const struct wtg_table *x, const struct wtg_table *y)
+{
+	if (x->ncols != y->ncols || x->nrows != y->nrows || x->nchecks != y->nchecks || x->nseries != y->nseries)
+		return false;
+	for (int c = 0; c < x->ncols; c++)
+		if (strcmp(x->cols[c].name, y->cols[c].name) || x->cols[c].type != y->cols[c].type)
+			return false;
+	for (int r = 0; r < x->nrows; r++)
+		if (!same_row(x, &x->rows[r], &y->rows[r]))
+			return false;
+	return true;
+}
+
+/* The same tables (and earlier runs, with their labels), and the same run metadata. */
 static bool same_loaded(const struct wtg_loaded *a, const struct wtg_loaded *b)
 {
 	if (a->npresent != b->npresent || strcmp(a->skipped, b->skipped) || strcmp(a->meta.label, b->meta.label) ||
 	    strcmp(a->meta.timestamp, b->meta.timestamp) || strcmp(a->meta.machine.hostname, b->meta.machine.hostname))
 		return false;
 	for (int i = 0; i < WTG_MAX_EXP; i++) {
-		const struct wtg_table *x = &a->tables[i], *y = &b->tables[i];
-		if (a->present[i] != b->present[i] || x->ncols != y->ncols || x->nrows != y->nrows ||
-		    x->nchecks != y->nchecks || x->nseries != y->nseries)
+		if (a->present[i] != b->present[i] || !same_table(&a->tables[i], &b->tables[i]) ||
+		    a->nearlier[i] != b->nearlier[i])
 			return false;
-		for (int c = 0; c < x->ncols; c++)
-			if (strcmp(x->cols[c].name, y->cols[c].name) || x->cols[c].type != y->cols[c].type)
-				return false;
-		for (int r = 0; r < x->nrows; r++)
-			if (!same_row(x, &x->rows[r], &y->rows[r]))
+		for (int k = 0; k < a->nearlier[i]; k++)
+			if (strcmp(a->earlier[i][k].label, b->earlier[i][k].label) ||
+			    !same_table(&a->earlier[i][k].t, &b->earlier[i][k].t))
 				return false;
 	}
 	return true;

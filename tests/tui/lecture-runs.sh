@@ -1,0 +1,75 @@
+#!/bin/sh
+# tests/tui/lecture-runs.sh: a save keeps every run a tab shows, each labelled with its conditions,
+# and reopened with --load the tab shows them all. From a fixture derived from
+# tests/fixtures/views.json: valley saved quiet then uncached, syscall quiet then under two spinning
+# burners (earlier_runs). At 80x24 and 60x20 drawn without measuring; then syscall rerun live (a
+# second at most) beside the saved runs, saved with s and reopened.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
+dash_init
+python3 - "$top_srcdir/tests/fixtures/views.json" "$tmp/two.json" <<'PY' || bail "cannot derive the fixture"
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["experiments"]:
+    if e["name"] in ("valley", "syscall"):
+        quiet = {k: copy.deepcopy(v) for k, v in e.items() if k not in ("name", "title", "runs", "view")}
+        quiet["label"] = "quiet"
+        for r in e["rows"]:
+            if e["name"] == "valley":
+                r["cond_io"] = "direct"
+            else:
+                r["cond_burners"] = 2
+        e["earlier_runs"] = [quiet]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+
+for size in 80x24 60x20; do
+	start C.UTF-8 ${size%x*} ${size#*x} --load="$tmp/two.json" --order=syscall,valley
+	tm_wait "press a key to begin" 10 || bail "$size: no start screen"
+	tm_keys x
+	check "$size: syscall shows its quiet run before the saved one under burners" \
+		wait_for 10 tm_flat_match "quiet (→|->) saved: burners 2 spin: x[0-9.]+"
+	check "$size: ... both in the legend" tm_flat_match "quiet .* saved: burners 2 spin"
+	[ $size = 80x24 ] && check "$size: the conditions panel says the run shown was not quiet" \
+		tm_match "─ conditions ─+ not quiet ─"
+	tm_keys 2
+	check "$size: valley shows its quiet run before the saved uncached one" \
+		wait_for 5 tm_flat_match "quiet (→|->) saved: uncached: x[0-9.]+"
+	[ $size = 80x24 ] && check "$size: ... and the panel says it was uncached, not '[u] I/O cached' alone" \
+		tm_match "─ conditions ─+ uncached ─"
+	check "$size: the saved run is labelled by its conditions, not the file's name" tm_lacks_re "[●◆] two"
+	tm_keys q
+	wait_exit 10
+	check_eq "$size: exit status 0" "$(status)" 0
+done
+check "drawing the saved runs measured nothing: no data file" no_datafile
+
+# a live rerun beside the saved runs names both sides' conditions, and s keeps all three
+start C.UTF-8 80 24 --load="$tmp/two.json" --order=syscall,valley
+tm_wait "press a key to begin" 10 && tm_keys x
+tm_wait "saved: r runs it live" 10
+tm_keys r
+check "syscall rerun live" wait_for 120 tm_match "syscall · .*done in"
+check "the live run is named with its conditions beside the saved ones" \
+	tm_flat_match "saved: burners 2 spin .*live: quiet"
+json=$(save)
+check "s saves" [ -n "$json" ]
+check "the save keeps syscall's earlier runs, labelled, oldest first" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = [x for x in d["experiments"] if x["name"] == "syscall"][0]
+labels = [r["label"] for r in e["earlier_runs"]]
+assert labels == ["quiet", "saved: burners 2 spin"], labels
+assert all(r["cond_burners"] == 2 for r in e["earlier_runs"][1]["rows"])
+assert all(r["cond_burners"] == 0 for r in e["earlier_runs"][0]["rows"])
+assert e["rows"] and all(r["cond_burners"] == 0 for r in e["rows"])' "$json"
+tm_keys q
+wait_exit 10
+start C.UTF-8 80 24 --load="$json" --order=syscall
+tm_wait "press a key to begin" 10 && tm_keys x
+check "reopened: the three runs of syscall, each labelled" \
+	wait_for 10 tm_flat_match "quiet .*saved: burners 2 spin .*saved: quiet"
+tm_keys q
+wait_exit 10
+check_eq "exit status 0" "$(status)" 0
+
+finish
