@@ -261,6 +261,7 @@ struct var_arg {
 	uint64_t slice;
 	struct outcome *o;
 	int passes;		/* 64 KiB: passes of the slice a sample makes (its warm-up sizes them) */
+	bool counted;		/* 64 KiB: the pass read_calls counts has been made */
 	uint64_t tbytes;	/* bytes the timed samples read, all passes */
 	int64_t tcalls, tsum;	/* 1 B: read() calls and sum of the timed pieces (the whole slice) */
 };
@@ -288,7 +289,9 @@ static int one_sample(struct wtg_ctx *ctx, struct var_arg *a, int round, struct 
 	int64_t known = wtg_datafile_prefix_sum(ctx->df, off + len) - wtg_datafile_prefix_sum(ctx->df, off);
 	if (!wtg_check_sum_quiet(ctx, a->o->name, p->sum, known))
 		return WTG_ERR;
-	if (round >= 0 && len == a->slice) {	/* the whole slice in every sample */
+	if (round >= 0 && len == a->slice) {	/* the whole slice in every sample: one counts */
+		if (a->tcalls)
+			a->o->extra_calls += p->calls;
 		a->tcalls = p->calls;
 		a->tsum = p->sum;
 	} else if (round >= 0) {
@@ -314,7 +317,9 @@ static int var_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct w
 	} else {
 		rc = wtg_read_passes(ctx, a->buf, BIG_BUF, a->slice, a->passes, a->o->name, &p);
 		if (rc == WTG_OK) {
-			a->o->extra_calls += p.calls * (round < 0 ? a->passes : a->passes - 1);
+			/* read_calls counts one pass of one sample; every other pass is beyond it */
+			a->o->extra_calls += p.calls * (round < 0 || a->counted ? a->passes : a->passes - 1);
+			a->counted |= round >= 0;
 			out->figure = p.res.wall_ms / a->passes;
 			if (round < 0 && p.bytes > 0)
 				a->passes = (int)(wtg_rounds_sample_bytes(p.bytes * (uint64_t)a->passes,
@@ -414,7 +419,7 @@ static void notes(struct wtg_ctx *ctx, const struct model *m, uint64_t slice, co
 	long long extra = (long long)(o[0].extra_calls + o[1].extra_calls);
 	wtg_table_note(ctx->t,
 		       "other read() calls on the data file: %lld, not in read_calls (the calibration's %lld, "
-		       "the one-byte warm-up's %lld, and the 64 KiB variant's %lld beyond one pass)",
+		       "the one-byte variant's %lld beyond one pass of the slice, and the 64 KiB variant's %lld beyond one pass)",
 		       (long long)m->calls + extra, (long long)m->calls, (long long)o[0].extra_calls,
 		       (long long)o[1].extra_calls);
 	wtg_table_note(ctx->t, "the model holds between the read sizes it saw (%zu .. %zu B); outside them, "
