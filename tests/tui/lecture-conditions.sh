@@ -13,8 +13,8 @@ for size in 80x24 60x20 120x35; do
 	tm_wait "press a key to begin" 10 || bail "$size: no start screen"
 	tm_keys x
 	check "$size: bytewise runs" wait_for 20 tm_match "bytewise · .*running"
-	# the one-byte row, which takes seconds (the other row is over in a moment)
-	check "$size: its one-byte row is under way" wait_for 30 tm_match "step [0-9]+/[0-9]+ +1B per read"
+	# the one-byte row, which takes seconds: its warm-up or one of its rounds (pieces of the slice)
+	check "$size: its one-byte row is under way" wait_for 30 tm_match "step [0-9]+/[0-9]+ +(warm-up|round [0-9]+/[0-9]+): 1B per read"
 	tm_keys b
 	check "$size: b while a row runs: pending from the next batch" \
 		tm_wait "pending: from the next batch of bytewise" 5
