@@ -32,14 +32,14 @@ check "--load: the dashboard opens on the saved runs, their labels in the header
 tm_keys "$valley_key"
 check "valley: the sweep's legend names the quiet run" tm_wait "● quiet"
 check "valley: ... and the burn8 run" tm_shows "◆ burn8"
-check "valley: each headline's ratio to the first run, with a CI" tm_match "quiet → burn8: x[0-9.]+ \[CI [0-9.]+–[0-9.]+\] GB/s"
+check "valley: each headline's ratio to the first run, with a CI" tm_match "quiet(: quiet)? → burn8(: burners 8 spin)?: x[0-9.]+ \[CI [0-9.]+–[0-9.]+\] GB/s"
 check "--load: nothing measured yet, no data file" no_datafile
 check "--load: the header says no data file yet" tm_shows "no data file yet"
 tm_keys 2
 check "a tab neither file holds says so" tm_wait "not in the saved runs: r measures it"
 tm_keys "$valley_key" r
 check "r: the live run is drawn beside the saved ones" tm_wait "■ live: quiet" 60
-check "r: ... and the ratio line takes it in" wait_for 60 tm_match "vs quiet: burn8 x[0-9.]+ \[[0-9.]+, [0-9.]+\], live: quiet x"
+check "r: ... and the ratio line takes it in" wait_for 60 tm_match "vs quiet(: quiet)?: burn8(: burners 8 spin)? x[0-9.]+ \[[0-9.]+, [0-9.]+\], live: quiet x"
 check "r: the data file is made only now" has_datafile
 tm_keys q
 wait_exit 10
