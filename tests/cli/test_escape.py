@@ -5,15 +5,18 @@ experiment names) with ESC, BEL, CR, LF, DEL and the C1 CSI in them come out esc
 \\r, \\n, \\x7f, \\xc2\\x9b) on stderr, in the text and Markdown reports and in the comparison;
 --label refuses control characters (exit 2); --load then -o keeps a long label, note or check whole,
 and a string too long for the reader is refused with that reason."""
+import atexit
 import copy
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 
 from wtgtest import WTG, check, save_json, finish, run_json
 
 tmp = tempfile.mkdtemp(prefix="wtg-escape-")
+atexit.register(shutil.rmtree, tmp, True)	# the hostile files go with the test
 
 # what a terminal obeys: ESC, BEL, CR, DEL and the C1 CSI in UTF-8 (a lone 0x9b is not UTF-8, so JSON
 # cannot carry it; --label gets it below)
