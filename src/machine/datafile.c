@@ -419,9 +419,11 @@ int64_t wtg_datafile_prefix_sum(const struct wtg_datafile *df, uint64_t bytes)
 
 /* POSIX_FADV_DONTNEED skips pages it cannot take at that moment (locked for I/O, or isolated while
  * the kernel compacts memory for another process's huge pages): once here 1,318 of 16,384 pages
- * stayed after one call. So while pages stay, it asks again, up to EVICT_TRIES times 2 ms apart; on
- * a filesystem in memory the pages are the file and stay, so one call. */
-#define EVICT_TRIES 5
+ * stayed after one call, and with 15 cold samples a row a CI run saw one sample keep a tenth. So
+ * while pages stay, it asks again, up to EVICT_TRIES times, 2 ms apart at first and up to 10 ms
+ * (about 0.15 s at most, outside any timing); on a filesystem in memory the pages are the file and
+ * stay, so one call. */
+#define EVICT_TRIES 20
 
 bool wtg_datafile_in_memory(const struct wtg_datafile *df)
 {
@@ -436,7 +438,7 @@ int wtg_datafile_evict(const struct wtg_datafile *df)
 	int rc = 0;
 	for (int i = 0; i < EVICT_TRIES && rc == 0; i++) {
 		if (i > 0)
-			nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
+			nanosleep(&(struct timespec){ .tv_nsec = (i < 5 ? 2 : 10) * 1000000L }, NULL);
 		rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 		if (wtg_datafile_in_memory(df) || wtg_datafile_resident_pages(df) <= 0)
 			break;
