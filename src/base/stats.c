@@ -318,17 +318,26 @@ int wtg_summarize(const double *v, size_t n, uint64_t seed, struct wtg_summary *
 	return wtg_summarize_resamples(v, n, seed, WTG_BOOTSTRAP_RESAMPLES, out);
 }
 
+/* A sorted copy of v (n >= 1; the caller frees), or NULL. */
+static double *sorted_copy(const double *v, size_t n)
+{
+	double *s = malloc(n * sizeof *s);
+	if (s) {
+		memcpy(s, v, n * sizeof *s);
+		wtg_sort(s, n);
+	}
+	return s;
+}
+
 int wtg_summarize_resamples(const double *v, size_t n, uint64_t seed, int resamples, struct wtg_summary *out)
 {
 	memset(out, 0, sizeof *out);
 	out->n = n;
 	if (n == 0)
 		return -1;
-	double *s = malloc(n * sizeof *s);
+	double *s = sorted_copy(v, n);
 	if (!s)
 		return -1;
-	memcpy(s, v, n * sizeof *s);
-	wtg_sort(s, n);
 	out->mean = wtg_mean(v, n);
 	out->min = s[0];
 	out->max = s[n - 1];
@@ -417,11 +426,9 @@ int wtg_sign_test_median_ci(const double *v, size_t n, double conf, double *lo, 
 	}
 	if (best == 0 || n == 0)
 		return -1;
-	double *s = malloc(n * sizeof *s);
+	double *s = sorted_copy(v, n);
 	if (!s)
 		return -1;
-	memcpy(s, v, n * sizeof *s);
-	wtg_sort(s, n);
 	double below = 0;
 	for (size_t i = 0; i < best; i++)
 		below += binom_half(n, i);
