@@ -555,6 +555,7 @@ static int run_replicated(struct wtg_session *s, const struct wtg_options *o)
 	struct progress pr;
 	headless_begin(s, o, &pr);
 	struct wtg_replicas rp;
+	s->interleave = true;
 	if (wtg_replicas_init(&rp) < 0 || wtg_session_start(s) < 0) {
 		wtg_replicas_free(&rp);
 		return 1;
@@ -600,6 +601,7 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 {
 	struct progress pr;
 	headless_begin(s, o, &pr);
+	s->interleave = true;
 	wtg_report_run_begin();
 	if (wtg_session_start(s) < 0)
 		return 1;

@@ -17,6 +17,7 @@
 #define WTG_MAX_EXP 32
 
 struct wtg_plan;
+struct wtg_relay;
 
 enum wtg_view { WTG_VIEW_SWEEP = 0, WTG_VIEW_BARS, WTG_VIEW_HISTOGRAM, WTG_VIEW_COUNTERS };
 
@@ -39,6 +40,10 @@ struct wtg_ctx {
 	/* what compare pairs in this run, fixed when it starts (the session's pair, which the dashboard's
 	 * v moves); an empty exp: the options' (wtg_compare_pair_of) */
 	struct wtg_compare_pair compare;
+	/* an interleaved run (wtg/relay.h): the baton this experiment shares with the others and its
+	 * place among them; NULL when it runs alone */
+	struct wtg_relay *relay;
+	int relay_slot;
 };
 
 #define WTG_OK 0
@@ -171,6 +176,10 @@ struct wtg_experiment {
 	int (*verdict)(const struct wtg_table *t, char *buf, size_t len);
 	struct wtg_essay essay;
 	unsigned self_conditions;	/* wtg_cond_bit: conditions the run sets itself (tail: burners) */
+	/* In a headless run of several experiments its replicas may be separated by the other
+	 * experiments' rounds (wtg/relay.h): it calls wtg_ctx_interleave only where it holds no helper
+	 * thread, burner or condition of its own, and warms up again after one. */
+	bool interleaves;
 	int (*run)(struct wtg_ctx *ctx);	/* never NULL (wtg_experiment_check) */
 	/* --dry-run: the rows run would make on this machine, from the same variant lists (wtg/plan.h);
 	 * NULL: the plan gives the typical time only */
@@ -202,6 +211,12 @@ struct wtg_experiment {
 	{ "ci_high_ns", "ns", WTG_T_REAL, 1 }, { "min_ns", "ns", WTG_T_REAL, 1 }, \
 	{ "drift_pct", "%", WTG_T_REAL, 2 }
 
+/* A replica ended: in an interleaved run the other experiments take their turns before this returns
+ * (true: they did, so caches and the page cache may have changed: warm up again). False at once
+ * when the experiment runs alone. */
+bool wtg_ctx_interleave(struct wtg_ctx *ctx);
+/* Seconds since the interleaved run began (0 when alone or not begun). */
+double wtg_ctx_run_offset_s(const struct wtg_ctx *ctx);
 /* True when the run should stop; also beats the heartbeat. Call between batches. */
 bool wtg_ctx_cancelled(struct wtg_ctx *ctx);
 /* Progress for the bar: step of nsteps, label such as "bufsize 256K". Beats the heartbeat. */

@@ -43,6 +43,9 @@ struct wtg_session {
 	struct wtg_compare_pair compare;	/* under qlock: what the next compare run pairs */
 	/* the dashboard's: each tab's earlier runs, by registry index, while it saves (NULL else) */
 	const struct wtg_report_earlier *earlier;
+	/* set before the start: queued experiments whose descriptors allow it run interleaved, their
+	 * replicas separated by each other's (wtg/relay.h); headless runs only */
+	bool interleave;
 	atomic_bool cancel;		/* the running experiment should stop */
 	_Atomic int current;		/* registry index running now, -1 when idle */
 	_Atomic int64_t heartbeat;	/* last sign of progress from the worker */

@@ -7,6 +7,7 @@
 
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
+#include "wtg/relay.h"
 #include "wtg/table.h"
 #include "wtg/util.h"
 
@@ -23,4 +24,22 @@ void wtg_ctx_progress(struct wtg_ctx *ctx, int step, int nsteps, const char *lab
 	if (ctx->heartbeat)
 		atomic_store(ctx->heartbeat, wtg_now_ns());
 	wtg_table_progress(ctx->t, step, nsteps, label);
+}
+
+bool wtg_ctx_interleave(struct wtg_ctx *ctx)
+{
+	if (!ctx->relay || (ctx->cancel && atomic_load(ctx->cancel)))
+		return false;
+	return wtg_relay_pass(ctx->relay, ctx->relay_slot);
+}
+
+double wtg_ctx_run_offset_s(const struct wtg_ctx *ctx)
+{
+	if (!ctx->relay)
+		return 0;
+	struct wtg_relay *r = ctx->relay;
+	pthread_mutex_lock(&r->lock);
+	int64_t start = r->start_ns;
+	pthread_mutex_unlock(&r->lock);
+	return start > 0 ? (double)(wtg_now_ns() - start) / 1e9 : 0;
 }

@@ -15,6 +15,7 @@
 #include "wtg/conditions.h"
 #include "wtg/guard.h"
 #include "wtg/probe.h"
+#include "wtg/relay.h"
 #include "wtg/session.h"
 #include "wtg/stats.h"
 #include "wtg/util.h"
@@ -165,10 +166,12 @@ static int prepare_datafile(struct wtg_session *s)
  * experiment starts at whatever policy is requested then. */
 struct measure_job {
 	struct wtg_session *s;
-	struct wtg_ctx *ctx;
+	struct wtg_ctx ctx;
 	const struct wtg_experiment *e;
 	struct wtg_probe_result total;
 	int rc;
+	pthread_t th;
+	bool started;
 };
 
 /* Test hook: with WTG_TEST_DEAF=NAME, experiment NAME's measuring thread spins and never looks at
@@ -184,16 +187,26 @@ static void test_deaf(const struct wtg_experiment *e)
 static void *measure_main(void *arg)
 {
 	struct measure_job *j = arg;
-	atomic_store(&j->s->measure_tid, wtg_gettid());
+	struct wtg_relay *relay = j->ctx.relay;
+	if (relay)
+		wtg_relay_wait(relay, j->ctx.relay_slot);	/* the baton names it the running one */
+	else
+		atomic_store(&j->s->measure_tid, wtg_gettid());
 	wtg_policy_reset_self();
 	wtg_policy_apply_self();
 	struct wtg_probe p;
 	wtg_probe_begin(&p);
 	test_deaf(j->e);
-	j->rc = j->e->run(j->ctx);
+	j->rc = j->e->run(&j->ctx);
 	wtg_probe_end(&p, &j->total);
 	wtg_policy_unregister_self();
-	atomic_store(&j->s->measure_tid, 0);
+	if (relay) {
+		/* the wall time the other experiments measured in is not this one's */
+		j->total.wall_ms -= (double)wtg_relay_waited_ns(relay, j->ctx.relay_slot) / 1e6;
+		wtg_relay_finish(relay, j->ctx.relay_slot);
+	} else {
+		atomic_store(&j->s->measure_tid, 0);
+	}
 	return NULL;
 }
 
@@ -244,21 +257,23 @@ static enum wtg_state final_state(struct wtg_session *s, struct wtg_table *t, in
 	return WTG_DONE;
 }
 
-/* Run experiment idx; pair: what compare pairs in this run (read under qlock when it was taken). */
-static void run_one(struct wtg_session *s, int idx, const struct wtg_compare_pair *pair)
+/* Experiment idx's table made ready and its measuring thread started (in a relay when relay is not
+ * NULL: it waits for the baton); pair: what compare pairs in this run (read under qlock when it was
+ * taken). Returns false when it could not start (the table says why). */
+static bool start_one(struct wtg_session *s, int idx, const struct wtg_compare_pair *pair, struct measure_job *job,
+		      struct wtg_relay *relay, int slot)
 {
 	const struct wtg_experiment *e = wtg_experiments[idx];
 	struct wtg_table *t = &s->tables[idx];
 	wtg_table_reset(t);
-	atomic_store(&s->starved, 0);
-	atomic_store(&s->heartbeat, wtg_now_ns());
 	wtg_table_set_state(t, WTG_RUNNING);
+	*job = (struct measure_job){ .s = s, .e = e, .rc = WTG_ERR };
 	if (e->needs_datafile && atomic_load(&s->df_state) != WTG_DF_READY) {
 		wtg_table_fail(t, "no data file: %s", s->df_error);
 		wtg_table_set_state(t, WTG_FAILED);
-		return;
+		return false;
 	}
-	struct wtg_ctx ctx = {
+	job->ctx = (struct wtg_ctx){
 		.opt = s->opt,
 		.df = &s->df,
 		.t = t,
@@ -267,23 +282,29 @@ static void run_one(struct wtg_session *s, int idx, const struct wtg_compare_pai
 		.argv0 = s->argv0,
 		.machine = &s->machine,
 		.compare = *pair,
+		.relay = relay,
+		.relay_slot = slot,
 	};
 	uint64_t seed = s->opt->seed;
 	for (const char *c = e->name; *c; c++)
 		seed = (seed ^ (uint64_t)(unsigned char)*c) * 0x100000001b3ull;
-	wtg_rng_seed(&ctx.rng, seed);
-
-	struct measure_job job = { .s = s, .ctx = &ctx, .e = e, .rc = WTG_ERR };
-	pthread_t th;
-	int err = pthread_create(&th, NULL, measure_main, &job);	/* inherits the worker's mask */
+	wtg_rng_seed(&job->ctx.rng, seed);
+	int err = pthread_create(&job->th, NULL, measure_main, job);	/* inherits the worker's mask */
 	if (err != 0) {
 		wtg_table_fail(t, "cannot start a measuring thread: %s", strerror(err));
 		wtg_table_set_state(t, WTG_FAILED);
-		return;
+		return false;
 	}
-	pthread_join(th, NULL);
-	int rc = job.rc;
-	struct wtg_probe_result total = job.total;
+	job->started = true;
+	return true;
+}
+
+/* Wait for a started experiment's thread; its totals and final state into its table. */
+static void finish_one(struct wtg_session *s, struct measure_job *job)
+{
+	pthread_join(job->th, NULL);
+	struct wtg_table *t = job->ctx.t;
+	struct wtg_probe_result total = job->total;
 	pthread_mutex_lock(&t->lock);
 	/* RUSAGE_THREAD saw only the measuring thread: add the helpers of multi-threaded rows */
 	for (int r = 0; r < t->nrows; r++)
@@ -292,7 +313,84 @@ static void run_one(struct wtg_session *s, int idx, const struct wtg_compare_pai
 	t->total = total;
 	t->has_total = true;
 	pthread_mutex_unlock(&t->lock);
-	wtg_table_set_state(t, final_state(s, t, rc));
+	wtg_table_set_state(t, final_state(s, t, job->rc));
+}
+
+static void run_one(struct wtg_session *s, int idx, const struct wtg_compare_pair *pair)
+{
+	atomic_store(&s->starved, 0);
+	atomic_store(&s->heartbeat, wtg_now_ns());
+	struct measure_job job;
+	if (start_one(s, idx, pair, &job, NULL, 0))
+		finish_one(s, &job);
+}
+
+/* An interleaved group: the relay's new holder is the running experiment (as the worker names one
+ * it starts: a fresh heartbeat first, a new generation for the watchdog, then "current"). */
+struct group {
+	struct wtg_session *s;
+	int idx[WTG_RELAY_MAX];
+	int n;
+};
+
+static void group_took(void *arg, int slot)
+{
+	struct group *g = arg;
+	struct wtg_session *s = g->s;
+	atomic_store(&s->heartbeat, wtg_now_ns());
+	atomic_store(&s->measure_tid, wtg_gettid());
+	atomic_fetch_add(&s->run_gen, 1);
+	atomic_store(&s->current, g->idx[slot]);
+}
+
+/* Run the group's experiments together, one baton between them (wtg/relay.h). */
+static void run_group(struct wtg_session *s, struct group *g, const struct wtg_compare_pair *pair)
+{
+	struct wtg_relay relay;
+	atomic_store(&s->starved, 0);
+	atomic_store(&s->heartbeat, wtg_now_ns());
+	if (wtg_relay_init(&relay, g->n, &s->cancel, group_took, g) < 0) {
+		for (int k = 0; k < g->n; k++)
+			run_one(s, g->idx[k], pair);
+		return;
+	}
+	struct measure_job jobs[WTG_RELAY_MAX];
+	for (int k = 0; k < g->n; k++)
+		if (!start_one(s, g->idx[k], pair, &jobs[k], &relay, k))
+			wtg_relay_finish(&relay, k);	/* its turn passes at once */
+	for (int k = 0; k < g->n; k++)
+		if (jobs[k].started)
+			finish_one(s, &jobs[k]);
+	atomic_store(&s->measure_tid, 0);
+	wtg_relay_destroy(&relay);
+}
+
+static bool group_needs_datafile(const struct group *g)
+{
+	for (int k = 0; k < g->n; k++)
+		if (wtg_experiments[g->idx[k]]->needs_datafile)
+			return true;
+	return false;
+}
+
+/* Under qlock: the queued experiments that run interleaved with idx (idx first), taken out of the
+ * queue; g->n is 1 when idx runs alone. */
+static void take_group(struct wtg_session *s, int idx, struct group *g)
+{
+	g->s = s;
+	g->idx[0] = idx;
+	g->n = 1;
+	if (!s->interleave || !wtg_experiments[idx]->interleaves)
+		return;
+	int keep = 0;
+	for (int q = 0; q < s->qlen; q++) {
+		int j = s->queue[q];
+		if (wtg_experiments[j]->interleaves && g->n < WTG_RELAY_MAX)
+			g->idx[g->n++] = j;
+		else
+			s->queue[keep++] = j;
+	}
+	s->qlen = keep;
 }
 
 static void *worker_main(void *arg)
@@ -310,7 +408,9 @@ static void *worker_main(void *arg)
 		memmove(s->queue, s->queue + 1, (size_t)(s->qlen - 1) * sizeof s->queue[0]);
 		s->qlen--;
 		atomic_store(&s->cancel, false);
-		if (wtg_experiments[idx]->needs_datafile && atomic_load(&s->df_state) == WTG_DF_NONE) {
+		struct group g;
+		take_group(s, idx, &g);
+		if (group_needs_datafile(&g) && atomic_load(&s->df_state) == WTG_DF_NONE) {
 			/* PREPARING under qlock, and the outcome published with "current": idle() never
 			 * sees a gap; and before "current": the watchdog does not time the preparation */
 			atomic_store(&s->df_state, WTG_DF_PREPARING);
@@ -333,7 +433,10 @@ static void *worker_main(void *arg)
 		atomic_store(&s->current, idx);
 		struct wtg_compare_pair pair = s->compare;
 		pthread_mutex_unlock(&s->qlock);
-		run_one(s, idx, &pair);
+		if (g.n > 1)
+			run_group(s, &g, &pair);
+		else
+			run_one(s, idx, &pair);
 		atomic_store(&s->current, -1);
 		wake(s);
 	}

@@ -321,7 +321,7 @@ static int var_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct w
 			a->o->extra_calls += p.calls * (round < 0 || a->counted ? a->passes : a->passes - 1);
 			a->counted |= round >= 0;
 			out->figure = p.res.wall_ms / a->passes;
-			if (round < 0 && p.bytes > 0)
+			if (round == WTG_ROUND_WARMUP && p.bytes > 0)
 				a->passes = (int)(wtg_rounds_sample_bytes(p.bytes * (uint64_t)a->passes,
 									  wtg_rounds_warmup_ms(&p.res), p.bytes,
 									  p.bytes * MAX_PASSES) / p.bytes);
@@ -586,6 +586,7 @@ const struct wtg_experiment wtg_exp_bytewise = {
 	.typical_quick_s = 3,
 	.verdict = bytewise_verdict,
 	.essay = { "21 s for 64 MiB a byte per read(), under 10 ms with 64 KiB reads", NULL },
+	.interleaves = true,
 	.run = bytewise_run,
 	.plan = bytewise_plan,
 };

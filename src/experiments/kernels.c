@@ -63,7 +63,7 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 		st->total[v] += sum;
 	out->figure = out->res.wall_ms > 0 ? (double)st->vbytes[v] / (out->res.wall_ms * 1e6) : 0;
 	/* a short warm-up: more passes over the cache buffer (more of the memory one, up to a quarter) */
-	if (round < 0)
+	if (round == WTG_ROUND_WARMUP)
 		st->vbytes[v] = wtg_rounds_sample_bytes(st->vbytes[v], out->res.wall_ms, w ? CHUNK : b->size,
 							w ? b->size / 4 : UINT64_MAX / 2);
 	return WTG_OK;
@@ -261,6 +261,7 @@ const struct wtg_experiment wtg_exp_kernels = {
 	.verdict = kernels_verdict,
 	.typical_s = 11,
 	.typical_quick_s = 2,
+	.interleaves = true,
 	.run = kernels_run,
 	.plan = kernels_plan,
 };

@@ -316,6 +316,7 @@ const struct wtg_experiment wtg_exp_pagecache = {
 	.verdict = pagecache_verdict,
 	.essay = { "cold 0.46 s with 12,040 faults, warm 0.05 s with 1: nine times", NULL },
 	.self_conditions = WTG_COND_COLD | WTG_COND_UNCACHED,
+	.interleaves = true,
 	.run = pagecache_run,
 	.plan = pagecache_plan,
 };

@@ -102,6 +102,9 @@ struct rc_run {
 	struct wtg_probe_result probes[NOPS];
 	int64_t file_sum, zero_sum, file_bad, file_expect;
 	struct wtg_summary s[NOPS];
+	int batch_rounds;			/* rounds run, warm-up rounds included */
+	int interleaved;			/* replicas after which other experiments measured */
+	double start_s[WTG_ROUNDS_REPLICAS];	/* when each replica began in an interleaved run */
 };
 
 /* One batch of op: ns per call, or -1 after wtg_table_fail(). */
@@ -131,33 +134,59 @@ static double rc_batch(struct wtg_ctx *ctx, struct rc_run *st, int op, struct wt
 	return ns;
 }
 
-/* Round -1 is the fixed warm-up: one batch of each, not recorded; then every round runs one batch
- * of each operation in seeded order. */
-static int rc_measure(struct wtg_ctx *ctx, struct rc_run *st)
+/* The round replica j + 1 begins at (rounds fall into replicas as in the rounds engine). */
+static size_t rc_cut(int rounds, int j)
 {
-	for (int r = -1; r < st->rounds; r++) {
-		int order[NOPS] = { OP_GETPID, OP_ZERO, OP_FILE };
-		wtg_shuffle_int(&ctx->rng, order, NOPS);
-		for (int i = 0; i < NOPS; i++) {
-			int op = order[i];
-			struct wtg_probe_result res;
-			double ns = rc_batch(ctx, st, op, &res);
-			if (ns < 0)
-				return WTG_ERR;
-			if (r < 0)
-				continue;
-			st->v[op * st->rounds + r] = ns;
-			wtg_probe_accumulate(&st->probes[op], &res);
-			if (wtg_ctx_cancelled(ctx))
-				return WTG_CANCELLED;
-		}
-		if (r >= 0) {
-			char label[48];
-			snprintf(label, sizeof label, "round %d of %d", r + 1, st->rounds);
-			wtg_ctx_progress(ctx, r + 1, st->rounds, label);
-		}
+	int r = 0;
+	while (r < rounds && wtg_rounds_replica(r, rounds) <= j)
+		r++;
+	return (size_t)r;
+}
+
+/* One round: a batch of each operation in seeded order; round -1 is a warm-up round, not recorded. */
+static int rc_round(struct wtg_ctx *ctx, struct rc_run *st, int r)
+{
+	int order[NOPS] = { OP_GETPID, OP_ZERO, OP_FILE };
+	wtg_shuffle_int(&ctx->rng, order, NOPS);
+	st->batch_rounds++;
+	for (int i = 0; i < NOPS; i++) {
+		int op = order[i];
+		struct wtg_probe_result res;
+		double ns = rc_batch(ctx, st, op, &res);
+		if (ns < 0)
+			return WTG_ERR;
+		if (r < 0)
+			continue;
+		st->v[op * st->rounds + r] = ns;
+		wtg_probe_accumulate(&st->probes[op], &res);
+		if (wtg_ctx_cancelled(ctx))
+			return WTG_CANCELLED;
+	}
+	if (r >= 0) {
+		char label[48];
+		snprintf(label, sizeof label, "round %d of %d", r + 1, st->rounds);
+		wtg_ctx_progress(ctx, r + 1, st->rounds, label);
 	}
 	return WTG_OK;
+}
+
+/* The fixed warm-up (one round, not recorded), then the rounds. When a replica ends, an interleaved
+ * run's other experiments take their turn; if they measured, a warm-up round runs again. */
+static int rc_measure(struct wtg_ctx *ctx, struct rc_run *st)
+{
+	st->start_s[0] = wtg_ctx_run_offset_s(ctx);
+	int rc = rc_round(ctx, st, -1);
+	for (int r = 0; rc == WTG_OK && r < st->rounds; r++) {
+		int j = wtg_rounds_replica(r, st->rounds);
+		if (r > 0 && j != wtg_rounds_replica(r - 1, st->rounds) && wtg_ctx_interleave(ctx)) {
+			st->interleaved++;
+			st->start_s[j] = wtg_ctx_run_offset_s(ctx);
+			rc = rc_round(ctx, st, -1);
+		}
+		if (rc == WTG_OK)
+			rc = rc_round(ctx, st, r);
+	}
+	return rc;
 }
 
 /* A row per operation, then the sum checks. */
@@ -166,7 +195,14 @@ static int rc_rows(struct wtg_ctx *ctx, struct rc_run *st)
 	for (int op = 0; op < NOPS; op++) {
 		const struct wtg_value ev[] = { WTG_INT(st->calls) };
 		double *v = st->v + op * st->rounds;
-		if (wtg_summarize(v, (size_t)st->rounds, wtg_ctx_seed(ctx, (unsigned)op), &st->s[op]) < 0) {
+		size_t cut[WTG_ROUNDS_REPLICAS - 1];
+		for (int j = 0; j < WTG_ROUNDS_REPLICAS - 1; j++)
+			cut[j] = rc_cut(st->rounds, j);
+		/* the median's interval: the two-level bootstrap over the replicas */
+		struct wtg_summary *sm = &st->s[op];
+		if (wtg_summarize_resamples(v, (size_t)st->rounds, wtg_ctx_seed(ctx, (unsigned)op), 0, sm) < 0 ||
+		    wtg_replicas_ci(v, NULL, (size_t)st->rounds, cut, wtg_ctx_seed(ctx, (unsigned)op), &sm->ci_low,
+				    &sm->ci_high) < 0) {
 			wtg_table_fail(ctx->t, "%s: out of memory summarizing", op_name[op]);
 			return WTG_ERR;
 		}
@@ -175,7 +211,7 @@ static int rc_rows(struct wtg_ctx *ctx, struct rc_run *st)
 	wtg_table_check(ctx->t, "sum", st->file_bad == 0,
 			"file reads: %d batches of %ld bytes from offset 0, each summing to %lld (from the "
 			"first %ld bytes, whose sum %lld is the known prefix sum); %lld differed; total %lld",
-			st->rounds + 1, st->calls, (long long)st->file_expect, st->f.reflen, (long long)st->f.refsum,
+			st->batch_rounds, st->calls, (long long)st->file_expect, st->f.reflen, (long long)st->f.refsum,
 			(long long)st->file_bad, (long long)st->file_sum);
 	if (st->file_bad)
 		wtg_table_fail(ctx->t,
@@ -200,6 +236,14 @@ static void rc_notes(struct wtg_ctx *ctx, const struct rc_run *st)
 		       "read is read() of 1 byte at the file offset, rewound to 0 with lseek before each "
 		       "batch (outside the timing), so every batch reads the same first %ld bytes",
 		       st->calls < st->f.reflen ? st->calls : st->f.reflen);
+	wtg_table_note(ctx->t,
+		       "the median's CI: a two-level bootstrap (%d resamples of the %d replicas, blocks of "
+		       "consecutive rounds, then of the batches within each), so the spread between replicas "
+		       "widens it%s",
+		       WTG_BOOTSTRAP_RESAMPLES, WTG_ROUNDS_REPLICAS,
+		       st->interleaved > 0 ? "; an interleaved run: the run's other experiments measured "
+					     "between the replicas, each later one began with a warm-up round again"
+					   : "");
 	for (int op = 0; op < NOPS; op++)
 		if (fabs(s[op].drift) > 0.05)
 			wtg_table_note(ctx->t,
@@ -330,6 +374,7 @@ const struct wtg_experiment wtg_exp_readcost = {
 	.verdict = readcost_verdict,
 	.typical_s = 17,
 	.typical_quick_s = 1,
+	.interleaves = true,
 	.run = readcost_run,
 	.plan = readcost_plan,
 };

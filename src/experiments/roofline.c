@@ -264,7 +264,7 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	/* a short warm-up: more lines per sample (the walk goes on round the buffer), the same ops per
 	 * byte, in whole passes over a buffer within the byte cap; at most SAMPLE_PASSES_MAX times the
 	 * byte cap */
-	if (round < 0)
+	if (round == WTG_ROUND_WARMUP)
 		rf->vbytes[v] = wtg_rounds_sample_bytes(bytes, wtg_rounds_warmup_ms(&out->res),
 							b->size <= rf->bytes_cap ? b->size : LINE,
 							rf->bytes_cap * SAMPLE_PASSES_MAX);
@@ -520,6 +520,7 @@ const struct wtg_experiment wtg_exp_roofline = {
 	.verdict = roofline_verdict,
 	.typical_s = 26,
 	.typical_quick_s = 8,
+	.interleaves = true,
 	.run = roofline_run,
 	.plan = roofline_plan,
 };

@@ -148,17 +148,48 @@ static void keep(struct rounds_run *rr, struct wtg_rounds_result *res, const str
 		wtg_probe_accumulate(&res->probe, &smp->res);
 }
 
-/* The warm-up samples and the timed rounds; fills out->v[*].samples, probes and summaries. */
-static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
+/* The unreported warm-up samples: spec->warmup of each variant. */
+static int warm_up(struct rounds_run *rr, struct wtg_rounds *out, int round)
 {
 	const struct wtg_rounds_spec *sp = rr->spec;
 	struct wtg_rounds_sample smp;
 	for (int w = 0; w < sp->warmup; w++)
 		for (int v = 0; v < sp->nvariants; v++) {
-			int rc = one_sample(rr, v, -1, out->rounds, &smp);
+			int rc = one_sample(rr, v, round, out->rounds, &smp);
 			if (rc != WTG_OK)
 				return rc;
 		}
+	return WTG_OK;
+}
+
+/* After round r: when it ended a replica, an interleaved run's other experiments take their turns
+ * (wtg_ctx_interleave); if they did, the warm-up runs again (unreported, its steps not counted: they
+ * may have left the caches and the page cache otherwise) before the next replica. */
+static int replica_ended(struct rounds_run *rr, struct wtg_rounds *out, int r)
+{
+	if (r + 1 >= out->rounds || wtg_rounds_replica(r, out->rounds) == wtg_rounds_replica(r + 1, out->rounds))
+		return WTG_OK;
+	int j = wtg_rounds_replica(r + 1, out->rounds);
+	if (!wtg_ctx_interleave(rr->ctx))
+		return WTG_OK;
+	out->interleaved++;
+	if (j < WTG_ROUNDS_REPLICAS)
+		out->replica_start_s[j] = wtg_ctx_run_offset_s(rr->ctx);
+	int step = rr->step;
+	int rc = warm_up(rr, out, WTG_ROUND_REWARM);
+	rr->step = step;
+	return rc;
+}
+
+/* The warm-up samples and the timed rounds; fills out->v[*].samples, probes and summaries. */
+static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
+{
+	const struct wtg_rounds_spec *sp = rr->spec;
+	struct wtg_rounds_sample smp;
+	int wrc = warm_up(rr, out, WTG_ROUND_WARMUP);
+	if (wrc != WTG_OK)
+		return wrc;
+	out->replica_start_s[0] = wtg_ctx_run_offset_s(rr->ctx);
 	struct wtg_cond_snapshot ref;
 	wtg_cond_snapshot(&ref, rr->ctx->df);
 	for (int v = 0; v < sp->nvariants; v++)
@@ -182,6 +213,9 @@ static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 		if (rc != WTG_OK)
 			return rc;
 		published = true;
+		rc = replica_ended(rr, out, r);
+		if (rc != WTG_OK)
+			return rc;
 	}
 	return WTG_OK;
 }

@@ -88,6 +88,13 @@ struct wtg_rounds_spec {
 	int first_step, nsteps;
 };
 
+/* The round a sample callback is given for an unreported warm-up sample: WTG_ROUND_WARMUP for the
+ * warm-up before the rounds (the one that sizes the timed samples), WTG_ROUND_REWARM for the one an
+ * interleaved run repeats after other experiments measured (the sizes stay as they were); the timed
+ * rounds are 0 and up. */
+#define WTG_ROUND_WARMUP (-1)
+#define WTG_ROUND_REWARM (-2)
+
 /* One variant's outcome. */
 struct wtg_rounds_result {
 	double *samples;		/* the timed figures, in time order: sample i is round i */
@@ -114,6 +121,10 @@ struct wtg_rounds_result {
 struct wtg_rounds {
 	int nvariants, rounds;
 	struct wtg_rounds_result *v;	/* nvariants */
+	/* an interleaved run: the replicas after which other experiments measured, and when each
+	 * replica began, in seconds since the run's first experiment did */
+	int interleaved;
+	double replica_start_s[WTG_ROUNDS_REPLICAS];
 };
 
 /* Run the spec: warm-up, then the rounds in seeded random order, checking cancel before every
@@ -142,6 +153,12 @@ int wtg_rounds_steps(int nvariants, int rounds, int warmup);
 int wtg_rounds_values(struct wtg_value *v, const struct wtg_rounds_result *r);
 /* The replica (0-based) of sample i of a variant measured in `rounds` rounds. */
 int wtg_rounds_replica(int i, int rounds);
+/* The two-level interval (wtg_bootstrap_median_ci_replicas) of n values in time order, replica j+1
+ * beginning at index cut[j] (WTG_ROUNDS_REPLICAS - 1 cuts, ascending), leaving out those with
+ * skip[i] set (skip may be NULL); for designs outside the rounds engine (syscall's and readcost's
+ * batches). Returns the replicas that held values, or -1 out of memory. */
+int wtg_replicas_ci(const double *v, const unsigned char *skip, size_t n, const size_t *cut, uint64_t seed,
+		    double *lo, double *hi);
 /* Summarize r from its samples (the figure's samples, the two-level CI, replicas, contention,
  * cpu_share, sample_ms); r->busy_by_design says that contention is the row's condition, and then no
  * sample is left out. Returns 0, or -1 out of memory. */

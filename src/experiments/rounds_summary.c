@@ -64,6 +64,27 @@ static int replica_ci(const double *use, const size_t *len, uint64_t seed, doubl
 	return nrep;
 }
 
+int wtg_replicas_ci(const double *v, const unsigned char *skip, size_t n, const size_t *cut, uint64_t seed,
+		    double *lo, double *hi)
+{
+	double *use = malloc((n ? n : 1) * sizeof *use);
+	if (!use)
+		return -1;
+	size_t len[WTG_ROUNDS_REPLICAS] = { 0 }, k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (skip && skip[i])
+			continue;
+		int j = 0;
+		while (j < WTG_ROUNDS_REPLICAS - 1 && i >= cut[j])
+			j++;
+		use[k++] = v[i];
+		len[j]++;
+	}
+	int rc = replica_ci(use, len, seed, lo, hi);
+	free(use);
+	return rc;
+}
+
 /* Each replica's median, its rounds, and the spread of the medians as a share of the figure. */
 static void replica_medians(struct wtg_rounds_result *r, const double *use, const size_t *len)
 {
@@ -252,6 +273,12 @@ void wtg_rounds_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmup
 		       "holds the spread between replicas as well as within one",
 		       r->rounds, warmup, warmup == 1 ? "" : "s", r->nvariants, WTG_ROUNDS_REPLICAS,
 		       WTG_BOOTSTRAP_RESAMPLES);
+	if (r->interleaved > 0)
+		wtg_table_note(ctx->t,
+			       "an interleaved run: after each replica the run's other experiments measured, "
+			       "so the replicas began %.1f, %.1f and %.1f s into the run and see the machine "
+			       "at different times; each one started with the warm-up again",
+			       r->replica_start_s[0], r->replica_start_s[1], r->replica_start_s[2]);
 	double lo, hi;
 	int busy;
 	spans(r, &lo, &hi, &busy);

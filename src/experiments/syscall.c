@@ -55,13 +55,45 @@ struct sc_run {
 	double *oncpu_ns;		/* per sample: the batch's on-CPU time per call, NAN unknown */
 	struct wtg_probe_result *probes;
 	int filled[NSIZES + 1];
+	/* the replicas: thirds of the schedule; cut[k][j]: size k's batches before replica j + 1 */
+	size_t cut[NSIZES + 1][WTG_ROUNDS_REPLICAS - 1];
+	int interleaved;			/* replicas after which other experiments measured */
+	double start_s[WTG_ROUNDS_REPLICAS];	/* when each replica began in an interleaved run */
 };
+
+/* The slots of the schedule a replica ends at (after slot i - 1): true for the ends of the first
+ * WTG_ROUNDS_REPLICAS - 1 thirds. */
+static int replica_end(const struct sc_run *st, int i)
+{
+	for (int j = 0; j < WTG_ROUNDS_REPLICAS - 1; j++)
+		if (i == (int)((long)st->nslots * (j + 1) / WTG_ROUNDS_REPLICAS))
+			return j;
+	return -1;
+}
+
+/* A replica ended before slot i: where each size's batches stand, then (an interleaved run) the other
+ * experiments' turn and, when they measured, one untimed batch of every size again. */
+static void sc_replica(struct wtg_ctx *ctx, struct sc_run *st, int j)
+{
+	for (int k = 0; k <= NSIZES; k++)
+		st->cut[k][j] = (size_t)st->filled[k];
+	if (!wtg_ctx_interleave(ctx))
+		return;
+	st->interleaved++;
+	st->start_s[j + 1] = wtg_ctx_run_offset_s(ctx);
+	for (int k = 0; k < NSIZES; k++)
+		(void)wtg_time_getpid_batch(batch_sizes[k]);
+}
 
 /* Every slot of the schedule: a getpid batch of its size, or an empty clock pair. */
 static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st)
 {
 	int64_t last_check = wtg_now_ns();
+	st->start_s[0] = wtg_ctx_run_offset_s(ctx);
 	for (int i = 0; i < st->nslots; i++) {
+		int j = replica_end(st, i);
+		if (j >= 0)
+			sc_replica(ctx, st, j);
 		int k = st->order[i];
 		double v;
 		int at = k * st->nbatches + st->filled[k]++;
@@ -156,7 +188,10 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 		bool all;
 		size_t n = sc_used(st, k, use, &busy, &all);
 		struct wtg_summary s;
-		if (wtg_summarize(use, n, wtg_ctx_seed(ctx, (unsigned)k), &s) < 0) {
+		/* the median's interval: the two-level bootstrap over the replicas (thirds of the run) */
+		if (wtg_summarize_resamples(use, n, wtg_ctx_seed(ctx, (unsigned)k), 0, &s) < 0 ||
+		    wtg_replicas_ci(v, all ? NULL : st->contended + k * nb, (size_t)nb, st->cut[k],
+				    wtg_ctx_seed(ctx, (unsigned)k), &s.ci_low, &s.ci_high) < 0) {
 			wtg_table_fail(ctx->t, "out of memory summarizing batch %ld", batch_sizes[k]);
 			break;
 		}
@@ -214,6 +249,17 @@ static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_
 		       "(contended; the series keep every batch, flagged in 'batch N contended'); oncpu_ns is "
 		       "the median of the batches' on-CPU time (the thread's CPU clock) per call, which leaves waiting out",
 		       100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP);
+	wtg_table_note(ctx->t,
+		       "the median's CI: a two-level bootstrap (%d resamples of the %d replicas, the thirds of "
+		       "the schedule, then of the batches within each), so the spread between replicas "
+		       "widens it",
+		       WTG_BOOTSTRAP_RESAMPLES, WTG_ROUNDS_REPLICAS);
+	if (st->interleaved > 0)
+		wtg_table_note(ctx->t,
+			       "an interleaved run: after each replica the run's other experiments measured, so "
+			       "the replicas began %.1f, %.1f and %.1f s into the run; each later one began with "
+			       "an untimed batch of every size",
+			       st->start_s[0], st->start_s[1], st->start_s[2]);
 }
 
 /* Batches of each size a run times. */
@@ -315,6 +361,7 @@ const struct wtg_experiment wtg_exp_syscall = {
 	.typical_quick_s = 2,
 	.verdict = syscall_verdict,
 	.essay = { "89 ns a raw getpid (95 ns in a later run)", NULL },
+	.interleaves = true,
 	.run = syscall_run,
 	.plan = syscall_plan,
 };

@@ -42,6 +42,7 @@ struct cond_run {
 	bool wait_known;		/* schedstat was readable around every block */
 	double others_sum;		/* procs_running - 1 (other runnable tasks), summed over the reads */
 	int others_n;
+	size_t cut[WTG_ROUNDS_REPLICAS - 1];	/* batches before replica j + 1 (pairs of blocks) */
 };
 
 /* How many tasks are runnable now, system-wide (/proc/stat procs_running), -1 unknown. */
@@ -161,7 +162,10 @@ static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, i
 		   double quiet_median, const struct cond_run *off, const struct wtg_summary *s_off,
 		   struct wtg_summary *s)
 {
-	if (wtg_summarize(c->v, (size_t)c->n, wtg_ctx_seed(ctx, (unsigned)ctx->t->nrows), s) < 0) {
+	/* the median's interval: the two-level bootstrap over the replicas (blocks of pairs) */
+	uint64_t seed = wtg_ctx_seed(ctx, (unsigned)ctx->t->nrows);
+	if (wtg_summarize_resamples(c->v, (size_t)c->n, seed, 0, s) < 0 ||
+	    wtg_replicas_ci(c->v, NULL, (size_t)c->n, c->cut, seed, &s->ci_low, &s->ci_high) < 0) {
 		wtg_table_fail(ctx->t, "%s: no samples to summarize (out of memory)", label);
 		return -1;
 	}
@@ -220,11 +224,39 @@ static void quiet_check(struct wtg_ctx *ctx, const struct cond_run *off, int ncp
 			       "the burners with a machine already busy, not with a quiet one", w, o, ncpu);
 }
 
+/* Pair b begins a new replica (the pairs fall into replicas as rounds do): where both conditions'
+ * batches stand; then, in an interleaved run, the burners go back to the run's own and the other
+ * experiments take their turn. Returns WTG_OK or WTG_ERR. */
+static int replica_begins(struct wtg_ctx *ctx, struct cond_run *c, int b, int before, long calls,
+			  int *interleaved)
+{
+	int j = wtg_rounds_replica(b, BLOCKS) - 1;
+	if (b == 0 || j == wtg_rounds_replica(b - 1, BLOCKS) - 1)
+		return WTG_OK;
+	c[OFF].cut[j] = (size_t)c[OFF].n;
+	c[ON].cut[j] = (size_t)c[ON].n;
+	if (!ctx->relay)
+		return WTG_OK;
+	if (wtg_burner_set(before) < 0) {
+		wtg_table_fail(ctx->t, "cannot put the burners back");
+		return WTG_ERR;
+	}
+	if (wtg_ctx_interleave(ctx)) {
+		(*interleaved)++;
+		(void)wtg_time_getpid_batch(calls);	/* untimed, as a warm-up after the others */
+	}
+	return WTG_OK;
+}
+
 /* The blocks, alternating: each pair (one block per condition) in the seeded generator's order. */
-static int measure(struct wtg_ctx *ctx, struct cond_run *c, int ncpu, long calls, char *order)
+static int measure(struct wtg_ctx *ctx, struct cond_run *c, int ncpu, long calls, char *order, int before,
+		   int *interleaved)
 {
 	const int nsteps = 2 * BLOCKS + 1;
 	for (int b = 0; b < BLOCKS; b++) {
+		int brc = replica_begins(ctx, c, b, before, calls, interleaved);
+		if (brc != WTG_OK)
+			return brc;
 		int first = (int)wtg_rng_below(&ctx->rng, 2);
 		order[b] = first == ON ? 'N' : 'F';
 		for (int k = 0; k < 2; k++) {
@@ -323,7 +355,8 @@ static int tail_run(struct wtg_ctx *ctx)
 	wtg_ctx_progress(ctx, 0, 2 * BLOCKS + 1, "warm-up: fitting the batch size");
 	double per_call = 0;
 	long calls = fit_calls(ctx->opt->quick ? BATCH_NS_QUICK : BATCH_NS, &per_call);
-	rc = measure(ctx, c, ncpu, calls, order);
+	int interleaved = 0;
+	rc = measure(ctx, c, ncpu, calls, order, before, &interleaved);
 	if (rc != WTG_OK)
 		goto out;
 	struct wtg_summary s[2];
@@ -341,6 +374,14 @@ static int tail_run(struct wtg_ctx *ctx)
 			(unsigned long long)c[ON].work, (unsigned long long)c[OFF].work);
 	quiet_check(ctx, &c[OFF], ncpu);
 	notes(ctx, s, calls, per_call, ncpu, before, order);
+	wtg_table_note(ctx->t,
+		       "the medians' CIs: a two-level bootstrap (%d resamples of the %d replicas, blocks of "
+		       "consecutive pairs, then of the batches within each)%s",
+		       WTG_BOOTSTRAP_RESAMPLES, WTG_ROUNDS_REPLICAS,
+		       interleaved > 0 ? "; an interleaved run: the run's other experiments measured between "
+					 "the replicas, with the run's own burners, and each later replica began "
+					 "with an untimed batch"
+				       : "");
 	wtg_ctx_progress(ctx, 2 * BLOCKS + 1, 2 * BLOCKS + 1, "done");
 out:
 	wtg_burner_set(before);
@@ -388,6 +429,7 @@ const struct wtg_experiment wtg_exp_tail = {
 	.verdict = tail_verdict,
 	.essay = { "the median holds, the tail moves when other work shares the CPUs", NULL },
 	.self_conditions = WTG_COND_BURN,
+	.interleaves = true,
 	.run = tail_run,
 	.plan = tail_plan,
 };

@@ -821,6 +821,7 @@ const struct wtg_experiment wtg_exp_uncached = {
 	.verdict = uncached_verdict,
 	.typical_s = 19,
 	.typical_quick_s = 2,
+	.interleaves = true,
 	.run = uncached_run,
 	.plan = uncached_plan,
 };

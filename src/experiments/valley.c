@@ -73,7 +73,7 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 		return WTG_ERR;
 	out->res = p->res;
 	out->figure = p->res.wall_ms > 0 ? (double)p->bytes * passes / (p->res.wall_ms * 1e6) : 0;
-	if (round < 0 && p->bytes > 0)
+	if (round == WTG_ROUND_WARMUP && p->bytes > 0)
 		st->passes[v] = (int)(wtg_rounds_sample_bytes(p->bytes * (uint64_t)passes, wtg_rounds_warmup_ms(&p->res),
 							      p->bytes, p->bytes * MAX_PASSES) / p->bytes);
 	return WTG_OK;
@@ -298,6 +298,7 @@ const struct wtg_experiment wtg_exp_valley = {
 	.typical_quick_s = 3,
 	.verdict = valley_verdict,
 	.essay = { "a valley with its floor at 108 ms a GB (1 MiB reads), 10 GB/s", NULL },
+	.interleaves = true,
 	.run = valley_run,
 	.plan = valley_plan,
 };

@@ -66,7 +66,7 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	out->figure = out->res.wall_ms > 0 ? (double)bytes / (out->res.wall_ms * 1e6) : 0;
 	/* a short warm-up: more passes over a set within the LLC, a longer window of a larger one (up to
 	 * a quarter of it, so the window still comes from memory) */
-	if (round < 0) {
+	if (round == WTG_ROUND_WARMUP) {
 		bool passes = bytes >= set;
 		uint64_t cap = set <= st->llc ? UINT64_MAX / 2 : set / 4 > bytes ? set / 4 : bytes;
 		st->vbytes[v] = wtg_rounds_sample_bytes(bytes, out->res.wall_ms, passes ? set : CHUNK, cap);
@@ -329,6 +329,7 @@ const struct wtg_experiment wtg_exp_wss = {
 	.typical_quick_s = 1,
 	.verdict = wss_verdict,
 	.essay = { "a flat 17 GB/s from 16 KiB (L1) to 64 MiB (DRAM): core-bound", NULL },
+	.interleaves = true,
 	.run = wss_run,
 	.plan = wss_plan,
 };
