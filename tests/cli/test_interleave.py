@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""An interleaved headless run: the experiments of one run pass one baton at the end of each replica,
+so a row's replicas lie apart in time with the others measured between them. Asserted from the
+report's own words and numbers (never a timing): which rows say they were interleaved, that their
+replicas began in order, that a run of one experiment says nothing of the kind, and that every
+median lies inside its (two-level) interval."""
+import os
+import re
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wtgtest import check, experiment, finish, rows, run_json  # noqa: E402
+
+STARTS = re.compile(r"an interleaved run: after each replica the run's other experiments measured, so the "
+                    r"replicas began ([0-9.]+), ([0-9.]+) and ([0-9.]+) s into the run")
+NAMES = ["syscall", "valley", "readcost", "tail"]
+
+status, doc, err = run_json(",".join(NAMES), "--size=16M")
+check(status == 0 and doc is not None, "syscall,valley,readcost,tail --quick: exit 0 and JSON (%s)" % err.strip()[:200])
+if doc:
+    for name in NAMES:
+        e = experiment(doc, name)
+        check(e is not None and e.get("state") == "done", "%s: done" % name)
+        if not e:
+            continue
+        notes = " ".join(e["notes"])
+        check("two-level bootstrap" in notes, "%s: a note says its interval is the two-level bootstrap" % name)
+        if name in ("syscall", "valley"):
+            m = STARTS.findall(notes)
+            check(len(m) >= 1, "%s: a note gives when its replicas began" % name)
+            for a, b, c in m:
+                check(float(a) <= float(b) <= float(c), "%s: replicas began in order (%s, %s, %s s)" % (name, a, b, c))
+        else:
+            check("an interleaved run" in notes, "%s: a note says the run was interleaved" % name)
+        for r in rows(e):
+            lo, hi = r.get("ci_low_ns", r.get("gbps_ci_low")), r.get("ci_high_ns", r.get("gbps_ci_high"))
+            mid = r.get("median_ns", r.get("gbps"))
+            if None not in (lo, hi, mid):
+                check(lo <= mid <= hi, "%s: the interval [%s, %s] holds the median %s" % (name, lo, hi, mid))
+
+# one experiment runs alone: no baton, no interleaving note, and the same two-level interval
+status, doc, err = run_json("syscall")
+e = experiment(doc, "syscall") if doc else None
+check(status == 0 and e is not None, "syscall alone: exit 0")
+if e:
+    notes = " ".join(e["notes"])
+    check("an interleaved run" not in notes, "syscall alone: no interleaving note")
+    check("two-level bootstrap" in notes, "syscall alone: the two-level interval all the same")
+
+finish()
