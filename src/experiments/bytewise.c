@@ -222,6 +222,7 @@ struct outcome {
 	struct wtg_value after[WTG_ROUNDS_NCOLS - 1];	/* CI .. sample_ms of a row measured in rounds */
 	int passes;			/* 64 KiB: passes of the slice a timed sample makes */
 	int64_t extra_calls;		/* read() calls beyond read_calls: warm-up and repeated passes */
+	int again;			/* an interleaved run: warm-ups again, after others measured */
 	struct wtg_probe_result res;
 };
 
@@ -374,6 +375,7 @@ static int variant_rounds(struct wtg_ctx *ctx, unsigned char *buf, uint64_t slic
 	o->max = v->s.max;
 	o->samples = v->n;
 	o->passes = a.passes;
+	o->again = r.interleaved;
 	wtg_rounds_values_after(o->after, v);
 	o->res = v->probe;
 	double scale = a.tbytes ? (double)slice / (double)a.tbytes : 0;
@@ -415,6 +417,12 @@ static void notes(struct wtg_ctx *ctx, const struct model *m, uint64_t slice, co
 			       "predicted_ms: n/a, the calibration (%s) gave no model with a positive cost per "
 			       "call and a non-negative cost per byte",
 			       len ? fitted : "no read size fits in the file");
+	if (o[0].again + o[1].again > 0)
+		wtg_table_note(ctx->t,
+			       "an interleaved run: the run's other experiments measured after %d of the one-byte "
+			       "variant's replicas and %d of the 64 KiB variant's, each time followed by its "
+			       "warm-up sample again (their reads counted below)",
+			       o[0].again, o[1].again);
 	/* every read() on the data file is accounted for: the rows' read_calls plus these */
 	long long extra = (long long)(o[0].extra_calls + o[1].extra_calls);
 	wtg_table_note(ctx->t,

@@ -178,10 +178,13 @@ static int rc_measure(struct wtg_ctx *ctx, struct rc_run *st)
 	int rc = rc_round(ctx, st, -1);
 	for (int r = 0; rc == WTG_OK && r < st->rounds; r++) {
 		int j = wtg_rounds_replica(r, st->rounds);
-		if (r > 0 && j != wtg_rounds_replica(r - 1, st->rounds) && wtg_ctx_interleave(ctx)) {
-			st->interleaved++;
+		if (r > 0 && j != wtg_rounds_replica(r - 1, st->rounds)) {
+			bool others = wtg_ctx_interleave(ctx);
 			st->start_s[j] = wtg_ctx_run_offset_s(ctx);
-			rc = rc_round(ctx, st, -1);
+			if (others) {
+				st->interleaved++;
+				rc = rc_round(ctx, st, -1);
+			}
 		}
 		if (rc == WTG_OK)
 			rc = rc_round(ctx, st, r);
@@ -239,11 +242,14 @@ static void rc_notes(struct wtg_ctx *ctx, const struct rc_run *st)
 	wtg_table_note(ctx->t,
 		       "the median's CI: a two-level bootstrap (%d resamples of the %d replicas, blocks of "
 		       "consecutive rounds, then of the batches within each), so the spread between replicas "
-		       "widens it%s",
-		       WTG_BOOTSTRAP_RESAMPLES, WTG_ROUNDS_REPLICAS,
-		       st->interleaved > 0 ? "; an interleaved run: the run's other experiments measured "
-					     "between the replicas, each later one began with a warm-up round again"
-					   : "");
+		       "widens it",
+		       WTG_BOOTSTRAP_RESAMPLES, WTG_ROUNDS_REPLICAS);
+	if (st->interleaved > 0)
+		wtg_table_note(ctx->t,
+			       "an interleaved run: the run's other experiments measured after %d of the "
+			       "replicas, each time followed by a warm-up round again (its file batch checked "
+			       "too), so the replicas began %.1f, %.1f and %.1f s into the run",
+			       st->interleaved, st->start_s[0], st->start_s[1], st->start_s[2]);
 	for (int op = 0; op < NOPS; op++)
 		if (fabs(s[op].drift) > 0.05)
 			wtg_table_note(ctx->t,

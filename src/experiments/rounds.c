@@ -170,11 +170,12 @@ static int replica_ended(struct rounds_run *rr, struct wtg_rounds *out, int r)
 	if (r + 1 >= out->rounds || wtg_rounds_replica(r, out->rounds) == wtg_rounds_replica(r + 1, out->rounds))
 		return WTG_OK;
 	int j = wtg_rounds_replica(r + 1, out->rounds);
-	if (!wtg_ctx_interleave(rr->ctx))
-		return WTG_OK;
-	out->interleaved++;
+	bool others = wtg_ctx_interleave(rr->ctx);
 	if (j < WTG_ROUNDS_REPLICAS)
 		out->replica_start_s[j] = wtg_ctx_run_offset_s(rr->ctx);
+	if (!others)
+		return WTG_OK;
+	out->interleaved++;
 	int step = rr->step;
 	int rc = warm_up(rr, out, WTG_ROUND_REWARM);
 	rr->step = step;

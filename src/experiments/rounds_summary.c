@@ -275,10 +275,10 @@ void wtg_rounds_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmup
 		       WTG_BOOTSTRAP_RESAMPLES);
 	if (r->interleaved > 0)
 		wtg_table_note(ctx->t,
-			       "an interleaved run: after each replica the run's other experiments measured, "
-			       "so the replicas began %.1f, %.1f and %.1f s into the run and see the machine "
-			       "at different times; each one started with the warm-up again",
-			       r->replica_start_s[0], r->replica_start_s[1], r->replica_start_s[2]);
+			       "an interleaved run: the run's other experiments measured after %d of the "
+			       "replicas, each time followed by the warm-up again, so the replicas began %.1f, "
+			       "%.1f and %.1f s into the run and see the machine at different times",
+			       r->interleaved, r->replica_start_s[0], r->replica_start_s[1], r->replica_start_s[2]);
 	double lo, hi;
 	int busy;
 	spans(r, &lo, &hi, &busy);

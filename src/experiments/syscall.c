@@ -77,10 +77,11 @@ static void sc_replica(struct wtg_ctx *ctx, struct sc_run *st, int j)
 {
 	for (int k = 0; k <= NSIZES; k++)
 		st->cut[k][j] = (size_t)st->filled[k];
-	if (!wtg_ctx_interleave(ctx))
+	bool others = wtg_ctx_interleave(ctx);
+	st->start_s[j + 1] = wtg_ctx_run_offset_s(ctx);
+	if (!others)
 		return;
 	st->interleaved++;
-	st->start_s[j + 1] = wtg_ctx_run_offset_s(ctx);
 	for (int k = 0; k < NSIZES; k++)
 		(void)wtg_time_getpid_batch(batch_sizes[k]);
 }
@@ -256,10 +257,10 @@ static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_
 		       WTG_BOOTSTRAP_RESAMPLES, WTG_ROUNDS_REPLICAS);
 	if (st->interleaved > 0)
 		wtg_table_note(ctx->t,
-			       "an interleaved run: after each replica the run's other experiments measured, so "
-			       "the replicas began %.1f, %.1f and %.1f s into the run; each later one began with "
-			       "an untimed batch of every size",
-			       st->start_s[0], st->start_s[1], st->start_s[2]);
+			       "an interleaved run: the run's other experiments measured after %d of the "
+			       "replicas, each time followed by an untimed batch of every size, so the replicas "
+			       "began %.1f, %.1f and %.1f s into the run",
+			       st->interleaved, st->start_s[0], st->start_s[1], st->start_s[2]);
 }
 
 /* Batches of each size a run times. */

@@ -43,6 +43,7 @@ struct cond_run {
 	double others_sum;		/* procs_running - 1 (other runnable tasks), summed over the reads */
 	int others_n;
 	size_t cut[WTG_ROUNDS_REPLICAS - 1];	/* batches before replica j + 1 (pairs of blocks) */
+	double start_s[WTG_ROUNDS_REPLICAS];	/* an interleaved run: when each replica began (OFF's) */
 };
 
 /* How many tasks are runnable now, system-wide (/proc/stat procs_running), -1 unknown. */
@@ -241,7 +242,9 @@ static int replica_begins(struct wtg_ctx *ctx, struct cond_run *c, int b, int be
 		wtg_table_fail(ctx->t, "cannot put the burners back");
 		return WTG_ERR;
 	}
-	if (wtg_ctx_interleave(ctx)) {
+	bool others = wtg_ctx_interleave(ctx);
+	c[OFF].start_s[j + 1] = wtg_ctx_run_offset_s(ctx);
+	if (others) {
 		(*interleaved)++;
 		(void)wtg_time_getpid_batch(calls);	/* untimed, as a warm-up after the others */
 	}
@@ -356,6 +359,7 @@ static int tail_run(struct wtg_ctx *ctx)
 	double per_call = 0;
 	long calls = fit_calls(ctx->opt->quick ? BATCH_NS_QUICK : BATCH_NS, &per_call);
 	int interleaved = 0;
+	c[OFF].start_s[0] = wtg_ctx_run_offset_s(ctx);
 	rc = measure(ctx, c, ncpu, calls, order, before, &interleaved);
 	if (rc != WTG_OK)
 		goto out;
@@ -376,12 +380,14 @@ static int tail_run(struct wtg_ctx *ctx)
 	notes(ctx, s, calls, per_call, ncpu, before, order);
 	wtg_table_note(ctx->t,
 		       "the medians' CIs: a two-level bootstrap (%d resamples of the %d replicas, blocks of "
-		       "consecutive pairs, then of the batches within each)%s",
-		       WTG_BOOTSTRAP_RESAMPLES, WTG_ROUNDS_REPLICAS,
-		       interleaved > 0 ? "; an interleaved run: the run's other experiments measured between "
-					 "the replicas, with the run's own burners, and each later replica began "
-					 "with an untimed batch"
-				       : "");
+		       "consecutive pairs, then of the batches within each)",
+		       WTG_BOOTSTRAP_RESAMPLES, WTG_ROUNDS_REPLICAS);
+	if (interleaved > 0)
+		wtg_table_note(ctx->t,
+			       "an interleaved run: the run's other experiments measured after %d of the "
+			       "replicas (with the run's own burners), each time followed by an untimed batch, so "
+			       "the replicas began %.1f, %.1f and %.1f s into the run",
+			       interleaved, c[OFF].start_s[0], c[OFF].start_s[1], c[OFF].start_s[2]);
 	wtg_ctx_progress(ctx, 2 * BLOCKS + 1, 2 * BLOCKS + 1, "done");
 out:
 	wtg_burner_set(before);

@@ -121,7 +121,15 @@ def check_bytewise(exp, prefix, size, tag):
     big = [r for r in rs if r["variant"] == "64K per read"]
     passes = [int(x) for n in notes for x in re.findall(r"a sample making (\d+) pass", n)]
     more = (big[0]["read_calls"] * big[0]["samples"] * passes[0]) if big and passes else 0
-    more += want_bytes // 15 // 65536 * 65536 or want_bytes
+    piece = want_bytes // 15 // 65536 * 65536 or want_bytes
+    more += piece
+    # an interleaved run warms up again after each replica the others measured after: the one-byte
+    # variant's first piece and a sample (all its passes) of the 64 KiB one, each time
+    again = [re.search(r"other experiments measured after (\d) of the one-byte variant's replicas and (\d) of", n)
+             for n in notes]
+    again = [a for a in again if a]
+    if again and big and passes:
+        more += int(again[0].group(1)) * piece + int(again[0].group(2)) * big[0]["read_calls"] * passes[0]
     check(m and int(m[0].group(1)) == 16 * cal + more, tag + "bytewise: other read() calls: %s, want %d + %d"
           % (m[0].group(1) if m else None, 16 * cal, more))
     order = [n for n in notes if "seeded random order" in n]
