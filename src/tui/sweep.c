@@ -338,19 +338,8 @@ static void plot_build(struct plot *pl, const struct tui_view *v)
 		}
 	}
 	pl->axis = &pl->p[pl->n - 1];
-	for (int r = 0; r < pl->n - 1; r++) {
-		const struct wtg_lay_sweep *q = &pl->p[r];
-		if (q->ns == 0)
-			continue;
-		if (q->xlo > 0 && (pl->axis->xlo <= 0 || q->xlo < pl->axis->xlo))
-			pl->axis->xlo = q->xlo;
-		if (q->xhi > pl->axis->xhi)
-			pl->axis->xhi = q->xhi;
-		if (q->ymax > pl->axis->ymax)
-			pl->axis->ymax = q->ymax;
-		if (q->ylog && q->ymin > 0 && (pl->axis->ymin <= 0 || q->ymin < pl->axis->ymin))
-			pl->axis->ymin = q->ymin;
-	}
+	for (int r = 0; r < pl->n - 1; r++)
+		wtg_lay_sweep_widen(pl->axis, &pl->p[r]);
 }
 
 void tui_sweep_draw(const struct tui_view *v)

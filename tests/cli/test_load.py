@@ -190,8 +190,8 @@ check(page.startswith("<!DOCTYPE html>") and page.count('aria-label="ratio chart
       and "<script" not in page, "html comparison: a page with a chart per headline figure (%d: %s)"
       % (status, err.strip()))
 nexp = len({f["experiment"] for f in figs})
-check(page.count('class="run-chart"') >= 2 * nexp, "html comparison: each run's chart of each experiment, side "
-      "by side: %d for %d experiments" % (page.count('class="run-chart"'), nexp))
+check(page.count('class="overlay-chart"') == nexp, "html comparison: each experiment's runs overlaid on one chart: "
+      "%d for %d experiments" % (page.count('class="overlay-chart"'), nexp))
 status, out, err = run("--load=" + base, "--load=" + other, "--format=svg", "-o", tmp + "/")
 check(status == 2 and "a comparison is written into one file, not a folder" in err,
       "svg comparison into a folder: usage error: %s" % err.strip())
