@@ -190,6 +190,10 @@ void wtg_markdown_text(FILE *f, const char *s);
  * spaces, invalid UTF-8 as U+FFFD. */
 void wtg_xml_string(FILE *f, const char *s);
 
+/* A CSV field (RFC 4180), quoted only when it holds a comma, a quote, a line break or edge spaces;
+ * NULL writes an empty field. */
+void wtg_csv_field(FILE *f, const char *s);
+
 /* JSON string escaping, shared with tests. NULL writes null; invalid UTF-8 becomes U+FFFD. */
 void wtg_json_string(FILE *f, const char *s);
 

@@ -231,16 +231,21 @@ static void text_report(FILE *f, const struct entry *e, int n, const struct wtg_
 	}
 }
 
+/* The comparison as one CSV table that files from several machines concatenate into: each line
+ * starts with run (the run's label) and host, as a single run's CSV does; run_index is the run's
+ * place (0: the first, every ratio's denominator); value, ratio and the CI hold numbers or nothing. */
 static void csv_report(FILE *f, const struct entry *e, int n, const struct wtg_gate_run *runs)
 {
-	fputs("experiment,figure,unit,better,run,label,value,ratio,ci_low,ci_high,ci_method,verdict\n", f);
+	fputs("run,host,experiment,figure,unit,better,run_index,value,ratio,ci_low,ci_high,ci_method,verdict\n", f);
 	for (int i = 0; i < n; i++) {
 		const struct entry *x = &e[i];
-		fprintf(f, "%s,\"%s\",%s,%s,%d,\"", x->exp, x->h->figure, x->h->unit,
-			x->h->higher_better ? "higher" : "lower", x->run);
-		for (const char *p = runs[x->run].meta->label; *p; p++)
-			fputs(*p == '"' ? "\"\"" : (char[2]){ *p, 0 }, f);
-		fputs("\",", f);
+		const struct wtg_run_meta *m = runs[x->run].meta;
+		wtg_csv_field(f, m->label);
+		putc(',', f);
+		wtg_csv_field(f, m->machine.hostname);
+		fprintf(f, ",%s,", x->exp);
+		wtg_csv_field(f, x->h->figure);
+		fprintf(f, ",%s,%s,%d,", x->h->unit, x->h->higher_better ? "higher" : "lower", x->run);
 		num(f, x->f.found ? x->f.value : NAN, "");
 		putc(',', f);
 		num(f, x->ratio, "");
@@ -248,7 +253,9 @@ static void csv_report(FILE *f, const struct entry *e, int n, const struct wtg_g
 		num(f, x->lo, "");
 		putc(',', f);
 		num(f, x->hi, "");
-		fprintf(f, ",%s,%s\n", x->method, missing_word(x));
+		fprintf(f, ",%s,", x->method);
+		wtg_csv_field(f, missing_word(x));
+		putc('\n', f);
 	}
 }
 
