@@ -201,11 +201,12 @@ static void chart(FILE *f, const struct svg_runs *rs, const char *attrs)
 	svg_text(f, 40, 40, 20, "start", "fill=\"#666666\" letter-spacing=\"1\"", buf);
 	svg_text(f, 40, 84, 36, "start", "font-weight=\"bold\"", e->question);
 	char verdict[512];
-	if (rs->n > 1)	/* which run is which */
-		svg_runs_legend(f, rs, 40, 113, SVG_W - 40, e->view == WTG_VIEW_SWEEP || e->view == WTG_VIEW_HISTOGRAM);
+	struct svg_frame wide = { 40, 150, SVG_W - 80, 440 }, axes = { 130, 150, SVG_W - 200, 440 };
+	if (rs->n > 1)	/* which run is which (after the y axis' unit on a sweep) */
+		svg_runs_legend(f, rs, e->view == WTG_VIEW_SWEEP ? axes.x : 40, 113, SVG_W - 40,
+				e->view == WTG_VIEW_SWEEP || e->view == WTG_VIEW_HISTOGRAM);
 	else if (wtg_experiment_verdict(e, t, verdict, sizeof verdict) > 0)	/* what the chart claims */
 		svg_text_fit(f, 40, 113, 19, SVG_W - 40, "fill=\"#444444\"", verdict);
-	struct svg_frame wide = { 40, 150, SVG_W - 80, 440 }, axes = { 130, 150, SVG_W - 200, 440 };
 	switch (e->view) {
 	case WTG_VIEW_SWEEP:
 		svg_draw_sweep(f, &axes, rs, e);

@@ -126,9 +126,10 @@ static void band(FILE *f, const struct svg_frame *fr, const struct wtg_lay_sweep
 }
 
 /* A series of one point beside the lines (uncached's random reads, measured at one size only): named,
- * with its value and where it was measured, so it does not read as the start of a line. */
+ * with its value and where it was measured, so it does not read as the start of a line; run r's
+ * label a line higher than run r - 1's, so the runs' labels of one point stay apart. */
 static void lone_point(FILE *f, const struct svg_frame *fr, const struct wtg_lay_sweep *p,
-		       const struct wtg_lay_series *s, const struct svg_ink *k)
+		       const struct wtg_lay_series *s, const struct svg_ink *k, int r)
 {
 	char v[48], x[48], lab[192];
 	wtg_lay_fmt_value(v, sizeof v, s->y[0], p->yunit);
@@ -143,12 +144,13 @@ static void lone_point(FILE *f, const struct svg_frame *fr, const struct wtg_lay
 	char attrs[128];
 	snprintf(attrs, sizeof attrs, "font-weight=\"bold\" fill=\"%s\" stroke=\"white\" stroke-width=\"4\" paint-order=\"stroke\"",
 		 k->colour);
-	svg_text(f, left ? px - 14 : px + 14, py - 12, 18, left ? "end" : "start", attrs, lab);
+	svg_text(f, left ? px - 14 : px + 14, py - 12 - 24 * r, 18, left ? "end" : "start", attrs, lab);
 }
 
-/* One series: its line, a marker at each point, and its name beside it when it is a lone point. */
+/* One series of run r: its line, a marker at each point, and its name beside it when it is a lone
+ * point. */
 static void series(FILE *f, const struct svg_frame *fr, const struct wtg_lay_sweep *p, const struct wtg_lay_series *s,
-		   const struct svg_ink *k)
+		   const struct svg_ink *k, int r)
 {
 	fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"3.5\" stroke-linejoin=\"round\"%s%s%s points=\"",
 		k->colour, *k->dash ? " stroke-dasharray=\"" : "", k->dash, *k->dash ? "\"" : "");
@@ -160,7 +162,7 @@ static void series(FILE *f, const struct svg_frame *fr, const struct wtg_lay_swe
 		svg_marker(f, k, fr->x + wtg_lay_log_frac(s->x[i], p->xlo, p->xhi) * fr->w,
 			   fr->y + fr->h - wtg_lay_y_frac(p, s->y[i]) * fr->h, 7);
 	if (s->n == 1)
-		lone_point(f, fr, p, s, k);
+		lone_point(f, fr, p, s, k, r);
 }
 
 /* The x axis of a sweep: its ticks, labelled so neighbours differ, and its title. */
@@ -227,7 +229,7 @@ void svg_draw_sweep(FILE *f, const struct svg_frame *fr, const struct svg_runs *
 		for (int r = 0; r < n; r++)	/* the earlier runs first, the latest drawn over them */
 			for (int k = 0; k < p[r].ns; k++) {
 				struct svg_ink k_ink = svg_ink_of(rs, r, k);
-				series(f, fr, a, &p[r].s[k], &k_ink);
+				series(f, fr, a, &p[r].s[k], &k_ink, r);
 			}
 		sweep_legend(f, fr, rs, a);
 		if (ci)

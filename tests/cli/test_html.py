@@ -106,8 +106,8 @@ legend_named("threads", threads)
 if shutil.which("chromium") is None:
     skip_checks(["html: exit 0", "chromium renders the page", "no console errors", "the screenshot is not blank",
                  "the rendered page has one chart per experiment", "chromium renders the comparison's page",
-                 "the comparison's page draws an overlay per experiment", "the private data folder is empty at the end"],
-                "chromium is not installed")
+                 "the comparison's page draws an overlay per experiment",
+                 "the private data folder is empty at the end"], "chromium is not installed")
     finish()
 
 # one experiment per view
