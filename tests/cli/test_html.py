@@ -6,7 +6,6 @@ A comparison's page (two saved runs made from the fixture, the second as if meas
 burners: --load'ed together) is checked without a browser too: every inline SVG is well-formed XML,
 the ratio charts stay, and each experiment both runs hold has one chart with both runs overlaid on
 one scale, each run its own colour with a legend entry naming its label and conditions."""
-import copy
 import json
 import os
 import re
@@ -18,30 +17,15 @@ import tempfile
 import xml.etree.ElementTree as ET
 import zlib
 
-from wtgtest import check, datadir, experiment, finish, finish_clean, run, save_json, saved_run, skip_checks
+from wtgtest import burned, check, datadir, experiment, finish, finish_clean, run, save_json, saved_run, skip_checks
 
 # --- a comparison's page, read as XML -------------------------------------------------------------
 OVERLAID = ["valley", "threads", "readcost"]	# a sweep, bars, a histogram
 cmpdir = tempfile.mkdtemp(prefix="wtg-compare-", dir=datadir())
 quiet = json.load(open(saved_run(OVERLAID)))
 quiet["run"].pop("label", None)
-burn = copy.deepcopy(quiet)
-burn["conditions"]["burners"] = 8
-for e in burn["experiments"]:
-    for r in e["rows"]:
-        r["cond_burners"] = 8
-        for k, v in r.items():
-            if not isinstance(v, (int, float)) or isinstance(v, bool):
-                continue
-            if k.startswith("gbps"):
-                r[k] = v / 2
-            elif k in ("ms", "ms_per_gb") or (e["name"] == "readcost" and k.endswith("_ns")):
-                r[k] = v * 2
-    if e["name"] == "readcost":
-        for sr in e["series"]:
-            sr["samples"] = [x * 2 if x is not None else None for x in sr["samples"]]
 status, cmp_html, err = run("--load=" + save_json(cmpdir, quiet, "quiet.json"),
-                        "--load=" + save_json(cmpdir, burn, "burn8.json"), "--format=html")
+                        "--load=" + save_json(cmpdir, burned(quiet), "burn8.json"), "--format=html")
 check(status == 0, "comparison html: exit 0 (%d: %s)" % (status, err.strip()))
 svgs = re.findall(r"<svg\b.*?</svg>", cmp_html, re.S)
 broken = []

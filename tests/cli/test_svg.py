@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 
-from wtgtest import check, datadir, experiment, finish_clean, run, save_json, saved_run, skip_check
+from wtgtest import burned, check, datadir, experiment, finish_clean, run, save_json, saved_run, skip_check
 
 # one experiment per view, from the saved run
 NAMES = ["bytewise", "syscall", "zerofill", "clock"]
@@ -136,34 +136,13 @@ status, _, err = run("--load", os.path.join(out, "narrow.json"), "--format=svg",
 check(status == 0, "svg from a narrowed saved run: exit 0, got %d: %s" % (status, err))
 
 
-def burned(doc):
-    """The saved run as if measured under 8 burners: GB/s halved, times and samples doubled (by
-    construction, not measured)."""
-    doc["run"].pop("label", None)
-    doc["conditions"]["burners"] = 8
-    for e in doc["experiments"]:
-        for r in e["rows"]:
-            r["cond_burners"] = 8
-            for k, v in r.items():
-                if not isinstance(v, (int, float)) or isinstance(v, bool):
-                    continue
-                if k.startswith("gbps"):
-                    r[k] = v / 2
-                elif k in ("ms", "ms_per_gb") or k.endswith("_ns"):
-                    r[k] = v * 2
-        for sr in e.get("series") or []:
-            if sr["unit"] != "count":
-                sr["samples"] = [x * 2 if x is not None else None for x in sr["samples"]]
-    return doc
-
-
 # the comparison's page of the saved run and its burned copy: every experiment's two runs overlaid,
 # each overlay written out as a chart of its own to be read as the single charts are
 with open(FIXTURE, encoding="utf-8") as f:
     quiet = json.load(f)
 quiet["run"].pop("label", None)
 status, cmp_html, err = run("--load", save_json(out, quiet, "quiet.json"), "--load",
-                            save_json(out, burned(json.loads(json.dumps(quiet))), "burn8.json"), "--format=html")
+                            save_json(out, burned(quiet), "burn8.json"), "--format=html")
 check(status == 0, "html of a comparison: exit 0, got %d: %s" % (status, err))
 os.makedirs(os.path.join(saved, "overlay"))
 views = {e["name"]: e["view"] for e in quiet["experiments"]}
