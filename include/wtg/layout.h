@@ -104,6 +104,10 @@ struct wtg_lay_sweep {
  * `Y_ci_low` and `Y_ci_high` beside it gets its interval. Free with wtg_lay_sweep_free. */
 void wtg_lay_sweep_build(struct wtg_lay_sweep *p, const struct wtg_table *t, const struct wtg_experiment *e);
 void wtg_lay_sweep_free(struct wtg_lay_sweep *p);
+/* Labels for a sweep's x ticks: sizes (16B 4K 1M) on a bytes axis, else wtg_lay_tick_labels'. */
+void wtg_lay_sweep_tick_labels(const struct wtg_lay_sweep *p, const double *ticks, int n, char (*labels)[32]);
+/* Several runs on one pair of axes: widen axis' x range and y range (linear or log) to take q's in. */
+void wtg_lay_sweep_widen(struct wtg_lay_sweep *axis, const struct wtg_lay_sweep *q);
 /* Where y falls on a sweep's y axis, 0 (bottom) to 1 (top), linear or log; clamped. */
 double wtg_lay_y_frac(const struct wtg_lay_sweep *p, double y);
 /* A sweep's y ticks (bottom to top) for an axis about ROWS lines tall, at most MAX, with their labels
@@ -147,6 +151,10 @@ void wtg_lay_bars_free(struct wtg_lay_bars *b);
 /* Several runs' bars grouped by label (in the order labels first appear), a bar per run within each,
  * on one scale; the ideal marks are the last run's. Returns 0, or -1 when no run has bars. */
 int wtg_lay_bars_merge(struct wtg_lay_bars *out, const struct wtg_lay_bars *in, int n);
+/* The bars of n runs' tables of experiment e: one run's (n 1), else merged, each label written on the
+ * first bar of its group only. Returns 0, or -1 when no run has bars. */
+int wtg_lay_bars_build_runs(struct wtg_lay_bars *out, const struct wtg_table *const *t, int n,
+			    const struct wtg_experiment *e);
 
 /* ---- histogram: distributions of the raw series on one scale ---- */
 

@@ -156,6 +156,11 @@ int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_sessio
 /* An experiment's chart as an <svg> element with a 1280x720 view box; attrs (may be NULL) go into
  * its start tag. The caller holds the table's lock. */
 void wtg_svg_chart(FILE *f, const struct wtg_table *t, const struct wtg_machine *m, const char *attrs);
+/* One experiment's tables of several runs (the same experiment, at most WTG_LAY_MAX_RUNS of them)
+ * overlaid on one chart as the dashboard draws them: one pair of axes, each run a colour and marker
+ * and a legend entry label[r]; m marks a working-set axis' caches (NULL: none). One table: its chart. */
+void wtg_svg_overlay(FILE *f, const struct wtg_table *const *t, const char *const *label, int n,
+		     const struct wtg_machine *m, const char *attrs);
 /* One run's headline figure beside the first run's, for a comparison's chart. */
 struct wtg_svg_ratio {
 	const char *label;	/* the run's label */
@@ -184,6 +189,10 @@ void wtg_markdown_text(FILE *f, const char *s);
 /* Text for XML (element content or a quoted attribute): & < > " ' escaped, control characters as
  * spaces, invalid UTF-8 as U+FFFD. */
 void wtg_xml_string(FILE *f, const char *s);
+
+/* A CSV field (RFC 4180), quoted only when it holds a comma, a quote, a line break or edge spaces;
+ * NULL writes an empty field. */
+void wtg_csv_field(FILE *f, const char *s);
 
 /* JSON string escaping, shared with tests. NULL writes null; invalid UTF-8 becomes U+FFFD. */
 void wtg_json_string(FILE *f, const char *s);

@@ -236,6 +236,27 @@ int wtg_lay_y_ticks(const struct wtg_lay_sweep *p, int rows, double *ticks, char
 	return n;
 }
 
+void wtg_lay_sweep_tick_labels(const struct wtg_lay_sweep *p, const double *ticks, int n, char (*labels)[32])
+{
+	wtg_lay_tick_labels(labels, ticks, n, p->xunit);
+	for (int i = 0; p->bytes && i < n; i++)
+		wtg_lay_fmt_tick_size(labels[i], sizeof labels[i], ticks[i]);
+}
+
+void wtg_lay_sweep_widen(struct wtg_lay_sweep *axis, const struct wtg_lay_sweep *q)
+{
+	if (q->ns == 0)
+		return;
+	if (q->xlo > 0 && (axis->xlo <= 0 || q->xlo < axis->xlo))
+		axis->xlo = q->xlo;
+	if (q->xhi > axis->xhi)
+		axis->xhi = q->xhi;
+	if (q->ymax > axis->ymax)
+		axis->ymax = q->ymax;
+	if (q->ylog && q->ymin > 0 && (axis->ymin <= 0 || q->ymin < axis->ymin))
+		axis->ymin = q->ymin;
+}
+
 void wtg_lay_sweep_build(struct wtg_lay_sweep *p, const struct wtg_table *t, const struct wtg_experiment *e)
 {
 	memset(p, 0, sizeof *p);
@@ -541,6 +562,26 @@ int wtg_lay_bars_merge(struct wtg_lay_bars *out, const struct wtg_lay_bars *in, 
 	if (!(out->scale > 0))
 		out->scale = 1;
 	return 0;
+}
+
+int wtg_lay_bars_build_runs(struct wtg_lay_bars *out, const struct wtg_table *const *t, int n,
+			    const struct wtg_experiment *e)
+{
+	if (n == 1)
+		return wtg_lay_bars_build(out, t[0], e);
+	struct wtg_lay_bars in[WTG_LAY_MAX_RUNS];
+	memset(in, 0, sizeof in);
+	n = n < WTG_LAY_MAX_RUNS ? n : WTG_LAY_MAX_RUNS;
+	for (int k = 0; k < n; k++)
+		if (wtg_lay_bars_build(&in[k], t[k], e) < 0)
+			memset(&in[k], 0, sizeof in[k]);
+	int rc = wtg_lay_bars_merge(out, in, n);
+	for (int k = 0; k < n; k++)
+		wtg_lay_bars_free(&in[k]);
+	for (int i = 0; rc == 0 && i < out->n; i++)
+		if (!out->b[i].first)
+			out->b[i].label[0] = '\0';
+	return rc;
 }
 
 void wtg_lay_bars_free(struct wtg_lay_bars *b)

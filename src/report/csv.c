@@ -15,8 +15,7 @@
 #include "wtg/report.h"
 #include "writers.h"
 
-/* Quote a field only when it holds a comma, a quote, a line break or edge spaces. */
-static void csv_field(FILE *f, const char *s)
+void wtg_csv_field(FILE *f, const char *s)
 {
 	s = s ? s : "";
 	size_t n = strlen(s);
@@ -47,7 +46,7 @@ static void csv_value(FILE *f, const struct wtg_value *v)
 		break;
 	case WTG_T_TEXT:
 		fputs(",,", f);
-		csv_field(f, v->s);
+		wtg_csv_field(f, v->s);
 		break;
 	default:
 		fputs(",,", f);
@@ -66,13 +65,13 @@ static void set_lead(const struct wtg_report_meta *m, const struct wtg_table *t)
 	if (!f)
 		return;
 	if (m->label)
-		csv_field(f, m->label);
+		wtg_csv_field(f, m->label);
 	else
-		wtg_report_meta_when(m, when, sizeof when), csv_field(f, when);
+		wtg_report_meta_when(m, when, sizeof when), wtg_csv_field(f, when);
 	putc(',', f);
-	csv_field(f, m->machine ? m->machine->hostname : "");
+	wtg_csv_field(f, m->machine ? m->machine->hostname : "");
 	putc(',', f);
-	csv_field(f, t->exp ? t->exp->name : "");
+	wtg_csv_field(f, t->exp ? t->exp->name : "");
 	putc(',', f);
 	long n = ftell(f);
 	fclose(f);
@@ -87,7 +86,7 @@ static void lead(FILE *f, const char *kind, long row, const char *name)
 	if (row >= 0)
 		fprintf(f, "%ld", row);
 	putc(',', f);
-	csv_field(f, name);
+	wtg_csv_field(f, name);
 	putc(',', f);
 }
 
@@ -99,7 +98,7 @@ static void csv_cell(FILE *f, const struct wtg_value *v, int i)
 {
 	const struct wtg_column *col = wtg_report_column(cell_table, i);
 	lead(f, "cell", cell_row, col->name);
-	csv_field(f, col->unit);
+	wtg_csv_field(f, col->unit);
 	putc(',', f);
 	csv_value(f, v);
 	putc('\n', f);
@@ -110,13 +109,13 @@ static void write_checks_notes(FILE *f, const struct wtg_table *t)
 	for (int i = 0; i < t->nchecks; i++) {
 		lead(f, "check", -1, t->checks[i].name);
 		fprintf(f, ",,%s,", wtg_check_status_name(t->checks[i].status));
-		csv_field(f, t->checks[i].detail);
+		wtg_csv_field(f, t->checks[i].detail);
 		putc('\n', f);
 	}
 	for (int i = 0; i < t->nnotes; i++) {
 		lead(f, "note", -1, "");
 		fputs(",,,", f);
-		csv_field(f, t->notes[i]);
+		wtg_csv_field(f, t->notes[i]);
 		putc('\n', f);
 	}
 }
@@ -141,9 +140,9 @@ static void write_samples(FILE *f, const struct wtg_series *sr)
 	if (!m)
 		return;
 	putc(',', m);
-	csv_field(m, sr->name);
+	wtg_csv_field(m, sr->name);
 	putc(',', m);
-	csv_field(m, sr->unit);
+	wtg_csv_field(m, sr->unit);
 	putc(',', m);
 	long tl = ftell(m);
 	fclose(m);
@@ -181,7 +180,7 @@ void wtg_csv_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_ta
 		write_samples(f, &t->series[i]);
 	lead(f, "state", -1, "");
 	fprintf(f, ",,%s,", wtg_report_state_name(t->state));
-	csv_field(f, t->error);
+	wtg_csv_field(f, t->error);
 	putc('\n', f);
 }
 

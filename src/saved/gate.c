@@ -231,16 +231,21 @@ static void text_report(FILE *f, const struct entry *e, int n, const struct wtg_
 	}
 }
 
+/* The comparison as one CSV table that files from several machines concatenate into: each line
+ * starts with run (the run's label) and host, as a single run's CSV does; run_index is the run's
+ * place (0: the first, every ratio's denominator); value, ratio and the CI hold numbers or nothing. */
 static void csv_report(FILE *f, const struct entry *e, int n, const struct wtg_gate_run *runs)
 {
-	fputs("experiment,figure,unit,better,run,label,value,ratio,ci_low,ci_high,ci_method,verdict\n", f);
+	fputs("run,host,experiment,figure,unit,better,run_index,value,ratio,ci_low,ci_high,ci_method,verdict\n", f);
 	for (int i = 0; i < n; i++) {
 		const struct entry *x = &e[i];
-		fprintf(f, "%s,\"%s\",%s,%s,%d,\"", x->exp, x->h->figure, x->h->unit,
-			x->h->higher_better ? "higher" : "lower", x->run);
-		for (const char *p = runs[x->run].meta->label; *p; p++)
-			fputs(*p == '"' ? "\"\"" : (char[2]){ *p, 0 }, f);
-		fputs("\",", f);
+		const struct wtg_run_meta *m = runs[x->run].meta;
+		wtg_csv_field(f, m->label);
+		putc(',', f);
+		wtg_csv_field(f, m->machine.hostname);
+		fprintf(f, ",%s,", x->exp);
+		wtg_csv_field(f, x->h->figure);
+		fprintf(f, ",%s,%s,%d,", x->h->unit, x->h->higher_better ? "higher" : "lower", x->run);
 		num(f, x->f.found ? x->f.value : NAN, "");
 		putc(',', f);
 		num(f, x->ratio, "");
@@ -248,7 +253,9 @@ static void csv_report(FILE *f, const struct entry *e, int n, const struct wtg_g
 		num(f, x->lo, "");
 		putc(',', f);
 		num(f, x->hi, "");
-		fprintf(f, ",%s,%s\n", x->method, missing_word(x));
+		fprintf(f, ",%s,", x->method);
+		wtg_csv_field(f, missing_word(x));
+		putc('\n', f);
 	}
 }
 
@@ -349,27 +356,63 @@ static int figure_chart(FILE *f, const struct entry *e, int n, int i, const stru
 	return m;
 }
 
-/* Under the ratio charts of the HTML page: each experiment's charts, run by run, side by side. */
+/* The machine whose caches an overlay marks: the runs' own when they all name one CPU, else none. */
+static const struct wtg_machine *one_machine(const struct wtg_machine *m, const struct wtg_machine *r, bool first)
+{
+	if (first)
+		return r;
+	return m && strcmp(m->cpu_model, r->cpu_model) == 0 ? m : NULL;
+}
+
+/* One experiment under the ratio charts of the HTML page: the runs that hold it overlaid on one chart
+ * as the dashboard draws them, each run a colour and a legend entry naming its label and conditions
+ * (the first WTG_LAY_MAX_RUNS of them); held by one run only, that run's chart. */
+static void runs_chart(FILE *f, const struct wtg_gate_run *runs, int nruns, int idx)
+{
+	const struct wtg_table *t[WTG_LAY_MAX_RUNS];
+	const char *label[WTG_LAY_MAX_RUNS];
+	char names[WTG_LAY_MAX_RUNS][320];
+	const struct wtg_machine *m = NULL;
+	int n = 0, more = 0, only = 0;
+	for (int r = 0; r < nruns; r++) {
+		if (!has_table(&runs[r], idx))
+			continue;
+		if (n == WTG_LAY_MAX_RUNS) {
+			more++;
+			continue;
+		}
+		char cond[96];
+		wtg_lay_table_conditions(cond, sizeof cond, runs[r].tables[idx]);
+		snprintf(names[n], sizeof names[n], "%s%s%s", runs[r].meta->label, cond[0] ? ": " : "", cond);
+		label[n] = names[n];
+		t[n] = runs[r].tables[idx];
+		m = one_machine(m, &runs[r].meta->machine, n == 0);
+		only = r;
+		n++;
+	}
+	const char *name = wtg_experiments[idx]->name;
+	fprintf(f, "<section class=\"runs\" id=\"runs-%s\"><h3>%s</h3>\n<figure>\n", name, name);
+	char attrs[192];
+	snprintf(attrs, sizeof attrs, "class=\"%s\" role=\"img\" aria-label=\"%s of %s\"",
+		 n > 1 ? "overlay-chart" : "run-chart", n > 1 ? "the runs overlaid" : "one run's chart", name);
+	wtg_svg_overlay(f, t, label, n, m, attrs);
+	if (n == 1) {
+		fputs("<figcaption>only in ", f);
+		wtg_xml_string(f, runs[only].meta->label);
+		fputs("</figcaption>\n", f);
+	} else if (more) {
+		fprintf(f, "<figcaption>the first %d runs that hold it; %d more are left out</figcaption>\n", n, more);
+	}
+	fputs("</figure></section>\n", f);
+}
+
+/* Under the ratio charts of the HTML page: each experiment's runs overlaid. */
 static void runs_charts(FILE *f, const struct wtg_gate_run *runs, int nruns)
 {
-	fputs("<h2>The runs' charts</h2>\n", f);
-	for (int i = 0; i < wtg_nexperiments; i++) {
-		if (!wtg_gate_any_table(runs, nruns, i))
-			continue;
-		fputs("<section class=\"runs\"><h3>", f);
-		wtg_xml_string(f, wtg_experiments[i]->name);
-		fputs("</h3>\n<div class=\"side\">\n", f);
-		for (int r = 0; r < nruns; r++) {
-			if (!has_table(&runs[r], i))
-				continue;
-			fputs("<figure><figcaption>", f);
-			wtg_xml_string(f, runs[r].meta->label);
-			fputs("</figcaption>\n", f);
-			wtg_svg_chart(f, runs[r].tables[i], &runs[r].meta->machine, "class=\"run-chart\" role=\"img\"");
-			fputs("</figure>\n", f);
-		}
-		fputs("</div></section>\n", f);
-	}
+	fputs("<h2>The runs overlaid</h2>\n", f);
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
+		if (wtg_gate_any_table(runs, nruns, i))
+			runs_chart(f, runs, nruns, i);
 }
 
 /* Every figure's ratio chart: one SVG picture (charts stacked), or an HTML page with a chart each. */
@@ -384,7 +427,6 @@ static void chart_report(FILE *f, const struct entry *e, int n, const struct wtg
 		      "<title>wtg: a comparison</title>\n<style>\nbody{font-family:Helvetica,Arial,sans-serif;"
 		      "color:#222;max-width:1180px;margin:0 auto;padding:24px 32px}\n"
 		      "figure{margin:12px 0}figure svg{width:100%;height:auto;border:1px solid #ddd}\n"
-		      ".side{display:flex;gap:12px}.side figure{flex:1;min-width:0}\n"
 		      "</style>\n</head>\n<body>\n<h1>Headline figures, run against run</h1>\n<ul>\n", f);
 		for (int r = 0; r < nruns; r++) {
 			fputs("<li>", f);

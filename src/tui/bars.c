@@ -97,22 +97,13 @@ static int runs_bars(struct tui_view *v, struct wtg_lay_bars *lb, bool *faded)
 	int n = tui_view_runs(v, t, label, faded);
 	if (n == 1)
 		return wtg_lay_bars_build(lb, v->t, v->e);
-	struct wtg_lay_bars in[WTG_LAY_MAX_RUNS];
-	for (int k = 0; k < n; k++)
-		if (wtg_lay_bars_build(&in[k], t[k], v->e) < 0)
-			memset(&in[k], 0, sizeof in[k]);
-	int rc = wtg_lay_bars_merge(lb, in, n);
-	for (int k = 0; k < n; k++)
-		wtg_lay_bars_free(&in[k]);
-	if (rc < 0)
+	if (wtg_lay_bars_build_runs(lb, t, n, v->e) < 0)
 		return -1;
 	for (int i = 0; i < lb->n; i++) {
 		struct wtg_lay_bar *b = &lb->b[i];
 		char val[sizeof b->value + 8];
 		snprintf(val, sizeof val, "%s %s", tui_run_marker(v->look, b->run), b->value);
 		wtg_strlcpy(b->value, val, sizeof b->value);
-		if (!b->first)
-			b->label[0] = '\0';
 	}
 	int x = v->x;
 	for (int k = 0; k < n && x < v->x + v->wd; k++) {

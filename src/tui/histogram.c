@@ -38,6 +38,8 @@ static void draw_ticks(const struct tui_view *v, int y, int x0, int cw, double l
 		nt = tui_log_ticks(lo, hi, cw, 8, false, ticks, 32);
 	else
 		nt = wtg_lay_lin_ticks(lo, hi, cw, ticks, 32);
+	char lab[32][32];	/* labelled so that neighbours differ ("1.10us 1.11us") */
+	wtg_lay_tick_labels(lab, ticks, nt, unit);
 	int free_from = v->x;
 	if (zeros) {
 		tui_put(v->w, y + 1, x0, 1, ax, "0");
@@ -46,8 +48,7 @@ static void draw_ticks(const struct tui_view *v, int y, int x0, int cw, double l
 	for (int i = 0; i < nt; i++) {
 		int c = col_of(ticks[i], lo, hi, log, cw);
 		tui_put(v->w, y, x0 + c, 1, ax, l->g->ax_xtick);
-		char t[32];
-		tui_fmt_tick_time(t, sizeof t, ticks[i], unit);
+		const char *t = lab[i];
 		int n = tui_width(t), sx = x0 + c - n / 2;
 		if (sx + n > v->x + v->wd)
 			sx = v->x + v->wd - n;

@@ -128,14 +128,6 @@ static void canvas_draw(const struct canvas *c, WINDOW *w, int y0, int x0, const
 
 /* ---- the chart ---- */
 
-static void fmt_xtick(const struct wtg_lay_sweep *p, char *buf, size_t len, double x)
-{
-	if (p->bytes)
-		tui_fmt_tick_size(buf, len, x);
-	else
-		tui_fmt_tick_time(buf, len, x, p->xunit);
-}
-
 /* Every run's sweep, drawn on one pair of axes (axis: the last run's, its ranges widened to all). */
 struct plot {
 	int n;
@@ -292,12 +284,13 @@ static void draw_chart(const struct tui_view *v, const struct plot *pl, int y0, 
 	int nticks = 0;
 	if (p->xlo > 0 && p->xhi > 0)
 		nticks = tui_log_ticks(p->xlo, p->xhi, cw, p->bytes ? 6 : 5, p->bytes, ticks, 32);
+	char xlab[32][32];	/* labelled so that neighbours differ ("1.10us 1.11us") */
+	wtg_lay_sweep_tick_labels(p, ticks, nticks, xlab);
 	int free_from = v->x;
 	for (int i = 0; i < nticks; i++) {
 		int c = tui_log_col(ticks[i], p->xlo, p->xhi, cw);
 		tui_put(w, axis_y, axis_x + c, 1, ax, l->g->ax_xtick);
-		char t[32];
-		fmt_xtick(p, t, sizeof t, ticks[i]);
+		const char *t = xlab[i];
 		int n = tui_width(t);
 		int sx = axis_x + c - n / 2;
 		if (sx + n > v->x + v->wd)
@@ -338,19 +331,8 @@ static void plot_build(struct plot *pl, const struct tui_view *v)
 		}
 	}
 	pl->axis = &pl->p[pl->n - 1];
-	for (int r = 0; r < pl->n - 1; r++) {
-		const struct wtg_lay_sweep *q = &pl->p[r];
-		if (q->ns == 0)
-			continue;
-		if (q->xlo > 0 && (pl->axis->xlo <= 0 || q->xlo < pl->axis->xlo))
-			pl->axis->xlo = q->xlo;
-		if (q->xhi > pl->axis->xhi)
-			pl->axis->xhi = q->xhi;
-		if (q->ymax > pl->axis->ymax)
-			pl->axis->ymax = q->ymax;
-		if (q->ylog && q->ymin > 0 && (pl->axis->ymin <= 0 || q->ymin < pl->axis->ymin))
-			pl->axis->ymin = q->ymin;
-	}
+	for (int r = 0; r < pl->n - 1; r++)
+		wtg_lay_sweep_widen(pl->axis, &pl->p[r]);
 }
 
 void tui_sweep_draw(const struct tui_view *v)

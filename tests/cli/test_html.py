@@ -1,23 +1,97 @@
 """The HTML page in a browser: headless Chromium renders wtg --format=html (of a saved run,
 tests/fixtures/views.json: the page is what is tested, not a measurement) with one chart per
 experiment, no console errors and a screenshot that is not blank (its distinct colours counted from
-the PNG, read with zlib). Skips without chromium (bootstrap installs Debian's as root)."""
+the PNG, read with zlib). Skips those without chromium (bootstrap installs Debian's as root).
+A comparison's page (two saved runs made from the fixture, the second as if measured under 8
+burners: --load'ed together) is checked without a browser too: every inline SVG is well-formed XML,
+the ratio charts stay, and each experiment both runs hold has one chart with both runs overlaid on
+one scale, each run its own colour with a legend entry naming its label and conditions."""
+import json
 import os
+import re
 import shutil
 import struct
 import subprocess
 import sys
 import tempfile
+import xml.etree.ElementTree as ET
 import zlib
 
-from wtgtest import check, datadir, finish, finish_clean, run, saved_run, skip_checks
+from wtgtest import burned, check, datadir, experiment, finish, finish_clean, run, save_json, saved_run, skip_checks
+
+# --- a comparison's page, read as XML -------------------------------------------------------------
+OVERLAID = ["valley", "threads", "readcost"]	# a sweep, bars, a histogram
+cmpdir = tempfile.mkdtemp(prefix="wtg-compare-", dir=datadir())
+quiet = json.load(open(saved_run(OVERLAID)))
+quiet["run"].pop("label", None)
+status, cmp_html, err = run("--load=" + save_json(cmpdir, quiet, "quiet.json"),
+                        "--load=" + save_json(cmpdir, burned(quiet), "burn8.json"), "--format=html")
+check(status == 0, "comparison html: exit 0 (%d: %s)" % (status, err.strip()))
+svgs = re.findall(r"<svg\b.*?</svg>", cmp_html, re.S)
+broken = []
+for text in svgs:
+    try:
+        ET.fromstring(text)
+    except ET.ParseError as e:
+        broken.append("%s: %s" % (text[:80], e))
+check(svgs and not broken, "comparison html: every inline SVG parses as XML (%d): %r" % (len(svgs), broken[:2]))
+check(cmp_html.count('aria-label="ratio chart of') >= len(OVERLAID), "comparison html: the ratio charts stay")
+overlays = {}
+for text in svgs:
+    m = re.search(r'aria-label="the runs overlaid of (\w+)"', text[:600])
+    if m:
+        overlays.setdefault(m.group(1), []).append(ET.fromstring(text))
+check(sorted(overlays) == sorted(OVERLAID) and all(len(v) == 1 for v in overlays.values()),
+      "comparison html: one overlay per experiment both runs hold: %r" % sorted(overlays))
+LEGEND = ["quiet: quiet", "burn8: burners 8 spin"]
+
+
+def texts(svg):
+    return ["".join(t.itertext()) for t in svg.iter("text")]
+
+
+def legend_named(name, svg):
+    check(all(l in texts(svg) for l in LEGEND), "%s overlay: the legend names each run and its conditions: %r"
+          % (name, [t for t in texts(svg) if ": " in t][:4]))
+
+
+valley = overlays.get("valley", [ET.Element("svg")])[0]
+lines = list(valley.iter("polyline"))
+colours = [l.get("stroke") for l in lines]
+check(len(lines) == 2 and len(set(colours)) == 2, "valley overlay: a line per run, each its own colour: %r" % colours)
+legend_named("valley", valley)
+check(set(colours) <= {l.get("stroke") for l in valley.iter("line")}, "valley overlay: the legend's lines in the "
+      "runs' colours")
+pts = [[tuple(float(c) for c in xy.split(",")) for xy in l.get("points").split()] for l in lines]
+nrows = len(experiment(quiet, "valley")["rows"])
+check(len(pts) == 2 and all(len(p) == nrows for p in pts), "valley overlay: every row of each run is a point")
+if len(pts) == 2 and len(pts[0]) == len(pts[1]):
+    check([x for x, _ in pts[0]] == [x for x, _ in pts[1]], "valley overlay: one x scale (each buffer size at one x)")
+    # y grows downwards in SVG: twice the ms per GB is higher on the chart, at every size
+    check(all(b[1] < a[1] for a, b in zip(pts[0], pts[1])), "valley overlay: one y scale, burn8's twice the ms per "
+          "GB drawn above quiet's at every size")
+readcost = overlays.get("readcost", [ET.Element("svg")])[0]
+areas = [p.get("fill") for p in readcost.iter("path") if p.get("fill-opacity")]
+check(len(areas) == 2 and areas == colours, "readcost overlay: a distribution per run, in the runs' colours: %r"
+      % areas)
+legend_named("readcost", readcost)
+check(sum(t.startswith(l + ": n ") for t in texts(readcost) for l in LEGEND) == 2,
+      "readcost overlay: each run's line of figures")
+threads = overlays.get("threads", [ET.Element("svg")])[0]
+bars = [r.get("fill") for r in threads.iter("rect") if r.get("fill") in colours and r.get("stroke") == r.get("fill")]
+n = len(experiment(quiet, "threads")["rows"])
+check(len(colours) == 2 and bars.count(colours[0]) == n and bars.count(colours[1]) == n,
+      "threads overlay: a bar per row of each run, in the run's colour: %d, %d of %d"
+      % (bars.count(colours[0]) if colours else 0, bars.count(colours[-1]) if colours else 0, n))
+legend_named("threads", threads)
 
 # without chromium nothing here can run: each assertion is reported as skipped, so the summary
 # counts them (the page itself is checked without a browser by test_svg.py)
 if shutil.which("chromium") is None:
     skip_checks(["html: exit 0", "chromium renders the page", "no console errors", "the screenshot is not blank",
-                 "the rendered page has one chart per experiment", "the private data folder is empty at the end"],
-                "chromium is not installed")
+                 "the rendered page has one chart per experiment", "chromium renders the comparison's page",
+                 "the comparison's page draws an overlay per experiment",
+                 "the private data folder is empty at the end"], "chromium is not installed")
     finish()
 
 # one experiment per view
@@ -97,5 +171,17 @@ check(n >= 8, "the screenshot is not blank: %d colours" % n)
 rc, dom, _ = chromium("--dump-dom", url)
 check(rc == 0 and dom.count('class="chart"') == len(NAMES),
       "the rendered page has one chart per experiment: %d" % dom.count('class="chart"'))
+cmp_page = os.path.join(cmpdir, "compare.html")
+with open(cmp_page, "w", encoding="utf-8") as f:
+    f.write(cmp_html)
+shot = os.path.join(out, "compare.png")
+rc, _, log = chromium("--window-size=1280,2000", "--screenshot=" + shot, "file://" + cmp_page)
+check(rc == 0 and png_colours(shot) >= 8 if os.path.exists(shot) else False,
+      "chromium renders the comparison's page, not blank: %d" % rc)
+rc, dom, _ = chromium("--dump-dom", "file://" + cmp_page)
+check(rc == 0 and dom.count('class="overlay-chart"') == len(OVERLAID),
+      "the comparison's page draws an overlay per experiment: %d (%d, %d bytes)"
+      % (dom.count('class="overlay-chart"'), rc, len(dom)))
 shutil.rmtree(out, ignore_errors=True)
+shutil.rmtree(cmpdir, ignore_errors=True)
 finish_clean()

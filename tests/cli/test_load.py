@@ -1,15 +1,21 @@
 """Saved runs come back: --load converts and compares, --baseline gates (exit 3), and every bad file
 gets one line and exit 2."""
 import copy
+import csv
+import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 
-from wtgtest import WTG, check, save_json, datadir, experiment, finish, rows, run, run_json, saved_run, series
+from wtgtest import (WTG, check, save_json, datadir, experiment, finish, rows, run, run_json, saved_run, series,
+                     skip_checks)
 
 tmp = tempfile.mkdtemp(prefix="wtg-load-")
+CMP_CSV_HEADER = ["run", "host", "experiment", "figure", "unit", "better", "run_index", "value", "ratio", "ci_low",
+                  "ci_high", "ci_method", "verdict"]
 
 
 def path(name):
@@ -174,8 +180,7 @@ for fmt in ("text", "csv", "markdown"):
 
 status, out, err = run("--load=" + base, "--load=" + other, "-o", path("cmp.csv"), "-o", path("cmp.json"))
 check(status == 0 and out == "", "a comparison goes into -o files (%d: %s)" % (status, err.strip()))
-check(open(path("cmp.csv")).readline().startswith("experiment,figure,unit,better,run,label,value,ratio"),
-      "the -o .csv holds the comparison's header")
+check(open(path("cmp.csv")).readline() == ",".join(CMP_CSV_HEADER) + "\n", "the -o .csv holds the comparison's header")
 check(json.load(open(path("cmp.json")))["figures"] == figs, "the -o .json holds the same figures")
 check(sorted(os.listdir(tmp)) == sorted(os.listdir(tmp)) and not [f for f in os.listdir(tmp) if ".json." in f or ".csv." in f],
       "no temporary file is left beside the outputs")
@@ -190,8 +195,42 @@ check(page.startswith("<!DOCTYPE html>") and page.count('aria-label="ratio chart
       and "<script" not in page, "html comparison: a page with a chart per headline figure (%d: %s)"
       % (status, err.strip()))
 nexp = len({f["experiment"] for f in figs})
-check(page.count('class="run-chart"') >= 2 * nexp, "html comparison: each run's chart of each experiment, side "
-      "by side: %d for %d experiments" % (page.count('class="run-chart"'), nexp))
+check(page.count('class="overlay-chart"') == nexp, "html comparison: each experiment's runs overlaid on one chart: "
+      "%d for %d experiments" % (page.count('class="overlay-chart"'), nexp))
+
+# the comparison's CSV from two machines, one file after the other (the second without its header):
+# every line starts with the run's label and its host, and the numbers read as numbers
+away = copy.deepcopy(doc)
+away["machine"]["hostname"] = "away-host"
+away["run"]["label"] = "away, \"quoted\""
+status, cmp1, err = run("--load=" + base, "--load=" + other, "--format=csv")
+status2, cmp2, err2 = run("--load=" + base, "--load=" + save(away, "away.json"), "--format=csv")
+check(status == 0 and status2 == 0, "two comparisons as csv (%s%s)" % (err.strip(), err2.strip()))
+both = cmp1 + cmp2.split("\n", 1)[-1]
+recs = list(csv.DictReader(io.StringIO(both)))
+check(recs and list(recs[0]) == CMP_CSV_HEADER, "comparison csv: run and host lead the header: %r"
+      % (list(recs[0]) if recs else both[:200]))
+host = doc["machine"]["hostname"]
+check({(x["run"], x["host"]) for x in recs} == {("quiet", host), ("night-run.v2", host),
+                                                ('away, "quoted"', "away-host")},
+      "comparison csv: every line names its run and host: %r" % sorted({(x["run"], x["host"]) for x in recs}))
+number = re.compile(r"-?\d+(\.\d*)?([eE][-+]?\d+)?")
+check(all(x[k] == "" or number.fullmatch(x[k]) for x in recs for k in ("value", "ratio", "ci_low", "ci_high")),
+      "comparison csv: value, ratio and the CI hold numbers or nothing")
+check(all(re.fullmatch(r"\d+", x["run_index"]) for x in recs) and
+      {x["run_index"] for x in recs if x["run"] == "quiet"} == {"0"}, "comparison csv: run_index, 0 for the first run")
+try:
+    import pandas
+    from pandas.api.types import is_numeric_dtype
+    df = pandas.concat([pandas.read_csv(io.StringIO(cmp1)), pandas.read_csv(io.StringIO(cmp2))])
+    check(list(df.columns[:2]) == ["run", "host"], "pandas: run and host first: %r" % list(df.columns))
+    check(all(is_numeric_dtype(df[c]) for c in ("run_index", "value", "ratio", "ci_low", "ci_high")),
+          "pandas: the numeric columns are numbers as read: %r" % dict(df.dtypes.astype(str)))
+    check(df.groupby("host").size().shape == (2,), "pandas: the two hosts told apart")
+except ImportError:
+    skip_checks(["pandas: run and host first", "pandas: the numeric columns are numbers as read",
+                 "pandas: the two hosts told apart"], "pandas is not installed")
+
 status, out, err = run("--load=" + base, "--load=" + other, "--format=svg", "-o", tmp + "/")
 check(status == 2 and "a comparison is written into one file, not a folder" in err,
       "svg comparison into a folder: usage error: %s" % err.strip())

@@ -235,6 +235,29 @@ def save_json(folder, doc, name):
     return p
 
 
+def burned(doc):
+    """A copy of the saved run doc as if measured under 8 burners, by construction (nothing is
+    measured): GB/s halved, times (ms, ms_per_gb, *_ns) and time samples doubled, the conditions
+    block and every row saying 8 burners; without a label, so --load names it by its file."""
+    doc = json.loads(json.dumps(doc))
+    doc["run"].pop("label", None)
+    doc["conditions"]["burners"] = 8
+    for e in doc["experiments"]:
+        for r in e["rows"]:
+            r["cond_burners"] = 8
+            for k, v in r.items():
+                if not isinstance(v, (int, float)) or isinstance(v, bool):
+                    continue
+                if k.startswith("gbps"):
+                    r[k] = v / 2
+                elif k in ("ms", "ms_per_gb") or k.endswith("_ns"):
+                    r[k] = v * 2
+        for sr in e.get("series") or []:
+            if sr["unit"] != "count":
+                sr["samples"] = [x * 2 if x is not None else None for x in sr["samples"]]
+    return doc
+
+
 def rows(exp):
     """Rows as dicts keyed by column name (schema 2 writes them so; schema 1 wrote arrays in
     column order)."""

@@ -439,6 +439,14 @@ static void test_bars_merge(void)
 		for (int i = 0; i < in[k].n; i++)
 			want += in[k].b[i].x;
 	CHECK_NEAR(sum, want, 1e-9);	/* every bar of every run, once */
+	/* built from the tables (as the dashboard and an HTML comparison do): a label once per group */
+	const struct wtg_table *runs[2] = { before, t };
+	struct wtg_lay_bars r;
+	CHECK(wtg_lay_bars_build_runs(&r, runs, 2, t->exp) == 0);
+	CHECK(r.n == m.n && r.b[1].run == 1 && r.b[1].label[0] == '\0');
+	CHECK_STR(r.b[0].label, "1 thread");
+	CHECK_STR(r.b[8].label, "5 threads");
+	wtg_lay_bars_free(&r);
 	wtg_lay_bars_free(&m);
 	wtg_lay_bars_free(&in[0]);
 	wtg_lay_bars_free(&in[1]);
