@@ -222,6 +222,7 @@ const struct wtg_experiment wtg_exp_zerofill = {
 	.typical_quick_s = 2,
 	.verdict = zerofill_verdict,
 	.essay = { "1,280 ns a zero-fill fault, 13 getpids (16 KiB pages)", NULL },
+	.terms = WTG_TERMS("zerofill", "page", "minflt", "getpid", "hugepage"),
 	.run = zerofill_run,
 	.plan = zerofill_plan,
 };
