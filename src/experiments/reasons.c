@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "wtg/util.h"
@@ -121,6 +122,19 @@ const struct wtg_why wtg_why_pagecache[] = {
 
 /* ---- wss: cache or core ---- */
 
+/* Row r's working set and, where the run placed it among the machine's caches, its level: "32K (L1)". */
+static void wss_where(const struct wtg_table *t, int r, char *buf, size_t len)
+{
+	char size[32];
+	wtg_fmt_size(size, sizeof size, (uint64_t)fmax(0, wtg_why_num(t, r, "wss")));
+	int c = wtg_table_col(t, "level");
+	const struct wtg_value *lv = c >= 0 ? &t->rows[r].v[c] : NULL;
+	if (lv && lv->type == WTG_T_TEXT && lv->s && lv->s[0])
+		snprintf(buf, len, "%s (%s)", size, lv->s);
+	else
+		snprintf(buf, len, "%s", size);
+}
+
 /* The rate is not flat over the working sets (the essay's was: core-bound): the fastest and the
  * slowest, with where. */
 static bool wss_not_flat(const struct wtg_why_in *in, struct wtg_why_vals *v)
@@ -132,8 +146,8 @@ static bool wss_not_flat(const struct wtg_why_in *in, struct wtg_why_vals *v)
 		return false;
 	v->n[0] = fast;
 	v->n[1] = slow;
-	wtg_fmt_size(v->s[0], sizeof v->s[0], (uint64_t)fmax(0, wtg_why_num(in->t, hi, "wss")));
-	wtg_fmt_size(v->s[1], sizeof v->s[1], (uint64_t)fmax(0, wtg_why_num(in->t, lo, "wss")));
+	wss_where(in->t, hi, v->s[0], sizeof v->s[0]);
+	wss_where(in->t, lo, v->s[1], sizeof v->s[1]);
 	return true;
 }
 

@@ -57,7 +57,7 @@ for size in 80x24 60x20; do
 	tm_keys 3
 	tm_wait "wss · " 5
 	check "$size wss: why here says the sum is not core-bound, from its fastest and slowest sizes" \
-		wait_for 5 tm_flat_match "why here: not core-bound: 440 GB/s at 32K, 38 at 64M"
+		wait_for 5 tm_flat_match "why here: not core-bound: 440 GB/s at 32K \(L1\), 38 at 64M \(L3\)"
 	[ "$size" = 80x24 ] && tm_screen >"$tmp/wss-$size.txt"
 	tm_keys q
 	wait_exit 10

@@ -159,15 +159,18 @@ static void test_pagecache(void)
 	wtg_table_free(&t);
 }
 
-/* wss's rows: GB/s at each working set. */
-static void wss_table(struct wtg_table *t, const double *gbps, int n)
+/* wss's rows: GB/s at each working set from 16K (x4 each), with the cache level the run placed it in
+ * when levels is set. */
+static void wss_table(struct wtg_table *t, const double *gbps, int n, bool levels)
 {
-	static const struct wtg_column cols[] = { { "wss", "B", WTG_T_INT, 0 }, { "gbps", "GB/s", WTG_T_REAL, 2 } };
+	static const struct wtg_column cols[] = { { "wss", "B", WTG_T_INT, 0 }, { "gbps", "GB/s", WTG_T_REAL, 2 },
+						  { "level", "", WTG_T_TEXT, 0 } };
+	static const char *const level[] = { "L1", "L2", "L2", "L3", "L3", "DRAM", "DRAM" };
 	wtg_table_init(t, exp_of("wss"));
-	wtg_table_set_columns(t, cols, 2);
+	wtg_table_set_columns(t, cols, levels ? 3 : 2);
 	for (int i = 0; i < n; i++) {
-		struct wtg_value v[2] = { WTG_INT((16 << 10) << (2 * i)), WTG_REAL(gbps[i]) };
-		wtg_table_add_row(t, v, 2, NULL);
+		struct wtg_value v[3] = { WTG_INT((16 << 10) << (2 * i)), WTG_REAL(gbps[i]), WTG_TEXT(level[i % 7]) };
+		wtg_table_add_row(t, v, levels ? 3 : 2, NULL);
 	}
 }
 
@@ -179,17 +182,21 @@ static void test_wss(void)
 	machine(&m, "bhyve", "Mitigation: PTI");
 	/* 16K 64K 256K 1M 4M 16M 64M */
 	const double steep[] = { 439.8, 171.7, 172.6, 98.7, 84.9, 30.0, 8.6 };
-	wss_table(&t, steep, 7);
+	wss_table(&t, steep, 7, false);
 	why("wss", &t, &m, buf, sizeof buf);
 	CHECK_STR(buf, "not core-bound: 440 GB/s at 16K, 8.6 at 64M");
 	wtg_table_free(&t);
+	wss_table(&t, steep, 7, true);
+	why("wss", &t, &m, buf, sizeof buf);
+	CHECK_STR(buf, "not core-bound: 440 GB/s at 16K (L1), 8.6 at 64M (DRAM)");
+	wtg_table_free(&t);
 	const double flat[] = { 17.5, 17.2, 16.9, 17.0, 16.8, 16.9, 16.7 };
-	wss_table(&t, flat, 7);
+	wss_table(&t, flat, 7, true);
 	why("wss", &t, &m, buf, sizeof buf);
 	CHECK_STR(buf, "");
 	wtg_table_free(&t);
 	const double fast[] = { 70, 66, 68, 65, 64, 62, 60 };
-	wss_table(&t, fast, 7);
+	wss_table(&t, fast, 7, true);
 	why("wss", &t, &m, buf, sizeof buf);
 	CHECK_STR(buf, "flat, so core-bound as in the essay, at 3.5x its speed");
 	wtg_table_free(&t);
