@@ -13,6 +13,7 @@
 /* The candidate reasons, in the order they are tried, each list ended by { NULL }. */
 extern const struct wtg_why wtg_why_syscall[];
 extern const struct wtg_why wtg_why_readcost[];
+extern const struct wtg_why wtg_why_zerofill[];
 extern const struct wtg_why wtg_why_pagecache[];
 extern const struct wtg_why wtg_why_wss[];
 extern const struct wtg_why wtg_why_uncached[];
