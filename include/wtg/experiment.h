@@ -153,7 +153,7 @@ struct wtg_why_vals {
  * way): a predicate over the run and its machine, and the sentence it fills with the measured numbers. */
 struct wtg_why {
 	bool (*holds)(const struct wtg_why_in *in, struct wtg_why_vals *v);
-	const char *say;	/* "{0} ns a crossing, {1}x the essay's: ..."; NULL ends a list */
+	const char *say;	/* "{0}x the essay's: page-table isolation on a {a} virtual machine"; NULL ends */
 };
 
 /* What the essay measured, beside what this machine shows (the lecture's "essay" line). The essay
