@@ -138,6 +138,29 @@ enum wtg_cond_bit {
 	WTG_COND_COLD = 1u << 3,	/* c: the data file evicted */
 };
 
+/* What a reason for "why here" reads: the run, the machine it was measured on, and how far the run's
+ * figure is from the essay's. */
+struct wtg_why_in {
+	const struct wtg_table *t;
+	const struct wtg_machine *m;	/* the run's machine (a saved run's own); never NULL */
+	double here;			/* the run's figure set beside the essay's (NAN: none) */
+	double essay;			/* the essay's (NAN: none) */
+	double factor;			/* here / essay, NAN when either is unknown */
+	bool apart;			/* factor beyond WTG_WHY_APART either way */
+};
+#define WTG_WHY_APART 3.0
+/* What a reason fills into its sentence: {0} .. {3} numbers, {a} {b} words (escaped when filled). */
+struct wtg_why_vals {
+	double n[4];
+	char s[2][48];
+};
+/* A likely reason this machine's figures are far from the essay's (more than 3x, or pointing the other
+ * way): a predicate over the run and its machine, and the sentence it fills with the measured numbers. */
+struct wtg_why {
+	bool (*holds)(const struct wtg_why_in *in, struct wtg_why_vals *v);
+	const char *say;	/* "{0}x the essay's: page-table isolation on a {a} virtual machine"; NULL ends */
+};
+
 /* What the essay measured, beside what this machine shows (the lecture's "essay" line). The essay
  * is "where the time goes", the write-up the experiments come from (it sums a file's bytes one
  * read() at a time and follows where the time went), with the figures its own machine measured. */
@@ -146,6 +169,9 @@ struct wtg_essay {
 	/* Whether this machine can show the essay's claim, and in words why not (e.g. "a tsc clock
 	 * gives no zero pairs"); NULL: it can, or the table does not tell yet. */
 	const char *(*cannot)(const struct wtg_table *t);
+	double value;		/* the essay's figure as a number, in the unit of here's; 0: none to set beside */
+	double (*here)(const struct wtg_table *t);	/* the run's figure beside value; NULL: the first headline's */
+	const struct wtg_why *why;	/* the candidate reasons, in order, ended by { NULL }; NULL: none */
 };
 
 /* An experiment, declared whole: what it asks, its table's columns, how it is drawn, its headline
@@ -175,6 +201,7 @@ struct wtg_experiment {
 	 * nothing to say yet. NULL: wtg_experiment_verdict's default (the first headline figure). */
 	int (*verdict)(const struct wtg_table *t, char *buf, size_t len);
 	struct wtg_essay essay;
+	const char *const *terms;	/* the glossary ids (wtg/glossary.h) of the terms the tab uses, NULL-ended */
 	unsigned self_conditions;	/* wtg_cond_bit: conditions the run sets itself (tail: burners) */
 	/* In a headless run of several experiments its replicas may be separated by the other
 	 * experiments' rounds (wtg/relay.h): it calls wtg_ctx_interleave only where it holds no helper
@@ -185,6 +212,9 @@ struct wtg_experiment {
 	 * NULL: the plan gives the typical time only */
 	void (*plan)(struct wtg_plan *p);
 };
+
+/* A NULL-ended list of glossary term ids, for .terms. */
+#define WTG_TERMS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 /* The columns of a declaration, for .cols and .ncols. */
 #define WTG_COLUMNS(a) .cols = (a), .ncols = (int)(sizeof(a) / sizeof((a)[0]))
@@ -275,6 +305,11 @@ double wtg_verdict_ratio(const struct wtg_table *t, int rn, int rd, const char *
 /* snprintf for a verdict: the length written (clamped to len - 1), 0 when a figure was not finite. */
 int wtg_verdict_fmt(char *buf, size_t len, bool ok, const char *fmt, ...) WTG_PRINTF(4, 5);
 const char *wtg_view_name(enum wtg_view v);
+/* The likely reason this machine's run t of e (measured on m, NULL: unknown) differs from the essay:
+ * the sentence of the first of e's reasons that holds, with its numbers, in buf. Returns its length,
+ * 0 when none holds (the figures agree, or wtg cannot say why). */
+int wtg_why_here(const struct wtg_experiment *e, const struct wtg_table *t, const struct wtg_machine *m, char *buf,
+		 size_t len);
 
 /* The hidden child mode of faultbase (wtg --child=MODE FILE): exit, map, or sum. Returns the exit status. */
 int wtg_faultbase_child(const char *mode, const char *path);

@@ -594,6 +594,7 @@ const struct wtg_experiment wtg_exp_bytewise = {
 	.typical_quick_s = 3,
 	.verdict = bytewise_verdict,
 	.essay = { "21 s for 64 MiB a byte per read(), under 10 ms with 64 KiB reads", NULL },
+	.terms = WTG_TERMS("read", "crossing", "usersys", "bufsize", "pagecache", "ci"),
 	.interleaves = true,
 	.run = bytewise_run,
 	.plan = bytewise_plan,

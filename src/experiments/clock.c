@@ -163,6 +163,7 @@ const struct wtg_experiment wtg_exp_clock = {
 	.typical_quick_s = 1,
 	.verdict = clock_verdict,
 	.essay = { "88,096 of 200,000 pairs read 0 ns", clock_cannot },
+	.terms = WTG_TERMS("clockpair", "clocksource", "median", "p99", "batch"),
 	.run = clock_run,
 	.plan = clock_plan,
 };

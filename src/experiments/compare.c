@@ -485,6 +485,7 @@ const struct wtg_experiment wtg_exp_compare = {
 	.typical_s = 5,
 	.typical_quick_s = 2,
 	.verdict = compare_verdict,
+	.terms = WTG_TERMS("paired", "median", "ci", "bootstrap", "burner", "background"),
 	.run = compare_run,
 	.plan = compare_plan,
 };

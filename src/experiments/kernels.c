@@ -261,6 +261,7 @@ const struct wtg_experiment wtg_exp_kernels = {
 	.verdict = kernels_verdict,
 	.typical_s = 11,
 	.typical_quick_s = 2,
+	.terms = WTG_TERMS("simd", "vectorized", "wss", "caches", "dram", "gbps"),
 	.interleaves = true,
 	.run = kernels_run,
 	.plan = kernels_plan,

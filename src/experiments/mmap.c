@@ -396,6 +396,7 @@ const struct wtg_experiment wtg_exp_mmap = {
 	.typical_quick_s = 1,
 	.verdict = mmap_verdict,
 	.essay = { "65,536 faults for 65,536 pages: a fault a page", mmap_cannot },
+	.terms = WTG_TERMS("mmap", "prefault", "page", "minflt", "majflt", "faultaround"),
 	.run = mmap_run,
 	.plan = mmap_plan,
 };

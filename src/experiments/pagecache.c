@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "why.h"
 #include "wtg/plan.h"
 
 #define PC_BUF (1u << 20)
@@ -314,8 +315,11 @@ const struct wtg_experiment wtg_exp_pagecache = {
 	.typical_s = 3,
 	.typical_quick_s = 1,
 	.verdict = pagecache_verdict,
-	.essay = { "cold 0.46 s with 12,040 faults, warm 0.05 s with 1: nine times", NULL },
+	.essay = { "cold 0.46 s with 12,040 faults, warm 0.05 s with 1: nine times", NULL, .value = 9,
+		   .here = wtg_why_pagecache_ratio, .why = wtg_why_pagecache },
 	.self_conditions = WTG_COND_COLD | WTG_COND_UNCACHED,
+	.terms = WTG_TERMS("pagecache", "coldwarm", "evict", "readahead", "mmap", "minflt", "majflt", "faultaround",
+			   "odirect"),
 	.interleaves = true,
 	.run = pagecache_run,
 	.plan = pagecache_plan,

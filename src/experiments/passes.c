@@ -187,6 +187,7 @@ const struct wtg_experiment wtg_exp_passes = {
 	.typical_quick_s = 1,
 	.verdict = passes_verdict,
 	.essay = { "30 warm passes spread, the first the slowest", NULL },
+	.terms = WTG_TERMS("coldwarm", "median", "ci", "bootstrap", "drift", "minflt"),
 	.run = passes_run,
 	.plan = passes_plan,
 };

@@ -520,6 +520,7 @@ const struct wtg_experiment wtg_exp_roofline = {
 	.verdict = roofline_verdict,
 	.typical_s = 26,
 	.typical_quick_s = 8,
+	.terms = WTG_TERMS("roofline", "intensity", "corebound", "membound", "background"),
 	.interleaves = true,
 	.run = roofline_run,
 	.plan = roofline_plan,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "why.h"
 #include "wtg/plan.h"
 
 static const long batch_sizes[] = { 1, 10, 100, 1000, 10000 };
@@ -361,7 +362,8 @@ const struct wtg_experiment wtg_exp_syscall = {
 	.typical_s = 5,
 	.typical_quick_s = 2,
 	.verdict = syscall_verdict,
-	.essay = { "89 ns a raw getpid (95 ns in a later run)", NULL },
+	.essay = { "89 ns a raw getpid (95 ns in a later run)", NULL, .value = 89, .why = wtg_why_syscall },
+	.terms = WTG_TERMS("crossing", "getpid", "batch", "median", "p99", "ci", "pti", "contended"),
 	.interleaves = true,
 	.run = syscall_run,
 	.plan = syscall_plan,

@@ -435,6 +435,7 @@ const struct wtg_experiment wtg_exp_tail = {
 	.verdict = tail_verdict,
 	.essay = { "the median holds, the tail moves when other work shares the CPUs", NULL },
 	.self_conditions = WTG_COND_BURN,
+	.terms = WTG_TERMS("tail", "p99", "median", "burner", "contended", "ci"),
 	.interleaves = true,
 	.run = tail_run,
 	.plan = tail_plan,

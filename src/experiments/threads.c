@@ -781,6 +781,7 @@ const struct wtg_experiment wtg_exp_threads = {
 	.typical_quick_s = 1,
 	.verdict = threads_verdict,
 	.essay = { "8 cores to fill the pipe: 18 GB/s a core, 95 GB/s at 8", threads_cannot },
+	.terms = WTG_TERMS("membound", "corebound", "scaling", "oversub", "gbps", "dram"),
 	.interleaves = true,
 	.run = threads_run,
 	.plan = threads_plan,

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "why.h"
 #include "wtg/plan.h"
 
 #define UC_MIN_BUF (4u << 10)
@@ -821,6 +822,9 @@ const struct wtg_experiment wtg_exp_uncached = {
 	.verdict = uncached_verdict,
 	.typical_s = 19,
 	.typical_quick_s = 2,
+	.essay = { "a random 16 KiB read 28.9 us; 16 MiB reads 8.21 GB/s", NULL, .value = 28.9,
+		   .why = wtg_why_uncached },
+	.terms = WTG_TERMS("odirect", "pagecache", "bufsize", "median", "p99", "ci"),
 	.interleaves = true,
 	.run = uncached_run,
 	.plan = uncached_plan,

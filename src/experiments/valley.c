@@ -298,6 +298,7 @@ const struct wtg_experiment wtg_exp_valley = {
 	.typical_quick_s = 3,
 	.verdict = valley_verdict,
 	.essay = { "a valley with its floor at 108 ms a GB (1 MiB reads), 10 GB/s", NULL },
+	.terms = WTG_TERMS("bufsize", "read", "crossing", "pagecache", "gbps", "ci"),
 	.interleaves = true,
 	.run = valley_run,
 	.plan = valley_plan,

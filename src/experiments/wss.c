@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 
 #include "common.h"
+#include "why.h"
 #include "wtg/plan.h"
 
 #define CHUNK (4u << 10)		/* the known sums cover 4 KiB pieces */
@@ -328,7 +329,9 @@ const struct wtg_experiment wtg_exp_wss = {
 	.typical_s = 4,
 	.typical_quick_s = 1,
 	.verdict = wss_verdict,
-	.essay = { "a flat 17 GB/s from 16 KiB (L1) to 64 MiB (DRAM): core-bound", NULL },
+	.essay = { "a flat 17 GB/s from 16 KiB (L1) to 64 MiB (DRAM): core-bound", NULL, .value = 17,
+		   .why = wtg_why_wss },
+	.terms = WTG_TERMS("wss", "caches", "dram", "corebound", "membound", "gbps", "simd"),
 	.interleaves = true,
 	.run = wss_run,
 	.plan = wss_plan,

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "why.h"
 #include "wtg/plan.h"
 
 #define ZF_SIZE (256ull << 20)
@@ -221,7 +222,9 @@ const struct wtg_experiment wtg_exp_zerofill = {
 	.typical_s = 14,
 	.typical_quick_s = 2,
 	.verdict = zerofill_verdict,
-	.essay = { "1,280 ns a zero-fill fault, 13 getpids (16 KiB pages)", NULL },
+	.essay = { "1,280 ns a zero-fill fault, 13 getpids (16 KiB pages)", NULL, .value = 1280,
+		   .why = wtg_why_zerofill },
+	.terms = WTG_TERMS("zerofill", "page", "minflt", "getpid", "hugepage"),
 	.run = zerofill_run,
 	.plan = zerofill_plan,
 };

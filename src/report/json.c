@@ -589,6 +589,10 @@ void wtg_json_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 	wtg_json_string(f, e ? wtg_view_name(e->view) : NULL);
 	fputs(",\n", f);
 	write_run_body(f, t);
+	char why[512];
+	fputs(",\n", f);
+	json_key(f, 6, "why_here");
+	wtg_json_string(f, wtg_why_here(e, t, m->machine, why, sizeof why) > 0 ? why : NULL);
 	int idx = e ? wtg_experiment_find(e->name) : -1;
 	const struct wtg_report_earlier *er = m->earlier && idx >= 0 ? &m->earlier[idx] : NULL;
 	if (er && er->n > 0) {

@@ -107,7 +107,6 @@ static void write_table(FILE *f, const struct wtg_table *t)
 
 void wtg_markdown_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int n)
 {
-	(void)m;
 	(void)n;
 	const struct wtg_experiment *e = t->exp;
 	fputs("\n## ", f);
@@ -125,6 +124,12 @@ void wtg_markdown_table(FILE *f, const struct wtg_report_meta *m, const struct w
 	}
 	if (t->nrows > 0)
 		write_table(f, t);
+	char why[512];
+	if (e && wtg_why_here(e, t, m->machine, why, sizeof why) > 0) {
+		fputs("Why here: ", f);
+		wtg_markdown_text(f, why);
+		fputs("\n\n", f);
+	}
 	int ok, warn, fail;
 	wtg_table_count_checks(t, &ok, &warn, &fail);
 	fprintf(f, "Checks: %d ok, %d warn, %d failed.\n", ok, warn, fail);

@@ -413,6 +413,11 @@ void wtg_text_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 	if (t->nrows > 0 || t->has_total)
 		putc('\n', f);
 	write_total(f, t);
+	char why[512];
+	if (e && wtg_why_here(e, t, m->machine, why, sizeof why) > 0) {
+		fputs("  why here: ", f);
+		wrap(f, 12, 12, why);
+	}
 	for (int i = 0; i < t->nchecks; i++) {
 		const struct wtg_check *c = &t->checks[i];
 		fputs(c->status == WTG_CHECK_OK ? "  ok      " : c->status == WTG_CHECK_WARN ? "  warn    " : "  FAILED  ", f);

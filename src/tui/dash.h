@@ -41,7 +41,7 @@ enum dash_event {
 };
 
 /* What sits over the dashboard; any key removes it and does nothing else. */
-enum dash_overlay { OV_NONE, OV_HELP, OV_BLANK, OV_START };
+enum dash_overlay { OV_NONE, OV_HELP, OV_BLANK, OV_START, OV_TERMS };
 
 /* The windows to redraw at the next frame (as tmux's CLIENT_REDRAW* bits). */
 enum {
@@ -169,6 +169,8 @@ const struct wtg_table *dash_before(const struct dash *d);
 const char *dash_loaded_label(const struct dash *d, int i, int tab, char *buf, size_t len);
 /* Fill v's runs drawn beside v->t (tables, labels, faded, compare) for the tab. */
 void dash_view_runs(struct dash *d, struct tui_view *v);
+/* The machine table t was measured on: a saved run's own, else this one's. */
+const struct wtg_machine *dash_machine_of(const struct dash *d, const struct wtg_table *t);
 /* The header's words for saved runs ("quiet: HOST, 2026-11-30 ..."), false when none are loaded. */
 bool dash_header_runs(const struct dash *d, char *buf, size_t len);
 /* Scroll the tab's rows by delta (positive: back towards the first row). */
@@ -214,6 +216,8 @@ void dash_save_screen(struct dash *d, int key);
 
 /* The three panels under the box (panels.c); nothing on a compact screen. */
 void dash_draw_panels(struct dash *d);
+/* The terms the current tab uses, one line each, over the dashboard (terms.c). */
+void dash_draw_terms(struct dash *d);
 /* Redraw what is dirty (all of it under an overlay's end or a resize) and update the terminal. */
 void dash_draw(struct dash *d, int64_t now);
 

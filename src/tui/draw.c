@@ -411,7 +411,31 @@ static void dim_label(WINDOW *w, int y, attr_t a, const wchar_t *label)
 		mvwchgat(w, y, (int)(at - row), (int)wcslen(label), a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL);
 }
 
-/* The verdict large under the title and the essay's line; returns the lines used. */
+/* "why here: ..." when this machine's figures are far from the essay's and wtg can say why, from the
+ * run on screen and the machine it ran on (a saved run's own). */
+static void why_line(const struct dash *d, const struct wtg_table *t, char *buf, size_t len)
+{
+	char why[256];
+	buf[0] = '\0';
+	if (wtg_why_here(wtg_experiments[d->tab], t, dash_machine_of(d, t), why, sizeof why) > 0)
+		snprintf(buf, len, "why here: %s", why);
+}
+
+/* The essay's line under the verdict in normal weight: one line, centred and cut with an ellipsis on
+ * a small screen, else up to two (the second cut with one); returns the lines used. */
+static int lead_line(struct dash *d, WINDOW *vw, int y, int vwid, const char *s)
+{
+	if (!s[0])
+		return 0;
+	if (d->compact || d->rows <= FULL_ROWS) {
+		int w = tui_width(s) < vwid - 2 ? tui_width(s) : vwid - 2;
+		tui_put_clip(vw, y, 1 + (vwid - 2 - w) / 2, vwid - 2, A_NORMAL, &d->look, s);
+		return 1;
+	}
+	return tui_wrap_clip(vw, y, 1, vwid - 2, 2, A_NORMAL, &d->look, true, s);
+}
+
+/* The verdict large under the title, the essay's line and why here; returns the lines used. */
 static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int vh, int vwid)
 {
 	const struct wtg_experiment *e = wtg_experiments[d->tab];
@@ -434,17 +458,17 @@ static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int 
 		y = BIG_H + 1;
 	if (v[0])
 		y += tui_wrap(vw, y, 1, vwid - 2, 2, va | A_UNDERLINE, true, v);
-	/* the essay's line in normal weight (dim is faint on a projector), its labels dim */
+	/* the essay's line and why here in normal weight (dim is faint on a projector), their labels dim */
+	char why[320];
+	why_line(d, t, why, sizeof why);
 	int ey = y;
-	if (es[0] && (d->compact || d->rows <= FULL_ROWS)) {
-		int w = tui_width(es) < vwid - 2 ? tui_width(es) : vwid - 2;
-		tui_put_clip(vw, y++, 1 + (vwid - 2 - w) / 2, vwid - 2, A_NORMAL, l, es);
-	} else if (es[0]) {
-		y += tui_wrap(vw, y, 1, vwid - 2, 2, A_NORMAL, true, es);
-	}
+	y += lead_line(d, vw, y, vwid, es);
+	if (why[0])	/* the reason whole where two lines hold it: it is what the line is for */
+		y += tui_wrap_clip(vw, y, 1, vwid - 2, 2, A_NORMAL, l, true, why);
 	for (; ey < y; ey++) {
 		dim_label(vw, ey, tui_attr(l, TR_DIM), L"essay:");
 		dim_label(vw, ey, tui_attr(l, TR_DIM), L"here:");
+		dim_label(vw, ey, tui_attr(l, TR_DIM), L"why here:");
 	}
 	return y + draw_in_order(d, t, vw, y, vwid);
 }
@@ -779,7 +803,7 @@ static void draw_start(struct dash *d)
 	snprintf(buf, sizeof buf, "the lecture: %s", order);
 	y += centre(vw, y, vwid, A_NORMAL, buf) + 1;
 	y += centre(vw, y, vwid, tui_attr(l, TR_KEY), "PageDown/PageUp next/previous   1-9 0 !-& a tab   r rerun");
-	y += centre(vw, y, vwid, tui_attr(l, TR_KEY), "b p u c conditions   n notes   v compare's pair");
+	y += centre(vw, y, vwid, tui_attr(l, TR_KEY), "b p u c conditions   n notes   t terms   v compare's pair");
 	y += centre(vw, y, vwid, tui_attr(l, TR_KEY), "a autoplay   . blank   ? help   q quit");
 	if (y + 1 < vh)
 		centre(vw, y + 1, vwid, A_BOLD | A_BLINK, "press a key to begin");
@@ -831,6 +855,8 @@ void dash_draw(struct dash *d, int64_t now)
 			draw_status(d);
 		if (d->overlay == OV_HELP)
 			draw_help(d);
+		else if (d->overlay == OV_TERMS)
+			dash_draw_terms(d);
 	}
 	doupdate();
 }

@@ -179,6 +179,12 @@ static void blank(struct dash *d, int key)
 	dash_set_overlay(d, OV_BLANK);
 }
 
+static void terms(struct dash *d, int key)
+{
+	(void)key;
+	dash_set_overlay(d, OV_TERMS);
+}
+
 static void help(struct dash *d, int key)
 {
 	(void)key;
@@ -239,7 +245,8 @@ const struct dash_key dash_keys[] = {
 	{ { 'a' }, "a", "a .", "autoplay in lecture order; any key stops / blank", "a", "autoplay", false,
 	  autoplay },
 	{ { '.' }, ".", NULL, NULL, NULL, NULL, false, blank },
-	{ { 'n' }, "n", "n", "notes and checks: show / fold (folded: how many)", NULL, NULL, false, notes },
+	{ { 'n' }, "n", "n  t", "notes and checks: show / fold; t: this tab's terms", NULL, NULL, false, notes },
+	{ { 't' }, "t", NULL, NULL, NULL, NULL, false, terms },
 	{ { 'v' }, "v", "v", "compare: the next pair (experiment, condition), rerun", NULL, NULL, false,
 	  compare_pair },
 	{ { 's' }, "s", "s", "save the results: wtg-DATE-TIME.json .html .csv", "s", "save", false,

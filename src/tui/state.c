@@ -421,6 +421,15 @@ void dash_step_back(struct dash *d)
 		    h->n);
 }
 
+const struct wtg_machine *dash_machine_of(const struct dash *d, const struct wtg_table *t)
+{
+	for (int i = 0; i < d->nloaded; i++)
+		for (int k = 0; k < WTG_MAX_EXP; k++)
+			if (t == &d->loaded[i].tables[k])
+				return &d->loaded[i].meta.machine;
+	return &d->s->machine;
+}
+
 bool dash_header_runs(const struct dash *d, char *buf, size_t len)
 {
 	if (d->nloaded == 0)

@@ -83,6 +83,9 @@ int tui_printf(WINDOW *w, int y, int x, int maxw, attr_t a, const char *fmt, ...
 int tui_put_clip(WINDOW *w, int y, int x, int maxw, attr_t a, const struct tui_look *l, const char *s);
 /* Word-wrap s into at most maxlines lines of width columns from (y, x); returns the lines used. */
 int tui_wrap(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, bool centred, const char *s);
+/* The same, the last line cut with an ellipsis when s needs more lines than maxlines. */
+int tui_wrap_clip(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, const struct tui_look *l, bool centred,
+		  const char *s);
 /* Repeat a glyph n times. */
 void tui_repeat(WINDOW *w, int y, int x, int n, attr_t a, const char *glyph);
 /* Frame the whole window, with a title on the top edge and an optional right-hand title. */

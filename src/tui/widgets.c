@@ -182,6 +182,28 @@ int tui_wrap(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, bool ce
 	return lines;
 }
 
+int tui_wrap_clip(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, const struct tui_look *l, bool centred,
+		  const char *s)
+{
+	int lines = 0;
+	char line[1024];
+	while (*s && lines < maxlines && width > 0) {
+		const char *next;
+		size_t take = wtg_wrap_next(s, width, true, &next);
+		if (lines + 1 == maxlines && *next)
+			take = strlen(s);	/* the last line takes the rest, cut with an ellipsis */
+		if (take >= sizeof line)
+			take = sizeof line - 1;
+		memcpy(line, s, take);
+		line[take] = '\0';
+		int lw = tui_width(line) < width ? tui_width(line) : width;
+		tui_put_clip(w, y + lines, centred ? x + (width - lw) / 2 : x, width, a, l, line);
+		lines++;
+		s = next;
+	}
+	return lines;
+}
+
 /* ---- the footer every view shares ---- */
 
 int tui_put_clip(WINDOW *w, int y, int x, int maxw, attr_t a, const struct tui_look *l, const char *s)

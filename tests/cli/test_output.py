@@ -99,6 +99,14 @@ for n, h in heads:
 syscall = experiment(saved_doc, "syscall") or {}
 check(syscall.get("verdict", "").startswith("one kernel crossing = "), "syscall's verdict line: %r"
       % syscall.get("verdict"))
+# why here: the saved run's machine (bhyve, page-table isolation) and its 1,113 ns against the essay's 89
+check(syscall.get("why_here") == "13x the essay's: page-table isolation on a bhyve virtual machine",
+      "syscall's why_here names what the saved machine record says: %r" % syscall.get("why_here"))
+check((experiment(saved_doc, "clock") or {}).get("why_here", "missing") is None,
+      "an experiment without declared reasons has why_here null")
+status, text_out, err = run("--load", FIXTURE, "--format=text")
+check(status == 0 and "  why here: 13x the essay's: page-table isolation on a bhyve virtual machine\n" in text_out,
+      "the text report writes the why-here line (%d: %s)" % (status, err.strip()))
 sc = syscall.get("headlines", [])
 check(len(sc) == 1 and sc[0]["ci_low"] <= sc[0]["value"] <= sc[0]["ci_high"],
       "syscall's headline holds its interval: %r" % sc)

@@ -1,0 +1,224 @@
+/* reasons.c: the reasons "why here" chooses among, per experiment (see whyhere.c). Each is a predicate
+ * over the run's table and its machine record, from what wtg measured (faults, contended batches,
+ * rates across sizes) or read (page-table isolation, a hypervisor), and the sentence it fills; the
+ * sentences stay under about 64 columns so "why here: ..." is one line at 80 columns. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "wtg/util.h"
+#include "why.h"
+
+/* ---- a kernel crossing (syscall's getpid, readcost's 1-byte read) ---- */
+
+/* Far slower than the essay's (by the factor, {0}) on a machine whose record says why: page-table
+ * isolation (every crossing switches page tables) when pti is set, a hypervisor (named in {a}: its
+ * exits, its virtual disk) when vm is. */
+static bool slower_with(const struct wtg_why_in *in, struct wtg_why_vals *v, bool pti, bool vm)
+{
+	if (!in->apart || in->factor < 1 || (pti && !wtg_why_pti(in->m)) ||
+	    (vm && !wtg_why_vm(in->m, v->s[0], sizeof v->s[0])))
+		return false;
+	v->n[0] = in->factor;
+	return true;
+}
+
+static bool crossing_pti_vm(const struct wtg_why_in *in, struct wtg_why_vals *v)
+{
+	return slower_with(in, v, true, true);
+}
+
+static bool crossing_pti(const struct wtg_why_in *in, struct wtg_why_vals *v)
+{
+	return slower_with(in, v, true, false);
+}
+
+/* Far slower on a virtual machine (zerofill: the host may fault too; uncached: its virtual disk). */
+static bool slower_on_vm(const struct wtg_why_in *in, struct wtg_why_vals *v)
+{
+	return slower_with(in, v, false, true);
+}
+
+#define CROSSING_REASONS \
+	{ crossing_pti_vm, "{0}x the essay's: page-table isolation on a {a} virtual machine" }, \
+	{ crossing_pti, "{0}x the essay's: page-table isolation (PTI) on every crossing" }
+
+/* The median per call rises at the largest batch (the essay's fell a little there) while batches of
+ * that size waited for a CPU: the median takes them in when too few quiet ones remain. */
+static bool syscall_contended(const struct wtg_why_in *in, struct wtg_why_vals *v)
+{
+	double big = wtg_verdict_value(in->t, "batch", "10000", "median_ns");
+	double mid = wtg_verdict_value(in->t, "batch", "1000", "median_ns");
+	double busy = wtg_verdict_value(in->t, "batch", "10000", "contended");
+	if (!(mid > 0) || !(big > 1.5 * mid) || !(busy > 0))
+		return false;
+	v->n[0] = big / mid;
+	v->n[1] = busy;
+	v->n[2] = wtg_verdict_value(in->t, "batch", "10000", "batches");
+	return true;
+}
+
+const struct wtg_why wtg_why_syscall[] = {
+	CROSSING_REASONS,
+	{ syscall_contended, "median x{0} at batch 10,000: {1} of {2} batches waited for a CPU" },
+	{ NULL, NULL },
+};
+
+const struct wtg_why wtg_why_readcost[] = {
+	CROSSING_REASONS,
+	{ NULL, NULL },
+};
+
+/* ---- zerofill: what a page fault costs ---- */
+
+/* Far slower than the essay's with transparent huge pages: one fault zeroes a huge page, many small
+ * pages' worth (the rows count faults per page). */
+static bool zerofill_huge(const struct wtg_why_in *in, struct wtg_why_vals *v)
+{
+	double fpp = wtg_verdict_value(in->t, NULL, NULL, "faults_per_page");
+	if (!in->apart || in->factor < 1 || !(fpp > 0) || fpp > 0.5)
+		return false;
+	v->n[0] = in->factor;
+	v->n[1] = 1 / fpp;
+	return true;
+}
+
+/* Far faster than the essay's with smaller pages than its 16 KiB: less to zero a fault. */
+static bool zerofill_small_pages(const struct wtg_why_in *in, struct wtg_why_vals *v)
+{
+	double page = wtg_verdict_value(in->t, NULL, NULL, "page_size");
+	if (!in->apart || in->factor > 1 || !(page > 0) || page >= 16384)
+		return false;
+	v->n[0] = 1 / in->factor;
+	wtg_fmt_size(v->s[0], sizeof v->s[0], (uint64_t)page);
+	return true;
+}
+
+const struct wtg_why wtg_why_zerofill[] = {
+	{ zerofill_huge, "{0}x the essay's: huge pages, one fault zeroes {1} pages" },
+	{ zerofill_small_pages, "{0}x faster than the essay's: {a} pages to zero, not 16K" },
+	{ slower_on_vm, "{0}x the essay's: on a {a} virtual machine the host may fault too" },
+	{ NULL, NULL },
+};
+
+/* ---- pagecache: disk or RAM ---- */
+
+/* The warm pass that is not mapped (the buffered read), -1 when none. */
+static int warm_read_row(const struct wtg_table *t)
+{
+	int pc = wtg_table_col(t, "pass"), mc = wtg_table_col(t, "method");
+	for (int r = 0; pc >= 0 && mc >= 0 && r < t->nrows; r++) {
+		const struct wtg_value *p = &t->rows[r].v[pc], *m = &t->rows[r].v[mc];
+		if (p->type == WTG_T_TEXT && p->s && strcmp(p->s, "warm") == 0 && m->type == WTG_T_TEXT && m->s &&
+		    strcmp(m->s, "mmap") != 0)
+			return r;
+	}
+	return -1;
+}
+
+/* The warm mapped pass is far slower than the warm read (the essay's mapped sum kept pace with its
+ * reads): its faults cost that much here, each the time it adds over the read, per fault. */
+static bool mmap_faults_cost(const struct wtg_why_in *in, struct wtg_why_vals *v)
+{
+	int rr = warm_read_row(in->t), rm = wtg_why_row(in->t, "pass", "warm", "method", "mmap");
+	double gr = wtg_why_num(in->t, rr, "gbps"), gm = wtg_why_num(in->t, rm, "gbps");
+	double faults = wtg_why_num(in->t, rm, "minflt") + wtg_why_num(in->t, rm, "majflt");
+	double extra_ms = wtg_why_num(in->t, rm, "ms") - wtg_why_num(in->t, rr, "ms");
+	if (!(gm > 0) || !(gr > WTG_WHY_APART * gm) || !(faults > 0) || !(extra_ms > 0))
+		return false;
+	v->n[0] = gm;
+	v->n[1] = gr;
+	v->n[2] = faults;
+	v->n[3] = extra_ms * 1000 / faults;
+	return true;
+}
+
+/* Cold reads barely slower than warm ones on a virtual machine: its disk is a file on the host,
+ * whose own page cache may still hold what this guest evicted. */
+static bool cold_host_cache(const struct wtg_why_in *in, struct wtg_why_vals *v)
+{
+	if (!in->apart || in->factor > 1 || !wtg_why_vm(in->m, v->s[0], sizeof v->s[0]))
+		return false;
+	v->n[0] = in->here;
+	return true;
+}
+
+double wtg_why_pagecache_ratio(const struct wtg_table *t)
+{
+	double cold = wtg_why_num(t, wtg_why_row(t, "pass", "cold", NULL, NULL), "gbps");
+	double warm = wtg_why_num(t, warm_read_row(t), "gbps");
+	return cold > 0 ? warm / cold : NAN;
+}
+
+const struct wtg_why wtg_why_pagecache[] = {
+	{ mmap_faults_cost, "warm mmap {0} GB/s, read {1}: each of {2} faults costs {3} us" },
+	{ cold_host_cache, "warm only {0}x cold: the {a} host may still cache this disk" },
+	{ NULL, NULL },
+};
+
+/* ---- wss: cache or core ---- */
+
+/* Row r's working set and, where the run placed it among the machine's caches, its level: "32K (L1)". */
+static void wss_where(const struct wtg_table *t, int r, char *buf, size_t len)
+{
+	char size[32];
+	wtg_fmt_size(size, sizeof size, (uint64_t)fmax(0, wtg_why_num(t, r, "wss")));
+	int c = wtg_table_col(t, "level");
+	const struct wtg_value *lv = c >= 0 ? &t->rows[r].v[c] : NULL;
+	if (lv && lv->type == WTG_T_TEXT && lv->s && lv->s[0])
+		snprintf(buf, len, "%s (%s)", size, lv->s);
+	else
+		snprintf(buf, len, "%s", size);
+}
+
+/* The rate is not flat over the working sets (the essay's was: core-bound): the fastest and the
+ * slowest, with where. */
+static bool wss_not_flat(const struct wtg_why_in *in, struct wtg_why_vals *v)
+{
+	int hi, lo;
+	double fast = wtg_verdict_extreme(in->t, NULL, NULL, "gbps", 1, &hi);
+	double slow = wtg_verdict_extreme(in->t, NULL, NULL, "gbps", -1, &lo);
+	if (!(slow > 0) || !(fast > WTG_WHY_APART * slow))
+		return false;
+	v->n[0] = fast;
+	v->n[1] = slow;
+	wss_where(in->t, hi, v->s[0], sizeof v->s[0]);
+	wss_where(in->t, lo, v->s[1], sizeof v->s[1]);
+	return true;
+}
+
+/* Flat as the essay's, at another speed: the core's own rate. */
+static bool wss_other_core(const struct wtg_why_in *in, struct wtg_why_vals *v)
+{
+	if (!in->apart)
+		return false;
+	v->n[0] = in->factor;
+	return true;
+}
+
+const struct wtg_why wtg_why_wss[] = {
+	{ wss_not_flat, "not core-bound: {0} GB/s at {a}, {1} at {b}" },
+	{ wss_other_core, "flat, so core-bound as in the essay, at {0}x its speed" },
+	{ NULL, NULL },
+};
+
+/* ---- uncached: the storage path ---- */
+
+/* Random reads far faster than the essay's where O_DIRECT was refused: the page cache served them. */
+static bool uncached_not_direct(const struct wtg_why_in *in, struct wtg_why_vals *v)
+{
+	int r = wtg_why_row(in->t, "mode", "random", NULL, NULL), c = wtg_table_col(in->t, "mechanism");
+	const struct wtg_value *m = r >= 0 && c >= 0 ? &in->t->rows[r].v[c] : NULL;
+	if (!in->apart || in->factor > 1 || !m || m->type != WTG_T_TEXT || !m->s || strcmp(m->s, "direct") == 0)
+		return false;
+	v->n[0] = 1 / in->factor;
+	return true;
+}
+
+const struct wtg_why wtg_why_uncached[] = {
+	{ uncached_not_direct, "{0}x faster than the essay's: no O_DIRECT, the page cache served" },
+	{ slower_on_vm, "{0}x the essay's: every read crosses the {a} virtual disk" },
+	{ NULL, NULL },
+};
