@@ -24,3 +24,8 @@ void wtg_ctx_progress(struct wtg_ctx *ctx, int step, int nsteps, const char *lab
 		atomic_store(ctx->heartbeat, wtg_now_ns());
 	wtg_table_progress(ctx->t, step, nsteps, label);
 }
+
+void wtg_ctx_work(struct wtg_ctx *ctx, double done, double total)
+{
+	wtg_table_work(ctx->t, done, total);
+}

@@ -268,6 +268,15 @@ static void run_one(struct wtg_session *s, int idx, const struct wtg_compare_pai
 		.machine = &s->machine,
 		.compare = *pair,
 	};
+	/* c: the next run that reads the data file takes the request; one that measures cold starts
+	 * on a file evicted again now, one whose warm-up reads it back says so when it ends */
+	bool cold = e->needs_datafile && wtg_cold_take();
+	bool not_cold = cold && !e->measures_cold && !(e->self_conditions & WTG_COND_COLD);
+	if (cold && e->measures_cold) {
+		wtg_datafile_evict(&s->df);
+		ctx.cold = true;
+		wtg_table_set_cold(t, true);
+	}
 	uint64_t seed = s->opt->seed;
 	for (const char *c = e->name; *c; c++)
 		seed = (seed ^ (uint64_t)(unsigned char)*c) * 0x100000001b3ull;
@@ -292,6 +301,8 @@ static void run_one(struct wtg_session *s, int idx, const struct wtg_compare_pai
 	t->total = total;
 	t->has_total = true;
 	pthread_mutex_unlock(&t->lock);
+	if (not_cold)
+		wtg_table_note(t, "%s", WTG_NOT_COLD_NOTE);
 	wtg_table_set_state(t, final_state(s, t, rc));
 }
 
@@ -445,6 +456,9 @@ void wtg_session_status(struct wtg_session *s, int idx, struct wtg_run_status *s
 	st->started_ns = t->started_ns;
 	st->finished_ns = t->finished_ns;
 	st->expected_ns = t->expected_ns;
+	st->work_done = t->work_done;
+	st->work_total = t->work_total;
+	st->work_ns = t->work_ns;
 	st->nrows = t->nrows;
 	pthread_mutex_unlock(&t->lock);
 }

@@ -567,6 +567,8 @@ static void write_run_body(FILE *f, const struct wtg_table *t)
 	write_checks_notes(f, t);
 	write_headlines(f, t);
 	write_series(f, t);
+	if (t->cold)
+		fputs("      \"cold_cache\": true,\n", f);
 	write_probe(f, t);
 }
 
