@@ -104,9 +104,28 @@ static void test_apart(void)
 	wtg_table_free(&big2);
 }
 
+/* passes: a pass is the whole file, whose size --size sets */
+static void test_passes(void)
+{
+	static const char *const cols[] = { "operation", "median_ns", "ci_low_ns", "ci_high_ns", "bytes" };
+	const struct wtg_headline *h = first_headline("passes");
+	struct wtg_table a, b;
+	struct wtg_value va[] = { WTG_TEXT("pass"), WTG_REAL(12e6), WTG_REAL(11e6), WTG_REAL(13e6), WTG_INT(64 << 20) };
+	struct wtg_value vb[] = { WTG_TEXT("pass"), WTG_REAL(3e6), WTG_REAL(2.9e6), WTG_REAL(3.1e6), WTG_INT(16 << 20) };
+	one_row(&a, "passes", cols, va, 5);
+	one_row(&b, "passes", cols, vb, 5);
+	struct wtg_gate_pair p;
+	wtg_gate_pair(h, &a, &b, 1, 0, 0, &p);
+	CHECK(p.v == WTG_V_APART);	/* not "faster" by x0.25 */
+	CHECK_STR(p.why, "bytes 64M vs 16M");
+	wtg_table_free(&a);
+	wtg_table_free(&b);
+}
+
 int main(void)
 {
 	test_per_byte();
 	test_apart();
+	test_passes();
 	return unit_done("test_compare");
 }
