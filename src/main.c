@@ -176,11 +176,18 @@ static void progress_begin(struct progress *p, struct wtg_session *s, const stru
 	}
 }
 
-/* Seconds the current experiment has left: from the share of its steps done once one is, else its
- * estimate less the time it has run (never below 0). */
+/* Seconds the current experiment has left: from the work it reports (each step by its cost), else
+ * from the share of its steps done once one is, else its estimate less the time it has run (never
+ * below 0). */
 static double current_left_s(const struct progress *p, const struct wtg_run_status *cur, int64_t now)
 {
 	double in = cur->started_ns > 0 ? (double)(now - cur->started_ns) / 1e9 : 0;
+	if (cur->work_total > 0 && cur->work_done > 0 && cur->work_ns > 0) {
+		struct wtg_run_progress pr = { .work_done = cur->work_done, .work_total = cur->work_total,
+					   .work_elapsed_ns = now - cur->work_ns };
+		double frac;
+		return wtg_progress_left_ns(&pr, &frac) / 1e9;
+	}
 	int done = cur->step - 1;	/* step k of n: k - 1 finished */
 	if (cur->nsteps > 0 && done >= 1 && done <= cur->nsteps)
 		return in * (cur->nsteps - done) / done;

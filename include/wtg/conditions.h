@@ -128,6 +128,13 @@ int wtg_iomode_open(const struct wtg_datafile *df, bool *direct);
 /* Before a pass: evict when the mode is "evicting". */
 void wtg_iomode_before_pass(const struct wtg_datafile *df);
 
+/* ---- cold cache (c; src/conditions/iomode.c) ---- */
+/* c emptied the page cache of the data file: the next run that reads the file measures it cold. */
+void wtg_cold_request(void);
+/* Whether a cold run is asked for; take: and clear the request (the run that starts takes it). */
+bool wtg_cold_requested(void);
+bool wtg_cold_take(void);
+
 /* The data file the I/O mode applies to (set once it is ready). */
 void wtg_cond_set_datafile(const struct wtg_datafile *df);
 /* df NULL: the one set with wtg_cond_set_datafile. */

@@ -44,6 +44,9 @@ struct wtg_ctx {
 	 * place among them; NULL when it runs alone */
 	struct wtg_relay *relay;
 	int relay_slot;
+	/* c emptied the page cache of the data file for this run, and the experiment measures_cold:
+	 * no warm-up reads the file back, each sample starts on an evicted file */
+	bool cold;
 };
 
 #define WTG_OK 0
@@ -94,8 +97,20 @@ struct wtg_headline {
 	const char *col;		/* the value; NULL: the median of the series */
 	const char *lo_col, *hi_col;	/* its 95% CI columns, NULL when none */
 	const char *series;		/* its raw samples (a series name), NULL when none */
-	const char *unit;		/* col's unit */
+	const char *unit;		/* col's unit (per_col's: the figure's) */
 	bool higher_better;		/* GB/s; times are lower-is-better */
+	/* Per unit of work: the figure is col x per_scale / per_col of the same row (ms for the slice x
+	 * 1e6 / bytes = ns per byte), its CI and samples scaled alike, so runs that did different
+	 * amounts of work (--size, --quick) compare; NULL: col as it stands. */
+	const char *per_col;
+	double per_scale;
+	/* A figure that is not per unit of work: the column of its row that says what work it covers
+	 * (a span, a thread count); runs whose rows differ there are not compared. NULL: none. */
+	const char *work_col;
+	/* The figure is itself a ratio within a run (tail's p99 with burners over without): before ->
+	 * after gives both runs' values, the after one with its CI ("x1.50 -> x3.20 [CI 2.61-3.90]"),
+	 * not a ratio of ratios. */
+	bool is_ratio;
 };
 
 #define WTG_MAX_HEADLINES 2
@@ -103,15 +118,22 @@ struct wtg_headline {
 /* The headline figures e's descriptor declares (n of them, 0 when it has none). */
 const struct wtg_headline *wtg_headlines_of(const struct wtg_experiment *e, int *n);
 
-/* A figure taken from a table: its value, CI and raw samples (pointing into the table). */
+/* A figure taken from a table: its value, CI and raw samples (pointing into the table; none for a
+ * per-unit figure, whose CI is scaled instead). */
 struct wtg_figure {
 	bool found;
 	double value, lo, hi;		/* lo, hi NAN without CI columns */
 	const double *samples;
 	size_t nsamples;
+	double work;			/* the headline's work_col in the figure's row, NAN without one */
 };
 /* Read h's figure from t (t locked by the caller, or not shared). */
 void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, struct wtg_figure *f);
+
+/* Whether two figures of headline h can be compared: false when h's work_col differs between them
+ * (then why gets "64M vs 16M wss"), true otherwise. */
+bool wtg_figure_comparable(const struct wtg_headline *h, const struct wtg_figure *a, const struct wtg_figure *b,
+			   char *why, size_t len);
 
 /* now/base and its 95% CI: a percentile bootstrap of the ratio of medians (resamples drawn with a
  * generator seeded with seed) when both have raw samples, else one combined from the two CIs (each
@@ -129,6 +151,10 @@ struct wtg_pairing {
 	const char *what;	/* the figure in words */
 	bool is_default;	/* compare pairs this one when --compare does not say */
 };
+
+/* What a run under c that cannot be cold says (its note, and c's notice on its tab). */
+#define WTG_NOT_COLD_NOTE "c emptied the page cache of the data file, but this run is not cold: its warm-up " \
+	"reads the file back before it measures (mmap measures cold under c, pagecache always)"
 
 /* The conditions a teacher toggles, as bits: for an experiment that sets one itself. */
 enum wtg_cond_bit {
@@ -207,6 +233,10 @@ struct wtg_experiment {
 	 * experiments' rounds (wtg/relay.h): it calls wtg_ctx_interleave only where it holds no helper
 	 * thread, burner or condition of its own, and warms up again after one. */
 	bool interleaves;
+	/* Under c the run measures the data file cold (ctx->cold: it skips the warm-up that would read
+	 * the file back and evicts it before each sample). A run that reads the data file without it
+	 * says it cannot be cold. */
+	bool measures_cold;
 	int (*run)(struct wtg_ctx *ctx);	/* never NULL (wtg_experiment_check) */
 	/* --dry-run: the rows run would make on this machine, from the same variant lists (wtg/plan.h);
 	 * NULL: the plan gives the typical time only */
@@ -251,6 +281,9 @@ double wtg_ctx_run_offset_s(const struct wtg_ctx *ctx);
 bool wtg_ctx_cancelled(struct wtg_ctx *ctx);
 /* Progress for the bar: step of nsteps, label such as "bufsize 256K". Beats the heartbeat. */
 void wtg_ctx_progress(struct wtg_ctx *ctx, int step, int nsteps, const char *label);
+/* The work done of the whole run's, in one unit (expected ns, bytes, calls): the time left then
+ * comes from each remaining step's cost, not the step count (wtg_table_work). */
+void wtg_ctx_work(struct wtg_ctx *ctx, double done, double total);
 
 /* The ordered registry (src/experiments/experiments.c). */
 extern const struct wtg_experiment *const wtg_experiments[];

@@ -24,13 +24,28 @@ struct wtg_gate_run {
 bool wtg_gate_any_table(const struct wtg_gate_run *runs, int nruns, int idx);
 
 enum wtg_verdict { WTG_V_NONE = 0, WTG_V_SAME, WTG_V_FASTER, WTG_V_SLOWER, WTG_V_REGRESSION,
-		   WTG_V_MISSING };
+		   WTG_V_MISSING, WTG_V_APART };
 
 /* How a ratio reads: faster / slower when the CI excludes 1 (no change otherwise, and without a
  * CI), regression when worse by more than threshold (a fraction, 0 for none) with the CI excluding
  * it. */
 enum wtg_verdict wtg_verdict_of(double ratio, double lo, double hi, bool higher_better, double threshold);
 const char *wtg_verdict_name(enum wtg_verdict v);
+
+/* One headline figure of two runs side by side: the same reading for the dashboard's before -> after
+ * and the headless comparison. */
+struct wtg_gate_pair {
+	struct wtg_figure base, now;
+	double ratio, lo, hi;		/* now / base with its 95% CI (NAN: none) */
+	const char *method;		/* wtg_ratio_ci's */
+	enum wtg_verdict v;		/* MISSING: a side lacks the figure; APART: not comparable */
+	char why[96];			/* APART: what differs between the runs' work ("wss 64M vs 16M") */
+};
+/* Read h's figure from base and now and compare them (threshold as for wtg_verdict_of). Runs whose
+ * work differs (the headline's work_col) are APART, never a ratio. max_boot > 0: a side with more
+ * raw samples than that takes the CIs' combination instead of the bootstrap (a screen stays live). */
+void wtg_gate_pair(const struct wtg_headline *h, const struct wtg_table *base, const struct wtg_table *now,
+		   uint64_t seed, double threshold, size_t max_boot, struct wtg_gate_pair *out);
 
 /* Lines naming what differs between the first run and run r that changes what figures mean
  * (machine, options, conditions); one "wtg: warning: ..." line per run on f. Returns how many. */

@@ -52,6 +52,9 @@ struct wtg_report_earlier {
 	int n;
 	const struct wtg_table *t[WTG_REPORT_MAX_EARLIER];
 	const char *label[WTG_REPORT_MAX_EARLIER];
+	/* the run the tab shows when the session has not run it (a saved one, --load): written as the
+	 * table in place of the session's idle one; NULL: none */
+	const struct wtg_table *shown;
 };
 
 struct wtg_report_meta {
@@ -76,6 +79,9 @@ struct wtg_report_meta {
 	int ntables;				/* how many */
 	struct wtg_report_tally tally;		/* over them */
 	const struct wtg_report_earlier *earlier;	/* by registry index (the session's), NULL: none */
+	/* by registry index: a table written in place of the session's, which has not run (earlier's
+	 * shown), NULL: the session's own */
+	const struct wtg_table *instead[WTG_MAX_EXP];
 };
 
 /* Fill m from a live session for the tables `which` picks (NULL: every table with rows or a state

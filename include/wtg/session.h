@@ -82,6 +82,8 @@ struct wtg_run_status {
 	int step, nsteps;
 	char label[64];
 	int64_t started_ns, finished_ns, expected_ns;
+	double work_done, work_total;	/* wtg_table_work's */
+	int64_t work_ns;
 	int nrows;
 };
 

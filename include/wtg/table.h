@@ -96,6 +96,11 @@ struct wtg_table {
 	char step_label[64];
 	int64_t started_ns, finished_ns;
 	int64_t expected_ns;		/* estimate of the whole run, 0 if unknown */
+	/* the work a run reports as it goes (wtg_table_work): done of total in one unit of its choosing
+	 * (expected ns, bytes, calls), since work_ns; total 0: it reports none */
+	double work_done, work_total;
+	int64_t work_ns;
+	bool cold;			/* measured cold: c emptied the page cache of the data file for it */
 	struct wtg_probe_result total;	/* the whole run, bracketed by the worker */
 	bool has_total;
 	uint64_t gen;			/* bumped on every change, progress included */
@@ -135,7 +140,26 @@ void wtg_table_add_series(struct wtg_table *t, const char *name, const char *uni
 /* Mark x on the sweep's x axis with label (at most WTG_MAX_XMARKS; later ones are dropped). */
 void wtg_table_add_xmark(struct wtg_table *t, double x, const char *label);
 void wtg_table_progress(struct wtg_table *t, int step, int nsteps, const char *label);
+/* The run's work so far: done of total in one unit (a step's cost: expected ns, bytes, calls). The
+ * first call (done 0) starts the clock the rate is measured by. */
+void wtg_table_work(struct wtg_table *t, double done, double total);
+
+/* Where a run stands, for its time left. */
+struct wtg_run_progress {
+	int64_t elapsed_ns;		/* since the run started */
+	int step, nsteps;		/* nsteps 0: none */
+	int64_t expected_ns;		/* the run's own estimate of its whole time, 0: none */
+	double work_done, work_total;	/* wtg_table_work's, total 0: none */
+	int64_t work_elapsed_ns;	/* since the work began */
+};
+/* The time left in ns (-1: unknown yet) and the share done in *frac (0 .. 1; -1: no measure at all).
+ * From the work when the run reports it: the remaining work at the rate measured since it began, so
+ * steps of unequal cost count by their cost; else the run's own estimate while it holds; else the
+ * elapsed time per step so far. */
+double wtg_progress_left_ns(const struct wtg_run_progress *p, double *frac);
 void wtg_table_set_state(struct wtg_table *t, enum wtg_state s);
+/* The run measures the data file cold (c): its label says "cold cache". */
+void wtg_table_set_cold(struct wtg_table *t, bool cold);
 void wtg_table_fail(struct wtg_table *t, const char *fmt, ...) WTG_PRINTF(2, 3);
 
 /* What a snapshot found: nothing new, only the progress (step, label, times), or new content. */

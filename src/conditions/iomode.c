@@ -28,6 +28,23 @@ bool wtg_uncached_requested(void)
 	return atomic_load(&uncached);
 }
 
+static atomic_bool cold;
+
+void wtg_cold_request(void)
+{
+	atomic_store(&cold, true);
+}
+
+bool wtg_cold_requested(void)
+{
+	return atomic_load(&cold);
+}
+
+bool wtg_cold_take(void)
+{
+	return atomic_exchange(&cold, false);
+}
+
 void wtg_cond_set_datafile(const struct wtg_datafile *df)
 {
 	atomic_store(&cond_df, df);

@@ -43,3 +43,8 @@ double wtg_ctx_run_offset_s(const struct wtg_ctx *ctx)
 	pthread_mutex_unlock(&r->lock);
 	return start > 0 ? (double)(wtg_now_ns() - start) / 1e9 : 0;
 }
+
+void wtg_ctx_work(struct wtg_ctx *ctx, double done, double total)
+{
+	wtg_table_work(ctx->t, done, total);
+}

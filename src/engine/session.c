@@ -172,6 +172,7 @@ struct measure_job {
 	int rc;
 	pthread_t th;
 	bool started;
+	bool not_cold;		/* c asked for cold, but the experiment's warm-up reads the file back */
 };
 
 /* Test hook: with WTG_TEST_DEAF=NAME, experiment NAME's measuring thread spins and never looks at
@@ -285,6 +286,15 @@ static bool start_one(struct wtg_session *s, int idx, const struct wtg_compare_p
 		.relay = relay,
 		.relay_slot = slot,
 	};
+	/* c: the next run that reads the data file takes the request; one that measures cold starts
+	 * on a file evicted again now, one whose warm-up reads it back says so when it ends */
+	bool cold = e->needs_datafile && wtg_cold_take();
+	job->not_cold = cold && !e->measures_cold && !(e->self_conditions & WTG_COND_COLD);
+	if (cold && e->measures_cold) {
+		wtg_datafile_evict(&s->df);
+		job->ctx.cold = true;
+		wtg_table_set_cold(t, true);
+	}
 	uint64_t seed = s->opt->seed;
 	for (const char *c = e->name; *c; c++)
 		seed = (seed ^ (uint64_t)(unsigned char)*c) * 0x100000001b3ull;
@@ -313,6 +323,8 @@ static void finish_one(struct wtg_session *s, struct measure_job *job)
 	t->total = total;
 	t->has_total = true;
 	pthread_mutex_unlock(&t->lock);
+	if (job->not_cold)
+		wtg_table_note(t, "%s", WTG_NOT_COLD_NOTE);
 	wtg_table_set_state(t, final_state(s, t, job->rc));
 }
 
@@ -548,6 +560,9 @@ void wtg_session_status(struct wtg_session *s, int idx, struct wtg_run_status *s
 	st->started_ns = t->started_ns;
 	st->finished_ns = t->finished_ns;
 	st->expected_ns = t->expected_ns;
+	st->work_done = t->work_done;
+	st->work_total = t->work_total;
+	st->work_ns = t->work_ns;
 	st->nrows = t->nrows;
 	pthread_mutex_unlock(&t->lock);
 }

@@ -118,7 +118,10 @@ static void clear_locked(struct wtg_table *t)
 	t->step = t->nsteps = 0;
 	t->step_label[0] = '\0';
 	t->started_ns = t->finished_ns = t->expected_ns = 0;
+	t->work_done = t->work_total = 0;
+	t->work_ns = 0;
 	t->has_total = false;
+	t->cold = false;
 	memset(&t->total, 0, sizeof t->total);
 }
 
@@ -298,6 +301,50 @@ void wtg_table_progress(struct wtg_table *t, int step, int nsteps, const char *l
 	pthread_mutex_unlock(&t->lock);
 }
 
+void wtg_table_work(struct wtg_table *t, double done, double total)
+{
+	pthread_mutex_lock(&t->lock);
+	if (t->work_total <= 0 || done <= 0)
+		t->work_ns = wtg_now_ns();
+	t->work_done = done;
+	t->work_total = total;
+	progressed(t);
+	pthread_mutex_unlock(&t->lock);
+}
+
+double wtg_progress_left_ns(const struct wtg_run_progress *p, double *frac)
+{
+	double el = (double)p->elapsed_ns;
+	if (p->work_total > 0 && p->work_done > 0 && p->work_elapsed_ns > 0) {
+		double done = p->work_done < p->work_total ? p->work_done : p->work_total;
+		*frac = done / p->work_total;
+		return (double)p->work_elapsed_ns * (p->work_total - done) / done;
+	}
+	bool expected = p->expected_ns > 0 && el < (double)p->expected_ns;
+	if (p->nsteps > 0) {
+		*frac = (double)p->step / p->nsteps;
+		if (p->work_total > 0)
+			return -1;	/* the work began: its rate comes with its first piece */
+		if (expected)
+			return (double)p->expected_ns - el;
+		return *frac > 0 ? el * (1 - *frac) / *frac : -1;
+	}
+	if (expected) {
+		*frac = el / (double)p->expected_ns;
+		return (double)p->expected_ns - el;
+	}
+	*frac = 0;
+	return -1;
+}
+
+void wtg_table_set_cold(struct wtg_table *t, bool cold)
+{
+	pthread_mutex_lock(&t->lock);
+	t->cold = cold;
+	changed(t);
+	pthread_mutex_unlock(&t->lock);
+}
+
 void wtg_table_set_state(struct wtg_table *t, enum wtg_state s)
 {
 	pthread_mutex_lock(&t->lock);
@@ -385,6 +432,9 @@ static void copy_progress(struct wtg_table *dst, const struct wtg_table *src)
 	memcpy(dst->step_label, src->step_label, sizeof dst->step_label);
 	dst->finished_ns = src->finished_ns;
 	dst->expected_ns = src->expected_ns;
+	dst->work_done = src->work_done;
+	dst->work_total = src->work_total;
+	dst->work_ns = src->work_ns;
 	dst->gen = src->gen;
 }
 
@@ -455,6 +505,7 @@ enum wtg_snap wtg_table_snapshot(struct wtg_table *dst, struct wtg_table *src)
 		dst->started_ns = src->started_ns;
 		dst->total = src->total;
 		dst->has_total = src->has_total;
+		dst->cold = src->cold;
 		dst->version = src->version;
 		what = WTG_SNAP_CONTENT;
 	}

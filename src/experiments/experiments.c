@@ -274,8 +274,8 @@ static int check_view(const struct wtg_experiment *e, char *why, size_t len)
 /* A headline names declared columns, numeric ones where numbers are read, in the unit it says. */
 static int check_headline(const struct wtg_experiment *e, const struct wtg_headline *h, char *why, size_t len)
 {
-	const char *names[] = { h->key_col, h->col, h->lo_col, h->hi_col };
-	if (check_cols(e, "a headline", names, 4, why, len) ||
+	const char *names[] = { h->key_col, h->col, h->lo_col, h->hi_col, h->per_col, h->work_col };
+	if (check_cols(e, "a headline", names, 6, why, len) ||
 	    check_type(e, "a headline", h->col, false, why, len) ||
 	    check_type(e, "a headline's CI", h->lo_col, false, why, len) ||
 	    check_type(e, "a headline's CI", h->hi_col, false, why, len))
@@ -283,8 +283,10 @@ static int check_headline(const struct wtg_experiment *e, const struct wtg_headl
 	if (!h->unit || (!h->col && !h->series) || (!h->key_col != !h->key) || (!h->lo_col != !h->hi_col))
 		return bad(why, len, "%s: headline '%s' lacks its unit, value, key or one end of its CI", e->name,
 			   h->figure);
+	if (h->per_col && !(h->per_scale > 0))
+		return bad(why, len, "%s: headline '%s' is per %s without a scale", e->name, h->figure, h->per_col);
 	int c = wtg_experiment_col(e, h->col);
-	if (c >= 0 && strcmp(e->cols[c].unit, h->unit) != 0)
+	if (c >= 0 && !h->per_col && strcmp(e->cols[c].unit, h->unit) != 0)
 		return bad(why, len, "%s: headline '%s' says %s, its column '%s' is in %s", e->name, h->figure,
 			   h->unit, h->col, e->cols[c].unit);
 	return 0;

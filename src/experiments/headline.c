@@ -3,12 +3,14 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "wtg/experiment.h"
 #include "wtg/stats.h"
 #include "wtg/table.h"
+#include "wtg/util.h"
 
 const struct wtg_headline *wtg_headlines_of(const struct wtg_experiment *e, int *n)
 {
@@ -39,7 +41,7 @@ static int find_row(const struct wtg_headline *h, const struct wtg_table *t)
 void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, struct wtg_figure *f)
 {
 	memset(f, 0, sizeof *f);
-	f->value = f->lo = f->hi = NAN;
+	f->value = f->lo = f->hi = f->work = NAN;
 	for (int i = 0; h->series && i < t->nseries; i++)
 		if (strcmp(t->series[i].name, h->series) == 0 && t->series[i].n > 0) {
 			f->samples = t->series[i].v;
@@ -59,7 +61,39 @@ void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, st
 		f->lo = wtg_table_num(t, r, lo);
 		f->hi = wtg_table_num(t, r, hi);
 	}
+	int w = h->work_col ? wtg_table_col(t, h->work_col) : -1;
+	f->work = w >= 0 ? wtg_table_num(t, r, w) : NAN;
+	if (h->per_col) {
+		/* per unit of work: every figure of the row over its work, the same scale for the CI */
+		int p = wtg_table_col(t, h->per_col);
+		double per = p >= 0 ? wtg_table_num(t, r, p) : NAN;
+		double k = per > 0 ? h->per_scale / per : NAN;
+		f->value *= k;
+		f->lo *= k;
+		f->hi *= k;
+		f->samples = NULL;	/* the samples are of the whole work */
+		f->nsamples = 0;
+	}
 	f->found = isfinite(f->value);
+}
+
+bool wtg_figure_comparable(const struct wtg_headline *h, const struct wtg_figure *a, const struct wtg_figure *b,
+			   char *why, size_t len)
+{
+	if (len)
+		why[0] = '\0';
+	if (!h->work_col || !isfinite(a->work) || !isfinite(b->work) || a->work == b->work)
+		return true;
+	char x[32], y[32];
+	if (a->work >= 1024 && b->work >= 1024) {
+		wtg_fmt_size(x, sizeof x, (uint64_t)a->work);
+		wtg_fmt_size(y, sizeof y, (uint64_t)b->work);
+	} else {
+		snprintf(x, sizeof x, "%.0f", a->work);
+		snprintf(y, sizeof y, "%.0f", b->work);
+	}
+	snprintf(why, len, "%s %s vs %s", h->work_col, x, y);
+	return false;
 }
 
 void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *ratio,

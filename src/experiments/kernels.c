@@ -257,7 +257,7 @@ const struct wtg_experiment wtg_exp_kernels = {
 	.view = WTG_VIEW_BARS,
 	.bars = { .label = { "kernel", "wss" }, .value = "gbps" },
 	.headline = { { "GB/s, hand SIMD over the memory-sized buffer", NULL, NULL, "gbps", "gbps_ci_low",
-			"gbps_ci_high", NULL, "GB/s", true } },
+			"gbps_ci_high", NULL, "GB/s", true, .work_col = "wss" } },
 	.verdict = kernels_verdict,
 	.typical_s = 11,
 	.typical_quick_s = 2,

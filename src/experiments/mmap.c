@@ -193,13 +193,17 @@ static int mm_measure(struct wtg_ctx *ctx, int fd, uint64_t size, struct mm_resu
 {
 	const struct wtg_datafile *df = ctx->df;
 	int nsteps = 1 + 2 * m->reps;
-	/* fixed warm-up rule: one unreported mmap pass, so every page is in the page cache before measuring */
-	wtg_ctx_progress(ctx, 0, nsteps, "warm-up pass");
-	int rc = mm_once(ctx, fd, size, MM_LAZY, &m->warm);
-	if (rc != 0)
-		return rc == 1 ? WTG_CANCELLED : WTG_ERR;
-	if (!wtg_check_sum(ctx, "warm-up pass (mmap, not reported)", m->warm.sum, df->sum))
-		return WTG_ERR;
+	/* fixed warm-up rule: one unreported mmap pass, so every page is in the page cache before
+	 * measuring; cold (c): none, and every pass starts on an evicted file */
+	int rc;
+	if (!ctx->cold) {
+		wtg_ctx_progress(ctx, 0, nsteps, "warm-up pass");
+		rc = mm_once(ctx, fd, size, MM_LAZY, &m->warm);
+		if (rc != 0)
+			return rc == 1 ? WTG_CANCELLED : WTG_ERR;
+		if (!wtg_check_sum(ctx, "warm-up pass (mmap, not reported)", m->warm.sum, df->sum))
+			return WTG_ERR;
+	}
 	m->resident = wtg_datafile_resident_pages(df);
 	int order[2] = { MM_LAZY, MM_POPULATED };
 	int step = 1;
@@ -212,6 +216,8 @@ static int mm_measure(struct wtg_ctx *ctx, int fd, uint64_t size, struct mm_resu
 			snprintf(label, sizeof label, "%s, repetition %d",
 				 kind == MM_LAZY ? "not prefaulted" : "prefaulted", rep + 1);
 			wtg_ctx_progress(ctx, step++, nsteps, label);
+			if (ctx->cold)
+				wtg_datafile_evict(df);
 			rc = mm_once(ctx, fd, size, kind, &m->runs[kind][rep]);
 			if (rc < 0)
 				return WTG_ERR;
@@ -305,14 +311,18 @@ static void mm_notes(struct wtg_ctx *ctx, const struct mm_result *m)
 		       "ns_per_fault (populate): the MAP_POPULATE mmap call's time over the minor faults "
 		       "it counted; it also walks the page tables page by page (get_user_pages), so it is an "
 		       "upper bound, not the fault alone; ns_per_page: the same times over the file's pages");
-	wtg_table_note(ctx->t,
-		       "warm-up: one unreported mmap pass before measuring (%lld major faults); then %lld of "
-		       "%lld pages were resident%s",
-		       (long long)m->warm.sum_pr.majflt, (long long)m->resident, pages,
-		       lz->sum_pr.majflt > 0
-			       ? "; major faults in the summing pass: part of the file was "
-				 "not in the page cache"
-			       : "");
+	if (ctx->cold)
+		wtg_table_note(ctx->t,
+			       "cold cache (c): no warm-up; the data file was evicted from the page cache before "
+			       "every pass (%lld of %lld pages resident at the start), so the faults read the disk",
+			       (long long)m->resident, pages);
+	else
+		wtg_table_note(ctx->t,
+			       "warm-up: one unreported mmap pass before measuring (%lld major faults); then %lld "
+			       "of %lld pages were resident%s",
+			       (long long)m->warm.sum_pr.majflt, (long long)m->resident, pages,
+			       lz->sum_pr.majflt > 0 ? "; major faults in the summing pass: part of the file was "
+						       "not in the page cache" : "");
 	if (wtg_uncached_requested())
 		wtg_table_note(ctx->t, "the uncached condition does not apply here: a mapping always reads "
 				       "through the page cache");
@@ -397,6 +407,7 @@ const struct wtg_experiment wtg_exp_mmap = {
 	.verdict = mmap_verdict,
 	.essay = { "65,536 faults for 65,536 pages: a fault a page", mmap_cannot },
 	.terms = WTG_TERMS("mmap", "prefault", "page", "minflt", "majflt", "faultaround"),
+	.measures_cold = true,
 	.run = mmap_run,
 	.plan = mmap_plan,
 };

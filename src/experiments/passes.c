@@ -30,6 +30,7 @@ static const struct wtg_column cols[] = {
 	{ "gbps_ci_high", "GB/s", WTG_T_REAL, 2 },
 	{ "gbps_min", "GB/s", WTG_T_REAL, 2 },
 	{ "gbps_max", "GB/s", WTG_T_REAL, 2 },
+	{ "bytes", "B", WTG_T_INT, 0 },		/* a pass: the whole file, whose size --size sets */
 };
 
 /* GB/s of a pass of `bytes` that took ns (bytes per ns), n/a for no time. */
@@ -101,6 +102,7 @@ static int passes_run(struct wtg_ctx *ctx)
 		gbps_of(bytes, s.ci_low),
 		gbps_of(bytes, s.max),
 		gbps_of(bytes, s.min),
+		WTG_INT(bytes),
 	};
 	wtg_add_summary_row(ctx, "pass", &s, ns, NPASSES, &total, ev, (int)WTG_ARRAY_LEN(ev));
 	wtg_table_add_series(ctx->t, "pass minflt", "count", minflt, NPASSES);
@@ -180,8 +182,9 @@ const struct wtg_experiment wtg_exp_passes = {
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_HISTOGRAM,
 	.hist = { .label = "operation" },
+	/* a pass is the whole file: runs of different sizes are not compared */
 	.headline = { { "ns per buffered pass", "operation", "pass", "median_ns", "ci_low_ns", "ci_high_ns", "pass",
-			"ns", false } },
+			"ns", false, .work_col = "bytes" } },
 	.compare = { headline, "median_ms", 2, "ms per buffered pass over the file (1 MiB buffer)" },
 	.typical_s = 1,
 	.typical_quick_s = 1,

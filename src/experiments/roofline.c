@@ -516,7 +516,7 @@ const struct wtg_experiment wtg_exp_roofline = {
 	.sweep = { .x = "ops_per_byte", .y = { "gops" }, .group = "buffer", .xlo = 1.0 / 64, .xhi = 64,
 		   .xtitle = "integer ops per byte" },
 	.headline = { { "Gop/s, memory-sized buffer at the highest intensity", NULL, NULL, "gops", "gops_ci_low",
-			"gops_ci_high", NULL, "Gop/s", true } },
+			"gops_ci_high", NULL, "Gop/s", true, .work_col = "wss" } },
 	.verdict = roofline_verdict,
 	.typical_s = 26,
 	.typical_quick_s = 8,

@@ -776,7 +776,7 @@ const struct wtg_experiment wtg_exp_threads = {
 	.view = WTG_VIEW_BARS,
 	.bars = { .label = { "group", "threads" }, .value = "gbps", .extra = "ms", .ideal = true },
 	.headline = { { "GB/s with the most threads", NULL, NULL, "gbps", "gbps_ci_low", "gbps_ci_high", NULL, "GB/s",
-			true } },
+			true, .work_col = "threads" } },
 	.typical_s = 5,
 	.typical_quick_s = 1,
 	.verdict = threads_verdict,

@@ -322,9 +322,9 @@ const struct wtg_experiment wtg_exp_wss = {
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_SWEEP,
 	/* the sizes follow the machine: the axis takes the data's range */
-	.sweep = { .x = "wss", .y = { "gbps" }, .xtitle = "working set", .cache_marks = true },
+	.sweep = { .x = "wss", .y = { "gbps" }, .xtitle = "working set", .cache_marks = true, .ylog = true },
 	.headline = { { "GB/s over the largest span", NULL, NULL, "gbps", "gbps_ci_low", "gbps_ci_high", NULL,
-			"GB/s", true } },
+			"GB/s", true, .work_col = "wss" } },
 	.compare = { headline, "gbps", 2, "GB/s summing a memory-sized span of the file" },
 	.typical_s = 4,
 	.typical_quick_s = 1,

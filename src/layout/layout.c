@@ -496,15 +496,34 @@ void wtg_lay_cond_words(char *buf, size_t len, const struct wtg_cond_snapshot *c
 		snprintf(buf, len, "quiet");
 }
 
+/* Row r's conditions, less those the experiment sets itself (tail's burners: its rows differ there
+ * by design, the run's conditions are the rest). */
+static struct wtg_cond_snapshot run_cond(const struct wtg_table *t, int r)
+{
+	struct wtg_cond_snapshot c = t->rows[r].cond;
+	if (t->exp && (t->exp->self_conditions & WTG_COND_BURN)) {
+		c.burners = 0;
+		c.burn_kind = WTG_BURN_SPIN;
+	}
+	return c;
+}
+
 void wtg_lay_table_conditions(char *buf, size_t len, const struct wtg_table *t)
 {
 	buf[0] = '\0';
 	if (t->nrows == 0)
 		return;
-	for (int r = 1; r < t->nrows; r++)
-		if (!wtg_cond_same(&t->rows[r].cond, &t->rows[0].cond)) {
+	struct wtg_cond_snapshot c0 = run_cond(t, 0);
+	for (int r = 1; r < t->nrows; r++) {
+		struct wtg_cond_snapshot c = run_cond(t, r);
+		if (!wtg_cond_same(&c, &c0)) {
 			snprintf(buf, len, "mixed conditions");
 			return;
 		}
-	wtg_lay_cond_words(buf, len, &t->rows[0].cond);
+	}
+	wtg_lay_cond_words(buf, len, &c0);
+	if (t->cold && !strcmp(buf, "quiet"))
+		snprintf(buf, len, "cold cache");
+	else if (t->cold)
+		snprintf(buf + strlen(buf), len - strlen(buf), ", cold cache");
 }

@@ -567,6 +567,8 @@ static void write_run_body(FILE *f, const struct wtg_table *t)
 	write_checks_notes(f, t);
 	write_headlines(f, t);
 	write_series(f, t);
+	if (t->cold)
+		fputs("      \"cold_cache\": true,\n", f);
 	write_probe(f, t);
 }
 
@@ -595,10 +597,15 @@ void wtg_json_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 	wtg_json_string(f, wtg_why_here(e, t, m->machine, why, sizeof why) > 0 ? why : NULL);
 	int idx = e ? wtg_experiment_find(e->name) : -1;
 	const struct wtg_report_earlier *er = m->earlier && idx >= 0 ? &m->earlier[idx] : NULL;
-	if (er && er->n > 0) {
+	int nearlier = 0;	/* the runs before t: a saved run written as the table is not one of them */
+	for (int k = 0; er && k < er->n; k++)
+		nearlier += er->t[k] != t;
+	if (nearlier > 0) {
 		fputs(",\n      \"earlier_runs\": [", f);
-		for (int k = 0; k < er->n; k++) {
-			fputs(k ? ",\n      {\n" : "\n      {\n", f);
+		for (int k = 0, j = 0; k < er->n; k++) {
+			if (er->t[k] == t)
+				continue;
+			fputs(j++ ? ",\n      {\n" : "\n      {\n", f);
 			json_key(f, 6, "label");
 			wtg_json_string(f, er->label[k]);
 			fputs(",\n", f);

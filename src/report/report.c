@@ -75,10 +75,11 @@ static int write_tables(FILE *f, enum wtg_format fmt, const struct wtg_report_me
 	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
 		if (!m->wanted[i] || !tables[i])
 			continue;
-		if (s)
+		bool own = s && !m->instead[i];	/* a stand-in is a saved run: no other thread touches it */
+		if (own)
 			pthread_mutex_lock(&s->tables[i].lock);
-		w->table(f, m, tables[i], n++);
-		if (s)
+		w->table(f, m, m->instead[i] ? m->instead[i] : tables[i], n++);
+		if (own)
 			pthread_mutex_unlock(&s->tables[i].lock);
 	}
 	if (w->end)
@@ -139,23 +140,35 @@ double wtg_report_duration_s(void)
 	return (double)(end - run_info.start_ns) / 1e9;
 }
 
+/* Counts table tb's checks into t. */
+static void tally_checks(const struct wtg_table *tb, struct wtg_report_tally *t)
+{
+	int ok, warn, fail;
+	wtg_table_count_checks(tb, &ok, &warn, &fail);
+	t->experiments++;
+	t->failed_experiments += tb->state != WTG_DONE;
+	t->ok += ok;
+	t->warn += warn;
+	t->fail += fail;
+}
+
 /* Whether table idx is written: which[idx], or with which NULL a table with rows or a state other
- * than idle. Counts its checks into t when it is. */
-static bool tally_table(struct wtg_session *s, int idx, const bool *which, struct wtg_report_tally *t)
+ * than idle; a session table that has not run gives way to the run the tab shows instead (the
+ * earlier runs' shown: a saved one), set in m->instead. Counts the written table's checks. */
+static bool tally_table(struct wtg_session *s, int idx, const bool *which, struct wtg_report_meta *m)
 {
 	struct wtg_table *tb = &s->tables[idx];
+	const struct wtg_table *shown = m->earlier ? m->earlier[idx].shown : NULL;
 	pthread_mutex_lock(&tb->lock);
-	bool want = which ? which[idx] : tb->nrows > 0 || tb->state != WTG_IDLE;
-	if (want) {
-		int ok, warn, fail;
-		wtg_table_count_checks(tb, &ok, &warn, &fail);
-		t->experiments++;
-		t->failed_experiments += tb->state != WTG_DONE;
-		t->ok += ok;
-		t->warn += warn;
-		t->fail += fail;
-	}
+	bool ran = tb->nrows > 0 || tb->state != WTG_IDLE;
+	bool want = which ? which[idx] : ran || shown;
+	if (want && !ran && shown)
+		m->instead[idx] = shown;
+	else if (want)
+		tally_checks(tb, &m->tally);
 	pthread_mutex_unlock(&tb->lock);
+	if (m->instead[idx])
+		tally_checks(m->instead[idx], &m->tally);
 	return want;
 }
 
@@ -181,7 +194,7 @@ void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session 
 	m->written_real_ns = clock_ns(CLOCK_REALTIME);
 	m->earlier = s->earlier;
 	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
-		m->wanted[i] = tally_table(s, i, which, &m->tally);
+		m->wanted[i] = tally_table(s, i, which, m);
 		m->ntables += m->wanted[i];
 	}
 }

@@ -35,8 +35,35 @@ enum wtg_verdict wtg_verdict_of(double ratio, double lo, double hi, bool higher_
 const char *wtg_verdict_name(enum wtg_verdict v)
 {
 	static const char *const names[] = { "", "no change", "faster", "slower", "slower (regression)",
-					     "missing" };
+					     "missing", "not comparable" };
 	return names[v];
+}
+
+void wtg_gate_pair(const struct wtg_headline *h, const struct wtg_table *base, const struct wtg_table *now,
+		   uint64_t seed, double threshold, size_t max_boot, struct wtg_gate_pair *out)
+{
+	memset(out, 0, sizeof *out);
+	out->ratio = out->lo = out->hi = NAN;
+	out->method = "none";
+	if (base)
+		wtg_figure_read(h, base, &out->base);
+	if (now)
+		wtg_figure_read(h, now, &out->now);
+	if (!out->base.found || !out->now.found) {
+		out->v = WTG_V_MISSING;
+		return;
+	}
+	if (!wtg_figure_comparable(h, &out->base, &out->now, out->why, sizeof out->why)) {
+		out->v = WTG_V_APART;
+		return;
+	}
+	struct wtg_figure b = out->base, n = out->now;
+	if (max_boot && (b.nsamples > max_boot || n.nsamples > max_boot)) {
+		b.samples = n.samples = NULL;
+		b.nsamples = n.nsamples = 0;
+	}
+	wtg_ratio_ci(&b, &n, seed, &out->ratio, &out->lo, &out->hi, &out->method);
+	out->v = wtg_verdict_of(out->ratio, out->lo, out->hi, h->higher_better, threshold);
 }
 
 /* "; what 'a' vs 'b'" added to buf when a and b differ, both escaped (they come from the files). */
@@ -102,6 +129,7 @@ struct entry {
 	double ratio, lo, hi;
 	const char *method;
 	enum wtg_verdict v;
+	char why[128];			/* APART: "not comparable: " and what differs */
 };
 
 static int grow_entries(struct entry **e, int *cap)
@@ -147,22 +175,22 @@ static int collect(const struct wtg_gate_run *runs, int nruns, double threshold,
 				x->exp = wtg_experiments[i]->name;
 				x->h = &h[k];
 				x->run = r;
-				if (has_table(&runs[r], i))
-					wtg_figure_read(&h[k], runs[r].tables[i], &x->f);
-				const struct entry *first = x - r;
-				x->method = "none";
-				x->ratio = x->lo = x->hi = NAN;
+				struct wtg_gate_pair p;
+				wtg_gate_pair(&h[k], has_table(&runs[0], i) ? runs[0].tables[i] : NULL,
+					      has_table(&runs[r], i) ? runs[r].tables[i] : NULL, seed, threshold, 0, &p);
+				x->f = p.now;
+				x->method = p.method;
+				x->ratio = p.ratio;
+				x->lo = p.lo;
+				x->hi = p.hi;
+				x->v = p.v;
+				snprintf(x->why, sizeof x->why, "not comparable: %s", p.why);
 				if (r == 0) {
 					x->ratio = x->f.found ? 1 : NAN;
+					x->lo = x->hi = NAN;
+					x->method = "none";
 					x->v = x->f.found ? WTG_V_NONE : WTG_V_MISSING;
-					continue;
 				}
-				if (!first->f.found || !x->f.found) {
-					x->v = WTG_V_MISSING;
-					continue;
-				}
-				wtg_ratio_ci(&first->f, &x->f, seed, &x->ratio, &x->lo, &x->hi, &x->method);
-				x->v = wtg_verdict_of(x->ratio, x->lo, x->hi, h[k].higher_better, threshold);
 			}
 		}
 	}
@@ -190,6 +218,8 @@ static void num3(FILE *f, double v, const char *null)
 /* Which side of the first run is missing the figure, for the verdict column. */
 static const char *missing_word(const struct entry *x)
 {
+	if (x->v == WTG_V_APART)
+		return x->why;
 	if (x->v != WTG_V_MISSING)
 		return wtg_verdict_name(x->v);
 	if (!x->f.found)

@@ -163,6 +163,7 @@ static int read_series(struct rd *r, json_t *exp, struct wtg_table *t)
 /* An experiment's probe: the totals over its run, or null. */
 static void read_probe(struct rd *r, json_t *exp, struct wtg_table *t)
 {
+	t->cold = sv_maybe_true(r, exp, "cold_cache");	/* measured cold (c); older files lack it */
 	size_t back;
 	json_t *v = sv_open_object(r, exp, "probe", true, false, &back);
 	if (!v)

@@ -600,21 +600,11 @@ static void draw_progress(struct dash *d, int64_t now)
 				 ri->nsteps, ri->label);
 		else
 			snprintf(head, sizeof head, " %s %s  %s", l->g->play, name, ri->label);
-		/* the experiment's own estimate while it holds, else elapsed time per step so far */
-		double el = (double)(now - ri->started_ns);
-		bool expected = ri->expected_ns > 0 && el < (double)ri->expected_ns;
-		if (ri->nsteps > 0) {
-			frac = (double)ri->step / ri->nsteps;
-			if (expected)
-				left = (double)ri->expected_ns - el;
-			else if (frac > 0)
-				left = el * (1 - frac) / frac;
-		} else if (expected) {
-			frac = el / (double)ri->expected_ns;
-			left = (double)ri->expected_ns - el;
-		} else {
-			frac = 0;
-		}
+		/* the remaining work at the rate so far, else the experiment's own estimate, else
+		 * the elapsed time per step */
+		struct wtg_run_progress pr = { now - ri->started_ns, ri->step, ri->nsteps, ri->expected_ns,
+					   ri->work_done, ri->work_total, ri->work_ns ? now - ri->work_ns : 0 };
+		left = wtg_progress_left_ns(&pr, &frac);
 	} else if (d->run.mode == DM_PAUSED) {
 		const char *what = d->run.idx >= 0 ? wtg_experiments[d->run.idx]->name : "";
 		snprintf(head, sizeof head, " %s paused%s%s: space resumes", l->g->pause, what[0] ? " " : "",

@@ -114,11 +114,17 @@ static void evict_now(struct dash *d, int key)
 		snprintf(b, sizeof b, "?");
 	else
 		wtg_fmt_thousands(b, sizeof b, after);
-	if (rc < 0)
+	if (rc < 0) {
 		dash_notice(d, TR_ERR, "evict failed: %s pages of the data file still resident", b);
-	else
-		cond_notice(d, WTG_COND_COLD, "the page cache", TR_OK, "evicted the data file: %s %s %s pages resident",
-			    a, d->look.g->arrow, b);
+		return;
+	}
+	/* the next run that reads the file takes it: measured cold, or said why it cannot be */
+	wtg_cold_request();
+	const struct wtg_experiment *e = wtg_experiments[d->tab];
+	const char *then = e->measures_cold ? "; r measures it cold" :
+			   e->needs_datafile ? "; its warm-up reads it back: not cold" : "";
+	cond_notice(d, WTG_COND_COLD, "the page cache", TR_OK, "evicted the data file: %s %s %s pages%s", a,
+		    d->look.g->arrow, b, then[0] ? then : " resident");
 }
 
 static void pick_tab(struct dash *d, int key)

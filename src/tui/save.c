@@ -126,13 +126,19 @@ static int save_report(struct dash *d, int k, const char *path, char *err, size_
 }
 
 /* Each tab's runs shown beside its current one, oldest first: the saved files' (their own earlier
- * runs, then the run itself), then this session's earlier runs; each labelled with its conditions. */
+ * runs, then the run itself), then this session's earlier runs; each labelled with its conditions.
+ * A tab the session has not run is saved as the newest saved run it shows (shown), the runs before
+ * it as its earlier ones. */
 static void collect_earlier(struct dash *d, struct wtg_report_earlier *er)
 {
 	static char labels[WTG_MAX_LOADS][WTG_MAX_EXP][128];
 	for (int tab = 0; tab < wtg_nexperiments && tab < WTG_MAX_EXP; tab++) {
 		struct wtg_report_earlier *e = &er[tab];
 		e->n = 0;
+		e->shown = NULL;
+		for (int i = 0; i < d->nloaded; i++)
+			if (d->loaded[i].present[tab])
+				e->shown = &d->loaded[i].tables[tab];
 		for (int i = 0; i < d->nloaded; i++) {
 			const struct wtg_loaded *l = &d->loaded[i];
 			if (!l->present[tab])

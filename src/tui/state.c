@@ -284,6 +284,39 @@ static void short_figure(char *buf, size_t len, const char *figure)
 		*p = '\0';
 }
 
+/* A figure as "x1.50 [CI 1.20-1.90]" (its CI when it has one). */
+static void value_ci(char *buf, size_t len, const struct wtg_figure *f, const char *dash)
+{
+	if (isfinite(f->lo) && isfinite(f->hi))
+		snprintf(buf, len, "x%.2f [CI %.2f%s%.2f]", f->value, f->lo, dash, f->hi);
+	else
+		snprintf(buf, len, "x%.2f", f->value);
+}
+
+/* One headline of two runs for the ratio line, the verdict before the figure's words (a narrow
+ * screen cuts the end): " x0.58 [CI 0.51-0.66] faster: FIGURE"; a figure that is a ratio itself:
+ * " FIGURE x1.50 -> x3.20 [CI 2.61-3.90], slower"; runs of different work: " not comparable (WHY):
+ * FIGURE". */
+static void pair_words(const struct dash *d, const struct wtg_headline *h, const struct wtg_gate_pair *p,
+		       const char *fig, char *buf, size_t len)
+{
+	const char *dash = d->look.g->dash;
+	char a[64], b[64];
+	if (p->v == WTG_V_APART) {
+		snprintf(buf, len, " not comparable (%s): %s", p->why, fig);
+	} else if (h->is_ratio) {
+		/* the before figure plain, the after one with its CI: a projector's 60 columns */
+		snprintf(a, sizeof a, "x%.2f", p->base.value);
+		value_ci(b, sizeof b, &p->now, dash);
+		snprintf(buf, len, " %s %s %s %s, %s", fig, a, d->look.g->arrow, b, wtg_verdict_name(p->v));
+	} else if (!isnan(p->lo)) {
+		snprintf(buf, len, " x%.2f [CI %.2f%s%.2f] %s: %s", p->ratio, p->lo, dash, p->hi, wtg_verdict_name(p->v),
+			 fig);
+	} else {
+		snprintf(buf, len, " x%.2f %s: %s", p->ratio, wtg_verdict_name(p->v), fig);
+	}
+}
+
 /* The line of ratios above the view, what a class reads first. Two runs: "A -> B: x0.58 [CI 0.51-0.66]
  * figure; x1.02 [CI ...] figure" (before -> after, then each headline's ratio and what it is); more:
  * "figure vs A: B x0.58 [a, b], C x1.02 [a, b]; ..." (each run against the first). */
@@ -291,7 +324,6 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 			 char *buf, size_t len)
 {
 	const struct wtg_experiment *e = wtg_experiments[d->tab];
-	const char *dash = d->look.g->dash;
 	int nh;
 	const struct wtg_headline *h = wtg_headlines_of(e, &nh);
 	size_t k = 0;
@@ -300,35 +332,32 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 		k += (size_t)snprintf(buf, len, "%s %s %s:", label[0], d->look.g->arrow, label[1]);
 	size_t head = k;
 	for (int i = 0; i < nh && k < len; i++) {
-		struct wtg_figure base, now;
-		wtg_figure_read(&h[i], t[0], &base);
 		char fig[96];
 		short_figure(fig, sizeof fig, h[i].figure);
 		int shown = 0;
 		for (int r = 1; r < n && k < len; r++) {
-			double ratio, lo, hi;
-			const char *method;
-			wtg_figure_read(&h[i], t[r], &now);
-			struct wtg_figure b = base;
-			if (b.nsamples > BOOT_MAX || now.nsamples > BOOT_MAX) {
-				b.samples = now.samples = NULL;	/* from the two CIs: the screen stays live */
-				b.nsamples = now.nsamples = 0;
-			}
-			wtg_ratio_ci(&b, &now, d->s->opt->seed, &ratio, &lo, &hi, &method);
-			if (isnan(ratio))
+			/* the headless comparison's reading (src/saved/gate.c): the same verdict; runs of
+			 * different work are not compared. From the two CIs past BOOT_MAX samples: the
+			 * screen stays live */
+			struct wtg_gate_pair p;
+			wtg_gate_pair(&h[i], t[0], t[r], d->s->opt->seed, 0, BOOT_MAX, &p);
+			char what[256];
+			if (p.v != WTG_V_APART && (p.v == WTG_V_MISSING || isnan(p.ratio)))
 				continue;
-			char ci[64] = "";
-			if (n == 2 && !isnan(lo))
-				snprintf(ci, sizeof ci, " [CI %.2f%s%.2f]", lo, dash, hi);
-			else if (!isnan(lo))
-				snprintf(ci, sizeof ci, " [%.2f, %.2f]", lo, hi);
-			if (n == 2)
-				k += (size_t)snprintf(buf + k, len - k, "%s x%.2f%s %s", k > head ? ";" : "", ratio, ci, fig);
-			else if (shown++ == 0)
-				k += (size_t)snprintf(buf + k, len - k, "%s%s vs %s: %s x%.2f%s", k ? "; " : "", fig,
-						      label[0], label[r], ratio, ci);
+			else if (n == 2)
+				pair_words(d, &h[i], &p, fig, what, sizeof what);
+			else if (!isnan(p.lo))
+				snprintf(what, sizeof what, " x%.2f [%.2f, %.2f]", p.ratio, p.lo, p.hi);
 			else
-				k += (size_t)snprintf(buf + k, len - k, ", %s x%.2f%s", label[r], ratio, ci);
+				snprintf(what, sizeof what, " x%.2f", p.ratio);
+			if (n == 2)
+				k += (size_t)snprintf(buf + k, len - k, "%s%s", k > head ? ";" : "", what);
+			else if (shown++ == 0)
+				k += (size_t)snprintf(buf + k, len - k, "%s%s vs %s: %s%s", k ? "; " : "", fig, label[0],
+						      label[r], p.v == WTG_V_APART ? " not comparable" : what);
+			else
+				k += (size_t)snprintf(buf + k, len - k, ", %s%s", label[r],
+						      p.v == WTG_V_APART ? " not comparable" : what);
 		}
 	}
 	if (k == head)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/tui/lecture-runs.sh: a save keeps every run a tab shows, each labelled with its conditions,
-# and reopened with --load the tab shows them all. From a fixture derived from
+# and reopened with --load the tab shows them all; a save from a --load session keeps every tab, the
+# ones not rerun as saved. From a fixture derived from
 # tests/fixtures/views.json: valley saved quiet then uncached, syscall quiet then under two spinning
 # burners (earlier_runs). At 80x24 and 60x20 drawn without measuring; then syscall rerun live (a
 # second at most) beside the saved runs, saved with s and reopened.
@@ -43,6 +44,35 @@ for size in 80x24 60x20; do
 done
 check "drawing the saved runs measured nothing: no data file" no_datafile
 
+# s before anything runs live keeps every tab the session shows: each saved run with its earlier
+# runs and their labels (a save from a --load session once kept only the tabs rerun)
+start C.UTF-8 80 24 --load="$tmp/two.json" --order=syscall,valley
+tm_wait "press a key to begin" 10 && tm_keys x
+tm_wait "saved: r runs it live" 10
+json=$(save)
+check "s with nothing rerun saves" [ -n "$json" ]
+check "... every experiment of the file, valley and syscall with their earlier runs, labelled" python3 -c '
+import json, sys
+d, src = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert [e["name"] for e in d["experiments"]] == [e["name"] for e in src["experiments"]], \
+	[e["name"] for e in d["experiments"]]
+e = {x["name"]: x for x in d["experiments"]}
+assert [r["label"] for r in e["valley"]["earlier_runs"]] == ["quiet"], e["valley"].get("earlier_runs")
+assert e["valley"]["rows"] and all(r["cond_io"] == "direct" for r in e["valley"]["rows"])
+assert all(r["cond_io"] == "cached" for r in e["valley"]["earlier_runs"][0]["rows"])
+assert [r["label"] for r in e["syscall"]["earlier_runs"]] == ["quiet"]
+assert all(r["cond_burners"] == 2 for r in e["syscall"]["rows"])
+assert "earlier_runs" not in e["clock"] and e["clock"]["rows"]' "$json" "$tmp/two.json"
+check "... and measured nothing" no_datafile
+tm_keys q
+wait_exit 10
+start C.UTF-8 80 24 --load="$json" --order=valley
+tm_wait "press a key to begin" 10 && tm_keys x
+check "reopened: valley's quiet run before the saved uncached one, each labelled" \
+	wait_for 10 tm_flat_match "quiet (→|->) saved: uncached: x[0-9.]+"
+tm_keys q
+wait_exit 10
+
 # a live rerun beside the saved runs names both sides' conditions, and s keeps all three
 start C.UTF-8 80 24 --load="$tmp/two.json" --order=syscall,valley
 tm_wait "press a key to begin" 10 && tm_keys x
@@ -61,7 +91,10 @@ labels = [r["label"] for r in e["earlier_runs"]]
 assert labels == ["quiet", "saved: burners 2 spin"], labels
 assert all(r["cond_burners"] == 2 for r in e["earlier_runs"][1]["rows"])
 assert all(r["cond_burners"] == 0 for r in e["earlier_runs"][0]["rows"])
-assert e["rows"] and all(r["cond_burners"] == 0 for r in e["rows"])' "$json"
+assert e["rows"] and all(r["cond_burners"] == 0 for r in e["rows"])
+v = [x for x in d["experiments"] if x["name"] == "valley"][0]
+assert [r["label"] for r in v["earlier_runs"]] == ["quiet"], "valley, not rerun, kept with its runs"
+assert all(r["cond_io"] == "direct" for r in v["rows"])' "$json"
 tm_keys q
 wait_exit 10
 start C.UTF-8 80 24 --load="$json" --order=syscall

@@ -184,10 +184,16 @@ static void test_sweep(void)
 	CHECK_NEAR(p.s[1].x[0], 16 << 8, 0);		/* the rows measured after the key */
 	wtg_lay_sweep_free(&p);
 
-	/* a linear axis keeps its round intervals, big numbers as 120k */
+	/* wss's GB/s span decades (8 to 430 on one machine): a log y axis, as valley's */
 	t = table("wss");
 	fill_wss(t, false);
 	wtg_lay_sweep_build(&p, t, t->exp);
+	CHECK(p.ylog);
+	wtg_lay_sweep_free(&p);
+	/* a linear axis keeps its round intervals, big numbers as 120k (wss's rows on one) */
+	struct wtg_experiment linear = *t->exp;
+	linear.sweep.ylog = false;
+	wtg_lay_sweep_build(&p, t, &linear);
 	CHECK(!p.ylog);
 	nt = wtg_lay_y_ticks(&p, 40, yt, yl, 16);
 	CHECK(nt >= 3 && yt[0] == 0 && yt[nt - 1] == 100);

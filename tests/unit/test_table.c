@@ -2,6 +2,7 @@
  * running beside a writer. */
 #include "config.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,9 +218,53 @@ static void test_set_row_and_xmarks(void)
 	wtg_table_free(&t);
 }
 
+/* The time left comes from each step's cost when the run reports its work: bytewise's one-byte
+ * samples cost thousands of times a 64 KiB pass, so 13 of 15 steps done can be a tenth of the time. */
+static void test_progress_left(void)
+{
+	double frac;
+	/* by step count: 13 of 15 steps in 13 s leaves 2 s */
+	struct wtg_run_progress by_step = { .elapsed_ns = 13000000000LL, .step = 13, .nsteps = 15 };
+	double left = wtg_progress_left_ns(&by_step, &frac);
+	CHECK(fabs(left - 2e9) < 1e3);
+	CHECK(fabs(frac - 13.0 / 15) < 1e-12);
+	/* the same run reporting its work: the 13 cheap steps were 10% of it, in 3 s since the work
+	 * began: 27 s left, and the bar at 10%, not 87% */
+	struct wtg_run_progress by_work = { .elapsed_ns = 13000000000LL, .step = 13, .nsteps = 15, .work_done = 10,
+					.work_total = 100, .work_elapsed_ns = 3000000000LL };
+	left = wtg_progress_left_ns(&by_work, &frac);
+	CHECK(fabs(left - 27e9) < 1e3);
+	CHECK(fabs(frac - 0.1) < 1e-12);
+	/* the work begun, nothing of it done yet: unknown, not "less than 1 s" from the steps */
+	struct wtg_run_progress begun = { .elapsed_ns = 5000000000LL, .step = 1, .nsteps = 33, .work_total = 100 };
+	CHECK(wtg_progress_left_ns(&begun, &frac) < 0);
+	/* more work done than planned (a restart): nothing left, never negative */
+	struct wtg_run_progress over = { .elapsed_ns = 1, .work_done = 120, .work_total = 100, .work_elapsed_ns = 1000 };
+	CHECK(wtg_progress_left_ns(&over, &frac) == 0 && frac == 1);
+	/* the run's own estimate of its whole time, while it holds */
+	struct wtg_run_progress est = { .elapsed_ns = 4000000000LL, .expected_ns = 10000000000LL };
+	CHECK(fabs(wtg_progress_left_ns(&est, &frac) - 6e9) < 1e3 && fabs(frac - 0.4) < 1e-12);
+	/* nothing to go by */
+	struct wtg_run_progress none = { .elapsed_ns = 1 };
+	CHECK(wtg_progress_left_ns(&none, &frac) < 0 && frac == 0);
+
+	/* the table carries the work: the first report (done 0) starts its clock, a reset clears it */
+	struct wtg_table t;
+	wtg_table_init(&t, NULL);
+	wtg_table_work(&t, 0, 50);
+	CHECK(t.work_total == 50 && t.work_done == 0 && t.work_ns > 0);
+	int64_t t0 = t.work_ns;
+	wtg_table_work(&t, 20, 50);
+	CHECK(t.work_done == 20 && t.work_ns == t0);
+	wtg_table_reset(&t);
+	CHECK(t.work_total == 0 && t.work_done == 0 && t.work_ns == 0);
+	wtg_table_free(&t);
+}
+
 int main(void)
 {
 	test_basics();
+	test_progress_left();
 	test_set_row_and_xmarks();
 	test_concurrency();
 	return unit_done("test_table");

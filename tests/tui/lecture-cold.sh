@@ -1,0 +1,70 @@
+#!/bin/sh
+# tests/tui/lecture-cold.sh: c visibly empties the cache for the measurement. On mmap, c then r
+# measures the file cold (no warm-up pass reads it back, each pass starts evicted): the run is
+# labelled "cold cache" beside the warm one ("quiet -> cold cache", not "quiet -> quiet"), its notes
+# say so, and a save records it ("cold_cache": true) and brings the label back. On valley, whose
+# warm-up reads the file back, c says the run will not be cold, and the run is not labelled cold.
+# Live runs on a 16 MiB data file, at 80x24 and 60x20.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
+dash_init
+
+# ran NAME: NAME's run ended on screen
+ran() {
+	wait_for 120 tm_match "$1 · .*done in"
+}
+
+for size in 80x24 60x20; do
+	start C.UTF-8 ${size%x*} ${size#*x} --size=16M --order=mmap,valley
+	tm_wait "press a key to begin" 10 || bail "$size: no start screen"
+	tm_keys x
+	check "$size: mmap runs warm first" ran mmap
+	tm_keys c
+	[ $size = 80x24 ] && check "$size: c on mmap says the next run measures it cold" \
+		wait_for 5 tm_flat_match "evicted the data file: .* r measures it cold"
+	tm_keys r
+	check "$size: mmap rerun" wait_for 10 tm_match "mmap · .*running"
+	check "$size: ... ends" ran mmap
+	check "$size: the cold run is labelled so beside the warm one" \
+		wait_for 5 tm_flat_match "quiet (→|->) cold cache: "
+	check "$size: ... not 'quiet -> quiet'" tm_lacks_re "quiet (→|->) quiet:"
+	if [ $size = 80x24 ]; then
+		json=$(save)
+		check "$size: s saves" [ -n "$json" ]
+		check "$size: the save records the cold run, and the warm one before it" python3 -c '
+import json, sys
+e = [x for x in json.load(open(sys.argv[1]))["experiments"] if x["name"] == "mmap"][0]
+assert e.get("cold_cache") is True, e.get("cold_cache")
+assert [r["label"] for r in e["earlier_runs"]] == ["quiet"], e["earlier_runs"]
+assert "cold_cache" not in e["earlier_runs"][0]' "$json"
+		check "$size: its notes say no warm-up read the file back (the warm run had one)" python3 -c '
+import json, sys
+e = [x for x in json.load(open(sys.argv[1]))["experiments"] if x["name"] == "mmap"][0]
+assert any(n.startswith("cold cache (c): no warm-up") for n in e["notes"]), e["notes"]
+assert any(n.startswith("warm-up: one unreported") for n in e["earlier_runs"][0]["notes"])' "$json"
+	fi
+	tm_keys 2
+	tm_wait "valley · " 5
+	check "$size: valley runs" ran valley
+	tm_keys c
+	[ $size = 80x24 ] && check "$size: c on valley says its run will not be cold" \
+		wait_for 5 tm_flat_match "evicted the data file: .* its warm-up reads it back: not cold"
+	tm_keys r
+	check "$size: valley rerun" wait_for 10 tm_match "valley · .*running"
+	check "$size: ... ends" ran valley
+	check "$size: ... not labelled cold" wait_for 5 tm_flat_match "quiet (→|->) quiet: "
+	check "$size: ... nowhere 'cold cache'" tm_lacks "cold cache"
+	tm_keys q
+	wait_exit 10
+	check_eq "$size: exit status 0" "$(status)" 0
+	if [ $size = 80x24 ] && [ -n "$json" ]; then
+		start C.UTF-8 80 24 --load="$json" --order=mmap
+		tm_wait "press a key to begin" 10 && tm_keys x
+		check "reopened: the saved run is labelled cold" \
+			wait_for 10 tm_flat_match "quiet (→|->) saved: cold cache: "
+		tm_keys q
+		wait_exit 10
+	fi
+done
+check "every data file was removed" no_datafile
+
+finish
