@@ -199,7 +199,7 @@ static int wss_run(struct wtg_ctx *ctx)
 	int rc = wtg_dram_buf_get(ctx, &st->buf);
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
-		.nvariants = st->nsizes, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
+		.nvariants = st->nsizes, .rounds = WTG_ROUNDS_MIN, .warmup = 1, .unit = "GB/s",
 		.sample = sample, .row = row, .arg = st, .label = label, .restart = restart,
 	};
 	if (rc == WTG_OK)
@@ -287,8 +287,7 @@ static void wss_plan(struct wtg_plan *p)
 						 WTG_REAL((double)bytes / set), WTG_INT(bytes) };
 		wtg_plan_row(p, row);
 	}
-	p->samples = WTG_ROUNDS_MIN;
-	p->warmup = 1;
+	wtg_rounds_plan(p, 1);
 	p->work = planned_bytes(&st);
 	struct wtg_ctx ref = { .opt = p->opt };	/* no machine: the assumed caches */
 	struct wstate rst = { 0 };

@@ -263,9 +263,12 @@ def check_threads(e, doc, maxn, tag):
                   name + "median, min and max are the series' (the uncontended samples when 11 remain)")
     if len(types) == 1:
         check(any(x.startswith("one core type on this machine") for x in e["notes"]), tag + "a note says one core type")
-    total = 16 * len(rs)
+    # 15 rounds and a warm-up per row, and the warm-up windows of 3 samples of one row
+    windows = sum(w["windows"] for w in e.get("warmup", []))
+    total = 16 * len(rs) + 3 * windows
     check(any("checked against the known sum in all %d samples" % total in x for x in e["notes"]),
-          tag + "the sum was checked on every sample (15 rounds and a warm-up x %d rows): %r" % (len(rs), e["notes"]))
+          tag + "the sum was checked on every sample (15 rounds and a warm-up x %d rows, 3 x %d windows): %r"
+          % (len(rs), windows, e["notes"]))
     check(len([c for c in e["checks"] if c["name"] == "ci"]) == len(rs), tag + "a ci check per row")
     multi = [r for r in rs if r["threads"] > 1]
     sp = [c for c in e["checks"] if c["name"] == "speedup"]
@@ -401,8 +404,10 @@ def check_roofline(e, tag, l1=None):
         check(len(m) == 1 and close(float(m[0].group(1)), ridge, 2e-3),
               tag + "%s: the ridge note says %s, the rows give %g" % (b, m[0].group(1) if m else None, ridge))
     res = [c for c in e["checks"] if c["name"] == "results"]
-    check(len(res) == 1 and res[0]["detail"].startswith("%d samples" % (26 * 17)),
-          tag + "every sample (15 rounds and two warm-ups x 26) compared with the reference: %r" % res)
+    windows = sum(w["windows"] for w in e.get("warmup", []))
+    check(len(res) == 1 and res[0]["detail"].startswith("%d samples" % (26 * 17 + 3 * windows)),
+          tag + "every sample (15 rounds and two warm-ups x 26, 3 x %d warm-up windows) compared with the "
+          "reference: %r" % (windows, res))
     # a sample grows from its warm-ups to span 1.5 x 5 ms at their rate (more lines, the same ops per
     # byte): how long it lasts depends on the machine's speed and load, so it is recorded, not asserted
     short = [(r["buffer"], r["ops_per_byte"], r["sample_ms"]) for r in rs

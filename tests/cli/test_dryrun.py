@@ -65,6 +65,9 @@ def check_threads(name, doc, p, declared):
 
 def check_wss(name, doc, p):
     m = doc["machine"]
+    w = p.get("warmup_windows") or {}
+    check(p.get("warmup") == 1 and w.get("window") == 3 and w.get("stable") == 5 and w.get("tolerance_pct") == 1
+          and w.get("max") == 8, "%s wss: the plan states the warm-up and its rule: %r %r" % (name, p.get("warmup"), w))
     sizes = [x["wss"] for x in p["rows"]]
     llc = llc_of(m)
     ram = sum(n["memory_bytes"] for n in m["topology"]["numa_nodes"])
