@@ -417,9 +417,10 @@ static void kernel_fall(const struct wtg_table *t, const char *k, struct fall *f
 
 #define FLAT_MAX 1.25	/* a series whose smallest size sums at most this much faster than its largest is flat */
 
-/* "scalar is flat: L1/DRAM x1.02 [0.99-1.05] (1.9 vs 1.9 GB/s); simd x3.40 [3.10-3.70]: a slow loop
+/* "flat: scalar L1/DRAM x1.02 [0.99-1.05] (1.9 vs 1.9 GB/s); simd x3.40 [3.10-3.70]: a slow loop
  * hides the memory hierarchy": the series that falls least from its smallest size to its largest,
- * beside the one that falls most (the flat line and the staircase, each fall with its interval). */
+ * beside the one that falls most (the flat line and the staircase, each fall with its interval);
+ * the series' name follows the first ": ", so the dashboard's "here:" keeps it. */
 static int wss_verdict(const struct wtg_table *t, char *buf, size_t len)
 {
 	int flat = -1, steep = -1;
@@ -446,9 +447,9 @@ static int wss_verdict(const struct wtg_table *t, char *buf, size_t len)
 				       a->llarge, a->ratio, ci[0], a->gsmall, a->glarge);
 	bool is_flat = a->ratio <= FLAT_MAX;
 	bool apart = is_flat && isfinite(a->hi) && isfinite(f[steep].lo) ? f[steep].lo > a->hi : f[steep].ratio > FLAT_MAX;
-	return wtg_verdict_fmt(buf, len, true, "%s %s: %s/%s x%.2f%s (%.1f vs %.1f GB/s); %s x%.2f%s%s", knames[flat],
-			       is_flat ? "is flat" : "falls least", a->lsmall, a->llarge, a->ratio, ci[0], a->gsmall,
-			       a->glarge, knames[steep], f[steep].ratio, ci[1],
+	return wtg_verdict_fmt(buf, len, true, "%s: %s %s/%s x%.2f%s (%.1f vs %.1f GB/s); %s x%.2f%s%s",
+			       is_flat ? "flat" : "falls least", knames[flat], a->lsmall, a->llarge, a->ratio, ci[0],
+			       a->gsmall, a->glarge, knames[steep], f[steep].ratio, ci[1],
 			       is_flat && apart ? ": a slow loop hides the memory hierarchy" : "");
 }
 

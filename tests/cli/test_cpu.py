@@ -35,8 +35,9 @@ def fmt_size(n):
     return "%dB" % n
 
 
-VERDICT = re.compile(r"^(\w+) (is flat|falls least): (\S+)/(\S+) x([0-9.]+)(?: \[([0-9.]+)-([0-9.]+)\])? "
-                     r"\(([0-9.]+) vs ([0-9.]+) GB/s\); (\w+) x([0-9.]+)(?: \[([0-9.]+)-([0-9.]+)\])?(: [^(]*)?"
+VERDICT = re.compile(r"^(?P<word>flat|falls least): (?P<flat>\w+) (?P<lsmall>\S+)/(?P<llarge>\S+) x(?P<ratio>[0-9.]+)"
+                     r"(?: \[(?P<lo>[0-9.]+)-(?P<hi>[0-9.]+)\])? \((?P<gsmall>[0-9.]+) vs (?P<glarge>[0-9.]+) GB/s\); "
+                     r"(?P<steep>\w+) x(?P<sratio>[0-9.]+)(?: \[[0-9.]+-[0-9.]+\])?(?P<tail>: [^(]*)?"
                      r"( \([0-9]+ of [0-9]+ samples waited for a CPU\))?$")
 
 
@@ -47,31 +48,35 @@ def check_wss_verdict(e, by):
     m = VERDICT.match(v)
     if not check(m is not None, "wss: the verdict names a flat series: %r" % v):
         return
+
     def fall(k):
         ks = sorted(by.get(k, []), key=lambda r: r["wss"])
         return (ks[0], ks[-1], ks[0]["gbps"] / ks[-1]["gbps"]) if len(ks) >= 2 else None
-    flat, steep = m.group(1), m.group(10)
+    flat, steep = m.group("flat"), m.group("steep")
     check(flat in by and steep in by, "wss: the verdict's series %r and %r exist: %r" % (flat, steep, sorted(by)))
     if flat not in by or steep not in by:
         return
     small, large, ratio = fall(flat)
-    check(abs(float(m.group(8)) - small["gbps"]) <= 0.051 and abs(float(m.group(9)) - large["gbps"]) <= 0.051,
-          "wss: the verdict's %s/%s GB/s are the %s rows' %.2f and %.2f" % (m.group(8), m.group(9), flat,
-                                                                          small["gbps"], large["gbps"]))
-    check(m.group(3) == small["level"] and m.group(4) == large["level"],
-          "wss: the verdict's levels %s/%s are the rows' %s/%s" % (m.group(3), m.group(4), small["level"], large["level"]))
-    check(abs(float(m.group(5)) - ratio) <= 0.006, "wss: the verdict's x%s is %s's smallest over largest GB/s %.4f"
-          % (m.group(5), flat, ratio))
-    if m.group(6):
-        check(float(m.group(6)) <= float(m.group(7)), "wss: the flat series' interval is ordered: %r" % v)
+    check(abs(float(m.group("gsmall")) - small["gbps"]) <= 0.051 and
+          abs(float(m.group("glarge")) - large["gbps"]) <= 0.051,
+          "wss: the verdict's %s/%s GB/s are the %s rows' %.2f and %.2f"
+          % (m.group("gsmall"), m.group("glarge"), flat, small["gbps"], large["gbps"]))
+    check(m.group("lsmall") == small["level"] and m.group("llarge") == large["level"],
+          "wss: the verdict's levels %s/%s are the rows' %s/%s"
+          % (m.group("lsmall"), m.group("llarge"), small["level"], large["level"]))
+    check(abs(float(m.group("ratio")) - ratio) <= 0.006,
+          "wss: the verdict's x%s is %s's smallest over largest GB/s %.4f" % (m.group("ratio"), flat, ratio))
+    if m.group("lo"):
+        check(float(m.group("lo")) <= float(m.group("hi")), "wss: the flat series' interval is ordered: %r" % v)
     falls = {k: fall(k)[2] for k in by if fall(k)}
     check(min(falls, key=falls.get) == flat and max(falls, key=falls.get) == steep,
           "wss: %s falls least and %s most of %r" % (flat, steep, falls))
-    check(abs(float(m.group(11)) - falls[steep]) <= 0.006, "wss: the verdict's x%s is %s's fall" % (m.group(11), steep))
-    check((m.group(2) == "is flat") == (ratio <= 1.25),
+    check(abs(float(m.group("sratio")) - falls[steep]) <= 0.006,
+          "wss: the verdict's x%s is %s's fall" % (m.group("sratio"), steep))
+    check((m.group("word") == "flat") == (ratio <= 1.25),
           "wss: a series is called flat when its fall is at most x1.25: %r" % v)
-    if m.group(14):
-        check(m.group(14) == ": a slow loop hides the memory hierarchy" and m.group(2) == "is flat",
+    if m.group("tail"):
+        check(m.group("tail") == ": a slow loop hides the memory hierarchy" and m.group("word") == "flat",
               "wss: the verdict says a slow loop hides the memory hierarchy, of a flat series: %r" % v)
 
 
