@@ -251,14 +251,16 @@ struct wtg_experiment {
 
 /* A throughput row's figure X as a distribution over rounds (see rounds.h): X's interval (two-level
  * bootstrap over the replicas), range and sample count, the replicas and their spread, the samples
- * that waited for a CPU, the median on-CPU share and span of a sample, after X itself
+ * that waited for a CPU, the median on-CPU share and span of a sample, the warm-up windows run before
+ * the rounds (rounds.h), after X itself
  * (WTG_ROUNDS_AFTER), or X and them (WTG_ROUNDS). */
 #define WTG_ROUNDS_AFTER(x, unit, dec) \
 	{ x "_ci_low", unit, WTG_T_REAL, dec }, { x "_ci_high", unit, WTG_T_REAL, dec }, \
 	{ x "_min", unit, WTG_T_REAL, dec }, { x "_max", unit, WTG_T_REAL, dec }, \
 	{ "samples", "count", WTG_T_INT, 0 }, { "replicas", "count", WTG_T_INT, 0 }, \
 	{ x "_replica_spread_pct", "%", WTG_T_REAL, 1 }, { "contended", "count", WTG_T_INT, 0 }, \
-	{ "cpu_share", "", WTG_T_REAL, 2 }, { "sample_ms", "ms", WTG_T_REAL, 2 }
+	{ "cpu_share", "", WTG_T_REAL, 2 }, { "sample_ms", "ms", WTG_T_REAL, 2 }, \
+	{ "warmup_windows", "count", WTG_T_INT, 0 }
 #define WTG_ROUNDS(x, unit, dec) { x, unit, WTG_T_REAL, dec }, WTG_ROUNDS_AFTER(x, unit, dec)
 
 /* The columns every distribution experiment shares (readcost, clock, tail, passes): the label column

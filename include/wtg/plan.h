@@ -37,6 +37,10 @@ struct wtg_plan {
 	int nrows, cap;
 	int samples;		/* timed samples per row */
 	int warmup;		/* untimed samples per row before them */
+	/* then a warm-up with a stopping rule (wtg/warmup.h): windows of warm_window untimed samples (of
+	 * one row) until five consecutive windows' medians lie within 1%, at most warm_max windows;
+	 * warm_window 0: none */
+	int warm_window, warm_max;
 	double work, ref_work;	/* the planned work here and on the reference machine (same unit) */
 	char how[200];		/* how the estimate scales, in words */
 	bool failed;		/* out of memory */

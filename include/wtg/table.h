@@ -63,6 +63,18 @@ struct wtg_series {
 	size_t n;
 };
 
+/* A warm-up's windows (wtg/warmup.h), every one kept: what ran, unreported, before the timed samples
+ * of a row (or of every row, when an experiment warms up once). */
+struct wtg_warmup_log {
+	char *row;		/* the row it warmed up, by its label */
+	char *unit;		/* the medians' unit */
+	char *window;		/* a window's length in words ("3 passes of 64M") */
+	int max;		/* the most windows the rule allowed */
+	double *medians;	/* each window's median, in time order */
+	size_t n;
+	bool met;		/* the rule was met; false: the maximum was reached */
+};
+
 /* A labelled mark on a sweep's x axis (a cache size: "L1 48K"). */
 #define WTG_MAX_XMARKS 8
 struct wtg_xmark {
@@ -86,6 +98,8 @@ struct wtg_table {
 	int nnotes, capnotes;
 	struct wtg_series *series;
 	int nseries, capseries;
+	struct wtg_warmup_log *warmups;
+	int nwarmups, capwarmups;
 	struct wtg_xmark xmarks[WTG_MAX_XMARKS];
 	int nxmarks;
 	uint64_t edits;			/* rows replaced in place (wtg_table_set_row) */
@@ -137,6 +151,9 @@ void wtg_table_note(struct wtg_table *t, const char *fmt, ...) WTG_PRINTF(2, 3);
 /* Copies the samples. */
 void wtg_table_add_series(struct wtg_table *t, const char *name, const char *unit,
 			  const double *v, size_t n);
+/* Keep a warm-up's n window medians (copied) for the report. */
+void wtg_table_add_warmup(struct wtg_table *t, const char *row, const char *unit, const char *window, int max,
+			  const double *medians, size_t n, bool met);
 /* Mark x on the sweep's x axis with label (at most WTG_MAX_XMARKS; later ones are dropped). */
 void wtg_table_add_xmark(struct wtg_table *t, double x, const char *label);
 void wtg_table_progress(struct wtg_table *t, int step, int nsteps, const char *label);

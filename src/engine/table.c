@@ -104,6 +104,15 @@ static void clear_locked(struct wtg_table *t)
 		free(t->series[i].v);
 	}
 	free(t->series);
+	for (int i = 0; i < t->nwarmups; i++) {
+		free(t->warmups[i].row);
+		free(t->warmups[i].unit);
+		free(t->warmups[i].window);
+		free(t->warmups[i].medians);
+	}
+	free(t->warmups);
+	t->warmups = NULL;
+	t->nwarmups = t->capwarmups = 0;
 	t->rows = NULL;
 	t->checks = NULL;
 	t->notes = NULL;
@@ -274,12 +283,19 @@ void wtg_table_note(struct wtg_table *t, const char *fmt, ...)
 	pthread_mutex_unlock(&t->lock);
 }
 
-void wtg_table_add_series(struct wtg_table *t, const char *name, const char *unit, const double *v,
-			  size_t n)
+/* A copy of v[0, n) (one slot when n is 0, so it is never NULL). */
+static double *copy_doubles(const double *v, size_t n)
 {
 	double *copy = xrealloc(NULL, (n ? n : 1) * sizeof *copy);
 	if (n)
 		memcpy(copy, v, n * sizeof *copy);
+	return copy;
+}
+
+void wtg_table_add_series(struct wtg_table *t, const char *name, const char *unit, const double *v,
+			  size_t n)
+{
+	double *copy = copy_doubles(v, n);
 	pthread_mutex_lock(&t->lock);
 	GROW(t->series, t->nseries, t->capseries);
 	struct wtg_series *s = &t->series[t->nseries++];
@@ -287,6 +303,28 @@ void wtg_table_add_series(struct wtg_table *t, const char *name, const char *uni
 	s->unit = xstrdup(unit ? unit : "");
 	s->v = copy;
 	s->n = n;
+	changed(t);
+	pthread_mutex_unlock(&t->lock);
+}
+
+static void copy_warmup(struct wtg_warmup_log *w, const char *row, const char *unit, const char *window, int max,
+			const double *medians, size_t n, bool met)
+{
+	w->row = xstrdup(row ? row : "");
+	w->unit = xstrdup(unit ? unit : "");
+	w->window = xstrdup(window ? window : "");
+	w->max = max;
+	w->medians = copy_doubles(medians, n);
+	w->n = n;
+	w->met = met;
+}
+
+void wtg_table_add_warmup(struct wtg_table *t, const char *row, const char *unit, const char *window, int max,
+			  const double *medians, size_t n, bool met)
+{
+	pthread_mutex_lock(&t->lock);
+	GROW(t->warmups, t->nwarmups, t->capwarmups);
+	copy_warmup(&t->warmups[t->nwarmups++], row, unit, window, max, medians, n, met);
 	changed(t);
 	pthread_mutex_unlock(&t->lock);
 }
@@ -475,11 +513,15 @@ static void copy_extras(struct wtg_table *dst, const struct wtg_table *src)
 		b->name = dup_or_empty(a->name);
 		b->unit = dup_or_empty(a->unit);
 		b->n = a->n;
-		b->v = xrealloc(NULL, (a->n ? a->n : 1) * sizeof *b->v);
-		if (a->n)
-			memcpy(b->v, a->v, a->n * sizeof *b->v);
+		b->v = copy_doubles(a->v, a->n);
 	}
 	dst->nseries = dst->capseries = src->nseries;
+	dst->warmups = xrealloc(NULL, ((size_t)src->nwarmups + 1) * sizeof *dst->warmups);
+	for (int i = 0; i < src->nwarmups; i++) {
+		const struct wtg_warmup_log *a = &src->warmups[i];
+		copy_warmup(&dst->warmups[i], a->row, a->unit, a->window, a->max, a->medians, a->n, a->met);
+	}
+	dst->nwarmups = dst->capwarmups = src->nwarmups;
 }
 
 enum wtg_snap wtg_table_snapshot(struct wtg_table *dst, struct wtg_table *src)

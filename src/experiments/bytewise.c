@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/warmup.h"
 #include "wtg/plan.h"
 #include "rounds.h"
 
@@ -223,6 +224,8 @@ struct outcome {
 	int passes;			/* 64 KiB: passes of the slice a timed sample makes */
 	int64_t extra_calls;		/* read() calls beyond read_calls: warm-up and repeated passes */
 	int again;			/* an interleaved run: warm-ups again, after others measured */
+	int warm_windows;		/* the rounds' warm-up windows, and whether the rule was met */
+	bool warm_met;
 	struct wtg_probe_result res;
 };
 
@@ -275,7 +278,9 @@ struct var_arg {
 	uint64_t slice;
 	struct outcome *o;
 	struct work *w;
-	int passes;		/* 64 KiB: passes of the slice a sample makes (its warm-up sizes them) */
+	int passes;		/* 64 KiB: passes of the slice a sample makes (its first warm-up sample sizes
+				 * them; the warm-up windows and the rounds make as many) */
+	bool sized;
 	bool counted;		/* 64 KiB: the pass read_calls counts has been made */
 	uint64_t tbytes;	/* bytes the timed samples read, all passes */
 	int64_t tcalls, tsum;	/* 1 B: read() calls and sum of the timed pieces (the whole slice) */
@@ -352,10 +357,12 @@ static int var_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct w
 			a->o->extra_calls += p.calls * (round < 0 || a->counted ? a->passes : a->passes - 1);
 			a->counted |= round >= 0;
 			out->figure = p.res.wall_ms / a->passes;
-			if (round == WTG_ROUND_WARMUP && p.bytes > 0)
+			if (round < 0 && !a->sized && p.bytes > 0) {
+				a->sized = true;
 				a->passes = (int)(wtg_rounds_sample_bytes(p.bytes * (uint64_t)a->passes,
 									  wtg_rounds_warmup_ms(&p.res), p.bytes,
 									  p.bytes * MAX_PASSES) / p.bytes);
+			}
 		}
 	}
 	if (rc != WTG_OK)
@@ -391,7 +398,8 @@ static int variant_rounds(struct wtg_ctx *ctx, unsigned char *buf, uint64_t slic
 			  struct outcome *o, struct work *w)
 {
 	struct var_arg a = { .buf = buf, .slice = slice, .o = o, .w = w, .passes = 1 };
-	struct wtg_rounds_spec spec = { .nvariants = 1, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
+	struct wtg_rounds_spec spec = { .nvariants = 1, .rounds = WTG_ROUNDS_MIN, .warmup = 1, .unit = "ms",
+					.no_windows = o->bufsize == 1,
 					.sample = var_sample, .arg = &a, .label = var_label, .restart = var_restart,
 					.first_step = step0, .nsteps = nsteps };
 	struct wtg_rounds r;
@@ -409,6 +417,8 @@ static int variant_rounds(struct wtg_ctx *ctx, unsigned char *buf, uint64_t slic
 	o->again = r.interleaved;
 	wtg_rounds_values_after(o->after, v);
 	o->res = v->probe;
+	o->warm_windows = r.warm_windows;
+	o->warm_met = r.warm_met;
 	double scale = a.tbytes ? (double)slice / (double)a.tbytes : 0;
 	o->user_ms = v->probe.user_ms * scale;
 	o->sys_ms = v->probe.sys_ms * scale;
@@ -423,6 +433,15 @@ static void notes(struct wtg_ctx *ctx, const struct model *m, uint64_t slice, co
 {
 	char sz[32];
 	wtg_fmt_size(sz, sizeof sz, slice);
+	wtg_table_note(ctx->t,
+		       "warm-up (a rule fixed before measuring): the 64 KiB way after its first sample runs "
+		       "windows of %d samples until the medians of %d consecutive windows lie within %.0f%% of "
+		       "each other, or %d windows (here: %d, the rule %s; JSON warmup); the one-byte way takes "
+		       "only its first sample, as %d windows of its samples would read the slice %.1f times "
+		       "over one byte per read()",
+		       WTG_ROUNDS_WARM_WINDOW, WTG_WARMUP_STABLE, 100 * WTG_WARMUP_TOLERANCE, WTG_ROUNDS_WARM_MAX,
+		       o[1].warm_windows, o[1].warm_met ? "met" : "not met: the maximum was reached",
+		       WTG_ROUNDS_WARM_MAX, (double)(WTG_ROUNDS_WARM_MAX * WTG_ROUNDS_WARM_WINDOW) / WTG_ROUNDS_MIN);
 	wtg_table_note(ctx->t,
 		       "the first %s of the data file, summed twice, each way as rounds (one unreported "
 		       "warm-up sample, then %zu timed ones; the median, with its CI): one byte per read(), a "
@@ -590,8 +609,7 @@ static void bytewise_plan(struct wtg_plan *p)
 					 WTG_INT((slice + BIG_BUF - 1) / BIG_BUF), WTG_INT(WTG_ROUNDS_MIN) };
 	wtg_plan_row(p, one);
 	wtg_plan_row(p, big);
-	p->samples = WTG_ROUNDS_MIN;
-	p->warmup = 1;
+	wtg_rounds_plan(p, 1);
 	snprintf(p->how, sizeof p->how, "its typical time on a %d-CPU machine; a 1-byte sample is 1/%d of the slice",
 		 WTG_PLAN_REF_CPUS, WTG_ROUNDS_MIN);
 }

@@ -153,7 +153,7 @@ static int kernels_run(struct wtg_ctx *ctx)
 	}
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
-		.nvariants = 2 * NKERNELS, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
+		.nvariants = 2 * NKERNELS, .rounds = WTG_ROUNDS_MIN, .warmup = 1, .unit = "GB/s",
 		.sample = sample, .row = row, .arg = &st, .label = label, .restart = restart,
 	};
 	if (rc == WTG_OK)
@@ -204,8 +204,7 @@ static void kernels_plan(struct wtg_plan *p)
 						 WTG_TEXT(kernel(k)->isa), WTG_TEXT(wtg_cache_level_name(&ctx, size[w])) };
 		wtg_plan_row(p, row);
 	}
-	p->samples = WTG_ROUNDS_MIN;
-	p->warmup = 1;
+	wtg_rounds_plan(p, 1);
 }
 
 /* "in cache the hand SIMD sum is 96x the byte loop (319 vs 3.3 GB/s); from memory 29 GB/s": the

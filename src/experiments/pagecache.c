@@ -254,6 +254,7 @@ static int pagecache_run(struct wtg_ctx *ctx)
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
 		.nvariants = PC_NVAR, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
+		.pilot = 1, .unit = "GB/s",	/* windows of warm reads: a cold pass is cold by design */
 		.sample = sample, .row = row, .arg = st, .label = label, .restart = restart,
 	};
 	int rc = wtg_rounds_run(ctx, &spec, &r);
@@ -285,8 +286,7 @@ static void pagecache_plan(struct wtg_plan *p)
 						 WTG_INT(span) };
 		wtg_plan_row(p, row);
 	}
-	p->samples = WTG_ROUNDS_MIN;
-	p->warmup = 1;
+	wtg_rounds_plan(p, 1);
 }
 
 /* "cold 0.9 GB/s, warm 7.7 GB/s: RAM 8.4x disk". */

@@ -1,8 +1,10 @@
 /* passes.c: Is one warm pass a number?
  *
- * One unreported warm-up pass, then 30 buffered passes over the warm file with a 1 MiB buffer.
- * Every pass is kept, in time order, with its own fault counts: the spread of the 30 is the
- * answer, and a slow pass with zero faults rules the page cache out as its cause. */
+ * A warm-up with a stopping rule fixed before measuring (wtg/warmup.h): windows of 3 unreported
+ * passes until the medians of five consecutive windows lie within 1% of each other, or 10 windows;
+ * then 30 buffered passes over the warm file with a 1 MiB buffer. Every pass is kept, in time order,
+ * with its own fault counts: the spread of the 30 is the answer, and a slow pass with zero faults
+ * rules the page cache out as its cause. Every warm-up window's median is kept too. */
 #include "config.h"
 
 #include <errno.h>
@@ -13,8 +15,11 @@
 
 #include "common.h"
 #include "wtg/plan.h"
+#include "wtg/warmup.h"
 
 #define NPASSES 30
+#define WARM_WINDOW 3	/* passes in a warm-up window */
+#define WARM_MAX 10	/* warm-up windows at most */
 #define BUF (1u << 20)
 #define HEADLINE_MAX (64ull << 20)
 
@@ -31,6 +36,7 @@ static const struct wtg_column cols[] = {
 	{ "gbps_min", "GB/s", WTG_T_REAL, 2 },
 	{ "gbps_max", "GB/s", WTG_T_REAL, 2 },
 	{ "bytes", "B", WTG_T_INT, 0 },		/* a pass: the whole file, whose size --size sets */
+	{ "warmup_windows", "count", WTG_T_INT, 0 },
 };
 
 /* GB/s of a pass of `bytes` that took ns (bytes per ns), n/a for no time. */
@@ -39,52 +45,117 @@ static struct wtg_value gbps_of(uint64_t bytes, double ns)
 	return ns > 0 ? WTG_REAL((double)bytes / ns) : WTG_NA;
 }
 
+/* What the passes share: the buffer, the last pass, the sum mismatches so far, the passes run. */
+struct pass_run {
+	struct wtg_ctx *ctx;
+	unsigned char *buf;
+	struct wtg_read_pass p;
+	int bad, done;
+	double warm[WARM_MAX];	/* each warm-up window's median ns */
+	int nwarm;
+	bool met;
+};
+
+/* One pass over the file as step `step` of the run, its sum checked against the known sum. */
+static int one_pass(struct pass_run *pr, int step, const char *label)
+{
+	struct wtg_ctx *ctx = pr->ctx;
+	wtg_ctx_progress(ctx, step, WARM_WINDOW * WARM_MAX + NPASSES, label);
+	int rc = wtg_read_pass(ctx, pr->buf, BUF, ctx->df->size, "pass", &pr->p);
+	if (rc == WTG_OK && wtg_ctx_cancelled(ctx))
+		rc = WTG_CANCELLED;
+	if (rc != WTG_OK)
+		return rc;
+	pr->done++;
+	int64_t known = wtg_datafile_prefix_sum(ctx->df, pr->p.bytes);
+	if (pr->p.sum != known) {
+		pr->bad++;
+		wtg_table_fail(ctx->t, "%s: sum %lld does not equal the known sum %lld", label, (long long)pr->p.sum,
+			       (long long)known);
+	}
+	return WTG_OK;
+}
+
+/* The warm-up: windows of WARM_WINDOW unreported passes until the rule (wtg/warmup.h) is met or
+ * WARM_MAX windows ran; each window's median pass time kept, in the table's warm-up log too. */
+static int warm_up(struct pass_run *pr)
+{
+	enum wtg_warmup_state state = WTG_WARMUP_GOING;
+	while (state == WTG_WARMUP_GOING) {
+		double ns[WARM_WINDOW];
+		for (int k = 0; k < WARM_WINDOW; k++) {
+			char label[48];
+			snprintf(label, sizeof label, "warm-up window %d (at most %d)", pr->nwarm + 1, WARM_MAX);
+			int rc = one_pass(pr, pr->nwarm * WARM_WINDOW + k, label);
+			if (rc != WTG_OK)
+				return rc;
+			ns[k] = pr->p.res.wall_ms * 1e6;
+		}
+		pr->warm[pr->nwarm++] = wtg_quantile(ns, WARM_WINDOW, 0.5);
+		state = wtg_warmup_decide(pr->warm, (size_t)pr->nwarm, WARM_MAX);
+	}
+	pr->met = state == WTG_WARMUP_MET;
+	char sz[32], window[64];
+	wtg_fmt_size(sz, sizeof sz, pr->p.bytes);
+	snprintf(window, sizeof window, "%d passes over %s", WARM_WINDOW, sz);
+	wtg_table_add_warmup(pr->ctx->t, "pass", "ns", window, WARM_MAX, pr->warm, (size_t)pr->nwarm, pr->met);
+	return WTG_OK;
+}
+
+/* The rule, its outcome and every window's median, before the passes' own notes. */
+static void warm_note(struct wtg_ctx *ctx, const struct pass_run *pr, const char *sz)
+{
+	char meds[WARM_MAX * 16] = "";
+	size_t at = 0;
+	for (int i = 0; i < pr->nwarm && at < sizeof meds; i++) {
+		int k = snprintf(meds + at, sizeof meds - at, "%s%.3f", i ? ", " : "", pr->warm[i] / 1e6);
+		at += k > 0 ? (size_t)k : 0;
+	}
+	wtg_table_note(ctx->t,
+		       "warm-up (a rule fixed before measuring): windows of %d unreported passes until the "
+		       "medians of %d consecutive windows lie within %.0f%% of each other (largest / smallest "
+		       "- 1 <= %.0f%%), or %d windows; here %s after %d window%s (medians %s ms; JSON "
+		       "warmup); then %d passes over %s with a 1 MiB buffer, every one kept in time order "
+		       "(series \"pass\", ns)",
+		       WARM_WINDOW, WTG_WARMUP_STABLE, 100 * WTG_WARMUP_TOLERANCE, 100 * WTG_WARMUP_TOLERANCE,
+		       WARM_MAX, pr->met ? "the rule was met" : "the maximum was reached", pr->nwarm,
+		       pr->nwarm == 1 ? "" : "s", meds, NPASSES, sz);
+}
+
 static int passes_run(struct wtg_ctx *ctx)
 {
 	struct wtg_datafile *df = ctx->df;
 	wtg_experiment_columns(&wtg_exp_passes, ctx->t);
 
-	unsigned char *buf = wtg_aligned_alloc(wtg_io_align(df), BUF);
+	struct pass_run pr = { .ctx = ctx, .buf = wtg_aligned_alloc(wtg_io_align(df), BUF) };
 	double ns[NPASSES], minflt[NPASSES], majflt[NPASSES];
-	if (!buf) {
+	if (!pr.buf) {
 		wtg_table_fail(ctx->t, "out of memory");
 		return WTG_ERR;
 	}
-	memset(buf, 0, BUF); /* the buffer's own faults happen here, not in pass 1 */
+	memset(pr.buf, 0, BUF); /* the buffer's own faults happen here, not in pass 1 */
 
 	struct wtg_probe_result total;
 	memset(&total, 0, sizeof total);
-	struct wtg_read_pass p = { 0 };
-	int bad = 0, rc = WTG_OK;
-	for (int i = -1; i < NPASSES; i++) { /* pass -1 is the warm-up */
+	int rc = warm_up(&pr);
+	for (int i = 0; rc == WTG_OK && i < NPASSES; i++) {
 		char label[32];
-		snprintf(label, sizeof label, i < 0 ? "warm-up pass" : "pass %d of %d", i + 1, NPASSES);
-		wtg_ctx_progress(ctx, i + 1, NPASSES, label);
-		rc = wtg_read_pass(ctx, buf, BUF, df->size, "pass", &p);
-		if (rc == WTG_OK && wtg_ctx_cancelled(ctx))
-			rc = WTG_CANCELLED;
+		snprintf(label, sizeof label, "pass %d of %d", i + 1, NPASSES);
+		rc = one_pass(&pr, WARM_WINDOW * WARM_MAX + i, label);
 		if (rc != WTG_OK)
 			break;
-		int64_t known = wtg_datafile_prefix_sum(df, p.bytes);
-		if (p.sum != known) {
-			bad++;
-			wtg_table_fail(ctx->t, "%s: sum %lld does not equal the known sum %lld", label,
-				       (long long)p.sum, (long long)known);
-		}
-		if (i < 0)
-			continue;
-		ns[i] = p.res.wall_ms * 1e6;
-		minflt[i] = (double)p.res.minflt;
-		majflt[i] = (double)p.res.majflt;
-		wtg_probe_accumulate(&total, &p.res);
+		ns[i] = pr.p.res.wall_ms * 1e6;
+		minflt[i] = (double)pr.p.res.minflt;
+		majflt[i] = (double)pr.p.res.majflt;
+		wtg_probe_accumulate(&total, &pr.p.res);
 	}
-	free(buf);
+	free(pr.buf);
 	if (rc != WTG_OK)
 		return rc;
-	uint64_t bytes = p.bytes;
-	wtg_table_check(ctx->t, "sum", bad == 0,
+	uint64_t bytes = pr.p.bytes;
+	wtg_table_check(ctx->t, "sum", pr.bad == 0,
 			"%d of %d passes (warm-up included) summed %llu bytes to the known sum %lld",
-			NPASSES + 1 - bad, NPASSES + 1, (unsigned long long)bytes,
+			pr.done - pr.bad, pr.done, (unsigned long long)bytes,
 			(long long)wtg_datafile_prefix_sum(df, bytes));
 
 	struct wtg_summary s;
@@ -103,6 +174,7 @@ static int passes_run(struct wtg_ctx *ctx)
 		gbps_of(bytes, s.max),
 		gbps_of(bytes, s.min),
 		WTG_INT(bytes),
+		WTG_INT(pr.nwarm),
 	};
 	wtg_add_summary_row(ctx, "pass", &s, ns, NPASSES, &total, ev, (int)WTG_ARRAY_LEN(ev));
 	wtg_table_add_series(ctx->t, "pass minflt", "count", minflt, NPASSES);
@@ -114,10 +186,7 @@ static int passes_run(struct wtg_ctx *ctx)
 	for (int i = 1; i < NPASSES; i++)
 		if (ns[i] > ns[slowest])
 			slowest = i;
-	wtg_table_note(ctx->t,
-		       "warm-up (fixed before measuring): one unreported pass; then %d passes over %s with a "
-		       "1 MiB buffer, every one kept in time order (series \"pass\", ns)",
-		       NPASSES, sz);
+	warm_note(ctx, &pr, sz);
 	wtg_table_note(ctx->t,
 		       "faults over the %d passes: %lld minor, %lld major; the slowest pass (#%d, %.3f ms) "
 		       "had %.0f minor and %.0f major",
@@ -145,12 +214,14 @@ static double headline(struct wtg_ctx *ctx)
 	return wtg_checked_pass(ctx, "passes", BUF, HEADLINE_MAX, &p) == WTG_OK ? p.res.wall_ms : NAN;
 }
 
-/* --dry-run: one row, NPASSES timed passes over the data file after a warm-up pass; the time
+/* --dry-run: one row, NPASSES timed passes over the data file after the warm-up windows; the time
  * scales with the file's size against the default one. */
 static void passes_plan(struct wtg_plan *p)
 {
 	static const char *const row[] = { "pass" };
-	wtg_plan_labels(p, "operation", row, 1, NPASSES, 1);
+	wtg_plan_labels(p, "operation", row, 1, NPASSES, 0);
+	p->warm_window = WARM_WINDOW;
+	p->warm_max = WARM_MAX;
 	p->work = (double)p->file_size;
 	p->ref_work = (double)(p->opt->quick ? WTG_QUICK_SIZE : WTG_DEFAULT_SIZE);
 	snprintf(p->how, sizeof p->how, "typical time x the file's size / the default size");
@@ -177,7 +248,7 @@ static int passes_verdict(const struct wtg_table *t, char *buf, size_t len)
 const struct wtg_experiment wtg_exp_passes = {
 	.name = "passes",
 	.question = "Is one warm pass a number?",
-	.runs = "one warm-up pass, then 30 buffered 1 MiB passes with fault deltas; CI of the median",
+	.runs = "warm-up windows of 3 passes until 5 lie within 1% (at most 10), then 30 buffered 1 MiB passes with fault deltas; CI of the median",
 	.needs_datafile = true,
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_HISTOGRAM,

@@ -450,6 +450,7 @@ static int roofline_run(struct wtg_ctx *ctx)
 	struct wtg_rounds r;
 	if (rc == WTG_OK) {
 		struct wtg_rounds_spec spec = { .nvariants = NBUF * NINT, .rounds = WTG_ROUNDS_MIN, .warmup = WARMUP,
+						.unit = "GB/s",
 						.sample = sample, .row = row_of, .arg = &rf, .label = label_of,
 						.first_step = 1, .nsteps = nsteps };
 		rc = wtg_rounds_run(ctx, &spec, &r);
@@ -484,8 +485,7 @@ static void roofline_plan(struct wtg_plan *p)
 						 WTG_INT(bytes / LINE * ops_per_line(idx)) };
 		wtg_plan_row(p, row);
 	}
-	p->samples = WTG_ROUNDS_MIN;
-	p->warmup = WARMUP;
+	wtg_rounds_plan(p, WARMUP);
 }
 
 /* "memory: bytes-bound below 0.06 ops a byte (35 GB/s), math-bound above (2.2 Gop/s)": the ridge

@@ -10,12 +10,13 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/warmup.h"
 
 int wtg_rounds_steps(int nvariants, int rounds, int warmup)
 {
 	if (rounds < WTG_ROUNDS_MIN)
 		rounds = WTG_ROUNDS_MIN;
-	return nvariants * (rounds + (warmup > 0 ? warmup : 0));
+	return nvariants * (rounds + (warmup > 0 ? warmup : 0)) + WTG_ROUNDS_WARM_WINDOW * WTG_ROUNDS_WARM_MAX;
 }
 
 uint64_t wtg_rounds_sample_bytes(uint64_t bytes, double wall_ms, uint64_t unit, uint64_t cap)
@@ -47,18 +48,23 @@ struct rounds_run {
 	int first_row;		/* the table row of variant 0 */
 	int restarts;		/* times a condition change started the rounds again */
 	int cpus;		/* online CPUs: a sample of more threads oversubscribes them */
+	int window;		/* the warm-up window under way (1-based), 0 outside them */
 };
 
-/* Progress, a cancel check, then one sample of variant v. */
+/* Progress, a cancel check, then one sample of variant v (round -1: a warm-up sample; rr->window > 0:
+ * one of that warm-up window's). */
 static int one_sample(struct rounds_run *rr, int v, int round, int rounds, struct wtg_rounds_sample *out)
 {
 	const struct wtg_rounds_spec *sp = rr->spec;
-	char name[64], label[96];
+	char name[64], label[128];
 	if (sp->label)
 		sp->label(sp->arg, v, name, sizeof name);
 	else
 		snprintf(name, sizeof name, "variant %d", v + 1);
-	if (round < 0)
+	if (round < 0 && rr->window > 0)
+		snprintf(label, sizeof label, "warm-up: %s (window %d of at most %d)", name, rr->window,
+			 WTG_ROUNDS_WARM_MAX);
+	else if (round < 0)
 		snprintf(label, sizeof label, "warm-up: %s", name);
 	else
 		snprintf(label, sizeof label, "round %d/%d: %s", round + 1, rounds, name);
@@ -95,6 +101,13 @@ static int publish(struct rounds_run *rr, struct wtg_rounds *out, bool first)
 	return WTG_OK;
 }
 
+/* The steps of the warm-up: the sizing samples and the windows' most. */
+static int warm_steps(const struct wtg_rounds_spec *sp, int nvariants)
+{
+	return (sp->warmup > 0 ? sp->warmup : 0) * nvariants +
+	       (sp->no_windows ? 0 : WTG_ROUNDS_WARM_WINDOW * WTG_ROUNDS_WARM_MAX);
+}
+
 #define MAX_RESTARTS 4	/* condition changes that start the rounds again; later ones are noted */
 
 /* A key changed the conditions during the rounds (burners, policy, uncached I/O): every sample so far
@@ -126,7 +139,7 @@ static bool conditions_moved(struct rounds_run *rr, struct wtg_rounds *out, stru
 		       "the conditions changed in round %d of %d: the %zu samples taken so far were dropped and "
 		       "the rounds started again, so every sample of a row shares one condition",
 		       r + 1, out->rounds, dropped);
-	rr->step = rr->spec->warmup * out->nvariants;
+	rr->step = warm_steps(rr->spec, out->nvariants);
 	if (rr->spec->restart)
 		rr->spec->restart(rr->spec->arg);
 	return true;
@@ -182,14 +195,54 @@ static int replica_ended(struct rounds_run *rr, struct wtg_rounds *out, int r)
 	return rc;
 }
 
+/* The warm-up windows (wtg/warmup.h): WTG_ROUNDS_WARM_WINDOW samples of the pilot variant each, until
+ * the rule is met or WTG_ROUNDS_WARM_MAX ran; every window's median kept in out and the table. */
+static int warm_windows(struct rounds_run *rr, struct wtg_rounds *out)
+{
+	const struct wtg_rounds_spec *sp = rr->spec;
+	int pilot = sp->pilot >= 0 && sp->pilot < sp->nvariants ? sp->pilot : 0;
+	if (sp->no_windows)
+		return WTG_OK;
+	enum wtg_warmup_state state = WTG_WARMUP_GOING;
+	while (state == WTG_WARMUP_GOING) {
+		double fig[WTG_ROUNDS_WARM_WINDOW];
+		rr->window = out->warm_windows + 1;
+		for (int k = 0; k < WTG_ROUNDS_WARM_WINDOW; k++) {
+			struct wtg_rounds_sample smp;
+			int rc = one_sample(rr, pilot, WTG_ROUND_REWARM, out->rounds, &smp);
+			if (rc != WTG_OK)
+				return rc;
+			fig[k] = smp.figure;
+		}
+		out->warm_median[out->warm_windows++] = wtg_quantile(fig, WTG_ROUNDS_WARM_WINDOW, 0.5);
+		state = wtg_warmup_decide(out->warm_median, (size_t)out->warm_windows, WTG_ROUNDS_WARM_MAX);
+	}
+	rr->window = 0;
+	rr->step = warm_steps(sp, out->nvariants);	/* the windows not needed are skipped */
+	out->warm_met = state == WTG_WARMUP_MET;
+	for (int v = 0; v < out->nvariants; v++)
+		out->v[v].warmup_windows = out->warm_windows;
+	char *name = out->warm_row, window[96];
+	if (sp->label)
+		sp->label(sp->arg, pilot, name, sizeof out->warm_row);
+	else
+		snprintf(name, sizeof out->warm_row, "variant %d", pilot + 1);
+	snprintf(window, sizeof window, "%d samples of %s", WTG_ROUNDS_WARM_WINDOW, name);
+	wtg_table_add_warmup(rr->ctx->t, name, sp->unit, window, WTG_ROUNDS_WARM_MAX, out->warm_median,
+			     (size_t)out->warm_windows, out->warm_met);
+	return WTG_OK;
+}
+
 /* The warm-up samples and the timed rounds; fills out->v[*].samples, probes and summaries. */
 static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 {
 	const struct wtg_rounds_spec *sp = rr->spec;
 	struct wtg_rounds_sample smp;
-	int wrc = warm_up(rr, out, WTG_ROUND_WARMUP);
-	if (wrc != WTG_OK)
-		return wrc;
+	int rc = warm_up(rr, out, WTG_ROUND_WARMUP);
+	if (rc == WTG_OK)
+		rc = warm_windows(rr, out);
+	if (rc != WTG_OK)
+		return rc;
 	out->replica_start_s[0] = wtg_ctx_run_offset_s(rr->ctx);
 	struct wtg_cond_snapshot ref;
 	wtg_cond_snapshot(&ref, rr->ctx->df);
@@ -201,7 +254,7 @@ static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 			order[v] = v;
 		wtg_shuffle_int(&rr->ctx->rng, order, (size_t)sp->nvariants);
 		for (int k = 0; k < sp->nvariants; k++) {
-			int rc = one_sample(rr, order[k], r, out->rounds, &smp);
+			rc = one_sample(rr, order[k], r, out->rounds, &smp);
 			if (rc != WTG_OK)
 				return rc;
 			keep(rr, &out->v[order[k]], &smp);
@@ -210,7 +263,7 @@ static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 			r = -1;		/* round 1 again, under the new conditions */
 			continue;
 		}
-		int rc = publish(rr, out, !published);
+		rc = publish(rr, out, !published);
 		if (rc != WTG_OK)
 			return rc;
 		published = true;

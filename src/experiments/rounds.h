@@ -12,6 +12,12 @@
  * X_replica_spread_pct, contended, cpu_share, sample_ms for the row's figure X (WTG_ROUNDS in
  * experiment.h), helpers fill them and add their checks (ci, drift, regime, contended) and series.
  *
+ * The warm-up, fixed before measuring (wtg/warmup.h): first spec.warmup unreported samples of every
+ * variant in order (they size a variant's samples), then windows of WTG_ROUNDS_WARM_WINDOW samples of
+ * the pilot variant until the medians of WTG_WARMUP_STABLE consecutive windows lie within 1% of each
+ * other or WTG_ROUNDS_WARM_MAX windows ran; every window's median goes to the table's warm-up log and
+ * every row's warmup_windows column says how many windows ran before its rounds.
+ *
  * A sketch (kernels, one figure per sample):
  *
  *	static int one(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
@@ -49,9 +55,11 @@
 #define WTG_ROUNDS_MIN (WTG_ROUNDS_REPLICAS * WTG_ROUNDS_PER_REPLICA)
 #define WTG_ROUNDS_KEEP WTG_CONTENDED_KEEP	/* uncontended samples a figure needs to leave the contended ones out */
 #define WTG_SAMPLE_MIN_MS 5.0	/* a timed throughput sample spans at least this (a time slice or more) */
+#define WTG_ROUNDS_WARM_WINDOW 3	/* samples of the pilot variant in a warm-up window */
+#define WTG_ROUNDS_WARM_MAX 8		/* warm-up windows at most */
 /* X, X_ci_low, X_ci_high, X_min, X_max, samples, replicas, X_replica_spread_pct, contended, cpu_share,
- * sample_ms */
-#define WTG_ROUNDS_NCOLS 11
+ * sample_ms, warmup_windows */
+#define WTG_ROUNDS_NCOLS 12
 
 struct wtg_rounds_result;
 
@@ -69,7 +77,12 @@ typedef int (*wtg_rounds_fn)(struct wtg_ctx *ctx, void *arg, int v, int round, s
 struct wtg_rounds_spec {
 	int nvariants;		/* >= 1 */
 	int rounds;		/* timed samples per variant; below WTG_ROUNDS_MIN it is raised to it */
-	int warmup;		/* unreported samples per variant before round 1, variants in order */
+	int warmup;		/* unreported samples per variant before the warm-up windows, variants in
+				 * order (they size the samples) */
+	int pilot;		/* the variant whose samples form the warm-up windows (0: the first) */
+	const char *unit;	/* the figure's unit, for the warm-up log (NULL: none) */
+	bool no_windows;	/* only the sizing samples: a variant too slow to repeat in windows (the
+				 * caller's note says why) */
 	wtg_rounds_fn sample;
 	void *arg;		/* passed to sample and label */
 	/* Progress label of variant v ("scalar 24K"); NULL: "variant N". */
@@ -89,9 +102,9 @@ struct wtg_rounds_spec {
 };
 
 /* The round a sample callback is given for an unreported warm-up sample: WTG_ROUND_WARMUP for the
- * warm-up before the rounds (the one that sizes the timed samples), WTG_ROUND_REWARM for the one an
- * interleaved run repeats after other experiments measured (the sizes stay as they were); the timed
- * rounds are 0 and up. */
+ * warm-up before the rounds (the one that sizes the timed samples), WTG_ROUND_REWARM for a later one
+ * (a warm-up window, or the warm-up an interleaved run repeats after other experiments measured: the
+ * sizes stay as they were); the timed rounds are 0 and up. */
 #define WTG_ROUND_WARMUP (-1)
 #define WTG_ROUND_REWARM (-2)
 
@@ -115,11 +128,16 @@ struct wtg_rounds_result {
 	double replica_spread_pct;	/* (largest - smallest replica median) / median, in % */
 	double cpu_share_median;	/* NAN when schedstat was unreadable */
 	double sample_ms;		/* median timed span of a sample */
+	int warmup_windows;		/* warm-up windows run before the rounds (the experiment's) */
 	struct wtg_probe_result probe;	/* the timed samples' probes together (wall times add up) */
 };
 
 struct wtg_rounds {
 	int nvariants, rounds;
+	int warm_windows;		/* warm-up windows run */
+	bool warm_met;			/* the rule was met (else the maximum was reached) */
+	double warm_median[WTG_ROUNDS_WARM_MAX];	/* each window's median */
+	char warm_row[64];		/* the pilot variant's label */
 	struct wtg_rounds_result *v;	/* nvariants */
 	/* an interleaved run: the replicas after which other experiments measured, and when each
 	 * replica began, in seconds since the run's first experiment did */
@@ -145,11 +163,15 @@ uint64_t wtg_rounds_sample_bytes(uint64_t bytes, double wall_ms, uint64_t unit, 
  * for a CPU (a warm-up preempted on a busy machine would otherwise look long enough). */
 double wtg_rounds_warmup_ms(const struct wtg_probe_result *res);
 
-/* The rounds steps a spec of nvariants, rounds and warmup takes (for callers adding own steps). */
+/* A plan's samples and warm-up for rows measured in rounds, warmup sizing samples per row first. */
+void wtg_rounds_plan(struct wtg_plan *p, int warmup);
+
+/* The rounds steps a spec of nvariants, rounds and warmup takes at most, the warm-up windows' most
+ * included (for callers adding own steps). */
 int wtg_rounds_steps(int nvariants, int rounds, int warmup);
 
 /* Write the WTG_ROUNDS_NCOLS values of r at v that match the columns WTG_ROUNDS(x, ...) declares
- * (experiment.h): median, CI low, CI high, min, max, n. */
+ * (experiment.h): median, CI low, CI high, min, max, n, ..., warmup_windows. */
 int wtg_rounds_values(struct wtg_value *v, const struct wtg_rounds_result *r);
 /* The replica (0-based) of sample i of a variant measured in `rounds` rounds. */
 int wtg_rounds_replica(int i, int rounds);
@@ -184,7 +206,7 @@ void wtg_rounds_add_series(struct wtg_ctx *ctx, const char *label, const char *u
 /* The note that says how a table's rows were measured: "each row: N timed samples after W
  * unreported warm-up sample(s) per variant; variants in seeded random order in every round; the
  * figure is the median, with a bootstrap 95% CI, min and max", then what the replicas, the
- * contention rule and the samples' span were. */
+ * contention rule and the samples' span were, then the warm-up rule and its outcome. */
 void wtg_rounds_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmup);
 
 #endif

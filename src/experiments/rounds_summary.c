@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "common.h"
+#include "wtg/plan.h"
+#include "wtg/warmup.h"
 
 int wtg_rounds_replica(int i, int rounds)
 {
@@ -130,6 +132,14 @@ out:
 	return rc;
 }
 
+void wtg_rounds_plan(struct wtg_plan *p, int warmup)
+{
+	p->samples = WTG_ROUNDS_MIN;
+	p->warmup = warmup;
+	p->warm_window = WTG_ROUNDS_WARM_WINDOW;
+	p->warm_max = WTG_ROUNDS_WARM_MAX;
+}
+
 int wtg_rounds_values_after(struct wtg_value *v, const struct wtg_rounds_result *r)
 {
 	v[0] = WTG_REAL(r->s.ci_low);
@@ -142,6 +152,7 @@ int wtg_rounds_values_after(struct wtg_value *v, const struct wtg_rounds_result 
 	v[7] = WTG_INT(r->ncontended);
 	v[8] = isfinite(r->cpu_share_median) ? WTG_REAL(r->cpu_share_median) : WTG_NA;
 	v[9] = WTG_REAL(r->sample_ms);
+	v[10] = WTG_INT(r->warmup_windows);
 	return WTG_ROUNDS_NCOLS - 1;
 }
 
@@ -262,11 +273,26 @@ static void spans(const struct wtg_rounds *r, double *lo, double *hi, int *busy)
 	}
 }
 
+/* The warm-up rule and what it did this run. */
+static void warm_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmup)
+{
+	wtg_table_note(ctx->t,
+		       "warm-up (a rule fixed before measuring): %d unreported sample%s of every row, in order, "
+		       "then windows of %d samples of one row (%s) until the medians of %d "
+		       "consecutive windows lie within %.0f%% of each other (largest / smallest - 1 <= %.0f%%), "
+		       "or %d windows: here %s after %d window%s (every window's median kept: JSON warmup; "
+		       "column warmup_windows)",
+		       warmup, warmup == 1 ? "" : "s", WTG_ROUNDS_WARM_WINDOW, r->warm_row, WTG_WARMUP_STABLE,
+		       100 * WTG_WARMUP_TOLERANCE, 100 * WTG_WARMUP_TOLERANCE, WTG_ROUNDS_WARM_MAX,
+		       r->warm_met ? "the rule was met" : "the maximum was reached", r->warm_windows,
+		       r->warm_windows == 1 ? "" : "s");
+}
+
 void wtg_rounds_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmup)
 {
 	wtg_table_note(ctx->t,
-		       "each row: %d timed samples after %d unreported warm-up sample%s per variant (fixed "
-		       "before measuring), the %d variants in seeded random order in every round; the rounds "
+		       "each row: %d timed samples after %d unreported warm-up sample%s per variant and the "
+		       "warm-up windows (fixed before measuring), the %d variants in seeded random order in every round; the rounds "
 		       "form %d replicas (blocks of consecutive rounds, every other row measured between "
 		       "them); the figure is the median, with min, max and a two-level bootstrap 95%% CI "
 		       "(%d resamples of the replicas, then of the samples within each), so the interval "
@@ -290,4 +316,5 @@ void wtg_rounds_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmup
 		       "(medians)%s",
 		       100 * WTG_CONTENDED_WAIT_SHARE, WTG_ROUNDS_KEEP, busy, r->nvariants, lo, hi,
 		       lo < WTG_SAMPLE_MIN_MS ? ", some shorter than a 5 ms time slice" : "");
+	warm_note(ctx, r, warmup);
 }

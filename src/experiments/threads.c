@@ -683,7 +683,7 @@ static int threads_run(struct wtg_ctx *ctx)
 	}
 	sw.map = map;
 	sw.numa = numa_copy(&sw);
-	struct wtg_rounds_spec spec = { .nvariants = sw.nvar, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
+	struct wtg_rounds_spec spec = { .nvariants = sw.nvar, .rounds = WTG_ROUNDS_MIN, .warmup = 1, .unit = "GB/s",
 					.sample = sample, .row = row_of, .arg = &sw, .label = label_of,
 					.first_step = 1, .nsteps = nsteps };
 	struct wtg_rounds r;
@@ -731,8 +731,7 @@ static void threads_plan(struct wtg_plan *p)
 		wtg_plan_row(p, row);
 	}
 	free_variants(&sw);
-	p->samples = WTG_ROUNDS_MIN;
-	p->warmup = 1;
+	wtg_rounds_plan(p, 1);
 	p->work = p->nrows;
 	p->ref_work = WTG_NPLACEMENTS * 2;	/* counts 1 and 2 */
 	snprintf(p->how, sizeof p->how, "typical time x %d rows / %d on a %d-CPU machine", p->nrows,

@@ -738,6 +738,7 @@ static int uncached_run(struct wtg_ctx *ctx)
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
 		.nvariants = UC_NSEQ + 1, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
+		.pilot = UC_NSEQ - 1, .unit = "GB/s",	/* windows of the largest sequential reads */
 		.sample = uc_sample, .row = uc_rowvals, .arg = &u, .label = uc_label, .restart = uc_restart,
 	};
 	uc_place(&u, usable);
@@ -781,8 +782,7 @@ static void uncached_plan(struct wtg_plan *p)
 	const struct wtg_value row[] = { WTG_TEXT("random"), WTG_INT(UC_RAND_LEN), WTG_INT(nrand),
 					 WTG_INT(nrand * UC_RAND_LEN) };
 	wtg_plan_row(p, row);
-	p->samples = WTG_ROUNDS_MIN;
-	p->warmup = 1;
+	wtg_rounds_plan(p, 1);
 }
 
 static void uncached_runs(bool quick, char *buf, size_t len)

@@ -202,7 +202,7 @@ static int valley_run(struct wtg_ctx *ctx)
 	valley_sizes(ctx->opt, df->size, rc == WTG_OK && p.direct ? wtg_io_align(df) : 0, &st, &skipped_below);
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
-		.nvariants = st.nsizes, .rounds = WTG_ROUNDS_MIN, .warmup = WARMUP,
+		.nvariants = st.nsizes, .rounds = WTG_ROUNDS_MIN, .warmup = WARMUP, .unit = "GB/s",
 		.sample = sample, .row = row, .arg = &st, .label = label,
 	};
 	if (rc == WTG_OK)
@@ -242,8 +242,7 @@ static void valley_plan(struct wtg_plan *p)
 						 WTG_INT(st.want[v]) };
 		wtg_plan_row(p, row);
 	}
-	p->samples = WTG_ROUNDS_MIN;
-	p->warmup = WARMUP;
+	wtg_rounds_plan(p, WARMUP);
 }
 
 /* A buffer size as the axis writes it: 16, 4K, 1M. */

@@ -299,7 +299,8 @@ void wtg_lay_sweep_build(struct wtg_lay_sweep *p, const struct wtg_table *t, con
 		}
 	}
 	free(cls);
-	p->legend = p->ns > 1 || (p->ns == 1 && m && m->group);
+	p->legend = p->ns > 1 || (p->ns == 1 && gc >= 0);	/* a group column the table lacks (an older
+								 * run) names no series */
 	double ymax = 0;
 	for (int k = 0; k < p->ns; k++)
 		for (int i = 0; i < p->s[k].n; i++) {

@@ -9,6 +9,7 @@
 
 #include "wtg/experiment.h"
 #include "wtg/plan.h"
+#include "wtg/warmup.h"
 #include "wtg/report.h"
 #include "wtg/util.h"
 #include "writers.h"	/* wtg_json_machine, wtg_json_value */
@@ -70,6 +71,10 @@ static void text_plan(FILE *f, const struct wtg_plan *p)
 		p->samples == 1 ? "" : "s");
 	if (p->warmup)
 		fprintf(f, " (+%d warm-up)", p->warmup);
+	if (p->warm_window)
+		fprintf(f, ", warm-up windows of %d sample%s until %d lie within %.0f%% (%d to %d windows)",
+			p->warm_window, p->warm_window == 1 ? "" : "s", WTG_WARMUP_STABLE, 100 * WTG_WARMUP_TOLERANCE,
+			WTG_WARMUP_STABLE, p->warm_max);
 	fprintf(f, "; estimated %s (%s)\n\n", est, p->how);
 }
 
@@ -88,8 +93,11 @@ static void json_plan(FILE *f, const struct wtg_plan *p, bool first)
 		}
 		putc('}', f);
 	}
-	fprintf(f, "%s],\n     \"samples\": %d, \"warmup\": %d, \"estimated_s\": %.1f, \"estimate\": ",
-		p->nrows ? "\n    " : "", p->samples, p->warmup, wtg_plan_estimate(p));
+	fprintf(f, "%s],\n     \"samples\": %d, \"warmup\": %d, ", p->nrows ? "\n    " : "", p->samples, p->warmup);
+	if (p->warm_window)
+		fprintf(f, "\"warmup_windows\": {\"window\": %d, \"stable\": %d, \"tolerance_pct\": %g, \"max\": %d}, ",
+			p->warm_window, WTG_WARMUP_STABLE, 100 * WTG_WARMUP_TOLERANCE, p->warm_max);
+	fprintf(f, "\"estimated_s\": %.1f, \"estimate\": ", wtg_plan_estimate(p));
 	wtg_json_string(f, p->how);
 	putc('}', f);
 }

@@ -14,6 +14,7 @@
 #include "wtg/report.h"
 #include "writers.h"
 #include "wtg/util.h"
+#include "wtg/warmup.h"
 
 void wtg_json_string(FILE *f, const char *s)
 {
@@ -553,7 +554,33 @@ static void write_series(FILE *f, const struct wtg_table *t)
 	fputs(t->nseries ? "\n      ],\n" : "],\n", f);
 }
 
-/* A run's state, error, columns, rows, checks, notes, series and probe (no trailing comma). */
+/* Every warm-up window the run kept (wtg/warmup.h): the row it warmed up, a window's length, the
+ * rule, each window's median and whether the rule was met or the maximum reached. */
+static void write_warmup(FILE *f, const struct wtg_table *t)
+{
+	fputs("      \"warmup\": [", f);
+	for (int i = 0; i < t->nwarmups; i++) {
+		const struct wtg_warmup_log *w = &t->warmups[i];
+		fputs(i ? ",\n        {\"row\": " : "\n        {\"row\": ", f);
+		wtg_json_string(f, w->row);
+		fputs(", \"unit\": ", f);
+		wtg_json_string(f, w->unit);
+		fputs(", \"window\": ", f);
+		wtg_json_string(f, w->window);
+		fprintf(f, ", \"stable_windows\": %d, \"tolerance_pct\": %g, \"max_windows\": %d, \"windows\": %zu",
+			WTG_WARMUP_STABLE, 100 * WTG_WARMUP_TOLERANCE, w->max, w->n);
+		fprintf(f, ", \"outcome\": \"%s\", \"medians\": [",
+			wtg_warmup_state_name(w->met ? WTG_WARMUP_MET : WTG_WARMUP_MAX));
+		for (size_t k = 0; k < w->n; k++) {
+			fputs(k ? ", " : "", f);
+			json_real(f, w->medians[k]);
+		}
+		fputs("]}", f);
+	}
+	fputs(t->nwarmups ? "\n      ],\n" : "],\n", f);
+}
+
+/* A run's state, error, columns, rows, checks, notes, series, warm-up and probe (no trailing comma). */
 static void write_run_body(FILE *f, const struct wtg_table *t)
 {
 	json_key(f, 6, "state");
@@ -569,6 +596,7 @@ static void write_run_body(FILE *f, const struct wtg_table *t)
 	write_series(f, t);
 	if (t->cold)
 		fputs("      \"cold_cache\": true,\n", f);
+	write_warmup(f, t);
 	write_probe(f, t);
 }
 

@@ -26,6 +26,60 @@ def parse_size(text):
     return int(float(m.group(1)) * 1024 ** "BKMGT".index(m.group(2) or "B")) if m else None
 
 
+def fmt_size(n):
+    """wtg's size text for n bytes as a row label prints it (16K, 1M, 1.5G)."""
+    for i, u in reversed(list(enumerate("BKMGT"))):
+        if n >= 1024 ** i:
+            v = n / 1024 ** i
+            return ("%d%s" % (v, u)) if v == int(v) else ("%.1f%s" % (v, u))
+    return "%dB" % n
+
+
+VERDICT = re.compile(r"^(?P<word>flat|falls least): (?P<flat>\w+) (?P<lsmall>\S+)/(?P<llarge>\S+) x(?P<ratio>[0-9.]+)"
+                     r"(?: \[(?P<lo>[0-9.]+)-(?P<hi>[0-9.]+)\])? \((?P<gsmall>[0-9.]+) vs (?P<glarge>[0-9.]+) GB/s\); "
+                     r"(?P<steep>\w+) x(?P<sratio>[0-9.]+)(?: \[[0-9.]+-[0-9.]+\])?(?P<tail>: [^(]*)?"
+                     r"( \([0-9]+ of [0-9]+ samples waited for a CPU\))?$")
+
+
+def check_wss_verdict(e, by):
+    """wss's verdict names the series that falls least from its smallest size to its largest, a
+    series that exists, with the rows' own figures, and the one that falls most."""
+    v = e.get("verdict") or ""
+    m = VERDICT.match(v)
+    if not check(m is not None, "wss: the verdict names a flat series: %r" % v):
+        return
+
+    def fall(k):
+        ks = sorted(by.get(k, []), key=lambda r: r["wss"])
+        return (ks[0], ks[-1], ks[0]["gbps"] / ks[-1]["gbps"]) if len(ks) >= 2 else None
+    flat, steep = m.group("flat"), m.group("steep")
+    check(flat in by and steep in by, "wss: the verdict's series %r and %r exist: %r" % (flat, steep, sorted(by)))
+    if flat not in by or steep not in by:
+        return
+    small, large, ratio = fall(flat)
+    check(abs(float(m.group("gsmall")) - small["gbps"]) <= 0.051 and
+          abs(float(m.group("glarge")) - large["gbps"]) <= 0.051,
+          "wss: the verdict's %s/%s GB/s are the %s rows' %.2f and %.2f"
+          % (m.group("gsmall"), m.group("glarge"), flat, small["gbps"], large["gbps"]))
+    check(m.group("lsmall") == small["level"] and m.group("llarge") == large["level"],
+          "wss: the verdict's levels %s/%s are the rows' %s/%s"
+          % (m.group("lsmall"), m.group("llarge"), small["level"], large["level"]))
+    check(abs(float(m.group("ratio")) - ratio) <= 0.006,
+          "wss: the verdict's x%s is %s's smallest over largest GB/s %.4f" % (m.group("ratio"), flat, ratio))
+    if m.group("lo"):
+        check(float(m.group("lo")) <= float(m.group("hi")), "wss: the flat series' interval is ordered: %r" % v)
+    falls = {k: fall(k)[2] for k in by if fall(k)}
+    check(min(falls, key=falls.get) == flat and max(falls, key=falls.get) == steep,
+          "wss: %s falls least and %s most of %r" % (flat, steep, falls))
+    check(abs(float(m.group("sratio")) - falls[steep]) <= 0.006,
+          "wss: the verdict's x%s is %s's fall" % (m.group("sratio"), steep))
+    check((m.group("word") == "flat") == (ratio <= 1.25),
+          "wss: a series is called flat when its fall is at most x1.25: %r" % v)
+    if m.group("tail"):
+        check(m.group("tail") == ": a slow loop hides the memory hierarchy" and m.group("word") == "flat",
+              "wss: the verdict says a slow loop hides the memory hierarchy, of a flat series: %r" % v)
+
+
 TOP = os.environ.get("top_srcdir") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 SPEC = {
@@ -131,25 +185,48 @@ if check(doc is not None, "kernels,wss JSON parses"):
         huge_note(notes, "kernels", small[1] if len(small) == 2 else None)
     e = experiment(doc, "wss")
     if common(e, "wss"):
-        rs = check_rounds(e, "wss", "gbps", lambda r: str(r["wss"]))
-        sizes = [r["wss"] for r in rs]
+        rs = check_rounds(e, "wss", "gbps", lambda r: "%s %d" % (r.get("kernel"), r["wss"]))
+        by = {}
+        for r in rs:
+            by.setdefault(r.get("kernel"), []).append(r)
+        check(sorted(by) == ["auto", "scalar", "simd"], "wss: kernel is scalar, auto or simd: %r" % sorted(by))
+        simd = by.get("simd", [])
+        check(rs[-len(simd):] == simd if simd else False,
+              "wss: the hand SIMD rows come last (the headline's row is its largest span)")
+        sizes = [r["wss"] for r in simd]
         check(sizes[0] <= l1d // 2 < 2 * sizes[0], "wss: starts below L1d (%d): %r" % (l1d, sizes))
         check(all(b == 2 * a for a, b in zip(sizes, sizes[1:-1])), "wss: x2 steps: %r" % sizes)
         check(sizes[-1] >= mem and sizes[-2] < mem, "wss: ends at the first size >= 4x LLC (quick's cap, RAM/4) %d: %r"
               % (mem, sizes))
-        got = [r["level"] for r in rs]
+        got = [r["level"] for r in simd]
         check(got == [level_of(s) for s in sizes], "wss: each size labelled with its level: %r" % got)
         order = ["L%d" % lv for lv in sorted(levels)] + ["DRAM"]
         check([order.index(g) for g in got] == sorted(order.index(g) for g in got) and got[-1] == "DRAM",
               "wss: levels in order, ending in DRAM: %r" % got)
+        # the slow loops: six or more of the SIMD sizes, ascending, from below L1d to past the LLC
+        for k in ("scalar", "auto"):
+            ks = [r["wss"] for r in by.get(k, [])]
+            check(len(ks) >= min(6, len(sizes)) and ks == sorted(set(ks)) and set(ks) <= set(sizes),
+                  "wss: %s at 6 or more of the SIMD sizes, ascending: %r" % (k, ks))
+            check(ks[:1] == sizes[:1] and ks[-1:] == sizes[-1:] and ks[-1] > llc if ks else False,
+                  "wss: %s spans from below L1d to past the %d-byte LLC: %r" % (k, llc, ks))
+            check(all(r["level"] == level_of(r["wss"]) for r in by.get(k, [])), "wss: %s rows labelled with levels" % k)
+        # a line per kernel: every row's samples are a series named after it
         for r in rs:
-            check(close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-5), "wss: gbps = bytes / ms at %d" % r["wss"])
+            name = "%s %s" % (r["kernel"], fmt_size(r["wss"]))
+            sr = series(e, name)
+            check(sr is not None and len(sr) == r["samples"], "wss: the series %r holds the row's %d samples"
+                  % (name, r["samples"]))
+        for r in rs:
+            check(close(r["gbps"], r["bytes"] / (r["ms"] * 1e6), 1e-5), "wss: gbps = bytes / ms at %s %d"
+                  % (r["kernel"], r["wss"]))
             check(close(r["passes"], r["bytes"] / r["wss"], 1e-9), "wss: passes = bytes / wss at %d" % r["wss"])
             if r["wss"] <= r["bytes"]:
                 check(r["bytes"] % r["wss"] == 0, "wss: whole passes at %d" % r["wss"])
             check(0 < r["sum"] <= 255 * r["bytes"] * r["samples"], "wss: the sum fits what was read")
         checks = [c for c in e["checks"] if c["name"] == "sum"]
         check(len(checks) == len(rs), "wss: a sum check per row")
+        check_wss_verdict(e, by)
         huge_note(" ".join(e.get("notes", [])), "wss", sizes[-1] if sizes else None)
 check(datadir_is_empty(), "kernels,wss: the data file is removed")
 
@@ -263,9 +340,12 @@ def check_threads(e, doc, maxn, tag):
                   name + "median, min and max are the series' (the uncontended samples when 11 remain)")
     if len(types) == 1:
         check(any(x.startswith("one core type on this machine") for x in e["notes"]), tag + "a note says one core type")
-    total = 16 * len(rs)
+    # 15 rounds and a warm-up per row, and the warm-up windows of 3 samples of one row
+    windows = sum(w["windows"] for w in e.get("warmup", []))
+    total = 16 * len(rs) + 3 * windows
     check(any("checked against the known sum in all %d samples" % total in x for x in e["notes"]),
-          tag + "the sum was checked on every sample (15 rounds and a warm-up x %d rows): %r" % (len(rs), e["notes"]))
+          tag + "the sum was checked on every sample (15 rounds and a warm-up x %d rows, 3 x %d windows): %r"
+          % (len(rs), windows, e["notes"]))
     check(len([c for c in e["checks"] if c["name"] == "ci"]) == len(rs), tag + "a ci check per row")
     multi = [r for r in rs if r["threads"] > 1]
     sp = [c for c in e["checks"] if c["name"] == "speedup"]
@@ -401,8 +481,10 @@ def check_roofline(e, tag, l1=None):
         check(len(m) == 1 and close(float(m[0].group(1)), ridge, 2e-3),
               tag + "%s: the ridge note says %s, the rows give %g" % (b, m[0].group(1) if m else None, ridge))
     res = [c for c in e["checks"] if c["name"] == "results"]
-    check(len(res) == 1 and res[0]["detail"].startswith("%d samples" % (26 * 17)),
-          tag + "every sample (15 rounds and two warm-ups x 26) compared with the reference: %r" % res)
+    windows = sum(w["windows"] for w in e.get("warmup", []))
+    check(len(res) == 1 and res[0]["detail"].startswith("%d samples" % (26 * 17 + 3 * windows)),
+          tag + "every sample (15 rounds and two warm-ups x 26, 3 x %d warm-up windows) compared with the "
+          "reference: %r" % (windows, res))
     # a sample grows from its warm-ups to span 1.5 x 5 ms at their rate (more lines, the same ops per
     # byte): how long it lasts depends on the machine's speed and load, so it is recorded, not asserted
     short = [(r["buffer"], r["ops_per_byte"], r["sample_ms"]) for r in rs

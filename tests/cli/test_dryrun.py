@@ -65,7 +65,19 @@ def check_threads(name, doc, p, declared):
 
 def check_wss(name, doc, p):
     m = doc["machine"]
-    sizes = [x["wss"] for x in p["rows"]]
+    simd = [x for x in p["rows"] if x.get("kernel") == "simd"]
+    check(p["rows"][-len(simd):] == simd if simd else False, "%s wss: the hand SIMD rows come last" % name)
+    sizes = [x["wss"] for x in simd]
+    for k in ("scalar", "auto"):
+        ks = [x["wss"] for x in p["rows"] if x.get("kernel") == k]
+        check(len(ks) >= min(6, len(sizes)) and ks == sorted(set(ks)) and set(ks) <= set(sizes) and
+              ks[:1] == sizes[:1] and ks[-1:] == sizes[-1:],
+              "%s wss: %s at 6 or more of the SIMD sizes, from the first to the last: %r" % (name, k, ks))
+    check(len(p["rows"]) == len(simd) + sum(1 for x in p["rows"] if x.get("kernel") in ("scalar", "auto")),
+          "%s wss: every planned row names its kernel" % name)
+    w = p.get("warmup_windows") or {}
+    check(p.get("warmup") == 1 and w.get("window") == 3 and w.get("stable") == 5 and w.get("tolerance_pct") == 1
+          and w.get("max") == 8, "%s wss: the plan states the warm-up and its rule: %r %r" % (name, p.get("warmup"), w))
     llc = llc_of(m)
     ram = sum(n["memory_bytes"] for n in m["topology"]["numa_nodes"])
     doubling = all(b == 2 * a for a, b in zip(sizes[:-2], sizes[1:-1]))
@@ -75,8 +87,8 @@ def check_wss(name, doc, p):
           "%s wss: up to 4x the %d-byte LLC (or a quarter of RAM): %d" % (name, llc, sizes[-1]))
     check(sizes[-1] <= ram // 4, "%s wss: never past a quarter of the fixture's RAM" % name)
     check(all(x["level"] in ("L1", "L2", "L3", "L4", "DRAM") for x in p["rows"]) and
-          p["rows"][0]["level"] == "L1" and p["rows"][-1]["level"] == "DRAM",
-          "%s wss: levels from L1 to DRAM: %r" % (name, [x["level"] for x in p["rows"]]))
+          simd[0]["level"] == "L1" and simd[-1]["level"] == "DRAM",
+          "%s wss: levels from L1 to DRAM: %r" % (name, [x["level"] for x in simd]))
 
 
 # the plan is what the run does: on this machine, every measured row a --quick run makes is a planned
@@ -142,7 +154,7 @@ try:
     check(status == 0 and lines[-1].startswith("total: 2 experiments, estimated "),
           "text: the total at the end: %r" % lines[-1:])
     check(any(ln.split()[:3] == ["threads", "placement", "memory"] for ln in lines) and
-          any(ln.split()[:2] == ["wss", "level"] for ln in lines), "text: each table has its column names")
+          any(ln.split()[:3] == ["wss", "kernel", "level"] for ln in lines), "text: each table has its column names")
     check(sum(1 for ln in lines if ln.split()[:2] == ["192", "spread"]) == 2,
           "text: the server's 192-thread spread rows (local and interleaved)")
 finally:

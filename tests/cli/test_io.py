@@ -13,7 +13,7 @@ import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wtgtest import (check, check_rounds, datadir, datadir_is_empty, experiment, finish, q7, rows,  # noqa: E402
+from wtgtest import (check, check_rounds, check_warmup, datadir, datadir_is_empty, experiment, finish, q7, rows,  # noqa: E402
                      run_json, series, spec_columns_and_checks)
 
 MiB = 1 << 20
@@ -120,7 +120,13 @@ def check_bytewise(exp, prefix, size, tag):
     # same calls with strace)
     big = [r for r in rs if r["variant"] == "64K per read"]
     passes = [int(x) for n in notes for x in re.findall(r"a sample making (\d+) pass", n)]
-    more = (big[0]["read_calls"] * big[0]["samples"] * passes[0]) if big and passes else 0
+    # ... and the 64 KiB variant's warm-up windows: 3 samples each, as many passes as a timed one
+    log = check_warmup(exp, tag + "bytewise")
+    windows = [w["windows"] for w in log if w.get("row") == "64K per read"]
+    check(len(log) == 1 and len(windows) == 1, tag + "bytewise: the 64 KiB variant's warm-up is logged, the "
+          "one-byte variant takes none: %r" % [w.get("row") for w in log])
+    warm = 3 * windows[0] if windows else 0
+    more = (big[0]["read_calls"] * (big[0]["samples"] + warm) * passes[0]) if big and passes else 0
     piece = want_bytes // 15 // 65536 * 65536 or want_bytes
     more += piece
     # an interleaved run warms up again after each replica the others measured after: the one-byte
@@ -215,14 +221,26 @@ def check_passes(exp, total_sum, tag):
               tag + "passes: minflt_total = sum of passes")
         check(len(fmaj) == 30 and sum(fmaj) == r["majflt_total"],
               tag + "passes: majflt_total = sum of passes")
+    # the warm-up's windows of 3 passes, kept with the rule's outcome (which one happened is not assumed)
+    log = check_warmup(exp, tag + "passes")
+    warm = log[0] if len(log) == 1 else {}
+    check(warm.get("row") == "pass" and warm.get("unit") == "ns" and warm.get("max_windows") == 10 and
+          warm.get("window", "").startswith("3 passes over"),
+          tag + "passes: one warm-up log, windows of 3 passes, at most 10: %r" % warm)
+    check(r.get("warmup_windows") == warm.get("windows"), tag + "passes: warmup_windows is the log's count")
+    ran = 30 + 3 * warm.get("windows", 0)
     sumcheck = [c for c in exp["checks"] if c["name"] == "sum"]
-    check(len(sumcheck) == 1 and sumcheck[0]["detail"].startswith("31 of 31 passes"),
-          tag + "passes: every pass summed to the known sum")
+    check(len(sumcheck) == 1 and sumcheck[0]["detail"].startswith("%d of %d passes" % (ran, ran)),
+          tag + "passes: every pass (warm-up included: %d) summed to the known sum: %r" % (ran, sumcheck))
     if total_sum is not None and sumcheck:
         check(("known sum %d" % total_sum) in sumcheck[0]["detail"],
               tag + "passes: the known sum is the file's")
-    check(any(n.startswith("warm-up (fixed before measuring): one unreported pass") for n in exp["notes"]),
-          tag + "passes: warm-up note")
+    rule = "warm-up (a rule fixed before measuring): windows of 3 unreported passes until the medians of 5 " \
+           "consecutive windows lie within 1% of each other"
+    said = [n for n in exp["notes"] if n.startswith(rule)]
+    check(len(said) == 1 and ("the rule was met" if warm.get("outcome") == "met" else "the maximum was reached")
+          in said[0] and ("after %d window" % warm.get("windows", -1)) in said[0],
+          tag + "passes: a note states the rule and its outcome: %r" % said)
     if abs(abs(r["drift_pct"]) - 5) > 0.01:  # the printed value may be rounded
         drift = abs(r["drift_pct"]) > 5
         check(drift == any(n.startswith("drift:") for n in exp["notes"]),

@@ -330,10 +330,50 @@ def used_samples(exp, name, keep_all=False):
     return quiet if len(quiet) >= CONTENDED_KEEP else v
 
 
+WARMUP_STABLE = 5         # consecutive windows the warm-up's rule looks at
+WARMUP_TOLERANCE = 0.01  # their largest / smallest median - 1, at most
+
+
+def check_warmup(exp, name, column=True):
+    """The run's warm-up log (JSON "warmup"): every window's median kept, one per window run; a rule
+    met after at least five windows whose last five medians lie within 1%; a maximum reached with
+    exactly max_windows windows whose last five do not. Which of the two happened is never assumed.
+    column: every row's warmup_windows is the count of a logged warm-up (0 for a row without one).
+    Returns the log."""
+    log = exp.get("warmup")
+    if not check(isinstance(log, list) and len(log) > 0, "%s: the JSON keeps its warm-up windows: %r" % (name, log)):
+        return []
+    for w in log:
+        what = "%s warm-up of %s" % (name, w.get("row"))
+        meds = w.get("medians") or []
+        check(w.get("windows") == len(meds) >= 1 and all(isinstance(m, (int, float)) for m in meds),
+              "%s: a median per window (%r windows, %d medians)" % (what, w.get("windows"), len(meds)))
+        check(w.get("stable_windows") == WARMUP_STABLE and w.get("tolerance_pct") == 100 * WARMUP_TOLERANCE
+              and isinstance(w.get("window"), str) and w["window"],
+              "%s: the rule is stated (%r windows within %r%%, a window is %r)"
+              % (what, w.get("stable_windows"), w.get("tolerance_pct"), w.get("window")))
+        last = meds[-WARMUP_STABLE:]
+        within = (len(last) == WARMUP_STABLE and min(last) > 0 and
+                  max(last) / min(last) - 1 <= WARMUP_TOLERANCE + 1e-9)
+        if w.get("outcome") == "met":
+            check(len(meds) >= WARMUP_STABLE and within and len(meds) <= w.get("max_windows", 0),
+                  "%s: met after %d windows, the last five within 1%%: %r" % (what, len(meds), last))
+        else:
+            check(w.get("outcome") == "max" and len(meds) == w.get("max_windows") and not within,
+                  "%s: %r after %d of %r windows, the last five not within 1%%: %r"
+                  % (what, w.get("outcome"), len(meds), w.get("max_windows"), last))
+    if column:
+        counts = {w["windows"] for w in log if "windows" in w} | {0}
+        got = [r.get("warmup_windows") for r in rows(exp)]
+        check(len(got) > 0 and all(g in counts for g in got),
+              "%s: every row's warmup_windows is a logged warm-up's count %r: %r" % (name, sorted(counts), got))
+    return log
+
+
 def check_rounds(exp, name, x, label=None):
     """Every row of exp is a distribution of figure x: columns x, x_ci_low, x_ci_high, x_min, x_max,
     samples, replicas, x_replica_spread_pct, contended, cpu_share and sample_ms; samples >= 15; min <= ci_low <= x <= ci_high <= max; every "drift" check ok or
-    warn, never fail; a "ci" check per row. label(row) names a row in messages."""
+    warn, never fail; a "ci" check per row; the warm-up log (check_warmup). label(row) names a row in messages."""
     cols = [c["name"] for c in exp["columns"]]
     want = [x, x + "_ci_low", x + "_ci_high", x + "_min", x + "_max", "samples", "replicas",
             x + "_replica_spread_pct", "contended", "cpu_share", "sample_ms"]
@@ -353,4 +393,5 @@ def check_rounds(exp, name, x, label=None):
     drift = [c for c in exp["checks"] if c["name"] == "drift"]
     check(len(drift) == len(rs) and all(c.get("status") in ("ok", "warn") for c in drift),
           "%s: a drift check per row, ok or warn: %r" % (name, [c.get("status") for c in drift]))
+    check_warmup(exp, name)
     return rs

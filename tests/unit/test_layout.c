@@ -115,6 +115,28 @@ static void test_sweep(void)
 	CHECK_NEAR(p.ymax, 100, 1e-9);
 	wtg_lay_sweep_free(&p);
 
+	/* wss by kernel: a line per kernel, in the order the rows name them, with a legend */
+	t = table("wss");
+	static const struct wtg_column kcols[] = {
+		{ "wss", "B", WTG_T_INT, 0 }, { "gbps", "GB/s", WTG_T_REAL, 2 }, { "kernel", "", WTG_T_TEXT, 0 },
+	};
+	wtg_table_set_columns(t, kcols, 3);
+	const char *kern[] = { "scalar", "scalar", "auto", "auto", "simd", "simd", "simd" };
+	const double kx[] = { 16 << 10, 64 << 20, 16 << 10, 64 << 20, 16 << 10, 1 << 20, 64 << 20 };
+	const double ky[] = { 1.9, 1.9, 12, 9, 90, 40, 12 };
+	for (int i = 0; i < 7; i++) {
+		struct wtg_value v[3] = { WTG_INT(kx[i]), WTG_REAL(ky[i]), WTG_TEXT(kern[i]) };
+		wtg_table_add_row(t, v, 3, NULL);
+	}
+	wtg_lay_sweep_build(&p, t, t->exp);
+	CHECK(p.ns == 3 && p.legend);
+	CHECK_STR(p.s[0].name, "scalar");
+	CHECK_STR(p.s[1].name, "auto");
+	CHECK_STR(p.s[2].name, "simd");
+	CHECK(p.s[0].n == 2 && p.s[1].n == 2 && p.s[2].n == 3);
+	CHECK_NEAR(p.s[0].y[1], 1.9, 1e-12);	/* the flat line keeps its own points */
+	wtg_lay_sweep_free(&p);
+
 	/* uncached: a series per mode, named by it */
 	t = table("uncached");
 	static const struct wtg_column ucols[] = {

@@ -9,6 +9,7 @@
 
 #include "../../src/experiments/common.h"
 #include "unit.h"
+#include "wtg/warmup.h"
 
 #define NV 4
 #define MAXLOG 256
@@ -19,6 +20,7 @@ struct fake {
 	int fail_at;	/* sample index that returns WTG_ERR, -1 none */
 	atomic_bool *cancel;
 	int cancel_at;	/* sample index after which cancel is set, -1 none */
+	double wobble;	/* added to every other warm-up figure: windows that never settle */
 };
 
 /* Figure of variant v in round r: 10 (v + 1) + r, so the median is known exactly. */
@@ -36,7 +38,7 @@ static int fake_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct 
 	}
 	if (i == f->cancel_at)
 		atomic_store(f->cancel, true);
-	out->figure = 10.0 * (v + 1) + (round < 0 ? 1000 : round);
+	out->figure = 10.0 * (v + 1) + (round < 0 ? 1000 + (i % 2 ? f->wobble : 0) : round);
 	out->res.wall_ms = 2.0;
 	out->res.minflt = 1;
 	out->res.threads = 1;
@@ -72,20 +74,35 @@ static void test_order_and_summary(void)
 	struct wtg_rounds r;
 	CHECK(wtg_rounds_run(&ctx, &spec, &r) == WTG_OK);
 	CHECK(r.rounds == WTG_ROUNDS_MIN);	/* raised */
-	CHECK(f.nlog == NV * (1 + WTG_ROUNDS_MIN));
-	CHECK(wtg_rounds_steps(NV, 3, 1) == f.nlog);
-	/* warm-up first, every variant once, in order */
+	/* a warm-up figure that never moves: the rule is met after five windows of the first variant */
+	const int W = NV + WTG_WARMUP_STABLE * WTG_ROUNDS_WARM_WINDOW;	/* warm-up samples in all */
+	CHECK(f.nlog == W + NV * WTG_ROUNDS_MIN);
+	CHECK(wtg_rounds_steps(NV, 3, 1) ==
+	      f.nlog + (WTG_ROUNDS_WARM_MAX - WTG_WARMUP_STABLE) * WTG_ROUNDS_WARM_WINDOW);
+	/* warm-up first, every variant once, in order, then the windows of variant 0 */
 	for (int v = 0; v < NV; v++)
 		CHECK(f.log_v[v] == v && f.log_round[v] == -1);
+	for (int i = NV; i < W; i++)
+		CHECK(f.log_v[i] == 0 && f.log_round[i] == -1);
+	CHECK(r.warm_windows == WTG_WARMUP_STABLE && r.warm_met);
+	CHECK_STR(r.warm_row, "v0");
+	CHECK(t.nwarmups == 1);
+	if (t.nwarmups == 1) {
+		CHECK_STR(t.warmups[0].row, "v0");
+		CHECK(t.warmups[0].n == WTG_WARMUP_STABLE && t.warmups[0].met && t.warmups[0].max == WTG_ROUNDS_WARM_MAX);
+		for (size_t k = 0; k < t.warmups[0].n; k++)
+			CHECK_NEAR(t.warmups[0].medians[k], 1010.0, 1e-9);
+		CHECK(strstr(t.warmups[0].window, "3 samples of v0") != NULL);
+	}
 	/* each round: every variant exactly once; the orders are not all the same */
 	int differ = 0;
 	for (int rd = 0; rd < WTG_ROUNDS_MIN; rd++) {
 		int seen[NV] = { 0 };
 		for (int k = 0; k < NV; k++) {
-			int i = NV + rd * NV + k;
+			int i = W + rd * NV + k;
 			CHECK(f.log_round[i] == rd);
 			seen[f.log_v[i]]++;
-			if (rd > 0 && f.log_v[i] != f.log_v[NV + k])
+			if (rd > 0 && f.log_v[i] != f.log_v[W + k])
 				differ++;
 		}
 		for (int v = 0; v < NV; v++)
@@ -105,6 +122,7 @@ static void test_order_and_summary(void)
 		CHECK(res->s.ci_low <= res->s.median && res->s.median <= res->s.ci_high);
 		CHECK_NEAR(res->probe.wall_ms, 2.0 * WTG_ROUNDS_MIN, 1e-9);
 		CHECK(res->probe.minflt == WTG_ROUNDS_MIN);
+		CHECK(res->warmup_windows == WTG_WARMUP_STABLE);
 	}
 
 	/* columns and values */
@@ -121,6 +139,7 @@ static void test_order_and_summary(void)
 	CHECK_STR(cols[8].name, "contended");
 	CHECK_STR(cols[9].name, "cpu_share");
 	CHECK_STR(cols[10].name, "sample_ms");
+	CHECK_STR(cols[11].name, "warmup_windows");
 	CHECK_STR(cols[2].unit, "GB/s");
 	static const struct wtg_column after[] = { WTG_ROUNDS_AFTER("ms", "ms", 1) };
 	CHECK(WTG_ARRAY_LEN(after) == WTG_ROUNDS_NCOLS - 1);
@@ -128,6 +147,7 @@ static void test_order_and_summary(void)
 	CHECK(after[3].decimals == 1 && after[4].type == WTG_T_INT);
 	struct wtg_value val[WTG_ROUNDS_NCOLS];
 	CHECK(wtg_rounds_values(val, &r.v[1]) == WTG_ROUNDS_NCOLS);
+	CHECK(val[11].type == WTG_T_INT && val[11].i == WTG_WARMUP_STABLE);
 	CHECK_NEAR(val[0].r, 20 + (WTG_ROUNDS_MIN - 1) / 2.0, 1e-9);
 	CHECK(val[5].type == WTG_T_INT && val[5].i == WTG_ROUNDS_MIN);
 	CHECK(val[6].type == WTG_T_INT && val[6].i == WTG_ROUNDS_REPLICAS);
@@ -232,7 +252,8 @@ static void test_same_seed_same_order(void)
 		struct wtg_rounds_spec spec = { .nvariants = NV, .rounds = 11, .sample = fake_sample, .arg = &f };
 		struct wtg_rounds r;
 		CHECK(wtg_rounds_run(&ctx, &spec, &r) == WTG_OK);
-		CHECK(f.nlog == NV * WTG_ROUNDS_MIN);	/* no warm-up asked (11 rounds raised) */
+		/* no sizing samples asked (11 rounds raised); the five windows of the rule still run */
+		CHECK(f.nlog == NV * WTG_ROUNDS_MIN + WTG_WARMUP_STABLE * WTG_ROUNDS_WARM_WINDOW);
 		if (pass == 0) {
 			memcpy(first, f.log_v, sizeof first);
 			n = f.nlog;
@@ -242,6 +263,52 @@ static void test_same_seed_same_order(void)
 		wtg_rounds_free(&r);
 		wtg_table_free(&t);
 	}
+}
+
+/* Windows that never settle (every other warm-up sample 5% higher): the maximum of windows runs, all
+ * kept; another pilot variant; a spec without windows takes its sizing samples only. */
+static void test_warmup_rule(void)
+{
+	struct wtg_table t;
+	struct wtg_ctx ctx;
+	atomic_bool cancel;
+	setup(&ctx, &t, &cancel, 3);
+	struct fake f = { .fail_at = -1, .cancel_at = -1, .wobble = 50 };
+	struct wtg_rounds_spec spec = { .nvariants = NV, .rounds = 11, .warmup = 1, .pilot = 2, .unit = "GB/s",
+					.sample = fake_sample, .arg = &f, .label = fake_label };
+	struct wtg_rounds r;
+	CHECK(wtg_rounds_run(&ctx, &spec, &r) == WTG_OK);
+	CHECK(r.warm_windows == WTG_ROUNDS_WARM_MAX && !r.warm_met);
+	CHECK(f.nlog == NV + WTG_ROUNDS_WARM_MAX * WTG_ROUNDS_WARM_WINDOW + NV * WTG_ROUNDS_MIN);
+	for (int i = NV; i < NV + WTG_ROUNDS_WARM_MAX * WTG_ROUNDS_WARM_WINDOW; i++)
+		CHECK(f.log_v[i] == 2 && f.log_round[i] == -1);
+	CHECK(t.nwarmups == 1);
+	if (t.nwarmups == 1) {
+		CHECK_STR(t.warmups[0].row, "v2");
+		CHECK_STR(t.warmups[0].unit, "GB/s");
+		CHECK(t.warmups[0].n == WTG_ROUNDS_WARM_MAX && !t.warmups[0].met);
+		for (size_t k = 0; k < t.warmups[0].n; k++)	/* a window's median: two of three alike */
+			CHECK(t.warmups[0].medians[k] == 1030.0 || t.warmups[0].medians[k] == 1080.0);
+	}
+	for (int v = 0; v < NV; v++)
+		CHECK(r.v[v].warmup_windows == WTG_ROUNDS_WARM_MAX);
+	wtg_rounds_note(&ctx, &r, 1);
+	bool said = false;
+	for (int i = 0; i < t.nnotes; i++)
+		said |= strstr(t.notes[i], "the maximum was reached after 8 windows") != NULL;
+	CHECK(said);
+	wtg_rounds_free(&r);
+	wtg_table_free(&t);
+
+	setup(&ctx, &t, &cancel, 3);
+	struct fake g = { .fail_at = -1, .cancel_at = -1 };
+	spec.arg = &g;
+	spec.no_windows = true;
+	CHECK(wtg_rounds_run(&ctx, &spec, &r) == WTG_OK);
+	CHECK(g.nlog == NV + NV * WTG_ROUNDS_MIN && r.warm_windows == 0 && t.nwarmups == 0);
+	CHECK(r.v[0].warmup_windows == 0);
+	wtg_rounds_free(&r);
+	wtg_table_free(&t);
 }
 
 static void test_error_and_cancel(void)
@@ -382,6 +449,7 @@ int main(void)
 	test_flat_no_drift();
 	test_rows();
 	test_same_seed_same_order();
+	test_warmup_rule();
 	test_error_and_cancel();
 	test_contended();
 	test_busy_verdict();
