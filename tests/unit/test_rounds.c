@@ -79,11 +79,12 @@ static void test_order_and_summary(void)
 	CHECK(f.nlog == W + NV * WTG_ROUNDS_MIN);
 	CHECK(wtg_rounds_steps(NV, 3, 1) ==
 	      f.nlog + (WTG_ROUNDS_WARM_MAX - WTG_WARMUP_STABLE) * WTG_ROUNDS_WARM_WINDOW);
-	/* warm-up first, every variant once, in order, then the windows of variant 0 */
+	/* warm-up first, every variant once, in order (the sizing samples), then the windows of variant 0
+	 * (later warm-up samples: the sizes stay) */
 	for (int v = 0; v < NV; v++)
-		CHECK(f.log_v[v] == v && f.log_round[v] == -1);
+		CHECK(f.log_v[v] == v && f.log_round[v] == WTG_ROUND_WARMUP);
 	for (int i = NV; i < W; i++)
-		CHECK(f.log_v[i] == 0 && f.log_round[i] == -1);
+		CHECK(f.log_v[i] == 0 && f.log_round[i] == WTG_ROUND_REWARM);
 	CHECK(r.warm_windows == WTG_WARMUP_STABLE && r.warm_met);
 	CHECK_STR(r.warm_row, "v0");
 	CHECK(t.nwarmups == 1);
@@ -281,7 +282,7 @@ static void test_warmup_rule(void)
 	CHECK(r.warm_windows == WTG_ROUNDS_WARM_MAX && !r.warm_met);
 	CHECK(f.nlog == NV + WTG_ROUNDS_WARM_MAX * WTG_ROUNDS_WARM_WINDOW + NV * WTG_ROUNDS_MIN);
 	for (int i = NV; i < NV + WTG_ROUNDS_WARM_MAX * WTG_ROUNDS_WARM_WINDOW; i++)
-		CHECK(f.log_v[i] == 2 && f.log_round[i] == -1);
+		CHECK(f.log_v[i] == 2 && f.log_round[i] == WTG_ROUND_REWARM);
 	CHECK(t.nwarmups == 1);
 	if (t.nwarmups == 1) {
 		CHECK_STR(t.warmups[0].row, "v2");
