@@ -577,3 +577,19 @@ int64_t wtg_smaps_huge(const char *text, uintptr_t addr)
 	}
 	return -1;
 }
+
+void wtg_fmt_list(char *buf, size_t len, const double *v, int n, const char *fmt)
+{
+	size_t at = 0;
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < n && at < len; i++) {
+		const char *sep = i == 0 ? "" : i == n - 1 ? " and " : ", ";
+		int w = snprintf(buf + at, len - at, "%s", sep);
+		at += w > 0 ? (size_t)w : 0;
+		if (at >= len)
+			break;
+		w = snprintf(buf + at, len - at, fmt, v[i]);
+		at += w > 0 ? (size_t)w : 0;
+	}
+}
