@@ -22,6 +22,9 @@ int64_t wtg_now_ns(void);
 
 /* Human sizes: 16B, 4K, 64K, 1M, 16M (powers of 1024, no fraction when exact). */
 void wtg_fmt_size(char *buf, size_t len, uint64_t bytes);
+/* n numbers as a list a person reads, "1.5, 2.0 and 3.1": each with digits decimals, or digits
+ * significant digits when significant ("%.4g"). */
+void wtg_fmt_list(char *buf, size_t len, const double *v, int n, int digits, bool significant);
 /* Human durations from nanoseconds: "850 ns", "12.3 us", "4.56 ms", "1.23 s". */
 void wtg_fmt_duration(char *buf, size_t len, double ns);
 /* Integer with thousands separators: 34,216,613,807. */

@@ -577,3 +577,20 @@ int64_t wtg_smaps_huge(const char *text, uintptr_t addr)
 	}
 	return -1;
 }
+
+void wtg_fmt_list(char *buf, size_t len, const double *v, int n, int digits, bool significant)
+{
+	size_t at = 0;
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < n && at < len; i++) {
+		const char *sep = i == 0 ? "" : i == n - 1 ? " and " : ", ";
+		int w = snprintf(buf + at, len - at, "%s", sep);
+		at += w > 0 ? (size_t)w : 0;
+		if (at >= len)
+			break;
+		w = significant ? snprintf(buf + at, len - at, "%.*g", digits, v[i])
+				: snprintf(buf + at, len - at, "%.*f", digits, v[i]);
+		at += w > 0 ? (size_t)w : 0;
+	}
+}

@@ -245,12 +245,14 @@ static void rc_notes(struct wtg_ctx *ctx, const struct rc_run *st)
 		       "consecutive rounds, then of the batches within each), so the spread between replicas "
 		       "widens it",
 		       WTG_BOOTSTRAP_RESAMPLES, WTG_ROUNDS_REPLICAS);
+	char starts[160];
+	wtg_fmt_list(starts, sizeof starts, st->start_s, WTG_ROUNDS_REPLICAS, 1, false);
 	if (st->interleaved > 0)
 		wtg_table_note(ctx->t,
 			       "an interleaved run: the run's other experiments measured after %d of the "
 			       "replicas, each time followed by a warm-up round again (its file batch checked "
-			       "too), so the replicas began %.1f, %.1f and %.1f s into the run",
-			       st->interleaved, st->start_s[0], st->start_s[1], st->start_s[2]);
+			       "too), so the replicas began %s s into the run",
+			       st->interleaved, starts);
 	for (int op = 0; op < NOPS; op++)
 		if (fabs(s[op].drift) > 0.05)
 			wtg_table_note(ctx->t,

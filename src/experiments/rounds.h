@@ -1,8 +1,8 @@
 /* rounds.h: every throughput row a distribution. One engine measures N variants (sizes, kernels,
  * thread counts ...) in R >= 15 rounds: a fixed warm-up (unreported samples per variant before round
  * 1), then in every round each variant once, in an order the ctx's seeded generator shuffles afresh.
- * The rounds fall into WTG_ROUNDS_REPLICAS replicas (blocks of consecutive rounds: 1-5, 6-10,
- * 11-15), so each row is measured at three separate times with every other row's rounds between.
+ * The rounds fall into WTG_ROUNDS_REPLICAS replicas (blocks of consecutive rounds: 1-3, 4-6, ...,
+ * 13-15), so each row is measured at five separate times with every other row's rounds between.
  * Every sample records its thread's run-queue wait and CPU time (the probe's schedstat); a sample
  * that waited for a CPU more than 2% of its wall time is contended (wtg_probe_contended). Each
  * variant's figure is the median of its samples, the contended ones left out when at least
@@ -49,8 +49,8 @@
 #include "wtg/stats.h"
 #include "wtg/table.h"
 
-#define WTG_ROUNDS_REPLICAS 3	/* blocks of rounds at separate times */
-#define WTG_ROUNDS_PER_REPLICA 5
+#define WTG_ROUNDS_REPLICAS 5	/* blocks of rounds at separate times */
+#define WTG_ROUNDS_PER_REPLICA 3
 /* timed samples per variant, in default and --quick mode alike */
 #define WTG_ROUNDS_MIN (WTG_ROUNDS_REPLICAS * WTG_ROUNDS_PER_REPLICA)
 #define WTG_ROUNDS_KEEP WTG_CONTENDED_KEEP	/* uncontended samples a figure needs to leave the contended ones out */

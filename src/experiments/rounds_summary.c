@@ -182,18 +182,20 @@ static void regime_check(struct wtg_ctx *ctx, const char *label, const char *uni
 			outside = j;
 	}
 	free(use);
-	if (outside >= 0)
+	if (outside >= 0) {
 		wtg_table_warn(ctx->t, "regime",
 			       "%s: replica %d of %d (rounds %d-%d) has the median %.4g %s, outside the other "
 			       "replicas' 95%% interval [%.4g, %.4g]: the machine changed regime while measuring",
 			       label, outside + 1, WTG_ROUNDS_REPLICAS, r->replica_first[outside],
 			       r->replica_last[outside], r->replica_median[outside], unit, lo, hi);
-	else
+	} else {
+		char meds[160];
+		wtg_fmt_list(meds, sizeof meds, r->replica_median, WTG_ROUNDS_REPLICAS, 4, true);
 		wtg_table_check(ctx->t, "regime", true,
-				"%s: each replica's median (%.4g, %.4g, %.4g %s) lies within the other replicas' "
-				"interval; spread %.1f%%",
-				label, r->replica_median[0], r->replica_median[1], r->replica_median[2], unit,
-				r->replica_spread_pct);
+				"%s: each replica's median (%s %s) lies within the other replicas' interval; "
+				"spread %.1f%%",
+				label, meds, unit, r->replica_spread_pct);
+	}
 }
 
 /* "contended": how many samples waited for a CPU and what the figure did with them. */
@@ -299,12 +301,15 @@ void wtg_rounds_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmup
 		       "holds the spread between replicas as well as within one",
 		       r->rounds, warmup, warmup == 1 ? "" : "s", r->nvariants, WTG_ROUNDS_REPLICAS,
 		       WTG_BOOTSTRAP_RESAMPLES);
-	if (r->interleaved > 0)
+	if (r->interleaved > 0) {
+		char starts[160];
+		wtg_fmt_list(starts, sizeof starts, r->replica_start_s, WTG_ROUNDS_REPLICAS, 1, false);
 		wtg_table_note(ctx->t,
 			       "an interleaved run: the run's other experiments measured after %d of the "
-			       "replicas, each time followed by the warm-up again, so the replicas began %.1f, "
-			       "%.1f and %.1f s into the run and see the machine at different times",
-			       r->interleaved, r->replica_start_s[0], r->replica_start_s[1], r->replica_start_s[2]);
+			       "replicas, each time followed by the warm-up again, so the replicas began %s s "
+			       "into the run and see the machine at different times",
+			       r->interleaved, starts);
+	}
 	double lo, hi;
 	int busy;
 	spans(r, &lo, &hi, &busy);

@@ -56,14 +56,14 @@ struct sc_run {
 	double *oncpu_ns;		/* per sample: the batch's on-CPU time per call, NAN unknown */
 	struct wtg_probe_result *probes;
 	int filled[NSIZES + 1];
-	/* the replicas: thirds of the schedule; cut[k][j]: size k's batches before replica j + 1 */
+	/* the replicas: equal parts of the schedule; cut[k][j]: size k's batches before replica j + 1 */
 	size_t cut[NSIZES + 1][WTG_ROUNDS_REPLICAS - 1];
 	int interleaved;			/* replicas after which other experiments measured */
 	double start_s[WTG_ROUNDS_REPLICAS];	/* when each replica began in an interleaved run */
 };
 
-/* The slots of the schedule a replica ends at (after slot i - 1): true for the ends of the first
- * WTG_ROUNDS_REPLICAS - 1 thirds. */
+/* The replica that ends before slot i of the schedule (its equal parts in time), -1 when none does
+ * (the last part's end is the schedule's). */
 static int replica_end(const struct sc_run *st, int i)
 {
 	for (int j = 0; j < WTG_ROUNDS_REPLICAS - 1; j++)
@@ -190,7 +190,7 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 		bool all;
 		size_t n = sc_used(st, k, use, &busy, &all);
 		struct wtg_summary s;
-		/* the median's interval: the two-level bootstrap over the replicas (thirds of the run) */
+		/* the median's interval: the two-level bootstrap over the replicas (parts of the schedule) */
 		if (wtg_summarize_resamples(use, n, wtg_ctx_seed(ctx, (unsigned)k), 0, &s) < 0 ||
 		    wtg_replicas_ci(v, all ? NULL : st->contended + k * nb, (size_t)nb, st->cut[k],
 				    wtg_ctx_seed(ctx, (unsigned)k), &s.ci_low, &s.ci_high) < 0) {
@@ -252,16 +252,18 @@ static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_
 		       "the median of the batches' on-CPU time (the thread's CPU clock) per call, which leaves waiting out",
 		       100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP);
 	wtg_table_note(ctx->t,
-		       "the median's CI: a two-level bootstrap (%d resamples of the %d replicas, the thirds of "
-		       "the schedule, then of the batches within each), so the spread between replicas "
+		       "the median's CI: a two-level bootstrap (%d resamples of the %d replicas, equal parts of "
+		       "the schedule in time, then of the batches within each), so the spread between replicas "
 		       "widens it",
 		       WTG_BOOTSTRAP_RESAMPLES, WTG_ROUNDS_REPLICAS);
+	char starts[160];
+	wtg_fmt_list(starts, sizeof starts, st->start_s, WTG_ROUNDS_REPLICAS, 1, false);
 	if (st->interleaved > 0)
 		wtg_table_note(ctx->t,
 			       "an interleaved run: the run's other experiments measured after %d of the "
 			       "replicas, each time followed by an untimed batch of every size, so the replicas "
-			       "began %.1f, %.1f and %.1f s into the run",
-			       st->interleaved, st->start_s[0], st->start_s[1], st->start_s[2]);
+			       "began %s s into the run",
+			       st->interleaved, starts);
 }
 
 /* Batches of each size a run times. */

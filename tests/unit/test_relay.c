@@ -132,7 +132,7 @@ static void test_cancel(void)
 	wtg_relay_destroy(&r);
 }
 
-/* The rounds engine inside an interleaved run: 15 rounds in 3 replicas of 5; after rounds 5 and 10 it
+/* The rounds engine inside an interleaved run: 15 rounds in 5 replicas of 3; after rounds 3, 6, 9, 12 it
  * passes the baton and, because the other runner measured, samples the warm-up again (round
  * WTG_ROUND_REWARM) before the next replica. */
 struct fake {
@@ -182,19 +182,20 @@ static void test_rounds_pass(void)
 	CHECK(wtg_rounds_run(&ctx, &spec, &out) == WTG_OK);
 	wtg_relay_finish(&r, 0);
 	pthread_join(th, NULL);
-	/* warm-up, rounds 0-4, re-warm, 5-9, re-warm, 10-14 */
-	int want[18], n = 0;
+	/* warm-up, rounds 0-2, re-warm, 3-5, re-warm, ... 12-14 */
+	int want[20], n = 0;
 	want[n++] = WTG_ROUND_WARMUP;
 	for (int i = 0; i < 15; i++) {
-		if (i == 5 || i == 10)
+		if (i > 0 && i % 3 == 0)
 			want[n++] = WTG_ROUND_REWARM;
 		want[n++] = i;
 	}
-	CHECK(f.nlog == 18);
+	CHECK(f.nlog == 20);
 	CHECK(memcmp(f.log_round, want, sizeof want) == 0);
-	CHECK(out.interleaved == 2);
+	CHECK(out.interleaved == 4);
 	CHECK(out.v[0].n == 15);	/* re-warm samples are not kept */
-	CHECK(out.replica_start_s[1] >= out.replica_start_s[0] && out.replica_start_s[2] >= out.replica_start_s[1]);
+	for (int j = 1; j < WTG_ROUNDS_REPLICAS; j++)
+		CHECK(out.replica_start_s[j] >= out.replica_start_s[j - 1]);
 	wtg_rounds_free(&out);
 	wtg_relay_destroy(&r);
 	wtg_table_free(&t);
