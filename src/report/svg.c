@@ -657,6 +657,23 @@ static void draw_counters(FILE *f, const struct frame *fr, const struct wtg_tabl
 	free(g);
 }
 
+/* How the checks went, for the line under the chart: the first failed (or warned) check with its
+ * detail, or without the detail when that line would not fit `room` even at the smallest size (the
+ * HTML and the other reports list every check in full). */
+static void footer_checks(char *buf, size_t len, const struct wtg_table *t, int bad, int wn, double room)
+{
+	for (int i = 0; i < t->nchecks; i++)
+		if (t->checks[i].status == (bad ? WTG_CHECK_FAIL : WTG_CHECK_WARN)) {
+			const char *mark = bad ? "\xe2\x9c\x97" : "!", *how = bad ? "failed" : "warn";
+			snprintf(buf, len, "%s %d of %d checks %s: %s: %s", mark, bad ? bad : wn, t->nchecks, how,
+				 t->checks[i].name, t->checks[i].detail);
+			if (text_w(buf, 11) > room)
+				snprintf(buf, len, "%s %d of %d checks %s, the first: %s (the report lists them all)",
+					 mark, bad ? bad : wn, t->nchecks, how, t->checks[i].name);
+			return;
+		}
+}
+
 /* The line under the chart: the error, or how the checks went; what made the figure on the right. */
 static void footer(FILE *f, const struct wtg_table *t, const struct wtg_machine *m)
 {
@@ -664,25 +681,19 @@ static void footer(FILE *f, const struct wtg_table *t, const struct wtg_machine 
 	int ok = 0, wn = 0, bad = 0;
 	wtg_table_count_checks(t, &ok, &wn, &bad);
 	const char *style = "fill=\"#2e7d32\"";
+	char who[160];
+	snprintf(who, sizeof who, "wtg %s%s%s", PACKAGE_VERSION, m && m->cpu_model[0] ? " \xc2\xb7 " : "",
+		 m ? m->cpu_model : "");
 	buf[0] = '\0';
 	if (t->error[0]) {
 		snprintf(buf, sizeof buf, "\xe2\x9c\x97 %s", t->error);
 		style = "fill=\"#c8452b\" font-weight=\"bold\"";
 	} else if (bad || wn) {
-		for (int i = 0; i < t->nchecks; i++)
-			if (t->checks[i].status == (bad ? WTG_CHECK_FAIL : WTG_CHECK_WARN)) {
-				snprintf(buf, sizeof buf, "%s %d of %d checks %s: %s: %s", bad ? "\xe2\x9c\x97" : "!",
-					 bad ? bad : wn, t->nchecks, bad ? "failed" : "warn", t->checks[i].name,
-					 t->checks[i].detail);
-				break;
-			}
+		footer_checks(buf, sizeof buf, t, bad, wn, SVG_W - 90 - text_w(who, 14));
 		style = bad ? "fill=\"#c8452b\" font-weight=\"bold\"" : "fill=\"#b36b00\"";
 	} else if (ok) {
 		snprintf(buf, sizeof buf, "\xe2\x9c\x93 %d check%s ok", ok, ok == 1 ? "" : "s");
 	}
-	char who[160];
-	snprintf(who, sizeof who, "wtg %s%s%s", PACKAGE_VERSION, m && m->cpu_model[0] ? " \xc2\xb7 " : "",
-		 m ? m->cpu_model : "");
 	text(f, SVG_W - 30, SVG_H - 14, 14, "end", "fill=\"#666666\"", who);
 	/* in full, smaller when it is long (the HTML lists every check beside the chart) */
 	text_fit(f, 40, SVG_H - 14, 16, SVG_W - 50 - text_w(who, 14), style, buf);
