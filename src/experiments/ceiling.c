@@ -9,8 +9,10 @@
  *	prefetch	one stream with a software prefetch a fixed distance ahead (the load machinery)
  *	second thread	the reference sum while a thread pinned to another CPU streams the same buffer
  *			(a shared path; no row on a machine where this process has one CPU)
- *	chase		a pointer chase through a seeded random cycle of lines of a buffer of the same
- *			size and advice: one miss at a time, so ns per load is the load-to-use latency
+ *	chase		a pointer chase through a seeded random cycle of lines of the same buffer (its
+ *			pointers written over one line in each 4 KiB, the known sums adjusted for them,
+ *			the bytes put back at the end): one miss at a time, so ns per load is the
+ *			load-to-use latency
  * Every row is the rounds engine's distribution (>= 15 samples in 3 replicas, contention recorded);
  * each row's ratio to the reference carries a bootstrap interval of the ratio of medians; the
  * verdict names the change that moved the ceiling most beyond noise, and a note gives the
@@ -64,18 +66,21 @@ static const struct entry {
 #define NCAT ((int)WTG_ARRAY_LEN(catalogue))
 
 struct cstate {
-	const struct wtg_seeded_buf *ref;	/* the memory-sized buffer (shared with kernels and wss) */
-	struct wtg_seeded_buf small;		/* its bytes in 4 KiB pages: p of its own, ref's prefix */
-	unsigned char *chase;			/* a buffer of the same size and advice holding the cycle */
-	uint64_t *ring;				/* the cycle's lines (offsets into chase), in visiting order */
-	uint64_t nring, chase_at;		/* lines in the cycle; where the next chase sample starts */
+	const struct wtg_seeded_buf *shared;	/* the memory-sized buffer (shared with kernels and wss) */
+	struct wtg_seeded_buf buf;		/* the same bytes with the chase's pointers in them: its p,
+						 * known sums of its own (prefix) */
+	struct wtg_seeded_buf small;		/* those bytes in 4 KiB pages: p of its own, buf's prefix */
+	const struct wtg_seeded_buf *ref;	/* &buf */
+	uint64_t *ring;				/* the cycle's lines (offsets into buf.p), in visiting order */
+	uint64_t *saved;			/* the 8 bytes each of them held before its pointer */
+	uint64_t nring, nwritten, chase_at;	/* lines in the cycle; pointers written; the next start */
 	uint64_t span;				/* the buffers' size */
 	int idx[NCAT], n;			/* the variants here: catalogue indices */
 	uint64_t vbytes[NCAT];			/* per variant: bytes (the chase: loads) per timed sample */
 	uint64_t pos, pos4k;			/* where the next window of each buffer starts */
 	int64_t total[NCAT];			/* the timed samples' checked sums */
 	char kernel[NCAT][48];			/* what each variant runs, in words (kernel_of) */
-	int64_t huge[3];			/* bytes in huge pages: reference, 4 KiB copy, chase; -1 unknown */
+	int64_t huge[2];			/* bytes in huge pages: the buffer, its 4 KiB copy; -1 unknown */
 	bool advised;				/* madvise(MADV_NOHUGEPAGE) took on the copy */
 	int peer_cpu, peer_unpinned;		/* the second thread's last CPU; samples it ran unpinned */
 	double peer_rate[MAX_PEER];		/* its GB/s during each timed sample */
@@ -134,6 +139,14 @@ static uint64_t chase_loads(const struct wtg_options *o)
 	return o && o->quick ? CHASE_LOADS / 4 : CHASE_LOADS;
 }
 
+/* The most loads a chase sample follows: CHASE_MAX, and at most half the cycle, so no line comes
+ * twice within a sample (between two visits of a line the other rows stream their windows). */
+static uint64_t chase_cap(uint64_t nring)
+{
+	uint64_t half = nring / 2 / CHASE_UNIT * CHASE_UNIT;
+	return half < CHASE_UNIT ? CHASE_UNIT : half < CHASE_MAX ? half : CHASE_MAX;
+}
+
 static void label(const void *arg, int v, char *buf, size_t len)
 {
 	const struct cstate *st = arg;
@@ -159,7 +172,7 @@ static void kernel_of(const struct entry *e, char *buf, size_t len)
 /* The reference buffer's bytes again, in memory advised MADV_NOHUGEPAGE before it is touched. */
 static int small_copy(struct wtg_ctx *ctx, struct cstate *st)
 {
-	st->small = *st->ref;	/* its prefix sums stay the reference's: the same bytes */
+	st->small = *st->ref;	/* its known sums are the reference's: the same bytes */
 	st->small.p = wtg_huge_alloc((size_t)st->span);
 	if (!st->small.p) {
 		wtg_table_fail(ctx->t, "cannot allocate a second %llu-byte buffer", (unsigned long long)st->span);
@@ -175,52 +188,84 @@ static int small_copy(struct wtg_ctx *ctx, struct cstate *st)
 	return WTG_OK;
 }
 
-/* The chase's cycle: one 64-byte line at a seeded random place in every 4 KiB of a buffer of the
- * reference's size and advice, visited in a seeded random order (Fisher-Yates), each line holding
- * the address of the next and the last the first's. */
+/* The sum of the 8 bytes of x (a plain loop, no kernel). */
+static int64_t bytes_of(uint64_t x)
+{
+	int64_t t = 0;
+	for (int i = 0; i < 8; i++, x >>= 8)
+		t += (int64_t)(x & 0xff);
+	return t;
+}
+
+/* The chase's cycle, in the buffer itself: one 64-byte line at a seeded random place in every 4 KiB
+ * chunk, visited in a seeded random order (Fisher-Yates), each line's first 8 bytes replaced by the
+ * address of the next (the last's by the first's), what they held kept in saved; buf's known sums are
+ * the shared ones with each chunk's sum moved by what its pointer changed. */
 static int chase_build(struct wtg_ctx *ctx, struct cstate *st)
 {
-	st->nring = st->span / PAGE_4K;
-	st->chase = wtg_huge_alloc((size_t)st->span);
-	st->ring = malloc((size_t)st->nring * sizeof *st->ring);
-	if (!st->chase || !st->ring) {
-		wtg_table_fail(ctx->t, "cannot allocate the chase's %llu-byte buffer", (unsigned long long)st->span);
+	const uint64_t chunks = st->span / CHUNK;
+	st->nring = chunks;
+	st->ring = malloc((size_t)chunks * sizeof *st->ring);
+	st->saved = malloc((size_t)chunks * sizeof *st->saved);
+	st->buf = *st->shared;
+	st->buf.prefix = malloc((size_t)(chunks + 1) * sizeof *st->buf.prefix);
+	if (!st->ring || !st->saved || !st->buf.prefix) {
+		wtg_table_fail(ctx->t, "out of memory for the chase's %llu lines", (unsigned long long)chunks);
 		return WTG_ERR;
 	}
-	for (uint64_t i = 0; i < st->nring; i++)
-		st->ring[i] = i * PAGE_4K + wtg_rng_below(&ctx->rng, PAGE_4K / WTG_CEIL_LINE) * WTG_CEIL_LINE;
-	for (uint64_t i = st->nring - 1; i > 0; i--) {
+	memcpy(st->buf.prefix, st->shared->prefix, (size_t)(chunks + 1) * sizeof *st->buf.prefix);
+	for (uint64_t i = 0; i < chunks; i++)
+		st->ring[i] = i * CHUNK + wtg_rng_below(&ctx->rng, CHUNK / WTG_CEIL_LINE) * WTG_CEIL_LINE;
+	for (uint64_t i = chunks - 1; i > 0; i--) {
 		uint64_t j = wtg_rng_below(&ctx->rng, i + 1), x = st->ring[i];
 		st->ring[i] = st->ring[j];
 		st->ring[j] = x;
 	}
-	for (uint64_t i = 0; i < st->nring; i++) {
-		const void *next = st->chase + st->ring[(i + 1) % st->nring];
-		memcpy(st->chase + st->ring[i], &next, sizeof next);
-		if ((i & 0xffff) == 0xffff && wtg_ctx_cancelled(ctx))
-			return WTG_CANCELLED;
+	int64_t *sums = st->buf.prefix;	/* each chunk's own sum first (sums[c]: chunk c - 1), then the prefix */
+	for (uint64_t c = chunks; c > 0; c--)
+		sums[c] -= sums[c - 1];
+	for (uint64_t i = 0; i < chunks; i++) {
+		unsigned char *at = st->buf.p + st->ring[i];
+		const void *next = st->buf.p + st->ring[(i + 1) % chunks];
+		uint64_t was, now;
+		memcpy(&was, at, sizeof was);
+		memcpy(at, &next, sizeof next);
+		memcpy(&now, at, sizeof now);
+		st->saved[i] = was;
+		st->nwritten = i + 1;
+		sums[st->ring[i] / CHUNK + 1] += bytes_of(now) - bytes_of(was);
 	}
-	return WTG_OK;
+	for (uint64_t c = 1; c <= chunks; c++)
+		sums[c] += sums[c - 1];
+	return wtg_ctx_cancelled(ctx) ? WTG_CANCELLED : WTG_OK;
+}
+
+/* The buffer's own bytes again where the chase's pointers were. */
+static void chase_undo(struct cstate *st)
+{
+	for (uint64_t i = 0; i < st->nwritten; i++)
+		memcpy(st->buf.p + st->ring[i], &st->saved[i], sizeof st->saved[i]);
+	st->nwritten = 0;
 }
 
 static int setup(struct wtg_ctx *ctx, struct cstate *st)
 {
 	wtg_ctx_progress(ctx, 0, 1, "filling the buffer");
-	int rc = wtg_dram_buf_get(ctx, &st->ref);
+	int rc = wtg_dram_buf_get(ctx, &st->shared);
 	if (rc != WTG_OK)
 		return rc;
-	st->span = st->ref->size;
-	wtg_ctx_progress(ctx, 0, 1, "copying it into 4 KiB pages");
-	rc = small_copy(ctx, st);
+	st->span = st->shared->size;
+	st->ref = &st->buf;
+	wtg_ctx_progress(ctx, 0, 1, "building the chase");
+	rc = chase_build(ctx, st);
 	if (rc == WTG_OK) {
-		wtg_ctx_progress(ctx, 0, 1, "building the chase");
-		rc = chase_build(ctx, st);
+		wtg_ctx_progress(ctx, 0, 1, "copying the buffer into 4 KiB pages");
+		rc = small_copy(ctx, st);
 	}
 	if (rc != WTG_OK)
 		return rc;
-	st->huge[0] = wtg_huge_bytes(st->ref->p);
+	st->huge[0] = wtg_huge_bytes(st->buf.p);
 	st->huge[1] = wtg_huge_bytes(st->small.p);
-	st->huge[2] = wtg_huge_bytes(st->chase);
 	st->pos = st->span / 2 / CHUNK * CHUNK;	/* the first window in the second half, as wss's */
 	uint64_t bytes = sample_bytes(ctx->opt, st->span);
 	for (int v = 0; v < st->n; v++) {
@@ -230,11 +275,14 @@ static int setup(struct wtg_ctx *ctx, struct cstate *st)
 	return WTG_OK;
 }
 
+/* Everything setup made, and the shared buffer's bytes put back (before it is kept or freed). */
 static void teardown(struct cstate *st)
 {
+	chase_undo(st);
 	wtg_huge_free(st->small.p, (size_t)st->span);
-	wtg_huge_free(st->chase, (size_t)st->span);
 	free(st->ring);
+	free(st->saved);
+	free(st->buf.prefix);
 	free(st->ref_used);
 }
 
@@ -327,13 +375,13 @@ static int loads_sample(struct wtg_ctx *ctx, struct cstate *st, int v, struct wt
 static int chase_sample(struct wtg_ctx *ctx, struct cstate *st, int v, struct wtg_probe_result *res)
 {
 	const uint64_t n = st->vbytes[v];
-	const void *from = st->chase + st->ring[st->chase_at];
+	const void *from = st->buf.p + st->ring[st->chase_at];
 	struct wtg_probe pb;
 	wtg_probe_begin(&pb);
 	const void *to = wtg_ceil_chase(from, n);
 	wtg_probe_end(&pb, res);
 	st->chase_at = (st->chase_at + n) % st->nring;
-	if (to != (const void *)(st->chase + st->ring[st->chase_at])) {
+	if (to != (const void *)(st->buf.p + st->ring[st->chase_at])) {
 		wtg_table_check(ctx->t, "chase", false, "chase: %llu loads did not end on the line the cycle predicts",
 				(unsigned long long)n);
 		wtg_table_fail(ctx->t, "chase: the pointer chase left its cycle");
@@ -462,7 +510,8 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 		if (e->kind == K_PEER && st->npeer < MAX_PEER)
 			st->peer_rate[st->npeer++] = rate;
 	} else if (e->kind == K_CHASE) {
-		st->vbytes[v] = wtg_rounds_sample_bytes(n, wtg_rounds_warmup_ms(&out->res), CHASE_UNIT, CHASE_MAX);
+		st->vbytes[v] = wtg_rounds_sample_bytes(n, wtg_rounds_warmup_ms(&out->res), CHASE_UNIT,
+							chase_cap(st->nring));
 	} else {	/* a longer sample takes more windows, up to 4 passes over the buffer */
 		st->vbytes[v] = wtg_rounds_sample_bytes(n, wtg_rounds_warmup_ms(&out->res), UNIT, 4 * st->span);
 	}
@@ -542,7 +591,7 @@ static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_re
 	struct cstate *st = arg;
 	const struct entry *e = &catalogue[st->idx[v]];
 	double lo, hi, ratio = ratio_of(ctx, st, v, r, &lo, &hi);
-	int64_t huge = st->huge[e->kind == K_4K ? 1 : e->kind == K_CHASE ? 2 : 0];
+	int64_t huge = st->huge[e->kind == K_4K ? 1 : 0];
 	int n = 0;
 	vals[n++] = WTG_TEXT(e->label);
 	vals[n++] = WTG_TEXT(e->suspect);
@@ -643,19 +692,17 @@ static void mlp_note(struct wtg_ctx *ctx, const struct cstate *st, const struct 
 
 static void buffer_notes(struct wtg_ctx *ctx, const struct cstate *st)
 {
-	char sz[32], llc[32], ref[96], small[96], chase[96];
+	char sz[32], llc[32], ref[96], small[96];
 	wtg_fmt_size(sz, sizeof sz, st->span);
 	wtg_fmt_size(llc, sizeof llc, wtg_ctx_llc(ctx));
 	wtg_huge_phrase(ctx, ref, sizeof ref, st->huge[0], st->span);
 	wtg_huge_phrase(ctx, small, sizeof small, st->huge[1], st->span);
-	wtg_huge_phrase(ctx, chase, sizeof chase, st->huge[2], st->span);
 	wtg_table_note(ctx->t,
-		       "buffers of %s (at least 4x the %s last-level cache or a quarter of RAM: wss's largest "
-		       "size): the reference's seeded bytes, transparent huge pages asked for (%s); their copy "
-		       "advised MADV_NOHUGEPAGE before it was touched%s (%s); the chase's, huge pages asked "
-		       "for (%s); huge_pct: the share the kernel backed with huge pages (/proc/self/smaps)",
-		       sz, llc, ref, st->advised ? "" : " (madvise refused: the kernel's setting decides)", small,
-		       chase);
+		       "a buffer of %s (at least 4x the %s last-level cache or a quarter of RAM: wss's largest "
+		       "size), seeded bytes, transparent huge pages asked for (%s), and its copy advised "
+		       "MADV_NOHUGEPAGE before it was touched%s (%s); huge_pct: the share the kernel backed "
+		       "with huge pages (/proc/self/smaps)",
+		       sz, llc, ref, st->advised ? "" : " (madvise refused: the kernel's setting decides)", small);
 	wtg_table_note(ctx->t,
 		       "reference: the hand SIMD sum (%s) as wss runs it, a window of the buffer per sample, "
 		       "each where the last one of any row ended; loads only: every byte loaded into %s "
@@ -675,10 +722,12 @@ static void buffer_notes(struct wtg_ctx *ctx, const struct cstate *st)
 			       "stopped after it; peer_gbps: its median GB/s over those windows",
 			       st->peer_cpu, st->peer_unpinned ? "; it ran unpinned in some samples" : "");
 	wtg_table_note(ctx->t,
-		       "chase: a cycle through one 64-byte line at a seeded random place in each 4 KiB of its "
-		       "buffer (%llu lines), in seeded random order; each load's address is the last one's "
-		       "value, so one miss is in flight: ns_per_load is the load-to-use latency, and its gbps "
-		       "64 B per load (bytes: 64 x its loads)",
+		       "chase: a cycle through one 64-byte line at a seeded random place in each 4 KiB of the "
+		       "buffer itself (%llu lines, in seeded random order; each holds the next one's address "
+		       "in its first 8 bytes while the rounds run, the known sums moved by what that changed, "
+		       "the bytes put back after); each load's address is the last one's value, so one miss "
+		       "is in flight: ns_per_load is the load-to-use latency, its gbps 64 B per load (bytes: "
+		       "64 x its loads); a sample follows at most half the cycle, so no line comes twice in it",
 		       (unsigned long long)st->nring);
 	wtg_table_note(ctx->t,
 		       "ratio: a row's median GB/s over the reference's, with a bootstrap 95%% interval of the "
@@ -724,11 +773,10 @@ static int ceiling_run(struct wtg_ctx *ctx)
 	return rc;
 }
 
-/* The work of a run: the three buffers filled or copied, then every variant's samples (the chase's
- * loads counted as the 64-byte lines they touch, each a miss worth about a cache line's stream). */
+/* The work of a run: the buffer filled and copied, then every variant's samples. */
 static double planned_work(const struct wtg_options *o, uint64_t span, int n)
 {
-	return 3.0 * (double)span + (double)(WTG_ROUNDS_MIN + 1) * (double)n * (double)sample_bytes(o, span);
+	return 2.0 * (double)span + (double)(WTG_ROUNDS_MIN + 1) * (double)n * (double)sample_bytes(o, span);
 }
 
 /* --dry-run: the variants on this machine, each with the bytes a sample moves before the warm-up
