@@ -33,8 +33,8 @@
 
 #define CHUNK (4u << 10)				/* the known sums cover 4 KiB pieces */
 #define UNIT (WTG_CEIL_MAX_STREAMS * CHUNK)		/* windows split into 8 streams of whole chunks */
-#define SAMPLE_MB 128ull				/* MB a timed sample moves before the warm-up scales it */
-#define SAMPLE_MB_QUICK 32ull
+#define SAMPLE_MB 32ull				/* MB a timed sample moves before the warm-up scales it */
+#define SAMPLE_MB_QUICK 16ull
 #define CHASE_LOADS (1u << 15)				/* loads a chase sample follows, likewise */
 #define CHASE_UNIT 1024u
 #define CHASE_MAX (1u << 21)
@@ -121,7 +121,7 @@ static int variants(int *idx)
 	return n;
 }
 
-/* Bytes a sample moves over a buffer of span bytes before the warm-up scales them: 128 MB (32 MB with
+/* Bytes a sample moves over a buffer of span bytes before the warm-up scales them: 32 MB (16 MB with
  * --quick) in whole UNITs, at most a quarter of the buffer. */
 static uint64_t sample_bytes(const struct wtg_options *o, uint64_t span)
 {
@@ -877,13 +877,13 @@ static int ceiling_verdict(const struct wtg_table *t, char *buf, size_t len)
 
 static void ceiling_runs_with(bool quick, char *buf, size_t len)
 {
-	wtg_strlcpy(buf, quick ? RUNS_LINE("32") : RUNS_LINE("128"), len);
+	wtg_strlcpy(buf, quick ? RUNS_LINE("16") : RUNS_LINE("32"), len);
 }
 
 const struct wtg_experiment wtg_exp_ceiling = {
 	.name = "ceiling",
 	.question = "What caps one core?",
-	.runs = RUNS_LINE("128"),
+	.runs = RUNS_LINE("32"),
 	.runs_with = ceiling_runs_with,
 	.needs_datafile = false,
 	.shares_dram_buf = true,
@@ -893,7 +893,7 @@ const struct wtg_experiment wtg_exp_ceiling = {
 	.headline = { { "GB/s of one core's sum", "variant", "reference", "gbps", "gbps_ci_low", "gbps_ci_high",
 			NULL, "GB/s", true },
 		      { "load-to-use latency", "variant", "chase", "ns_per_load", NULL, NULL, NULL, "ns", false } },
-	.typical_s = 8,
+	.typical_s = 15,
 	.typical_quick_s = 3,
 	.verdict = ceiling_verdict,
 	.essay = { "one worker capped at 17 GB/s, the cause left open", NULL },
