@@ -42,6 +42,7 @@
 #define PAGE_4K 4096u
 #define REF_SPAN (2ull << 30)				/* the buffer the typical times were measured with */
 #define MAX_PEER 64					/* second-thread samples kept per round set */
+#define WARMUP 2	/* unreported samples per variant: each sizes the next to span at least 5 ms */
 
 enum kind { K_REF, K_LOADS, K_4K, K_STREAMS, K_PREFETCH, K_PEER, K_CHASE };
 
@@ -471,7 +472,8 @@ static int peer_sample(struct wtg_ctx *ctx, struct cstate *st, int v, const char
 	return WTG_OK;
 }
 
-/* One sample of variant v; the warm-up sample sizes the timed ones to span at least 5 ms. */
+/* One sample of variant v; each warm-up sample sizes the next ones to span at least 5 ms (a first one
+ * slowed by a cold start would leave them short, so there are two). */
 static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
 {
 	struct cstate *st = arg;
@@ -752,7 +754,7 @@ static int ceiling_run(struct wtg_ctx *ctx)
 	int rc = setup(ctx, st);
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
-		.nvariants = st->n, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
+		.nvariants = st->n, .rounds = WTG_ROUNDS_MIN, .warmup = WARMUP,
 		.sample = sample, .row = row, .arg = st, .label = label, .restart = restart,
 	};
 	if (rc == WTG_OK)
@@ -799,7 +801,7 @@ static void ceiling_plan(struct wtg_plan *p)
 		wtg_plan_row(p, row);
 	}
 	p->samples = WTG_ROUNDS_MIN;
-	p->warmup = 1;
+	p->warmup = WARMUP;
 	p->work = planned_work(p->opt, span, n);
 	p->ref_work = planned_work(p->opt, p->opt && p->opt->quick ? WTG_QUICK_SPAN_MAX : REF_SPAN, NCAT);
 	snprintf(p->how, sizeof p->how, "typical time x bytes moved here / with a %s buffer",
