@@ -729,7 +729,9 @@ static void buffer_notes(struct wtg_ctx *ctx, const struct cstate *st)
 		       "in its first 8 bytes while the rounds run, the known sums moved by what that changed, "
 		       "the bytes put back after); each load's address is the last one's value, so one miss "
 		       "is in flight: ns_per_load is the load-to-use latency, its gbps 64 B per load (bytes: "
-		       "64 x its loads); a sample follows at most half the cycle, so no line comes twice in it",
+		       "64 x its loads); a sample follows at most half the cycle, so no line comes twice in it; "
+		       "each load lands in another 4 KiB, so the latency holds a page walk wherever the TLB's "
+		       "reach (at the buffer's page size, or a hypervisor's own) falls short of the buffer",
 		       (unsigned long long)st->nring);
 	wtg_table_note(ctx->t,
 		       "ratio: a row's median GB/s over the reference's, with a bootstrap 95%% interval of the "
