@@ -1,7 +1,8 @@
-/* crew.c: helper threads the worker supervises (threads, roofline, compare). */
+/* crew.c: helper threads the worker supervises (threads, roofline, compare, ceiling). */
 #include "config.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <time.h>
@@ -126,4 +127,19 @@ void wtg_crew_finish(struct wtg_ctx *ctx, struct wtg_crew *c, int n)
 {
 	wtg_crew_open(c);
 	wtg_crew_wait(ctx, c, n, false, false, false);
+}
+
+int wtg_pin_self(int cpu)
+{
+	if (cpu < 0)
+		return 0;
+	size_t sz = CPU_ALLOC_SIZE(cpu + 1);
+	cpu_set_t *set = CPU_ALLOC(cpu + 1);
+	if (!set)
+		return ENOMEM;
+	CPU_ZERO_S(sz, set);
+	CPU_SET_S(cpu, sz, set);
+	int e = pthread_setaffinity_np(pthread_self(), sz, set);
+	CPU_FREE(set);
+	return e;
 }

@@ -49,6 +49,9 @@ int wtg_crew_run(struct wtg_ctx *ctx, struct wtg_crew *c, int n, int64_t limit_n
  * cancel says, until the n members started are done, so they can be joined. */
 void wtg_crew_finish(struct wtg_ctx *ctx, struct wtg_crew *c, int n);
 
+/* Pin the calling thread to cpu (-1: leave it where it may run); returns 0 or the error. */
+int wtg_pin_self(int cpu);
+
 #define WTG_CREW_PIECE (16u << 20)	/* members look at the stop flag this often */
 
 /* Member: add the byte sum of p[0, len) (a mapping of the data file) to *sum in WTG_CREW_PIECE

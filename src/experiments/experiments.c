@@ -27,7 +27,8 @@
 	X(clock) \
 	X(tail) \
 	X(passes) \
-	X(compare)
+	X(compare) \
+	X(ceiling)
 
 #define DECLARE(n) extern const struct wtg_experiment wtg_exp_##n;
 #define ENTRY(n) &wtg_exp_##n,

@@ -54,27 +54,11 @@ struct member {
 	struct wtg_probe_result res;
 };
 
-/* Pin the calling thread to cpu; returns 0 or the error. */
-static int pin_self(int cpu)
-{
-	if (cpu < 0)
-		return 0;
-	size_t sz = CPU_ALLOC_SIZE(cpu + 1);
-	cpu_set_t *set = CPU_ALLOC(cpu + 1);
-	if (!set)
-		return ENOMEM;
-	CPU_ZERO_S(sz, set);
-	CPU_SET_S(cpu, sz, set);
-	int e = pthread_setaffinity_np(pthread_self(), sz, set);
-	CPU_FREE(set);
-	return e;
-}
-
 static void *member_main(void *arg)
 {
 	struct member *m = arg;
 	if (m->cpu >= 0)
-		m->pin_err = pin_self(m->cpu);
+		m->pin_err = wtg_pin_self(m->cpu);
 	wtg_policy_apply_self();
 	if (wtg_crew_await_start(m->crew)) {
 		struct wtg_probe p;

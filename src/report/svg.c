@@ -128,7 +128,7 @@ void svg_empty(FILE *f, const struct svg_frame *fr, const char *msg)
 /* How the checks of a table went, in a few words ("3 checks ok" after a tick, "! 1 of 4 checks warn"),
  * and the style to show it in. full: the error in full, and the first check that warns or failed,
  * named with its detail. */
-static const char *checks_words(char *buf, size_t len, const struct wtg_table *t, bool full)
+static const char *checks_words(char *buf, size_t len, const struct wtg_table *t, bool full, double room)
 {
 	int ok = 0, wn = 0, bad = 0;
 	wtg_table_count_checks(t, &ok, &wn, &bad);
@@ -143,6 +143,11 @@ static const char *checks_words(char *buf, size_t len, const struct wtg_table *t
 		for (int i = 0; full && n > 0 && (size_t)n < len && i < t->nchecks; i++)
 			if (t->checks[i].status == (bad ? WTG_CHECK_FAIL : WTG_CHECK_WARN)) {
 				snprintf(buf + n, len - (size_t)n, ": %s: %s", t->checks[i].name, t->checks[i].detail);
+				/* a line that would not fit even at the smallest size names the check without its
+				 * detail (the HTML and the other reports list every check in full) */
+				if (room > 0 && svg_text_w(buf, 11) > room)
+					snprintf(buf + n, len - (size_t)n, ", the first: %s (the report lists them all)",
+						 t->checks[i].name);
 				break;
 			}
 		return bad ? "fill=\"#c8452b\" font-weight=\"bold\"" : "fill=\"#b36b00\"";
@@ -156,22 +161,22 @@ static const char *checks_words(char *buf, size_t len, const struct wtg_table *t
  * figure on the right. */
 static void footer(FILE *f, const struct svg_runs *rs)
 {
+	const struct wtg_machine *m = rs->m;
+	char who[160];
+	snprintf(who, sizeof who, "wtg %s%s%s", PACKAGE_VERSION, m && m->cpu_model[0] ? " \xc2\xb7 " : "",
+		 m ? m->cpu_model : "");
 	char buf[1024] = "", part[512];
-	const char *style = checks_words(buf, sizeof buf, rs->t[0], true);
+	const char *style = checks_words(buf, sizeof buf, rs->t[0], true, SVG_W - 90 - svg_text_w(who, 14));
 	if (rs->n > 1) {
 		style = "fill=\"#444444\"";
 		buf[0] = '\0';
 		for (int r = 0; r < rs->n; r++) {
-			checks_words(part, sizeof part, rs->t[r], false);
+			checks_words(part, sizeof part, rs->t[r], false, 0);
 			size_t k = strlen(buf);
 			snprintf(buf + k, sizeof buf - k, "%s%s %s", r ? " \xc2\xb7 " : "", rs->label[r],
 				 part[0] ? part : "no checks");
 		}
 	}
-	const struct wtg_machine *m = rs->m;
-	char who[160];
-	snprintf(who, sizeof who, "wtg %s%s%s", PACKAGE_VERSION, m && m->cpu_model[0] ? " \xc2\xb7 " : "",
-		 m ? m->cpu_model : "");
 	svg_text(f, SVG_W - 30, SVG_H - 14, 14, "end", "fill=\"#666666\"", who);
 	/* in full, smaller when it is long (the HTML lists every check beside the chart) */
 	svg_text_fit(f, 40, SVG_H - 14, 16, SVG_W - 50 - svg_text_w(who, 14), style, buf);

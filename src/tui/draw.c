@@ -792,7 +792,7 @@ static void draw_start(struct dash *d)
 	}
 	snprintf(buf, sizeof buf, "the lecture: %s", order);
 	y += centre(vw, y, vwid, A_NORMAL, buf) + 1;
-	y += centre(vw, y, vwid, tui_attr(l, TR_KEY), "PageDown/PageUp next/previous   1-9 0 !-& a tab   r rerun");
+	y += centre(vw, y, vwid, tui_attr(l, TR_KEY), "PageDown/PageUp next/previous   1-9 0 !-* a tab   r rerun");
 	y += centre(vw, y, vwid, tui_attr(l, TR_KEY), "b p u c conditions   n notes   t terms   v compare's pair");
 	y += centre(vw, y, vwid, tui_attr(l, TR_KEY), "a autoplay   . blank   ? help   q quit");
 	if (y + 1 < vh)

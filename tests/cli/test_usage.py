@@ -128,15 +128,15 @@ check(status == 0 and first.startswith("wtg ") and len(first.split()) == 2 and "
       and "License" in out, "--version: %r" % out)
 
 NAMES = ["bytewise", "syscall", "valley", "kernels", "mmap", "pagecache", "zerofill", "faultbase", "wss",
-         "threads", "roofline", "uncached", "readcost", "clock", "tail", "passes", "compare"]
+         "threads", "roofline", "uncached", "readcost", "clock", "tail", "passes", "compare", "ceiling"]
 VIEWS = {"bytewise": "bars", "syscall": "sweep", "valley": "sweep", "kernels": "bars",
          "mmap": "counters", "pagecache": "counters", "zerofill": "counters", "faultbase": "counters",
          "wss": "sweep", "threads": "bars", "roofline": "sweep", "uncached": "sweep",
          "readcost": "histogram", "clock": "histogram", "tail": "histogram", "passes": "histogram",
-         "compare": "bars"}
+         "compare": "bars", "ceiling": "bars"}
 status, out, err = run("--list")
 lines = out.splitlines()
-check(status == 0 and len(lines) == 17, "--list prints 17 lines, got %d" % len(lines))
+check(status == 0 and len(lines) == 18, "--list prints 18 lines, got %d" % len(lines))
 check([l.split()[0] for l in lines] == NAMES, "--list order: %r" % [l.split()[0] for l in lines])
 check(all(l.split()[1] == VIEWS[l.split()[0]] for l in lines), "--list views")
 check(all(l.rstrip().endswith("?") for l in lines),

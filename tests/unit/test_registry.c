@@ -52,6 +52,13 @@ static void test_runs_line(void)
 	const struct wtg_experiment *sc = wtg_experiments[wtg_experiment_find("syscall")];
 	CHECK(strstr(wtg_experiment_runs(sc, true, buf, sizeof buf), ", 100 batches each;") != NULL);
 	CHECK(strstr(wtg_experiment_runs(sc, false, buf, sizeof buf), ", 200 batches each;") != NULL);
+	const struct wtg_experiment *ce = wtg_experiments[wtg_experiment_find("ceiling")];
+	CHECK(strstr(wtg_experiment_runs(ce, true, buf, sizeof buf), " rounds of 16 MB windows;") != NULL);
+	CHECK(strstr(wtg_experiment_runs(ce, false, buf, sizeof buf), " rounds of 32 MB windows;") != NULL);
+	/* ceiling comes last: the tabs before it keep their keys, and it is read after kernels and wss,
+	 * whose memory-sized buffer it shares */
+	CHECK(wtg_experiment_find("ceiling") == wtg_nexperiments - 1);
+	CHECK(ce->shares_dram_buf && ce->view == WTG_VIEW_BARS && ce->plan != NULL);
 }
 
 static void test_table_gets_the_declared_columns(void)

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""ceiling in --quick mode, its memory-sized buffer capped by WTG_TEST_MAX_BUFFER (64M unless the
+environment says otherwise): the --dry-run plan and the run hold the same variants in the same order;
+every row is a distribution measured in rounds; each row's ratio is its median over the reference's
+and its interval holds it; the reference's ratio is 1; every sum, the loads and the chase are
+checked; the chase's ns per load is 64 B over its GB/s; the second-thread row is there exactly when
+this process may run on two CPUs; the verdict names the row whose ratio lies furthest from 1 (log
+scale) among those whose interval leaves 1 out, or says none moved it. Invariants only: no measured
+figure's size or direction is asserted."""
+import json
+import math
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+os.environ.setdefault("WTG_TEST_MAX_BUFFER", "64M")
+from wtgtest import (check, check_rounds, close, datadir, diag, experiment, finish_clean, rows, run, run_json,
+                     save_json)
+
+STREAMS = {"1 stream": 1, "2 streams": 2, "4 streams": 4, "8 streams": 8}
+PEER = len(os.sched_getaffinity(0)) >= 2
+
+# ---- the plan ----
+status, out, err = run("--dry-run", "--run=ceiling", "--quick", "--format=json")
+check(status == 0, "--dry-run --run=ceiling exits 0 (got %d: %s)" % (status, err.strip()))
+try:
+    plan = [p for p in json.loads(out)["plan"] if p["experiment"] == "ceiling"]
+except (ValueError, KeyError):
+    plan = []
+check(len(plan) == 1, "the plan holds ceiling once")
+planned = [r["variant"] for r in plan[0]["rows"]] if plan else []
+diag("planned: %r" % planned)
+want = ["reference", "loads only", "4K pages", "1 stream", "2 streams", "4 streams", "8 streams", "prefetch"]
+want += ["second thread"] if PEER else []
+want += ["chase"]
+check(planned == want, "the plan lists every variant (second thread: %s): %r" % (PEER, planned))
+check(plan and plan[0]["samples"] >= 15, "the plan says 15 samples or more per row")
+
+# ---- the run ----
+status, doc, err = run_json("ceiling")
+check(status == 0, "ceiling exits 0 (got %d: %s)" % (status, err.strip()))
+e = experiment(doc, "ceiling") if doc else None
+if not check(e is not None, "ceiling is in the JSON"):
+    finish_clean()
+check(e["state"] == "done", "ceiling state done, got %r (%r)" % (e["state"], e.get("error")))
+rs = check_rounds(e, "ceiling", "gbps", lambda r: r["variant"])
+got = [r["variant"] for r in rs]
+check(got == planned, "the run's rows are the plan's variants, in its order: %r" % got)
+by = {r["variant"]: r for r in rs}
+ref = by.get("reference")
+chase = by.get("chase")
+check(ref is not None and chase is not None, "a reference row and a chase row")
+fails = [c for c in e["checks"] if not c["ok"]]
+check(not fails, "every check ok: %r" % fails)
+
+# the ratios: the reference's is 1 with no interval; the chase's is none; the others hold theirs
+if ref:
+    check(ref["ratio"] == 1 and ref["ratio_ci_low"] is None and ref["ratio_ci_high"] is None,
+          "the reference's ratio is 1, without an interval: %r" % [ref[k] for k in ("ratio", "ratio_ci_low",
+                                                                                   "ratio_ci_high")])
+for r in rs:
+    if r["variant"] in ("reference", "chase"):
+        continue
+    lo, x, hi = r["ratio_ci_low"], r["ratio"], r["ratio_ci_high"]
+    check(None not in (lo, x, hi) and lo <= x <= hi,
+          "%s: ratio_ci_low <= ratio <= ratio_ci_high: %r" % (r["variant"], [lo, x, hi]))
+    check(ref and close(x, r["gbps"] / ref["gbps"], 1e-6),
+          "%s: ratio = its gbps / the reference's: %r / %r" % (r["variant"], r["gbps"], ref and ref["gbps"]))
+
+# what each row is
+for r in rs:
+    v = r["variant"]
+    check(r["pages"] == ("4K" if v == "4K pages" else "2M"), "%s: pages %r" % (v, r["pages"]))
+    check(r["huge_pct"] is None or 0 <= r["huge_pct"] <= 100, "%s: huge_pct %r in 0..100" % (v, r["huge_pct"]))
+    check(r["streams"] == STREAMS.get(v, 1), "%s: streams %r" % (v, r["streams"]))
+    check(r["prefetch"] == (2048 if v == "prefetch" else 0), "%s: prefetch %r B" % (v, r["prefetch"]))
+    check(r["threads"] == (2 if v == "second thread" else 1), "%s: threads %r" % (v, r["threads"]))
+    check((r["peer_gbps"] is not None and r["peer_gbps"] > 0) == (v == "second thread"),
+          "%s: peer_gbps %r only on the second thread's row" % (v, r["peer_gbps"]))
+    summed = v not in ("loads only", "chase")
+    check((r["sum"] is not None) == summed, "%s: a checked sum %r exactly where it sums" % (v, r["sum"]))
+small = by.get("4K pages")
+check(small is not None and small["huge_pct"] in (0, None),
+      "4K pages: MADV_NOHUGEPAGE leaves no huge page in the copy: %r" % (small and small["huge_pct"]))
+if chase:
+    check(close(chase["ns_per_load"], 64 / chase["gbps"], 1e-6) and chase["ratio"] is None,
+          "chase: ns_per_load = 64 B / its GB/s, no ratio: %r" % [chase["ns_per_load"], chase["gbps"], chase["ratio"]])
+    check(chase["bytes"] % 64 == 0, "chase: bytes are 64 per load: %r" % chase["bytes"])
+check(all(r["ns_per_load"] is None for r in rs if r["variant"] != "chase"), "ns_per_load only on the chase")
+
+# the checks every row has: a sum per summing row, the loads' and the chase's, the second thread's
+names = [c["name"] for c in e["checks"]]
+sums = [c for c in e["checks"] if c["name"] == "sum"]
+summing = [r for r in rs if r["sum"] is not None]
+check(len(sums) == len(summing) + (1 if PEER else 0),
+      "a sum check per summing row (%d) and the second thread's: %d" % (len(summing), len(sums)))
+check(names.count("loads") == 1 and names.count("chase") == 1, "one loads check and one chase check")
+for r in summing:
+    check(any(c["detail"].startswith(r["variant"] + ":") for c in sums), "%s: its sum check" % r["variant"])
+notes = " ".join(e["notes"])
+if PEER:
+    check("pinned to CPU" in notes, "the notes say where the second thread ran")
+else:
+    check("no second-thread row" in notes, "the notes say why there is no second-thread row")
+check(re.search(r"lines in flight", notes) is not None, "a note gives the memory-level parallelism")
+
+
+# ---- the verdict ----
+def expected_verdict(rows_):
+    """The variant the verdict must name: furthest from 1 (log scale) among the rows whose interval
+    leaves 1 out; None when every interval holds 1."""
+    best = None
+    for r in rows_:
+        if r["variant"] in ("reference", "chase") or r["ratio"] is None:
+            continue
+        if r["ratio_ci_low"] <= 1 <= r["ratio_ci_high"]:
+            continue
+        if best is None or abs(math.log(r["ratio"])) > abs(math.log(best["ratio"])):
+            best = r
+    return best
+
+
+verdict = e.get("verdict") or ""
+diag("verdict: %s" % verdict)
+best = expected_verdict(rs)
+if best is None:
+    check(verdict.startswith("none moved one core's ceiling beyond noise"),
+          "every interval holds 1: the verdict says none moved it: %r" % verdict)
+else:
+    head = "%s: x%.2f [%.2f-%.2f]: " % (best["variant"], best["ratio"], best["ratio_ci_low"], best["ratio_ci_high"])
+    check(verdict.startswith(head), "the verdict names %r as %r: %r" % (best["variant"], head, verdict))
+
+
+
+# ---- the verdict on saved rows whose ratios are set, so both branches are checked whatever this
+# machine measured: wtg reads the rows back and words the verdict afresh ----
+def verdict_of(ratios):
+    """wtg's verdict for this run with the given {variant: (ratio, lo, hi)} written into its rows."""
+    saved = json.loads(json.dumps(doc))
+    ex = experiment(saved, "ceiling")
+    saved["experiments"] = [ex]
+    names = [c["name"] for c in ex["columns"]]
+    for r in ex["rows"]:
+        d = r if isinstance(r, dict) else None
+        v = d["variant"] if d else r[names.index("variant")]
+        if v in ratios:
+            for k, x in zip(("ratio", "ratio_ci_low", "ratio_ci_high"), ratios[v]):
+                if d:
+                    d[k] = x
+                else:
+                    r[names.index(k)] = x
+    path = save_json(datadir(), saved, "ceiling-verdict.json")
+    st, out_, err_ = run("--load=" + path, "--format=json")
+    os.remove(path)
+    try:
+        return st, experiment(json.loads(out_), "ceiling").get("verdict")
+    except (ValueError, AttributeError):
+        return st, err_
+
+
+others = [r["variant"] for r in rs if r["variant"] not in ("reference", "chase")]
+quiet = {v: (1.0, 0.9, 1.1) for v in others}
+st, said = verdict_of(dict(quiet, **{"8 streams": (1.3, 0.95, 1.7), "4K pages": (0.8, 0.7, 0.9),
+                                     "loads only": (1.1, 1.05, 1.2)}))
+check(st == 0 and said and said.startswith("4K pages: x0.80 [0.70-0.90]: translation is part of one core's cap"),
+      "saved rows: the verdict names 4K pages, not the larger ratio whose interval holds 1: %r" % said)
+st, said = verdict_of(dict(quiet, **{"8 streams": (1.25, 1.2, 1.3)}))
+check(st == 0 and said and said.startswith("8 streams: x1.25 [1.20-1.30]: the load machinery"),
+      "saved rows: a rise of 8 streams points at the load machinery: %r" % said)
+st, said = verdict_of(quiet)
+check(st == 0 and said and said.startswith("none moved one core's ceiling beyond noise"),
+      "saved rows: every interval holding 1 is none: %r" % said)
+finish_clean()
