@@ -901,6 +901,8 @@ const struct wtg_experiment wtg_exp_ceiling = {
 	.typical_quick_s = 3,
 	.verdict = ceiling_verdict,
 	.essay = { "one worker capped at 17 GB/s, the cause left open", NULL },
+	.terms = WTG_TERMS("corebound", "membound", "simd", "hugepage", "tlb", "prefetch", "chase", "mlp", "gbps",
+			   "ci"),
 	.run = ceiling_run,
 	.plan = ceiling_plan,
 };
