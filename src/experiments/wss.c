@@ -416,6 +416,24 @@ static void kernel_fall(const struct wtg_table *t, const char *k, struct fall *f
 	f->ratio = wtg_verdict_ratio(t, first, last, "gbps", sf, sl, &f->lo, &f->hi);
 }
 
+/* A run saved before wss had its kernels (one SIMD series, no kernel column): the range its sizes
+ * summed at. */
+static int old_verdict(const struct wtg_table *t, char *buf, size_t len)
+{
+	int gc = wtg_table_col(t, "gbps");
+	double lo = NAN, hi = NAN;
+	for (int r = 0; gc >= 0 && r < t->nrows; r++) {
+		double g = wtg_table_num(t, r, gc);
+		if (isfinite(g)) {
+			lo = isnan(lo) || g < lo ? g : lo;
+			hi = isnan(hi) || g > hi ? g : hi;
+		}
+	}
+	if (isnan(lo))
+		return 0;
+	return wtg_verdict_fmt(buf, len, true, "one core sums %.1f to %.1f GB/s, cache or DRAM", lo, hi);
+}
+
 #define FLAT_MAX 1.25	/* a series whose smallest size sums at most this much faster than its largest is flat */
 
 /* "flat: scalar L1/DRAM x1.02 [0.99-1.05] (1.9 vs 1.9 GB/s); simd x3.40 [3.10-3.70]: a slow loop
@@ -424,6 +442,8 @@ static void kernel_fall(const struct wtg_table *t, const char *k, struct fall *f
  * the series' name follows the first ": ", so the dashboard's "here:" keeps it. */
 static int wss_verdict(const struct wtg_table *t, char *buf, size_t len)
 {
+	if (wtg_table_col(t, "kernel") < 0)
+		return old_verdict(t, buf, len);
 	int flat = -1, steep = -1;
 	struct fall f[NKERNELS];
 	for (int k = 0; k < NKERNELS; k++) {
