@@ -193,14 +193,14 @@ def run(*args, timeout=300, env=None, time_limit=PATIENT_S):
     return p.returncode, p.stdout, p.stderr
 
 
-def run_json(names, *extra, timeout=300):
-    """Run experiments headless in --quick mode with a private --dir; returns (status, doc, stderr).
-    doc is None when the output is not JSON."""
+def run_json(names, *extra, timeout=300, env=None):
+    """Run experiments headless in --quick mode with a private --dir (env: variables added to its
+    environment); returns (status, doc, stderr). doc is None when the output is not JSON."""
     args = ["--run=" + names, "--quick", "--format=json"]
     if not any(a.startswith("--file") or a.startswith("--dir") for a in extra):
         args.append("--dir=" + datadir())
     args += list(extra)
-    status, out, err = run(*args, timeout=timeout)
+    status, out, err = run(*args, timeout=timeout, env=env)
     try:
         doc = json.loads(out)
     except ValueError:
