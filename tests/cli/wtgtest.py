@@ -253,6 +253,19 @@ def finish_clean():
     finish()
 
 
+def experiment_done(exp, name, spec):
+    """The experiment is in the output, its first columns are spec in order, every check is ok and
+    its state is done. Returns whether it was there."""
+    if not check(exp is not None, "%s is in the output" % name):
+        return False
+    cols = [c["name"] for c in exp["columns"]]
+    check(cols[:len(spec)] == spec, "%s columns start with the SPEC's: %r" % (name, cols))
+    check(len(exp["checks"]) > 0 and all(c["ok"] for c in exp["checks"]),
+          "%s: every check ok: %r" % (name, [c for c in exp["checks"] if not c["ok"]]))
+    check(exp["state"] == "done", "%s state done, got %r (%r)" % (name, exp["state"], exp.get("error")))
+    return True
+
+
 def spec_columns_and_checks(exp, name, spec):
     """The experiment is in the output, its first columns are spec in order, it has checks and every
     check is ok. Returns whether it was there."""
