@@ -226,6 +226,43 @@ tm_lacks_re() {
 	! tm_match "$1"
 }
 
+# Many checks of one screen read it once: tm_snap_shows TEXT and tm_snap_match ERE look in the last
+# screen read, and read it again (every 50 ms, 3 s at most) only when it lacks what they look for (a
+# frame ncurses was still drawing, a screen that changed). tm_snap_clear forgets that read: call it
+# after a key that changes the screen. (Checks that something is absent read the screen afresh.)
+lib_snap=
+tm_snap_clear() {
+	lib_snap=
+}
+
+lib_snap_has() {
+	case $lib_snap in *"$1"*) return 0 ;; esac
+	return 1
+}
+
+lib_snap_re() {
+	[ -n "$lib_snap" ] && printf '%s\n' "$lib_snap" | grep -qE -- "$1"
+}
+
+lib_snap_read_has() {
+	lib_snap=$(tm_screen)
+	lib_snap_has "$1"
+}
+
+lib_snap_read_re() {
+	lib_snap=$(tm_screen)
+	lib_snap_re "$1"
+}
+
+tm_snap_shows() {
+	[ -n "$lib_snap" ] && lib_snap_has "$1" && return 0
+	wait_for 3 lib_snap_read_has "$1"
+}
+
+tm_snap_match() {
+	lib_snap_re "$1" || wait_for 3 lib_snap_read_re "$1"
+}
+
 # tm_wait TEXT [SECONDS]: wait until the screen shows TEXT (default 10 s).
 tm_wait() {
 	wait_for "${2:-10}" tm_has "$1"

@@ -1,4 +1,5 @@
-"""CPU and memory experiments in --quick mode: kernels, wss, threads, roofline.
+"""CPU and memory experiments in --quick mode: kernels, wss, threads (roofline and tail on a hybrid
+topology: test_roofline.py, so that make check runs the two halves side by side).
 
 Invariants only: the SPEC's columns, row counts, sums equal to sums Python computes or to each other,
 pass and byte formulas, seeded determinism. Never a timing."""
@@ -11,7 +12,8 @@ import subprocess
 import sys
 import tempfile
 
-from wtgtest import WTG, check, check_rounds, close, datadir, datadir_is_empty, experiment, finish, rows, run, run_json, series, q7, used_samples
+from wtgtest import (WTG, check, check_rounds, close, datadir, datadir_is_empty, experiment, experiment_done, finish,  # noqa: E501
+                     rows, run, run_json, series, q7, used_samples)
 
 
 def pass_sum(r):
@@ -86,21 +88,13 @@ SPEC = {
     "kernels": ["kernel", "wss", "gbps"],
     "wss": ["wss", "gbps"],
     "threads": ["threads", "ms", "gbps", "sum"],
-    "roofline": ["buffer", "wss", "ops_per_byte", "gbps", "gbps_ci_low", "gbps_ci_high"],
 }
 IMPLS = ("avx512vnni", "avx512bw", "avxvnni", "avx2", "sse2", "portable")
 
 
 def common(e, name):
     """Columns in the SPEC's order first, every check ok, state done."""
-    if not check(e is not None, "%s is in the output" % name):
-        return False
-    cols = [c["name"] for c in e["columns"]]
-    check(cols[:len(SPEC[name])] == SPEC[name], "%s columns start with the SPEC's: %r" % (name, cols))
-    check(len(e["checks"]) > 0 and all(c["ok"] for c in e["checks"]),
-          "%s: every check ok: %r" % (name, [c for c in e["checks"] if not c["ok"]]))
-    check(e["state"] == "done", "%s state done, got %r (%r)" % (name, e["state"], e.get("error")))
-    return True
+    return experiment_done(e, name, SPEC[name])
 
 
 # --- kernels and wss ------------------------------------------------------------------------------
@@ -230,9 +224,13 @@ if check(doc is not None, "kernels,wss JSON parses"):
         huge_note(" ".join(e.get("notes", [])), "wss", sizes[-1] if sizes else None)
 check(datadir_is_empty(), "kernels,wss: the data file is removed")
 
+# The runs below check which loop runs and which bytes the seed gives, not the memory-sized span:
+# WTG_TEST_MAX_BUFFER caps their buffer (its first bytes, the smallest rows' sums, stay the seed's)
+SMALL_BUFFER = {"WTG_TEST_MAX_BUFFER": "64M"}
+
 # WTG_SIMD caps the hand SIMD level: sse2 exists on every x86-64, portable everywhere
 status, out, err = run("--run=kernels", "--quick", "--format=json", "--dir=" + datadir(),
-                       env={"WTG_SIMD": "portable"})
+                       env=dict(SMALL_BUFFER, WTG_SIMD="portable"))
 check(status == 0, "kernels with WTG_SIMD=portable exit 0 (got %d: %s)" % (status, err.strip()))
 try:
     doc = json.loads(out)
@@ -243,8 +241,8 @@ if check(doc is not None, "kernels with WTG_SIMD=portable: JSON parses"):
     check(impls == {"portable"}, "kernels: WTG_SIMD=portable runs the portable loop: %r" % impls)
 
 # seeded buffers: the same seed gives the same bytes (sums), another seed other bytes
-status, doc2, err = run_json("kernels", "--seed=1")
-status3, doc3, err3 = run_json("kernels", "--seed=2")
+status, doc2, err = run_json("kernels", "--seed=1", env=SMALL_BUFFER)
+status3, doc3, err3 = run_json("kernels", "--seed=2", env=SMALL_BUFFER)
 if check(status == 0 and status3 == 0 and doc2 and doc3, "kernels with --seed=1 and --seed=2 exit 0"):
     small = min(r["wss"] for r in rows(experiment(doc2, "kernels")))
     s1 = {r["kernel"]: pass_sum(r) for r in rows(experiment(doc2, "kernels")) if r["wss"] == small}
@@ -437,106 +435,6 @@ with open(path, "rb") as f:
     check(hashlib.sha256(f.read()).hexdigest() == digest, "threads: the --file is untouched")
 shutil.rmtree(fdir)
 
-# --- roofline -------------------------------------------------------------------------------------
-INTENSITIES = [2.0 ** e for e in range(-6, 7)]
-
-
-def check_roofline(e, tag, l1=None):
-    """Rows per (buffer, intensity), each a distribution; gops = gbps x intensity; the ridge notes
-    and the bound column agree with the roofs recomputed from the rows."""
-    if not common(e, "roofline"):
-        return
-    rs = rows(e)
-    check([(r["buffer"], r["ops_per_byte"]) for r in rs] ==
-          [(b, i) for b in ("cache", "memory") for i in INTENSITIES],
-          tag + "rows: cache then memory, 1/64 .. 64 ops per byte")
-    for r in rs:
-        name = "%s%s %g: " % (tag, r["buffer"], r["ops_per_byte"])
-        check(r["samples"] >= 15, name + "at least 15 samples")
-        check(r["gbps_min"] <= r["gbps_ci_low"] <= r["gbps"] <= r["gbps_ci_high"] <= r["gbps_max"],
-              name + "min <= ci_low <= median <= ci_high <= max")
-        check(close(r["gops"], r["gbps"] * r["ops_per_byte"], 1e-9), name + "gops = gbps x ops per byte")
-        check(close(r["gops_ci_low"], r["gbps_ci_low"] * r["ops_per_byte"], 1e-9)
-              and close(r["gops_ci_high"], r["gbps_ci_high"] * r["ops_per_byte"], 1e-9), name + "gops interval")
-        check(r["ops"] == r["bytes"] * r["ops_per_byte"] and r["bytes"] % 64 == 0, name + "ops = bytes x intensity")
-        check(close(r["ms"], r["bytes"] / (r["gbps"] * 1e6), 1e-6), name + "ms = bytes / gbps")
-    by = {b: [r for r in rs if r["buffer"] == b] for b in ("cache", "memory")}
-    cache, mem = by["cache"], by["memory"]
-    if cache and mem:
-        check(cache[0]["wss"] < mem[0]["wss"], tag + "the cache buffer is the smaller")
-        if l1:
-            check(cache[0]["wss"] == l1 // 2 // 64 * 64, tag + "the cache buffer is half the L1d")
-    for b, rr in by.items():
-        if not rr:
-            continue
-        bw = max(r["gbps"] for r in rr)
-        ops = max(r["gops"] for r in rr)
-        ridge = ops / bw
-        for r in rr:
-            check(r["bound"] == ("bytes" if r["ops_per_byte"] < ridge else "math"),
-                  tag + "%s %g: bound %s against the ridge %g" % (b, r["ops_per_byte"], r["bound"], ridge))
-        m = [re.match(r"%s \([^)]*\): the time switches from bytes to math at about ([0-9.e+-]+) ops per byte"
-                      % b, n) for n in e["notes"]]
-        m = [x for x in m if x]
-        check(len(m) == 1 and close(float(m[0].group(1)), ridge, 2e-3),
-              tag + "%s: the ridge note says %s, the rows give %g" % (b, m[0].group(1) if m else None, ridge))
-    res = [c for c in e["checks"] if c["name"] == "results"]
-    windows = sum(w["windows"] for w in e.get("warmup", []))
-    check(len(res) == 1 and res[0]["detail"].startswith("%d samples" % (26 * 17 + 3 * windows)),
-          tag + "every sample (15 rounds and two warm-ups x 26, 3 x %d warm-up windows) compared with the "
-          "reference: %r" % (windows, res))
-    # a sample grows from its warm-ups to span 1.5 x 5 ms at their rate (more lines, the same ops per
-    # byte): how long it lasts depends on the machine's speed and load, so it is recorded, not asserted
-    short = [(r["buffer"], r["ops_per_byte"], r["sample_ms"]) for r in rs
-             if not (isinstance(r["sample_ms"], (int, float)) and r["sample_ms"] > 0)]
-    check(not short, tag + "every row records its sample's span: %s" % short)
-
-
-status, doc, err = run_json("roofline")
-check(status == 0, "roofline exit 0 (got %d: %s)" % (status, err.strip()))
-if check(doc is not None, "roofline JSON parses"):
-    l1 = [c["size_bytes"] for c in doc["machine"].get("caches", []) if c.get("level") == 1 and c.get("type") != "Instruction"]
-    e = experiment(doc, "roofline")
-    check_roofline(e, "", l1[0] if l1 else None)
-    types = doc["machine"]["topology"]["core_types"]
-    if e and len(types) == 1:
-        check(all(r["core_type"] == types[0]["type"] for r in rows(e)),
-              "roofline: every row's core_type is the one type %r" % types[0]["type"])
-        check(any(x.startswith("one core type on this machine") for x in e["notes"]), "roofline: a note says one core type")
-
-# --- tail on a hybrid laptop's topology (fixture): CPUs 0-7 are P-cores -----------------------------
-fdir = tempfile.mkdtemp(prefix="wtg-cpu-")
-fx = os.path.join(fdir, "hybrid")
-subprocess.run([sys.executable, os.path.join(TOP, "tests", "fixtures", "mksysfs.py"), "hybrid", fx], check=True)
-status, out, err = run("--run=tail", "--quick", "--format=json", env={"WTG_SYSFS_ROOT": fx})
-try:
-    doc = json.loads(out)
-except ValueError:
-    doc = None
-if check(status == 0 and doc is not None, "tail on the hybrid fixture exits 0 (%s)" % err.strip()):
-    e = experiment(doc, "tail")
-    ncpu = os.cpu_count() or 1
-    # this machine's CPUs are the fixture's first ones: P-cores up to 8, then E-cores
-    want = "performance" if ncpu <= 8 else None
-    ct = [r["core_type"] for r in rows(e)]
-    check(len(ct) == 2 and (want is None or ct == [want, want]), "tail: each condition's core types: %r" % ct)
-    rs = rows(e)
-    if check(len(rs) == 2, "tail: two rows"):
-        off, on = rs
-        check(off["p99_ratio"] == 1 and off["p99_ratio_ci_low"] is None, "tail: the quiet row's ratio is 1, no interval")
-        check(on["p99_ratio_ci_low"] is not None and 0 < on["p99_ratio_ci_low"] <= on["p99_ratio_ci_high"],
-              "tail: the p99 ratio has a bootstrap interval: %r" % [on["p99_ratio_ci_low"], on["p99_ratio_ci_high"]])
-        check(close(on["p99_ratio"], on["p99_ns"] / off["p99_ns"], 1e-6), "tail: p99_ratio = p99 on / p99 off")
-        for r in rs:
-            check(r["others_runnable"] is None or r["others_runnable"] >= 0, "tail: others_runnable >= 0")
-            check(r["runq_wait_pct"] is None or 0 <= r["runq_wait_pct"] <= 100, "tail: runq_wait_pct a share")
-        quiet = [c for c in e["checks"] if c["name"] == "quiet"]
-        busy = (off["runq_wait_pct"] or 0) > 1 or (off["others_runnable"] or 0) >= 1
-        check(len(quiet) == 1 and quiet[0]["status"] == ("warn" if busy else "ok"),
-              "tail: the quiet check follows the quiet blocks' wait and runnable tasks: %r" % quiet)
-    check(any(x.startswith("core types: P = performance (CPUs 0-7), E = efficiency (CPUs 8-15); core_type is "
-                           "the share") for x in e["notes"]), "tail: a note names the core types: %r" % e["notes"])
-shutil.rmtree(fdir)
-check(datadir_is_empty(), "roofline: the data file is removed")
+check(datadir_is_empty(), "threads: the data file is removed")
 
 finish()

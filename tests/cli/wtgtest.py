@@ -193,14 +193,14 @@ def run(*args, timeout=300, env=None, time_limit=PATIENT_S):
     return p.returncode, p.stdout, p.stderr
 
 
-def run_json(names, *extra, timeout=300):
-    """Run experiments headless in --quick mode with a private --dir; returns (status, doc, stderr).
-    doc is None when the output is not JSON."""
+def run_json(names, *extra, timeout=300, env=None):
+    """Run experiments headless in --quick mode with a private --dir (env: variables added to its
+    environment); returns (status, doc, stderr). doc is None when the output is not JSON."""
     args = ["--run=" + names, "--quick", "--format=json"]
     if not any(a.startswith("--file") or a.startswith("--dir") for a in extra):
         args.append("--dir=" + datadir())
     args += list(extra)
-    status, out, err = run(*args, timeout=timeout)
+    status, out, err = run(*args, timeout=timeout, env=env)
     try:
         doc = json.loads(out)
     except ValueError:
@@ -274,6 +274,19 @@ def finish_clean():
     and finish()."""
     check(datadir_is_empty(), "the private data folder is empty at the end")
     finish()
+
+
+def experiment_done(exp, name, spec):
+    """The experiment is in the output, its first columns are spec in order, every check is ok and
+    its state is done. Returns whether it was there."""
+    if not check(exp is not None, "%s is in the output" % name):
+        return False
+    cols = [c["name"] for c in exp["columns"]]
+    check(cols[:len(spec)] == spec, "%s columns start with the SPEC's: %r" % (name, cols))
+    check(len(exp["checks"]) > 0 and all(c["ok"] for c in exp["checks"]),
+          "%s: every check ok: %r" % (name, [c for c in exp["checks"] if not c["ok"]]))
+    check(exp["state"] == "done", "%s state done, got %r (%r)" % (name, exp["state"], exp.get("error")))
+    return True
 
 
 def spec_columns_and_checks(exp, name, spec):

@@ -2,48 +2,76 @@
 # tests/tui/lecture-conditions.sh: honest condition keys. A key pressed while a row runs says
 # "pending: from the next batch" and the conditions panel marks it pending; on a tab whose
 # experiment sets the condition itself (tail: burners; pagecache: the page cache) the key says so.
+# One live row at 80x24 (resized to 60x20 and 120x35 while the key is pending); tail's b at the
+# other sizes on the saved run tests/fixtures/views.json.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
 
-# bytewise's first row (one byte per read()) takes seconds: long enough to see b pending. At a
-# projector's 80x24, the compact 60x20 (no panels: the status line alone says it) and 120x35.
-for size in 80x24 60x20 120x35; do
+fixture=$top_srcdir/tests/fixtures/views.json
+
+# bytewise's first row (one byte per read()) takes seconds: long enough to see b pending. Live at a
+# projector's 80x24; the window is resized while the key is pending to the compact 60x20 (no panels:
+# the status line alone says it) and to 120x35, so one live row shows all three layouts.
+start C.UTF-8 80 24 --order=bytewise,tail,pagecache --size=16M	# 16M: pagecache reads less
+tm_wait "press a key to begin" 10 || bail "no start screen"
+tm_keys x
+check "bytewise runs" wait_for 20 tm_match "bytewise · .*running"
+# the one-byte row, which takes seconds: its warm-up or one of its rounds (pieces of the slice)
+check "its one-byte row is under way" wait_for 30 tm_match "step [0-9]+/[0-9]+ +(warm-up|round [0-9]+/[0-9]+): 1B per read"
+tm_keys b
+check "80x24: b while a row runs: pending from the next batch" \
+	tm_wait "pending: from the next batch of bytewise" 5
+check "80x24: ... the panel marks the burners pending" \
+	wait_for 3 tm_match "\[b\] burners [0-9]+ (spin|stream), pending"
+tm_resize 60 20
+check "60x20: ... the status line says it, no panels" \
+	wait_for 3 sh -c '! tmux -L "$1" capture-pane -p -t t | grep -q "where the time went" &&
+		tmux -L "$1" capture-pane -p -t t | grep -qF "pending: from the next batch of bytewise"' - "$TM_SOCK"
+tm_resize 120 35
+check "120x35: ... the panel marks the burners pending" \
+	wait_for 3 tm_match "\[b\] burners [0-9]+ (spin|stream), pending"
+check "... until the next row lands (or the run ends)" \
+	wait_for 60 tm_lacks_re "\[b\] .*pending"
+tm_resize 80 24
+tm_keys b b
+tm_keys 2
+check "80x24: tail: the panel says tail sets the burners" tm_wait "burners: set by tail" 5
+tm_keys b
+check "80x24: b on tail: tail sets burners itself" tm_wait "tail sets burners itself" 5
+tm_keys b b
+tm_keys 3
+check "pagecache runs" wait_for 60 tm_match "pagecache · .*(running|done in)"
+wait_for 60 tm_has "done in"
+tm_keys c
+check "80x24: c on pagecache: pagecache evicts itself" tm_wait "pagecache sets the page cache itself" 5
+tm_keys q
+wait_exit 10
+check_eq "80x24: exit status 0" "$(status)" 0
+
+# b on the tab of an experiment that sets the burners itself, at the other sizes: the same lecture
+# drawn from the saved run (nothing to measure, the notice is the same; c needs a data file, so
+# pagecache's is seen live above)
+for size in 60x20 120x35; do
 	cols=${size%x*}
-	start C.UTF-8 $cols ${size#*x} --order=bytewise,tail,pagecache --size=16M	# 16M: pagecache reads less
-	tm_wait "press a key to begin" 10 || bail "$size: no start screen"
-	tm_keys x
-	check "$size: bytewise runs" wait_for 20 tm_match "bytewise · .*running"
-	# the one-byte row, which takes seconds: its warm-up or one of its rounds (pieces of the slice)
-	check "$size: its one-byte row is under way" wait_for 30 tm_match "step [0-9]+/[0-9]+ +(warm-up|round [0-9]+/[0-9]+): 1B per read"
-	tm_keys b
-	check "$size: b while a row runs: pending from the next batch" \
-		tm_wait "pending: from the next batch of bytewise" 5
-	if [ "$cols" -ge 80 ]; then
-		check "$size: ... the panel marks the burners pending" \
-			wait_for 3 tm_match "\[b\] burners [0-9]+ (spin|stream), pending"
-		check "$size: ... until the next row lands (or the run ends)" \
-			wait_for 60 tm_lacks_re "\[b\] .*pending"
-	else
-		check "$size: ... and bytewise finishes with it" wait_for 60 tm_match "bytewise · .*done in"
-	fi
-	tm_keys b b
+	start C.UTF-8 $cols ${size#*x} --order=bytewise,tail,pagecache --load="$fixture"
+	wait_for 10 tm_match "press a key to begin|bytewise · " || bail "$size: the saved lecture did not open"
+	tm_has "press a key to begin" && tm_keys x
 	tm_keys 2
+	check "$size: the tail tab" tm_wait "tail · " 5
 	[ "$cols" -lt 80 ] || check "$size: tail: the panel says tail sets the burners" tm_wait "burners: set by tail" 5
 	tm_keys b
 	check "$size: b on tail: tail sets burners itself" tm_wait "tail sets burners itself" 5
-	tm_keys 3
-	check "$size: pagecache runs" wait_for 60 tm_match "pagecache · .*(running|done in)"
-	wait_for 60 tm_has "done in"
-	tm_keys c
-	check "$size: c on pagecache: pagecache evicts itself" tm_wait "pagecache sets the page cache itself" 5
+	tm_keys b b
 	tm_keys q
 	wait_exit 10
 	check_eq "$size: exit status 0" "$(status)" 0
 done
-# b pressed in the middle of valley's rounds (without --quick: some seconds of rounds): the samples so far
-# are dropped and the rounds start again, so no row mixes quiet and loaded samples
+check "the saved lectures measured nothing: no data file" no_datafile
+
+# b pressed in the middle of valley's rounds (at round 2 to 7 of --quick's 15): the samples so far are
+# dropped and the rounds start again, so no row mixes quiet and loaded samples
 rm -f "$tmp/status"
-tm_start 120 50 "cd '$tmp/cwd' || exit; env LC_ALL=C.UTF-8 '$WTG' --dir='$tmp/data' --order=valley; echo \$? >'$tmp/status'"
+tm_start 120 50 "cd '$tmp/cwd' || exit; env LC_ALL=C.UTF-8 '$WTG' --dir='$tmp/data' --quick --order=valley; echo \$? >'$tmp/status'"
 tm_wait "press a key to begin" 10 && tm_keys x
 check "valley's rounds are under way" wait_for 30 tm_match "round ([2-7])/[0-9]+"
 tm_keys b

@@ -17,7 +17,8 @@ for size in "80 24" "60 20" "120 35"; do
 	tm_keys NPage
 	check "$1x$2: a key leaves it for the first tab (not the second)" \
 		tm_wait "syscall · What does one" 5
-	check "$1x$2: ... and the first tab runs" tm_wait "done in" 30
+	# the run that follows is the same at every size: seen to the end at 80x24 only
+	[ "$1" != 80 ] || check "$1x$2: ... and the first tab runs" tm_wait "done in" 30
 	tm_keys q
 	wait_exit 10
 	check_eq "$1x$2: exit status 0" "$(status)" 0

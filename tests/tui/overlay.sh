@@ -46,34 +46,34 @@ wait_exit 10
 check "q ends it with status 0" [ "$(cat "$tmp/status" 2>/dev/null)" = 0 ]
 check "the data file is removed at exit" no_datafile
 
-# before and after, at a projector's 80x24, the compact 60x20 and a large 120x35: a plain
-# dashboard, valley run quiet, then again under burners; both runs drawn, labelled, and the ratio line
-# leads with the ratio so it survives 60 columns
-before_after() {
-	size=$1
-	start C.UTF-8 ${size%x*} ${size#*x} "--order=valley" --size=16M	# 16M: a quarter of the file to make
-	# --order opens on the lecture's start screen: a key starts it
-	check "$size: the start screen waits" tm_wait "press a key to begin" 10
-	tm_keys x
-	check "$size: valley runs on its own first" tm_wait "done in" 60
-	tm_keys e
-	check "$size: e with no earlier run says so" tm_wait "no earlier run of valley"
-	tm_keys b r
+# before and after, at a projector's 80x24: a plain dashboard, valley run quiet, then again under
+# burners; both runs drawn, labelled, and the ratio line leads with the ratio so it survives 60
+# columns: the window is resized to the compact 60x20 and a large 120x35 with both runs on screen
+# (one live scenario shows the three layouts)
+start C.UTF-8 80 24 "--order=valley" --size=16M	# 16M: a quarter of the file to make
+# --order opens on the lecture's start screen: a key starts it
+check "the start screen waits" tm_wait "press a key to begin" 10
+tm_keys x
+check "valley runs on its own first" tm_wait "done in" 60
+tm_keys e
+check "e with no earlier run says so" tm_wait "no earlier run of valley"
+tm_keys b r
+for size in 80x24 60x20 120x35; do
+	tm_resize ${size%x*} ${size#*x}
 	check "$size: rerun after b: the quiet run stays, labelled with its conditions" tm_wait "● quiet" 60
 	check "$size: rerun after b: the new run is labelled with its burners" \
 		wait_for 60 tm_match "◆ burners [0-9]+ spin"
 	check "$size: rerun after b: before -> after, the ratio and its CI on screen" \
 		wait_for 60 tm_match "quiet → burners [0-9]+ spin: x[0-9.]+ \[CI [0-9.]+–[0-9.]+\]"
-	tm_keys b b r
-	check "$size: a third run: the earlier one beside it is the one just before" tm_wait "◆ quiet" 60
-	tm_keys e
-	check "$size: e steps one further back" tm_wait "the run 2 before this one" 10
-	tm_keys q
-	wait_exit 10
-}
-for size in 80x24 60x20 120x35; do
-	before_after $size
 done
+tm_resize 80 24
+tm_keys b b r
+check "a third run: the earlier one beside it is the one just before" tm_wait "◆ quiet" 60
+tm_keys e
+check "e steps one further back" tm_wait "the run 2 before this one" 10
+tm_keys q
+wait_exit 10
+check_eq "exit status 0" "$(status)" 0
 
 # --load where nothing could be measured: TMPDIR missing, the working folder read-only (/proc)
 rm -f "$tmp/status"
