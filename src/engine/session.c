@@ -195,6 +195,7 @@ static void *measure_main(void *arg)
 		atomic_store(&j->s->measure_tid, wtg_gettid());
 	wtg_policy_reset_self();
 	wtg_policy_apply_self();
+	int64_t waited0 = relay ? wtg_relay_waited_ns(relay, j->ctx.relay_slot) : 0;	/* before its first turn */
 	struct wtg_probe p;
 	wtg_probe_begin(&p);
 	test_deaf(j->e);
@@ -203,7 +204,7 @@ static void *measure_main(void *arg)
 	wtg_policy_unregister_self();
 	if (relay) {
 		/* the wall time the other experiments measured in is not this one's */
-		j->total.wall_ms -= (double)wtg_relay_waited_ns(relay, j->ctx.relay_slot) / 1e6;
+		j->total.wall_ms -= (double)(wtg_relay_waited_ns(relay, j->ctx.relay_slot) - waited0) / 1e6;
 		wtg_relay_finish(relay, j->ctx.relay_slot);
 	} else {
 		atomic_store(&j->s->measure_tid, 0);

@@ -24,6 +24,10 @@ if doc:
         check(e is not None and e.get("state") == "done", "%s: done" % name)
         if not e:
             continue
+        # its own time: the others' turns are left out of its wall time, the wait for its first turn too
+        wall = (e.get("probe") or {}).get("wall_ms")
+        cpu = sum((e.get("probe") or {}).get(k) or 0 for k in ("user_ms", "sys_ms"))
+        check(wall is not None and wall > 0, "%s: its wall time is its own turns' (%s ms, CPU %.0f ms)" % (name, wall, cpu))
         notes = " ".join(e["notes"])
         check("two-level bootstrap" in notes, "%s: a note says its interval is the two-level bootstrap" % name)
         # the last experiment to finish may find the others done: then its later replicas follow at once
