@@ -13,7 +13,7 @@
  *			pointers written over one line in each 4 KiB, the known sums adjusted for them,
  *			the bytes put back at the end): one miss at a time, so ns per load is the
  *			load-to-use latency
- * Every row is the rounds engine's distribution (>= 15 samples in 3 replicas, contention recorded);
+ * Every row is the rounds engine's distribution (>= 15 samples in 5 replicas, contention recorded);
  * each row's ratio to the reference carries a bootstrap interval of the ratio of medians; the
  * verdict names the change that moved the ceiling most beyond noise, and a note gives the
  * memory-level parallelism (Little's law: bandwidth x latency / 64 B lines in flight). */
