@@ -240,19 +240,8 @@ static void rc_notes(struct wtg_ctx *ctx, const struct rc_run *st)
 		       "read is read() of 1 byte at the file offset, rewound to 0 with lseek before each "
 		       "batch (outside the timing), so every batch reads the same first %ld bytes",
 		       st->calls < st->f.reflen ? st->calls : st->f.reflen);
-	wtg_table_note(ctx->t,
-		       "the median's CI: a two-level bootstrap (%d resamples of the %d replicas, blocks of "
-		       "consecutive rounds, then of the batches within each), so the spread between replicas "
-		       "widens it",
-		       WTG_BOOTSTRAP_RESAMPLES, WTG_ROUNDS_REPLICAS);
-	char starts[160];
-	wtg_fmt_list(starts, sizeof starts, st->start_s, WTG_ROUNDS_REPLICAS, 1, false);
-	if (st->interleaved > 0)
-		wtg_table_note(ctx->t,
-			       "an interleaved run: the run's other experiments measured after %d of the "
-			       "replicas, each time followed by a warm-up round again (its file batch checked "
-			       "too), so the replicas began %s s into the run",
-			       st->interleaved, starts);
+	wtg_replicas_notes(ctx, "blocks of consecutive rounds",
+			   "a warm-up round again (its file batch checked too)", st->interleaved, st->start_s);
 	for (int op = 0; op < NOPS; op++)
 		if (fabs(s[op].drift) > 0.05)
 			wtg_table_note(ctx->t,

@@ -203,6 +203,13 @@ void wtg_rounds_checks(struct wtg_ctx *ctx, const char *label, const char *unit,
 void wtg_rounds_add_series(struct wtg_ctx *ctx, const char *label, const char *unit,
 			   const struct wtg_rounds_result *r);
 
+/* The notes of a design outside the rounds engine whose batches form replicas (syscall, readcost,
+ * tail): what its replicas are ("blocks of consecutive rounds") and the two-level interval; then,
+ * when other experiments measured between them (interleaved > 0), after how many, what followed each
+ * turn ("an untimed batch") and when each replica began, as wtg_rounds_note says it. */
+void wtg_replicas_notes(struct wtg_ctx *ctx, const char *replicas, const char *again, int interleaved,
+			const double *start_s);
+
 /* The note that says how a table's rows were measured: "each row: N timed samples after W
  * unreported warm-up sample(s) per variant; variants in seeded random order in every round; the
  * figure is the median, with a bootstrap 95% CI, min and max", then what the replicas, the

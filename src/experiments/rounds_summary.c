@@ -290,6 +290,31 @@ static void warm_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmu
 		       r->warm_windows == 1 ? "" : "s");
 }
 
+/* "an interleaved run: ... after N of the replicas, each time followed by AGAIN, so the replicas began
+ * a, b, ... s into the run", when other experiments measured between them. */
+static void interleaved_note(struct wtg_ctx *ctx, const char *again, int interleaved, const double *start_s)
+{
+	if (interleaved <= 0)
+		return;
+	char starts[160];
+	wtg_fmt_list(starts, sizeof starts, start_s, WTG_ROUNDS_REPLICAS, 1, false);
+	wtg_table_note(ctx->t,
+		       "an interleaved run: the run's other experiments measured after %d of the replicas, "
+		       "each time followed by %s, so the replicas began %s s into the run and see the machine "
+		       "at different times",
+		       interleaved, again, starts);
+}
+
+void wtg_replicas_notes(struct wtg_ctx *ctx, const char *replicas, const char *again, int interleaved,
+			const double *start_s)
+{
+	wtg_table_note(ctx->t,
+		       "the median's CI: a two-level bootstrap (%d resamples of the %d replicas, %s, then of "
+		       "the batches within each), so the spread between replicas widens it",
+		       WTG_BOOTSTRAP_RESAMPLES, WTG_ROUNDS_REPLICAS, replicas);
+	interleaved_note(ctx, again, interleaved, start_s);
+}
+
 void wtg_rounds_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmup)
 {
 	wtg_table_note(ctx->t,
@@ -301,15 +326,7 @@ void wtg_rounds_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmup
 		       "holds the spread between replicas as well as within one",
 		       r->rounds, warmup, warmup == 1 ? "" : "s", r->nvariants, WTG_ROUNDS_REPLICAS,
 		       WTG_BOOTSTRAP_RESAMPLES);
-	if (r->interleaved > 0) {
-		char starts[160];
-		wtg_fmt_list(starts, sizeof starts, r->replica_start_s, WTG_ROUNDS_REPLICAS, 1, false);
-		wtg_table_note(ctx->t,
-			       "an interleaved run: the run's other experiments measured after %d of the "
-			       "replicas, each time followed by the warm-up again, so the replicas began %s s "
-			       "into the run and see the machine at different times",
-			       r->interleaved, starts);
-	}
+	interleaved_note(ctx, "the warm-up again", r->interleaved, r->replica_start_s);
 	double lo, hi;
 	int busy;
 	spans(r, &lo, &hi, &busy);

@@ -251,19 +251,8 @@ static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_
 		       "(contended; the series keep every batch, flagged in 'batch N contended'); oncpu_ns is "
 		       "the median of the batches' on-CPU time (the thread's CPU clock) per call, which leaves waiting out",
 		       100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP);
-	wtg_table_note(ctx->t,
-		       "the median's CI: a two-level bootstrap (%d resamples of the %d replicas, equal parts of "
-		       "the schedule in time, then of the batches within each), so the spread between replicas "
-		       "widens it",
-		       WTG_BOOTSTRAP_RESAMPLES, WTG_ROUNDS_REPLICAS);
-	char starts[160];
-	wtg_fmt_list(starts, sizeof starts, st->start_s, WTG_ROUNDS_REPLICAS, 1, false);
-	if (st->interleaved > 0)
-		wtg_table_note(ctx->t,
-			       "an interleaved run: the run's other experiments measured after %d of the "
-			       "replicas, each time followed by an untimed batch of every size, so the replicas "
-			       "began %s s into the run",
-			       st->interleaved, starts);
+	wtg_replicas_notes(ctx, "equal parts of the schedule in time", "an untimed batch of every size",
+			   st->interleaved, st->start_s);
 }
 
 /* Batches of each size a run times. */

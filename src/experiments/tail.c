@@ -378,18 +378,9 @@ static int tail_run(struct wtg_ctx *ctx)
 			(unsigned long long)c[ON].work, (unsigned long long)c[OFF].work);
 	quiet_check(ctx, &c[OFF], ncpu);
 	notes(ctx, s, calls, per_call, ncpu, before, order);
-	wtg_table_note(ctx->t,
-		       "the medians' CIs: a two-level bootstrap (%d resamples of the %d replicas, blocks of "
-		       "consecutive pairs, then of the batches within each)",
-		       WTG_BOOTSTRAP_RESAMPLES, WTG_ROUNDS_REPLICAS);
-	char starts[160];
-	wtg_fmt_list(starts, sizeof starts, c[OFF].start_s, WTG_ROUNDS_REPLICAS, 1, false);
-	if (interleaved > 0)
-		wtg_table_note(ctx->t,
-			       "an interleaved run: the run's other experiments measured after %d of the "
-			       "replicas (with the run's own burners), each time followed by an untimed batch, so "
-			       "the replicas began %s s into the run",
-			       interleaved, starts);
+	wtg_replicas_notes(ctx, "blocks of consecutive pairs of blocks",
+			   "an untimed batch (the run's own burners back while the others measured)", interleaved,
+			   c[OFF].start_s);
 	wtg_ctx_progress(ctx, 2 * BLOCKS + 1, 2 * BLOCKS + 1, "done");
 out:
 	wtg_burner_set(before);
