@@ -243,12 +243,17 @@ static int64_t parse_iso8601(const char *s)
 	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
 		   &tm.tm_min, &tm.tm_sec, &z) != 7 || z != 'Z')
 		return -1;
-	if (tm.tm_year < 1970 || tm.tm_year > 9999 || tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 ||
-	    tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
+	/* ns since the epoch in an int64_t end in April 2262, so later years are not this form */
+	if (tm.tm_year < 1970 || tm.tm_year > 2261 || tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 ||
+	    tm.tm_mday > 31 || tm.tm_hour < 0 || tm.tm_hour > 23 || tm.tm_min < 0 || tm.tm_min > 59 ||
+	    tm.tm_sec < 0 || tm.tm_sec > 60)
 		return -1;
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;
-	return (int64_t)timegm(&tm) * 1000000000;
+	time_t t = timegm(&tm);
+	if (t < 0 || (int64_t)t > INT64_MAX / 1000000000)
+		return -1;
+	return (int64_t)t * 1000000000;
 }
 
 static void read_caches(struct rd *r, json_t *mach, struct wtg_machine *m)

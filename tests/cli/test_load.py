@@ -384,6 +384,19 @@ bad_row[c0["name"]] = "text" if c0["type"] != "text" else 7
 d["experiments"][sx]["rows"][1] = bad_row
 expect("rowcolorder.json", d, "experiments[%d].rows[1].%s: %s" % (sx, c0["name"], TYPE_WORDS[c0["type"]]))
 
+# timestamps out of the form's range: a year past 2261 (ns since the epoch leave int64_t), a
+# negative hour or second; each one line, never a wrapped time in a report
+for name, stamp in (("year9999.json", "9999-12-31T23:59:59Z"), ("year2262.json", "2262-06-01T00:00:00Z"),
+                    ("hourneg.json", "2026-11-30T-1:00:00Z"), ("secneg.json", "2026-11-30T10:00:-5Z")):
+    d = copy.deepcopy(doc)
+    d["run"]["timestamp"] = stamp
+    expect(name, d, "run.timestamp: '%s' is not a UTC time like 2026-11-30T19:26:36Z" % stamp)
+d = copy.deepcopy(doc)
+d["run"]["timestamp"] = "2261-12-31T23:59:59Z"
+p, (status, out, err) = load_doc(d, "year2261.json")
+check(status == 0 and json.loads(out)["run"]["timestamp"] == "2261-12-31T23:59:59Z",
+      "the last year that fits loads and comes back unchanged (%d, %r)" % (status, err))
+
 # what the JSON parser refuses inside rows keeps its line and column
 good_rows = json.dumps(doc)
 key0 = '"%s": ' % c0["name"]
