@@ -121,6 +121,14 @@ check(st == 2 and err == ("wtg: %s: run.timestamp: '2026\\e[2J\\xc2\\x9b\\x07' i
                           "2026-11-30T19:26:36Z\n" % bad_path).encode(),
       "a bad timestamp: exit 2, its text escaped in the one line (got %d, %r)" % (st, err))
 
+bad = copy.deepcopy(doc)
+bad["experiments"][0]["columns"][1]["type"] = "\nt"
+bad_path = save(bad, "badtype.json")
+st, out, err = wtg("--load=" + bad_path)
+check(st == 2 and err == ("wtg: %s: experiments[0].columns[1].type: '\\nt' is not na, int, real or text\n"
+                          % bad_path).encode(),
+      "a column type with a newline: exit 2, one line, the newline escaped (got %d, %r)" % (st, err))
+
 # --- CSV and JSON keep the data exact ----------------------------------------------------------
 st, out, err = wtg("--load=" + evil_path, "--format=json")
 back = json.loads(out) if st == 0 else {}

@@ -4,6 +4,7 @@
 
 #include "readers.h"
 #include "wtg/load.h"
+#include "wtg/util.h"
 
 static bool same_value(const struct wtg_value *a, const struct wtg_value *b)
 {
@@ -58,6 +59,16 @@ static bool same_loaded(const struct wtg_loaded *a, const struct wtg_loaded *b)
 	return true;
 }
 
+/* The error as wtg_error puts it on stderr (escaped: a field quoted in it may hold any byte) is one
+ * line, begins with the file's name and says something after it. */
+static bool one_line_naming(const char *err, const char *name, size_t n)
+{
+	char shown[2048];
+	wtg_escape(shown, sizeof shown, err);
+	return err[0] && !strchr(shown, '\n') && !strncmp(err, name, n) && !strncmp(err + n, ": ", 2) &&
+	       err[n + 2];
+}
+
 const char *wtg_readers_differ(const char *buf, size_t len, const char *name, int *loaded)
 {
 	static struct wtg_loaded l, ref;
@@ -73,7 +84,7 @@ const char *wtg_readers_differ(const char *buf, size_t len, const char *name, in
 			      : "the streaming reader refused what the reference took";
 	else if (rc == 0 && !same_loaded(&l, &ref))
 		why = "both took it, but read it differently";
-	else if (rc != 0 && (!err[0] || strchr(err, '\n') || strncmp(err, name, n) || strncmp(err + n, ": ", 2)))
+	else if (rc != 0 && !one_line_naming(err, name, n))
 		why = "the error is not one line naming the file";
 	else if (rc != 0 && strcmp(err, rerr))
 		why = "the error lines differ";
