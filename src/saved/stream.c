@@ -63,6 +63,7 @@ struct stream {
 	int depth;
 	struct frame st[STREAM_MAX_DEPTH];
 	json_t *root;
+	bool ended;		/* the document's closing bracket read: only whitespace may follow */
 	struct srows *rows;	/* every rows array read, newest first */
 	locale_t c_locale;
 	/* the row being read */
@@ -126,7 +127,10 @@ static int put_tree(struct stream *s, json_t *v)
 		return bail(s);
 	if (!f) {
 		s->root = v;	/* jansson takes an object or an array only */
-		return json_is_object(v) || json_is_array(v) ? 1 : bail(s);
+		if (!json_is_object(v) && !json_is_array(v))
+			return bail(s);
+		s->ended = true;
+		return 0;	/* yajl stops here, so sv_sparse_feed sees what follows the document */
 	}
 	if (f->kind == F_ARR)
 		return json_array_append_new(f->node, v) < 0 ? bail(s) : 1;
@@ -532,15 +536,32 @@ bool sv_sparse_begin(struct sparse *sp)
 	return true;
 }
 
-/* The next n bytes of the document (n == 0: the end); false when jansson must judge it. */
+/* Only JSON's whitespace in p[0..n). */
+static bool blank(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+			return false;
+	return true;
+}
+
+/* The next n bytes of the document (n == 0: the end); false when jansson must judge it. After the
+ * document's closing bracket only whitespace may follow: yajl would let an unfinished token there
+ * (an open string, a lone '-') pass, jansson refuses it, so anything else is jansson's to name. */
 bool sv_sparse_feed(struct sparse *sp, const char *p, size_t n)
 {
+	if (sp->s->ended)
+		return !n || blank(p, n);
 	if (n && has_odd_escape(p, n, &sp->carry))
 		return false;
 	json_set_alloc_funcs(sv_arena_malloc, sv_arena_free);
 	sv_arena_head = &sp->doc;
 	yajl_status st = n ? yajl_parse(sp->h, (const unsigned char *)p, n) : yajl_complete_parse(sp->h);
 	sv_arena_head = NULL;
+	if (st == yajl_status_client_canceled && sp->s->ended && !sp->s->bail) {
+		size_t used = yajl_get_bytes_consumed(sp->h);
+		return used <= n && blank(p + used, n - used);
+	}
 	return st == yajl_status_ok && !sp->s->bail && (n || sp->s->root);
 }
 
