@@ -194,7 +194,10 @@ static void *measure_main(void *arg)
 	else
 		atomic_store(&j->s->measure_tid, wtg_gettid());
 	wtg_policy_reset_self();
-	wtg_policy_apply_self();
+	/* a group ended while this one waited for its turn (the watchdog's rescue came before this
+	 * thread took the background policy): it stays normal, so it sees the cancel at once */
+	if (!relay || !atomic_load(j->ctx.cancel))
+		wtg_policy_apply_self();
 	int64_t waited0 = relay ? wtg_relay_waited_ns(relay, j->ctx.relay_slot) : 0;	/* before its first turn */
 	struct wtg_probe p;
 	wtg_probe_begin(&p);
@@ -603,11 +606,14 @@ int64_t wtg_session_watchdog(struct wtg_session *s, int64_t limit_ns)
 	if (atomic_load(&s->current) < 0)
 		return 0;
 	int64_t stall = starved_so_far(s);
-	if (stall > limit_ns && !atomic_load(&s->starved)) {
-		starved_why(s);
-		atomic_store(&s->starved, 1);
-		atomic_store(&s->cancel, true);
-		/* without CAP_SYS_NICE a thread cannot leave SCHED_IDLE: take the load away instead */
+	if (stall > limit_ns) {
+		if (!atomic_load(&s->starved)) {
+			starved_why(s);
+			atomic_store(&s->starved, 1);
+			atomic_store(&s->cancel, true);
+		}
+		/* again for a thread still starved after the cancel (the next of an interleaved group);
+		 * without CAP_SYS_NICE a thread cannot leave SCHED_IDLE: take the load away instead */
 		if (wtg_policy_rescue() > 0)
 			wtg_burner_set(0);
 	}
