@@ -7,7 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define WTG_CHUNK (64u * 1024u)	/* granularity of the known prefix sums */
+#define WTG_CHUNK (64u * 1024u)	/* unit of the chunk sums */
+#define WTG_SUM_PAGE 4096u	/* granularity of the known prefix sums (page sums) */
 
 /* NONE: no experiment that reads the data file has been asked for yet, so there is none */
 enum wtg_df_state { WTG_DF_NONE = 0, WTG_DF_PREPARING, WTG_DF_READY, WTG_DF_FAILED };
@@ -20,6 +21,7 @@ struct wtg_datafile {
 	int64_t sum;		/* known sum of every byte */
 	int64_t *chunk_sums;	/* sum of each WTG_CHUNK-sized chunk (last may be short) */
 	uint64_t nchunks;
+	int32_t *page_sums;	/* sum of each WTG_SUM_PAGE-sized page (last may be short) */
 	char fs[32];		/* filesystem type name: ext4, tmpfs, ... */
 	bool direct_ok;		/* O_DIRECT open + aligned read worked */
 	unsigned dio_mem_align;	/* statx STATX_DIOALIGN, 512 when unknown */
@@ -44,7 +46,8 @@ int wtg_datafile_sweep(const char *dir);
 const char *wtg_datafile_pseudo_fs(const char *dir);
 /* Use an existing file read-only; its sums are computed by reading it once. */
 int wtg_datafile_use(struct wtg_datafile *df, const char *path, char *err, size_t errlen);
-/* Known sum of the first `bytes` bytes: bytes must be a multiple of WTG_CHUNK or the size. -1 otherwise. */
+/* Known sum of the first `bytes` bytes: bytes must be a multiple of WTG_SUM_PAGE or the size. -1
+ * otherwise. */
 int64_t wtg_datafile_prefix_sum(const struct wtg_datafile *df, uint64_t bytes);
 /* Drop the file's pages from the page cache (asking again while some stay). Returns 0 or -1. */
 int wtg_datafile_evict(const struct wtg_datafile *df);

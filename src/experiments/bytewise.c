@@ -287,11 +287,11 @@ struct var_arg {
 };
 
 /* Piece k of the slice the one-byte variant reads in a sample: WTG_ROUNDS_MIN pieces cover it, whole
- * WTG_CHUNKs (the known sums' unit) but the last. */
+ * pages (WTG_SUM_PAGE, the known sums' unit) but the last. */
 static void piece_of(uint64_t slice, int k, uint64_t *off, uint64_t *len)
 {
-	uint64_t piece = slice / WTG_ROUNDS_MIN / WTG_CHUNK * WTG_CHUNK;
-	*off = (uint64_t)k * piece;	/* a slice shorter than that many chunks: every sample reads it all */
+	uint64_t piece = slice / WTG_ROUNDS_MIN / WTG_SUM_PAGE * WTG_SUM_PAGE;
+	*off = (uint64_t)k * piece;	/* a slice shorter than that many pages: every sample reads it all */
 	*len = k == WTG_ROUNDS_MIN - 1 || !piece ? slice - *off : piece;
 }
 

@@ -141,24 +141,36 @@ int wtg_datafile_sweep(const char *dir)
 	return n;
 }
 
+static void free_sums(struct wtg_datafile *df)
+{
+	free(df->chunk_sums);
+	df->chunk_sums = NULL;
+	free(df->page_sums);
+	df->page_sums = NULL;
+}
+
 static int alloc_sums(struct wtg_datafile *df, char *err, size_t errlen)
 {
 	df->nchunks = (df->size + WTG_CHUNK - 1) / WTG_CHUNK;
+	uint64_t npages = (df->size + WTG_SUM_PAGE - 1) / WTG_SUM_PAGE;
 	df->chunk_sums = calloc(df->nchunks ? df->nchunks : 1, sizeof *df->chunk_sums);
-	if (!df->chunk_sums) {
-		snprintf(err, errlen, "out of memory for %" PRIu64 " chunk sums", df->nchunks);
+	df->page_sums = calloc(npages ? npages : 1, sizeof *df->page_sums);
+	if (!df->chunk_sums || !df->page_sums) {
+		snprintf(err, errlen, "out of memory for %" PRIu64 " page sums", npages);
+		free_sums(df);
 		return -1;
 	}
 	return 0;
 }
 
-/* Sum a block that starts at a chunk boundary into the chunk table. */
+/* Sum a block that starts at a chunk boundary into the page and chunk tables. */
 static void account_block(struct wtg_datafile *df, uint64_t off, const unsigned char *buf, size_t n)
 {
-	for (size_t o = 0; o < n; o += WTG_CHUNK) {
-		size_t len = n - o < WTG_CHUNK ? n - o : WTG_CHUNK;
+	for (size_t o = 0; o < n; o += WTG_SUM_PAGE) {
+		size_t len = n - o < WTG_SUM_PAGE ? n - o : WTG_SUM_PAGE;
 		int64_t s = wtg_sum_bytes(buf + o, len);
-		df->chunk_sums[(off + o) / WTG_CHUNK] = s;
+		df->page_sums[(off + o) / WTG_SUM_PAGE] = (int32_t)s;
+		df->chunk_sums[(off + o) / WTG_CHUNK] += s;
 		df->sum += s;
 	}
 }
@@ -329,8 +341,7 @@ int wtg_datafile_create(struct wtg_datafile *df, const char *dir, const char *or
 fail:
 	wtg_datafile_remove(df);	/* unlinked before the lock goes: no one sees it unlocked */
 	close(fd);
-	free(df->chunk_sums);
-	df->chunk_sums = NULL;
+	free_sums(df);
 	return -1;
 }
 
@@ -359,8 +370,7 @@ int wtg_datafile_use(struct wtg_datafile *df, const char *path, char *err, size_
 	if (!buf) {
 		snprintf(err, errlen, "out of memory");
 		close(fd);
-		free(df->chunk_sums);
-		df->chunk_sums = NULL;
+		free_sums(df);
 		return -1;
 	}
 	int rc = 0;
@@ -393,8 +403,7 @@ int wtg_datafile_use(struct wtg_datafile *df, const char *path, char *err, size_
 	free(buf);
 	close(fd);
 	if (rc) {
-		free(df->chunk_sums);
-		df->chunk_sums = NULL;
+		free_sums(df);
 		return -1;
 	}
 	fill_fs(df);
@@ -409,11 +418,13 @@ int64_t wtg_datafile_prefix_sum(const struct wtg_datafile *df, uint64_t bytes)
 		return -1;
 	if (bytes == df->size)
 		return df->sum;
-	if (bytes % WTG_CHUNK)
+	if (bytes % WTG_SUM_PAGE)
 		return -1;
 	int64_t s = 0;
 	for (uint64_t i = 0; i < bytes / WTG_CHUNK; i++)
 		s += df->chunk_sums[i];
+	for (uint64_t i = bytes / WTG_CHUNK * (WTG_CHUNK / WTG_SUM_PAGE); i < bytes / WTG_SUM_PAGE; i++)
+		s += df->page_sums[i];
 	return s;
 }
 
@@ -485,6 +496,5 @@ void wtg_datafile_remove(struct wtg_datafile *df)
 
 void wtg_datafile_free(struct wtg_datafile *df)
 {
-	free(df->chunk_sums);
-	df->chunk_sums = NULL;
+	free_sums(df);
 }

@@ -21,15 +21,16 @@
 static char dir[] = "/tmp/wtg-test-datafile-XXXXXX";
 
 /* The file's bytes summed one at a time: its total, and its WTG_CHUNK sums into chunk[]. */
-static int64_t reference(const char *path, uint64_t size, int64_t *chunk)
+/* The file's sum read back with pread, and each unit-sized part's sum in sums. */
+static int64_t reference_by(const char *path, uint64_t size, uint64_t unit, int64_t *sums)
 {
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -1;
-	unsigned char *buf = malloc(WTG_CHUNK);
+	unsigned char *buf = malloc(unit);
 	int64_t total = 0;
-	for (uint64_t off = 0; buf && off < size; off += WTG_CHUNK) {
-		size_t want = size - off < WTG_CHUNK ? (size_t)(size - off) : WTG_CHUNK;
+	for (uint64_t off = 0; buf && off < size; off += unit) {
+		size_t want = size - off < unit ? (size_t)(size - off) : unit;
 		if (pread(fd, buf, want, (off_t)off) != (ssize_t)want) {
 			total = -1;
 			break;
@@ -37,12 +38,22 @@ static int64_t reference(const char *path, uint64_t size, int64_t *chunk)
 		int64_t s = 0;
 		for (size_t i = 0; i < want; i++)
 			s += buf[i];
-		chunk[off / WTG_CHUNK] = s;
+		sums[off / unit] = s;
 		total += s;
 	}
 	free(buf);
 	close(fd);
 	return total;
+}
+
+static int64_t reference(const char *path, uint64_t size, int64_t *chunk)
+{
+	return reference_by(path, size, WTG_CHUNK, chunk);
+}
+
+static void reference_pages(const char *path, uint64_t size, int64_t *page)
+{
+	reference_by(path, size, WTG_SUM_PAGE, page);
 }
 
 static bool folder_empty(void)
@@ -81,6 +92,18 @@ static void one_size(uint64_t size, uint64_t seed, int64_t *sum_out)
 	}
 	CHECK(bad == 0);
 	CHECK(prefix == df.sum && wtg_datafile_prefix_sum(&df, size) == df.sum);
+	/* at every page boundary the known sum is the bytes' sum; between pages there is none */
+	int64_t *page = calloc((size + WTG_SUM_PAGE - 1) / WTG_SUM_PAGE, sizeof *page);
+	reference_pages(df.path, size, page);
+	bad = 0;
+	prefix = 0;
+	for (uint64_t i = 0; (i + 1) * WTG_SUM_PAGE <= size; i++) {
+		prefix += page[i];
+		bad += wtg_datafile_prefix_sum(&df, (i + 1) * WTG_SUM_PAGE) != prefix;
+	}
+	CHECK(bad == 0);
+	CHECK(size <= WTG_SUM_PAGE || wtg_datafile_prefix_sum(&df, WTG_SUM_PAGE + 1) == -1);
+	free(page);
 
 	struct wtg_datafile used = { 0 };
 	CHECK(wtg_datafile_use(&used, df.path, err, sizeof err) == 0);
