@@ -115,7 +115,7 @@ def check_bytewise(exp, prefix, size, tag):
         cal += c
     m = [re.search(r"other read\(\) calls on the data file: (\d+)", n) for n in notes]
     m = [x for x in m if x]
-    # ... the one-byte warm-up's (the first of 15 pieces, whole 64 KiB chunks) and the 64 KiB
+    # ... the one-byte warm-up's (the first of 15 pieces, whole 4 KiB pages) and the 64 KiB
     # variant's warm-up pass and every timed pass beyond the one in read_calls (strace.sh counts the
     # same calls with strace)
     big = [r for r in rs if r["variant"] == "64K per read"]
@@ -127,7 +127,7 @@ def check_bytewise(exp, prefix, size, tag):
           "one-byte variant takes none: %r" % [w.get("row") for w in log])
     warm = 3 * windows[0] if windows else 0
     more = (big[0]["read_calls"] * (big[0]["samples"] + warm) * passes[0]) if big and passes else 0
-    piece = want_bytes // 15 // 65536 * 65536 or want_bytes
+    piece = want_bytes // 15 // 4096 * 4096 or want_bytes
     more += piece
     # an interleaved run warms up again after each replica the others measured after: the one-byte
     # variant's first piece and a sample (all its passes) of the 64 KiB one, each time
