@@ -482,8 +482,8 @@ const struct wtg_experiment wtg_exp_compare = {
 		  .ci = { "ci_low", "ci_high" },
 		  .caption = "bar: the figure with the condition on minus off in one pair (measured in the order "
 			     "shown); left of 0: lower when on" },
-	.typical_s = 5,
-	.typical_quick_s = 2,
+	.typical_s = 4,
+	.typical_quick_s = 1,
 	.verdict = compare_verdict,
 	.terms = WTG_TERMS("paired", "median", "ci", "bootstrap", "burner", "background"),
 	.run = compare_run,

@@ -37,10 +37,10 @@ WTG_EXPERIMENT_LIST(DECLARE)
 const struct wtg_experiment *const wtg_experiments[] = { WTG_EXPERIMENT_LIST(ENTRY) };
 const int wtg_nexperiments = (int)(sizeof wtg_experiments / sizeof wtg_experiments[0]);
 
-/* Typical seconds per run, default and --quick: `wtg --run=all [--quick]` on a two-core virtual
- * machine shared with other builds (load 7 to 20), each experiment's wall time from its "where the
- * time went" line, the least of two or three runs, rounded up; an idle machine takes less. Each
- * experiment declares its own (typical_s, typical_quick_s). */
+/* Typical seconds per run, default and --quick: each experiment alone under the dashboard (one tab,
+ * r, its "done in" time; bench/tabs.sh) on a two-core virtual machine (AMD EPYC, 2026-12-01),
+ * rounded; a faster or idler machine takes less. Each experiment declares its own (typical_s,
+ * typical_quick_s). */
 int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick)
 {
 	return quick ? e->typical_quick_s : e->typical_s;

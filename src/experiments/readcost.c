@@ -370,7 +370,7 @@ const struct wtg_experiment wtg_exp_readcost = {
 			"ci_high_ns", "1-byte file read", "ns", false } },
 	.compare = { headline, "median_ns", 1, "ns per 1-byte read of the warm file" },
 	.verdict = readcost_verdict,
-	.typical_s = 17,
+	.typical_s = 11,
 	.typical_quick_s = 1,
 	.essay = { "a 1-byte warm-file read 304 ns = 3.3 getpids; /dev/zero 270 ns", NULL, .value = 304,
 		   .why = wtg_why_readcost },

@@ -760,7 +760,7 @@ const struct wtg_experiment wtg_exp_threads = {
 	.bars = { .label = { "group", "threads" }, .value = "gbps", .extra = "ms", .ideal = true },
 	.headline = { { "GB/s with the most threads", NULL, NULL, "gbps", "gbps_ci_low", "gbps_ci_high", NULL, "GB/s",
 			true, .work_col = "threads" } },
-	.typical_s = 5,
+	.typical_s = 2,
 	.typical_quick_s = 1,
 	.verdict = threads_verdict,
 	.essay = { "8 cores to fill the pipe: 18 GB/s a core, 95 GB/s at 8", threads_cannot },
