@@ -6,7 +6,8 @@ import math
 import re
 import statistics
 
-from wtgtest import check, close, datadir, datadir_is_empty, experiment, finish, q7, rows, run, run_json
+from wtgtest import (check, close, datadir, datadir_is_empty, experiment, finish, q7, rows, run, run_json,
+                     skip_checks)
 
 DIST = ["condition", "samples", "mean_ns", "median_ns", "p90_ns", "p99_ns", "max_ns", "ci_low_ns", "ci_high_ns"]
 
@@ -155,8 +156,19 @@ except (ValueError, TypeError, IndexError) as ex:
 
 # --- roofline under the background policy: a condition like any other, no rows of its own ---------
 status, doc, err = run_json("roofline", "--background", "--time-limit=60", timeout=600)
-check(status == 0, "roofline --background exits 0 (got %d: %s)" % (status, err.strip()))
-if check(doc is not None, "roofline --background JSON parses"):
+# a SCHED_IDLE thread runs only on a CPU nothing else wants: when other programs (other tests run
+# beside this one) kept both busy for the whole limit, the watchdog's line says so and there are no
+# rows to check; that is the machine's load, not wtg's doing
+starved = status == 1 and "roofline: ended after 60 s starved" in err
+if starved:
+    skip_checks(["roofline --background exits 0", "roofline --background JSON parses",
+                 "roofline --background: every check ok", "roofline --background state done",
+                 "roofline --background: the same 26 rows", "roofline: no policy column any more",
+                 "roofline --background: every row measured under the background policy"],
+                "other programs held both CPUs for the 60 s limit: %s" % err.strip())
+else:
+    check(status == 0, "roofline --background exits 0 (got %d: %s)" % (status, err.strip()))
+if not starved and check(doc is not None, "roofline --background JSON parses"):
     e = experiment(doc, "roofline")
     ok_checks(e, "roofline --background")
     rs = rows(e)
