@@ -108,6 +108,9 @@ struct wtg_table {
 	char error[256];
 	int step, nsteps;		/* progress */
 	char step_label[64];
+	/* a figure so far, while no row exists yet ("1-byte file read 1,332 ns, median of 24 rounds"):
+	 * the dashboard shows it under "measuring:" so a tab has a number before its first row */
+	char sofar[96];
 	int64_t started_ns, finished_ns;
 	int64_t expected_ns;		/* estimate of the whole run, 0 if unknown */
 	/* the work a run reports as it goes (wtg_table_work): done of total in one unit of its choosing
@@ -157,6 +160,8 @@ void wtg_table_add_warmup(struct wtg_table *t, const char *row, const char *unit
 /* Mark x on the sweep's x axis with label (at most WTG_MAX_XMARKS; later ones are dropped). */
 void wtg_table_add_xmark(struct wtg_table *t, double x, const char *label);
 void wtg_table_progress(struct wtg_table *t, int step, int nsteps, const char *label);
+/* The figure so far (printf-style; "" clears it), shown until the first row. */
+void wtg_table_sofar(struct wtg_table *t, const char *fmt, ...) WTG_PRINTF(2, 3);
 /* The run's work so far: done of total in one unit (a step's cost: expected ns, bytes, calls). The
  * first call (done 0) starts the clock the rate is measured by. */
 void wtg_table_work(struct wtg_table *t, double done, double total);

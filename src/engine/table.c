@@ -126,6 +126,7 @@ static void clear_locked(struct wtg_table *t)
 	t->error[0] = '\0';
 	t->step = t->nsteps = 0;
 	t->step_label[0] = '\0';
+	t->sofar[0] = '\0';
 	t->started_ns = t->finished_ns = t->expected_ns = 0;
 	t->work_done = t->work_total = 0;
 	t->work_ns = 0;
@@ -339,6 +340,19 @@ void wtg_table_progress(struct wtg_table *t, int step, int nsteps, const char *l
 	pthread_mutex_unlock(&t->lock);
 }
 
+void wtg_table_sofar(struct wtg_table *t, const char *fmt, ...)
+{
+	char buf[sizeof t->sofar];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&t->lock);
+	wtg_strlcpy(t->sofar, buf, sizeof t->sofar);
+	progressed(t);
+	pthread_mutex_unlock(&t->lock);
+}
+
 void wtg_table_work(struct wtg_table *t, double done, double total)
 {
 	pthread_mutex_lock(&t->lock);
@@ -468,6 +482,7 @@ static void copy_progress(struct wtg_table *dst, const struct wtg_table *src)
 	dst->step = src->step;
 	dst->nsteps = src->nsteps;
 	memcpy(dst->step_label, src->step_label, sizeof dst->step_label);
+	memcpy(dst->sofar, src->sofar, sizeof dst->sofar);
 	dst->finished_ns = src->finished_ns;
 	dst->expected_ns = src->expected_ns;
 	dst->work_done = src->work_done;

@@ -86,6 +86,15 @@ void *wtg_huge_alloc(size_t size)
 	return p;
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
+#endif
+
+void wtg_prefault(void *p, size_t size)
+{
+	(void)madvise(p, (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE, MADV_POPULATE_WRITE);
+}
+
 void wtg_huge_free(void *p, size_t size)
 {
 	if (p)

@@ -109,6 +109,7 @@ int wtg_seeded_buf_init(struct wtg_ctx *ctx, struct wtg_rng *rng, struct wtg_see
 		wtg_table_fail(ctx->t, "cannot allocate a %s buffer", sz);
 		return WTG_ERR;
 	}
+	wtg_prefault(b->p, (size_t)b->size);
 	b->prefix[0] = 0;
 	b->huge = -1;
 	uint64_t since = 0;

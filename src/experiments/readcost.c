@@ -167,6 +167,12 @@ static int rc_round(struct wtg_ctx *ctx, struct rc_run *st, int r)
 		char label[48];
 		snprintf(label, sizeof label, "round %d of %d", r + 1, st->rounds);
 		wtg_ctx_progress(ctx, r + 1, st->rounds, label);
+		/* the headline so far: the medians of the rounds run */
+		double file = wtg_quantile(st->v + OP_FILE * st->rounds, (size_t)r + 1, 0.5);
+		double pid = wtg_quantile(st->v + OP_GETPID * st->rounds, (size_t)r + 1, 0.5);
+		if (pid > 0)
+			wtg_table_sofar(ctx->t, "a 1-byte file read %.0f ns = %.2f getpids (medians of %d round%s)",
+					file, file / pid, r + 1, r ? "s" : "");
 	}
 	return WTG_OK;
 }

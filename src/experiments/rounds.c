@@ -75,6 +75,21 @@ static int one_sample(struct rounds_run *rr, int v, int round, int rounds, struc
 	return sp->sample(rr->ctx, sp->arg, v, round, out);
 }
 
+/* The figure so far while no row exists: a warm-up sample's or window's, named as such. */
+static void so_far(struct rounds_run *rr, int v, double figure, const char *what)
+{
+	const struct wtg_rounds_spec *sp = rr->spec;
+	char name[64];
+	if (sp->label)
+		sp->label(sp->arg, v, name, sizeof name);
+	else
+		snprintf(name, sizeof name, "variant %d", v + 1);
+	const char *unit = sp->unit ? sp->unit : "";
+	if (isfinite(figure))
+		wtg_table_sofar(rr->ctx->t, figure >= 1000 ? "%s %.0f%s%s (%s)" : "%s %.3g%s%s (%s)", name, figure,
+				unit[0] ? " " : "", unit, what);
+}
+
 /* After a round: every variant's summary so far, then its row added (first round, in variant
  * order) or replaced. Returns WTG_OK or WTG_ERR (out of memory). */
 static int publish(struct rounds_run *rr, struct wtg_rounds *out, bool first)
@@ -86,8 +101,12 @@ static int publish(struct rounds_run *rr, struct wtg_rounds *out, bool first)
 			wtg_table_fail(rr->ctx->t, "out of memory summarizing %zu samples", res->n);
 			return WTG_ERR;
 		}
-		if (!sp->row)
+		if (!sp->row) {	/* rows come at the end: the median so far stands in */
+			char what[48];
+			snprintf(what, sizeof what, "median of %zu samples so far", res->n);
+			so_far(rr, v, res->s.median, what);
 			continue;
+		}
 		struct wtg_value vals[WTG_MAX_COLS];
 		int n = sp->row(rr->ctx, sp->arg, v, res, vals);
 		if (first) {
@@ -171,6 +190,8 @@ static int warm_up(struct rounds_run *rr, struct wtg_rounds *out, int round)
 			int rc = one_sample(rr, v, round, out->rounds, &smp);
 			if (rc != WTG_OK)
 				return rc;
+			if (round == WTG_ROUND_WARMUP)
+				so_far(rr, v, smp.figure, "warm-up");
 		}
 	return WTG_OK;
 }
@@ -215,6 +236,7 @@ static int warm_windows(struct rounds_run *rr, struct wtg_rounds *out)
 			fig[k] = smp.figure;
 		}
 		out->warm_median[out->warm_windows++] = wtg_quantile(fig, WTG_ROUNDS_WARM_WINDOW, 0.5);
+		so_far(rr, pilot, out->warm_median[out->warm_windows - 1], "warm-up window median");
 		state = wtg_warmup_decide(out->warm_median, (size_t)out->warm_windows, WTG_ROUNDS_WARM_MAX);
 	}
 	rr->window = 0;

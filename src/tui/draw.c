@@ -557,6 +557,10 @@ static void draw_body(struct dash *d)
 		else
 			snprintf(msg, sizeof msg, "not run yet: r runs it");
 		centre(vw, mid, vwid, A_BOLD, msg);
+		if (t->state == WTG_RUNNING && t->sofar[0]) {
+			snprintf(msg, sizeof msg, "so far: %s", t->sofar);
+			centre(vw, mid + 1, vwid, A_BOLD, msg);
+		}
 		centre(vw, mid + 2, vwid, tui_attr(l, TR_DIM), runs);
 	} else {
 		int y = draw_lead(d, t, vw, vh, vwid);

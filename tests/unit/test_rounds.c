@@ -212,6 +212,9 @@ static void test_rows(void)
 	CHECK(calls == 3 * WTG_ROUNDS_MIN);
 	CHECK(t.nrows == 3);
 	CHECK(t.edits == 3 * (WTG_ROUNDS_MIN - 1));
+	/* before the first row the dashboard's "so far" was the warm-up windows' figure, named as such */
+	CHECK(strstr(t.sofar, "variant 1 ") == t.sofar && strstr(t.sofar, " (warm-up window median)") &&
+	      !strstr(t.sofar, "  "));
 	for (int v = 0; v < 3; v++) {
 		CHECK(t.rows[v].v[0].i == v);
 		CHECK_NEAR(t.rows[v].v[1].r, r.v[v].s.median, 1e-12);
@@ -298,6 +301,11 @@ static void test_warmup_rule(void)
 	for (int i = 0; i < t.nnotes; i++)
 		said |= strstr(t.notes[i], "the maximum was reached after 8 windows") != NULL;
 	CHECK(said);
+	/* no rows until the end: the dashboard's "so far" is the latest variant's median of its samples */
+	char want[96];
+	snprintf(want, sizeof want, "v%d %.3g GB/s (median of %d samples so far)", NV - 1, r.v[NV - 1].s.median,
+		 WTG_ROUNDS_MIN);
+	CHECK_STR(t.sofar, want);
 	wtg_rounds_free(&r);
 	wtg_table_free(&t);
 
