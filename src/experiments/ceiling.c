@@ -258,6 +258,17 @@ static int setup(struct wtg_ctx *ctx, struct cstate *st)
 		return rc;
 	st->span = st->shared->size;
 	st->ref = &st->buf;
+	/* a figure for the screen while the chase and the 4 KiB copy are built: one reference sample,
+	 * reported nowhere else */
+	uint64_t pos = 0, first = sample_bytes(ctx->opt, st->span);
+	struct wtg_probe_result res;
+	int64_t sum;
+	rc = wtg_seeded_sum_sample(ctx, wtg_sum_bytes, st->shared, st->span, first, &pos, "reference", &res, &sum);
+	if (rc != WTG_OK)
+		return rc;
+	if (res.wall_ms > 0)
+		wtg_table_sofar(ctx->t, "one core sums %.1f GB/s (one pass; the suspects follow)",
+				(double)first / (res.wall_ms * 1e6));
 	wtg_ctx_progress(ctx, 0, 1, "building the chase");
 	rc = chase_build(ctx, st);
 	if (rc == WTG_OK) {

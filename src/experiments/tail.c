@@ -268,6 +268,12 @@ static int measure(struct wtg_ctx *ctx, struct cond_run *c, int ncpu, long calls
 			if (rc != WTG_OK)
 				return rc;
 		}
+		/* the lesson so far, before the rows: the p99s of the blocks run */
+		double quiet = wtg_quantile(c[OFF].v, (size_t)c[OFF].n, 0.99);
+		double loaded = wtg_quantile(c[ON].v, (size_t)c[ON].n, 0.99);
+		if (quiet > 0)
+			wtg_table_sofar(ctx->t, "p99 x%.2f with burners: %.0f vs %.0f ns (%d of %d block pairs)",
+					loaded / quiet, loaded, quiet, b + 1, BLOCKS);
 	}
 	order[BLOCKS] = '\0';
 	return wtg_burner_set(0) < 0 ? WTG_ERR : WTG_OK;
