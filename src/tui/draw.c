@@ -556,12 +556,12 @@ static void draw_body(struct dash *d)
 				 wtg_experiments[current]->name);
 		else
 			snprintf(msg, sizeof msg, "not run yet: r runs it");
-		centre(vw, mid, vwid, A_BOLD, msg);
-		if (t->state == WTG_RUNNING && t->sofar[0]) {
+		int y = mid + centre(vw, mid, vwid, A_BOLD, msg);
+		if (t->state == WTG_RUNNING && t->sofar[0]) {	/* a figure before the first row, whole */
 			snprintf(msg, sizeof msg, "so far: %s", t->sofar);
-			centre(vw, mid + 1, vwid, A_BOLD, msg);
+			y += tui_wrap_clip(vw, y, 1, vwid - 2, 2, A_BOLD, l, true, msg);
 		}
-		centre(vw, mid + 2, vwid, tui_attr(l, TR_DIM), runs);
+		centre(vw, y > mid + 2 ? y : mid + 2, vwid, tui_attr(l, TR_DIM), runs);
 	} else {
 		int y = draw_lead(d, t, vw, vh, vwid);
 		draw_view(d, t, vw, y, vh, vwid);
