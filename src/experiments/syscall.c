@@ -122,6 +122,14 @@ static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st)
 			char label[64];
 			snprintf(label, sizeof label, "batch %d of %d", i + 1, st->nslots);
 			wtg_ctx_progress(ctx, i, st->nslots, label);
+			/* the figure so far, before the rows: batches of 1000, as the verdict reads */
+			int h = 0;
+			while (h < NSIZES - 1 && batch_sizes[h] != 1000)
+				h++;
+			if (st->filled[h] > 0)
+				wtg_table_sofar(ctx->t, "one kernel crossing %.0f ns (median of %d batches of %ld)",
+						wtg_quantile(st->samples + h * st->nbatches, (size_t)st->filled[h], 0.5),
+						st->filled[h], batch_sizes[h]);
 			if (wtg_ctx_cancelled(ctx))
 				return WTG_CANCELLED;
 		}
