@@ -22,8 +22,9 @@ for size in 80x24 60x20; do
 	[ $size = 80x24 ] && check "$size: c on mmap says the next run measures it cold" \
 		wait_for 5 tm_flat_match "evicted the data file: .* r measures it cold"
 	tm_keys r
-	check "$size: mmap rerun" wait_for 10 tm_match "mmap · .*running"
-	check "$size: ... ends" ran mmap
+	# (a 16M mmap run lasts a tenth of a second: a look may never see it running; the label below
+	# says it ran)
+	check "$size: mmap rerun ends" ran mmap
 	check "$size: the cold run is labelled so beside the warm one" \
 		wait_for 5 tm_flat_match "quiet (→|->) cold cache: "
 	check "$size: ... not 'quiet -> quiet'" tm_lacks_re "quiet (→|->) quiet:"
