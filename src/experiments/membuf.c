@@ -156,6 +156,29 @@ void wtg_seeded_buf_free(struct wtg_seeded_buf *b)
 static struct wtg_seeded_buf dram_buf;
 static uint64_t dram_seed;
 
+void wtg_first_look(struct wtg_ctx *ctx)
+{
+	const size_t set = 16u << 10;
+	unsigned char *b = wtg_aligned_alloc(64, set);
+	if (!b)
+		return;
+	struct wtg_rng rng;
+	wtg_rng_seed(&rng, ctx->opt ? ctx->opt->seed : 1);
+	wtg_fill_seeded(&rng, b, set);
+	struct wtg_probe_result res;
+	int64_t sum;
+	for (uint64_t passes = 64; passes <= (1u << 24); passes *= 4) {
+		if (wtg_sum_passes(ctx, wtg_sum_bytes, b, set, passes, &sum, &res) != WTG_OK)
+			break;
+		if (res.wall_ms >= 2.0) {
+			wtg_table_sofar(ctx->t, "one core sums %.0f GB/s over 16 KiB (a first look)",
+					(double)set * (double)passes / (res.wall_ms * 1e6));
+			break;
+		}
+	}
+	free(b);
+}
+
 int wtg_dram_buf_get(struct wtg_ctx *ctx, const struct wtg_seeded_buf **out)
 {
 	uint64_t seed = (ctx->opt ? ctx->opt->seed : 1) ^ 0x6d656d6f72796275ull;	/* "memorybu" */
@@ -163,6 +186,7 @@ int wtg_dram_buf_get(struct wtg_ctx *ctx, const struct wtg_seeded_buf **out)
 	if (dram_buf.p && (dram_seed != seed || dram_buf.size != size))
 		wtg_seeded_buf_free(&dram_buf);
 	if (!dram_buf.p) {
+		wtg_first_look(ctx);
 		struct wtg_rng rng;
 		wtg_rng_seed(&rng, seed);
 		int rc = wtg_seeded_buf_init(ctx, &rng, &dram_buf, size, 4u << 10);

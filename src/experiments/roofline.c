@@ -446,6 +446,7 @@ static int roofline_run(struct wtg_ctx *ctx)
 	wtg_experiment_columns(&wtg_exp_roofline, ctx->t);
 	const int nsteps = 1 + wtg_rounds_steps(NBUF * NINT, WTG_ROUNDS_MIN, WARMUP);
 	wtg_ctx_progress(ctx, 0, nsteps, "filling the buffers");
+	wtg_first_look(ctx);
 	int rc = make_buffers(ctx, &rf);
 	struct wtg_rounds r;
 	if (rc == WTG_OK) {
