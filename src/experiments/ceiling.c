@@ -180,7 +180,8 @@ static int small_copy(struct wtg_ctx *ctx, struct cstate *st)
 		return WTG_ERR;
 	}
 	st->advised = madvise(st->small.p, (size_t)st->span, MADV_NOHUGEPAGE) == 0;
-	wtg_prefault(st->small.p, (size_t)st->span);
+	if (wtg_prefault(ctx, st->small.p, (size_t)st->span) != WTG_OK)
+		return WTG_CANCELLED;
 	for (uint64_t o = 0; o < st->span; o += WTG_SUM_PIECE) {
 		uint64_t n = st->span - o < WTG_SUM_PIECE ? st->span - o : WTG_SUM_PIECE;
 		memcpy(st->small.p + o, st->ref->p + o, (size_t)n);

@@ -90,9 +90,21 @@ void *wtg_huge_alloc(size_t size)
 #define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
 #endif
 
-void wtg_prefault(void *p, size_t size)
+/* 64 MiB a call: where the hypervisor has taken the pages back a call takes about 0.2 s, and a cancel
+ * (q, a signal) is seen between calls; one call for the whole buffer held the process's mappings for
+ * seconds and q with them */
+#define PREFAULT_PIECE (64u << 20)
+
+int wtg_prefault(struct wtg_ctx *ctx, void *p, size_t size)
 {
-	(void)madvise(p, (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE, MADV_POPULATE_WRITE);
+	size_t len = (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+	for (size_t off = 0; off < len; off += PREFAULT_PIECE) {
+		if (wtg_ctx_cancelled(ctx))
+			return WTG_CANCELLED;
+		(void)madvise((unsigned char *)p + off, len - off < PREFAULT_PIECE ? len - off : PREFAULT_PIECE,
+			      MADV_POPULATE_WRITE);
+	}
+	return WTG_OK;
 }
 
 void wtg_huge_free(void *p, size_t size)

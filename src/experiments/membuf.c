@@ -109,7 +109,10 @@ int wtg_seeded_buf_init(struct wtg_ctx *ctx, struct wtg_rng *rng, struct wtg_see
 		wtg_table_fail(ctx->t, "cannot allocate a %s buffer", sz);
 		return WTG_ERR;
 	}
-	wtg_prefault(b->p, (size_t)b->size);
+	if (wtg_prefault(ctx, b->p, (size_t)b->size) != WTG_OK) {
+		wtg_seeded_buf_free(b);
+		return WTG_CANCELLED;
+	}
 	b->prefix[0] = 0;
 	b->huge = -1;
 	uint64_t since = 0;
