@@ -20,6 +20,7 @@
 #include "wtg/warmup.h"
 #include "wtg/plan.h"
 #include "rounds.h"
+#include "why.h"
 
 #define SLICE_FULL (8ull << 20)
 #define SLICE_QUICK (1ull << 20)
@@ -660,7 +661,8 @@ const struct wtg_experiment wtg_exp_bytewise = {
 	.typical_s = 18,
 	.typical_quick_s = 2,
 	.verdict = bytewise_verdict,
-	.essay = { "21 s for 64 MiB a byte per read(), under 10 ms with 64 KiB reads", NULL },
+	.essay = { "21 s for 64 MiB a byte per read(), under 10 ms with 64 KiB reads", NULL, .value = 313,
+		   .why = wtg_why_crossing },
 	.terms = WTG_TERMS("read", "crossing", "usersys", "bufsize", "pagecache", "ci"),
 	.interleaves = true,
 	.run = bytewise_run,

@@ -12,6 +12,7 @@
 
 #include "common.h"
 #include "wtg/plan.h"
+#include "why.h"
 
 extern const struct wtg_experiment wtg_exp_clock;
 
@@ -162,7 +163,8 @@ const struct wtg_experiment wtg_exp_clock = {
 	.typical_s = 1,
 	.typical_quick_s = 1,
 	.verdict = clock_verdict,
-	.essay = { "88,096 of 200,000 pairs read 0 ns", clock_cannot },
+	.essay = { "88,096 of 200,000 pairs read 0 ns, the median pair 41 ns", clock_cannot, .value = 41,
+		   .why = wtg_why_clock },
 	.terms = WTG_TERMS("clockpair", "clocksource", "median", "p99", "batch"),
 	.run = clock_run,
 	.plan = clock_plan,

@@ -20,6 +20,7 @@
 
 #include "common.h"
 #include "wtg/plan.h"
+#include "why.h"
 
 #define MM_REPS 11
 #define MM_QUICK_REPS 11	/* --quick moves fewer bytes, never fewer samples */
@@ -405,7 +406,8 @@ const struct wtg_experiment wtg_exp_mmap = {
 	.typical_s = 1,
 	.typical_quick_s = 1,
 	.verdict = mmap_verdict,
-	.essay = { "65,536 faults for 65,536 pages: a fault a page", mmap_cannot },
+	.essay = { "65,536 faults for 65,536 pages: a fault a page, about 580 ns each", mmap_cannot, .value = 580,
+		   .why = wtg_why_mmap },
 	.terms = WTG_TERMS("mmap", "prefault", "page", "minflt", "majflt", "faultaround"),
 	.measures_cold = true,
 	.run = mmap_run,

@@ -71,6 +71,18 @@ const struct wtg_why wtg_why_readcost[] = {
 	{ NULL, NULL },
 };
 
+/* bytewise's byte per read() and valley's 16-byte reads: a crossing per read, as readcost's */
+const struct wtg_why wtg_why_crossing[] = {
+	CROSSING_REASONS,
+	{ NULL, NULL },
+};
+
+/* valley's figure beside the essay's 312 ns a call: 1,309 ms for 64 MiB in 16-byte reads. */
+double wtg_why_valley_call_ns(const struct wtg_table *t)
+{
+	return wtg_verdict_value(t, "bufsize", "16", "ns_per_call");
+}
+
 /* ---- zerofill: what a page fault costs ---- */
 
 /* Far slower than the essay's with transparent huge pages: one fault zeroes a huge page, many small
@@ -220,5 +232,127 @@ static bool uncached_not_direct(const struct wtg_why_in *in, struct wtg_why_vals
 const struct wtg_why wtg_why_uncached[] = {
 	{ uncached_not_direct, "{0}x faster than the essay's: no O_DIRECT, the page cache served" },
 	{ slower_on_vm, "{0}x the essay's: every read crosses the {a} virtual disk" },
+	{ NULL, NULL },
+};
+
+/* ---- mmap: what a file fault costs ---- */
+
+/* Far dearer a fault than the essay's ~580 ns where one fault maps many pages (fault-around, large
+ * folios): the run counts faults and pages, so each fault's time covers that many pages. */
+static bool mmap_many_pages(const struct wtg_why_in *in, struct wtg_why_vals *v)
+{
+	double fpp = wtg_verdict_value(in->t, "case", "not prefaulted", "faults_per_page");
+	if (!in->apart || in->factor < 1 || !(fpp > 0) || fpp > 0.5)
+		return false;
+	v->n[0] = in->factor;
+	v->n[1] = 1 / fpp;
+	return true;
+}
+
+const struct wtg_why wtg_why_mmap[] = {
+	{ mmap_many_pages, "{0}x the essay's a fault: one fault maps {1} pages, not one" },
+	{ slower_on_vm, "{0}x the essay's: on a {a} virtual machine the host may fault too" },
+	{ NULL, NULL },
+};
+
+/* ---- passes: one warm pass over the file ---- */
+
+/* passes' figure beside the essay's 10 GB/s: 64 MiB in a median 6.7 ms. */
+double wtg_why_passes_gbps(const struct wtg_table *t)
+{
+	return wtg_verdict_value(t, "operation", "pass", "gbps");
+}
+
+/* Far slower than the essay's warm passes with major faults counted in them: the file was not all in
+ * the page cache, some passes waited for the disk. */
+static bool passes_major_faults(const struct wtg_why_in *in, struct wtg_why_vals *v)
+{
+	double maj = wtg_verdict_value(in->t, "operation", "pass", "majflt_total");
+	if (!in->apart || in->factor > 1 || !(maj > 0))
+		return false;
+	v->n[0] = 1 / in->factor;
+	v->n[1] = maj;
+	return true;
+}
+
+const struct wtg_why wtg_why_passes[] = {
+	{ passes_major_faults, "{0}x slower than the essay's: {1} major faults, not all cached" },
+	{ NULL, NULL },
+};
+
+/* ---- threads: cores to fill the pipe ---- */
+
+/* Far below the essay's 95 GB/s at 8 threads where the run had fewer threads on fewer CPUs. */
+static bool threads_few_cpus(const struct wtg_why_in *in, struct wtg_why_vals *v)
+{
+	double most = wtg_verdict_extreme(in->t, NULL, NULL, "threads", 1, NULL);
+	if (!in->apart || in->factor > 1 || !(most > 0) || most >= 8 || in->m->cpus <= 0 || in->m->cpus >= 8)
+		return false;
+	v->n[0] = 1 / in->factor;
+	v->n[1] = most;
+	v->n[2] = in->m->cpus;
+	return true;
+}
+
+const struct wtg_why wtg_why_threads[] = {
+	{ threads_few_cpus, "{0}x below the essay's: {1} threads at most, on {2} CPUs, not 8" },
+	{ NULL, NULL },
+};
+
+/* ---- tail: the p99 under burners ---- */
+
+/* The run queue: the share of its time the getpid loop was runnable but waited, with and without
+ * burners (the last row is the burners' one, the headline's). */
+static bool tail_waits(const struct wtg_table *t, double *on, double *off)
+{
+	*on = wtg_verdict_value(t, NULL, NULL, "runq_wait_pct");
+	*off = wtg_verdict_value(t, "condition", "burners off", "runq_wait_pct");
+	return isfinite(*on) && isfinite(*off);
+}
+
+/* The p99 moved far more than the essay's 3.4x and the loop waited for a CPU far more with burners:
+ * they took its CPU for whole time slices. */
+static bool tail_runq(const struct wtg_why_in *in, struct wtg_why_vals *v)
+{
+	double on, off;
+	if (!in->apart || in->factor < 1 || !tail_waits(in->t, &on, &off) || !(on > 2 * off) || !(on >= 10))
+		return false;
+	v->n[0] = in->factor;
+	v->n[1] = on;
+	v->n[2] = off;
+	return true;
+}
+
+/* The p99 barely moved, and the loop seldom waited for a CPU with burners: they left it one. */
+static bool tail_kept_cpu(const struct wtg_why_in *in, struct wtg_why_vals *v)
+{
+	double on, off;
+	if (!in->apart || in->factor > 1 || !tail_waits(in->t, &on, &off) || !(on < 5))
+		return false;
+	v->n[0] = on;
+	return true;
+}
+
+const struct wtg_why wtg_why_tail[] = {
+	{ tail_runq, "{0}x the essay's: waited for a CPU {1}% of the time, {2}% alone" },
+	{ tail_kept_cpu, "p99 held: with burners it waited for a CPU only {0}% of the time" },
+	{ NULL, NULL },
+};
+
+/* ---- clock: the stopwatch ---- */
+
+/* A clock pair far dearer than the essay's 41 ns where the machine's clocksource is not the TSC. */
+static bool clock_source(const struct wtg_why_in *in, struct wtg_why_vals *v)
+{
+	const char *cs = in->m->clocksource;
+	if (!in->apart || in->factor < 1 || !cs[0] || strcmp(cs, "tsc") == 0)
+		return false;
+	v->n[0] = in->factor;
+	wtg_strlcpy(v->s[0], cs, sizeof v->s[0]);
+	return true;
+}
+
+const struct wtg_why wtg_why_clock[] = {
+	{ clock_source, "{0}x the essay's: the clocksource is {a}, not the TSC" },
 	{ NULL, NULL },
 };

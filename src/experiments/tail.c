@@ -14,6 +14,7 @@
 #include "common.h"
 #include "wtg/plan.h"
 #include "wtg/topology.h"
+#include "why.h"
 
 #define BLOCKS 10		/* blocks per condition */
 #define BLOCK_BATCHES 100	/* batches per block: 1000 per condition */
@@ -433,7 +434,8 @@ const struct wtg_experiment wtg_exp_tail = {
 	.typical_s = 3,
 	.typical_quick_s = 1,
 	.verdict = tail_verdict,
-	.essay = { "the median holds, the tail moves when other work shares the CPUs", NULL },
+	.essay = { "the median holds, the p99 moves 3.4x when other work shares the CPUs", NULL, .value = 3.4,
+		   .why = wtg_why_tail },
 	.self_conditions = WTG_COND_BURN,
 	.terms = WTG_TERMS("tail", "p99", "median", "burner", "contended", "ci"),
 	.interleaves = true,

@@ -27,6 +27,7 @@
 #include "wtg/plan.h"
 #include "rounds.h"
 #include "wtg/topology.h"
+#include "why.h"
 
 #define SPAN_CAP (1ull << 30) /* the sweep maps at most this much of a large --file */
 #define TARGET_BYTES 512000000ull /* bytes each sample moves, in whole repetitions */
@@ -763,7 +764,8 @@ const struct wtg_experiment wtg_exp_threads = {
 	.typical_s = 2,
 	.typical_quick_s = 1,
 	.verdict = threads_verdict,
-	.essay = { "8 cores to fill the pipe: 18 GB/s a core, 95 GB/s at 8", threads_cannot },
+	.essay = { "8 cores to fill the pipe: 18 GB/s a core, 95 GB/s at 8", threads_cannot, .value = 95,
+		   .why = wtg_why_threads },
 	.terms = WTG_TERMS("membound", "corebound", "scaling", "oversub", "gbps", "dram"),
 	.interleaves = true,
 	.run = threads_run,

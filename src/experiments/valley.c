@@ -15,6 +15,7 @@
 
 #include "common.h"
 #include "wtg/plan.h"
+#include "why.h"
 
 #define MIN_BUF 16u
 #define MAX_BUF (16u << 20)
@@ -296,7 +297,8 @@ const struct wtg_experiment wtg_exp_valley = {
 	.typical_s = 4,
 	.typical_quick_s = 2,
 	.verdict = valley_verdict,
-	.essay = { "a valley with its floor at 108 ms a GB (1 MiB reads), 10 GB/s", NULL },
+	.essay = { "a valley: 16-byte reads 312 ns a call, its floor 108 ms a GB (1 MiB reads)", NULL,
+		   .value = 312, .here = wtg_why_valley_call_ns, .why = wtg_why_crossing },
 	.terms = WTG_TERMS("bufsize", "read", "crossing", "pagecache", "gbps", "ci"),
 	.interleaves = true,
 	.run = valley_run,

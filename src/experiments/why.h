@@ -17,9 +17,19 @@ extern const struct wtg_why wtg_why_zerofill[];
 extern const struct wtg_why wtg_why_pagecache[];
 extern const struct wtg_why wtg_why_wss[];
 extern const struct wtg_why wtg_why_uncached[];
+extern const struct wtg_why wtg_why_crossing[];	/* bytewise, valley: a read() a crossing */
+extern const struct wtg_why wtg_why_mmap[];
+extern const struct wtg_why wtg_why_passes[];
+extern const struct wtg_why wtg_why_threads[];
+extern const struct wtg_why wtg_why_tail[];
+extern const struct wtg_why wtg_why_clock[];
 
 /* pagecache's figure beside the essay's "nine times": the warm read's GB/s over the cold read's. */
 double wtg_why_pagecache_ratio(const struct wtg_table *t);
+/* valley's beside the essay's 312 ns a 16-byte read(): ns per call at 16 bytes. */
+double wtg_why_valley_call_ns(const struct wtg_table *t);
+/* passes' beside the essay's 10 GB/s (64 MiB in 6.7 ms): the passes' GB/s. */
+double wtg_why_passes_gbps(const struct wtg_table *t);
 
 /* The first row of t whose text column col_a reads a and, when col_b is not NULL, col_b reads b;
  * -1 when none. */

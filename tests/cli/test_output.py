@@ -102,8 +102,13 @@ check(syscall.get("verdict", "").startswith("one kernel crossing = "), "syscall'
 # why here: the saved run's machine (bhyve, page-table isolation) and its 1,113 ns against the essay's 89
 check(syscall.get("why_here") == "13x the essay's: page-table isolation on a bhyve virtual machine",
       "syscall's why_here names what the saved machine record says: %r" % syscall.get("why_here"))
-check((experiment(saved_doc, "clock") or {}).get("why_here", "missing") is None,
+check((experiment(saved_doc, "kernels") or {}).get("why_here", "missing") is None,
       "an experiment without declared reasons has why_here null")
+check((experiment(saved_doc, "clock") or {}).get("why_here", "missing") is None,
+      "clock's 20 ns pair is near the essay's 41: why_here null")
+check((experiment(saved_doc, "mmap") or {}).get("why_here")
+      == "814x the essay's a fault: one fault maps 260 pages, not one",
+      "mmap's why_here counts the pages a fault maps: %r" % (experiment(saved_doc, "mmap") or {}).get("why_here"))
 status, text_out, err = run("--load", FIXTURE, "--format=text")
 check(status == 0 and "  why here: 13x the essay's: page-table isolation on a bhyve virtual machine\n" in text_out,
       "the text report writes the why-here line (%d: %s)" % (status, err.strip()))

@@ -75,7 +75,7 @@ tm_keys '$'
 check "clock: the essay's zero pairs" tm_wait "essay: 88,096 of 200,000 pairs read 0 ns" 5
 check "clock: what this machine shows (or why it cannot)" wait_for 5 tm_match "here: ([0-9]+ ns|none: a finer clock)"
 tm_keys 3
-check "valley: the essay's floor" tm_wait "essay: a valley with its floor at 108 ms" 5
+check "valley: the essay's 16-byte reads and floor" tm_wait "essay: a valley: 16-byte reads 312 ns a call" 5
 
 # passes: its 30 passes in order beside the histogram
 tm_keys '^'
