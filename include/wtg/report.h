@@ -52,9 +52,12 @@ struct wtg_report_earlier {
 	int n;
 	const struct wtg_table *t[WTG_REPORT_MAX_EARLIER];
 	const char *label[WTG_REPORT_MAX_EARLIER];
+	/* the machine each was measured on (a saved file's own), for its why_here; NULL: the report's */
+	const struct wtg_machine *machine[WTG_REPORT_MAX_EARLIER];
 	/* the run the tab shows when the session has not run it (a saved one, --load): written as the
 	 * table in place of the session's idle one; NULL: none */
 	const struct wtg_table *shown;
+	const struct wtg_machine *shown_machine;	/* the machine shown was measured on; NULL: the report's */
 };
 
 struct wtg_report_meta {
@@ -207,6 +210,9 @@ void wtg_json_string(FILE *f, const char *s);
 
 /* "idle", "running", "done", "failed", "cancelled". */
 const char *wtg_report_state_name(enum wtg_state st);
+/* The machine table t of a report was measured on, for its why_here: a saved run's own (an earlier
+ * run or the shown one, m->earlier), else the report's. */
+const struct wtg_machine *wtg_report_machine_of(const struct wtg_report_meta *m, const struct wtg_table *t);
 /* "normal" (0), "background" (1), NULL when unknown. */
 const char *wtg_report_policy_name(int policy);
 

@@ -272,3 +272,15 @@ void wtg_report_items(const struct wtg_report_meta *m, enum wtg_report_block blo
 		break;
 	}
 }
+
+const struct wtg_machine *wtg_report_machine_of(const struct wtg_report_meta *m, const struct wtg_table *t)
+{
+	int idx = t && t->exp ? wtg_experiment_find(t->exp->name) : -1;
+	const struct wtg_report_earlier *er = m->earlier && idx >= 0 ? &m->earlier[idx] : NULL;
+	if (er && t == er->shown && er->shown_machine)
+		return er->shown_machine;
+	for (int k = 0; er && k < er->n; k++)
+		if (er->t[k] == t && er->machine[k])
+			return er->machine[k];
+	return m->machine;
+}

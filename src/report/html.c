@@ -144,7 +144,7 @@ void wtg_html_table(FILE *f, const struct wtg_report_meta *meta, const struct wt
 	fputs("</figure>\n", f);
 	write_table(f, t);
 	char why[512];
-	if (wtg_why_here(e, t, m, why, sizeof why) > 0)
+	if (wtg_why_here(e, t, wtg_report_machine_of(meta, t), why, sizeof why) > 0)
 		elem(f, "<p class=\"why\"><b>why here:</b> ", why, "</p>\n");
 	write_checks_notes(f, t);
 	fputs("</section>\n", f);

@@ -600,6 +600,16 @@ static void write_run_body(FILE *f, const struct wtg_table *t)
 	write_probe(f, t);
 }
 
+/* ",\n" and why_here: the likely reason run t of e, measured on machine, is far from the essay. */
+static void write_why_here(FILE *f, const struct wtg_experiment *e, const struct wtg_table *t,
+			   const struct wtg_machine *machine)
+{
+	char why[512];
+	fputs(",\n", f);
+	json_key(f, 6, "why_here");
+	wtg_json_string(f, wtg_why_here(e, t, machine, why, sizeof why) > 0 ? why : NULL);
+}
+
 void wtg_json_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int n)
 {
 	fputs(n ? ",\n" : "\n", f);
@@ -619,10 +629,7 @@ void wtg_json_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 	wtg_json_string(f, e ? wtg_view_name(e->view) : NULL);
 	fputs(",\n", f);
 	write_run_body(f, t);
-	char why[512];
-	fputs(",\n", f);
-	json_key(f, 6, "why_here");
-	wtg_json_string(f, wtg_why_here(e, t, m->machine, why, sizeof why) > 0 ? why : NULL);
+	write_why_here(f, e, t, wtg_report_machine_of(m, t));
 	int idx = e ? wtg_experiment_find(e->name) : -1;
 	const struct wtg_report_earlier *er = m->earlier && idx >= 0 ? &m->earlier[idx] : NULL;
 	int nearlier = 0;	/* the runs before t: a saved run written as the table is not one of them */
@@ -638,6 +645,7 @@ void wtg_json_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 			wtg_json_string(f, er->label[k]);
 			fputs(",\n", f);
 			write_run_body(f, er->t[k]);
+			write_why_here(f, e, er->t[k], wtg_report_machine_of(m, er->t[k]));
 			fputs("\n      }", f);
 		}
 		fputs("\n      ]", f);

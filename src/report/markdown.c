@@ -125,7 +125,7 @@ void wtg_markdown_table(FILE *f, const struct wtg_report_meta *m, const struct w
 	if (t->nrows > 0)
 		write_table(f, t);
 	char why[512];
-	if (e && wtg_why_here(e, t, m->machine, why, sizeof why) > 0) {
+	if (e && wtg_why_here(e, t, wtg_report_machine_of(m, t), why, sizeof why) > 0) {
 		fputs("Why here: ", f);
 		wtg_markdown_text(f, why);
 		fputs("\n\n", f);

@@ -414,7 +414,7 @@ void wtg_text_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 		putc('\n', f);
 	write_total(f, t);
 	char why[512];
-	if (e && wtg_why_here(e, t, m->machine, why, sizeof why) > 0) {
+	if (e && wtg_why_here(e, t, wtg_report_machine_of(m, t), why, sizeof why) > 0) {
 		fputs("  why here: ", f);
 		wrap(f, 12, 12, why);
 	}

@@ -136,25 +136,31 @@ static void collect_earlier(struct dash *d, struct wtg_report_earlier *er)
 		struct wtg_report_earlier *e = &er[tab];
 		e->n = 0;
 		e->shown = NULL;
+		e->shown_machine = NULL;
 		for (int i = 0; i < d->nloaded; i++)
-			if (d->loaded[i].present[tab])
+			if (d->loaded[i].present[tab]) {
 				e->shown = &d->loaded[i].tables[tab];
+				e->shown_machine = &d->loaded[i].meta.machine;
+			}
 		for (int i = 0; i < d->nloaded; i++) {
 			const struct wtg_loaded *l = &d->loaded[i];
 			if (!l->present[tab])
 				continue;
 			for (int k = 0; k < l->nearlier[tab] && e->n < WTG_REPORT_MAX_EARLIER; k++) {
 				e->t[e->n] = &l->earlier[tab][k].t;
+				e->machine[e->n] = &l->meta.machine;
 				e->label[e->n++] = l->earlier[tab][k].label;
 			}
 			if (e->n < WTG_REPORT_MAX_EARLIER) {
 				e->t[e->n] = &l->tables[tab];
+				e->machine[e->n] = &l->meta.machine;
 				e->label[e->n++] = dash_loaded_label(d, i, tab, labels[i][tab], sizeof labels[i][tab]);
 			}
 		}
 		const struct dash_hist *h = &d->hist[tab];
 		for (int k = 0; k < h->n && e->n < WTG_REPORT_MAX_EARLIER; k++) {
 			e->t[e->n] = &h->t[k];
+			e->machine[e->n] = NULL;	/* this session's: the report's machine */
 			e->label[e->n++] = h->label[k];
 		}
 	}

@@ -3,8 +3,9 @@
 # and reopened with --load the tab shows them all; a save from a --load session keeps every tab, the
 # ones not rerun as saved. From a fixture derived from
 # tests/fixtures/views.json: valley saved quiet then uncached, syscall quiet then under two spinning
-# burners (earlier_runs). At 80x24 and 60x20 drawn without measuring; then syscall rerun live (a
-# second at most) beside the saved runs, saved with s and reopened.
+# burners (earlier_runs), each saved with its own why_here from the saved machine (kvm). At 80x24 and
+# 60x20 drawn without measuring; then syscall rerun live (a second at most) beside the saved runs,
+# saved with s and reopened.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
 python3 - "$top_srcdir/tests/fixtures/views.json" "$tmp/two.json" <<'PY' || bail "cannot derive the fixture"
@@ -20,6 +21,8 @@ for e in d["experiments"]:
             else:
                 r["cond_burners"] = 2
         e["earlier_runs"] = [quiet]
+# the saved machine is not this one: each saved run's why_here names its own (kvm)
+d["machine"]["virtualization"] = "kvm"
 json.dump(d, open(sys.argv[2], "w"))
 PY
 
@@ -63,6 +66,22 @@ assert all(r["cond_io"] == "cached" for r in e["valley"]["earlier_runs"][0]["row
 assert [r["label"] for r in e["syscall"]["earlier_runs"]] == ["quiet"]
 assert all(r["cond_burners"] == 2 for r in e["syscall"]["rows"])
 assert "earlier_runs" not in e["clock"] and e["clock"]["rows"]' "$json" "$tmp/two.json"
+check "... each run with its own why_here, from the saved machine (kvm, page-table isolation)" python3 -c '
+import json, sys
+e = {x["name"]: x for x in json.load(open(sys.argv[1]))["experiments"]}
+kvm = "13x the essay\x27s: page-table isolation on a kvm virtual machine"
+assert e["syscall"]["earlier_runs"][0].get("why_here") == kvm, e["syscall"]["earlier_runs"][0].get("why_here")
+assert e["syscall"]["why_here"] == kvm, e["syscall"]["why_here"]
+assert "kvm virtual machine" in e["valley"]["earlier_runs"][0]["why_here"], e["valley"]["earlier_runs"][0]["why_here"]
+assert e["clock"]["why_here"] is None' "$json"
+if python3 -c "import jsonschema" 2>/dev/null; then
+	check "... and the save is valid against data/wtg-report.schema.json" python3 -c '
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' "$json" \
+		"$top_srcdir/data/wtg-report.schema.json"
+else
+	skip_one "the save is valid against the schema" "the Python module jsonschema is not installed"
+fi
 check "... and measured nothing" no_datafile
 tm_keys q
 wait_exit 10
@@ -94,7 +113,9 @@ assert all(r["cond_burners"] == 0 for r in e["earlier_runs"][0]["rows"])
 assert e["rows"] and all(r["cond_burners"] == 0 for r in e["rows"])
 v = [x for x in d["experiments"] if x["name"] == "valley"][0]
 assert [r["label"] for r in v["earlier_runs"]] == ["quiet"], "valley, not rerun, kept with its runs"
-assert all(r["cond_io"] == "direct" for r in v["rows"])' "$json"
+assert all(r["cond_io"] == "direct" for r in v["rows"])
+kvm = "13x the essay\x27s: page-table isolation on a kvm virtual machine"
+assert [r.get("why_here") for r in e["earlier_runs"]] == [kvm, kvm], [r.get("why_here") for r in e["earlier_runs"]]' "$json"
 tm_keys q
 wait_exit 10
 start C.UTF-8 80 24 --load="$json" --order=syscall
