@@ -172,7 +172,7 @@ struct measure_job {
 	int rc;
 	pthread_t th;
 	bool started;
-	bool not_cold;		/* c asked for cold, but the experiment's warm-up reads the file back */
+	bool not_cold;		/* c asked for cold, but the experiment reads the file back (e->not_cold) */
 };
 
 /* Test hook: with WTG_TEST_DEAF=NAME, experiment NAME's measuring thread spins and never looks at
@@ -328,7 +328,7 @@ static void finish_one(struct wtg_session *s, struct measure_job *job)
 	t->has_total = true;
 	pthread_mutex_unlock(&t->lock);
 	if (job->not_cold)
-		wtg_table_note(t, "%s", WTG_NOT_COLD_NOTE);
+		wtg_table_note(t, WTG_NOT_COLD_NOTE, job->e->not_cold ? job->e->not_cold : WTG_NOT_COLD_WHY);
 	wtg_table_set_state(t, final_state(s, t, job->rc));
 }
 

@@ -651,6 +651,7 @@ const struct wtg_experiment wtg_exp_bytewise = {
 	.runs = "sum a slice one byte per read() and again 64 KiB per read() (>= 15 samples); user/sys "
 		"split, calls; predicted by a per-call + per-byte model fitted to calibration reads",
 	.needs_datafile = true,
+	.not_cold = "its calibration reads the slice back",
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_BARS,
 	.bars = { .label = { "variant" }, .value = "ms", .extra = "ns_per_byte" },

@@ -476,6 +476,7 @@ const struct wtg_experiment wtg_exp_compare = {
 	.runs = "paired A/B of an experiment's headline figure, condition off and on, seeded order; sign-test "
 		"interval of the median difference, pairs up and down",
 	.needs_datafile = true,
+	.not_cold = "--compare=EXP:cold pairs cold and warm",
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_BARS,
 	.bars = { .label = { "pair", "order" }, .value = "diff", .extra = "rel_pct", .named = true,

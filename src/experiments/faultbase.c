@@ -365,6 +365,7 @@ const struct wtg_experiment wtg_exp_faultbase = {
 	.question = "Where does a lone fault come from?",
 	.runs = "child processes as controls: exit only, map without touching, map and sum",
 	.needs_datafile = true,
+	.not_cold = "the first of its sums reads it back",
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_COUNTERS,
 	.typical_s = 1,

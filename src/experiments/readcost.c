@@ -369,6 +369,7 @@ const struct wtg_experiment wtg_exp_readcost = {
 	.runs = "getpid, 1-byte /dev/zero read, 1-byte warm file read; 120 x 20000 calls, shuffled rounds",
 	.runs_with = readcost_runs,
 	.needs_datafile = true,
+	.not_cold = "it times a read of a warm file",
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_HISTOGRAM,
 	.hist = { .label = "operation" },

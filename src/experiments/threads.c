@@ -756,6 +756,7 @@ const struct wtg_experiment wtg_exp_threads = {
 		"(local/remote/interleaved memory with several NUMA nodes); >= 15 seeded rounds per row, "
 		"median GB/s with CI, sum checked per sample",
 	.needs_datafile = true,
+	.not_cold = "it prefaults its mapping first",
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_BARS,
 	.bars = { .label = { "group", "threads" }, .value = "gbps", .extra = "ms", .ideal = true },

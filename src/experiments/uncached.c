@@ -813,6 +813,8 @@ const struct wtg_experiment wtg_exp_uncached = {
 	.runs = "O_DIRECT sequential reads, buffer 4 KiB .. 16 MiB, and 20000 random 16 KiB reads in rounds; latencies",
 	.runs_with = uncached_runs,
 	.needs_datafile = true,
+	/* every timed read goes around the page cache (O_DIRECT, or the file evicted before each pass) */
+	.self_conditions = WTG_COND_COLD,
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_SWEEP,
 	.sweep = { .x = "bufsize", .y = { "gbps" }, .group = "mode", .xlo = 4 << 10, .xhi = 16 << 20,

@@ -285,6 +285,7 @@ const struct wtg_experiment wtg_exp_valley = {
 	.question = "How big should the read buffer be?",
 	.runs = "buffered sum of the data file for buffer sizes 16 B .. 16 MiB (x4 steps)",
 	.needs_datafile = true,
+	.not_cold = "its warm-up pass reads the file back",
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_SWEEP,
 	.sweep = { .x = "bufsize", .y = { "ms_per_gb" }, .xlo = 16, .xhi = 16 << 20, .xtitle = "read() buffer size",

@@ -73,6 +73,7 @@ struct dash_seen {
 	bool answered;		/* granted answers the current request (wtg_policy_answered) */
 	enum wtg_iomode io;
 	int64_t resident, resident_at;	/* the data file's pages in the page cache (-1 unknown), when read */
+	bool cold_asked;		/* c asked for a cold run that no run has taken yet */
 	int stall_s;			/* whole seconds the worker has been starved, -1 when not */
 	int64_t tick;			/* TICK_MS periods since the start, while something moves */
 	bool notice_on;

@@ -83,6 +83,7 @@ static unsigned observe_conditions(struct dash *d, int64_t now)
 	v->uncached = wtg_uncached_requested();
 	v->granted = wtg_policy_granted();
 	v->answered = wtg_policy_answered();
+	v->cold_asked = wtg_cold_requested();
 	v->io = v->df_state == WTG_DF_READY ? wtg_iomode_effective(&s->df) : WTG_IO_CACHED;
 	if (v->df_state != WTG_DF_READY) {
 		v->resident = -1;
@@ -98,7 +99,7 @@ static unsigned observe_conditions(struct dash *d, int64_t now)
 	}
 	if (v->burners != old.burners || v->burn_kind != old.burn_kind || v->bg != old.bg ||
 	    v->uncached != old.uncached || v->granted != old.granted || v->answered != old.answered || v->io != old.io ||
-	    v->resident != old.resident)
+	    v->resident != old.resident || v->cold_asked != old.cold_asked)
 		dirty |= DIRTY_PANELS;
 
 	/* starved: no heartbeat, or no new step while the background policy runs under burners */

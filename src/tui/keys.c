@@ -121,10 +121,13 @@ static void evict_now(struct dash *d, int key)
 	/* the next run that reads the file takes it: measured cold, or said why it cannot be */
 	wtg_cold_request();
 	const struct wtg_experiment *e = wtg_experiments[d->tab];
-	const char *then = e->measures_cold ? "; r measures it cold" :
-			   e->needs_datafile ? "; its warm-up reads it back: not cold" : "";
-	cond_notice(d, WTG_COND_COLD, "the page cache", TR_OK, "evicted the data file: %s %s %s pages%s", a,
-		    d->look.g->arrow, b, then[0] ? then : " resident");
+	const char *arrow = d->look.g->arrow;
+	if (e->needs_datafile && !e->measures_cold && !(e->self_conditions & WTG_COND_COLD))	/* fits 80 columns */
+		dash_notice(d, TR_WARN, "evicted: %s %s %s pages; not cold: %s", a, arrow, b,
+			    e->not_cold ? e->not_cold : WTG_NOT_COLD_WHY);
+	else
+		cond_notice(d, WTG_COND_COLD, "the page cache", TR_OK, "evicted the data file: %s %s %s pages%s", a,
+			    arrow, b, e->measures_cold ? "; r measures it cold" : " resident");
 }
 
 static void pick_tab(struct dash *d, int key)

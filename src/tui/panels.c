@@ -205,15 +205,21 @@ static void panel_conditions(struct dash *d)
 	if (!wide && (wtg_experiments[d->tab]->self_conditions & WTG_COND_UNCACHED))
 		snprintf(line, sizeof line, " I/O: set by %s", wtg_experiments[d->tab]->name);
 	x += tui_put_clip(w, 3, x, pw - x + 1, unc ? tui_attr(l, TR_WARN) : A_NORMAL, l, line);
-	/* [c]: how much of the data file the page cache holds now */
+	/* [c]: how much of the data file the page cache holds now, and a cold run asked for that no run
+	 * has taken yet (or that waits for the next batch) */
 	const struct wtg_session *s = d->s;
 	long page = s->machine.page_size > 0 ? s->machine.page_size : 4096;
 	int64_t pages = dfs == WTG_DF_READY ? (int64_t)((s->df.size + (uint64_t)page - 1) / (uint64_t)page) : 0;
 	if (v->resident >= 0 && pages > 0 && pw - x >= 12) {
 		double pct = 100.0 * (double)v->resident / (double)pages;
 		x += 2 + tui_put(w, 3, x + 2, pw - x - 1, key, "[c]");
-		snprintf(line, sizeof line, wide ? " cached %.0f%%%s" : " %.0f%%%s", pct,
-			 (d->pending.bits & WTG_COND_COLD) ? " pending" : "");
+		bool asked = v->cold_asked || (d->pending.bits & WTG_COND_COLD);
+		if (wide)
+			snprintf(line, sizeof line, " cached %.0f%%%s", pct, asked ? ", cold pending" : "");
+		else if (asked)	/* an 80-column screen's panel: the request, the share after it */
+			snprintf(line, sizeof line, " pending");
+		else
+			snprintf(line, sizeof line, " %.0f%%", pct);
 		tui_put(w, 3, x, pw - x + 1, pct < 50 ? tui_attr(l, TR_WARN) : A_NORMAL, line);
 	}
 	wnoutrefresh(w);

@@ -28,7 +28,11 @@ check "u turns uncached I/O on and says how" tm_wait "[u] I/O uncached: " 5
 tm_keys u
 check "u again: cached" tm_wait "[u] I/O cached" 5
 tm_keys c
-check "c evicts the data file and says how many pages stay" tm_wait "evicted the data file: " 5
+check "c evicts the data file and says how many pages stay" \
+	wait_for 5 tm_match "evicted( the data file)?: [0-9,?]+ (→|->) [0-9,?]+ pages"
+check "... and bytewise, which reads it back, says it will not be cold" tm_shows "not cold: its calibration"
+check "the conditions panel shows the cold request pending (no run has taken it)" \
+	wait_for 3 tm_match "\[c\] (cached [0-9]+%, cold )?pending"
 # the background policy again, then the run goes on: its next batch applies it
 tm_keys p
 check "p asks for the background policy again: pending" tm_wait "[p] policy background pending" 5

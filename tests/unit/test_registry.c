@@ -2,7 +2,8 @@
  * and every column its view, headlines and compare pairing name is among them (with the right
  * type); names do not repeat; compare's choices, its default and its error message come from the
  * registry; a table gets exactly the declared columns; the runs line has --quick's counts. Broken declarations are caught, with the
- * word that is wrong in the reason. */
+ * word that is wrong in the reason. Under c each experiment that reads the data file is cold or says
+ * why not. */
 #include "config.h"
 
 #include <stdio.h>
@@ -276,6 +277,25 @@ static void test_broken(void)
 	refused(&e, "name");
 }
 
+/* Under c every experiment that reads the data file measures it cold, sets the page cache itself, or
+ * says in 40 columns why it cannot be cold (the notice "evicted: 65,536 -> 0 pages; not cold: ..."
+ * fits 80 columns); one that reads no data file declares no such reason. */
+static void test_cold(void)
+{
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		const struct wtg_experiment *e = wtg_experiments[i];
+		bool sets = e->measures_cold || (e->self_conditions & WTG_COND_COLD);
+		if (e->needs_datafile && !sets && !e->not_cold)
+			unit_diag("%s reads the data file and says nothing of c", e->name);
+		CHECK(!e->needs_datafile || sets || (e->not_cold && strlen(e->not_cold) <= 40));
+		CHECK(e->needs_datafile || !e->not_cold);
+		CHECK(!(sets && e->not_cold));
+	}
+	const struct wtg_experiment *u = wtg_experiments[wtg_experiment_find("uncached")];
+	CHECK(u->self_conditions & WTG_COND_COLD);
+	CHECK(wtg_experiments[wtg_experiment_find("mmap")]->measures_cold);
+}
+
 int main(void)
 {
 	test_every_declaration();
@@ -284,5 +304,6 @@ int main(void)
 	test_compare_choices();
 	test_compare_pairs();
 	test_broken();
+	test_cold();
 	return unit_done("test_registry");
 }
