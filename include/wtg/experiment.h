@@ -155,7 +155,7 @@ struct wtg_pairing {
 /* What a run under c that cannot be cold says in its notes, with the experiment's not_cold (or, where
  * it declares none, WTG_NOT_COLD_WHY). */
 #define WTG_NOT_COLD_NOTE "c emptied the page cache of the data file, but this run is not cold: %s (mmap " \
-	"measures cold under c; pagecache and uncached always read it cold)"
+	"and valley measure cold under c; pagecache and uncached always read it cold)"
 #define WTG_NOT_COLD_WHY "its warm-up reads the file back"
 
 /* The conditions a teacher toggles, as bits: for an experiment that sets one itself. */
@@ -240,8 +240,8 @@ struct wtg_experiment {
 	 * says it cannot be cold. */
 	bool measures_cold;
 	/* Why a run that reads the data file, neither measuring cold nor setting the page cache itself,
-	 * is not cold under c: its notes and c's notice on its tab say it ("its warm-up pass reads the
-	 * file back"; 40 columns at most, so the notice fits 80); NULL: WTG_NOT_COLD_WHY. */
+	 * is not cold under c: its notes and c's notice on its tab say it ("it prefaults its mapping
+	 * first"; 40 columns at most, so the notice fits 80); NULL: WTG_NOT_COLD_WHY. */
 	const char *not_cold;
 	int (*run)(struct wtg_ctx *ctx);	/* never NULL (wtg_experiment_check) */
 	/* --dry-run: the rows run would make on this machine, from the same variant lists (wtg/plan.h);

@@ -115,7 +115,10 @@ int wtg_read_pass_at(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, ui
 		close(fd);
 		return WTG_ERR;
 	}
-	wtg_iomode_before_pass(ctx->df);
+	if (ctx->cold)	/* c: every pass of a run that measures cold starts on an evicted file */
+		wtg_datafile_evict(ctx->df);
+	else
+		wtg_iomode_before_pass(ctx->df);
 	int64_t got;
 	struct wtg_probe p;
 	wtg_probe_begin(&p);

@@ -38,7 +38,8 @@ struct wtg_read_pass {
 /* One pass over the first `want` bytes of the data file on a fresh descriptor (wtg_iomode_open_for),
  * after wtg_iomode_before_pass, with reads of bufsize into buf (wtg_read_sum_long inside the probe).
  * Returns WTG_OK, WTG_CANCELLED, or WTG_ERR after wtg_table_fail ("<what>: read N of M bytes: ..."
- * when the pass came up short, e.g. a --file truncated meanwhile; out->bytes is then N). */
+ * when the pass came up short, e.g. a --file truncated meanwhile; out->bytes is then N). In a run that
+ * measures cold (ctx->cold) the file is evicted before the pass, outside its time. */
 int wtg_read_pass(struct wtg_ctx *ctx, unsigned char *buf, size_t bufsize, uint64_t want, const char *what,
 		  struct wtg_read_pass *out);
 /* The same from offset off (a multiple of the I/O alignment under O_DIRECT): the `want` bytes there,

@@ -148,6 +148,9 @@ static void add_notes(struct wtg_ctx *ctx, const struct wtg_rounds *r, size_t sk
 		       "warm-up (fixed before measuring): one unreported pass over the whole %s file with "
 		       "a 1 MiB buffer; then every sample opens the file afresh and reads from offset 0",
 		       maxb);
+	if (ctx->cold)
+		wtg_table_note(ctx->t, "cold cache (c): the data file was evicted from the page cache before every "
+				       "pass (the warm-up's too): each pass started with none of it cached");
 	wtg_table_note(ctx->t,
 		       "a pass reads min(file, bufsize x %llu, %s) bytes, so small buffers read a slice "
 		       "and no pass makes more than %llu read() calls; a sample repeats the pass (up to %d "
@@ -285,7 +288,6 @@ const struct wtg_experiment wtg_exp_valley = {
 	.question = "How big should the read buffer be?",
 	.runs = "buffered sum of the data file for buffer sizes 16 B .. 16 MiB (x4 steps)",
 	.needs_datafile = true,
-	.not_cold = "its warm-up pass reads the file back",
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_SWEEP,
 	.sweep = { .x = "bufsize", .y = { "ms_per_gb" }, .xlo = 16, .xhi = 16 << 20, .xtitle = "read() buffer size",
@@ -302,6 +304,7 @@ const struct wtg_experiment wtg_exp_valley = {
 		   .value = 312, .here = wtg_why_valley_call_ns, .why = wtg_why_crossing },
 	.terms = WTG_TERMS("bufsize", "read", "crossing", "pagecache", "gbps", "ci"),
 	.interleaves = true,
+	.measures_cold = true,
 	.run = valley_run,
 	.plan = valley_plan,
 };

@@ -2,10 +2,11 @@
 # tests/tui/lecture-cold.sh: c visibly empties the cache for the measurement. On mmap, c then r
 # measures the file cold (no warm-up pass reads it back, each pass starts evicted): the run is
 # labelled "cold cache" beside the warm one ("quiet -> cold cache", not "quiet -> quiet"), its notes
-# say so, and a save records it ("cold_cache": true) and brings the label back. On valley, whose
-# warm-up reads the file back, c says the run will not be cold and why, the conditions panel shows
-# the cold request pending until the run takes it, the run is not labelled cold and its notes say
-# why; on uncached, which reads around the page cache itself, c says so.
+# say so, and a save records it ("cold_cache": true) and brings the label back. valley too measures
+# cold under c (every pass on an evicted file), and the conditions panel shows the cold request
+# pending until the run takes it. On passes, which times warm passes, c says the run will not be
+# cold and why, the run is not labelled cold and its notes say why; on uncached, which reads around
+# the page cache itself, c says so.
 # Live runs on a 16 MiB data file, at 80x24 and 60x20.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
@@ -16,7 +17,7 @@ ran() {
 }
 
 for size in 80x24 60x20; do
-	start C.UTF-8 ${size%x*} ${size#*x} --size=16M --order=mmap,valley,uncached
+	start C.UTF-8 ${size%x*} ${size#*x} --size=16M --order=mmap,valley,passes,uncached
 	tm_wait "press a key to begin" 10 || bail "$size: no start screen"
 	tm_keys x
 	check "$size: mmap runs warm first" ran mmap
@@ -47,29 +48,40 @@ assert any(n.startswith("warm-up: one unreported") for n in e["earlier_runs"][0]
 	fi
 	tm_keys 2
 	tm_wait "valley · " 5
-	check "$size: valley runs" ran valley
+	check "$size: valley runs warm" ran valley
 	tm_keys c
 	if [ $size = 80x24 ]; then
-		check "$size: c on valley says its run will not be cold, and why, whole" \
-			wait_for 5 tm_flat_match "evicted: [0-9,]+ (→|->) [0-9,]+ pages; not cold: its warm-up pass reads the file back"
+		check "$size: c on valley says the next run measures it cold" \
+			wait_for 5 tm_flat_match "evicted the data file: .* r measures it cold"
 		check "$size: ... the conditions panel shows the cold request pending" \
 			wait_for 3 tm_match "\[c\] (cached [0-9]+%, cold )?pending"
 	fi
 	tm_keys r
-	check "$size: valley rerun" wait_for 10 tm_match "valley · .*running"
-	check "$size: ... ends" ran valley
+	check "$size: valley rerun ends" ran valley
 	[ $size = 80x24 ] && check "$size: ... the run took the request: no longer pending" \
 		wait_for 5 tm_lacks_re "\[c\] .*pending"
+	check "$size: ... labelled cold beside the warm run" wait_for 5 tm_flat_match "quiet (→|->) cold cache: "
+	tm_keys 3
+	tm_wait "passes · " 5
+	check "$size: passes runs" ran passes
+	tm_keys c
+	[ $size = 80x24 ] && check "$size: c on passes says its run will not be cold, and why, whole" \
+		wait_for 5 tm_flat_match "evicted: [0-9,]+ (→|->) [0-9,]+ pages; not cold: it times warm passes, after a warm-up"
+	tm_keys r
+	check "$size: passes rerun" wait_for 10 tm_match "passes · .*running"
+	check "$size: ... ends" ran passes
 	check "$size: ... not labelled cold" wait_for 5 tm_flat_match "quiet (→|->) quiet: "
 	check "$size: ... nowhere 'cold cache'" tm_lacks "cold cache"
 	if [ $size = 80x24 ]; then
 		json=$(save)	# (a save replaces the last: the mmap run in it is the cold one)
-		check "$size: valley's notes say why it was not cold; the save does not call it cold" python3 -c '
+		check "$size: valley saved cold, its notes say how; passes not cold, its notes say why" python3 -c '
 import json, sys
-e = [x for x in json.load(open(sys.argv[1]))["experiments"] if x["name"] == "valley"][0]
-assert "cold_cache" not in e
-assert any("this run is not cold: its warm-up pass reads the file back" in n for n in e["notes"]), e["notes"]' "$json"
-		tm_keys 3
+e = {x["name"]: x for x in json.load(open(sys.argv[1]))["experiments"]}
+assert e["valley"].get("cold_cache") is True and "cold_cache" not in e["valley"]["earlier_runs"][0]
+assert any(n.startswith("cold cache (c): the data file was evicted") for n in e["valley"]["notes"])
+assert "cold_cache" not in e["passes"]
+assert any("this run is not cold: it times warm passes" in n for n in e["passes"]["notes"]), e["passes"]["notes"]' "$json"
+		tm_keys 4
 		tm_wait "uncached · " 5
 		tm_keys c
 		check "$size: c on uncached: it reads around the page cache itself" \

@@ -294,6 +294,7 @@ static void test_cold(void)
 	const struct wtg_experiment *u = wtg_experiments[wtg_experiment_find("uncached")];
 	CHECK(u->self_conditions & WTG_COND_COLD);
 	CHECK(wtg_experiments[wtg_experiment_find("mmap")]->measures_cold);
+	CHECK(wtg_experiments[wtg_experiment_find("valley")]->measures_cold);
 }
 
 int main(void)
