@@ -29,9 +29,9 @@ static inline uint64_t rotl(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
-uint64_t wtg_rng_next(struct wtg_rng *r)
+/* xoshiro256** one step; s is the caller's copy of the state. */
+static inline uint64_t xoshiro_step(uint64_t *s)
 {
-	uint64_t *s = r->s;
 	uint64_t result = rotl(s[1] * 5, 7) * 9;
 	uint64_t t = s[1] << 17;
 	s[2] ^= s[0];
@@ -41,6 +41,20 @@ uint64_t wtg_rng_next(struct wtg_rng *r)
 	s[2] ^= t;
 	s[3] = rotl(s[3], 45);
 	return result;
+}
+
+uint64_t wtg_rng_next(struct wtg_rng *r)
+{
+	return xoshiro_step(r->s);
+}
+
+void wtg_rng_words(struct wtg_rng *r, uint64_t *w, size_t n)
+{
+	uint64_t s[4];	/* local: the state stays in registers, not written back every word */
+	memcpy(s, r->s, sizeof s);
+	for (size_t i = 0; i < n; i++)
+		w[i] = xoshiro_step(s);
+	memcpy(r->s, s, sizeof s);
 }
 
 uint64_t wtg_rng_below(struct wtg_rng *r, uint64_t n)

@@ -185,10 +185,14 @@ int64_t wtg_fill_seeded(struct wtg_rng *r, unsigned char *p, size_t n)
 {
 	int64_t sum = 0;
 	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w = wtg_rng_next(r);
-		memcpy(p + i, &w, 8);
-		sum += word_byte_sum(w);
+	uint64_t block[512];
+	while (i + 8 <= n) {
+		size_t k = (n - i) / 8 < 512 ? (n - i) / 8 : 512;
+		wtg_rng_words(r, block, k);
+		memcpy(p + i, block, k * 8);
+		for (size_t j = 0; j < k; j++)
+			sum += word_byte_sum(block[j]);
+		i += k * 8;
 	}
 	if (i < n) {
 		uint64_t w = wtg_rng_next(r);

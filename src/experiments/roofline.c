@@ -150,15 +150,18 @@ static void mul_lines(const uint64_t *w, size_t lines, int rounds, uint64_t *h)
 
 /* ---- the reference: the same results another way ---- */
 
-/* Word by word for the add kernel; for the multiply-add kernel the R rounds folded into one affine
+/* Word by word for the add kernel (the first k words of each line); for the multiply-add kernel the R rounds folded into one affine
  * map per line, h = M^R h + M^(R-1) word + INC (M^(R-2) + ... + 1), all modulo 2^64. */
 static void reference(const uint64_t *w, size_t lines, int idx, uint64_t *st)
 {
 	if (idx < NADD) {
 		const size_t k = (size_t)1 << idx;
-		for (size_t i = 0; i < lines * WORDS; i++)
-			if (i % WORDS < k)
-				st[i % WORDS] += w[i];
+		uint64_t a[WORDS] = { 0 };
+		for (const uint64_t *line = w, *end = w + lines * WORDS; line < end; line += WORDS)
+			for (size_t j = 0; j < k; j++)
+				a[j] += line[j];
+		for (size_t j = 0; j < k; j++)
+			st[j] += a[j];
 		return;
 	}
 	const int rounds = 1 << (idx - NADD);
@@ -168,8 +171,12 @@ static void reference(const uint64_t *w, size_t lines, int idx, uint64_t *st)
 		beta *= MUL;
 	}
 	const uint64_t alpha = beta * MUL;
-	for (size_t i = 0; i < lines * WORDS; i++)
-		st[i % WORDS] = alpha * st[i % WORDS] + beta * w[i] + gamma;
+	uint64_t h[WORDS];	/* kept local: through st every step would go to memory */
+	memcpy(h, st, sizeof h);
+	for (const uint64_t *line = w, *end = w + lines * WORDS; line < end; line += WORDS)
+		for (int j = 0; j < WORDS; j++)
+			h[j] = alpha * h[j] + beta * line[j] + gamma;
+	memcpy(st, h, sizeof h);
 }
 
 /* Ops per line of intensity index idx: k adds, or 16 per multiply-add round. */
