@@ -122,11 +122,16 @@ now_ms() {
 
 # wait_for SECONDS COMMAND [ARG]...: run the command every 50 ms until it succeeds; 0 or 1.
 wait_for() {
+	lib_wait_s=$1
 	lib_deadline=$(($(now_ms) + $1 * 1000))
 	shift
 	while :; do
 		"$@" && return 0
-		[ "$(now_ms)" -ge "$lib_deadline" ] && return 1
+		if [ "$(now_ms)" -ge "$lib_deadline" ]; then
+			# in the log: a wait that ran out (a check that failed, or one waiting for nothing)
+			diag "waited ${lib_wait_s} s in vain: $*"
+			return 1
+		fi
 		sleep 0.05
 	done
 }

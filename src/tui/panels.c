@@ -212,11 +212,14 @@ static void panel_conditions(struct dash *d)
 	int64_t pages = dfs == WTG_DF_READY ? (int64_t)((s->df.size + (uint64_t)page - 1) / (uint64_t)page) : 0;
 	if (v->resident >= 0 && pages > 0 && pw - x >= 12) {
 		double pct = 100.0 * (double)v->resident / (double)pages;
-		x += 2 + tui_put(w, 3, x + 2, pw - x - 1, key, "[c]");
 		bool asked = v->cold_asked || (d->pending.bits & WTG_COND_COLD);
+		int gap = asked && !wide ? 1 : 2;	/* 80 columns: room for "0% pending" */
+		x += gap + tui_put(w, 3, x + gap, pw - x - 1, key, "[c]");
 		if (wide)
 			snprintf(line, sizeof line, " cached %.0f%%%s", pct, asked ? ", cold pending" : "");
-		else if (asked)	/* an 80-column screen's panel: the request, the share after it */
+		else if (asked && snprintf(line, sizeof line, " %.0f%% pending", pct) <= pw - x + 1)
+			;	/* the share c left and the request */
+		else if (asked)
 			snprintf(line, sizeof line, " pending");
 		else
 			snprintf(line, sizeof line, " %.0f%%", pct);

@@ -7,7 +7,7 @@ dash_init
 # passes: one row, the quickest experiment that reads the data file; 16M: a quarter of --quick's file
 dash_ready --size=16M
 tm_keys Space
-tm_wait "paused: nothing starts until space" 5
+tm_wait "paused: " 5	# "nothing starts", or the first tab stopped
 goto "$(index_of passes)"
 tm_keys b
 tm_wait "[b] burners on" 5

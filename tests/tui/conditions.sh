@@ -32,7 +32,7 @@ check "c evicts the data file and says how many pages stay" \
 	wait_for 5 tm_match "evicted( the data file)?: [0-9,?]+ (→|->) [0-9,?]+ pages"
 check "... and bytewise, which reads it back, says it will not be cold" tm_shows "not cold: its calibration"
 check "the conditions panel shows the cold request pending (no run has taken it)" \
-	wait_for 3 tm_match "\[c\] (cached [0-9]+%, cold )?pending"
+	wait_for 3 tm_match "\[c\] (cached [0-9]+%, cold |[0-9]+% )?pending"
 # the background policy again, then the run goes on: its next batch applies it
 tm_keys p
 check "p asks for the background policy again: pending" tm_wait "[p] policy background pending" 5

@@ -54,7 +54,7 @@ assert any(n.startswith("warm-up: one unreported") for n in e["earlier_runs"][0]
 		check "$size: c on valley says the next run measures it cold" \
 			wait_for 5 tm_flat_match "evicted the data file: .* r measures it cold"
 		check "$size: ... the conditions panel shows the cold request pending" \
-			wait_for 3 tm_match "\[c\] (cached [0-9]+%, cold )?pending"
+			wait_for 3 tm_match "\[c\] (cached [0-9]+%, cold |[0-9]+% )?pending"
 	fi
 	tm_keys r
 	check "$size: valley rerun ends" ran valley

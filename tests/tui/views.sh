@@ -82,7 +82,7 @@ check_eq "exit status 0" "$(status)" 0
 # (16M: mmap and threads go by the data file's size; no view is about the size)
 dash_ready --size=16M
 tm_keys Space
-tm_wait "paused: nothing starts until space" 5
+tm_wait "paused: " 5	# "nothing starts", or the first tab stopped
 while read -r i name view; do
 	case " $(echo $LIVE) " in *" $name "*) ;; *) continue ;; esac
 	goto "$i"
