@@ -23,14 +23,15 @@ rerun_keeps() {
 	tm_keys r
 	# a short run (mmap: a third of a second) may be over before a look sees it running
 	wait_for 10 tm_match "$1 · .*(running|done in)" || return 1
-	lib_end=$(($(now_ms) + 180000))
+	lib_looks=0	# a look every 50 ms or more: 3,600 of them are 3 minutes at least
 	while ! tm_match "$1 · .*done in"; do
 		if no_result; then
 			tm_dump "$1 rerun"
 			return 1
 		fi
-		[ "$(now_ms)" -ge "$lib_end" ] && return 1
-		sleep 0.02
+		lib_looks=$((lib_looks + 1))
+		[ "$lib_looks" -ge 3600 ] && return 1
+		sleep 0.05
 	done
 	return 0
 }
