@@ -80,6 +80,22 @@ unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes)
 	return m;
 }
 
+void wtg_map_release(unsigned char *m, uint64_t bytes)
+{
+	madvise(m, bytes, MADV_DONTNEED);	/* a shared file mapping: the pages stay cached, unmapped */
+}
+
+int wtg_map_refault(struct wtg_ctx *ctx, unsigned char *m, uint64_t bytes)
+{
+	struct touch_job j = { .p = m, .bytes = bytes, .page = (uint64_t)wtg_page_size() };
+	if (wtg_guard_call(touch_pages, &j) < 0) {
+		wtg_table_fail(ctx->t, "%s", WTG_GUARD_SHRANK);
+		return WTG_ERR;
+	}
+	wtg_sink += j.touch;
+	return WTG_OK;
+}
+
 void wtg_test_shrink(struct wtg_ctx *ctx)
 {
 	static atomic_bool done;

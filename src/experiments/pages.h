@@ -27,4 +27,10 @@ void wtg_test_shrink(struct wtg_ctx *ctx);
  * Read it under the SIGBUS guard (wtg_crew_sum, wtg_guard_call): the file may shrink meanwhile. */
 unsigned char *wtg_map_prefaulted(struct wtg_ctx *ctx, uint64_t bytes);
 
+/* While other experiments of an interleaved run measure: a prefaulted mapping lets its pages go
+ * (MADV_DONTNEED; a mapped page is one posix_fadvise cannot evict, so pagecache's and uncached's cold
+ * passes would not be cold), then faults them all back (guarded; WTG_ERR after wtg_table_fail()). */
+void wtg_map_release(unsigned char *m, uint64_t bytes);
+int wtg_map_refault(struct wtg_ctx *ctx, unsigned char *m, uint64_t bytes);
+
 #endif

@@ -204,9 +204,18 @@ static int replica_ended(struct rounds_run *rr, struct wtg_rounds *out, int r)
 	if (r + 1 >= out->rounds || wtg_rounds_replica(r, out->rounds) == wtg_rounds_replica(r + 1, out->rounds))
 		return WTG_OK;
 	int j = wtg_rounds_replica(r + 1, out->rounds);
+	const struct wtg_rounds_spec *sp = rr->spec;
+	bool away = sp->away && rr->ctx->relay;
+	if (away)
+		sp->away(sp->arg, false);
 	bool others = wtg_ctx_interleave(rr->ctx);
 	if (j < WTG_ROUNDS_REPLICAS)
 		out->replica_start_s[j] = wtg_ctx_run_offset_s(rr->ctx);
+	if (away) {
+		int rc = sp->away(sp->arg, true);
+		if (rc != WTG_OK)
+			return rc;
+	}
 	if (!others)
 		return WTG_OK;
 	out->interleaved++;

@@ -97,6 +97,10 @@ struct wtg_rounds_spec {
 	/* Optional: a key changed the conditions and the engine drops every sample so far to start the
 	 * rounds again; forget what the samples added up (running totals). */
 	void (*restart)(void *arg);
+	/* Optional, in an interleaved run: called with back false before the other experiments take
+	 * their turn (let go of what would change theirs: a mapping of the data file), with back true
+	 * when the turn is back, before the warm-up again; non-WTG_OK ends the run. */
+	int (*away)(void *arg, bool back);
 	/* Progress: the engine's samples are steps first_step .. of nsteps (0: its own count, from 0). */
 	int first_step, nsteps;
 };

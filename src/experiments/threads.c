@@ -183,8 +183,9 @@ struct variant {
 
 /* What the samples share, and what they found. */
 struct sweep {
+	struct wtg_ctx *ctx;
 	const struct wtg_topology *topo;
-	const unsigned char *map;	/* the data file's mapping */
+	unsigned char *map;		/* the data file's mapping */
 	unsigned char *numa;		/* its anonymous copy bound per row (several nodes), or NULL */
 	uint64_t span;
 	int reps;
@@ -644,9 +645,22 @@ static int reps_for(const struct wtg_options *o, uint64_t span)
 	return reps < 1 ? 1 : reps;
 }
 
+/* An interleaved run's other turns: the mapping lets its pages go (pagecache and uncached evict the
+ * file), and faults them back before the warm-up again. */
+static int away(void *arg, bool back)
+{
+	struct sweep *sw = arg;
+	if (!back) {
+		wtg_map_release(sw->map, sw->span);
+		return WTG_OK;
+	}
+	return wtg_map_refault(sw->ctx, sw->map, sw->span);
+}
+
 static int threads_run(struct wtg_ctx *ctx)
 {
-	struct sweep sw = { .topo = wtg_topology_this(), .consistent = true, .limit_ms = ctx->opt->time_limit_ms };
+	struct sweep sw = { .ctx = ctx, .topo = wtg_topology_this(), .consistent = true,
+			    .limit_ms = ctx->opt->time_limit_ms };
 	sw.ncpu = sw.topo->cpus_online;
 	read_allowed(&sw);
 	const int maxn = max_threads(ctx->opt, sw.topo);
@@ -670,7 +684,7 @@ static int threads_run(struct wtg_ctx *ctx)
 	sw.numa = numa_copy(&sw);
 	struct wtg_rounds_spec spec = { .nvariants = sw.nvar, .rounds = WTG_ROUNDS_MIN, .warmup = 1, .unit = "GB/s",
 					.sample = sample, .row = row_of, .arg = &sw, .label = label_of,
-					.first_step = 1, .nsteps = nsteps };
+					.away = away, .first_step = 1, .nsteps = nsteps };
 	struct wtg_rounds r;
 	int rc = wtg_ctx_cancelled(ctx) ? WTG_CANCELLED : wtg_rounds_run(ctx, &spec, &r);
 	munmap(map, sw.span);

@@ -95,8 +95,9 @@ def check_wss(name, doc, p):
 # row (the plan's columns taken from it), and every planned row is made; rows a run derives from the
 # measured ones (faultbase's differences, compare's summary) are not planned
 CROSS = "clock,syscall,zerofill,faultbase,pagecache,threads"
-status, real, err = run_json(CROSS)
-status_p, plan, err_p = dry("--run=" + CROSS, "--quick", "--format=json")
+# (16M: pagecache and threads go by the data file's size, and the plan must follow it too)
+status, real, err = run_json(CROSS, "--size=16M")
+status_p, plan, err_p = dry("--run=" + CROSS, "--quick", "--size=16M", "--format=json")
 check(status == 0 and real and status_p == 0 and plan, "a --quick run and its plan: %s %s" % (err, err_p))
 for name in CROSS.split(","):
     made = rows(experiment(real, name)) if real else []

@@ -91,6 +91,10 @@ if check(doc is not None, "roofline JSON parses"):
     l1 = [c["size_bytes"] for c in doc["machine"].get("caches", []) if c.get("level") == 1 and c.get("type") != "Instruction"]
     e = experiment(doc, "roofline")
     check_roofline(e, "", l1[0] if l1 else None)
+    check(e is not None and "policy" not in [c["name"] for c in e["columns"]],
+          "roofline: no policy column of its own (the background policy is a condition, cond_policy)")
+    check(e is not None and all(r["cond_policy"] == "normal" for r in rows(e)),
+          "roofline: every row carries the run's policy, normal")
     types = doc["machine"]["topology"]["core_types"]
     if e and len(types) == 1:
         check(all(r["core_type"] == types[0]["type"] for r in rows(e)),

@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 TOP_BUILDDIR = os.environ.get("top_builddir") or os.path.abspath(
     os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -189,7 +190,11 @@ def run(*args, timeout=300, env=None, time_limit=PATIENT_S):
     if (time_limit is not None and any(a.startswith("--run=") for a in args)
             and not any(a.startswith("--time-limit") for a in args)):
         args.append("--time-limit=%d" % time_limit)
+    t0 = time.monotonic()
     p = subprocess.run([WTG] + args, capture_output=True, text=True, timeout=timeout, env=e)
+    if os.environ.get("WTG_TEST_TIMES"):  # which runs a test's time goes to: seconds, then the options
+        with open(os.environ["WTG_TEST_TIMES"], "a") as f:
+            f.write("%.2f %s %s\n" % (time.monotonic() - t0, os.path.basename(sys.argv[0]), " ".join(args)))
     return p.returncode, p.stdout, p.stderr
 
 
