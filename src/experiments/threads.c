@@ -32,6 +32,7 @@
 #define SPAN_CAP (1ull << 30) /* the sweep maps at most this much of a large --file */
 #define TARGET_BYTES 512000000ull /* bytes each sample moves, in whole repetitions */
 #define TARGET_BYTES_QUICK 128000000ull
+#define MIN_SAMPLE_MS 5.0	/* a sample shorter than this at the sizing warm-up's rate gets more reps */
 #define STACK_SIZE (256u << 10)
 #define MPOL_BIND_ 2
 #define MPOL_INTERLEAVE_ 3
@@ -179,6 +180,7 @@ struct variant {
 	int64_t sum;			/* the last sample's total */
 	bool pinned;			/* every thread of every sample pinned */
 	int base;			/* the variant with one thread of the same group, -1: none */
+	int reps;			/* repetitions of the span per sample: enough for MIN_SAMPLE_MS */
 };
 
 /* What the samples share, and what they found. */
@@ -277,7 +279,8 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	struct member *mb = NULL;
 	if (sw->numa)
 		bind_for(sw, var);
-	int o = one_row(ctx, sw->numa ? sw->numa : sw->map, sw->span, n, sw->reps, var->cpus, &sw->allowed, sw->limit_ms, &mb);
+	int o = one_row(ctx, sw->numa ? sw->numa : sw->map, sw->span, n, var->reps, var->cpus, &sw->allowed, sw->limit_ms,
+			&mb);
 	if (o == ROW_STARVED) {
 		sw->starved = v + 1;
 		return WTG_CANCELLED;
@@ -288,7 +291,7 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	out->res = mb[0].res;
 	for (int i = 0; i < n; i++) {
 		total += mb[i].sum;
-		sw->consistent &= mb[i].consistent && mb[i].reps_done == sw->reps;
+		sw->consistent &= mb[i].consistent && mb[i].reps_done == var->reps;
 		t0 = mb[i].t0 < t0 ? mb[i].t0 : t0;
 		t1 = mb[i].t1 > t1 ? mb[i].t1 : t1;
 		if (i > 0)
@@ -303,8 +306,14 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 		wtg_check_sum(ctx, var->label, total, sw->known);
 		return WTG_ERR;
 	}
-	double bytes = (double)sw->span * (double)sw->reps;
+	double bytes = (double)sw->span * (double)var->reps;
 	out->figure = out->res.wall_ms > 0 ? bytes / (out->res.wall_ms * 1e6) : 0;
+	/* the sizing warm-up: a sample that would span less than half again MIN_SAMPLE_MS repeats the
+	 * span more times (the timed samples ran up to 1.4x the sizing one's rate here) */
+	if (round == WTG_ROUND_WARMUP && out->res.wall_ms > 0 && out->res.wall_ms < 1.5 * MIN_SAMPLE_MS) {
+		double more = ceil((double)var->reps * MIN_SAMPLE_MS * 1.5 / out->res.wall_ms);
+		var->reps = more > 64.0 * var->reps ? 64 * var->reps : (int)more;
+	}
 	return WTG_OK;
 }
 
@@ -362,7 +371,7 @@ static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds
 	struct variant *var = &sw->var[v];
 	const int n = var->plan.threads;
 	const double gbps = res->s.median;
-	const uint64_t bytes = sw->span * (uint64_t)sw->reps;
+	const uint64_t bytes = sw->span * (uint64_t)var->reps;
 	sw->gbps[v] = gbps;
 	keep_samples(sw, v, res);
 	const double g1 = var->base >= 0 ? sw->gbps[var->base] : 0;
@@ -380,7 +389,7 @@ static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds
 		isfinite(slo) ? WTG_REAL(slo) : WTG_NA,
 		isfinite(shi) ? WTG_REAL(shi) : WTG_NA,
 		g1 > 0 ? WTG_REAL(g1 * (n < sw->ncpu ? n : sw->ncpu)) : WTG_NA,
-		WTG_INT(sw->reps),
+		WTG_INT(var->reps),
 		WTG_INT(bytes),
 		WTG_INT(n > sw->ncpu),
 	};
@@ -496,10 +505,11 @@ static void notes(struct wtg_ctx *ctx, const struct sweep *sw, const struct wtg_
 				       : "; --threads=N goes beyond them");
 	wtg_rounds_note(ctx, r, 1);
 	wtg_table_note(ctx->t,
-		       "per sample: N contiguous ranges differing by at most one byte, each summed %d times "
-		       "(%s); ms from the first start to the last finish; the total was checked against "
-		       "the known sum in all %llu samples (sum: the last one's)",
-		       sw->reps, wtg_sum_simd_name(), (unsigned long long)sw->checked);
+		       "per sample: N contiguous ranges differing by at most one byte, each summed reps times "
+		       "(%s; at least %d, more where the sizing warm-up's sample spanned under %.0f ms); ms "
+		       "from the first start to the last finish; the total was checked against the known sum "
+		       "in all %llu samples (sum: the last one's)",
+		       wtg_sum_simd_name(), sw->reps, MIN_SAMPLE_MS, (unsigned long long)sw->checked);
 	wtg_table_note(ctx->t, "ideal_gbps = min(N, %d CPUs) x the one-thread median of the same placement and "
 			       "memory: threads beyond the CPUs share them, so they cannot add bandwidth",
 		       sw->ncpu);
@@ -673,6 +683,8 @@ static int threads_run(struct wtg_ctx *ctx)
 		wtg_table_fail(ctx->t, "out of memory for %d threads", maxn);
 		return WTG_ERR;
 	}
+	for (int v = 0; v < sw.nvar; v++)
+		sw.var[v].reps = sw.reps;
 	const int nsteps = 1 + wtg_rounds_steps(sw.nvar, WTG_ROUNDS_MIN, 1);
 	wtg_ctx_progress(ctx, 0, nsteps, "prefaulting the mapping");
 	unsigned char *map = wtg_map_prefaulted(ctx, sw.span);
@@ -693,8 +705,8 @@ static int threads_run(struct wtg_ctx *ctx)
 	} else if (rc == WTG_OK) {
 		row_checks(ctx, &sw, &r);
 		wtg_table_check(ctx->t, "repeats", sw.consistent,
-				"every thread's range gave the same sum in each of its %d repetitions, in every "
-				"sample",
+				"every thread's range gave the same sum in each of its repetitions (at least %d), in "
+				"every sample",
 				sw.reps);
 		notes(ctx, &sw, &r, maxn);
 		wtg_rounds_free(&r);
@@ -711,11 +723,10 @@ static int threads_run(struct wtg_ctx *ctx)
  * against the rows on the two-CPU reference machine (2 counts x 2 placements). */
 static void threads_plan(struct wtg_plan *p)
 {
+	/* no bytes: a row's repetitions are set by its sizing warm-up (enough to span MIN_SAMPLE_MS) */
 	static const char *const names[] = { "threads", "placement", "memory", "cpus", "nodes", "memory_nodes",
-					      "bytes", "oversubscribed" };
+					      "oversubscribed" };
 	struct sweep sw = { .topo = p->topo, .ncpu = p->topo->cpus_online };
-	const uint64_t span = wtg_span_of(p->file_size, SPAN_CAP);
-	const uint64_t bytes = span * (uint64_t)reps_for(p->opt, span);
 	if (plan_variants(&sw, max_threads(p->opt, p->topo)) < 0)
 		p->failed = true;
 	wtg_plan_columns(p, names, (int)WTG_ARRAY_LEN(names));
@@ -724,8 +735,7 @@ static void threads_plan(struct wtg_plan *p)
 		const struct wtg_value row[] = {
 			WTG_INT(var->plan.threads), WTG_TEXT(wtg_placement_name(var->plan.placement)),
 			WTG_TEXT(wtg_memory_name(var->plan.memory)), WTG_TEXT(var->cpu_list),
-			WTG_TEXT(var->node_list), WTG_TEXT(var->mem_list), WTG_INT(bytes),
-			WTG_INT(var->plan.threads > sw.ncpu),
+			WTG_TEXT(var->node_list), WTG_TEXT(var->mem_list), WTG_INT(var->plan.threads > sw.ncpu),
 		};
 		wtg_plan_row(p, row);
 	}
