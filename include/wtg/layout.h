@@ -207,6 +207,7 @@ void wtg_lay_hist_figures(char *buf, size_t len, const struct wtg_table *t, cons
 struct wtg_lay_grid {
 	int ncases, first;		/* rows first .. first + ncases - 1 */
 	char head[WTG_LAY_MAX_CASES][64];
+	bool busy[WTG_LAY_MAX_CASES];	/* some of its samples waited for a CPU (contended > 0) */
 	int nm;
 	char name[WTG_LAY_MAX_METRICS][48];
 	char unit[WTG_LAY_MAX_METRICS][16];

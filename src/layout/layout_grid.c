@@ -104,7 +104,9 @@ void wtg_lay_grid_build(struct wtg_lay_grid *g, const struct wtg_table *t)
 	/* without a text label, the repetition counter the experiment declares names the cases */
 	const char *counter = t->exp ? t->exp->counters.counter : NULL;
 	int rc = counter ? wtg_table_col(t, counter) : -1;
+	const int bc = wtg_table_col(t, "contended");
 	for (int k = 0; k < g->ncases; k++) {
+		g->busy[k] = bc >= 0 && wtg_table_num(t, g->first + k, bc) > 0;
 		if (labels)
 			wtg_lay_row_label(g->head[k], sizeof g->head[k], t, g->first + k, NULL, 0);
 		else if (rc >= 0)
@@ -215,6 +217,7 @@ static void merge_column(struct wtg_lay_grid *out, const struct wtg_lay_grid *q,
 {
 	int c = out->ncases++;
 	wtg_strlcpy(out->head[c], head, sizeof out->head[c]);
+	out->busy[c] = k >= 0 && q->busy[k];
 	for (int m = 0; m < out->nm; m++) {
 		int qm = k >= 0 ? metric_of(q, out->name[m]) : -1;
 		wtg_strlcpy(out->cell[m][c], qm >= 0 ? q->cell[qm][k] : "n/a", WTG_LAY_CELL);

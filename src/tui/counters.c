@@ -11,6 +11,19 @@
 
 #include "tui_internal.h"
 
+/* Under a grid whose cases are columns: which of them had samples that waited for a CPU. */
+static void busy_line(const struct tui_view *v, const struct wtg_lay_grid *g, int y, int end)
+{
+	char line[512];
+	int o = 0;
+	for (int k = 0; k < g->ncases && o < (int)sizeof line; k++)
+		if (g->busy[k])
+			o += snprintf(line + o, sizeof line - (size_t)o, "%s%s", o ? ", " : "", g->head[k]);
+	if (o > 0 && y < end)
+		tui_printf(v->w, y, v->x, v->wd, tui_attr(v->look, TR_WARN), "%s: samples of %s waited for a CPU",
+			   TUI_BUSY_TAG, line);
+}
+
 /* Side by side: metric names, then one right-aligned column per case with a two-line header.
  * Returns false when it does not fit. */
 static bool draw_side_by_side(const struct tui_view *v, const struct wtg_lay_grid *g, int rows)
@@ -83,6 +96,8 @@ static bool draw_side_by_side(const struct tui_view *v, const struct wtg_lay_gri
 	if (more)
 		tui_printf(w, y, v->x, v->wd, tui_attr(l, TR_DIM), "%s %d more (s saves every column)",
 			   l->g->ellipsis, more);
+	else
+		busy_line(v, g, y, v->y + rows);
 	return true;
 }
 
@@ -92,14 +107,19 @@ static void draw_table(const struct tui_view *v, const struct wtg_lay_grid *g, i
 	const struct tui_look *l = v->look;
 	WINDOW *w = v->w;
 	int lw = 4;
+	bool busy = false;
 	for (int k = 0; k < g->ncases; k++) {
-		int x = tui_width(g->head[k]) + 2;
+		int x = tui_width(g->head[k]) + 2 + (g->busy[k] ? 1 + (int)strlen(TUI_BUSY_TAG) : 0);
 		lw = x > lw ? x : lw;
+		busy = busy || g->busy[k];
 	}
 	if (lw > v->wd / 3)
 		lw = v->wd / 3;
 	int x = v->x + lw;
 	int shown = g->ncases < rows - 2 ? g->ncases : rows - 2;
+	if (busy && shown < rows - 2)	/* a line under the rows says what the tag means */
+		tui_printf(w, v->y + 2 + shown, v->x, v->wd, tui_attr(l, TR_WARN), "%s: samples waited for a CPU",
+			   TUI_BUSY_TAG);
 	if (shown < 1)
 		return;
 	int from = g->ncases - shown;
@@ -122,8 +142,12 @@ static void draw_table(const struct tui_view *v, const struct wtg_lay_grid *g, i
 				A_BOLD | (g->derived[m] ? tui_attr(l, TR_TITLE) : 0), g->bare[m][k]);
 		x += cw;
 	}
-	for (int k = from; k < g->ncases; k++)
-		tui_put_clip(w, v->y + 2 + k - from, v->x, lw - 1, tui_attr(l, TR_TITLE), l, g->head[k]);
+	for (int k = from; k < g->ncases; k++) {
+		int tag = g->busy[k] ? 1 + (int)strlen(TUI_BUSY_TAG) : 0;
+		int used = tui_put_clip(w, v->y + 2 + k - from, v->x, lw - 1 - tag, tui_attr(l, TR_TITLE), l, g->head[k]);
+		if (tag)
+			tui_put(w, v->y + 2 + k - from, v->x + used + 1, tag, tui_attr(l, TR_WARN), TUI_BUSY_TAG);
+	}
 }
 
 void tui_counters_draw(const struct tui_view *v)
