@@ -29,6 +29,8 @@
 #define PC_SPAN_QUICK (16ull << 20)
 #define PC_EVICTED_FRACTION 0.10	/* eviction "worked" when at most this share stays resident */
 #define PC_NVAR 4			/* cold read, warm read, cold mmap, warm mmap */
+#define PC_MIN_SAMPLE_MS 5.0		/* a warm sample repeats its pass until it spans this (and half again) */
+#define PC_MAX_REPS 64
 
 enum pc_method { PC_READ = 0, PC_MMAP = 1 };
 
@@ -46,6 +48,7 @@ struct pc_state {
 	double minflt[PC_NVAR][WTG_ROUNDS_MIN], majflt[PC_NVAR][WTG_ROUNDS_MIN];
 	int nflt[PC_NVAR];
 	double median_ms[PC_NVAR];
+	int reps[PC_NVAR];	/* passes per sample: 1 cold; warm, as many as span PC_MIN_SAMPLE_MS */
 };
 
 static bool is_cold(int v)
@@ -66,37 +69,55 @@ static void label(const void *arg, int v, char *buf, size_t len)
 
 /* Sum the span with buffered reads, in 8 MiB segments so a cold pass notices cancel within tens of
  * ms. Returns 0, 1 (cancelled) or -1 (failed). */
-static int pc_read_pass(struct pc_state *st, struct wtg_probe_result *pr, int64_t *sum)
+static int pc_read_pass(struct pc_state *st, int reps, struct wtg_probe_result *pr, int64_t *sum)
 {
 	int fd = open(st->ctx->df->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	int64_t bytes, calls;
+	int64_t bytes = 0, calls;
+	int rc = 0;
+	*sum = 0;
 	struct wtg_probe pb;
 	wtg_probe_begin(&pb);
-	int rc = wtg_read_sum_long(st->ctx, fd, st->buf, PC_BUF, st->span, sum, &bytes, &calls);
+	for (int k = 0; k < reps && rc == 0; k++) {
+		int64_t one = 0;
+		if (k > 0 && lseek(fd, 0, SEEK_SET) != 0)
+			rc = -1;
+		else
+			rc = wtg_read_sum_long(st->ctx, fd, st->buf, PC_BUF, st->span, &one, &bytes, &calls);
+		if (rc == 0 && (uint64_t)bytes != st->span)
+			rc = -1;
+		*sum += one;
+	}
 	wtg_probe_end(&pb, pr);
 	close(fd);
-	return rc == 0 && (uint64_t)bytes != st->span ? -1 : rc;
+	return rc;
 }
 
 /* Map the span and sum it; the mapping is made and removed inside the probe. Returns 0, 1 (cancelled),
  * -1 (open or mmap failed) or -2 (the file shrank under the mapping: the table has failed). */
-static int pc_mmap_pass(struct pc_state *st, struct wtg_probe_result *pr, int64_t *sum)
+static int pc_mmap_pass(struct pc_state *st, int reps, struct wtg_probe_result *pr, int64_t *sum)
 {
 	const struct wtg_datafile *df = st->ctx->df;
 	int fd = open(df->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	struct wtg_probe pb;
-	int rc = -1;
+	int rc = 0;
+	*sum = 0;
 	wtg_probe_begin(&pb);
-	unsigned char *p = mmap(NULL, st->span, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (p != MAP_FAILED) {
-		rc = wtg_sum_mapped(st->ctx, p, st->span, sum);
+	for (int k = 0; k < reps && rc == 0; k++) {
+		int64_t one = 0;
+		unsigned char *p = mmap(NULL, st->span, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			rc = -1;
+			break;
+		}
+		rc = wtg_sum_mapped(st->ctx, p, st->span, &one);
 		if (rc < 0)
 			rc = -2;
 		munmap(p, st->span);
+		*sum += one;
 	}
 	wtg_probe_end(&pb, pr);
 	close(fd);
@@ -119,7 +140,9 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	if (is_cold(v) && before > st->most_left)
 		st->most_left = before;
 	int64_t sum = 0;
-	int rc = method_of(v) == PC_READ ? pc_read_pass(st, &out->res, &sum) : pc_mmap_pass(st, &out->res, &sum);
+	const int reps = st->reps[v];
+	int rc = method_of(v) == PC_READ ? pc_read_pass(st, reps, &out->res, &sum)
+					 : pc_mmap_pass(st, reps, &out->res, &sum);
 	if (rc == 1)
 		return WTG_CANCELLED;
 	if (rc == -2)
@@ -130,12 +153,19 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	}
 	st->res_before[v] = before;
 	st->res_after[v] = wtg_datafile_resident_pages(ctx->df);
-	if (round >= 0 && st->nflt[v] < WTG_ROUNDS_MIN) {
-		st->minflt[v][st->nflt[v]] = (double)out->res.minflt;
-		st->majflt[v][st->nflt[v]++] = (double)out->res.majflt;
+	if (round >= 0 && st->nflt[v] < WTG_ROUNDS_MIN) {	/* faults per pass */
+		st->minflt[v][st->nflt[v]] = (double)out->res.minflt / reps;
+		st->majflt[v][st->nflt[v]++] = (double)out->res.majflt / reps;
 	}
-	out->figure = out->res.wall_ms > 0 ? (double)st->span / (out->res.wall_ms * 1e6) : 0;
-	return wtg_check_sum_quiet(ctx, what, sum, st->known) ? WTG_OK : WTG_ERR;
+	out->figure = out->res.wall_ms > 0 ? (double)st->span * reps / (out->res.wall_ms * 1e6) : 0;
+	/* the sizing warm-up: a warm sample that would span less than half again PC_MIN_SAMPLE_MS
+	 * repeats its pass more times (a cold pass cannot be repeated cold: it is one pass) */
+	if (round == WTG_ROUND_WARMUP && !is_cold(v) && out->res.wall_ms > 0 &&
+	    out->res.wall_ms < 1.5 * PC_MIN_SAMPLE_MS) {
+		double more = ceil(reps * 1.5 * PC_MIN_SAMPLE_MS / out->res.wall_ms);
+		st->reps[v] = more > PC_MAX_REPS ? PC_MAX_REPS : (int)more;
+	}
+	return wtg_check_sum_quiet(ctx, what, sum, st->known * reps) ? WTG_OK : WTG_ERR;
 }
 
 /* The rounds start again (a key changed the conditions): the dropped samples' fault counts go too. */
@@ -199,9 +229,11 @@ static void add_notes(struct pc_state *st, const struct wtg_rounds *r)
 		       st->median_ms[0] / st->median_ms[1], st->median_ms[2] / st->median_ms[3]);
 	wtg_table_note(ctx->t,
 		       "a sample sums the first %s of the file; a cold sample first evicts the whole file "
-		       "(outside the timing); minflt, majflt: medians over the samples; resident_before, "
-		       "resident_after: pages of %lld (%ld B each) around the latest sample",
-		       span, (long long)st->pages, wtg_page_size());
+		       "(outside the timing); a warm sample repeats the pass as often as its sizing warm-up "
+		       "says it needs to span %.0f ms (here %d with read, %d with mmap; ms per pass); minflt, "
+		       "majflt: medians over the samples, per pass; resident_before, resident_after: pages of "
+		       "%lld (%ld B each) around the latest sample",
+		       span, PC_MIN_SAMPLE_MS, st->reps[1], st->reps[3], (long long)st->pages, wtg_page_size());
 	wtg_rounds_note(ctx, r, 1);
 	bool worked = st->most_left >= 0 && (double)st->most_left <= PC_EVICTED_FRACTION * (double)st->pages;
 	if (worked)
@@ -247,6 +279,8 @@ static int pagecache_run(struct wtg_ctx *ctx)
 		return WTG_ERR;
 	}
 	st->ctx = ctx;
+	for (int v = 0; v < PC_NVAR; v++)
+		st->reps[v] = 1;
 	st->span = pc_span(ctx->opt, df->size);
 	st->known = wtg_datafile_prefix_sum(df, st->span);
 	st->pages = wtg_pages_of(df->size, wtg_page_size());
