@@ -182,9 +182,8 @@ static void progress_begin(struct progress *p, struct wtg_session *s, const stru
 static double current_left_s(const struct progress *p, const struct wtg_run_status *cur, int64_t now)
 {
 	double in = cur->started_ns > 0 ? (double)(now - cur->started_ns) / 1e9 : 0;
-	if (cur->work_total > 0 && cur->work_done > 0 && cur->work_ns > 0) {
-		struct wtg_run_progress pr = { .work_done = cur->work_done, .work_total = cur->work_total,
-					   .work_elapsed_ns = now - cur->work_ns };
+	if (cur->work_total > 0) {
+		struct wtg_run_progress pr = { .work_done = cur->work_done, .work_total = cur->work_total };
 		double frac;
 		return wtg_progress_left_ns(&pr, &frac) / 1e9;
 	}

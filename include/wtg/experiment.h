@@ -289,8 +289,9 @@ double wtg_ctx_run_offset_s(const struct wtg_ctx *ctx);
 bool wtg_ctx_cancelled(struct wtg_ctx *ctx);
 /* Progress for the bar: step of nsteps, label such as "bufsize 256K". Beats the heartbeat. */
 void wtg_ctx_progress(struct wtg_ctx *ctx, int step, int nsteps, const char *label);
-/* The work done of the whole run's, in one unit (expected ns, bytes, calls): the time left then
- * comes from each remaining step's cost, not the step count (wtg_table_work). */
+/* The work done of the whole run's in ns, total being done plus the expected ns of the steps still to
+ * run: the time left is total - done, each remaining step by its cost, not the step count
+ * (wtg_table_work). */
 void wtg_ctx_work(struct wtg_ctx *ctx, double done, double total);
 
 /* The ordered registry (src/experiments/experiments.c). */

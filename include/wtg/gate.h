@@ -42,10 +42,11 @@ struct wtg_gate_pair {
 	char why[96];			/* APART: what differs between the runs' work ("wss 64M vs 16M") */
 };
 /* Read h's figure from base and now and compare them (threshold as for wtg_verdict_of). Runs whose
- * work differs (the headline's work_col) are APART, never a ratio. max_boot > 0: a side with more
- * raw samples than that takes the CIs' combination instead of the bootstrap (a screen stays live). */
+ * work differs (the headline's work_col) are APART, never a ratio. Every sample a side holds goes
+ * into the bootstrap (no cap): the dashboard and the headless report read the same samples alike.
+ * Without samples on both sides, the two CIs combine (wtg_ratio_ci). */
 void wtg_gate_pair(const struct wtg_headline *h, const struct wtg_table *base, const struct wtg_table *now,
-		   uint64_t seed, double threshold, size_t max_boot, struct wtg_gate_pair *out);
+		   uint64_t seed, double threshold, struct wtg_gate_pair *out);
 
 /* Lines naming what differs between the first run and run r that changes what figures mean
  * (machine, options, conditions); one "wtg: warning: ..." line per run on f. Returns how many. */

@@ -113,8 +113,8 @@ struct wtg_table {
 	char sofar[96];
 	int64_t started_ns, finished_ns;
 	int64_t expected_ns;		/* estimate of the whole run, 0 if unknown */
-	/* the work a run reports as it goes (wtg_table_work): done of total in one unit of its choosing
-	 * (expected ns, bytes, calls), since work_ns; total 0: it reports none */
+	/* the work a run reports as it goes (wtg_table_work): done of total in ns, the total being done
+	 * and the expected ns of the rest; since work_ns; total 0: it reports none */
 	double work_done, work_total;
 	int64_t work_ns;
 	bool cold;			/* measured cold: c emptied the page cache of the data file for it */
@@ -162,8 +162,10 @@ void wtg_table_add_xmark(struct wtg_table *t, double x, const char *label);
 void wtg_table_progress(struct wtg_table *t, int step, int nsteps, const char *label);
 /* The figure so far (printf-style; "" clears it), shown until the first row. */
 void wtg_table_sofar(struct wtg_table *t, const char *fmt, ...) WTG_PRINTF(2, 3);
-/* The run's work so far: done of total in one unit (a step's cost: expected ns, bytes, calls). The
- * first call (done 0) starts the clock the rate is measured by. */
+/* The run's work so far in ns: done (the finished steps' cost, declared or measured) of total (that
+ * plus the expected ns of the steps still to run, declared before they run). The time left is then
+ * total - done from the first call on (done 0), never a rate carried over from steps of another kind;
+ * the first call starts work_ns. */
 void wtg_table_work(struct wtg_table *t, double done, double total);
 
 /* Where a run stands, for its time left. */
@@ -172,11 +174,10 @@ struct wtg_run_progress {
 	int step, nsteps;		/* nsteps 0: none */
 	int64_t expected_ns;		/* the run's own estimate of its whole time, 0: none */
 	double work_done, work_total;	/* wtg_table_work's, total 0: none */
-	int64_t work_elapsed_ns;	/* since the work began */
 };
 /* The time left in ns (-1: unknown yet) and the share done in *frac (0 .. 1; -1: no measure at all).
- * From the work when the run reports it: the remaining work at the rate measured since it began, so
- * steps of unequal cost count by their cost; else the run's own estimate while it holds; else the
+ * From the work when the run reports it: the ns it declares still to come, so steps of unequal cost
+ * count by their cost; else the run's own estimate while it holds; else the
  * elapsed time per step so far. */
 double wtg_progress_left_ns(const struct wtg_run_progress *p, double *frac);
 void wtg_table_set_state(struct wtg_table *t, enum wtg_state s);

@@ -367,16 +367,14 @@ void wtg_table_work(struct wtg_table *t, double done, double total)
 double wtg_progress_left_ns(const struct wtg_run_progress *p, double *frac)
 {
 	double el = (double)p->elapsed_ns;
-	if (p->work_total > 0 && p->work_done > 0 && p->work_elapsed_ns > 0) {
-		double done = p->work_done < p->work_total ? p->work_done : p->work_total;
+	if (p->work_total > 0) {	/* each step's declared cost: no rate carried from one kind to another */
+		double done = p->work_done < 0 ? 0 : p->work_done < p->work_total ? p->work_done : p->work_total;
 		*frac = done / p->work_total;
-		return (double)p->work_elapsed_ns * (p->work_total - done) / done;
+		return p->work_total - done;
 	}
 	bool expected = p->expected_ns > 0 && el < (double)p->expected_ns;
 	if (p->nsteps > 0) {
 		*frac = (double)p->step / p->nsteps;
-		if (p->work_total > 0)
-			return -1;	/* the work began: its rate comes with its first piece */
 		if (expected)
 			return (double)p->expected_ns - el;
 		return *frac > 0 ? el * (1 - *frac) / *frac : -1;

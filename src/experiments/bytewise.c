@@ -261,17 +261,21 @@ static void add_row(struct wtg_ctx *ctx, const struct model *m, const struct out
 	wtg_check_read_calls(ctx, o->name, o->calls, o->bytes, o->bufsize);
 }
 
-/* The run's work in expected ns (the calibration's model), so the time left counts each sample by
- * its cost: a one-byte sample costs thousands of 64 KiB passes. */
+/* The run's work in ns, so the time left counts each sample by its cost (a one-byte sample costs
+ * thousands of 64 KiB passes): what the finished samples took, and the reads still to make at each
+ * variant's expected cost, the calibration's until that variant's own samples measure it. */
 struct work {
-	double a, b;		/* ns per call, ns per byte */
-	double done, total;
+	double ns_call1;	/* expected ns of a one-byte read() */
+	double ns_pass;		/* expected ns of a 64 KiB-read pass over the slice */
+	double done;		/* ns the finished samples took */
+	double calls1;		/* one-byte reads still to make */
+	double passes;		/* 64 KiB passes still to make */
+	double took1, made1;	/* the one-byte samples so far: ns and calls */
 };
 
-/* Expected ns of `calls` reads moving `bytes`. */
-static double work_ns(const struct work *w, double calls, double bytes)
+static void work_report(struct wtg_ctx *ctx, const struct work *w)
 {
-	return w->a * calls + w->b * bytes;
+	wtg_ctx_work(ctx, w->done, w->done + w->calls1 * w->ns_call1 + w->passes * w->ns_pass);
 }
 
 struct var_arg {
@@ -282,6 +286,7 @@ struct var_arg {
 	int passes;		/* 64 KiB: passes of the slice a sample makes (its first warm-up sample sizes
 				 * them; the warm-up windows and the rounds make as many) */
 	bool sized;
+	bool timed;		/* a timed sample has been taken: the warm-up windows are over */
 	bool counted;		/* 64 KiB: the pass read_calls counts has been made */
 	uint64_t tbytes;	/* bytes the timed samples read, all passes */
 	int64_t tcalls, tsum;	/* 1 B: read() calls and sum of the timed pieces (the whole slice) */
@@ -325,20 +330,44 @@ static int one_sample(struct wtg_ctx *ctx, struct var_arg *a, int round, struct 
 	return WTG_OK;
 }
 
-/* A sample's cost done: a piece read one byte per read(), or passes of the slice in 64 KiB reads
- * (the 64 KiB warm-up sizes the passes of the timed samples: their planned cost follows). */
-static void sample_work(struct wtg_ctx *ctx, struct var_arg *a, int round, const struct wtg_read_pass *p)
+/* The 64 KiB passes still to make after a sample of `made`: its warm-up sizes the later samples, the
+ * windows' most and the timed samples planned at that many; the first timed sample drops the windows
+ * not run; a warm-up again after the others' turns was never planned. */
+static void passes_left(struct var_arg *a, int round, int made)
 {
 	struct work *w = a->w;
+	if (round == WTG_ROUND_WARMUP)
+		w->passes = (double)(WTG_ROUNDS_WARM_MAX * WTG_ROUNDS_WARM_WINDOW + WTG_ROUNDS_MIN) * a->passes;
+	else if (round >= 0 && !a->timed)
+		w->passes = (double)WTG_ROUNDS_MIN * a->passes - made;
+	else if (round >= 0 || !a->timed)
+		w->passes = fmax(0, w->passes - made);
+}
+
+/* A sample done (`made` passes, or a piece of p->calls one-byte reads): its time joins the work done,
+ * its reads leave the reads to make (a warm-up again after the others' turns was never planned), and
+ * it measures its variant's cost. */
+static void sample_work(struct wtg_ctx *ctx, struct var_arg *a, int round, const struct wtg_read_pass *p,
+			int made)
+{
+	struct work *w = a->w;
+	double ns = p->res.wall_ms * 1e6;
+	bool planned = round != WTG_ROUND_REWARM || !a->timed;
+	w->done += ns;
 	if (a->o->bufsize == 1) {
-		w->done += work_ns(w, (double)p->calls, (double)p->bytes);
+		w->took1 += ns;
+		w->made1 += (double)p->calls;
+		if (w->made1 > 0)
+			w->ns_call1 = w->took1 / w->made1;
+		if (planned)
+			w->calls1 = fmax(0, w->calls1 - (double)p->calls);
 	} else {
-		double pass = work_ns(w, ceil((double)a->slice / BIG_BUF), (double)a->slice);
-		w->done += pass * (round < 0 ? 1 : a->passes);
-		if (round < 0)
-			w->total += pass * WTG_ROUNDS_MIN * (a->passes - 1);
+		if (made > 0 && ns > 0)
+			w->ns_pass = ns / made;
+		passes_left(a, round, made);
 	}
-	wtg_ctx_work(ctx, w->done, w->total);
+	a->timed |= round >= 0;
+	work_report(ctx, w);
 }
 
 /* One sample of a variant: a piece of the slice one byte per read(), or `passes` fresh 64 KiB-read
@@ -348,7 +377,7 @@ static int var_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct w
 	(void)v;
 	struct var_arg *a = arg;
 	struct wtg_read_pass p;
-	int rc;
+	int rc, made = a->passes;
 	if (a->o->bufsize == 1) {
 		rc = one_sample(ctx, a, round, &p, &out->figure);
 	} else {
@@ -368,7 +397,7 @@ static int var_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct w
 	}
 	if (rc != WTG_OK)
 		return rc;
-	sample_work(ctx, a, round, &p);
+	sample_work(ctx, a, round, &p, made);
 	if (round >= 0)
 		a->tbytes += a->o->bufsize == 1 ? p.bytes : p.bytes * (uint64_t)a->passes;
 	a->o->bytes = a->o->bufsize == 1 ? a->slice : p.bytes;
@@ -383,6 +412,10 @@ static int var_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct w
 static void var_restart(void *arg)
 {
 	struct var_arg *a = arg;
+	if (a->o->bufsize == 1)
+		a->w->calls1 = (double)a->slice;
+	else
+		a->w->passes = (double)WTG_ROUNDS_MIN * a->passes;
 	a->tbytes = 0;
 	a->tcalls = a->tsum = 0;
 }
@@ -503,18 +536,19 @@ static void notes(struct wtg_ctx *ctx, const struct model *m, uint64_t slice, co
 		wtg_table_note(ctx->t, "same sum both ways: the extra time is not arithmetic");
 }
 
-/* The variants' planned work from the calibration's model: the one-byte samples read the slice
- * about once and a piece more (the warm-up), the 64 KiB ones one pass each until the warm-up says how
- * many a sample makes. Without a model, 300 ns a call and 0.1 ns a byte stand in: the rate measured
- * as the samples land corrects the scale, the ratio between the variants is what counts. */
+/* The variants' planned work: the one-byte samples read the slice once and a piece more (the
+ * warm-up), the 64 KiB ones make a pass each for the warm-up, the windows' most and the timed samples
+ * until the warm-up says how many a sample makes. Each read at the calibration's median time for its
+ * size (the model where a size was left out; without a model, 300 ns a call and 0.1 ns a byte) until
+ * the variant's own samples say what they cost. */
 static void plan_work(struct work *w, const struct model *m, uint64_t slice)
 {
-	w->a = m->valid ? m->a : 300;
-	w->b = m->valid ? m->b : 0.1;
-	w->done = 0;
-	double piece = (double)(slice / WTG_ROUNDS_MIN);
-	double pass = work_ns(w, ceil((double)slice / BIG_BUF), (double)slice);
-	w->total = work_ns(w, 1, 1) * ((double)slice + piece) + pass * (1 + WTG_ROUNDS_MIN);
+	double a = m->valid ? m->a : 300, b = m->valid ? m->b : 0.1;
+	memset(w, 0, sizeof *w);
+	w->ns_call1 = isnan(m->ns[0]) ? a + b : m->ns[0];
+	w->ns_pass = ceil((double)slice / BIG_BUF) * (isnan(m->ns[NSIZES - 1]) ? a + b * BIG_BUF : m->ns[NSIZES - 1]);
+	w->calls1 = (double)slice + (double)(slice / WTG_ROUNDS_MIN);
+	w->passes = 1 + WTG_ROUNDS_WARM_MAX * WTG_ROUNDS_WARM_WINDOW + WTG_ROUNDS_MIN;
 }
 
 #define VARIANT_1B "1B per read"
@@ -548,7 +582,7 @@ static int bytewise_run(struct wtg_ctx *ctx)
 	wtg_shuffle_int(&ctx->rng, order, 2);
 	struct work w;
 	plan_work(&w, &m, slice);
-	wtg_ctx_work(ctx, 0, w.total);
+	work_report(ctx, &w);
 	for (int i = 0; i < 2 && rc == WTG_OK; i++) {
 		struct outcome *v = &o[order[i]];
 		rc = variant_rounds(ctx, buf, slice, 1 + i * var_steps, nsteps, v, &w);

@@ -49,7 +49,45 @@ struct rounds_run {
 	int restarts;		/* times a condition change started the rounds again */
 	int cpus;		/* online CPUs: a sample of more threads oversubscribes them */
 	int window;		/* the warm-up window under way (1-based), 0 outside them */
+	/* spec->declare_work: ns the samples took, and per variant its last sample's ns (0: none yet)
+	 * and the samples still to take; a warm-up again after the others' turns was not planned */
+	double done_ns, *cost;
+	int *left;
+	bool unplanned;
 };
+
+/* The samples still to take of each variant at the start: its sizing samples, the pilot's windows'
+ * most, the rounds. */
+static void plan_left(struct rounds_run *rr, int rounds)
+{
+	const struct wtg_rounds_spec *sp = rr->spec;
+	int pilot = sp->pilot >= 0 && sp->pilot < sp->nvariants ? sp->pilot : 0;
+	for (int v = 0; v < sp->nvariants; v++)
+		rr->left[v] = (sp->warmup > 0 ? sp->warmup : 0) + rounds;
+	if (!sp->no_windows)
+		rr->left[pilot] += WTG_ROUNDS_WARM_WINDOW * WTG_ROUNDS_WARM_MAX;
+}
+
+/* Sample of variant v done in ns: the work so far and the rest at each variant's cost. */
+static void work_done(struct rounds_run *rr, int v, double ns)
+{
+	if (!rr->cost)
+		return;
+	rr->done_ns += ns;
+	rr->cost[v] = ns > 0 ? ns : 1;
+	if (!rr->unplanned && rr->left[v] > 0)
+		rr->left[v]--;
+	double known = 0, rest = 0;
+	int nknown = 0;
+	for (int k = 0; k < rr->spec->nvariants; k++)
+		if (rr->cost[k] > 0) {
+			known += rr->cost[k];
+			nknown++;
+		}
+	for (int k = 0; k < rr->spec->nvariants; k++)
+		rest += rr->left[k] * (rr->cost[k] > 0 ? rr->cost[k] : known / nknown);
+	wtg_ctx_work(rr->ctx, rr->done_ns, rr->done_ns + rest);
+}
 
 /* Progress, a cancel check, then one sample of variant v (round -1: a warm-up sample; rr->window > 0:
  * one of that warm-up window's). */
@@ -72,7 +110,11 @@ static int one_sample(struct rounds_run *rr, int v, int round, int rounds, struc
 	if (wtg_ctx_cancelled(rr->ctx))
 		return WTG_CANCELLED;
 	memset(out, 0, sizeof *out);
-	return sp->sample(rr->ctx, sp->arg, v, round, out);
+	int64_t t0 = wtg_now_ns();
+	int rc = sp->sample(rr->ctx, sp->arg, v, round, out);
+	if (rc == WTG_OK)
+		work_done(rr, v, (double)(wtg_now_ns() - t0));
+	return rc;
 }
 
 /* The figure so far while no row exists: a warm-up sample's or window's, named as such. */
@@ -151,6 +193,8 @@ static bool conditions_moved(struct rounds_run *rr, struct wtg_rounds *out, stru
 	size_t dropped = 0;
 	for (int v = 0; v < out->nvariants; v++) {
 		dropped += out->v[v].n;
+		if (rr->left)
+			rr->left[v] += (int)out->v[v].n;
 		out->v[v].n = 0;
 		out->v[v].busy_by_design = now.burners > 0;
 	}
@@ -220,7 +264,9 @@ static int replica_ended(struct rounds_run *rr, struct wtg_rounds *out, int r)
 		return WTG_OK;
 	out->interleaved++;
 	int step = rr->step;
+	rr->unplanned = true;
 	int rc = warm_up(rr, out, WTG_ROUND_REWARM);
+	rr->unplanned = false;
 	rr->step = step;
 	return rc;
 }
@@ -250,6 +296,8 @@ static int warm_windows(struct rounds_run *rr, struct wtg_rounds *out)
 	}
 	rr->window = 0;
 	rr->step = warm_steps(sp, out->nvariants);	/* the windows not needed are skipped */
+	if (rr->left)
+		rr->left[pilot] -= (WTG_ROUNDS_WARM_MAX - out->warm_windows) * WTG_ROUNDS_WARM_WINDOW;
 	out->warm_met = state == WTG_WARMUP_MET;
 	for (int v = 0; v < out->nvariants; v++)
 		out->v[v].warmup_windows = out->warm_windows;
@@ -341,7 +389,21 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 		.nsteps = spec->nsteps ? spec->nsteps
 				       : wtg_rounds_steps(spec->nvariants, out->rounds, spec->warmup),
 	};
+	if (spec->declare_work) {
+		rr.cost = calloc((size_t)spec->nvariants, sizeof *rr.cost);
+		rr.left = calloc((size_t)spec->nvariants, sizeof *rr.left);
+		if (rr.cost && rr.left) {
+			plan_left(&rr, out->rounds);
+		} else {	/* no declared work: the steps count */
+			free(rr.cost);
+			free(rr.left);
+			rr.cost = NULL;
+			rr.left = NULL;
+		}
+	}
 	int rc = measure(&rr, out, order);
+	free(rr.cost);
+	free(rr.left);
 	free(order);
 	if (rc != WTG_OK)
 		wtg_rounds_free(out);

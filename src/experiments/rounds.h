@@ -103,6 +103,11 @@ struct wtg_rounds_spec {
 	int (*away)(void *arg, bool back);
 	/* Progress: the engine's samples are steps first_step .. of nsteps (0: its own count, from 0). */
 	int first_step, nsteps;
+	/* The engine declares the run's work in ns (wtg_ctx_work): the samples' times so far, and the
+	 * samples still to take at their variant's last time (the mean of the known ones before a
+	 * variant's first), so the time left counts variants of very unequal cost by their cost. Only for
+	 * a run whose time is this one rounds run. */
+	bool declare_work;
 };
 
 /* The round a sample callback is given for an unreported warm-up sample: WTG_ROUND_WARMUP for the

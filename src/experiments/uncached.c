@@ -740,6 +740,7 @@ static int uncached_run(struct wtg_ctx *ctx)
 		.nvariants = UC_NSEQ + 1, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
 		.pilot = UC_NSEQ - 1, .unit = "GB/s",	/* windows of the largest sequential reads */
 		.sample = uc_sample, .row = uc_rowvals, .arg = &u, .label = uc_label, .restart = uc_restart,
+		.declare_work = true,
 	};
 	uc_place(&u, usable);
 	u.have_irq = uc_irqs(u.irq0);

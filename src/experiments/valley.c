@@ -207,7 +207,7 @@ static int valley_run(struct wtg_ctx *ctx)
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
 		.nvariants = st.nsizes, .rounds = WTG_ROUNDS_MIN, .warmup = WARMUP, .unit = "GB/s",
-		.sample = sample, .row = row, .arg = &st, .label = label,
+		.sample = sample, .row = row, .arg = &st, .label = label, .declare_work = true,
 	};
 	if (rc == WTG_OK)
 		rc = wtg_rounds_run(ctx, &spec, &r);

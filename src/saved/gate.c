@@ -40,7 +40,7 @@ const char *wtg_verdict_name(enum wtg_verdict v)
 }
 
 void wtg_gate_pair(const struct wtg_headline *h, const struct wtg_table *base, const struct wtg_table *now,
-		   uint64_t seed, double threshold, size_t max_boot, struct wtg_gate_pair *out)
+		   uint64_t seed, double threshold, struct wtg_gate_pair *out)
 {
 	memset(out, 0, sizeof *out);
 	out->ratio = out->lo = out->hi = NAN;
@@ -57,12 +57,7 @@ void wtg_gate_pair(const struct wtg_headline *h, const struct wtg_table *base, c
 		out->v = WTG_V_APART;
 		return;
 	}
-	struct wtg_figure b = out->base, n = out->now;
-	if (max_boot && (b.nsamples > max_boot || n.nsamples > max_boot)) {
-		b.samples = n.samples = NULL;
-		b.nsamples = n.nsamples = 0;
-	}
-	wtg_ratio_ci(&b, &n, seed, &out->ratio, &out->lo, &out->hi, &out->method);
+	wtg_ratio_ci(&out->base, &out->now, seed, &out->ratio, &out->lo, &out->hi, &out->method);
 	out->v = wtg_verdict_of(out->ratio, out->lo, out->hi, h->higher_better, threshold);
 }
 
@@ -177,7 +172,7 @@ static int collect(const struct wtg_gate_run *runs, int nruns, double threshold,
 				x->run = r;
 				struct wtg_gate_pair p;
 				wtg_gate_pair(&h[k], has_table(&runs[0], i) ? runs[0].tables[i] : NULL,
-					      has_table(&runs[r], i) ? runs[r].tables[i] : NULL, seed, threshold, 0, &p);
+					      has_table(&runs[r], i) ? runs[r].tables[i] : NULL, seed, threshold, &p);
 				x->f = p.now;
 				x->method = p.method;
 				x->ratio = p.ratio;

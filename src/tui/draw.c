@@ -604,10 +604,10 @@ static void draw_progress(struct dash *d, int64_t now)
 				 ri->nsteps, ri->label);
 		else
 			snprintf(head, sizeof head, " %s %s  %s", l->g->play, name, ri->label);
-		/* the remaining work at the rate so far, else the experiment's own estimate, else
-		 * the elapsed time per step */
+		/* the work the experiment declares still to come, else its own estimate, else the
+		 * elapsed time per step */
 		struct wtg_run_progress pr = { now - ri->started_ns, ri->step, ri->nsteps, ri->expected_ns,
-					   ri->work_done, ri->work_total, ri->work_ns ? now - ri->work_ns : 0 };
+					   ri->work_done, ri->work_total };
 		left = wtg_progress_left_ns(&pr, &frac);
 	} else if (d->run.mode == DM_PAUSED) {
 		const char *what = d->run.idx >= 0 ? wtg_experiments[d->run.idx]->name : "";

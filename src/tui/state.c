@@ -19,7 +19,6 @@
 #include "wtg/gate.h"
 #include "dash.h"
 
-#define BOOT_MAX 512		/* the ratio line bootstraps runs of at most this many samples */
 
 /* ---- small things ---- */
 
@@ -336,11 +335,10 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 		short_figure(fig, sizeof fig, h[i].figure);
 		int shown = 0;
 		for (int r = 1; r < n && k < len; r++) {
-			/* the headless comparison's reading (src/saved/gate.c): the same verdict; runs of
-			 * different work are not compared. From the two CIs past BOOT_MAX samples: the
-			 * screen stays live */
+			/* the headless comparison's reading (src/saved/gate.c) of the same samples: the
+			 * same ratio, interval and verdict; runs of different work are not compared */
 			struct wtg_gate_pair p;
-			wtg_gate_pair(&h[i], t[0], t[r], d->s->opt->seed, 0, BOOT_MAX, &p);
+			wtg_gate_pair(&h[i], t[0], t[r], d->s->opt->seed, 0, &p);
 			char what[256];
 			if (p.v != WTG_V_APART && (p.v == WTG_V_MISSING || isnan(p.ratio)))
 				continue;

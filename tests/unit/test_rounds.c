@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../src/experiments/common.h"
 #include "unit.h"
@@ -452,6 +453,52 @@ static void test_sample_bytes(void)
 	CHECK(wtg_rounds_sample_bytes(1000, 0.5, 10, 500) == 1000);		/* never below the start */
 }
 
+/* A variant that takes at least 4 ms a sample among ones that take none: with declare_work the engine
+ * declares the run's work in ns (wtg_ctx_work), so at the slow variant's first timed sample the rest
+ * holds its 15 samples at 4 ms or more each (the time left counts each variant by its cost, not the
+ * steps), and at the end nothing is left. A sleep lasts at least what it asks: only lower bounds. */
+struct slow {
+	double rest_at_first_round;	/* declared ns still to come when variant 0's round 1 began */
+};
+
+static int slow_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
+{
+	struct slow *s = arg;
+	if (v == 0 && round == 0)
+		s->rest_at_first_round = ctx->t->work_total - ctx->t->work_done;
+	if (v == 0) {
+		struct timespec ts = { 0, 4000000L };
+		nanosleep(&ts, NULL);
+	}
+	out->figure = 10.0 * (v + 1);
+	out->res.wall_ms = 1.0;
+	out->res.threads = 1;
+	return WTG_OK;
+}
+
+static void test_declared_work(void)
+{
+	for (int declare = 0; declare < 2; declare++) {
+		struct wtg_table t;
+		struct wtg_ctx ctx;
+		atomic_bool cancel;
+		setup(&ctx, &t, &cancel, 5);
+		struct slow s = { -1 };
+		struct wtg_rounds_spec spec = { .nvariants = NV, .rounds = WTG_ROUNDS_MIN, .warmup = 1, .no_windows = true,
+						.sample = slow_sample, .arg = &s, .declare_work = declare };
+		struct wtg_rounds r;
+		CHECK(wtg_rounds_run(&ctx, &spec, &r) == WTG_OK);
+		if (declare) {
+			CHECK(s.rest_at_first_round >= WTG_ROUNDS_MIN * 4e6);
+			CHECK(t.work_total > 0 && t.work_done == t.work_total);
+		} else {
+			CHECK(t.work_total == 0);	/* not asked: the steps count */
+		}
+		wtg_rounds_free(&r);
+		wtg_table_free(&t);
+	}
+}
+
 int main(void)
 {
 	test_order_and_summary();
@@ -463,5 +510,6 @@ int main(void)
 	test_contended();
 	test_busy_verdict();
 	test_sample_bytes();
+	test_declared_work();
 	return unit_done("test_rounds");
 }

@@ -228,18 +228,18 @@ static void test_progress_left(void)
 	double left = wtg_progress_left_ns(&by_step, &frac);
 	CHECK(fabs(left - 2e9) < 1e3);
 	CHECK(fabs(frac - 13.0 / 15) < 1e-12);
-	/* the same run reporting its work: the 13 cheap steps were 10% of it, in 3 s since the work
-	 * began: 27 s left, and the bar at 10%, not 87% */
-	struct wtg_run_progress by_work = { .elapsed_ns = 13000000000LL, .step = 13, .nsteps = 15, .work_done = 10,
-					.work_total = 100, .work_elapsed_ns = 3000000000LL };
+	/* the same run reporting its work: the 13 cheap steps were 3 s of 30 s declared: 27 s left, and
+	 * the bar at 10%, not 87% */
+	struct wtg_run_progress by_work = { .elapsed_ns = 13000000000LL, .step = 13, .nsteps = 15, .work_done = 3e9,
+					.work_total = 30e9 };
 	left = wtg_progress_left_ns(&by_work, &frac);
 	CHECK(fabs(left - 27e9) < 1e3);
 	CHECK(fabs(frac - 0.1) < 1e-12);
-	/* the work begun, nothing of it done yet: unknown, not "less than 1 s" from the steps */
-	struct wtg_run_progress begun = { .elapsed_ns = 5000000000LL, .step = 1, .nsteps = 33, .work_total = 100 };
-	CHECK(wtg_progress_left_ns(&begun, &frac) < 0);
+	/* the work declared, nothing of it done yet: all of it, not "less than 1 s" from the steps */
+	struct wtg_run_progress begun = { .elapsed_ns = 5000000000LL, .step = 1, .nsteps = 33, .work_total = 8e9 };
+	CHECK(fabs(wtg_progress_left_ns(&begun, &frac) - 8e9) < 1e3 && frac == 0);
 	/* more work done than planned (a restart): nothing left, never negative */
-	struct wtg_run_progress over = { .elapsed_ns = 1, .work_done = 120, .work_total = 100, .work_elapsed_ns = 1000 };
+	struct wtg_run_progress over = { .elapsed_ns = 1, .work_done = 120, .work_total = 100 };
 	CHECK(wtg_progress_left_ns(&over, &frac) == 0 && frac == 1);
 	/* the run's own estimate of its whole time, while it holds */
 	struct wtg_run_progress est = { .elapsed_ns = 4000000000LL, .expected_ns = 10000000000LL };
@@ -261,10 +261,48 @@ static void test_progress_left(void)
 	wtg_table_free(&t);
 }
 
+/* A run of very unequal steps declaring each one's cost in ns before it runs, bytewise's way: 24 s
+ * planned, a 64 KiB part at 1 s, then 15 one-byte samples at 1.533 s each. Its first step took 3 s
+ * where 1 s was declared (the rounds' own time, a busy machine): the 23 s still declared are what is
+ * left, within 30%, not the first step's rate carried over to the one-byte samples (69 s); and before
+ * any step is done, the 24 s, not "estimating". */
+static void test_progress_declared(void)
+{
+	struct wtg_table t;
+	wtg_table_init(&t, NULL);
+	const double ns_1b = 23e9 / 15;
+	wtg_table_work(&t, 0, 1e9 + 15 * ns_1b);
+	struct wtg_run_progress p = { .elapsed_ns = 500000000LL, .step = 1, .nsteps = 16,
+				      .work_done = t.work_done, .work_total = t.work_total };
+	double frac, left = wtg_progress_left_ns(&p, &frac);
+	CHECK_NEAR(left, 24e9, 0.3 * 24e9);
+	/* the first step done, 3 s after the work began */
+	wtg_table_work(&t, 1e9, 1e9 + 15 * ns_1b);
+	p.elapsed_ns = 3000000000LL;
+	p.step = 2;
+	p.work_done = t.work_done;
+	p.work_total = t.work_total;
+	left = wtg_progress_left_ns(&p, &frac);
+	CHECK_NEAR(left, 23e9, 0.3 * 23e9);
+	CHECK_NEAR(frac, 1.0 / 24, 1e-9);
+	/* the one-byte samples, each as declared: the estimate follows the declared rest to the end */
+	for (int k = 1; k <= 15; k++) {
+		wtg_table_work(&t, 1e9 + k * ns_1b, 1e9 + 15 * ns_1b);
+		p.elapsed_ns = (int64_t)(3e9 + k * ns_1b);
+		p.step = 2 + k;
+		p.work_done = t.work_done;
+		p.work_total = t.work_total;
+		left = wtg_progress_left_ns(&p, &frac);
+		CHECK_NEAR(left, (15 - k) * ns_1b, 0.3 * (15 - k) * ns_1b + 1);
+	}
+	wtg_table_free(&t);
+}
+
 int main(void)
 {
 	test_basics();
 	test_progress_left();
+	test_progress_declared();
 	test_set_row_and_xmarks();
 	test_concurrency();
 	return unit_done("test_table");
