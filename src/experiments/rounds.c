@@ -180,12 +180,15 @@ static void keep(struct rounds_run *rr, struct wtg_rounds_result *res, const str
 		wtg_probe_accumulate(&res->probe, &smp->res);
 }
 
-/* The unreported warm-up samples: spec->warmup of each variant. */
+/* The unreported warm-up samples: spec->warmup of each variant at the start; one of each again
+ * after the others' turn (the caches refilled: the first warm-up's extra samples only sized the
+ * samples, which stay as they were). */
 static int warm_up(struct rounds_run *rr, struct wtg_rounds *out, int round)
 {
 	const struct wtg_rounds_spec *sp = rr->spec;
 	struct wtg_rounds_sample smp;
-	for (int w = 0; w < sp->warmup; w++)
+	const int passes = round == WTG_ROUND_REWARM ? 1 : sp->warmup;
+	for (int w = 0; w < passes; w++)
 		for (int v = 0; v < sp->nvariants; v++) {
 			int rc = one_sample(rr, v, round, out->rounds, &smp);
 			if (rc != WTG_OK)
