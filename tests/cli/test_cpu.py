@@ -189,7 +189,10 @@ if check(doc is not None, "kernels,wss JSON parses"):
               "wss: the hand SIMD rows come last (the headline's row is its largest span)")
         sizes = [r["wss"] for r in simd]
         check(sizes[0] <= l1d // 2 < 2 * sizes[0], "wss: starts below L1d (%d): %r" % (l1d, sizes))
-        check(all(b == 2 * a for a, b in zip(sizes, sizes[1:-1])), "wss: x2 steps: %r" % sizes)
+        # --quick: x4 steps (the default x2), the last size the memory-sized span
+        check(all(b == 4 * a for a, b in zip(sizes, sizes[1:-1])), "wss: x4 steps: %r" % sizes)
+        check(any(n.startswith("sizes %s .. %s in x4 steps" % (fmt_size(sizes[0]), fmt_size(sizes[-1])))
+                  for n in e["notes"]) if sizes else False, "wss: a note says x4 steps")
         check(sizes[-1] >= mem and sizes[-2] < mem, "wss: ends at the first size >= 4x LLC (quick's cap, RAM/4) %d: %r"
               % (mem, sizes))
         got = [r["level"] for r in simd]
@@ -197,11 +200,11 @@ if check(doc is not None, "kernels,wss JSON parses"):
         order = ["L%d" % lv for lv in sorted(levels)] + ["DRAM"]
         check([order.index(g) for g in got] == sorted(order.index(g) for g in got) and got[-1] == "DRAM",
               "wss: levels in order, ending in DRAM: %r" % got)
-        # the slow loops: six or more of the SIMD sizes, ascending, from below L1d to past the LLC
+        # the slow loops (--quick): three of the SIMD sizes, ascending, from below L1d to past the LLC
         for k in ("scalar", "auto"):
             ks = [r["wss"] for r in by.get(k, [])]
-            check(len(ks) >= min(6, len(sizes)) and ks == sorted(set(ks)) and set(ks) <= set(sizes),
-                  "wss: %s at 6 or more of the SIMD sizes, ascending: %r" % (k, ks))
+            check(len(ks) == min(3, len(sizes)) and ks == sorted(set(ks)) and set(ks) <= set(sizes),
+                  "wss: %s at 3 of the SIMD sizes, ascending: %r" % (k, ks))
             check(ks[:1] == sizes[:1] and ks[-1:] == sizes[-1:] and ks[-1] > llc if ks else False,
                   "wss: %s spans from below L1d to past the %d-byte LLC: %r" % (k, llc, ks))
             check(all(r["level"] == level_of(r["wss"]) for r in by.get(k, [])), "wss: %s rows labelled with levels" % k)
