@@ -120,6 +120,14 @@ static int publish(struct rounds_run *rr, struct wtg_rounds *out, bool first)
 	return WTG_OK;
 }
 
+/* Whether someone watches the rows grow (the dashboard): then every round is published; a headless
+ * run publishes its first round (the rows) and the end of each replica only, since a summary's two
+ * bootstraps cost as much as several samples and nobody sees the rounds between. */
+static bool watched(const struct rounds_run *rr)
+{
+	return !rr->ctx->opt || rr->ctx->opt->mode != WTG_MODE_RUN;
+}
+
 /* The steps of the warm-up: the sizing samples and the windows' most. */
 static int warm_steps(const struct wtg_rounds_spec *sp, int nvariants)
 {
@@ -297,10 +305,13 @@ static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 			r = -1;		/* round 1 again, under the new conditions */
 			continue;
 		}
-		rc = publish(rr, out, !published);
-		if (rc != WTG_OK)
-			return rc;
-		published = true;
+		if (!published || watched(rr) || r + 1 >= out->rounds ||
+		    wtg_rounds_replica(r, out->rounds) != wtg_rounds_replica(r + 1, out->rounds)) {
+			rc = publish(rr, out, !published);
+			if (rc != WTG_OK)
+				return rc;
+			published = true;
+		}
 		rc = replica_ended(rr, out, r);
 		if (rc != WTG_OK)
 			return rc;
