@@ -230,6 +230,8 @@ static int replica_ended(struct rounds_run *rr, struct wtg_rounds *out, int r)
 	if (!others)
 		return WTG_OK;
 	out->interleaved++;
+	if (sp->self_warming)
+		return WTG_OK;
 	int step = rr->step;
 	int rc = warm_up(rr, out, WTG_ROUND_REWARM);
 	rr->step = step;
@@ -327,6 +329,7 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 		return WTG_ERR;
 	}
 	out->nvariants = spec->nvariants;
+	out->self_warming = spec->self_warming;
 	out->rounds = spec->rounds < WTG_ROUNDS_MIN ? WTG_ROUNDS_MIN : spec->rounds;
 	out->v = calloc((size_t)spec->nvariants, sizeof *out->v);
 	int *order = malloc((size_t)spec->nvariants * sizeof *order);

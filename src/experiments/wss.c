@@ -260,6 +260,7 @@ static int wss_run(struct wtg_ctx *ctx)
 	const struct wtg_rounds_spec spec = {
 		.nvariants = st->nvar, .rounds = WTG_ROUNDS_MIN, .warmup = 1, .unit = "GB/s",
 		.sample = sample, .row = row, .arg = st, .label = label, .restart = restart,
+		.self_warming = true,	/* sample() re-reads a set within the LLC before timing it */
 	};
 	if (rc == WTG_OK)
 		rc = wtg_rounds_run(ctx, &spec, &r);

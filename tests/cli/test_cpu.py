@@ -229,6 +229,10 @@ if check(doc is not None, "kernels,wss JSON parses"):
         checks = [c for c in e["checks"] if c["name"] == "sum"]
         check(len(checks) == len(rs), "wss: a sum check per row")
         check_wss_verdict(e, by)
+        # run beside kernels: interleaved, and no warm-up again after kernels' turns
+        inter = [n for n in e["notes"] if n.startswith("an interleaved run:")]
+        check(all("each time followed by its next round at once (no warm-up again" in n for n in inter),
+              "wss: no warm-up again after the others' turns: %r" % inter)
         huge_note(" ".join(e.get("notes", [])), "wss", sizes[-1] if sizes else None)
 check(datadir_is_empty(), "kernels,wss: the data file is removed")
 

@@ -162,8 +162,9 @@ static void *other_runner(void *arg)
 }
 
 /* The engine with `warmup` unreported samples at the start: after each of the others' turns it
- * samples the warm-up once again (the samples' sizes were set at the start). */
-static void rounds_pass(int warmup)
+ * samples the warm-up once again (the samples' sizes were set at the start), unless the spec's
+ * samples warm themselves (self_warming: no warm-up again). */
+static void rounds_pass(int warmup, bool self_warming)
 {
 	struct wtg_table t;
 	wtg_table_init(&t, NULL);
@@ -179,7 +180,7 @@ static void rounds_pass(int warmup)
 	struct fake f = { .nlog = 0 };
 	/* no warm-up windows: the relay's passes and warm-ups again are what is logged */
 	struct wtg_rounds_spec spec = { .nvariants = 1, .rounds = 15, .warmup = warmup, .no_windows = true,
-					.sample = fake_sample, .arg = &f };
+					.self_warming = self_warming, .sample = fake_sample, .arg = &f };
 	struct wtg_rounds out;
 	CHECK(wtg_rounds_run(&ctx, &spec, &out) == WTG_OK);
 	wtg_relay_finish(&r, 0);
@@ -189,7 +190,7 @@ static void rounds_pass(int warmup)
 	for (int w = 0; w < warmup; w++)
 		want[n++] = WTG_ROUND_WARMUP;
 	for (int i = 0; i < 15; i++) {
-		if (i > 0 && i % 3 == 0)
+		if (i > 0 && i % 3 == 0 && !self_warming)
 			want[n++] = WTG_ROUND_REWARM;
 		want[n++] = i;
 	}
@@ -206,8 +207,9 @@ static void rounds_pass(int warmup)
 
 static void test_rounds_pass(void)
 {
-	rounds_pass(1);
-	rounds_pass(2);	/* two at the start, one after each turn */
+	rounds_pass(1, false);
+	rounds_pass(2, false);	/* two at the start, one after each turn */
+	rounds_pass(1, true);	/* none after a turn */
 }
 
 int main(void)
