@@ -5,7 +5,8 @@
  *	loads only	every byte loaded into a register and nothing added (vector execution removed)
  *	4K pages	the same bytes in a copy advised MADV_NOHUGEPAGE (translation: 512x the pages)
  *	1 .. 8 streams	the window split into 1, 2, 4 or 8 parts read a line of each in turn (misses in
- *			flight: the load machinery); 1 stream is the same loop's control
+ *			flight: the load machinery); 1 stream is the same loop's control (--quick: 1 and
+ *			8 only)
  *	prefetch	one stream with a software prefetch a fixed distance ahead (the load machinery)
  *	second thread	the reference sum while a thread pinned to another CPU streams the same buffer
  *			(a shared path; no row on a machine where this process has one CPU)
@@ -111,14 +112,18 @@ static int other_cpu(int not, int *count)
 }
 
 /* The variants on this machine into idx (catalogue indices): the second thread only where this
- * process may run on two CPUs or more. Returns their count. */
-static int variants(int *idx)
+ * process may run on two CPUs or more; with --quick the streams at their ends only (1 and 8, not 2
+ * and 4). Returns their count. */
+static int variants(const struct wtg_options *o, int *idx)
 {
 	int cpus, n = 0;
 	other_cpu(-1, &cpus);
-	for (int c = 0; c < NCAT; c++)
-		if (catalogue[c].kind != K_PEER || cpus >= 2)
+	for (int c = 0; c < NCAT; c++) {
+		const struct entry *e = &catalogue[c];
+		bool middle = e->kind == K_STREAMS && e->streams > 1 && e->streams < WTG_CEIL_MAX_STREAMS;
+		if ((e->kind != K_PEER || cpus >= 2) && !(o && o->quick && middle))
 			idx[n++] = c;
+	}
 	return n;
 }
 
@@ -726,6 +731,9 @@ static void buffer_notes(struct wtg_ctx *ctx, const struct cstate *st)
 		       "stream (1 stream is this loop's control); prefetch: 1 stream with a software prefetch "
 		       "%u bytes (%u lines) ahead of every line",
 		       wtg_sum_simd_name(), wtg_ceil_width(NULL), WTG_CEIL_PREFETCH, WTG_CEIL_PREFETCH / WTG_CEIL_LINE);
+	if (variant_of(st, K_STREAMS, 2) < 0)
+		wtg_table_note(ctx->t, "--quick: 1 and %d streams only (2 and 4 streams without --quick)",
+			       WTG_CEIL_MAX_STREAMS);
 	int pv = variant_of(st, K_PEER, 0);
 	if (pv < 0)
 		wtg_table_note(ctx->t, "second thread: this process may run on one CPU only, so there is no "
@@ -764,7 +772,7 @@ static int ceiling_run(struct wtg_ctx *ctx)
 		wtg_table_fail(ctx->t, "out of memory");
 		return WTG_ERR;
 	}
-	st->n = variants(st->idx);
+	st->n = variants(ctx->opt, st->idx);
 	st->peer_cpu = -1;
 	int rc = setup(ctx, st);
 	struct wtg_rounds r = { 0 };
@@ -802,7 +810,7 @@ static void ceiling_plan(struct wtg_plan *p)
 {
 	static const char *const names[] = { "variant", "suspect", "pages", "streams", "prefetch", "threads", "bytes" };
 	struct wtg_ctx ctx = { .opt = p->opt, .machine = p->machine };
-	int idx[NCAT], n = variants(idx);
+	int idx[NCAT], n = variants(p->opt, idx);
 	const uint64_t span = wtg_dram_span(&ctx), bytes = sample_bytes(p->opt, span);
 	wtg_plan_columns(p, names, (int)WTG_ARRAY_LEN(names));
 	for (int v = 0; v < n; v++) {
@@ -818,9 +826,10 @@ static void ceiling_plan(struct wtg_plan *p)
 	p->samples = WTG_ROUNDS_MIN;
 	p->warmup = WARMUP;
 	p->work = planned_work(p->opt, span, n);
-	p->ref_work = planned_work(p->opt, p->opt && p->opt->quick ? WTG_QUICK_SPAN_MAX : REF_SPAN, NCAT);
-	snprintf(p->how, sizeof p->how, "typical time x bytes moved here / with a %s buffer",
-		 p->opt && p->opt->quick ? "512M" : "2G");
+	/* the reference machine ran every variant (--quick: not 2 and 4 streams) */
+	const bool quick = p->opt && p->opt->quick;
+	p->ref_work = planned_work(p->opt, quick ? WTG_QUICK_SPAN_MAX : REF_SPAN, quick ? NCAT - 2 : NCAT);
+	snprintf(p->how, sizeof p->how, "typical time x bytes moved here / with a %s buffer", quick ? "512M" : "2G");
 }
 
 /* ---- the verdict ---- */
@@ -911,7 +920,7 @@ const struct wtg_experiment wtg_exp_ceiling = {
 			NULL, "GB/s", true },
 		      { "load-to-use latency", "variant", "chase", "ns_per_load", NULL, NULL, NULL, "ns", false } },
 	.typical_s = 18,
-	.typical_quick_s = 6,
+	.typical_quick_s = 4,
 	.verdict = ceiling_verdict,
 	.essay = { "one worker capped at 17 GB/s, the cause left open", NULL },
 	.terms = WTG_TERMS("corebound", "membound", "simd", "hugepage", "tlb", "prefetch", "chase", "mlp", "gbps",

@@ -2,7 +2,8 @@
  * this machine's L1d) and a memory-sized one (at least 4x its last-level cache): a scalar loop, the
  * compiler's vectorized loop for the build's baseline ISA, the same loop compiled for this CPU's ISA
  * (what -march=native buys) and the hand SIMD loop. Every row is 15 or more timed samples from the
- * rounds engine, all eight variants in seeded random order in every round. */
+ * rounds engine, all eight variants in seeded random order in every round. --quick runs the
+ * memory-sized buffer with the scalar and the hand SIMD loops only (the two ends: 6 variants). */
 #include "config.h"
 
 #include <math.h>
@@ -36,26 +37,39 @@ struct kstate {
 	uint64_t vbytes[2 * NKERNELS];	/* per sample of each variant: at least WTG_SAMPLE_MIN_MS */
 	uint64_t pos;			/* where the next memory window starts: each reads new bytes */
 	int64_t total[2 * NKERNELS];	/* checked sums of the timed samples */
+	int full[2 * NKERNELS], nvar;	/* variant v is full[v] of the whole grid (kernel_variants) */
 	char size[2][32];
 };
 
-/* Variant v: kernel v % NKERNELS over buffer v / NKERNELS. */
+/* The variants into full (indices f of the whole grid: kernel f % NKERNELS over buffer f / NKERNELS):
+ * every kernel over both buffers, or with --quick over the memory-sized one only scalar and simd.
+ * Returns their count. */
+static int kernel_variants(bool quick, int *full)
+{
+	int n = 0;
+	for (int f = 0; f < 2 * NKERNELS; f++)
+		if (!quick || f < NKERNELS || f % NKERNELS == 0 || f % NKERNELS == NKERNELS - 1)
+			full[n++] = f;
+	return n;
+}
+
+/* Variant v: kernel full[v] % NKERNELS over buffer full[v] / NKERNELS. */
 static void label(const void *arg, int v, char *buf, size_t len)
 {
 	const struct kstate *st = arg;
-	snprintf(buf, len, "%s %s", knames[v % NKERNELS], st->size[v / NKERNELS]);
+	snprintf(buf, len, "%s %s", knames[st->full[v] % NKERNELS], st->size[st->full[v] / NKERNELS]);
 }
 
 static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
 {
 	struct kstate *st = arg;
-	int w = v / NKERNELS;
+	int w = st->full[v] / NKERNELS;
 	const struct wtg_seeded_buf *b = st->buf[w];
 	uint64_t zero = 0, *pos = w ? &st->pos : &zero;
 	char what[96];
 	label(arg, v, what, sizeof what);
 	int64_t sum;
-	int rc = wtg_seeded_sum_sample(ctx, kernel(v % NKERNELS)->sum, b, b->size, st->vbytes[v], pos, what,
+	int rc = wtg_seeded_sum_sample(ctx, kernel(st->full[v] % NKERNELS)->sum, b, b->size, st->vbytes[v], pos, what,
 				       &out->res, &sum);
 	if (rc != WTG_OK)
 		return rc;
@@ -93,7 +107,7 @@ static void restart(void *arg)
 static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *r, struct wtg_value *vals)
 {
 	struct kstate *st = arg;
-	int w = v / NKERNELS, k = v % NKERNELS;
+	int w = st->full[v] / NKERNELS, k = st->full[v] % NKERNELS;
 	int n = 0;
 	vals[n++] = WTG_TEXT(knames[k]);
 	vals[n++] = WTG_INT(st->buf[w]->size);
@@ -139,8 +153,9 @@ static int kernels_run(struct wtg_ctx *ctx)
 	struct kstate st = { 0 };
 	uint64_t size[2];
 	kernel_sizes(ctx, size, st.bytes);
-	for (int v = 0; v < 2 * NKERNELS; v++)
-		st.vbytes[v] = st.bytes[v / NKERNELS];
+	st.nvar = kernel_variants(ctx->opt->quick, st.full);
+	for (int v = 0; v < st.nvar; v++)
+		st.vbytes[v] = st.bytes[st.full[v] / NKERNELS];
 	wtg_ctx_progress(ctx, 0, 1, "filling the buffers");
 	/* seeded bytes; the known sums come from the generator, not from any of the kernels */
 	int rc = wtg_seeded_buf_init(ctx, &ctx->rng, &st.cache, size[0], CHUNK);
@@ -153,7 +168,7 @@ static int kernels_run(struct wtg_ctx *ctx)
 	}
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
-		.nvariants = 2 * NKERNELS, .rounds = WTG_ROUNDS_MIN, .warmup = 1, .unit = "GB/s",
+		.nvariants = st.nvar, .rounds = WTG_ROUNDS_MIN, .warmup = 1, .unit = "GB/s",
 		.sample = sample, .row = row, .arg = &st, .label = label, .restart = restart,
 	};
 	if (rc == WTG_OK)
@@ -167,6 +182,9 @@ static int kernels_run(struct wtg_ctx *ctx)
 	wtg_ctx_progress(ctx, 1, 1, "done");
 	for (int k = 0; k < NKERNELS; k++)
 		wtg_table_note(ctx->t, "%s: %s", knames[k], kernel(k)->detail);
+	if (st.nvar < 2 * NKERNELS)
+		wtg_table_note(ctx->t, "--quick: the memory-sized buffer is summed by the scalar and the simd "
+				       "loops only (auto and native over it without --quick)");
 	char llc[32];
 	wtg_fmt_size(llc, sizeof llc, wtg_ctx_llc(ctx));
 	char huge[64];
@@ -198,8 +216,9 @@ static void kernels_plan(struct wtg_plan *p)
 	uint64_t size[2], bytes[2];
 	kernel_sizes(&ctx, size, bytes);
 	wtg_plan_columns(p, names, 5);
-	for (int v = 0; v < 2 * NKERNELS; v++) {
-		int w = v / NKERNELS, k = v % NKERNELS;
+	int full[2 * NKERNELS], nvar = kernel_variants(p->opt->quick, full);
+	for (int v = 0; v < nvar; v++) {
+		int w = full[v] / NKERNELS, k = full[v] % NKERNELS;
 		const struct wtg_value row[] = { WTG_TEXT(knames[k]), WTG_INT(size[w]), WTG_INT(bytes[w]),
 						 WTG_TEXT(kernel(k)->isa), WTG_TEXT(wtg_cache_level_name(&ctx, size[w])) };
 		wtg_plan_row(p, row);
@@ -259,7 +278,7 @@ const struct wtg_experiment wtg_exp_kernels = {
 			"gbps_ci_high", NULL, "GB/s", true, .work_col = "wss" } },
 	.verdict = kernels_verdict,
 	.typical_s = 9,
-	.typical_quick_s = 3,
+	.typical_quick_s = 2,
 	.terms = WTG_TERMS("simd", "vectorized", "wss", "caches", "dram", "gbps"),
 	.interleaves = true,
 	.run = kernels_run,

@@ -9,7 +9,8 @@
  * multiply-add chains (16 ops per round), the first round taking in the line's words, so every
  * byte is read and every op is done. Each sample's accumulators are compared with a reference
  * computed differently (word by word, or the rounds folded into one affine map), outside the timed
- * region. Every (buffer, intensity) is a variant of the rounds engine: >= 15 samples in seeded
+ * region. --quick measures every other intensity (1/64, 1/16, .. 64: 7 per buffer instead of 13).
+ * Every (buffer, intensity) is a variant of the rounds engine: >= 15 samples in seeded
  * order per round. The background policy is a condition like everywhere else (the p key). */
 #include "config.h"
 
@@ -28,6 +29,7 @@
 #define WORDS 8			/* 64-bit words per line */
 #define NINT 13			/* intensities 2^-6 .. 2^6 ops per byte */
 #define NADD 4			/* the first four are the add kernel (k = 1, 2, 4, 8) */
+#define STEP_QUICK 2		/* --quick: every other intensity, 1/64, 1/16, .. 64 */
 #define MUL 0x9e3779b97f4a7c15ull	/* odd: the chains never collapse to zero */
 #define INC 0x632be59bd9b4e019ull
 #define OPS_TARGET (128ull << 20)	/* ops per sample ... */
@@ -65,6 +67,7 @@ struct buffer {
 struct roof {
 	struct buffer b[NBUF];
 	uint64_t ops_target, bytes_cap;
+	int nint, step;		/* intensities per buffer, and the step in NINT's grid between them */
 	/* a variant whose samples are whole passes over its buffer starts every walk at the same place:
 	 * its reference result (for that start and length) is computed once and every sample compared */
 	struct { uint64_t bytes; size_t start; uint64_t want[WORDS]; bool ok; } ref[NBUF * NINT];
@@ -199,6 +202,17 @@ static uint64_t sample_bytes(const struct roof *rf, int idx)
 	return (lines ? lines : 1) * LINE;
 }
 
+/* Variant v's buffer and intensity index: nint variants per buffer, step apart in the full grid. */
+static int buf_of(const struct roof *rf, int v)
+{
+	return v / rf->nint;
+}
+
+static int idx_of(const struct roof *rf, int v)
+{
+	return v % rf->nint * rf->step;
+}
+
 /* Run fn (kernel or reference) over `bytes` of b from `start`, wrapping round the buffer. */
 static void walk(const struct buffer *b, size_t start, uint64_t bytes, int idx, uint64_t *st, bool ref)
 {
@@ -226,7 +240,7 @@ static void reference_of(struct roof *rf, int v, const struct buffer *b, size_t 
 		memcpy(want, rf->ref[v].want, sizeof rf->ref[v].want);
 		return;
 	}
-	walk(b, start, bytes, v % NINT, want, true);
+	walk(b, start, bytes, idx_of(rf, v), want, true);
 	if (bytes % b->size == 0) {
 		rf->ref[v].bytes = bytes;
 		rf->ref[v].start = start;
@@ -235,12 +249,12 @@ static void reference_of(struct roof *rf, int v, const struct buffer *b, size_t 
 	}
 }
 
-/* One sample of variant v = buffer x NINT + intensity index: the timed walk, then the reference. */
+/* One sample of variant v (buf_of, idx_of): the timed walk, then the reference. */
 static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
 {
 	struct roof *rf = arg;
-	struct buffer *b = &rf->b[v / NINT];
-	const int idx = v % NINT;
+	struct buffer *b = &rf->b[buf_of(rf, v)];
+	const int idx = idx_of(rf, v);
 	const uint64_t bytes = rf->vbytes[v] ? rf->vbytes[v] : sample_bytes(rf, idx);
 	uint64_t st[WORDS] = { 1, 2, 3, 4, 5, 6, 7, 8 }, want[WORDS] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 	const size_t start = b->cursor;
@@ -264,7 +278,7 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 		rf->mismatched++;
 		wtg_table_fail(ctx->t, "%s buffer, %g ops per byte: the kernel's accumulators differ from the "
 				       "reference's",
-			       buf_names[v / NINT], intensity(idx));
+			       buf_names[buf_of(rf, v)], intensity(idx));
 		return WTG_ERR;
 	}
 	out->figure = out->res.wall_ms > 0 ? (double)bytes / (out->res.wall_ms * 1e6) : 0;
@@ -280,12 +294,12 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 
 static void label_of(const void *arg, int v, char *buf, size_t len)
 {
-	(void)arg;
-	int idx = v % NINT;
+	const struct roof *rf = arg;
+	int idx = idx_of(rf, v);
 	if (idx < 6)
-		snprintf(buf, len, "%s 1/%d op/B", buf_names[v / NINT], 1 << (6 - idx));
+		snprintf(buf, len, "%s 1/%d op/B", buf_names[buf_of(rf, v)], 1 << (6 - idx));
 	else
-		snprintf(buf, len, "%s %d ops/B", buf_names[v / NINT], 1 << (idx - 6));
+		snprintf(buf, len, "%s %d ops/B", buf_names[buf_of(rf, v)], 1 << (idx - 6));
 }
 
 /* ---- the table ---- */
@@ -310,13 +324,13 @@ static const struct wtg_column cols[] = {
 
 /* The roofs of one buffer from its medians: the best GB/s (the bytes roof), the best Gop/s (the
  * math roof), and the ridge where they meet, math roof / bytes roof ops per byte. */
-static double ridge_of(const struct wtg_rounds *r, int buf, double *bw, double *ops)
+static double ridge_of(const struct roof *rf, const struct wtg_rounds *r, int buf, double *bw, double *ops)
 {
 	*bw = *ops = 0;
-	for (int i = 0; i < NINT; i++) {
-		double g = r->v[buf * NINT + i].s.median;
+	for (int v = buf * rf->nint; v < (buf + 1) * rf->nint; v++) {
+		double g = r->v[v].s.median;
 		*bw = fmax(*bw, g);
-		*ops = fmax(*ops, g * intensity(i));
+		*ops = fmax(*ops, g * intensity(idx_of(rf, v)));
 	}
 	return *bw > 0 ? *ops / *bw : NAN;
 }
@@ -327,7 +341,7 @@ static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds
 {
 	(void)ctx;
 	struct roof *rf = arg;
-	const int buf = v / NINT, i = v % NINT;
+	const int buf = buf_of(rf, v), i = idx_of(rf, v);
 	const double in = intensity(i), ridge = rf->ridge[buf];
 	wtg_type_tally_format(wtg_topology_this(), &rf->types[v], rf->type_list[v], sizeof rf->type_list[v]);
 	const uint64_t bytes = rf->vbytes[v] ? rf->vbytes[v] : sample_bytes(rf, i);
@@ -355,13 +369,13 @@ static void final_rows(struct wtg_ctx *ctx, struct roof *rf, const struct wtg_ro
 {
 	double bw, ops;
 	for (int buf = 0; buf < NBUF; buf++)
-		rf->ridge[buf] = ridge_of(r, buf, &bw, &ops);
+		rf->ridge[buf] = ridge_of(rf, r, buf, &bw, &ops);
 	for (int v = 0; v < r->nvariants; v++) {
 		struct wtg_value vals[WTG_MAX_COLS];
 		int n = row_of(ctx, rf, v, &r->v[v], vals);
 		wtg_table_set_row(ctx->t, v, vals, n, &r->v[v].probe);
 		char label[48];
-		label_of(NULL, v, label, sizeof label);
+		label_of(rf, v, label, sizeof label);
 		wtg_rounds_checks(ctx, label, "GB/s", &r->v[v]);
 	}
 }
@@ -369,7 +383,7 @@ static void final_rows(struct wtg_ctx *ctx, struct roof *rf, const struct wtg_ro
 static void notes(struct wtg_ctx *ctx, const struct roof *rf, const struct wtg_rounds *r)
 {
 	for (int buf = 0; buf < NBUF; buf++) {
-		double bw, ops, ridge = ridge_of(r, buf, &bw, &ops);
+		double bw, ops, ridge = ridge_of(rf, r, buf, &bw, &ops);
 		char sz[32];
 		wtg_fmt_size(sz, sizeof sz, rf->b[buf].size);
 		wtg_table_note(ctx->t,
@@ -381,6 +395,12 @@ static void notes(struct wtg_ctx *ctx, const struct roof *rf, const struct wtg_r
 		       "ops are 64-bit integer adds and multiplies; bytes are whole 64-byte lines: 1/64 .. "
 		       "1/8 ops per byte add 1, 2, 4 or 8 words of each line, 1/4 .. 64 run 1 .. 256 "
 		       "rounds of 8 multiply-add chains per line (the first taking in the words)");
+	if (rf->step > 1)
+		wtg_table_note(ctx->t,
+			       "--quick measures every other intensity (1/64, 1/16, 1/4, 1, 4, 16, 64 ops per byte: "
+			       "add 1 or 4 words, 1, 4, 16, 64 or 256 rounds), %d per buffer; the ridge is read "
+			       "from these",
+			       rf->nint);
 	wtg_table_note(ctx->t,
 		       "a sample moves about %llu M ops or at most %llu MiB, more lines where that spans less "
 		       "than %.0f ms at the warm-up's rate (the bytes column; whole passes over the cache "
@@ -443,21 +463,23 @@ static int make_buffers(struct wtg_ctx *ctx, struct roof *rf)
 /* A run's targets: ops per sample and its byte cap. */
 static struct roof roof_of(const struct wtg_options *o)
 {
+	const int step = o->quick ? STEP_QUICK : 1;
 	return (struct roof){ .ops_target = o->quick ? OPS_TARGET_QUICK : OPS_TARGET,
-			      .bytes_cap = o->quick ? BYTES_CAP_QUICK : BYTES_CAP, .ridge = { NAN, NAN } };
+			      .bytes_cap = o->quick ? BYTES_CAP_QUICK : BYTES_CAP, .ridge = { NAN, NAN },
+			      .nint = (NINT - 1) / step + 1, .step = step };
 }
 
 static int roofline_run(struct wtg_ctx *ctx)
 {
 	struct roof rf = roof_of(ctx->opt);
 	wtg_experiment_columns(&wtg_exp_roofline, ctx->t);
-	const int nsteps = 1 + wtg_rounds_steps(NBUF * NINT, WTG_ROUNDS_MIN, WARMUP);
+	const int nsteps = 1 + wtg_rounds_steps(NBUF * rf.nint, WTG_ROUNDS_MIN, WARMUP);
 	wtg_ctx_progress(ctx, 0, nsteps, "filling the buffers");
 	wtg_first_look(ctx);
 	int rc = make_buffers(ctx, &rf);
 	struct wtg_rounds r;
 	if (rc == WTG_OK) {
-		struct wtg_rounds_spec spec = { .nvariants = NBUF * NINT, .rounds = WTG_ROUNDS_MIN, .warmup = WARMUP,
+		struct wtg_rounds_spec spec = { .nvariants = NBUF * rf.nint, .rounds = WTG_ROUNDS_MIN, .warmup = WARMUP,
 						.unit = "GB/s",
 						.sample = sample, .row = row_of, .arg = &rf, .label = label_of,
 						.first_step = 1, .nsteps = nsteps };
@@ -477,7 +499,7 @@ static int roofline_run(struct wtg_ctx *ctx)
 	return rc;
 }
 
-/* --dry-run: every intensity over the two buffers buffer_sizes gives on this machine. */
+/* --dry-run: every intensity measured (every other in --quick) over the two buffers buffer_sizes gives on this machine. */
 static void roofline_plan(struct wtg_plan *p)
 {
 	static const char *const names[] = { "buffer", "wss", "ops_per_byte", "kernel", "bytes", "ops" };
@@ -485,10 +507,10 @@ static void roofline_plan(struct wtg_plan *p)
 	struct roof rf = roof_of(p->opt);
 	buffer_sizes(&ctx, &rf);
 	wtg_plan_columns(p, names, 6);
-	for (int v = 0; v < NBUF * NINT; v++) {
-		int idx = v % NINT;
+	for (int v = 0; v < NBUF * rf.nint; v++) {
+		int idx = idx_of(&rf, v);
 		uint64_t bytes = sample_bytes(&rf, idx);
-		const struct wtg_value row[] = { WTG_TEXT(buf_names[v / NINT]), WTG_INT(rf.b[v / NINT].size),
+		const struct wtg_value row[] = { WTG_TEXT(buf_names[buf_of(&rf, v)]), WTG_INT(rf.b[buf_of(&rf, v)].size),
 						 WTG_REAL(intensity(idx)), WTG_TEXT(kernel_names[idx]), WTG_INT(bytes),
 						 WTG_INT(bytes / LINE * ops_per_line(idx)) };
 		wtg_plan_row(p, row);
@@ -527,7 +549,7 @@ const struct wtg_experiment wtg_exp_roofline = {
 			"gops_ci_high", NULL, "Gop/s", true, .work_col = "wss" } },
 	.verdict = roofline_verdict,
 	.typical_s = 15,
-	.typical_quick_s = 7,
+	.typical_quick_s = 4,
 	.terms = WTG_TERMS("roofline", "intensity", "corebound", "membound", "background"),
 	.interleaves = true,
 	.run = roofline_run,

@@ -162,6 +162,14 @@ static int publish(struct rounds_run *rr, struct wtg_rounds *out, bool first)
 	return WTG_OK;
 }
 
+/* Whether someone watches the rows grow (the dashboard): then every round is published; a headless
+ * run publishes its first round (the rows) and the end of each replica only, since a summary's two
+ * bootstraps cost as much as several samples and nobody sees the rounds between. */
+static bool watched(const struct rounds_run *rr)
+{
+	return !rr->ctx->opt || rr->ctx->opt->mode != WTG_MODE_RUN;
+}
+
 /* The steps of the warm-up: the sizing samples and the windows' most. */
 static int warm_steps(const struct wtg_rounds_spec *sp, int nvariants)
 {
@@ -224,12 +232,15 @@ static void keep(struct rounds_run *rr, struct wtg_rounds_result *res, const str
 		wtg_probe_accumulate(&res->probe, &smp->res);
 }
 
-/* The unreported warm-up samples: spec->warmup of each variant. */
+/* The unreported warm-up samples: spec->warmup of each variant at the start; one of each again
+ * after the others' turn (the caches refilled: the first warm-up's extra samples only sized the
+ * samples, which stay as they were). */
 static int warm_up(struct rounds_run *rr, struct wtg_rounds *out, int round)
 {
 	const struct wtg_rounds_spec *sp = rr->spec;
 	struct wtg_rounds_sample smp;
-	for (int w = 0; w < sp->warmup; w++)
+	const int passes = round == WTG_ROUND_REWARM ? 1 : sp->warmup;
+	for (int w = 0; w < passes; w++)
 		for (int v = 0; v < sp->nvariants; v++) {
 			int rc = one_sample(rr, v, round, out->rounds, &smp);
 			if (rc != WTG_OK)
@@ -263,6 +274,8 @@ static int replica_ended(struct rounds_run *rr, struct wtg_rounds *out, int r)
 	if (!others)
 		return WTG_OK;
 	out->interleaved++;
+	if (sp->self_warming)
+		return WTG_OK;
 	int step = rr->step;
 	rr->unplanned = true;
 	int rc = warm_up(rr, out, WTG_ROUND_REWARM);
@@ -342,10 +355,13 @@ static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 			r = -1;		/* round 1 again, under the new conditions */
 			continue;
 		}
-		rc = publish(rr, out, !published);
-		if (rc != WTG_OK)
-			return rc;
-		published = true;
+		if (!published || watched(rr) || r + 1 >= out->rounds ||
+		    wtg_rounds_replica(r, out->rounds) != wtg_rounds_replica(r + 1, out->rounds)) {
+			rc = publish(rr, out, !published);
+			if (rc != WTG_OK)
+				return rc;
+			published = true;
+		}
 		rc = replica_ended(rr, out, r);
 		if (rc != WTG_OK)
 			return rc;
@@ -361,6 +377,7 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 		return WTG_ERR;
 	}
 	out->nvariants = spec->nvariants;
+	out->self_warming = spec->self_warming;
 	out->rounds = spec->rounds < WTG_ROUNDS_MIN ? WTG_ROUNDS_MIN : spec->rounds;
 	out->v = calloc((size_t)spec->nvariants, sizeof *out->v);
 	int *order = malloc((size_t)spec->nvariants * sizeof *order);

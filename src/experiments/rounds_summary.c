@@ -326,7 +326,11 @@ void wtg_rounds_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmup
 		       "holds the spread between replicas as well as within one",
 		       r->rounds, warmup, warmup == 1 ? "" : "s", r->nvariants, WTG_ROUNDS_REPLICAS,
 		       WTG_BOOTSTRAP_RESAMPLES);
-	interleaved_note(ctx, "the warm-up again", r->interleaved, r->replica_start_s);
+	interleaved_note(ctx,
+			 r->self_warming ? "its next round at once (no warm-up again: every sample warms its own working set first)"
+			 : warmup > 1	 ? "one warm-up sample of every variant again"
+					 : "the warm-up again",
+			 r->interleaved, r->replica_start_s);
 	double lo, hi;
 	int busy;
 	spans(r, &lo, &hi, &busy);

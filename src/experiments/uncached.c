@@ -3,7 +3,7 @@
  * The file is read around the page cache: with O_DIRECT where the filesystem accepts it, buffers,
  * offsets and lengths aligned to what statx(STATX_DIOALIGN) reports (at least 4096); elsewhere with
  * buffered reads after evicting the file before each pass, and the rows say which mechanism ran.
- * Sequential passes with buffers of 4 KiB .. 16 MiB, every pass's sum checked against the known
+ * Sequential passes with buffers of 4 KiB .. 16 MiB (x4 steps, x16 with --quick), every pass's sum checked against the known
  * prefix sum, and random 16 KiB reads at seeded offsets aligned to the read size, each one timed,
  * whose latency distribution is the storage path's per-request cost. All eight are variants of the
  * rounds engine: 15 samples each, in seeded random order in every round; the random reads of a
@@ -27,7 +27,8 @@
 
 #define UC_MIN_BUF (4u << 10)
 #define UC_MAX_BUF (16u << 20)
-#define UC_NSEQ 7		/* 4 KiB .. 16 MiB in x4 steps */
+#define UC_NSEQ 7		/* 4 KiB .. 16 MiB in x4 steps (the most) */
+#define UC_STEP_QUICK 16	/* --quick: x16 steps, 4 KiB, 64 KiB, 1 MiB, 16 MiB */
 #define UC_RAND_LEN (16u << 10)
 #define UC_RANDOM 20000		/* random reads in all, spread over the rounds */
 #define UC_QUICK_RANDOM 2000
@@ -57,6 +58,7 @@ struct uc {
 	double *all[UC_NSEQ + 1];	/* every timed call's latency per variant, time order */
 	size_t nall[UC_NSEQ + 1];
 	int64_t sum[UC_NSEQ + 1];	/* the latest sample's sum (sequential), all rounds' (random) */
+	int nseq;			/* sequential sizes this run: variant nseq is the random reads */
 	/* random: per round, offsets aligned to the read size, without replacement within the round */
 	uint64_t *offs;
 	size_t round_at[WTG_ROUNDS_MIN + 1];	/* round r reads offs[round_at[r] .. round_at[r + 1]) */
@@ -307,13 +309,13 @@ static int uc_random(struct uc *u, const uint64_t *offs, size_t n, bool timed, s
 		return WTG_ERR;
 	}
 	if (timed) {
-		u->sum[UC_NSEQ] += sum;
+		u->sum[u->nseq] += sum;
 		u->ref_sum += ref;
 	}
 	return WTG_OK;
 }
 
-/* The rounds engine's sample: variant v < UC_NSEQ a sequential pass, UC_NSEQ the round's random
+/* The rounds engine's sample: variant v < nseq a sequential pass, nseq the round's random
  * reads (the warm-up reuses round 1's offsets). Timed calls' latencies join the variant's. */
 static int uc_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
 {
@@ -322,7 +324,7 @@ static int uc_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wt
 	u->last_check = wtg_now_ns();
 	uint64_t bytes;
 	int rc;
-	if (v < UC_NSEQ) {
+	if (v < u->nseq) {
 		bytes = u->seq_bytes[v];
 		rc = uc_sequential(u, v, &out->res);
 	} else {
@@ -359,7 +361,7 @@ static void uc_label(const void *arg, int v, char *buf, size_t len)
 {
 	const struct uc *u = arg;
 	char size[16];
-	if (v == UC_NSEQ) {
+	if (v == u->nseq) {
 		snprintf(buf, len, "random 16K reads");
 		return;
 	}
@@ -373,7 +375,7 @@ static int uc_rowvals(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_ro
 		      struct wtg_value *vals)
 {
 	struct uc *u = arg;
-	bool rnd = v == UC_NSEQ;
+	bool rnd = v == u->nseq;
 	struct uc_stats s;
 	uc_stats(u, u->all[v], u->nall[v], rnd && (int)r->n >= WTG_ROUNDS_MIN, &s);
 	size_t bufsize = rnd ? UC_RAND_LEN : u->seq_buf[v];
@@ -457,14 +459,14 @@ static int uc_draw(struct uc *u, uint64_t usable, size_t nrand, uint64_t slot)
 	return WTG_OK;
 }
 
-/* Bytes per sequential sample, the random offsets, and room for every timed call's latency. */
-/* The sequential rows' buffers and the bytes a sample of each reads of usable bytes. */
-static void uc_seq_sizes(uint64_t usable, bool quick, size_t *buf, uint64_t *seq_bytes)
+/* The sequential rows' buffers (4 KiB .. 16 MiB in x4 steps, x16 with --quick) and the bytes a
+ * sample of each reads of usable bytes. Returns their count. */
+static int uc_seq_sizes(uint64_t usable, bool quick, size_t *buf, uint64_t *seq_bytes)
 {
 	uint64_t max_calls = quick ? UC_QUICK_MAX_CALLS : UC_MAX_CALLS;
 	uint64_t cap = quick ? UC_QUICK_CAP : UC_CAP;
-	for (int v = 0; v < UC_NSEQ; v++) {
-		size_t b = (size_t)UC_MIN_BUF << (2 * v);
+	int v = 0;
+	for (size_t b = UC_MIN_BUF; b <= UC_MAX_BUF && v < UC_NSEQ; b *= quick ? UC_STEP_QUICK : 4, v++) {
 		uint64_t bytes = usable;
 		/* ceil: a short last read is a call too */
 		if ((bytes + b - 1) / b > max_calls)
@@ -474,13 +476,14 @@ static void uc_seq_sizes(uint64_t usable, bool quick, size_t *buf, uint64_t *seq
 		buf[v] = b;
 		seq_bytes[v] = bytes / WTG_CHUNK * WTG_CHUNK;
 	}
+	return v;
 }
 
 static int uc_plan(struct uc *u, uint64_t usable, bool quick)
 {
 	size_t most = 0;
-	uc_seq_sizes(usable, quick, u->seq_buf, u->seq_bytes);
-	for (int v = 0; v < UC_NSEQ; v++) {
+	u->nseq = uc_seq_sizes(usable, quick, u->seq_buf, u->seq_bytes);
+	for (int v = 0; v < u->nseq; v++) {
 		size_t b = u->seq_buf[v];
 		size_t calls = (size_t)((u->seq_bytes[v] + b - 1) / b);
 		most = calls > most ? calls : most;
@@ -492,9 +495,9 @@ static int uc_plan(struct uc *u, uint64_t usable, bool quick)
 		return WTG_ERR;
 	size_t per = u->round_at[1] - u->round_at[0];
 	most = per > most ? per : most;
-	u->all[UC_NSEQ] = malloc(u->nrand * sizeof(double) + 1);
+	u->all[u->nseq] = malloc(u->nrand * sizeof(double) + 1);
 	u->lat = malloc(most * sizeof(double) + 1);
-	return u->all[UC_NSEQ] && u->lat ? WTG_OK : WTG_ERR;
+	return u->all[u->nseq] && u->lat ? WTG_OK : WTG_ERR;
 }
 
 /* The checks of every row once the rounds are done, and the random reads' samples as a series. */
@@ -504,18 +507,18 @@ static void uc_checks(struct uc *u, const struct wtg_rounds *r)
 	for (int v = 0; v < r->nvariants; v++) {
 		char name[48];
 		uc_label(u, v, name, sizeof name);
-		if (v < UC_NSEQ)
+		if (v < u->nseq)
 			wtg_check_sums_row(ctx, name, (int)r->v[v].n, u->sum[v] * (int64_t)r->v[v].n);
 		wtg_rounds_checks(ctx, name, "GB/s", &r->v[v]);
 	}
 	wtg_table_check(ctx->t, "sum", true,
 			"%zu random %s reads in %d rounds: each round's sum equals that of the same ranges "
 			"read through the page cache; %lld = %lld in all",
-			u->nrand, uc_mech_name[u->mech], r->rounds, (long long)u->sum[UC_NSEQ],
+			u->nrand, uc_mech_name[u->mech], r->rounds, (long long)u->sum[u->nseq],
 			(long long)u->ref_sum);
-	wtg_table_add_series(ctx->t, "random 16 KiB reads", "us", u->all[UC_NSEQ], u->nall[UC_NSEQ]);
+	wtg_table_add_series(ctx->t, "random 16 KiB reads", "us", u->all[u->nseq], u->nall[u->nseq]);
 	struct uc_stats s;
-	if (uc_stats(u, u->all[UC_NSEQ], u->nall[UC_NSEQ], true, &s) < 0)
+	if (uc_stats(u, u->all[u->nseq], u->nall[u->nseq], true, &s) < 0)
 		return;
 	bool ordered = s.median <= s.p90 && s.p90 <= s.p99 && s.p99 <= s.max && s.ci_low <= s.median &&
 		       s.median <= s.ci_high;
@@ -631,6 +634,9 @@ static void uc_notes(struct uc *u, const struct wtg_rounds *r, int64_t res0, int
 	struct wtg_ctx *ctx = u->ctx;
 	const struct wtg_datafile *df = ctx->df;
 	int64_t pages = wtg_pages_of(df->size, wtg_page_size());
+	if (quick)
+		wtg_table_note(ctx->t, "--quick: sequential buffers 4 KiB .. 16 MiB in x%d steps (x4 without it)",
+			       UC_STEP_QUICK);
 	if (u->mech == UC_DIRECT)
 		wtg_table_note(ctx->t,
 			       "mechanism: O_DIRECT; buffers, offsets and lengths aligned to %u B (statx "
@@ -737,8 +743,8 @@ static int uncached_run(struct wtg_ctx *ctx)
 	int64_t res0 = wtg_datafile_resident_pages(df);
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
-		.nvariants = UC_NSEQ + 1, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
-		.pilot = UC_NSEQ - 1, .unit = "GB/s",	/* windows of the largest sequential reads */
+		.nvariants = u.nseq + 1, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
+		.pilot = u.nseq - 1, .unit = "GB/s",	/* windows of the largest sequential reads */
 		.sample = uc_sample, .row = uc_rowvals, .arg = &u, .label = uc_label, .restart = uc_restart,
 		.declare_work = true,
 	};
@@ -770,9 +776,9 @@ static void uncached_plan(struct wtg_plan *p)
 	const uint64_t usable = p->file_size / WTG_CHUNK * WTG_CHUNK;
 	size_t buf[UC_NSEQ];
 	uint64_t bytes[UC_NSEQ];
-	uc_seq_sizes(usable, quick, buf, bytes);
+	const int nseq = uc_seq_sizes(usable, quick, buf, bytes);
 	wtg_plan_columns(p, names, 4);
-	for (int v = 0; v < UC_NSEQ; v++) {
+	for (int v = 0; v < nseq; v++) {
 		const struct wtg_value row[] = { WTG_TEXT("sequential"), WTG_INT(buf[v]),
 						 WTG_INT((bytes[v] + buf[v] - 1) / buf[v]), WTG_INT(bytes[v]) };
 		wtg_plan_row(p, row);

@@ -1,4 +1,5 @@
-/* wss.c: Cache or core? Sum a working set of S bytes over and over, S in x2 steps from below this
+/* wss.c: Cache or core? Sum a working set of S bytes over and over, S in x2 steps (x4 with --quick,
+ * and the slow kernels at KSIZES_QUICK sizes) from below this
  * machine's L1d to at least 4x its last-level cache (capped at a quarter of RAM): if the loop waited
  * on memory, GB/s would fall in steps as S leaves each cache. The hand SIMD sum runs at every size;
  * the scalar sum and the compiler-vectorized one at KSIZES of them spread from the first to the last,
@@ -19,6 +20,9 @@
 #define CHUNK (4u << 10)		/* the known sums cover 4 KiB pieces */
 #define MAX_SIZES 40
 #define KSIZES 6			/* sizes of the scalar and the compiler-vectorized sums */
+#define KSIZES_QUICK 3			/* ... with --quick: the first, the middle and the last */
+#define STEP 2				/* the sizes' step ... */
+#define STEP_QUICK 4			/* ... with --quick */
 #define MAX_VARIANTS (MAX_SIZES + 2 * KSIZES)
 #define HEADLINE_SPAN (64ull << 20) /* memory-sized: past this machine's last-level cache */
 #define HEADLINE_PASSES 4
@@ -36,6 +40,8 @@ struct wstate {
 						 * file); size S uses the first S bytes */
 	uint64_t sizes[MAX_SIZES];
 	int nsizes;
+	int step;			/* between consecutive sizes: STEP, or STEP_QUICK with --quick */
+	int nk;				/* sizes of the scalar and the compiler-vectorized sums */
 	int nvar;
 	int kernel[MAX_VARIANTS];	/* variant v: kernel[v] over sizes[size[v]] */
 	int size[MAX_VARIANTS];
@@ -138,11 +144,11 @@ static void add_variant(struct wstate *st, int k, int i, bool quick)
 	st->vbytes[v] = first_bytes(k, quick, set);
 }
 
-/* The sizes: x2 steps from the power of two at or below half of L1d up to the memory-sized span
- * (at least 4x the LLC, or a quarter of RAM, which then ends the list whatever its size); the
- * variants: the scalar and the compiler-vectorized sums at KSIZES of them, evenly spread on the log
- * scale from the first to the last (all of them when there are fewer), then the hand SIMD sum at
- * every size. */
+/* The sizes: x2 steps (x4 with --quick) from the power of two at or below half of L1d up to the
+ * memory-sized span (at least 4x the LLC, or a quarter of RAM, which then ends the list whatever its
+ * size); the variants: the scalar and the compiler-vectorized sums at KSIZES (KSIZES_QUICK) of them,
+ * evenly spread on the log scale from the first to the last (all of them when there are fewer), then
+ * the hand SIMD sum at every size. */
 static void wss_sizes(struct wtg_ctx *ctx, struct wstate *st)
 {
 	const bool quick = st->quick = ctx->opt->quick;
@@ -151,11 +157,13 @@ static void wss_sizes(struct wtg_ctx *ctx, struct wstate *st)
 	for (int i = 0; i < 40 && lo * 2 <= wtg_ctx_l1d(ctx) / 2; i++)	/* L1d is at most 1 TiB */
 		lo *= 2;
 	st->nsizes = 0;
-	for (uint64_t s = lo; s < top && st->nsizes < MAX_SIZES - 1; s *= 2)
+	st->step = quick ? STEP_QUICK : STEP;
+	for (uint64_t s = lo; s < top && st->nsizes < MAX_SIZES - 1; s *= (uint64_t)st->step)
 		st->sizes[st->nsizes++] = s;
 	st->sizes[st->nsizes++] = top;
 	st->nvar = 0;
-	int nk = st->nsizes < KSIZES ? st->nsizes : KSIZES;
+	const int ksizes = quick ? KSIZES_QUICK : KSIZES;
+	int nk = st->nk = st->nsizes < ksizes ? st->nsizes : ksizes;
 	for (int k = K_SCALAR; k < K_SIMD; k++)
 		for (int j = 0; j < nk; j++)
 			add_variant(st, k, nk > 1 ? (int)lround((double)j * (st->nsizes - 1) / (nk - 1)) : 0, quick);
@@ -200,17 +208,17 @@ static void add_notes(struct wtg_ctx *ctx, const struct wstate *st, const struct
 	wtg_fmt_size(hi, sizeof hi, st->sizes[st->nsizes - 1]);
 	wtg_fmt_size(llc, sizeof llc, st->llc);
 	wtg_table_note(ctx->t,
-		       "sizes %s .. %s in x2 steps (below L1d up to at least 4x the %s last-level cache, or a "
+		       "sizes %s .. %s in x%d steps (below L1d up to at least 4x the %s last-level cache, or a "
 		       "quarter of RAM); the first S bytes of one seeded buffer of its own (%s); "
 		       "level: the smallest cache S fits in (%s caches)",
-		       lo, hi, llc, huge,
+		       lo, hi, st->step, llc, huge,
 		       ctx->machine && ctx->machine->caches_source ? ctx->machine->caches_source : "assumed");
 	wtg_table_note(ctx->t,
 		       "kernel: simd, the hand SIMD sum (%s), at every size; scalar (%s) and auto (%s) at %d "
 		       "sizes spread from the first to the last: a loop slower than memory cannot show the "
 		       "caches",
 		       wtg_sum_simd_name(), wtg_sum_kernel("scalar")->detail, wtg_sum_kernel("auto")->detail,
-		       st->nsizes < KSIZES ? st->nsizes : KSIZES);
+		       st->nk);
 	if (ctx->machine && ctx->machine->caches_note[0])
 		wtg_table_note(ctx->t, "%s", ctx->machine->caches_note);
 	wtg_table_note(ctx->t,
@@ -252,6 +260,7 @@ static int wss_run(struct wtg_ctx *ctx)
 	const struct wtg_rounds_spec spec = {
 		.nvariants = st->nvar, .rounds = WTG_ROUNDS_MIN, .warmup = 1, .unit = "GB/s",
 		.sample = sample, .row = row, .arg = st, .label = label, .restart = restart,
+		.self_warming = true,	/* sample() re-reads a set within the LLC before timing it */
 	};
 	if (rc == WTG_OK)
 		rc = wtg_rounds_run(ctx, &spec, &r);
@@ -477,7 +486,7 @@ static int wss_verdict(const struct wtg_table *t, char *buf, size_t len)
 const struct wtg_experiment wtg_exp_wss = {
 	.name = "wss",
 	.question = "Cache or core?",
-	.runs = "sum a working set from below L1d to 4x the last-level cache repeatedly, hand SIMD at every size, scalar and compiler-vectorized at 6; GB/s per size",
+	.runs = "sum a working set from below L1d to 4x the last-level cache repeatedly, hand SIMD at every size, scalar and compiler-vectorized at 6 (x4 steps and 3 with --quick); GB/s per size",
 	.needs_datafile = false,
 	.shares_dram_buf = true,
 	WTG_COLUMNS(cols),
@@ -489,7 +498,7 @@ const struct wtg_experiment wtg_exp_wss = {
 			"GB/s", true, .work_col = "wss" } },
 	.compare = { headline, "gbps", 2, "GB/s summing a memory-sized span of the file" },
 	.typical_s = 13,
-	.typical_quick_s = 6,
+	.typical_quick_s = 4,
 	.verdict = wss_verdict,
 	.essay = { "a flat 17 GB/s from 16 KiB (L1) to 64 MiB (DRAM): core-bound", NULL, .value = 17,
 		   .why = wtg_why_wss },

@@ -143,7 +143,12 @@ if check(doc is not None, "kernels,wss JSON parses"):
     e = experiment(doc, "kernels")
     if common(e, "kernels"):
         rs = check_rounds(e, "kernels", "gbps", lambda r: "%s %d" % (r["kernel"], r["wss"]))
-        check(len(rs) == 8, "kernels: 4 kernels x 2 buffers = 8 rows, got %d" % len(rs))
+        # --quick: the four kernels over the cache buffer, scalar and simd over the memory-sized one
+        check(len(rs) == 6, "kernels: 4 kernels + 2 = 6 rows, got %d" % len(rs))
+        check([r["kernel"] for r in rs] == ["scalar", "auto", "native", "simd", "scalar", "simd"],
+              "kernels: the memory-sized buffer's rows are scalar and simd: %r" % [r["kernel"] for r in rs])
+        check("--quick: the memory-sized buffer is summed by the scalar and the simd loops only" in
+              " ".join(e.get("notes", [])), "kernels: a note says which loops sum the memory-sized buffer")
         small = sorted({r["wss"] for r in rs})
         check(len(small) == 2 and small[0] == l1d // 2 // 4096 * 4096,
               "kernels: the cache buffer is half of L1d (%d): %r" % (l1d, small))
@@ -170,7 +175,7 @@ if check(doc is not None, "kernels,wss JSON parses"):
         check(len(sums) == 1, "kernels: the four kernels give the same sum per pass over the cache buffer: %r" % sums)
         kern_sums = {r["kernel"]: pass_sum(r) for r in rs if r["wss"] == small[0]}
         checks = [c for c in e["checks"] if c["name"] == "sum"]
-        check(len(checks) == 8 and all("each of the 15 samples" in c["detail"] for c in checks),
+        check(len(checks) == 6 and all("each of the 15 samples" in c["detail"] for c in checks),
               "kernels: a sum check per row, over every sample: %r" % checks)
         notes = " ".join(e.get("notes", []))
         check(re.search(r"auto: (gcc|clang) [0-9]", notes) is not None,
@@ -189,7 +194,10 @@ if check(doc is not None, "kernels,wss JSON parses"):
               "wss: the hand SIMD rows come last (the headline's row is its largest span)")
         sizes = [r["wss"] for r in simd]
         check(sizes[0] <= l1d // 2 < 2 * sizes[0], "wss: starts below L1d (%d): %r" % (l1d, sizes))
-        check(all(b == 2 * a for a, b in zip(sizes, sizes[1:-1])), "wss: x2 steps: %r" % sizes)
+        # --quick: x4 steps (the default x2), the last size the memory-sized span
+        check(all(b == 4 * a for a, b in zip(sizes, sizes[1:-1])), "wss: x4 steps: %r" % sizes)
+        check(any(n.startswith("sizes %s .. %s in x4 steps" % (fmt_size(sizes[0]), fmt_size(sizes[-1])))
+                  for n in e["notes"]) if sizes else False, "wss: a note says x4 steps")
         check(sizes[-1] >= mem and sizes[-2] < mem, "wss: ends at the first size >= 4x LLC (quick's cap, RAM/4) %d: %r"
               % (mem, sizes))
         got = [r["level"] for r in simd]
@@ -197,11 +205,11 @@ if check(doc is not None, "kernels,wss JSON parses"):
         order = ["L%d" % lv for lv in sorted(levels)] + ["DRAM"]
         check([order.index(g) for g in got] == sorted(order.index(g) for g in got) and got[-1] == "DRAM",
               "wss: levels in order, ending in DRAM: %r" % got)
-        # the slow loops: six or more of the SIMD sizes, ascending, from below L1d to past the LLC
+        # the slow loops (--quick): three of the SIMD sizes, ascending, from below L1d to past the LLC
         for k in ("scalar", "auto"):
             ks = [r["wss"] for r in by.get(k, [])]
-            check(len(ks) >= min(6, len(sizes)) and ks == sorted(set(ks)) and set(ks) <= set(sizes),
-                  "wss: %s at 6 or more of the SIMD sizes, ascending: %r" % (k, ks))
+            check(len(ks) == min(3, len(sizes)) and ks == sorted(set(ks)) and set(ks) <= set(sizes),
+                  "wss: %s at 3 of the SIMD sizes, ascending: %r" % (k, ks))
             check(ks[:1] == sizes[:1] and ks[-1:] == sizes[-1:] and ks[-1] > llc if ks else False,
                   "wss: %s spans from below L1d to past the %d-byte LLC: %r" % (k, llc, ks))
             check(all(r["level"] == level_of(r["wss"]) for r in by.get(k, [])), "wss: %s rows labelled with levels" % k)
@@ -221,6 +229,10 @@ if check(doc is not None, "kernels,wss JSON parses"):
         checks = [c for c in e["checks"] if c["name"] == "sum"]
         check(len(checks) == len(rs), "wss: a sum check per row")
         check_wss_verdict(e, by)
+        # run beside kernels: interleaved, and no warm-up again after kernels' turns
+        inter = [n for n in e["notes"] if n.startswith("an interleaved run:")]
+        check(all("each time followed by its next round at once (no warm-up again" in n for n in inter),
+              "wss: no warm-up again after the others' turns: %r" % inter)
         huge_note(" ".join(e.get("notes", [])), "wss", sizes[-1] if sizes else None)
 check(datadir_is_empty(), "kernels,wss: the data file is removed")
 

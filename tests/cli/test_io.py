@@ -23,7 +23,7 @@ SPEC = {
     "passes": ["operation", "samples", "mean_ns", "median_ns", "p90_ns", "p99_ns", "max_ns",
                "ci_low_ns", "ci_high_ns"],
 }
-VALLEY_SIZES = [16 << (2 * i) for i in range(11)]  # 16 B .. 16 MiB in x4 steps
+VALLEY_SIZES = [16 << (4 * i) for i in range(6)]  # --quick: 16 B .. 16 MiB in x16 steps (x4 without)
 
 
 def close(a, b, rel=1e-6):
@@ -156,7 +156,9 @@ def check_valley(exp, prefix, size, tag, max_calls=1 << 12, cap=16 * MiB):
         check(sizes == [s for s in VALLEY_SIZES if s >= sizes[0]] and sizes[0] >= 512,
               tag + "valley: O_DIRECT skips only the sizes below the alignment: %s" % sizes)
     else:
-        check(sizes == VALLEY_SIZES, tag + "valley: sizes 16 B .. 16 MiB x4, got %s" % sizes)
+        check(sizes == VALLEY_SIZES, tag + "valley: sizes 16 B .. 16 MiB x16, got %s" % sizes)
+    check(any(n.startswith("buffer sizes 16 B .. 16 MiB in x16 steps (--quick") for n in exp["notes"]),
+          tag + "valley: a note says x16 steps")
     check(any("warm-up (fixed before measuring)" in n for n in exp["notes"]), tag + "valley: warm-up note")
     # a sample repeats a short pass, as many times as the warm-up's rate says 5 ms takes (a count the
     # machine's speed and load set: the span is recorded, not asserted)

@@ -24,7 +24,8 @@ def common(e, name):
 
 
 # --- roofline -------------------------------------------------------------------------------------
-INTENSITIES = [2.0 ** e for e in range(-6, 7)]
+# --quick measures every other intensity: 1/64, 1/16, 1/4, 1, 4, 16, 64 (the default all 13)
+INTENSITIES = [2.0 ** e for e in range(-6, 7, 2)]
 
 
 def printed_as(text, value):
@@ -42,7 +43,9 @@ def check_roofline(e, tag, l1=None):
     rs = rows(e)
     check([(r["buffer"], r["ops_per_byte"]) for r in rs] ==
           [(b, i) for b in ("cache", "memory") for i in INTENSITIES],
-          tag + "rows: cache then memory, 1/64 .. 64 ops per byte")
+          tag + "rows: cache then memory, 1/64, 1/16 .. 64 ops per byte")
+    check(any(n.startswith("--quick measures every other intensity (1/64, 1/16, 1/4, 1, 4, 16, 64 ops per byte")
+              and ", 7 per buffer;" in n for n in e["notes"]), tag + "a note names the --quick grid")
     for r in rs:
         name = "%s%s %g: " % (tag, r["buffer"], r["ops_per_byte"])
         check(r["samples"] >= 15, name + "at least 15 samples")
@@ -75,9 +78,10 @@ def check_roofline(e, tag, l1=None):
               tag + "%s: the ridge note says %s, the rows give %g" % (b, m[0].group(1) if m else None, ridge))
     res = [c for c in e["checks"] if c["name"] == "results"]
     windows = sum(w["windows"] for w in e.get("warmup", []))
-    check(len(res) == 1 and res[0]["detail"].startswith("%d samples" % (26 * 17 + 3 * windows)),
-          tag + "every sample (15 rounds and two warm-ups x 26, 3 x %d warm-up windows) compared with the "
-          "reference: %r" % (windows, res))
+    nvar = 2 * len(INTENSITIES)
+    check(len(res) == 1 and res[0]["detail"].startswith("%d samples" % (nvar * 17 + 3 * windows)),
+          tag + "every sample (15 rounds and two warm-ups x %d, 3 x %d warm-up windows) compared with the "
+          "reference: %r" % (nvar, windows, res))
     # a sample grows from its warm-ups to span 1.5 x 5 ms at their rate (more lines, the same ops per
     # byte): how long it lasts depends on the machine's speed and load, so it is recorded, not asserted
     short = [(r["buffer"], r["ops_per_byte"], r["sample_ms"]) for r in rs

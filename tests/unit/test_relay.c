@@ -161,7 +161,10 @@ static void *other_runner(void *arg)
 	return NULL;
 }
 
-static void test_rounds_pass(void)
+/* The engine with `warmup` unreported samples at the start: after each of the others' turns it
+ * samples the warm-up once again (the samples' sizes were set at the start), unless the spec's
+ * samples warm themselves (self_warming: no warm-up again). */
+static void rounds_pass(int warmup, bool self_warming)
 {
 	struct wtg_table t;
 	wtg_table_init(&t, NULL);
@@ -176,22 +179,23 @@ static void test_rounds_pass(void)
 	wtg_relay_wait(&r, 0);
 	struct fake f = { .nlog = 0 };
 	/* no warm-up windows: the relay's passes and warm-ups again are what is logged */
-	struct wtg_rounds_spec spec = { .nvariants = 1, .rounds = 15, .warmup = 1, .no_windows = true,
-					.sample = fake_sample, .arg = &f };
+	struct wtg_rounds_spec spec = { .nvariants = 1, .rounds = 15, .warmup = warmup, .no_windows = true,
+					.self_warming = self_warming, .sample = fake_sample, .arg = &f };
 	struct wtg_rounds out;
 	CHECK(wtg_rounds_run(&ctx, &spec, &out) == WTG_OK);
 	wtg_relay_finish(&r, 0);
 	pthread_join(th, NULL);
-	/* warm-up, rounds 0-2, re-warm, 3-5, re-warm, ... 12-14 */
-	int want[20], n = 0;
-	want[n++] = WTG_ROUND_WARMUP;
+	/* warm-up (warmup samples), rounds 0-2, re-warm (one sample), 3-5, re-warm, ... 12-14 */
+	int want[MAXLOG], n = 0;
+	for (int w = 0; w < warmup; w++)
+		want[n++] = WTG_ROUND_WARMUP;
 	for (int i = 0; i < 15; i++) {
-		if (i > 0 && i % 3 == 0)
+		if (i > 0 && i % 3 == 0 && !self_warming)
 			want[n++] = WTG_ROUND_REWARM;
 		want[n++] = i;
 	}
-	CHECK(f.nlog == 20);
-	CHECK(memcmp(f.log_round, want, sizeof want) == 0);
+	CHECK(f.nlog == n);
+	CHECK(memcmp(f.log_round, want, (size_t)n * sizeof want[0]) == 0);
 	CHECK(out.interleaved == 4);
 	CHECK(out.v[0].n == 15);	/* re-warm samples are not kept */
 	for (int j = 1; j < WTG_ROUNDS_REPLICAS; j++)
@@ -199,6 +203,13 @@ static void test_rounds_pass(void)
 	wtg_rounds_free(&out);
 	wtg_relay_destroy(&r);
 	wtg_table_free(&t);
+}
+
+static void test_rounds_pass(void)
+{
+	rounds_pass(1, false);
+	rounds_pass(2, false);	/* two at the start, one after each turn */
+	rounds_pass(1, true);	/* none after a turn */
 }
 
 int main(void)

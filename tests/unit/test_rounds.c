@@ -499,11 +499,39 @@ static void test_declared_work(void)
 	}
 }
 
+/* A headless run (--run) publishes the rows after round 1 and at the end of each of the 5 replicas
+ * only (6 of the 15 rounds: nobody watches the rounds between); the last rows are the final summary. */
+static void test_rows_headless(void)
+{
+	struct wtg_table t;
+	struct wtg_ctx ctx;
+	atomic_bool cancel;
+	setup(&ctx, &t, &cancel, 3);
+	struct wtg_options o = { .mode = WTG_MODE_RUN, .seed = 3 };
+	ctx.opt = &o;
+	static const struct wtg_column c[] = { { "v", "", WTG_T_INT, 0 }, WTG_ROUNDS("ms", "ms", 2) };
+	wtg_table_set_columns(&t, c, 1 + WTG_ROUNDS_NCOLS);
+	int calls = 0;
+	struct wtg_rounds_spec spec = { .nvariants = 3, .rounds = WTG_ROUNDS_MIN, .sample = flat_sample,
+					.row = fake_row, .arg = &calls };
+	struct wtg_rounds r;
+	CHECK(wtg_rounds_run(&ctx, &spec, &r) == WTG_OK);
+	CHECK(calls == 3 * (1 + WTG_ROUNDS_REPLICAS));
+	CHECK(t.nrows == 3);
+	for (int v = 0; v < 3; v++) {
+		CHECK_NEAR(t.rows[v].v[1].r, r.v[v].s.median, 1e-12);
+		CHECK(t.rows[v].v[6].i == WTG_ROUNDS_MIN);
+	}
+	wtg_rounds_free(&r);
+	wtg_table_free(&t);
+}
+
 int main(void)
 {
 	test_order_and_summary();
 	test_flat_no_drift();
 	test_rows();
+	test_rows_headless();
 	test_same_seed_same_order();
 	test_warmup_rule();
 	test_error_and_cancel();
