@@ -161,24 +161,23 @@ def chromium(*args):
 
 url = "file://" + page
 shot = os.path.join(out, "page.png")
-rc, _, log = chromium("--enable-logging=stderr", "--v=0", "--window-size=1280,2000",
-                      "--screenshot=" + shot, url)
+# one chromium a page: the screenshot and the DOM after the scripts ran come from the same load
+rc, dom, log = chromium("--enable-logging=stderr", "--v=0", "--window-size=1280,2000",
+                        "--screenshot=" + shot, "--dump-dom", url)
 check(rc == 0 and os.path.exists(shot), "chromium renders the page: %d" % rc)
 console = [l for l in log.splitlines() if "CONSOLE" in l or "Uncaught" in l]
 check(not console, "no console errors: %s" % console[:3])
 n = png_colours(shot) if os.path.exists(shot) else 0
 check(n >= 8, "the screenshot is not blank: %d colours" % n)
-rc, dom, _ = chromium("--dump-dom", url)
 check(rc == 0 and dom.count('class="chart"') == len(NAMES),
       "the rendered page has one chart per experiment: %d" % dom.count('class="chart"'))
 cmp_page = os.path.join(cmpdir, "compare.html")
 with open(cmp_page, "w", encoding="utf-8") as f:
     f.write(cmp_html)
 shot = os.path.join(out, "compare.png")
-rc, _, log = chromium("--window-size=1280,2000", "--screenshot=" + shot, "file://" + cmp_page)
+rc, dom, log = chromium("--window-size=1280,2000", "--screenshot=" + shot, "--dump-dom", "file://" + cmp_page)
 check(rc == 0 and png_colours(shot) >= 8 if os.path.exists(shot) else False,
       "chromium renders the comparison's page, not blank: %d" % rc)
-rc, dom, _ = chromium("--dump-dom", "file://" + cmp_page)
 check(rc == 0 and dom.count('class="overlay-chart"') == len(OVERLAID),
       "the comparison's page draws an overlay per experiment: %d (%d, %d bytes)"
       % (dom.count('class="overlay-chart"'), rc, len(dom)))
