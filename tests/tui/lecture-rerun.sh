@@ -12,26 +12,27 @@ empty_look() {
 	tm_screen >"$tmp/screen"
 	grep -q "running" "$tmp/screen" && grep -qE "│ +measuring|here: not run yet|stopped before the first row" "$tmp/screen"
 }
-# no_result: two looks 50 ms apart both find it (tmux can capture a frame ncurses is still writing,
-# so one look may catch half of one)
-no_result() {
-	empty_look && sleep 0.05 && empty_look
-}
+# (rerun_keeps asks twice, 50 ms apart: tmux can capture a frame ncurses is still writing, so one
+# look may catch half of one)
 
 # rerun_keeps NAME: r on NAME's tab; true when no look until its run ended found the box empty
 rerun_keeps() {
 	tm_keys r
 	# a short run (mmap: a third of a second) may be over before a look sees it running
 	wait_for 10 tm_match "$1 · .*(running|done in)" || return 1
-	lib_looks=0	# a look every 50 ms or more: 3,600 of them are 3 minutes at least
-	while ! tm_match "$1 · .*done in"; do
-		if no_result; then
+	lib_looks=0	# a look every 100 ms or more: 1,800 of them are 3 minutes at least
+	while :; do
+		tm_screen >"$tmp/screen"	# one capture for both questions
+		grep -qE "$1 · .*done in" "$tmp/screen" && break
+		if grep -q "running" "$tmp/screen" &&
+			grep -qE "│ +measuring|here: not run yet|stopped before the first row" "$tmp/screen" &&
+			sleep 0.05 && empty_look; then
 			tm_dump "$1 rerun"
 			return 1
 		fi
 		lib_looks=$((lib_looks + 1))
-		[ "$lib_looks" -ge 3600 ] && return 1
-		sleep 0.05
+		[ "$lib_looks" -ge 1800 ] && return 1
+		sleep 0.1
 	done
 	return 0
 }
