@@ -180,7 +180,7 @@ struct variant {
 	int64_t sum;			/* the last sample's total */
 	bool pinned;			/* every thread of every sample pinned */
 	int base;			/* the variant with one thread of the same group, -1: none */
-	int reps;			/* repetitions of the span per sample: enough for MIN_SAMPLE_MS */
+	int reps;			/* repetitions of the span its sizing warm-up asked for */
 };
 
 /* What the samples share, and what they found. */
@@ -190,7 +190,8 @@ struct sweep {
 	unsigned char *map;		/* the data file's mapping */
 	unsigned char *numa;		/* its anonymous copy bound per row (several nodes), or NULL */
 	uint64_t span;
-	int reps;
+	int reps;		/* per sample: TARGET_BYTES' worth, then the most the rows' sizing asked for */
+	bool sized;		/* the timed rounds began: every row has sw->reps */
 	int64_t known;
 	int64_t limit_ms;
 	bool consistent;	/* every member's repetitions agreed */
@@ -277,6 +278,17 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	struct variant *var = &sw->var[v];
 	const int n = var->plan.threads;
 	struct member *mb = NULL;
+	if (round >= 0 && !sw->sized) {
+		/* every row moves the same bytes (a speedup compares like with like): the most any row's
+		 * sizing warm-up asked for */
+		int most = sw->reps;
+		for (int k = 0; k < sw->nvar; k++)
+			most = sw->var[k].reps > most ? sw->var[k].reps : most;
+		sw->reps = most;
+		for (int k = 0; k < sw->nvar; k++)
+			sw->var[k].reps = most;
+		sw->sized = true;
+	}
 	if (sw->numa)
 		bind_for(sw, var);
 	int o = one_row(ctx, sw->numa ? sw->numa : sw->map, sw->span, n, var->reps, var->cpus, &sw->allowed, sw->limit_ms,
@@ -505,11 +517,13 @@ static void notes(struct wtg_ctx *ctx, const struct sweep *sw, const struct wtg_
 				       : "; --threads=N goes beyond them");
 	wtg_rounds_note(ctx, r, 1);
 	wtg_table_note(ctx->t,
-		       "per sample: N contiguous ranges differing by at most one byte, each summed reps times "
-		       "(%s; at least %d, more where the sizing warm-up's sample spanned under %.0f ms); ms "
-		       "from the first start to the last finish; the total was checked against the known sum "
-		       "in all %llu samples (sum: the last one's)",
-		       wtg_sum_simd_name(), sw->reps, MIN_SAMPLE_MS, (unsigned long long)sw->checked);
+		       "per sample: N contiguous ranges differing by at most one byte, each summed %d times "
+		       "(%s; every row the same bytes: %.0f MB or more, as much as the rows' sizing warm-ups "
+		       "said a sample needs to span %.0f ms at the least); ms from the first start to the last "
+		       "finish; the total was checked against the known sum in all %llu samples (sum: the last "
+		       "one's)",
+		       sw->reps, wtg_sum_simd_name(), (double)(ctx->opt->quick ? TARGET_BYTES_QUICK : TARGET_BYTES) / 1e6,
+		       MIN_SAMPLE_MS, (unsigned long long)sw->checked);
 	wtg_table_note(ctx->t, "ideal_gbps = min(N, %d CPUs) x the one-thread median of the same placement and "
 			       "memory: threads beyond the CPUs share them, so they cannot add bandwidth",
 		       sw->ncpu);
@@ -705,8 +719,8 @@ static int threads_run(struct wtg_ctx *ctx)
 	} else if (rc == WTG_OK) {
 		row_checks(ctx, &sw, &r);
 		wtg_table_check(ctx->t, "repeats", sw.consistent,
-				"every thread's range gave the same sum in each of its repetitions (at least %d), in "
-				"every sample",
+				"every thread's range gave the same sum in each of its %d repetitions, in every "
+				"sample",
 				sw.reps);
 		notes(ctx, &sw, &r, maxn);
 		wtg_rounds_free(&r);
