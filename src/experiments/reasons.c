@@ -188,12 +188,15 @@ static void wss_where(const struct wtg_table *t, int r, char *buf, size_t len)
 }
 
 /* The rate is not flat over the working sets (the essay's was: core-bound): the fastest and the
- * slowest, with where. */
+ * slowest of one loop, with where; the hand SIMD sum's where the run has a kernel column (its rows span
+ * every size), so a slow loop at one end is never set against a fast one at the other. */
 static bool wss_not_flat(const struct wtg_why_in *in, struct wtg_why_vals *v)
 {
 	int hi, lo;
-	double fast = wtg_verdict_extreme(in->t, NULL, NULL, "gbps", 1, &hi);
-	double slow = wtg_verdict_extreme(in->t, NULL, NULL, "gbps", -1, &lo);
+	const bool kernels = wtg_table_col(in->t, "kernel") >= 0;
+	const char *kc = kernels ? "kernel" : NULL, *k = kernels ? "simd" : NULL;
+	double fast = wtg_verdict_extreme(in->t, kc, k, "gbps", 1, &hi);
+	double slow = wtg_verdict_extreme(in->t, kc, k, "gbps", -1, &lo);
 	if (!(slow > 0) || !(fast > WTG_WHY_APART * slow))
 		return false;
 	v->n[0] = fast;

@@ -208,6 +208,23 @@ static void test_wss(void)
 	why("wss", &t, &m, buf, sizeof buf);
 	CHECK_STR(buf, "flat, so core-bound as in the essay, at 3.5x its speed");
 	wtg_table_free(&t);
+	/* three loops: the line is the simd sum's own ends, never its fastest against the slow scalar
+	 * loop's 1.8 GB/s at the other end */
+	static const struct wtg_column kc[] = { { "wss", "B", WTG_T_INT, 0 }, { "gbps", "GB/s", WTG_T_REAL, 2 },
+						{ "level", "", WTG_T_TEXT, 0 }, { "kernel", "", WTG_T_TEXT, 0 } };
+	wtg_table_init(&t, exp_of("wss"));
+	wtg_table_set_columns(&t, kc, 4);
+	const struct wtg_value rows[][4] = {
+		{ WTG_INT(32 << 10), WTG_REAL(1.9), WTG_TEXT("L1"), WTG_TEXT("scalar") },
+		{ WTG_INT(32 << 10), WTG_REAL(321.0), WTG_TEXT("L1"), WTG_TEXT("simd") },
+		{ WTG_INT((int64_t)2048 << 20), WTG_REAL(1.8), WTG_TEXT("DRAM"), WTG_TEXT("scalar") },
+		{ WTG_INT((int64_t)2048 << 20), WTG_REAL(23.8), WTG_TEXT("DRAM"), WTG_TEXT("simd") },
+	};
+	for (int i = 0; i < 4; i++)
+		wtg_table_add_row(&t, rows[i], 4, NULL);
+	why("wss", &t, &m, buf, sizeof buf);
+	CHECK_STR(buf, "not core-bound: 321 GB/s at 32K (L1), 24 at 2G (DRAM)");
+	wtg_table_free(&t);
 }
 
 /* What why here says on zerofill's table: ns per fault (the headline's series), faults per page and
