@@ -217,11 +217,10 @@ static void panel_conditions(struct dash *d)
 		x += gap + tui_put(w, 3, x + gap, pw - x - 1, key, "[c]");
 		if (wide)
 			snprintf(line, sizeof line, " cached %.0f%%%s", pct, asked ? ", cold pending" : "");
-		else if (asked && snprintf(line, sizeof line, " %.0f%% pending", pct) <= pw - x + 1)
-			;	/* the share c left and the request */
-		else if (asked)
-			snprintf(line, sizeof line, " pending");
-		else
+		else if (asked) {	/* the share c left and the request, or the request alone */
+			if (snprintf(line, sizeof line, " %.0f%% pending", pct) > pw - x + 1)
+				snprintf(line, sizeof line, " pending");
+		} else
 			snprintf(line, sizeof line, " %.0f%%", pct);
 		tui_put(w, 3, x, pw - x + 1, pct < 50 ? tui_attr(l, TR_WARN) : A_NORMAL, line);
 	}
