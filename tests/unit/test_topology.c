@@ -19,9 +19,13 @@ static char root[64];
 static int load(const char *name)
 {
 	const char *src = getenv("top_srcdir");
-	char cmd[512];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && python3 '%s/tests/fixtures/mksysfs.py' %s '%s'", root,
-		 root, src ? src : ".", name, root);
+	/* the interpreter tests/python.sh picks: $PYTHON, else the system's, else python3 on PATH */
+	const char *py = getenv("PYTHON");
+	if (!py || !*py)
+		py = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+	char cmd[768];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && '%s' '%s/tests/fixtures/mksysfs.py' %s '%s'", root,
+		 root, py, src ? src : ".", name, root);
 	if (system(cmd) != 0) {
 		fprintf(stderr, "cannot write the %s fixture\n", name);
 		return -1;
