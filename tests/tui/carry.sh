@@ -4,14 +4,30 @@
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
 
-# passes: one row, the quickest experiment that reads the data file; 16M: a quarter of --quick's file
-dash_ready --size=16M
+# passes: one row, the quickest experiment that reads the data file; 16M: a quarter of --quick's file.
+# Paused at the first frame, before the data file is ready: the first tab, shown, would run by itself.
+start C.UTF-8 80 24 --size=16M
+tm_wait "q quit" 60 || { tm_dump "start"; bail "the dashboard did not come up"; }
 tm_keys Space
 tm_wait "paused: " 5	# "nothing starts", or the first tab stopped
+tm_wait "data 16M in $tmp/data, sum" 60 || { tm_dump "start"; bail "the data file was not made"; }
 goto "$(index_of passes)"
-tm_keys b
-tm_wait "[b] burners on" 5
-run_here "$(index_of passes)"
+
+# run_after KEY...: press the keys (the last one runs passes) and wait until the run ended
+run_after() {
+	box_before=$(box_line)
+	tm_keys "$@"
+	tm_wait "running passes" 5
+	# the box's state changes first (or the run was too quick to see and says the same)
+	wait_for 10 box_changed
+	wait_for 120 tm_ended
+}
+
+# b, then r runs passes under the burners (the keys are read in order); they spin on every CPU, so
+# they go off (b b: stream, off) as soon as the run ended, and the rows keep them
+run_after b r
+tm_keys b b Space
+tm_wait "paused: nothing starts until space" 5
 json=$(save)
 check "passes rows measured after b carry the burners" python3 -c '
 import json, sys
@@ -19,15 +35,10 @@ d = json.load(open(sys.argv[1]))
 v = [e for e in d["experiments"] if e["name"] == "passes"][0]
 c = "cond_burners"
 assert v["rows"] and all(r[c] > 0 for r in v["rows"]), v["rows"]' "$json"
-tm_keys b b
 tm_wait "[b] burners off" 5
 tm_keys u
 tm_wait "[u] I/O uncached: " 5
-box_before=$(box_line)
-tm_keys Enter
-tm_wait "running passes" 5
-wait_for 10 box_changed
-wait_for 120 tm_ended
+run_after Enter
 tm_keys Space
 tm_wait "paused: nothing starts until space" 5
 json=$(save)

@@ -27,7 +27,7 @@ json.dump(doc, open(sys.argv[3], "w"))' "$top_srcdir/tests/fixtures/views.json" 
 # the valley tab's place in the deck (its key)
 valley_key=$(awk '$2 == "valley" { print substr("1234567890", $1 + 1, 1) }' "$tmp/list")
 
-start C.UTF-8 100 30 --load="$tmp/quiet.json" --load="$tmp/burn8.json"
+start C.UTF-8 100 30 --size=16M --load="$tmp/quiet.json" --load="$tmp/burn8.json"	# 16M: r's file
 check "--load: the dashboard opens on the saved runs, their labels in the header" tm_wait "quiet: "
 tm_keys "$valley_key"
 check "valley: the sweep's legend names the quiet run" tm_wait "● quiet"
@@ -49,15 +49,32 @@ check "the data file is removed at exit" no_datafile
 # before and after, at a projector's 80x24: a plain dashboard, valley run quiet, then again under
 # burners; both runs drawn, labelled, and the ratio line leads with the ratio so it survives 60
 # columns: the window is resized to the compact 60x20 and a large 120x35 with both runs on screen
-# (one live scenario shows the three layouts)
-start C.UTF-8 80 24 "--order=valley" --size=16M	# 16M: a quarter of the file to make
+# (one live scenario shows the three layouts). --burn=1: b's burners are one thread (one changes the
+# conditions; the run under them finishes on the other CPU); they are off (b b: spin, stream, off)
+# from the key that leaves the cover, and switched off again as soon as the run under them is done
+start C.UTF-8 80 24 "--order=valley" --size=16M --burn=1	# 16M: a quarter of the file to make
 # --order opens on the lecture's start screen: a key starts it
 check "the start screen waits" tm_wait "press a key to begin" 10
-tm_keys x
+tm_keys x b b
 check "valley runs on its own first" tm_wait "done in" 60
 tm_keys e
 check "e with no earlier run says so" tm_wait "no earlier run of valley"
+# the rerun under the burner ends: the box's top edge (its state at the right), one tmux client a look
+box_top() {
+	tm capture-pane -p -t "$TM_TARGET" -S 2 -E 2
+}
+rerun_running() {
+	case $(box_top) in *running*) return 0 ;; esac
+	return 1
+}
+rerun_ended() {
+	case $(box_top) in *"done in"* | *failed*) return 0 ;; esac
+	return 1
+}
 tm_keys b r
+wait_for 10 rerun_running
+wait_for 120 rerun_ended
+tm_keys b b
 for size in 80x24 60x20 120x35; do
 	tm_resize ${size%x*} ${size#*x}
 	check "$size: rerun after b: the quiet run stays, labelled with its conditions" tm_wait "● quiet" 60
@@ -67,7 +84,7 @@ for size in 80x24 60x20 120x35; do
 		wait_for 60 tm_match "quiet → burners [0-9]+ spin: x[0-9.]+ \[CI [0-9.]+–[0-9.]+\]"
 done
 tm_resize 80 24
-tm_keys b b r
+tm_keys r
 check "a third run: the earlier one beside it is the one just before" tm_wait "◆ quiet" 60
 tm_keys e
 check "e steps one further back" tm_wait "the run 2 before this one" 10
