@@ -206,6 +206,10 @@ void wtg_table_add_row(struct wtg_table *t, const struct wtg_value *v, int n,
 void wtg_table_set_row(struct wtg_table *t, int r, const struct wtg_value *v, int n,
 		       const struct wtg_probe_result *probe)
 {
+	/* the conditions now: a row refined after a key changed them was measured again under the new
+	 * ones (the rounds start again), so the row says those, not the ones of its first figure */
+	struct wtg_cond_snapshot cond;
+	wtg_cond_snapshot(&cond, NULL);
 	pthread_mutex_lock(&t->lock);
 	if (r >= 0 && r < t->nrows) {
 		struct wtg_row *row = &t->rows[r];
@@ -220,6 +224,7 @@ void wtg_table_set_row(struct wtg_table *t, int r, const struct wtg_value *v, in
 		row->has_probe = probe != NULL;
 		if (probe)
 			row->probe = *probe;
+		row->cond = cond;
 		row->t_ns = wtg_now_ns();
 		t->edits++;
 		changed(t);

@@ -95,6 +95,11 @@ v = [e for e in json.load(open(sys.argv[1]))["experiments"] if e["name"] == "val
 # round 2 or later, where the key was pressed (not the b b sent with the key that left the cover)
 pat = r"the conditions changed in round ([2-9]|[1-9][0-9]+) of [0-9]+: the [0-9]+ samples taken so far were dropped"
 assert any(re.search(pat, n) for n in v["notes"]), v["notes"]' "$json"
+check "every valley row says it was measured with one burner (cond_burners)" python3 -c '
+import json, sys
+v = [e for e in json.load(open(sys.argv[1]))["experiments"] if e["name"] == "valley"][0]
+got = [r["cond_burners"] for r in v["rows"]]
+assert got and all(b == 1 for b in got), got' "$json"
 check "every row was measured under the burners: no quiet series" tm_lacks "● quiet"
 tm_keys q
 wait_exit 10

@@ -200,7 +200,12 @@ static void test_set_row_and_xmarks(void)
 	char label[16] = "refined";
 	struct wtg_probe_result p = { .wall_ms = 9, .threads = 1 };
 	struct wtg_value r2[] = { WTG_TEXT(label), WTG_INT(2) };	/* short: the rest becomes n/a */
+	/* a key changed the conditions after the row's first figure: the refined row says the new ones */
+	CHECK(!t.rows[1].cond.uncached);
+	wtg_uncached_request(true);
 	wtg_table_set_row(&t, 1, r2, 2, &p);
+	wtg_uncached_request(false);
+	CHECK(t.rows[1].cond.uncached && !t.rows[0].cond.uncached);
 	strcpy(label, "changed");
 	CHECK(t.nrows == 2 && t.edits == 1 && t.gen > g);
 	CHECK_STR(t.rows[1].v[0].s, "refined");
