@@ -37,9 +37,12 @@ def lines(err):
 
 
 # --- the data file shrinks under a mapping: that experiment fails, the others are reported -------
+# (wtg runs experiments in its own order: syscall before mmap and mmap before threads, so one ends
+# before the failed one, mmap reading the data file while it was whole; clock, the cheapest, runs
+# after mmap and pagecache and reads no file)
 for exp, others, extra, prefix in (
-        ("mmap", ["syscall", "zerofill"], [], "wtg: mmap: "),
-        ("threads", ["syscall"], ["--threads=2"], "wtg: threads: 1 thread: "),
+        ("mmap", ["syscall", "clock"], [], "wtg: mmap: "),
+        ("threads", ["mmap"], ["--threads=2"], "wtg: threads: 1 thread: "),
         ("pagecache", ["clock"], [], "wtg: pagecache: ")):
     names = ",".join(others[:1] + [exp] + others[1:])
     args = ["--run=" + names, "--quick", "--format=json", "--size=8M", "--dir=" + d] + extra
@@ -60,9 +63,9 @@ for exp, others, extra, prefix in (
                   "%s shrank: %s still reported whole" % (exp, o))
     check(datadir_is_empty(), "%s shrank: the data file is removed" % exp)
 
-# the same with -o: the file is written whole, then the run says why it failed
+# the same with -o: the file is written whole, then the run says why it failed (clock after mmap)
 out_path = os.path.join(d, "..", os.path.basename(d) + "-shrank.csv")
-status, out, err = run("--run=mmap,syscall", "--quick", "--format=csv", "--size=8M", "--dir=" + d,
+status, out, err = run("--run=mmap,clock", "--quick", "--format=csv", "--size=8M", "--dir=" + d,
                        "-o", out_path, env={"WTG_TEST_SHRINK": "mmap"})
 check(status == 1 and lines(err) == ["wtg: mmap: " + SHRANK], "-o, mmap shrank: exit 1, one line (%r)" % err)
 if check(os.path.isfile(out_path), "-o, mmap shrank: the report is written"):
@@ -70,7 +73,7 @@ if check(os.path.isfile(out_path), "-o, mmap shrank: the report is written"):
         recs = list(csv.DictReader(f))
     exps = {r["experiment"] for r in recs}
     states = {r["experiment"]: r["status"] for r in recs if r["kind"] == "state"}
-    check(exps == {"mmap", "syscall"} and states.get("mmap") == "failed" and states.get("syscall") == "done",
+    check(exps == {"mmap", "clock"} and states.get("mmap") == "failed" and states.get("clock") == "done",
           "-o, mmap shrank: both experiments in the report, mmap failed (%r)" % states)
     os.unlink(out_path)
 check(datadir_is_empty(), "-o, mmap shrank: the data file is removed")
@@ -118,16 +121,18 @@ for sig in (signal.SIGBUS, signal.SIGSEGV):
 # --- a stop longer than --time-limit ends no row -----------------------------------------------
 # (a limit of 5 s, not 1: on a loaded machine a thread may really wait for a CPU most of the time)
 # The two runs go side by side, each in its own folder, each stopped 0.7 s after its data file is
-# whole and continued 8 s later: the stops overlap instead of adding up.
+# whole and continued 8 s later: the stops overlap instead of adding up. A 64 MiB file: each run still
+# measures for seconds after it is whole (the check says the stop found it running).
 def data_file_written(folder, size):
     return any(n.endswith(".dat") and os.path.getsize(os.path.join(folder, n)) >= size for n in os.listdir(folder))
 
 
+STOP_MB = 64
 stops = []
 for names, quick in (("valley,passes", ["--quick"]), ("threads", [])):
     sub = os.path.join(d, names.replace(",", "-"))
     os.mkdir(sub)
-    p = subprocess.Popen([WTG, "--run=" + names, "--size=256M", "--dir=" + sub, "--format=json",
+    p = subprocess.Popen([WTG, "--run=" + names, "--size=%dM" % STOP_MB, "--dir=" + sub, "--format=json",
                           "--time-limit=5", "--threads=4"] + quick, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     stops.append({"names": names, "dir": sub, "p": p, "state": "writing", "at": None})
@@ -136,9 +141,10 @@ deadline = time.monotonic() + 60 + 8.7
 while any(s["state"] != "continued" for s in stops) and time.monotonic() < deadline:
     t = time.monotonic()
     for s in stops:
-        if s["state"] == "writing" and data_file_written(s["dir"], 256 << 20):
+        if s["state"] == "writing" and data_file_written(s["dir"], STOP_MB << 20):
             s["state"], s["at"] = "running", t + 0.7
         elif s["state"] == "running" and t >= s["at"]:
+            s["running"] = s["p"].poll() is None
             s["p"].send_signal(signal.SIGSTOP)
             s["state"], s["at"] = "stopped", t + 8
         elif s["state"] == "stopped" and t >= s["at"]:
@@ -149,7 +155,8 @@ for s in stops:
     names, p = s["names"], s["p"]
     if s["state"] == "stopped":
         p.send_signal(signal.SIGCONT)
-    check(s["state"] == "continued", "%s: stopped for 8 s once its data file was written" % names)
+    check(s["state"] == "continued" and s.get("running"),
+          "%s: stopped for 8 s once its data file was written, while it ran" % names)
     status, out, err = finish_proc(p, timeout=300)
     check(status == 0, "%s stopped 8 s with --time-limit=5: exit 0, got %d (%s)" % (names, status, err.strip()))
     check("starv" not in out and "starv" not in err, "%s stopped: no starved note" % names)
@@ -165,25 +172,30 @@ for s in stops:
 
 
 # --- starved under the background policy: each experiment ends near the limit, exit 1 -----------
+# (a limit of 1 s: the burners spin on every CPU until the starved experiments end)
+LIMIT = 1
+
+
 def starved_run(wrapper, what):
     names = ["readcost", "bytewise"]
     t0 = time.monotonic()
     try:
         p = subprocess.run(wrapper + [WTG, "--run=" + ",".join(names), "--burn", "--background",
-                                      "--time-limit=2", "--size=16M", "--dir=" + d, "--format=json"],
+                                      "--time-limit=%d" % LIMIT, "--size=16M", "--dir=" + d, "--format=json"],
                            capture_output=True, text=True, timeout=240)
         status, out, err = p.returncode, p.stdout, p.stderr
     except subprocess.TimeoutExpired:
         status, out, err = None, "", "timed out"
     took = time.monotonic() - t0
     check(status == 1, "%s: exit 1, got %r (%s)" % (what, status, err.strip()))
-    check(took < 2 * len(names) + 60, "%s: ended within the limit per experiment plus a minute (%.0f s)"
+    check(took < LIMIT * len(names) + 60, "%s: ended within the limit per experiment plus a minute (%.0f s)"
           % (what, took))
     errs = lines(err)
     # after a failed rescue the burners are off, but a SCHED_IDLE thread on a busy machine may
     # still starve: "(background policy, other programs held the CPUs)"
-    starved = [ln for ln in errs if ": ended after 2 s starved: the measuring thread was runnable but "
-               "waited for a CPU (background policy" in ln]
+    said = (": ended after %d s starved: the measuring thread was runnable but waited for a CPU (background policy"
+            % LIMIT)
+    starved = [ln for ln in errs if said in ln]
     check(len(starved) >= 1 and starved == errs, "%s: every line names a starved experiment, got %r" % (what, errs))
     check(all(any(ln.startswith("wtg: %s: " % n) for n in names) for ln in starved), "%s: lines name the experiment" % what)
     try:
@@ -199,17 +211,17 @@ def starved_run(wrapper, what):
 
 
 before = checks_made()
-starved_run([], "--burn --background --time-limit=2")
+starved_run([], "--burn --background --time-limit=%d" % LIMIT)
 # without the privilege to leave SCHED_IDLE the rescue turns the burners off instead (root drops
 # the privilege with setpriv; a user without it ran that case just above)
 if shutil.which("setpriv") and os.geteuid() == 0 and resource.getrlimit(resource.RLIMIT_NICE)[1] < 20:
     starved_run(["setpriv", "--bounding-set=-sys_nice", "--inh-caps=-sys_nice"],
-                "unprivileged --burn --background --time-limit=2")
+                "unprivileged --burn --background --time-limit=%d" % LIMIT)
 else:
     why = ("setpriv is not installed" if not shutil.which("setpriv") else
            "not root: the run above was the unprivileged one" if os.geteuid() != 0 else
            "RLIMIT_NICE lets this user leave SCHED_IDLE without the privilege")
     for k in range(checks_made() - before):
-        skip_check("unprivileged --burn --background --time-limit=2: the starved run's check %d" % (k + 1), why)
+        skip_check("unprivileged --burn --background --time-limit=%d: the starved run's check %d" % (LIMIT, k + 1), why)
 
 finish_clean()
