@@ -461,16 +461,20 @@ run_here() {
 
 # The top edge of the experiment's box, with its state on the right.
 box_line() {
-	tm_screen | sed -n 3p
+	tm capture-pane -p -t "$TM_TARGET" -S 2 -E 2	# the box's top line alone: one process a look
 }
 
 box_changed() {
-	[ "$(box_line)" != "$box_before" ] || box_line | grep -q "running"
+	lib_box=$(box_line)
+	[ "$lib_box" != "$box_before" ] && return 0
+	case $lib_box in *running*) return 0 ;; esac
+	return 1
 }
 
 # Ended: done or failed (a run stopped by r's restart is not the end).
 tm_ended() {
-	box_line | grep -qE "done in|failed"
+	case $(box_line) in *"done in"* | *failed*) return 0 ;; esac
+	return 1
 }
 
 # ---- for the bench/ scripts ------------------------------------------------------
