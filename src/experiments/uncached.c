@@ -37,6 +37,7 @@
 #define UC_CAP (16ull << 20)	/* and at most this many bytes (at least one buffer) */
 #define UC_QUICK_CAP (8ull << 20)
 #define UC_CHECK_NS 50000000	/* cancel checks at least every 50 ms */
+#define UC_MAX_PASSES 64	/* a sequential sample repeats a short pass at most this many times */
 
 enum uc_mech { UC_DIRECT = 0, UC_EVICTING };
 
@@ -54,7 +55,9 @@ struct uc {
 	int64_t last_check;
 	/* the variants: UC_NSEQ sequential buffer sizes, then the random reads */
 	size_t seq_buf[UC_NSEQ];
-	uint64_t seq_bytes[UC_NSEQ];	/* per sample */
+	uint64_t seq_bytes[UC_NSEQ];	/* per pass */
+	int seq_passes[UC_NSEQ];	/* passes a sample makes: 1 until the warm-up sample sizes them */
+	size_t lat_cap;			/* latencies lat holds */
 	double *all[UC_NSEQ + 1];	/* every timed call's latency per variant, time order */
 	size_t nall[UC_NSEQ + 1];
 	int64_t sum[UC_NSEQ + 1];	/* the latest sample's sum (sequential), all rounds' (random) */
@@ -230,24 +233,57 @@ static int uc_sequential(struct uc *u, int v, struct wtg_probe_result *pr)
 	struct wtg_ctx *ctx = u->ctx;
 	size_t bufsize = u->seq_buf[v];
 	uint64_t bytes = u->seq_bytes[v];
-	uc_before_pass(u);
-	int64_t sum = 0;
-	struct wtg_probe pb;
-	int rc = WTG_OK;
-	wtg_probe_begin(&pb);
-	for (uint64_t off = 0; off < bytes && rc == WTG_OK;) {
-		size_t len = bytes - off < bufsize ? (size_t)(bytes - off) : bufsize;
-		rc = uc_pass_read(u, len, off, false, &sum);
-		off += len;
-	}
-	wtg_probe_end(&pb, pr);
-	if (rc != WTG_OK)
-		return rc;
-	u->sum[v] = sum;
+	const int64_t known = wtg_datafile_prefix_sum(ctx->df, bytes);
 	char what[64], size[16];
 	wtg_fmt_size(size, sizeof size, bufsize);
 	snprintf(what, sizeof what, "sequential %s, first %llu bytes", size, (unsigned long long)bytes);
-	return wtg_check_sum_quiet(ctx, what, sum, wtg_datafile_prefix_sum(ctx->df, bytes)) ? WTG_OK : WTG_ERR;
+	struct wtg_probe pb;
+	int rc = WTG_OK;
+	wtg_probe_begin(&pb);
+	/* every pass starts cold (uc_before_pass) and its sum is checked; the figure counts the time
+	 * inside the read calls alone, so what lies between the passes stays out of it */
+	for (int k = 0; k < u->seq_passes[v] && rc == WTG_OK; k++) {
+		uc_before_pass(u);
+		int64_t sum = 0;
+		for (uint64_t off = 0; off < bytes && rc == WTG_OK;) {
+			size_t len = bytes - off < bufsize ? (size_t)(bytes - off) : bufsize;
+			rc = uc_pass_read(u, len, off, false, &sum);
+			off += len;
+		}
+		if (rc == WTG_OK && !wtg_check_sum_quiet(ctx, what, sum, known))
+			rc = WTG_ERR;
+		u->sum[v] = sum;
+	}
+	wtg_probe_end(&pb, pr);
+	return rc;
+}
+
+/* The warm-up sample of sequential variant v sizes the later ones: passes enough to span at least
+ * WTG_SAMPLE_MIN_MS (wtg_rounds_sample_bytes), and room for their latencies. */
+static int uc_size_passes(struct uc *u, int v, const struct wtg_probe_result *res)
+{
+	uint64_t pass = u->seq_bytes[v];
+	if (pass == 0)
+		return WTG_OK;
+	uint64_t want = wtg_rounds_sample_bytes(pass, wtg_rounds_warmup_ms(res), pass, pass * UC_MAX_PASSES);
+	int passes = (int)(want / pass);
+	if (passes <= u->seq_passes[v])
+		return WTG_OK;
+	size_t calls = (size_t)((pass + u->seq_buf[v] - 1) / u->seq_buf[v]) * (size_t)passes;
+	double *all = realloc(u->all[v], WTG_ROUNDS_MIN * calls * sizeof(double) + 1);
+	if (all)
+		u->all[v] = all;
+	double *lat = calls > u->lat_cap ? realloc(u->lat, calls * sizeof(double) + 1) : u->lat;
+	if (lat && calls > u->lat_cap) {
+		u->lat = lat;
+		u->lat_cap = calls;
+	}
+	if (!all || !lat) {
+		wtg_table_fail(u->ctx->t, "out of memory for the latencies of %d passes", passes);
+		return WTG_ERR;
+	}
+	u->seq_passes[v] = passes;
+	return WTG_OK;
 }
 
 /* The reference for random reads: the same ranges through the page cache, outside any timing, then
@@ -325,8 +361,10 @@ static int uc_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wt
 	uint64_t bytes;
 	int rc;
 	if (v < u->nseq) {
-		bytes = u->seq_bytes[v];
+		bytes = u->seq_bytes[v] * (uint64_t)u->seq_passes[v];
 		rc = uc_sequential(u, v, &out->res);
+		if (rc == WTG_OK && round == WTG_ROUND_WARMUP)
+			rc = uc_size_passes(u, v, &out->res);
 	} else {
 		int r = round < 0 ? 0 : round;
 		size_t n = u->round_at[r + 1] - u->round_at[r];
@@ -487,6 +525,7 @@ static int uc_plan(struct uc *u, uint64_t usable, bool quick)
 		size_t b = u->seq_buf[v];
 		size_t calls = (size_t)((u->seq_bytes[v] + b - 1) / b);
 		most = calls > most ? calls : most;
+		u->seq_passes[v] = 1;
 		if (!(u->all[v] = malloc(WTG_ROUNDS_MIN * calls * sizeof(double) + 1)))
 			return WTG_ERR;
 	}
@@ -497,6 +536,7 @@ static int uc_plan(struct uc *u, uint64_t usable, bool quick)
 	most = per > most ? per : most;
 	u->all[u->nseq] = malloc(u->nrand * sizeof(double) + 1);
 	u->lat = malloc(most * sizeof(double) + 1);
+	u->lat_cap = most;
 	return u->all[u->nseq] && u->lat ? WTG_OK : WTG_ERR;
 }
 
@@ -657,13 +697,22 @@ static void uc_notes(struct uc *u, const struct wtg_rounds *r, int64_t res0, int
 		       u->mech == UC_DIRECT && res1 <= res0 && res0 * 10 <= pages && strcmp(df->fs, "tmpfs") != 0
 			       ? ": the direct reads went around the cache"
 			       : "");
-	char cap[16];
+	char cap[16], passes[128] = "";
+	wtg_fmt_size(cap, sizeof cap, quick ? UC_QUICK_CAP : UC_CAP);
+	for (int v = 0, at = 0; v < u->nseq && at >= 0 && at < (int)sizeof passes; v++) {
+		wtg_fmt_size(cap, sizeof cap, u->seq_buf[v]);
+		at += snprintf(passes + at, sizeof passes - (size_t)at, "%s%s x%d", v ? ", " : "", cap,
+			       u->seq_passes[v]);
+	}
 	wtg_fmt_size(cap, sizeof cap, quick ? UC_QUICK_CAP : UC_CAP);
 	wtg_table_note(ctx->t,
-		       "a sequential sample reads from offset 0 at most %llu calls and %s (at least one "
-		       "buffer) in whole 64 KiB chunks; read_calls, bytes and sum are per sample, every "
-		       "sample's sum checked against the known prefix sum",
-		       (unsigned long long)(quick ? UC_QUICK_MAX_CALLS : UC_MAX_CALLS), cap);
+		       "a sequential pass reads from offset 0 at most %llu calls and %s (at least one "
+		       "buffer) in whole 64 KiB chunks; a sample repeats its pass, each one starting cold, "
+		       "as often as its warm-up sample says it takes to span at least %.0f ms (passes per "
+		       "sample: %s); read_calls, bytes and sum are per pass, every pass's sum checked against "
+		       "the known prefix sum",
+		       (unsigned long long)(quick ? UC_QUICK_MAX_CALLS : UC_MAX_CALLS), cap, WTG_SAMPLE_MIN_MS,
+		       passes);
 	wtg_table_note(ctx->t,
 		       "random: %zu reads of 16 KiB in all, about %zu per round at seeded offsets aligned to "
 		       "the read size (%u B slots), without replacement within a round; each round's sum "

@@ -110,6 +110,12 @@ def check_uncached(doc, size, where, prefix_sum=None):
     check(any("without replacement within a round" in n and "aligned to the read size" in n for n in e["notes"]),
           "%s random: a note says how the offsets are drawn" % where)
     notes = " ".join(e["notes"])
+    # a pass shorter than 5 ms is repeated in its sample (each pass cold, each sum checked): the note
+    # gives every sequential row's passes, as many as its warm-up sample asked for
+    want = ", ".join("%s x[1-9][0-9]*" % size_label(b) for b in BUFSIZES)
+    check(re.search(r"a sample repeats its pass, each one starting cold, .* \(passes per sample: %s\); "
+                    r"read_calls, bytes and sum are per pass" % want, notes) is not None,
+          "%s: a note gives each sequential row's passes per sample" % where)
     check(("mechanism: O_DIRECT" in notes) if direct else ("mechanism: evicting" in notes),
           "%s: a note names the mechanism" % where)
     if direct and platform.machine() in ("x86_64", "aarch64"):
