@@ -11,13 +11,16 @@
 # pass runs those with threads of their own.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
+# the interpreter itself, found once (a python3 that is a version manager's shim costs half a second
+# of CPU a call)
+py=$(python3 -c 'import sys; print(sys.executable)') || bail "python3 does not run"
 fixture=$top_srcdir/tests/fixtures/views.json
 LIVE=${WTG_TEST_EXPERIMENTS:-valley clock}
 
 # expectations DIR JSON: what the screen must show of each experiment's rows in JSON, one file a
 # name in DIR (tests/tui/expect.py), none for an experiment JSON does not hold
 expectations() {
-	rm -rf "$1" && mkdir -p "$1" && python3 "$top_srcdir/tests/tui/expect.py" "$2" "$tmp/list" "$1"
+	rm -rf "$1" && mkdir -p "$1" && "$py" "$top_srcdir/tests/tui/expect.py" "$2" "$tmp/list" "$1"
 }
 
 # view_checks NAME VIEW DIR: the screen shows what DIR says of NAME's rows, and the view's frame
