@@ -10,42 +10,24 @@
 # Live runs on a 4 MiB data file (on a 16 MiB one a cold valley run read the disk for 10 s here), at
 # 80x24 and 60x20.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
+. "$top_srcdir/tests/tui/looks.sh"
 dash_init
 # the interpreter itself, found once (a python3 that is a version manager's shim costs half a second
 # of CPU a call)
 py=$(python3 -c 'import sys; print(sys.executable)') || bail "python3 does not run"
 
-# ran NAME: NAME's run ended on screen within 120 s: a look every 0.4 s (a cold valley run lasts
-# seconds; each look forks a tmux client), matched in the shell
-ran() {
-	lib_n=0
-	while :; do
-		lib_scr=$(tm_screen)
-		while IFS= read -r lib_line; do
-			case $lib_line in *"$1 · "*"done in"*) return 0 ;; esac
-		done <<EOF
-$lib_scr
-EOF
-		lib_n=$((lib_n + 1))
-		[ "$lib_n" -le 300 ] || break
-		sleep 0.4
-	done
-	diag "waited 120 s in vain: $1's run to end"
-	return 1
-}
-
 for size in 80x24 60x20; do
 	start C.UTF-8 ${size%x*} ${size#*x} --size=4M --order=mmap,valley,passes,uncached
 	tm_wait "press a key to begin" 10 || bail "$size: no start screen"
 	tm_keys x
-	check "$size: mmap runs warm first" ran mmap
+	check "$size: mmap runs warm first" run_ended mmap
 	tm_keys c
 	[ $size = 80x24 ] && check "$size: c on mmap says the next run measures it cold" \
 		wait_for 5 tm_flat_match "evicted the data file: .* r measures it cold"
 	tm_keys r
-	# (a 16M mmap run lasts a tenth of a second: a look may never see it running; the label below
+	# (a 4M mmap run lasts a tenth of a second: a look may never see it running; the label below
 	# says it ran)
-	check "$size: mmap rerun ends" ran mmap
+	check "$size: mmap rerun ends" run_ended mmap
 	check "$size: the cold run is labelled so beside the warm one" \
 		wait_for 5 tm_flat_match "quiet (→|->) cold cache: "
 	check "$size: ... not 'quiet -> quiet'" tm_lacks_re "quiet (→|->) quiet:"
@@ -66,7 +48,7 @@ assert any(n.startswith("warm-up: one unreported") for n in e["earlier_runs"][0]
 	fi
 	tm_keys 2
 	tm_wait "valley · " 5
-	check "$size: valley runs warm" ran valley
+	check "$size: valley runs warm" run_ended valley
 	tm_keys c
 	if [ $size = 80x24 ]; then
 		check "$size: c on valley says the next run measures it cold" \
@@ -75,19 +57,19 @@ assert any(n.startswith("warm-up: one unreported") for n in e["earlier_runs"][0]
 			wait_for 3 tm_match "\[c\] (cached [0-9]+%, cold |[0-9]+% )?pending"
 	fi
 	tm_keys r
-	check "$size: valley rerun ends" ran valley
+	check "$size: valley rerun ends" run_ended valley
 	[ $size = 80x24 ] && check "$size: ... the run took the request: no longer pending" \
 		wait_for 5 tm_lacks_re "\[c\] .*pending"
 	check "$size: ... labelled cold beside the warm run" wait_for 5 tm_flat_match "quiet (→|->) cold cache: "
 	tm_keys 3
 	tm_wait "passes · " 5
-	check "$size: passes runs" ran passes
+	check "$size: passes runs" run_ended passes
 	tm_keys c
 	[ $size = 80x24 ] && check "$size: c on passes says its run will not be cold, and why, whole" \
 		wait_for 5 tm_flat_match "evicted: [0-9,]+ (→|->) [0-9,]+ pages; not cold: it times warm passes, after a warm-up"
 	tm_keys r
 	check "$size: passes rerun" wait_for 10 tm_match "passes · .*running"
-	check "$size: ... ends" ran passes
+	check "$size: ... ends" run_ended passes
 	check "$size: ... not labelled cold" wait_for 5 tm_flat_match "quiet (→|->) quiet: "
 	check "$size: ... nowhere 'cold cache'" tm_lacks "cold cache"
 	if [ $size = 80x24 ]; then

@@ -7,19 +7,9 @@
 # at 60x20 a sweep and a histogram (syscall, readcost: tail's burners spin on every CPU); a 16 MiB data
 # file (no check is about its size).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
+. "$top_srcdir/tests/tui/looks.sh"
 dash_init
 fixture=$top_srcdir/tests/fixtures/views.json
-
-# line_with SCREEN A B: a line of SCREEN holds A and, after it, B (fixed strings; the shell alone
-# matches: a look every 100 ms through six live runs forked a grep or two each time)
-line_with() {
-	while IFS= read -r lib_line; do
-		case $lib_line in *"$2"*"$3"*) return 0 ;; esac
-	done <<EOF
-$1
-EOF
-	return 1
-}
 
 # box_empty SCREEN: SCREEN shows a run measuring with no result in its box: "running" with the box's
 # "│ +measuring" (a box edge, blanks, then the word), "here: not run yet" or "stopped before the
@@ -54,7 +44,7 @@ rerun_keeps() {
 	lib_looks=0	# a look every 100 ms or more: 1,800 of them are 3 minutes at least
 	while :; do
 		lib_scr=$(tm_screen)	# one capture for both questions
-		line_with "$lib_scr" "$1 · " "done in" && break
+		screen_line_has "$lib_scr" "$1 · " "done in" && break
 		if box_empty "$lib_scr" && sleep 0.05 && box_empty "$(tm_screen)"; then
 			tm_dump "$1 rerun"
 			return 1
