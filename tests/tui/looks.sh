@@ -13,15 +13,29 @@ EOF
 	return 1
 }
 
-# run_ended NAME: NAME's run ended on screen ("NAME · ... done in") within 120 s: a look every 0.4 s
-# (a live run lasts a second or more on a loaded machine)
-run_ended() {
-	looks_n=0
-	while [ "$looks_n" -le 300 ]; do
-		screen_line_has "$(tm_screen)" "$1 · " "done in" && return 0
-		looks_n=$((looks_n + 1))
+# wait_sparse SECONDS COMMAND [ARG]...: run the command until it succeeds, as lib.sh's wait_for, but
+# a look every 0.4 s: for waits of seconds (a live run, autoplay going through its tabs)
+wait_sparse() {
+	looks_left=$(($1 * 5 / 2))
+	shift
+	while :; do
+		"$@" && return 0
+		if [ "$looks_left" -le 0 ]; then
+			diag "waited in vain: $*"
+			return 1
+		fi
+		looks_left=$((looks_left - 1))
 		sleep 0.4
 	done
-	diag "waited 120 s in vain: $1's run to end"
-	return 1
+}
+
+# run_done NAME: a line of the screen says NAME's run is done ("NAME · ... done in")
+run_done() {
+	screen_line_has "$(tm_screen)" "$1 · " "done in"
+}
+
+# run_ended NAME: NAME's run ended on screen within 120 s (a live run lasts a second or more on a
+# loaded machine)
+run_ended() {
+	wait_sparse 120 run_done "$1"
 }
