@@ -5,7 +5,7 @@
 # --hold sets autoplay's pause. Private tmux server, no timings: every wait polls with a deadline.
 # The tab bar and the keys that move between tabs are drawn from the saved run
 # (tests/fixtures/views.json), measuring nothing; the data file, c, '.', --step and autoplay live
-# (on the cheapest tabs that show each: clock, mmap on a 16 MiB data file, wss).
+# (on the cheapest tabs that show each: clock, mmap and passes on a 16 MiB data file, syscall, wss).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 
 need tmux
@@ -125,17 +125,19 @@ tm_keys x
 check "q quits" quit_ok
 
 # --step: each next runs the tab afresh, even one that has run (without --step a tab runs only the
-# first time it is shown). wss takes seconds, long enough to be seen running.
-start 80 24 --order=clock,wss --step --size=16M
+# first time it is shown). syscall takes a second or more, long enough to be seen running, and stops
+# at once; passes is short, and the line comparing its two runs is cheap to draw (clock's, from
+# 50,000 samples a run, cost the dashboard a CPU for as long as it was on screen)
+start 80 24 --order=passes,syscall --step --size=16M
 begin
 check "--step: the first tab runs" tm_wait "done in" 20
 tm_keys NPage
-check "--step: next runs the next tab" wait_for 10 tm_match "wss · .*running"
+check "--step: next runs the next tab" wait_for 10 tm_match "syscall · .*running"
 tm_keys NPage
-check "--step: next on clock runs it (wss is stopped)" tm_wait "clock · " 5
-check "--step: ... and clock finishes" tm_wait "done in" 20
+check "--step: next on passes runs it (syscall is stopped)" tm_wait "passes · " 5
+check "--step: ... and passes finishes" tm_wait "done in" 20
 tm_keys NPage
-check "--step: back on wss, it runs afresh" wait_for 10 tm_match "wss · .*running"
+check "--step: back on syscall, it runs afresh" wait_for 10 tm_match "syscall · .*running"
 check "q quits" quit_ok
 
 # autoplay started while a row runs: its tag and the time left share the progress line, apart
