@@ -7,40 +7,40 @@
 # pending until the run takes it. On passes, which times warm passes, c says the run will not be
 # cold and why, the run is not labelled cold and its notes say why; on uncached, which reads around
 # the page cache itself, c says so.
-# Live runs on a 16 MiB data file, at 80x24 and 60x20.
+# Live runs on a 4 MiB data file (on a 16 MiB one a cold valley run read the disk for 10 s here), at
+# 80x24 and 60x20.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
+. "$top_srcdir/tests/tui/looks.sh"
 dash_init
-
-# ran NAME: NAME's run ended on screen
-ran() {
-	wait_for 120 tm_match "$1 · .*done in"
-}
+# the interpreter itself, found once (a python3 that is a version manager's shim costs half a second
+# of CPU a call)
+py=$(python3 -c 'import sys; print(sys.executable)') || bail "python3 does not run"
 
 for size in 80x24 60x20; do
-	start C.UTF-8 ${size%x*} ${size#*x} --size=16M --order=mmap,valley,passes,uncached
+	start C.UTF-8 ${size%x*} ${size#*x} --size=4M --order=mmap,valley,passes,uncached
 	tm_wait "press a key to begin" 10 || bail "$size: no start screen"
 	tm_keys x
-	check "$size: mmap runs warm first" ran mmap
+	check "$size: mmap runs warm first" run_ended mmap
 	tm_keys c
 	[ $size = 80x24 ] && check "$size: c on mmap says the next run measures it cold" \
 		wait_for 5 tm_flat_match "evicted the data file: .* r measures it cold"
 	tm_keys r
-	# (a 16M mmap run lasts a tenth of a second: a look may never see it running; the label below
+	# (a 4M mmap run lasts a tenth of a second: a look may never see it running; the label below
 	# says it ran)
-	check "$size: mmap rerun ends" ran mmap
+	check "$size: mmap rerun ends" run_ended mmap
 	check "$size: the cold run is labelled so beside the warm one" \
 		wait_for 5 tm_flat_match "quiet (→|->) cold cache: "
 	check "$size: ... not 'quiet -> quiet'" tm_lacks_re "quiet (→|->) quiet:"
 	if [ $size = 80x24 ]; then
 		json=$(save)
 		check "$size: s saves" [ -n "$json" ]
-		check "$size: the save records the cold run, and the warm one before it" python3 -c '
+		check "$size: the save records the cold run, and the warm one before it" "$py" -c '
 import json, sys
 e = [x for x in json.load(open(sys.argv[1]))["experiments"] if x["name"] == "mmap"][0]
 assert e.get("cold_cache") is True, e.get("cold_cache")
 assert [r["label"] for r in e["earlier_runs"]] == ["quiet"], e["earlier_runs"]
 assert "cold_cache" not in e["earlier_runs"][0]' "$json"
-		check "$size: its notes say no warm-up read the file back (the warm run had one)" python3 -c '
+		check "$size: its notes say no warm-up read the file back (the warm run had one)" "$py" -c '
 import json, sys
 e = [x for x in json.load(open(sys.argv[1]))["experiments"] if x["name"] == "mmap"][0]
 assert any(n.startswith("cold cache (c): no warm-up") for n in e["notes"]), e["notes"]
@@ -48,7 +48,7 @@ assert any(n.startswith("warm-up: one unreported") for n in e["earlier_runs"][0]
 	fi
 	tm_keys 2
 	tm_wait "valley · " 5
-	check "$size: valley runs warm" ran valley
+	check "$size: valley runs warm" run_ended valley
 	tm_keys c
 	if [ $size = 80x24 ]; then
 		check "$size: c on valley says the next run measures it cold" \
@@ -57,24 +57,24 @@ assert any(n.startswith("warm-up: one unreported") for n in e["earlier_runs"][0]
 			wait_for 3 tm_match "\[c\] (cached [0-9]+%, cold |[0-9]+% )?pending"
 	fi
 	tm_keys r
-	check "$size: valley rerun ends" ran valley
+	check "$size: valley rerun ends" run_ended valley
 	[ $size = 80x24 ] && check "$size: ... the run took the request: no longer pending" \
 		wait_for 5 tm_lacks_re "\[c\] .*pending"
 	check "$size: ... labelled cold beside the warm run" wait_for 5 tm_flat_match "quiet (→|->) cold cache: "
 	tm_keys 3
 	tm_wait "passes · " 5
-	check "$size: passes runs" ran passes
+	check "$size: passes runs" run_ended passes
 	tm_keys c
 	[ $size = 80x24 ] && check "$size: c on passes says its run will not be cold, and why, whole" \
 		wait_for 5 tm_flat_match "evicted: [0-9,]+ (→|->) [0-9,]+ pages; not cold: it times warm passes, after a warm-up"
 	tm_keys r
 	check "$size: passes rerun" wait_for 10 tm_match "passes · .*running"
-	check "$size: ... ends" ran passes
+	check "$size: ... ends" run_ended passes
 	check "$size: ... not labelled cold" wait_for 5 tm_flat_match "quiet (→|->) quiet: "
 	check "$size: ... nowhere 'cold cache'" tm_lacks "cold cache"
 	if [ $size = 80x24 ]; then
 		json=$(save)	# (a save replaces the last: the mmap run in it is the cold one)
-		check "$size: valley saved cold, its notes say how; passes not cold, its notes say why" python3 -c '
+		check "$size: valley saved cold, its notes say how; passes not cold, its notes say why" "$py" -c '
 import json, sys
 e = {x["name"]: x for x in json.load(open(sys.argv[1]))["experiments"]}
 assert e["valley"].get("cold_cache") is True and "cold_cache" not in e["valley"]["earlier_runs"][0]

@@ -49,11 +49,34 @@ for size in 80x24 60x20; do
 		wait_for 5 tm_flat_match "why here: 13x the essay's: page-table isolation on a bhyve virtual machine"
 	check "$size syscall: ... under the essay's line" tm_flat_match "essay: .* why here: "
 	[ "$size" = 80x24 ] && tm_screen >"$tmp/syscall-$size.txt"
+	# t: the tab's terms, closed by t or Esc
+	tm_keys t
+	check "$size t: the terms of syscall" tm_wait "terms: syscall" 5
+	check "$size t: ... p99, one line" tm_match "p99 +99% took less"
+	check "$size t: ... page-table isolation" tm_has "PTI"
+	check "$size t: ... the last of its terms too (contended)" tm_has "contended"
+	tm_keys t
+	check "$size t again closes them" tm_wait_gone "terms: syscall" 5
 	tm_keys 2
 	tm_wait "pagecache · " 5
 	check "$size pagecache: why here gives each fault's cost from the saved run" \
 		wait_for 5 tm_flat_match "why here: warm mmap 0.094 GB/s, read 1.5: each of 256 faults costs 656 us"
 	[ "$size" = 80x24 ] && tm_screen >"$tmp/pagecache-$size.txt"
+	tm_keys t
+	check "$size t: the terms of pagecache" tm_wait "terms: pagecache" 5
+	# every term of the tab, each with the start of its line (the counters view names some of them
+	# too), from one read of the screen (read again only when a term is missing)
+	tm_snap_clear
+	for term in "page cache +file data" "cold / warm +the file's pages" "evict +posix_fadvise" \
+		"readahead +the kernel reads" "mmap +a file mapped" "minor fault +a soft fault" \
+		"major fault +a hard fault" "fault-around +one fault maps" "O_DIRECT +read from the device"; do
+		check "$size t: ... $term" tm_snap_match "$term"
+	done
+	check "$size t: a line too long for the room wraps or ends in an ellipsis, never cut silently" \
+		tm_flat_match "posix_fadvise DONTNEED: drop a file's (clean pages from RAM|[^ ]* *…)"
+	tm_keys Escape
+	check "$size Esc closes them" tm_wait_gone "terms: pagecache" 5
+	check "$size ... and the tab is back" tm_shows "pagecache · "
 	tm_keys 3
 	tm_wait "wss · " 5
 	check "$size wss: why here says the sum is not core-bound, from its fastest and slowest sizes" \
@@ -61,6 +84,7 @@ for size in 80x24 60x20; do
 	[ "$size" = 80x24 ] && tm_screen >"$tmp/wss-$size.txt"
 	tm_keys q
 	wait_exit 10
+	check_eq "$size exit status 0" "$(status)" 0
 
 	why_on "$size" "$tmp/agree.json"
 	check "$size syscall: the essay line, and no why here where the figures agree" \
@@ -87,35 +111,6 @@ for tab in syscall pagecache wss; do
 	diag "$(cat "$tmp/$tab-80x24.txt" 2>/dev/null)"
 done
 
-# t: the tab's terms, closed by t or Esc
-for size in 80x24 60x20; do
-	why_on "$size" "$tmp/differ.json"
-	tm_keys t
-	check "$size t: the terms of syscall" tm_wait "terms: syscall" 5
-	check "$size t: ... p99, one line" tm_match "p99 +99% took less"
-	check "$size t: ... page-table isolation" tm_has "PTI"
-	check "$size t: ... the last of its terms too (contended)" tm_has "contended"
-	tm_keys t
-	check "$size t again closes them" tm_wait_gone "terms: syscall" 5
-	tm_keys 2
-	tm_wait "pagecache · " 5
-	tm_keys t
-	check "$size t: the terms of pagecache" tm_wait "terms: pagecache" 5
-	# every term of the tab, each with the start of its line (the counters view names some of them too)
-	for term in "page cache +file data" "cold / warm +the file's pages" "evict +posix_fadvise" \
-		"readahead +the kernel reads" "mmap +a file mapped" "minor fault +a soft fault" \
-		"major fault +a hard fault" "fault-around +one fault maps" "O_DIRECT +read from the device"; do
-		check "$size t: ... $term" tm_match "$term"
-	done
-	check "$size t: a line too long for the room wraps or ends in an ellipsis, never cut silently" \
-		tm_flat_match "posix_fadvise DONTNEED: drop a file's (clean pages from RAM|[^ ]* *…)"
-	tm_keys Escape
-	check "$size Esc closes them" tm_wait_gone "terms: pagecache" 5
-	check "$size ... and the tab is back" tm_shows "pagecache · "
-	tm_keys q
-	wait_exit 10
-	check_eq "$size exit status 0" "$(status)" 0
-done
 check "nothing measured: no data file" no_datafile
 
 finish

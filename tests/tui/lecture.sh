@@ -3,6 +3,9 @@
 # tabs and their keys, PageDown/PageUp step through them, --step runs each tab afresh on "next",
 # '.' blanks the screen until the next key, the shifted digits reach the tabs past the tenth, and
 # --hold sets autoplay's pause. Private tmux server, no timings: every wait polls with a deadline.
+# The tab bar and the keys that move between tabs are drawn from the saved run
+# (tests/fixtures/views.json), measuring nothing; the data file, c, '.', --step and autoplay live
+# (on the cheapest tabs that show each: clock, mmap and passes on a 16 MiB data file, syscall, wss).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 
 need tmux
@@ -11,6 +14,7 @@ need tmux
 scratch
 tmp=$lib_tmp
 mkdir -p "$tmp/data" || exit 99
+fixture=$top_srcdir/tests/fixtures/views.json
 
 # start COLS ROWS OPTION...: wtg in a fresh window; its exit status goes to $tmp/status (tmux may
 # mark a pane dead before it learns the status)
@@ -37,8 +41,8 @@ tabs_line() {
 	tm_screen | sed -n 2p
 }
 
-# --order: the tabs a lecture shows, in its order, keyed 1, 2, 3
-start 80 24 --order=clock,syscall,bytewise
+# --order: the tabs a lecture shows, in its order, keyed 1, 2, 3 (saved runs: nothing measures)
+start 80 24 --load="$fixture" --order=clock,syscall,bytewise
 check "--order: a start screen comes first" tm_wait "press a key to begin" 10
 begin
 check "--order: the tab bar lists the lecture's tabs in order" \
@@ -58,7 +62,7 @@ check "a number key picks the lecture's tab at that place" tm_wait "syscall · W
 
 # the same steps on the compact 60x20 layout and a large 120x35 screen
 for size in 60x20 120x35; do
-	start ${size%x*} ${size#*x} --order=clock,syscall,bytewise
+	start ${size%x*} ${size#*x} --load="$fixture" --order=clock,syscall,bytewise
 	check "$size: a start screen comes first" tm_wait "press a key to begin" 10
 	begin
 	check "$size: the tab bar lists the lecture's tabs in order" \
@@ -74,17 +78,18 @@ for size in 60x20 120x35; do
 	check "$size: PageUp goes back (wrapping to the last)" tm_wait "bytewise · Why did" 5
 	check "$size: q quits with status 0" quit_ok
 done
-start 80 24 --order=clock,syscall,bytewise
+# live from here: a 16 MiB data file (no check is about its size)
+start 80 24 --order=clock,syscall,mmap --size=16M
 begin
-tm_keys 2
-tm_wait "syscall · What does one kernel crossing cost?" 5
+check "clock, which reads no data file, runs" tm_wait "done in" 20
+check "... and makes no data file" [ -z "$(ls -A "$tmp/data")" ]
 
-# the data file is made when the first tab that reads it runs (bytewise here), not before
+# the data file is made when the first tab that reads it runs (mmap here), not before
 tm_keys 3
 tm_keys r
-check "bytewise, the lecture's first tab that reads the data file, makes it" tm_wait "data 64M in" 60
-tm_keys 2
-tm_wait "syscall · What does one kernel crossing cost?" 5
+check "mmap, the lecture's first tab that reads the data file, makes it" tm_wait "data 16M in" 60
+tm_keys 1
+tm_wait "clock · How fine is the stopwatch?" 5
 
 # the conditions panel shows the data file's page-cache residency live, so c visibly empties it
 check "the conditions panel shows how much of the data file is cached" wait_for 20 tm_match "\[c\] [0-9]+%"
@@ -103,12 +108,12 @@ fi
 tm_keys .
 check "'.' blanks the screen" wait_for 5 sh -c "[ -z \"\$(tmux -L '$TM_SOCK' capture-pane -p -t t | tr -d ' \n')\" ]"
 tm_keys NPage
-check "any key brings the screen back" tm_wait "syscall · What does one kernel crossing cost?" 5
-check "the key that unblanks does nothing else (still syscall)" tm_lacks "bytewise · Why did"
+check "any key brings the screen back" tm_wait "clock · How fine is the stopwatch?" 5
+check "the key that unblanks does nothing else (still clock)" tm_lacks "syscall · What does"
 check "q quits with status 0" quit_ok
 
-# the shifted digits reach the tabs past the tenth, in the default order
-start 200 50
+# the shifted digits reach the tabs past the tenth, in the default order (saved runs)
+start 200 50 --load="$fixture"
 check "the eleventh tab is keyed !" tm_wait "! roofline" 5
 tm_keys '!'
 check "! picks the eleventh tab" tm_wait "roofline · " 5
@@ -120,21 +125,23 @@ tm_keys x
 check "q quits" quit_ok
 
 # --step: each next runs the tab afresh, even one that has run (without --step a tab runs only the
-# first time it is shown). wss takes seconds, long enough to be seen running.
-start 80 24 --order=clock,wss --step
+# first time it is shown). syscall takes a second or more, long enough to be seen running, and stops
+# at once; passes is short, and the line comparing its two runs is cheap to draw (clock's, from
+# 50,000 samples a run, cost the dashboard a CPU for as long as it was on screen)
+start 80 24 --order=passes,syscall --step --size=16M
 begin
 check "--step: the first tab runs" tm_wait "done in" 20
 tm_keys NPage
-check "--step: next runs the next tab" wait_for 10 tm_match "wss · .*running"
+check "--step: next runs the next tab" wait_for 10 tm_match "syscall · .*running"
 tm_keys NPage
-check "--step: next on clock runs it (wss is stopped)" tm_wait "clock · " 5
-check "--step: ... and clock finishes" tm_wait "done in" 20
+check "--step: next on passes runs it (syscall is stopped)" tm_wait "passes · " 5
+check "--step: ... and passes finishes" tm_wait "done in" 20
 tm_keys NPage
-check "--step: back on wss, it runs afresh" wait_for 10 tm_match "wss · .*running"
+check "--step: back on syscall, it runs afresh" wait_for 10 tm_match "syscall · .*running"
 check "q quits" quit_ok
 
 # autoplay started while a row runs: its tag and the time left share the progress line, apart
-start 80 24 --order=wss,clock
+start 80 24 --order=wss,clock --size=16M
 begin
 tm_keys a
 check "autoplay's tag stands at the right end of the progress line" \
