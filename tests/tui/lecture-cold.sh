@@ -12,9 +12,7 @@
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 . "$top_srcdir/tests/tui/looks.sh"
 dash_init
-# the interpreter itself, found once (a python3 that is a version manager's shim costs half a second
-# of CPU a call)
-py=$(python3 -c 'import sys; print(sys.executable)') || bail "python3 does not run"
+py=python3	# tests/lib.sh's: the interpreter itself, not a version manager's shim
 
 for size in 80x24 60x20; do
 	start C.UTF-8 ${size%x*} ${size#*x} --size=4M --order=mmap,valley,passes,uncached

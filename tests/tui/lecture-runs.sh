@@ -9,9 +9,7 @@
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 . "$top_srcdir/tests/tui/looks.sh"
 dash_init
-# the interpreter itself, found once (a python3 that is a version manager's shim costs half a second
-# of CPU a call)
-py=$(python3 -c 'import sys; print(sys.executable)') || bail "python3 does not run"
+py=python3	# tests/lib.sh's: the interpreter itself, not a version manager's shim
 "$py" - "$top_srcdir/tests/fixtures/views.json" "$tmp/two.json" <<'PY' || bail "cannot derive the fixture"
 import copy, json, sys
 d = json.load(open(sys.argv[1]))

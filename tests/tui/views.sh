@@ -11,9 +11,7 @@
 # pass runs those with threads of their own.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
-# the interpreter itself, found once (a python3 that is a version manager's shim costs half a second
-# of CPU a call)
-py=$(python3 -c 'import sys; print(sys.executable)') || bail "python3 does not run"
+py=python3	# tests/lib.sh's: the interpreter itself, not a version manager's shim
 fixture=$top_srcdir/tests/fixtures/views.json
 LIVE=${WTG_TEST_EXPERIMENTS:-valley clock}
 
