@@ -458,14 +458,17 @@ int wtg_sign_test_median_ci(const double *v, size_t n, double conf, double *lo, 
 /* ---- the interval of a ratio of two samples' quantiles ----
  *
  * Each resample draws both sides afresh with replacement (the two sample sets are independent), takes
- * each side's type-7 quantile q through the rank counts (as wtg_bootstrap_median_ci does, O(n) per
- * resample and no sort), and keeps num / den; the percentile interval of the kept ratios is the
- * answer. One generator seeded with seed draws the numerator's resample, then the denominator's. */
+ * each side's type-7 quantile q and keeps num / den; the percentile interval of the kept ratios is the
+ * answer. A side's quantile is drawn through order statistics, as wtg_bootstrap_median_ci_sorted_os
+ * draws a median: the resample's values at the two ranks the quantile sits between are the sorted
+ * samples picked by the matching order statistics of n uniforms (a Beta draw, then the minimum of the
+ * uniforms above it), exactly the distribution of a resample of n draws in O(1), not O(n). Two runs of
+ * clock's 50,000 samples took the old O(n) draws 5 s of a dashboard's CPU for one comparison line.
+ * One generator seeded with seed draws the numerator's quantile, then the denominator's. */
 
 struct ratio_side {
 	double *sorted;
 	size_t n;
-	uint32_t *count;
 	size_t plo, phi;	/* the type-7 quantile sits between these sorted positions */
 	double frac;
 };
@@ -474,8 +477,7 @@ static int side_init(struct ratio_side *sd, const double *v, size_t n, double q)
 {
 	sd->n = 0;
 	sd->sorted = malloc((n ? n : 1) * sizeof *sd->sorted);
-	sd->count = malloc((n ? n : 1) * sizeof *sd->count);
-	if (!sd->sorted || !sd->count)
+	if (!sd->sorted)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(v[i]))
@@ -490,23 +492,16 @@ static int side_init(struct ratio_side *sd, const double *v, size_t n, double q)
 	return 0;
 }
 
-/* The quantile of one resample of the side (its values drawn as ranks of the sorted data). */
+/* The quantile of one resample of the side, drawn through order statistics. */
 static double side_resample(struct ratio_side *sd, struct wtg_rng *r)
 {
-	memset(sd->count, 0, sd->n * sizeof *sd->count);
-	for (size_t i = 0; i < sd->n; i++)
-		sd->count[wtg_rng_below(r, sd->n)]++;
-	double vlo = NAN, vhi = NAN;
-	size_t seen = 0;
-	for (size_t j = 0; j < sd->n; j++) {
-		seen += sd->count[j];
-		if (isnan(vlo) && seen > sd->plo)
-			vlo = sd->sorted[j];
-		if (seen > sd->phi) {
-			vhi = sd->sorted[j];
-			break;
-		}
-	}
+	size_t n = sd->n, k = sd->plo + 1;	/* the lower value's 1-based rank in the resample */
+	double uk = beta_draw(r, (double)k, (double)(n - k + 1));
+	double vlo = pick(sd->sorted, n, uk);
+	if (sd->phi == sd->plo)
+		return vlo;
+	double umin = 1.0 - pow(unit_open(r), 1.0 / (double)(n - k));	/* the least of the n - k above */
+	double vhi = pick(sd->sorted, n, uk + (1.0 - uk) * umin);
 	return vlo + (vhi - vlo) * sd->frac;
 }
 
@@ -537,9 +532,7 @@ int wtg_bootstrap_ratio_ci(const double *num, size_t nnum, const double *den, si
 	}
 out:
 	free(a.sorted);
-	free(a.count);
 	free(b.sorted);
-	free(b.count);
 	free(ratios);
 	return rc;
 }

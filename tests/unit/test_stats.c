@@ -481,6 +481,26 @@ static void test_bootstrap_ratio(void)
 	CHECK(wtg_bootstrap_ratio_ci(wa, 31, wb, 25, 0.99, 2000, 0.95, 3, &lo, &hi) == 0);
 	point = wtg_quantile(wa, 31, 0.99) / wtg_quantile(wb, 25, 0.99);
 	CHECK(lo <= point && point <= hi);
+	/* the order-statistic draws give the interval of a plain resampling bootstrap (n index draws
+	 * with replacement per side, the type-7 quantile of the resample): both with 20000 resamples */
+	for (int t = 0; t < 2; t++) {
+		const double q = t == 0 ? 0.5 : 0.9;
+		enum { NB = 20000 };
+		static double ratios[NB], ra[31], rb[25];
+		struct wtg_rng g;
+		wtg_rng_seed(&g, 11);
+		for (int i = 0; i < NB; i++) {
+			for (int j = 0; j < 31; j++)
+				ra[j] = wa[wtg_rng_below(&g, 31)];
+			for (int j = 0; j < 25; j++)
+				rb[j] = wb[wtg_rng_below(&g, 25)];
+			ratios[i] = wtg_quantile(ra, 31, q) / wtg_quantile(rb, 25, q);
+		}
+		wtg_sort(ratios, NB);
+		double blo = wtg_quantile_sorted(ratios, NB, 0.025), bhi = wtg_quantile_sorted(ratios, NB, 0.975);
+		CHECK(wtg_bootstrap_ratio_ci(wa, 31, wb, 25, q, NB, 0.95, 3, &lo, &hi) == 0);
+		CHECK(fabs(lo - blo) < 0.05 * (bhi - blo) && fabs(hi - bhi) < 0.05 * (bhi - blo));
+	}
 	/* constant sides: the ratio exactly, zero width */
 	double k3[9] = { 3, 3, 3, 3, 3, 3, 3, 3, 3 }, k2[4] = { 2, 2, 2, 2 };
 	CHECK(wtg_bootstrap_ratio_ci(k3, 9, k2, 4, 0.5, 1000, 0.95, 1, &lo, &hi) == 0);
