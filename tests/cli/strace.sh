@@ -30,10 +30,12 @@ strace -f -y -s 0 -e trace=read -o "$tmp/all.txt" "$WTG" --run=bytewise --quick 
 status=$?
 check "bytewise under strace exits 0 (got $status: $(cat "$tmp/err.txt"))" [ $status -eq 0 ]
 
-# the read() calls by file: "N PATH" lines ("read(3</path>, ..." or an "<unfinished ...>" start;
-# a resumed call is not counted twice)
 real=$(cd "$tmp" && pwd -P)/data.bin
-sed -n 's/^[0-9]* *read([0-9]*<\(.*\)>, .*/\1/p' "$tmp/all.txt" | sort | uniq -c >"$tmp/byfile.txt"
+# the read() calls by file: "N PATH" lines ("read(3</path>, ..." or an "<unfinished ...>" start;
+# a resumed call is not counted twice), by one awk taking the path between the first < and > (a sed
+# with a back-reference, sort and uniq -c took 0.6 to 1 s of CPU over the 110,000 lines, this 0.03)
+LC_ALL=C awk -F '[<>]' '/^[0-9]* *read\([0-9]*</ { n[$2]++ } END { for (p in n) print n[p], p }' \
+	"$tmp/all.txt" >"$tmp/byfile.txt"
 onfile=$(awk -v f="$real" '{ n = $1; $1 = ""; sub(/^ /, ""); if ($0 == f) s += n } END { print s + 0 }' \
 	"$tmp/byfile.txt")
 all=$(awk '{ s += $1 } END { print s + 0 }' "$tmp/byfile.txt")

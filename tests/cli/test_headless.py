@@ -1,9 +1,12 @@
 """Headless runs end to end: formats, -o, --file, seeds, signals, runtime failures."""
+import csv
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 
 from wtgtest import (WTG, check, datadir, datadir_is_empty, experiment, finish, rows, run, run_json, shm_writable,
@@ -17,7 +20,10 @@ SPEC_COLUMNS = {
 d = datadir()
 
 # --- JSON: the SPEC's shape, columns first and in order, every check ok -------------------------
-status, doc, err = run_json("bytewise,syscall,valley")
+# (the same run writes the text and CSV reports checked below: -o - keeps the JSON on stdout)
+reports = tempfile.mkdtemp(prefix="wtg-test-reports-")
+txt_path, csv_path = os.path.join(reports, "r.txt"), os.path.join(reports, "r.csv")
+status, doc, err = run_json("bytewise,syscall,valley", "-o", "-", "-o", txt_path, "-o", csv_path)
 check(status == 0, "json run exits 0 (got %d: %s)" % (status, err.strip()))
 check(doc is not None, "json output parses")
 if doc:
@@ -65,17 +71,28 @@ if doc:
         check(len(one) == 1 and one[0]["read_calls"] == one[0]["bytes"], "bytewise: one read per byte")
 check(datadir_is_empty(), "the data file is removed after a run")
 
-# --- text and csv --------------------------------------------------------------------------------
-status, out, err = run("--run=syscall", "--quick", "--dir=" + d)
-check(status == 0, "text run exits 0")
+# --- text and csv, written by the JSON run above ------------------------------------------------
+def report(p):
+    try:
+        with open(p) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+out = report(txt_path)
+check(status == 0 and out != "", "text report written, the run exits 0")
 check("== syscall: What does one kernel crossing cost? ==" in out, "text has the experiment heading")
 check("median_ns" in out and "[ns]" in out, "text has column names and units")
-# (clock beside syscall: the quickest experiment, as the CSV's shape is the point here)
-status, out, err = run("--run=syscall,clock", "--quick", "--format=csv", "--dir=" + d)
-import csv
+# without --format and -o the text report is what stdout gets (clock: the quickest experiment)
+st, out, err = run("--run=clock", "--quick", "--dir=" + d)
+check(st == 0 and "== clock: How fine is the stopwatch? ==" in out and "median_ns" in out and "[ns]" in out,
+      "no --format, no -o: the text report on stdout (%d: %s)" % (st, err.strip()))
+out = report(csv_path)
+shutil.rmtree(reports)
 recs = list(csv.DictReader(out.splitlines(True)))
-check(status == 0, "csv run exits 0")
-check({r["experiment"] for r in recs} == {"syscall", "clock"}, "csv names both experiments")
+check(status == 0 and out != "", "csv report written, the run exits 0")
+check({r["experiment"] for r in recs} == {"bytewise", "syscall", "valley"}, "csv names every experiment")
 first = [r["name"] for r in recs if r["experiment"] == "syscall" and r["kind"] == "cell" and r["row"] == "0"]
 check(first[:4] == ["batch", "batches", "median_ns", "p99_ns"], "csv: syscall's columns in order: %r" % first[:4])
 
@@ -101,7 +118,8 @@ before = os.stat(user_file)
 with open(user_file, "rb") as f:
     data = f.read()
 digest = hashlib.sha256(data).hexdigest()
-status, doc, err = run_json("valley", "--file=" + user_file)
+# (mmap, the quickest experiment that reads the data file: these check what happens to the file)
+status, doc, err = run_json("mmap", "--file=" + user_file)
 check(status == 0, "--file run exits 0 (%s)" % err.strip())
 after = os.stat(user_file)
 with open(user_file, "rb") as f:
@@ -133,7 +151,7 @@ def signalled_run(sig):
     deadline = time.time() + 30
     while time.time() < deadline and not any(n.endswith(".dat") for n in os.listdir(d)):
         time.sleep(0.02)
-    time.sleep(0.3)
+    time.sleep(0.1)   # mid-creation of the 1 GiB file: the data file is there to remove
     p.send_signal(sig)
     try:
         _, err = p.communicate(timeout=30)
