@@ -164,6 +164,46 @@ wait_for() {
 	done
 }
 
+# Sparing looks for the scenarios that wait on a live run: one tmux client a look, matched in the
+# shell (wait_for looks every 150 ms, and each process costs milliseconds of CPU here).
+
+# screen_line_has SCREEN A B: a line of SCREEN (text) holds the fixed string A and, after it, B
+screen_line_has() {
+	while IFS= read -r looks_line; do
+		case $looks_line in *"$2"*"$3"*) return 0 ;; esac
+	done <<EOF
+$1
+EOF
+	return 1
+}
+
+# wait_sparse SECONDS COMMAND [ARG]...: run the command until it succeeds, as lib.sh's wait_for, but
+# a look every 0.4 s: for waits of seconds (a live run, autoplay going through its tabs)
+wait_sparse() {
+	looks_left=$(($1 * 5 / 2))
+	shift
+	while :; do
+		"$@" && return 0
+		if [ "$looks_left" -le 0 ]; then
+			diag "waited in vain: $*"
+			return 1
+		fi
+		looks_left=$((looks_left - 1))
+		sleep 0.4
+	done
+}
+
+# run_done NAME: a line of the screen says NAME's run is done ("NAME · ... done in")
+run_done() {
+	screen_line_has "$(tm_screen)" "$1 · " "done in"
+}
+
+# run_ended NAME: NAME's run ended on screen within 120 s (a live run lasts a second or more on a
+# loaded machine)
+run_ended() {
+	wait_sparse 120 run_done "$1"
+}
+
 # ---- a private tmux server -----------------------------------------------------
 
 # One server per tm_start (a fresh socket name each time: a server being killed may linger).
@@ -454,7 +494,7 @@ run_here() {
 	tm_wait "running $(name_of "$1")" 5 || return 1
 	# the box's state changes first (or the run was too quick to see and says the same)
 	wait_for 10 box_changed
-	wait_for 600 tm_ended || return 1	# a sanitizer build runs kernels' 2 GiB buffer slowly
+	wait_sparse 600 tm_ended || return 1	# a sanitizer build runs kernels' 2 GiB buffer slowly
 	tm_keys Space
 	tm_wait "paused: nothing starts until space" 5
 }

@@ -273,8 +273,8 @@ static int uc_size_passes(struct uc *u, int v, const struct wtg_probe_result *re
 	double *all = realloc(u->all[v], WTG_ROUNDS_MIN * calls * sizeof(double) + 1);
 	if (all)
 		u->all[v] = all;
-	double *lat = calls > u->lat_cap ? realloc(u->lat, calls * sizeof(double) + 1) : u->lat;
-	if (lat && calls > u->lat_cap) {
+	double *lat = u->lat;
+	if (calls > u->lat_cap && (lat = realloc(u->lat, calls * sizeof(double) + 1)) != NULL) {
 		u->lat = lat;
 		u->lat_cap = calls;
 	}
@@ -697,11 +697,10 @@ static void uc_notes(struct uc *u, const struct wtg_rounds *r, int64_t res0, int
 		       u->mech == UC_DIRECT && res1 <= res0 && res0 * 10 <= pages && strcmp(df->fs, "tmpfs") != 0
 			       ? ": the direct reads went around the cache"
 			       : "");
-	char cap[16], passes[128] = "";
-	wtg_fmt_size(cap, sizeof cap, quick ? UC_QUICK_CAP : UC_CAP);
+	char cap[16], size[16], passes[128] = "";
 	for (int v = 0, at = 0; v < u->nseq && at >= 0 && at < (int)sizeof passes; v++) {
-		wtg_fmt_size(cap, sizeof cap, u->seq_buf[v]);
-		at += snprintf(passes + at, sizeof passes - (size_t)at, "%s%s x%d", v ? ", " : "", cap,
+		wtg_fmt_size(size, sizeof size, u->seq_buf[v]);
+		at += snprintf(passes + at, sizeof passes - (size_t)at, "%s%s x%d", v ? ", " : "", size,
 			       u->seq_passes[v]);
 	}
 	wtg_fmt_size(cap, sizeof cap, quick ? UC_QUICK_CAP : UC_CAP);

@@ -10,7 +10,6 @@
 # Live runs on a 4 MiB data file (on a 16 MiB one a cold valley run read the disk for 10 s here), at
 # 80x24 and 60x20.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
-. "$top_srcdir/tests/tui/looks.sh"
 dash_init
 py=python3	# tests/lib.sh's: the interpreter itself, not a version manager's shim
 

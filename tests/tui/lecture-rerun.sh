@@ -7,7 +7,6 @@
 # at 60x20 a sweep and a histogram (syscall, readcost: tail's burners spin on every CPU); a 16 MiB data
 # file (no check is about its size).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
-. "$top_srcdir/tests/tui/looks.sh"
 dash_init
 fixture=$top_srcdir/tests/fixtures/views.json
 

@@ -7,7 +7,6 @@
 # 60x20 drawn without measuring; then syscall rerun live (a second at most) beside the saved runs,
 # saved with s and reopened.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
-. "$top_srcdir/tests/tui/looks.sh"
 dash_init
 py=python3	# tests/lib.sh's: the interpreter itself, not a version manager's shim
 "$py" - "$top_srcdir/tests/fixtures/views.json" "$tmp/two.json" <<'PY' || bail "cannot derive the fixture"

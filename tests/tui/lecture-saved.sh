@@ -3,7 +3,6 @@
 # PageDown (under --step too) and autoplay move through the saved tabs, the saved figure stays on
 # screen, and no data file is made. r alone measures live. At 80x24 and 60x20, from the fixture.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
-. "$top_srcdir/tests/tui/looks.sh"
 dash_init
 fixture=$top_srcdir/tests/fixtures/views.json
 order=bytewise,syscall,valley,mmap,pagecache,wss,threads,uncached,clock,tail

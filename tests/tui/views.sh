@@ -59,40 +59,6 @@ view_checks() {
 	fi
 }
 
-# box_of: the top edge of the experiment's box (the screen's third line, with its state on the
-# right), read in the shell
-box_of() {
-	lib_scr=$(tm_screen)
-	{ read -r lib_box; read -r lib_box; read -r lib_box; } <<EOF
-$lib_scr
-EOF
-}
-
-# run_live i: run tab i's experiment, as run_here (tests/lib.sh) does, looking for its end every
-# 0.4 s with one tmux client (run_here's every 150 ms forks a tmux client, a sed and a grep)
-run_live() {
-	box_of
-	lib_before=$lib_box
-	tm_keys r
-	tm_wait "running $(name_of "$1")" 5 || return 1
-	# the box's state changes first (or the run was too quick to see and says the same; 10 s at most)
-	lib_n=0
-	lib_moved=
-	while [ "$lib_n" -le 1500 ]; do	# 10 minutes at least: a sanitizer build is slow
-		box_of
-		[ "$lib_box" != "$lib_before" ] && lib_moved=1
-		case $lib_box in *running*) lib_moved=1 ;; esac
-		if [ -n "$lib_moved" ] || [ "$lib_n" -ge 25 ]; then
-			case $lib_box in *"done in"* | *failed*) break ;; esac
-		fi
-		lib_n=$((lib_n + 1))
-		sleep 0.4
-	done
-	[ "$lib_n" -le 1500 ] || return 1
-	tm_keys Space
-	tm_wait "paused: nothing starts until space" 5
-}
-
 # ---- every experiment, drawn from the saved run -------------------------------------------------
 expectations "$tmp/saved" "$fixture" || bail "cannot read $fixture"
 start C.UTF-8 80 24 --load="$fixture"
@@ -121,7 +87,7 @@ tm_wait "paused: " 5	# "nothing starts", or the first tab stopped
 while read -r i name view; do
 	case " $(echo $LIVE) " in *" $name "*) ;; *) continue ;; esac
 	goto "$i"
-	if ! run_live "$i"; then
+	if ! run_here "$i"; then
 		fail "$name: runs to the end from its tab"
 		tm_dump "$name"
 		continue
