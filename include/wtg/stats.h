@@ -102,4 +102,19 @@ int wtg_sign_test_median_ci(const double *v, size_t n, double conf, double *lo, 
 int wtg_bootstrap_ratio_ci(const double *num, size_t nnum, const double *den, size_t nden, double q,
 			   int resamples, double conf, uint64_t seed, double *lo, double *hi);
 
+/* The most replicas a side of wtg_bootstrap_ratio_ci_replicas may have. */
+#define WTG_BOOT_MAX_REPLICAS 16
+
+/* The same interval for sides measured in replicas (blocks at separate times): num holds nnrep
+ * replicas one after another, replica j nlen[j] values (den likewise). A side of one replica is
+ * drawn as wtg_bootstrap_ratio_ci draws it (the same draws); a side of several in two levels, as
+ * wtg_bootstrap_median_ci_replicas draws it (nrep replicas with replacement, then as many values as
+ * each holds, with replacement, the quantile of them all), so the spread between a side's replicas
+ * widens the ratio's interval as it widens the side's own. Non-finite values are left out, and a
+ * replica left with none. Returns as wtg_bootstrap_ratio_ci does (-1 also for more than
+ * WTG_BOOT_MAX_REPLICAS replicas). */
+int wtg_bootstrap_ratio_ci_replicas(const double *num, const size_t *nlen, size_t nnrep, const double *den,
+				    const size_t *dlen, size_t ndrep, double q, int resamples, double conf,
+				    uint64_t seed, double *lo, double *hi);
+
 #endif

@@ -15,7 +15,7 @@
  *			the bytes put back at the end): one miss at a time, so ns per load is the
  *			load-to-use latency
  * Every row is the rounds engine's distribution (>= 15 samples in 5 replicas, contention recorded);
- * each row's ratio to the reference carries a bootstrap interval of the ratio of medians; the
+ * each row's ratio to the reference carries a two-level bootstrap interval of the ratio of medians; the
  * verdict names the change that moved the ceiling most beyond noise, and a note gives the
  * memory-level parallelism (Little's law: bandwidth x latency / 64 B lines in flight). */
 #include "config.h"
@@ -88,8 +88,7 @@ struct cstate {
 	double peer_rate[MAX_PEER];		/* its GB/s during each timed sample */
 	int npeer;
 	uint64_t checked[NCAT];			/* timed samples whose result was checked */
-	double *ref_used;			/* the reference's samples its figure uses (for the ratios) */
-	size_t nref;
+	struct wtg_rounds_used ref_used;	/* the reference's samples its figure uses (for the ratios) */
 };
 
 /* ---- the variants and their sizes (the run and the plan share them) ---- */
@@ -302,7 +301,7 @@ static void teardown(struct cstate *st)
 	free(st->ring);
 	free(st->saved);
 	free(st->buf.prefix);
-	free(st->ref_used);
+	wtg_rounds_used_free(&st->ref_used);
 }
 
 /* ---- one sample of each kind ---- */
@@ -550,43 +549,27 @@ static void restart(void *arg)
 /* ---- rows ---- */
 
 /* The samples r's figure uses (the uncontended ones when it leaves the others out) into out. */
-static size_t used_of(const struct wtg_rounds_result *r, double *out)
-{
-	const bool drop = r->used < r->n;
-	size_t k = 0;
-	for (size_t i = 0; i < r->n; i++)
-		if (!(drop && r->contended[i]))
-			out[k++] = r->samples[i];
-	return k;
-}
-
-/* Variant v's ratio to the reference (the ratio of their medians) and its 95% interval (a bootstrap
- * of the ratio of medians from the samples each figure uses); the reference's own is 1 exactly, with
- * no interval, and the chase has none (it measures another thing). The reference is variant 0, so
- * the engine hands it over first in every round and its samples are fresh when the others use them. */
+/* Variant v's ratio to the reference (the ratio of their medians) and its 95% interval (the
+ * two-level bootstrap of the ratio of medians from the samples each figure uses, replica by replica);
+ * the reference's own is 1 exactly, with no interval, and the chase has none (it measures another
+ * thing). The reference is variant 0, so the engine hands it over first in every round and its
+ * samples are fresh when the others use them. */
 static double ratio_of(struct wtg_ctx *ctx, struct cstate *st, int v, const struct wtg_rounds_result *r,
 		       double *lo, double *hi)
 {
 	const struct entry *e = &catalogue[st->idx[v]];
 	*lo = *hi = NAN;
-	double *use = malloc((r->n ? r->n : 1) * sizeof *use);
-	if (!use)
-		return NAN;
-	size_t k = used_of(r, use);
-	if (e->kind == K_REF) {
-		free(st->ref_used);
-		st->ref_used = use;
-		st->nref = k;
-		return 1;
-	}
-	double ratio = NAN, ref = st->nref ? wtg_quantile(st->ref_used, st->nref, 0.5) : NAN;
+	if (e->kind == K_REF)
+		return wtg_rounds_used_get(r, &st->ref_used) < 0 ? NAN : 1;
+	double ratio = NAN, ref = st->ref_used.n ? wtg_quantile(st->ref_used.v, st->ref_used.n, 0.5) : NAN;
 	if (e->kind != K_CHASE && ref > 0) {
 		ratio = r->s.median / ref;
-		if (wtg_bootstrap_ratio_ci(use, k, st->ref_used, st->nref, 0.5, WTG_BOOTSTRAP_RESAMPLES,
-					   WTG_BOOTSTRAP_CONF, wtg_ctx_seed(ctx, 3000u + (unsigned)v), lo, hi) < 0)
+		struct wtg_rounds_used use = { 0 };
+		if (wtg_rounds_used_get(r, &use) < 0 ||
+		    wtg_rounds_ratio_ci(&use, &st->ref_used, wtg_ctx_seed(ctx, 3000u + (unsigned)v), lo, hi) < 0)
 			*lo = *hi = NAN;
+		wtg_rounds_used_free(&use);
 	}
-	free(use);
 	return ratio;
 }
 
@@ -755,8 +738,9 @@ static void buffer_notes(struct wtg_ctx *ctx, const struct cstate *st)
 		       "reach (at the buffer's page size, or a hypervisor's own) falls short of the buffer",
 		       (unsigned long long)st->nring);
 	wtg_table_note(ctx->t,
-		       "ratio: a row's median GB/s over the reference's, with a bootstrap 95%% interval of the "
-		       "ratio of medians (%d resamples of the samples each figure uses); the verdict names "
+		       "ratio: a row's median GB/s over the reference's, with a two-level bootstrap 95%% interval "
+		       "of the ratio of medians (%d resamples: each row's replicas, then the samples within "
+		       "each, of the samples each figure uses); the verdict names "
 		       "the row whose ratio lies furthest from 1 (on a log scale) among those whose interval "
 		       "does not hold 1",
 		       WTG_BOOTSTRAP_RESAMPLES);

@@ -194,6 +194,22 @@ int wtg_rounds_replica(int i, int rounds);
  * batches). Returns the replicas that held values, or -1 out of memory. */
 int wtg_replicas_ci(const double *v, const unsigned char *skip, size_t n, const size_t *cut, uint64_t seed,
 		    double *lo, double *hi);
+/* The samples a row's figure uses (the uncontended ones, or all), in time order, grouped by the
+ * replicas that hold any: what a ratio of two rows is drawn from. */
+struct wtg_rounds_used {
+	double *v;
+	size_t n;
+	size_t len[WTG_ROUNDS_REPLICAS], nrep;
+};
+/* Copy r's used samples into u (its buffer grown as needed; u zeroed before the first call).
+ * Returns 0, or -1 out of memory (u then holds what it held). */
+int wtg_rounds_used_get(const struct wtg_rounds_result *r, struct wtg_rounds_used *u);
+void wtg_rounds_used_free(struct wtg_rounds_used *u);
+/* The 95% interval of median(num) / median(den): the two-level bootstrap of both sides
+ * (wtg_bootstrap_ratio_ci_replicas), so each row's spread between replicas widens it as it widens
+ * the row's own interval. Returns 0, or -1 with NAN bounds. */
+int wtg_rounds_ratio_ci(const struct wtg_rounds_used *num, const struct wtg_rounds_used *den, uint64_t seed,
+			double *lo, double *hi);
 /* Summarize r from its samples (the figure's samples, the two-level CI, replicas, contention,
  * cpu_share, sample_ms); r->busy_by_design says that contention is the row's condition, and then no
  * sample is left out. Returns 0, or -1 out of memory. */

@@ -87,6 +87,37 @@ int wtg_replicas_ci(const double *v, const unsigned char *skip, size_t n, const 
 	return rc;
 }
 
+int wtg_rounds_used_get(const struct wtg_rounds_result *r, struct wtg_rounds_used *u)
+{
+	double *v = realloc(u->v, (r->n ? r->n : 1) * sizeof *v);
+	if (!v)
+		return -1;
+	u->v = v;
+	size_t len[WTG_ROUNDS_REPLICAS];
+	u->n = used_samples(r, -1, v, len);
+	u->nrep = 0;
+	for (int j = 0; j < WTG_ROUNDS_REPLICAS; j++)
+		if (len[j])
+			u->len[u->nrep++] = len[j];
+	return 0;
+}
+
+void wtg_rounds_used_free(struct wtg_rounds_used *u)
+{
+	free(u->v);
+	*u = (struct wtg_rounds_used){ 0 };
+}
+
+int wtg_rounds_ratio_ci(const struct wtg_rounds_used *num, const struct wtg_rounds_used *den, uint64_t seed,
+			double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	if (!num->n || !den->n)
+		return -1;
+	return wtg_bootstrap_ratio_ci_replicas(num->v, num->len, num->nrep, den->v, den->len, den->nrep, 0.5,
+					       WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, seed, lo, hi);
+}
+
 /* Each replica's median, its rounds, and the spread of the medians as a share of the figure. */
 static void replica_medians(struct wtg_rounds_result *r, const double *use, const size_t *len)
 {

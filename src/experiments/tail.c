@@ -160,6 +160,18 @@ static struct wtg_value real_or_na(double x)
 	return isfinite(x) ? WTG_REAL(x) : WTG_NA;
 }
 
+/* How many batches each replica of c holds (its cuts; a replica may hold none). */
+static void replica_lens(const struct cond_run *c, size_t *len)
+{
+	size_t from = 0;
+	for (int j = 0; j < WTG_ROUNDS_REPLICAS; j++) {
+		size_t to = j < WTG_ROUNDS_REPLICAS - 1 ? c->cut[j] : (size_t)c->n;
+		to = to < from ? from : to > (size_t)c->n ? (size_t)c->n : to;
+		len[j] = to - from;
+		from = to;
+	}
+}
+
 static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, int burners,
 		   double quiet_median, const struct cond_run *off, const struct wtg_summary *s_off,
 		   struct wtg_summary *s)
@@ -179,8 +191,12 @@ static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, i
 	double ratio = 1.0, rlo = NAN, rhi = NAN;	/* the quiet row is the ratio's denominator: 1 */
 	if (off && s_off->p99 > 0) {
 		ratio = s->p99 / s_off->p99;
-		wtg_bootstrap_ratio_ci(c->v, (size_t)c->n, off->v, (size_t)off->n, 0.99, WTG_BOOTSTRAP_RESAMPLES,
-				       WTG_BOOTSTRAP_CONF, wtg_ctx_seed(ctx, 100u + (unsigned)burners), &rlo, &rhi);
+		size_t len_c[WTG_ROUNDS_REPLICAS], len_off[WTG_ROUNDS_REPLICAS];
+		replica_lens(c, len_c);
+		replica_lens(off, len_off);
+		wtg_bootstrap_ratio_ci_replicas(c->v, len_c, WTG_ROUNDS_REPLICAS, off->v, len_off, WTG_ROUNDS_REPLICAS,
+						0.99, WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF,
+						wtg_ctx_seed(ctx, 100u + (unsigned)burners), &rlo, &rhi);
 	}
 	wtg_type_tally_format(wtg_topology_this(), &c->types, c->type_list, sizeof c->type_list);
 	const struct wtg_value v[] = {
@@ -305,8 +321,9 @@ static void notes(struct wtg_ctx *ctx, const struct wtg_summary *s, long calls, 
 		  int before, const char *order)
 {
 	const int n = BLOCKS * BLOCK_BATCHES;
-	wtg_table_note(ctx->t, "p99 ratio (burners on / off): %.2f, its 95%% CI a bootstrap of the two "
-		       "conditions' p99s (%d resamples); median ratio: %.2f",
+	wtg_table_note(ctx->t, "p99 ratio (burners on / off): %.2f, its 95%% CI a two-level bootstrap of the two "
+		       "conditions' p99s (%d resamples of the replicas, then of the batches within each); "
+		       "median ratio: %.2f",
 		       s[OFF].p99 > 0 ? s[ON].p99 / s[OFF].p99 : 0, WTG_BOOTSTRAP_RESAMPLES,
 		       s[OFF].median > 0 ? s[ON].median / s[OFF].median : 0);
 	wtg_table_note(ctx->t, "others_runnable: /proc/stat procs_running less the measuring thread, read before "

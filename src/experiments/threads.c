@@ -205,8 +205,8 @@ struct sweep {
 	char allowed_list[256];
 	int bind_err;			/* mbind's first error, 0: none */
 	double *gbps;			/* per variant: the median so far */
-	double **samp;			/* per variant: a copy of its samples so far ... */
-	size_t *nsamp;			/* ... and how many (the speedup's interval resamples them) */
+	struct wtg_rounds_used *used;	/* per variant: the samples its figure uses so far, by replica
+					 * (the speedup's interval resamples them) */
 };
 
 /* mbind [p, p + len) (rounded out to pages) to the nodes in mask with mode. Returns 0 or errno. */
@@ -365,15 +365,11 @@ static const struct wtg_column cols[] = {
 /* The row of variant v from its samples so far (the engine publishes the rows in variant order
  * after each round, so a group's one-thread median, earlier in that order, is fresh when the
  * others use it). */
-/* Keep a copy of variant v's samples so far: a later row's speedup resamples its one-thread row's. */
+/* Keep a copy of the samples variant v's figure uses so far, by replica: a later row's speedup
+ * resamples its one-thread row's (out of memory, the older copy stays: the interval lags a round). */
 static void keep_samples(struct sweep *sw, int v, const struct wtg_rounds_result *res)
 {
-	double *c = realloc(sw->samp[v], (res->n ? res->n : 1) * sizeof *c);
-	if (!c)
-		return;	/* the older copy stays: the interval lags a round */
-	memcpy(c, res->samples, res->n * sizeof *c);
-	sw->samp[v] = c;
-	sw->nsamp[v] = res->n;
+	(void)wtg_rounds_used_get(res, &sw->used[v]);
 }
 
 static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *res,
@@ -389,9 +385,7 @@ static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds
 	const double g1 = var->base >= 0 ? sw->gbps[var->base] : 0;
 	double slo = NAN, shi = NAN;	/* the one-thread row's own speedup is 1 exactly: no interval */
 	if (g1 > 0 && var->base != v)
-		wtg_bootstrap_ratio_ci(sw->samp[v], sw->nsamp[v], sw->samp[var->base], sw->nsamp[var->base], 0.5,
-				       WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, wtg_ctx_seed(ctx, (unsigned)v),
-				       &slo, &shi);
+		wtg_rounds_ratio_ci(&sw->used[v], &sw->used[var->base], wtg_ctx_seed(ctx, (unsigned)v), &slo, &shi);
 	const struct wtg_value row[] = {
 		WTG_INT(n),
 		gbps > 0 ? WTG_REAL((double)bytes / (gbps * 1e6)) : WTG_NA,
@@ -432,9 +426,7 @@ static void speedup_check(struct wtg_ctx *ctx, const struct sweep *sw, int v)
 	if (var->base < 0 || var->base == v)
 		return;
 	double lo, hi;
-	if (wtg_bootstrap_ratio_ci(sw->samp[v], sw->nsamp[v], sw->samp[var->base], sw->nsamp[var->base], 0.5,
-				   WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, wtg_ctx_seed(ctx, (unsigned)v), &lo,
-				   &hi) < 0)
+	if (wtg_rounds_ratio_ci(&sw->used[v], &sw->used[var->base], wtg_ctx_seed(ctx, (unsigned)v), &lo, &hi) < 0)
 		return;
 	const int n = var->plan.threads, ideal = n < sw->ncpu ? n : sw->ncpu;
 	if (lo > ideal)
@@ -543,9 +535,8 @@ static int plan_variants(struct sweep *sw, int maxn)
 	sw->nvar = wtg_topology_thread_plan(t, maxn, plan);
 	sw->var = calloc((size_t)sw->nvar, sizeof *sw->var);
 	sw->gbps = calloc((size_t)sw->nvar, sizeof *sw->gbps);
-	sw->samp = calloc((size_t)sw->nvar, sizeof *sw->samp);
-	sw->nsamp = calloc((size_t)sw->nvar, sizeof *sw->nsamp);
-	if (!sw->var || !sw->gbps || !sw->samp || !sw->nsamp)
+	sw->used = calloc((size_t)sw->nvar, sizeof *sw->used);
+	if (!sw->var || !sw->gbps || !sw->used)
 		return -1;
 	for (int v = 0; v < sw->nvar; v++) {
 		struct variant *var = &sw->var[v];
@@ -590,12 +581,12 @@ static void free_variants(struct sweep *sw)
 {
 	for (int v = 0; sw->var && v < sw->nvar; v++) {
 		free(sw->var[v].cpus);
-		free(sw->samp ? sw->samp[v] : NULL);
+		if (sw->used)
+			wtg_rounds_used_free(&sw->used[v]);
 	}
 	free(sw->var);
 	free(sw->gbps);
-	free(sw->samp);
-	free(sw->nsamp);
+	free(sw->used);
 }
 
 struct copy_job {

@@ -401,6 +401,21 @@ static void test_contended(void)
 		for (int i = 0; i < cases[k].busy; i++)
 			CHECK(res->contended[i] == 1);
 		CHECK(res->contended[cases[k].busy] == 0);
+		/* what a ratio of this row is drawn from: the samples the figure uses, by replica (the first
+		 * replica, rounds 1-3, all contended in the first case, is then gone) */
+		struct wtg_rounds_used u = { 0 };
+		CHECK(wtg_rounds_used_get(res, &u) == 0);
+		size_t held = 0;
+		for (size_t j = 0; j < u.nrep; j++)
+			held += u.len[j];
+		CHECK(u.n == cases[k].used && held == u.n);
+		CHECK(u.nrep == (k == 0 ? WTG_ROUNDS_REPLICAS - 1 : WTG_ROUNDS_REPLICAS));
+		CHECK(k != 0 || (u.v[0] == 100 && u.len[0] == WTG_ROUNDS_PER_REPLICA));
+		double lo, hi;
+		CHECK(wtg_rounds_ratio_ci(&u, &u, 5, &lo, &hi) == 0 && lo <= 1 && 1 <= hi);
+		CHECK(k != 0 || (lo == 1 && hi == 1));	/* the uncontended samples are all 100 */
+		wtg_rounds_used_free(&u);
+		CHECK(u.v == NULL && u.n == 0);
 		wtg_rounds_checks(&ctx, "row", "ms", res);
 		int at = -1;
 		for (int i = 0; i < t.nchecks; i++)

@@ -513,6 +513,96 @@ static void test_bootstrap_ratio(void)
 	CHECK(wtg_bootstrap_ratio_ci(k3, 9, k2, 4, 1.5, 1000, 0.95, 1, &lo, &hi) == -1);
 }
 
+/* The ratio of sides measured in replicas: one replica per side is the one-level interval (the same
+ * draws); replicas whose medians differ widen it, as a plain two-level resampling bootstrap (replicas,
+ * then values within each, the median of them all) says; non-finite values and replicas left empty
+ * are dropped; too many replicas is refused. */
+static void test_bootstrap_ratio_replicas(void)
+{
+	double lo, hi, lo1, hi1;
+	enum { R = 5, PER = 3, N = R * PER };
+	double a[N], b[N], flat_a[N], flat_b[N];
+	size_t la[R], lb[R], one_a = N, one_b = N;
+	struct wtg_rng g;
+	wtg_rng_seed(&g, 17);
+	for (int j = 0; j < R; j++) {
+		la[j] = lb[j] = PER;
+		for (int i = 0; i < PER; i++) {
+			double na = wtg_rng_unit(&g) - 0.5, nb = wtg_rng_unit(&g) - 0.5;
+			/* the numerator's replicas sit at 190, 195, .. 210: a regime per replica */
+			a[j * PER + i] = 190 + 5 * j + 2 * na;
+			b[j * PER + i] = 100 + 1 * nb;
+			flat_a[j * PER + i] = 200 + 2 * na;
+			flat_b[j * PER + i] = 100 + 1 * nb;
+		}
+	}
+	/* one replica a side: exactly wtg_bootstrap_ratio_ci */
+	CHECK(wtg_bootstrap_ratio_ci(a, N, b, N, 0.5, 2000, 0.95, 7, &lo1, &hi1) == 0);
+	CHECK(wtg_bootstrap_ratio_ci_replicas(a, &one_a, 1, b, &one_b, 1, 0.5, 2000, 0.95, 7, &lo, &hi) == 0);
+	CHECK(lo == lo1 && hi == hi1);
+	/* the same values in five replicas: deterministic, around the point ratio, and wider than the
+	 * one-level interval, since the replicas' medians spread (190 .. 210) */
+	CHECK(wtg_bootstrap_ratio_ci_replicas(a, la, R, b, lb, R, 0.5, 5000, 0.95, 7, &lo, &hi) == 0);
+	double lo2, hi2;
+	CHECK(wtg_bootstrap_ratio_ci_replicas(a, la, R, b, lb, R, 0.5, 5000, 0.95, 7, &lo2, &hi2) == 0);
+	CHECK(lo == lo2 && hi == hi2);
+	double point = wtg_quantile(a, N, 0.5) / wtg_quantile(b, N, 0.5);
+	CHECK(lo <= point && point <= hi);
+	CHECK(wtg_bootstrap_ratio_ci(a, N, b, N, 0.5, 5000, 0.95, 7, &lo1, &hi1) == 0);
+	CHECK(hi - lo > 1.3 * (hi1 - lo1));
+	/* replicas that agree: about the one-level width (no spread between them to add) */
+	CHECK(wtg_bootstrap_ratio_ci_replicas(flat_a, la, R, flat_b, lb, R, 0.5, 5000, 0.95, 7, &lo2, &hi2) == 0);
+	CHECK(wtg_bootstrap_ratio_ci(flat_a, N, flat_b, N, 0.5, 5000, 0.95, 7, &lo1, &hi1) == 0);
+	CHECK(hi2 - lo2 < 1.5 * (hi1 - lo1) && hi2 - lo2 > 0.5 * (hi1 - lo1));
+	/* against a plain two-level resampling bootstrap, 20000 resamples each */
+	{
+		enum { NB = 20000 };
+		static double ratios[NB];
+		double ra[N], rb[N];
+		struct wtg_rng r;
+		wtg_rng_seed(&r, 23);
+		for (int k = 0; k < NB; k++) {
+			for (int j = 0; j < R; j++) {
+				size_t ja = wtg_rng_below(&r, R), jb = wtg_rng_below(&r, R);
+				for (int i = 0; i < PER; i++) {
+					ra[j * PER + i] = a[ja * PER + wtg_rng_below(&r, PER)];
+					rb[j * PER + i] = b[jb * PER + wtg_rng_below(&r, PER)];
+				}
+			}
+			ratios[k] = wtg_quantile(ra, N, 0.5) / wtg_quantile(rb, N, 0.5);
+		}
+		wtg_sort(ratios, NB);
+		double blo = wtg_quantile_sorted(ratios, NB, 0.025), bhi = wtg_quantile_sorted(ratios, NB, 0.975);
+		CHECK(wtg_bootstrap_ratio_ci_replicas(a, la, R, b, lb, R, 0.5, NB, 0.95, 7, &lo, &hi) == 0);
+		CHECK(fabs(lo - blo) < 0.05 * (bhi - blo) && fabs(hi - bhi) < 0.05 * (bhi - blo));
+	}
+	/* a replica of non-finite values only is dropped: the same interval as without it */
+	double with_nan[N + 2];
+	size_t lnan[R + 1];
+	memcpy(with_nan, a, sizeof a);
+	with_nan[N] = NAN;
+	with_nan[N + 1] = INFINITY;
+	memcpy(lnan, la, sizeof la);
+	lnan[R] = 2;
+	CHECK(wtg_bootstrap_ratio_ci_replicas(a, la, R, b, lb, R, 0.5, 2000, 0.95, 9, &lo, &hi) == 0);
+	CHECK(wtg_bootstrap_ratio_ci_replicas(with_nan, lnan, R + 1, b, lb, R, 0.5, 2000, 0.95, 9, &lo2, &hi2) == 0);
+	CHECK(lo == lo2 && hi == hi2);
+	/* constant sides in replicas: the ratio exactly */
+	double k3[6] = { 3, 3, 3, 3, 3, 3 }, k2[4] = { 2, 2, 2, 2 };
+	size_t l3[3] = { 2, 2, 2 }, l2[2] = { 3, 1 };
+	CHECK(wtg_bootstrap_ratio_ci_replicas(k3, l3, 3, k2, l2, 2, 0.5, 1000, 0.95, 1, &lo, &hi) == 0);
+	CHECK(lo == 1.5 && hi == 1.5);
+	/* more replicas than it takes, or none */
+	size_t many[WTG_BOOT_MAX_REPLICAS + 1];
+	double ones[WTG_BOOT_MAX_REPLICAS + 1];
+	for (int j = 0; j <= WTG_BOOT_MAX_REPLICAS; j++)
+		many[j] = 1, ones[j] = 1;
+	CHECK(wtg_bootstrap_ratio_ci_replicas(ones, many, WTG_BOOT_MAX_REPLICAS + 1, k2, l2, 2, 0.5, 100, 0.95, 1,
+					      &lo, &hi) == -1 && isnan(lo));
+	CHECK(wtg_bootstrap_ratio_ci_replicas(ones, many, WTG_BOOT_MAX_REPLICAS, k2, l2, 0, 0.5, 100, 0.95, 1,
+					      &lo, &hi) == -1);
+}
+
 int main(void)
 {
 	test_wilson();
@@ -526,5 +616,6 @@ int main(void)
 	test_summarize();
 	test_bootstrap_order_statistics();
 	test_bootstrap_ratio();
+	test_bootstrap_ratio_replicas();
 	return unit_done("test_stats");
 }
