@@ -45,6 +45,8 @@
 #define MAX_PEER 64					/* second-thread samples kept per round set */
 #define WARMUP 2	/* unreported samples per variant: each sizes the next to span at least 5 ms */
 
+extern const struct wtg_experiment wtg_exp_ceiling;
+
 enum kind { K_REF, K_LOADS, K_4K, K_STREAMS, K_PREFETCH, K_PEER, K_CHASE };
 
 /* Every variant, in the table's order. */
@@ -258,7 +260,7 @@ static void chase_undo(struct cstate *st)
 static int setup(struct wtg_ctx *ctx, struct cstate *st)
 {
 	wtg_ctx_progress(ctx, 0, 1, "filling the buffer");
-	int rc = wtg_dram_buf_get(ctx, &st->shared);
+	int rc = wtg_dram_buf_get(ctx, &wtg_exp_ceiling, &st->shared);
 	if (rc != WTG_OK)
 		return rc;
 	st->span = st->shared->size;
@@ -615,7 +617,6 @@ static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_re
 	return n;
 }
 
-extern const struct wtg_experiment wtg_exp_ceiling;
 
 static const struct wtg_column cols[] = {
 	{ "variant", "", WTG_T_TEXT, 0 },

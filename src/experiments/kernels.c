@@ -161,7 +161,7 @@ static int kernels_run(struct wtg_ctx *ctx)
 	int rc = wtg_seeded_buf_init(ctx, &ctx->rng, &st.cache, size[0], CHUNK);
 	st.buf[0] = &st.cache;
 	if (rc == WTG_OK)
-		rc = wtg_dram_buf_get(ctx, &st.buf[1]);
+		rc = wtg_dram_buf_get(ctx, &wtg_exp_kernels, &st.buf[1]);
 	if (rc == WTG_OK) {
 		for (int w = 0; w < 2; w++)
 			wtg_fmt_size(st.size[w], sizeof st.size[w], st.buf[w]->size);
@@ -170,6 +170,12 @@ static int kernels_run(struct wtg_ctx *ctx)
 	const struct wtg_rounds_spec spec = {
 		.nvariants = st.nvar, .rounds = WTG_ROUNDS_MIN, .warmup = 1, .unit = "GB/s",
 		.sample = sample, .row = row, .arg = &st, .label = label, .restart = restart,
+		/* a cache sample makes many passes over its small buffer (the first one loads it), and the
+		 * memory buffer is past the LLC: nothing an other experiment's turn disturbs that the
+		 * other rows of a round do not disturb as well */
+		.self_warming = true,
+		.self_warming_why = "a cache-sized sample makes many passes over its buffer, the first loading "
+				    "it, and the memory buffer lies past the last-level cache",
 	};
 	if (rc == WTG_OK)
 		rc = wtg_rounds_run(ctx, &spec, &r);

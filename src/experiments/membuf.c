@@ -1,6 +1,8 @@
 /* membuf.c: buffers sized to this machine, the memory-sized buffer among them (kernels, wss). */
 #include "config.h"
 
+#include <pthread.h>
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,21 +184,52 @@ void wtg_first_look(struct wtg_ctx *ctx)
 	free(b);
 }
 
-int wtg_dram_buf_get(struct wtg_ctx *ctx, const struct wtg_seeded_buf **out)
+/* Who holds the shared buffer now, and who is done with it in this pass over the selection, by
+ * registry index (an interleaved run has several experiments between get and done at once). */
+static pthread_mutex_t dram_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool dram_holding[32], dram_released[32];
+
+static int registry_index(const struct wtg_experiment *self)
 {
-	uint64_t seed = (ctx->opt ? ctx->opt->seed : 1) ^ 0x6d656d6f72796275ull;	/* "memorybu" */
+	for (int k = 0; k < wtg_nexperiments && k < (int)WTG_ARRAY_LEN(dram_holding); k++)
+		if (wtg_experiments[k] == self)
+			return k;
+	return -1;
+}
+
+static uint64_t dram_seed_of(const struct wtg_ctx *ctx)
+{
+	return (ctx->opt ? ctx->opt->seed : 1) ^ 0x6d656d6f72796275ull;	/* "memorybu" */
+}
+
+static void hold(const struct wtg_experiment *self)
+{
+	int k = registry_index(self);
+	if (k >= 0)
+		dram_holding[k] = true;
+}
+
+int wtg_dram_buf_get(struct wtg_ctx *ctx, const struct wtg_experiment *self, const struct wtg_seeded_buf **out)
+{
+	uint64_t seed = dram_seed_of(ctx);
 	uint64_t size = wtg_dram_span(ctx);
+	pthread_mutex_lock(&dram_lock);
+	int rc = WTG_OK;
 	if (dram_buf.p && (dram_seed != seed || dram_buf.size != size))
 		wtg_seeded_buf_free(&dram_buf);
 	if (!dram_buf.p) {
 		wtg_first_look(ctx);
 		struct wtg_rng rng;
 		wtg_rng_seed(&rng, seed);
-		int rc = wtg_seeded_buf_init(ctx, &rng, &dram_buf, size, 4u << 10);
-		if (rc != WTG_OK)
-			return rc;
-		dram_seed = seed;
+		rc = wtg_seeded_buf_init(ctx, &rng, &dram_buf, size, 4u << 10);
+		if (rc == WTG_OK)
+			dram_seed = seed;
 	}
+	if (rc == WTG_OK)
+		hold(self);
+	pthread_mutex_unlock(&dram_lock);
+	if (rc != WTG_OK)
+		return rc;
 	if (ctx->opt && ctx->opt->quick && size < 4 * wtg_ctx_llc(ctx)) {
 		char got[32], llc[32];
 		wtg_fmt_size(got, sizeof got, size);
@@ -211,26 +244,46 @@ int wtg_dram_buf_get(struct wtg_ctx *ctx, const struct wtg_seeded_buf **out)
 	return WTG_OK;
 }
 
-/* Whether a selected experiment after self in this headless run (registry order) declares the
- * shared buffer. */
-static bool dram_buf_wanted_later(const struct wtg_options *o, const struct wtg_experiment *self)
+const struct wtg_seeded_buf *wtg_dram_buf_peek(struct wtg_ctx *ctx, const struct wtg_experiment *self)
 {
-	if (!o || o->mode != WTG_MODE_RUN)
-		return false;
-	bool after = false;
-	for (int k = 0; k < wtg_nexperiments && k < (int)WTG_ARRAY_LEN(o->selected); k++) {
-		const struct wtg_experiment *e = wtg_experiments[k];
-		if (after && e->shares_dram_buf && o->selected[k])
+	const struct wtg_seeded_buf *b = NULL;
+	pthread_mutex_lock(&dram_lock);
+	if (dram_buf.p && dram_seed == dram_seed_of(ctx) && dram_buf.size == wtg_dram_span(ctx)) {
+		hold(self);
+		b = &dram_buf;
+	}
+	pthread_mutex_unlock(&dram_lock);
+	return b;
+}
+
+/* Under dram_lock: whether the buffer is still wanted: an experiment holds it, or (a headless run)
+ * a selected experiment that declares it has not been done with it in this pass. */
+static bool dram_buf_wanted(const struct wtg_options *o)
+{
+	for (int k = 0; k < wtg_nexperiments && k < (int)WTG_ARRAY_LEN(dram_holding); k++) {
+		if (dram_holding[k])
 			return true;
-		after = after || e == self;
+		if (o && o->mode == WTG_MODE_RUN && k < (int)WTG_ARRAY_LEN(o->selected) && o->selected[k] &&
+		    wtg_experiments[k]->shares_dram_buf && !dram_released[k])
+			return true;
 	}
 	return false;
 }
 
 void wtg_dram_buf_done(struct wtg_ctx *ctx, const struct wtg_experiment *self)
 {
-	if (!dram_buf_wanted_later(ctx->opt, self))
+	pthread_mutex_lock(&dram_lock);
+	int k = registry_index(self);
+	if (k >= 0) {
+		dram_holding[k] = false;
+		dram_released[k] = true;
+	}
+	if (!dram_buf_wanted(ctx->opt)) {
+		/* every user is done: free it, and the next pass (--replicate) starts afresh */
 		wtg_seeded_buf_free(&dram_buf);
+		memset(dram_released, 0, sizeof dram_released);
+	}
+	pthread_mutex_unlock(&dram_lock);
 }
 
 int64_t wtg_seeded_buf_known(const struct wtg_seeded_buf *b, uint64_t off, uint64_t len)

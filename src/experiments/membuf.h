@@ -46,13 +46,18 @@ int wtg_seeded_buf_init(struct wtg_ctx *ctx, struct wtg_rng *rng, struct wtg_see
 			uint64_t chunk);
 void wtg_seeded_buf_free(struct wtg_seeded_buf *b);
 /* The memory-sized buffer (wtg_dram_span bytes, 4 KiB chunks) the experiments that declare
- * shares_dram_buf share (kernels and wss): filling it costs
- * seconds, so a headless run that measures both fills it once. Its bytes come from a generator
- * seeded from --seed alone, so whichever experiment fills it, they are the same. *out points to it
- * on WTG_OK; WTG_ERR (after wtg_table_fail) or WTG_CANCELLED otherwise. */
-int wtg_dram_buf_get(struct wtg_ctx *ctx, const struct wtg_seeded_buf **out);
-/* self is done with it: keep it when a later selected experiment of this headless run declares
- * shares_dram_buf, else unmap it now. */
+ * shares_dram_buf share (kernels, wss, ceiling; roofline reads it when it is there): filling it
+ * costs seconds, so a headless run that measures several fills it once. Its bytes come from a
+ * generator seeded from --seed alone, so whichever experiment fills it, they are the same. *out
+ * points to it on WTG_OK, and self holds it until wtg_dram_buf_done; WTG_ERR (after
+ * wtg_table_fail) or WTG_CANCELLED otherwise. */
+int wtg_dram_buf_get(struct wtg_ctx *ctx, const struct wtg_experiment *self, const struct wtg_seeded_buf **out);
+/* The buffer if it is filled already for this run's seed and span (self then holds it until
+ * wtg_dram_buf_done), else NULL: nothing is filled. */
+const struct wtg_seeded_buf *wtg_dram_buf_peek(struct wtg_ctx *ctx, const struct wtg_experiment *self);
+/* self is done with it: it is unmapped once no experiment holds it and, in a headless run, every
+ * selected experiment that declares shares_dram_buf has been done with it (in whatever order an
+ * interleaved run ends them); in the dashboard at once. */
 void wtg_dram_buf_done(struct wtg_ctx *ctx, const struct wtg_experiment *self);
 
 /* The known sum of [off, off + len), both multiples of the chunk, inside the buffer. */

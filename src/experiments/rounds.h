@@ -86,6 +86,9 @@ struct wtg_rounds_spec {
 	bool self_warming;	/* every sample warms what it reads before timing it (wss re-reads a set
 				 * that fits in the LLC; a larger one comes from memory anyway): an
 				 * interleaved run does not warm up again after the others' turn */
+	/* Optional, with self_warming: why no warm-up again is needed, for the note (default: every
+	 * sample warms its own working set first). */
+	const char *self_warming_why;
 	wtg_rounds_fn sample;
 	void *arg;		/* passed to sample and label */
 	/* Progress label of variant v ("scalar 24K"); NULL: "variant N". */
@@ -155,6 +158,7 @@ struct wtg_rounds {
 	 * replica began, in seconds since the run's first experiment did */
 	int interleaved;
 	bool self_warming;		/* the spec's: no warm-up again after the others' turns */
+	const char *self_warming_why;	/* the spec's */
 	double replica_start_s[WTG_ROUNDS_REPLICAS];
 };
 

@@ -357,11 +357,14 @@ void wtg_rounds_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmup
 		       "holds the spread between replicas as well as within one",
 		       r->rounds, warmup, warmup == 1 ? "" : "s", r->nvariants, WTG_ROUNDS_REPLICAS,
 		       WTG_BOOTSTRAP_RESAMPLES);
-	interleaved_note(ctx,
-			 r->self_warming ? "its next round at once (no warm-up again: every sample warms its own working set first)"
-			 : warmup > 1	 ? "one warm-up sample of every variant again"
-					 : "the warm-up again",
-			 r->interleaved, r->replica_start_s);
+	char again[256];
+	if (r->self_warming)
+		snprintf(again, sizeof again, "its next round at once (no warm-up again: %s)",
+			 r->self_warming_why ? r->self_warming_why : "every sample warms its own working set first");
+	else
+		wtg_strlcpy(again, warmup > 1 ? "one warm-up sample of every variant again" : "the warm-up again",
+			    sizeof again);
+	interleaved_note(ctx, again, r->interleaved, r->replica_start_s);
 	double lo, hi;
 	int busy;
 	spans(r, &lo, &hi, &busy);

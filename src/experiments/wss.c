@@ -255,7 +255,7 @@ static int wss_run(struct wtg_ctx *ctx)
 	}
 	wss_sizes(ctx, st);
 	wtg_ctx_progress(ctx, 0, 1, "filling the buffer");
-	int rc = wtg_dram_buf_get(ctx, &st->buf);
+	int rc = wtg_dram_buf_get(ctx, &wtg_exp_wss, &st->buf);
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
 		.nvariants = st->nvar, .rounds = WTG_ROUNDS_MIN, .warmup = 1, .unit = "GB/s",

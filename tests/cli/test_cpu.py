@@ -182,6 +182,11 @@ if check(doc is not None, "kernels,wss JSON parses"):
               "kernels: a note names the compiler and its version for the auto row: %r" % notes)
         check("native: " in notes, "kernels: a note says how the native row was compiled")
         huge_note(notes, "kernels", small[1] if len(small) == 2 else None)
+    # kernels, interleaved with wss, does not warm up again after wss's turns, and says why
+    inter = [n for n in experiment(doc, "kernels")["notes"] if n.startswith("an interleaved run:")]
+    check(len(inter) == 1 and "each time followed by its next round at once (no warm-up again: a cache-sized "
+          "sample makes many passes over its buffer" in inter[0], "kernels: no warm-up again after wss's turns: %r"
+          % inter)
     e = experiment(doc, "wss")
     if common(e, "wss"):
         rs = check_rounds(e, "wss", "gbps", lambda r: "%s %d" % (r.get("kernel"), r["wss"]))

@@ -26,7 +26,7 @@ SPEC = {
     "faultbase": ["case", "minflt", "majflt"],
 }
 QUICK_SIZE = 64 << 20
-ZEROFILL_QUICK = 64 << 20
+ZEROFILL_QUICK = 16 << 20
 PAGECACHE_QUICK_SPAN = 16 << 20
 
 

@@ -19,6 +19,8 @@
 
 #include "../../src/experiments/common.h"
 #include "unit.h"
+#include "wtg/experiment.h"
+#include "wtg/options.h"
 #include "wtg/kernels.h"
 #include "wtg/util.h"
 
@@ -253,6 +255,57 @@ static void check_sample(void)
 	wtg_table_free(&t);
 }
 
+/* The memory-sized buffer kernels, wss, roofline and ceiling share: filled once, kept while an
+ * experiment holds it or a selected one that declares it has not been done with it (whatever order
+ * an interleaved run ends them in), freed after the last, filled afresh for a next pass; peek fills
+ * nothing. In the dashboard it goes as soon as nobody holds it. */
+static void check_dram_buf(void)
+{
+	setenv("WTG_TEST_MAX_BUFFER", "4M", 1);
+	struct wtg_table t;
+	wtg_table_init(&t, NULL);
+	struct wtg_options o = { .mode = WTG_MODE_RUN, .seed = 1 };
+	const int k = wtg_experiment_find("kernels"), w = wtg_experiment_find("wss"),
+		  r = wtg_experiment_find("roofline");
+	CHECK(k >= 0 && w >= 0 && r >= 0);
+	if (k < 0 || w < 0 || r < 0)
+		return;
+	const struct wtg_experiment *ek = wtg_experiments[k], *ew = wtg_experiments[w], *er = wtg_experiments[r];
+	CHECK(ek->shares_dram_buf && ew->shares_dram_buf && er->shares_dram_buf);
+	o.selected[k] = o.selected[w] = o.selected[r] = true;
+	atomic_bool cancel = false;
+	struct wtg_ctx ctx = { .t = &t, .opt = &o, .cancel = &cancel };
+	const struct wtg_seeded_buf *b = NULL;
+	CHECK(wtg_dram_buf_peek(&ctx, er) == NULL);	/* nothing filled, and peek fills nothing */
+	CHECK(wtg_dram_buf_get(&ctx, ew, &b) == WTG_OK && b && b->p && b->size == (4u << 20));
+	const unsigned char *p = b ? b->p : NULL;
+	CHECK(wtg_dram_buf_peek(&ctx, er) == b);	/* roofline reads it now */
+	wtg_dram_buf_done(&ctx, ew);	/* wss ends first (an interleaved run): kernels still to come */
+	CHECK(b->p == p);
+	CHECK(wtg_dram_buf_get(&ctx, ek, &b) == WTG_OK && b->p == p);	/* not filled again */
+	wtg_dram_buf_done(&ctx, ek);	/* roofline still holds it */
+	CHECK(b->p == p);
+	wtg_dram_buf_done(&ctx, er);	/* the last: freed */
+	CHECK(b->p == NULL && wtg_dram_buf_peek(&ctx, ek) == NULL);
+	/* a next pass (--replicate) fills it again and keeps it for the others */
+	CHECK(wtg_dram_buf_get(&ctx, ek, &b) == WTG_OK && b->p != NULL);
+	wtg_dram_buf_done(&ctx, ek);
+	CHECK(b->p != NULL);
+	wtg_dram_buf_done(&ctx, ew);
+	wtg_dram_buf_done(&ctx, er);
+	CHECK(b->p == NULL);
+	/* the dashboard: gone once nobody holds it */
+	o.mode = WTG_MODE_DASHBOARD;
+	CHECK(wtg_dram_buf_get(&ctx, ew, &b) == WTG_OK && b->p != NULL);
+	CHECK(wtg_dram_buf_peek(&ctx, er) == b);
+	wtg_dram_buf_done(&ctx, ew);
+	CHECK(b->p != NULL);
+	wtg_dram_buf_done(&ctx, er);
+	CHECK(b->p == NULL);
+	wtg_table_free(&t);
+	unsetenv("WTG_TEST_MAX_BUFFER");
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = wtg_sum_simd_name();
@@ -268,6 +321,7 @@ int main(int argc, char **argv)
 	printf("# simd level: %s\n", name);
 	check_table();
 	check_sample();
+	check_dram_buf();
 	run_sums(true);
 
 	/* each level name caps at the best level the CPU has at or below it */
