@@ -76,10 +76,10 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	if (round >= 0)
 		st->total[v] += sum;
 	out->figure = out->res.wall_ms > 0 ? (double)st->vbytes[v] / (out->res.wall_ms * 1e6) : 0;
-	/* a short warm-up: more passes over the cache buffer (more of the memory one, up to a quarter) */
+	/* a short warm-up: more passes over the cache buffer (more of the memory one, up to half) */
 	if (round == WTG_ROUND_WARMUP)
-		st->vbytes[v] = wtg_rounds_sample_bytes(st->vbytes[v], out->res.wall_ms, w ? CHUNK : b->size,
-							w ? b->size / 4 : UINT64_MAX / 2);
+		st->vbytes[v] = wtg_rounds_sample_bytes(st->vbytes[v], wtg_rounds_warmup_ms(&out->res),
+							w ? CHUNK : b->size, w ? b->size / 2 : UINT64_MAX / 2);
 	return WTG_OK;
 }
 
@@ -206,8 +206,8 @@ static int kernels_run(struct wtg_ctx *ctx)
 		       "a sample: at least %llu MB in whole passes over the cache-resident buffer, or a "
 		       "window of at least %llu MB of the memory-sized one, each window starting where the "
 		       "last ended (so it comes from memory); a variant whose warm-up sample took less than "
-		       "5 ms moves more (bytes: enough for 1.5 times that at the warm-up's rate, up to a quarter "
-		       "of the memory-sized buffer); every sample's sum checked",
+		       "7.5 ms moves more (bytes: enough for 7.5 ms at the warm-up's rate, so a warmer round's "
+		       "sample still spans 5 ms, up to half the memory-sized buffer); every sample's sum checked",
 		       (unsigned long long)(st.bytes[0] / 1000000), (unsigned long long)(st.bytes[1] / 1000000));
 	wtg_rounds_note(ctx, &r, spec.warmup);
 	wtg_rounds_free(&r);

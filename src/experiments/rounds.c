@@ -21,7 +21,9 @@ int wtg_rounds_steps(int nvariants, int rounds, int warmup)
 
 uint64_t wtg_rounds_sample_bytes(uint64_t bytes, double wall_ms, uint64_t unit, uint64_t cap)
 {
-	if (wall_ms >= WTG_SAMPLE_MIN_MS || bytes == 0 || unit == 0)
+	/* a warm-up runs colder than the rounds, so a sample sized to just 5 ms at its rate ran 4.7 ms
+	 * in the rounds: only a warm-up of 1.5 times the minimum keeps its size */
+	if (wall_ms >= 1.5 * WTG_SAMPLE_MIN_MS || bytes == 0 || unit == 0)
 		return bytes;
 	double want = (double)bytes * 1.5 * WTG_SAMPLE_MIN_MS / (wall_ms > 1e-6 ? wall_ms : 1e-6);
 	if (want > (double)cap)

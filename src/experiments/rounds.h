@@ -170,7 +170,7 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 void wtg_rounds_free(struct wtg_rounds *r);
 
 /* How many bytes a sample should move to span at least WTG_SAMPLE_MIN_MS, from the warm-up sample
- * that moved `bytes` in wall_ms: bytes when it was long enough, else enough for 1.5 times that span at
+ * that moved `bytes` in wall_ms: bytes when it spanned 1.5 times that, else enough for 1.5 times it at
  * the warm-up's rate (a warm-up runs colder than the rounds), in whole units (a pass over the working
  * set, a chunk), at most cap (rounded down to units, never below bytes). A rule fixed before the
  * timed samples: a variant whose one pass is short repeats its working set more times per sample. */

@@ -460,7 +460,9 @@ static void test_busy_verdict(void)
  * 5 ms at its rate in whole units, never past the cap, never below the start. */
 static void test_sample_bytes(void)
 {
-	CHECK(wtg_rounds_sample_bytes(1000, 6.0, 10, 1 << 20) == 1000);		/* 6 ms: enough */
+	CHECK(wtg_rounds_sample_bytes(1000, 8.0, 10, 1 << 20) == 1000);		/* 8 ms: enough */
+	CHECK(wtg_rounds_sample_bytes(1000, 7.5, 10, 1 << 20) == 1000);		/* 7.5 ms: enough */
+	CHECK(wtg_rounds_sample_bytes(1000, 6.0, 10, 1 << 20) == 1250);		/* 6 ms -> 7.5 ms */
 	CHECK(wtg_rounds_sample_bytes(1000, 0.5, 10, 1 << 20) == 15000);	/* 0.5 ms -> 7.5 ms */
 	CHECK(wtg_rounds_sample_bytes(1000, 0.7, 300, 1 << 20) == 10800);	/* 10714 up to 36 x 300 */
 	CHECK(wtg_rounds_sample_bytes(1000, 0.5, 10, 4000) == 4000);		/* capped */
