@@ -33,6 +33,7 @@
 #define TARGET_BYTES 512000000ull /* bytes each sample moves, in whole repetitions */
 #define TARGET_BYTES_QUICK 128000000ull
 #define MIN_SAMPLE_MS 5.0	/* a sample shorter than this at the sizing warm-up's rate gets more reps */
+#define WARMUP 2		/* sizing samples per row, the second from a warm start */
 #define STACK_SIZE (256u << 10)
 #define MPOL_BIND_ 2
 #define MPOL_INTERLEAVE_ 3
@@ -418,8 +419,10 @@ static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds
 	memcpy(vals + k, more, sizeof more);
 	return k + (int)WTG_ARRAY_LEN(more);
 }
-/* A speedup whose whole interval lies above min(N, CPUs) is not more cores at work: the one-thread
- * baseline sagged while it was measured, or the samples were too short to time. */
+/* A speedup whose whole interval lies above min(N, CPUs) is not more cores at work: N threads each
+ * read span / N bytes, which may fit caches (one per core complex) the one thread's span does not
+ * (a 64 MiB --quick file over two core complexes of 32 MiB each), or the one-thread baseline sagged
+ * while it was measured. */
 static void speedup_check(struct wtg_ctx *ctx, const struct sweep *sw, int v)
 {
 	const struct variant *var = &sw->var[v];
@@ -430,10 +433,17 @@ static void speedup_check(struct wtg_ctx *ctx, const struct sweep *sw, int v)
 		return;
 	const int n = var->plan.threads, ideal = n < sw->ncpu ? n : sw->ncpu;
 	if (lo > ideal)
+	{
+		char whole[32], part[32];
+		wtg_fmt_size(whole, sizeof whole, sw->span);
+		wtg_fmt_size(part, sizeof part, sw->span / (uint64_t)n);
 		wtg_table_warn(ctx->t, "speedup",
-			       "%s: speedup CI [%.2f, %.2f] lies above the ideal %d: the one-thread row sagged "
-			       "or its samples were too short to time, not extra cores at work",
-			       var->label, lo, hi, ideal);
+			       "%s: speedup CI [%.2f, %.2f] lies above the ideal %d, which more cores cannot "
+			       "explain: each thread reads %s of the %s, which may fit caches of its own the one "
+			       "thread's %s does not (a larger --size measures memory), or the one-thread row "
+			       "sagged while it was measured",
+			       var->label, lo, hi, ideal, part, whole, whole);
+	}
 	else
 		wtg_table_check(ctx->t, "speedup", true, "%s: speedup CI [%.2f, %.2f] reaches no higher than "
 				"the ideal %d at its low end", var->label, lo, hi, ideal);
@@ -507,7 +517,7 @@ static void notes(struct wtg_ctx *ctx, const struct sweep *sw, const struct wtg_
 		       sz, r->nvariants, maxn, sw->ncpu,
 		       maxn > sw->ncpu ? "; rows above them are oversubscribed, asked for with --threads"
 				       : "; --threads=N goes beyond them");
-	wtg_rounds_note(ctx, r, 1);
+	wtg_rounds_note(ctx, r, WARMUP);
 	wtg_table_note(ctx->t,
 		       "per sample: N contiguous ranges differing by at most one byte, each summed %d times "
 		       "(%s; every row the same bytes: %.0f MB or more, as much as the rows' sizing warm-ups "
@@ -690,7 +700,7 @@ static int threads_run(struct wtg_ctx *ctx)
 	}
 	for (int v = 0; v < sw.nvar; v++)
 		sw.var[v].reps = sw.reps;
-	const int nsteps = 1 + wtg_rounds_steps(sw.nvar, WTG_ROUNDS_MIN, 1);
+	const int nsteps = 1 + wtg_rounds_steps(sw.nvar, WTG_ROUNDS_MIN, WARMUP);
 	wtg_ctx_progress(ctx, 0, nsteps, "prefaulting the mapping");
 	unsigned char *map = wtg_map_prefaulted(ctx, sw.span);
 	if (!map) {
@@ -699,7 +709,9 @@ static int threads_run(struct wtg_ctx *ctx)
 	}
 	sw.map = map;
 	sw.numa = numa_copy(&sw);
-	struct wtg_rounds_spec spec = { .nvariants = sw.nvar, .rounds = WTG_ROUNDS_MIN, .warmup = 1, .unit = "GB/s",
+	/* two sizing samples a row: the first, over a freshly mapped file, ran 1.7 times slower than the
+	 * rounds here (two-thread rows then spanned 4.5 ms); the second sizes from a warm start */
+	struct wtg_rounds_spec spec = { .nvariants = sw.nvar, .rounds = WTG_ROUNDS_MIN, .warmup = WARMUP, .unit = "GB/s",
 					.sample = sample, .row = row_of, .arg = &sw, .label = label_of,
 					.away = away, .first_step = 1, .nsteps = nsteps };
 	struct wtg_rounds r;
@@ -745,7 +757,7 @@ static void threads_plan(struct wtg_plan *p)
 		wtg_plan_row(p, row);
 	}
 	free_variants(&sw);
-	wtg_rounds_plan(p, 1);
+	wtg_rounds_plan(p, WARMUP);
 	p->work = p->nrows;
 	p->ref_work = WTG_NPLACEMENTS * 2;	/* counts 1 and 2 */
 	snprintf(p->how, sizeof p->how, "typical time x %d rows / %d on a %d-CPU machine", p->nrows,

@@ -354,11 +354,11 @@ def check_threads(e, doc, maxn, tag):
                   name + "median, min and max are the series' (the uncontended samples when 11 remain)")
     if len(types) == 1:
         check(any(x.startswith("one core type on this machine") for x in e["notes"]), tag + "a note says one core type")
-    # 15 rounds and a warm-up per row, and the warm-up windows of 3 samples of one row
+    # 15 rounds and two sizing warm-ups per row, and the warm-up windows of 3 samples of one row
     windows = sum(w["windows"] for w in e.get("warmup", []))
-    total = 16 * len(rs) + 3 * windows
+    total = 17 * len(rs) + 3 * windows
     check(any("checked against the known sum in all %d samples" % total in x for x in e["notes"]),
-          tag + "the sum was checked on every sample (15 rounds and a warm-up x %d rows, 3 x %d windows): %r"
+          tag + "the sum was checked on every sample (15 rounds and two warm-ups x %d rows, 3 x %d windows): %r"
           % (len(rs), windows, e["notes"]))
     check(len([c for c in e["checks"] if c["name"] == "ci"]) == len(rs), tag + "a ci check per row")
     multi = [r for r in rs if r["threads"] > 1]
