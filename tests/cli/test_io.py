@@ -127,6 +127,12 @@ def check_bytewise(exp, prefix, size, tag):
           "one-byte variant takes none: %r" % [w.get("row") for w in log])
     warm = 3 * windows[0] if windows else 0
     more = (big[0]["read_calls"] * (big[0]["samples"] + warm) * passes[0]) if big and passes else 0
+    # ... and its second sizing sample's passes (the first made the one pass read_calls counts)
+    sizing = [int(x) for n in notes for x in re.findall(r"the sizing samples made 1 and (\d+)\)", n)]
+    check(len(sizing) == 1 and (not passes or 1 <= sizing[0] <= passes[0]),
+          tag + "bytewise: the note gives the sizing samples' passes: %r" % sizing)
+    if big and sizing:
+        more += big[0]["read_calls"] * sizing[0]
     piece = want_bytes // 15 // 4096 * 4096 or want_bytes
     more += piece
     # an interleaved run warms up again after each replica the others measured after: the one-byte
