@@ -125,6 +125,8 @@ struct wtg_figure {
 	double value, lo, hi;		/* lo, hi NAN without CI columns */
 	const double *samples;
 	size_t nsamples;
+	const size_t *replica_len;	/* the samples' replicas (their series'), NULL: not known */
+	int nreplicas;
 	double work;			/* the headline's work_col in the figure's row, NAN without one */
 };
 /* Read h's figure from t (t locked by the caller, or not shared). */
@@ -136,9 +138,11 @@ bool wtg_figure_comparable(const struct wtg_headline *h, const struct wtg_figure
 			   char *why, size_t len);
 
 /* now/base and its 95% CI: a percentile bootstrap of the ratio of medians (resamples drawn with a
- * generator seeded with seed) when both have raw samples, else one combined from the two CIs (each
- * read as normal on the log scale, the runs independent), else none (NAN). method gets
- * "bootstrap", "from CIs" or "none". */
+ * generator seeded with seed) when both have raw samples, two-level where a side's series says
+ * which replicas its samples fall into (wtg_bootstrap_ratio_ci_replicas: the spread between a
+ * run's replicas widens it, as it widens that run's own interval), else one combined from the two
+ * CIs (each read as normal on the log scale, the runs independent), else none (NAN). method gets
+ * "bootstrap", "bootstrap of replicas", "from CIs" or "none". */
 void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *ratio,
 		  double *lo, double *hi, const char **method);
 

@@ -56,11 +56,16 @@ struct wtg_check {
 };
 
 /* Raw samples behind a histogram row, in time order (e.g. per-batch ns per call). */
+#define WTG_SERIES_MAX_REPLICAS 16
 struct wtg_series {
 	char *name;
 	char *unit;
 	double *v;
 	size_t n;
+	/* the samples fall into replicas (blocks measured at separate times), replica j holding
+	 * replica_len[j] of them in time order, adding up to n; nreplicas 0: not known */
+	size_t replica_len[WTG_SERIES_MAX_REPLICAS];
+	int nreplicas;
 };
 
 /* A warm-up's windows (wtg/warmup.h), every one kept: what ran, unreported, before the timed samples
@@ -154,6 +159,11 @@ void wtg_table_note(struct wtg_table *t, const char *fmt, ...) WTG_PRINTF(2, 3);
 /* Copies the samples. */
 void wtg_table_add_series(struct wtg_table *t, const char *name, const char *unit,
 			  const double *v, size_t n);
+/* Say that the last series named name falls into nrep replicas of len[j] samples each, in time
+ * order (a comparison of two runs then resamples the replicas, then the samples within each);
+ * empty replicas are left out; ignored unless the lengths add up to its samples and 2 ..
+ * WTG_SERIES_MAX_REPLICAS replicas hold samples. */
+void wtg_table_series_replicas(struct wtg_table *t, const char *name, const size_t *len, int nrep);
 /* Keep a warm-up's n window medians (copied) for the report. */
 void wtg_table_add_warmup(struct wtg_table *t, const char *row, const char *unit, const char *window, int max,
 			  const double *medians, size_t n, bool met);

@@ -309,7 +309,36 @@ void wtg_table_add_series(struct wtg_table *t, const char *name, const char *uni
 	s->unit = xstrdup(unit ? unit : "");
 	s->v = copy;
 	s->n = n;
+	s->nreplicas = 0;
 	changed(t);
+	pthread_mutex_unlock(&t->lock);
+}
+
+void wtg_table_series_replicas(struct wtg_table *t, const char *name, const size_t *len, int nrep)
+{
+	if (nrep < 2 || nrep > WTG_SERIES_MAX_REPLICAS)
+		return;
+	size_t total = 0, held[WTG_SERIES_MAX_REPLICAS];
+	int k = 0;
+	for (int j = 0; j < nrep; j++) {
+		total += len[j];
+		if (len[j])	/* a replica that holds none is left out */
+			held[k++] = len[j];
+	}
+	if (k < 2)
+		return;
+	pthread_mutex_lock(&t->lock);
+	for (int i = t->nseries - 1; i >= 0; i--) {
+		struct wtg_series *s = &t->series[i];
+		if (strcmp(s->name, name) != 0)
+			continue;
+		if (total == s->n) {
+			memcpy(s->replica_len, held, (size_t)k * sizeof *held);
+			s->nreplicas = k;
+			changed(t);
+		}
+		break;
+	}
 	pthread_mutex_unlock(&t->lock);
 }
 
@@ -532,6 +561,8 @@ static void copy_extras(struct wtg_table *dst, const struct wtg_table *src)
 		b->unit = dup_or_empty(a->unit);
 		b->n = a->n;
 		b->v = copy_doubles(a->v, a->n);
+		memcpy(b->replica_len, a->replica_len, sizeof b->replica_len);
+		b->nreplicas = a->nreplicas;
 	}
 	dst->nseries = dst->capseries = src->nseries;
 	dst->warmups = xrealloc(NULL, ((size_t)src->nwarmups + 1) * sizeof *dst->warmups);

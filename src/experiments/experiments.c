@@ -142,6 +142,8 @@ static void row_figure(const struct wtg_table *t, int r, const char *col, const 
 		if (strcmp(t->series[i].name, name) == 0 && t->series[i].n > 0) {
 			f->samples = t->series[i].v;
 			f->nsamples = t->series[i].n;
+			f->replica_len = t->series[i].nreplicas > 1 ? t->series[i].replica_len : NULL;
+			f->nreplicas = t->series[i].nreplicas > 1 ? t->series[i].nreplicas : 0;
 		}
 }
 

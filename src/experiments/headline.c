@@ -46,6 +46,8 @@ void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, st
 		if (strcmp(t->series[i].name, h->series) == 0 && t->series[i].n > 0) {
 			f->samples = t->series[i].v;
 			f->nsamples = t->series[i].n;
+			f->replica_len = t->series[i].nreplicas > 1 ? t->series[i].replica_len : NULL;
+			f->nreplicas = t->series[i].nreplicas > 1 ? t->series[i].nreplicas : 0;
 		}
 	if (!h->col) {
 		f->value = f->samples ? wtg_quantile(f->samples, f->nsamples, 0.5) : NAN;
@@ -73,6 +75,8 @@ void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, st
 		f->hi *= k;
 		f->samples = NULL;	/* the samples are of the whole work */
 		f->nsamples = 0;
+		f->replica_len = NULL;
+		f->nreplicas = 0;
 	}
 	f->found = isfinite(f->value);
 }
@@ -104,11 +108,16 @@ void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, u
 	if (!base->found || !now->found || base->value == 0)
 		return;
 	*ratio = now->value / base->value;
-	if (base->samples && now->samples && base->nsamples >= 2 && now->nsamples >= 2 &&
-	    wtg_bootstrap_ratio_ci(now->samples, now->nsamples, base->samples, base->nsamples, 0.5,
-				   WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, seed, lo, hi) == 0) {
-		*method = "bootstrap";
-		return;
+	if (base->samples && now->samples && base->nsamples >= 2 && now->nsamples >= 2) {
+		/* a side whose replicas are known is drawn in two levels, the other as one replica */
+		size_t nb = base->nsamples, nn = now->nsamples;
+		const size_t *lb = base->replica_len ? base->replica_len : &nb, *ln = now->replica_len ? now->replica_len : &nn;
+		size_t kb = base->replica_len ? (size_t)base->nreplicas : 1, kn = now->replica_len ? (size_t)now->nreplicas : 1;
+		if (wtg_bootstrap_ratio_ci_replicas(now->samples, ln, kn, base->samples, lb, kb, 0.5,
+						    WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, seed, lo, hi) == 0) {
+			*method = kb > 1 || kn > 1 ? "bootstrap of replicas" : "bootstrap";
+			return;
+		}
 	}
 	/* each side's interval read as a normal one on the log scale: the ratio's standard error is
 	 * the root of the sum of squares (independent runs), its interval centred on the log ratio */

@@ -231,10 +231,15 @@ int wtg_rounds_values_after(struct wtg_value *v, const struct wtg_rounds_result 
  * the series (wtg_rounds_add_series). label names the row, unit the figure's. */
 void wtg_rounds_checks(struct wtg_ctx *ctx, const char *label, const char *unit,
 		       const struct wtg_rounds_result *r);
-/* Keep r's raw samples as a series named label, every one (contended too), and beside it the
- * series "label contended" of per-sample flags (1 contended, 0 not), for views and writers. */
+/* Keep r's raw samples as a series named label, every one (contended too), with the replicas they
+ * fall into, and beside it the series "label contended" of per-sample flags (1 contended, 0 not),
+ * for views and writers. */
 void wtg_rounds_add_series(struct wtg_ctx *ctx, const char *label, const char *unit,
 			   const struct wtg_rounds_result *r);
+
+/* The series name (just added, n samples in time order) falls into replicas as the cuts say
+ * (replica j + 1 begins at sample cut[j]; WTG_ROUNDS_REPLICAS - 1 cuts, ascending). */
+void wtg_series_replicas_cut(struct wtg_ctx *ctx, const char *name, size_t n, const size_t *cut);
 
 /* The notes of a design outside the rounds engine whose batches form replicas (syscall, readcost,
  * tail): what its replicas are ("blocks of consecutive rounds") and the two-level interval; then,

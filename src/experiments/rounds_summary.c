@@ -278,10 +278,26 @@ void wtg_rounds_checks(struct wtg_ctx *ctx, const char *label, const char *unit,
 		wtg_rounds_add_series(ctx, label, unit, r);
 }
 
+void wtg_series_replicas_cut(struct wtg_ctx *ctx, const char *name, size_t n, const size_t *cut)
+{
+	size_t len[WTG_ROUNDS_REPLICAS], from = 0;
+	for (int j = 0; j < WTG_ROUNDS_REPLICAS; j++) {
+		size_t to = j < WTG_ROUNDS_REPLICAS - 1 ? cut[j] : n;
+		to = to < from ? from : to > n ? n : to;
+		len[j] = to - from;
+		from = to;
+	}
+	wtg_table_series_replicas(ctx->t, name, len, WTG_ROUNDS_REPLICAS);
+}
+
 void wtg_rounds_add_series(struct wtg_ctx *ctx, const char *label, const char *unit,
 			   const struct wtg_rounds_result *r)
 {
 	wtg_table_add_series(ctx->t, label, unit, r->samples, r->n);
+	size_t len[WTG_ROUNDS_REPLICAS] = { 0 };
+	for (size_t i = 0; i < r->n; i++)
+		len[wtg_rounds_replica((int)i, rounds_of(r))]++;
+	wtg_table_series_replicas(ctx->t, label, len, WTG_ROUNDS_REPLICAS);
 	double *flag = malloc((r->n ? r->n : 1) * sizeof *flag);
 	if (!flag)
 		return;

@@ -220,6 +220,7 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 		char name[32];
 		snprintf(name, sizeof name, "batch %ld", batch_sizes[k]);
 		wtg_table_add_series(ctx->t, name, "ns", v, (size_t)nb);
+		wtg_series_replicas_cut(ctx, name, (size_t)nb, st->cut[k]);
 		sc_contention(ctx, st, k, busy, all, oncpu, use);
 		wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), &st->probes[k]);
 		bool ok = s.min <= s.median && s.median <= s.p99 && s.p99 <= s.max && s.ci_low <= s.median &&

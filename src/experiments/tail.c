@@ -207,6 +207,7 @@ static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, i
 		real_or_na(wait_pct(c)),    WTG_TEXT(c->type_list),
 	};
 	wtg_add_summary_row(ctx, label, s, c->v, (size_t)c->n, &c->res, v, (int)WTG_ARRAY_LEN(v));
+	wtg_series_replicas_cut(ctx, label, (size_t)c->n, c->cut);
 	set_row_burners(ctx->t, burners);
 	wtg_table_check(ctx->t, "wilson", lo <= (double)slow / c->n && (double)slow / c->n <= hi,
 			"%s: %d of %d batches above %.0f ns (2 x the quiet median), Wilson 95%% [%.2f%%, "

@@ -543,6 +543,13 @@ static void write_series(FILE *f, const struct wtg_table *t)
 		char note[96];
 		snprintf(note, sizeof note, "every %zuth of %zu samples, in time order", stride, sr->n);
 		wtg_json_string(f, stride > 1 ? note : NULL);
+		if (stride == 1 && sr->nreplicas > 1) {
+			/* the replicas the samples fall into, in time order: a comparison resamples them */
+			fputs(", \"replicas\": [", f);
+			for (int j = 0; j < sr->nreplicas; j++)
+				fprintf(f, "%s%zu", j ? ", " : "", sr->replica_len[j]);
+			fputs("]", f);
+		}
 		fputs(", \"samples\": [", f);
 		for (size_t k = 0, j = 0; k < sr->n; k += stride, j++) {
 			if (j)

@@ -134,6 +134,23 @@ static int read_series(struct rd *r, json_t *exp, struct wtg_table *t)
 		int64_t count = sv_want_int(r, s, "count", 0, INT64_MAX, false, 0);
 		sv_want_bool(r, s, "thinned", false);
 		sv_want(r, s, "note", T_STR | T_NULL);
+		/* optional (runs saved before it was written have none): the replicas' sizes */
+		size_t len[WTG_SERIES_MAX_REPLICAS];
+		int nrep = 0;
+		json_t *ra = sv_maybe(r, s, "replicas", T_ARR | T_NULL);
+		if (ra && json_array_size(ra) > WTG_SERIES_MAX_REPLICAS)
+			sv_fail(r, "replicas", "%zu items, more than %d", json_array_size(ra), WTG_SERIES_MAX_REPLICAS);
+		else if (ra && json_is_array(ra)) {
+			size_t k;
+			json_t *x;
+			json_array_foreach(ra, k, x) {
+				if (!json_is_integer(x) || json_integer_value(x) < 1) {
+					sv_fail(r, "replicas", "item %zu should be a count of samples, 1 or more", k);
+					break;
+				}
+				len[nrep++] = (size_t)json_integer_value(x);
+			}
+		}
 		json_t *samples = sv_want_array(r, s, "samples", WTG_JSON_MAX_SAMPLES);
 		size_t n = samples ? json_array_size(samples) : 0;
 		if (samples && (int64_t)n > count)
@@ -150,11 +167,17 @@ static int read_series(struct rd *r, json_t *exp, struct wtg_table *t)
 			else
 				buf[k] = json_is_null(x) ? NAN : json_number_value(x);
 		}
+		size_t held = 0;
+		for (int j = 0; j < nrep; j++)
+			held += len[j];
+		if (!r->failed && nrep && held != n)
+			sv_fail(r, "replicas", "the replicas hold %zu samples, the series %zu", held, n);
 		sv_leave(r, back);
 		if (r->failed)
 			break;
 		wtg_table_add_series(t, json_string_value(name), json_is_string(unit) ? json_string_value(unit) : "",
 				     buf, n);
+		wtg_table_series_replicas(t, json_string_value(name), len, nrep);
 	}
 	free(buf);
 	return r->failed ? -1 : 0;

@@ -188,8 +188,36 @@ second = [f for f in figs if f["run"] == 1]
 check(all(f["ratio"] == 1 for f in second), "a run against its own copy: ratio 1")
 check(all(f["verdict"] == "no change" for f in second), "a run against its own copy: no change")
 boot = [f for f in second if f["experiment"] == "syscall"]
-check(boot and boot[0]["ci_method"] == "bootstrap" and boot[0]["ci_low"] <= 1 <= boot[0]["ci_high"],
-      "syscall's ratio has a bootstrap CI around 1: %r" % boot)
+check(boot and boot[0]["ci_method"] == "bootstrap of replicas" and boot[0]["ci_low"] <= 1 <= boot[0]["ci_high"],
+      "syscall's ratio has a two-level bootstrap CI around 1 (its series says its replicas): %r" % boot)
+# the series say which replicas their samples fall into: five, adding up to the samples, every one
+# kept in the round trip; without them the same two runs compare through the one-level bootstrap,
+# whose interval sees no spread between replicas and is no wider
+sc = experiment(doc, "syscall")
+reps = [x for x in sc["series"] if x["name"] == "batch 1000"]
+check(len(reps) == 1 and len(reps[0].get("replicas", [])) == 5 and sum(reps[0]["replicas"]) == reps[0]["count"]
+      and all(k >= 1 for k in reps[0]["replicas"]), "syscall's series gives its replicas: %r"
+      % (reps[0].get("replicas") if reps else None))
+back_sc = experiment(back, "syscall")
+check(back_sc is not None and [x.get("replicas") for x in back_sc["series"]] == [x.get("replicas") for x in sc["series"]],
+      "the replicas come back from --load")
+flat = copy.deepcopy(doc)
+for e in flat["experiments"]:
+    for x in e["series"]:
+        x.pop("replicas", None)
+status, out, err = run("--load=" + save(flat, "flat-a.json"), "--load=" + save(copy.deepcopy(flat), "flat-b.json"),
+                       "--format=json")
+one = [f for f in json.loads(out)["figures"] if f["experiment"] == "syscall" and f["run"] == 1] if status == 0 else []
+check(one and one[0]["ci_method"] == "bootstrap" and boot and
+      one[0]["ci_high"] - one[0]["ci_low"] <= boot[0]["ci_high"] - boot[0]["ci_low"] + 1e-12,
+      "without the replicas: the one-level bootstrap, no wider: %r vs %r" % (one, boot))
+# a series whose replicas do not add up to its samples is refused, naming the field
+bad = copy.deepcopy(doc)
+x = [y for y in experiment(bad, "syscall")["series"] if y["name"] == "batch 1000"][0]
+x["replicas"] = [1, 1]
+status, out, err = run("--load=" + save(bad, "bad-replicas.json"), "--format=json")
+check(status == 2 and "replicas" in err and "the replicas hold 2 samples" in err and err.count("\n") == 1,
+      "replicas that do not add up: exit 2, one line naming them (%d: %r)" % (status, err))
 for fmt in ("text", "csv", "markdown"):
     status, out, err = run("--load=" + base, "--load=" + other, "--format=" + fmt)
     check(status == 0 and "syscall" in out and "night-run.v2" in out, "the comparison prints as %s" % fmt)

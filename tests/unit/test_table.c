@@ -94,6 +94,21 @@ static void test_basics(void)
 	CHECK(t.series[0].n == 3 && t.series[0].v[0] == 1.0 && t.series[0].v[2] == 4.0);
 	CHECK(t.series[1].n == 0);
 	CHECK_STR(t.series[1].unit, "");
+	/* the replicas a series falls into: kept when they add up to its samples (empty ones left out),
+	 * ignored otherwise, and copied into a snapshot */
+	CHECK(t.series[0].nreplicas == 0);
+	const size_t wrong[] = { 1, 1 }, right[] = { 1, 0, 2 };
+	wtg_table_series_replicas(&t, "getpid", wrong, 2);
+	CHECK(t.series[0].nreplicas == 0);
+	wtg_table_series_replicas(&t, "getpid", right, 3);
+	CHECK(t.series[0].nreplicas == 2 && t.series[0].replica_len[0] == 1 && t.series[0].replica_len[1] == 2);
+	wtg_table_series_replicas(&t, "no such series", right, 3);
+	struct wtg_table snap;
+	wtg_table_init(&snap, NULL);
+	wtg_table_snapshot(&snap, &t);
+	CHECK(snap.nseries == 2 && snap.series[0].nreplicas == 2 && snap.series[0].replica_len[1] == 2 &&
+	      snap.series[1].nreplicas == 0);
+	wtg_table_free(&snap);
 
 	wtg_table_progress(&t, 3, 12, "bufsize 256K");
 	CHECK(t.step == 3 && t.nsteps == 12);
