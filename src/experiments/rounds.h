@@ -237,6 +237,9 @@ void wtg_rounds_checks(struct wtg_ctx *ctx, const char *label, const char *unit,
 void wtg_rounds_add_series(struct wtg_ctx *ctx, const char *label, const char *unit,
 			   const struct wtg_rounds_result *r);
 
+/* How many of n values in time order each replica holds, replica j + 1 beginning at value cut[j]
+ * (WTG_ROUNDS_REPLICAS - 1 cuts, ascending): WTG_ROUNDS_REPLICAS lengths into len, some maybe 0. */
+void wtg_replica_lens(size_t n, const size_t *cut, size_t *len);
 /* The series name (just added, n samples in time order) falls into replicas as the cuts say
  * (replica j + 1 begins at sample cut[j]; WTG_ROUNDS_REPLICAS - 1 cuts, ascending). */
 void wtg_series_replicas_cut(struct wtg_ctx *ctx, const char *name, size_t n, const size_t *cut);

@@ -278,15 +278,21 @@ void wtg_rounds_checks(struct wtg_ctx *ctx, const char *label, const char *unit,
 		wtg_rounds_add_series(ctx, label, unit, r);
 }
 
-void wtg_series_replicas_cut(struct wtg_ctx *ctx, const char *name, size_t n, const size_t *cut)
+void wtg_replica_lens(size_t n, const size_t *cut, size_t *len)
 {
-	size_t len[WTG_ROUNDS_REPLICAS], from = 0;
+	size_t from = 0;
 	for (int j = 0; j < WTG_ROUNDS_REPLICAS; j++) {
 		size_t to = j < WTG_ROUNDS_REPLICAS - 1 ? cut[j] : n;
 		to = to < from ? from : to > n ? n : to;
 		len[j] = to - from;
 		from = to;
 	}
+}
+
+void wtg_series_replicas_cut(struct wtg_ctx *ctx, const char *name, size_t n, const size_t *cut)
+{
+	size_t len[WTG_ROUNDS_REPLICAS];
+	wtg_replica_lens(n, cut, len);
 	wtg_table_series_replicas(ctx->t, name, len, WTG_ROUNDS_REPLICAS);
 }
 

@@ -160,18 +160,6 @@ static struct wtg_value real_or_na(double x)
 	return isfinite(x) ? WTG_REAL(x) : WTG_NA;
 }
 
-/* How many batches each replica of c holds (its cuts; a replica may hold none). */
-static void replica_lens(const struct cond_run *c, size_t *len)
-{
-	size_t from = 0;
-	for (int j = 0; j < WTG_ROUNDS_REPLICAS; j++) {
-		size_t to = j < WTG_ROUNDS_REPLICAS - 1 ? c->cut[j] : (size_t)c->n;
-		to = to < from ? from : to > (size_t)c->n ? (size_t)c->n : to;
-		len[j] = to - from;
-		from = to;
-	}
-}
-
 static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, int burners,
 		   double quiet_median, const struct cond_run *off, const struct wtg_summary *s_off,
 		   struct wtg_summary *s)
@@ -192,8 +180,8 @@ static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, i
 	if (off && s_off->p99 > 0) {
 		ratio = s->p99 / s_off->p99;
 		size_t len_c[WTG_ROUNDS_REPLICAS], len_off[WTG_ROUNDS_REPLICAS];
-		replica_lens(c, len_c);
-		replica_lens(off, len_off);
+		wtg_replica_lens((size_t)c->n, c->cut, len_c);
+		wtg_replica_lens((size_t)off->n, off->cut, len_off);
 		wtg_bootstrap_ratio_ci_replicas(c->v, len_c, WTG_ROUNDS_REPLICAS, off->v, len_off, WTG_ROUNDS_REPLICAS,
 						0.99, WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF,
 						wtg_ctx_seed(ctx, 100u + (unsigned)burners), &rlo, &rhi);
