@@ -129,6 +129,8 @@ struct wtg_figure {
 	int nreplicas;
 	double work;			/* the headline's work_col in the figure's row, NAN without one */
 };
+/* f's samples (and their replicas) from t's last series called name with any; unchanged when none. */
+void wtg_figure_series(const struct wtg_table *t, const char *name, struct wtg_figure *f);
 /* Read h's figure from t (t locked by the caller, or not shared). */
 void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, struct wtg_figure *f);
 

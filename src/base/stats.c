@@ -320,6 +320,20 @@ static double pick(const double *sorted, size_t n, double u)
 	return sorted[i < n ? i : n - 1];
 }
 
+/* One resample's type-7 quantile of n sorted values, which sits frac of the way from sorted position
+ * plo to the next: the value at resampled rank plo + 1 is drawn as its order statistic (a Beta draw),
+ * the one above it (when frac > 0) as the least of the n - plo - 1 uniforms above that. */
+static double os_quantile(const double *sorted, size_t n, size_t plo, double frac, struct wtg_rng *r)
+{
+	size_t k = plo + 1;	/* the lower value's 1-based rank in the resample */
+	double uk = beta_draw(r, (double)k, (double)(n - k + 1));
+	double vlo = pick(sorted, n, uk);
+	if (frac == 0 || k >= n)
+		return vlo;
+	double umin = 1.0 - pow(unit_open(r), 1.0 / (double)(n - k));
+	return vlo + (pick(sorted, n, uk + (1.0 - uk) * umin) - vlo) * frac;
+}
+
 int wtg_bootstrap_median_ci_sorted_os(const double *sorted, size_t n, int resamples, double conf,
 				       uint64_t seed, double *lo, double *hi)
 {
@@ -330,16 +344,9 @@ int wtg_bootstrap_median_ci_sorted_os(const double *sorted, size_t n, int resamp
 		return -1;
 	struct wtg_rng r;
 	wtg_rng_seed(&r, seed);
-	size_t k = n / 2 + (n & 1); /* 1-based rank of the (lower) middle value */
-	for (int i = 0; i < resamples; i++) {
-		double uk = beta_draw(&r, (double)k, (double)(n - k + 1));
-		double m = pick(sorted, n, uk);
-		if (!(n & 1)) {
-			double umin = 1.0 - pow(unit_open(&r), 1.0 / (double)(n - k));
-			m = (m + pick(sorted, n, uk + (1.0 - uk) * umin)) / 2.0;
-		}
-		med[i] = m;
-	}
+	/* the median of n: at position (n - 1) / 2, halfway to the next when n is even */
+	for (int i = 0; i < resamples; i++)
+		med[i] = os_quantile(sorted, n, (n - 1) / 2, n & 1 ? 0.0 : 0.5, &r);
 	wtg_sort(med, (size_t)resamples);
 	*lo = wtg_quantile_sorted(med, (size_t)resamples, (1.0 - conf) / 2.0);
 	*hi = wtg_quantile_sorted(med, (size_t)resamples, (1.0 + conf) / 2.0);
@@ -491,8 +498,8 @@ int wtg_sign_test_median_ci(const double *v, size_t n, double conf, double *lo, 
 struct ratio_side {
 	double *sorted;		/* the finite values: sorted (one replica), else replica after replica */
 	size_t n;
-	size_t plo, phi;	/* one replica: the type-7 quantile sits between these sorted positions */
-	double frac;
+	size_t plo;		/* one replica: the type-7 quantile sits frac of the way from this sorted */
+	double frac;		/* position to the next */
 	size_t len[WTG_BOOT_MAX_REPLICAS], nrep;	/* finite values per non-empty replica */
 	struct boot boot;	/* several replicas */
 };
@@ -537,7 +544,6 @@ static int side_init(struct ratio_side *sd, const double *v, const size_t *len, 
 	wtg_sort(sd->sorted, sd->n);
 	double pos = q * (double)(sd->n - 1);
 	sd->plo = (size_t)pos;
-	sd->phi = sd->plo + 1 < sd->n ? sd->plo + 1 : sd->n - 1;
 	sd->frac = pos - (double)sd->plo;
 	return 0;
 }
@@ -545,16 +551,7 @@ static int side_init(struct ratio_side *sd, const double *v, const size_t *len, 
 /* The quantile q of one resample of the side. */
 static double side_resample(struct ratio_side *sd, struct wtg_rng *r, double q)
 {
-	if (sd->nrep > 1)
-		return boot_quantile(&sd->boot, r, q);
-	size_t n = sd->n, k = sd->plo + 1;	/* the lower value's 1-based rank in the resample */
-	double uk = beta_draw(r, (double)k, (double)(n - k + 1));
-	double vlo = pick(sd->sorted, n, uk);
-	if (sd->phi == sd->plo)
-		return vlo;
-	double umin = 1.0 - pow(unit_open(r), 1.0 / (double)(n - k));	/* the least of the n - k above */
-	double vhi = pick(sd->sorted, n, uk + (1.0 - uk) * umin);
-	return vlo + (vhi - vlo) * sd->frac;
+	return sd->nrep > 1 ? boot_quantile(&sd->boot, r, q) : os_quantile(sd->sorted, sd->n, sd->plo, sd->frac, r);
 }
 
 int wtg_bootstrap_ratio_ci_replicas(const double *num, const size_t *nlen, size_t nnrep, const double *den,

@@ -550,7 +550,6 @@ static void restart(void *arg)
 
 /* ---- rows ---- */
 
-/* The samples r's figure uses (the uncontended ones when it leaves the others out) into out. */
 /* Variant v's ratio to the reference (the ratio of their medians) and its 95% interval (the
  * two-level bootstrap of the ratio of medians from the samples each figure uses, replica by replica);
  * the reference's own is 1 exactly, with no interval, and the chase has none (it measures another
@@ -616,7 +615,6 @@ static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_re
 	vals[n++] = WTG_TEXT(st->kernel[v]);
 	return n;
 }
-
 
 static const struct wtg_column cols[] = {
 	{ "variant", "", WTG_T_TEXT, 0 },

@@ -138,13 +138,7 @@ static void row_figure(const struct wtg_table *t, int r, const char *col, const 
 	f->lo = cl >= 0 && ch >= 0 && isfinite(f->value) ? wtg_table_num(t, r, cl) : NAN;
 	f->hi = cl >= 0 && ch >= 0 && isfinite(f->value) ? wtg_table_num(t, r, ch) : NAN;
 	f->found = isfinite(f->value);
-	for (int i = 0; name && i < t->nseries; i++)
-		if (strcmp(t->series[i].name, name) == 0 && t->series[i].n > 0) {
-			f->samples = t->series[i].v;
-			f->nsamples = t->series[i].n;
-			f->replica_len = t->series[i].nreplicas > 1 ? t->series[i].replica_len : NULL;
-			f->nreplicas = t->series[i].nreplicas > 1 ? t->series[i].nreplicas : 0;
-		}
+	wtg_figure_series(t, name, f);
 }
 
 double wtg_verdict_ratio(const struct wtg_table *t, int rn, int rd, const char *col, const char *sn,

@@ -38,17 +38,23 @@ static int find_row(const struct wtg_headline *h, const struct wtg_table *t)
 	return -1;
 }
 
+void wtg_figure_series(const struct wtg_table *t, const char *name, struct wtg_figure *f)
+{
+	for (int i = 0; name && i < t->nseries; i++)
+		if (strcmp(t->series[i].name, name) == 0 && t->series[i].n > 0) {
+			const struct wtg_series *s = &t->series[i];
+			f->samples = s->v;
+			f->nsamples = s->n;
+			f->replica_len = s->nreplicas > 1 ? s->replica_len : NULL;
+			f->nreplicas = s->nreplicas > 1 ? s->nreplicas : 0;
+		}
+}
+
 void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, struct wtg_figure *f)
 {
 	memset(f, 0, sizeof *f);
 	f->value = f->lo = f->hi = f->work = NAN;
-	for (int i = 0; h->series && i < t->nseries; i++)
-		if (strcmp(t->series[i].name, h->series) == 0 && t->series[i].n > 0) {
-			f->samples = t->series[i].v;
-			f->nsamples = t->series[i].n;
-			f->replica_len = t->series[i].nreplicas > 1 ? t->series[i].replica_len : NULL;
-			f->nreplicas = t->series[i].nreplicas > 1 ? t->series[i].nreplicas : 0;
-		}
+	wtg_figure_series(t, h->series, f);
 	if (!h->col) {
 		f->value = f->samples ? wtg_quantile(f->samples, f->nsamples, 0.5) : NAN;
 		f->found = isfinite(f->value);

@@ -173,8 +173,7 @@ static int kernels_run(struct wtg_ctx *ctx)
 		/* a cache sample makes many passes over its small buffer (the first one loads it), and the
 		 * memory buffer is past the LLC: nothing an other experiment's turn disturbs that the
 		 * other rows of a round do not disturb as well */
-		.self_warming = true,
-		.self_warming_why = "a cache-sized sample makes many passes over its buffer, the first loading "
+		.self_warming = "a cache-sized sample makes many passes over its buffer, the first loading "
 				    "it, and the memory buffer lies past the last-level cache",
 	};
 	if (rc == WTG_OK)

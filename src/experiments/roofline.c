@@ -498,8 +498,7 @@ static int roofline_run(struct wtg_ctx *ctx)
 						.first_step = 1, .nsteps = nsteps,
 						/* as kernels: passes over an L1-sized buffer, or a walk on
 						 * through the memory-sized one */
-						.self_warming = true,
-						.self_warming_why = "a cache-buffer sample makes many passes over half "
+						.self_warming = "a cache-buffer sample makes many passes over half "
 								    "the L1d, the first loading it, and a memory-buffer "
 								    "sample walks on from where the last one stopped" };
 		rc = wtg_rounds_run(ctx, &spec, &r);

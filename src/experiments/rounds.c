@@ -380,7 +380,6 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 	}
 	out->nvariants = spec->nvariants;
 	out->self_warming = spec->self_warming;
-	out->self_warming_why = spec->self_warming_why;
 	out->rounds = spec->rounds < WTG_ROUNDS_MIN ? WTG_ROUNDS_MIN : spec->rounds;
 	out->v = calloc((size_t)spec->nvariants, sizeof *out->v);
 	int *order = malloc((size_t)spec->nvariants * sizeof *order);

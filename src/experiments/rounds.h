@@ -83,12 +83,10 @@ struct wtg_rounds_spec {
 	const char *unit;	/* the figure's unit, for the warm-up log (NULL: none) */
 	bool no_windows;	/* only the sizing samples: a variant too slow to repeat in windows (the
 				 * caller's note says why) */
-	bool self_warming;	/* every sample warms what it reads before timing it (wss re-reads a set
-				 * that fits in the LLC; a larger one comes from memory anyway): an
-				 * interleaved run does not warm up again after the others' turn */
-	/* Optional, with self_warming: why no warm-up again is needed, for the note (default: every
-	 * sample warms its own working set first). */
-	const char *self_warming_why;
+	/* Optional: every sample warms what it reads before timing it (wss re-reads a set that fits in
+	 * the LLC; a larger one comes from memory anyway), in words for the note; then an interleaved
+	 * run does not warm up again after the others' turn. NULL: it does. */
+	const char *self_warming;
 	wtg_rounds_fn sample;
 	void *arg;		/* passed to sample and label */
 	/* Progress label of variant v ("scalar 24K"); NULL: "variant N". */
@@ -157,8 +155,7 @@ struct wtg_rounds {
 	/* an interleaved run: the replicas after which other experiments measured, and when each
 	 * replica began, in seconds since the run's first experiment did */
 	int interleaved;
-	bool self_warming;		/* the spec's: no warm-up again after the others' turns */
-	const char *self_warming_why;	/* the spec's */
+	const char *self_warming;	/* the spec's: why no warm-up again after the others' turns */
 	double replica_start_s[WTG_ROUNDS_REPLICAS];
 };
 

@@ -72,15 +72,16 @@ int wtg_replicas_ci(const double *v, const unsigned char *skip, size_t n, const 
 	double *use = malloc((n ? n : 1) * sizeof *use);
 	if (!use)
 		return -1;
-	size_t len[WTG_ROUNDS_REPLICAS] = { 0 }, k = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (skip && skip[i])
-			continue;
-		int j = 0;
-		while (j < WTG_ROUNDS_REPLICAS - 1 && i >= cut[j])
-			j++;
-		use[k++] = v[i];
-		len[j]++;
+	/* each replica's values, less the skipped ones */
+	size_t len[WTG_ROUNDS_REPLICAS], k = 0, i = 0;
+	wtg_replica_lens(n, cut, len);
+	for (int j = 0; j < WTG_ROUNDS_REPLICAS; j++) {
+		size_t end = i + len[j];
+		for (len[j] = 0; i < end; i++)
+			if (!(skip && skip[i])) {
+				use[k++] = v[i];
+				len[j]++;
+			}
 	}
 	int rc = replica_ci(use, len, seed, lo, hi);
 	free(use);
@@ -381,8 +382,7 @@ void wtg_rounds_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmup
 		       WTG_BOOTSTRAP_RESAMPLES);
 	char again[256];
 	if (r->self_warming)
-		snprintf(again, sizeof again, "its next round at once (no warm-up again: %s)",
-			 r->self_warming_why ? r->self_warming_why : "every sample warms its own working set first");
+		snprintf(again, sizeof again, "its next round at once (no warm-up again: %s)", r->self_warming);
 	else
 		wtg_strlcpy(again, warmup > 1 ? "one warm-up sample of every variant again" : "the warm-up again",
 			    sizeof again);

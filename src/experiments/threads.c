@@ -32,7 +32,6 @@
 #define SPAN_CAP (1ull << 30) /* the sweep maps at most this much of a large --file */
 #define TARGET_BYTES 512000000ull /* bytes each sample moves, in whole repetitions */
 #define TARGET_BYTES_QUICK 128000000ull
-#define MIN_SAMPLE_MS 5.0	/* a sample shorter than this at the sizing warm-up's rate gets more reps */
 #define WARMUP 2		/* sizing samples per row, the second from a warm start */
 #define STACK_SIZE (256u << 10)
 #define MPOL_BIND_ 2
@@ -182,6 +181,7 @@ struct variant {
 	bool pinned;			/* every thread of every sample pinned */
 	int base;			/* the variant with one thread of the same group, -1: none */
 	int reps;			/* repetitions of the span its sizing warm-up asked for */
+	double speedup_lo, speedup_hi;	/* the speedup's interval at the last publication, NAN: none */
 };
 
 /* What the samples share, and what they found. */
@@ -321,12 +321,11 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	}
 	double bytes = (double)sw->span * (double)var->reps;
 	out->figure = out->res.wall_ms > 0 ? bytes / (out->res.wall_ms * 1e6) : 0;
-	/* the sizing warm-up: a sample that would span less than half again MIN_SAMPLE_MS repeats the
-	 * span more times (the timed samples ran up to 1.4x the sizing one's rate here) */
-	if (round == WTG_ROUND_WARMUP && out->res.wall_ms > 0 && out->res.wall_ms < 1.5 * MIN_SAMPLE_MS) {
-		double more = ceil((double)var->reps * MIN_SAMPLE_MS * 1.5 / out->res.wall_ms);
-		var->reps = more > 64.0 * var->reps ? 64 * var->reps : (int)more;
-	}
+	/* the sizing warm-up: the rounds engine's rule in whole repetitions of the span, at most 64
+	 * times as many (the timed samples ran up to 1.4x the sizing one's rate here) */
+	if (round == WTG_ROUND_WARMUP && out->res.wall_ms > 0)
+		var->reps = (int)(wtg_rounds_sample_bytes(sw->span * (uint64_t)var->reps, out->res.wall_ms, sw->span,
+							  64 * sw->span * (uint64_t)var->reps) / sw->span);
 	return WTG_OK;
 }
 
@@ -387,6 +386,8 @@ static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds
 	double slo = NAN, shi = NAN;	/* the one-thread row's own speedup is 1 exactly: no interval */
 	if (g1 > 0 && var->base != v)
 		wtg_rounds_ratio_ci(&sw->used[v], &sw->used[var->base], wtg_ctx_seed(ctx, (unsigned)v), &slo, &shi);
+	var->speedup_lo = slo;
+	var->speedup_hi = shi;
 	const struct wtg_value row[] = {
 		WTG_INT(n),
 		gbps > 0 ? WTG_REAL((double)bytes / (gbps * 1e6)) : WTG_NA,
@@ -428,12 +429,12 @@ static void speedup_check(struct wtg_ctx *ctx, const struct sweep *sw, int v)
 	const struct variant *var = &sw->var[v];
 	if (var->base < 0 || var->base == v)
 		return;
-	double lo, hi;
-	if (wtg_rounds_ratio_ci(&sw->used[v], &sw->used[var->base], wtg_ctx_seed(ctx, (unsigned)v), &lo, &hi) < 0)
+	/* the interval the row shows: its last publication came after the last round */
+	const double lo = var->speedup_lo, hi = var->speedup_hi;
+	if (!isfinite(lo) || !isfinite(hi))
 		return;
 	const int n = var->plan.threads, ideal = n < sw->ncpu ? n : sw->ncpu;
-	if (lo > ideal)
-	{
+	if (lo > ideal) {
 		char whole[32], part[32];
 		wtg_fmt_size(whole, sizeof whole, sw->span);
 		wtg_fmt_size(part, sizeof part, sw->span / (uint64_t)n);
@@ -443,10 +444,10 @@ static void speedup_check(struct wtg_ctx *ctx, const struct sweep *sw, int v)
 			       "thread's %s does not (a larger --size measures memory), or the one-thread row "
 			       "sagged while it was measured",
 			       var->label, lo, hi, ideal, part, whole, whole);
-	}
-	else
+	} else {
 		wtg_table_check(ctx->t, "speedup", true, "%s: speedup CI [%.2f, %.2f] reaches no higher than "
 				"the ideal %d at its low end", var->label, lo, hi, ideal);
+	}
 }
 
 /* Each row's checks and raw samples, once the rounds are over. */
@@ -525,7 +526,7 @@ static void notes(struct wtg_ctx *ctx, const struct sweep *sw, const struct wtg_
 		       "finish; the total was checked against the known sum in all %llu samples (sum: the last "
 		       "one's)",
 		       sw->reps, wtg_sum_simd_name(), (double)(ctx->opt->quick ? TARGET_BYTES_QUICK : TARGET_BYTES) / 1e6,
-		       MIN_SAMPLE_MS, (unsigned long long)sw->checked);
+		       WTG_SAMPLE_MIN_MS, (unsigned long long)sw->checked);
 	wtg_table_note(ctx->t, "ideal_gbps = min(N, %d CPUs) x the one-thread median of the same placement and "
 			       "memory: threads beyond the CPUs share them, so they cannot add bandwidth",
 		       sw->ncpu);
@@ -553,6 +554,7 @@ static int plan_variants(struct sweep *sw, int maxn)
 		var->plan = plan[v];
 		var->pinned = true;
 		var->base = -1;
+		var->speedup_lo = var->speedup_hi = NAN;
 		const int n = plan[v].threads;
 		if (!(var->cpus = calloc((size_t)n, sizeof *var->cpus)))
 			return -1;
@@ -740,7 +742,7 @@ static int threads_run(struct wtg_ctx *ctx)
  * against the rows on the two-CPU reference machine (2 counts x 2 placements). */
 static void threads_plan(struct wtg_plan *p)
 {
-	/* no bytes: a row's repetitions are set by its sizing warm-up (enough to span MIN_SAMPLE_MS) */
+	/* no bytes: a row's repetitions are set by its sizing warm-up (enough to span WTG_SAMPLE_MIN_MS) */
 	static const char *const names[] = { "threads", "placement", "memory", "cpus", "nodes", "memory_nodes",
 					      "oversubscribed" };
 	struct sweep sw = { .topo = p->topo, .ncpu = p->topo->cpus_online };

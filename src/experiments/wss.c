@@ -262,7 +262,8 @@ static int wss_run(struct wtg_ctx *ctx)
 	const struct wtg_rounds_spec spec = {
 		.nvariants = st->nvar, .rounds = WTG_ROUNDS_MIN, .warmup = 1, .unit = "GB/s",
 		.sample = sample, .row = row, .arg = st, .label = label, .restart = restart,
-		.self_warming = true,	/* sample() re-reads a set within the LLC before timing it */
+		/* sample() re-reads a set within the LLC before timing it */
+		.self_warming = "every sample warms its own working set first",
 	};
 	if (rc == WTG_OK)
 		rc = wtg_rounds_run(ctx, &spec, &r);
