@@ -40,6 +40,11 @@ static void draw_ticks(const struct tui_view *v, int y, int x0, int cw, double l
 		nt = wtg_lay_lin_ticks(lo, hi, cw, ticks, 32);
 	char lab[32][32];	/* labelled so that neighbours differ ("1.10us 1.11us") */
 	wtg_lay_tick_labels(lab, ticks, nt, unit);
+	/* a time carries its unit in every label ("1.1us"); any other unit ("GB/s") is written once, at
+	 * the row's right end, and the labels stay left of it */
+	const char *once = unit && unit[0] && wtg_lay_time_scale(unit) == 0 && tui_width(unit) <= v->wd / 4 ? unit
+														: NULL;
+	int right = v->x + v->wd - (once ? tui_width(once) + 1 : 0);
 	int free_from = v->x;
 	if (zeros) {
 		tui_put(v->w, y + 1, x0, 1, ax, "0");
@@ -50,13 +55,15 @@ static void draw_ticks(const struct tui_view *v, int y, int x0, int cw, double l
 		tui_put(v->w, y, x0 + c, 1, ax, l->g->ax_xtick);
 		const char *t = lab[i];
 		int n = tui_width(t), sx = x0 + c - n / 2;
-		if (sx + n > v->x + v->wd)
-			sx = v->x + v->wd - n;
+		if (sx + n > right)
+			sx = right - n;
 		if (sx < free_from)
 			continue;
 		tui_put(v->w, y + 1, sx, n, ax, t);
 		free_from = sx + n + 1;
 	}
+	if (once && right + 1 >= free_from)
+		tui_put(v->w, y + 1, right + 1, tui_width(once), ax, once);
 }
 
 static bool span_free(const char *used, int n, int a, int b)

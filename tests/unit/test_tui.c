@@ -424,6 +424,15 @@ static int row_with(const char *prefix, const char *needle)
 }
 
 static void fill_valley_all(struct wtg_table *t) { fill_valley(t, 99); }
+/* With a series of GB/s samples: a wide view draws their histogram beside the sweep. */
+static void fill_valley_series(struct wtg_table *t)
+{
+	fill_valley(t, 99);
+	double v[15];
+	for (int i = 0; i < 15; i++)
+		v[i] = 0.011 + 0.0001 * (i % 7);
+	wtg_table_add_series(t, "16B", "GB/s", v, 15);
+}
 static void fill_valley_3(struct wtg_table *t) { fill_valley(t, 3); }
 static void fill_readcost_plain(struct wtg_table *t) { fill_readcost(t, NULL); }
 
@@ -462,6 +471,13 @@ static void test_views(void)
 	CHECK(has("✓ 1 check ok: every pass: sum 8556347123 = known sum"));
 	CHECK(has("perf counters n/a"));
 	CHECK(line_of("16B") > line_of("GB/s"));
+	/* the samples' histogram beside a wide sweep: a unit that is not a time is written once, at the
+	 * right end of its tick labels (a time's is in every label) */
+	render("valley", fill_valley_series, 30, 200, false);
+	int hl = line_of("0.0112");
+	CHECK(hl >= 0 && strstr(screen[hl], "GB/s") > strstr(screen[hl], "0.0112"));
+	CHECK(hl >= 0 && strlen(screen[hl]) >= 4 && strcmp(screen[hl] + strlen(screen[hl]) - 4, "GB/s") == 0);
+	CHECK(hl >= 0 && !strstr(screen[hl], "0.0112 GB/s"));	/* not in every label */
 	/* the axis stays put while rows arrive: the planned range shows with three rows */
 	render("valley", fill_valley_3, 13, 78, false);
 	CHECK(has("16M"));
