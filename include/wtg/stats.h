@@ -117,4 +117,29 @@ int wtg_bootstrap_ratio_ci_replicas(const double *num, const size_t *nlen, size_
 				    const size_t *dlen, size_t ndrep, double q, int resamples, double conf,
 				    uint64_t seed, double *lo, double *hi);
 
+/* The quantile p (0 < p < 1) of Student's t distribution with df >= 1 degrees of freedom: the CDF
+ * integrated from its density (Simpson's rule) and inverted by bisection, within 1e-6. NAN for p or
+ * df out of range. */
+double wtg_t_quantile(double p, int df);
+
+/* Estimates of one figure from k separate runs pooled across them: a random-effects meta-analysis,
+ * the runs as its studies. Run i gives the estimate v[i] and a conf interval [lo[i], hi[i]], whose
+ * width over 2 z (z the normal quantile of conf) is taken as its standard error. Cochran's Q (the
+ * runs' squared distances from their precision-weighted mean, in standard errors) against its k - 1
+ * degrees of freedom gives I^2 = (Q - (k - 1)) / Q, at least 0: the share of the spread between runs
+ * that the runs' own intervals do not account for; tau^2 (DerSimonian-Laird) is that between-run
+ * variance. The pooled value weights each run by 1 / (se^2 + tau^2); its interval is
+ * Hartung-Knapp's, t with k - 1 degrees of freedom times a standard error that holds the weighted
+ * spread of the runs about it (never less than the weights alone give). Every width comes from the
+ * runs' measured intervals and the measured spread between them. Runs with a non-finite value or
+ * interval, or a zero-width one, are left out (k counts the others), and runs past WTG_POOL_MAX.
+ * Returns 0, or -1 when fewer than two runs are left. */
+#define WTG_POOL_MAX 64
+struct wtg_pooled {
+	int k;			/* runs pooled */
+	double q, i2_pct, tau;	/* Cochran's Q, I^2 in %, tau = sqrt(tau^2) in the figure's unit */
+	double value, lo, hi;	/* the pooled value and its interval */
+};
+int wtg_pool_runs(const double *v, const double *lo, const double *hi, int n, double conf, struct wtg_pooled *out);
+
 #endif

@@ -592,3 +592,95 @@ int wtg_bootstrap_ratio_ci(const double *num, size_t nnum, const double *den, si
 {
 	return wtg_bootstrap_ratio_ci_replicas(num, &nnum, 1, den, &nden, 1, q, resamples, conf, seed, lo, hi);
 }
+
+/* Student's t density with df degrees of freedom, without its constant (the CDF divides it out). */
+static double t_kernel(double x, int df)
+{
+	return pow(1.0 + x * x / df, -(df + 1) / 2.0);
+}
+
+/* P(0 <= T <= x) / P(0 <= T < infinity) for x >= 0: Simpson's rule on [0, x] over the same on the
+ * substitution x = tan(theta), which maps the half line to [0, pi/2) with a smooth integrand. */
+static double t_half_cdf(double x, int df)
+{
+	const int steps = 2000;	/* even */
+	double a = atan(x), whole = 0, part = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		double end = pass ? a : M_PI / 2, h = end / steps, sum = 0;
+		for (int i = 0; i <= steps; i++) {
+			double th = i * h, c = cos(th);
+			double f = c > 0 ? t_kernel(tan(th), df) / (c * c) : 0;
+			sum += f * (i == 0 || i == steps ? 1 : i % 2 ? 4 : 2);
+		}
+		if (pass)
+			part = sum * h / 3;
+		else
+			whole = sum * h / 3;
+	}
+	return part / whole;
+}
+
+double wtg_t_quantile(double p, int df)
+{
+	if (!(p > 0 && p < 1) || df < 1)
+		return NAN;
+	if (p == 0.5)
+		return 0;
+	double target = fabs(2 * p - 1), lo = 0, hi = 1;
+	while (t_half_cdf(hi, df) < target && hi < 1e9)
+		hi *= 2;
+	while (hi - lo > 1e-7 * (1 + hi)) {
+		double mid = (lo + hi) / 2;
+		if (t_half_cdf(mid, df) < target)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	double t = (lo + hi) / 2;
+	return p < 0.5 ? -t : t;
+}
+
+int wtg_pool_runs(const double *v, const double *lo, const double *hi, int n, double conf, struct wtg_pooled *out)
+{
+	*out = (struct wtg_pooled){ .q = NAN, .i2_pct = NAN, .tau = NAN, .value = NAN, .lo = NAN, .hi = NAN };
+	double z = z_of(conf), m[WTG_POOL_MAX], var[WTG_POOL_MAX];
+	int k = 0;
+	for (int i = 0; i < n && k < WTG_POOL_MAX; i++) {
+		double se = (hi[i] - lo[i]) / (2 * z);
+		if (isfinite(v[i]) && isfinite(se) && se > 0) {
+			m[k] = v[i];
+			var[k++] = se * se;
+		}
+	}
+	out->k = k;
+	if (k < 2)
+		return -1;
+	/* the fixed-effect mean and Cochran's Q */
+	double sw = 0, sw2 = 0, swm = 0;
+	for (int i = 0; i < k; i++) {
+		sw += 1 / var[i];
+		sw2 += 1 / (var[i] * var[i]);
+		swm += m[i] / var[i];
+	}
+	double fixed = swm / sw, q = 0;
+	for (int i = 0; i < k; i++)
+		q += (m[i] - fixed) * (m[i] - fixed) / var[i];
+	double df = k - 1, tau2 = fmax(0, (q - df) / (sw - sw2 / sw));
+	/* the random-effects mean and Hartung-Knapp's interval */
+	double sws = 0, swsm = 0;
+	for (int i = 0; i < k; i++) {
+		sws += 1 / (var[i] + tau2);
+		swsm += m[i] / (var[i] + tau2);
+	}
+	double pooled = swsm / sws, spread = 0;
+	for (int i = 0; i < k; i++)
+		spread += (m[i] - pooled) * (m[i] - pooled) / (var[i] + tau2);
+	double se = sqrt(fmax(1, spread / df) / sws), t = wtg_t_quantile((1 + conf) / 2, k - 1);
+	out->q = q;
+	out->i2_pct = q > df ? 100 * (q - df) / q : 0;
+	out->tau = sqrt(tau2);
+	out->value = pooled;
+	out->lo = pooled - t * se;
+	out->hi = pooled + t * se;
+	return 0;
+}

@@ -26,6 +26,7 @@ struct fig {
 	int holds[RMAX], others[RMAX];	/* other runs' values inside this run's CI, of how many */
 	int with_ci, holding_most;	/* runs with a CI; those holding more than half of the others */
 	double min, max, median, spread_pct;
+	struct wtg_pooled pooled;	/* the runs pooled across them (k < 2: none) */
 };
 
 /* Run r's value and CI of h (a CI bootstrapped from the raw samples when the table has none). */
@@ -75,6 +76,16 @@ static void judge(struct fig *g)
 	g->max = nv ? vals[nv - 1] : NAN;
 	g->median = nv ? wtg_quantile_sorted(vals, (size_t)nv, 0.5) : NAN;
 	g->spread_pct = nv > 1 && g->median != 0 ? 100.0 * (g->max - g->min) / fabs(g->median) : NAN;
+	wtg_pool_runs(g->v, g->lo, g->hi, g->nruns, WTG_BOOTSTRAP_CONF, &g->pooled);
+}
+
+/* I^2 in words: how much of the spread between the runs their own CIs leave unexplained. */
+static const char *i2_words(double i2_pct)
+{
+	return i2_pct >= 50 ? "most of the spread between the runs lies beyond their CIs: the machine changed "
+			      "between them in a way no run's replicas saw" :
+	       i2_pct > 0   ? "the runs' CIs account for most of the spread between them" :
+			      "the runs' CIs account for the spread between them";
 }
 
 static const char *status_of(const struct fig *g)
@@ -127,9 +138,15 @@ static void member(FILE *f, const char *key, double v)
 
 static void check_line(FILE *f, const struct fig *g)
 {
-	fprintf(f, "warn    replication: %s, %s: %d of %d runs' CIs hold most of the other runs' medians "
-		   "(the runs differ by more than one run's CI says)\n",
+	fprintf(f, "warn    replication: %s, %s: %d of %d runs' CIs hold most of the other runs' medians (",
 		g->exp, g->h->figure, g->holding_most, g->with_ci);
+	if (g->pooled.k < 2)
+		fputs("the runs differ by more than one run's CI says)\n", f);
+	else
+		fprintf(f, "%s, I^2 %.0f%%; across the runs %.4g [%.4g, %.4g])\n",
+			g->pooled.i2_pct >= 50 ? "the runs differ by more than their CIs allow: a change between runs" :
+						 "their CIs together account for the spread, each run's alone does not",
+			g->pooled.i2_pct, g->pooled.value, g->pooled.lo, g->pooled.hi);
 }
 
 static void text_fig(FILE *f, const struct fig *g, const struct wtg_gate_run *runs)
@@ -153,6 +170,9 @@ static void text_fig(FILE *f, const struct fig *g, const struct wtg_gate_run *ru
 		fprintf(f, "  between runs: %.4g to %.4g, a spread of %.1f%% of their median %.4g; CIs holding "
 			   "most of the other medians: %d of %d\n",
 			g->min, g->max, g->spread_pct, g->median, g->holding_most, g->with_ci);
+	if (g->pooled.k >= 2)
+		fprintf(f, "  across the %d runs: %.4g [%.4g, %.4g] (random effects); I^2 %.0f%%: %s\n", g->pooled.k,
+			g->pooled.value, g->pooled.lo, g->pooled.hi, g->pooled.i2_pct, i2_words(g->pooled.i2_pct));
 }
 
 static int text_report(FILE *f, const struct fig *g, int nf, const struct wtg_gate_run *runs, int n)
@@ -195,6 +215,14 @@ static void json_fig(FILE *f, const struct fig *g, const struct wtg_gate_run *ru
 	member(f, "max", g->max);
 	member(f, "median", g->median);
 	member(f, "spread_pct", g->spread_pct);
+	fprintf(f, ", \"pooled\": {\"runs\": %d", g->pooled.k);
+	member(f, "value", g->pooled.value);
+	member(f, "ci_low", g->pooled.lo);
+	member(f, "ci_high", g->pooled.hi);
+	member(f, "i2_pct", g->pooled.i2_pct);
+	member(f, "tau", g->pooled.tau);
+	member(f, "q", g->pooled.q);
+	fputc('}', f);
 	fprintf(f, ", \"with_ci\": %d, \"holding_most\": %d, \"status\": \"%s\"}", g->with_ci, g->holding_most,
 		status_of(g));
 }

@@ -46,6 +46,30 @@ def clock_row(doc):
     return headline_row(doc, "clock")
 
 
+T975 = {1: 12.7062047, 2: 4.30265273, 3: 3.18244631, 4: 2.77644511}
+Z975 = 1.959963984540054
+
+
+def expected_pooled(runs):
+    """The runs (value, ci_low, ci_high) pooled as the man page says, worked here independently:
+    DerSimonian-Laird's tau^2, Hartung-Knapp's interval; (value, lo, hi, i2_pct, tau)."""
+    runs = [(v, (h - l) / (2 * Z975)) for v, l, h in runs if h > l]
+    k = len(runs)
+    w = [1 / se ** 2 for _, se in runs]
+    fixed = sum(wi * v for wi, (v, _) in zip(w, runs)) / sum(w)
+    q = sum(wi * (v - fixed) ** 2 for wi, (v, _) in zip(w, runs))
+    tau2 = max(0.0, (q - (k - 1)) / (sum(w) - sum(x * x for x in w) / sum(w)))
+    ws = [1 / (se ** 2 + tau2) for _, se in runs]
+    pooled = sum(wi * v for wi, (v, _) in zip(ws, runs)) / sum(ws)
+    spread = sum(wi * (v - pooled) ** 2 for wi, (v, _) in zip(ws, runs)) / (k - 1)
+    half = T975[k - 1] * (max(1.0, spread) / sum(ws)) ** 0.5
+    return pooled, pooled - half, pooled + half, (100 * (q - (k - 1)) / q if q > k - 1 else 0.0), tau2 ** 0.5
+
+
+def close(a, b, rel=1e-4):
+    return a is not None and abs(a - b) <= rel * max(abs(b), 1e-12)
+
+
 def expected_holds(docs):
     """Per run: how many of the other runs' medians its CI holds, from the files themselves."""
     rows = [syscall_row(d) for d in docs]
@@ -82,6 +106,16 @@ for f in figs:
     holding = sum(2 * r["holds"] > r["others"] for r in f["runs"])
     check(f["holding_most"] == holding and f["with_ci"] == 2, "holding_most counts the runs holding most")
     check(f["status"] == ("ok" if holding == 2 else "warn"), "status follows the holds: %s" % f["status"])
+    p = f["pooled"]
+    widths = [r for r in f["runs"] if r["ci_low"] is not None and r["ci_high"] > r["ci_low"]]
+    check(p["runs"] == len(widths), "the pooled figure counts the runs with a CI of some width: %r" % p)
+    if p["runs"] == 2:
+        check(p["ci_low"] <= p["value"] <= p["ci_high"] and f["min"] <= p["value"] <= f["max"]
+              and 0 <= p["i2_pct"] <= 100 and p["tau"] >= 0 and p["q"] >= 0,
+              "the pooled value lies between the runs and inside its interval; 0 <= I^2 <= 100: %r" % p)
+    else:
+        check(p["value"] is None and p["ci_low"] is None and p["i2_pct"] is None,
+              "fewer than two runs with a CI of some width: nothing pooled: %r" % p)
 check(rep["status"] == ("warn" if any(f["status"] == "warn" for f in rep["figures"]) else "ok"),
       "the document's replication status is warn exactly when a figure warns")
 
@@ -123,6 +157,11 @@ if "replication" in cmp_doc:
     f = cmp_doc["replication"]["figures"][0]
     check([r["holds"] for r in f["runs"]] == want, "json holds match the files: %r" % f["runs"])
     check(f["status"] == ("ok" if all(w == 1 for w in want) else "warn"), "the figure's status")
+    p, want_p = f["pooled"], expected_pooled([(r["value"], r["ci_low"], r["ci_high"]) for r in f["runs"]])
+    check(p["runs"] == 2 and all(close(x, y) for x, y in zip((p["value"], p["ci_low"], p["ci_high"]), want_p[:3]))
+          and abs(p["i2_pct"] - want_p[3]) < 1e-6 and close(p["tau"] + 1, want_p[4] + 1),
+          "the pooled figure, interval, I^2 and tau are the meta-analysis worked from the files: %r against %r"
+          % (p, want_p))
     if any(w == 0 for w in want):
         check(re.search(r"^warn +replication: syscall, %s: " % FIGURE, run("--load=" + FIX_A, "--load=" + FIX_B)[1],
                         re.M) is not None, "the warning names the figure")
@@ -145,6 +184,50 @@ json.dump(near, open(pn, "w"))
 status, out, err = run("--load=" + FIX_A, "--load=" + pn)
 check(re.search(r"^ok +replication: every run's CI holds most of the other runs' medians$", out, re.M) is not None,
       "identical runs: the replication check is ok")
+
+# three runs: the pooled line and I^2, worked from the files; runs that agree within their CIs say
+# so, runs far apart beyond them say the machine changed between them
+def pooled_line(out):
+    m = re.search(r"^  across the (\d+) runs: ([\d.e+-]+) \[([\d.e+-]+), ([\d.e+-]+)\] \(random effects\); "
+                  r"I\^2 (\d+)%: (.*)$", out, re.M)
+    return m and (int(m.group(1)), float(m.group(2)), float(m.group(3)), float(m.group(4)), int(m.group(5)),
+                  m.group(6))
+
+
+def shifted(doc, label, factor):
+    d = copy.deepcopy(doc)
+    d["run"]["label"] = label
+    row = syscall_row(d)
+    for key in ("median_ns", "ci_low_ns", "ci_high_ns"):
+        row[key] *= factor
+    return d
+
+
+for name, factors, far_apart in (("apart", (1.0, 1.2, 1.4), True), ("together", (1.0, 1.0005, 0.9995), False)):
+    paths = []
+    for i, fac in enumerate(factors):
+        paths.append(os.path.join(tmp, "%s-%d.json" % (name, i)))
+        json.dump(shifted(a, "%s%d" % (name, i), fac), open(paths[-1], "w"))
+    status, out, err = run(*["--load=" + p for p in paths])
+    rows = [syscall_row(shifted(a, "", fac)) for fac in factors]
+    want_p = expected_pooled([(r["median_ns"], r["ci_low_ns"], r["ci_high_ns"]) for r in rows])
+    got = pooled_line(out)
+    check(got is not None and got[0] == 3, "%s: the pooled line names the 3 runs: %r" % (name, out[-900:]))
+    if got:
+        check(all(abs(x - y) <= 5e-4 * abs(y) for x, y in zip(got[1:4], want_p[:3])) and got[4] == round(want_p[3]),
+              "%s: the pooled figure, its interval and I^2 as worked from the files: %r against %r"
+              % (name, got[:5], want_p[:4]))
+        check(got[2] <= got[1] <= got[3], "%s: the pooled interval holds the pooled figure" % name)
+        if far_apart:
+            check(got[4] >= 50 and got[5].startswith("most of the spread between the runs lies beyond their CIs"),
+                  "%s: I^2 %d%% says the machine changed between the runs: %r" % (name, got[4], got[5]))
+            check(re.search(r"^warn +replication: syscall, %s: 0 of 3 runs' CIs hold most of the other runs' medians "
+                            r"\(the runs differ by more than their CIs allow: a change between runs, I\^2 \d+%%; "
+                            r"across the runs [\d.]+ \[[\d.]+, [\d.]+\]\)$" % FIGURE, out, re.M) is not None,
+                  "%s: the warning names the figure, I^2 and the pooled interval" % name)
+        else:
+            check(got[4] == 0 and got[5] == "the runs' CIs account for the spread between them",
+                  "%s: I^2 0%%: the runs' CIs account for their spread: %r" % (name, got[4:]))
 
 # other options: a comparison, not a replication
 other = copy.deepcopy(a)

@@ -603,8 +603,101 @@ static void test_bootstrap_ratio_replicas(void)
 					      &lo, &hi) == -1);
 }
 
+
+/* Student's t quantiles against published values (scipy.stats.t.ppf, 9 digits). */
+static void test_t_quantile(void)
+{
+	CHECK_NEAR(wtg_t_quantile(0.975, 1), 12.7062047, 1e-5);
+	CHECK_NEAR(wtg_t_quantile(0.975, 2), 4.30265273, 1e-5);
+	CHECK_NEAR(wtg_t_quantile(0.975, 4), 2.77644511, 1e-5);
+	CHECK_NEAR(wtg_t_quantile(0.975, 10), 2.22813885, 1e-5);
+	CHECK_NEAR(wtg_t_quantile(0.975, 30), 2.04227246, 1e-5);
+	CHECK_NEAR(wtg_t_quantile(0.995, 3), 5.84090931, 1e-5);
+	CHECK_NEAR(wtg_t_quantile(0.025, 4), -2.77644511, 1e-5);
+	CHECK_NEAR(wtg_t_quantile(0.975, 100000), 1.95996398, 1e-4);	/* the normal's */
+	CHECK(wtg_t_quantile(0.5, 3) == 0);
+	CHECK(isnan(wtg_t_quantile(0.975, 0)) && isnan(wtg_t_quantile(1.0, 3)) && isnan(wtg_t_quantile(0, 3)));
+}
+
+/* Runs pooled across them: the numbers worked by hand, the runs that are left out, and the
+ * coverage of the pooled interval over synthetic runs whose true centre is known. */
+static void test_pool_runs(void)
+{
+	const double z = 1.959963984540054;
+	struct wtg_pooled p;
+	/* three runs 10 apart, each CI of standard error 2: Q = 200 / 4 = 50 on 2 degrees of freedom,
+	 * I^2 = 48 / 50, tau^2 = 48 / (0.75 - 0.1875 / 0.75) = 96; each weight 1 / 100, the pooled 110
+	 * with the standard error sqrt(1 / 0.03) and t(2) = 4.30265 */
+	double v[] = { 100, 110, 120 }, lo[3], hi[3];
+	for (int i = 0; i < 3; i++) {
+		lo[i] = v[i] - 2 * z;
+		hi[i] = v[i] + 2 * z;
+	}
+	CHECK(wtg_pool_runs(v, lo, hi, 3, 0.95, &p) == 0);
+	CHECK(p.k == 3);
+	CHECK_NEAR(p.q, 50, 1e-9);
+	CHECK_NEAR(p.i2_pct, 96, 1e-9);
+	CHECK_NEAR(p.tau, sqrt(96), 1e-9);
+	CHECK_NEAR(p.value, 110, 1e-9);
+	CHECK_NEAR(p.lo, 110 - 4.30265273 * sqrt(1 / 0.03), 1e-4);
+	CHECK_NEAR(p.hi, 110 + 4.30265273 * sqrt(1 / 0.03), 1e-4);
+	/* runs that agree within their CIs: Q = 0.5 below its 2 degrees of freedom, so I^2 = 0 and
+	 * tau = 0; the spread about the mean is smaller than the weights say, so the weights alone
+	 * set the standard error, sqrt(1 / 0.75) */
+	double a[] = { 100, 101, 99 };
+	for (int i = 0; i < 3; i++) {
+		lo[i] = a[i] - 2 * z;
+		hi[i] = a[i] + 2 * z;
+	}
+	CHECK(wtg_pool_runs(a, lo, hi, 3, 0.95, &p) == 0);
+	CHECK_NEAR(p.q, 0.5, 1e-9);
+	CHECK(p.i2_pct == 0 && p.tau == 0);
+	CHECK_NEAR(p.value, 100, 1e-9);
+	CHECK_NEAR(p.hi - p.value, 4.30265273 * sqrt(1 / 0.75), 1e-4);
+	CHECK_NEAR(p.value - p.lo, p.hi - p.value, 1e-9);
+	/* a run without a value, without a CI or with a zero-width one is left out */
+	double b[] = { 100, NAN, 110, 120, 130 }, blo[5], bhi[5];
+	for (int i = 0; i < 5; i++) {
+		blo[i] = b[i] - 2 * z;
+		bhi[i] = b[i] + 2 * z;
+	}
+	blo[3] = NAN;
+	blo[4] = bhi[4] = 130;
+	CHECK(wtg_pool_runs(b, blo, bhi, 5, 0.95, &p) == 0);
+	CHECK(p.k == 2);
+	CHECK_NEAR(p.value, 105, 1e-9);
+	CHECK(wtg_pool_runs(b + 2, blo + 2, bhi + 2, 3, 0.95, &p) == -1 && p.k == 1 && isnan(p.value));
+	/* 2000 sets of 5 runs, each run's centre drawn about the true 0 with a between-run sd of 1 and
+	 * its median about that centre with a standard error of 0.5 (its CI +- 1.96 x 0.5): the pooled
+	 * 95% interval holds 0 in 92-98% of the sets, a single run's CI about 62% of the time */
+	struct wtg_rng r;
+	wtg_rng_seed(&r, 11);
+	int pooled_holds = 0, run_holds = 0, pooled = 0;
+	for (int s = 0; s < 2000; s++) {
+		double m[5], l5[5], h5[5];
+		for (int i = 0; i < 5; i++) {
+			double u1 = 1 - wtg_rng_unit(&r), u2 = wtg_rng_unit(&r), u3 = 1 - wtg_rng_unit(&r),
+			       u4 = wtg_rng_unit(&r);
+			double centre = sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+			m[i] = centre + 0.5 * sqrt(-2 * log(u3)) * cos(2 * M_PI * u4);
+			l5[i] = m[i] - z * 0.5;
+			h5[i] = m[i] + z * 0.5;
+		}
+		pooled += wtg_pool_runs(m, l5, h5, 5, 0.95, &p) == 0;
+		pooled_holds += p.lo <= 0 && 0 <= p.hi;
+		run_holds += l5[0] <= 0 && 0 <= h5[0];
+	}
+	printf("# runs pooled: the pooled 95%% interval held the true centre in %d of 2000 sets of 5 runs, "
+	       "one run's CI in %d\n", pooled_holds, run_holds);
+	CHECK(pooled == 2000);
+	CHECK(pooled_holds >= 1840 && pooled_holds <= 1960);
+	CHECK(run_holds < 1400);	/* P(|N(0, 1.25)| < 0.98) = 62% */
+}
+
 int main(void)
 {
+	test_t_quantile();
+	test_pool_runs();
 	test_wilson();
 	test_sign_test();
 	test_quantiles();
