@@ -573,8 +573,9 @@ static const struct opt_desc opts[] = {
 	{ "replicate", 0, required_argument, "=N", G_SAVED,
 	  "with --run: run the experiments N times, alternating in seeded\n"
 	  "order; keep every run, and per headline figure each run's median\n"
-	  "and CI, the spread between runs and how many of the other runs'\n"
-	  "medians each CI holds (text or json)", opt_replicate },
+	  "and CI, the spread between runs, how many of the other runs'\n"
+	  "medians each CI holds, and the runs pooled (I^2: how much of the\n"
+	  "spread lies beyond their CIs) (text or json)", opt_replicate },
 	{ "label", 0, required_argument, "=TEXT", G_SAVED, "the live run's name in its report and in comparisons",
 	  opt_label },
 	{ "baseline", 0, required_argument, "=FILE", G_SAVED,
