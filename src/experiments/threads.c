@@ -33,6 +33,7 @@
 #define TARGET_BYTES 512000000ull /* bytes each sample moves, in whole repetitions */
 #define TARGET_BYTES_QUICK 128000000ull
 #define WARMUP 2		/* sizing samples per row, the second from a warm start */
+#define PARTS_SAMPLES 15	/* the follow-up of a speedup above its ideal: one thread over the parts */
 #define STACK_SIZE (256u << 10)
 #define MPOL_BIND_ 2
 #define MPOL_INTERLEAVE_ 3
@@ -44,6 +45,7 @@ struct member {
 	const unsigned char *base;
 	uint64_t off, len;
 	int reps;
+	int parts;	/* its range in this many parts, each summed reps times before the next (1: whole) */
 	int want;	/* the CPU its placement gives, -1: none */
 	int cpu;	/* the CPU to pin to, -1: none */
 	/* results, read after the join */
@@ -67,15 +69,22 @@ static void *member_main(void *arg)
 		m->cpu0 = sched_getcpu();
 		wtg_probe_begin(&p);
 		m->t0 = wtg_now_ns();
-		for (int r = 0; r < m->reps; r++) {
-			int64_t s = 0;
-			if (!wtg_crew_sum(m->crew, m->base + m->off, m->len, &s))
-				break;
-			if (r == 0)
-				m->sum = s;
-			else if (s != m->sum)
-				m->consistent = false;
-			m->reps_done++;
+		bool going = true;
+		for (int part = 0; part < m->parts && going; part++) {
+			uint64_t po, pl;
+			wtg_split_range(m->len, m->parts, part, &po, &pl);
+			int64_t first = 0;
+			for (int r = 0; r < m->reps; r++) {
+				int64_t s = 0;
+				if (!(going = wtg_crew_sum(m->crew, m->base + m->off + po, pl, &s)))
+					break;
+				if (r == 0)
+					first = s;
+				else if (s != first)
+					m->consistent = false;
+				m->reps_done++;
+			}
+			m->sum += first;
 		}
 		m->t1 = wtg_now_ns();
 		wtg_probe_end(&p, &m->res);
@@ -88,10 +97,10 @@ static void *member_main(void *arg)
 
 enum { ROW_OK = 0, ROW_CANCELLED, ROW_STARVED, ROW_FAILED };
 
-/* Start n members over span bytes of map, member i pinned to cpus[i]. Returns how many started,
- * with *err the error of the one that did not. */
+/* Start n members over span bytes of map, member i pinned to cpus[i], each summing its range in
+ * `parts` parts in turn. Returns how many started, with *err the error of the one that did not. */
 static int spawn_members(struct wtg_crew *crew, struct member *mb, int n, const unsigned char *map, uint64_t span,
-			 int reps, const int *cpus, const struct wtg_cpuset *allowed, int *err)
+			 int reps, int parts, const int *cpus, const struct wtg_cpuset *allowed, int *err)
 {
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
@@ -102,6 +111,7 @@ static int spawn_members(struct wtg_crew *crew, struct member *mb, int n, const 
 		mb[i].crew = crew;
 		mb[i].base = map;
 		mb[i].reps = reps;
+		mb[i].parts = parts;
 		mb[i].consistent = true;
 		/* a CPU outside the process's affinity is not taken: the user's taskset stands */
 		mb[i].want = cpus ? cpus[i] : -1;
@@ -118,8 +128,9 @@ static int spawn_members(struct wtg_crew *crew, struct member *mb, int n, const 
 	return created;
 }
 
-/* One sample: n members over span bytes of map. Fills *out (caller frees) on ROW_OK. */
-static int one_row(struct wtg_ctx *ctx, const unsigned char *map, uint64_t span, int n, int reps,
+/* One sample: n members over span bytes of map (each its range in `parts` parts in turn). Fills *out
+ * (caller frees) on ROW_OK. */
+static int one_row(struct wtg_ctx *ctx, const unsigned char *map, uint64_t span, int n, int reps, int parts,
 		   const int *cpus, const struct wtg_cpuset *allowed, int64_t limit_ms, struct member **out)
 {
 	struct wtg_crew crew;
@@ -134,7 +145,7 @@ static int one_row(struct wtg_ctx *ctx, const unsigned char *map, uint64_t span,
 		return ROW_FAILED;
 	}
 	int err;
-	int created = spawn_members(&crew, mb, n, map, span, reps, cpus, allowed, &err);
+	int created = spawn_members(&crew, mb, n, map, span, reps, parts, cpus, allowed, &err);
 	int outcome = ROW_OK;
 	if (created < n) {
 		wtg_table_fail(ctx->t, "cannot start thread %d of %d: %s", created + 1, n, strerror(err));
@@ -182,6 +193,11 @@ struct variant {
 	int base;			/* the variant with one thread of the same group, -1: none */
 	int reps;			/* repetitions of the span its sizing warm-up asked for */
 	double speedup_lo, speedup_hi;	/* the speedup's interval at the last publication, NAN: none */
+	/* its speedup interval lay above the ideal: one thread (pinned as the base row's) summed this
+	 * row's parts in turn and the whole span, alternately, PARTS_SAMPLES times each after the rounds:
+	 * the medians, the ratio parts / whole and its interval (parts_n 0: not measured) */
+	int parts_n;
+	double parts_gbps, parts_whole_gbps, parts_ratio, parts_lo, parts_hi;
 };
 
 /* What the samples share, and what they found. */
@@ -292,8 +308,8 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	}
 	if (sw->numa)
 		bind_for(sw, var);
-	int o = one_row(ctx, sw->numa ? sw->numa : sw->map, sw->span, n, var->reps, var->cpus, &sw->allowed, sw->limit_ms,
-			&mb);
+	int o = one_row(ctx, sw->numa ? sw->numa : sw->map, sw->span, n, var->reps, 1, var->cpus, &sw->allowed,
+			sw->limit_ms, &mb);
 	if (o == ROW_STARVED) {
 		sw->starved = v + 1;
 		return WTG_CANCELLED;
@@ -420,10 +436,87 @@ static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds
 	memcpy(vals + k, more, sizeof more);
 	return k + (int)WTG_ARRAY_LEN(more);
 }
+/* Whether row v gets the follow-up: its speedup interval lies wholly above its ideal (every row with
+ * a one-thread base when WTG_TEST_PARTS is set, for testing). */
+static bool wants_parts(const struct sweep *sw, int v)
+{
+	const struct variant *var = &sw->var[v];
+	if (var->base < 0 || var->base == v || !isfinite(var->speedup_lo))
+		return false;
+	const int n = var->plan.threads, ideal = n < sw->ncpu ? n : sw->ncpu;
+	const char *test = getenv("WTG_TEST_PARTS");
+	return var->speedup_lo > ideal || (test && test[0]);
+}
+
+/* One sample of the follow-up: one thread pinned as var's one-thread base is, over the span in
+ * `parts` parts in turn; *gbps its rate. Returns ROW_OK, or another outcome (a failed sum: ROW_FAILED,
+ * after its check). */
+static int parts_sample(struct wtg_ctx *ctx, struct sweep *sw, const struct variant *var, int parts,
+			const char *label, double *gbps)
+{
+	struct member *mb = NULL;
+	int o = one_row(ctx, sw->numa ? sw->numa : sw->map, sw->span, 1, var->reps, parts, sw->var[var->base].cpus,
+			&sw->allowed, sw->limit_ms, &mb);
+	if (o != ROW_OK)
+		return o;
+	const int64_t sum = mb[0].sum;
+	const double ms = (double)(mb[0].t1 - mb[0].t0) / 1e6;
+	sw->consistent &= mb[0].consistent && mb[0].reps_done == var->reps * parts;
+	free(mb);
+	sw->checked++;
+	if (sum != sw->known) {
+		wtg_check_sum(ctx, label, sum, sw->known);
+		return ROW_FAILED;
+	}
+	*gbps = ms > 0 ? (double)sw->span * (double)var->reps / (ms * 1e6) : 0;
+	return ROW_OK;
+}
+
+/* The follow-up of a speedup above its ideal: one thread, pinned as the row's one-thread base is,
+ * sums the row's N parts one after another, each as many times as the row's threads sum theirs (the
+ * same bytes as any sample of the rows), alternating with samples of the whole span as the base row
+ * reads it: PARTS_SAMPLES pairs once the rounds are over, each total checked against the known sum,
+ * the ratio of the two medians with its bootstrap interval. When each part fits a cache the whole
+ * span does not, the parts run faster than the whole by about as much as the speedup passes N.
+ * Returns WTG_OK (measured, or cut short by a stop: parts_n stays 0) or WTG_ERR. */
+static int parts_follow_up(struct wtg_ctx *ctx, struct sweep *sw, int v)
+{
+	struct variant *var = &sw->var[v];
+	const int n = var->plan.threads;
+	double fig[PARTS_SAMPLES], base[PARTS_SAMPLES];
+	char label[96];
+	snprintf(label, sizeof label, "%s: one thread, the parts in turn", var->label);
+	if (sw->numa)
+		bind_for(sw, &sw->var[var->base]);
+	for (int k = 0; k < PARTS_SAMPLES; k++)
+		for (int half = 0; half < 2; half++) {
+			const bool parts = (k + half) % 2 == 0;	/* parts first in even pairs, the whole first in odd */
+			if (wtg_ctx_cancelled(ctx))
+				return WTG_OK;
+			int o = parts_sample(ctx, sw, var, parts ? n : 1, label, parts ? &fig[k] : &base[k]);
+			if (o != ROW_OK)
+				return o == ROW_FAILED ? WTG_ERR : WTG_OK;
+		}
+	var->parts_gbps = wtg_quantile(fig, PARTS_SAMPLES, 0.5);
+	var->parts_whole_gbps = wtg_quantile(base, PARTS_SAMPLES, 0.5);
+	var->parts_ratio = var->parts_whole_gbps > 0 ? var->parts_gbps / var->parts_whole_gbps : NAN;
+	if (wtg_bootstrap_ratio_ci(fig, PARTS_SAMPLES, base, PARTS_SAMPLES, 0.5, WTG_BOOTSTRAP_RESAMPLES,
+				   WTG_BOOTSTRAP_CONF, wtg_ctx_seed(ctx, (unsigned)(1000 + v)), &var->parts_lo,
+				   &var->parts_hi) < 0)
+		var->parts_lo = var->parts_hi = NAN;
+	var->parts_n = n;
+	wtg_table_add_series(ctx->t, label, "GB/s", fig, PARTS_SAMPLES);
+	snprintf(label, sizeof label, "%s: one thread, the whole span", var->label);
+	wtg_table_add_series(ctx->t, label, "GB/s", base, PARTS_SAMPLES);
+	return WTG_OK;
+}
+
 /* A speedup whose whole interval lies above min(N, CPUs) is not more cores at work: N threads each
  * read span / N bytes, which may fit caches (one per core complex) the one thread's span does not
  * (a 64 MiB --quick file over two core complexes of 32 MiB each), or the one-thread baseline sagged
- * while it was measured. */
+ * while it was measured. The follow-up (parts_follow_up) tells the two apart: when one thread
+ * summing the parts in turn runs fast enough that N times its rate reaches the speedup's interval,
+ * caches explain it. */
 static void speedup_check(struct wtg_ctx *ctx, const struct sweep *sw, int v)
 {
 	const struct variant *var = &sw->var[v];
@@ -434,10 +527,29 @@ static void speedup_check(struct wtg_ctx *ctx, const struct sweep *sw, int v)
 	if (!isfinite(lo) || !isfinite(hi))
 		return;
 	const int n = var->plan.threads, ideal = n < sw->ncpu ? n : sw->ncpu;
-	if (lo > ideal) {
-		char whole[32], part[32];
-		wtg_fmt_size(whole, sizeof whole, sw->span);
-		wtg_fmt_size(part, sizeof part, sw->span / (uint64_t)n);
+	char whole[32], part[32];
+	wtg_fmt_size(whole, sizeof whole, sw->span);
+	wtg_fmt_size(part, sizeof part, sw->span / (uint64_t)n);
+	if (lo > ideal && var->parts_n && isfinite(var->parts_hi)) {
+		if (lo <= ideal * var->parts_hi)
+			wtg_table_check(ctx->t, "speedup", true,
+					"%s: speedup CI [%.2f, %.2f] lies above the ideal %d, and one thread summing the "
+					"%d parts of %s in turn ran %.2fx [%.2f, %.2f] its rate over the whole %s "
+					"(alternating, after the rounds): each "
+					"part fits a cache the whole does not, so against %d x that rate (%.2f at most) "
+					"the speedup is no more than the ideal: caches, not more cores",
+					var->label, lo, hi, ideal, n, part, var->parts_ratio, var->parts_lo,
+					var->parts_hi, whole, ideal, ideal * var->parts_hi);
+		else
+			wtg_table_warn(ctx->t, "speedup",
+				       "%s: speedup CI [%.2f, %.2f] lies above the ideal %d by more than caches "
+				       "explain: one thread summing the %d parts of %s in turn ran only %.2fx [%.2f, "
+				       "%.2f] its rate over the whole %s, alternating after the rounds (%d x that is %.2f at "
+				       "most); the one-thread row "
+				       "may have sagged while it was measured",
+				       var->label, lo, hi, ideal, n, part, var->parts_ratio, var->parts_lo, var->parts_hi,
+				       whole, ideal, ideal * var->parts_hi);
+	} else if (lo > ideal) {
 		wtg_table_warn(ctx->t, "speedup",
 			       "%s: speedup CI [%.2f, %.2f] lies above the ideal %d, which more cores cannot "
 			       "explain: each thread reads %s of the %s, which may fit caches of its own the one "
@@ -530,6 +642,22 @@ static void notes(struct wtg_ctx *ctx, const struct sweep *sw, const struct wtg_
 	wtg_table_note(ctx->t, "ideal_gbps = min(N, %d CPUs) x the one-thread median of the same placement and "
 			       "memory: threads beyond the CPUs share them, so they cannot add bandwidth",
 		       sw->ncpu);
+	for (int v = 0; v < sw->nvar; v++) {
+		const struct variant *var = &sw->var[v];
+		if (!var->parts_n)
+			continue;
+		char part[32];
+		wtg_fmt_size(part, sizeof part, sw->span / (uint64_t)var->parts_n);
+		wtg_table_note(ctx->t,
+			       "%s: its speedup's follow-up: one thread (pinned as %s) summed the %d parts of %s "
+			       "one after another, each %d times, alternating with the whole span as that row "
+			       "reads it, %d samples of each after the rounds (series '%s: one thread, the parts "
+			       "in turn' and '...: the whole span', every total the known sum): the parts %.2f "
+			       "GB/s, the whole %.2f, a ratio of %.2f [%.2f, %.2f]",
+			       var->label, sw->var[var->base].label, var->parts_n, part, var->reps, PARTS_SAMPLES,
+			       var->label, var->parts_gbps, var->parts_whole_gbps, var->parts_ratio, var->parts_lo,
+			       var->parts_hi);
+	}
 	placement_notes(ctx, sw);
 	if (sw->span < ctx->df->size)
 		wtg_table_note(ctx->t,
@@ -555,6 +683,7 @@ static int plan_variants(struct sweep *sw, int maxn)
 		var->pinned = true;
 		var->base = -1;
 		var->speedup_lo = var->speedup_hi = NAN;
+		var->parts_gbps = var->parts_whole_gbps = var->parts_ratio = var->parts_lo = var->parts_hi = NAN;
 		const int n = plan[v].threads;
 		if (!(var->cpus = calloc((size_t)n, sizeof *var->cpus)))
 			return -1;
@@ -718,6 +847,11 @@ static int threads_run(struct wtg_ctx *ctx)
 					.away = away, .first_step = 1, .nsteps = nsteps };
 	struct wtg_rounds r;
 	int rc = wtg_ctx_cancelled(ctx) ? WTG_CANCELLED : wtg_rounds_run(ctx, &spec, &r);
+	for (int v = 0; rc == WTG_OK && v < sw.nvar; v++)
+		if (wants_parts(&sw, v))
+			rc = parts_follow_up(ctx, &sw, v);
+	if (rc == WTG_ERR)
+		wtg_rounds_free(&r);
 	munmap(map, sw.span);
 	if (rc == WTG_CANCELLED && sw.starved) {
 		starved_fail(ctx, &sw);

@@ -354,22 +354,51 @@ def check_threads(e, doc, maxn, tag):
                   name + "median, min and max are the series' (the uncontended samples when 11 remain)")
     if len(types) == 1:
         check(any(x.startswith("one core type on this machine") for x in e["notes"]), tag + "a note says one core type")
-    # 15 rounds and two sizing warm-ups per row, and the warm-up windows of 3 samples of one row
+    # 15 rounds and two sizing warm-ups per row, the warm-up windows of 3 samples of one row, and 15
+    # pairs of samples in each speedup's follow-up
     windows = sum(w["windows"] for w in e.get("warmup", []))
-    total = 17 * len(rs) + 3 * windows
+    follow = follow_ups(e)
+    total = 17 * len(rs) + 3 * windows + 30 * len(follow)
     check(any("checked against the known sum in all %d samples" % total in x for x in e["notes"]),
-          tag + "the sum was checked on every sample (15 rounds and two warm-ups x %d rows, 3 x %d windows): %r"
-          % (len(rs), windows, e["notes"]))
+          tag + "the sum was checked on every sample (15 rounds and two warm-ups x %d rows, 3 x %d windows, "
+          "30 x %d follow-ups): %r" % (len(rs), windows, len(follow), e["notes"]))
     check(len([c for c in e["checks"] if c["name"] == "ci"]) == len(rs), tag + "a ci check per row")
     multi = [r for r in rs if r["threads"] > 1]
     sp = [c for c in e["checks"] if c["name"] == "speedup"]
     check(len(sp) == len(multi) and all(c["status"] in ("ok", "warn") for c in sp),
           tag + "a speedup check per row of more than one thread: %r" % sp)
-    for c in sp:	# the check's verdict follows the row's own interval and ideal
+    for c in sp:	# the check's verdict follows the row's own interval, its ideal and the follow-up
         r = next(x for x in multi if c["detail"].startswith(label(x) + ": "))
-        above = r["speedup_ci_low"] > min(r["threads"], ncpu)
-        check((c["status"] == "warn") == above, tag + "speedup check %s for %r" % (c["status"], c["detail"]))
+        ideal = min(r["threads"], ncpu)
+        above = r["speedup_ci_low"] > ideal
+        f = follow.get(label(r))
+        check(not above or f is not None, tag + "%s: a speedup above its ideal gets the follow-up" % label(r))
+        if above and f:
+            # the note gives the ratio to 2 decimals: within that rounding of the edge either verdict stands
+            edge = abs(r["speedup_ci_low"] - ideal * f["hi"]) <= ideal * 0.005
+            explained = r["speedup_ci_low"] <= ideal * f["hi"]
+            check((edge or (c["status"] == "ok") == explained) and ("%.2fx [%.2f, %.2f]" % (f["ratio"], f["lo"], f["hi"]))
+                  in c["detail"], tag + "speedup check %s: above the ideal %d, the parts ran %.2fx [%.2f, %.2f]: %r"
+                  % (c["status"], ideal, f["ratio"], f["lo"], f["hi"], c["detail"]))
+        else:
+            check((c["status"] == "warn") == above, tag + "speedup check %s for %r" % (c["status"], c["detail"]))
     return rs
+
+
+FOLLOW = re.compile(r"^(.+): its speedup's follow-up: one thread \(pinned as (.+)\) summed the (\d+) parts of .* "
+                    r"the parts ([\d.]+) GB/s, the whole ([\d.]+), a ratio of ([\d.]+) \[([\d.]+), ([\d.]+)\]$")
+
+
+def follow_ups(e):
+    """The rows whose speedup got the follow-up, from the notes: label -> its figures."""
+    out = {}
+    for x in e["notes"]:
+        m = FOLLOW.match(x)
+        if m:
+            out[m.group(1)] = {"base": m.group(2), "parts": int(m.group(3)), "parts_gbps": float(m.group(4)),
+                               "whole_gbps": float(m.group(5)), "ratio": float(m.group(6)), "lo": float(m.group(7)),
+                               "hi": float(m.group(8))}
+    return out
 
 
 status, doc, err = run_json("threads", "--file=" + path, "--threads=5")
@@ -389,12 +418,36 @@ if check(doc is not None, "threads JSON parses"):
         check(len(sums) == len(rs) and all(("= known sum %d" % known) in c["detail"] for c in sums),
               "threads: a sum check per row against the file's sum: %r" % sums)
 
-# --- threads by default: 1, 2, 4 .. the online CPUs, none oversubscribed ---------------------------
-status, doc, err = run_json("threads", "--file=" + path)
-if check(status == 0 and doc is not None, "threads default exits 0 (%s)" % err.strip()):
+# --- threads by default: 1, 2, 4 .. the online CPUs, none oversubscribed; and the follow-up on every
+# row (WTG_TEST_PARTS): one thread over the parts in turn, against the whole span ---------------------
+status, doc, err = run_json("threads", "--file=" + path, env={"WTG_TEST_PARTS": "1"})
+if check(status == 0 and doc is not None, "threads default, every follow-up, exits 0 (%s)" % err.strip()):
     e = experiment(doc, "threads")
     rs = check_threads(e, doc, doc["machine"]["cpus"], "threads default: ")
     check(all(r["oversubscribed"] == 0 for r in rs), "threads: none oversubscribed by default")
+    follow = follow_ups(e)
+    multi = [r for r in rs if r["threads"] > 1]
+    check(sorted(follow) == sorted(label(r) for r in multi), "a follow-up per row of more than one thread: %r"
+          % sorted(follow))
+    for r in multi:
+        f = follow.get(label(r))
+        if not f:
+            continue
+        name = "threads follow-up, %s: " % label(r)
+        check(f["parts"] == r["threads"] and f["base"] == "%s 1 thread" % r["group"],
+              name + "one thread pinned as its group's one-thread row, over its %d parts" % r["threads"])
+        parts = series(e, label(r) + ": one thread, the parts in turn") or []
+        whole = series(e, label(r) + ": one thread, the whole span") or []
+        check(len(parts) == 15 and len(whole) == 15 and min(parts + whole) > 0,
+              name + "15 samples of each as series: %d and %d" % (len(parts), len(whole)))
+        if len(parts) == 15 and len(whole) == 15:
+            mp, mw = q7(sorted(parts), 0.5), q7(sorted(whole), 0.5)
+            check(abs(mp - f["parts_gbps"]) < 0.006 and abs(mw - f["whole_gbps"]) < 0.006,
+                  name + "the note's medians are the series': %r" % f)
+            check(abs(f["ratio"] - mp / mw) < 0.006 and f["lo"] <= f["ratio"] <= f["hi"],
+                  name + "ratio = parts / whole, inside its interval: %r" % f)
+    check(all(c["status"] == "ok" for c in e["checks"] if c["name"] in ("sum", "repeats")),
+          "threads follow-ups: every sum check and the repeats check ok (each follow-up total was the known sum)")
 
 # --- threads where the process may run on one CPU: the others are not taken, a note says so --------
 ncpu = os.cpu_count() or 1
