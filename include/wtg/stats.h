@@ -117,9 +117,8 @@ int wtg_bootstrap_ratio_ci_replicas(const double *num, const size_t *nlen, size_
 				    const size_t *dlen, size_t ndrep, double q, int resamples, double conf,
 				    uint64_t seed, double *lo, double *hi);
 
-/* The quantile p (0 < p < 1) of Student's t distribution with df >= 1 degrees of freedom: the CDF
- * integrated from its density (Simpson's rule) and inverted by bisection, within 1e-6. NAN for p or
- * df out of range. */
+/* The quantile p (0 < p < 1) of Student's t distribution with df >= 1 degrees of freedom: its
+ * exact CDF for whole df (a finite series) inverted by bisection. NAN for p or df out of range. */
 double wtg_t_quantile(double p, int df);
 
 /* Estimates of one figure from k separate runs pooled across them: a random-effects meta-analysis,

@@ -593,31 +593,21 @@ int wtg_bootstrap_ratio_ci(const double *num, size_t nnum, const double *den, si
 	return wtg_bootstrap_ratio_ci_replicas(num, &nnum, 1, den, &nden, 1, q, resamples, conf, seed, lo, hi);
 }
 
-/* Student's t density with df degrees of freedom, without its constant (the CDF divides it out). */
-static double t_kernel(double x, int df)
+/* P(|T| < x) for Student's t with df degrees of freedom, x >= 0: the finite series for whole df
+ * (Abramowitz and Stegun 26.7.3-4), with theta = atan(x / sqrt(df)): for even df,
+ * sin(theta) (1 + 1/2 cos^2 + 1.3/(2.4) cos^4 + ... up to cos^(df-2)); for odd df,
+ * 2/pi (theta + sin(theta) (cos + 2/3 cos^3 + ... up to cos^(df-2))), 2 theta / pi at df 1. */
+static double t_abs_cdf(double x, int df)
 {
-	return pow(1.0 + x * x / df, -(df + 1) / 2.0);
-}
-
-/* P(0 <= T <= x) / P(0 <= T < infinity) for x >= 0: Simpson's rule on [0, x] over the same on the
- * substitution x = tan(theta), which maps the half line to [0, pi/2) with a smooth integrand. */
-static double t_half_cdf(double x, int df)
-{
-	const int steps = 2000;	/* even */
-	double a = atan(x), whole = 0, part = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		double end = pass ? a : M_PI / 2, h = end / steps, sum = 0;
-		for (int i = 0; i <= steps; i++) {
-			double th = i * h, c = cos(th);
-			double f = c > 0 ? t_kernel(tan(th), df) / (c * c) : 0;
-			sum += f * (i == 0 || i == steps ? 1 : i % 2 ? 4 : 2);
-		}
-		if (pass)
-			part = sum * h / 3;
-		else
-			whole = sum * h / 3;
+	const double th = atan(x / sqrt((double)df)), c = cos(th), c2 = c * c;
+	if (df == 1)
+		return 2 * th / M_PI;
+	double term = df % 2 ? c : 1, sum = term;
+	for (int k = df % 2 ? 3 : 2; k <= df - 2; k += 2) {
+		term *= c2 * (k - 1) / k;
+		sum += term;
 	}
-	return part / whole;
+	return df % 2 ? 2 / M_PI * (th + sin(th) * sum) : sin(th) * sum;
 }
 
 double wtg_t_quantile(double p, int df)
@@ -627,11 +617,11 @@ double wtg_t_quantile(double p, int df)
 	if (p == 0.5)
 		return 0;
 	double target = fabs(2 * p - 1), lo = 0, hi = 1;
-	while (t_half_cdf(hi, df) < target && hi < 1e9)
+	while (t_abs_cdf(hi, df) < target && hi < 1e9)
 		hi *= 2;
-	while (hi - lo > 1e-7 * (1 + hi)) {
+	while (hi - lo > 1e-9 * (1 + hi)) {
 		double mid = (lo + hi) / 2;
-		if (t_half_cdf(mid, df) < target)
+		if (t_abs_cdf(mid, df) < target)
 			lo = mid;
 		else
 			hi = mid;
