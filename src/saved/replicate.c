@@ -79,12 +79,13 @@ static void judge(struct fig *g)
 	wtg_pool_runs(g->v, g->lo, g->hi, g->nruns, WTG_BOOTSTRAP_CONF, &g->pooled);
 }
 
-/* I^2 in words: how much of the spread between the runs their own CIs leave unexplained. */
+/* I^2 in words (as printed, to the percent): how much of the spread between the runs their own CIs
+ * leave unexplained. */
 static const char *i2_words(double i2_pct)
 {
-	return i2_pct >= 50 ? "most of the spread between the runs lies beyond their CIs: the machine changed "
+	return i2_pct >= 49.5 ? "most of the spread between the runs lies beyond their CIs: the machine changed "
 			      "between them in a way no run's replicas saw" :
-	       i2_pct > 0   ? "the runs' CIs account for most of the spread between them" :
+	       i2_pct >= 0.5 ? "the runs' CIs account for most of the spread between them" :
 			      "the runs' CIs account for the spread between them";
 }
 
@@ -144,7 +145,7 @@ static void check_line(FILE *f, const struct fig *g)
 		fputs("the runs differ by more than one run's CI says)\n", f);
 	else
 		fprintf(f, "%s, I^2 %.0f%%; across the runs %.4g [%.4g, %.4g])\n",
-			g->pooled.i2_pct >= 50 ? "the runs differ by more than their CIs allow: a change between runs" :
+			g->pooled.i2_pct >= 49.5 ? "the runs differ by more than their CIs allow: a change between runs" :
 						 "their CIs together account for the spread, each run's alone does not",
 			g->pooled.i2_pct, g->pooled.value, g->pooled.lo, g->pooled.hi);
 }
