@@ -630,6 +630,23 @@ double wtg_t_quantile(double p, int df)
 	return p < 0.5 ? -t : t;
 }
 
+/* The mean of m[0..k) weighted by 1 / (var[i] + tau2); *sum_w the weights' sum, *dist the weighted
+ * squared distances from the mean. */
+static double weighted_mean(const double *m, const double *var, int k, double tau2, double *sum_w, double *dist)
+{
+	double sw = 0, swm = 0, d = 0;
+	for (int i = 0; i < k; i++) {
+		sw += 1 / (var[i] + tau2);
+		swm += m[i] / (var[i] + tau2);
+	}
+	const double mean = swm / sw;
+	for (int i = 0; i < k; i++)
+		d += (m[i] - mean) * (m[i] - mean) / (var[i] + tau2);
+	*sum_w = sw;
+	*dist = d;
+	return mean;
+}
+
 int wtg_pool_runs(const double *v, const double *lo, const double *hi, int n, double conf, struct wtg_pooled *out)
 {
 	*out = (struct wtg_pooled){ .q = NAN, .i2_pct = NAN, .tau = NAN, .value = NAN, .lo = NAN, .hi = NAN };
@@ -645,26 +662,15 @@ int wtg_pool_runs(const double *v, const double *lo, const double *hi, int n, do
 	out->k = k;
 	if (k < 2)
 		return -1;
-	/* the fixed-effect mean and Cochran's Q */
-	double sw = 0, sw2 = 0, swm = 0;
-	for (int i = 0; i < k; i++) {
-		sw += 1 / var[i];
-		sw2 += 1 / (var[i] * var[i]);
-		swm += m[i] / var[i];
-	}
-	double fixed = swm / sw, q = 0;
+	/* the fixed-effect mean and Cochran's Q (the squared distances from it, in variances) */
+	double sw, sw2 = 0, q;
+	weighted_mean(m, var, k, 0, &sw, &q);
 	for (int i = 0; i < k; i++)
-		q += (m[i] - fixed) * (m[i] - fixed) / var[i];
+		sw2 += 1 / (var[i] * var[i]);
 	double df = k - 1, tau2 = fmax(0, (q - df) / (sw - sw2 / sw));
 	/* the random-effects mean and Hartung-Knapp's interval */
-	double sws = 0, swsm = 0;
-	for (int i = 0; i < k; i++) {
-		sws += 1 / (var[i] + tau2);
-		swsm += m[i] / (var[i] + tau2);
-	}
-	double pooled = swsm / sws, spread = 0;
-	for (int i = 0; i < k; i++)
-		spread += (m[i] - pooled) * (m[i] - pooled) / (var[i] + tau2);
+	double sws, spread;
+	double pooled = weighted_mean(m, var, k, tau2, &sws, &spread);
 	double se = sqrt(fmax(1, spread / df) / sws), t = wtg_t_quantile((1 + conf) / 2, k - 1);
 	out->q = q;
 	out->i2_pct = q > df ? 100 * (q - df) / q : 0;

@@ -287,6 +287,35 @@ static void record_members(struct sweep *sw, struct variant *var, const struct m
 	}
 }
 
+/* What a sample's n members did: their total (checked against the known sum: on a mismatch the
+ * check fails the table and ROW_FAILED comes back), the wall from the first start to the last finish,
+ * and whether each member ran all its `done` repetitions with one sum per part (sw->consistent). */
+static int tally(struct wtg_ctx *ctx, struct sweep *sw, const struct member *mb, int n, int done,
+		 const char *label, int64_t *total, double *wall_ms)
+{
+	int64_t sum = 0, t0 = mb[0].t0, t1 = mb[0].t1;
+	for (int i = 0; i < n; i++) {
+		sum += mb[i].sum;
+		sw->consistent &= mb[i].consistent && mb[i].reps_done == done;
+		t0 = mb[i].t0 < t0 ? mb[i].t0 : t0;
+		t1 = mb[i].t1 > t1 ? mb[i].t1 : t1;
+	}
+	*total = sum;
+	*wall_ms = (double)(t1 - t0) / 1e6;
+	sw->checked++;
+	if (sum != sw->known) {
+		wtg_check_sum(ctx, label, sum, sw->known);
+		return ROW_FAILED;
+	}
+	return ROW_OK;
+}
+
+/* GB/s of a sample of var's bytes (the span, reps times) in wall_ms. */
+static double rate(const struct sweep *sw, const struct variant *var, double wall_ms)
+{
+	return wall_ms > 0 ? (double)sw->span * (double)var->reps / (wall_ms * 1e6) : 0;
+}
+
 /* One sample of variant v: its threads' total checked against the known sum, the figure GB/s of
  * the wall from the first start to the last finish. */
 static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
@@ -316,27 +345,17 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	}
 	if (o != ROW_OK)
 		return o == ROW_CANCELLED ? WTG_CANCELLED : WTG_ERR;
-	int64_t total = 0, t0 = mb[0].t0, t1 = mb[0].t1;
 	out->res = mb[0].res;
-	for (int i = 0; i < n; i++) {
-		total += mb[i].sum;
-		sw->consistent &= mb[i].consistent && mb[i].reps_done == var->reps;
-		t0 = mb[i].t0 < t0 ? mb[i].t0 : t0;
-		t1 = mb[i].t1 > t1 ? mb[i].t1 : t1;
-		if (i > 0)
-			wtg_probe_add(&out->res, &mb[i].res);
-	}
+	for (int i = 1; i < n; i++)
+		wtg_probe_add(&out->res, &mb[i].res);
+	int64_t total;
+	int summed = tally(ctx, sw, mb, n, var->reps, var->label, &total, &out->res.wall_ms);
 	record_members(sw, var, mb, round);
 	free(mb);
-	out->res.wall_ms = (double)(t1 - t0) / 1e6;
 	var->sum = total;
-	sw->checked++;
-	if (total != sw->known) {
-		wtg_check_sum(ctx, var->label, total, sw->known);
+	if (summed != ROW_OK)
 		return WTG_ERR;
-	}
-	double bytes = (double)sw->span * (double)var->reps;
-	out->figure = out->res.wall_ms > 0 ? bytes / (out->res.wall_ms * 1e6) : 0;
+	out->figure = rate(sw, var, out->res.wall_ms);
 	/* the sizing warm-up: the rounds engine's rule in whole repetitions of the span, at most 64
 	 * times as many (the timed samples ran up to 1.4x the sizing one's rate here) */
 	if (round == WTG_ROUND_WARMUP && out->res.wall_ms > 0)
@@ -459,17 +478,12 @@ static int parts_sample(struct wtg_ctx *ctx, struct sweep *sw, const struct vari
 			&sw->allowed, sw->limit_ms, &mb);
 	if (o != ROW_OK)
 		return o;
-	const int64_t sum = mb[0].sum;
-	const double ms = (double)(mb[0].t1 - mb[0].t0) / 1e6;
-	sw->consistent &= mb[0].consistent && mb[0].reps_done == var->reps * parts;
+	int64_t total;
+	double ms;
+	o = tally(ctx, sw, mb, 1, var->reps * parts, label, &total, &ms);
 	free(mb);
-	sw->checked++;
-	if (sum != sw->known) {
-		wtg_check_sum(ctx, label, sum, sw->known);
-		return ROW_FAILED;
-	}
-	*gbps = ms > 0 ? (double)sw->span * (double)var->reps / (ms * 1e6) : 0;
-	return ROW_OK;
+	*gbps = rate(sw, var, ms);
+	return o;
 }
 
 /* The follow-up of a speedup above its ideal: one thread, pinned as the row's one-thread base is,
