@@ -929,7 +929,7 @@ static int threads_verdict(const struct wtg_table *t, char *buf, size_t len)
 		}
 	}
 	return wtg_verdict_fmt(buf, len, isfinite(best) && isfinite(one),
-			       "best %.0f threads = %.1f GB/s, 1 thread = %.1f (%.1fx)", at, best, one, best / one);
+			       "best %.0f threads = %.1f GB/s, 1 thread = %.1f GB/s (%.1fx)", at, best, one, best / one);
 }
 
 /* The essay needed eight cores; with two, the pipe may never fill. */

@@ -23,7 +23,7 @@ verdict_of() {
 	zerofill) echo "a zero-fill fault = [0-9,]+ ns = [0-9]+ getpids" ;;
 	faultbase) echo "a bare (start and )?exit = [0-9]+ faults" ;;
 	wss) echo "one core sums [0-9.]+ to [0-9.]+ GB/s" ;;
-	threads) echo "best [0-9]+ threads? = [0-9.]+ GB/s, 1 thread = [0-9.]+" ;;
+	threads) echo "best [0-9]+ threads? = [0-9.]+ GB/s, 1 thread = [0-9.]+ GB/s \([0-9.]+x\)" ;;
 	roofline) echo "(cache|memory): bytes-bound below [0-9.e+-]+ ops a byte \([0-9]+ GB/s\), math-bound above" ;;
 	uncached) echo "sequential tops at [0-9.]+ GB/s \([0-9]+[KM]? reads\)" ;;
 	readcost) echo "a 1-byte file read = [0-9.]+ getpids \([0-9]+ ns\)" ;;
