@@ -273,6 +273,7 @@ struct work {
 	double calls1;		/* one-byte reads still to make */
 	double passes;		/* 64 KiB passes still to make */
 	double took1, made1;	/* the one-byte samples so far: ns and calls */
+	int warm_max;		/* warm-up windows at most (wtg_rounds_warm_max) */
 };
 
 static void work_report(struct wtg_ctx *ctx, const struct work *w)
@@ -339,7 +340,7 @@ static void passes_left(struct var_arg *a, int round, int made)
 {
 	struct work *w = a->w;
 	if (round == WTG_ROUND_WARMUP)
-		w->passes = (double)(WTG_ROUNDS_WARM_MAX * WTG_ROUNDS_WARM_WINDOW + WTG_ROUNDS_MIN) * a->passes;
+		w->passes = (double)(w->warm_max * WTG_ROUNDS_WARM_WINDOW + WTG_ROUNDS_MIN) * a->passes;
 	else if (round >= 0 && !a->timed)
 		w->passes = (double)WTG_ROUNDS_MIN * a->passes - made;
 	else if (round >= 0 || !a->timed)
@@ -472,6 +473,7 @@ static void notes(struct wtg_ctx *ctx, const struct model *m, uint64_t slice, co
 		  const int *order)
 {
 	char sz[32];
+	const int warm_max = wtg_rounds_warm_max(ctx->opt);
 	wtg_fmt_size(sz, sizeof sz, slice);
 	wtg_table_note(ctx->t,
 		       "warm-up (a rule fixed before measuring): the 64 KiB way after its first sample runs "
@@ -479,9 +481,9 @@ static void notes(struct wtg_ctx *ctx, const struct model *m, uint64_t slice, co
 		       "each other, or %d windows (here: %d, the rule %s; JSON warmup); the one-byte way takes "
 		       "only its first sample, as %d windows of its samples would read the slice %.1f times "
 		       "over one byte per read()",
-		       WTG_ROUNDS_WARM_WINDOW, WTG_WARMUP_STABLE, 100 * WTG_WARMUP_TOLERANCE, WTG_ROUNDS_WARM_MAX,
+		       WTG_ROUNDS_WARM_WINDOW, WTG_WARMUP_STABLE, 100 * WTG_WARMUP_TOLERANCE, warm_max,
 		       o[1].warm_windows, o[1].warm_met ? "met" : "not met: the maximum was reached",
-		       WTG_ROUNDS_WARM_MAX, (double)(WTG_ROUNDS_WARM_MAX * WTG_ROUNDS_WARM_WINDOW) / WTG_ROUNDS_MIN);
+		       warm_max, (double)(warm_max * WTG_ROUNDS_WARM_WINDOW) / WTG_ROUNDS_MIN);
 	wtg_table_note(ctx->t,
 		       "the first %s of the data file, summed twice, each way as rounds (unreported warm-up "
 		       "samples, one of the one-byte variant and two of the other, then %zu timed ones; the "
@@ -550,14 +552,15 @@ static void notes(struct wtg_ctx *ctx, const struct model *m, uint64_t slice, co
  * until the warm-up says how many a sample makes. Each read at the calibration's median time for its
  * size (the model where a size was left out; without a model, 300 ns a call and 0.1 ns a byte) until
  * the variant's own samples say what they cost. */
-static void plan_work(struct work *w, const struct model *m, uint64_t slice)
+static void plan_work(struct work *w, const struct model *m, uint64_t slice, int warm_max)
 {
 	double a = m->valid ? m->a : 300, b = m->valid ? m->b : 0.1;
 	memset(w, 0, sizeof *w);
 	w->ns_call1 = isnan(m->ns[0]) ? a + b : m->ns[0];
 	w->ns_pass = ceil((double)slice / BIG_BUF) * (isnan(m->ns[NSIZES - 1]) ? a + b * BIG_BUF : m->ns[NSIZES - 1]);
 	w->calls1 = (double)slice + (double)(slice / WTG_ROUNDS_MIN);
-	w->passes = 1 + WTG_ROUNDS_WARM_MAX * WTG_ROUNDS_WARM_WINDOW + WTG_ROUNDS_MIN;
+	w->warm_max = warm_max;
+	w->passes = 1 + warm_max * WTG_ROUNDS_WARM_WINDOW + WTG_ROUNDS_MIN;
 }
 
 #define VARIANT_1B "1B per read"
@@ -581,7 +584,7 @@ static int bytewise_run(struct wtg_ctx *ctx)
 		return WTG_ERR;
 	}
 	memset(buf, 0, BIG_BUF);
-	const int var_steps = wtg_rounds_steps(1, WTG_ROUNDS_MIN, 1);
+	const int var_steps = wtg_rounds_steps(ctx->opt, 1, WTG_ROUNDS_MIN, 1);
 	const int nsteps = 1 + 2 * var_steps;
 	wtg_ctx_progress(ctx, 0, nsteps, "calibration: reads of 1 B .. 64 KiB");
 	struct model m;
@@ -590,7 +593,7 @@ static int bytewise_run(struct wtg_ctx *ctx)
 	int order[2] = { 0, 1 };
 	wtg_shuffle_int(&ctx->rng, order, 2);
 	struct work w;
-	plan_work(&w, &m, slice);
+	plan_work(&w, &m, slice, wtg_rounds_warm_max(ctx->opt));
 	work_report(ctx, &w);
 	for (int i = 0; i < 2 && rc == WTG_OK; i++) {
 		struct outcome *v = &o[order[i]];

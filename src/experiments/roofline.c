@@ -486,7 +486,7 @@ static int roofline_run(struct wtg_ctx *ctx)
 {
 	struct roof rf = roof_of(ctx->opt);
 	wtg_experiment_columns(&wtg_exp_roofline, ctx->t);
-	const int nsteps = 1 + wtg_rounds_steps(NBUF * rf.nint, WTG_ROUNDS_MIN, WARMUP);
+	const int nsteps = 1 + wtg_rounds_steps(ctx->opt, NBUF * rf.nint, WTG_ROUNDS_MIN, WARMUP);
 	wtg_ctx_progress(ctx, 0, nsteps, "filling the buffers");
 	wtg_first_look(ctx);
 	int rc = make_buffers(ctx, &rf);

@@ -12,11 +12,16 @@
 #include "common.h"
 #include "wtg/warmup.h"
 
-int wtg_rounds_steps(int nvariants, int rounds, int warmup)
+int wtg_rounds_warm_max(const struct wtg_options *o)
+{
+	return o && o->quick ? WTG_ROUNDS_WARM_MAX_QUICK : WTG_ROUNDS_WARM_MAX;
+}
+
+int wtg_rounds_steps(const struct wtg_options *o, int nvariants, int rounds, int warmup)
 {
 	if (rounds < WTG_ROUNDS_MIN)
 		rounds = WTG_ROUNDS_MIN;
-	return nvariants * (rounds + (warmup > 0 ? warmup : 0)) + WTG_ROUNDS_WARM_WINDOW * WTG_ROUNDS_WARM_MAX;
+	return nvariants * (rounds + (warmup > 0 ? warmup : 0)) + WTG_ROUNDS_WARM_WINDOW * wtg_rounds_warm_max(o);
 }
 
 uint64_t wtg_rounds_sample_bytes(uint64_t bytes, double wall_ms, uint64_t unit, uint64_t cap)
@@ -67,7 +72,7 @@ static void plan_left(struct rounds_run *rr, int rounds)
 	for (int v = 0; v < sp->nvariants; v++)
 		rr->left[v] = (sp->warmup > 0 ? sp->warmup : 0) + rounds;
 	if (!sp->no_windows)
-		rr->left[pilot] += WTG_ROUNDS_WARM_WINDOW * WTG_ROUNDS_WARM_MAX;
+		rr->left[pilot] += WTG_ROUNDS_WARM_WINDOW * wtg_rounds_warm_max(rr->ctx->opt);
 }
 
 /* Sample of variant v done in ns: the work so far and the rest at each variant's cost. */
@@ -103,7 +108,7 @@ static int one_sample(struct rounds_run *rr, int v, int round, int rounds, struc
 		snprintf(name, sizeof name, "variant %d", v + 1);
 	if (round < 0 && rr->window > 0)
 		snprintf(label, sizeof label, "warm-up: %s (window %d of at most %d)", name, rr->window,
-			 WTG_ROUNDS_WARM_MAX);
+			 wtg_rounds_warm_max(rr->ctx->opt));
 	else if (round < 0)
 		snprintf(label, sizeof label, "warm-up: %s", name);
 	else
@@ -173,10 +178,11 @@ static bool watched(const struct rounds_run *rr)
 }
 
 /* The steps of the warm-up: the sizing samples and the windows' most. */
-static int warm_steps(const struct wtg_rounds_spec *sp, int nvariants)
+static int warm_steps(const struct rounds_run *rr, int nvariants)
 {
+	const struct wtg_rounds_spec *sp = rr->spec;
 	return (sp->warmup > 0 ? sp->warmup : 0) * nvariants +
-	       (sp->no_windows ? 0 : WTG_ROUNDS_WARM_WINDOW * WTG_ROUNDS_WARM_MAX);
+	       (sp->no_windows ? 0 : WTG_ROUNDS_WARM_WINDOW * wtg_rounds_warm_max(rr->ctx->opt));
 }
 
 #define MAX_RESTARTS 4	/* condition changes that start the rounds again; later ones are noted */
@@ -212,7 +218,7 @@ static bool conditions_moved(struct rounds_run *rr, struct wtg_rounds *out, stru
 		       "the conditions changed in round %d of %d: the %zu samples taken so far were dropped and "
 		       "the rounds started again, so every sample of a row shares one condition",
 		       r + 1, out->rounds, dropped);
-	rr->step = warm_steps(rr->spec, out->nvariants);
+	rr->step = warm_steps(rr, out->nvariants);
 	if (rr->spec->restart)
 		rr->spec->restart(rr->spec->arg);
 	return true;
@@ -287,7 +293,7 @@ static int replica_ended(struct rounds_run *rr, struct wtg_rounds *out, int r)
 }
 
 /* The warm-up windows (wtg/warmup.h): WTG_ROUNDS_WARM_WINDOW samples of the pilot variant each, until
- * the rule is met or WTG_ROUNDS_WARM_MAX ran; every window's median kept in out and the table. */
+ * the rule is met or out->warm_max ran; every window's median kept in out and the table. */
 static int warm_windows(struct rounds_run *rr, struct wtg_rounds *out)
 {
 	const struct wtg_rounds_spec *sp = rr->spec;
@@ -307,12 +313,12 @@ static int warm_windows(struct rounds_run *rr, struct wtg_rounds *out)
 		}
 		out->warm_median[out->warm_windows++] = wtg_quantile(fig, WTG_ROUNDS_WARM_WINDOW, 0.5);
 		so_far(rr, pilot, out->warm_median[out->warm_windows - 1], "warm-up window median");
-		state = wtg_warmup_decide(out->warm_median, (size_t)out->warm_windows, WTG_ROUNDS_WARM_MAX);
+		state = wtg_warmup_decide(out->warm_median, (size_t)out->warm_windows, (size_t)out->warm_max);
 	}
 	rr->window = 0;
-	rr->step = warm_steps(sp, out->nvariants);	/* the windows not needed are skipped */
+	rr->step = warm_steps(rr, out->nvariants);	/* the windows not needed are skipped */
 	if (rr->left)
-		rr->left[pilot] -= (WTG_ROUNDS_WARM_MAX - out->warm_windows) * WTG_ROUNDS_WARM_WINDOW;
+		rr->left[pilot] -= (out->warm_max - out->warm_windows) * WTG_ROUNDS_WARM_WINDOW;
 	out->warm_met = state == WTG_WARMUP_MET;
 	for (int v = 0; v < out->nvariants; v++)
 		out->v[v].warmup_windows = out->warm_windows;
@@ -322,7 +328,7 @@ static int warm_windows(struct rounds_run *rr, struct wtg_rounds *out)
 	else
 		snprintf(name, sizeof out->warm_row, "variant %d", pilot + 1);
 	snprintf(window, sizeof window, "%d samples of %s", WTG_ROUNDS_WARM_WINDOW, name);
-	wtg_table_add_warmup(rr->ctx->t, name, sp->unit, window, WTG_ROUNDS_WARM_MAX, out->warm_median,
+	wtg_table_add_warmup(rr->ctx->t, name, sp->unit, window, out->warm_max, out->warm_median,
 			     (size_t)out->warm_windows, out->warm_met);
 	return WTG_OK;
 }
@@ -380,6 +386,7 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 	}
 	out->nvariants = spec->nvariants;
 	out->self_warming = spec->self_warming;
+	out->warm_max = wtg_rounds_warm_max(ctx->opt);
 	out->rounds = spec->rounds < WTG_ROUNDS_MIN ? WTG_ROUNDS_MIN : spec->rounds;
 	out->v = calloc((size_t)spec->nvariants, sizeof *out->v);
 	int *order = malloc((size_t)spec->nvariants * sizeof *order);
@@ -406,7 +413,7 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 		.spec = spec,
 		.cpus = cpus > 0 ? (int)cpus : 1,
 		.nsteps = spec->nsteps ? spec->nsteps
-				       : wtg_rounds_steps(spec->nvariants, out->rounds, spec->warmup),
+				       : wtg_rounds_steps(ctx->opt, spec->nvariants, out->rounds, spec->warmup),
 	};
 	if (spec->declare_work) {
 		rr.cost = calloc((size_t)spec->nvariants, sizeof *rr.cost);

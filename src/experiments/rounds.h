@@ -15,7 +15,7 @@
  * The warm-up, fixed before measuring (wtg/warmup.h): first spec.warmup unreported samples of every
  * variant in order (they size a variant's samples), then windows of WTG_ROUNDS_WARM_WINDOW samples of
  * the pilot variant until the medians of WTG_WARMUP_STABLE consecutive windows lie within 1% of each
- * other or WTG_ROUNDS_WARM_MAX windows ran; every window's median goes to the table's warm-up log and
+ * other or WTG_ROUNDS_WARM_MAX windows ran (WTG_ROUNDS_WARM_MAX_QUICK with --quick); every window's median goes to the table's warm-up log and
  * every row's warmup_windows column says how many windows ran before its rounds.
  *
  * A sketch (kernels, one figure per sample):
@@ -57,6 +57,7 @@
 #define WTG_SAMPLE_MIN_MS 5.0	/* a timed throughput sample spans at least this (a time slice or more) */
 #define WTG_ROUNDS_WARM_WINDOW 3	/* samples of the pilot variant in a warm-up window */
 #define WTG_ROUNDS_WARM_MAX 8		/* warm-up windows at most */
+#define WTG_ROUNDS_WARM_MAX_QUICK 5	/* ... with --quick: the rule's five windows, met or not */
 /* X, X_ci_low, X_ci_high, X_min, X_max, samples, replicas, X_replica_spread_pct, contended, cpu_share,
  * sample_ms, warmup_windows */
 #define WTG_ROUNDS_NCOLS 12
@@ -148,6 +149,7 @@ struct wtg_rounds_result {
 struct wtg_rounds {
 	int nvariants, rounds;
 	int warm_windows;		/* warm-up windows run */
+	int warm_max;			/* ... at most (wtg_rounds_warm_max) */
 	bool warm_met;			/* the rule was met (else the maximum was reached) */
 	double warm_median[WTG_ROUNDS_WARM_MAX];	/* each window's median */
 	char warm_row[64];		/* the pilot variant's label */
@@ -177,12 +179,17 @@ uint64_t wtg_rounds_sample_bytes(uint64_t bytes, double wall_ms, uint64_t unit, 
  * for a CPU (a warm-up preempted on a busy machine would otherwise look long enough). */
 double wtg_rounds_warmup_ms(const struct wtg_probe_result *res);
 
-/* A plan's samples and warm-up for rows measured in rounds, warmup sizing samples per row first. */
+/* A plan's samples and warm-up for rows measured in rounds, warmup sizing samples per row first (the
+ * windows' most from p->opt). */
 void wtg_rounds_plan(struct wtg_plan *p, int warmup);
 
-/* The rounds steps a spec of nvariants, rounds and warmup takes at most, the warm-up windows' most
- * included (for callers adding own steps). */
-int wtg_rounds_steps(int nvariants, int rounds, int warmup);
+/* The warm-up windows a run of these options takes at most: WTG_ROUNDS_WARM_MAX, with --quick
+ * WTG_ROUNDS_WARM_MAX_QUICK (o NULL: the former). */
+int wtg_rounds_warm_max(const struct wtg_options *o);
+
+/* The rounds steps a spec of nvariants, rounds and warmup takes at most under options o, the warm-up
+ * windows' most included (for callers adding own steps). */
+int wtg_rounds_steps(const struct wtg_options *o, int nvariants, int rounds, int warmup);
 
 /* Write the WTG_ROUNDS_NCOLS values of r at v that match the columns WTG_ROUNDS(x, ...) declares
  * (experiment.h): median, CI low, CI high, min, max, n, ..., warmup_windows. */

@@ -169,7 +169,7 @@ void wtg_rounds_plan(struct wtg_plan *p, int warmup)
 	p->samples = WTG_ROUNDS_MIN;
 	p->warmup = warmup;
 	p->warm_window = WTG_ROUNDS_WARM_WINDOW;
-	p->warm_max = WTG_ROUNDS_WARM_MAX;
+	p->warm_max = wtg_rounds_warm_max(p->opt);
 }
 
 int wtg_rounds_values_after(struct wtg_value *v, const struct wtg_rounds_result *r)
@@ -339,7 +339,7 @@ static void warm_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmu
 		       "or %d windows: here %s after %d window%s (every window's median kept: JSON warmup; "
 		       "column warmup_windows)",
 		       warmup, warmup == 1 ? "" : "s", WTG_ROUNDS_WARM_WINDOW, r->warm_row, WTG_WARMUP_STABLE,
-		       100 * WTG_WARMUP_TOLERANCE, 100 * WTG_WARMUP_TOLERANCE, WTG_ROUNDS_WARM_MAX,
+		       100 * WTG_WARMUP_TOLERANCE, 100 * WTG_WARMUP_TOLERANCE, r->warm_max,
 		       r->warm_met ? "the rule was met" : "the maximum was reached", r->warm_windows,
 		       r->warm_windows == 1 ? "" : "s");
 }

@@ -845,7 +845,7 @@ static int threads_run(struct wtg_ctx *ctx)
 	}
 	for (int v = 0; v < sw.nvar; v++)
 		sw.var[v].reps = sw.reps;
-	const int nsteps = 1 + wtg_rounds_steps(sw.nvar, WTG_ROUNDS_MIN, WARMUP);
+	const int nsteps = 1 + wtg_rounds_steps(ctx->opt, sw.nvar, WTG_ROUNDS_MIN, WARMUP);
 	wtg_ctx_progress(ctx, 0, nsteps, "prefaulting the mapping");
 	unsigned char *map = wtg_map_prefaulted(ctx, sw.span);
 	if (!map) {

@@ -334,7 +334,8 @@ static double planned_bytes(const struct wstate *st)
 		double one = (double)(bytes + (set <= st->llc ? set : 0));
 		work += (double)(WTG_ROUNDS_MIN + 1) * one;
 		if (v == 0)
-			work += (double)(WTG_ROUNDS_WARM_WINDOW * WTG_ROUNDS_WARM_MAX) * one;
+			work += (double)(WTG_ROUNDS_WARM_WINDOW *
+					 wtg_rounds_warm_max(&(const struct wtg_options){ .quick = st->quick })) * one;
 	}
 	return work;
 }

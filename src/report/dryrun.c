@@ -71,10 +71,13 @@ static void text_plan(FILE *f, const struct wtg_plan *p)
 		p->samples == 1 ? "" : "s");
 	if (p->warmup)
 		fprintf(f, " (+%d warm-up)", p->warmup);
-	if (p->warm_window)
+	if (p->warm_window && p->warm_max > WTG_WARMUP_STABLE)
 		fprintf(f, ", warm-up windows of %d sample%s until %d lie within %.0f%% (%d to %d windows)",
 			p->warm_window, p->warm_window == 1 ? "" : "s", WTG_WARMUP_STABLE, 100 * WTG_WARMUP_TOLERANCE,
 			WTG_WARMUP_STABLE, p->warm_max);
+	else if (p->warm_window)	/* --quick: the rule's windows, whether or not they agree */
+		fprintf(f, ", %d warm-up windows of %d sample%s (the rule: their medians within %.0f%%, kept either way)",
+			p->warm_max, p->warm_window, p->warm_window == 1 ? "" : "s", 100 * WTG_WARMUP_TOLERANCE);
 	fprintf(f, "; estimated %s (%s)\n\n", est, p->how);
 }
 

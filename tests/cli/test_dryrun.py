@@ -155,6 +155,9 @@ try:
     check(quick and full and plan_of(quick, "wss")["rows"][0]["bytes"] < plan_of(full, "wss")["rows"][0]["bytes"]
           and simd(quick) == simd(full)[:-1][::2] + simd(full)[-1:],
           "--quick: fewer bytes per sample, the sizes in x4 steps: %r of %r" % (simd(quick), simd(full)))
+    wq = (plan_of(quick, "wss").get("warmup_windows") or {}) if quick else {}
+    check(wq.get("max") == 5 and wq.get("stable") == 5,
+          "--quick: the warm-up runs the rule's five windows at most: %r" % wq)
 
     # text: a table per experiment with its column names, the total at the end
     status, out, err = run("--dry-run", "--run=threads,wss", env=env)

@@ -78,7 +78,7 @@ static void test_order_and_summary(void)
 	/* a warm-up figure that never moves: the rule is met after five windows of the first variant */
 	const int W = NV + WTG_WARMUP_STABLE * WTG_ROUNDS_WARM_WINDOW;	/* warm-up samples in all */
 	CHECK(f.nlog == W + NV * WTG_ROUNDS_MIN);
-	CHECK(wtg_rounds_steps(NV, 3, 1) ==
+	CHECK(wtg_rounds_steps(NULL, NV, 3, 1) ==
 	      f.nlog + (WTG_ROUNDS_WARM_MAX - WTG_WARMUP_STABLE) * WTG_ROUNDS_WARM_WINDOW);
 	/* warm-up first, every variant once, in order (the sizing samples), then the windows of variant 0
 	 * (later warm-up samples: the sizes stay) */
@@ -317,6 +317,30 @@ static void test_warmup_rule(void)
 	CHECK(wtg_rounds_run(&ctx, &spec, &r) == WTG_OK);
 	CHECK(g.nlog == NV + NV * WTG_ROUNDS_MIN && r.warm_windows == 0 && t.nwarmups == 0);
 	CHECK(r.v[0].warmup_windows == 0);
+	wtg_rounds_free(&r);
+	wtg_table_free(&t);
+
+	/* --quick: the same windows that never settle stop at the rule's five, and the steps, the
+	 * warm-up log and the note say five */
+	const struct wtg_options quick = { .quick = true };
+	setup(&ctx, &t, &cancel, 3);
+	ctx.opt = &quick;
+	struct fake q = { .fail_at = -1, .cancel_at = -1, .wobble = 50 };
+	spec.arg = &q;
+	spec.no_windows = false;
+	CHECK(wtg_rounds_warm_max(&quick) == WTG_ROUNDS_WARM_MAX_QUICK && wtg_rounds_warm_max(NULL) == WTG_ROUNDS_WARM_MAX);
+	CHECK(WTG_ROUNDS_WARM_MAX_QUICK == WTG_WARMUP_STABLE);
+	CHECK(wtg_rounds_run(&ctx, &spec, &r) == WTG_OK);
+	CHECK(r.warm_windows == WTG_ROUNDS_WARM_MAX_QUICK && !r.warm_met && r.warm_max == WTG_ROUNDS_WARM_MAX_QUICK);
+	CHECK(q.nlog == NV + WTG_ROUNDS_WARM_MAX_QUICK * WTG_ROUNDS_WARM_WINDOW + NV * WTG_ROUNDS_MIN);
+	CHECK(wtg_rounds_steps(&quick, NV, 11, 1) == q.nlog);
+	CHECK(t.nwarmups == 1 && t.warmups[0].max == WTG_ROUNDS_WARM_MAX_QUICK &&
+	      t.warmups[0].n == WTG_ROUNDS_WARM_MAX_QUICK && !t.warmups[0].met);
+	wtg_rounds_note(&ctx, &r, 1);
+	said = false;
+	for (int i = 0; i < t.nnotes; i++)
+		said |= strstr(t.notes[i], "or 5 windows: here the maximum was reached after 5 windows") != NULL;
+	CHECK(said);
 	wtg_rounds_free(&r);
 	wtg_table_free(&t);
 }
