@@ -197,6 +197,28 @@ static int flat_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct 
 	return WTG_OK;
 }
 
+/* flat_sample's figures, the cancel set as the sample numbered `at` (warm-up ones counted) is taken;
+ * the row callback counts into calls. */
+struct cancel_after {
+	int *calls;
+	atomic_bool *cancel;
+	int at, taken;
+};
+
+static int cancelling_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
+{
+	struct cancel_after *ca = arg;
+	if (++ca->taken == ca->at)
+		atomic_store(ca->cancel, true);
+	return flat_sample(ctx, NULL, v, round, out);
+}
+
+static int cancel_row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *r, struct wtg_value *vals)
+{
+	struct cancel_after *ca = arg;
+	return fake_row(ctx, ca->calls, v, r, vals);
+}
+
 static void test_rows(void)
 {
 	struct wtg_table t;
@@ -557,13 +579,36 @@ static void test_rows_headless(void)
 					.row = fake_row, .arg = &calls };
 	struct wtg_rounds r;
 	CHECK(wtg_rounds_run(&ctx, &spec, &r) == WTG_OK);
-	CHECK(calls == 3 * (1 + WTG_ROUNDS_REPLICAS));
+	CHECK(calls == 3 * 2);	/* the first round's rows, then the last round's */
 	CHECK(t.nrows == 3);
 	for (int v = 0; v < 3; v++) {
 		CHECK_NEAR(t.rows[v].v[1].r, r.v[v].s.median, 1e-12);
 		CHECK(t.rows[v].v[6].i == WTG_ROUNDS_MIN);
 	}
 	wtg_rounds_free(&r);
+	wtg_table_free(&t);
+
+	/* cancelled in round 8 after its second sample: the rows hold every sample taken, 8 of the first
+	 * two variants in that round's order and 7 of the third, with their intervals */
+	setup(&ctx, &t, &cancel, 3);
+	ctx.opt = &o;
+	wtg_table_set_columns(&t, c, 1 + WTG_ROUNDS_NCOLS);
+	struct cancel_after ca = { .calls = &calls, .cancel = &cancel, .at = 5 * 3 + 7 * 3 + 2 };	/* the five warm-up windows first */
+	calls = 0;
+	spec.sample = cancelling_sample;
+	spec.arg = &ca;
+	spec.row = cancel_row;
+	CHECK(wtg_rounds_run(&ctx, &spec, &r) == WTG_CANCELLED);
+	CHECK(calls == 3 * 2);	/* the first round's rows, then the samples so far */
+	CHECK(t.nrows == 3);
+	int n8 = 0, n7 = 0;
+	for (int v = 0; v < 3 && t.nrows == 3; v++) {
+		n8 += t.rows[v].v[6].i == 8;
+		n7 += t.rows[v].v[6].i == 7;
+		CHECK(isfinite(t.rows[v].v[2].r) && t.rows[v].v[2].r <= t.rows[v].v[1].r &&
+		      t.rows[v].v[1].r <= t.rows[v].v[3].r);
+	}
+	CHECK(n8 == 2 && n7 == 1);
 	wtg_table_free(&t);
 }
 
