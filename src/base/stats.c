@@ -649,7 +649,8 @@ static double weighted_mean(const double *m, const double *var, int k, double ta
 
 int wtg_pool_runs(const double *v, const double *lo, const double *hi, int n, double conf, struct wtg_pooled *out)
 {
-	*out = (struct wtg_pooled){ .q = NAN, .i2_pct = NAN, .tau = NAN, .value = NAN, .lo = NAN, .hi = NAN };
+	*out = (struct wtg_pooled){ .q = NAN, .i2_pct = NAN, .tau = NAN, .value = NAN, .lo = NAN, .hi = NAN,
+				    .next_lo = NAN, .next_hi = NAN };
 	double z = z_of(conf), m[WTG_POOL_MAX], var[WTG_POOL_MAX];
 	int k = 0;
 	for (int i = 0; i < n && k < WTG_POOL_MAX; i++) {
@@ -678,5 +679,13 @@ int wtg_pool_runs(const double *v, const double *lo, const double *hi, int n, do
 	out->value = pooled;
 	out->lo = pooled - t * se;
 	out->hi = pooled + t * se;
+	if (k >= 3) {
+		double mean_var = 0;
+		for (int i = 0; i < k; i++)
+			mean_var += var[i] / k;
+		double half = wtg_t_quantile((1 + conf) / 2, k - 2) * sqrt(tau2 + se * se + mean_var);
+		out->next_lo = pooled - half;
+		out->next_hi = pooled + half;
+	}
 	return 0;
 }

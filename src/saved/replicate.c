@@ -1,6 +1,8 @@
 /* replicate.c: runs of one machine and one set of options side by side: per headline figure each
  * run's median with its 95% CI, the spread between the runs, and how many of the other runs' medians
- * each CI holds (the 'replication' check: ok when every CI holds most of them). --replicate=N makes
+ * each CI holds (the 'replication' check: ok when every CI holds most of them); the runs pooled, the
+ * interval a next run should fall in, and, with four runs or more, each run's median against the
+ * interval the other runs predict for it (the confirmation a next run gives). --replicate=N makes
  * the runs (each pass in a seeded order, each kept whole as its JSON report); several --load files
  * give the same table. */
 #include "config.h"
@@ -27,6 +29,10 @@ struct fig {
 	int with_ci, holding_most;	/* runs with a CI; those holding more than half of the others */
 	double min, max, median, spread_pct;
 	struct wtg_pooled pooled;	/* the runs pooled across them (k < 2: none) */
+	/* each run's median against the next-run interval of the other runs pooled (three of them or
+	 * more): 1 inside, 0 outside, -1 not judged; how many were judged, how many inside */
+	signed char predicted[RMAX];
+	int next_of, next_held;
 };
 
 /* Run r's value and CI of h (a CI bootstrapped from the raw samples when the table has none). */
@@ -45,6 +51,32 @@ static void read_one(struct fig *g, int r, const struct wtg_gate_run *run, int i
 	if ((!isfinite(f.lo) || !isfinite(f.hi)) && f.samples && f.nsamples > 0)
 		wtg_bootstrap_median_ci(f.samples, f.nsamples, WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, seed,
 					&g->lo[r], &g->hi[r]);
+}
+
+/* Each run as the next one: its median against the interval the other runs, pooled, give a next run
+ * (wtg_pool_runs' next_lo .. next_hi; three other runs with a CI or more). */
+static void predict_each(struct fig *g)
+{
+	g->next_of = g->next_held = 0;
+	for (int r = 0; r < g->nruns; r++) {
+		g->predicted[r] = -1;
+		if (!isfinite(g->v[r]))
+			continue;
+		double v[RMAX], lo[RMAX], hi[RMAX];
+		int k = 0;
+		for (int o = 0; o < g->nruns; o++)
+			if (o != r) {
+				v[k] = g->v[o];
+				lo[k] = g->lo[o];
+				hi[k++] = g->hi[o];
+			}
+		struct wtg_pooled p;
+		if (wtg_pool_runs(v, lo, hi, k, WTG_BOOTSTRAP_CONF, &p) < 0 || !isfinite(p.next_lo))
+			continue;
+		g->predicted[r] = g->v[r] >= p.next_lo && g->v[r] <= p.next_hi;
+		g->next_of++;
+		g->next_held += g->predicted[r];
+	}
 }
 
 /* The holds, the spread and the counts, from the values and CIs. */
@@ -77,6 +109,7 @@ static void judge(struct fig *g)
 	g->median = nv ? wtg_quantile_sorted(vals, (size_t)nv, 0.5) : NAN;
 	g->spread_pct = nv > 1 && g->median != 0 ? 100.0 * (g->max - g->min) / fabs(g->median) : NAN;
 	wtg_pool_runs(g->v, g->lo, g->hi, g->nruns, WTG_BOOTSTRAP_CONF, &g->pooled);
+	predict_each(g);
 }
 
 /* I^2 in words (as printed, to the percent): how much of the spread between the runs their own CIs
@@ -174,6 +207,13 @@ static void text_fig(FILE *f, const struct fig *g, const struct wtg_gate_run *ru
 	if (g->pooled.k >= 2)
 		fprintf(f, "  across the %d runs: %.4g [%.4g, %.4g] (random effects); I^2 %.0f%%: %s\n", g->pooled.k,
 			g->pooled.value, g->pooled.lo, g->pooled.hi, g->pooled.i2_pct, i2_words(g->pooled.i2_pct));
+	if (isfinite(g->pooled.next_lo))
+		fprintf(f, "  a next run: [%.4g, %.4g] (95%% prediction: the spread between these runs, the pooled "
+			   "figure's error and a run's own)\n",
+			g->pooled.next_lo, g->pooled.next_hi);
+	if (g->next_of)
+		fprintf(f, "  each run as the next one: %d of %d medians inside the interval the other runs give it\n",
+			g->next_held, g->next_of);
 }
 
 static int text_report(FILE *f, const struct fig *g, int nf, const struct wtg_gate_run *runs, int n)
@@ -194,6 +234,19 @@ static int text_report(FILE *f, const struct fig *g, int nf, const struct wtg_ga
 		fprintf(f, "%s replication: %s\n", judged ? "ok     " : "none   ",
 			judged ? "every run's CI holds most of the other runs' medians" :
 				 "no figure has a CI in two runs");
+	int held = 0, of = 0, cis = 0, holding = 0;
+	for (int i = 0; i < nf; i++) {
+		held += g[i].next_held;
+		of += g[i].next_of;
+		for (int r = 0; r < g[i].nruns; r++) {
+			cis += g[i].others[r];
+			holding += g[i].holds[r];
+		}
+	}
+	if (of)
+		fprintf(f, "\neach run's CI held %d of %d other runs' medians (%.0f%%); each run's median lay inside "
+			   "the interval the other runs gave a next run %d of %d times (%.0f%%)\n",
+			holding, cis, cis ? 100.0 * holding / cis : 0.0, held, of, 100.0 * held / of);
 	return warned;
 }
 
@@ -209,7 +262,8 @@ static void json_fig(FILE *f, const struct fig *g, const struct wtg_gate_run *ru
 		member(f, "value", g->v[r]);
 		member(f, "ci_low", g->lo[r]);
 		member(f, "ci_high", g->hi[r]);
-		fprintf(f, ", \"holds\": %d, \"others\": %d}", g->holds[r], g->others[r]);
+		fprintf(f, ", \"holds\": %d, \"others\": %d, \"in_next\": %s}", g->holds[r], g->others[r],
+			g->predicted[r] < 0 ? "null" : g->predicted[r] ? "true" : "false");
 	}
 	fputc(']', f);
 	member(f, "min", g->min);
@@ -223,7 +277,10 @@ static void json_fig(FILE *f, const struct fig *g, const struct wtg_gate_run *ru
 	member(f, "i2_pct", g->pooled.i2_pct);
 	member(f, "tau", g->pooled.tau);
 	member(f, "q", g->pooled.q);
+	member(f, "next_low", g->pooled.next_lo);
+	member(f, "next_high", g->pooled.next_hi);
 	fputc('}', f);
+	fprintf(f, ", \"next_held\": %d, \"next_of\": %d", g->next_held, g->next_of);
 	fprintf(f, ", \"with_ci\": %d, \"holding_most\": %d, \"status\": \"%s\"}", g->with_ci, g->holding_most,
 		status_of(g));
 }

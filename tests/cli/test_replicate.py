@@ -66,6 +66,21 @@ def expected_pooled(runs):
     return pooled, pooled - half, pooled + half, (100 * (q - (k - 1)) / q if q > k - 1 else 0.0), tau2 ** 0.5
 
 
+def expected_next(runs):
+    """Where a next run should fall, from the runs (value, ci_low, ci_high) as the man page says: the
+    pooled value +- t(k - 2) sqrt(tau^2 + the pooled value's variance + the runs' mean variance);
+    None with fewer than three runs with a CI of some width."""
+    runs = [r for r in runs if r[2] > r[1]]
+    k = len(runs)
+    if k < 3:
+        return None
+    pooled, lo, hi, _, tau = expected_pooled(runs)
+    se_pooled = (hi - pooled) / T975[k - 1]
+    mean_var = sum(((h - l) / (2 * Z975)) ** 2 for _, l, h in runs) / k
+    half = T975[k - 2] * (tau ** 2 + se_pooled ** 2 + mean_var) ** 0.5
+    return pooled - half, pooled + half
+
+
 def close(a, b, rel=1e-4):
     return a is not None and abs(a - b) <= rel * max(abs(b), 1e-12)
 
@@ -116,6 +131,8 @@ for f in figs:
     else:
         check(p["value"] is None and p["ci_low"] is None and p["i2_pct"] is None,
               "fewer than two runs with a CI of some width: nothing pooled: %r" % p)
+    check(p["next_low"] is None and p["next_high"] is None and f["next_of"] == 0 and
+          all(r["in_next"] is None for r in f["runs"]), "two runs: no next-run interval, no run judged by it")
 check(rep["status"] == ("warn" if any(f["status"] == "warn" for f in rep["figures"]) else "ok"),
       "the document's replication status is warn exactly when a figure warns")
 
@@ -228,6 +245,49 @@ for name, factors, far_apart in (("apart", (1.0, 1.2, 1.4), True), ("together", 
         else:
             check(got[4] == 0 and got[5] == "the runs' CIs account for the spread between them",
                   "%s: I^2 0%%: the runs' CIs account for their spread: %r" % (name, got[4:]))
+    m = re.search(r"^  a next run: \[([\d.e+-]+), ([\d.e+-]+)\] \(95% prediction: the spread between these runs, "
+                  r"the pooled figure's error and a run's own\)$", out, re.M)
+    want_n = expected_next([(r["median_ns"], r["ci_low_ns"], r["ci_high_ns"]) for r in rows])
+    check(m is not None and all(abs(float(x) - y) <= 5e-4 * abs(y) for x, y in zip(m.groups(), want_n)),
+          "%s: the next run's interval as worked from the files: %r against %r" % (name, m and m.groups(), want_n))
+    if m:
+        check(float(m.group(1)) < got[2] and got[3] < float(m.group(2)),
+              "%s: a next run's interval is wider than the pooled figure's" % name)
+    check(re.search(r"^  each run as the next one:", out, re.M) is None,
+          "%s: three runs: none is judged against the other two (no degrees of freedom left)" % name)
+
+# five runs, one far from the other four: each run against the interval the other four give a next run,
+# worked from the files (the far one falls outside the others', the others inside theirs)
+factors = (1.0, 1.004, 0.997, 1.002, 1.6)
+paths = []
+for i, fac in enumerate(factors):
+    paths.append(os.path.join(tmp, "five-%d.json" % i))
+    json.dump(shifted(a, "five%d" % i, fac), open(paths[-1], "w"))
+rows = [syscall_row(shifted(a, "", fac)) for fac in factors]
+runs5 = [(r["median_ns"], r["ci_low_ns"], r["ci_high_ns"]) for r in rows]
+want_in = []
+for i, r in enumerate(runs5):
+    lo_hi = expected_next(runs5[:i] + runs5[i + 1:])
+    want_in.append(lo_hi[0] <= r[0] <= lo_hi[1])
+status, out, err = run(*["--load=" + p for p in paths])
+check(re.search(r"^  each run as the next one: %d of 5 medians inside the interval the other runs give it$"
+                % sum(want_in), out, re.M) is not None,
+      "five runs: each against the other four's next-run interval, %d of 5 inside: %r" % (sum(want_in), out[-900:]))
+check(not want_in[4] and all(want_in[:4]), "the far run falls outside the others' interval, the others inside: %r"
+      % want_in)
+check(re.search(r"^each run's CI held \d+ of 20 other runs' medians \(\d+%%\); each run's median lay inside the "
+                r"interval the other runs gave a next run %d of 5 times \(%d%%\)$" % (sum(want_in),
+                round(100 * sum(want_in) / 5)), out, re.M) is not None,
+      "the summary line counts the CIs' holds and the next-run intervals' %r" % out[-400:])
+status, out, err = run(*["--load=" + p for p in paths] + ["--format=json"])
+f = json.loads(out)["replication"]["figures"][0] if status == 0 else {}
+check([r.get("in_next") for r in f.get("runs", [])] == want_in and f.get("next_held") == sum(want_in)
+      and f.get("next_of") == 5, "json: in_next per run, next_held and next_of: %r" % {k: f.get(k) for k in
+                                                                                     ("next_held", "next_of")})
+want_n = expected_next(runs5)
+p = f.get("pooled", {})
+check(p.get("next_low") is not None and close(p["next_low"], want_n[0]) and close(p["next_high"], want_n[1]),
+      "json: the pooled next_low and next_high: %r against %r" % (p, want_n))
 
 # other options: a comparison, not a replication
 other = copy.deepcopy(a)

@@ -641,6 +641,10 @@ static void test_pool_runs(void)
 	CHECK_NEAR(p.value, 110, 1e-9);
 	CHECK_NEAR(p.lo, 110 - 4.30265273 * sqrt(1 / 0.03), 1e-4);
 	CHECK_NEAR(p.hi, 110 + 4.30265273 * sqrt(1 / 0.03), 1e-4);
+	/* the next run: t(1) = 12.7062 times sqrt(tau^2 96 + the pooled variance 1 / 0.03 + the runs'
+	 * own variance 4) */
+	CHECK_NEAR(p.next_lo, 110 - 12.7062047 * sqrt(96 + 1 / 0.03 + 4), 1e-3);
+	CHECK_NEAR(p.next_hi, 110 + 12.7062047 * sqrt(96 + 1 / 0.03 + 4), 1e-3);
 	/* runs that agree within their CIs: Q = 0.5 below its 2 degrees of freedom, so I^2 = 0 and
 	 * tau = 0; the spread about the mean is smaller than the weights say, so the weights alone
 	 * set the standard error, sqrt(1 / 0.75) */
@@ -655,6 +659,8 @@ static void test_pool_runs(void)
 	CHECK_NEAR(p.value, 100, 1e-9);
 	CHECK_NEAR(p.hi - p.value, 4.30265273 * sqrt(1 / 0.75), 1e-4);
 	CHECK_NEAR(p.value - p.lo, p.hi - p.value, 1e-9);
+	CHECK_NEAR(p.next_hi - p.value, 12.7062047 * sqrt(1 / 0.75 + 4), 1e-3);
+	CHECK_NEAR(p.value - p.next_lo, p.next_hi - p.value, 1e-9);
 	/* a run without a value, without a CI or with a zero-width one is left out */
 	double b[] = { 100, NAN, 110, 120, 130 }, blo[5], bhi[5];
 	for (int i = 0; i < 5; i++) {
@@ -666,16 +672,17 @@ static void test_pool_runs(void)
 	CHECK(wtg_pool_runs(b, blo, bhi, 5, 0.95, &p) == 0);
 	CHECK(p.k == 2);
 	CHECK_NEAR(p.value, 105, 1e-9);
+	CHECK(isnan(p.next_lo) && isnan(p.next_hi));	/* two runs: no degrees of freedom left to predict */
 	CHECK(wtg_pool_runs(b + 2, blo + 2, bhi + 2, 3, 0.95, &p) == -1 && p.k == 1 && isnan(p.value));
 	/* 2000 sets of 5 runs, each run's centre drawn about the true 0 with a between-run sd of 1 and
 	 * its median about that centre with a standard error of 0.5 (its CI +- 1.96 x 0.5): the pooled
 	 * 95% interval holds 0 in 92-98% of the sets, a single run's CI about 62% of the time */
 	struct wtg_rng r;
 	wtg_rng_seed(&r, 11);
-	int pooled_holds = 0, run_holds = 0, pooled = 0;
+	int pooled_holds = 0, run_holds = 0, pooled = 0, next_holds = 0, next_run_holds = 0;
 	for (int s = 0; s < 2000; s++) {
-		double m[5], l5[5], h5[5];
-		for (int i = 0; i < 5; i++) {
+		double m[6], l5[6], h5[6];
+		for (int i = 0; i < 6; i++) {	/* the sixth: the next run */
 			double u1 = 1 - wtg_rng_unit(&r), u2 = wtg_rng_unit(&r), u3 = 1 - wtg_rng_unit(&r),
 			       u4 = wtg_rng_unit(&r);
 			double centre = sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
@@ -686,12 +693,18 @@ static void test_pool_runs(void)
 		pooled += wtg_pool_runs(m, l5, h5, 5, 0.95, &p) == 0;
 		pooled_holds += p.lo <= 0 && 0 <= p.hi;
 		run_holds += l5[0] <= 0 && 0 <= h5[0];
+		next_holds += p.next_lo <= m[5] && m[5] <= p.next_hi;
+		next_run_holds += l5[0] <= m[5] && m[5] <= h5[0];
 	}
 	printf("# runs pooled: the pooled 95%% interval held the true centre in %d of 2000 sets of 5 runs, "
 	       "one run's CI in %d\n", pooled_holds, run_holds);
+	printf("# the next run's figure: inside the 5 runs' prediction interval in %d of 2000, inside one run's "
+	       "CI in %d\n", next_holds, next_run_holds);
 	CHECK(pooled == 2000);
 	CHECK(pooled_holds >= 1840 && pooled_holds <= 1960);
 	CHECK(run_holds < 1400);	/* P(|N(0, 1.25)| < 0.98) = 62% */
+	CHECK(next_holds >= 1840 && next_holds <= 1980);
+	CHECK(next_run_holds < 1100);	/* P(|N(0, 2.5)| < 0.98) = 46% */
 }
 
 int main(void)
