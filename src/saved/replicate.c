@@ -209,8 +209,9 @@ static void text_fig(FILE *f, const struct fig *g, const struct wtg_gate_run *ru
 			g->pooled.value, g->pooled.lo, g->pooled.hi, g->pooled.i2_pct, i2_words(g->pooled.i2_pct));
 	if (isfinite(g->pooled.next_lo))
 		fprintf(f, "  a next run: [%.4g, %.4g] (95%% prediction: the spread between these runs, the pooled "
-			   "figure's error and a run's own)\n",
-			g->pooled.next_lo, g->pooled.next_hi);
+			   "figure's error and a run's own%s)\n",
+			g->pooled.next_lo, g->pooled.next_hi,
+			g->pooled.k == 3 ? "; three runs leave t one degree of freedom, 12.7: more runs narrow it" : "");
 	if (g->next_of)
 		fprintf(f, "  each run as the next one: %d of %d medians inside the interval the other runs give it\n",
 			g->next_held, g->next_of);

@@ -246,7 +246,8 @@ for name, factors, far_apart in (("apart", (1.0, 1.2, 1.4), True), ("together", 
             check(got[4] == 0 and got[5] == "the runs' CIs account for the spread between them",
                   "%s: I^2 0%%: the runs' CIs account for their spread: %r" % (name, got[4:]))
     m = re.search(r"^  a next run: \[([\d.e+-]+), ([\d.e+-]+)\] \(95% prediction: the spread between these runs, "
-                  r"the pooled figure's error and a run's own\)$", out, re.M)
+                  r"the pooled figure's error and a run's own; three runs leave t one degree of freedom, 12.7: "
+                  r"more runs narrow it\)$", out, re.M)
     want_n = expected_next([(r["median_ns"], r["ci_low_ns"], r["ci_high_ns"]) for r in rows])
     check(m is not None and all(abs(float(x) - y) <= 5e-4 * abs(y) for x, y in zip(m.groups(), want_n)),
           "%s: the next run's interval as worked from the files: %r against %r" % (name, m and m.groups(), want_n))
@@ -270,6 +271,9 @@ for i, r in enumerate(runs5):
     lo_hi = expected_next(runs5[:i] + runs5[i + 1:])
     want_in.append(lo_hi[0] <= r[0] <= lo_hi[1])
 status, out, err = run(*["--load=" + p for p in paths])
+check(re.search(r"^  a next run: \[[\d.e+-]+, [\d.e+-]+\] \(95% prediction: the spread between these runs, the pooled "
+                r"figure's error and a run's own\)$", out, re.M) is not None,
+      "five runs: the next run's interval, without the three-run caveat")
 check(re.search(r"^  each run as the next one: %d of 5 medians inside the interval the other runs give it$"
                 % sum(want_in), out, re.M) is not None,
       "five runs: each against the other four's next-run interval, %d of 5 inside: %r" % (sum(want_in), out[-900:]))
