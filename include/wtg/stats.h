@@ -132,17 +132,18 @@ double wtg_t_quantile(double p, int df);
  * spread of the runs about it (never less than the weights alone give). Every width comes from the
  * runs' measured intervals and the measured spread between them. Runs with a non-finite value or
  * interval, or a zero-width one, are left out (k counts the others), and runs past WTG_POOL_MAX.
- * With three runs or more, the interval a next run's figure should fall in (a prediction interval,
+ * With four runs or more, the interval a next run's figure should fall in (a prediction interval,
  * Higgins, Thompson and Spiegelhalter 2009): the pooled value +- t with k - 2 degrees of freedom times
  * sqrt(tau^2 + the pooled value's squared standard error + the runs' mean squared standard error), the
- * last because the next run's figure carries its own sampling error as theirs did.
+ * last because the next run's figure carries its own sampling error as theirs did (three runs would
+ * leave t one degree of freedom, 12.7: an interval too wide to say anything).
  * Returns 0, or -1 when fewer than two runs are left. */
 #define WTG_POOL_MAX 64
 struct wtg_pooled {
 	int k;			/* runs pooled */
 	double q, i2_pct, tau;	/* Cochran's Q, I^2 in %, tau = sqrt(tau^2) in the figure's unit */
 	double value, lo, hi;	/* the pooled value and its interval */
-	double next_lo, next_hi;	/* where a next run's figure should fall (k < 3: NAN) */
+	double next_lo, next_hi;	/* where a next run's figure should fall (k < 4: NAN) */
 };
 int wtg_pool_runs(const double *v, const double *lo, const double *hi, int n, double conf, struct wtg_pooled *out);
 

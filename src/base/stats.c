@@ -679,7 +679,7 @@ int wtg_pool_runs(const double *v, const double *lo, const double *hi, int n, do
 	out->value = pooled;
 	out->lo = pooled - t * se;
 	out->hi = pooled + t * se;
-	if (k >= 3) {
+	if (k >= 4) {
 		double mean_var = 0;
 		for (int i = 0; i < k; i++)
 			mean_var += var[i] / k;

@@ -1,8 +1,8 @@
 /* replicate.c: runs of one machine and one set of options side by side: per headline figure each
  * run's median with its 95% CI, the spread between the runs, and how many of the other runs' medians
  * each CI holds (the 'replication' check: ok when every CI holds most of them); the runs pooled, the
- * interval a next run should fall in, and, with four runs or more, each run's median against the
- * interval the other runs predict for it (the confirmation a next run gives). --replicate=N makes
+ * interval a next run should fall in (four runs or more), and, with five or more, each run's median
+ * against the interval the other runs predict for it (the confirmation a next run gives). --replicate=N makes
  * the runs (each pass in a seeded order, each kept whole as its JSON report); several --load files
  * give the same table. */
 #include "config.h"
@@ -29,7 +29,7 @@ struct fig {
 	int with_ci, holding_most;	/* runs with a CI; those holding more than half of the others */
 	double min, max, median, spread_pct;
 	struct wtg_pooled pooled;	/* the runs pooled across them (k < 2: none) */
-	/* each run's median against the next-run interval of the other runs pooled (three of them or
+	/* each run's median against the next-run interval of the other runs pooled (four of them or
 	 * more): 1 inside, 0 outside, -1 not judged; how many were judged, how many inside */
 	signed char predicted[RMAX];
 	int next_of, next_held;
@@ -54,7 +54,7 @@ static void read_one(struct fig *g, int r, const struct wtg_gate_run *run, int i
 }
 
 /* Each run as the next one: its median against the interval the other runs, pooled, give a next run
- * (wtg_pool_runs' next_lo .. next_hi; three other runs with a CI or more). */
+ * (wtg_pool_runs' next_lo .. next_hi; four other runs with a CI or more). */
 static void predict_each(struct fig *g)
 {
 	g->next_of = g->next_held = 0;
@@ -209,9 +209,11 @@ static void text_fig(FILE *f, const struct fig *g, const struct wtg_gate_run *ru
 			g->pooled.value, g->pooled.lo, g->pooled.hi, g->pooled.i2_pct, i2_words(g->pooled.i2_pct));
 	if (isfinite(g->pooled.next_lo))
 		fprintf(f, "  a next run: [%.4g, %.4g] (95%% prediction: the spread between these runs, the pooled "
-			   "figure's error and a run's own%s)\n",
-			g->pooled.next_lo, g->pooled.next_hi,
-			g->pooled.k == 3 ? "; three runs leave t one degree of freedom, 12.7: more runs narrow it" : "");
+			   "figure's error and a run's own)\n",
+			g->pooled.next_lo, g->pooled.next_hi);
+	else if (g->pooled.k == 3)
+		fputs("  a next run: four runs or more say where it should fall (three leave Student's t one degree of "
+		      "freedom, 12.7)\n", f);
 	if (g->next_of)
 		fprintf(f, "  each run as the next one: %d of %d medians inside the interval the other runs give it\n",
 			g->next_held, g->next_of);

@@ -69,10 +69,10 @@ def expected_pooled(runs):
 def expected_next(runs):
     """Where a next run should fall, from the runs (value, ci_low, ci_high) as the man page says: the
     pooled value +- t(k - 2) sqrt(tau^2 + the pooled value's variance + the runs' mean variance);
-    None with fewer than three runs with a CI of some width."""
+    None with fewer than four runs with a CI of some width."""
     runs = [r for r in runs if r[2] > r[1]]
     k = len(runs)
-    if k < 3:
+    if k < 4:
         return None
     pooled, lo, hi, _, tau = expected_pooled(runs)
     se_pooled = (hi - pooled) / T975[k - 1]
@@ -245,17 +245,10 @@ for name, factors, far_apart in (("apart", (1.0, 1.2, 1.4), True), ("together", 
         else:
             check(got[4] == 0 and got[5] == "the runs' CIs account for the spread between them",
                   "%s: I^2 0%%: the runs' CIs account for their spread: %r" % (name, got[4:]))
-    m = re.search(r"^  a next run: \[([\d.e+-]+), ([\d.e+-]+)\] \(95% prediction: the spread between these runs, "
-                  r"the pooled figure's error and a run's own; three runs leave t one degree of freedom, 12.7: "
-                  r"more runs narrow it\)$", out, re.M)
-    want_n = expected_next([(r["median_ns"], r["ci_low_ns"], r["ci_high_ns"]) for r in rows])
-    check(m is not None and all(abs(float(x) - y) <= 5e-4 * abs(y) for x, y in zip(m.groups(), want_n)),
-          "%s: the next run's interval as worked from the files: %r against %r" % (name, m and m.groups(), want_n))
-    if m:
-        check(float(m.group(1)) < got[2] and got[3] < float(m.group(2)),
-              "%s: a next run's interval is wider than the pooled figure's" % name)
-    check(re.search(r"^  each run as the next one:", out, re.M) is None,
-          "%s: three runs: none is judged against the other two (no degrees of freedom left)" % name)
+    check(re.search(r"^  a next run: four runs or more say where it should fall \(three leave Student's t one "
+                    r"degree of freedom, 12.7\)$", out, re.M) is not None and
+          re.search(r"^  each run as the next one:", out, re.M) is None,
+          "%s: three runs: no next-run interval (t would have one degree of freedom), none judged" % name)
 
 # five runs, one far from the other four: each run against the interval the other four give a next run,
 # worked from the files (the far one falls outside the others', the others inside theirs)
@@ -271,9 +264,14 @@ for i, r in enumerate(runs5):
     lo_hi = expected_next(runs5[:i] + runs5[i + 1:])
     want_in.append(lo_hi[0] <= r[0] <= lo_hi[1])
 status, out, err = run(*["--load=" + p for p in paths])
-check(re.search(r"^  a next run: \[[\d.e+-]+, [\d.e+-]+\] \(95% prediction: the spread between these runs, the pooled "
-                r"figure's error and a run's own\)$", out, re.M) is not None,
-      "five runs: the next run's interval, without the three-run caveat")
+m = re.search(r"^  a next run: \[([\d.e+-]+), ([\d.e+-]+)\] \(95% prediction: the spread between these runs, the "
+              r"pooled figure's error and a run's own\)$", out, re.M)
+want_n = expected_next(runs5)
+pl = pooled_line(out)
+check(m is not None and all(abs(float(x) - y) <= 5e-4 * abs(y) for x, y in zip(m.groups(), want_n)),
+      "five runs: the next run's interval as worked from the files: %r against %r" % (m and m.groups(), want_n))
+check(m is not None and pl is not None and float(m.group(1)) < pl[2] and pl[3] < float(m.group(2)),
+      "five runs: a next run's interval is wider than the pooled figure's")
 check(re.search(r"^  each run as the next one: %d of 5 medians inside the interval the other runs give it$"
                 % sum(want_in), out, re.M) is not None,
       "five runs: each against the other four's next-run interval, %d of 5 inside: %r" % (sum(want_in), out[-900:]))

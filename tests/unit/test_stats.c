@@ -641,10 +641,26 @@ static void test_pool_runs(void)
 	CHECK_NEAR(p.value, 110, 1e-9);
 	CHECK_NEAR(p.lo, 110 - 4.30265273 * sqrt(1 / 0.03), 1e-4);
 	CHECK_NEAR(p.hi, 110 + 4.30265273 * sqrt(1 / 0.03), 1e-4);
-	/* the next run: t(1) = 12.7062 times sqrt(tau^2 96 + the pooled variance 1 / 0.03 + the runs'
-	 * own variance 4) */
-	CHECK_NEAR(p.next_lo, 110 - 12.7062047 * sqrt(96 + 1 / 0.03 + 4), 1e-3);
-	CHECK_NEAR(p.next_hi, 110 + 12.7062047 * sqrt(96 + 1 / 0.03 + 4), 1e-3);
+	CHECK(isnan(p.next_lo) && isnan(p.next_hi));	/* three runs: t(1) = 12.7 would say nothing */
+	/* four runs 10 apart, each of standard error 2: Q = 500 / 4 = 125 on 3 degrees of freedom,
+	 * tau^2 = 122 / (1 - 0.25) = 162.67; each weight 1 / (4 + tau^2), their spread about 115 one
+	 * standard error each, so the pooled variance is (4 + tau^2) / 4; a next run: t(2) = 4.30265 times
+	 * sqrt(tau^2 + the pooled variance + the runs' own variance 4) */
+	double v4[] = { 100, 110, 120, 130 }, lo4[4], hi4[4];
+	for (int i = 0; i < 4; i++) {
+		lo4[i] = v4[i] - 2 * z;
+		hi4[i] = v4[i] + 2 * z;
+	}
+	CHECK(wtg_pool_runs(v4, lo4, hi4, 4, 0.95, &p) == 0);
+	const double tau2 = 122 / 0.75;
+	CHECK_NEAR(p.tau, sqrt(tau2), 1e-9);
+	CHECK_NEAR(p.value, 115, 1e-9);
+	CHECK_NEAR(p.next_lo, 115 - 4.30265273 * sqrt(tau2 + (4 + tau2) / 4 + 4), 1e-4);
+	CHECK_NEAR(p.next_hi, 115 + 4.30265273 * sqrt(tau2 + (4 + tau2) / 4 + 4), 1e-4);
+	for (int i = 0; i < 3; i++) {	/* the three runs again, for the cases below */
+		lo[i] = v[i] - 2 * z;
+		hi[i] = v[i] + 2 * z;
+	}
 	/* runs that agree within their CIs: Q = 0.5 below its 2 degrees of freedom, so I^2 = 0 and
 	 * tau = 0; the spread about the mean is smaller than the weights say, so the weights alone
 	 * set the standard error, sqrt(1 / 0.75) */
@@ -659,8 +675,7 @@ static void test_pool_runs(void)
 	CHECK_NEAR(p.value, 100, 1e-9);
 	CHECK_NEAR(p.hi - p.value, 4.30265273 * sqrt(1 / 0.75), 1e-4);
 	CHECK_NEAR(p.value - p.lo, p.hi - p.value, 1e-9);
-	CHECK_NEAR(p.next_hi - p.value, 12.7062047 * sqrt(1 / 0.75 + 4), 1e-3);
-	CHECK_NEAR(p.value - p.next_lo, p.next_hi - p.value, 1e-9);
+	CHECK(isnan(p.next_lo));
 	/* a run without a value, without a CI or with a zero-width one is left out */
 	double b[] = { 100, NAN, 110, 120, 130 }, blo[5], bhi[5];
 	for (int i = 0; i < 5; i++) {
@@ -672,7 +687,7 @@ static void test_pool_runs(void)
 	CHECK(wtg_pool_runs(b, blo, bhi, 5, 0.95, &p) == 0);
 	CHECK(p.k == 2);
 	CHECK_NEAR(p.value, 105, 1e-9);
-	CHECK(isnan(p.next_lo) && isnan(p.next_hi));	/* two runs: no degrees of freedom left to predict */
+	CHECK(isnan(p.next_lo) && isnan(p.next_hi));	/* two runs: nothing to predict from */
 	CHECK(wtg_pool_runs(b + 2, blo + 2, bhi + 2, 3, 0.95, &p) == -1 && p.k == 1 && isnan(p.value));
 	/* 2000 sets of 5 runs, each run's centre drawn about the true 0 with a between-run sd of 1 and
 	 * its median about that centre with a standard error of 0.5 (its CI +- 1.96 x 0.5): the pooled
