@@ -355,7 +355,7 @@ static void sample_work(struct wtg_ctx *ctx, struct var_arg *a, int round, const
 {
 	struct work *w = a->w;
 	double ns = p->res.wall_ms * 1e6;
-	bool planned = round != WTG_ROUND_REWARM || !a->timed;
+	bool planned = round != WTG_ROUND_RETURN;
 	w->done += ns;
 	if (a->o->bufsize == 1) {
 		w->took1 += ns;

@@ -242,13 +242,13 @@ static void keep(struct rounds_run *rr, struct wtg_rounds_result *res, const str
 }
 
 /* The unreported warm-up samples: spec->warmup of each variant at the start; one of each again
- * after the others' turn (the caches refilled: the first warm-up's extra samples only sized the
- * samples, which stay as they were). */
+ * after the others' turn (round WTG_ROUND_RETURN: the caches refilled; the first warm-up's extra
+ * samples only sized the samples, which stay as they were). */
 static int warm_up(struct rounds_run *rr, struct wtg_rounds *out, int round)
 {
 	const struct wtg_rounds_spec *sp = rr->spec;
 	struct wtg_rounds_sample smp;
-	const int passes = round == WTG_ROUND_REWARM ? 1 : sp->warmup;
+	const int passes = round == WTG_ROUND_WARMUP ? sp->warmup : 1;
 	for (int w = 0; w < passes; w++)
 		for (int v = 0; v < sp->nvariants; v++) {
 			int rc = one_sample(rr, v, round, out->rounds, &smp);
@@ -287,7 +287,7 @@ static int replica_ended(struct rounds_run *rr, struct wtg_rounds *out, int r)
 		return WTG_OK;
 	int step = rr->step;
 	rr->unplanned = true;
-	int rc = warm_up(rr, out, WTG_ROUND_REWARM);
+	int rc = warm_up(rr, out, WTG_ROUND_RETURN);
 	rr->unplanned = false;
 	rr->step = step;
 	return rc;
@@ -388,6 +388,7 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 	}
 	out->nvariants = spec->nvariants;
 	out->self_warming = spec->self_warming;
+	out->return_pass = spec->return_pass;
 	out->warm_max = wtg_rounds_warm_max(ctx->opt);
 	out->rounds = spec->rounds < WTG_ROUNDS_MIN ? WTG_ROUNDS_MIN : spec->rounds;
 	out->v = calloc((size_t)spec->nvariants, sizeof *out->v);

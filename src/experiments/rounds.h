@@ -88,6 +88,10 @@ struct wtg_rounds_spec {
 	 * the LLC; a larger one comes from memory anyway), in words for the note; then an interleaved
 	 * run does not warm up again after the others' turn. NULL: it does. */
 	const char *self_warming;
+	/* Optional: the warm-up after the others' turns is lighter than a sample (the sample function is
+	 * called with WTG_ROUND_RETURN and makes one pass where a sample makes several), in words for the
+	 * note ("one untimed pass of every row"). NULL: a whole sample of every variant. */
+	const char *return_pass;
 	wtg_rounds_fn sample;
 	void *arg;		/* passed to sample and label */
 	/* Progress label of variant v ("scalar 24K"); NULL: "variant N". */
@@ -116,11 +120,13 @@ struct wtg_rounds_spec {
 };
 
 /* The round a sample callback is given for an unreported warm-up sample: WTG_ROUND_WARMUP for the
- * warm-up before the rounds (the one that sizes the timed samples), WTG_ROUND_REWARM for a later one
- * (a warm-up window, or the warm-up an interleaved run repeats after other experiments measured: the
- * sizes stay as they were); the timed rounds are 0 and up. */
+ * warm-up before the rounds (the one that sizes the timed samples), WTG_ROUND_REWARM for a warm-up
+ * window, WTG_ROUND_RETURN for the warm-up an interleaved run repeats after other experiments
+ * measured (the sizes stay as they were in both; a spec with return_pass makes it one pass); the
+ * timed rounds are 0 and up. */
 #define WTG_ROUND_WARMUP (-1)
 #define WTG_ROUND_REWARM (-2)
+#define WTG_ROUND_RETURN (-3)
 
 /* One variant's outcome. */
 struct wtg_rounds_result {
@@ -158,6 +164,7 @@ struct wtg_rounds {
 	 * replica began, in seconds since the run's first experiment did */
 	int interleaved;
 	const char *self_warming;	/* the spec's: why no warm-up again after the others' turns */
+	const char *return_pass;	/* the spec's: the lighter warm-up after them, in words */
 	double replica_start_s[WTG_ROUNDS_REPLICAS];
 };
 

@@ -383,6 +383,8 @@ void wtg_rounds_note(struct wtg_ctx *ctx, const struct wtg_rounds *r, int warmup
 	char again[256];
 	if (r->self_warming)
 		snprintf(again, sizeof again, "its next round at once (no warm-up again: %s)", r->self_warming);
+	else if (r->return_pass)
+		snprintf(again, sizeof again, "a warm-up again, %s", r->return_pass);
 	else
 		wtg_strlcpy(again, warmup > 1 ? "one warm-up sample of every variant again" : "the warm-up again",
 			    sizeof again);

@@ -310,14 +310,15 @@ static int tally(struct wtg_ctx *ctx, struct sweep *sw, const struct member *mb,
 	return ROW_OK;
 }
 
-/* GB/s of a sample of var's bytes (the span, reps times) in wall_ms. */
-static double rate(const struct sweep *sw, const struct variant *var, double wall_ms)
+/* GB/s of a sample of the span, reps times, in wall_ms. */
+static double rate(const struct sweep *sw, int reps, double wall_ms)
 {
-	return wall_ms > 0 ? (double)sw->span * (double)var->reps / (wall_ms * 1e6) : 0;
+	return wall_ms > 0 ? (double)sw->span * (double)reps / (wall_ms * 1e6) : 0;
 }
 
 /* One sample of variant v: its threads' total checked against the known sum, the figure GB/s of
- * the wall from the first start to the last finish. */
+ * the wall from the first start to the last finish; the warm-up after the others' turns, one
+ * repetition. */
 static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
 {
 	struct sweep *sw = arg;
@@ -337,7 +338,8 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	}
 	if (sw->numa)
 		bind_for(sw, var);
-	int o = one_row(ctx, sw->numa ? sw->numa : sw->map, sw->span, n, var->reps, 1, var->cpus, &sw->allowed,
+	const int reps = round == WTG_ROUND_RETURN ? 1 : var->reps;
+	int o = one_row(ctx, sw->numa ? sw->numa : sw->map, sw->span, n, reps, 1, var->cpus, &sw->allowed,
 			sw->limit_ms, &mb);
 	if (o == ROW_STARVED) {
 		sw->starved = v + 1;
@@ -349,13 +351,13 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	for (int i = 1; i < n; i++)
 		wtg_probe_add(&out->res, &mb[i].res);
 	int64_t total;
-	int summed = tally(ctx, sw, mb, n, var->reps, var->label, &total, &out->res.wall_ms);
+	int summed = tally(ctx, sw, mb, n, reps, var->label, &total, &out->res.wall_ms);
 	record_members(sw, var, mb, round);
 	free(mb);
 	var->sum = total;
 	if (summed != ROW_OK)
 		return WTG_ERR;
-	out->figure = rate(sw, var, out->res.wall_ms);
+	out->figure = rate(sw, reps, out->res.wall_ms);
 	/* the sizing warm-up: the rounds engine's rule in whole repetitions of the span, at most 64
 	 * times as many (the timed samples ran up to 1.4x the sizing one's rate here) */
 	if (round == WTG_ROUND_WARMUP && out->res.wall_ms > 0)
@@ -482,7 +484,7 @@ static int parts_sample(struct wtg_ctx *ctx, struct sweep *sw, const struct vari
 	double ms;
 	o = tally(ctx, sw, mb, 1, var->reps * parts, label, &total, &ms);
 	free(mb);
-	*gbps = rate(sw, var, ms);
+	*gbps = rate(sw, var->reps, ms);
 	return o;
 }
 
@@ -858,7 +860,8 @@ static int threads_run(struct wtg_ctx *ctx)
 	 * rounds here (two-thread rows then spanned 4.5 ms); the second sizes from a warm start */
 	struct wtg_rounds_spec spec = { .nvariants = sw.nvar, .rounds = WTG_ROUNDS_MIN, .warmup = WARMUP, .unit = "GB/s",
 					.sample = sample, .row = row_of, .arg = &sw, .label = label_of,
-					.away = away, .first_step = 1, .nsteps = nsteps };
+					.away = away, .first_step = 1, .nsteps = nsteps,
+					.return_pass = "each row's threads over their ranges once, untimed" };
 	struct wtg_rounds r;
 	int rc = wtg_ctx_cancelled(ctx) ? WTG_CANCELLED : wtg_rounds_run(ctx, &spec, &r);
 	for (int v = 0; rc == WTG_OK && v < sw.nvar; v++)

@@ -228,7 +228,7 @@ static int uc_pass_read(struct uc *u, size_t len, uint64_t off, bool random, int
 
 /* Sequential pass over the first `bytes` bytes with reads of bufsize, its sum checked against the
  * known prefix sum (silently when right). WTG_OK, WTG_CANCELLED or WTG_ERR. */
-static int uc_sequential(struct uc *u, int v, struct wtg_probe_result *pr)
+static int uc_sequential(struct uc *u, int v, int passes, struct wtg_probe_result *pr)
 {
 	struct wtg_ctx *ctx = u->ctx;
 	size_t bufsize = u->seq_buf[v];
@@ -242,7 +242,7 @@ static int uc_sequential(struct uc *u, int v, struct wtg_probe_result *pr)
 	wtg_probe_begin(&pb);
 	/* every pass starts cold (uc_before_pass) and its sum is checked; the figure counts the time
 	 * inside the read calls alone, so what lies between the passes stays out of it */
-	for (int k = 0; k < u->seq_passes[v] && rc == WTG_OK; k++) {
+	for (int k = 0; k < passes && rc == WTG_OK; k++) {
 		uc_before_pass(u);
 		int64_t sum = 0;
 		for (uint64_t off = 0; off < bytes && rc == WTG_OK;) {
@@ -361,8 +361,10 @@ static int uc_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wt
 	uint64_t bytes;
 	int rc;
 	if (v < u->nseq) {
-		bytes = u->seq_bytes[v] * (uint64_t)u->seq_passes[v];
-		rc = uc_sequential(u, v, &out->res);
+		/* the warm-up after the others' turns: one pass */
+		const int passes = round == WTG_ROUND_RETURN ? 1 : u->seq_passes[v];
+		bytes = u->seq_bytes[v] * (uint64_t)passes;
+		rc = uc_sequential(u, v, passes, &out->res);
 		if (rc == WTG_OK && round == WTG_ROUND_WARMUP)
 			rc = uc_size_passes(u, v, &out->res);
 	} else {
@@ -794,7 +796,7 @@ static int uncached_run(struct wtg_ctx *ctx)
 		.nvariants = u.nseq + 1, .rounds = WTG_ROUNDS_MIN, .warmup = 1,
 		.pilot = u.nseq - 1, .unit = "GB/s",	/* windows of the largest sequential reads */
 		.sample = uc_sample, .row = uc_rowvals, .arg = &u, .label = uc_label, .restart = uc_restart,
-		.declare_work = true,
+		.declare_work = true, .return_pass = "one untimed pass of every sequential row and a round's random reads",
 	};
 	uc_place(&u, usable);
 	u.have_irq = uc_irqs(u.irq0);

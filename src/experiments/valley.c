@@ -58,14 +58,15 @@ static void label(const void *arg, int v, char *buf, size_t len)
 }
 
 /* One sample: passes[v] passes of want bytes from offset 0, each pass's calls and sum checked (the
- * sum every time, silently when right); a short warm-up sets how many passes the timed samples make. */
+ * sum every time, silently when right); a short warm-up sets how many passes the timed samples make,
+ * and the warm-up after the others' turns makes one. */
 static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
 {
 	struct vstate *st = arg;
 	struct wtg_read_pass *p = &st->last[v];
 	char what[48];
 	label(arg, v, what, sizeof what);
-	const int passes = st->passes[v] > 0 ? st->passes[v] : 1;
+	const int passes = st->passes[v] > 0 && round != WTG_ROUND_RETURN ? st->passes[v] : 1;
 	int rc = wtg_read_passes(ctx, st->buf, st->sizes[v], st->want[v], passes, what, p);
 	if (rc != WTG_OK)
 		return rc;
@@ -212,6 +213,7 @@ static int valley_run(struct wtg_ctx *ctx)
 	const struct wtg_rounds_spec spec = {
 		.nvariants = st.nsizes, .rounds = WTG_ROUNDS_MIN, .warmup = WARMUP, .unit = "GB/s",
 		.sample = sample, .row = row, .arg = &st, .label = label, .declare_work = true,
+		.return_pass = "one untimed pass of every buffer size",
 	};
 	if (rc == WTG_OK)
 		rc = wtg_rounds_run(ctx, &spec, &r);
