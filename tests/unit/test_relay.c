@@ -134,7 +134,7 @@ static void test_cancel(void)
 
 /* The rounds engine inside an interleaved run: 15 rounds in 5 replicas of 3; after rounds 3, 6, 9, 12 it
  * passes the baton and, because the other runner measured, samples the warm-up again (round
- * WTG_ROUND_REWARM) before the next replica. */
+ * WTG_ROUND_RETURN, never a window's WTG_ROUND_REWARM) before the next replica. */
 struct fake {
 	int log_round[MAXLOG], nlog;
 };
@@ -163,8 +163,9 @@ static void *other_runner(void *arg)
 
 /* The engine with `warmup` unreported samples at the start: after each of the others' turns it
  * samples the warm-up once again (the samples' sizes were set at the start), unless the spec's
- * samples warm themselves (self_warming: no warm-up again). */
-static void rounds_pass(int warmup, bool self_warming)
+ * samples warm themselves (self_warming: no warm-up again); the note says which, in the spec's words
+ * when it makes that warm-up one pass (return_pass). */
+static void rounds_pass(int warmup, bool self_warming, const char *return_pass)
 {
 	struct wtg_table t;
 	wtg_table_init(&t, NULL);
@@ -181,7 +182,7 @@ static void rounds_pass(int warmup, bool self_warming)
 	/* no warm-up windows: the relay's passes and warm-ups again are what is logged */
 	struct wtg_rounds_spec spec = { .nvariants = 1, .rounds = 15, .warmup = warmup, .no_windows = true,
 					.self_warming = self_warming ? "its samples warm themselves" : NULL,
-					.sample = fake_sample, .arg = &f };
+					.return_pass = return_pass, .sample = fake_sample, .arg = &f };
 	struct wtg_rounds out;
 	CHECK(wtg_rounds_run(&ctx, &spec, &out) == WTG_OK);
 	wtg_relay_finish(&r, 0);
@@ -192,7 +193,7 @@ static void rounds_pass(int warmup, bool self_warming)
 		want[n++] = WTG_ROUND_WARMUP;
 	for (int i = 0; i < 15; i++) {
 		if (i > 0 && i % 3 == 0 && !self_warming)
-			want[n++] = WTG_ROUND_REWARM;
+			want[n++] = WTG_ROUND_RETURN;
 		want[n++] = i;
 	}
 	CHECK(f.nlog == n);
@@ -201,6 +202,17 @@ static void rounds_pass(int warmup, bool self_warming)
 	CHECK(out.v[0].n == 15);	/* re-warm samples are not kept */
 	for (int j = 1; j < WTG_ROUNDS_REPLICAS; j++)
 		CHECK(out.replica_start_s[j] >= out.replica_start_s[j - 1]);
+	wtg_rounds_note(&ctx, &out, warmup);
+	char want_note[160];
+	snprintf(want_note, sizeof want_note, "after 4 of the replicas, each time followed by %s%s, so the replicas",
+		 self_warming ? "its next round at once (no warm-up again: its samples warm themselves)"
+		 : return_pass ? "a warm-up again, " : warmup > 1 ? "one warm-up sample of every variant again"
+							     : "the warm-up again",
+		 return_pass && !self_warming ? return_pass : "");
+	bool said = false;
+	for (int i = 0; i < t.nnotes; i++)
+		said |= strstr(t.notes[i], want_note) != NULL;
+	CHECK(said);
 	wtg_rounds_free(&out);
 	wtg_relay_destroy(&r);
 	wtg_table_free(&t);
@@ -208,9 +220,10 @@ static void rounds_pass(int warmup, bool self_warming)
 
 static void test_rounds_pass(void)
 {
-	rounds_pass(1, false);
-	rounds_pass(2, false);	/* two at the start, one after each turn */
-	rounds_pass(1, true);	/* none after a turn */
+	rounds_pass(1, false, NULL);
+	rounds_pass(2, false, NULL);	/* two at the start, one after each turn */
+	rounds_pass(1, true, NULL);	/* none after a turn */
+	rounds_pass(2, false, "one untimed pass of every row");	/* the sample function makes it one pass */
 }
 
 int main(void)

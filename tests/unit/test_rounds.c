@@ -10,7 +10,6 @@
 
 #include "../../src/experiments/common.h"
 #include "unit.h"
-#include "wtg/relay.h"
 #include "wtg/warmup.h"
 
 #define NV 4
@@ -368,63 +367,6 @@ static void test_warmup_rule(void)
 	wtg_table_free(&t);
 }
 
-/* The other runner of an interleaved run: it takes every turn and hands the baton straight back. */
-static void *other_runner(void *arg)
-{
-	struct wtg_relay *relay = arg;
-	wtg_relay_wait(relay, 1);
-	while (wtg_relay_pass(relay, 1))
-		;
-	wtg_relay_finish(relay, 1);
-	return NULL;
-}
-
-/* An interleaved run: after each of the first four replicas the other runner measures, then every
- * variant's warm-up again comes as WTG_ROUND_RETURN (never a window's WTG_ROUND_REWARM), one each,
- * and the note says what it was. */
-static void test_interleaved_return(void)
-{
-	struct wtg_table t;
-	struct wtg_ctx ctx;
-	atomic_bool cancel;
-	setup(&ctx, &t, &cancel, 21);
-	struct wtg_relay relay;
-	CHECK(wtg_relay_init(&relay, 2, &cancel, NULL, NULL) == 0);
-	ctx.relay = &relay;
-	ctx.relay_slot = 0;
-	pthread_t th;
-	CHECK(pthread_create(&th, NULL, other_runner, &relay) == 0);
-	wtg_relay_wait(&relay, 0);
-	struct fake f = { .fail_at = -1, .cancel_at = -1 };
-	struct wtg_rounds_spec spec = { .nvariants = NV, .rounds = WTG_ROUNDS_MIN, .warmup = 1, .sample = fake_sample,
-					.arg = &f, .label = fake_label, .return_pass = "one untimed pass of every row" };
-	struct wtg_rounds r;
-	CHECK(wtg_rounds_run(&ctx, &spec, &r) == WTG_OK);
-	wtg_relay_finish(&relay, 0);
-	pthread_join(th, NULL);
-	CHECK(r.interleaved == WTG_ROUNDS_REPLICAS - 1);
-	int returns = 0, late_windows = 0, timed = 0, after = 0;
-	for (int i = 0; i < f.nlog; i++) {
-		timed += f.log_round[i] >= 0;
-		returns += f.log_round[i] == WTG_ROUND_RETURN;
-		late_windows += timed > 0 && f.log_round[i] == WTG_ROUND_REWARM;
-		/* each return warm-up follows a replica's last round: 3, 6, 9 or 12 rounds of NV samples */
-		if (f.log_round[i] == WTG_ROUND_RETURN && timed % (NV * WTG_ROUNDS_PER_REPLICA) == 0)
-			after++;
-	}
-	CHECK(returns == NV * (WTG_ROUNDS_REPLICAS - 1) && after == returns);
-	CHECK(late_windows == 0 && timed == NV * WTG_ROUNDS_MIN);
-	wtg_rounds_note(&ctx, &r, 1);
-	bool said = false;
-	for (int i = 0; i < t.nnotes; i++)
-		said |= strstr(t.notes[i], "after 4 of the replicas, each time followed by a warm-up again, one untimed "
-					   "pass of every row, so the replicas began") != NULL;
-	CHECK(said);
-	wtg_rounds_free(&r);
-	wtg_table_free(&t);
-	wtg_relay_destroy(&relay);
-}
-
 static void test_error_and_cancel(void)
 {
 	struct wtg_table t;
@@ -678,7 +620,6 @@ int main(void)
 	test_rows_headless();
 	test_same_seed_same_order();
 	test_warmup_rule();
-	test_interleaved_return();
 	test_error_and_cancel();
 	test_contended();
 	test_busy_verdict();
