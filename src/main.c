@@ -347,9 +347,11 @@ static int write_outputs(struct wtg_session *s, const struct saved_src *sv, cons
 	return status;
 }
 
-/* The saved runs of --baseline (first) and --load, read before anything measures. */
+/* The saved runs of --baseline (first) and --load, read before anything measures: a file each, or
+ * a --replicate document's runs. */
+#define MAX_SAVED (WTG_MAX_LOADS + WTG_MAX_REPLICATES)
 static struct {
-	struct wtg_loaded l[WTG_MAX_LOADS + 1];
+	struct wtg_loaded l[MAX_SAVED];
 	int n;
 } saved;
 
@@ -371,15 +373,23 @@ static int load_saved(const struct wtg_options *o)
 		files[n++] = o->loads[i];
 	for (int i = 0; i < n; i++) {
 		char err[1024];
-		if (wtg_load_file(files[i], &saved.l[saved.n], err, sizeof err) < 0) {
+		int got = 0;
+		if (wtg_load_file_runs(files[i], &saved.l[saved.n], MAX_SAVED - saved.n, &got, err, sizeof err) < 0) {
 			wtg_error("%s", err);
 			free_saved();
 			return 2;
 		}
-		if (saved.l[saved.n].skipped[0])
-			wtg_error("warning: %s: experiments this wtg does not know, left out: %s", files[i],
-				  saved.l[saved.n].skipped);
-		saved.n++;
+		for (int k = 0; k < got; k++)
+			if (saved.l[saved.n + k].skipped[0])
+				wtg_error("warning: %s: experiments this wtg does not know, left out: %s",
+					  saved.l[saved.n + k].meta.path, saved.l[saved.n + k].skipped);
+		saved.n += got;
+		if (got > 1 && i == 0 && o->baseline) {
+			wtg_error("--baseline=%s: a --replicate document of %d runs; the gate takes one run as its "
+				  "baseline (--load it to see its runs side by side)", files[i], got);
+			free_saved();
+			return 2;
+		}
 	}
 	return 0;
 }
@@ -492,7 +502,7 @@ static int run_load(const struct wtg_options *o)
 		struct saved_src sv = { &m, tables };
 		return write_outputs(NULL, &sv, &conv, 0, false);
 	}
-	struct wtg_gate_run runs[WTG_MAX_LOADS + 1];
+	struct wtg_gate_run runs[MAX_SAVED];
 	for (int i = 0; i < saved.n; i++)
 		gate_run_of(&runs[i], &saved.l[i].meta, saved.l[i].tables, saved.l[i].present);
 	return compare_out(o, runs, saved.n);
@@ -633,7 +643,7 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 	/* then the live run beside the saved ones (the baseline first) */
 	struct wtg_run_meta live;
 	wtg_run_meta_live(&live, s);
-	struct wtg_gate_run runs[WTG_MAX_LOADS + 2];
+	struct wtg_gate_run runs[MAX_SAVED + 1];
 	int n = 0;
 	for (int i = 0; i < saved.n; i++)
 		gate_run_of(&runs[n++], &saved.l[i].meta, saved.l[i].tables, saved.l[i].present);
@@ -687,6 +697,13 @@ int main(int argc, char **argv)
 
 	if ((o.nloads || o.baseline) && (rc = load_saved(&o)) != 0)
 		return rc;
+	if (load_dash && saved.n > WTG_MAX_LOADS) {
+		wtg_error("the dashboard lays at most %d saved runs over each view; these files hold %d (a --replicate "
+			  "document counts each of its runs): give --format or -o for the comparison",
+			  WTG_MAX_LOADS, saved.n);
+		free_saved();
+		return 2;
+	}
 	if ((o.mode == WTG_MODE_RUN || (o.mode == WTG_MODE_LOAD && !load_dash)) && (rc = check_files(&o)) != 0) {
 		free_saved();
 		return rc;

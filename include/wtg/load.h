@@ -111,6 +111,12 @@ int wtg_load_buffer_whole(const char *buf, size_t len, const char *name, struct 
 			  size_t errlen);
 void wtg_loaded_free(struct wtg_loaded *l);
 
+/* Read path as wtg_load_file does, or, when it is the document --replicate writes ({"tool": "wtg",
+ * "replicates": N, "runs": [N whole reports], ...}), each of its runs in turn into ls[0 .. N) (each
+ * named "FILE, run K" in messages, labelled "run K", or "LABEL K" when it was saved with a label, as
+ * the replication table named it). *n says how many; more than max is an error. On any problem returns -1 with one line in err and nothing left to free. */
+int wtg_load_file_runs(const char *path, struct wtg_loaded *ls, int max, int *n, char *err, size_t errlen);
+
 /* "runs/quiet.json" -> "quiet". */
 void wtg_load_label_from_path(const char *path, char *buf, size_t len);
 

@@ -238,3 +238,93 @@ int wtg_load_file(const char *path, struct wtg_loaded *l, char *err, size_t errl
 	free(buf);
 	return rc;
 }
+
+/* The runs of a --replicate document in buf, each a whole report serialized again and read as one
+ * (its own arena, as a file of it would be): 0, -1 with err, or 1 when buf is not such a document. */
+static int load_replicated(const char *buf, size_t len, const char *path, struct wtg_loaded *ls, int max, int *n,
+			   char *err, size_t errlen)
+{
+	struct arena *mine = NULL;
+	json_error_t je;
+	json_set_alloc_funcs(sv_arena_malloc, sv_arena_free);
+	sv_arena_head = &mine;
+	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	sv_arena_head = NULL;
+	json_t *runs = root ? json_object_get(root, "runs") : NULL, *reps = root ? json_object_get(root, "replicates") : NULL;
+	int rc = 1;
+	if (!json_is_array(runs) || !json_is_integer(reps) || json_object_get(root, "schema"))
+		goto out;
+	rc = -1;
+	const size_t k = json_array_size(runs);
+	if ((json_int_t)k != json_integer_value(reps) || k == 0) {
+		snprintf(err, errlen, "%s: a --replicate document whose replicates (%lld) is not the number of its runs "
+			 "(%zu)", path, (long long)json_integer_value(reps), k);
+		goto out;
+	}
+	if (k > (size_t)max) {
+		snprintf(err, errlen, "%s: a --replicate document of %zu runs; at most %d saved runs at once", path, k, max);
+		goto out;
+	}
+	for (size_t i = 0; i < k; i++) {
+		char name[sizeof ls->meta.path];
+		snprintf(name, sizeof name, "%.*s, run %zu", (int)(sizeof name - 32), path, i + 1);
+		sv_arena_head = &mine;
+		char *one = json_is_object(json_array_get(runs, i)) ? json_dumps(json_array_get(runs, i), JSON_COMPACT) : NULL;
+		sv_arena_head = NULL;
+		if (!one) {
+			snprintf(err, errlen, "%s: runs[%zu]: not a report", path, i);
+			break;
+		}
+		if (wtg_load_buffer(one, strlen(one), name, &ls[i], err, errlen) < 0)
+			break;
+		*n = (int)i + 1;
+		/* named as the replication table named it: "run 2", or "quiet 2" under --label=quiet */
+		struct wtg_run_meta *m = &ls[i].meta;
+		char label[sizeof m->label_buf];
+		snprintf(label, sizeof label, "%.200s %zu", m->label != m->label_buf ? m->label : "run", i + 1);
+		wtg_strlcpy(m->label_buf, label, sizeof m->label_buf);
+		m->label = m->label_buf;
+	}
+	if (*n == (int)k)
+		rc = 0;
+	else {
+		for (int i = 0; i < *n; i++)
+			wtg_loaded_free(&ls[i]);
+		*n = 0;
+	}
+out:
+	sv_arena_release(mine);	/* the document and the serialized runs; each run owns its own parse */
+	return rc;
+}
+
+int wtg_load_file_runs(const char *path, struct wtg_loaded *ls, int max, int *n, char *err, size_t errlen)
+{
+	*n = 0;
+	if (max < 1) {
+		snprintf(err, errlen, "%s: too many saved runs at once", path);
+		return -1;
+	}
+	if (wtg_load_file(path, &ls[0], err, errlen) == 0) {
+		*n = 1;
+		return 0;
+	}
+	/* not one report: perhaps the runs of --replicate (which names its count first), with the first
+	 * reader's message kept if not */
+	char head[512] = "";
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	ssize_t got = fd >= 0 ? pread(fd, head, sizeof head - 1, 0) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (got <= 0 || !strstr(head, "\"replicates\""))
+		return -1;
+	size_t len = 0;
+	char why[512];
+	char *buf = slurp(path, &len, why, sizeof why);
+	if (!buf)
+		return -1;
+	int rc = load_replicated(buf, len, path, ls, max, n, why, sizeof why);
+	free(buf);
+	if (rc < 0)
+		wtg_strlcpy(err, why, errlen);
+	return rc == 0 ? 0 : -1;
+}

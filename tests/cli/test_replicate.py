@@ -158,6 +158,53 @@ if os.path.exists(dest):
     check(len(d2["runs"]) == 2 and "replication" in d2, "the file holds the runs and the table")
 check("replication: 2 runs" in out, "the table on standard output beside -o")
 
+# --- the document comes back: --load of it is its runs, side by side, and the same table -------------
+if os.path.exists(dest):
+    saved_rep = json.load(open(dest))["replication"]
+    status, out, err = run("--load=" + dest, "--format=json")
+    back = json.loads(out) if status == 0 and out.startswith("{") else {}
+    check(status == 0 and "replication" in back, "--load of a --replicate document: exit 0, a comparison with "
+          "its replication table (%s)" % err.strip())
+    if "replication" in back:
+        strip = lambda figs: [{k: f[k] for k in ("experiment", "figure", "min", "max", "median", "pooled",
+                                                   "with_ci", "holding_most", "status")} for f in figs]
+        check(strip(back["replication"]["figures"]) == strip(saved_rep["figures"]) and
+              [[r["value"], r["ci_low"], r["ci_high"], r["holds"]] for f in back["replication"]["figures"]
+               for r in f["runs"]] ==
+              [[r["value"], r["ci_low"], r["ci_high"], r["holds"]] for f in saved_rep["figures"] for r in f["runs"]],
+              "the table read back is the table written: the same runs, values, CIs, holds and pooled figures")
+    status, out, err = run("--load=" + dest)
+    check(status == 0 and re.search(r"^  run 1 +[\d.]+ ", out, re.M) and re.search(r"^  run 2 +[\d.]+ ", out, re.M),
+          "as text: its runs by their saved labels (%s)" % err.strip())
+    dest_q = os.path.join(tmp, "rep-q.json")
+    status, out, err = run("--run=clock", "--quick", "--replicate=2", "--dir=" + tmp, "--label=q", "-q", "-o", dest_q)
+    status, out, err = run("--load=" + dest_q)
+    check(status == 0 and re.search(r"^  q 1 +[\d.]+ ", out, re.M) and re.search(r"^  q 2 +[\d.]+ ", out, re.M),
+          "saved under --label=q: its runs come back as q 1 and q 2, as the live table named them")
+    status, out, err = run("--load=" + dest, "--load=" + dest)
+    check(status == 0 and "replication: 4 runs" in out, "two such documents: their four runs together")
+    status, out, err = run("--baseline=" + dest, "--load=" + dest)
+    check(status == 2 and err == "wtg: --baseline=%s: a --replicate document of 2 runs; the gate takes one run as "
+          "its baseline (--load it to see its runs side by side)\n" % dest, "a --replicate document as the baseline: "
+          "one line, exit 2: %r" % err)
+    bad = json.load(open(dest))
+    bad["replicates"] = 3
+    pb = os.path.join(tmp, "bad-count.json")
+    json.dump(bad, open(pb, "w"))
+    status, out, err = run("--load=" + pb)
+    check(status == 2 and err == "wtg: %s: a --replicate document whose replicates (3) is not the number of its "
+          "runs (2)\n" % pb, "replicates against the runs it holds: one line, exit 2: %r" % err)
+    bad["replicates"] = 2
+    bad["runs"][1] = {"schema": 2}
+    json.dump(bad, open(pb, "w"))
+    status, out, err = run("--load=" + pb)
+    check(status == 2 and err.startswith("wtg: %s, run 2: " % pb) and err.count("\n") == 1,
+          "a broken run inside: one line naming the file and the run, exit 2: %r" % err)
+    bad["runs"][1] = [1, 2]
+    json.dump(bad, open(pb, "w"))
+    status, out, err = run("--load=" + pb)
+    check(status == 2 and err == "wtg: %s: runs[1]: not a report\n" % pb, "a run that is not an object: %r" % err)
+
 # --- two saved runs of one machine and one set of options: the same table --------------------------
 a, b = json.load(open(FIX_A)), json.load(open(FIX_B))
 want = expected_holds([a, b])
