@@ -353,6 +353,7 @@ static int write_outputs(struct wtg_session *s, const struct saved_src *sv, cons
 static struct {
 	struct wtg_loaded l[MAX_SAVED];
 	int n;
+	int nbase;	/* --baseline's runs (a --replicate document's: 4 or more), the first of l */
 } saved;
 
 static void free_saved(void)
@@ -360,6 +361,7 @@ static void free_saved(void)
 	for (int i = 0; i < saved.n; i++)
 		wtg_loaded_free(&saved.l[i]);
 	saved.n = 0;
+	saved.nbase = 0;
 }
 
 /* Read every file; a bad one is a usage error: one line, exit 2. */
@@ -384,9 +386,11 @@ static int load_saved(const struct wtg_options *o)
 				wtg_error("warning: %s: experiments this wtg does not know, left out: %s",
 					  saved.l[saved.n + k].meta.path, saved.l[saved.n + k].skipped);
 		saved.n += got;
-		if (got > 1 && i == 0 && o->baseline) {
-			wtg_error("--baseline=%s: a --replicate document of %d runs; the gate takes one run as its "
-				  "baseline (--load it to see its runs side by side)", files[i], got);
+		if (i == 0 && o->baseline)
+			saved.nbase = got;
+		if (got > 1 && got < 4 && i == 0 && o->baseline) {
+			wtg_error("--baseline=%s: a --replicate document of %d runs; a baseline of several runs needs "
+				  "4 or more to say where a next run falls", files[i], got);
 			free_saved();
 			return 2;
 		}
@@ -451,6 +455,7 @@ static int save_whole(const char *path, enum wtg_format fmt, whole_fn write, con
 struct comparison {
 	const struct wtg_gate_run *runs;
 	int n;
+	int nbase;		/* the baseline's runs (1 without a baseline) */
 	double thr;
 	uint64_t seed;
 	bool replication;	/* one machine, one set of options: the replication table too */
@@ -459,8 +464,8 @@ struct comparison {
 static int write_comparison(FILE *f, enum wtg_format fmt, const void *arg)
 {
 	const struct comparison *c = arg;
-	return wtg_gate_report_replication(f, fmt, c->runs, c->n, c->thr, c->seed,
-					   c->replication ? wtg_replication_report : NULL);
+	return wtg_gate_report_base(f, fmt, c->runs, c->n, c->nbase, c->thr, c->seed,
+				    c->replication ? wtg_replication_report : NULL);
 }
 
 /* The comparison (or the gate) on standard output, or into each -o when nothing was measured.
@@ -468,7 +473,8 @@ static int write_comparison(FILE *f, enum wtg_format fmt, const void *arg)
 static int compare_out(const struct wtg_options *o, const struct wtg_gate_run *runs, int n)
 {
 	int differ = wtg_gate_warn_differences(stderr, runs, n);
-	struct comparison c = { runs, n, o->baseline ? o->threshold_pct : 0, o->seed,
+	struct comparison c = { runs, n, o->baseline && saved.nbase > 1 ? saved.nbase : 1,
+				o->baseline ? o->threshold_pct : 0, o->seed,
 				o->mode == WTG_MODE_LOAD && !o->baseline && differ == 0 };
 	int reg = 0;
 	if (o->mode == WTG_MODE_LOAD && o->noutputs) {

@@ -30,6 +30,11 @@ enum wtg_verdict { WTG_V_NONE = 0, WTG_V_SAME, WTG_V_FASTER, WTG_V_SLOWER, WTG_V
  * CI), regression when worse by more than threshold (a fraction, 0 for none) with the CI excluding
  * it. */
 enum wtg_verdict wtg_verdict_of(double ratio, double lo, double hi, bool higher_better, double threshold);
+/* How a run reads against a baseline of several runs, [lo, hi] the ratio a next run's figure should
+ * fall in (the baseline's next-run interval over its pooled value): no change inside it, slower or
+ * faster outside it, regression when outside on the worse side and worse by more than threshold;
+ * no change without an interval. */
+enum wtg_verdict wtg_verdict_next(double ratio, double lo, double hi, bool higher_better, double threshold);
 const char *wtg_verdict_name(enum wtg_verdict v);
 
 /* One headline figure of two runs side by side: the same reading for the dashboard's before -> after
@@ -64,5 +69,12 @@ typedef int (*wtg_gate_extra_fn)(FILE *f, enum wtg_format fmt, const struct wtg_
 /* The same, with extra (when not NULL) after it in text and json (csv and markdown: none). */
 int wtg_gate_report_replication(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
 				double threshold_pct, uint64_t seed, wtg_gate_extra_fn extra);
+/* The same with the first nbase runs as one baseline (the runs of a --replicate document, four or
+ * more): per figure they are pooled (wtg_pool_runs), each later run's ratio is to the pooled value,
+ * its interval the baseline's next-run interval over that value (ci_method "next run") and its
+ * verdict wtg_verdict_next; the baseline's own runs get their ratio to the pooled value and no
+ * verdict. nbase 1: wtg_gate_report_replication. */
+int wtg_gate_report_base(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns, int nbase,
+			 double threshold_pct, uint64_t seed, wtg_gate_extra_fn extra);
 
 #endif

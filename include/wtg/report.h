@@ -178,9 +178,9 @@ struct wtg_svg_ratio {
 	const char *verdict;	/* "no change", "faster" ..., NULL for the first run */
 };
 /* A chart of one headline figure across runs: each run's ratio to the first as a dot with its
- * interval, 1 marked; title and sub name the figure and which way is better. attrs as for
- * wtg_svg_chart. */
-void wtg_svg_ratio_chart(FILE *f, const char *attrs, const char *title, const char *sub,
+ * interval, 1 marked; title and sub name the figure and which way is better, axis what the ratios
+ * are to (NULL: the first run, whiskers its CIs). attrs as for wtg_svg_chart. */
+void wtg_svg_ratio_chart(FILE *f, const char *attrs, const char *title, const char *sub, const char *axis,
 			 const struct wtg_svg_ratio *r, int n);
 /* The live run's metadata: label (--label, else "live"), machine, options, conditions now
  * (src/report/runmeta.c). */

@@ -580,7 +580,9 @@ static const struct opt_desc opts[] = {
 	  opt_label },
 	{ "baseline", 0, required_argument, "=FILE", G_SAVED,
 	  "with --run or --load: compare each headline figure with this\n"
-	  "saved run's; exit 3 when one is worse beyond --threshold", opt_baseline },
+	  "saved run's (or, a --replicate document of 4 runs or more, with\n"
+	  "where a next run of them falls); exit 3 when one is worse beyond\n"
+	  "--threshold", opt_baseline },
 	{ "threshold", 0, required_argument, "=PCT", G_SAVED,
 	  "how much worse a figure may be, its CI beyond it too (default 10)", opt_threshold },
 	{ "child", 0, required_argument, "=MODE", NULL, NULL, opt_child },

@@ -174,7 +174,7 @@ void wtg_svg_end(FILE *f, const struct wtg_report_meta *m, int n)
 }
 
 /* The ratio axis under a comparison's rows: round ticks, 1 drawn dark. */
-static void ratio_axis(FILE *f, const struct svg_frame *fr, double lo, double hi)
+static void ratio_axis(FILE *f, const struct svg_frame *fr, double lo, double hi, const char *caption)
 {
 	double ticks[32];
 	char lab[32][32];
@@ -188,10 +188,10 @@ static void ratio_axis(FILE *f, const struct svg_frame *fr, double lo, double hi
 	double one = fr->x + (1 - lo) / (hi - lo) * fr->w;
 	svg_line(f, one, fr->y - 6, one, fr->y + fr->h, ink, 2.5, NULL);
 	svg_text(f, fr->x + fr->w / 2, fr->y + fr->h + 62, 19, "middle", "fill=\"#444444\"",
-		 "ratio to the first run (1: the same; whiskers: 95% CI)");
+		 caption ? caption : "ratio to the first run (1: the same; whiskers: 95% CI)");
 }
 
-void wtg_svg_ratio_chart(FILE *f, const char *attrs, const char *title, const char *sub,
+void wtg_svg_ratio_chart(FILE *f, const char *attrs, const char *title, const char *sub, const char *axis,
 			 const struct wtg_svg_ratio *r, int n)
 {
 	fprintf(f, "<svg viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" fill=\"%s\"%s%s>\n", SVG_W, SVG_H, FONT, ink,
@@ -212,7 +212,7 @@ void wtg_svg_ratio_chart(FILE *f, const char *attrs, const char *title, const ch
 	lo = fmax(0, lo - pad);
 	hi += pad;
 	struct svg_frame fr = { 300, 150, 600, 440 };
-	ratio_axis(f, &fr, lo, hi);
+	ratio_axis(f, &fr, lo, hi, axis);
 	double pitch = n ? fr.h / n : fr.h;
 	for (int i = 0; i < n; i++) {
 		double y = fr.y + pitch * (i + 0.5);

@@ -1,6 +1,8 @@
 /* gate.c: headline figures of runs side by side (saved with --load, or live), each run's ratio to
  * the first with a 95% CI, and the regression gate (--baseline): a figure regresses when it is
- * worse than the baseline's by more than --threshold and its CI excludes the threshold too. */
+ * worse than the baseline's by more than --threshold and its CI excludes the threshold too; against
+ * a baseline of several runs (a --replicate document), when it is worse than their pooled figure by
+ * more than --threshold and falls outside where their spread says a next run falls. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -29,6 +31,19 @@ enum wtg_verdict wtg_verdict_of(double ratio, double lo, double hi, bool higher_
 		if (beyond)
 			return WTG_V_REGRESSION;
 	}
+	return worse ? WTG_V_SLOWER : better ? WTG_V_FASTER : WTG_V_SAME;
+}
+
+enum wtg_verdict wtg_verdict_next(double ratio, double lo, double hi, bool higher_better, double threshold)
+{
+	if (!isfinite(ratio))
+		return WTG_V_NONE;
+	if (!isfinite(lo) || !isfinite(hi))
+		return WTG_V_SAME;
+	bool worse = higher_better ? ratio < lo : ratio > hi;
+	bool better = higher_better ? ratio > hi : ratio < lo;
+	if (worse && threshold > 0 && (higher_better ? ratio < 1 - threshold : ratio > 1 + threshold))
+		return WTG_V_REGRESSION;
 	return worse ? WTG_V_SLOWER : better ? WTG_V_FASTER : WTG_V_SAME;
 }
 
@@ -120,6 +135,9 @@ struct entry {
 	const char *exp;		/* the experiment's name */
 	const struct wtg_headline *h;
 	int run;
+	bool base;			/* a run of the baseline (the first run, or each of several): no verdict */
+	int nbase;			/* the baseline's runs */
+	double pooled, next_lo, next_hi;	/* nbase > 1: the baseline pooled, where a next run falls */
 	struct wtg_figure f;
 	double ratio, lo, hi;
 	const char *method;
@@ -151,8 +169,52 @@ bool wtg_gate_any_table(const struct wtg_gate_run *runs, int nruns, int idx)
 	return any;
 }
 
-/* Every headline figure of every experiment any run holds, run by run. Returns the count. */
-static int collect(const struct wtg_gate_run *runs, int nruns, double threshold, uint64_t seed,
+/* Figure h of the nbase baseline runs pooled (experiment idx): the pooled value and the next-run
+ * interval, NAN where the runs give none. */
+static void pool_base(const struct wtg_gate_run *runs, int nbase, int idx, const struct wtg_headline *h,
+		      double *pooled, double *lo, double *hi)
+{
+	double v[WTG_POOL_MAX], l[WTG_POOL_MAX], u[WTG_POOL_MAX];
+	int k = 0;
+	for (int r = 0; r < nbase && k < WTG_POOL_MAX; r++) {
+		struct wtg_figure f = { 0 };
+		if (has_table(&runs[r], idx))
+			wtg_figure_read(h, runs[r].tables[idx], &f);
+		v[k] = f.found ? f.value : NAN;
+		l[k] = f.found ? f.lo : NAN;
+		u[k++] = f.found ? f.hi : NAN;
+	}
+	struct wtg_pooled p;
+	wtg_pool_runs(v, l, u, k, WTG_BOOTSTRAP_CONF, &p);
+	*pooled = p.value;
+	*lo = p.next_lo;
+	*hi = p.next_hi;
+}
+
+/* Run r of a baseline of several against it: the ratio to the pooled value, and for a later run the
+ * next-run interval as ratios and its verdict (a figure the work makes incomparable stays apart). */
+static void against_pool(struct entry *x, double threshold)
+{
+	const double p = x->pooled;
+	x->ratio = x->f.found && isfinite(p) && p != 0 ? x->f.value / p : NAN;
+	if (x->base) {
+		x->lo = x->hi = NAN;
+		x->method = "none";
+		x->v = x->f.found ? WTG_V_NONE : WTG_V_MISSING;
+		return;
+	}
+	if (x->v == WTG_V_MISSING || x->v == WTG_V_APART)
+		return;
+	bool next = isfinite(x->next_lo) && isfinite(p) && p > 0;
+	x->lo = next ? x->next_lo / p : NAN;
+	x->hi = next ? x->next_hi / p : NAN;
+	x->method = next ? "next run" : "none";
+	x->v = wtg_verdict_next(x->ratio, x->lo, x->hi, x->h->higher_better, threshold);
+}
+
+/* Every headline figure of every experiment any run holds, run by run (the first nbase runs the
+ * baseline). Returns the count. */
+static int collect(const struct wtg_gate_run *runs, int nruns, int nbase, double threshold, uint64_t seed,
 		   struct entry **out)
 {
 	int n = 0, cap = 0;
@@ -162,6 +224,9 @@ static int collect(const struct wtg_gate_run *runs, int nruns, double threshold,
 		const struct wtg_headline *h = wtg_headlines_of(wtg_experiments[i], &nh);
 		bool any = wtg_gate_any_table(runs, nruns, i);
 		for (int k = 0; any && k < nh; k++) {
+			double pooled = NAN, next_lo = NAN, next_hi = NAN;
+			if (nbase > 1)
+				pool_base(runs, nbase, i, &h[k], &pooled, &next_lo, &next_hi);
 			for (int r = 0; r < nruns; r++) {
 				if (n == cap && grow_entries(&e, &cap) < 0)
 					goto out;
@@ -170,6 +235,11 @@ static int collect(const struct wtg_gate_run *runs, int nruns, double threshold,
 				x->exp = wtg_experiments[i]->name;
 				x->h = &h[k];
 				x->run = r;
+				x->base = r < nbase;
+				x->nbase = nbase;
+				x->pooled = pooled;
+				x->next_lo = next_lo;
+				x->next_hi = next_hi;
 				struct wtg_gate_pair p;
 				wtg_gate_pair(&h[k], has_table(&runs[0], i) ? runs[0].tables[i] : NULL,
 					      has_table(&runs[r], i) ? runs[r].tables[i] : NULL, seed, threshold, &p);
@@ -180,7 +250,9 @@ static int collect(const struct wtg_gate_run *runs, int nruns, double threshold,
 				x->hi = p.hi;
 				x->v = p.v;
 				snprintf(x->why, sizeof x->why, "not comparable: %s", p.why);
-				if (r == 0) {
+				if (nbase > 1) {
+					against_pool(x, threshold);
+				} else if (r == 0) {
 					x->ratio = x->f.found ? 1 : NAN;
 					x->lo = x->hi = NAN;
 					x->method = "none";
@@ -222,13 +294,20 @@ static const char *missing_word(const struct entry *x)
 	return "missing in the first run";
 }
 
+/* Whether x's ratio is shown: every run's but the lone baseline's (1 by definition); with several
+ * baseline runs theirs too, to the pooled value. */
+static bool shows_ratio(const struct entry *x)
+{
+	return !x->base || x->nbase > 1;
+}
+
 static void text_report(FILE *f, const struct entry *e, int n, const struct wtg_gate_run *runs, int nruns,
-			double threshold_pct)
+			int nbase, double threshold_pct)
 {
 	for (int r = 0; r < nruns; r++) {
 		const struct wtg_run_meta *m = runs[r].meta;
 		fprintf(f, "%-9s ", r == 0 ? (threshold_pct > 0 ? "baseline:" : "runs:") :
-			r == 1 && threshold_pct > 0 ? "now:" : "");
+			r == nbase && threshold_pct > 0 ? "now:" : "");
 		wtg_escape_put(f, m->label);
 		fputs(" (", f);
 		wtg_escape_put(f, m->path[0] ? m->path : "measured now");
@@ -244,14 +323,21 @@ static void text_report(FILE *f, const struct entry *e, int n, const struct wtg_
 		if (x->run == 0)
 			fprintf(f, "\n%s: %s (%s, %s is better)\n", x->exp, x->h->figure, x->h->unit,
 				x->h->higher_better ? "higher" : "lower");
+		if (x->run == 0 && x->nbase > 1 && isfinite(x->pooled)) {
+			char next[96] = ", no next-run interval (its runs lack CIs)";
+			if (isfinite(x->next_lo))
+				snprintf(next, sizeof next, ", a next run [%.4g, %.4g]", x->next_lo, x->next_hi);
+			fprintf(f, "  the baseline's %d runs pooled: %.4g%s; the ratios are to it\n", x->nbase, x->pooled,
+				next);
+		}
 		snprintf(val, sizeof val, x->f.found ? "%.4g" : "-", x->f.value);
-		if (x->run > 0 && isfinite(x->ratio))
+		if (shows_ratio(x) && isfinite(x->ratio))
 			snprintf(ratio, sizeof ratio, "%.3f", x->ratio);
-		if (x->run > 0 && isfinite(x->lo))
+		if (!x->base && isfinite(x->lo))
 			snprintf(ci, sizeof ci, "[%.3f, %.3f] %s", x->lo, x->hi, x->method);
 		char *label = wtg_escape_dup(runs[x->run].meta->label);
 		fprintf(f, "  %-16s %10s %7s  %-28s %s\n", label ? label : "?", val, ratio, ci,
-			x->run > 0 || x->v == WTG_V_MISSING ? missing_word(x) : "");
+			!x->base || x->v == WTG_V_MISSING ? missing_word(x) : "");
 		free(label);
 	}
 }
@@ -285,11 +371,11 @@ static void csv_report(FILE *f, const struct entry *e, int n, const struct wtg_g
 }
 
 static void json_report(FILE *f, const struct entry *e, int n, const struct wtg_gate_run *runs, int nruns,
-			double threshold_pct, int regressions, uint64_t seed, wtg_gate_extra_fn extra)
+			int nbase, double threshold_pct, int regressions, uint64_t seed, wtg_gate_extra_fn extra)
 {
 	fprintf(f, "{\n  \"tool\": \"wtg\",\n  \"comparison\": 1,\n  \"threshold_pct\": ");
 	num(f, threshold_pct > 0 ? threshold_pct : NAN, "null");
-	fprintf(f, ",\n  \"regressions\": %d,\n  \"runs\": [", regressions);
+	fprintf(f, ",\n  \"regressions\": %d,\n  \"baseline_runs\": %d,\n  \"runs\": [", regressions, nbase);
 	for (int r = 0; r < nruns; r++) {
 		const struct wtg_run_meta *m = runs[r].meta;
 		fputs(r ? ",\n    {\"label\": " : "\n    {\"label\": ", f);
@@ -320,8 +406,17 @@ static void json_report(FILE *f, const struct entry *e, int n, const struct wtg_
 		num(f, x->lo, "null");
 		fputs(", \"ci_high\": ", f);
 		num(f, x->hi, "null");
-		fprintf(f, ", \"ci_method\": \"%s\", \"verdict\": ", x->method);
-		wtg_json_string(f, x->run == 0 && x->v != WTG_V_MISSING ? NULL : missing_word(x));
+		fprintf(f, ", \"ci_method\": \"%s\"", x->method);
+		if (x->nbase > 1) {
+			fputs(", \"baseline_pooled\": ", f);
+			num(f, x->pooled, "null");
+			fputs(", \"next_low\": ", f);
+			num(f, x->next_lo, "null");
+			fputs(", \"next_high\": ", f);
+			num(f, x->next_hi, "null");
+		}
+		fputs(", \"verdict\": ", f);
+		wtg_json_string(f, x->base && x->v != WTG_V_MISSING ? NULL : missing_word(x));
 		putc('}', f);
 	}
 	fputs(n ? "\n  ]" : "]", f);
@@ -343,8 +438,8 @@ static void markdown_report(FILE *f, const struct entry *e, int n, const struct 
 		fputs(" | ", f);
 		num3(f, x->f.found ? x->f.value : NAN, "-");
 		fputs(" | ", f);
-		num3(f, x->run ? x->ratio : NAN, "");
-		if (x->run && isfinite(x->lo)) {
+		num3(f, shows_ratio(x) ? x->ratio : NAN, "");
+		if (!x->base && isfinite(x->lo)) {
 			fputs(" | [", f);
 			num3(f, x->lo, "");
 			fputs(", ", f);
@@ -352,7 +447,7 @@ static void markdown_report(FILE *f, const struct entry *e, int n, const struct 
 			fprintf(f, "] %s", x->method);
 		} else
 			fputs(" | ", f);
-		fprintf(f, " | %s |\n", x->run || x->v == WTG_V_MISSING ? missing_word(x) : "");
+		fprintf(f, " | %s |\n", !x->base || x->v == WTG_V_MISSING ? missing_word(x) : "");
 	}
 }
 
@@ -369,14 +464,21 @@ static int figure_chart(FILE *f, const struct entry *e, int n, int i, const stru
 	for (int k = 0; k < m; k++) {
 		const struct entry *x = &e[i + k];
 		r[k] = (struct wtg_svg_ratio){ runs[x->run].meta->label, x->f.found ? x->f.value : NAN,
-					       x->run ? x->ratio : (x->f.found ? 1 : NAN), x->lo, x->hi,
-					       x->run || x->v == WTG_V_MISSING ? missing_word(x) : NULL };
+					       shows_ratio(x) ? x->ratio : (x->f.found ? 1 : NAN), x->lo, x->hi,
+					       !x->base || x->v == WTG_V_MISSING ? missing_word(x)
+					       : x->nbase > 1 ? "a baseline run" : NULL };
 	}
 	char title[320], sub[320];
 	snprintf(title, sizeof title, "%s: %s", e[i].exp, e[i].h->figure);
-	snprintf(sub, sizeof sub, "%s, %s is better; each run against %s", e[i].h->unit,
-		 e[i].h->higher_better ? "higher" : "lower", runs[0].meta->label);
-	wtg_svg_ratio_chart(f, attrs, title, sub, r, m);
+	if (e[i].nbase > 1)
+		snprintf(sub, sizeof sub, "%s, %s is better; each run against the baseline's %d runs pooled", e[i].h->unit,
+			 e[i].h->higher_better ? "higher" : "lower", e[i].nbase);
+	else
+		snprintf(sub, sizeof sub, "%s, %s is better; each run against %s", e[i].h->unit,
+			 e[i].h->higher_better ? "higher" : "lower", runs[0].meta->label);
+	wtg_svg_ratio_chart(f, attrs, title, sub,
+			    e[i].nbase > 1 ? "ratio to the baseline pooled (whiskers: where a next run of it falls)" : NULL,
+			    r, m);
 	free(r);
 	return m;
 }
@@ -491,8 +593,16 @@ int wtg_gate_report(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *run
 int wtg_gate_report_replication(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns,
 				double threshold_pct, uint64_t seed, wtg_gate_extra_fn extra)
 {
+	return wtg_gate_report_base(f, fmt, runs, nruns, 1, threshold_pct, seed, extra);
+}
+
+int wtg_gate_report_base(FILE *f, enum wtg_format fmt, const struct wtg_gate_run *runs, int nruns, int nbase,
+			 double threshold_pct, uint64_t seed, wtg_gate_extra_fn extra)
+{
+	if (nbase < 1 || nbase > nruns)
+		nbase = 1;
 	struct entry *e = NULL;
-	int n = collect(runs, nruns, threshold_pct / 100, seed, &e);
+	int n = collect(runs, nruns, nbase, threshold_pct / 100, seed, &e);
 	int regressions = 0;
 	for (int i = 0; i < n; i++)
 		regressions += e[i].v == WTG_V_REGRESSION;
@@ -502,7 +612,7 @@ int wtg_gate_report_replication(FILE *f, enum wtg_format fmt, const struct wtg_g
 		csv_report(f, e, n, runs);
 		break;
 	case WTG_FMT_JSON:
-		json_report(f, e, n, runs, nruns, threshold_pct, regressions, seed, extra);
+		json_report(f, e, n, runs, nruns, nbase, threshold_pct, regressions, seed, extra);
 		break;
 	case WTG_FMT_MARKDOWN:
 		markdown_report(f, e, n, runs);
@@ -512,7 +622,7 @@ int wtg_gate_report_replication(FILE *f, enum wtg_format fmt, const struct wtg_g
 		chart_report(f, e, n, runs, nruns, fmt == WTG_FMT_HTML);
 		break;
 	default:
-		text_report(f, e, n, runs, nruns, threshold_pct);
+		text_report(f, e, n, runs, nruns, nbase, threshold_pct);
 		if (n == 0)
 			fputs("\nno headline figures in these runs\n", f);
 		if (extra) {
@@ -520,8 +630,9 @@ int wtg_gate_report_replication(FILE *f, enum wtg_format fmt, const struct wtg_g
 			extra(f, WTG_FMT_TEXT, runs, nruns, seed);
 		}
 		if (threshold_pct > 0)
-			fprintf(f, "\ngate: %d figure%s worse than the baseline by more than %g%% (CI beyond "
-				   "it too)%s\n", regressions, regressions == 1 ? "" : "s", threshold_pct,
+			fprintf(f, "\ngate: %d figure%s worse than the baseline by more than %g%% (%s)%s\n", regressions,
+				regressions == 1 ? "" : "s", threshold_pct,
+				nbase > 1 ? "and outside where a next run of the baseline falls" : "CI beyond it too",
 				regressions ? ": exit 3" : "");
 	}
 	wtg_report_locale_end(old);

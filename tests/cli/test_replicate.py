@@ -184,9 +184,9 @@ if os.path.exists(dest):
     status, out, err = run("--load=" + dest, "--load=" + dest)
     check(status == 0 and "replication: 4 runs" in out, "two such documents: their four runs together")
     status, out, err = run("--baseline=" + dest, "--load=" + dest)
-    check(status == 2 and err == "wtg: --baseline=%s: a --replicate document of 2 runs; the gate takes one run as "
-          "its baseline (--load it to see its runs side by side)\n" % dest, "a --replicate document as the baseline: "
-          "one line, exit 2: %r" % err)
+    check(status == 2 and err == "wtg: --baseline=%s: a --replicate document of 2 runs; a baseline of several runs "
+          "needs 4 or more to say where a next run falls\n" % dest, "a --replicate document of two runs as the "
+          "baseline: one line, exit 2: %r" % err)
     bad = json.load(open(dest))
     bad["replicates"] = 3
     pb = os.path.join(tmp, "bad-count.json")
@@ -337,6 +337,50 @@ want_n = expected_next(runs5)
 p = f.get("pooled", {})
 check(p.get("next_low") is not None and close(p["next_low"], want_n[0]) and close(p["next_high"], want_n[1]),
       "json: the pooled next_low and next_high: %r against %r" % (p, want_n))
+
+# a baseline of several runs (a --replicate document of five): the gate pools them and asks whether
+# the run now falls where a next run of theirs should, worked from the files
+base_f = (1.0, 1.03, 0.98, 1.01, 0.97)
+base_runs = [shifted(a, None, fac) for fac in base_f]
+for d in base_runs:
+    d["run"]["label"] = None
+pbase = os.path.join(tmp, "base5.json")
+json.dump({"tool": "wtg", "replicates": 5, "runs": base_runs, "order": ["syscall"] * 5}, open(pbase, "w"))
+brows = [(r["median_ns"], r["ci_low_ns"], r["ci_high_ns"]) for r in (syscall_row(d) for d in base_runs)]
+pooled = expected_pooled(brows)[0]
+nlo, nhi = expected_next(brows)
+for name, fac, want, want_status in (("inside", 1.02, "no change", 0), ("outside", 1.09, "slower", 0),
+                                     ("regressed", 1.5, "slower (regression)", 3), ("faster", 0.6, "faster", 0)):
+    pn = os.path.join(tmp, "now-%s.json" % name)
+    json.dump(shifted(a, name, fac), open(pn, "w"))
+    status, out, err = run("--baseline=" + pbase, "--load=" + pn, "--threshold=10", "--format=json")
+    doc = json.loads(out) if out.startswith("{") else {}
+    figs = [f for f in doc.get("figures", []) if f["experiment"] == "syscall" and f["figure"] == FIGURE]
+    now = figs[-1] if figs else {}
+    v = syscall_row(shifted(a, "", fac))["median_ns"]
+    check(status == want_status and doc.get("baseline_runs") == 5 and len(figs) == 6,
+          "%s: a baseline of 5 runs and the run now, exit %d: %s %r" % (name, want_status, status, err.strip()))
+    check(now.get("verdict") == want and now.get("ci_method") == "next run" and close(now.get("ratio"), v / pooled)
+          and close(now.get("ci_low"), nlo / pooled) and close(now.get("ci_high"), nhi / pooled)
+          and close(now.get("baseline_pooled"), pooled),
+          "%s (%.2fx): %s, its ratio to the pooled baseline and the baseline's next-run interval as ratios, "
+          "worked from the files: %r" % (name, fac, want, {k: now.get(k) for k in ("verdict", "ratio", "ci_low",
+                                                                                    "ci_high", "ci_method")}))
+    check(all(f["verdict"] is None and close(f["ratio"], r[0] / pooled) for f, r in zip(figs[:5], brows)),
+          "%s: the baseline's runs: their ratios to the pooled value, no verdict" % name)
+status, out, err = run("--baseline=" + pbase, "--load=" + os.path.join(tmp, "now-regressed.json"), "--threshold=10")
+check(status == 3 and re.search(r"^  the baseline's 5 runs pooled: [\d.]+, a next run \[[\d.]+, [\d.]+\]; the ratios are to "
+                                r"it$", out, re.M) is not None and
+      "gate: 1 figure worse than the baseline by more than 10% (and outside where a next run of the baseline falls): "
+      "exit 3" in out, "as text: the pooled baseline, its next-run interval, and the gate's line: %r" % out[-700:])
+status, out, err = run("--baseline=" + pbase, "--load=" + os.path.join(tmp, "now-regressed.json"), "--format=svg")
+check(status == 3 and "ratio to the baseline pooled (whiskers: where a next run of it falls)" in out and
+      out.count("a baseline run") >= 5 and out.count("a baseline run") % 5 == 0 and "(the first run)" not in out,
+      "the chart: ratios to the pooled baseline, each of its five runs named as such in every chart")
+json.dump({"tool": "wtg", "replicates": 3, "runs": base_runs[:3]}, open(pbase, "w"))
+status, out, err = run("--baseline=" + pbase, "--load=" + os.path.join(tmp, "now-inside.json"))
+check(status == 2 and err == "wtg: --baseline=%s: a --replicate document of 3 runs; a baseline of several runs needs "
+      "4 or more to say where a next run falls\n" % pbase, "a baseline of three runs: one line, exit 2: %r" % err)
 
 # other options: a comparison, not a replication
 other = copy.deepcopy(a)
