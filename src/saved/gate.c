@@ -273,6 +273,13 @@ static void num(FILE *f, double v, const char *null)
 	fputs(buf[0] ? buf : null, f);
 }
 
+/* ', "key": number' (null when not finite). */
+static void json_num(FILE *f, const char *key, double v)
+{
+	fprintf(f, ", \"%s\": ", key);
+	num(f, v, "null");
+}
+
 /* A number for people (the Markdown table): three significant figures, as the charts and tables. */
 static void num3(FILE *f, double v, const char *null)
 {
@@ -398,22 +405,15 @@ static void json_report(FILE *f, const struct entry *e, int n, const struct wtg_
 		fprintf(f, ", \"unit\": \"%s\", \"better\": \"%s\", \"run\": %d, \"label\": ", x->h->unit,
 			x->h->higher_better ? "higher" : "lower", x->run);
 		wtg_json_string(f, runs[x->run].meta->label);
-		fputs(", \"value\": ", f);
-		num(f, x->f.found ? x->f.value : NAN, "null");
-		fputs(", \"ratio\": ", f);
-		num(f, x->ratio, "null");
-		fputs(", \"ci_low\": ", f);
-		num(f, x->lo, "null");
-		fputs(", \"ci_high\": ", f);
-		num(f, x->hi, "null");
+		json_num(f, "value", x->f.found ? x->f.value : NAN);
+		json_num(f, "ratio", x->ratio);
+		json_num(f, "ci_low", x->lo);
+		json_num(f, "ci_high", x->hi);
 		fprintf(f, ", \"ci_method\": \"%s\"", x->method);
 		if (x->nbase > 1) {
-			fputs(", \"baseline_pooled\": ", f);
-			num(f, x->pooled, "null");
-			fputs(", \"next_low\": ", f);
-			num(f, x->next_lo, "null");
-			fputs(", \"next_high\": ", f);
-			num(f, x->next_hi, "null");
+			json_num(f, "baseline_pooled", x->pooled);
+			json_num(f, "next_low", x->next_lo);
+			json_num(f, "next_high", x->next_hi);
 		}
 		fputs(", \"verdict\": ", f);
 		wtg_json_string(f, x->base && x->v != WTG_V_MISSING ? NULL : missing_word(x));
