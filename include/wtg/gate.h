@@ -32,8 +32,9 @@ enum wtg_verdict { WTG_V_NONE = 0, WTG_V_SAME, WTG_V_FASTER, WTG_V_SLOWER, WTG_V
 enum wtg_verdict wtg_verdict_of(double ratio, double lo, double hi, bool higher_better, double threshold);
 /* How a run reads against a baseline of several runs, [lo, hi] the ratio a next run's figure should
  * fall in (the baseline's next-run interval over its pooled value): no change inside it, slower or
- * faster outside it, regression when outside on the worse side and worse by more than threshold;
- * no change without an interval. */
+ * faster outside it, regression when worse even than that interval made worse by threshold (a time:
+ * ratio > hi (1 + threshold); a throughput: ratio < lo (1 - threshold)); no change without an
+ * interval. */
 enum wtg_verdict wtg_verdict_next(double ratio, double lo, double hi, bool higher_better, double threshold);
 const char *wtg_verdict_name(enum wtg_verdict v);
 

@@ -42,7 +42,9 @@ enum wtg_verdict wtg_verdict_next(double ratio, double lo, double hi, bool highe
 		return WTG_V_SAME;
 	bool worse = higher_better ? ratio < lo : ratio > hi;
 	bool better = higher_better ? ratio > hi : ratio < lo;
-	if (worse && threshold > 0 && (higher_better ? ratio < 1 - threshold : ratio > 1 + threshold))
+	/* worse by more than the threshold: beyond the interval a next run of a baseline made that much
+	 * worse would fall in, as a single run's CI must lie beyond the threshold */
+	if (worse && threshold > 0 && (higher_better ? ratio < lo * (1 - threshold) : ratio > hi * (1 + threshold)))
 		return WTG_V_REGRESSION;
 	return worse ? WTG_V_SLOWER : better ? WTG_V_FASTER : WTG_V_SAME;
 }
@@ -632,7 +634,7 @@ int wtg_gate_report_base(FILE *f, enum wtg_format fmt, const struct wtg_gate_run
 		if (threshold_pct > 0)
 			fprintf(f, "\ngate: %d figure%s worse than the baseline by more than %g%% (%s)%s\n", regressions,
 				regressions == 1 ? "" : "s", threshold_pct,
-				nbase > 1 ? "and outside where a next run of the baseline falls" : "CI beyond it too",
+				nbase > 1 ? "beyond where a next run of the baseline falls, too" : "CI beyond it too",
 				regressions ? ": exit 3" : "");
 	}
 	wtg_report_locale_end(old);
