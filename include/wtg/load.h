@@ -116,6 +116,9 @@ void wtg_loaded_free(struct wtg_loaded *l);
  * named "FILE, run K" in messages, labelled "run K", or "LABEL K" when it was saved with a label, as
  * the replication table named it). *n says how many; more than max is an error. On any problem returns -1 with one line in err and nothing left to free. */
 int wtg_load_file_runs(const char *path, struct wtg_loaded *ls, int max, int *n, char *err, size_t errlen);
+/* The same from memory (name as for wtg_load_buffer). */
+int wtg_load_buffer_runs(const char *buf, size_t len, const char *name, struct wtg_loaded *ls, int max, int *n,
+			 char *err, size_t errlen);
 
 /* "runs/quiet.json" -> "quiet". */
 void wtg_load_label_from_path(const char *path, char *buf, size_t len);

@@ -297,6 +297,16 @@ out:
 	return rc;
 }
 
+/* Whether the first bytes of a document name "replicates", as --replicate writes it (its count first). */
+static bool names_replicates(const char *head, size_t len)
+{
+	char first[512];
+	size_t k = len < sizeof first - 1 ? len : sizeof first - 1;
+	memcpy(first, head, k);
+	first[k] = '\0';
+	return strstr(first, "\"replicates\"") != NULL;
+}
+
 int wtg_load_file_runs(const char *path, struct wtg_loaded *ls, int max, int *n, char *err, size_t errlen)
 {
 	*n = 0;
@@ -308,14 +318,13 @@ int wtg_load_file_runs(const char *path, struct wtg_loaded *ls, int max, int *n,
 		*n = 1;
 		return 0;
 	}
-	/* not one report: perhaps the runs of --replicate (which names its count first), with the first
-	 * reader's message kept if not */
-	char head[512] = "";
+	/* not one report: perhaps the runs of --replicate, with the first reader's message kept if not */
+	char head[512];
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	ssize_t got = fd >= 0 ? pread(fd, head, sizeof head - 1, 0) : -1;
+	ssize_t got = fd >= 0 ? pread(fd, head, sizeof head, 0) : -1;
 	if (fd >= 0)
 		close(fd);
-	if (got <= 0 || !strstr(head, "\"replicates\""))
+	if (got <= 0 || !names_replicates(head, (size_t)got))
 		return -1;
 	size_t len = 0;
 	char why[512];
@@ -324,6 +333,27 @@ int wtg_load_file_runs(const char *path, struct wtg_loaded *ls, int max, int *n,
 		return -1;
 	int rc = load_replicated(buf, len, path, ls, max, n, why, sizeof why);
 	free(buf);
+	if (rc < 0)
+		wtg_strlcpy(err, why, errlen);
+	return rc == 0 ? 0 : -1;
+}
+
+int wtg_load_buffer_runs(const char *buf, size_t len, const char *name, struct wtg_loaded *ls, int max, int *n,
+			 char *err, size_t errlen)
+{
+	*n = 0;
+	if (max < 1) {
+		snprintf(err, errlen, "%s: too many saved runs at once", name);
+		return -1;
+	}
+	if (wtg_load_buffer(buf, len, name, &ls[0], err, errlen) == 0) {
+		*n = 1;
+		return 0;
+	}
+	if (!names_replicates(buf, len))
+		return -1;
+	char why[512];
+	int rc = load_replicated(buf, len, name, ls, max, n, why, sizeof why);
 	if (rc < 0)
 		wtg_strlcpy(err, why, errlen);
 	return rc == 0 ? 0 : -1;

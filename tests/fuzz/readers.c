@@ -69,6 +69,22 @@ static bool one_line_naming(const char *err, const char *name, size_t n)
 	       err[n + 2];
 }
 
+/* "NAME, run K: ...": a run of a --replicate document named in one line. */
+static bool names_a_run(const char *err, const char *name)
+{
+	size_t n = strlen(name);
+	if (strncmp(err, name, n) || strncmp(err + n, ", run ", 6))
+		return false;
+	const char *p = err + n + 6;
+	if (*p < '1' || *p > '9')
+		return false;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	char rest[1024];
+	snprintf(rest, sizeof rest, "%s", p);
+	return one_line_naming(rest, "", 0);	/* ": " and the reason, one line */
+}
+
 const char *wtg_readers_differ(const char *buf, size_t len, const char *name, int *loaded)
 {
 	static struct wtg_loaded l, ref;
@@ -92,5 +108,25 @@ const char *wtg_readers_differ(const char *buf, size_t len, const char *name, in
 		wtg_loaded_free(&l);
 	if (rrc == 0)
 		wtg_loaded_free(&ref);
+	return why;
+}
+
+const char *wtg_runs_check(const char *buf, size_t len, const char *name, int *nruns)
+{
+	static struct wtg_loaded ls[WTG_RUNS_CHECK_MAX];
+	char err[512];
+	int n = -1;
+	const char *why = NULL;
+	int rc = wtg_load_buffer_runs(buf, len, name, ls, WTG_RUNS_CHECK_MAX, &n, err, sizeof err);
+	if (rc == 0 && (n < 1 || n > WTG_RUNS_CHECK_MAX))
+		why = "loaded, but not 1 to the most runs";
+	else if (rc != 0 && n != 0)
+		why = "refused, but runs left loaded";
+	else if (rc != 0 && !one_line_naming(err, name, strlen(name)) && !names_a_run(err, name))
+		why = "the error is not one line naming the file (and the run)";
+	for (int i = 0; rc == 0 && i < n; i++)
+		wtg_loaded_free(&ls[i]);
+	if (nruns)
+		*nruns = rc == 0 ? n : 0;
 	return why;
 }

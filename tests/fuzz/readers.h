@@ -12,4 +12,11 @@
  * else what differs (a static string); loaded, when given, says whether they both took it. */
 const char *wtg_readers_differ(const char *buf, size_t len, const char *name, int *loaded);
 
+/* Reads buf as --load reads a file (wtg_load_buffer_runs: one report, or a --replicate document's
+ * runs, at most WTG_RUNS_CHECK_MAX). Returns NULL when it loads 1 to that many runs, or refuses with
+ * one line naming the file and nothing left loaded; else what went wrong. *nruns, when given: the
+ * runs it took. */
+#define WTG_RUNS_CHECK_MAX 4
+const char *wtg_runs_check(const char *buf, size_t len, const char *name, int *nruns);
+
 #endif

@@ -37,11 +37,11 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-static void test_one(const char *dir, const char *file, int *nloaded)
+static void test_one(const char *dir, const char *file, int *nloaded, int *nreplicated)
 {
 	char path[8192], what[512];
 	size_t len = 0;
-	int loaded = 0;
+	int loaded = 0, runs = 0;
 	snprintf(path, sizeof path, "%s/%s", dir, file);
 	char *buf = slurp(path, &len);
 	const char *why = buf ? wtg_readers_differ(buf, len, file, &loaded) : "cannot read the file";
@@ -49,6 +49,12 @@ static void test_one(const char *dir, const char *file, int *nloaded)
 	snprintf(what, sizeof what, "corpus/%s (%zu bytes, %s): the two readers agree%s%s", file, len,
 		 loaded ? "loads" : "refused", why ? ": " : "", why ? why : "");
 	unit_result(why == NULL, __func__, __FILE__, __LINE__, what);
+	/* as --load reads it: a report is one run, a --replicate document its runs, else one line */
+	why = buf ? wtg_runs_check(buf, len, file, &runs) : "cannot read the file";
+	snprintf(what, sizeof what, "corpus/%s as --load reads it: %d run%s%s%s", file, runs, runs == 1 ? "" : "s",
+		 why ? ": " : "", why ? why : "");
+	unit_result(why == NULL && (!loaded || runs == 1), __func__, __FILE__, __LINE__, what);
+	*nreplicated += runs > 1;
 	free(buf);
 }
 
@@ -62,7 +68,7 @@ static void test_corpus(void)
 	if (!d)
 		return;
 	char *names[1024];
-	int n = 0, nloaded = 0;
+	int n = 0, nloaded = 0, nreplicated = 0;
 	struct dirent *de;
 	while ((de = readdir(d)) && n < 1024)
 		if (de->d_name[0] != '.')
@@ -71,11 +77,12 @@ static void test_corpus(void)
 	qsort(names, (size_t)n, sizeof names[0], by_name);
 	CHECK(n >= 10);	/* the corpus is there, not an empty folder */
 	for (int i = 0; i < n; i++) {
-		test_one(dir, names[i], &nloaded);
+		test_one(dir, names[i], &nloaded, &nreplicated);
 		free(names[i]);
 	}
 	/* both kinds of file: some load, some are refused, so both paths are compared */
 	CHECK(nloaded > 0 && nloaded < n);
+	CHECK(nreplicated >= 1);	/* a --replicate document among them, read as its runs */
 }
 
 int main(void)
