@@ -574,8 +574,9 @@ static const struct opt_desc opts[] = {
 	  "with --run: run the experiments N times, alternating in seeded\n"
 	  "order; keep every run, and per headline figure each run's median\n"
 	  "and CI, the spread between runs, how many of the other runs'\n"
-	  "medians each CI holds, and the runs pooled (I^2: how much of the\n"
-	  "spread lies beyond their CIs) (text or json)", opt_replicate },
+	  "medians each CI holds, the runs pooled (I^2: how much of the\n"
+	  "spread lies beyond their CIs) and, from 4 runs, where a next run\n"
+	  "falls (text or json)", opt_replicate },
 	{ "label", 0, required_argument, "=TEXT", G_SAVED, "the live run's name in its report and in comparisons",
 	  opt_label },
 	{ "baseline", 0, required_argument, "=FILE", G_SAVED,

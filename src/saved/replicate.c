@@ -170,6 +170,16 @@ static void member(FILE *f, const char *key, double v)
 	num(f, v, "null");
 }
 
+/* "; a next run [lo, hi]" when the runs give one, else "". */
+static const char *next_words(const struct fig *g)
+{
+	static char buf[96];
+	buf[0] = '\0';
+	if (isfinite(g->pooled.next_lo))
+		snprintf(buf, sizeof buf, "; a next run [%.4g, %.4g]", g->pooled.next_lo, g->pooled.next_hi);
+	return buf;
+}
+
 static void check_line(FILE *f, const struct fig *g)
 {
 	fprintf(f, "warn    replication: %s, %s: %d of %d runs' CIs hold most of the other runs' medians (",
@@ -177,10 +187,10 @@ static void check_line(FILE *f, const struct fig *g)
 	if (g->pooled.k < 2)
 		fputs("the runs differ by more than one run's CI says)\n", f);
 	else
-		fprintf(f, "%s, I^2 %.0f%%; across the runs %.4g [%.4g, %.4g])\n",
+		fprintf(f, "%s, I^2 %.0f%%; across the runs %.4g [%.4g, %.4g]%s)\n",
 			g->pooled.i2_pct >= 49.5 ? "the runs differ by more than their CIs allow: a change between runs" :
 						 "their CIs together account for the spread, each run's alone does not",
-			g->pooled.i2_pct, g->pooled.value, g->pooled.lo, g->pooled.hi);
+			g->pooled.i2_pct, g->pooled.value, g->pooled.lo, g->pooled.hi, next_words(g));
 }
 
 static void text_fig(FILE *f, const struct fig *g, const struct wtg_gate_run *runs)

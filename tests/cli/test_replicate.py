@@ -319,6 +319,9 @@ check(m is not None and all(abs(float(x) - y) <= 5e-4 * abs(y) for x, y in zip(m
       "five runs: the next run's interval as worked from the files: %r against %r" % (m and m.groups(), want_n))
 check(m is not None and pl is not None and float(m.group(1)) < pl[2] and pl[3] < float(m.group(2)),
       "five runs: a next run's interval is wider than the pooled figure's")
+check(re.search(r"^warn +replication: syscall, %s: \d of 5 runs' CIs hold most of the other runs' medians \(.*; across "
+                r"the runs [\d.]+ \[[\d.]+, [\d.]+\]; a next run \[[\d.]+, [\d.]+\]\)$" % FIGURE, out, re.M) is not None,
+      "five runs: the warning names where a next run falls too")
 check(re.search(r"^  each run as the next one: %d of 5 medians inside the interval the other runs give it$"
                 % sum(want_in), out, re.M) is not None,
       "five runs: each against the other four's next-run interval, %d of 5 inside: %r" % (sum(want_in), out[-900:]))
