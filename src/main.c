@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #if defined(HAVE_NCURSESW_CURSES_H)
@@ -572,6 +573,24 @@ static int replicas_out(struct wtg_replicas *rp, const struct wtg_options *o)
 /* --replicate=N: the selected experiments N times, each pass in an order the seeded generator
  * shuffles afresh, so that each experiment's runs alternate with the others'; every pass is kept
  * whole (its JSON report, read back as a saved run) for the replication table. */
+/* --gap: seconds between two runs of --replicate, a signal ending the wait (looked at every 100 ms);
+ * the progress line says so while it lasts. */
+static void wait_gap(double gap_s, struct progress *pr)
+{
+	if (!(gap_s > 0))
+		return;
+	if (pr->on)
+		fprintf(stderr, "\r\033[Kwtg: --gap: the next run in %.3g s", gap_s);
+	int64_t end = wtg_now_ns() + (int64_t)(gap_s * 1e9);
+	for (int64_t now = wtg_now_ns(); now < end && !got_signal; now = wtg_now_ns()) {
+		int64_t left = end - now < 100000000 ? end - now : 100000000;
+		struct timespec ts = { (time_t)(left / 1000000000), (long)(left % 1000000000) };
+		nanosleep(&ts, NULL);
+	}
+	if (pr->on)
+		fputs("\r\033[K", stderr);
+}
+
 static int run_replicated(struct wtg_session *s, const struct wtg_options *o)
 {
 	struct progress pr;
@@ -586,6 +605,10 @@ static int run_replicated(struct wtg_session *s, const struct wtg_options *o)
 	wtg_rng_seed(&rng, o->seed ^ 0x7265706c69636174ull);
 	int status = 0;
 	for (int r = 0; r < o->replicate && !got_signal && status == 0; r++) {
+		if (r > 0)
+			wait_gap(o->gap_s, &pr);
+		if (got_signal)
+			break;
 		int order[WTG_MAX_EXP], n = 0;
 		for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
 			if (o->selected[i])

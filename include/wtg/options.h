@@ -71,6 +71,7 @@ struct wtg_options {
 	bool threshold_given;
 	bool dry_run;			/* --dry-run: print the plans (WTG_MODE_DRYRUN), measure nothing */
 	int replicate;			/* --replicate=N: the selected experiments N times (0: once, no table) */
+	double gap_s;			/* --gap=SEC: seconds between --replicate's runs (0: none) */
 };
 
 /* --replicate's largest N */

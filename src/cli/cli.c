@@ -460,6 +460,17 @@ static int opt_replicate(struct parse_state *ps, const char *arg)
 	return 0;
 }
 
+static int opt_gap(struct parse_state *ps, const char *arg)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v >= 0 && v <= 3600))
+		return usage_error("--gap must be seconds from 0 to 3600, not '%s'", arg);
+	ps->o->gap_s = v;
+	return 0;
+}
+
 static int opt_label(struct parse_state *ps, const char *arg)
 {
 	if (!*arg || strlen(arg) > 64)
@@ -577,6 +588,10 @@ static const struct opt_desc opts[] = {
 	  "medians each CI holds, the runs pooled (I^2: how much of the\n"
 	  "spread lies beyond their CIs) and, from 4 runs, where a next run\n"
 	  "falls (text or json)", opt_replicate },
+	{ "gap", 0, required_argument, "=SEC", G_SAVED,
+	  "with --replicate: wait SEC seconds between the runs, so they see\n"
+	  "the machine further apart in time (a baseline the gate can trust\n"
+	  "spans the drift later runs meet)", opt_gap },
 	{ "label", 0, required_argument, "=TEXT", G_SAVED, "the live run's name in its report and in comparisons",
 	  opt_label },
 	{ "baseline", 0, required_argument, "=FILE", G_SAVED,
@@ -859,6 +874,8 @@ static int check_options(struct wtg_options *o, const struct parse_state *ps)
 		return usage_error("--threshold goes with --baseline");
 	if (o->replicate && check_replicate(o, ps))
 		return 2;
+	if (o->gap_s > 0 && !o->replicate)
+		return usage_error("--gap goes with --replicate");
 	if (o->file && o->size_given)
 		return usage_error("--size is for the file wtg creates, not for --file");
 	if (o->file && ps->dir_given)

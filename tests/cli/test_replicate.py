@@ -3,11 +3,15 @@ medians; several --load files of one machine and one set of options show the sam
 only for live runs (never a timing threshold), of clock: replication treats every experiment's headline
 alike and clock's is the cheapest to measure; the verdicts come from saved fixtures (of syscall)."""
 import copy
+import datetime
 import json
 import os
 import re
+import signal
+import subprocess
+import time
 
-from wtgtest import check, datadir, finish, run, run_json
+from wtgtest import WTG, check, datadir, finish, run, run_json
 
 TOP_SRCDIR = os.environ.get("top_srcdir") or os.path.abspath(
     os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -157,6 +161,37 @@ if os.path.exists(dest):
     d2 = json.load(open(dest))
     check(len(d2["runs"]) == 2 and "replication" in d2, "the file holds the runs and the table")
 check("replication: 2 runs" in out, "the table on standard output beside -o")
+
+# --- --gap: the runs further apart in time; a usage error alone; a signal ends the wait ---------------
+status, doc_g, err = run_json("clock", "--replicate=2", "--gap=1.5")
+stamps = [datetime.datetime.strptime(r["run"]["timestamp"], "%Y-%m-%dT%H:%M:%SZ") for r in (doc_g or {}).get("runs", [])]
+check(status == 0 and len(stamps) == 2 and (stamps[1] - stamps[0]).total_seconds() >= 1,
+      "--gap=1.5: the second run began at least a second after the first (%s)" % [str(s) for s in stamps])
+for args, want in ((["--run=clock", "--gap=1"], "wtg: --gap goes with --replicate (see 'wtg --help')\n"),
+                   (["--run=clock", "--replicate=2", "--gap=-1"],
+                    "wtg: --gap must be seconds from 0 to 3600, not '-1' (see 'wtg --help')\n"),
+                   (["--run=clock", "--replicate=2", "--gap=nan"],
+                    "wtg: --gap must be seconds from 0 to 3600, not 'nan' (see 'wtg --help')\n")):
+    status, out, err = run(*args)
+    check(status == 2 and err == want and out == "", "%s: one line, exit 2: %r" % (" ".join(args), err))
+dest_gap = os.path.join(tmp, "gap.json")
+p = subprocess.Popen([WTG, "--run=clock", "--quick", "--replicate=2", "--gap=600", "--progress=always", "--dir=" + tmp,
+                      "-o", dest_gap], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+os.set_blocking(p.stderr.fileno(), False)
+seen, t0 = b"", time.monotonic()
+while b"--gap: the next run in 600 s" not in seen and time.monotonic() - t0 < 120 and p.poll() is None:
+    time.sleep(0.05)
+    seen += p.stderr.read() or b""
+waiting = b"--gap: the next run in 600 s" in seen
+p.send_signal(signal.SIGINT)
+try:
+    p.wait(timeout=10)
+except subprocess.TimeoutExpired:
+    p.kill()
+    p.wait()
+seen += p.stderr.read() or b""
+check(waiting and p.returncode == 130 and b"wtg: stopped by signal 2 (Interrupt)" in seen and not os.path.exists(dest_gap),
+      "a SIGINT during the gap ends the run at once, exit 130, nothing written: %s %r" % (p.returncode, seen[-200:]))
 
 # --- the document comes back: --load of it is its runs, side by side, and the same table -------------
 if os.path.exists(dest):
