@@ -307,13 +307,32 @@ static bool names_replicates(const char *head, size_t len)
 	return strstr(first, "\"replicates\"") != NULL;
 }
 
+/* buf as a --replicate document's runs, after the reader of one report refused it with err: 0, or -1
+ * with err its message when buf is such a document, the first reader's when it is not. */
+static int replicated_runs(const char *buf, size_t len, const char *name, struct wtg_loaded *ls, int max, int *n,
+			   char *err, size_t errlen)
+{
+	char why[512];
+	int rc = load_replicated(buf, len, name, ls, max, n, why, sizeof why);
+	if (rc < 0)
+		wtg_strlcpy(err, why, errlen);
+	return rc == 0 ? 0 : -1;
+}
+
+/* No room for a run: -1 with the reason. */
+static int no_room(const char *name, int max, char *err, size_t errlen)
+{
+	if (max >= 1)
+		return 0;
+	snprintf(err, errlen, "%s: too many saved runs at once", name);
+	return -1;
+}
+
 int wtg_load_file_runs(const char *path, struct wtg_loaded *ls, int max, int *n, char *err, size_t errlen)
 {
 	*n = 0;
-	if (max < 1) {
-		snprintf(err, errlen, "%s: too many saved runs at once", path);
+	if (no_room(path, max, err, errlen) < 0)
 		return -1;
-	}
 	if (wtg_load_file(path, &ls[0], err, errlen) == 0) {
 		*n = 1;
 		return 0;
@@ -331,30 +350,20 @@ int wtg_load_file_runs(const char *path, struct wtg_loaded *ls, int max, int *n,
 	char *buf = slurp(path, &len, why, sizeof why);
 	if (!buf)
 		return -1;
-	int rc = load_replicated(buf, len, path, ls, max, n, why, sizeof why);
+	int rc = replicated_runs(buf, len, path, ls, max, n, err, errlen);
 	free(buf);
-	if (rc < 0)
-		wtg_strlcpy(err, why, errlen);
-	return rc == 0 ? 0 : -1;
+	return rc;
 }
 
 int wtg_load_buffer_runs(const char *buf, size_t len, const char *name, struct wtg_loaded *ls, int max, int *n,
 			 char *err, size_t errlen)
 {
 	*n = 0;
-	if (max < 1) {
-		snprintf(err, errlen, "%s: too many saved runs at once", name);
+	if (no_room(name, max, err, errlen) < 0)
 		return -1;
-	}
 	if (wtg_load_buffer(buf, len, name, &ls[0], err, errlen) == 0) {
 		*n = 1;
 		return 0;
 	}
-	if (!names_replicates(buf, len))
-		return -1;
-	char why[512];
-	int rc = load_replicated(buf, len, name, ls, max, n, why, sizeof why);
-	if (rc < 0)
-		wtg_strlcpy(err, why, errlen);
-	return rc == 0 ? 0 : -1;
+	return names_replicates(buf, len) ? replicated_runs(buf, len, name, ls, max, n, err, errlen) : -1;
 }
