@@ -133,6 +133,9 @@ struct wtg_figure {
 void wtg_figure_series(const struct wtg_table *t, const char *name, struct wtg_figure *f);
 /* Read h's figure from t (t locked by the caller, or not shared). */
 void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, struct wtg_figure *f);
+/* The same, with a 95% CI bootstrapped (seeded) from the figure's samples where the table gives
+ * none: how runs are set side by side (the replication table, a baseline of several runs). */
+void wtg_figure_read_ci(const struct wtg_headline *h, const struct wtg_table *t, uint64_t seed, struct wtg_figure *f);
 
 /* Whether two figures of headline h can be compared: false when h's work_col differs between them
  * (then why gets "64M vs 16M wss"), true otherwise. */

@@ -205,6 +205,8 @@ void wtg_csv_field(FILE *f, const char *s);
 
 /* JSON string escaping, shared with tests. NULL writes null; invalid UTF-8 becomes U+FFFD. */
 void wtg_json_string(FILE *f, const char *s);
+/* ', "key": number' (null when not finite): a member after the first of a JSON object. */
+void wtg_json_member(FILE *f, const char *key, double v);
 
 /* ---- shared by the writers (src/report/report.c) ---- */
 

@@ -87,6 +87,14 @@ void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, st
 	f->found = isfinite(f->value);
 }
 
+void wtg_figure_read_ci(const struct wtg_headline *h, const struct wtg_table *t, uint64_t seed, struct wtg_figure *f)
+{
+	wtg_figure_read(h, t, f);
+	if (f->found && (!isfinite(f->lo) || !isfinite(f->hi)) && f->samples && f->nsamples > 0)
+		wtg_bootstrap_median_ci(f->samples, f->nsamples, WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, seed, &f->lo,
+					&f->hi);
+}
+
 bool wtg_figure_comparable(const struct wtg_headline *h, const struct wtg_figure *a, const struct wtg_figure *b,
 			   char *why, size_t len)
 {

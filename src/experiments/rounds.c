@@ -12,11 +12,6 @@
 #include "common.h"
 #include "wtg/warmup.h"
 
-int wtg_rounds_warm_max(const struct wtg_options *o)
-{
-	return o && o->quick ? WTG_ROUNDS_WARM_MAX_QUICK : WTG_ROUNDS_WARM_MAX;
-}
-
 int wtg_rounds_steps(const struct wtg_options *o, int nvariants, int rounds, int warmup)
 {
 	if (rounds < WTG_ROUNDS_MIN)

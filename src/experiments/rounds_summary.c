@@ -164,6 +164,11 @@ out:
 	return rc;
 }
 
+int wtg_rounds_warm_max(const struct wtg_options *o)
+{
+	return o && o->quick ? WTG_ROUNDS_WARM_MAX_QUICK : WTG_ROUNDS_WARM_MAX;
+}
+
 void wtg_rounds_plan(struct wtg_plan *p, int warmup)
 {
 	p->samples = WTG_ROUNDS_MIN;

@@ -76,6 +76,12 @@ static void json_real(FILE *f, double v)
 	fputs(buf[0] ? buf : "null", f);
 }
 
+void wtg_json_member(FILE *f, const char *key, double v)
+{
+	fprintf(f, ", \"%s\": ", key);
+	json_real(f, v);
+}
+
 static void json_int_or_null(FILE *f, int64_t v)
 {
 	if (v < 0)

@@ -171,17 +171,17 @@ bool wtg_gate_any_table(const struct wtg_gate_run *runs, int nruns, int idx)
 	return any;
 }
 
-/* Figure h of the nbase baseline runs pooled (experiment idx): the pooled value and the next-run
- * interval, NAN where the runs give none. */
+/* Figure h of the nbase baseline runs pooled (experiment idx), each run's CI read as the replication
+ * table reads it: the pooled value and the next-run interval, NAN where the runs give none. */
 static void pool_base(const struct wtg_gate_run *runs, int nbase, int idx, const struct wtg_headline *h,
-		      double *pooled, double *lo, double *hi)
+		      uint64_t seed, double *pooled, double *lo, double *hi)
 {
 	double v[WTG_POOL_MAX], l[WTG_POOL_MAX], u[WTG_POOL_MAX];
 	int k = 0;
 	for (int r = 0; r < nbase && k < WTG_POOL_MAX; r++) {
 		struct wtg_figure f = { 0 };
 		if (has_table(&runs[r], idx))
-			wtg_figure_read(h, runs[r].tables[idx], &f);
+			wtg_figure_read_ci(h, runs[r].tables[idx], seed, &f);
 		v[k] = f.found ? f.value : NAN;
 		l[k] = f.found ? f.lo : NAN;
 		u[k++] = f.found ? f.hi : NAN;
@@ -199,19 +199,53 @@ static void against_pool(struct entry *x, double threshold)
 {
 	const double p = x->pooled;
 	x->ratio = x->f.found && isfinite(p) && p != 0 ? x->f.value / p : NAN;
-	if (x->base) {
-		x->lo = x->hi = NAN;
-		x->method = "none";
-		x->v = x->f.found ? WTG_V_NONE : WTG_V_MISSING;
-		return;
-	}
-	if (x->v == WTG_V_MISSING || x->v == WTG_V_APART)
+	if (x->base || x->v == WTG_V_MISSING || x->v == WTG_V_APART)
 		return;
 	bool next = isfinite(x->next_lo) && isfinite(p) && p > 0;
 	x->lo = next ? x->next_lo / p : NAN;
 	x->hi = next ? x->next_hi / p : NAN;
 	x->method = next ? "next run" : "none";
 	x->v = wtg_verdict_next(x->ratio, x->lo, x->hi, x->h->higher_better, threshold);
+}
+
+/* Entry x (its headline, run, baseline fields set) from the first run's table and its own: a
+ * baseline run's figure alone (its ratio to the pooled baseline when there are several), a later
+ * run's against the pooled baseline (several) or against the first run (its ratio's CI bootstrapped
+ * from both runs' samples: wtg_gate_pair). */
+static void one_entry(struct entry *x, const struct wtg_table *first, const struct wtg_table *own, uint64_t seed,
+		      double threshold)
+{
+	x->method = "none";
+	x->ratio = x->lo = x->hi = NAN;
+	if (x->base || x->nbase > 1) {
+		struct wtg_figure f0 = { 0 };
+		if (own)
+			wtg_figure_read(x->h, own, &x->f);
+		if (first)
+			wtg_figure_read(x->h, first, &f0);
+		char why[96] = "";
+		if (x->base)
+			x->v = x->f.found ? WTG_V_NONE : WTG_V_MISSING;
+		else if (!x->f.found || !f0.found)
+			x->v = WTG_V_MISSING;
+		else if (!wtg_figure_comparable(x->h, &f0, &x->f, why, sizeof why))
+			x->v = WTG_V_APART;
+		snprintf(x->why, sizeof x->why, "not comparable: %s", why);
+		if (x->nbase > 1)
+			against_pool(x, threshold);
+		else
+			x->ratio = x->f.found ? 1 : NAN;
+		return;
+	}
+	struct wtg_gate_pair p;
+	wtg_gate_pair(x->h, first, own, seed, threshold, &p);
+	x->f = p.now;
+	x->method = p.method;
+	x->ratio = p.ratio;
+	x->lo = p.lo;
+	x->hi = p.hi;
+	x->v = p.v;
+	snprintf(x->why, sizeof x->why, "not comparable: %s", p.why);
 }
 
 /* Every headline figure of every experiment any run holds, run by run (the first nbase runs the
@@ -228,7 +262,7 @@ static int collect(const struct wtg_gate_run *runs, int nruns, int nbase, double
 		for (int k = 0; any && k < nh; k++) {
 			double pooled = NAN, next_lo = NAN, next_hi = NAN;
 			if (nbase > 1)
-				pool_base(runs, nbase, i, &h[k], &pooled, &next_lo, &next_hi);
+				pool_base(runs, nbase, i, &h[k], seed, &pooled, &next_lo, &next_hi);
 			for (int r = 0; r < nruns; r++) {
 				if (n == cap && grow_entries(&e, &cap) < 0)
 					goto out;
@@ -242,24 +276,8 @@ static int collect(const struct wtg_gate_run *runs, int nruns, int nbase, double
 				x->pooled = pooled;
 				x->next_lo = next_lo;
 				x->next_hi = next_hi;
-				struct wtg_gate_pair p;
-				wtg_gate_pair(&h[k], has_table(&runs[0], i) ? runs[0].tables[i] : NULL,
-					      has_table(&runs[r], i) ? runs[r].tables[i] : NULL, seed, threshold, &p);
-				x->f = p.now;
-				x->method = p.method;
-				x->ratio = p.ratio;
-				x->lo = p.lo;
-				x->hi = p.hi;
-				x->v = p.v;
-				snprintf(x->why, sizeof x->why, "not comparable: %s", p.why);
-				if (nbase > 1) {
-					against_pool(x, threshold);
-				} else if (r == 0) {
-					x->ratio = x->f.found ? 1 : NAN;
-					x->lo = x->hi = NAN;
-					x->method = "none";
-					x->v = x->f.found ? WTG_V_NONE : WTG_V_MISSING;
-				}
+				one_entry(x, has_table(&runs[0], i) ? runs[0].tables[i] : NULL,
+					  has_table(&runs[r], i) ? runs[r].tables[i] : NULL, seed, threshold);
 			}
 		}
 	}
@@ -273,13 +291,6 @@ static void num(FILE *f, double v, const char *null)
 	char buf[64];
 	wtg_report_real(buf, sizeof buf, v);
 	fputs(buf[0] ? buf : null, f);
-}
-
-/* ', "key": number' (null when not finite). */
-static void json_num(FILE *f, const char *key, double v)
-{
-	fprintf(f, ", \"%s\": ", key);
-	num(f, v, "null");
 }
 
 /* A number for people (the Markdown table): three significant figures, as the charts and tables. */
@@ -407,15 +418,15 @@ static void json_report(FILE *f, const struct entry *e, int n, const struct wtg_
 		fprintf(f, ", \"unit\": \"%s\", \"better\": \"%s\", \"run\": %d, \"label\": ", x->h->unit,
 			x->h->higher_better ? "higher" : "lower", x->run);
 		wtg_json_string(f, runs[x->run].meta->label);
-		json_num(f, "value", x->f.found ? x->f.value : NAN);
-		json_num(f, "ratio", x->ratio);
-		json_num(f, "ci_low", x->lo);
-		json_num(f, "ci_high", x->hi);
+		wtg_json_member(f, "value", x->f.found ? x->f.value : NAN);
+		wtg_json_member(f, "ratio", x->ratio);
+		wtg_json_member(f, "ci_low", x->lo);
+		wtg_json_member(f, "ci_high", x->hi);
 		fprintf(f, ", \"ci_method\": \"%s\"", x->method);
 		if (x->nbase > 1) {
-			json_num(f, "baseline_pooled", x->pooled);
-			json_num(f, "next_low", x->next_lo);
-			json_num(f, "next_high", x->next_hi);
+			wtg_json_member(f, "baseline_pooled", x->pooled);
+			wtg_json_member(f, "next_low", x->next_lo);
+			wtg_json_member(f, "next_high", x->next_hi);
 		}
 		fputs(", \"verdict\": ", f);
 		wtg_json_string(f, x->base && x->v != WTG_V_MISSING ? NULL : missing_word(x));

@@ -42,15 +42,12 @@ static void read_one(struct fig *g, int r, const struct wtg_gate_run *run, int i
 	if (!run->tables[idx] || run->tables[idx]->nrows == 0)
 		return;
 	struct wtg_figure f;
-	wtg_figure_read(g->h, run->tables[idx], &f);
+	wtg_figure_read_ci(g->h, run->tables[idx], seed, &f);
 	if (!f.found)
 		return;
 	g->v[r] = f.value;
 	g->lo[r] = f.lo;
 	g->hi[r] = f.hi;
-	if ((!isfinite(f.lo) || !isfinite(f.hi)) && f.samples && f.nsamples > 0)
-		wtg_bootstrap_median_ci(f.samples, f.nsamples, WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, seed,
-					&g->lo[r], &g->hi[r]);
 }
 
 /* Each run as the next one: its median against the interval the other runs, pooled, give a next run
@@ -156,20 +153,6 @@ static int collect(const struct wtg_gate_run *runs, int n, uint64_t seed, struct
 	return nf;
 }
 
-static void num(FILE *f, double v, const char *null)
-{
-	char buf[64];
-	wtg_report_real(buf, sizeof buf, v);
-	fputs(buf[0] ? buf : null, f);
-}
-
-/* ', "key": number' (null when not finite). */
-static void member(FILE *f, const char *key, double v)
-{
-	fprintf(f, ", \"%s\": ", key);
-	num(f, v, "null");
-}
-
 /* "; a next run [lo, hi]" when the runs give one, else "". */
 static const char *next_words(const struct fig *g)
 {
@@ -272,26 +255,26 @@ static void json_fig(FILE *f, const struct fig *g, const struct wtg_gate_run *ru
 	for (int r = 0; r < g->nruns; r++) {
 		fputs(r ? ", {\"label\": " : "{\"label\": ", f);
 		wtg_json_string(f, runs[r].meta->label);
-		member(f, "value", g->v[r]);
-		member(f, "ci_low", g->lo[r]);
-		member(f, "ci_high", g->hi[r]);
+		wtg_json_member(f, "value", g->v[r]);
+		wtg_json_member(f, "ci_low", g->lo[r]);
+		wtg_json_member(f, "ci_high", g->hi[r]);
 		fprintf(f, ", \"holds\": %d, \"others\": %d, \"in_next\": %s}", g->holds[r], g->others[r],
 			g->predicted[r] < 0 ? "null" : g->predicted[r] ? "true" : "false");
 	}
 	fputc(']', f);
-	member(f, "min", g->min);
-	member(f, "max", g->max);
-	member(f, "median", g->median);
-	member(f, "spread_pct", g->spread_pct);
+	wtg_json_member(f, "min", g->min);
+	wtg_json_member(f, "max", g->max);
+	wtg_json_member(f, "median", g->median);
+	wtg_json_member(f, "spread_pct", g->spread_pct);
 	fprintf(f, ", \"pooled\": {\"runs\": %d", g->pooled.k);
-	member(f, "value", g->pooled.value);
-	member(f, "ci_low", g->pooled.lo);
-	member(f, "ci_high", g->pooled.hi);
-	member(f, "i2_pct", g->pooled.i2_pct);
-	member(f, "tau", g->pooled.tau);
-	member(f, "q", g->pooled.q);
-	member(f, "next_low", g->pooled.next_lo);
-	member(f, "next_high", g->pooled.next_hi);
+	wtg_json_member(f, "value", g->pooled.value);
+	wtg_json_member(f, "ci_low", g->pooled.lo);
+	wtg_json_member(f, "ci_high", g->pooled.hi);
+	wtg_json_member(f, "i2_pct", g->pooled.i2_pct);
+	wtg_json_member(f, "tau", g->pooled.tau);
+	wtg_json_member(f, "q", g->pooled.q);
+	wtg_json_member(f, "next_low", g->pooled.next_lo);
+	wtg_json_member(f, "next_high", g->pooled.next_hi);
 	fputc('}', f);
 	fprintf(f, ", \"next_held\": %d, \"next_of\": %d", g->next_held, g->next_of);
 	fprintf(f, ", \"with_ci\": %d, \"holding_most\": %d, \"status\": \"%s\"}", g->with_ci, g->holding_most,
