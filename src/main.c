@@ -615,8 +615,7 @@ static int run_replicated(struct wtg_session *s, const struct wtg_options *o)
 				order[n++] = i;
 		wtg_shuffle_int(&rng, order, (size_t)n);
 		wtg_report_run_begin();
-		for (int k = 0; k < n; k++)
-			wtg_session_enqueue(s, order[k]);
+		wtg_session_enqueue_all(s, order, n);
 		wait_run(s, o, &pr);
 		wtg_report_run_end();
 		char err[1024];
@@ -650,9 +649,11 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 	wtg_report_run_begin();
 	if (wtg_session_start(s) < 0)
 		return 1;
-	for (int i = 0; i < wtg_nexperiments; i++)
+	int order[WTG_MAX_EXP], nsel = 0;
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
 		if (o->selected[i])
-			wtg_session_enqueue(s, i);
+			order[nsel++] = i;
+	wtg_session_enqueue_all(s, order, nsel);
 	wait_run(s, o, &pr);
 	wtg_report_run_end();
 	die_on_signals();

@@ -68,6 +68,10 @@ int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const
 int wtg_session_start(struct wtg_session *s);
 /* Queue an experiment (registry index) to run after what is queued. */
 void wtg_session_enqueue(struct wtg_session *s, int idx);
+/* Queue n experiments at once, in order: the worker sees all of them or none, so a headless run's
+ * experiments that interleave start as one group (queued one by one, the worker could take the first
+ * alone before the next arrived). */
+void wtg_session_enqueue_all(struct wtg_session *s, const int *idx, int n);
 /* What the next compare run pairs (a run reads it when it starts); at first the options' pair. */
 void wtg_session_compare(struct wtg_session *s, struct wtg_compare_pair *p);
 void wtg_session_set_compare(struct wtg_session *s, const struct wtg_compare_pair *p);

@@ -505,13 +505,18 @@ int wtg_session_start(struct wtg_session *s)
 	return 0;
 }
 
-void wtg_session_enqueue(struct wtg_session *s, int idx)
+void wtg_session_enqueue_all(struct wtg_session *s, const int *idx, int n)
 {
 	pthread_mutex_lock(&s->qlock);
-	if (s->qlen < WTG_QUEUE_MAX)
-		s->queue[s->qlen++] = idx;
+	for (int k = 0; k < n && s->qlen < WTG_QUEUE_MAX; k++)
+		s->queue[s->qlen++] = idx[k];
 	pthread_cond_signal(&s->qcond);
 	pthread_mutex_unlock(&s->qlock);
+}
+
+void wtg_session_enqueue(struct wtg_session *s, int idx)
+{
+	wtg_session_enqueue_all(s, &idx, 1);
 }
 
 void wtg_session_compare(struct wtg_session *s, struct wtg_compare_pair *p)

@@ -62,7 +62,10 @@ check(status == 0 and doc is not None, "pagecache,threads --quick --threads=1: e
 e = experiment(doc, "pagecache") if doc else None
 if e:
     notes = " ".join(e["notes"])
-    check("an interleaved run" in notes, "pagecache,threads: pagecache says it was interleaved")
+    t = experiment(doc, "threads")
+    check("an interleaved run" in notes, "pagecache,threads: pagecache says it was interleaved "
+          "(threads: %s %s; pagecache's notes on replicas: %r)"
+          % (t and t.get("state"), t and t.get("error"), [n[:160] for n in e["notes"] if "replica" in n]))
     check("eviction worked" in notes or "on tmpfs" in notes,
           "pagecache beside threads: its cold passes were cold (eviction worked): %r"
           % [n for n in e["notes"] if "evict" in n][-1:])
