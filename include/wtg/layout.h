@@ -136,6 +136,7 @@ struct wtg_lay_bars {
 	double base;		/* the 1-thread value ideal scaling multiplies, NAN when none */
 	bool ideal;		/* the view marks ideal scaling */
 	bool ideal_capped;	/* ... from the table's ideal_gbps: base x min(N, CPUs), not base x N */
+	int ideal_parts;	/* rows whose ideal also carries their parts' gain (threads' parts_ratio) */
 	bool neg;		/* some value or CI end is below zero: bars grow both ways from zero */
 	bool has_ci;
 	int ngroups;

@@ -8,8 +8,10 @@
  * thread's part on its own node), remote (on the farthest node) or interleaved. Every row is a
  * distribution: the rounds engine runs each row once per round in seeded order, >= 15 rounds, and
  * every sample's total must be the known sum. Ideal scaling is min(N, CPUs) x the one-thread median
- * of the same placement and memory. Each thread's CPU at the start and end of every sample is mapped
- * to its core type. */
+ * of the same placement and memory; where a speedup's follow-up measured one thread over the row's
+ * parts (each part fits caches the whole span does not), that too: min(N, CPUs) x the one-thread
+ * median x the parts' gain, the rate N threads would reach if each ran as one thread over its part.
+ * Each thread's CPU at the start and end of every sample is mapped to its core type. */
 #include "config.h"
 
 #include <math.h>
@@ -397,6 +399,12 @@ static const struct wtg_column cols[] = {
 	{ "pinned", "", WTG_T_INT, 0 },
 	{ "cpus_seen", "", WTG_T_TEXT, 0 },
 	{ "core_type", "", WTG_T_TEXT, 0 },
+	/* the ideal as a speedup, with the interval the follow-up's parts / whole ratio gives it (none
+	 * without the follow-up: then it is min(N, CPUs) exactly), and that ratio */
+	{ "ideal_speedup", "", WTG_T_REAL, 2 },
+	{ "ideal_speedup_ci_low", "", WTG_T_REAL, 2 },
+	{ "ideal_speedup_ci_high", "", WTG_T_REAL, 2 },
+	{ "parts_ratio", "", WTG_T_REAL, 2 },
 };
 
 /* The row of variant v from its samples so far (the engine publishes the rows in variant order
@@ -425,6 +433,12 @@ static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds
 		wtg_rounds_ratio_ci(&sw->used[v], &sw->used[var->base], wtg_ctx_seed(ctx, (unsigned)v), &slo, &shi);
 	var->speedup_lo = slo;
 	var->speedup_hi = shi;
+	/* the ideal speedup: min(N, CPUs), times the parts' gain where the follow-up measured it */
+	const int k = n < sw->ncpu ? n : sw->ncpu;
+	const bool parts = var->parts_n && isfinite(var->parts_ratio);
+	const double ideal = parts ? k * var->parts_ratio : k;
+	const double ilo = parts && isfinite(var->parts_lo) ? k * var->parts_lo : NAN;
+	const double ihi = parts && isfinite(var->parts_hi) ? k * var->parts_hi : NAN;
 	const struct wtg_value row[] = {
 		WTG_INT(n),
 		gbps > 0 ? WTG_REAL((double)bytes / (gbps * 1e6)) : WTG_NA,
@@ -433,14 +447,14 @@ static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds
 		g1 > 0 ? WTG_REAL(gbps / g1) : WTG_NA,
 		isfinite(slo) ? WTG_REAL(slo) : WTG_NA,
 		isfinite(shi) ? WTG_REAL(shi) : WTG_NA,
-		g1 > 0 ? WTG_REAL(g1 * (n < sw->ncpu ? n : sw->ncpu)) : WTG_NA,
+		g1 > 0 ? WTG_REAL(g1 * ideal) : WTG_NA,
 		WTG_INT(var->reps),
 		WTG_INT(bytes),
 		WTG_INT(n > sw->ncpu),
 	};
 	memcpy(vals, row, sizeof row);
-	int k = (int)WTG_ARRAY_LEN(row);
-	k += wtg_rounds_values_after(vals + k, res);
+	int c = (int)WTG_ARRAY_LEN(row);
+	c += wtg_rounds_values_after(vals + c, res);
 	wtg_cpuset_format(&var->seen, var->seen_list, sizeof var->seen_list);
 	wtg_type_tally_format(sw->topo, &var->types, var->type_list, sizeof var->type_list);
 	const struct wtg_value more[] = {
@@ -453,9 +467,13 @@ static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds
 		WTG_INT(var->pinned),
 		WTG_TEXT(var->seen_list),
 		WTG_TEXT(var->type_list),
+		var->base >= 0 ? WTG_REAL(ideal) : WTG_NA,
+		isfinite(ilo) ? WTG_REAL(ilo) : WTG_NA,
+		isfinite(ihi) ? WTG_REAL(ihi) : WTG_NA,
+		parts ? WTG_REAL(var->parts_ratio) : WTG_NA,
 	};
-	memcpy(vals + k, more, sizeof more);
-	return k + (int)WTG_ARRAY_LEN(more);
+	memcpy(vals + c, more, sizeof more);
+	return c + (int)WTG_ARRAY_LEN(more);
 }
 /* Whether row v gets the follow-up: its speedup interval lies wholly above its ideal (every row with
  * a one-thread base when WTG_TEST_PARTS is set, for testing). */
@@ -525,6 +543,20 @@ static int parts_follow_up(struct wtg_ctx *ctx, struct sweep *sw, int v)
 	snprintf(label, sizeof label, "%s: one thread, the whole span", var->label);
 	wtg_table_add_series(ctx->t, label, "GB/s", base, PARTS_SAMPLES);
 	return WTG_OK;
+}
+
+/* The rows whose follow-up measured the parts again, with their ideal from it (the rounds published
+ * the rows in variant order, the last ones in the table). */
+static void republish_parts(struct wtg_ctx *ctx, struct sweep *sw, struct wtg_rounds *r)
+{
+	const int first = ctx->t->nrows - sw->nvar;
+	for (int v = 0; v < sw->nvar && first >= 0; v++) {
+		if (!sw->var[v].parts_n)
+			continue;
+		struct wtg_value vals[WTG_MAX_COLS];
+		int n = row_of(ctx, sw, v, &r->v[v], vals);
+		wtg_table_set_row(ctx->t, first + v, vals, n, &r->v[v].probe);
+	}
 }
 
 /* A speedup whose whole interval lies above min(N, CPUs) is not more cores at work: N threads each
@@ -655,9 +687,16 @@ static void notes(struct wtg_ctx *ctx, const struct sweep *sw, const struct wtg_
 		       "one's)",
 		       sw->reps, wtg_sum_simd_name(), (double)(ctx->opt->quick ? TARGET_BYTES_QUICK : TARGET_BYTES) / 1e6,
 		       WTG_SAMPLE_MIN_MS, (unsigned long long)sw->checked);
+	int cached = 0;
+	for (int v = 0; v < sw->nvar; v++)
+		cached += sw->var[v].parts_n && isfinite(sw->var[v].parts_ratio);
 	wtg_table_note(ctx->t, "ideal_gbps = min(N, %d CPUs) x the one-thread median of the same placement and "
-			       "memory: threads beyond the CPUs share them, so they cannot add bandwidth",
-		       sw->ncpu);
+			       "memory: threads beyond the CPUs share them, so they cannot add bandwidth%s",
+		       sw->ncpu,
+		       cached ? "; on a row whose follow-up ran, times its parts / whole ratio (ideal_speedup, "
+				"with that ratio's interval): N threads each reading one part could at best run "
+				"as one thread over one part does"
+			      : "");
 	for (int v = 0; v < sw->nvar; v++) {
 		const struct variant *var = &sw->var[v];
 		if (!var->parts_n)
@@ -867,6 +906,8 @@ static int threads_run(struct wtg_ctx *ctx)
 	for (int v = 0; rc == WTG_OK && v < sw.nvar; v++)
 		if (wants_parts(&sw, v))
 			rc = parts_follow_up(ctx, &sw, v);
+	if (rc == WTG_OK)
+		republish_parts(ctx, &sw, &r);
 	if (rc == WTG_ERR)
 		wtg_rounds_free(&r);
 	munmap(map, sw.span);

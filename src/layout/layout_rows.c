@@ -473,6 +473,9 @@ int wtg_lay_bars_build(struct wtg_lay_bars *b, const struct wtg_table *t, const 
 	/* the table's own ideal (threads: capped at the CPUs) wins over 1 thread x N */
 	int ic = b->ideal ? wtg_table_col(t, "ideal_gbps") : -1;
 	b->ideal_capped = ic >= 0;
+	const int pc = ic >= 0 ? wtg_table_col(t, "parts_ratio") : -1;
+	for (int r = 0; pc >= 0 && r < b->n; r++)
+		b->ideal_parts += isfinite(wtg_table_num(t, r, pc));
 	for (int r = 0; r < b->n && b->ideal && nc >= 0; r++)
 		if (wtg_table_num(t, r, nc) == 1 && isnan(b->base))
 			b->base = wtg_table_num(t, r, vc);
@@ -534,6 +537,7 @@ int wtg_lay_bars_merge(struct wtg_lay_bars *out, const struct wtg_lay_bars *in, 
 	out->base = l->base;
 	out->ideal = l->ideal;
 	out->ideal_capped = l->ideal_capped;
+	out->ideal_parts = l->ideal_parts;	/* the ideal marks are the last run's */
 	out->scale = 0;
 	/* each label in the order it first appears, then every run's bar of that label */
 	for (int k = 0; k < n; k++)

@@ -355,8 +355,12 @@ void svg_draw_bars(FILE *f, const struct svg_frame *fr, const struct svg_runs *r
 	char buf[256], v1[64];
 	if (b.ideal) {
 		wtg_lay_fmt_value(v1, sizeof v1, b.base, b.unit);
-		snprintf(buf, sizeof buf, "ideal scaling: %s (1 thread) \xc3\x97 %s%s", v1,
-			 b.ideal_capped ? "min(N, CPUs)" : "N", isnan(b.base) ? " (waiting for the 1-thread row)" : "");
+		char parts[64] = "";
+		if (b.ideal_parts)
+			snprintf(parts, sizeof parts, ", \xc3\x97 the parts' gain on %d row%s", b.ideal_parts,
+				 b.ideal_parts == 1 ? "" : "s");
+		snprintf(buf, sizeof buf, "ideal scaling: %s (1 thread) \xc3\x97 %s%s%s", v1,
+			 b.ideal_capped ? "min(N, CPUs)" : "N", parts, isnan(b.base) ? " (waiting for the 1-thread row)" : "");
 		svg_line(f, bx + 2, y - 18, bx + 2, y + 4, warn, 4, NULL);
 		svg_text(f, bx + 14, y, 19, "start", "fill=\"#b36b00\"", buf);
 		y += 30;

@@ -40,11 +40,14 @@ static void bars_notes(const struct tui_view *v, const struct wtg_lay_bars *lb, 
 	const struct wtg_lay_bar *b = lb->b;
 	int bx = v->x + lw + 1, zc = bx + (lb->neg ? bw / 2 : 0);
 	if (lb->ideal && y < end) {
-		char idl[64];
+		char idl[64], parts[48] = "";
 		tui_fmt_value(idl, sizeof idl, lb->base, lb->unit);
+		if (lb->ideal_parts)
+			snprintf(parts, sizeof parts, ", %s parts/whole on %d row%s", l->g->times, lb->ideal_parts,
+				 lb->ideal_parts == 1 ? "" : "s");
 		tui_printf(w, y++, bx, v->wd - lw - 1, tui_attr(l, TR_WARN),
-			   "%s ideal scaling: %s (1 thread) %s %s%s", l->g->ideal, idl, l->g->times,
-			   lb->ideal_capped ? "min(N, CPUs)" : "N",
+			   "%s ideal scaling: %s (1 thread) %s %s%s%s", l->g->ideal, idl, l->g->times,
+			   lb->ideal_capped ? "min(N, CPUs)" : "N", parts,
 			   isnan(lb->base) ? " (waiting for the 1-thread row)" : "");
 	}
 	if (lb->neg && y < end) {

@@ -339,8 +339,24 @@ def check_threads(e, doc, maxn, tag):
             check(r["core_type"] == types[0]["type"], name + "core_type %r on one type" % r["core_type"])
         one = [x for x in rs if x["threads"] == 1 and x["group"] == r["group"]]
         if one:
-            check(close(r["ideal_gbps"], one[0]["gbps"] * min(n, ncpu), 1e-6),
-                  name + "ideal = min(N, CPUs) x its placement's 1-thread median")
+            # the ideal: min(N, CPUs), times the parts' gain where the follow-up measured it
+            f = follow_ups(e).get(label(r))
+            gain = r["parts_ratio"] if f else 1
+            check((r["parts_ratio"] is None) == (f is None) and (f is None or abs(r["parts_ratio"] - f["ratio"]) < 0.006),
+                  name + "parts_ratio is the follow-up's (%r; note %r)" % (r["parts_ratio"], f))
+            check(close(r["ideal_speedup"], min(n, ncpu) * gain, 1e-9),
+                  name + "ideal_speedup = min(N, CPUs) x the parts' gain: %r" % r["ideal_speedup"])
+            check(close(r["ideal_gbps"], one[0]["gbps"] * r["ideal_speedup"], 1e-6),
+                  name + "ideal_gbps = its placement's 1-thread median x ideal_speedup")
+            if f:
+                check(abs(r["ideal_speedup_ci_low"] - min(n, ncpu) * f["lo"]) < 0.006 * n
+                      and abs(r["ideal_speedup_ci_high"] - min(n, ncpu) * f["hi"]) < 0.006 * n
+                      and r["ideal_speedup_ci_low"] <= r["ideal_speedup"] <= r["ideal_speedup_ci_high"],
+                      name + "the ideal's interval is min(N, CPUs) x the parts' ratio's: [%r, %r]"
+                      % (r["ideal_speedup_ci_low"], r["ideal_speedup_ci_high"]))
+            else:
+                check(r["ideal_speedup_ci_low"] is None and r["ideal_speedup_ci_high"] is None,
+                      name + "without a follow-up the ideal is exact: no interval")
             check(close(r["speedup"], r["gbps"] / one[0]["gbps"], 1e-6), name + "speedup = gbps / 1-thread gbps")
             if r["threads"] == 1:
                 check(r["speedup_ci_low"] is None and r["speedup_ci_high"] is None,
@@ -377,6 +393,12 @@ def check_threads(e, doc, maxn, tag):
             # the note gives the ratio to 2 decimals: within that rounding of the edge either verdict stands
             edge = abs(r["speedup_ci_low"] - ideal * f["hi"]) <= ideal * 0.005
             explained = r["speedup_ci_low"] <= ideal * f["hi"]
+            # an ok check is a row whose speedup interval reaches its ideal's (the row shows no interval
+            # wholly above its ideal)
+            check(c["status"] != "ok" or r["speedup_ci_low"] <= r["ideal_speedup_ci_high"],
+                  tag + "%s: an explained speedup [%.2f, %.2f] reaches its ideal's interval [%.2f, %.2f]"
+                  % (label(r), r["speedup_ci_low"], r["speedup_ci_high"], r["ideal_speedup_ci_low"],
+                     r["ideal_speedup_ci_high"]))
             check((edge or (c["status"] == "ok") == explained) and ("%.2fx [%.2f, %.2f]" % (f["ratio"], f["lo"], f["hi"]))
                   in c["detail"], tag + "speedup check %s: above the ideal %d, the parts ran %.2fx [%.2f, %.2f]: %r"
                   % (c["status"], ideal, f["ratio"], f["lo"], f["hi"], c["detail"]))

@@ -257,6 +257,23 @@ static void test_bars(void)
 	CHECK_NEAR(b.b[2].ci_lo, 17, 1e-12);
 	CHECK_NEAR(b.b[2].ci_hi, 19, 1e-12);
 	CHECK(b.b[0].group == -1 && b.ngroups == 0);	/* numeric labels: no colour groups */
+	CHECK(!b.ideal_capped && b.ideal_parts == 0);
+	wtg_lay_bars_free(&b);
+
+	/* the table's ideal column, one row of which carries its parts' gain (threads' follow-up) */
+	static const struct wtg_column pcols[] = {
+		{ "threads", "count", WTG_T_INT, 0 },	{ "gbps", "GB/s", WTG_T_REAL, 2 },
+		{ "ideal_gbps", "GB/s", WTG_T_REAL, 2 }, { "parts_ratio", "", WTG_T_REAL, 2 },
+	};
+	t = table("threads");
+	wtg_table_set_columns(t, pcols, 4);
+	const struct wtg_value p1[4] = { WTG_INT(1), WTG_REAL(10), WTG_REAL(10), WTG_NA };
+	const struct wtg_value p2[4] = { WTG_INT(2), WTG_REAL(23), WTG_REAL(25), WTG_REAL(1.25) };
+	wtg_table_add_row(t, p1, 4, NULL);
+	wtg_table_add_row(t, p2, 4, NULL);
+	CHECK(wtg_lay_bars_build(&b, t, t->exp) == 0);
+	CHECK(b.ideal_capped && b.ideal_parts == 1);
+	CHECK_NEAR(b.b[1].ideal, 25, 1e-12);	/* the column's, not 1 thread x 2 */
 	wtg_lay_bars_free(&b);
 
 	t = table("threads");

@@ -297,6 +297,24 @@ static void fill_threads_ideal(struct wtg_table *t)
 	}
 }
 
+/* ... and after a follow-up on the 2-thread row: its parts ran 1.25x the whole, so its ideal is
+ * 2 x 10 x 1.25 GB/s */
+static void fill_threads_parts(struct wtg_table *t)
+{
+	static const struct wtg_column cols[] = {
+		{ "threads", "count", WTG_T_INT, 0 }, { "ms", "ms", WTG_T_REAL, 2 },
+		{ "gbps", "GB/s", WTG_T_REAL, 2 },	 { "sum", "", WTG_T_INT, 0 },
+		{ "ideal_gbps", "GB/s", WTG_T_REAL, 2 }, { "parts_ratio", "", WTG_T_REAL, 2 },
+	};
+	wtg_table_set_columns(t, cols, 6);
+	double g[] = { 10, 22 };
+	for (int i = 0; i < 2; i++) {
+		struct wtg_value v[6] = { WTG_INT(i + 1), WTG_REAL(64 / g[i]), WTG_REAL(g[i]), WTG_INT(99),
+					  WTG_REAL(i ? 25.0 : 10.0), i ? WTG_REAL(1.25) : WTG_NA };
+		wtg_table_add_row(t, v, 6, NULL);
+	}
+}
+
 static void fill_readcost(struct wtg_table *t, const struct wtg_experiment *e)
 {
 	struct wtg_ctx ctx;
@@ -516,6 +534,10 @@ static void test_views(void)
 	render("threads", fill_threads_ideal, 13, 78, false);
 	CHECK(has("┊ ideal scaling: 10.0 GB/s (1 thread) × min(N, CPUs)"));
 	CHECK(!has("× N"));
+	CHECK(!has("parts/whole"));
+	/* a row whose follow-up measured its parts: the legend says how many rows carry that gain */
+	render("threads", fill_threads_parts, 13, 100, false);
+	CHECK(has("┊ ideal scaling: 10.0 GB/s (1 thread) × min(N, CPUs), × parts/whole on 1 row"));
 
 	render("readcost", fill_readcost_plain, 18, 78, false);
 	CHECK(has("getpid"));
