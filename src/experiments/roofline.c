@@ -44,6 +44,7 @@
 #define SAMPLE_PASSES_MAX 64	/* a sample grows to at most this many times the byte cap */
 #define L1_FALLBACK (32u << 10)
 #define FILL_PIECE (16u << 20)		/* the buffers are filled in pieces of this many bytes */
+#define REF_BLOCK (256u << 10)		/* the memory buffer's reference table: one entry per block */
 
 enum { BUF_CACHE = 0, BUF_MEM, NBUF };
 /* What runs at each intensity (the texts outlive the rows that point at them). */
@@ -74,6 +75,16 @@ struct roof {
 	struct { uint64_t bytes; size_t start; uint64_t want[WORDS]; bool ok; } ref[NBUF * NINT];
 	uint64_t vbytes[NBUF * NINT];	/* per sample of each variant, grown at its warm-up to span at
 					 * least WTG_SAMPLE_MIN_MS (0: not yet, sample_bytes) */
+	/* the memory buffer's reference, folded per REF_BLOCK bytes in one pass before the rounds: each
+	 * block's word sums (the add kernel: st[j] += sum[j], j < k) and, per multiply-add intensity the
+	 * run measures, the block's affine map from zero (h = alpha^lines h + fold[j]); a walk composes
+	 * the blocks it covers and takes its partial ends line by line (NULL: no table, line by line) */
+	struct {
+		size_t nblk;
+		uint64_t *sum;			/* nblk x WORDS */
+		uint64_t *fold[NINT];		/* nblk x WORDS per multiply-add index, NULL when not run */
+		uint64_t apow[NINT];		/* alpha^(lines per block) */
+	} tab;
 	uint64_t checked, mismatched;	/* samples compared with the reference */
 	double ridge[NBUF];		/* ops per byte; NAN until the rounds are over */
 	struct wtg_type_tally types[NBUF * NINT];	/* core types at each timed sample's start and end */
@@ -154,6 +165,19 @@ static void mul_lines(const uint64_t *w, size_t lines, int rounds, uint64_t *h)
 
 /* ---- the reference: the same results another way ---- */
 
+/* The affine map of one line's R rounds of intensity index idx >= NADD: h -> alpha h + beta w + gamma. */
+static void affine_of(int idx, uint64_t *alpha, uint64_t *beta, uint64_t *gamma)
+{
+	const int rounds = 1 << (idx - NADD);
+	uint64_t b = 1, g = 0;
+	for (int r = 1; r < rounds; r++) {
+		g = g * MUL + INC;
+		b *= MUL;
+	}
+	*alpha = b * MUL, *beta = b, *gamma = g;
+}
+
+
 /* Word by word for the add kernel (the first k words of each line); for the multiply-add kernel the R rounds folded into one affine
  * map per line, h = M^R h + M^(R-1) word + INC (M^(R-2) + ... + 1), all modulo 2^64. */
 static void reference(const uint64_t *w, size_t lines, int idx, uint64_t *st)
@@ -168,19 +192,99 @@ static void reference(const uint64_t *w, size_t lines, int idx, uint64_t *st)
 			st[j] += a[j];
 		return;
 	}
-	const int rounds = 1 << (idx - NADD);
-	uint64_t beta = 1, gamma = 0;
-	for (int r = 1; r < rounds; r++) {
-		gamma = gamma * MUL + INC;
-		beta *= MUL;
-	}
-	const uint64_t alpha = beta * MUL;
+	uint64_t alpha, beta, gamma;
+	affine_of(idx, &alpha, &beta, &gamma);
 	uint64_t h[WORDS];	/* kept local: through st every step would go to memory */
 	memcpy(h, st, sizeof h);
 	for (const uint64_t *line = w, *end = w + lines * WORDS; line < end; line += WORDS)
 		for (int j = 0; j < WORDS; j++)
 			h[j] = alpha * h[j] + beta * line[j] + gamma;
 	memcpy(st, h, sizeof h);
+}
+
+/* The map h -> a h + b w + g over `lines` lines from h = 0, word by word, into out (a = b = 1, g = 0:
+ * the words' sums). */
+static void fold_block(const uint64_t *w, size_t lines, uint64_t a, uint64_t b, uint64_t g, uint64_t *out)
+{
+	uint64_t h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0, h6 = 0, h7 = 0;
+	for (size_t l = 0; l < lines; l++, w += WORDS) {
+		h0 = a * h0 + b * w[0] + g;
+		h1 = a * h1 + b * w[1] + g;
+		h2 = a * h2 + b * w[2] + g;
+		h3 = a * h3 + b * w[3] + g;
+		h4 = a * h4 + b * w[4] + g;
+		h5 = a * h5 + b * w[5] + g;
+		h6 = a * h6 + b * w[6] + g;
+		h7 = a * h7 + b * w[7] + g;
+	}
+	out[0] = h0, out[1] = h1, out[2] = h2, out[3] = h3, out[4] = h4, out[5] = h5, out[6] = h6, out[7] = h7;
+}
+
+/* The memory buffer's reference table (rf->tab): every block's word sums, and its map from zero under
+ * each multiply-add intensity the run measures, word by word in one pass. Returns 0, or -1 (out of
+ * memory: the references walk line by line). */
+static int ref_table(struct roof *rf)
+{
+	const struct buffer *b = &rf->b[BUF_MEM];
+	const size_t lines = REF_BLOCK / LINE, nblk = b->size / REF_BLOCK;
+	int midx[NINT], nm = 0;
+	uint64_t al[NINT], be[NINT], ga[NINT];
+	for (int i = 0; i < rf->nint; i++) {
+		const int idx = i * rf->step;
+		if (idx < NADD)
+			continue;
+		affine_of(idx, &al[nm], &be[nm], &ga[nm]);
+		midx[nm++] = idx;
+	}
+	if (nblk == 0 || !(rf->tab.sum = calloc(nblk * WORDS, sizeof(uint64_t))))
+		return -1;
+	for (int m = 0; m < nm; m++) {
+		if (!(rf->tab.fold[midx[m]] = calloc(nblk * WORDS, sizeof(uint64_t))))
+			return -1;
+		uint64_t a = 1;
+		for (size_t l = 0; l < lines; l++)
+			a *= al[m];
+		rf->tab.apow[midx[m]] = a;
+	}
+	/* block by block (a block stays in the L2 while each map reads it again) */
+	for (size_t k = 0; k < nblk; k++) {
+		const uint64_t *w = b->w + k * (REF_BLOCK / sizeof(uint64_t));
+		fold_block(w, lines, 1, 1, 0, rf->tab.sum + k * WORDS);
+		for (int m = 0; m < nm; m++)
+			fold_block(w, lines, al[m], be[m], ga[m], rf->tab.fold[midx[m]] + k * WORDS);
+	}
+	rf->tab.nblk = nblk;
+	return 0;
+}
+
+static void ref_table_free(struct roof *rf)
+{
+	free(rf->tab.sum);
+	for (int i = 0; i < NINT; i++)
+		free(rf->tab.fold[i]);
+	memset(&rf->tab, 0, sizeof rf->tab);
+}
+
+/* The reference over [at, at + n) of the memory buffer (within it, whole lines): line by line up to
+ * the first block boundary, the table's blocks, line by line after the last. */
+static void reference_blocks(const struct roof *rf, size_t at, size_t n, int idx, uint64_t *st)
+{
+	const struct buffer *b = &rf->b[BUF_MEM];
+	const uint64_t *tab = idx < NADD ? rf->tab.sum : rf->tab.fold[idx];
+	size_t first = (at + REF_BLOCK - 1) / REF_BLOCK, last = (at + n) / REF_BLOCK;	/* whole blocks [first, last) */
+	if (!tab || last > rf->tab.nblk)
+		last = rf->tab.nblk;
+	if (!tab || first >= last) {
+		reference(b->w + at / sizeof(uint64_t), n / LINE, idx, st);
+		return;
+	}
+	const size_t head = first * REF_BLOCK - at, body = (last - first) * REF_BLOCK;
+	reference(b->w + at / sizeof(uint64_t), head / LINE, idx, st);
+	const int k = idx < NADD ? 1 << idx : WORDS;
+	for (size_t blk = first; blk < last; blk++)
+		for (int j = 0; j < k; j++)
+			st[j] = idx < NADD ? st[j] + tab[blk * WORDS + j] : rf->tab.apow[idx] * st[j] + tab[blk * WORDS + j];
+	reference(b->w + (at + head + body) / sizeof(uint64_t), (n - head - body) / LINE, idx, st);
 }
 
 /* Ops per line of intensity index idx: k adds, or 16 per multiply-add round. */
@@ -214,14 +318,17 @@ static int idx_of(const struct roof *rf, int v)
 	return v % rf->nint * rf->step;
 }
 
-/* Run fn (kernel or reference) over `bytes` of b from `start`, wrapping round the buffer. */
-static void walk(const struct buffer *b, size_t start, uint64_t bytes, int idx, uint64_t *st, bool ref)
+/* Run the kernel, or the reference (rf given: the memory buffer's through its table), over `bytes` of
+ * b from `start`, wrapping round the buffer. */
+static void walk(const struct buffer *b, size_t start, uint64_t bytes, int idx, uint64_t *st, const struct roof *ref)
 {
 	size_t at = start;
 	while (bytes) {
 		size_t n = b->size - at < bytes ? b->size - at : (size_t)bytes;
 		const uint64_t *w = b->w + at / sizeof(uint64_t);
-		if (ref)
+		if (ref && b == &ref->b[BUF_MEM])
+			reference_blocks(ref, at, n, idx, st);
+		else if (ref)
 			reference(w, n / LINE, idx, st);
 		else if (idx < NADD)
 			add_lines(w, n / LINE, 1 << idx, st);
@@ -241,7 +348,7 @@ static void reference_of(struct roof *rf, int v, const struct buffer *b, size_t 
 		memcpy(want, rf->ref[v].want, sizeof rf->ref[v].want);
 		return;
 	}
-	walk(b, start, bytes, idx_of(rf, v), want, true);
+	walk(b, start, bytes, idx_of(rf, v), want, rf);
 	if (bytes % b->size == 0) {
 		rf->ref[v].bytes = bytes;
 		rf->ref[v].start = start;
@@ -262,7 +369,7 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	struct wtg_probe p;
 	const int cpu0 = sched_getcpu();
 	wtg_probe_begin(&p);
-	walk(b, start, bytes, idx, st, false);
+	walk(b, start, bytes, idx, st, NULL);
 	wtg_probe_end(&p, &out->res);
 	if (round >= 0) {
 		wtg_type_tally_add(wtg_topology_this(), &rf->types[v], cpu0);
@@ -409,9 +516,13 @@ static void notes(struct wtg_ctx *ctx, const struct roof *rf, const struct wtg_r
 		       "a sample moves about %llu M ops or at most %llu MiB, more lines where that spans less "
 		       "than %.0f ms at the warm-up's rate (the bytes column; whole passes over the cache "
 		       "buffer), walking round the buffer from where the last one stopped; all %llu samples' results matched a reference computed "
-		       "another way, outside the timed region",
+		       "another way, outside the timed region (word by word, the multiply-add rounds of a line "
+		       "folded into one map; %s)",
 		       (unsigned long long)(rf->ops_target >> 20), (unsigned long long)(rf->bytes_cap >> 20),
-		       WTG_SAMPLE_MIN_MS, (unsigned long long)rf->checked);
+		       WTG_SAMPLE_MIN_MS, (unsigned long long)rf->checked,
+		       rf->tab.nblk ? "over the memory buffer, each 256 KiB block's sums and maps folded once before "
+				      "the rounds and composed, its partial ends line by line"
+				    : "over the memory buffer line by line");
 	wtg_rounds_note(ctx, r, WARMUP);
 	char types[512];
 	wtg_topology_types_note(wtg_topology_this(), types, sizeof types);
@@ -490,6 +601,8 @@ static int roofline_run(struct wtg_ctx *ctx)
 	wtg_ctx_progress(ctx, 0, nsteps, "filling the buffers");
 	wtg_first_look(ctx);
 	int rc = make_buffers(ctx, &rf);
+	if (rc == WTG_OK && ref_table(&rf) < 0)
+		ref_table_free(&rf);	/* out of memory: the references walk line by line */
 	struct wtg_rounds r;
 	if (rc == WTG_OK) {
 		struct wtg_rounds_spec spec = { .nvariants = NBUF * rf.nint, .rounds = WTG_ROUNDS_MIN, .warmup = WARMUP,
@@ -512,6 +625,7 @@ static int roofline_run(struct wtg_ctx *ctx)
 		wtg_rounds_free(&r);
 		wtg_ctx_progress(ctx, nsteps, nsteps, "done");
 	}
+	ref_table_free(&rf);
 	for (int i = 0; i < NBUF; i++)
 		if (!rf.b[i].shared)
 			free(rf.b[i].w);
