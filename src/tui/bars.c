@@ -40,15 +40,22 @@ static void bars_notes(const struct tui_view *v, const struct wtg_lay_bars *lb, 
 	const struct wtg_lay_bar *b = lb->b;
 	int bx = v->x + lw + 1, zc = bx + (lb->neg ? bw / 2 : 0);
 	if (lb->ideal && y < end) {
-		char idl[64], parts[48] = "";
+		char idl[64], key[160], parts[48] = "";
 		tui_fmt_value(idl, sizeof idl, lb->base, lb->unit);
 		if (lb->ideal_parts)
-			snprintf(parts, sizeof parts, ", %s parts/whole on %d row%s", l->g->times, lb->ideal_parts,
+			snprintf(parts, sizeof parts, "%s parts/whole on %d row%s", l->g->times, lb->ideal_parts,
 				 lb->ideal_parts == 1 ? "" : "s");
-		tui_printf(w, y++, bx, v->wd - lw - 1, tui_attr(l, TR_WARN),
-			   "%s ideal scaling: %s (1 thread) %s %s%s%s", l->g->ideal, idl, l->g->times,
-			   lb->ideal_capped ? "min(N, CPUs)" : "N", parts,
-			   isnan(lb->base) ? " (waiting for the 1-thread row)" : "");
+		snprintf(key, sizeof key, "%s ideal scaling: %s (1 thread) %s %s%s", l->g->ideal, idl, l->g->times,
+			 lb->ideal_capped ? "min(N, CPUs)" : "N", isnan(lb->base) ? " (waiting for the 1-thread row)" : "");
+		const int room = v->wd - lw - 1;
+		/* the rows whose ideal carries their parts' gain: on the key's line where it fits, else below */
+		if (parts[0] && tui_width(key) + 2 + tui_width(parts) <= room) {
+			tui_printf(w, y++, bx, room, tui_attr(l, TR_WARN), "%s, %s", key, parts);
+		} else {
+			tui_put(w, y++, bx, room, tui_attr(l, TR_WARN), key);
+			if (parts[0] && y < end)
+				tui_printf(w, y++, bx, room, tui_attr(l, TR_WARN), "  %s", parts);
+		}
 	}
 	if (lb->neg && y < end) {
 		char lo[32], hi[32];

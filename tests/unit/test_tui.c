@@ -538,6 +538,11 @@ static void test_views(void)
 	/* a row whose follow-up measured its parts: the legend says how many rows carry that gain */
 	render("threads", fill_threads_parts, 13, 100, false);
 	CHECK(has("┊ ideal scaling: 10.0 GB/s (1 thread) × min(N, CPUs), × parts/whole on 1 row"));
+	/* 80 columns: the key's line ends at the CPUs, the parts' gain goes on the line below */
+	render("threads", fill_threads_parts, 13, 78, false);
+	CHECK(has("┊ ideal scaling: 10.0 GB/s (1 thread) × min(N, CPUs)"));
+	CHECK(!has("CPUs), ×"));
+	CHECK(has("  × parts/whole on 1 row"));
 
 	render("readcost", fill_readcost_plain, 18, 78, false);
 	CHECK(has("getpid"));
