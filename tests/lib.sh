@@ -112,12 +112,15 @@ need() {
 	esac
 }
 
-# scratch: make a private folder, named in $lib_tmp and removed at exit (with the tmux server).
+# scratch: make a private folder, named in $lib_tmp and removed at exit (with the tmux server, whose
+# socket folder it holds: tmux would otherwise leave /tmp/tmux-UID behind).
 # Call it directly, not in $(...): the exit trap must see the name.
 lib_tmp=
 scratch() {
 	if [ -z "$lib_tmp" ]; then
 		lib_tmp=$(mktemp -d "${TMPDIR:-/tmp}/wtg-test.XXXXXX") || exit 99
+		TMUX_TMPDIR=$lib_tmp
+		export TMUX_TMPDIR
 	fi
 }
 
@@ -222,6 +225,7 @@ tm_start() {
 	lib_rows=$2
 	shift 2
 	tm_stop
+	scratch
 	lib_servers=$((lib_servers + 1))
 	TM_SOCK=wtg-test-$$-$lib_servers
 	lib_term=screen
@@ -243,6 +247,8 @@ tm_socket() {
 }
 
 tm_stop() {
+	# no server started: nothing to stop (a tmux client would make its socket folder)
+	[ "$lib_servers" -gt 0 ] || return 0
 	tm kill-server 2>/dev/null
 	# a server busy with a loaded machine may still be going: wait for it (2 s at most), then
 	# remove the socket file, which kill-server leaves behind
