@@ -591,6 +591,16 @@ static void wait_gap(double gap_s, struct progress *pr)
 		fputs("\r\033[K", stderr);
 }
 
+/* The selected experiments' registry indices, in registry order, into order; returns how many. */
+static int selected_order(const struct wtg_options *o, int *order)
+{
+	int n = 0;
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
+		if (o->selected[i])
+			order[n++] = i;
+	return n;
+}
+
 static int run_replicated(struct wtg_session *s, const struct wtg_options *o)
 {
 	struct progress pr;
@@ -609,10 +619,7 @@ static int run_replicated(struct wtg_session *s, const struct wtg_options *o)
 			wait_gap(o->gap_s, &pr);
 		if (got_signal)
 			break;
-		int order[WTG_MAX_EXP], n = 0;
-		for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
-			if (o->selected[i])
-				order[n++] = i;
+		int order[WTG_MAX_EXP], n = selected_order(o, order);
 		wtg_shuffle_int(&rng, order, (size_t)n);
 		wtg_report_run_begin();
 		wtg_session_enqueue_all(s, order, n);
@@ -649,10 +656,7 @@ static int run_headless(struct wtg_session *s, const struct wtg_options *o)
 	wtg_report_run_begin();
 	if (wtg_session_start(s) < 0)
 		return 1;
-	int order[WTG_MAX_EXP], nsel = 0;
-	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
-		if (o->selected[i])
-			order[nsel++] = i;
+	int order[WTG_MAX_EXP], nsel = selected_order(o, order);
 	wtg_session_enqueue_all(s, order, nsel);
 	wait_run(s, o, &pr);
 	wtg_report_run_end();

@@ -177,36 +177,11 @@ static void affine_of(int idx, uint64_t *alpha, uint64_t *beta, uint64_t *gamma)
 	*alpha = b * MUL, *beta = b, *gamma = g;
 }
 
-
-/* Word by word for the add kernel (the first k words of each line); for the multiply-add kernel the R rounds folded into one affine
- * map per line, h = M^R h + M^(R-1) word + INC (M^(R-2) + ... + 1), all modulo 2^64. */
-static void reference(const uint64_t *w, size_t lines, int idx, uint64_t *st)
+/* The map h -> a h + b w + g, word by word, over `lines` lines from the h given (a = b = 1, g = 0:
+ * the words' sums), all modulo 2^64. */
+static void fold_lines(const uint64_t *w, size_t lines, uint64_t a, uint64_t b, uint64_t g, uint64_t *h)
 {
-	if (idx < NADD) {
-		const size_t k = (size_t)1 << idx;
-		uint64_t a[WORDS] = { 0 };
-		for (const uint64_t *line = w, *end = w + lines * WORDS; line < end; line += WORDS)
-			for (size_t j = 0; j < k; j++)
-				a[j] += line[j];
-		for (size_t j = 0; j < k; j++)
-			st[j] += a[j];
-		return;
-	}
-	uint64_t alpha, beta, gamma;
-	affine_of(idx, &alpha, &beta, &gamma);
-	uint64_t h[WORDS];	/* kept local: through st every step would go to memory */
-	memcpy(h, st, sizeof h);
-	for (const uint64_t *line = w, *end = w + lines * WORDS; line < end; line += WORDS)
-		for (int j = 0; j < WORDS; j++)
-			h[j] = alpha * h[j] + beta * line[j] + gamma;
-	memcpy(st, h, sizeof h);
-}
-
-/* The map h -> a h + b w + g over `lines` lines from h = 0, word by word, into out (a = b = 1, g = 0:
- * the words' sums). */
-static void fold_block(const uint64_t *w, size_t lines, uint64_t a, uint64_t b, uint64_t g, uint64_t *out)
-{
-	uint64_t h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0, h6 = 0, h7 = 0;
+	uint64_t h0 = h[0], h1 = h[1], h2 = h[2], h3 = h[3], h4 = h[4], h5 = h[5], h6 = h[6], h7 = h[7];
 	for (size_t l = 0; l < lines; l++, w += WORDS) {
 		h0 = a * h0 + b * w[0] + g;
 		h1 = a * h1 + b * w[1] + g;
@@ -217,7 +192,24 @@ static void fold_block(const uint64_t *w, size_t lines, uint64_t a, uint64_t b, 
 		h6 = a * h6 + b * w[6] + g;
 		h7 = a * h7 + b * w[7] + g;
 	}
-	out[0] = h0, out[1] = h1, out[2] = h2, out[3] = h3, out[4] = h4, out[5] = h5, out[6] = h6, out[7] = h7;
+	h[0] = h0, h[1] = h1, h[2] = h2, h[3] = h3, h[4] = h4, h[5] = h5, h[6] = h6, h[7] = h7;
+}
+
+/* Word by word for the add kernel (every word of each line summed, the first k kept); for the
+ * multiply-add kernel the R rounds folded into one affine map per line, h = M^R h + M^(R-1) word +
+ * INC (M^(R-2) + ... + 1). */
+static void reference(const uint64_t *w, size_t lines, int idx, uint64_t *st)
+{
+	if (idx < NADD) {
+		uint64_t a[WORDS] = { 0 };
+		fold_lines(w, lines, 1, 1, 0, a);
+		for (int j = 0; j < 1 << idx; j++)
+			st[j] += a[j];
+		return;
+	}
+	uint64_t alpha, beta, gamma;
+	affine_of(idx, &alpha, &beta, &gamma);
+	fold_lines(w, lines, alpha, beta, gamma, st);
 }
 
 /* The memory buffer's reference table (rf->tab): every block's word sums, and its map from zero under
@@ -249,9 +241,9 @@ static int ref_table(struct roof *rf)
 	/* block by block (a block stays in the L2 while each map reads it again) */
 	for (size_t k = 0; k < nblk; k++) {
 		const uint64_t *w = b->w + k * (REF_BLOCK / sizeof(uint64_t));
-		fold_block(w, lines, 1, 1, 0, rf->tab.sum + k * WORDS);
+		fold_lines(w, lines, 1, 1, 0, rf->tab.sum + k * WORDS);	/* the tables start zeroed */
 		for (int m = 0; m < nm; m++)
-			fold_block(w, lines, al[m], be[m], ga[m], rf->tab.fold[midx[m]] + k * WORDS);
+			fold_lines(w, lines, al[m], be[m], ga[m], rf->tab.fold[midx[m]] + k * WORDS);
 	}
 	rf->tab.nblk = nblk;
 	return 0;
