@@ -113,14 +113,16 @@ need() {
 }
 
 # scratch: make a private folder, named in $lib_tmp and removed at exit (with the tmux server, whose
-# socket folder it holds: tmux would otherwise leave /tmp/tmux-UID behind).
+# socket folder it holds unless TMUX_TMPDIR says otherwise: tmux would leave /tmp/tmux-UID behind).
 # Call it directly, not in $(...): the exit trap must see the name.
 lib_tmp=
 scratch() {
 	if [ -z "$lib_tmp" ]; then
 		lib_tmp=$(mktemp -d "${TMPDIR:-/tmp}/wtg-test.XXXXXX") || exit 99
-		TMUX_TMPDIR=$lib_tmp
-		export TMUX_TMPDIR
+		if [ -z "${TMUX_TMPDIR:-}" ]; then	# one the caller chose stands
+			TMUX_TMPDIR=$lib_tmp
+			export TMUX_TMPDIR
+		fi
 	fi
 }
 

@@ -275,6 +275,15 @@ if subprocess.run(["sh", "-c", "command -v tmux"], capture_output=True).returnco
           "a failing shell test ran a tmux server: %r %r" % (q.stdout, q.stderr))
     check(not os.path.exists(lines[0]) if lines else False, "its tmux socket is removed at exit")
     check(not os.path.exists(lines[1]) if len(lines) > 1 else False, "its scratch folder is removed at exit")
+    # without TMUX_TMPDIR the socket's folder is the scratch folder's, gone with it (not /tmp/tmux-UID)
+    env = {k: v for k, v in os.environ.items() if k != "TMUX_TMPDIR"}
+    q = subprocess.run(["sh", "-c", '. "$top_srcdir/tests/lib.sh"; scratch; tm_start 80 24 "sleep 30"; '
+                        'tm_socket; echo "$lib_tmp"; exit 1'],
+                       capture_output=True, text=True, timeout=60, env=dict(env, top_srcdir=TOP_SRCDIR, TMPDIR=probe))
+    lines = q.stdout.splitlines()
+    check(len(lines) == 2 and lines[0].startswith(lines[1] + "/tmux-") and os.listdir(probe) == ["tmux"],
+          "without TMUX_TMPDIR the tmux socket lives in the scratch folder, and both go at exit: %r %r"
+          % (q.stdout, os.listdir(probe)))
 os.system("rm -rf '%s'" % probe)
 
 finish("test_edges")
