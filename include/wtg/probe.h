@@ -17,7 +17,8 @@ struct wtg_probe_result {
 	int threads;			/* measuring threads aggregated into this record */
 	/* The time the measuring thread(s) ran on a CPU (CLOCK_THREAD_CPUTIME_ID) and the time they
 	 * waited runnable for one (the run-queue wait from /proc/thread-self/schedstat, booked when the
-	 * wait ends, so complete at the probe's end); -1 when it cannot be read. */
+	 * wait ends, so complete at the probe's end); -1 when it cannot be read. oncpu_ms leaves out
+	 * the CPU clock's own read (wtg_probe_cpu_excess_ns). */
 	double oncpu_ms, runwait_ms;
 };
 
@@ -33,6 +34,13 @@ struct wtg_probe {
 };
 
 void wtg_probe_begin(struct wtg_probe *p);
+/* How much longer an empty probe's CPU window is than its wall window (the thread CPU clock's read,
+ * a system call): measured once on the first call, the median of 101 windows, 0 when the CPU clock
+ * cannot be read; every probe's oncpu_ms has it taken out. Inside a probe the read finds the
+ * kernel colder and costs up to twice that, so a design whose samples last under WTG_PROBE_RESOLVE
+ * times it cannot tell its share (a batch of one getpid against half a microsecond of clock read). */
+int64_t wtg_probe_cpu_excess_ns(void);
+#define WTG_PROBE_RESOLVE 20
 /* Note the current CPU; cheap enough to call between batches. */
 void wtg_probe_tick(struct wtg_probe *p);
 void wtg_probe_end(struct wtg_probe *p, struct wtg_probe_result *out);

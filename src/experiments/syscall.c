@@ -113,7 +113,7 @@ static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st)
 			st->contended[at] = wtg_probe_contended(&r);
 			st->cpu_share[at] = wtg_probe_cpu_share(&r);
 			if (isfinite(st->cpu_share[at]))
-				st->oncpu_ns[at] = r.oncpu_ms * 1e6 / (double)batch_sizes[k];
+				st->oncpu_ns[at] = v - (r.wall_ms - r.oncpu_ms) * 1e6 / (double)batch_sizes[k];
 		}
 		st->samples[at] = v;
 		int64_t now = wtg_now_ns();
@@ -168,13 +168,15 @@ static void sc_contention(struct wtg_ctx *ctx, const struct sc_run *st, int k, s
 	wtg_table_add_series(ctx->t, name, "flag", flags, (size_t)nb);
 	if (busy == 0)
 		return;
+	char oncpu_txt[64] = "";
+	if (isfinite(oncpu))
+		snprintf(oncpu_txt, sizeof oncpu_txt, "; on a CPU a call took %.1f ns (oncpu_ns, the median)", oncpu);
 	if (all)
 		wtg_table_warn(ctx->t, "contended",
 			       "batch %ld: %zu of %d batches waited for a CPU (more than %.0f%% of their wall time) "
 			       "and fewer than %d others remain: the figures use all of them, so they count "
-			       "time the thread sat descheduled (a busy machine); on a CPU a call took %.1f ns "
-			       "(oncpu_ns, the median)",
-			       batch_sizes[k], busy, nb, 100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP, oncpu);
+			       "time the thread sat descheduled (a busy machine)%s",
+			       batch_sizes[k], busy, nb, 100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP, oncpu_txt);
 	else
 		wtg_table_check(ctx->t, "contended", true,
 				"batch %ld: %zu of %d batches waited for a CPU (more than %.0f%% of their wall "
@@ -205,8 +207,10 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 			wtg_table_fail(ctx->t, "out of memory summarizing batch %ld", batch_sizes[k]);
 			break;
 		}
-		double cpu = wtg_median_finite(st->cpu_share + k * nb, (size_t)nb, use);
-		double oncpu = wtg_median_finite(st->oncpu_ns + k * nb, (size_t)nb, use);
+		/* a batch far shorter than the CPU clock's read cannot tell its share: none for its row */
+		bool resolved = s.median * (double)batch_sizes[k] >= WTG_PROBE_RESOLVE * (double)wtg_probe_cpu_excess_ns();
+		double cpu = resolved ? wtg_median_finite(st->cpu_share + k * nb, (size_t)nb, use) : NAN;
+		double oncpu = resolved ? wtg_median_finite(st->oncpu_ns + k * nb, (size_t)nb, use) : NAN;
 		double share = s.median > 0 ? 100.0 * clock_ns / (double)batch_sizes[k] / s.median : 0;
 		if (k == 0)
 			share1 = share;
@@ -258,8 +262,12 @@ static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_
 		       "wall time (schedstat's run-queue wait before and after): such a batch counted time the "
 		       "thread sat descheduled; a row's figures use the other batches when at least %d remain "
 		       "(contended; the series keep every batch, flagged in 'batch N contended'); oncpu_ns is "
-		       "the median of the batches' on-CPU time (the thread's CPU clock) per call, which leaves waiting out",
-		       100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP);
+		       "the median of the batches' ns per call less the time per call the thread spent off a CPU "
+		       "(the thread's CPU clock against the wall clock around the batch, less the CPU clock's own "
+		       "read, %.0f ns here): it leaves waiting out; cpu_share and oncpu_ns are n/a where a batch "
+		       "lasts under %d times that read, which would decide them",
+		       100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP, (double)wtg_probe_cpu_excess_ns(),
+		       WTG_PROBE_RESOLVE);
 	wtg_replicas_notes(ctx, "equal parts of the schedule in time", "an untimed batch of every size",
 			   st->interleaved, st->start_s);
 }

@@ -93,6 +93,20 @@ def check_syscall(exp):
     if check(v is not None and len(v) == 100, "syscall: the clock pairs kept as a series") and rs:
         check(close(rs[0]["clock_ns"], q7(v, 0.5), 1e-6), "syscall: clock_ns is the clock pairs' median")
     check(any(n.startswith("batch=1 includes the stopwatch") for n in exp["notes"]), "syscall: clock note")
+    read = [re.search(r"less the CPU clock's own read, (\d+) ns here", n) for n in exp["notes"]]
+    read = [int(m.group(1)) for m in read if m]
+    if check(len(read) == 1, "syscall: the note names the CPU clock read taken out of the on-CPU time"):
+        for r in rs:
+            b = r["batch"]
+            if r["median_ns"] * b < 20 * read[0]:
+                check(r["cpu_share"] is None and r["oncpu_ns"] is None,
+                      "syscall %d: a batch of %.0f ns under 20 CPU clock reads of %d ns has no on-CPU share"
+                      % (b, r["median_ns"] * b, read[0]))
+            elif r["cpu_share"] is not None:
+                # the read's cost is out of the CPU time: no batch ran longer on a CPU than it took
+                check(0 < r["cpu_share"] <= 1.1 and r["oncpu_ns"] <= 1.1 * r["median_ns"],
+                      "syscall %d: on a CPU at most the batch's time (share %s, %s of %s ns a call)"
+                      % (b, r["cpu_share"], r["oncpu_ns"], r["median_ns"]))
     check(any("seeded random order" in n for n in exp["notes"]), "syscall: interleaving note")
 
 
