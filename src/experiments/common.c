@@ -153,6 +153,20 @@ double wtg_time_getpid_batch(long calls)
 	return (double)(t1 - t0) / (double)calls;
 }
 
+int wtg_procs_running(void)
+{
+	FILE *f = fopen("/proc/stat", "re");
+	if (!f)
+		return -1;
+	char line[256];
+	int n = -1;
+	while (n < 0 && fgets(line, sizeof line, f))
+		if (sscanf(line, "procs_running %d", &n) != 1)
+			n = -1;
+	fclose(f);
+	return n;
+}
+
 uint64_t wtg_ctx_seed(struct wtg_ctx *ctx, unsigned idx)
 {
 	uint64_t h = ctx->opt ? ctx->opt->seed : 1;

@@ -58,6 +58,13 @@ void wtg_check_sums_row(struct wtg_ctx *ctx, const char *label, int samples, int
 /* Time `calls` raw getpid syscalls; returns ns per call (clock read twice per batch). */
 double wtg_time_getpid_batch(long calls);
 
+/* How many tasks are runnable now, system-wide (/proc/stat procs_running, the reader among them), -1
+ * unknown. A quiet machine has fewer than WTG_QUIET_OTHERS other tasks runnable on average: with
+ * more, a thread that never waits for a CPU still shares the machine (a core's sibling, the caches,
+ * the host's CPU in a virtual machine). Read between timed samples, never inside one. */
+int wtg_procs_running(void);
+#define WTG_QUIET_OTHERS 1.0
+
 /* Seed for bootstrap of the idx-th distribution in an experiment (stable for --seed). */
 uint64_t wtg_ctx_seed(struct wtg_ctx *ctx, unsigned idx);
 

@@ -4,7 +4,10 @@
  * number of batches, and all batches (plus empty clock pairs, the stopwatch's own cost) run in one
  * seeded random order, so a slow stretch of the machine cannot favour one batch size. Every batch
  * records its run-queue wait (the probe's schedstat): a batch that waited for a CPU more than 2% of
- * its wall time is contended, and a row's figures use the other batches when enough remain. */
+ * its wall time is contended, and a row's figures use the other batches when enough remain. A
+ * batch that never waited can still share the machine with busy tasks on the other CPUs (a core's
+ * sibling, the caches, the host's CPU): the tasks runnable are read between batches, and a run
+ * among them says so. */
 #include "config.h"
 
 #include <math.h>
@@ -19,6 +22,7 @@
 static const long batch_sizes[] = { 1, 10, 100, 1000, 10000 };
 #define NSIZES ((int)WTG_ARRAY_LEN(batch_sizes))
 #define CLOCK_SLOT NSIZES /* schedule entry for an empty clock pair */
+#define RUNNABLE_EVERY 10 /* /proc/stat's procs_running read before every 10th slot of the schedule */
 
 /* The stopwatch alone: two clock reads with nothing between them, as wtg_time_getpid_batch does. */
 extern const struct wtg_experiment wtg_exp_syscall;
@@ -37,6 +41,7 @@ static const struct wtg_column cols[] = {
 	{ "contended", "count", WTG_T_INT, 0 },
 	{ "cpu_share", "", WTG_T_REAL, 2 },
 	{ "oncpu_ns", "ns", WTG_T_REAL, 1 },
+	{ "others_runnable", "count", WTG_T_REAL, 2 },
 };
 
 static double time_clock_pair(void)
@@ -55,6 +60,9 @@ struct sc_run {
 	double *cpu_share;		/* per sample: on-CPU share of the batch's wall time, NAN unknown */
 	double *oncpu_ns;		/* per sample: the batch's on-CPU time per call, NAN unknown */
 	struct wtg_probe_result *probes;
+	double others_sum[NSIZES];	/* other runnable tasks (procs_running - 1) read before a batch, summed */
+	int others_n[NSIZES];
+	int burners;			/* the run's own burners at its start (0: none) */
 	int filled[NSIZES + 1];
 	/* the replicas: equal parts of the schedule; cut[k][j]: size k's batches before replica j + 1 */
 	size_t cut[NSIZES + 1][WTG_ROUNDS_REPLICAS - 1];
@@ -106,6 +114,11 @@ static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st)
 		} else {
 			struct wtg_probe p;
 			struct wtg_probe_result r;
+			int running = i % RUNNABLE_EVERY == 0 ? wtg_procs_running() : -1;
+			if (running > 0) {	/* the measuring thread is one of them */
+				st->others_sum[k] += running - 1;
+				st->others_n[k]++;
+			}
 			wtg_probe_begin(&p);
 			v = wtg_time_getpid_batch(batch_sizes[k]);
 			wtg_probe_end(&p, &r);
@@ -220,6 +233,7 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 			WTG_REAL(clock_ns),	 WTG_REAL(share),	 WTG_INT(busy),
 			isfinite(cpu) ? WTG_REAL(cpu) : WTG_NA,
 			isfinite(oncpu) ? WTG_REAL(oncpu) : WTG_NA,
+			st->others_n[k] ? WTG_REAL(st->others_sum[k] / st->others_n[k]) : WTG_NA,
 		};
 		char name[32];
 		snprintf(name, sizeof name, "batch %ld", batch_sizes[k]);
@@ -238,8 +252,47 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 	return share1;
 }
 
+/* "quiet": whether other tasks were runnable while the batches ran, over the whole schedule. With as
+ * many as WTG_QUIET_OTHERS on average the figures are a busy machine's even where no batch waited;
+ * beside the run's own burners that is the condition. */
+static void sc_quiet(struct wtg_ctx *ctx, const struct sc_run *st)
+{
+	double sum = 0;
+	int n = 0;
+	for (int k = 0; k < NSIZES; k++) {
+		sum += st->others_sum[k];
+		n += st->others_n[k];
+	}
+	if (!n)
+		return;
+	double o = sum / n;
+	int ncpu = wtg_online_cpus();
+	/* the run's own burners are runnable by design: the machine is busy beyond them or not */
+	double beyond = o - st->burners;
+	if (beyond < WTG_QUIET_OTHERS && st->burners > 0)
+		wtg_table_check(ctx->t, "quiet", true,
+				"%.2f other tasks runnable on average (%d CPUs), %d of them this run's own burners: "
+				"they are the condition, not noise", o, ncpu, st->burners);
+	else if (beyond < WTG_QUIET_OTHERS)
+		wtg_table_check(ctx->t, "quiet", true,
+				"the machine was quiet: %.2f other tasks runnable on average while the batches ran "
+				"(%d CPUs)", o, ncpu);
+	else {
+		char own[64] = "";
+		if (st->burners > 0)
+			snprintf(own, sizeof own, ", %.2f beyond this run's own %d burners", beyond, st->burners);
+		wtg_table_warn(ctx->t, "quiet",
+			       "the machine was busy: %.2f other tasks runnable on average while the batches ran "
+			       "(%d CPUs%s); a batch that never waited for a CPU still shared the machine with them "
+			       "(a core's sibling, the caches, the host's CPU), so these figures are a busy machine's, "
+			       "not the cost of a crossing on a quiet one",
+			       o, ncpu, own);
+	}
+}
+
 static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_ns, double share1)
 {
+	sc_quiet(ctx, st);
 	int counted = 0;
 	for (int k = 0; k <= NSIZES; k++)
 		counted += st->filled[k] == st->nbatches;
@@ -268,6 +321,11 @@ static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_
 		       "lasts under %d times that read, which would decide them",
 		       100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP, (double)wtg_probe_cpu_excess_ns(),
 		       WTG_PROBE_RESOLVE);
+	wtg_table_note(ctx->t,
+		       "others_runnable: /proc/stat procs_running less the measuring thread, read before every "
+		       "%dth batch (outside its timing) and averaged per batch size; the machine counts as quiet "
+		       "below %.0f on average over the run",
+		       RUNNABLE_EVERY, WTG_QUIET_OTHERS);
 	wtg_replicas_notes(ctx, "equal parts of the schedule in time", "an untimed batch of every size",
 			   st->interleaved, st->start_s);
 }
@@ -301,6 +359,9 @@ static int syscall_run(struct wtg_ctx *ctx)
 		wtg_table_fail(ctx->t, "out of memory");
 		rc = WTG_ERR;
 	} else {
+		struct wtg_cond_snapshot cond;
+		wtg_cond_snapshot(&cond, ctx->df);
+		st.burners = cond.burners;
 		for (int i = 0; i < st.nslots; i++)
 			st.order[i] = i % (NSIZES + 1);
 		wtg_shuffle_int(&ctx->rng, st.order, (size_t)st.nslots);
@@ -346,10 +407,17 @@ static void syscall_plan(struct wtg_plan *p)
 	p->samples = batches_of(p->opt);
 }
 
-/* "one kernel crossing = 159 ns": the median getpid in batches of 1000. */
+/* "one kernel crossing = 159 ns": the median getpid in batches of 1000; measured among other busy
+ * tasks (beyond the run's own burners) it says so. */
 static int syscall_verdict(const struct wtg_table *t, char *buf, size_t len)
 {
 	double ns = wtg_verdict_value(t, "batch", "1000", "median_ns");
+	double o = wtg_verdict_value(t, "batch", "1000", "others_runnable");
+	int burners = t->nrows > 0 ? t->rows[0].cond.burners : 0;
+	o -= burners;	/* the run's own burners are the condition */
+	if (isfinite(o) && o >= WTG_QUIET_OTHERS)
+		return wtg_verdict_fmt(buf, len, isfinite(ns),
+				       "one kernel crossing = %.0f ns on a busy machine, %.1f other tasks runnable", ns, o);
 	return wtg_verdict_fmt(buf, len, isfinite(ns), "one kernel crossing = %.0f ns", ns);
 }
 

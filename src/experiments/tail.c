@@ -28,7 +28,7 @@
 #define SLOW_FACTOR 2.0		/* a batch is slow above twice the quiet median */
 #define RUNNABLE_EVERY 10	/* /proc/stat's procs_running read before every 10th batch */
 #define QUIET_WAIT_PCT 1.0	/* quiet blocks whose thread waited longer for a CPU were not quiet ... */
-#define QUIET_OTHERS 1.0	/* ... nor were they with this many other tasks runnable on average */
+#define QUIET_OTHERS WTG_QUIET_OTHERS	/* ... nor were they with this many other tasks runnable on average */
 
 enum { OFF = 0, ON = 1 };
 
@@ -46,21 +46,6 @@ struct cond_run {
 	size_t cut[WTG_ROUNDS_REPLICAS - 1];	/* batches before replica j + 1 (pairs of blocks) */
 	double start_s[WTG_ROUNDS_REPLICAS];	/* an interleaved run: when each replica began (OFF's) */
 };
-
-/* How many tasks are runnable now, system-wide (/proc/stat procs_running), -1 unknown. */
-static int procs_running(void)
-{
-	FILE *f = fopen("/proc/stat", "re");
-	if (!f)
-		return -1;
-	char line[256];
-	int n = -1;
-	while (n < 0 && fgets(line, sizeof line, f))
-		if (sscanf(line, "procs_running %d", &n) != 1)
-			n = -1;
-	fclose(f);
-	return n;
-}
 
 /* The measuring thread's booked run-queue wait in ns, -1 unknown. */
 static int64_t runq_wait(void)
@@ -106,7 +91,7 @@ static int block(struct wtg_ctx *ctx, struct cond_run *c, int cond, int ncpu, lo
 	const struct wtg_topology *topo = wtg_topology_this();
 	const int64_t wait0 = runq_wait(), t0 = wtg_now_ns();
 	for (int i = 0; i < BLOCK_BATCHES && !cancelled; i++) {
-		int running = i % RUNNABLE_EVERY == 0 ? procs_running() : -1;
+		int running = i % RUNNABLE_EVERY == 0 ? wtg_procs_running() : -1;
 		if (running > 0) {	/* the measuring thread itself is one of them */
 			c->others_sum += running - 1;
 			c->others_n++;

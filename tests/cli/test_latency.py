@@ -7,6 +7,8 @@ import math
 import os
 import re
 import shutil
+import time
+import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -174,15 +176,74 @@ def check_clock(exp, n):
           "clock: the bootstrap method is stated")
 
 
+def quiet_agrees(exp, label):
+    """syscall's "quiet" check, its others_runnable column and its verdict tell one story: the check
+    warns exactly when the run's average beyond its own burners reaches 1, and the verdict then says
+    the machine was busy. Returns the check (None when missing)."""
+    rs = rows(exp)
+    q = [c for c in exp["checks"] if c["name"] == "quiet"]
+    if not check(len(q) == 1, "%s: one quiet check" % label):
+        return None
+    if not check(all(r["others_runnable"] is not None and r["others_runnable"] >= 0 for r in rs),
+                 "%s: every row counts the other runnable tasks" % label):
+        return q[0]
+    # the check's average is the rows' average weighted by their reads; the rows read alike
+    m = re.search(r"([0-9.]+) other tasks runnable", q[0]["detail"])
+    check(m is not None and min(r["others_runnable"] for r in rs) - 0.01 <= float(m.group(1))
+          <= max(r["others_runnable"] for r in rs) + 0.01,
+          "%s: the quiet check's average lies among the rows' (%s)" % (label, q[0]["detail"][:60]))
+    busy = q[0]["status"] == "warn"
+    check(busy == ("on a busy machine" in exp["verdict"]),
+          "%s: the verdict says busy exactly when the quiet check warns: %r" % (label, exp["verdict"]))
+    return q[0]
+
+
+def spinners(n):
+    """n processes that never sleep: each is always runnable, so procs_running counts them all."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+
+
+def check_busy():
+    """Under three spinning processes the row cannot give a quiet machine's figure, and says so; beside
+    the run's own burners, they are the condition and only what is runnable beyond them counts."""
+    procs = spinners(3)
+    try:
+        time.sleep(0.3)
+        status, doc, err = run_json("syscall")
+        if check(status == 0 and doc is not None, "syscall among 3 spinners: exit 0, JSON (%r)" % err):
+            exp = experiment(doc, "syscall")
+            q = quiet_agrees(exp, "syscall among 3 spinners")
+            if q is not None:
+                check(q["status"] == "warn" and q["detail"].startswith("the machine was busy: ")
+                      and all(r["others_runnable"] >= 2.5 for r in rows(exp)),
+                      "syscall among 3 spinners: every row counts them and the quiet check warns: %s"
+                      % q["detail"])
+                check("on a busy machine, " in exp["verdict"], "syscall among 3 spinners: the verdict "
+                      "says the machine was busy: %r" % exp["verdict"])
+        status, doc, err = run_json("syscall", "--burn=2")
+        if check(status == 0 and doc is not None, "syscall --burn=2 among 3 spinners: exit 0, JSON"):
+            exp = experiment(doc, "syscall")
+            q = quiet_agrees(exp, "syscall --burn=2 among 3 spinners")
+            if q is not None:
+                check(q["status"] == "warn" and "beyond this run's own 2 burners" in q["detail"],
+                      "syscall --burn=2 among 3 spinners: busy beyond its own burners: %s" % q["detail"])
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+
+
 def main():
     try:
         status, doc, err = run_json("syscall,readcost,clock")
         check(status == 0, "exit status %d, stderr %r" % (status, err))
         if check(doc is not None, "output is JSON"):
             check_syscall(experiment(doc, "syscall"))
+            quiet_agrees(experiment(doc, "syscall"), "syscall")
             check_readcost(experiment(doc, "readcost"))
             check_clock(experiment(doc, "clock"), 50000)
         check(datadir_is_empty(), "the data file wtg created is removed (--dir is empty)")
+        check_busy()
         # the clock experiment needs no data file; a --seed changes nothing structural
         status, doc, err = run_json("clock", "--seed=7")
         check(status == 0, "clock --seed=7: exit status %d, stderr %r" % (status, err))
