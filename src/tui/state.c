@@ -372,6 +372,34 @@ const char *dash_loaded_label(const struct dash *d, int i, int tab, char *buf, s
 	return buf;
 }
 
+/* The legend's names: the runs' labels, where two are the same (a rerun under the same conditions:
+ * "quiet" twice) told apart: the current run (index n) ", now", the earlier run beside it (index
+ * before, back runs before it) ", before" or ", 2 before", any other ", #k" (its place, from 1).
+ * The ratio line keeps the plain labels ("quiet -> quiet": a rerun). */
+static const char **legend_labels(const char **label, int n, int before, int back)
+{
+	static char buf[WTG_LAY_MAX_RUNS][160];
+	static const char *out[WTG_LAY_MAX_RUNS];
+	for (int i = 0; i <= n; i++) {
+		out[i] = label[i];
+		bool twice = false;
+		for (int j = 0; j <= n && !twice; j++)
+			twice = j != i && strcmp(label[i], label[j]) == 0;
+		if (!twice)
+			continue;
+		if (i == n)
+			snprintf(buf[i], sizeof buf[i], "%s, now", label[i]);
+		else if (i == before && back > 1)
+			snprintf(buf[i], sizeof buf[i], "%s, %d before", label[i], back);
+		else if (i == before)
+			snprintf(buf[i], sizeof buf[i], "%s, before", label[i]);
+		else
+			snprintf(buf[i], sizeof buf[i], "%s, #%d", label[i], i + 1);
+		out[i] = buf[i];
+	}
+	return out;
+}
+
 void dash_view_runs(struct dash *d, struct tui_view *v)
 {
 	static const struct wtg_table *tabs[WTG_LAY_MAX_RUNS];
@@ -413,7 +441,8 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 	v->scroll = d->scroll[tab];
 	v->tables = tabs;
 	v->ntables = n;
-	v->labels = labels;
+	v->labels = legend_labels(labels, n, v->t == &d->snap[tab] && before >= 0 && before < h->n ? n - 1 : -1,
+				  h->back);
 	v->faded = faded;
 	v->compare = NULL;
 	if (n == 0 || v->t->state == WTG_RUNNING)
