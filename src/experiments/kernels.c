@@ -69,17 +69,23 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	char what[96];
 	label(arg, v, what, sizeof what);
 	int64_t sum;
-	int rc = wtg_seeded_sum_sample(ctx, kernel(st->full[v] % NKERNELS)->sum, b, b->size, st->vbytes[v], pos, what,
-				       &out->res, &sum);
+	/* the memory window's lead-in: the LLC's worth just before it, so that nothing wss (or another
+	 * experiment of an interleaved run) left of the shared buffer in the caches lies in the window */
+	int rc = w ? wtg_seeded_lead_in(ctx, b, b->size, *pos, wtg_ctx_llc(ctx), what) : WTG_OK;
+	if (rc != WTG_OK)
+		return rc;
+	rc = wtg_seeded_sum_sample(ctx, kernel(st->full[v] % NKERNELS)->sum, b, b->size, st->vbytes[v], pos, what,
+				   &out->res, &sum);
 	if (rc != WTG_OK)
 		return rc;
 	if (round >= 0)
 		st->total[v] += sum;
 	out->figure = out->res.wall_ms > 0 ? (double)st->vbytes[v] / (out->res.wall_ms * 1e6) : 0;
-	/* a short warm-up: more passes over the cache buffer (more of the memory one, up to half) */
+	/* a short warm-up: more passes over the cache buffer, a longer window of the memory one (any
+	 * length: the windows continue one stream, after a lead-in) */
 	if (round == WTG_ROUND_WARMUP)
 		st->vbytes[v] = wtg_rounds_sample_bytes(st->vbytes[v], wtg_rounds_warmup_ms(&out->res),
-							w ? CHUNK : b->size, w ? b->size / 2 : UINT64_MAX / 2);
+							w ? CHUNK : b->size, UINT64_MAX / 2);
 	return WTG_OK;
 }
 
@@ -132,8 +138,8 @@ static void add_checks(struct wtg_ctx *ctx, struct kstate *st, const struct wtg_
 }
 
 /* The buffers' sizes (cache-resident: within half of L1d; memory-sized: wtg_dram_span) and the
- * bytes a sample over each moves (whole passes over the first; a window of at most a quarter of
- * the second, so windows never reach past its end). */
+ * bytes a sample over each moves before the warm-up scales them (whole passes over the first; a
+ * window of at most a quarter of the second). */
 static void kernel_sizes(const struct wtg_ctx *ctx, uint64_t size[2], uint64_t bytes[2])
 {
 	const bool quick = ctx->opt->quick;
@@ -204,9 +210,11 @@ static int kernels_run(struct wtg_ctx *ctx)
 	wtg_table_note(ctx->t,
 		       "a sample: at least %llu MB in whole passes over the cache-resident buffer, or a "
 		       "window of at least %llu MB of the memory-sized one, each window starting where the "
-		       "last ended (so it comes from memory); a variant whose warm-up sample took less than "
-		       "7.5 ms moves more (bytes: enough for 7.5 ms at the warm-up's rate, so a warmer round's "
-		       "sample still spans 5 ms, up to half the memory-sized buffer); every sample's sum checked",
+		       "last ended, after an untimed lead-in of the last-level cache's worth of the buffer "
+		       "just before it (so it comes from memory, whatever wss left in the caches); a variant "
+		       "whose warm-up sample took less than 7.5 ms moves more (bytes: enough for 7.5 ms at the "
+		       "warm-up's rate, so a warmer round's sample still spans 5 ms, wrapping past the "
+		       "buffer's end where that takes more than it holds); every sample's sum checked",
 		       (unsigned long long)(st.bytes[0] / 1000000), (unsigned long long)(st.bytes[1] / 1000000));
 	wtg_rounds_note(ctx, &r, spec.warmup);
 	wtg_rounds_free(&r);

@@ -343,3 +343,22 @@ int wtg_seeded_sum_sample(struct wtg_ctx *ctx, wtg_sum_fn fn, const struct wtg_s
 	*sum = s;
 	return wtg_check_sum_quiet(ctx, what, s, known) ? WTG_OK : WTG_ERR;
 }
+
+uint64_t wtg_lead_in_start(uint64_t set, uint64_t pos, uint64_t chunk, uint64_t *lead)
+{
+	*lead = (*lead < set ? *lead : set) / chunk * chunk;
+	return (pos % set / chunk * chunk + set - *lead) % set;
+}
+
+int wtg_seeded_lead_in(struct wtg_ctx *ctx, const struct wtg_seeded_buf *b, uint64_t set, uint64_t pos,
+		       uint64_t lead, const char *what)
+{
+	uint64_t at = wtg_lead_in_start(set, pos, b->chunk, &lead);
+	if (lead == 0)
+		return WTG_OK;
+	struct wtg_probe_result r;
+	int64_t sum;
+	char lw[96];
+	snprintf(lw, sizeof lw, "%s (its lead-in)", what);
+	return wtg_seeded_sum_sample(ctx, wtg_sum_bytes, b, set, lead, &at, lw, &r, &sum);
+}

@@ -73,5 +73,16 @@ int wtg_seeded_sum_sample(struct wtg_ctx *ctx, wtg_sum_fn fn, const struct wtg_s
 			  uint64_t bytes, uint64_t *pos, const char *what, struct wtg_probe_result *res,
 			  int64_t *sum);
 
+/* A window's lead-in, untimed: the `lead` bytes of the set [0, set) of b just before pos (wrapping),
+ * summed by the fast sum and checked, so that when a timed window starts at pos the caches hold what
+ * a loop over the set holds there (its own last bytes) and none of another row's: over a set past
+ * the last-level cache, a window may then be any length, whole passes included, and every byte of
+ * it comes from memory. lead and pos are rounded to the buffer's chunk, lead is at most set. */
+int wtg_seeded_lead_in(struct wtg_ctx *ctx, const struct wtg_seeded_buf *b, uint64_t set, uint64_t pos,
+		       uint64_t lead, const char *what);
+/* Where that lead-in starts in [0, set), *lead rounded down to whole chunks and to at most set: it
+ * ends where pos (rounded down to a chunk) begins, wrapping past 0 to the set's end. */
+uint64_t wtg_lead_in_start(uint64_t set, uint64_t pos, uint64_t chunk, uint64_t *lead);
+
 
 #endif

@@ -77,6 +77,11 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 		int rc = wtg_seeded_sum_sample(ctx, wtg_sum_bytes, st->buf, set, set, &at, what, &warm, &sum);
 		if (rc != WTG_OK)
 			return rc;
+	} else {
+		/* the LLC's worth of S before the window: no smaller set's bytes left in the caches */
+		int rc = wtg_seeded_lead_in(ctx, st->buf, set, st->pos[v], st->llc, what);
+		if (rc != WTG_OK)
+			return rc;
 	}
 	uint64_t bytes = st->vbytes[v];
 	int rc = wtg_seeded_sum_sample(ctx, wtg_sum_kernel(knames[st->kernel[v]])->sum, st->buf, set, bytes,
@@ -86,15 +91,13 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	if (round >= 0)
 		st->total[v] += sum;
 	out->figure = out->res.wall_ms > 0 ? (double)bytes / (out->res.wall_ms * 1e6) : 0;
-	/* a short warm-up: more passes over a set within the LLC, a longer window of a larger one (up to
-	 * half of it, so the window still comes from memory: a quarter, 128 MiB of --quick's 512, took
-	 * 4.7 ms here) */
+	/* a short warm-up: more passes over a set within the LLC, a longer window of a larger one (any
+	 * length: its lead-in leaves only the set's own last bytes in the caches) */
 	if (round == WTG_ROUND_WARMUP) {
 		bool passes = bytes >= set;
-		uint64_t cap = set <= st->llc ? UINT64_MAX / 2 : set / 2 > bytes ? set / 2 : bytes;
 		/* its span less the time it waited for a CPU: a preempted warm-up looks long enough */
 		st->vbytes[v] = wtg_rounds_sample_bytes(bytes, wtg_rounds_warmup_ms(&out->res), passes ? set : CHUNK,
-							cap);
+							UINT64_MAX / 2);
 		if (st->vbytes[v] > set)	/* a window grown past S: whole passes */
 			st->vbytes[v] = (st->vbytes[v] + set - 1) / set * set;
 	}
@@ -226,10 +229,12 @@ static void add_notes(struct wtg_ctx *ctx, const struct wstate *st, const struct
 		       "a sample: a set that fits in the last-level cache is re-read once untimed by the SIMD "
 		       "sum (other rows ran in between), then at least %llu MB (simd), %llu MB (auto) or %llu MB "
 		       "(scalar) are timed: whole passes over S, or for a larger S a window of it starting "
-		       "where its last sample ended (first in its second half, which no smaller set touches); a "
-		       "row whose warm-up sample took less than 7.5 ms moves more (enough for 7.5 ms at the "
-		       "warm-up's rate, so a warmer round's sample still spans 5 ms; a window up to half of S); "
-		       "every sample's sum checked",
+		       "where its last sample ended (first in its second half, which no smaller set touches), "
+		       "after an untimed lead-in of the last-level cache's worth of S just before it, so the "
+		       "caches hold S's own last bytes and no smaller set's; a row whose warm-up sample took "
+		       "less than 7.5 ms moves more (enough for 7.5 ms at the warm-up's rate, so a warmer "
+		       "round's sample still spans 5 ms; past one pass, whole passes); every sample's sum "
+		       "checked",
 		       (unsigned long long)(kbytes[K_SIMD][ctx->opt->quick] / 1000000),
 		       (unsigned long long)(kbytes[K_AUTO][ctx->opt->quick] / 1000000),
 		       (unsigned long long)(kbytes[K_SCALAR][ctx->opt->quick] / 1000000));

@@ -161,7 +161,11 @@ if check(doc is not None, "kernels,wss JSON parses"):
                 check(r["bytes"] % r["wss"] == 0 and r["bytes"] >= 8 << 20,
                       "kernels: a cache sample is whole passes of at least 8 MiB: %d" % r["bytes"])
             else:
-                check(r["bytes"] <= r["wss"] // 2, "kernels: a memory sample is a window of at most half the buffer")
+                m = [re.search(r"or a window of at least (\d+) MB of the memory-sized one", n) for n in e["notes"]]
+                m = [int(x.group(1)) for x in m if x]
+                check(len(m) == 1 and r["bytes"] >= m[0] * 1000000 and r["bytes"] % 4096 == 0,
+                      "kernels: a memory sample is a window of whole chunks, at least the note's %s MB: %d B"
+                      % (m[0] if m else "?", r["bytes"]))
             if r["kernel"] == "scalar":
                 check(r["impl"] == "scalar", "kernels: the scalar row says %r" % r["impl"])
             elif r["kernel"] in ("auto", "native"):

@@ -199,12 +199,14 @@ def quiet_agrees(exp, label):
 
 
 def spinners(n):
-    """n processes that never sleep: each is always runnable, so procs_running counts them all."""
-    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+    """n processes that never sleep: each is always runnable, so procs_running counts them all. They
+    spin under SCHED_IDLE, so the tests that run beside this one (make check -j) lose no CPU to them."""
+    code = "import os\nos.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))\nwhile True: pass"
+    return [subprocess.Popen([sys.executable, "-c", code]) for _ in range(n)]
 
 
 def check_busy():
-    """Under three spinning processes the row cannot give a quiet machine's figure, and says so; beside
+    """Among three spinning processes the row cannot give a quiet machine's figure, and says so; beside
     the run's own burners, they are the condition and only what is runnable beyond them counts."""
     procs = spinners(3)
     try:

@@ -255,6 +255,29 @@ static void check_sample(void)
 	wtg_table_free(&t);
 }
 
+/* A window's lead-in ends where the window starts: the bytes just before pos, wrapping past 0 to the
+ * set's end, in whole chunks, never more than the set. */
+static void check_lead_in(void)
+{
+	static const struct {
+		uint64_t set, pos, lead, start, len;
+	} cases[] = {
+		{ 128u << 20, 64u << 20, 32u << 20, 32u << 20, 32u << 20 },	/* inside the set */
+		{ 128u << 20, 16u << 20, 32u << 20, 112u << 20, 32u << 20 },	/* wrapping to the end */
+		{ 128u << 20, 0, 32u << 20, 96u << 20, 32u << 20 },		/* at the start */
+		{ 128u << 20, 128u << 20, 32u << 20, 96u << 20, 32u << 20 },	/* pos at the end is 0 */
+		{ 64u << 20, 10u << 20, 100u << 20, 10u << 20, 64u << 20 },	/* more than the set: one pass */
+		{ 64u << 20, (10u << 20) + 100, (3u << 20) + 5000, (7u << 20) - 4096, (3u << 20) + 4096 },
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		uint64_t lead = cases[c].lead;
+		uint64_t start = wtg_lead_in_start(cases[c].set, cases[c].pos, 4096, &lead);
+		CHECK(start == cases[c].start);
+		CHECK(lead == cases[c].len);
+		CHECK((start + lead) % cases[c].set == cases[c].pos % cases[c].set / 4096 * 4096);
+	}
+}
+
 /* The memory-sized buffer kernels, wss, roofline and ceiling share: filled once, kept while an
  * experiment holds it or a selected one that declares it has not been done with it (whatever order
  * an interleaved run ends them in), freed after the last, filled afresh for a next pass; peek fills
@@ -321,6 +344,7 @@ int main(int argc, char **argv)
 	printf("# simd level: %s\n", name);
 	check_table();
 	check_sample();
+	check_lead_in();
 	check_dram_buf();
 	run_sums(true);
 
