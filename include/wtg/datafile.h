@@ -55,6 +55,8 @@ int wtg_datafile_evict(const struct wtg_datafile *df);
 bool wtg_datafile_in_memory(const struct wtg_datafile *df);
 /* Pages of the file resident in the page cache (mincore on a mapping), or -1. */
 int64_t wtg_datafile_resident_pages(const struct wtg_datafile *df);
+/* The same over the pages that hold bytes [off, off + len) of the file (cut at its end), or -1. */
+int64_t wtg_datafile_resident_range(const struct wtg_datafile *df, uint64_t off, uint64_t len);
 /* For signal and crash handlers: unlink the file being or having been created, if any.
  * Async-signal-safe; datafile_create registers the path right after mkstemp. */
 void wtg_datafile_emergency_remove(void);

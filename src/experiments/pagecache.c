@@ -2,8 +2,10 @@
  *
  * The file's pages are dropped from the page cache with posix_fadvise(POSIX_FADV_DONTNEED) (no root
  * needed; clean pages only, which is why the data file is fsynced when created), then a span of the
- * file is summed cold, and again warm. Residency is counted with mincore before and after, so "cold"
- * is verified, not assumed. Two methods: buffered read() with a 1 MiB buffer, where the kernel's
+ * file is summed cold, and again warm. Residency of the span is counted with mincore before and
+ * after, so "cold" is verified, not assumed (pages past the span may still be arriving from the last
+ * warm pass's readahead when an eviction ends: mincore sees them only once their read is done, and
+ * a cold pass does not read them). Two methods: buffered read() with a 1 MiB buffer, where the kernel's
  * readahead fills the cache and the process takes no major faults (the evidence of cold is time and
  * residency), and mmap, where the process takes the faults itself: a fault that has to start the
  * read is major, one that finds the page already coming in through readahead is minor. The four
@@ -38,7 +40,7 @@ static const char *const pc_method_name[] = { "read 1 MiB", "mmap" };
 
 struct pc_state {
 	struct wtg_ctx *ctx;
-	int64_t pages;		/* the file's pages */
+	int64_t pages;		/* the span's pages: the ones a sample reads */
 	uint64_t span;		/* bytes a sample reads */
 	int64_t known;		/* their known sum */
 	unsigned char *buf;	/* the read buffer, touched before any pass so no pass pays its faults */
@@ -136,7 +138,7 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 			return WTG_ERR;
 		}
 	}
-	int64_t before = wtg_datafile_resident_pages(ctx->df);
+	int64_t before = wtg_datafile_resident_range(ctx->df, 0, st->span);
 	if (is_cold(v) && before > st->most_left)
 		st->most_left = before;
 	int64_t sum = 0;
@@ -152,7 +154,7 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 		return WTG_ERR;
 	}
 	st->res_before[v] = before;
-	st->res_after[v] = wtg_datafile_resident_pages(ctx->df);
+	st->res_after[v] = wtg_datafile_resident_range(ctx->df, 0, st->span);
 	if (round >= 0 && st->nflt[v] < WTG_ROUNDS_MIN) {	/* faults per pass */
 		st->minflt[v][st->nflt[v]] = (double)out->res.minflt / reps;
 		st->majflt[v][st->nflt[v]++] = (double)out->res.majflt / reps;
@@ -231,20 +233,21 @@ static void add_notes(struct pc_state *st, const struct wtg_rounds *r)
 		       "a sample sums the first %s of the file; a cold sample first evicts the whole file "
 		       "(outside the timing); a warm sample repeats the pass as often as its sizing warm-up "
 		       "says it needs to span %.0f ms (here %d with read, %d with mmap; ms per pass); minflt, "
-		       "majflt: medians over the samples, per pass; resident_before, resident_after: pages of "
-		       "%lld (%ld B each) around the latest sample",
+		       "majflt: medians over the samples, per pass; resident_before, resident_after: the "
+		       "span's resident pages of its %lld (%ld B each) around the latest sample (pages past it "
+		       "may still be arriving from a warm pass's readahead, which no cold pass reads)",
 		       span, PC_MIN_SAMPLE_MS, st->reps[1], st->reps[3], (long long)st->pages, wtg_page_size());
 	wtg_rounds_note(ctx, r, 1);
 	bool worked = st->most_left >= 0 && (double)st->most_left <= PC_EVICTED_FRACTION * (double)st->pages;
 	if (worked)
 		wtg_table_note(ctx->t,
-			       "eviction worked: at most %lld of %lld pages stayed resident after "
+			       "eviction worked: at most %lld of the span's %lld pages stayed resident after "
 			       "POSIX_FADV_DONTNEED in any cold sample, so the cold passes went to the block "
 			       "device (which may cache on its own, e.g. a virtual disk's host)",
 			       (long long)st->most_left, (long long)st->pages);
 	else
 		wtg_table_note(ctx->t,
-			       "eviction did NOT work here (up to %lld of %lld pages still resident after "
+			       "eviction did NOT work here (up to %lld of the span's %lld pages still resident after "
 			       "POSIX_FADV_DONTNEED%s): the cold passes are not cold",
 			       (long long)st->most_left, (long long)st->pages,
 			       wtg_datafile_in_memory(df) ? "; on tmpfs the page cache is where the file lives" : "");
@@ -283,7 +286,7 @@ static int pagecache_run(struct wtg_ctx *ctx)
 		st->reps[v] = 1;
 	st->span = pc_span(ctx->opt, df->size);
 	st->known = wtg_datafile_prefix_sum(df, st->span);
-	st->pages = wtg_pages_of(df->size, wtg_page_size());
+	st->pages = wtg_pages_of(st->span, wtg_page_size());
 	memset(st->buf, 1, PC_BUF); /* not 0: malloc + memset 0 may become calloc, which touches nothing */
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {

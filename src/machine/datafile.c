@@ -458,27 +458,37 @@ int wtg_datafile_evict(const struct wtg_datafile *df)
 	return rc == 0 ? 0 : -1;
 }
 
-int64_t wtg_datafile_resident_pages(const struct wtg_datafile *df)
+int64_t wtg_datafile_resident_range(const struct wtg_datafile *df, uint64_t off, uint64_t len)
 {
+	long page = sysconf(_SC_PAGESIZE);
+	if (page <= 0 || off >= df->size)
+		return off >= df->size ? 0 : -1;
+	if (len > df->size - off)
+		len = df->size - off;
+	uint64_t from = off / (uint64_t)page * (uint64_t)page, to = off + len;
 	int fd = open(df->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	void *p = mmap(NULL, df->size, PROT_READ, MAP_SHARED, fd, 0);
+	void *p = mmap(NULL, to - from, PROT_READ, MAP_SHARED, fd, (off_t)from);
 	close(fd);
 	if (p == MAP_FAILED)
 		return -1;
-	long page = sysconf(_SC_PAGESIZE);
-	size_t pages = (size_t)((df->size + (uint64_t)page - 1) / (uint64_t)page);
+	size_t pages = (size_t)((to - from + (uint64_t)page - 1) / (uint64_t)page);
 	unsigned char *vec = malloc(pages);
 	int64_t n = -1;
-	if (vec && mincore(p, df->size, vec) == 0) {
+	if (vec && mincore(p, to - from, vec) == 0) {
 		n = 0;
 		for (size_t i = 0; i < pages; i++)
 			n += vec[i] & 1;
 	}
 	free(vec);
-	munmap(p, df->size);
+	munmap(p, to - from);
 	return n;
+}
+
+int64_t wtg_datafile_resident_pages(const struct wtg_datafile *df)
+{
+	return wtg_datafile_resident_range(df, 0, df->size);
 }
 
 void wtg_datafile_remove(struct wtg_datafile *df)
