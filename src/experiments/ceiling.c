@@ -146,12 +146,13 @@ static uint64_t chase_loads(const struct wtg_options *o)
 	return o && o->quick ? CHASE_LOADS / 4 : CHASE_LOADS;
 }
 
-/* The most loads a chase sample follows: CHASE_MAX, and at most half the cycle, so no line comes
- * twice within a sample (between two visits of a line the other rows stream their windows). */
+/* The most loads a chase sample follows: CHASE_MAX, and at most the whole cycle, so no line comes
+ * twice within a sample (each sample goes on where the last one stopped: between two visits of a
+ * line the other rows stream their windows). */
 static uint64_t chase_cap(uint64_t nring)
 {
-	uint64_t half = nring / 2 / CHASE_UNIT * CHASE_UNIT;
-	return half < CHASE_UNIT ? CHASE_UNIT : half < CHASE_MAX ? half : CHASE_MAX;
+	uint64_t all = nring / CHASE_UNIT * CHASE_UNIT;
+	return all < CHASE_UNIT ? CHASE_UNIT : all < CHASE_MAX ? all : CHASE_MAX;
 }
 
 static void label(const void *arg, int v, char *buf, size_t len)
@@ -732,7 +733,7 @@ static void buffer_notes(struct wtg_ctx *ctx, const struct cstate *st)
 		       "in its first 8 bytes while the rounds run, the known sums moved by what that changed, "
 		       "the bytes put back after); each load's address is the last one's value, so one miss "
 		       "is in flight: ns_per_load is the load-to-use latency, its gbps 64 B per load (bytes: "
-		       "64 x its loads); a sample follows at most half the cycle, so no line comes twice in it; "
+		       "64 x its loads); a sample follows at most the whole cycle, so no line comes twice in it; "
 		       "each load lands in another 4 KiB, so the latency holds a page walk wherever the TLB's "
 		       "reach (at the buffer's page size, or a hypervisor's own) falls short of the buffer",
 		       (unsigned long long)st->nring);

@@ -233,8 +233,8 @@ static void add_notes(struct wtg_ctx *ctx, const struct wstate *st, const struct
 		       "after an untimed lead-in of the last-level cache's worth of S just before it, so the "
 		       "caches hold S's own last bytes and no smaller set's; a row whose warm-up sample took "
 		       "less than 7.5 ms moves more (enough for 7.5 ms at the warm-up's rate, so a warmer "
-		       "round's sample still spans 5 ms; past one pass, whole passes); every sample's sum "
-		       "checked",
+		       "round's sample still spans 5 ms; past one pass, whole passes), its second warm-up "
+		       "sample sized by the first and sizing the rounds; every sample's sum checked",
 		       (unsigned long long)(kbytes[K_SIMD][ctx->opt->quick] / 1000000),
 		       (unsigned long long)(kbytes[K_AUTO][ctx->opt->quick] / 1000000),
 		       (unsigned long long)(kbytes[K_SCALAR][ctx->opt->quick] / 1000000));
@@ -265,7 +265,9 @@ static int wss_run(struct wtg_ctx *ctx)
 	int rc = wtg_dram_buf_get(ctx, &wtg_exp_wss, &st->buf);
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
-		.nvariants = st->nvar, .rounds = WTG_ROUNDS_MIN, .warmup = 1, .unit = "GB/s",
+		/* two warm-up samples a row, the second sized by the first and sizing the rounds: a first
+		 * one of a few hundred microseconds read a cache-sized set at half the rounds' rate */
+		.nvariants = st->nvar, .rounds = WTG_ROUNDS_MIN, .warmup = 2, .unit = "GB/s",
 		.sample = sample, .row = row, .arg = st, .label = label, .restart = restart,
 		/* sample() re-reads a set within the LLC before timing it */
 		.self_warming = "every sample warms its own working set first",
