@@ -53,7 +53,7 @@ int64_t wtg_datafile_prefix_sum(const struct wtg_datafile *df, uint64_t bytes);
 int wtg_datafile_evict(const struct wtg_datafile *df);
 /* The data file lives in memory (tmpfs or ramfs): no storage device behind its page cache. */
 bool wtg_datafile_in_memory(const struct wtg_datafile *df);
-/* Pages of the file resident in the page cache (mincore on a mapping), or -1. */
+/* Pages of the file resident in the page cache (cachestat(2), else mincore on a mapping), or -1. */
 int64_t wtg_datafile_resident_pages(const struct wtg_datafile *df);
 /* The same over the pages that hold bytes [off, off + len) of the file (cut at its end), or -1. */
 int64_t wtg_datafile_resident_range(const struct wtg_datafile *df, uint64_t off, uint64_t len);

@@ -252,17 +252,35 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 	return share1;
 }
 
-/* "quiet": whether other tasks were runnable while the batches ran, over the whole schedule. With as
- * many as WTG_QUIET_OTHERS on average the figures are a busy machine's even where no batch waited;
- * beside the run's own burners that is the condition. */
+/* Other tasks runnable while the batches ran, over the whole schedule: the mean of the rows'
+ * others_runnable (NAN when the table has none, as a saved run from before the column). */
+static double others_mean(const struct wtg_table *t)
+{
+	int c = wtg_table_col(t, "others_runnable");
+	double sum = 0;
+	int n = 0;
+	for (int r = 0; c >= 0 && r < t->nrows; r++) {
+		double v = wtg_table_num(t, r, c);
+		if (isfinite(v)) {
+			sum += v;
+			n++;
+		}
+	}
+	return n ? sum / n : NAN;
+}
+
+/* "quiet": with as many as WTG_QUIET_OTHERS other tasks runnable on average (the rows' averages
+ * averaged, as others_mean reads them back for the verdict) the figures are a busy machine's even
+ * where no batch waited; beside the run's own burners that is the condition. */
 static void sc_quiet(struct wtg_ctx *ctx, const struct sc_run *st)
 {
 	double sum = 0;
 	int n = 0;
-	for (int k = 0; k < NSIZES; k++) {
-		sum += st->others_sum[k];
-		n += st->others_n[k];
-	}
+	for (int k = 0; k < NSIZES; k++)
+		if (st->others_n[k]) {
+			sum += st->others_sum[k] / st->others_n[k];
+			n++;
+		}
 	if (!n)
 		return;
 	double o = sum / n;
@@ -324,7 +342,7 @@ static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_
 	wtg_table_note(ctx->t,
 		       "others_runnable: /proc/stat procs_running less the measuring thread, read before every "
 		       "%dth batch (outside its timing) and averaged per batch size; the machine counts as quiet "
-		       "below %.0f on average over the run",
+		       "below %.0f on average over the run (the rows' averages averaged)",
 		       RUNNABLE_EVERY, WTG_QUIET_OTHERS);
 	wtg_replicas_notes(ctx, "equal parts of the schedule in time", "an untimed batch of every size",
 			   st->interleaved, st->start_s);
@@ -412,7 +430,7 @@ static void syscall_plan(struct wtg_plan *p)
 static int syscall_verdict(const struct wtg_table *t, char *buf, size_t len)
 {
 	double ns = wtg_verdict_value(t, "batch", "1000", "median_ns");
-	double o = wtg_verdict_value(t, "batch", "1000", "others_runnable");
+	double o = others_mean(t);
 	int burners = t->nrows > 0 ? t->rows[0].cond.burners : 0;
 	o -= burners;	/* the run's own burners are the condition */
 	if (isfinite(o) && o >= WTG_QUIET_OTHERS)
