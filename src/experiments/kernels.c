@@ -174,7 +174,8 @@ static int kernels_run(struct wtg_ctx *ctx)
 	}
 	struct wtg_rounds r = { 0 };
 	const struct wtg_rounds_spec spec = {
-		.nvariants = st.nvar, .rounds = WTG_ROUNDS_MIN, .warmup = 1, .unit = "GB/s",
+		/* two warm-up samples a variant, the second sized by the first and sizing the rounds (as wss) */
+		.nvariants = st.nvar, .rounds = WTG_ROUNDS_MIN, .warmup = 2, .unit = "GB/s",
 		.sample = sample, .row = row, .arg = &st, .label = label, .restart = restart,
 		/* a cache sample makes many passes over its small buffer (the first one loads it), and the
 		 * memory buffer is past the LLC: nothing an other experiment's turn disturbs that the
