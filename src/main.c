@@ -247,7 +247,6 @@ static void wait_run(struct wtg_session *s, const struct wtg_options *o, struct 
 			wtg_session_drain_wake(s);
 		if (got_signal)
 			break;
-		wtg_session_watchdog(s, o->time_limit_ms * 1000000LL);
 		if (atomic_load(&s->df_state) != WTG_DF_PREPARING && wtg_session_idle(s))
 			break;
 		progress_show(pr, s, o);

@@ -53,7 +53,11 @@ struct wtg_session {
 	char starved_why[256];		/* ... and this is why (written before starved is set) */
 	_Atomic int measure_tid;	/* the running experiment's measuring thread, 0 when none */
 	_Atomic unsigned run_gen;	/* counts experiments started, so the watchdog sees a new one */
-	/* the watchdog's own (only the thread that calls wtg_session_watchdog touches these) */
+	/* the watchdog's own thread, started with the worker, and what only it touches */
+	pthread_t watch_thread;
+	bool watching;			/* the watchdog's thread runs (wtg_session_start) */
+	atomic_bool watch_quit;
+	_Atomic int64_t stall_ns;	/* the starved time it found last (wtg_session_stall) */
 	struct wtg_starve_meter meter;
 	unsigned meter_gen;
 	bool meter_ok;
@@ -63,7 +67,8 @@ struct wtg_session {
 /* Reads the machine block, creates the wake fd, inits the tables, and removes the data files that
  * dead wtg processes left in the folder this one would use. Returns 0 or -1 (message printed). */
 int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const char *argv0);
-/* Starts the worker. It prepares the data file (creates it, or reads the --file) just before the
+/* Starts the worker, and the watchdog's thread beside it (wtg_session_watchdog every
+ * WTG_WATCH_MS). The worker prepares the data file (creates it, or reads the --file) just before the
  * first queued experiment that reads it, never when none does. */
 int wtg_session_start(struct wtg_session *s);
 /* Queue an experiment (registry index) to run after what is queued. */
@@ -98,12 +103,17 @@ void wtg_session_status(struct wtg_session *s, int idx, struct wtg_run_status *s
 /* True when nothing runs and nothing is queued (the data file may still be preparing for the
  * experiment the worker took last: df_state PREPARING). */
 bool wtg_session_idle(struct wtg_session *s);
-/* Called periodically (every 200 ms or more often) from a normal-policy thread: when the running
+/* The watchdog, run by a thread of its own at the normal policy every WTG_WATCH_MS (a thread of its
+ * own because the UI thread can be held up by the very thread it must rescue: a starved measuring
+ * thread holding the memory-map lock holds up any mmap, a malloc's included): when the running
  * experiment's measuring thread has been starved (wtg_starve_meter: runnable, waiting for a CPU) for
  * limit_ns in total, rescues it (normal policy back, burners off when that fails) and ends the
  * experiment with a note. Returns the starved time so far in ns (0 when nothing runs). Where
  * schedstat cannot be read, the time since the last heartbeat stands in for it. */
+#define WTG_WATCH_MS 100
 int64_t wtg_session_watchdog(struct wtg_session *s, int64_t limit_ns);
+/* The starved time the watchdog found last (0 when nothing runs, or before it looked). */
+int64_t wtg_session_stall(struct wtg_session *s);
 /* Drain the wake fd (non-blocking). */
 void wtg_session_drain_wake(struct wtg_session *s);
 /* How long a shutdown waits for the worker to end: with the 200 ms a request to quit may take to be

@@ -482,6 +482,22 @@ static void on_continue(int sig)
 	wtg_starve_continued();
 }
 
+static void *watch_main(void *arg)
+{
+	struct wtg_session *s = arg;
+	const struct timespec nap = { 0, WTG_WATCH_MS * 1000000L };
+	while (!atomic_load(&s->watch_quit)) {
+		atomic_store(&s->stall_ns, wtg_session_watchdog(s, s->opt->time_limit_ms * 1000000LL));
+		nanosleep(&nap, NULL);
+	}
+	return NULL;
+}
+
+int64_t wtg_session_stall(struct wtg_session *s)
+{
+	return atomic_load(&s->stall_ns);
+}
+
 int wtg_session_start(struct wtg_session *s)
 {
 	/* a stop is not starvation: the starvation meters learn of every continue */
@@ -495,13 +511,22 @@ int wtg_session_start(struct wtg_session *s)
 	sigset_t old;
 	wtg_thread_sigmask(&old);	/* from wtg/guard.h */
 	atomic_store(&s->worker_ended, false);
+	atomic_store(&s->watch_quit, false);
+	atomic_store(&s->stall_ns, 0);
 	int rc = pthread_create(&s->thread, NULL, worker_main, s);
+	int wrc = rc == 0 ? pthread_create(&s->watch_thread, NULL, watch_main, s) : 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		wtg_error("cannot start the worker thread: %s", strerror(rc));
 		return -1;
 	}
 	s->started = true;
+	if (wrc != 0) {	/* without a watchdog nothing would end a starved run: stop */
+		wtg_error("cannot start the watchdog's thread: %s", strerror(wrc));
+		wtg_session_shutdown(s);
+		return -1;
+	}
+	s->watching = true;
 	return 0;
 }
 
@@ -627,6 +652,11 @@ int64_t wtg_session_watchdog(struct wtg_session *s, int64_t limit_ns)
 
 void wtg_session_shutdown(struct wtg_session *s)
 {
+	if (s->watching) {
+		atomic_store(&s->watch_quit, true);
+		pthread_join(s->watch_thread, NULL);
+		s->watching = false;
+	}
 	if (s->started) {
 		pthread_mutex_lock(&s->qlock);
 		s->quit = true;

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,20 @@ int wtg_procs_running(void)
 			n = -1;
 	fclose(f);
 	return n;
+}
+
+void wtg_others_read(struct wtg_others *o, int i)
+{
+	int running = i % WTG_RUNNABLE_EVERY == 0 ? wtg_procs_running() : -1;
+	if (running > 0) {	/* the measuring thread is one of them */
+		o->sum += running - 1;
+		o->n++;
+	}
+}
+
+double wtg_others_mean(const struct wtg_others *o)
+{
+	return o->n ? o->sum / o->n : NAN;
 }
 
 uint64_t wtg_ctx_seed(struct wtg_ctx *ctx, unsigned idx)

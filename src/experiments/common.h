@@ -64,6 +64,17 @@ double wtg_time_getpid_batch(long calls);
  * the host's CPU in a virtual machine). Read between timed samples, never inside one. */
 int wtg_procs_running(void);
 #define WTG_QUIET_OTHERS 1.0
+#define WTG_RUNNABLE_EVERY 10	/* read before every 10th timed batch (tail, syscall) */
+
+/* The other tasks runnable (procs_running less the reader) over a series of timed batches. */
+struct wtg_others {
+	double sum;
+	int n;
+};
+/* Before batch i of a series: reads procs_running when i is a multiple of WTG_RUNNABLE_EVERY. */
+void wtg_others_read(struct wtg_others *o, int i);
+/* Their average over the reads, NAN when none was read. */
+double wtg_others_mean(const struct wtg_others *o);
 
 /* Seed for bootstrap of the idx-th distribution in an experiment (stable for --seed). */
 uint64_t wtg_ctx_seed(struct wtg_ctx *ctx, unsigned idx);

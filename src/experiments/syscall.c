@@ -22,7 +22,6 @@
 static const long batch_sizes[] = { 1, 10, 100, 1000, 10000 };
 #define NSIZES ((int)WTG_ARRAY_LEN(batch_sizes))
 #define CLOCK_SLOT NSIZES /* schedule entry for an empty clock pair */
-#define RUNNABLE_EVERY 10 /* /proc/stat's procs_running read before every 10th slot of the schedule */
 
 /* The stopwatch alone: two clock reads with nothing between them, as wtg_time_getpid_batch does. */
 extern const struct wtg_experiment wtg_exp_syscall;
@@ -60,9 +59,7 @@ struct sc_run {
 	double *cpu_share;		/* per sample: on-CPU share of the batch's wall time, NAN unknown */
 	double *oncpu_ns;		/* per sample: the batch's on-CPU time per call, NAN unknown */
 	struct wtg_probe_result *probes;
-	double others_sum[NSIZES];	/* other runnable tasks (procs_running - 1) read before a batch, summed */
-	int others_n[NSIZES];
-	int burners;			/* the run's own burners at its start (0: none) */
+	struct wtg_others others[NSIZES];	/* other runnable tasks, read between batches, per size */
 	int filled[NSIZES + 1];
 	/* the replicas: equal parts of the schedule; cut[k][j]: size k's batches before replica j + 1 */
 	size_t cut[NSIZES + 1][WTG_ROUNDS_REPLICAS - 1];
@@ -114,11 +111,7 @@ static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st)
 		} else {
 			struct wtg_probe p;
 			struct wtg_probe_result r;
-			int running = i % RUNNABLE_EVERY == 0 ? wtg_procs_running() : -1;
-			if (running > 0) {	/* the measuring thread is one of them */
-				st->others_sum[k] += running - 1;
-				st->others_n[k]++;
-			}
+			wtg_others_read(&st->others[k], i);
 			wtg_probe_begin(&p);
 			v = wtg_time_getpid_batch(batch_sizes[k]);
 			wtg_probe_end(&p, &r);
@@ -233,7 +226,7 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 			WTG_REAL(clock_ns),	 WTG_REAL(share),	 WTG_INT(busy),
 			isfinite(cpu) ? WTG_REAL(cpu) : WTG_NA,
 			isfinite(oncpu) ? WTG_REAL(oncpu) : WTG_NA,
-			st->others_n[k] ? WTG_REAL(st->others_sum[k] / st->others_n[k]) : WTG_NA,
+			st->others[k].n ? WTG_REAL(wtg_others_mean(&st->others[k])) : WTG_NA,
 		};
 		char name[32];
 		snprintf(name, sizeof name, "batch %ld", batch_sizes[k]);
@@ -269,36 +262,35 @@ static double others_mean(const struct wtg_table *t)
 	return n ? sum / n : NAN;
 }
 
-/* "quiet": with as many as WTG_QUIET_OTHERS other tasks runnable on average (the rows' averages
- * averaged, as others_mean reads them back for the verdict) the figures are a busy machine's even
- * where no batch waited; beside the run's own burners that is the condition. */
-static void sc_quiet(struct wtg_ctx *ctx, const struct sc_run *st)
+/* The run's own burners, as its rows record them: runnable by design, the condition. */
+static int own_burners(const struct wtg_table *t)
 {
-	double sum = 0;
-	int n = 0;
-	for (int k = 0; k < NSIZES; k++)
-		if (st->others_n[k]) {
-			sum += st->others_sum[k] / st->others_n[k];
-			n++;
-		}
-	if (!n)
+	return t->nrows > 0 ? t->rows[0].cond.burners : 0;
+}
+
+/* "quiet": with as many as WTG_QUIET_OTHERS other tasks runnable on average beyond the run's own
+ * burners (others_mean, as the verdict reads it) the figures are a busy machine's even where no
+ * batch waited; the burners themselves are the condition. */
+static void sc_quiet(struct wtg_ctx *ctx)
+{
+	double o = others_mean(ctx->t);
+	if (!isfinite(o))
 		return;
-	double o = sum / n;
+	const int burners = own_burners(ctx->t);
 	int ncpu = wtg_online_cpus();
-	/* the run's own burners are runnable by design: the machine is busy beyond them or not */
-	double beyond = o - st->burners;
-	if (beyond < WTG_QUIET_OTHERS && st->burners > 0)
+	double beyond = o - burners;
+	if (beyond < WTG_QUIET_OTHERS && burners > 0)
 		wtg_table_check(ctx->t, "quiet", true,
 				"%.2f other tasks runnable on average (%d CPUs), %d of them this run's own burners: "
-				"they are the condition, not noise", o, ncpu, st->burners);
+				"they are the condition, not noise", o, ncpu, burners);
 	else if (beyond < WTG_QUIET_OTHERS)
 		wtg_table_check(ctx->t, "quiet", true,
 				"the machine was quiet: %.2f other tasks runnable on average while the batches ran "
 				"(%d CPUs)", o, ncpu);
 	else {
 		char own[64] = "";
-		if (st->burners > 0)
-			snprintf(own, sizeof own, ", %.2f beyond this run's own %d burners", beyond, st->burners);
+		if (burners > 0)
+			snprintf(own, sizeof own, ", %.2f beyond this run's own %d burners", beyond, burners);
 		wtg_table_warn(ctx->t, "quiet",
 			       "the machine was busy: %.2f other tasks runnable on average while the batches ran "
 			       "(%d CPUs%s); a batch that never waited for a CPU still shared the machine with them "
@@ -310,7 +302,7 @@ static void sc_quiet(struct wtg_ctx *ctx, const struct sc_run *st)
 
 static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_ns, double share1)
 {
-	sc_quiet(ctx, st);
+	sc_quiet(ctx);
 	int counted = 0;
 	for (int k = 0; k <= NSIZES; k++)
 		counted += st->filled[k] == st->nbatches;
@@ -343,7 +335,7 @@ static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_
 		       "others_runnable: /proc/stat procs_running less the measuring thread, read before every "
 		       "%dth batch (outside its timing) and averaged per batch size; the machine counts as quiet "
 		       "below %.0f on average over the run (the rows' averages averaged)",
-		       RUNNABLE_EVERY, WTG_QUIET_OTHERS);
+		       WTG_RUNNABLE_EVERY, WTG_QUIET_OTHERS);
 	wtg_replicas_notes(ctx, "equal parts of the schedule in time", "an untimed batch of every size",
 			   st->interleaved, st->start_s);
 }
@@ -377,9 +369,6 @@ static int syscall_run(struct wtg_ctx *ctx)
 		wtg_table_fail(ctx->t, "out of memory");
 		rc = WTG_ERR;
 	} else {
-		struct wtg_cond_snapshot cond;
-		wtg_cond_snapshot(&cond, ctx->df);
-		st.burners = cond.burners;
 		for (int i = 0; i < st.nslots; i++)
 			st.order[i] = i % (NSIZES + 1);
 		wtg_shuffle_int(&ctx->rng, st.order, (size_t)st.nslots);
@@ -431,8 +420,7 @@ static int syscall_verdict(const struct wtg_table *t, char *buf, size_t len)
 {
 	double ns = wtg_verdict_value(t, "batch", "1000", "median_ns");
 	double o = others_mean(t);
-	int burners = t->nrows > 0 ? t->rows[0].cond.burners : 0;
-	o -= burners;	/* the run's own burners are the condition */
+	o -= own_burners(t);	/* the run's own burners are the condition */
 	if (isfinite(o) && o >= WTG_QUIET_OTHERS)
 		return wtg_verdict_fmt(buf, len, isfinite(ns),
 				       "one kernel crossing = %.0f ns on a busy machine, %.1f other tasks runnable", ns, o);

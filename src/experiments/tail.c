@@ -26,9 +26,8 @@
 #define MAX_CALLS 20000
 #define SETTLE_MS 50		/* let the burners get going before each loaded block */
 #define SLOW_FACTOR 2.0		/* a batch is slow above twice the quiet median */
-#define RUNNABLE_EVERY 10	/* /proc/stat's procs_running read before every 10th batch */
-#define QUIET_WAIT_PCT 1.0	/* quiet blocks whose thread waited longer for a CPU were not quiet ... */
-#define QUIET_OTHERS WTG_QUIET_OTHERS	/* ... nor were they with this many other tasks runnable on average */
+#define QUIET_WAIT_PCT 1.0	/* quiet blocks whose thread waited longer for a CPU were not quiet, nor
+				 * were they with WTG_QUIET_OTHERS other tasks runnable on average */
 
 enum { OFF = 0, ON = 1 };
 
@@ -41,8 +40,7 @@ struct cond_run {
 	struct wtg_probe_result res;
 	int64_t wall_ns, wait_ns;	/* the blocks' time and the measuring thread's run-queue wait in it */
 	bool wait_known;		/* schedstat was readable around every block */
-	double others_sum;		/* procs_running - 1 (other runnable tasks), summed over the reads */
-	int others_n;
+	struct wtg_others others;	/* other runnable tasks, read between batches */
 	size_t cut[WTG_ROUNDS_REPLICAS - 1];	/* batches before replica j + 1 (pairs of blocks) */
 	double start_s[WTG_ROUNDS_REPLICAS];	/* an interleaved run: when each replica began (OFF's) */
 };
@@ -91,11 +89,7 @@ static int block(struct wtg_ctx *ctx, struct cond_run *c, int cond, int ncpu, lo
 	const struct wtg_topology *topo = wtg_topology_this();
 	const int64_t wait0 = runq_wait(), t0 = wtg_now_ns();
 	for (int i = 0; i < BLOCK_BATCHES && !cancelled; i++) {
-		int running = i % RUNNABLE_EVERY == 0 ? wtg_procs_running() : -1;
-		if (running > 0) {	/* the measuring thread itself is one of them */
-			c->others_sum += running - 1;
-			c->others_n++;
-		}
+		wtg_others_read(&c->others, i);
 		wtg_type_tally_add(topo, &c->types, sched_getcpu());
 		c->v[c->n++] = wtg_time_getpid_batch(calls);
 		wtg_type_tally_add(topo, &c->types, sched_getcpu());
@@ -137,7 +131,7 @@ static double wait_pct(const struct cond_run *c)
 
 static double others_mean(const struct cond_run *c)
 {
-	return c->others_n ? c->others_sum / c->others_n : NAN;
+	return wtg_others_mean(&c->others);
 }
 
 static struct wtg_value real_or_na(double x)
@@ -190,12 +184,12 @@ static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, i
 }
 
 /* Whether the quiet blocks were quiet: the measuring thread hardly waited for a CPU and on average
- * fewer than QUIET_OTHERS other tasks were runnable. When not, the p99 ratio compares the burners
+ * fewer than WTG_QUIET_OTHERS other tasks were runnable. When not, the p99 ratio compares the burners
  * with a machine that was busy already and understates them. */
 static bool quiet_held(const struct cond_run *off)
 {
 	double w = wait_pct(off), o = others_mean(off);
-	return !(w > QUIET_WAIT_PCT) && !(o >= QUIET_OTHERS);
+	return !(w > QUIET_WAIT_PCT) && !(o >= WTG_QUIET_OTHERS);
 }
 
 static void quiet_check(struct wtg_ctx *ctx, const struct cond_run *off, int ncpu)
@@ -303,7 +297,7 @@ static void notes(struct wtg_ctx *ctx, const struct wtg_summary *s, long calls, 
 	wtg_table_note(ctx->t, "others_runnable: /proc/stat procs_running less the measuring thread, read before "
 		       "every %dth batch and averaged; runq_wait_pct: the measuring thread's run-queue wait "
 		       "(schedstat) as a share of its blocks' time; quiet blocks count as quiet below %.0f%% "
-		       "and %.0f other task", RUNNABLE_EVERY, QUIET_WAIT_PCT, QUIET_OTHERS);
+		       "and %.0f other task", WTG_RUNNABLE_EVERY, QUIET_WAIT_PCT, WTG_QUIET_OTHERS);
 	wtg_table_note(ctx->t,
 		       "%d batches of %ld raw getpid calls per condition (ns per call per batch), in %d "
 		       "blocks of %d per condition, alternating; each pair of blocks in seeded order "
@@ -403,7 +397,7 @@ static int tail_verdict(const struct wtg_table *t, char *buf, size_t len)
 	double r = wtg_verdict_value(t, NULL, NULL, "p99_ratio");
 	double w = wtg_verdict_value(t, "condition", "burners off", "runq_wait_pct");
 	double o = wtg_verdict_value(t, "condition", "burners off", "others_runnable");
-	if (isfinite(r) && (w > QUIET_WAIT_PCT || o >= QUIET_OTHERS))
+	if (isfinite(r) && (w > QUIET_WAIT_PCT || o >= WTG_QUIET_OTHERS))
 		return wtg_verdict_fmt(buf, len, true, "p99 x%.1f with burners; quiet blocks busy too", r);
 	return wtg_verdict_fmt(buf, len, isfinite(r), "burners multiply the p99 by %.1f", r);
 }

@@ -19,10 +19,7 @@
 
 #include <errno.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
-#include <time.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -212,27 +209,8 @@ static bool read_keys(struct dash *d, bool *input)
 	return false;
 }
 
-/* The watchdog in a thread of its own, every WATCH_MS: the UI thread can be held up by the very thread
- * the watchdog must rescue (a starved measuring thread that holds the memory-map lock holds up any
- * mmap, a malloc's included), and a frozen UI must not freeze the rescue with it. The UI reads the
- * stall it last found. */
-#define WATCH_MS 100
-static atomic_llong watch_stall;
-static atomic_bool watch_quit;
-
-static void *watch_main(void *arg)
-{
-	struct wtg_session *s = arg;
-	const struct timespec nap = { 0, WATCH_MS * 1000000L };
-	while (!atomic_load(&watch_quit)) {
-		atomic_store(&watch_stall, (long long)wtg_session_watchdog(s, s->opt->time_limit_ms * 1000000LL));
-		nanosleep(&nap, NULL);
-	}
-	return NULL;
-}
-
 /* Poll, keys, ticks and frames until the user quits or a signal ends it; the exit status. */
-static int loop(struct dash *d, bool watched)
+static int loop(struct dash *d)
 {
 	struct wtg_session *s = d->s;
 	bool pending = true;
@@ -269,8 +247,7 @@ static int loop(struct dash *d, bool watched)
 			return 0;
 		if (r > 0 && (pf[0].revents & (POLLHUP | POLLERR)))
 			return 128 + SIGHUP;	/* the terminal went away */
-		d->stall_ns = watched ? (int64_t)atomic_load(&watch_stall)
-				      : wtg_session_watchdog(s, s->opt->time_limit_ms * 1000000LL);
+		d->stall_ns = wtg_session_stall(s);
 		dash_run_event(d, EV_TICK, now);
 		if (input || r <= 0 || (pending && now - d->last_frame >= frame_ns)) {
 			observe(d, now);
@@ -303,16 +280,7 @@ int wtg_tui_main(struct wtg_session *s)
 		fprintf(stderr, "wtg: cannot start the worker thread\n");
 		return 1;
 	}
-	/* no watchdog thread (it could not start): the loop runs the watchdog itself, as before */
-	pthread_t watch;
-	atomic_store(&watch_quit, false);
-	atomic_store(&watch_stall, 0);
-	bool watched = pthread_create(&watch, NULL, watch_main, s) == 0;
-	int status = loop(d, watched);
-	if (watched) {
-		atomic_store(&watch_quit, true);
-		pthread_join(watch, NULL);
-	}
+	int status = loop(d);
 	wtg_session_cancel(s);
 	dash_destroy_windows(d);
 	tui_screen_close();
