@@ -189,27 +189,60 @@ static void draw_heading(const struct tui_view *v, const struct plot *pl, int y0
 	tui_put(w, y0, ux, lx - ux - 2, tui_attr(l, TR_DIM), xt);
 }
 
-/* The table's x marks (wss: the cache sizes) as dim dotted lines under the series, labelled at the
- * top of the chart where the label fits. */
+/* The column of x mark i on the chart, or -1 when it lies outside the x range. */
+static int xmark_col(const struct wtg_table *t, int i, const struct wtg_lay_sweep *p, int axis_x, int cw)
+{
+	double x = t->xmarks[i].x;
+	if (!(p->xlo > 0) || x < p->xlo || x > p->xhi)
+		return -1;
+	return axis_x + wtg_lay_log_col(x, p->xlo, p->xhi, cw);
+}
+
+/* The table's x marks (wss: the cache sizes) as dim dotted lines under the series. */
 static void draw_xmarks(const struct tui_view *v, const struct wtg_lay_sweep *p, int top, int ch, int axis_x,
 			int cw)
 {
 	const struct wtg_table *t = v->t;
 	attr_t dim = tui_attr(v->look, TR_DIM);
 	const char *g = v->look->g->braille ? "┊" : ":";
-	int free_from = axis_x;
 	for (int i = 0; i < t->nxmarks; i++) {
-		double x = t->xmarks[i].x;
-		if (!(p->xlo > 0) || x < p->xlo || x > p->xhi)
-			continue;
-		int col = axis_x + wtg_lay_log_col(x, p->xlo, p->xhi, cw);
-		for (int r = top; r < top + ch; r++)
+		int col = xmark_col(t, i, p, axis_x, cw);
+		for (int r = top; col >= 0 && r < top + ch; r++)
 			tui_put(v->w, r, col, 1, dim, g);
-		int n = tui_width(t->xmarks[i].label);
-		if (col + 1 >= free_from && col + 1 + n <= axis_x + cw) {
-			tui_put(v->w, top, col + 1, n, dim, t->xmarks[i].label);
-			free_from = col + 2 + n;
-		}
+	}
+}
+
+/* Whether the canvas holds nothing in cells [x, x + n) of row y. */
+static bool canvas_clear(const struct canvas *c, int y, int x, int n)
+{
+	for (int cx = x; cx < x + n; cx++) {
+		size_t i = (size_t)y * (size_t)c->cw + (size_t)cx;
+		if (cx < 0 || cx >= c->cw || c->bits[i] || c->mark[i] >= 0)
+			return false;
+	}
+	return true;
+}
+
+/* Each x mark's label right of its line, after the series: in the highest row where neither the
+ * series nor another label has its cells (a label drawn over a line broke both: "⡀1 48K"), none
+ * when no row is clear. */
+static void label_xmarks(const struct tui_view *v, const struct wtg_lay_sweep *p, const struct canvas *c, int top,
+			 int axis_x)
+{
+	const struct wtg_table *t = v->t;
+	attr_t dim = tui_attr(v->look, TR_DIM);
+	int free_from[256];
+	for (int y = 0; y < c->ch && y < 256; y++)
+		free_from[y] = 0;
+	for (int i = 0; i < t->nxmarks; i++) {
+		int col = xmark_col(t, i, p, axis_x, c->cw);
+		int n = tui_width(t->xmarks[i].label), x = col + 1 - axis_x;
+		for (int y = 0; col >= 0 && y < c->ch && y < 256; y++)
+			if (x >= free_from[y] && canvas_clear(c, y, x, n)) {
+				tui_put(v->w, top + y, col + 1, n, dim, t->xmarks[i].label);
+				free_from[y] = x + n + 1;
+				break;
+			}
 	}
 }
 
@@ -313,6 +346,7 @@ static void draw_chart(const struct tui_view *v, const struct plot *pl, int y0, 
 			plot_marks(&c, p, &pl->p[r].s[k], r * MAX_SERIES + k);
 	draw_xmarks(v, p, top, ch, axis_x, cw);
 	canvas_draw(&c, w, top, axis_x, l, &pl->ink);
+	label_xmarks(v, p, &c, top, axis_x);
 	canvas_free(&c);
 }
 

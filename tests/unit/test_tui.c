@@ -582,6 +582,16 @@ static void test_views(void)
 	render("wss", fill_wss, 20, 78, true);
 	CHECK(has(":L1 48K"));
 	CHECK(has(":L3 32M"));
+	/* a label is whole or absent, at any size: the series never writes over part of one (drawn first,
+	 * a line through the top row left "⡀1 48K") */
+	for (int h = 8; h <= 20; h += 3)
+		for (int wd = 40; wd <= 78; wd += 6)
+			for (int a = 0; a < 2; a++) {
+				render("wss", fill_wss, h, wd, a);
+				CHECK(!has("48K") || has("L1 48K"));
+				CHECK(!has(" 1M") || has("L2 1M"));
+				CHECK(!has("32M") || has("L3 32M"));
+			}
 	render("kernels", fill_kernels, 13, 78, false);
 	CHECK(has("[ ] 95% CI of the median"));
 	CHECK(row_with("  simd 24K", "]") >= 0 && row_with("  simd 24K", "[") >= 0);
