@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "wtg/experiment.h"
+#include "wtg/modes.h"
 #include "wtg/util.h"
 
 /* Every experiment, in order: a file of its own defines wtg_exp_NAME. */
@@ -78,10 +79,21 @@ int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_tabl
 	buf[0] = '\0';
 	if (!e || !t || t->nrows == 0)
 		return 0;
+	/* the headline's samples in two separated clusters: both, never the median alone */
+	struct wtg_figure f;
+	struct wtg_modes m;
+	if (e->headline[0].figure) {
+		wtg_figure_read(&e->headline[0], t, &f);
+		if (f.found && f.samples && wtg_two_modes(f.samples, f.nsamples, &m) == 0 && m.two) {
+			char words[160];
+			wtg_modes_words(words, sizeof words, &m, e->headline[0].unit);
+			int n = snprintf(buf, len, "%s: %s", e->headline[0].figure, words);
+			return busy_suffix(e, t, buf, len, n < 0 ? 0 : n >= (int)len ? (int)len - 1 : n);
+		}
+	}
 	if (e->verdict)
 		return busy_suffix(e, t, buf, len, e->verdict(t, buf, len));
 	for (int i = 0; i < WTG_MAX_HEADLINES && e->headline[i].figure; i++) {
-		struct wtg_figure f;
 		wtg_figure_read(&e->headline[i], t, &f);
 		if (!f.found || !isfinite(f.value))
 			continue;
