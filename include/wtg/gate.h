@@ -44,6 +44,9 @@ enum wtg_verdict wtg_verdict_of(double ratio, double lo, double hi, bool higher_
 enum wtg_verdict wtg_verdict_next(double ratio, double lo, double hi, bool higher_better, double threshold);
 /* The verdict in words ("no change", "inconclusive", "differ by more than their intervals: ..."). */
 const char *wtg_verdict_name(enum wtg_verdict v);
+/* The same in a few words for the dashboard's one line of 60 or 80 columns, after an interval that
+ * excludes 1: "the machine moved" (MOVED), "drift unknown" (NO_DRIFT: none measured), else wtg_verdict_name. */
+const char *wtg_verdict_short(enum wtg_verdict v);
 /* The verdict as a person reads it: wtg_verdict_name, the interval after "inconclusive"
  * ("inconclusive [0.86-0.99]", dash between the bounds), the difference after "within its noise"
  * ("within its noise: +12 ns [-40, +60]": diff set, unit the figure's). Returns buf. */

@@ -68,10 +68,14 @@ const char *wtg_verdict_name(enum wtg_verdict v)
 	static const char *const names[] = { "", "no change", "faster", "slower", "slower (regression)",
 					     "missing", "not comparable", "inconclusive",
 					     "differ by more than their intervals: the machine's state moved between the runs",
-					     "differ by more than their intervals; no run-to-run drift measured to tell a "
-					     "change from the machine's state moving",
+					     "differ by more than their intervals (no run-to-run drift measured)",
 					     "within its noise" };
 	return v >= 0 && v < (int)WTG_ARRAY_LEN(names) ? names[v] : "";
+}
+
+const char *wtg_verdict_short(enum wtg_verdict v)
+{
+	return v == WTG_V_MOVED ? "the machine moved" : v == WTG_V_NO_DRIFT ? "drift unknown" : wtg_verdict_name(v);
 }
 
 void wtg_gate_pair_drift(const struct wtg_headline *h, const struct wtg_table *base, const struct wtg_table *now,

@@ -303,9 +303,9 @@ static void pair_words(const struct dash *d, const struct wtg_headline *h, const
 {
 	const char *dash = d->look.g->dash;
 	char a[64], b[64], words[192];
-	/* the CI is on the line already: the verdict's name alone after it */
-	const char *v = p->v == WTG_V_INCONCLUSIVE ? wtg_verdict_name(p->v) :
-			wtg_gate_pair_words(words, sizeof words, h, p, dash);
+	/* the CI is on the line already: the verdict's name alone after it, in its short words */
+	const char *v = p->v == WTG_V_INCONCLUSIVE || p->v == WTG_V_MOVED || p->v == WTG_V_NO_DRIFT ?
+				wtg_verdict_short(p->v) : wtg_gate_pair_words(words, sizeof words, h, p, dash);
 	if (p->v == WTG_V_APART) {
 		snprintf(buf, len, " not comparable (%s): %s", p->why, fig);
 	} else if (p->difference && p->v == WTG_V_NOISE) {
