@@ -53,6 +53,8 @@ const char *wtg_verdict_short(enum wtg_verdict v);
 const char *wtg_verdict_words(char *buf, size_t len, enum wtg_verdict v, double lo, double hi, const char *dash,
 			      double diff, const char *unit);
 
+/* A signed figure for a difference: "+12", "-40.5", "+150000" (whole above 1000), "0". Returns buf. */
+const char *wtg_fmt_signed(char *buf, size_t len, double v);
 /* A difference after - before with its interval [lo, hi] in the figure's unit (a figure that is a
  * difference itself, never put in a ratio): faster / slower when the interval excludes 0, else
  * within its noise; without an interval, within its noise. */

@@ -12,10 +12,13 @@
 #include "wtg/stats.h"
 #include "wtg/util.h"
 
-/* "+12" / "-40" / "0": a signed figure to three significant digits. */
-static void signed_num(char *buf, size_t len, double v)
+const char *wtg_fmt_signed(char *buf, size_t len, double v)
 {
-	snprintf(buf, len, v == 0 ? "%.3g" : "%+.3g", v);
+	if (fabs(v) >= 1000 && fabs(v) < 1e9)
+		snprintf(buf, len, "%+.0f", v);
+	else
+		snprintf(buf, len, v == 0 ? "%.3g" : "%+.3g", v);
+	return buf;
 }
 
 const char *wtg_verdict_words(char *buf, size_t len, enum wtg_verdict v, double lo, double hi, const char *dash,
@@ -27,9 +30,9 @@ const char *wtg_verdict_words(char *buf, size_t len, enum wtg_verdict v, double 
 	else if (v == WTG_V_NOISE && isfinite(diff)) {
 		char d[32], a[32], b[32];
 		const char *sp = unit && unit[0] ? " " : "", *u = sp[0] ? unit : "";
-		signed_num(d, sizeof d, diff);
-		signed_num(a, sizeof a, lo);
-		signed_num(b, sizeof b, hi);
+		wtg_fmt_signed(d, sizeof d, diff);
+		wtg_fmt_signed(a, sizeof a, lo);
+		wtg_fmt_signed(b, sizeof b, hi);
 		if (isfinite(lo) && isfinite(hi))
 			snprintf(buf, len, "%s: %s%s%s [%s, %s]", name, d, sp, u, a, b);
 		else

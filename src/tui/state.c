@@ -311,7 +311,9 @@ static void pair_words(const struct dash *d, const struct wtg_headline *h, const
 	} else if (p->difference && p->v == WTG_V_NOISE) {
 		snprintf(buf, len, " %s: %s", v, fig);
 	} else if (p->difference) {
-		snprintf(buf, len, " %+.3g %s [CI %+.3g, %+.3g] %s: %s", p->diff, h->unit, p->diff_lo, p->diff_hi, v, fig);
+		char x[32], y[32], z[32];
+		snprintf(buf, len, " %s %s [CI %s, %s] %s: %s", wtg_fmt_signed(x, sizeof x, p->diff), h->unit,
+			 wtg_fmt_signed(y, sizeof y, p->diff_lo), wtg_fmt_signed(z, sizeof z, p->diff_hi), v, fig);
 	} else if (h->is_ratio) {
 		/* the before figure plain, the after one with its CI: a projector's 60 columns */
 		snprintf(a, sizeof a, "x%.2f", p->base.value);
@@ -380,6 +382,7 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 			 * same ratio, interval and verdict; runs of different work are not compared */
 			struct wtg_gate_pair p;
 			struct wtg_drift dr;
+			char sig[32];
 			session_drift(d, &h[i], t[0], t[r], &dr);
 			wtg_gate_pair_drift(&h[i], t[0], t[r], d->s->opt->seed, 0, &dr, &p);
 			char what[256];
@@ -388,7 +391,7 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 			else if (n == 2)
 				pair_words(d, &h[i], &p, fig, what, sizeof what);
 			else if (p.difference)
-				snprintf(what, sizeof what, " %+.3g %s", p.diff, h[i].unit);
+				snprintf(what, sizeof what, " %s %s", wtg_fmt_signed(sig, sizeof sig, p.diff), h[i].unit);
 			else if (!isnan(p.lo))
 				snprintf(what, sizeof what, " x%.2f [%.2f, %.2f]", p.ratio, p.lo, p.hi);
 			else
