@@ -347,7 +347,8 @@ const char *wtg_experiment_runs(const struct wtg_experiment *e, bool quick, char
 /* e's verdict line for table t (the caller holds t's lock or a snapshot): e->verdict, else
  * "FIGURE: VALUE UNIT" from the first headline figure found in t; when the first headline's row
  * counts contended samples, " (3 of 15 samples waited for a CPU)" follows, so a figure measured on a
- * busy machine says so. Returns its length, 0 for none. */
+ * busy machine says so; when its samples fall into two clusters, "; 85 ns (60%) and 103 ns (40%): two
+ * regimes" ends it (wtg/modes.h). Returns its length, 0 for none. */
 int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len);
 /* For a verdict or an essay's cannot: column col of the row whose key_col reads key (key_col NULL:
  * the last row), NAN when there is none; col NULL: the median of the series called key. */
