@@ -560,7 +560,7 @@ static void markdown_report(FILE *f, const struct entry *e, int n, const struct 
 		num3(f, x->f.found ? x->f.value : NAN, "-");
 		fputs(" | ", f);
 		if (isfinite(x->diff) && shows_ratio(x))
-			fprintf(f, "%+.3g", x->diff);
+			fprintf(f, "%+.3g %s", x->diff, x->h->unit);
 		else
 			num3(f, shows_ratio(x) ? x->ratio : NAN, "");
 		if (!x->base && isfinite(x->diff_lo))

@@ -385,6 +385,9 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 			char sig[32];
 			session_drift(d, &h[i], t[0], t[r], &dr);
 			wtg_gate_pair_drift(&h[i], t[0], t[r], d->s->opt->seed, 0, &dr, &p);
+			/* a rerun with nothing changed (A/A): its own move is drift, whatever its interval */
+			if (n == 2 && !strcmp(label[0], label[1]) && (p.v == WTG_V_FASTER || p.v == WTG_V_SLOWER))
+				p.v = WTG_V_MOVED;
 			char what[256];
 			if (p.v != WTG_V_APART && (p.v == WTG_V_MISSING || isnan(p.difference ? p.diff : p.ratio)))
 				continue;
