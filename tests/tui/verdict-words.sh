@@ -5,7 +5,8 @@
 # drift "the machine moved" (never slower), a rerun of one state "no change" or inconclusive where its
 # interval reaches past 1 +- 10%; mmap's ns per fault, a difference, reads "within its noise: +N ns
 # [a, b]" (never x-2.21); a run whose batches fall in two clusters names both in its verdict line. The
-# headless comparison of the same files gives the same verdicts (tests/cli/test_verdict.py).
+# headless comparison of the same files gives the same verdicts (tests/cli/test_verdict.py). Then a
+# live syscall run and its rerun with nothing changed: never faster or slower, whatever was measured.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
 fix="$top_srcdir/tests/fixtures"
@@ -46,5 +47,22 @@ check "two clusters of batches: the verdict names both modes and their shares" \
 tm_keys q
 wait_exit 10
 check "nothing measured: no data file" no_datafile
+
+# live: syscall run, then run again with nothing changed (an A/A rerun): whatever the figures, the
+# line is sequential and never says faster or slower
+start C.UTF-8 100 30 --order=syscall
+tm_wait "press a key to begin" 10 || bail "live: no start screen"
+tm_keys x
+wait_for 60 run_done syscall || bail "live: syscall did not finish"
+tm_keys r
+if wait_for 60 tm_flat_match "quiet (→|->) quiet, sequential: x[0-9.]+ "; then
+	pass "an A/A rerun: quiet -> quiet, sequential"
+	check "... never faster or slower" tm_lacks_re "sequential: x[0-9.]+ \[CI [0-9.]+.[0-9.]+\] (faster|slower)"
+else
+	fail "an A/A rerun: quiet -> quiet, sequential"
+	diag "$(tm_screen)"
+fi
+tm_keys q
+wait_exit 10
 
 finish
