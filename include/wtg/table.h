@@ -117,6 +117,9 @@ struct wtg_table {
 	 * the dashboard shows it under "measuring:" so a tab has a number before its first row */
 	char sofar[96];
 	int64_t started_ns, finished_ns;
+	/* runs of this experiment started in this session, this one included (a reset keeps it): the
+	 * box's "run 2 · done in ..." tells a rerun's end from the run before it; 0 for a saved run */
+	int runs;
 	int64_t expected_ns;		/* estimate of the whole run, 0 if unknown */
 	/* the work a run reports as it goes (wtg_table_work): done of total in ns, the total being done
 	 * and the expected ns of the rest; since work_ns; total 0: it reports none */
