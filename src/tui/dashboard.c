@@ -235,9 +235,15 @@ static int loop(struct dash *d)
 		now = wtg_now_ns();
 		bool input = false;
 		if (r > 0 && (pf[2].revents & POLLIN)) {
-			int sig = tui_signal_take();
+			bool continued = false;
+			int sig = tui_signal_take(&continued);
 			if (sig)
 				return 128 + sig;
+			if (continued) {	/* stopped and continued: the terminal may be a shell's */
+				tui_screen_resume();
+				d->dirty = DIRTY_ALL;
+				input = true;	/* a frame now */
+			}
 		}
 		if (r > 0 && (pf[1].revents & POLLIN)) {
 			wtg_session_drain_wake(s);
