@@ -499,12 +499,18 @@ saved_set() {
 run_here() {
 	box_before=$(box_line)
 	tm_keys r
-	tm_wait "running $(name_of "$1")" 5 || return 1
-	# the box's state changes first (or the run was too quick to see and says the same)
-	wait_for 10 box_changed
+	# the status line says "running NAME" while it runs, the box's state changes (a run too quick
+	# to see running shows its end)
+	wait_for 10 run_seen "$(name_of "$1")" || return 1
 	wait_sparse 600 tm_ended || return 1	# a sanitizer build runs kernels' 2 GiB buffer slowly
 	tm_keys Space
 	tm_wait "paused: nothing starts until space" 5
+}
+
+# run_seen NAME: a run of NAME started after box_before was read: the status line says "running
+# NAME" (while it is queued or runs), or the box's state changed
+run_seen() {
+	tm_has "running $1" || box_changed
 }
 
 # The top edge of the experiment's box, with its state on the right.

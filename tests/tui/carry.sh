@@ -17,9 +17,8 @@ goto "$(index_of passes)"
 run_after() {
 	box_before=$(box_line)
 	tm_keys "$@"
-	tm_wait "running passes" 5
-	# the box's state changes first (or the run was too quick to see and says the same)
-	wait_for 10 box_changed
+	# "running passes" in the status line while it runs, or the box's state changed
+	wait_for 10 run_seen passes
 	wait_for 120 tm_ended
 }
 
