@@ -137,6 +137,11 @@ void wtg_session_emergency_cleanup(void);
  * temp file, so the session needs no writer. */
 void wtg_session_on_emergency(void (*cleanup)(void));
 
+/* Call fn (async-signal-safe; NULL: none) from the SIGCONT handler wtg_session_start installs,
+ * after the starvation meters learn of the continue: the dashboard puts its terminal modes back
+ * and redraws, however the stop came (Ctrl-Z, kill -STOP and fg). */
+void wtg_session_on_continue(void (*fn)(void));
+
 /* Install handler for every wtg_fatal_signals entry (old: WTG_NFATAL_SIGNALS entries, or NULL).
  * Each is reset to the default when it runs, except SIGBUS (see wtg/guard.h). Returns 0 or -1. */
 int wtg_fatal_install(void (*handler)(int), struct sigaction *old);

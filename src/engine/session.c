@@ -495,10 +495,23 @@ static bool join_worker(struct wtg_session *s, int limit_ms)
 	return true;
 }
 
+/* What a layer above does on SIGCONT (the dashboard: its terminal modes back, a redraw). */
+static void (*_Atomic continue_hook)(void);
+
+void wtg_session_on_continue(void (*fn)(void))
+{
+	atomic_store(&continue_hook, fn);
+}
+
 static void on_continue(int sig)
 {
 	(void)sig;
+	int e = errno;
 	wtg_starve_continued();
+	void (*hook)(void) = atomic_load(&continue_hook);
+	if (hook)
+		hook();
+	errno = e;
 }
 
 static void *watch_main(void *arg)
