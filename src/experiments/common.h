@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "wtg/conditions.h"
+#include "wtg/ctx.h"
 #include "wtg/datafile.h"
 #include "wtg/experiment.h"
 #include "wtg/guard.h"

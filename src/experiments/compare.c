@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "common.h"
+#include "wtg/compare.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 #define PAIRS 30

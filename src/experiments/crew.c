@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "common.h"
+#include "wtg/ctx.h"
 
 int wtg_crew_init(struct wtg_crew *c)
 {

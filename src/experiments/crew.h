@@ -3,6 +3,7 @@
 #define WTG_EXPERIMENTS_CREW_H
 
 #include "common.h"
+#include "wtg/ctx.h"
 
 #define WTG_CREW_METERED 16	/* members whose starvation is metered: the first to reach the start line */
 

@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/ctx.h"
+#include "wtg/faultbase.h"
 #include "wtg/plan.h"
 
 extern char **environ;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/ctx.h"
 
 void wtg_probe_accumulate(struct wtg_probe_result *a, const struct wtg_probe_result *b)
 {

@@ -3,6 +3,7 @@
 #define WTG_EXPERIMENTS_IO_H
 
 #include "common.h"
+#include "wtg/ctx.h"
 
 /* Sequential regions of one thread: like wtg_probe_add, but wall times add up. */
 void wtg_probe_accumulate(struct wtg_probe_result *a, const struct wtg_probe_result *b);

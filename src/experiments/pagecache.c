@@ -24,6 +24,7 @@
 
 #include "common.h"
 #include "why.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 #define PC_BUF (1u << 20)

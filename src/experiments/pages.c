@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/ctx.h"
 
 long wtg_page_size(void)
 {

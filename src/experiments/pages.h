@@ -3,6 +3,7 @@
 #define WTG_EXPERIMENTS_PAGES_H
 
 #include "common.h"
+#include "wtg/ctx.h"
 
 /* The base page size (sysconf), 4096 when it cannot be read. */
 long wtg_page_size(void);

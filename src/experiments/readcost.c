@@ -15,6 +15,7 @@
 
 #include "common.h"
 #include "why.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 enum { OP_GETPID, OP_ZERO, OP_FILE, NOPS };

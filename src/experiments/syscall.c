@@ -17,6 +17,7 @@
 
 #include "common.h"
 #include "why.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 static const long batch_sizes[] = { 1, 10, 100, 1000, 10000 };

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "common.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 #include "wtg/topology.h"
 #include "why.h"

@@ -23,6 +23,7 @@
 
 #include "common.h"
 #include "why.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 #define UC_MIN_BUF (4u << 10)

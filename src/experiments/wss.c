@@ -15,6 +15,7 @@
 
 #include "common.h"
 #include "why.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 #define CHUNK (4u << 10)		/* the known sums cover 4 KiB pieces */

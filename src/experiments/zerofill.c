@@ -15,6 +15,7 @@
 
 #include "common.h"
 #include "why.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 #define ZF_SIZE (256ull << 20)

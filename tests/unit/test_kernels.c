@@ -19,6 +19,7 @@
 
 #include "../../src/experiments/common.h"
 #include "unit.h"
+#include "wtg/ctx.h"
 #include "wtg/experiment.h"
 #include "wtg/options.h"
 #include "wtg/kernels.h"

@@ -10,6 +10,7 @@
 
 #include "../../src/experiments/common.h"
 #include "unit.h"
+#include "wtg/ctx.h"
 #include "wtg/warmup.h"
 
 #define NV 4
