@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "io.h"
 #include "wtg/ctx.h"
 #include "wtg/warmup.h"
 #include "wtg/plan.h"

@@ -30,6 +30,9 @@
 
 #include "ceiling.h"
 #include "common.h"
+#include "crew.h"
+#include "membuf.h"
+#include "rounds.h"
 #include "wtg/ctx.h"
 #include "wtg/plan.h"
 

@@ -122,10 +122,4 @@ bool wtg_ctx_settle(struct wtg_ctx *ctx, int ms);
  * WTG_ERR after wtg_table_fail("<prefix>cannot start N burners"). */
 int wtg_burners_start(struct wtg_ctx *ctx, int n, int settle_ms, const char *prefix);
 
-/* each part's declarations sit in its own header */
-#include "crew.h"
-#include "io.h"
-#include "membuf.h"
-#include "pages.h"
-
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "crew.h"
 #include "wtg/compare.h"
 #include "wtg/ctx.h"
 #include "wtg/plan.h"

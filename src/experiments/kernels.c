@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "common.h"
+#include "membuf.h"
+#include "rounds.h"
 #include "wtg/ctx.h"
 #include "wtg/plan.h"
 

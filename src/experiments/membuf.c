@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "membuf.h"
+#include "pages.h"
 #include "wtg/ctx.h"
 #include "wtg/topology.h"
 

@@ -23,6 +23,9 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "io.h"
+#include "pages.h"
+#include "rounds.h"
 #include "why.h"
 #include "wtg/ctx.h"
 #include "wtg/plan.h"

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "io.h"
+#include "rounds.h"
 #include "why.h"
 #include "wtg/ctx.h"
 #include "wtg/plan.h"

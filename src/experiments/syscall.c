@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "common.h"
+#include "io.h"
+#include "rounds.h"
 #include "why.h"
 #include "wtg/ctx.h"
 #include "wtg/plan.h"

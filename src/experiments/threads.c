@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "pages.h"
 #include "wtg/ctx.h"
 #include "wtg/plan.h"
 #include "rounds.h"

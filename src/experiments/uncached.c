@@ -22,6 +22,10 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "io.h"
+#include "membuf.h"
+#include "pages.h"
+#include "rounds.h"
 #include "why.h"
 #include "wtg/ctx.h"
 #include "wtg/plan.h"

@@ -14,6 +14,9 @@
 #include <sys/mman.h>
 
 #include "common.h"
+#include "membuf.h"
+#include "pages.h"
+#include "rounds.h"
 #include "why.h"
 #include "wtg/ctx.h"
 #include "wtg/plan.h"

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "pages.h"
 #include "why.h"
 #include "wtg/ctx.h"
 #include "wtg/plan.h"

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../../src/experiments/common.h"
+#include "../../src/experiments/membuf.h"
 #include "unit.h"
 #include "wtg/ctx.h"
 #include "wtg/experiment.h"
