@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "wtg/compare.h"
 #include "wtg/conditions.h"
 #include "wtg/datafile.h"
 #include "wtg/experiment.h"

@@ -12,7 +12,9 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "wtg/compare.h"
 #include "wtg/conditions.h"
+#include "wtg/ctx.h"
 #include "wtg/guard.h"
 #include "wtg/probe.h"
 #include "wtg/relay.h"

@@ -30,6 +30,10 @@
 
 #include "ceiling.h"
 #include "common.h"
+#include "crew.h"
+#include "membuf.h"
+#include "rounds.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 #define CHUNK (4u << 10)				/* the known sums cover 4 KiB pieces */

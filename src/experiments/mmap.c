@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "pages.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 #include "why.h"
 

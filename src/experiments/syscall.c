@@ -16,7 +16,10 @@
 #include <string.h>
 
 #include "common.h"
+#include "io.h"
+#include "rounds.h"
 #include "why.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 static const long batch_sizes[] = { 1, 10, 100, 1000, 10000 };

@@ -12,6 +12,9 @@
 #include <stdlib.h>
 
 #include "common.h"
+#include "io.h"
+#include "rounds.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 #include "wtg/topology.h"
 #include "why.h"

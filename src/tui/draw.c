@@ -10,6 +10,7 @@
 #include <wchar.h>
 
 #include "dash.h"
+#include "wtg/whyhere.h"
 
 /* The notice in at most width columns: a path notice loses the start of its path to an ellipsis. */
 static void notice_fit(const struct dash *d, char *out, size_t len, int width)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "wtg/conditions.h"
+#include "wtg/figure.h"
 #include "wtg/gate.h"
 #include "dash.h"
 
