@@ -334,7 +334,6 @@ static void finish_one(struct wtg_session *s, struct measure_job *job)
 
 static void run_one(struct wtg_session *s, int idx, const struct wtg_compare_pair *pair)
 {
-	atomic_store(&s->starved, 0);
 	atomic_store(&s->heartbeat, wtg_now_ns());
 	struct measure_job job;
 	if (start_one(s, idx, pair, &job, NULL, 0))
@@ -355,15 +354,16 @@ static void group_took(void *arg, int slot)
 	struct wtg_session *s = g->s;
 	atomic_store(&s->heartbeat, wtg_now_ns());
 	atomic_store(&s->measure_tid, wtg_gettid());
+	pthread_mutex_lock(&s->qlock);	/* where the watchdog decides (relay's lock, then qlock) */
 	atomic_fetch_add(&s->run_gen, 1);
 	atomic_store(&s->current, g->idx[slot]);
+	pthread_mutex_unlock(&s->qlock);
 }
 
 /* Run the group's experiments together, one baton between them (wtg/relay.h). */
 static void run_group(struct wtg_session *s, struct group *g, const struct wtg_compare_pair *pair)
 {
 	struct wtg_relay relay;
-	atomic_store(&s->starved, 0);
 	atomic_store(&s->heartbeat, wtg_now_ns());
 	if (wtg_relay_init(&relay, g->n, &s->cancel, group_took, g) < 0) {
 		for (int k = 0; k < g->n; k++)
@@ -443,8 +443,12 @@ static void *worker_main(void *arg)
 				continue;	/* cancelled while the file was made: the queue was dropped */
 			}
 		}
-		/* a fresh heartbeat before "current" is published: the watchdog must never see a stale one */
+		/* a fresh heartbeat before "current" is published: the watchdog must never see a stale one;
+		 * the new generation, the cancel and the starvation cleared under qlock, where the watchdog
+		 * decides (wtg_session_starve_cancel): its verdict on the run before cannot reach this one */
 		atomic_store(&s->heartbeat, wtg_now_ns());
+		atomic_store(&s->cancel, false);
+		atomic_store(&s->starved, 0);
 		atomic_fetch_add(&s->run_gen, 1);
 		atomic_store(&s->current, idx);
 		struct wtg_compare_pair pair = s->compare;
@@ -623,10 +627,12 @@ bool wtg_session_idle(struct wtg_session *s)
 	return idle;
 }
 
-/* How long the current experiment's measuring thread has been starved (see wtg_session_watchdog). */
-static int64_t starved_so_far(struct wtg_session *s)
+/* How long the current experiment's measuring thread has been starved (see wtg_session_watchdog);
+ * *gen: the run generation it was measured for. */
+static int64_t starved_so_far(struct wtg_session *s, unsigned *gen_out)
 {
 	unsigned gen = atomic_load(&s->run_gen);
+	*gen_out = gen;
 	int tid = atomic_load(&s->measure_tid);
 	if (tid <= 0)
 		return 0;	/* between experiments, or the worker is just starting one */
@@ -644,22 +650,30 @@ static int64_t starved_so_far(struct wtg_session *s)
 	return wtg_now_ns() - atomic_load(&s->heartbeat);
 }
 
+bool wtg_session_starve_cancel(struct wtg_session *s, unsigned gen)
+{
+	pthread_mutex_lock(&s->qlock);
+	bool same = atomic_load(&s->run_gen) == gen && atomic_load(&s->current) >= 0;
+	if (same && !atomic_load(&s->starved)) {
+		starved_why(s);
+		atomic_store(&s->starved, 1);
+		atomic_store(&s->cancel, true);
+	}
+	pthread_mutex_unlock(&s->qlock);
+	return same;
+}
+
 int64_t wtg_session_watchdog(struct wtg_session *s, int64_t limit_ns)
 {
 	if (atomic_load(&s->current) < 0)
 		return 0;
-	int64_t stall = starved_so_far(s);
-	if (stall > limit_ns) {
-		if (!atomic_load(&s->starved)) {
-			starved_why(s);
-			atomic_store(&s->starved, 1);
-			atomic_store(&s->cancel, true);
-		}
-		/* again for a thread still starved after the cancel (the next of an interleaved group);
-		 * without CAP_SYS_NICE a thread cannot leave SCHED_IDLE: take the load away instead */
-		if (wtg_policy_rescue() > 0)
-			wtg_burner_set(0);
-	}
+	unsigned gen;
+	int64_t stall = starved_so_far(s, &gen);
+	/* the run measured may have ended since: only its own generation is cancelled, and rescued
+	 * again for a thread still starved after the cancel (the next of an interleaved group);
+	 * without CAP_SYS_NICE a thread cannot leave SCHED_IDLE: take the load away instead */
+	if (stall > limit_ns && wtg_session_starve_cancel(s, gen) && wtg_policy_rescue() > 0)
+		wtg_burner_set(0);
 	return stall;
 }
 
