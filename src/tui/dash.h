@@ -18,7 +18,7 @@
 #define BIG_COLS 120
 #define TICK_MS 250		/* animation rate while something moves (progress, time left) */
 #define NOTICE_NS 6000000000LL
-#define STARVED_NS 2000000000LL
+#define STARVED_NS 2000000000LL	/* the watchdog's starved time the status line shows from */
 #define PANEL_H 5
 #define DASH_KEEP 4		/* runs of a tab kept for the session: the current and 3 before it */
 #define DASH_MAX_RUNS 8		/* runs a view draws at once */
@@ -120,9 +120,6 @@ struct dash {
 	enum dash_overlay overlay;
 
 	struct dash_seen seen;
-	int64_t stall_ns;		/* the watchdog's: no heartbeat for this long */
-	struct wtg_run_status step_run;	/* the running experiment's step, to see it stand still */
-	int64_t step_since;
 
 	struct {			/* a line in the status line for NOTICE_NS after a key */
 		char text[PATH_MAX + 256];
@@ -138,8 +135,17 @@ struct dash {
 	bool file_st_ok;
 };
 
+/* ---- dashboard.c: what the session shows ---- */
+
+/* Compare the session with what was seen (d->seen), mark what moved dirty; returns those marks. */
+unsigned dash_observe(struct dash *d, int64_t now);
+
 /* ---- state.c: state and its transitions ---- */
 
+/* The whole seconds the status line says the worker has been starved, -1 for none: the watchdog's
+ * figure (wtg_session_stall: runnable, waiting for a CPU) from STARVED_NS on, while run_idx runs;
+ * the dashboard has no starvation rule of its own. */
+int dash_starved_s(int run_idx, int64_t stall_ns);
 /* Whether autoplay runs or holds a tab. */
 bool dash_autoplaying(const struct dash *d);
 /* The one place the run mode changes: what ev does in the mode the dashboard is in. */

@@ -102,16 +102,8 @@ static unsigned observe_conditions(struct dash *d, int64_t now)
 	    v->resident != old.resident || v->cold_asked != old.cold_asked)
 		dirty |= DIRTY_PANELS;
 
-	/* starved: no heartbeat, or no new step while the background policy runs under burners */
-	const struct wtg_run_status *r = &v->run;
-	if (r->idx != d->step_run.idx || r->step != d->step_run.step || strcmp(r->label, d->step_run.label)) {
-		d->step_run = *r;
-		d->step_since = now;
-	}
-	int64_t still = now - d->step_since;
-	bool squeezed = v->burners > 0 && v->bg && still > STARVED_NS;
-	int64_t stall = d->stall_ns > STARVED_NS ? d->stall_ns : squeezed ? still : 0;
-	v->stall_s = r->idx >= 0 && stall > 0 ? (int)(stall / 1000000000LL) : -1;
+	/* starved: the watchdog's figure (wtg_session_stall), the one rule that also ends the run */
+	v->stall_s = dash_starved_s(v->run.idx, wtg_session_stall(s));
 	v->notice_on = dash_notice_on(d, now);
 	if (v->stall_s != old.stall_s || v->notice_on != old.notice_on)
 		dirty |= DIRTY_STATUS;
@@ -165,11 +157,13 @@ static unsigned observe_tab(struct dash *d)
 	}
 }
 
-static void observe(struct dash *d, int64_t now)
+unsigned dash_observe(struct dash *d, int64_t now)
 {
-	d->dirty |= observe_worker(d);
-	d->dirty |= observe_conditions(d, now);
-	d->dirty |= observe_tab(d);
+	unsigned dirty = observe_worker(d);
+	dirty |= observe_conditions(d, now);
+	dirty |= observe_tab(d);
+	d->dirty |= dirty;
+	return dirty;
 }
 
 /* ---- the loop ---- */
@@ -186,7 +180,6 @@ static void dash_init(struct dash *d, struct wtg_session *s)
 	d->seen.qpos = -1;
 	d->seen.df_state = -1;
 	d->seen.resident = -1;
-	d->step_run.idx = -1;
 	d->pending.idx = -1;
 	d->note.run = -1;
 	if (dash_is_lecture(d))
@@ -254,10 +247,9 @@ static int loop(struct dash *d)
 			return 0;
 		if (r > 0 && (pf[0].revents & (POLLHUP | POLLERR)))
 			return 128 + SIGHUP;	/* the terminal went away */
-		d->stall_ns = wtg_session_stall(s);
 		dash_run_event(d, EV_TICK, now);
 		if (input || r <= 0 || (pending && now - d->last_frame >= frame_ns)) {
-			observe(d, now);
+			dash_observe(d, now);
 			dash_draw(d, now);
 			d->last_frame = now;
 			pending = false;
@@ -280,7 +272,7 @@ int wtg_tui_main(struct wtg_session *s)
 	if (tui_screen_open(&d->look, s->opt) < 0)
 		return 1;
 	dash_layout(d);
-	observe(d, wtg_now_ns());
+	dash_observe(d, wtg_now_ns());
 	dash_draw(d, wtg_now_ns());	/* the first frame comes before any work starts */
 	if (wtg_session_start(s) < 0) {
 		tui_screen_close();

@@ -667,9 +667,16 @@ static void draw_status(struct dash *d)
 			kw += 3 + tui_width(dash_keys[i].hint_keys) + tui_width(dash_keys[i].hint);
 	if (starved) {
 		/* the whole line: this is what matters now */
-		tui_printf(w, 0, 0, W, tui_attr(l, TR_ERR),
-			   " worker starved: no progress for %lld s (background policy under burners)",
-			   (long long)d->seen.stall_s);
+		const struct dash_seen *v = &d->seen;
+		char why[64];
+		if (v->burners > 0 && v->bg)
+			snprintf(why, sizeof why, "background policy under burners");
+		else if (v->burners > 0)
+			snprintf(why, sizeof why, "%d burner%s", v->burners, v->burners == 1 ? "" : "s");
+		else
+			snprintf(why, sizeof why, "other programs hold the CPUs");
+		tui_printf(w, 0, 0, W, tui_attr(l, TR_ERR), " worker starved: no progress for %lld s (%s)",
+			   (long long)v->stall_s, why);
 		wnoutrefresh(w);
 		return;
 	} else if (note) {

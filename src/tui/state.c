@@ -63,6 +63,11 @@ void dash_notice_path(struct dash *d, enum tui_role role, const char *what, cons
 	d->note.path = (int)strlen(what) + 1;
 }
 
+int dash_starved_s(int run_idx, int64_t stall_ns)
+{
+	return run_idx >= 0 && stall_ns > STARVED_NS ? (int)(stall_ns / 1000000000LL) : -1;
+}
+
 void dash_set_tab(struct dash *d, int idx)
 {
 	if (idx == d->tab)
