@@ -1,12 +1,16 @@
 /* test_session.c: the session's decisions between threads, driven by hand: the watchdog ends only
  * the run generation it judged starved (a run that ended in between keeps its cancel from the
- * next one), and the dashboard's status line reads the watchdog's starvation, no rule of its own. */
+ * next one), the dashboard's status line reads the watchdog's starvation, no rule of its own, and a
+ * report is written from one snapshot of the tables, holding none of their locks while it writes. */
 #include "config.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "wtg/conditions.h"
+#include "wtg/report.h"
 #include "wtg/session.h"
 #include "../../src/tui/dash.h"
 #include "unit.h"
@@ -110,6 +114,90 @@ static void test_starved_rule(void)
 	pthread_mutex_destroy(&s.qlock);
 }
 
+/* A report's file that looks at the live tables at every write: whether a writer held one's lock
+ * (the measuring thread would wait for the file), and at the first write the run goes on: a row
+ * and a failed check land in table idx. */
+struct spy {
+	int idx;
+	bool grew, held;
+	char *buf;
+	size_t len;
+};
+
+static ssize_t spy_write(void *cookie, const char *b, size_t n)
+{
+	struct spy *sp = cookie;
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		if (pthread_mutex_trylock(&s.tables[i].lock) != 0) {
+			sp->held = true;
+			continue;
+		}
+		pthread_mutex_unlock(&s.tables[i].lock);
+	}
+	if (!sp->grew && !sp->held) {
+		sp->grew = true;
+		wtg_table_add_row(&s.tables[sp->idx], &WTG_INT(2), 1, NULL);
+		wtg_table_check(&s.tables[sp->idx], "late", false, "landed while the report was written");
+	}
+	char *nb = realloc(sp->buf, sp->len + n + 1);
+	if (!nb)
+		return -1;
+	memcpy(nb + sp->len, b, n);
+	sp->buf = nb;
+	sp->len += n;
+	nb[sp->len] = '\0';
+	return (ssize_t)n;
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		n++;
+	return n;
+}
+
+static void test_report_snapshot(void)
+{
+	int idx = 0;
+	struct wtg_table *t = &s.tables[idx];
+	static const struct wtg_column cols[] = { { "x", "", WTG_T_INT, 0 } };
+	wtg_table_reset(t);
+	wtg_table_set_state(t, WTG_RUNNING);
+	wtg_table_set_columns(t, cols, 1);
+	wtg_table_add_row(t, &WTG_INT(1), 1, NULL);
+	wtg_table_check(t, "early", true, "there before the save");
+	struct spy sp = { .idx = idx };
+	cookie_io_functions_t io = { .write = spy_write };
+	FILE *f = fopencookie(&sp, "w", io);
+	if (!f) {
+		CHECK(!"fopencookie");
+		return;
+	}
+	setvbuf(f, NULL, _IONBF, 0);	/* every write reaches spy_write at once */
+	bool one[WTG_MAX_EXP] = { false };
+	one[idx] = true;
+	CHECK(wtg_report_write(f, WTG_FMT_TEXT, &s, one) == 0);
+	fclose(f);
+	CHECK(!sp.held);	/* no table's lock while the file was written */
+	CHECK(sp.grew);
+	const char *out = sp.buf ? sp.buf : "";
+	/* the tally and the checks written are the same snapshot's: the late check is in neither */
+	int ok = count(out, "  ok      "), failed = count(out, "  FAILED  ");
+	char want[96];
+	snprintf(want, sizeof want, "checks: %d ok, 0 warn, %d failed", ok, failed);
+	CHECK(strstr(out, want) != NULL);
+	CHECK(ok == 1 && failed == 0);
+	if (!strstr(out, want))
+		unit_diag("%s", out);
+	/* the live table went on meanwhile */
+	pthread_mutex_lock(&t->lock);
+	CHECK(t->nrows == 2 && t->nchecks == 2);
+	pthread_mutex_unlock(&t->lock);
+	free(sp.buf);
+	wtg_table_reset(t);
+}
+
 int main(void)
 {
 	struct wtg_options opt;
@@ -122,5 +210,6 @@ int main(void)
 	CHECK(wtg_session_init(&s, &opt, "wtg") == 0);
 	test_starve_cancel();
 	test_starved_rule();
+	test_report_snapshot();
 	return unit_done("test_session");
 }
