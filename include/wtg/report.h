@@ -46,8 +46,9 @@ struct wtg_report_tally {
  * live session by wtg_report_meta_from_session, or filled in by a reader of a saved JSON report;
  * a writer never sees the session. Pointers may be NULL where the source does not know. */
 /* A tab's earlier runs the dashboard keeps (before -> after, e), written with its table as
- * earlier_runs, oldest first, each with the label that names its conditions. */
-#define WTG_REPORT_MAX_EARLIER 12
+ * earlier_runs, oldest first, each with the label that names its conditions (at most
+ * WTG_LOAD_MAX_EARLIER, so that the file loads back). */
+#define WTG_REPORT_MAX_EARLIER 32
 struct wtg_report_earlier {
 	int n;
 	const struct wtg_table *t[WTG_REPORT_MAX_EARLIER];
@@ -58,6 +59,11 @@ struct wtg_report_earlier {
 	 * table in place of the session's idle one; NULL: none */
 	const struct wtg_table *shown;
 	const struct wtg_machine *shown_machine;	/* the machine shown was measured on; NULL: the report's */
+	/* shown is written as the table even though the session ran the experiment: its last run
+	 * ended short (cancelled, failed) or still measures after a completed one, which is never
+	 * displaced (that last run is then among t) */
+	bool over;
+	int dropped;			/* runs of the session the dashboard's cap let go (earlier_runs_dropped) */
 };
 
 struct wtg_report_meta {

@@ -30,6 +30,9 @@ struct wtg_session {
 	_Atomic int df_state;
 	char df_error[256];
 	struct wtg_table tables[WTG_MAX_EXP];
+	/* each experiment's run before its current one, as it ended (copied when the next starts,
+	 * under its own lock): a reader that looked last before the end still gets the whole run */
+	struct wtg_table prev[WTG_MAX_EXP];
 
 	/* worker */
 	pthread_t thread;
@@ -102,6 +105,10 @@ struct wtg_run_status {
  * nothing runs). Readers (the dashboard, the headless progress line) call this instead of taking
  * the queue's or the tables' locks themselves. */
 void wtg_session_status(struct wtg_session *s, int idx, struct wtg_run_status *st);
+/* Copy experiment idx's run before its current one into dst (a reader's private table, scratch);
+ * true when it is the run that started at started_ns, false when it is not (no run before, or runs
+ * in between the reader never saw). */
+bool wtg_session_previous(struct wtg_session *s, int idx, int64_t started_ns, struct wtg_table *dst);
 /* True when nothing runs and nothing is queued (the data file may still be preparing for the
  * experiment the worker took last: df_state PREPARING). */
 bool wtg_session_idle(struct wtg_session *s);

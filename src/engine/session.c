@@ -137,6 +137,7 @@ int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const
 	wtg_topology_summary(&s->topo, s->topo_summary, sizeof s->topo_summary);
 	for (int i = 0; i < wtg_nexperiments; i++) {
 		wtg_table_init(&s->tables[i], wtg_experiments[i]);
+		wtg_table_init(&s->prev[i], wtg_experiments[i]);
 		s->tables[i].wake_fd = s->wake_fd;
 	}
 	atomic_store(&s->df_state, WTG_DF_NONE);
@@ -270,6 +271,10 @@ static bool start_one(struct wtg_session *s, int idx, const struct wtg_compare_p
 {
 	const struct wtg_experiment *e = wtg_experiments[idx];
 	struct wtg_table *t = &s->tables[idx];
+	struct wtg_table *prev = &s->prev[idx];
+	pthread_mutex_lock(&prev->lock);	/* the run before, whole, for a reader that missed its end */
+	wtg_table_snapshot(prev, t);
+	pthread_mutex_unlock(&prev->lock);
 	wtg_table_reset(t);
 	wtg_table_set_state(t, WTG_RUNNING);
 	*job = (struct measure_job){ .s = s, .e = e, .rc = WTG_ERR };
@@ -616,6 +621,14 @@ void wtg_session_status(struct wtg_session *s, int idx, struct wtg_run_status *s
 	st->work_ns = t->work_ns;
 	st->nrows = t->nrows;
 	pthread_mutex_unlock(&t->lock);
+}
+
+bool wtg_session_previous(struct wtg_session *s, int idx, int64_t started_ns, struct wtg_table *dst)
+{
+	if (idx < 0 || idx >= wtg_nexperiments || started_ns == 0)
+		return false;
+	wtg_table_snapshot(dst, &s->prev[idx]);	/* under prev's lock, which the worker holds to change it */
+	return dst->started_ns == started_ns;
 }
 
 bool wtg_session_idle(struct wtg_session *s)

@@ -179,9 +179,10 @@ static void tally_checks(const struct wtg_table *tb, struct wtg_report_tally *t)
 static bool tally_table(const struct wtg_table *tb, int idx, const bool *which, struct wtg_report_meta *m)
 {
 	const struct wtg_table *shown = m->earlier ? m->earlier[idx].shown : NULL;
+	bool over = shown && m->earlier[idx].over;
 	bool ran = tb->nrows > 0 || tb->state != WTG_IDLE;
 	bool want = which ? which[idx] : ran || shown;
-	if (want && !ran && shown)
+	if (want && (!ran || over) && shown)
 		m->instead[idx] = shown;
 	else if (want)
 		tally_checks(tb, &m->tally);

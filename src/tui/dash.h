@@ -20,7 +20,9 @@
 #define NOTICE_NS 6000000000LL
 #define STARVED_NS 2000000000LL	/* the watchdog's starved time the status line shows from */
 #define PANEL_H 5
-#define DASH_KEEP 4		/* runs of a tab kept for the session: the current and 3 before it */
+/* Runs of a tab kept for the session: the current and 15 before it (the man page says so); past it
+ * the oldest goes, never the newest completed one, and the screen (e) and the save count those. */
+#define DASH_KEEP 16
 #define DASH_MAX_RUNS 8		/* runs a view draws at once */
 
 /* What the user asked the dashboard to do with the worker; the worker's own state (running, queued)
@@ -102,6 +104,7 @@ struct dash {
 		struct wtg_table t[DASH_KEEP - 1];
 		char label[DASH_KEEP - 1][96];
 		int n;
+		int dropped;		/* runs the cap let go this session */
 		int back;
 		char cmp[512];		/* "before -> after (x0.58, CI [a, b])" for the headlines */
 		uint64_t cmp_version;	/* the current run's content the line was made for */
@@ -174,9 +177,15 @@ bool dash_is_lecture(const struct dash *d);
 /* The table the box shows for the tab: the live run once it has a row (or ended with samples or an
  * error), else the newest earlier or saved run (a rerun keeps it until then), else the live one. */
 const struct wtg_table *dash_shown(const struct dash *d);
-/* The tab's newest run before the live one: this session's earlier run, else the newest saved one;
- * NULL for none. */
+/* The tab's newest run before the live one: the newest completed (done) one, this session's else a
+ * saved one; else this session's newest earlier run, else the newest saved one; NULL for none. */
 const struct wtg_table *dash_before(const struct dash *d);
+/* The completed run that stands for tab's live run when that one ended short (cancelled or failed)
+ * or, with running, still measures: a completed run is never displaced. NULL when the live run is
+ * the one to show (done, or nothing completed before it). */
+const struct wtg_table *dash_displaced_by(const struct dash *d, int tab, bool running);
+/* When run t ran, "HH:MM:SS" (local time; a saved run's from its file), in buf. */
+const char *dash_run_clock(const struct dash *d, const struct wtg_table *t, char *buf, size_t len);
 /* The label of saved file i's run of tab: "saved: uncached" (the file's label when several are
  * loaded or it saved one), in buf. */
 const char *dash_loaded_label(const struct dash *d, int i, int tab, char *buf, size_t len);

@@ -210,7 +210,13 @@ static void draw_frame(struct dash *d)
 	char title[256], right[96];
 	snprintf(title, sizeof title, "%s%s%s", e->name, l->g->sep, e->question);
 	attr_t ra = tui_attr(l, TR_DIM);
-	if (t->state == WTG_RUNNING) {
+	const struct wtg_table *c = dash_displaced_by(d, d->tab, false);
+	char hms[16];
+	if (c) {	/* the completed run stays on screen: say which, and what became of the rerun */
+		snprintf(right, sizeof right, "the rerun %s; showing the run of %s",
+			 t->state == WTG_FAILED ? "failed" : "was cancelled", dash_run_clock(d, c, hms, sizeof hms));
+		ra = tui_attr(l, TR_WARN);
+	} else if (t->state == WTG_RUNNING) {
 		if (t->nsteps > 0)
 			snprintf(right, sizeof right, "%s running, step %d/%d", l->g->play, t->step,
 				 t->nsteps);
