@@ -147,10 +147,7 @@ static void keep_run(struct dash *d, int tab)
 	wtg_table_init(k, wtg_experiments[tab]);
 	if (!wtg_session_previous(d->s, tab, t->started_ns, k))
 		wtg_table_snapshot(k, t);	/* runs in between: the last look is what there is */
-	char cond[80];
-	wtg_lay_table_conditions(cond, sizeof cond, k);
-	snprintf(h->label[h->n], sizeof h->label[h->n], "%s%s", cond,
-		 k->state == WTG_STOPPED ? " (cancelled)" : k->state == WTG_FAILED ? " (failed)" : "");
+	dash_run_label(h->label[h->n], sizeof h->label[h->n], k);
 	h->n++;
 	/* drawn beside the current: the newest earlier run with something to draw */
 	h->back = 1;

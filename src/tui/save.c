@@ -175,12 +175,8 @@ static void collect_earlier(struct dash *d, struct wtg_report_earlier *er)
 		for (int k = 0; k < h->n; k++)	/* this session's: the report's machine */
 			add_earlier(e, &h->t[k], NULL, h->label[k]);
 		if (c) {
-			const struct wtg_table *t = &d->snap[tab];
-			char cond[96];
-			wtg_lay_table_conditions(cond, sizeof cond, t);
-			snprintf(live[tab], sizeof live[tab], "%s (%s)", cond,
-				 t->state == WTG_RUNNING ? "running" : t->state == WTG_FAILED ? "failed" : "cancelled");
-			add_earlier(e, t, NULL, live[tab]);
+			dash_run_label(live[tab], sizeof live[tab], &d->snap[tab]);
+			add_earlier(e, &d->snap[tab], NULL, live[tab]);
 		}
 	}
 }

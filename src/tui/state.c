@@ -317,6 +317,18 @@ const struct wtg_table *dash_before(const struct dash *d)
 	return NULL;
 }
 
+void dash_run_label(char *buf, size_t len, const struct wtg_table *t)
+{
+	char cond[80];
+	wtg_lay_table_conditions(cond, sizeof cond, t);
+	const char *what = t->state == WTG_STOPPED ? "cancelled" : t->state == WTG_FAILED ? "failed" :
+			   t->state == WTG_RUNNING ? "running" : NULL;
+	if (what)
+		snprintf(buf, len, "%s%s(%s)", cond, cond[0] ? " " : "", what);
+	else
+		snprintf(buf, len, "%s", cond);
+}
+
 const char *dash_run_clock(const struct dash *d, const struct wtg_table *t, char *buf, size_t len)
 {
 	for (int i = 0; i < d->nloaded; i++)
