@@ -31,6 +31,9 @@ struct wtg_session {
 	_Atomic int df_state;
 	char df_error[256];
 	struct wtg_table tables[WTG_MAX_EXP];
+	/* each experiment's run before its current one, as it ended (copied when the next starts,
+	 * under its own lock): a reader that looked last before the end still gets the whole run */
+	struct wtg_table prev[WTG_MAX_EXP];
 
 	/* worker */
 	pthread_t thread;
@@ -53,7 +56,9 @@ struct wtg_session {
 	_Atomic int starved;		/* the watchdog rescued the current row ... */
 	char starved_why[256];		/* ... and this is why (written before starved is set) */
 	_Atomic int measure_tid;	/* the running experiment's measuring thread, 0 when none */
-	_Atomic unsigned run_gen;	/* counts experiments started, so the watchdog sees a new one */
+	/* counts experiments started (under qlock by the worker; an interleaved group's handovers
+	 * too), so the watchdog sees a new one and cancels only the run it judged */
+	_Atomic unsigned run_gen;
 	/* the watchdog's own thread, started with the worker, and what only it touches */
 	pthread_t watch_thread;
 	bool watching;			/* the watchdog's thread runs (wtg_session_start) */
@@ -101,6 +106,10 @@ struct wtg_run_status {
  * nothing runs). Readers (the dashboard, the headless progress line) call this instead of taking
  * the queue's or the tables' locks themselves. */
 void wtg_session_status(struct wtg_session *s, int idx, struct wtg_run_status *st);
+/* Copy experiment idx's run before its current one into dst (a reader's private table, scratch);
+ * true when it is the run that started at started_ns, false when it is not (no run before, or runs
+ * in between the reader never saw). */
+bool wtg_session_previous(struct wtg_session *s, int idx, int64_t started_ns, struct wtg_table *dst);
 /* True when nothing runs and nothing is queued (the data file may still be preparing for the
  * experiment the worker took last: df_state PREPARING). */
 bool wtg_session_idle(struct wtg_session *s);
@@ -113,6 +122,11 @@ bool wtg_session_idle(struct wtg_session *s);
  * schedstat cannot be read, the time since the last heartbeat stands in for it. */
 #define WTG_WATCH_MS 100
 int64_t wtg_session_watchdog(struct wtg_session *s, int64_t limit_ns);
+/* The watchdog's verdict on run generation gen (run_gen when it began measuring the stall): under
+ * qlock, where the worker starts each run (a new generation, cancel and starved cleared), end that
+ * run as starved (starved, cancel, starved_why) when it still runs; a run that ended in between
+ * keeps its cancel from the next one. Returns whether gen still runs. */
+bool wtg_session_starve_cancel(struct wtg_session *s, unsigned gen);
 /* The starved time the watchdog found last (0 when nothing runs, or before it looked). */
 int64_t wtg_session_stall(struct wtg_session *s);
 /* Drain the wake fd (non-blocking). */

@@ -139,6 +139,7 @@ int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const
 	wtg_topology_summary(&s->topo, s->topo_summary, sizeof s->topo_summary);
 	for (int i = 0; i < wtg_nexperiments; i++) {
 		wtg_table_init(&s->tables[i], wtg_experiments[i]);
+		wtg_table_init(&s->prev[i], wtg_experiments[i]);
 		s->tables[i].wake_fd = s->wake_fd;
 	}
 	atomic_store(&s->df_state, WTG_DF_NONE);
@@ -291,6 +292,10 @@ static bool start_one(struct wtg_session *s, int idx, const struct wtg_compare_p
 {
 	const struct wtg_experiment *e = wtg_experiments[idx];
 	struct wtg_table *t = &s->tables[idx];
+	struct wtg_table *prev = &s->prev[idx];
+	pthread_mutex_lock(&prev->lock);	/* the run before, whole, for a reader that missed its end */
+	wtg_table_snapshot(prev, t);
+	pthread_mutex_unlock(&prev->lock);
 	wtg_table_reset(t);
 	wtg_table_set_state(t, WTG_RUNNING);
 	*job = (struct measure_job){ .s = s, .e = e, .rc = WTG_ERR };
@@ -355,7 +360,6 @@ static void finish_one(struct wtg_session *s, struct measure_job *job)
 
 static void run_one(struct wtg_session *s, int idx, const struct wtg_compare_pair *pair)
 {
-	atomic_store(&s->starved, 0);
 	atomic_store(&s->heartbeat, wtg_now_ns());
 	struct measure_job job;
 	if (start_one(s, idx, pair, &job, NULL, 0))
@@ -376,15 +380,16 @@ static void group_took(void *arg, int slot)
 	struct wtg_session *s = g->s;
 	atomic_store(&s->heartbeat, wtg_now_ns());
 	atomic_store(&s->measure_tid, wtg_gettid());
+	pthread_mutex_lock(&s->qlock);	/* where the watchdog decides (relay's lock, then qlock) */
 	atomic_fetch_add(&s->run_gen, 1);
 	atomic_store(&s->current, g->idx[slot]);
+	pthread_mutex_unlock(&s->qlock);
 }
 
 /* Run the group's experiments together, one baton between them (wtg/relay.h). */
 static void run_group(struct wtg_session *s, struct group *g, const struct wtg_compare_pair *pair)
 {
 	struct wtg_relay relay;
-	atomic_store(&s->starved, 0);
 	atomic_store(&s->heartbeat, wtg_now_ns());
 	if (wtg_relay_init(&relay, g->n, &s->cancel, group_took, g) < 0) {
 		for (int k = 0; k < g->n; k++)
@@ -464,8 +469,12 @@ static void *worker_main(void *arg)
 				continue;	/* cancelled while the file was made: the queue was dropped */
 			}
 		}
-		/* a fresh heartbeat before "current" is published: the watchdog must never see a stale one */
+		/* a fresh heartbeat before "current" is published: the watchdog must never see a stale one;
+		 * the new generation, the cancel and the starvation cleared under qlock, where the watchdog
+		 * decides (wtg_session_starve_cancel): its verdict on the run before cannot reach this one */
 		atomic_store(&s->heartbeat, wtg_now_ns());
+		atomic_store(&s->cancel, false);
+		atomic_store(&s->starved, 0);
 		atomic_fetch_add(&s->run_gen, 1);
 		atomic_store(&s->current, idx);
 		struct wtg_compare_pair pair = s->compare;
@@ -635,6 +644,14 @@ void wtg_session_status(struct wtg_session *s, int idx, struct wtg_run_status *s
 	pthread_mutex_unlock(&t->lock);
 }
 
+bool wtg_session_previous(struct wtg_session *s, int idx, int64_t started_ns, struct wtg_table *dst)
+{
+	if (idx < 0 || idx >= wtg_nexperiments || started_ns == 0)
+		return false;
+	wtg_table_snapshot(dst, &s->prev[idx]);	/* under prev's lock, which the worker holds to change it */
+	return dst->started_ns == started_ns;
+}
+
 bool wtg_session_idle(struct wtg_session *s)
 {
 	pthread_mutex_lock(&s->qlock);
@@ -644,10 +661,12 @@ bool wtg_session_idle(struct wtg_session *s)
 	return idle;
 }
 
-/* How long the current experiment's measuring thread has been starved (see wtg_session_watchdog). */
-static int64_t starved_so_far(struct wtg_session *s)
+/* How long the current experiment's measuring thread has been starved (see wtg_session_watchdog);
+ * *gen: the run generation it was measured for. */
+static int64_t starved_so_far(struct wtg_session *s, unsigned *gen_out)
 {
 	unsigned gen = atomic_load(&s->run_gen);
+	*gen_out = gen;
 	int tid = atomic_load(&s->measure_tid);
 	if (tid <= 0)
 		return 0;	/* between experiments, or the worker is just starting one */
@@ -665,22 +684,30 @@ static int64_t starved_so_far(struct wtg_session *s)
 	return wtg_now_ns() - atomic_load(&s->heartbeat);
 }
 
+bool wtg_session_starve_cancel(struct wtg_session *s, unsigned gen)
+{
+	pthread_mutex_lock(&s->qlock);
+	bool same = atomic_load(&s->run_gen) == gen && atomic_load(&s->current) >= 0;
+	if (same && !atomic_load(&s->starved)) {
+		starved_why(s);
+		atomic_store(&s->starved, 1);
+		atomic_store(&s->cancel, true);
+	}
+	pthread_mutex_unlock(&s->qlock);
+	return same;
+}
+
 int64_t wtg_session_watchdog(struct wtg_session *s, int64_t limit_ns)
 {
 	if (atomic_load(&s->current) < 0)
 		return 0;
-	int64_t stall = starved_so_far(s);
-	if (stall > limit_ns) {
-		if (!atomic_load(&s->starved)) {
-			starved_why(s);
-			atomic_store(&s->starved, 1);
-			atomic_store(&s->cancel, true);
-		}
-		/* again for a thread still starved after the cancel (the next of an interleaved group);
-		 * without CAP_SYS_NICE a thread cannot leave SCHED_IDLE: take the load away instead */
-		if (wtg_policy_rescue() > 0)
-			wtg_burner_set(0);
-	}
+	unsigned gen;
+	int64_t stall = starved_so_far(s, &gen);
+	/* the run measured may have ended since: only its own generation is cancelled, and rescued
+	 * again for a thread still starved after the cancel (the next of an interleaved group);
+	 * without CAP_SYS_NICE a thread cannot leave SCHED_IDLE: take the load away instead */
+	if (stall > limit_ns && wtg_session_starve_cancel(s, gen) && wtg_policy_rescue() > 0)
+		wtg_burner_set(0);
 	return stall;
 }
 

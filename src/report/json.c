@@ -666,6 +666,8 @@ void wtg_json_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 		}
 		fputs("\n      ]", f);
 	}
+	if (er && er->dropped > 0)	/* the runs the dashboard's cap let go: counted, never silent */
+		fprintf(f, ",\n      \"earlier_runs_dropped\": %d", er->dropped);
 	fputs("\n    }", f);
 }
 

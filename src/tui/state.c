@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "wtg/conditions.h"
 #include "wtg/figure.h"
@@ -62,6 +63,11 @@ void dash_notice_path(struct dash *d, enum tui_role role, const char *what, cons
 {
 	dash_notice(d, role, "%s %s", what, path);
 	d->note.path = (int)strlen(what) + 1;
+}
+
+int dash_starved_s(int run_idx, int64_t stall_ns)
+{
+	return run_idx >= 0 && stall_ns > STARVED_NS ? (int)(stall_ns / 1000000000LL) : -1;
 }
 
 void dash_set_tab(struct dash *d, int idx)
@@ -267,6 +273,9 @@ void dash_run_event(struct dash *d, enum dash_event ev, int64_t now)
 const struct wtg_table *dash_shown(const struct dash *d)
 {
 	const struct wtg_table *t = &d->snap[d->tab];
+	const struct wtg_table *c = dash_displaced_by(d, d->tab, false);
+	if (c)
+		return c;	/* a rerun cancelled or failed: the completed run stays the tab's */
 	/* a rerun keeps the result before it on screen until it has a row of its own */
 	if (t->nrows > 0 || t->error[0] || (t->nseries > 0 && t->state != WTG_RUNNING && t->state != WTG_STOPPED))
 		return t;
@@ -274,8 +283,32 @@ const struct wtg_table *dash_shown(const struct dash *d)
 	return b ? b : t;
 }
 
+/* The newest completed run of tab before its live one: this session's, else a saved one; NULL. */
+static const struct wtg_table *completed(const struct dash *d, int tab)
+{
+	const struct dash_hist *h = &d->hist[tab];
+	for (int k = h->n - 1; k >= 0; k--)
+		if (h->t[k].state == WTG_DONE)
+			return &h->t[k];
+	for (int i = d->nloaded - 1; i >= 0; i--)
+		if (d->loaded[i].present[tab] && d->loaded[i].tables[tab].state == WTG_DONE)
+			return &d->loaded[i].tables[tab];
+	return NULL;
+}
+
+const struct wtg_table *dash_displaced_by(const struct dash *d, int tab, bool running)
+{
+	enum wtg_state st = d->snap[tab].state;
+	if (st == WTG_STOPPED || st == WTG_FAILED || (running && st == WTG_RUNNING))
+		return completed(d, tab);
+	return NULL;
+}
+
 const struct wtg_table *dash_before(const struct dash *d)
 {
+	const struct wtg_table *c = completed(d, d->tab);
+	if (c)
+		return c;
 	const struct dash_hist *h = &d->hist[d->tab];
 	if (h->n > 0)
 		return &h->t[h->n - 1];
@@ -283,6 +316,35 @@ const struct wtg_table *dash_before(const struct dash *d)
 		if (d->loaded[i].present[d->tab])
 			return &d->loaded[i].tables[d->tab];
 	return NULL;
+}
+
+void dash_run_label(char *buf, size_t len, const struct wtg_table *t)
+{
+	char cond[80];
+	wtg_lay_table_conditions(cond, sizeof cond, t);
+	const char *what = t->state == WTG_STOPPED ? "cancelled" : t->state == WTG_FAILED ? "failed" :
+			   t->state == WTG_RUNNING ? "running" : NULL;
+	if (what)
+		snprintf(buf, len, "%s%s(%s)", cond, cond[0] ? " " : "", what);
+	else
+		snprintf(buf, len, "%s", cond);
+}
+
+const char *dash_run_clock(const struct dash *d, const struct wtg_table *t, char *buf, size_t len)
+{
+	for (int i = 0; i < d->nloaded; i++)
+		if (t == &d->loaded[i].tables[d->tab]) {	/* "2026-11-30T19:26:36Z": its time */
+			const char *ts = d->loaded[i].meta.timestamp;
+			snprintf(buf, len, "%.8s", strlen(ts) > 11 ? ts + 11 : "?");
+			return buf;
+		}
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	time_t at = now.tv_sec - (time_t)((wtg_now_ns() - t->started_ns) / 1000000000LL);
+	struct tm tm;
+	localtime_r(&at, &tm);
+	strftime(buf, len, "%H:%M:%S", &tm);
+	return buf;
 }
 
 /* The label of the live run: --label (or "live" beside saved runs) and its conditions. */
@@ -457,7 +519,10 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 		live_label(d, v->t, live, sizeof live);
 		labels[n] = live;
 	} else {
-		labels[n] = h->n && v->t == &h->t[h->n - 1] ? h->label[h->n - 1] : "";
+		labels[n] = "";
+		for (int k = 0; k < h->n; k++)
+			if (v->t == &h->t[k])
+				labels[n] = h->label[k];
 		for (int i = 0; i < d->nloaded; i++)
 			if (v->t == &d->loaded[i].tables[tab])
 				labels[n] = saved[i];
@@ -497,8 +562,12 @@ void dash_step_back(struct dash *d)
 	}
 	h->back = h->back % h->n + 1;
 	d->dirty |= DIRTY_VIEW | DIRTY_FRAME;
-	dash_notice(d, TR_OK, "beside it: the run %d before this one (%s); %d kept", h->back, h->label[h->n - h->back],
-		    h->n);
+	if (h->dropped)
+		dash_notice(d, TR_OK, "beside it: %d before (%s); %d kept, %d dropped (%d a tab)", h->back,
+			    h->label[h->n - h->back], h->n, h->dropped, DASH_KEEP);
+	else
+		dash_notice(d, TR_OK, "beside it: the run %d before this one (%s); %d kept", h->back,
+			    h->label[h->n - h->back], h->n);
 }
 
 const struct wtg_machine *dash_machine_of(const struct dash *d, const struct wtg_table *t)
