@@ -25,7 +25,6 @@
 #include "common.h"
 #include "pages.h"
 #include "wtg/ctx.h"
-#include "wtg/faultbase.h"
 #include "wtg/plan.h"
 
 extern char **environ;
