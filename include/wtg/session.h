@@ -19,8 +19,6 @@
 
 #define WTG_QUEUE_MAX 64
 
-struct wtg_report_earlier;
-
 struct wtg_session {
 	const struct wtg_options *opt;
 	const char *argv0;
@@ -45,8 +43,6 @@ struct wtg_session {
 	int qlen;
 	bool quit;			/* under qlock */
 	struct wtg_compare_pair compare;	/* under qlock: what the next compare run pairs */
-	/* the dashboard's: each tab's earlier runs, by registry index, while it saves (NULL else) */
-	const struct wtg_report_earlier *earlier;
 	/* set before the start: queued experiments whose descriptors allow it run interleaved, their
 	 * replicas separated by each other's (wtg/relay.h); headless runs only */
 	bool interleave;

@@ -94,13 +94,20 @@ int wtg_report_write_meta(FILE *f, enum wtg_format fmt, const struct wtg_report_
 	return write_tables(f, fmt, m, tables, NULL);
 }
 
-int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which)
+/* wtg_report_write with the dashboard's earlier runs of each tab (by registry index, NULL: none). */
+static int write_session(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which,
+			 const struct wtg_report_earlier *earlier)
 {
 	struct wtg_report_meta m;
 	const struct wtg_table *tables[WTG_MAX_EXP];
-	wtg_report_meta_from_session(&m, s, which);
+	wtg_report_meta_from_session(&m, s, which, earlier);
 	session_tables(s, tables);
 	return write_tables(f, fmt, &m, tables, s);
+}
+
+int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which)
+{
+	return write_session(f, fmt, s, which, NULL);
 }
 
 static struct wtg_report_run run_info;
@@ -172,7 +179,8 @@ static bool tally_table(struct wtg_session *s, int idx, const bool *which, struc
 	return want;
 }
 
-void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session *s, const bool *which)
+void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session *s, const bool *which,
+				  const struct wtg_report_earlier *earlier)
 {
 	memset(m, 0, sizeof *m);
 	m->machine = &s->machine;
@@ -192,7 +200,7 @@ void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session 
 	m->run = run_info;
 	m->duration_s = wtg_report_duration_s();
 	m->written_real_ns = clock_ns(CLOCK_REALTIME);
-	m->earlier = s->earlier;
+	m->earlier = earlier;
 	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
 		m->wanted[i] = tally_table(s, i, which, m);
 		m->ntables += m->wanted[i];
@@ -202,7 +210,7 @@ void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session 
 void wtg_report_summary(FILE *f, struct wtg_session *s, const bool *which)
 {
 	struct wtg_report_meta m;
-	wtg_report_meta_from_session(&m, s, which);
+	wtg_report_meta_from_session(&m, s, which, NULL);
 	wtg_report_summary_line(f, &m);
 }
 
@@ -227,6 +235,7 @@ static mode_t new_file_mode(void)
 struct source {
 	struct wtg_session *s;
 	const bool *which;
+	const struct wtg_report_earlier *earlier;	/* with s: each tab's earlier runs, NULL: none */
 	const struct wtg_report_meta *m;
 	const struct wtg_table *const *tables;
 	int (*fn)(FILE *f, void *arg);
@@ -296,7 +305,7 @@ static int write_flush(FILE *f, enum wtg_format fmt, const struct source *src)
 {
 	errno = 0;
 	int rc = src->fn ? src->fn(f, src->arg) :
-		 src->s	 ? wtg_report_write(f, fmt, src->s, src->which) :
+		 src->s	 ? write_session(f, fmt, src->s, src->which, src->earlier) :
 			   wtg_report_write_meta(f, fmt, src->m, src->tables);
 	if (rc < 0 || fflush(f) != 0 || ferror(f))
 		return errno ? errno : EIO;
@@ -430,7 +439,7 @@ fail:
 static void source_meta(const struct source *src, struct wtg_report_meta *m)
 {
 	if (src->s)
-		wtg_report_meta_from_session(m, src->s, src->which);
+		wtg_report_meta_from_session(m, src->s, src->which, src->earlier);
 	else
 		*m = *src->m;
 }
@@ -501,14 +510,14 @@ int wtg_report_save_with(const char *path, int (*fn)(FILE *f, void *arg), void *
 }
 
 int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
-			char *err, size_t errlen)
+			const struct wtg_report_earlier *earlier, char *err, size_t errlen)
 {
 	struct stat st;
 	if (!path || !*path)
 		return save_failed("", ENOENT, err, errlen);
 	if (lstat(path, &st) == 0)
 		return save_failed(path, EEXIST, err, errlen);
-	struct source src = { .s = s, .which = which };
+	struct source src = { .s = s, .which = which, .earlier = earlier };
 	return save_replace(path, fmt, &src, err, errlen, true);
 }
 
