@@ -37,7 +37,7 @@ static const struct wtg_column cols[] = {
 #define NFIGURE_COLS 5 /* off .. ci_high, from column 2 */
 
 /* The experiment being paired and its figure's unit. */
-struct headline {
+struct paired {
 	const struct wtg_experiment *e;
 	const char *unit;
 	int decimals;
@@ -106,7 +106,7 @@ struct saved {
  * condition reaches it, and a thread that cannot leave SCHED_IDLE is never reused). */
 struct job {
 	struct wtg_ctx *ctx;
-	const struct headline *h;
+	const struct paired *h;
 	double value;
 	int granted;
 };
@@ -122,7 +122,7 @@ static void *job_main(void *arg)
 
 /* Condition on or off, measure once, condition back to off. Returns the figure or NAN; *granted is
  * the policy the measuring thread reported (0 normal, 1 background); *io the I/O mode in force. */
-static double measure(struct wtg_ctx *ctx, const struct headline *h, enum cond c, bool on, int ncpu,
+static double measure(struct wtg_ctx *ctx, const struct paired *h, enum cond c, bool on, int ncpu,
 		      int *granted, enum wtg_iomode *io, bool *cancelled)
 {
 	*cancelled = false;
@@ -200,7 +200,7 @@ static void cond_note(struct wtg_ctx *ctx, enum cond c, int ncpu, enum wtg_iomod
 
 /* The summary row: medians, the sign-test interval of the median difference, pairs up and down,
  * then the series, checks and notes. */
-static void summary(struct wtg_ctx *ctx, const struct headline *h, enum cond c, const double *off,
+static void summary(struct wtg_ctx *ctx, const struct paired *h, enum cond c, const double *off,
 		    const double *on, const double *diff, int npairs, int ncpu, enum wtg_iomode io_on)
 {
 	double med_diff = wtg_quantile(diff, (size_t)npairs, 0.5);
@@ -274,7 +274,7 @@ struct pairs {
 
 /* Pair i: the condition off and on in the seeded generator's order, then its row. Returns WTG_OK,
  * WTG_CANCELLED or WTG_ERR (after wtg_table_fail). */
-static int one_pair(struct wtg_ctx *ctx, const struct headline *h, enum cond c, int i, int npairs, int ncpu,
+static int one_pair(struct wtg_ctx *ctx, const struct paired *h, enum cond c, int i, int npairs, int ncpu,
 		    struct pairs *p)
 {
 	char label[48];
@@ -325,7 +325,7 @@ static int one_pair(struct wtg_ctx *ctx, const struct headline *h, enum cond c, 
 
 /* The experiment and condition to pair, and the table's columns in that experiment's unit.
  * Returns the condition, or -1 after wtg_table_fail(). */
-static int setup(struct wtg_ctx *ctx, struct headline *h)
+static int setup(struct wtg_ctx *ctx, struct paired *h)
 {
 	struct wtg_compare_pair pair = ctx->compare;
 	if (!pair.exp[0])
@@ -361,8 +361,8 @@ static int npairs_of(const struct wtg_options *o)
 
 static int compare_run(struct wtg_ctx *ctx)
 {
-	struct headline hl;
-	const struct headline *h = &hl;
+	struct paired hl;
+	const struct paired *h = &hl;
 	int c = setup(ctx, &hl);
 	if (c < 0)
 		return WTG_ERR;
