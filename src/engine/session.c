@@ -18,6 +18,7 @@
 #include "wtg/probe.h"
 #include "wtg/relay.h"
 #include "wtg/session.h"
+#include "wtg/testhooks.h"
 #include "wtg/stats.h"
 #include "wtg/util.h"
 
@@ -196,12 +197,10 @@ struct measure_job {
 	bool not_cold;		/* c asked for cold, but the experiment reads the file back (e->not_cold) */
 };
 
-/* Test hook: with WTG_TEST_DEAF=NAME, experiment NAME's measuring thread spins and never looks at
- * cancel, as a sizing loop that never ended once did: a request to quit must end wtg all the same. */
+/* Test hook WTG_TEST_DEAF (wtg/testhooks.h): experiment NAME's measuring thread never looks at cancel. */
 static void test_deaf(const struct wtg_experiment *e)
 {
-	const char *want = getenv("WTG_TEST_DEAF");
-	if (want && strcmp(want, e->name) == 0)
+	if (strcmp(wtg_testhooks()->deaf, e->name) == 0)
 		for (;;)
 			wtg_sink += (uint64_t)wtg_now_ns();
 }
