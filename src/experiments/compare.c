@@ -33,6 +33,10 @@ static const struct wtg_column cols[] = {
 	{ "down", "count", WTG_T_INT, 0 },
 	{ "coverage_pct", "%", WTG_T_REAL, 1 },
 	{ "sign_p", "", WTG_T_REAL, 4 },
+	/* on over off; the median row's 1 + diff / off, its interval from diff's */
+	{ "ratio", "", WTG_T_REAL, 3 },
+	{ "ratio_ci_low", "", WTG_T_REAL, 3 },
+	{ "ratio_ci_high", "", WTG_T_REAL, 3 },
 };
 #define NFIGURE_COLS 5 /* off .. ci_high, from column 2 */
 
@@ -229,6 +233,9 @@ static void summary(struct wtg_ctx *ctx, const struct paired *h, enum cond c, co
 		WTG_INT(down),
 		WTG_REAL(100.0 * cov),
 		WTG_REAL(p),
+		med_off != 0 ? WTG_REAL(1 + med_diff / med_off) : WTG_NA,
+		have_ci && med_off != 0 ? WTG_REAL(1 + lo / med_off) : WTG_NA,
+		have_ci && med_off != 0 ? WTG_REAL(1 + hi / med_off) : WTG_NA,
 	};
 	wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), NULL);
 	wtg_table_add_series(ctx->t, "off", h->unit, off, (size_t)npairs);
@@ -316,6 +323,9 @@ static int one_pair(struct wtg_ctx *ctx, const struct paired *h, enum cond c, in
 		p->off[i] != 0 ? WTG_REAL(100.0 * d / p->off[i]) : WTG_NA,
 		WTG_INT(d > 0),
 		WTG_INT(d < 0),
+		WTG_NA,
+		WTG_NA,
+		p->off[i] != 0 ? WTG_REAL(p->on[i] / p->off[i]) : WTG_NA,
 		WTG_NA,
 		WTG_NA,
 	};
@@ -486,6 +496,8 @@ const struct wtg_experiment wtg_exp_compare = {
 		  .ci = { "ci_low", "ci_high" },
 		  .caption = "bar: the figure with the condition on minus off in one pair (measured in the order "
 			     "shown); left of 0: lower when on" },
+	.headline = { { "the figure on over off (the median pair)", "order", "median", "ratio", "ratio_ci_low",
+			"ratio_ci_high", NULL, "", false, .is_ratio = true } },
 	.typical_s = 4,
 	.typical_quick_s = 1,
 	.verdict = compare_verdict,
