@@ -8,7 +8,6 @@
 #include <stdint.h>
 
 #include "wtg/datafile.h"
-#include "wtg/faultbase.h"
 #include "wtg/machine.h"
 #include "wtg/options.h"
 #include "wtg/stats.h"
@@ -20,6 +19,7 @@
 struct wtg_ctx;
 struct wtg_plan;
 struct wtg_relay;
+struct wtg_session;
 struct wtg_why;
 
 enum wtg_view { WTG_VIEW_SWEEP = 0, WTG_VIEW_BARS, WTG_VIEW_HISTOGRAM, WTG_VIEW_COUNTERS };
@@ -205,6 +205,9 @@ extern const struct wtg_experiment *const wtg_experiments[];
 extern const int wtg_nexperiments;
 /* Index by name, or -1. */
 int wtg_experiment_find(const char *name);
+/* A session over the registry (wtg_session_open with wtg_experiments), compare pairing at first what
+ * the options chose (wtg_compare_pair_of). Returns 0 or -1 (message printed). */
+int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const char *argv0);
 /* The declared column `name` of e, or -1. */
 int wtg_experiment_col(const struct wtg_experiment *e, const char *name);
 /* Give the table e's declared columns (every run function starts with it). */
@@ -238,5 +241,8 @@ double wtg_verdict_ratio(const struct wtg_table *t, int rn, int rd, const char *
 /* snprintf for a verdict: the length written (clamped to len - 1), 0 when a figure was not finite. */
 int wtg_verdict_fmt(char *buf, size_t len, bool ok, const char *fmt, ...) WTG_PRINTF(4, 5);
 const char *wtg_view_name(enum wtg_view v);
+
+/* The hidden child mode of faultbase (wtg --child=MODE FILE): exit, map, or sum. Returns the exit status. */
+int wtg_faultbase_child(const char *mode, const char *path);
 
 #endif

@@ -96,8 +96,10 @@ struct wtg_report_meta {
 
 /* Fill m from a live session for the tables `which` picks (NULL: every table with rows or a state
  * other than idle), locking each table in turn (a writer takes wtg_report_snapshot instead, whose
- * tally is the copies'). m points into s: use it while s lives. */
-void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session *s, const bool *which);
+ * tally is the copies'), with each tab's earlier runs (NULL: none). m points into s and earlier:
+ * use it while they live. */
+void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session *s, const bool *which,
+				  const struct wtg_report_earlier *earlier);
 /* The time the run started (or, unknown, the report was written) as ISO 8601. */
 void wtg_report_meta_when(const struct wtg_report_meta *m, char *buf, size_t len);
 
@@ -125,7 +127,8 @@ int wtg_format_from_path(const char *path);
  * the copies, so the tally and the rows written agree and no writer holds a live table's lock
  * (the measuring thread never waits for a file). NULL when memory ran out. Free it with
  * wtg_report_snapshot_free; m points into s and the copies. */
-struct wtg_table *wtg_report_snapshot(struct wtg_session *s, struct wtg_report_meta *m, const bool *which);
+struct wtg_table *wtg_report_snapshot(struct wtg_session *s, struct wtg_report_meta *m, const bool *which,
+				      const struct wtg_report_earlier *earlier);
 void wtg_report_snapshot_free(struct wtg_table *snap);
 /* Write the tables whose registry index is set in `which` (NULL: every table with rows), in the C
  * numeric locale, from a snapshot (wtg_report_snapshot). Returns 0, or -1 on a write error (errno
@@ -175,9 +178,10 @@ void wtg_report_remove_temps(void);
 bool wtg_report_is_stdout(const char *path);
 
 /* Like wtg_report_save, but never replaces a file: when path exists, returns -1 with errno EEXIST
- * (and a message in err) and leaves both alone. */
+ * (and a message in err) and leaves both alone. earlier: the dashboard's earlier runs of each tab, by
+ * registry index, written beside the session's (NULL: none). */
 int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
-			char *err, size_t errlen);
+			const struct wtg_report_earlier *earlier, char *err, size_t errlen);
 
 /* An experiment's chart as an <svg> element with a 1280x720 view box; attrs (may be NULL) go into
  * its start tag. The caller holds the table's lock. */

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "wtg/compare.h"
+#include "wtg/ctx.h"
 #include "wtg/conditions.h"
 #include "wtg/datafile.h"
 #include "wtg/experiment.h"
@@ -19,8 +19,6 @@
 
 #define WTG_QUEUE_MAX 64
 
-struct wtg_report_earlier;
-
 struct wtg_session {
 	const struct wtg_options *opt;
 	const char *argv0;
@@ -30,6 +28,9 @@ struct wtg_session {
 	struct wtg_datafile df;
 	_Atomic int df_state;
 	char df_error[256];
+	/* the experiments it runs, by index (the registry, handed over at init) and their tables */
+	const struct wtg_experiment *const *exps;
+	int nexp;
 	struct wtg_table tables[WTG_MAX_EXP];
 	/* each experiment's run before its current one, as it ended (copied when the next starts,
 	 * under its own lock): a reader that looked last before the end still gets the whole run */
@@ -45,8 +46,6 @@ struct wtg_session {
 	int qlen;
 	bool quit;			/* under qlock */
 	struct wtg_compare_pair compare;	/* under qlock: what the next compare run pairs */
-	/* the dashboard's: each tab's earlier runs, by registry index, while it saves (NULL else) */
-	const struct wtg_report_earlier *earlier;
 	/* set before the start: queued experiments whose descriptors allow it run interleaved, their
 	 * replicas separated by each other's (wtg/relay.h); headless runs only */
 	bool interleave;
@@ -70,9 +69,16 @@ struct wtg_session {
 	int wake_fd;			/* eventfd the worker writes when anything changes */
 };
 
-/* Reads the machine block, creates the wake fd, inits the tables, and removes the data files that
- * dead wtg processes left in the folder this one would use. Returns 0 or -1 (message printed). */
-int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const char *argv0);
+/* Reads the machine block, creates the wake fd, inits a table for each of the nexp (at most
+ * WTG_MAX_EXP) experiments exps, which the session's indices name, and removes the data files that
+ * dead wtg processes left in the folder this one would use; compare pairs *pair until the dashboard's
+ * v moves it (wtg_session_set_compare). The layer above hands over its registry (wtg_session_init in
+ * wtg/experiment.h), so the engine calls nothing above it. Returns 0 or -1 (message printed). */
+int wtg_session_open(struct wtg_session *s, const struct wtg_options *opt, const char *argv0,
+		     const struct wtg_experiment *const *exps, int nexp, const struct wtg_compare_pair *pair);
+/* Whether a run with options o measures with the data file: --run when one of the experiments it
+ * selects of exps (nexp of them) reads it, the dashboard when one of its tabs can, --load never. */
+bool wtg_need_datafile(const struct wtg_options *o, const struct wtg_experiment *const *exps, int nexp);
 /* Starts the worker, and the watchdog's thread beside it (wtg_session_watchdog every
  * WTG_WATCH_MS). The worker prepares the data file (creates it, or reads the --file) just before the
  * first queued experiment that reads it, never when none does. */

@@ -12,13 +12,13 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "wtg/compare.h"
 #include "wtg/conditions.h"
 #include "wtg/ctx.h"
 #include "wtg/guard.h"
 #include "wtg/probe.h"
 #include "wtg/relay.h"
 #include "wtg/session.h"
+#include "wtg/testhooks.h"
 #include "wtg/stats.h"
 #include "wtg/util.h"
 
@@ -118,10 +118,30 @@ void wtg_session_drain_wake(struct wtg_session *s)
 		;
 }
 
-int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const char *argv0)
+bool wtg_need_datafile(const struct wtg_options *o, const struct wtg_experiment *const *exps, int nexp)
+{
+	if (o->mode == WTG_MODE_LOAD)	/* saved runs only: nothing measures */
+		return false;
+	if (o->mode != WTG_MODE_RUN) {
+		/* the dashboard can run any of its tabs */
+		for (int i = 0; i < o->norder; i++)
+			if (o->order[i] < nexp && exps[o->order[i]]->needs_datafile)
+				return true;
+		return false;
+	}
+	for (int i = 0; i < nexp; i++)
+		if (o->selected[i] && exps[i]->needs_datafile)
+			return true;
+	return false;
+}
+
+int wtg_session_open(struct wtg_session *s, const struct wtg_options *opt, const char *argv0,
+		     const struct wtg_experiment *const *exps, int nexp, const struct wtg_compare_pair *pair)
 {
 	memset(s, 0, sizeof *s);
 	s->opt = opt;
+	s->exps = exps;
+	s->nexp = nexp < WTG_MAX_EXP ? nexp : WTG_MAX_EXP;
 	s->argv0 = argv0;
 	s->current = -1;
 	s->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -129,17 +149,17 @@ int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const
 		wtg_error("eventfd: %s", strerror(errno));
 		return -1;
 	}
-	if (!opt->file && wtg_options_need_datafile(opt))
+	if (!opt->file && wtg_need_datafile(opt, exps, s->nexp))
 		wtg_datafile_sweep(opt->dir);
 	pthread_mutex_init(&s->qlock, NULL);
 	pthread_cond_init(&s->qcond, NULL);
-	wtg_compare_pair_of(opt, &s->compare);
+	s->compare = *pair;
 	wtg_machine_read(&s->machine);
 	wtg_topology_read(&s->topo, NULL);
 	wtg_topology_summary(&s->topo, s->topo_summary, sizeof s->topo_summary);
-	for (int i = 0; i < wtg_nexperiments; i++) {
-		wtg_table_init(&s->tables[i], wtg_experiments[i]);
-		wtg_table_init(&s->prev[i], wtg_experiments[i]);
+	for (int i = 0; i < s->nexp; i++) {
+		wtg_table_init(&s->tables[i], exps[i]);
+		wtg_table_init(&s->prev[i], exps[i]);
 		s->tables[i].wake_fd = s->wake_fd;
 	}
 	atomic_store(&s->df_state, WTG_DF_NONE);
@@ -178,28 +198,22 @@ struct measure_job {
 	bool not_cold;		/* c asked for cold, but the experiment reads the file back (e->not_cold) */
 };
 
-/* Test hook: with WTG_TEST_DEAF=NAME, experiment NAME's measuring thread spins and never looks at
- * cancel, as a sizing loop that never ended once did: a request to quit must end wtg all the same. */
+/* Test hook WTG_TEST_DEAF (wtg/testhooks.h): experiment NAME's measuring thread never looks at cancel. */
 static void test_deaf(const struct wtg_experiment *e)
 {
-	const char *want = getenv("WTG_TEST_DEAF");
-	if (want && strcmp(want, e->name) == 0)
+	if (strcmp(wtg_testhooks()->deaf, e->name) == 0)
 		for (;;)
 			wtg_sink += (uint64_t)wtg_now_ns();
 }
 
-/* Test hook: with WTG_TEST_HOLD=NAME[:SECONDS], experiment NAME's run holds before its first row,
- * its heartbeat beating, until it is cancelled or SECONDS have passed (then it runs as usual): a
- * running state that lasts as long as a dashboard test needs it (a key pressed while a row runs),
- * whatever the machine's speed. */
+/* Test hook WTG_TEST_HOLD (wtg/testhooks.h): experiment NAME's run holds before its first row, its
+ * heartbeat beating, until it is cancelled or the hook's seconds have passed. */
 static void test_hold(struct measure_job *j)
 {
-	const char *want = getenv("WTG_TEST_HOLD");
-	size_t n = strlen(j->e->name);
-	if (!want || strncmp(want, j->e->name, n) != 0 || (want[n] != '\0' && want[n] != ':'))
+	const struct wtg_testhooks *h = wtg_testhooks();
+	if (strcmp(h->hold, j->e->name) != 0)
 		return;
-	double s = want[n] == ':' ? strtod(want + n + 1, NULL) : 0;
-	int64_t until = s > 0 ? wtg_now_ns() + (int64_t)(s * 1e9) : INT64_MAX;
+	int64_t until = h->hold_s > 0 ? wtg_now_ns() + (int64_t)(h->hold_s * 1e9) : INT64_MAX;
 	while (!atomic_load(j->ctx.cancel) && wtg_now_ns() < until) {
 		atomic_store(j->ctx.heartbeat, wtg_now_ns());
 		nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
@@ -290,7 +304,7 @@ static enum wtg_state final_state(struct wtg_session *s, struct wtg_table *t, in
 static bool start_one(struct wtg_session *s, int idx, const struct wtg_compare_pair *pair, struct measure_job *job,
 		      struct wtg_relay *relay, int slot)
 {
-	const struct wtg_experiment *e = wtg_experiments[idx];
+	const struct wtg_experiment *e = s->exps[idx];
 	struct wtg_table *t = &s->tables[idx];
 	struct wtg_table *prev = &s->prev[idx];
 	pthread_mutex_lock(&prev->lock);	/* the run before, whole, for a reader that missed its end */
@@ -410,7 +424,7 @@ static void run_group(struct wtg_session *s, struct group *g, const struct wtg_c
 static bool group_needs_datafile(const struct group *g)
 {
 	for (int k = 0; k < g->n; k++)
-		if (wtg_experiments[g->idx[k]]->needs_datafile)
+		if (g->s->exps[g->idx[k]]->needs_datafile)
 			return true;
 	return false;
 }
@@ -422,12 +436,12 @@ static void take_group(struct wtg_session *s, int idx, struct group *g)
 	g->s = s;
 	g->idx[0] = idx;
 	g->n = 1;
-	if (!s->interleave || !wtg_experiments[idx]->interleaves)
+	if (!s->interleave || !s->exps[idx]->interleaves)
 		return;
 	int keep = 0;
 	for (int q = 0; q < s->qlen; q++) {
 		int j = s->queue[q];
-		if (wtg_experiments[j]->interleaves && g->n < WTG_RELAY_MAX)
+		if (s->exps[j]->interleaves && g->n < WTG_RELAY_MAX)
 			g->idx[g->n++] = j;
 		else
 			s->queue[keep++] = j;
@@ -625,7 +639,7 @@ void wtg_session_status(struct wtg_session *s, int idx, struct wtg_run_status *s
 			st->queue_pos = i;
 	pthread_mutex_unlock(&s->qlock);
 	st->idx = idx;
-	if (idx < 0 || idx >= wtg_nexperiments)
+	if (idx < 0 || idx >= s->nexp)
 		return;
 	st->current = idx == current;
 	struct wtg_table *t = &s->tables[idx];

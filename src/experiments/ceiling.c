@@ -609,6 +609,8 @@ static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_re
 	vals[n++] = wtg_real_or_na(lo);
 	vals[n++] = wtg_real_or_na(hi);
 	vals[n++] = e->kind == K_CHASE && r->s.median > 0 ? WTG_REAL(WTG_CEIL_LINE / r->s.median) : WTG_NA;
+	vals[n++] = e->kind == K_CHASE && r->s.ci_high > 0 ? WTG_REAL(WTG_CEIL_LINE / r->s.ci_high) : WTG_NA;
+	vals[n++] = e->kind == K_CHASE && r->s.ci_low > 0 ? WTG_REAL(WTG_CEIL_LINE / r->s.ci_low) : WTG_NA;
 	vals[n++] = e->kind == K_PEER ? wtg_real_or_na(peer_median(st)) : WTG_NA;
 	vals[n++] = WTG_INT(e->kind == K_CHASE ? st->vbytes[v] * WTG_CEIL_LINE : st->vbytes[v]);
 	vals[n++] = e->kind == K_LOADS || e->kind == K_CHASE ? WTG_NA : WTG_INT(st->total[v]);
@@ -629,6 +631,8 @@ static const struct wtg_column cols[] = {
 	{ "ratio_ci_low", "", WTG_T_REAL, 3 },
 	{ "ratio_ci_high", "", WTG_T_REAL, 3 },
 	{ "ns_per_load", "ns", WTG_T_REAL, 1 },
+	{ "ns_per_load_ci_low", "ns", WTG_T_REAL, 1 },	/* 64 B over gbps_ci_high, ci_high over ci_low */
+	{ "ns_per_load_ci_high", "ns", WTG_T_REAL, 1 },
 	{ "peer_gbps", "GB/s", WTG_T_REAL, 2 },
 	{ "bytes", "B", WTG_T_INT, 0 },
 	{ "sum", "", WTG_T_INT, 0 },
@@ -901,7 +905,8 @@ const struct wtg_experiment wtg_exp_ceiling = {
 	.bars = { .label = { "variant" }, .value = "gbps", .extra = "ratio" },
 	.headline = { { "GB/s of one core's sum", "variant", "reference", "gbps", "gbps_ci_low", "gbps_ci_high",
 			NULL, "GB/s", true },
-		      { "load-to-use latency", "variant", "chase", "ns_per_load", NULL, NULL, NULL, "ns", false } },
+		      { "load-to-use latency", "variant", "chase", "ns_per_load", "ns_per_load_ci_low",
+			"ns_per_load_ci_high", NULL, "ns", false } },
 	.typical_s = 18,
 	.typical_quick_s = 4,
 	.verdict = ceiling_verdict,

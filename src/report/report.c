@@ -52,7 +52,7 @@ int wtg_format_from_path(const char *path)
 }
 
 static void meta_of(struct wtg_report_meta *m, struct wtg_session *s, const bool *which,
-		    const struct wtg_table *snap);
+		    const struct wtg_table *snap, const struct wtg_report_earlier *earlier);
 
 /* Run the writer over the wanted tables in the C numeric locale. The tables are private: a
  * session's snapshot (wtg_report_write), or a saved run read back, which no other thread touches;
@@ -85,7 +85,8 @@ int wtg_report_write_meta(FILE *f, enum wtg_format fmt, const struct wtg_report_
 	return write_tables(f, fmt, m, tables);
 }
 
-struct wtg_table *wtg_report_snapshot(struct wtg_session *s, struct wtg_report_meta *m, const bool *which)
+struct wtg_table *wtg_report_snapshot(struct wtg_session *s, struct wtg_report_meta *m, const bool *which,
+				      const struct wtg_report_earlier *earlier)
 {
 	struct wtg_table *snap = calloc(WTG_MAX_EXP, sizeof *snap);
 	if (!snap)
@@ -94,7 +95,7 @@ struct wtg_table *wtg_report_snapshot(struct wtg_session *s, struct wtg_report_m
 		wtg_table_init(&snap[i], wtg_experiments[i]);
 		wtg_table_snapshot(&snap[i], &s->tables[i]);	/* each copied under its lock, in turn */
 	}
-	meta_of(m, s, which, snap);
+	meta_of(m, s, which, snap, earlier);
 	return snap;
 }
 
@@ -105,11 +106,13 @@ void wtg_report_snapshot_free(struct wtg_table *snap)
 	free(snap);
 }
 
-int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which)
+/* wtg_report_write with the dashboard's earlier runs of each tab (by registry index, NULL: none). */
+static int write_session(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which,
+			 const struct wtg_report_earlier *earlier)
 {
 	struct wtg_report_meta m;
 	const struct wtg_table *tables[WTG_MAX_EXP] = { NULL };
-	struct wtg_table *snap = wtg_report_snapshot(s, &m, which);
+	struct wtg_table *snap = wtg_report_snapshot(s, &m, which, earlier);
 	if (!snap) {
 		errno = ENOMEM;
 		return -1;
@@ -121,6 +124,11 @@ int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const 
 	wtg_report_snapshot_free(snap);
 	errno = e;
 	return rc;
+}
+
+int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which)
+{
+	return write_session(f, fmt, s, which, NULL);
 }
 
 static struct wtg_report_run run_info;
@@ -192,8 +200,9 @@ static bool tally_table(const struct wtg_table *tb, int idx, const bool *which, 
 }
 
 /* m from the session, its tables' choice and tally from snap (a snapshot of each), or with snap
- * NULL from the live tables, each under its lock in turn. */
-static void meta_of(struct wtg_report_meta *m, struct wtg_session *s, const bool *which, const struct wtg_table *snap)
+ * NULL from the live tables, each under its lock in turn; with each tab's earlier runs (NULL: none). */
+static void meta_of(struct wtg_report_meta *m, struct wtg_session *s, const bool *which, const struct wtg_table *snap,
+		    const struct wtg_report_earlier *earlier)
 {
 	memset(m, 0, sizeof *m);
 	m->machine = &s->machine;
@@ -213,7 +222,7 @@ static void meta_of(struct wtg_report_meta *m, struct wtg_session *s, const bool
 	m->run = run_info;
 	m->duration_s = wtg_report_duration_s();
 	m->written_real_ns = clock_ns(CLOCK_REALTIME);
-	m->earlier = s->earlier;
+	m->earlier = earlier;
 	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
 		if (snap) {
 			m->wanted[i] = tally_table(&snap[i], i, which, m);
@@ -226,15 +235,16 @@ static void meta_of(struct wtg_report_meta *m, struct wtg_session *s, const bool
 	}
 }
 
-void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session *s, const bool *which)
+void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session *s, const bool *which,
+				  const struct wtg_report_earlier *earlier)
 {
-	meta_of(m, s, which, NULL);
+	meta_of(m, s, which, NULL, earlier);
 }
 
 void wtg_report_summary(FILE *f, struct wtg_session *s, const bool *which)
 {
 	struct wtg_report_meta m;
-	wtg_report_meta_from_session(&m, s, which);
+	wtg_report_meta_from_session(&m, s, which, NULL);
 	wtg_report_summary_line(f, &m);
 }
 
@@ -259,6 +269,7 @@ static mode_t new_file_mode(void)
 struct source {
 	struct wtg_session *s;
 	const bool *which;
+	const struct wtg_report_earlier *earlier;	/* with s: each tab's earlier runs, NULL: none */
 	const struct wtg_report_meta *m;
 	const struct wtg_table *const *tables;
 	int (*fn)(FILE *f, void *arg);
@@ -328,7 +339,7 @@ static int write_flush(FILE *f, enum wtg_format fmt, const struct source *src)
 {
 	errno = 0;
 	int rc = src->fn ? src->fn(f, src->arg) :
-		 src->s	 ? wtg_report_write(f, fmt, src->s, src->which) :
+		 src->s	 ? write_session(f, fmt, src->s, src->which, src->earlier) :
 			   wtg_report_write_meta(f, fmt, src->m, src->tables);
 	if (rc < 0 || fflush(f) != 0 || ferror(f))
 		return errno ? errno : EIO;
@@ -462,7 +473,7 @@ fail:
 static void source_meta(const struct source *src, struct wtg_report_meta *m)
 {
 	if (src->s)
-		wtg_report_meta_from_session(m, src->s, src->which);
+		wtg_report_meta_from_session(m, src->s, src->which, src->earlier);
 	else
 		*m = *src->m;
 }
@@ -533,14 +544,14 @@ int wtg_report_save_with(const char *path, int (*fn)(FILE *f, void *arg), void *
 }
 
 int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
-			char *err, size_t errlen)
+			const struct wtg_report_earlier *earlier, char *err, size_t errlen)
 {
 	struct stat st;
 	if (!path || !*path)
 		return save_failed("", ENOENT, err, errlen);
 	if (lstat(path, &st) == 0)
 		return save_failed(path, EEXIST, err, errlen);
-	struct source src = { .s = s, .which = which };
+	struct source src = { .s = s, .which = which, .earlier = earlier };
 	return save_replace(path, fmt, &src, err, errlen, true);
 }
 

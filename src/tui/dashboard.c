@@ -278,16 +278,14 @@ static int loop(struct dash *d)
 	}
 }
 
-static struct wtg_loaded *tui_loaded;
-static int tui_nloaded;
-
-int wtg_tui_main(struct wtg_session *s)
+/* The dashboard on s, with the n saved runs l drawn from the start (none: l NULL, n 0). */
+static int run(struct wtg_session *s, struct wtg_loaded *l, int n)
 {
 	static struct dash dd;
 	struct dash *d = &dd;
 	dash_init(d, s);
-	d->loaded = tui_loaded;
-	d->nloaded = tui_nloaded;
+	d->loaded = l;
+	d->nloaded = n;
 	for (int i = 0; i < wtg_nexperiments && d->nloaded; i++)
 		d->tried[i] = true;	/* saved runs: nothing measures until r */
 	if (tui_screen_open(&d->look, s->opt) < 0)
@@ -312,9 +310,12 @@ int wtg_tui_main(struct wtg_session *s)
 	return status;
 }
 
+int wtg_tui_main(struct wtg_session *s)
+{
+	return run(s, NULL, 0);
+}
+
 int wtg_tui_main_loaded(struct wtg_session *s, struct wtg_loaded *l, int n)
 {
-	tui_loaded = l;
-	tui_nloaded = n;
-	return wtg_tui_main(s);
+	return run(s, l, n);
 }

@@ -119,12 +119,6 @@ static void save_files(struct dash *d, const char *prefix, const char *const *ex
 	dash_notice(d, TR_ERR, "save failed: %s", err[0] ? err : "the report writer refused");
 }
 
-static int save_report(struct dash *d, int k, const char *path, char *err, size_t errlen)
-{
-	static const enum wtg_format fmt[] = { WTG_FMT_JSON, WTG_FMT_HTML, WTG_FMT_CSV };
-	return wtg_report_save_new(path, fmt[k], d->s, NULL, err, errlen);
-}
-
 /* One more of a tab's runs for the save, or one more dropped when the list is full. */
 static void add_earlier(struct wtg_report_earlier *e, const struct wtg_table *t, const struct wtg_machine *m,
 			const char *label)
@@ -181,15 +175,19 @@ static void collect_earlier(struct dash *d, struct wtg_report_earlier *er)
 	}
 }
 
+static int save_report(struct dash *d, int k, const char *path, char *err, size_t errlen)
+{
+	static const enum wtg_format fmt[] = { WTG_FMT_JSON, WTG_FMT_HTML, WTG_FMT_CSV };
+	static struct wtg_report_earlier earlier[WTG_MAX_EXP];
+	collect_earlier(d, earlier);
+	return wtg_report_save_new(path, fmt[k], d->s, NULL, earlier, err, errlen);
+}
+
 void dash_save_results(struct dash *d, int key)
 {
 	(void)key;
 	static const char *const ext[] = { "json", "html", "csv" };
-	static struct wtg_report_earlier earlier[WTG_MAX_EXP];
-	collect_earlier(d, earlier);
-	d->s->earlier = earlier;
 	save_files(d, "wtg", ext, 3, save_report, "saved");
-	d->s->earlier = NULL;
 }
 
 /* Row y of the screen as UTF-8 without its trailing blanks. */

@@ -87,6 +87,24 @@ for m in re.finditer(r"^\s+-([A-Za-z]), --([a-z-]+)", out, re.M):
         esc = "\\-" if name == "man page" else "-"
         check((esc + s) in text, "-%s (--%s) is in the %s" % (s, l, name))
 
+# the experiments: the README's table and the man page's EXPERIMENTS name exactly those --list names,
+# in its order (a new experiment missing from either, or a name left behind, fails here)
+status, out, err = run("--list")
+listed = [l.split()[0] for l in out.splitlines() if l.strip()]
+check(status == 0 and len(listed) >= 10, "--list names the experiments: %r" % listed)
+with open(os.path.join(SRCDIR, "README"), encoding="utf-8") as f:
+    table = re.search(r"^The experiments\n-+\n(.*?)^[^\n]+\n-+\n", f.read(), re.S | re.M)
+readme_exps = re.findall(r"^    ([a-z]+)\s+~\d+ s / ~\d+ s ", table.group(1) if table else "", re.M)
+with open(os.path.join(SRCDIR, "man", "wtg.1"), encoding="utf-8") as f:
+    sect = re.search(r"^\.SH EXPERIMENTS\n(.*?)^\.SH ", f.read(), re.S | re.M)
+man_exps = re.findall(r"^\.TP\n\.B ([a-z]+)$", sect.group(1) if sect else "", re.M)
+for name, docs in (("the README's experiment table", readme_exps), ("the man page's EXPERIMENTS", man_exps)):
+    for exp in listed:
+        check(exp in docs, "%s is in --list but not in %s" % (exp, name))
+    for exp in docs:
+        check(exp in listed, "%s is in %s but not in --list" % (exp, name))
+    check(docs == listed, "%s names --list's experiments in its order: %r" % (name, docs))
+
 # the bash completion offers what --help lists (it parses --help, so it cannot drift)
 with open(os.path.join(SRCDIR, "completion", "wtg"), encoding="utf-8") as f:
     check("_parse_help" in f.read(), "the completion reads its options from --help")

@@ -741,6 +741,31 @@ static void test_keys_table(void)
 	CHECK(hints >= 5);
 }
 
+/* Every experiment of the registry has a deck key of its own, whatever its place (--order can put
+ * it anywhere): no two places share a key, no deck key is a command's, and the tabs' row of the key
+ * table (what help and the man page list) names each ("1-9" names 1 to 9). */
+static void test_deck_keys(void)
+{
+	int nkeys = (int)strlen(dash_deck_keys);
+	CHECK(wtg_nexperiments <= nkeys);
+	char words[32][32];
+	int nwords = add_words(words, 0, 32, dash_keys[0].man);
+	for (int p = 0; p < wtg_nexperiments && p < nkeys; p++) {
+		char key = dash_deck_keys[p], word[2] = { key, '\0' };
+		CHECK(strchr(dash_deck_keys + p + 1, key) == NULL);
+		for (int i = 1; i < dash_nkeys; i++)
+			for (int a = 0; a < (int)WTG_ARRAY_LEN(dash_keys[i].codes) && dash_keys[i].codes[a]; a++)
+				CHECK(dash_keys[i].codes[a] != key);
+		bool named = key >= '1' && key <= '9' && strcmp(words[0], "1-9") == 0;
+		for (int w = 0; w < nwords; w++)
+			named = named || strcmp(words[w], word) == 0;
+		if (!named)
+			fprintf(stderr, "test_tui: the deck key '%c' (place %d of %d experiments) is not in the tabs' row \"%s\"\n",
+				key, p + 1, wtg_nexperiments, dash_keys[0].man);
+		CHECK(named);
+	}
+}
+
 /* The view table: a row per view, named as --list names it, each drawing, with a help line. */
 static void test_view_table(void)
 {
@@ -810,6 +835,8 @@ static void test_session_status(void)
 	static struct wtg_session s;
 	memset(&s, 0, sizeof s);
 	pthread_mutex_init(&s.qlock, NULL);
+	s.exps = wtg_experiments;
+	s.nexp = wtg_nexperiments;
 	for (int i = 0; i < wtg_nexperiments; i++)
 		wtg_table_init(&s.tables[i], wtg_experiments[i]);
 	int run = 1 % wtg_nexperiments, queued = 2 % wtg_nexperiments, other = 3 % wtg_nexperiments;
@@ -868,6 +895,7 @@ int main(int argc, char **argv)
 	test_formats();
 	test_keys_man();
 	test_keys_table();
+	test_deck_keys();
 	test_view_table();
 	test_snapshot();
 	test_session_status();
