@@ -22,8 +22,10 @@
 #include "wtg/experiment.h"
 #include "wtg/guard.h"
 #include "wtg/headless.h"
+#include "wtg/testhooks.h"
 #include "wtg/options.h"
 #include "wtg/plan.h"
+#include "wtg/report.h"
 #include "wtg/session.h"
 #include "wtg/tui.h"
 #include "wtg/util.h"
@@ -92,6 +94,7 @@ static void apply_start_conditions(const struct wtg_options *o)
 int main(int argc, char **argv)
 {
 	open_std_fds();
+	wtg_testhooks();	/* the test hooks, read once before any thread starts */
 	setlocale(LC_ALL, "");
 	/* numbers in every report and in the texts experiments format ('CI [214.0, 226.0]') use '.'
 	 * whatever the user's LC_NUMERIC says: one convention per report */
@@ -142,10 +145,12 @@ int main(int argc, char **argv)
 		wtg_saved_runs_free(&saved);
 		return 2;
 	}
-	if ((o.mode == WTG_MODE_RUN || (o.mode == WTG_MODE_LOAD && !load_dash)) && (rc = wtg_headless_check_files(&o, &saved)) != 0) {
+	bool headless = o.mode == WTG_MODE_RUN || (o.mode == WTG_MODE_LOAD && !load_dash);
+	if (headless && (rc = wtg_headless_check_files(&o, &saved)) != 0) {
 		wtg_saved_runs_free(&saved);
 		return rc;
 	}
+	wtg_report_guard(&o);	/* and again at each write */
 	if (o.mode == WTG_MODE_LOAD && !load_dash) {	/* saved runs written or compared: nothing measures, no session */
 		rc = wtg_headless_load(&o, &saved);
 		wtg_saved_runs_free(&saved);

@@ -170,6 +170,13 @@ int wtg_report_save_meta(const char *path, enum wtg_format fmt, const struct wtg
 int wtg_report_save_with(const char *path, int (*fn)(FILE *f, void *arg), void *arg, char *err,
 			 size_t errlen);
 
+/* Before anything is measured: keep the identity (device and inode) of every file wtg reads (--file,
+ * --baseline, each --load) and which output names (each -o, each chart of an SVG folder) are
+ * symbolic links. Every save then compares the name it renames onto (or writes in place) with them
+ * immediately before it does, and refuses an input or a link that appeared since: "cannot write
+ * 'x': it is now the --baseline file 'y', which wtg never writes; left as it is". */
+void wtg_report_guard(const struct wtg_options *o);
+
 /* Remove every temp file a save is writing now. Async-signal-safe: for the paths that end wtg on a
  * signal (wtg_session_emergency_cleanup, to which the first save adds it). */
 void wtg_report_remove_temps(void);

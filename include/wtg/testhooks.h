@@ -14,12 +14,18 @@
  *                             a running state that lasts as long as a dashboard test needs it, on a
  *                             machine of any speed (src/engine/session.c; tests/tui/lecture-conditions.sh,
  *                             autoplay.sh)
+ *   WTG_TEST_BEFORE_WRITE=PATH the headless program, done measuring and about to write its reports,
+ *                             creates PATH and waits until it is removed (or a signal comes), so that a
+ *                             test can change the outputs' names between the start and the write
+ *                             (src/headless/run.c; tests/cli/test_targets.py)
  *   WTG_TEST_PARTS=1          threads runs its speedup's follow-up on every row with a one-thread base
  *                             (src/experiments/threads.c; tests/cli/test_cpu.py)
  */
 #ifndef WTG_TESTHOOKS_H
 #define WTG_TESTHOOKS_H
 
+#include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -30,11 +36,14 @@ struct wtg_testhooks {
 	bool parts;		/* WTG_TEST_PARTS set and not empty */
 	char hold[64];		/* WTG_TEST_HOLD's experiment, "" when unset */
 	double hold_s;		/* ... and its seconds, 0 for until cancelled */
+	char before_write[PATH_MAX];	/* WTG_TEST_BEFORE_WRITE's path, "" when unset */
 };
 
 /* The hooks, read from the environment at the first call of the process. */
 const struct wtg_testhooks *wtg_testhooks(void);
 /* Read them again: for a unit test that sets the environment itself (no other thread running). */
 void wtg_testhooks_read(void);
+/* WTG_TEST_BEFORE_WRITE: create its path and wait until it is removed, or *stop (when given) is set. */
+void wtg_hook_before_write(volatile const sig_atomic_t *stop);
 
 #endif

@@ -354,6 +354,9 @@ static int save_failed(const char *path, int e, char *err, size_t errlen)
 	return -1;
 }
 
+static int save_replace(const char *path, const char *shown, enum wtg_format fmt, const struct source *src,
+			char *err, size_t errlen, bool excl);
+
 /* A device, a pipe, a /dev or /proc name (-o /dev/null, a FIFO, /dev/fd/1) is written in place: a
  * rename would replace the node or the link. */
 static int save_in_place(const char *path, enum wtg_format fmt, const struct source *src, char *err,
@@ -404,9 +407,10 @@ static void sync_folder(const char *path, size_t dirlen)
 }
 
 /* Temp file beside path, written, synced and renamed over it; the replaced file's owner and mode
- * are kept. With excl it is linked instead, which fails on an existing name. */
-static int save_replace(const char *path, enum wtg_format fmt, const struct source *src, char *err,
-			size_t errlen, bool excl)
+ * are kept. With excl it is linked instead, which fails on an existing name. Messages name shown, the
+ * name the user gave. */
+static int save_replace(const char *path, const char *shown, enum wtg_format fmt, const struct source *src,
+			char *err, size_t errlen, bool excl)
 {
 	const char *slash = strrchr(path, '/');
 	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
@@ -414,7 +418,7 @@ static int save_replace(const char *path, enum wtg_format fmt, const struct sour
 	size_t tlen = dirlen + strlen(base) + 16;
 	char *tmp = malloc(tlen);
 	if (!tmp)
-		return save_failed(path, ENOMEM, err, errlen);
+		return save_failed(shown, ENOMEM, err, errlen);
 	/* ".BASE.XXXXXX", or ".wtg.XXXXXX" when that would pass NAME_MAX for a name that itself fits */
 	bool named = strlen(base) + 8 <= NAME_MAX;
 	snprintf(tmp, tlen, "%.*s.%s.XXXXXX", (int)dirlen, path, named ? base : "wtg");
@@ -424,7 +428,7 @@ static int save_replace(const char *path, enum wtg_format fmt, const struct sour
 	int fd = temp_create(tmp, &slot);
 	free(tmp);
 	if (fd < 0)
-		return save_failed(path, errno, err, errlen);
+		return save_failed(shown, errno, err, errlen);
 	struct stat st;
 	bool existed = stat(path, &st) == 0 && S_ISREG(st.st_mode);
 	if (fchmod(fd, existed ? st.st_mode & 07777 : new_file_mode()) < 0) {
@@ -455,8 +459,15 @@ static int save_replace(const char *path, enum wtg_format fmt, const struct sour
 		e = errno;
 		goto fail;
 	}
+	/* the moment of writing: what the name is now, not what it was when wtg started */
+	if (!excl && wtg_target_check(path, shown, false, err, errlen) < 0) {
+		e = errno;
+		temp_release(slot, NULL, false);
+		errno = e;
+		return -1;
+	}
 	if (temp_release(slot, path, excl) < 0)
-		return save_failed(path, errno, err, errlen);
+		return save_failed(shown, errno, err, errlen);
 	sync_folder(path, dirlen);
 	return 0;
 
@@ -466,7 +477,7 @@ fail:
 	if (fd >= 0)
 		close(fd);
 	temp_release(slot, NULL, false);
-	return save_failed(path, e, err, errlen);
+	return save_failed(shown, e, err, errlen);
 }
 
 /* The metadata of what src writes. */
@@ -493,6 +504,39 @@ static bool svg_folder(const char *path, enum wtg_format fmt, const struct sourc
 
 static int svg_dir(const char *dir, const struct source *src, char *err, size_t errlen);
 
+/* Where a symbolic link at path leads, made absolute: the file, or for a dangling link the name it
+ * would be made as. NULL with errno on a failure. */
+static char *link_target(const char *path)
+{
+	char *real = realpath(path, NULL);
+	if (real || errno != ENOENT)
+		return real;
+	char cur[PATH_MAX], folder[PATH_MAX], t[PATH_MAX];
+	wtg_strlcpy(cur, path, sizeof cur);
+	for (int hops = 0; hops < 40; hops++) {
+		ssize_t n = readlink(cur, t, sizeof t - 1);
+		if (n < 0)
+			break;	/* no link (the name to make), or unreadable: realpath below says */
+		t[n] = '\0';
+		wtg_path_split(cur, folder, sizeof folder);
+		int w = t[0] == '/' ? snprintf(cur, sizeof cur, "%s", t) : snprintf(cur, sizeof cur, "%s/%s", folder, t);
+		if (w < 0 || (size_t)w >= sizeof cur) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+	}
+	const char *base = wtg_path_split(cur, folder, sizeof folder);
+	char *dir = realpath(folder, NULL);
+	if (!dir)
+		return NULL;
+	size_t len = strlen(dir) + strlen(base) + 2;
+	real = malloc(len);
+	if (real)
+		snprintf(real, len, "%s/%s", dir, base);
+	free(dir);
+	return real;
+}
+
 static int save(const char *path, enum wtg_format fmt, const struct source *src, char *err, size_t errlen)
 {
 	if (!path || !*path)
@@ -501,25 +545,33 @@ static int save(const char *path, enum wtg_format fmt, const struct source *src,
 		return save_stdout(path, fmt, src, err, errlen);
 	if (svg_folder(path, fmt, src))
 		return svg_dir(path, src, err, errlen);
-	struct stat st;
+	struct stat st, lst;
 	if (special_name(path) || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
 		return save_in_place(path, fmt, src, err, errlen);
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		/* replace the link's target and keep the link; a dangling link is written through */
-		char *real = realpath(path, NULL);
-		if (!real || special_name(real)) {
-			free(real);
-			return save_in_place(path, fmt, src, err, errlen);
-		}
-		int rc = save_replace(real, fmt, src, err, errlen, false);
-		int e = errno;
-		if (rc < 0)	/* name the path the user gave */
-			save_failed(path, e, err, errlen);
+	if (lstat(path, &lst) != 0 || !S_ISLNK(lst.st_mode))
+		return save_replace(path, path, fmt, src, err, errlen, false);
+	/* a link (/dev/fd/N too): replace its target and keep the link, when it was a link at the start */
+	if (wtg_target_check(path, path, true, err, errlen) < 0)
+		return -1;
+	char *real = link_target(path);
+	if (!real || special_name(real)) {
 		free(real);
-		errno = e;
-		return rc;
+		return save_in_place(path, fmt, src, err, errlen);
 	}
-	return save_replace(path, fmt, src, err, errlen, false);
+	struct stat rst;
+	int rc;
+	if (stat(path, &st) == 0 && (stat(real, &rst) != 0 || rst.st_dev != st.st_dev || rst.st_ino != st.st_ino)) {
+		/* /dev/fd/N on a file removed since, or a name that moved: nothing wtg can rename onto */
+		snprintf(err, errlen, "cannot write '%s': it leads to a file that has no name to replace", path);
+		errno = ENOENT;
+		rc = -1;
+	} else {
+		rc = save_replace(real, path, fmt, src, err, errlen, false);
+	}
+	int e = errno;
+	free(real);
+	errno = e;
+	return rc;
 }
 
 int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
@@ -552,7 +604,7 @@ int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_sessio
 	if (lstat(path, &st) == 0)
 		return save_failed(path, EEXIST, err, errlen);
 	struct source src = { .s = s, .which = which, .earlier = earlier };
-	return save_replace(path, fmt, &src, err, errlen, true);
+	return save_replace(path, path, fmt, &src, err, errlen, true);
 }
 
 int wtg_report_svg_dir(const char *dir, struct wtg_session *s, const bool *which, char *err, size_t errlen)
@@ -585,8 +637,7 @@ static int svg_dir(const char *dir, const struct source *src, char *err, size_t 
 		m1.ntables = 1;
 		struct source s1 = { .s = src->s, .which = one, .m = &m1, .tables = src->tables };
 		char path[4096];
-		snprintf(path, sizeof path, "%s%s%s.svg", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
-			 wtg_experiments[i]->name);
+		wtg_svg_chart_path(path, sizeof path, dir, i);
 		if (save(path, WTG_FMT_SVG, &s1, err, errlen) < 0)
 			return -1;
 	}
