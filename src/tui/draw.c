@@ -217,7 +217,10 @@ static void draw_frame(struct dash *d)
 	char hms[16];
 	if (c) {	/* the completed run stays on screen: say which, and what became of the rerun */
 		snprintf(right, sizeof right, "the rerun %s; showing the run of %s",
-			 t->state == WTG_FAILED ? "failed" : "was cancelled", dash_run_clock(d, c, hms, sizeof hms));
+			 t->state == WTG_FAILED		  ? "failed" :
+			 strstr(t->error, " starved") ? "ended starved" :
+							  "was cancelled",
+			 dash_run_clock(d, c, hms, sizeof hms));
 		ra = tui_attr(l, TR_WARN);
 	} else if (t->state == WTG_RUNNING) {
 		if (t->nsteps > 0)

@@ -4,7 +4,7 @@
 # run of HH:MM:SS"), never "stopped before the end"; s saves the completed run as valley's table and
 # the cancelled one beside it with its state; the file loaded back shows the completed run (the
 # build before saved the cancelled rerun as the table, which loaded back as "not run yet" when it
-# had no rows). Then a tab rerun past the cap (16 runs a tab): the screen (e) and the file count the
+# had no rows); saved while a rerun measures, the completed run is the table all the same. Then a tab rerun past the cap (16 runs a tab): the screen (e) and the file count the
 # runs dropped.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
@@ -44,6 +44,18 @@ assert [r["state"] for r in runs] == ["cancelled"], [(r["label"], r["state"]) fo
 assert runs[0]["label"].endswith("(cancelled)"), runs[0]["label"]
 assert ex["syscall"]["state"] == "done" and ex["syscall"]["rows"]' "$json"
 cp "$json" "$tmp/kept.json"
+# saved while a rerun measures: the completed run is still the table, the running one beside it
+tm_keys r
+check "valley's next rerun measures" wait_for 60 box_running
+json=$(save)
+check "saved during a rerun: the completed run is the table, the rerun beside it as running" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = [e for e in d["experiments"] if e["name"] == "valley"][0]
+assert v["state"] == "done" and v["rows"], v["state"]
+runs = v["earlier_runs"]
+assert [r["state"] for r in runs] == ["cancelled", "running"], [(r["label"], r["state"]) for r in runs]
+assert runs[-1]["label"].endswith("(running)"), runs[-1]["label"]' "$json"
 tm_keys q
 wait_exit 10
 
