@@ -4,8 +4,8 @@
 # run of HH:MM:SS"), never "stopped before the end"; s saves the completed run as valley's table and
 # the cancelled one beside it with its state; the file loaded back shows the completed run (the
 # build before saved the cancelled rerun as the table, which loaded back as "not run yet" when it
-# had no rows); saved while a rerun measures, the completed run is the table all the same. Then a tab rerun past the cap (16 runs a tab): the screen (e) and the file count the
-# runs dropped.
+# had no rows); saved while a rerun measures, the completed run is the table all the same. Then a
+# tab rerun past the cap (16 runs a tab): the screen (e) and the file count the runs dropped.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
 
