@@ -120,7 +120,7 @@ struct dash {
 	enum dash_overlay overlay;
 
 	struct dash_seen seen;
-	int64_t stall_ns;		/* the watchdog's: no heartbeat for this long */
+	int64_t stall_ns;		/* the watchdog's starved time of the running experiment (wtg_session_stall) */
 	struct wtg_run_status step_run;	/* the running experiment's step, to see it stand still */
 	int64_t step_since;
 
