@@ -208,7 +208,8 @@ int wtg_experiment_find(const char *name);
 /* A session over the registry (wtg_session_open with wtg_experiments), compare pairing at first what
  * the options chose (wtg_compare_pair_of). Returns 0 or -1 (message printed). */
 int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const char *argv0);
-/* The declared column `name` of e, or -1. */
+/* The declared column `name` of e, or -1 (this, wtg_experiment_columns and wtg_experiment_typical_s read
+ * the descriptor alone: src/engine/descriptor.c). */
 int wtg_experiment_col(const struct wtg_experiment *e, const char *name);
 /* Give the table e's declared columns (every run function starts with it). */
 void wtg_experiment_columns(const struct wtg_experiment *e, struct wtg_table *t);
