@@ -155,10 +155,12 @@ void wtg_report_summary_line(FILE *f, const struct wtg_report_meta *m);
 /* The same for a session's tables, for the summary printed beside -o files. */
 void wtg_report_summary(FILE *f, struct wtg_session *s, const bool *which);
 
-/* Write to path whole or not at all (temp file in the same folder + fsync + rename; a device, a
- * pipe, /dev and /proc paths are written into, "-" is standard output; through a symlink the
- * target is replaced; a replaced file keeps its owner and mode). Returns 0, or -1 with a message
- * in err (errno left at the cause: EPIPE for a closed pipe). */
+/* Write to path whole or not at all (temp file in the same folder + fsync + rename for a regular
+ * file or a new one, whatever the spelling: /proc/self/cwd/x, /dev/fd/N, /dev/shm/x; what is not a
+ * regular file, a terminal, a pipe or a device, is written into, a FIFO without a reader refused at
+ * once; "-" is standard output; through a symlink the target is replaced; a replaced file keeps its
+ * owner and mode). Returns 0, or -1 with a message in err (errno left at the cause: EPIPE for a
+ * closed pipe). */
 int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
 		    char *err, size_t errlen);
 

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stddef.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -96,12 +97,14 @@ static int check_output(struct wtg_options *o, int i)
 				   wtg_writers[out->format].name);
 	if (strcmp(p, "-") == 0)
 		return 0;
-	if (exists) {
-		if (!S_ISREG(st.st_mode) || strncmp(p, "/dev/", 5) == 0 || strncmp(p, "/proc/", 6) == 0)
-			return access(p, W_OK) < 0 ? usage_error("--output '%s': %s", p, strerror(errno)) : 0;
-	}
-	char folder[4096];
-	wtg_path_split(p, folder, sizeof folder);
+	/* what is not a regular file is written in place; a regular file, whatever the spelling, is
+	 * replaced by a rename in its folder: through a link (/dev/fd/N too), the target's */
+	if (exists && !S_ISREG(st.st_mode))
+		return access(p, W_OK) < 0 ? usage_error("--output '%s': %s", p, strerror(errno)) : 0;
+	char folder[4096], real[PATH_MAX];
+	struct stat lst;
+	bool link = exists && lstat(p, &lst) == 0 && S_ISLNK(lst.st_mode) && realpath(p, real);
+	wtg_path_split(link ? real : p, folder, sizeof folder);
 	if (stat(folder, &st) < 0)
 		return usage_error("--output '%s': folder '%s': %s", p, folder, strerror(errno));
 	if (!S_ISDIR(st.st_mode))

@@ -357,14 +357,32 @@ static int save_failed(const char *path, int e, char *err, size_t errlen)
 static int save_replace(const char *path, const char *shown, enum wtg_format fmt, const struct source *src,
 			char *err, size_t errlen, bool excl);
 
-/* A device, a pipe, a /dev or /proc name (-o /dev/null, a FIFO, /dev/fd/1) is written in place: a
- * rename would replace the node or the link. */
+/* What is not a regular file (a terminal, a pipe, a device: -o /dev/null, a FIFO, /dev/fd/1) is
+ * written in place: a rename would replace the node or the link. A FIFO nobody reads is an error at
+ * once, not a wait; a name that has become a regular file meanwhile goes through the rename. */
 static int save_in_place(const char *path, enum wtg_format fmt, const struct source *src, char *err,
 			 size_t errlen)
 {
-	FILE *f = fopen(path, "we");
-	if (!f)
+	int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 && errno == ENXIO) {
+		snprintf(err, errlen, "cannot write '%s': no reader on this FIFO", path);
+		errno = ENXIO;
+		return -1;
+	}
+	if (fd < 0)
 		return save_failed(path, errno, err, errlen);
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		close(fd);
+		return save_replace(path, path, fmt, src, err, errlen, false);
+	}
+	int fl = fcntl(fd, F_GETFL);
+	FILE *f = fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		return save_failed(path, e, err, errlen);
+	}
 	int e = write_flush(f, fmt, src);
 	if (fclose(f) != 0 && !e)
 		e = errno ? errno : EIO;
@@ -376,11 +394,6 @@ static int save_stdout(const char *path, enum wtg_format fmt, const struct sourc
 {
 	int e = write_flush(stdout, fmt, src);
 	return e ? save_failed(strcmp(path, "-") ? path : "standard output", e, err, errlen) : 0;
-}
-
-static bool special_name(const char *path)
-{
-	return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
 }
 
 bool wtg_report_is_stdout(const char *path)
@@ -537,6 +550,9 @@ static char *link_target(const char *path)
 	return real;
 }
 
+/* A regular file, or a name to make one, whatever the spelling (/proc/self/cwd/x, /dev/shm/x, a link,
+ * /dev/fd/N open on a file) goes through a temp file and a rename; a terminal, a pipe or a device is
+ * written in place; "-" and standard output's own file are written to standard output. */
 static int save(const char *path, enum wtg_format fmt, const struct source *src, char *err, size_t errlen)
 {
 	if (!path || !*path)
@@ -546,7 +562,7 @@ static int save(const char *path, enum wtg_format fmt, const struct source *src,
 	if (svg_folder(path, fmt, src))
 		return svg_dir(path, src, err, errlen);
 	struct stat st, lst;
-	if (special_name(path) || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 		return save_in_place(path, fmt, src, err, errlen);
 	if (lstat(path, &lst) != 0 || !S_ISLNK(lst.st_mode))
 		return save_replace(path, path, fmt, src, err, errlen, false);
@@ -554,10 +570,8 @@ static int save(const char *path, enum wtg_format fmt, const struct source *src,
 	if (wtg_target_check(path, path, true, err, errlen) < 0)
 		return -1;
 	char *real = link_target(path);
-	if (!real || special_name(real)) {
-		free(real);
-		return save_in_place(path, fmt, src, err, errlen);
-	}
+	if (!real)
+		return save_failed(path, errno, err, errlen);
 	struct stat rst;
 	int rc;
 	if (stat(path, &st) == 0 && (stat(real, &rst) != 0 || rst.st_dev != st.st_dev || rst.st_ino != st.st_ino)) {

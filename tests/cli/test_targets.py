@@ -6,6 +6,8 @@ reads is an error at once.
 The test hook WTG_TEST_BEFORE_WRITE=PATH (wtg/testhooks.h) makes the headless program, done
 measuring, create PATH and wait until it is removed: the test changes the names in between."""
 import os
+import resource
+import select
 import shutil
 import subprocess
 import sys
@@ -14,7 +16,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wtgtest import WTG, check, datadir, finish, saved_run  # noqa: E402
+from wtgtest import WTG, check, datadir, finish, saved_run, shm_writable, skip_checks  # noqa: E402
 
 tmp = tempfile.mkdtemp(prefix="wtg-targets-", dir=datadir())
 BASE = os.path.join(tmp, "base.json")
@@ -129,5 +131,92 @@ check(status == 1 and err == "wtg: cannot write '%s': it is now the --file data 
       "writes; left as it is\n" % (chart, DATA), "an SVG chart now a name of --file: exit 1, one line, got %d %r"
       % (status, err))
 inputs_untouched("an SVG chart replaced by a hard link")
+
+# ---- 5. a regular file is replaced by a rename whatever the spelling; a failed write leaves it whole ----
+QUICK = ["--run=clock", "--quick", "--progress=never", "-q", "--time-limit=60", "--format=json"]
+
+
+def fsize_limit():
+    """A file size limit of 4K for wtg: the report cannot be written whole (EFBIG, not a signal)."""
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+
+def spelled(what, path, spell):
+    """-o spell() reaches the regular file path: written by a rename (a new inode, the old one
+    untouched), and when the write fails the file keeps its old content. spell returns the name and
+    the descriptors wtg inherits."""
+    with open(path, "w") as f:
+        f.write("earlier content\n")
+    before = os.stat(path).st_ino
+    keep = os.open(path, os.O_RDONLY)	# the old inode, to see that it was not written into
+    shown, pass_fds = spell()
+    p = subprocess.run([WTG] + QUICK + ["-o", shown], capture_output=True, text=True,
+                       timeout=300, cwd=tmp, pass_fds=pass_fds)
+    check(p.returncode == 0 and p.stderr == "", "%s: exit 0, nothing on stderr, got %d %r" %
+          (what, p.returncode, p.stderr))
+    with open(path) as f:
+        check(f.read().startswith("{"), "%s: the file holds the JSON report" % what)
+    check(os.stat(path).st_ino != before, "%s: replaced by a rename (a new inode), not written in place" % what)
+    check(os.pread(keep, 100, 0) == b"earlier content\n", "%s: the old file was not written into" % what)
+    os.close(keep)
+    with open(path, "w") as f:
+        f.write("earlier content\n")
+    shown, pass_fds = spell()
+    p = subprocess.run([WTG] + QUICK + ["-o", shown], capture_output=True, text=True,
+                       timeout=300, cwd=tmp, pass_fds=pass_fds, preexec_fn=fsize_limit)
+    check(p.returncode == 1 and p.stderr == "wtg: cannot write '%s': File too large\n" % shown,
+          "%s, past a 4K file size limit: exit 1, one line, got %d %r" % (what, p.returncode, p.stderr))
+    with open(path) as f:
+        check(f.read() == "earlier content\n", "%s: a failed write leaves the file as it was" % what)
+
+
+spelled("/proc/self/cwd/NAME", os.path.join(tmp, "cwd.json"), lambda: ("/proc/self/cwd/cwd.json", ()))
+fdfile = os.path.join(tmp, "fd.json")
+fds = []
+
+
+def open_fd():
+    """/dev/fd/N of a descriptor open on fdfile now (each run has its own: a rename replaces the file)."""
+    fds.append(os.open(fdfile, os.O_RDONLY))
+    return "/dev/fd/%d" % fds[-1], (fds[-1],)
+
+
+spelled("/dev/fd/N open on a file", fdfile, open_fd)
+for fd in fds:
+    os.close(fd)
+if shm_writable():
+    shm = tempfile.mkdtemp(prefix="wtg-targets-", dir="/dev/shm")
+    spelled("/dev/shm/NAME", os.path.join(shm, "r.json"), lambda: (os.path.join(shm, "r.json"), ()))
+    shutil.rmtree(shm)
+else:
+    skip_checks(["/dev/shm/NAME"] * 6, "/dev/shm is not writable here")
+
+# ---- 6. a FIFO: written in place when someone reads it, an error at once when nobody does ------------------
+fifo = os.path.join(tmp, "fifo")
+os.mkfifo(fifo)
+try:
+    p = subprocess.run([WTG] + QUICK + ["-o", fifo], capture_output=True, text=True, timeout=120)
+    check(p.returncode == 1 and p.stderr == "wtg: cannot write '%s': no reader on this FIFO\n" % fifo,
+          "a FIFO nobody reads: exit 1 at once, one line, got %d %r" % (p.returncode, p.stderr))
+except subprocess.TimeoutExpired:
+    check(False, "a FIFO nobody reads: wtg still waited for a reader after 120 s")
+# the reader opens the FIFO before wtg runs (a descriptor of this test's), and reads until wtg has ended
+rfd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+p = subprocess.Popen([WTG] + QUICK + ["-o", fifo], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+got = b""
+while True:
+    select.select([rfd], [], [], 0.1)
+    try:
+        chunk = os.read(rfd, 65536)
+    except BlockingIOError:
+        chunk = b""
+    got += chunk
+    if not chunk and p.poll() is not None:
+        break
+err = p.stderr.read()
+p.wait()
+os.close(rfd)
+check(p.returncode == 0 and got.startswith(b"{") and got.rstrip().endswith(b"}"),
+      "a FIFO with a reader: exit 0, the reader got the whole report, got %d %r" % (p.returncode, err))
 
 finish()
