@@ -756,9 +756,9 @@ static void cache_notes(struct wtg_ctx *ctx, const struct cstate *st)
 	}
 	wtg_table_note(ctx->t,
 		       "load limit: %zu-byte %s loads x %d per cycle x %.2f GHz = %.0f GB/s; the clock from the "
-		       "fastest of 9 chains of 2^20 dependent 64-bit imul (3 cycles each on every Intel core "
+		       "fastest of 31 chains of 2^18 dependent 64-bit imul (3 cycles each on every Intel core "
 		       "since Nehalem and AMD core since Zen), before and after the loads, the faster kept; the "
-		       "loads per cycle from the fastest of 9 loads-only passes of 16 MiB over the L1-sized "
+		       "loads per cycle from the fastest of 31 loads-only passes of 16 MiB over the L1-sized "
 		       "buffer (%.1f bytes per cycle, %.2f loads), rounded to whole ports: no file says how many "
 		       "load ports a core has; bytes_per_cycle: a row's GB/s over the clock",
 		       width, w, st->ports, st->ghz, st->limit, st->per_cycle, st->per_cycle / (double)width);

@@ -25,7 +25,7 @@ const char *const wtg_ceil_level_names[WTG_CEIL_NLEVELS] = { "L1", "L2", "memory
 
 #define CHUNK (4u << 10)	/* the known sums cover 4 KiB pieces */
 #define LIMIT_BYTES (16u << 20)	/* bytes a try of the load limit's loads-only loop moves */
-#define LIMIT_TRIES 9
+#define LIMIT_TRIES 31
 
 void wtg_ceil_cache_sizes(const struct wtg_ctx *ctx, uint64_t size[2], const char **from)
 {
