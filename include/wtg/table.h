@@ -13,7 +13,7 @@
 #include "wtg/util.h"
 #include "wtg/watch.h"
 
-#define WTG_MAX_COLS 40
+#define WTG_MAX_COLS 64
 
 enum wtg_vtype { WTG_T_NA = 0, WTG_T_INT, WTG_T_REAL, WTG_T_TEXT };
 
