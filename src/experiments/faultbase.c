@@ -248,9 +248,15 @@ struct fb_bucket {
 	bool major_startup;	/* it came before wtg's own code first faulted */
 };
 
-struct fb_trace {
+/* Faults by mapping, the largest first once sorted. */
+struct fb_set {
 	struct fb_bucket b[FB_BUCKETS];
 	int n;
+};
+
+struct fb_trace {
+	struct fb_set map;			/* by the faulting address's mapping */
+	struct fb_set ip;			/* by the faulting instruction's */
 	int64_t minor, major;			/* sampled */
 	int64_t count_min, count_maj;		/* the counters' */
 	int64_t lost, throttled;
@@ -327,16 +333,16 @@ static int fb_traced(struct wtg_ctx *ctx, int mode, struct fb_run *r, struct wtg
 	return 0;
 }
 
-static struct fb_bucket *fb_bucket_of(struct fb_trace *tr, const char *name)
+static struct fb_bucket *fb_bucket_of(struct fb_set *set, const char *name)
 {
-	for (int i = 0; i < tr->n; i++)
-		if (strcmp(tr->b[i].name, name) == 0)
-			return &tr->b[i];
-	if (tr->n == FB_BUCKETS)
-		return fb_bucket_of(tr, "other");	/* the last slot is kept for it */
-	struct fb_bucket *b = &tr->b[tr->n++];
+	for (int i = 0; i < set->n; i++)
+		if (strcmp(set->b[i].name, name) == 0)
+			return &set->b[i];
+	if (set->n == FB_BUCKETS)
+		return &set->b[FB_BUCKETS - 1];	/* "other": the last slot is made for it */
+	struct fb_bucket *b = &set->b[set->n++];
 	memset(b, 0, sizeof *b);
-	wtg_strlcpy(b->name, tr->n == FB_BUCKETS ? "other" : name, sizeof b->name);
+	wtg_strlcpy(b->name, set->n == FB_BUCKETS ? "other" : name, sizeof b->name);
 	b->major_off = -1;
 	return b;
 }
@@ -373,7 +379,12 @@ static void fb_attribute(const struct wtg_ftrace *ft, const struct wtg_ftrace_na
 		const struct wtg_ftrace_fault *f = &ft->faults[i];
 		char buf[64];
 		uint64_t off;
-		struct fb_bucket *b = fb_bucket_of(tr, wtg_ftrace_bucket(ft, nm, f, buf, sizeof buf, &off));
+		struct fb_bucket *b = fb_bucket_of(&tr->map, wtg_ftrace_bucket(ft, nm, f, buf, sizeof buf, &off));
+		/* the instruction's mapping: the same naming, its address the ip */
+		struct wtg_ftrace_fault at_ip = *f;
+		at_ip.addr = f->ip;
+		uint64_t ipoff;
+		fb_bucket_of(&tr->ip, wtg_ftrace_bucket(ft, nm, &at_ip, buf, sizeof buf, &ipoff))->minor++;
 		if (!f->major) {
 			b->minor++;
 			tr->minor++;
@@ -386,7 +397,8 @@ static void fb_attribute(const struct wtg_ftrace *ft, const struct wtg_ftrace_na
 			b->major_startup = f->time < own;
 		}
 	}
-	qsort(tr->b, (size_t)tr->n, sizeof tr->b[0], fb_bucket_cmp);
+	qsort(tr->map.b, (size_t)tr->map.n, sizeof tr->map.b[0], fb_bucket_cmp);
+	qsort(tr->ip.b, (size_t)tr->ip.n, sizeof tr->ip.b[0], fb_bucket_cmp);
 }
 
 static void fb_trace_row(struct wtg_ctx *ctx, const char *label, const char *mapping, int64_t minor, int64_t major,
@@ -404,10 +416,10 @@ static void fb_trace_row(struct wtg_ctx *ctx, const char *label, const char *map
 }
 
 /* The mappings of a minus b, those that differ. */
-static void fb_trace_diff(struct wtg_ctx *ctx, const char *label, const struct fb_trace *a, const struct fb_trace *b)
+static void fb_trace_diff(struct wtg_ctx *ctx, const char *label, const struct fb_set *a, const struct fb_set *b)
 {
 	for (int pass = 0; pass < 2; pass++) {
-		const struct fb_trace *x = pass ? b : a, *y = pass ? a : b;
+		const struct fb_set *x = pass ? b : a, *y = pass ? a : b;
 		for (int i = 0; i < x->n; i++) {
 			const struct fb_bucket *bx = &x->b[i];
 			int64_t ymin = 0, ymaj = 0;
@@ -431,16 +443,16 @@ static void fb_trace_diff(struct wtg_ctx *ctx, const char *label, const struct f
 	}
 }
 
-/* "97 faults: 61% ld-linux-x86-64.so.2, 37% libc.so.6, 2% wtg text" (the three largest). */
-static void fb_trace_words(char *buf, size_t len, const struct fb_trace *tr)
+/* "61% ld-linux-x86-64.so.2, 37% libc.so.6, 2% wtg text" (the four largest) of all faults. */
+static void fb_set_words(char *buf, size_t len, const struct fb_set *set, int64_t all)
 {
-	int64_t all = tr->minor + tr->major;
-	int o = snprintf(buf, len, "%lld faults", (long long)all);
-	for (int i = 0; i < tr->n && i < 4 && all > 0 && o > 0 && (size_t)o < len; i++)
-		o += snprintf(buf + o, len - (size_t)o, "%s %.0f%% %s", i ? "," : ":",
-			      100.0 * (double)(tr->b[i].minor + tr->b[i].major) / (double)all, tr->b[i].name);
-	if (tr->n > 4 && o > 0 && (size_t)o < len)
-		snprintf(buf + o, len - (size_t)o, " and %d more", tr->n - 4);
+	int o = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < set->n && i < 4 && all > 0 && o >= 0 && (size_t)o < len; i++)
+		o += snprintf(buf + o, len - (size_t)o, "%s%.0f%% %s", i ? ", " : "",
+			      100.0 * (double)(set->b[i].minor + set->b[i].major) / (double)all, set->b[i].name);
+	if (set->n > 4 && o >= 0 && (size_t)o < len)
+		snprintf(buf + o, len - (size_t)o, " and %d more", set->n - 4);
 }
 
 /* Whether the sampled faults add up to the counters' within 1% (and nothing was lost). */
@@ -460,29 +472,35 @@ static void fb_trace_report(struct wtg_ctx *ctx, const struct fb_trace *tr, bool
 	}
 	for (int c = 0; c < FB_NCASES; c++) {
 		const struct fb_trace *t = &tr[c];
-		for (int i = 0; i < t->n; i++)
-			fb_trace_row(ctx, fb_label[c], t->b[i].name, t->b[i].minor, t->b[i].major,
-				     t->b[i].major ? t->b[i].major_off : -1, t->b[i].major_startup);
+		for (int i = 0; i < t->map.n; i++) {
+			const struct fb_bucket *b = &t->map.b[i];
+			fb_trace_row(ctx, fb_label[c], b->name, b->minor, b->major, b->major ? b->major_off : -1,
+				     b->major_startup);
+		}
 	}
-	fb_trace_diff(ctx, "map - exit", &tr[FB_MAP], &tr[FB_EXIT]);
-	fb_trace_diff(ctx, "sum - map", &tr[FB_SUM], &tr[FB_MAP]);
+	fb_trace_diff(ctx, "map - exit", &tr[FB_MAP].map, &tr[FB_EXIT].map);
+	fb_trace_diff(ctx, "sum - map", &tr[FB_SUM].map, &tr[FB_MAP].map);
 	for (int c = 0; c < FB_NCASES; c++) {
 		const struct fb_trace *t = &tr[c];
 		bool ok = fb_trace_adds_up(t);
-		char words[200];
-		fb_trace_words(words, sizeof words, t);
+		int64_t all = t->minor + t->major;
+		char where[200], from[200];
+		fb_set_words(where, sizeof where, &t->map, all);
+		fb_set_words(from, sizeof from, &t->ip, all);
 		wtg_table_check(ctx->t, "trace", ok,
 				"%s: %lld minor + %lld major faults sampled in %d mappings, the counters %lld + %lld; "
 				"%lld lost",
-				fb_mode[c], (long long)t->minor, (long long)t->major, t->n, (long long)t->count_min,
+				fb_mode[c], (long long)t->minor, (long long)t->major, t->map.n, (long long)t->count_min,
 				(long long)t->count_maj, (long long)t->lost);
 		if (t->throttled)
 			wtg_table_warn(ctx->t, "trace",
 				       "%s: the kernel throttled the sampling %lld times "
 				       "(kernel.perf_event_max_sample_rate): faults while throttled are neither "
 				       "sampled nor counted", fb_mode[c], (long long)t->throttled);
-		wtg_table_note(ctx->t, "traced %s control: %s; its rusage counted %lld minor and %lld major",
-			       fb_mode[c], words, (long long)t->ru_min, (long long)t->ru_maj);
+		wtg_table_note(ctx->t,
+			       "traced %s control: %lld faults at addresses in %s; by the faulting instruction: %s; "
+			       "its rusage counted %lld minor and %lld major",
+			       fb_mode[c], (long long)all, where, from, (long long)t->ru_min, (long long)t->ru_maj);
 	}
 	wtg_table_note(ctx->t,
 		       "each control ran once more for the trace, forked and held before its exec: perf_event_open "
