@@ -55,7 +55,8 @@ struct wtg_ftrace_names {
 };
 /* The mapping of addr at time (the latest map record that covers it, made before the fault), or NULL. */
 const struct wtg_ftrace_map *wtg_ftrace_find(const struct wtg_ftrace *ft, uint64_t addr, uint64_t time);
-/* The bucket of a fault: "ld-linux-x86-64.so.2", "libc.so.6", "wtg text", "wtg data", "heap",
+/* The bucket of a fault: "ld-linux-x86-64.so.2", "libc.so.6" (its .bss included), "wtg text",
+ * "wtg data" (its .bss included), "heap",
  * "stack", "anonymous", "data file", "locale data", "vDSO", "vvar", or "unmapped"; *off gets the offset of the
  * faulting page in its file (0 when not a file). */
 const char *wtg_ftrace_bucket(const struct wtg_ftrace *ft, const struct wtg_ftrace_names *nm,

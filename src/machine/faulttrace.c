@@ -30,6 +30,9 @@
 #define FT_MAX_DATA_PAGES 1024	/* 4 MiB of ring at 4 KiB pages; drained while the child runs */
 #define FT_MIN_DATA_PAGES 8
 #define FT_SAMPLE_BYTES 48	/* header + id + ip + pid/tid + time + addr */
+/* x86-64 puts the brk heap at a random page up to 1 GiB above the program's end (perf names its
+ * records "//anon", not "[heap]"); mmap's region lies far above that */
+#define FT_BRK_RANGE (2ull << 30)
 
 static void ft_why(struct wtg_ftrace *ft, int err)
 {
@@ -339,11 +342,26 @@ const char *wtg_ftrace_bucket(const struct wtg_ftrace *ft, const struct wtg_ftra
 	if (strcmp(m->name, "[vvar]") == 0 || strcmp(m->name, "[vvar_vclock]") == 0)
 		return "vvar";
 	if (ft_anon(m)) {
-		/* a program's .bss is the anonymous mapping right after its data */
-		for (size_t i = 0; i < ft->nmaps; i++)
-			if (ft->maps[i].end == m->start &&
-			    ft_is(&ft->maps[i], nm->exe_major, nm->exe_minor, nm->exe_ino))
+		/* an object's .bss is the anonymous mapping right after its data; the heap (brk) an
+		 * anonymous mapping above the program, less than FT_BRK_RANGE beyond its end */
+		uint64_t exe_end = 0;
+		for (size_t i = 0; i < ft->nmaps; i++) {
+			const struct wtg_ftrace_map *o = &ft->maps[i];
+			bool exe = ft_is(o, nm->exe_major, nm->exe_minor, nm->exe_ino);
+			if (exe && o->end > exe_end)
+				exe_end = o->end;
+			/* a data segment (writable) mapped before it, not a file that happened to land below */
+			if (o->end != m->start || !o->ino || o->name[0] != '/' || !(o->prot & PROT_WRITE) ||
+			    o->time > m->time)
+				continue;
+			if (exe)
 				return "wtg data";
+			const char *base = strrchr(o->name, '/');
+			wtg_strlcpy(buf, base + 1, len);
+			return buf;
+		}
+		if (exe_end && m->start >= exe_end && m->start - exe_end < FT_BRK_RANGE)
+			return "heap";
 		return "anonymous";
 	}
 	*off = m->pgoff + ((f->addr - m->start) & ~((uint64_t)sysconf(_SC_PAGESIZE) - 1));
