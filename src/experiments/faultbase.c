@@ -266,10 +266,13 @@ struct fb_trace {
 
 /* One traced run of a control: forked, held before its exec until the fault events are open on it,
  * released, its ring buffer drained while it runs. Returns 0 (ft->ok false when the events could
- * not be opened: the run is still made) or -1 with a message in the table. */
+ * not be opened: the run is still made), 1 when no child could be forked (ft->why says so), or -1
+ * with a message in the table. */
 static int fb_traced(struct wtg_ctx *ctx, int mode, struct fb_run *r, struct wtg_ftrace *ft, size_t expect)
 {
 	memset(r, 0, sizeof *r);
+	memset(ft, 0, sizeof *ft);
+	ft->fd_min = ft->fd_maj = -1;
 	int go[2], out[2];
 	if (pipe2(go, O_CLOEXEC) < 0) {
 		wtg_table_fail(ctx->t, "pipe: %s", strerror(errno));
@@ -307,10 +310,12 @@ static int fb_traced(struct wtg_ctx *ctx, int mode, struct fb_run *r, struct wtg
 	if (devnull >= 0)
 		close(devnull);
 	if (pid < 0) {
+		/* the untraced runs stand: the trace is missing, and says why */
 		close(go[1]);
 		close(out[0]);
-		wtg_table_fail(ctx->t, "cannot fork the traced %s control: %s", fb_mode[mode], strerror(err));
-		return -1;
+		snprintf(ft->why, sizeof ft->why, "no fault trace: cannot fork the traced %s control: %s",
+			 fb_mode[mode], strerror(err));
+		return 1;
 	}
 	wtg_ftrace_open(ft, pid, expect);
 	int64_t t0 = wtg_now_ns();
@@ -593,9 +598,14 @@ static int faultbase_run(struct wtg_ctx *ctx)
 			return WTG_CANCELLED;
 		struct fb_run r;
 		struct wtg_ftrace ft;
-		if (fb_traced(ctx, c, &r, &ft, c == FB_SUM ? (size_t)pages + 1024 : 1024) < 0) {
+		int trc = fb_traced(ctx, c, &r, &ft, c == FB_SUM ? (size_t)pages + 1024 : 1024);
+		if (trc != 0) {
+			wtg_strlcpy(why, ft.why, sizeof why);
 			wtg_ftrace_free(&ft);
-			return WTG_ERR;
+			if (trc < 0)
+				return WTG_ERR;
+			traced = false;
+			break;
 		}
 		if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
 			exited_ok = false;
