@@ -755,7 +755,8 @@ static int faultbase_verdict(const struct wtg_table *t, char *buf, size_t len)
 const struct wtg_experiment wtg_exp_faultbase = {
 	.name = "faultbase",
 	.question = "Where does a lone fault come from?",
-	.runs = "child processes as controls: exit only, map without touching, map and sum",
+	.runs = "child processes as controls: exit only, map without touching, map and sum; each once more "
+		"with every fault sampled and charged to its mapping (perf_event_open)",
 	.needs_datafile = true,
 	.not_cold = "the first of its sums reads it back",
 	WTG_COLUMNS(cols),
