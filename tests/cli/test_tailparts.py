@@ -10,10 +10,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wtgtest import check, experiment, finish, run  # noqa: E402
+from wtgtest import TOP_SRCDIR, check, experiment, finish, run  # noqa: E402
 
-FIXTURE = os.path.join(os.environ.get("top_srcdir") or os.path.join(os.path.dirname(__file__), "..", ".."),
-                       "tests", "fixtures", "tail-parts.json")
+FIXTURE = os.path.join(TOP_SRCDIR, "tests", "fixtures", "tail-parts.json")
 PARTS = ["wait", "oncpu", "irq", "steal", "unexplained"]
 WORDS = {"wait": "waiting for a CPU", "oncpu": "on a CPU", "irq": "in interrupts", "steal": "stolen",
          "unexplained": "unexplained"}
