@@ -140,7 +140,7 @@ void wtg_report_machine_state(char *buf, size_t len, const struct wtg_table *t)
 		buf[0] = '\0';
 	if (!t->has_total && isnan(t->steal_pct) && isnan(t->mhz_max))
 		return;
-	char cpus[256] = "every CPU", steal[64] = "n/a", mhz[64] = "n/a (no cpufreq)";
+	char cpus[256] = "every CPU", steal[64] = "n/a", mhz[64] = "n/a";
 	if (t->has_total && t->total.cpus_seen) {
 		char list[200];
 		wtg_probe_cpus_str(t->total.cpus_seen, list, sizeof list);
