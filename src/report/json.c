@@ -614,6 +614,14 @@ static void write_run_body(FILE *f, const struct wtg_table *t, uint64_t seed)
 	write_series(f, t);
 	if (t->cold)
 		fputs("      \"cold_cache\": true,\n", f);
+	/* the machine while it ran: steal on its CPUs, their frequency range (null: n/a) */
+	static const char *const state[] = { "steal_pct", "mhz_min", "mhz_max" };
+	const double sv[] = { t->steal_pct, t->mhz_min, t->mhz_max };
+	for (int i = 0; i < 3; i++) {
+		json_key(f, 6, state[i]);
+		json_real(f, sv[i]);
+		fputs(",\n", f);
+	}
 	write_warmup(f, t);
 	write_probe(f, t);
 }

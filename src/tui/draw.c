@@ -42,6 +42,19 @@ static void fmt_left(char *buf, size_t len, double ns)
 }
 
 
+/* "steal 2.1%" while the hypervisor takes time from this machine's CPUs (over the last second or
+ * more), else "": the header shows it, redrawn when it changes. */
+static char hdr_steal[32];
+
+static void steal_words(char *buf, size_t len)
+{
+	double st = wtg_watch_steal_now();
+	if (isfinite(st) && st >= 0.05)
+		snprintf(buf, len, "steal %.1f%%", st);
+	else if (len)
+		buf[0] = '\0';
+}
+
 static void draw_header(struct dash *d)
 {
 	struct wtg_session *s = d->s;
@@ -95,9 +108,12 @@ static void draw_header(struct dash *d)
 	int dw = tui_width(data);
 	int room = d->cols - x - 2 - dw - 2;
 	/* the counts, with the topology when it fits, then the CPU model in what is left */
-	snprintf(mach, sizeof mach, "%d CPUs (%s)%s%s pages", s->machine.cpus, s->topo_summary, l->g->sep, pg);
+	steal_words(hdr_steal, sizeof hdr_steal);
+	const char *ssep = hdr_steal[0] ? l->g->sep : "";
+	snprintf(mach, sizeof mach, "%d CPUs (%s)%s%s pages%s%s", s->machine.cpus, s->topo_summary, l->g->sep, pg,
+		 ssep, hdr_steal);
 	if (tui_width(mach) > room)
-		snprintf(mach, sizeof mach, "%d CPUs%s%s pages", s->machine.cpus, l->g->sep, pg);
+		snprintf(mach, sizeof mach, "%d CPUs%s%s pages%s%s", s->machine.cpus, l->g->sep, pg, ssep, hdr_steal);
 	int mw = tui_width(mach);
 	if (room > mw + 6) {
 		char full[512];
@@ -842,6 +858,10 @@ static void draw_small(struct dash *d)
 
 void dash_draw(struct dash *d, int64_t now)
 {
+	char steal[sizeof hdr_steal];
+	steal_words(steal, sizeof steal);
+	if (strcmp(steal, hdr_steal) != 0)
+		d->dirty |= DIRTY_HEADER;
 	unsigned dirty = d->dirty;
 	d->dirty = 0;
 	if (d->small) {
