@@ -72,13 +72,8 @@ assert any(n.startswith("warm-up: one unreported") for n in e["earlier_runs"][0]
 		wait_for 5 tm_flat_match "evicted: [0-9,]+ (→|->) [0-9,]+ pages; not cold: it times warm passes, after a warm-up"
 	tm_keys r
 	check "$size: passes rerun" wait_for 10 passes_rerun
-<<<<<<< HEAD
-	check "$size: ... ends" run_ended passes
-	check "$size: ... not labelled cold" wait_for 5 tm_flat_match "quiet (→|->) quiet, sequential: "
-=======
 	check "$size: ... ends" run_ended passes 2
-	check "$size: ... not labelled cold" wait_for 5 tm_flat_match "quiet (→|->) quiet: "
->>>>>>> main
+	check "$size: ... not labelled cold" wait_for 5 tm_flat_match "quiet (→|->) quiet, sequential: "
 	check "$size: ... nowhere 'cold cache'" tm_lacks "cold cache"
 	[ $size = 80x24 ] && check "$size: ... its legend tells the two quiet runs apart" \
 		tm_flat_match "quiet, before .*quiet, now"
