@@ -272,10 +272,19 @@ int wtg_two_modes(const double *v, size_t n, struct wtg_modes *out)
 	return 0;
 }
 
+/* A mode to three significant figures, whole from 1000 up ("85.2", "7690", not "7.69e+03"). */
+static void mode_num(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, fabs(v) >= 1000 && fabs(v) < 1e15 ? "%.0f" : "%.3g", v);
+}
+
 int wtg_modes_words(char *buf, size_t len, const struct wtg_modes *m, const char *unit)
 {
 	const char *sp = unit && unit[0] ? " " : "", *u = sp[0] ? unit : "";
-	int n = snprintf(buf, len, "%.3g%s%s (%.0f%%) and %.3g%s%s (%.0f%%): two regimes", m->mode[0], sp, u,
-			 100 * m->share[0], m->mode[1], sp, u, 100 * m->share[1]);
+	char a[32], b[32];
+	mode_num(a, sizeof a, m->mode[0]);
+	mode_num(b, sizeof b, m->mode[1]);
+	int n = snprintf(buf, len, "%s%s%s (%.0f%%) and %s%s%s (%.0f%%): two regimes", a, sp, u, 100 * m->share[0], b,
+			 sp, u, 100 * m->share[1]);
 	return n < 0 ? 0 : (size_t)n >= len ? (int)len - 1 : n;
 }

@@ -180,6 +180,7 @@ static int passes_run(struct wtg_ctx *ctx)
 		WTG_INT(pr.nwarm),
 	};
 	wtg_add_summary_row(ctx, "pass", &s, ns, NPASSES, &total, ev, (int)WTG_ARRAY_LEN(ev));
+	wtg_regime_modes(ctx, "pass", "ns", ns, NPASSES, "passes", true);
 	wtg_table_add_series(ctx->t, "pass minflt", "count", minflt, NPASSES);
 	wtg_table_add_series(ctx->t, "pass majflt", "count", majflt, NPASSES);
 

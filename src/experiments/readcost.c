@@ -221,6 +221,7 @@ static int rc_rows(struct wtg_ctx *ctx, struct rc_run *st)
 		}
 		wtg_add_summary_row(ctx, op_name[op], &st->s[op], v, (size_t)st->rounds, &st->probes[op], ev, 1);
 		wtg_series_replicas_cut(ctx, op_name[op], (size_t)st->rounds, cut);
+		wtg_regime_modes(ctx, op_name[op], "ns", v, (size_t)st->rounds, "rounds", true);
 	}
 	wtg_table_check(ctx->t, "sum", st->file_bad == 0,
 			"file reads: %d batches of %ld bytes from offset 0, each summing to %lld (from the "

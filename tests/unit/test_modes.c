@@ -103,6 +103,14 @@ static void test_two(void)
 	for (int i = 0; i < 200; i++)
 		v[i] = i < 195 ? 85 + 2 * normal(&r) : 400;
 	CHECK(wtg_two_modes(v, 200, &m) == 0 && !m.two);
+	/* the words: three significant figures, whole from 1000 up */
+	char words[160];
+	struct wtg_modes w = { .mode = { 85.2, 103.4 }, .share = { 0.6, 0.4 } };
+	wtg_modes_words(words, sizeof words, &w, "ns");
+	CHECK_STR(words, "85.2 ns (60%) and 103 ns (40%): two regimes");
+	w = (struct wtg_modes){ .mode = { 460.4, 7691.2 }, .share = { 0.4, 0.6 } };
+	wtg_modes_words(words, sizeof words, &w, "ns");
+	CHECK_STR(words, "460 ns (40%) and 7691 ns (60%): two regimes");
 	/* too few values to say */
 	CHECK(wtg_two_modes(v, 5, &m) == 0 && !m.two && isnan(m.p));
 }
