@@ -149,9 +149,11 @@ static void keep_run(struct dash *d, int tab)
 		wtg_table_snapshot(k, t);	/* runs in between: the last look is what there is */
 	dash_run_label(h->label[h->n], sizeof h->label[h->n], k);
 	h->n++;
-	/* drawn beside the current: the newest earlier run with something to draw */
-	h->back = 1;
-	while (h->back < h->n && h->t[h->n - h->back].nrows == 0 && h->t[h->n - h->back].nseries == 0)
+	/* drawn beside the current (before -> after): the newest completed earlier run, else the
+	 * newest with something to draw */
+	int done = newest_done(h);
+	h->back = done >= 0 ? h->n - done : 1;
+	while (done < 0 && h->back < h->n && h->t[h->n - h->back].nrows == 0 && h->t[h->n - h->back].nseries == 0)
 		h->back++;
 	h->cmp_version = 0;
 }

@@ -195,8 +195,15 @@ static void pause_toggle(struct dash *d)
 	}
 	set_mode(d, DM_PAUSED);
 	d->run.idx = atomic_load(&s->current);
+	for (int i = 0; i < wtg_nexperiments && d->run.idx < 0; i++) {
+		struct wtg_run_status st;	/* queued, not started yet (r then space at once) */
+		wtg_session_status(s, i, &st);
+		if (st.queue_pos == 0)
+			d->run.idx = i;
+	}
+	if (!wtg_session_idle(s))
+		wtg_session_cancel(s);	/* nothing starts: not the queue's head either */
 	if (d->run.idx >= 0) {
-		wtg_session_cancel(s);
 		dash_notice(d, TR_WARN, "paused: %s stopped; space runs it again", wtg_experiments[d->run.idx]->name);
 	} else {
 		dash_notice(d, TR_WARN, "paused: nothing starts until space");

@@ -15,6 +15,12 @@ box_running() {
 	return 1
 }
 
+# box_rows: the run measures in its second round or later (rows of its own: a row lands with each
+# buffer size's first round, after the warm-ups)
+box_rows() {
+	tm_match "valley .*round ([2-9]|[1-9][0-9])/"
+}
+
 start C.UTF-8 80 24 --order=syscall,valley
 tm_wait "press a key to begin" 10 || bail "no start screen"
 tm_keys x
@@ -24,7 +30,7 @@ tm_wait "2 valley]" 5
 tm_keys r
 check "valley runs to the end" run_ended valley
 tm_keys r
-check "valley's rerun measures" wait_for 60 box_running
+check "valley's rerun measures, rows of its own" wait_for 60 box_rows
 tm_keys Space
 check "space cancels the rerun" tm_wait "paused: valley stopped" 10
 check "the box keeps the completed run and says the rerun was cancelled" \
@@ -41,6 +47,7 @@ v = ex["valley"]
 assert v["state"] == "done" and v["rows"], (v["state"], len(v["rows"]))
 runs = v.get("earlier_runs", [])
 assert [r["state"] for r in runs] == ["cancelled"], [(r["label"], r["state"]) for r in runs]
+assert runs[0]["rows"], "the cancelled rerun has rows of its own"
 assert runs[0]["label"].endswith("(cancelled)"), runs[0]["label"]
 assert ex["syscall"]["state"] == "done" and ex["syscall"]["rows"]' "$json"
 cp "$json" "$tmp/kept.json"
@@ -56,6 +63,10 @@ assert v["state"] == "done" and v["rows"], v["state"]
 runs = v["earlier_runs"]
 assert [r["state"] for r in runs] == ["cancelled", "running"], [(r["label"], r["state"]) for r in runs]
 assert runs[-1]["label"].endswith("(running)"), runs[-1]["label"]' "$json"
+# ended, it is drawn beside the completed run (two before it), not the cancelled one just before
+check "the rerun ends" wait_sparse 60 tm_ended
+check "beside it: the completed run, two before" tm_shows "quiet, 2 before"
+check "... not the cancelled run" tm_lacks "(cancelled)"
 tm_keys q
 wait_exit 10
 
