@@ -755,7 +755,7 @@ static void cache_notes(struct wtg_ctx *ctx, const struct cstate *st)
 		return;
 	}
 	wtg_table_note(ctx->t,
-		       "load limit: %zu-byte %s loads x %d per cycle x %.2f GHz = %.0f GB/s; the clock from the "
+		       "load limit: %zu-byte loads (%s) x %d per cycle x %.2f GHz = %.0f GB/s; the clock from the "
 		       "fastest of 31 chains of 2^18 dependent 64-bit imul (3 cycles each on every Intel core "
 		       "since Nehalem and AMD core since Zen), before and after the loads, the faster kept; the "
 		       "loads per cycle from the fastest of 31 loads-only passes of 16 MiB over the L1-sized "
