@@ -43,10 +43,12 @@
  * prefetch added nothing at memory size. The pure vpdpbusd loop with 16 accumulators (sumloop's
  * dp16) against the mixed one (mix8) and loads only (load), 9 alternating rounds at a load average
  * of 5 to 21 (the machine shared with other builds), the fastest 16 MiB call of each at 16 KiB:
- * load 521.7 GB/s, mix8 515.0 (0.99), dp16 515.6 (0.99), 12 accumulators 523.0 (1.00): about 133
- * bytes a cycle at the 3.9 GHz an imul chain measures, the two loads a cycle of the load limit.
- * On ymm (the avxvnni level) loads only and 12 accumulators ran alike too (yload 253, ydp12 240
- * GB/s, one run: two ymm loads a cycle).
+ * load 521.7 GB/s, mix8 515.0 (0.99), dp16 515.6 (0.99), 12 accumulators 523.0 (1.00), i.e. two
+ * 64-byte loads a cycle at 4.1 GHz (an imul chain measured 3.86-3.95 GHz at other moments: the
+ * clock moves); at 512 KiB load 258.1, mix8 250.0 (0.97), dp16 256.5 (0.99); at 1 GiB the medians
+ * of the rounds, the memory shared with the other builds: load 7.5, mix8 7.1, dp16 7.1 GB/s
+ * (likwid-bench load_avx512 6.2). On ymm (the avxvnni level) loads only and 12 accumulators ran
+ * alike too (yload 253, ydp12 240 GB/s, one run: two ymm loads a cycle).
  *
  * The level is picked once per run, before main (a constructor), from what the CPU has; the
  * environment variable WTG_SIMD=<level> caps it (for tests and comparisons): the best level the CPU

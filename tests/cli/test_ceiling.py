@@ -151,7 +151,7 @@ if PEER:
 else:
     check("no second-thread row" in notes, "the notes say why there is no second-thread row")
 check(re.search(r"lines in flight", notes) is not None, "a note gives the memory-level parallelism")
-check(re.search(r"load limit: (not given: the clock cannot be measured|\d+-byte \S+ loads x \d+ per cycle x "
+check(re.search(r"load limit: (not given: the clock cannot be measured|\d+-byte loads \([^)]+\) x \d+ per cycle x "
                 r"[0-9.]+ GHz = \d+ GB/s)", notes) is not None, "a note gives the load limit or why there is none")
 
 
