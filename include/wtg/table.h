@@ -2,6 +2,7 @@
 #ifndef WTG_TABLE_H
 #define WTG_TABLE_H
 
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -38,6 +39,11 @@ struct wtg_value {
 #define WTG_REAL(x) ((struct wtg_value){ .type = WTG_T_REAL, .r = (double)(x) })
 #define WTG_TEXT(x) ((struct wtg_value){ .type = WTG_T_TEXT, .s = (x) })
 #define WTG_NA ((struct wtg_value){ .type = WTG_T_NA })
+/* A real when x is finite, else n/a (NaN: nothing measured; an infinity: no figure to give). */
+static inline struct wtg_value wtg_real_or_na(double x)
+{
+	return isfinite(x) ? WTG_REAL(x) : WTG_NA;
+}
 
 struct wtg_row {
 	struct wtg_value *v;		/* ncols values; text owned by the table */

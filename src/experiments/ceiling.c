@@ -30,6 +30,10 @@
 
 #include "ceiling.h"
 #include "common.h"
+#include "crew.h"
+#include "membuf.h"
+#include "rounds.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 #define CHUNK (4u << 10)				/* the known sums cover 4 KiB pieces */
@@ -586,11 +590,6 @@ static double peer_median(const struct cstate *st)
 	return n ? wtg_quantile(v, (size_t)n, 0.5) : NAN;
 }
 
-static struct wtg_value real_or_na(double x)
-{
-	return isfinite(x) ? WTG_REAL(x) : WTG_NA;
-}
-
 static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *r, struct wtg_value *vals)
 {
 	struct cstate *st = arg;
@@ -606,11 +605,13 @@ static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_re
 	vals[n++] = WTG_INT(e->kind == K_PREFETCH ? WTG_CEIL_PREFETCH : 0);
 	vals[n++] = WTG_INT(e->kind == K_PEER ? 2 : 1);
 	n += wtg_rounds_values(vals + n, r);
-	vals[n++] = real_or_na(ratio);
-	vals[n++] = real_or_na(lo);
-	vals[n++] = real_or_na(hi);
+	vals[n++] = wtg_real_or_na(ratio);
+	vals[n++] = wtg_real_or_na(lo);
+	vals[n++] = wtg_real_or_na(hi);
 	vals[n++] = e->kind == K_CHASE && r->s.median > 0 ? WTG_REAL(WTG_CEIL_LINE / r->s.median) : WTG_NA;
-	vals[n++] = e->kind == K_PEER ? real_or_na(peer_median(st)) : WTG_NA;
+	vals[n++] = e->kind == K_CHASE && r->s.ci_high > 0 ? WTG_REAL(WTG_CEIL_LINE / r->s.ci_high) : WTG_NA;
+	vals[n++] = e->kind == K_CHASE && r->s.ci_low > 0 ? WTG_REAL(WTG_CEIL_LINE / r->s.ci_low) : WTG_NA;
+	vals[n++] = e->kind == K_PEER ? wtg_real_or_na(peer_median(st)) : WTG_NA;
 	vals[n++] = WTG_INT(e->kind == K_CHASE ? st->vbytes[v] * WTG_CEIL_LINE : st->vbytes[v]);
 	vals[n++] = e->kind == K_LOADS || e->kind == K_CHASE ? WTG_NA : WTG_INT(st->total[v]);
 	vals[n++] = WTG_TEXT(st->kernel[v]);
@@ -630,6 +631,8 @@ static const struct wtg_column cols[] = {
 	{ "ratio_ci_low", "", WTG_T_REAL, 3 },
 	{ "ratio_ci_high", "", WTG_T_REAL, 3 },
 	{ "ns_per_load", "ns", WTG_T_REAL, 1 },
+	{ "ns_per_load_ci_low", "ns", WTG_T_REAL, 1 },	/* 64 B over gbps_ci_high, ci_high over ci_low */
+	{ "ns_per_load_ci_high", "ns", WTG_T_REAL, 1 },
 	{ "peer_gbps", "GB/s", WTG_T_REAL, 2 },
 	{ "bytes", "B", WTG_T_INT, 0 },
 	{ "sum", "", WTG_T_INT, 0 },
@@ -816,69 +819,6 @@ static void ceiling_plan(struct wtg_plan *p)
 	snprintf(p->how, sizeof p->how, "typical time x bytes moved here / with a %s buffer", quick ? "512M" : "2G");
 }
 
-/* ---- the verdict ---- */
-
-/* What a move of each suspect's row says: `sign` is the direction that points at the suspect (+1 a
- * rise: taking it away lifted the ceiling; -1 a fall: adding it lowered it; 0 either). */
-static const struct {
-	const char *suspect;
-	int sign;
-	const char *yes, *no;
-} meaning[] = {
-	{ "vector execution", 1, "the sum's vector arithmetic is part of one core's cap here",
-	  "loads alone ran slower: the arithmetic is not what caps one core here" },
-	{ "translation", -1, "translation is part of one core's cap here",
-	  "4 KiB pages ran faster: huge pages do not lift one core's cap here" },
-	{ "loop code", 0, "the loop's own code moves one core's ceiling here", "" },
-	{ "load machinery", 1, "the load machinery (misses in flight) is part of one core's cap here",
-	  "more misses in flight slowed it: they are not what caps one core here" },
-	{ "shared path", -1, "a path shared with another core is part of one core's cap here",
-	  "it ran faster beside a second thread: no shared path caps one core here" },
-};
-
-static const char *meaning_of(const char *suspect, double ratio)
-{
-	for (size_t i = 0; i < WTG_ARRAY_LEN(meaning); i++)
-		if (strcmp(meaning[i].suspect, suspect) == 0)
-			return meaning[i].sign == 0 || (ratio > 1) == (meaning[i].sign > 0) ? meaning[i].yes
-											    : meaning[i].no;
-	return "";
-}
-
-/* "4K pages: x0.81 [0.78-0.84]: translation is part of one core's cap here": the row whose ratio
- * lies furthest from 1 on a log scale among those whose interval does not hold 1; the reference and
- * the chase are no changes to the sum. */
-static int ceiling_verdict(const struct wtg_table *t, char *buf, size_t len)
-{
-	int vc = wtg_table_col(t, "variant"), sc = wtg_table_col(t, "suspect"), rc = wtg_table_col(t, "ratio");
-	int lc = wtg_table_col(t, "ratio_ci_low"), hc = wtg_table_col(t, "ratio_ci_high");
-	if (vc < 0 || sc < 0 || rc < 0 || lc < 0 || hc < 0)
-		return 0;
-	int best = -1, judged = 0;
-	for (int r = 0; r < t->nrows; r++) {
-		const struct wtg_value *s = &t->rows[r].v[sc];
-		double x = wtg_table_num(t, r, rc), lo = wtg_table_num(t, r, lc), hi = wtg_table_num(t, r, hc);
-		if (s->type != WTG_T_TEXT || !s->s || strcmp(s->s, "reference") == 0 || strcmp(s->s, "latency") == 0 ||
-		    !(x > 0) || !isfinite(lo) || !isfinite(hi))
-			continue;
-		judged++;
-		if (lo <= 1 && hi >= 1)
-			continue;
-		if (best < 0 || fabs(log(x)) > fabs(log(wtg_table_num(t, best, rc))))
-			best = r;
-	}
-	if (best < 0)
-		return wtg_verdict_fmt(buf, len, judged > 0,
-				       "none moved one core's ceiling beyond noise: each of the %d ratios' 95%% "
-				       "intervals holds 1",
-				       judged);
-	const struct wtg_value *v = &t->rows[best].v[vc];
-	double x = wtg_table_num(t, best, rc);
-	return wtg_verdict_fmt(buf, len, v->type == WTG_T_TEXT && v->s, "%s: x%.2f [%.2f-%.2f]: %s", v->s, x,
-			       wtg_table_num(t, best, lc), wtg_table_num(t, best, hc),
-			       meaning_of(t->rows[best].v[sc].s, x));
-}
-
 #define RUNS_LINE(mb)                                                                                     \
 	"one core sums a memory-sized buffer (4x LLC) as wss does, beside the same with loads only, in 4 KiB " \
 	"pages, as 1, 2, 4 and 8 streams, with prefetch and beside a second thread on another CPU, and a "   \
@@ -902,10 +842,11 @@ const struct wtg_experiment wtg_exp_ceiling = {
 	.bars = { .label = { "variant" }, .value = "gbps", .extra = "ratio" },
 	.headline = { { "GB/s of one core's sum", "variant", "reference", "gbps", "gbps_ci_low", "gbps_ci_high",
 			NULL, "GB/s", true },
-		      { "load-to-use latency", "variant", "chase", "ns_per_load", NULL, NULL, NULL, "ns", false } },
+		      { "load-to-use latency", "variant", "chase", "ns_per_load", "ns_per_load_ci_low",
+			"ns_per_load_ci_high", NULL, "ns", false } },
 	.typical_s = 18,
 	.typical_quick_s = 4,
-	.verdict = ceiling_verdict,
+	.verdict = wtg_ceil_verdict,
 	.essay = { "one worker capped at 17 GB/s, the cause left open", NULL },
 	.terms = WTG_TERMS("corebound", "membound", "simd", "hugepage", "tlb", "prefetch", "chase", "mlp", "gbps",
 			   "ci"),

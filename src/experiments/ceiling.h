@@ -1,5 +1,5 @@
-/* ceiling.h: the loops the ceiling experiment times beside the hand SIMD sum (ceiling_loops.c). Each
- * uses the vector width of the sum's level (zmm for the AVX-512 levels, ymm for AVX2 and AVX-VNNI,
+/* ceiling.h: what the ceiling experiment takes from its siblings: the loops it times beside the hand
+ * SIMD sum (ceiling_loops.c) and its verdict (ceiling_verdict.c). Each loop uses the vector width of the sum's level (zmm for the AVX-512 levels, ymm for AVX2 and AVX-VNNI,
  * xmm for SSE2, 64-bit words elsewhere), so a row differs from the reference by one thing. */
 #ifndef WTG_EXPERIMENTS_CEILING_H
 #define WTG_EXPERIMENTS_CEILING_H
@@ -30,5 +30,10 @@ uint64_t wtg_ceil_loads(const unsigned char *p, size_t len);
 
 /* Follow n pointers from p (each pointer's target holds the next): the address reached. */
 const void *wtg_ceil_chase(const void *p, uint64_t n);
+
+struct wtg_table;
+/* "4K pages: x0.81 [0.78-0.84]: translation is part of one core's cap here", from ceiling's table t
+ * (its .verdict): the length written, 0 when the table has nothing to say yet. */
+int wtg_ceil_verdict(const struct wtg_table *t, char *buf, size_t len);
 
 #endif

@@ -6,7 +6,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "wtg/compare.h"
 #include "wtg/experiment.h"
+#include "wtg/figure.h"
 #include "wtg/util.h"
 
 /* Every experiment, in order: a file of its own defines wtg_exp_NAME. */
@@ -36,15 +38,6 @@ WTG_EXPERIMENT_LIST(DECLARE)
 
 const struct wtg_experiment *const wtg_experiments[] = { WTG_EXPERIMENT_LIST(ENTRY) };
 const int wtg_nexperiments = (int)(sizeof wtg_experiments / sizeof wtg_experiments[0]);
-
-/* Typical seconds per run, default and --quick: each experiment alone under the dashboard (one tab,
- * r, its "done in" time; bench/tabs.sh) on a two-core virtual machine (AMD EPYC, 2026-12-01),
- * rounded; a faster or idler machine takes less. Each experiment declares its own (typical_s,
- * typical_quick_s). */
-int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick)
-{
-	return quick ? e->typical_quick_s : e->typical_s;
-}
 
 const char *wtg_experiment_runs(const struct wtg_experiment *e, bool quick, char *buf, size_t len)
 {
@@ -184,19 +177,6 @@ const char *wtg_view_name(enum wtg_view v)
 	case WTG_VIEW_COUNTERS: return "counters";
 	}
 	return "?";
-}
-
-int wtg_experiment_col(const struct wtg_experiment *e, const char *name)
-{
-	for (int c = 0; name && c < e->ncols; c++)
-		if (strcmp(e->cols[c].name, name) == 0)
-			return c;
-	return -1;
-}
-
-void wtg_experiment_columns(const struct wtg_experiment *e, struct wtg_table *t)
-{
-	wtg_table_set_columns(t, e->cols, e->ncols);
 }
 
 static int bad(char *why, size_t len, const char *fmt, ...) WTG_PRINTF(3, 4);
@@ -349,21 +329,4 @@ const char *wtg_compare_default(void)
 				first = wtg_experiments[i]->name;
 		}
 	return first;
-}
-
-bool wtg_options_need_datafile(const struct wtg_options *o)
-{
-	if (o->mode == WTG_MODE_LOAD)	/* saved runs only: nothing measures */
-		return false;
-	if (o->mode != WTG_MODE_RUN) {
-		/* the dashboard can run any of its tabs */
-		for (int i = 0; i < o->norder; i++)
-			if (wtg_experiments[o->order[i]]->needs_datafile)
-				return true;
-		return false;
-	}
-	for (int i = 0; i < wtg_nexperiments; i++)
-		if (o->selected[i] && wtg_experiments[i]->needs_datafile)
-			return true;
-	return false;
 }

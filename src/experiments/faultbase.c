@@ -26,6 +26,8 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "pages.h"
+#include "wtg/ctx.h"
 #include "wtg/faulttrace.h"
 #include "wtg/plan.h"
 
@@ -190,10 +192,11 @@ static double fb_median(double *v, int n)
 struct fb_case {
 	double minflt, majflt, ms;	/* medians over the runs */
 	int64_t minflt_lo, minflt_hi;
+	double ci[2];			/* minflt's median: its bootstrap interval over the runs */
 	int rep;			/* the run with the median minflt: its rusage goes with the row */
 };
 
-static void fb_summarize(const struct fb_run *runs, int n, struct fb_case *c)
+static void fb_summarize(const struct fb_run *runs, int n, uint64_t seed, struct fb_case *c)
 {
 	double mi[FB_REPS], ma[FB_REPS], ms[FB_REPS];
 	c->minflt_lo = INT64_MAX;
@@ -208,6 +211,9 @@ static void fb_summarize(const struct fb_run *runs, int n, struct fb_case *c)
 			c->minflt_hi = runs[i].ru.ru_minflt;
 	}
 	c->minflt = fb_median(mi, n);
+	if (wtg_bootstrap_median_ci(mi, (size_t)n, WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, seed, &c->ci[0],
+				    &c->ci[1]) < 0)
+		c->ci[0] = c->ci[1] = NAN;
 	c->majflt = fb_median(ma, n);
 	c->ms = fb_median(ms, n);
 	c->rep = 0;
@@ -217,7 +223,7 @@ static void fb_summarize(const struct fb_run *runs, int n, struct fb_case *c)
 }
 
 static void fb_row(struct wtg_ctx *ctx, const char *label, double minflt, double majflt, double ms,
-		   int64_t pages, bool per_page, int runs, int64_t lo, int64_t hi,
+		   int64_t pages, bool per_page, int runs, int64_t lo, int64_t hi, const double *ci,
 		   const struct wtg_probe_result *pr)
 {
 	const struct wtg_value v[] = {
@@ -230,6 +236,8 @@ static void fb_row(struct wtg_ctx *ctx, const char *label, double minflt, double
 		runs > 0 ? WTG_INT(runs) : WTG_NA,
 		runs > 0 ? WTG_INT(lo) : WTG_NA,
 		runs > 0 ? WTG_INT(hi) : WTG_NA,
+		ci && isfinite(ci[0]) ? WTG_REAL(ci[0]) : WTG_NA,
+		ci && isfinite(ci[1]) ? WTG_REAL(ci[1]) : WTG_NA,
 		WTG_NA,
 		WTG_NA,
 		WTG_NA,
@@ -413,6 +421,7 @@ static void fb_trace_row(struct wtg_ctx *ctx, const char *label, const char *map
 	snprintf(lab, sizeof lab, "%s, traced", label);
 	const struct wtg_value v[] = {
 		WTG_TEXT(lab), WTG_INT(minor), WTG_INT(major), WTG_NA, WTG_NA, WTG_NA, WTG_NA, WTG_NA, WTG_NA,
+		WTG_NA, WTG_NA,
 		WTG_TEXT(mapping),
 		off >= 0 ? WTG_INT(off) : WTG_NA,
 		off >= 0 ? WTG_TEXT(startup ? "at startup" : "after startup") : WTG_NA,
@@ -530,6 +539,9 @@ static const struct wtg_column cols[] = {
 	{ "runs", "count", WTG_T_INT, 0 },
 	{ "minflt_min", "count", WTG_T_INT, 0 },
 	{ "minflt_max", "count", WTG_T_INT, 0 },
+	{ "minflt_ci_low", "count", WTG_T_REAL, 1 },	/* the median's bootstrap interval over the runs */
+	{ "minflt_ci_high", "count", WTG_T_REAL, 1 },
+	/* the traced runs' rows: faults by mapping (its name) */
 	{ "mapping", "", WTG_T_TEXT, 0 },
 	{ "major_offset", "B", WTG_T_INT, 0 },
 	{ "major_when", "", WTG_T_TEXT, 0 },
@@ -633,17 +645,17 @@ static int faultbase_run(struct wtg_ctx *ctx)
 
 	struct fb_case cs[FB_NCASES];
 	for (int c = 0; c < FB_NCASES; c++) {
-		fb_summarize(runs[c], reps, &cs[c]);
+		fb_summarize(runs[c], reps, wtg_ctx_seed(ctx, (unsigned)c), &cs[c]);
 		struct wtg_probe_result pr;
 		fb_probe(&runs[c][cs[c].rep], &pr);
 		fb_row(ctx, fb_label[c], cs[c].minflt, cs[c].majflt, cs[c].ms, c == FB_EXIT ? 0 : pages,
-		       false, reps, cs[c].minflt_lo, cs[c].minflt_hi, &pr);
+		       false, reps, cs[c].minflt_lo, cs[c].minflt_hi, cs[c].ci, &pr);
 	}
 	fb_row(ctx, "map - exit", cs[FB_MAP].minflt - cs[FB_EXIT].minflt,
 	       cs[FB_MAP].majflt - cs[FB_EXIT].majflt, cs[FB_MAP].ms - cs[FB_EXIT].ms, pages, false, 0, 0, 0,
-	       NULL);
+	       NULL, NULL);
 	fb_row(ctx, "sum - map", cs[FB_SUM].minflt - cs[FB_MAP].minflt, cs[FB_SUM].majflt - cs[FB_MAP].majflt,
-	       cs[FB_SUM].ms - cs[FB_MAP].ms, pages, true, 0, 0, 0, NULL);
+	       cs[FB_SUM].ms - cs[FB_MAP].ms, pages, true, 0, 0, 0, NULL, NULL);
 
 	wtg_table_note(
 		ctx->t,
@@ -761,6 +773,8 @@ const struct wtg_experiment wtg_exp_faultbase = {
 	.not_cold = "the first of its sums reads it back",
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_COUNTERS,
+	.headline = { { "minor faults of a bare start and exit", "case", "exit only", "minflt", "minflt_ci_low",
+			"minflt_ci_high", NULL, "count", false } },
 	.typical_s = 1,
 	.typical_quick_s = 1,
 	.verdict = faultbase_verdict,

@@ -16,7 +16,10 @@
 #include <string.h>
 
 #include "common.h"
+#include "io.h"
+#include "rounds.h"
 #include "why.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 static const long batch_sizes[] = { 1, 10, 100, 1000, 10000 };
@@ -391,7 +394,7 @@ static int syscall_run(struct wtg_ctx *ctx)
 }
 
 /* compare's figure: ns per getpid, the median of batches of 1000 */
-static double headline(struct wtg_ctx *ctx)
+static double pairing_figure(struct wtg_ctx *ctx)
 {
 	/* 21 batches of 1000: median ns per call, about 5 ms at 200 ns a call */
 	double v[21];
@@ -440,7 +443,7 @@ const struct wtg_experiment wtg_exp_syscall = {
 		   .xtitle = "calls per batch" },
 	.headline = { { "ns per getpid, batches of 1000", "batch", "1000", "median_ns", "ci_low_ns", "ci_high_ns",
 			"batch 1000", "ns", false } },
-	.compare = { headline, "median_ns", 1, "ns per getpid (median of batches of 1000)", .is_default = true },
+	.compare = { pairing_figure, "median_ns", 1, "ns per getpid (median of batches of 1000)", .is_default = true },
 	.typical_s = 3,
 	.typical_quick_s = 1,
 	.verdict = syscall_verdict,

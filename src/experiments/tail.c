@@ -12,7 +12,10 @@
 #include <stdlib.h>
 
 #include "common.h"
+#include "io.h"
+#include "rounds.h"
 #include "tail_parts.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 #include "wtg/topology.h"
 #include "why.h"
@@ -142,11 +145,6 @@ static double others_mean(const struct cond_run *c)
 	return wtg_others_mean(&c->others);
 }
 
-static struct wtg_value real_or_na(double x)
-{
-	return isfinite(x) ? WTG_REAL(x) : WTG_NA;
-}
-
 static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, int burners,
 		   double quiet_median, const struct cond_run *off, const struct wtg_summary *s_off,
 		   struct wtg_summary *s)
@@ -178,26 +176,26 @@ static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, i
 	tp_divide(&c->parts, 0.99, TP_RESAMPLES, wtg_ctx_seed(ctx, 200u + (unsigned)burners), &d99);
 	tp_divide(&c->parts, 0.90, 0, 0, &d90);
 	const struct wtg_value v[] = {
-		WTG_INT(c->work),	    WTG_REAL(ratio),		   real_or_na(rlo),
-		real_or_na(rhi),	    WTG_INT(burners),		   WTG_INT(slow),
+		WTG_INT(c->work),	    WTG_REAL(ratio),		   wtg_real_or_na(rlo),
+		wtg_real_or_na(rhi),	    WTG_INT(burners),		   WTG_INT(slow),
 		WTG_REAL(100.0 * slow / c->n), WTG_REAL(100.0 * lo),	   WTG_REAL(100.0 * hi),
-		WTG_INT(BLOCKS),	    WTG_INT(c->n / BLOCKS),	   real_or_na(others_mean(c)),
-		real_or_na(wait_pct(c)),    WTG_TEXT(c->type_list),
-		real_or_na(d99.excess),
-		real_or_na(d99.pct[TP_WAIT]), real_or_na(d99.lo[TP_WAIT]), real_or_na(d99.hi[TP_WAIT]),
-		real_or_na(d99.pct[TP_ONCPU]), real_or_na(d99.lo[TP_ONCPU]), real_or_na(d99.hi[TP_ONCPU]),
-		real_or_na(c->rd->irq_on ? d99.pct[TP_IRQ] : NAN), real_or_na(c->rd->irq_on ? d99.lo[TP_IRQ] : NAN),
-		real_or_na(c->rd->irq_on ? d99.hi[TP_IRQ] : NAN),
-		real_or_na(c->rd->stat_on ? d99.pct[TP_STEAL] : NAN),
-		real_or_na(c->rd->stat_on ? d99.lo[TP_STEAL] : NAN),
-		real_or_na(c->rd->stat_on ? d99.hi[TP_STEAL] : NAN),
-		real_or_na(d99.pct[TP_UNEXPLAINED]), real_or_na(d99.lo[TP_UNEXPLAINED]),
-		real_or_na(d99.hi[TP_UNEXPLAINED]),
-		real_or_na(d90.excess),
-		real_or_na(d90.pct[TP_WAIT]), real_or_na(d90.pct[TP_ONCPU]),
-		real_or_na(c->rd->irq_on ? d90.pct[TP_IRQ] : NAN), real_or_na(c->rd->stat_on ? d90.pct[TP_STEAL] : NAN),
-		real_or_na(d90.pct[TP_UNEXPLAINED]),
-		real_or_na(c->rd->irq_read_ns), real_or_na(c->rd->stat_read_ns),
+		WTG_INT(BLOCKS),	    WTG_INT(c->n / BLOCKS),	   wtg_real_or_na(others_mean(c)),
+		wtg_real_or_na(wait_pct(c)),    WTG_TEXT(c->type_list),
+		wtg_real_or_na(d99.excess),
+		wtg_real_or_na(d99.pct[TP_WAIT]), wtg_real_or_na(d99.lo[TP_WAIT]), wtg_real_or_na(d99.hi[TP_WAIT]),
+		wtg_real_or_na(d99.pct[TP_ONCPU]), wtg_real_or_na(d99.lo[TP_ONCPU]), wtg_real_or_na(d99.hi[TP_ONCPU]),
+		wtg_real_or_na(c->rd->irq_on ? d99.pct[TP_IRQ] : NAN), wtg_real_or_na(c->rd->irq_on ? d99.lo[TP_IRQ] : NAN),
+		wtg_real_or_na(c->rd->irq_on ? d99.hi[TP_IRQ] : NAN),
+		wtg_real_or_na(c->rd->stat_on ? d99.pct[TP_STEAL] : NAN),
+		wtg_real_or_na(c->rd->stat_on ? d99.lo[TP_STEAL] : NAN),
+		wtg_real_or_na(c->rd->stat_on ? d99.hi[TP_STEAL] : NAN),
+		wtg_real_or_na(d99.pct[TP_UNEXPLAINED]), wtg_real_or_na(d99.lo[TP_UNEXPLAINED]),
+		wtg_real_or_na(d99.hi[TP_UNEXPLAINED]),
+		wtg_real_or_na(d90.excess),
+		wtg_real_or_na(d90.pct[TP_WAIT]), wtg_real_or_na(d90.pct[TP_ONCPU]),
+		wtg_real_or_na(c->rd->irq_on ? d90.pct[TP_IRQ] : NAN), wtg_real_or_na(c->rd->stat_on ? d90.pct[TP_STEAL] : NAN),
+		wtg_real_or_na(d90.pct[TP_UNEXPLAINED]),
+		wtg_real_or_na(c->rd->irq_read_ns), wtg_real_or_na(c->rd->stat_read_ns),
 	};
 	wtg_add_summary_row(ctx, label, s, c->v, (size_t)c->n, &c->res, v, (int)WTG_ARRAY_LEN(v));
 	wtg_series_replicas_cut(ctx, label, (size_t)c->n, c->cut);

@@ -13,6 +13,7 @@
 #include "wtg/report.h"
 #include "writers.h"
 #include "wtg/util.h"
+#include "wtg/whyhere.h"
 
 #define WIDTH 100	/* wrap prose here */
 #define GAP 2		/* spaces between table columns */

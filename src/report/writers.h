@@ -29,4 +29,11 @@ void wtg_report_machine_state(char *buf, size_t len, const struct wtg_table *t);
 /* One cell as JSON: a number, a string, or null. */
 void wtg_json_value(FILE *f, const struct wtg_value *v);
 
+/* DIR/NAME.svg, experiment idx's chart in an SVG folder. */
+void wtg_svg_chart_path(char *buf, size_t len, const char *dir, int idx);
+/* Immediately before a save renames onto path or opens it in place (shown: the name the user gave):
+ * 0, or -1 with the message in err (errno EEXIST) when path is now one of the files wtg reads, or a
+ * symbolic link where there was none when wtg started (wtg_report_guard) or link_ok is false. */
+int wtg_target_check(const char *path, const char *shown, bool link_ok, char *err, size_t errlen);
+
 #endif

@@ -10,6 +10,7 @@
 #include <wchar.h>
 
 #include "dash.h"
+#include "wtg/whyhere.h"
 
 /* The notice in at most width columns: a path notice loses the start of its path to an ellipsis. */
 static void notice_fit(const struct dash *d, char *out, size_t len, int width)
@@ -228,7 +229,16 @@ static void draw_frame(struct dash *d)
 	if (t->runs > 1)	/* a rerun's end, told from the run before it */
 		snprintf(no, sizeof no, "run %d%s", t->runs, l->g->sep);
 	attr_t ra = tui_attr(l, TR_DIM);
-	if (t->state == WTG_RUNNING) {
+	const struct wtg_table *c = dash_displaced_by(d, d->tab, false);
+	char hms[16];
+	if (c) {	/* the completed run stays on screen: say which, and what became of the rerun */
+		snprintf(right, sizeof right, "the rerun %s; showing the run of %s",
+			 t->state == WTG_FAILED		  ? "failed" :
+			 strstr(t->error, " starved") ? "ended starved" :
+							  "was cancelled",
+			 dash_run_clock(d, c, hms, sizeof hms));
+		ra = tui_attr(l, TR_WARN);
+	} else if (t->state == WTG_RUNNING) {
 		if (t->nsteps > 0)
 			snprintf(right, sizeof right, "%s running, step %d/%d", l->g->play, t->step,
 				 t->nsteps);
@@ -685,9 +695,16 @@ static void draw_status(struct dash *d)
 			kw += 3 + tui_width(dash_keys[i].hint_keys) + tui_width(dash_keys[i].hint);
 	if (starved) {
 		/* the whole line: this is what matters now */
-		tui_printf(w, 0, 0, W, tui_attr(l, TR_ERR),
-			   " worker starved: no progress for %lld s (background policy under burners)",
-			   (long long)d->seen.stall_s);
+		const struct dash_seen *v = &d->seen;
+		char why[64];
+		if (v->burners > 0 && v->bg)
+			snprintf(why, sizeof why, "background policy under burners");
+		else if (v->burners > 0)
+			snprintf(why, sizeof why, "%d burner%s", v->burners, v->burners == 1 ? "" : "s");
+		else
+			snprintf(why, sizeof why, "other programs hold the CPUs");
+		tui_printf(w, 0, 0, W, tui_attr(l, TR_ERR), " worker starved: no progress for %lld s (%s)",
+			   (long long)v->stall_s, why);
 		wnoutrefresh(w);
 		return;
 	} else if (note) {

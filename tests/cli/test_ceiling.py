@@ -90,7 +90,15 @@ if chase:
     check(close(chase["ns_per_load"], 64 / chase["gbps"], 1e-6) and chase["ratio"] is None,
           "chase: ns_per_load = 64 B / its GB/s, no ratio: %r" % [chase["ns_per_load"], chase["gbps"], chase["ratio"]])
     check(chase["bytes"] % 64 == 0, "chase: bytes are 64 per load: %r" % chase["bytes"])
-check(all(r["ns_per_load"] is None for r in rs if r["variant"] != "chase"), "ns_per_load only on the chase")
+    lo, hi = chase["ns_per_load_ci_low"], chase["ns_per_load_ci_high"]
+    check(lo is not None and hi is not None and close(lo, 64 / chase["gbps_ci_high"], 1e-6)
+          and close(hi, 64 / chase["gbps_ci_low"], 1e-6) and lo <= chase["ns_per_load"] <= hi,
+          "chase: the latency's interval is 64 B over the GB/s interval, around it: %r" % [lo, hi])
+    head = [h for h in e["headlines"] if h["figure"] == "load-to-use latency"]
+    check(len(head) == 1 and head[0]["ci_low"] == lo and head[0]["ci_high"] == hi,
+          "the latency headline carries the interval: %r" % head)
+check(all(r["ns_per_load"] is None and r["ns_per_load_ci_low"] is None for r in rs if r["variant"] != "chase"),
+      "ns_per_load and its interval only on the chase")
 
 # the checks every row has: a sum per summing row, the loads' and the chase's, the second thread's
 names = [c["name"] for c in e["checks"]]

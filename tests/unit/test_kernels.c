@@ -18,9 +18,12 @@
 #include <unistd.h>
 
 #include "../../src/experiments/common.h"
+#include "../../src/experiments/membuf.h"
 #include "unit.h"
+#include "wtg/ctx.h"
 #include "wtg/experiment.h"
 #include "wtg/options.h"
+#include "wtg/testhooks.h"
 #include "wtg/kernels.h"
 #include "wtg/util.h"
 
@@ -285,6 +288,7 @@ static void check_lead_in(void)
 static void check_dram_buf(void)
 {
 	setenv("WTG_TEST_MAX_BUFFER", "4M", 1);
+	wtg_testhooks_read();
 	struct wtg_table t;
 	wtg_table_init(&t, NULL);
 	struct wtg_options o = { .mode = WTG_MODE_RUN, .seed = 1 };
@@ -327,6 +331,8 @@ static void check_dram_buf(void)
 	CHECK(b->p == NULL);
 	wtg_table_free(&t);
 	unsetenv("WTG_TEST_MAX_BUFFER");
+	wtg_testhooks_read();
+	CHECK(wtg_testhooks()->max_buffer == 0);
 }
 
 int main(int argc, char **argv)
