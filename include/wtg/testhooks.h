@@ -20,6 +20,10 @@
  *                             (src/headless/run.c; tests/cli/test_targets.py)
  *   WTG_TEST_PARTS=1          threads runs its speedup's follow-up on every row with a one-thread base
  *                             (src/experiments/threads.c; tests/cli/test_cpu.py)
+ *   WTG_TEST_NO_PERF=1        faultbase's fault trace fails to open as if perf_event_open were not
+ *                             allowed (=ENOSYS: as if the kernel had none), so the run without a trace
+ *                             is tested where the trace works (src/machine/faulttrace.c;
+ *                             tests/cli/test_faulttrace.py, tests/unit/test_faulttrace.c)
  */
 #ifndef WTG_TESTHOOKS_H
 #define WTG_TESTHOOKS_H
@@ -37,6 +41,7 @@ struct wtg_testhooks {
 	char hold[64];		/* WTG_TEST_HOLD's experiment, "" when unset */
 	double hold_s;		/* ... and its seconds, 0 for until cancelled */
 	char before_write[PATH_MAX];	/* WTG_TEST_BEFORE_WRITE's path, "" when unset */
+	char no_perf[16];	/* WTG_TEST_NO_PERF's value, "" when unset */
 };
 
 /* The hooks, read from the environment at the first call of the process. */

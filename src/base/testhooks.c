@@ -37,6 +37,8 @@ void wtg_testhooks_read(void)
 	wtg_strlcpy(hooks.shrink, shrink ? shrink : "", sizeof hooks.shrink);
 	hooks.parts = parts && parts[0];
 	wtg_strlcpy(hooks.before_write, before ? before : "", sizeof hooks.before_write);
+	const char *no_perf = getenv("WTG_TEST_NO_PERF");
+	wtg_strlcpy(hooks.no_perf, no_perf ? no_perf : "", sizeof hooks.no_perf);
 }
 
 const struct wtg_testhooks *wtg_testhooks(void)

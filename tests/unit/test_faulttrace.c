@@ -12,6 +12,7 @@
 
 #include "unit.h"
 #include "wtg/faulttrace.h"
+#include "wtg/testhooks.h"
 
 static struct wtg_ftrace_map maps[32];
 static int nmaps;
@@ -89,10 +90,12 @@ int main(void)
 	CHECK_STR(at(0x1000, 100, NULL), "unmapped");
 	/* no events: the reason in one line */
 	setenv("WTG_TEST_NO_PERF", "1", 1);
+	wtg_testhooks_read();
 	struct wtg_ftrace t;
 	CHECK(!wtg_ftrace_open(&t, 1, 100));
 	CHECK(strncmp(t.why, "no fault trace: perf_event_open is not allowed for this user", 60) == 0 && !strchr(t.why, '\n'));
 	setenv("WTG_TEST_NO_PERF", "ENOSYS", 1);
+	wtg_testhooks_read();
 	CHECK(!wtg_ftrace_open(&t, 1, 100));
 	CHECK(strncmp(t.why, "no fault trace: this kernel has no perf events", 46) == 0);
 	wtg_ftrace_free(&t);
