@@ -82,6 +82,9 @@ struct wtg_headline {
 	 * after gives both runs' values, the after one with its CI ("x1.50 -> x3.20 [CI 2.61-3.90]"),
 	 * not a ratio of ratios. */
 	bool is_ratio;
+	/* The figure is a difference of two times (mmap's fault time from two passes): it may be zero
+	 * or negative, so two runs' figures compare as after - before with its interval, never a ratio. */
+	bool difference;
 };
 
 #define WTG_MAX_HEADLINES 2
@@ -224,7 +227,8 @@ const char *wtg_experiment_runs(const struct wtg_experiment *e, bool quick, char
 /* e's verdict line for table t (the caller holds t's lock or a snapshot): e->verdict, else
  * "FIGURE: VALUE UNIT" from the first headline figure found in t; when the first headline's row
  * counts contended samples, " (3 of 15 samples waited for a CPU)" follows, so a figure measured on a
- * busy machine says so. Returns its length, 0 for none. */
+ * busy machine says so; when its samples fall into two clusters, "; 85 ns (60%) and 103 ns (40%): two
+ * regimes" ends it (wtg/modes.h). Returns its length, 0 for none. */
 int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len);
 /* For a verdict or an essay's cannot: column col of the row whose key_col reads key (key_col NULL:
  * the last row), NAN when there is none; col NULL: the median of the series called key. */

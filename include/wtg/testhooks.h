@@ -18,12 +18,11 @@
  *                             creates PATH and waits until it is removed (or a signal comes), so that a
  *                             test can change the outputs' names between the start and the write
  *                             (src/headless/run.c; tests/cli/test_targets.py)
+ *   WTG_TEST_NO_PERF=1        faultbase's fault trace fails to open as if perf_event_open were not allowed
+ *                             (EACCES); =ENOSYS: as if the kernel had none (src/machine/faulttrace.c;
+ *                             tests/cli/test_faulttrace.py)
  *   WTG_TEST_PARTS=1          threads runs its speedup's follow-up on every row with a one-thread base
  *                             (src/experiments/threads.c; tests/cli/test_cpu.py)
- *   WTG_TEST_NO_PERF=1        faultbase's fault trace fails to open as if perf_event_open were not
- *                             allowed (=ENOSYS: as if the kernel had none), so the run without a trace
- *                             is tested where the trace works (src/machine/faulttrace.c;
- *                             tests/cli/test_faulttrace.py, tests/unit/test_faulttrace.c)
  */
 #ifndef WTG_TESTHOOKS_H
 #define WTG_TESTHOOKS_H
@@ -40,8 +39,8 @@ struct wtg_testhooks {
 	bool parts;		/* WTG_TEST_PARTS set and not empty */
 	char hold[64];		/* WTG_TEST_HOLD's experiment, "" when unset */
 	double hold_s;		/* ... and its seconds, 0 for until cancelled */
+	int no_perf;		/* WTG_TEST_NO_PERF: the errno the fault trace's open fails with, 0 when unset */
 	char before_write[PATH_MAX];	/* WTG_TEST_BEFORE_WRITE's path, "" when unset */
-	char no_perf[16];	/* WTG_TEST_NO_PERF's value, "" when unset */
 };
 
 /* The hooks, read from the environment at the first call of the process. */

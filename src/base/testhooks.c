@@ -1,6 +1,7 @@
 /* testhooks.c: the test hooks of wtg/testhooks.h, read once. */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ void wtg_testhooks_read(void)
 	const char *deaf = getenv("WTG_TEST_DEAF"), *max = getenv("WTG_TEST_MAX_BUFFER");
 	const char *shrink = getenv("WTG_TEST_SHRINK"), *parts = getenv("WTG_TEST_PARTS");
 	const char *hold = getenv("WTG_TEST_HOLD"), *before = getenv("WTG_TEST_BEFORE_WRITE");
+	const char *no_perf = getenv("WTG_TEST_NO_PERF");
 	memset(&hooks, 0, sizeof hooks);
 	if (hold) {	/* NAME[:SECONDS] */
 		const char *colon = strchr(hold, ':');
@@ -36,9 +38,9 @@ void wtg_testhooks_read(void)
 		hooks.max_buffer = 0;
 	wtg_strlcpy(hooks.shrink, shrink ? shrink : "", sizeof hooks.shrink);
 	hooks.parts = parts && parts[0];
+	if (no_perf && no_perf[0])
+		hooks.no_perf = strcmp(no_perf, "ENOSYS") == 0 ? ENOSYS : EACCES;
 	wtg_strlcpy(hooks.before_write, before ? before : "", sizeof hooks.before_write);
-	const char *no_perf = getenv("WTG_TEST_NO_PERF");
-	wtg_strlcpy(hooks.no_perf, no_perf ? no_perf : "", sizeof hooks.no_perf);
 }
 
 const struct wtg_testhooks *wtg_testhooks(void)

@@ -9,6 +9,7 @@
 #include "wtg/compare.h"
 #include "wtg/experiment.h"
 #include "wtg/figure.h"
+#include "wtg/modes.h"
 #include "wtg/util.h"
 
 /* Every experiment, in order: a file of its own defines wtg_exp_NAME. */
@@ -64,6 +65,25 @@ static int busy_suffix(const struct wtg_experiment *e, const struct wtg_table *t
 	return k < 0 ? n : n + k >= (int)len ? (int)len - 1 : n + k;
 }
 
+/* "; 85 ns (60%) and 103 ns (40%): two regimes" after the verdict (n long) when the first headline's
+ * samples fall into two separated clusters (a difference's, of two passes, are not states): the
+ * median is never the figure alone. Returns the new length. */
+static int regimes_suffix(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len, int n)
+{
+	const struct wtg_headline *h = &e->headline[0];
+	struct wtg_figure f;
+	struct wtg_modes m;
+	if (!h->figure || h->difference || n <= 0 || (size_t)n >= len - 1)
+		return n;
+	wtg_figure_read(h, t, &f);
+	if (!f.found || !f.samples || wtg_two_modes(f.samples, f.nsamples, &m) < 0 || !m.two)
+		return n;
+	char words[160];
+	wtg_modes_words(words, sizeof words, &m, h->unit);
+	int k = snprintf(buf + n, len - (size_t)n, "; %s", words);
+	return k < 0 ? n : n + k >= (int)len ? (int)len - 1 : n + k;
+}
+
 int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len)
 {
 	if (!len)
@@ -72,7 +92,7 @@ int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_tabl
 	if (!e || !t || t->nrows == 0)
 		return 0;
 	if (e->verdict)
-		return busy_suffix(e, t, buf, len, e->verdict(t, buf, len));
+		return regimes_suffix(e, t, buf, len, busy_suffix(e, t, buf, len, e->verdict(t, buf, len)));
 	for (int i = 0; i < WTG_MAX_HEADLINES && e->headline[i].figure; i++) {
 		struct wtg_figure f;
 		wtg_figure_read(&e->headline[i], t, &f);
@@ -81,7 +101,8 @@ int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_tabl
 		char v[32];
 		snprintf(v, sizeof v, "%.3g", f.value);
 		int n = snprintf(buf, len, "%s: %s %s", e->headline[i].figure, v, e->headline[i].unit);
-		return busy_suffix(e, t, buf, len, n < 0 ? 0 : n >= (int)len ? (int)len - 1 : n);
+		n = busy_suffix(e, t, buf, len, n < 0 ? 0 : n >= (int)len ? (int)len - 1 : n);
+		return regimes_suffix(e, t, buf, len, n);
 	}
 	return 0;
 }

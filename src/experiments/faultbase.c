@@ -421,7 +421,7 @@ static void fb_trace_row(struct wtg_ctx *ctx, const char *label, const char *map
 	snprintf(lab, sizeof lab, "%s, traced", label);
 	const struct wtg_value v[] = {
 		WTG_TEXT(lab), WTG_INT(minor), WTG_INT(major), WTG_NA, WTG_NA, WTG_NA, WTG_NA, WTG_NA, WTG_NA,
-		WTG_NA, WTG_NA,
+		WTG_NA, WTG_NA,	/* no interval: one traced run */
 		WTG_TEXT(mapping),
 		off >= 0 ? WTG_INT(off) : WTG_NA,
 		off >= 0 ? WTG_TEXT(startup ? "at startup" : "after startup") : WTG_NA,
@@ -541,7 +541,6 @@ static const struct wtg_column cols[] = {
 	{ "minflt_max", "count", WTG_T_INT, 0 },
 	{ "minflt_ci_low", "count", WTG_T_REAL, 1 },	/* the median's bootstrap interval over the runs */
 	{ "minflt_ci_high", "count", WTG_T_REAL, 1 },
-	/* the traced runs' rows: faults by mapping (its name) */
 	{ "mapping", "", WTG_T_TEXT, 0 },
 	{ "major_offset", "B", WTG_T_INT, 0 },
 	{ "major_when", "", WTG_T_TEXT, 0 },

@@ -407,7 +407,7 @@ const struct wtg_experiment wtg_exp_mmap = {
 	.bars = { .label = { "case" }, .value = "faults_per_page", .extra = "ns_per_fault",
 		  .caption = "faults per page mapped: below 1, one fault maps many pages; every counter in the table" },
 	.headline = { { "ns per file fault, not prefaulted", "case", "not prefaulted", "ns_per_fault",
-			"ns_per_fault_ci_low", "ns_per_fault_ci_high", "ns per fault", "ns", false } },
+			"ns_per_fault_ci_low", "ns_per_fault_ci_high", "ns per fault", "ns", false, .difference = true } },
 	.typical_s = 1,
 	.typical_quick_s = 1,
 	.verdict = mmap_verdict,

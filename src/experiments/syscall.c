@@ -237,6 +237,8 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 		wtg_series_replicas_cut(ctx, name, (size_t)nb, st->cut[k]);
 		sc_contention(ctx, st, k, busy, all, oncpu, use);
 		wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), &st->probes[k]);
+		n = sc_used(st, k, use, &busy, &all);	/* use held the flags */
+		wtg_regime_modes(ctx, name, "ns", use, n, "batches", true);
 		bool ok = s.min <= s.median && s.median <= s.p99 && s.p99 <= s.max && s.ci_low <= s.median &&
 			  s.median <= s.ci_high;
 		wtg_table_check(ctx->t, "quantiles", ok,

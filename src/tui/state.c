@@ -381,26 +381,69 @@ static void value_ci(char *buf, size_t len, const struct wtg_figure *f, const ch
 
 /* One headline of two runs for the ratio line, the verdict before the figure's words (a narrow
  * screen cuts the end): " x0.58 [CI 0.51-0.66] faster: FIGURE"; a figure that is a ratio itself:
- * " FIGURE x1.50 -> x3.20 [CI 2.61-3.90], slower"; runs of different work: " not comparable (WHY):
- * FIGURE". */
+ * " FIGURE x1.50 -> x3.20 [CI 2.61-3.90], slower"; a difference: " -160 ns [CI -200, -120] faster:
+ * FIGURE", or " within its noise: +12 ns [-40, +60]: FIGURE"; runs of different work: " not
+ * comparable (WHY): FIGURE". The verdict as wtg_gate_pair gives it (two runs one after the other:
+ * faster or slower only beyond the drift this session measured). */
 static void pair_words(const struct dash *d, const struct wtg_headline *h, const struct wtg_gate_pair *p,
 		       const char *fig, char *buf, size_t len)
 {
 	const char *dash = d->look.g->dash;
-	char a[64], b[64];
+	char a[64], b[64], words[192];
+	/* the CI is on the line already: the verdict's name alone after it, in its short words */
+	const char *v = p->v == WTG_V_INCONCLUSIVE || p->v == WTG_V_MOVED || p->v == WTG_V_NO_DRIFT ?
+				wtg_verdict_short(p->v) : wtg_gate_pair_words(words, sizeof words, h, p, dash);
 	if (p->v == WTG_V_APART) {
 		snprintf(buf, len, " not comparable (%s): %s", p->why, fig);
+	} else if (p->difference && p->v == WTG_V_NOISE) {
+		snprintf(buf, len, " %s: %s", v, fig);
+	} else if (p->difference) {
+		char x[32], y[32], z[32];
+		snprintf(buf, len, " %s %s [CI %s, %s] %s: %s", wtg_fmt_signed(x, sizeof x, p->diff), h->unit,
+			 wtg_fmt_signed(y, sizeof y, p->diff_lo), wtg_fmt_signed(z, sizeof z, p->diff_hi), v, fig);
 	} else if (h->is_ratio) {
 		/* the before figure plain, the after one with its CI: a projector's 60 columns */
 		snprintf(a, sizeof a, "x%.2f", p->base.value);
 		value_ci(b, sizeof b, &p->now, dash);
-		snprintf(buf, len, " %s %s %s %s, %s", fig, a, d->look.g->arrow, b, wtg_verdict_name(p->v));
+		snprintf(buf, len, " %s %s %s %s, %s", fig, a, d->look.g->arrow, b, v);
 	} else if (!isnan(p->lo)) {
-		snprintf(buf, len, " x%.2f [CI %.2f%s%.2f] %s: %s", p->ratio, p->lo, dash, p->hi, wtg_verdict_name(p->v),
-			 fig);
+		snprintf(buf, len, " x%.2f [CI %.2f%s%.2f] %s: %s", p->ratio, p->lo, dash, p->hi, v, fig);
 	} else {
-		snprintf(buf, len, " x%.2f %s: %s", p->ratio, wtg_verdict_name(p->v), fig);
+		snprintf(buf, len, " x%.2f %s: %s", p->ratio, v, fig);
 	}
+}
+
+/* What this session measured of headline h's drift on this tab: the replicas of every run kept and
+ * of the live one, and as A/A pairs each two runs in a row under the same conditions; then the
+ * replicas of the compared runs a and b where they are not among those (a saved run). */
+static void session_drift(const struct dash *d, const struct wtg_headline *h, const struct wtg_table *a,
+			  const struct wtg_table *b, struct wtg_drift *dr)
+{
+	const struct dash_hist *hs = &d->hist[d->tab];
+	const struct wtg_table *live = &d->snap[d->tab];
+	char cond[96];
+	wtg_lay_table_conditions(cond, sizeof cond, live);
+	wtg_drift_init(dr);
+	struct wtg_figure prev = { 0 }, f;
+	for (int i = 0; i <= hs->n; i++) {
+		const struct wtg_table *t = i < hs->n ? &hs->t[i] : live;
+		if (t->nrows == 0 || (i == hs->n && t->state == WTG_RUNNING))
+			break;
+		wtg_figure_read(h, t, &f);
+		wtg_drift_add_run(dr, &f);
+		const char *lab = i < hs->n ? hs->label[i] : cond;
+		if (i > 0 && prev.found && f.found && !strcmp(lab, hs->label[i - 1]))
+			wtg_drift_add_pair(dr, prev.value, f.value);
+		prev = f;
+		a = a == t ? NULL : a;
+		b = b == t ? NULL : b;
+	}
+	const struct wtg_table *more[] = { a, b };
+	for (int i = 0; i < 2; i++)
+		if (more[i]) {
+			wtg_figure_read(h, more[i], &f);
+			wtg_drift_add_run(dr, &f);
+		}
 }
 
 /* The line of ratios above the view, what a class reads first. Two runs: "A -> B: x0.58 [CI 0.51-0.66]
@@ -415,7 +458,7 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 	size_t k = 0;
 	buf[0] = '\0';
 	if (n == 2)
-		k += (size_t)snprintf(buf, len, "%s %s %s:", label[0], d->look.g->arrow, label[1]);
+		k += (size_t)snprintf(buf, len, "%s %s %s, sequential:", label[0], d->look.g->arrow, label[1]);
 	size_t head = k;
 	for (int i = 0; i < nh && k < len; i++) {
 		char fig[96];
@@ -425,12 +468,17 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 			/* the headless comparison's reading (src/saved/gate.c) of the same samples: the
 			 * same ratio, interval and verdict; runs of different work are not compared */
 			struct wtg_gate_pair p;
-			wtg_gate_pair(&h[i], t[0], t[r], d->s->opt->seed, 0, &p);
+			struct wtg_drift dr;
+			char sig[32];
+			session_drift(d, &h[i], t[0], t[r], &dr);
+			wtg_gate_pair_drift(&h[i], t[0], t[r], d->s->opt->seed, 0, &dr, &p);
 			char what[256];
-			if (p.v != WTG_V_APART && (p.v == WTG_V_MISSING || isnan(p.ratio)))
+			if (p.v != WTG_V_APART && (p.v == WTG_V_MISSING || isnan(p.difference ? p.diff : p.ratio)))
 				continue;
 			else if (n == 2)
 				pair_words(d, &h[i], &p, fig, what, sizeof what);
+			else if (p.difference)
+				snprintf(what, sizeof what, " %s %s", wtg_fmt_signed(sig, sizeof sig, p.diff), h[i].unit);
 			else if (!isnan(p.lo))
 				snprintf(what, sizeof what, " x%.2f [%.2f, %.2f]", p.ratio, p.lo, p.hi);
 			else
