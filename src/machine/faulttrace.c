@@ -239,11 +239,13 @@ void wtg_ftrace_drain(struct wtg_ftrace *ft, int ms)
 		(void)poll(&p, 1, ms);
 	}
 	struct perf_event_mmap_page *mp = ft->ring;
-	const unsigned char *data = (const unsigned char *)ft->ring + mp->data_offset;
-	uint64_t size = mp->data_size;
+	/* kernels before 4.1 leave data_offset and data_size 0: the data then follows the first page */
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	const unsigned char *data = (const unsigned char *)ft->ring + (mp->data_offset ? mp->data_offset : pg);
+	uint64_t size = mp->data_size ? mp->data_size : ft->ring_len - pg;
 	uint64_t head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = mp->data_tail;
-	unsigned char rec[4096];
+	unsigned char rec[8192];	/* a map record's name is a path: PATH_MAX and the fields fit */
 	while (tail + 8 <= head) {
 		unsigned char hdr[8];
 		for (int i = 0; i < 8; i++)
@@ -256,6 +258,8 @@ void wtg_ftrace_drain(struct wtg_ftrace *ft, int ms)
 			for (uint16_t i = 0; i < len; i++)
 				rec[i] = data[(tail + i) % size];
 			ft_record(ft, rec, len);
+		} else {
+			ft->lost++;	/* no record of ours is that long */
 		}
 		tail += len;
 	}
