@@ -165,8 +165,8 @@ int main(int argc, char **argv)
 		wtg_saved_runs_free(&saved);
 		return rc;
 	}
-	wtg_report_guard(&o);	/* and again at each write */
-	if (o.mode == WTG_MODE_LOAD && !load_dash) {	/* saved runs written or compared: nothing measures, no session */
+	wtg_report_guard(&o);	/* the inputs and links as they are now, for the check at each write */
+	if (o.mode == WTG_MODE_LOAD && !load_dash) {	/* saved runs written or compared: no session */
 		rc = wtg_headless_load(&o, &saved);
 		wtg_saved_runs_free(&saved);
 		return rc;
