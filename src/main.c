@@ -22,7 +22,7 @@
 #include "wtg/experiment.h"
 #include "wtg/guard.h"
 #include "wtg/headless.h"
-#include "wtg/hooks.h"
+#include "wtg/testhooks.h"
 #include "wtg/options.h"
 #include "wtg/plan.h"
 #include "wtg/report.h"
@@ -105,7 +105,7 @@ static int stdout_done(int rc)
 int main(int argc, char **argv)
 {
 	open_std_fds();
-	wtg_hooks_read();
+	wtg_testhooks();	/* the test hooks, read once before any thread starts */
 	setlocale(LC_ALL, "");
 	/* numbers in every report and in the texts experiments format ('CI [214.0, 226.0]') use '.'
 	 * whatever the user's LC_NUMERIC says: one convention per report */

@@ -12,8 +12,9 @@
 #include "wtg/probe.h"
 #include "wtg/conditions.h"
 #include "wtg/util.h"
+#include "wtg/watch.h"
 
-#define WTG_MAX_COLS 40
+#define WTG_MAX_COLS 64
 
 enum wtg_vtype { WTG_T_NA = 0, WTG_T_INT, WTG_T_REAL, WTG_T_TEXT };
 
@@ -123,6 +124,9 @@ struct wtg_table {
 	 * the dashboard shows it under "measuring:" so a tab has a number before its first row */
 	char sofar[96];
 	int64_t started_ns, finished_ns;
+	/* runs of this experiment started in this session, this one included (a reset keeps it): the
+	 * box's "run 2 · done in ..." tells a rerun's end from the run before it; 0 for a saved run */
+	int runs;
 	int64_t expected_ns;		/* estimate of the whole run, 0 if unknown */
 	/* the work a run reports as it goes (wtg_table_work): done of total in ns, the total being done
 	 * and the expected ns of the rest; since work_ns; total 0: it reports none */
@@ -131,6 +135,10 @@ struct wtg_table {
 	bool cold;			/* measured cold: c emptied the page cache of the data file for it */
 	struct wtg_probe_result total;	/* the whole run, bracketed by the worker */
 	bool has_total;
+	/* the machine while it ran (wtg/watch.h): the steal on the CPUs it measured on, in % of their
+	 * time, and the lowest and highest current frequency read on them; NAN: unknown or n/a */
+	double steal_pct, mhz_min, mhz_max;
+	struct wtg_watch *watch;	/* while it runs: started and ended with the state */
 	uint64_t gen;			/* bumped on every change, progress included */
 	uint64_t version;		/* bumped on every change of the content (not the progress) */
 	int wake_fd;			/* eventfd written on a change (see WTG_WAKE_MIN_NS), -1 for none */

@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include "common.h"
+#include "crew.h"
+#include "wtg/compare.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 #define PAIRS 30
@@ -30,11 +33,15 @@ static const struct wtg_column cols[] = {
 	{ "down", "count", WTG_T_INT, 0 },
 	{ "coverage_pct", "%", WTG_T_REAL, 1 },
 	{ "sign_p", "", WTG_T_REAL, 4 },
+	/* on over off; the median row's 1 + diff / off, its interval from diff's */
+	{ "ratio", "", WTG_T_REAL, 3 },
+	{ "ratio_ci_low", "", WTG_T_REAL, 3 },
+	{ "ratio_ci_high", "", WTG_T_REAL, 3 },
 };
 #define NFIGURE_COLS 5 /* off .. ci_high, from column 2 */
 
 /* The experiment being paired and its figure's unit. */
-struct headline {
+struct paired {
 	const struct wtg_experiment *e;
 	const char *unit;
 	int decimals;
@@ -103,7 +110,7 @@ struct saved {
  * condition reaches it, and a thread that cannot leave SCHED_IDLE is never reused). */
 struct job {
 	struct wtg_ctx *ctx;
-	const struct headline *h;
+	const struct paired *h;
 	double value;
 	int granted;
 };
@@ -119,7 +126,7 @@ static void *job_main(void *arg)
 
 /* Condition on or off, measure once, condition back to off. Returns the figure or NAN; *granted is
  * the policy the measuring thread reported (0 normal, 1 background); *io the I/O mode in force. */
-static double measure(struct wtg_ctx *ctx, const struct headline *h, enum cond c, bool on, int ncpu,
+static double measure(struct wtg_ctx *ctx, const struct paired *h, enum cond c, bool on, int ncpu,
 		      int *granted, enum wtg_iomode *io, bool *cancelled)
 {
 	*cancelled = false;
@@ -197,7 +204,7 @@ static void cond_note(struct wtg_ctx *ctx, enum cond c, int ncpu, enum wtg_iomod
 
 /* The summary row: medians, the sign-test interval of the median difference, pairs up and down,
  * then the series, checks and notes. */
-static void summary(struct wtg_ctx *ctx, const struct headline *h, enum cond c, const double *off,
+static void summary(struct wtg_ctx *ctx, const struct paired *h, enum cond c, const double *off,
 		    const double *on, const double *diff, int npairs, int ncpu, enum wtg_iomode io_on)
 {
 	double med_diff = wtg_quantile(diff, (size_t)npairs, 0.5);
@@ -226,6 +233,9 @@ static void summary(struct wtg_ctx *ctx, const struct headline *h, enum cond c, 
 		WTG_INT(down),
 		WTG_REAL(100.0 * cov),
 		WTG_REAL(p),
+		med_off != 0 ? WTG_REAL(1 + med_diff / med_off) : WTG_NA,
+		have_ci && med_off != 0 ? WTG_REAL(1 + lo / med_off) : WTG_NA,
+		have_ci && med_off != 0 ? WTG_REAL(1 + hi / med_off) : WTG_NA,
 	};
 	wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), NULL);
 	wtg_table_add_series(ctx->t, "off", h->unit, off, (size_t)npairs);
@@ -271,7 +281,7 @@ struct pairs {
 
 /* Pair i: the condition off and on in the seeded generator's order, then its row. Returns WTG_OK,
  * WTG_CANCELLED or WTG_ERR (after wtg_table_fail). */
-static int one_pair(struct wtg_ctx *ctx, const struct headline *h, enum cond c, int i, int npairs, int ncpu,
+static int one_pair(struct wtg_ctx *ctx, const struct paired *h, enum cond c, int i, int npairs, int ncpu,
 		    struct pairs *p)
 {
 	char label[48];
@@ -315,6 +325,9 @@ static int one_pair(struct wtg_ctx *ctx, const struct headline *h, enum cond c, 
 		WTG_INT(d < 0),
 		WTG_NA,
 		WTG_NA,
+		p->off[i] != 0 ? WTG_REAL(p->on[i] / p->off[i]) : WTG_NA,
+		WTG_NA,
+		WTG_NA,
 	};
 	wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), NULL);
 	return WTG_OK;
@@ -322,7 +335,7 @@ static int one_pair(struct wtg_ctx *ctx, const struct headline *h, enum cond c, 
 
 /* The experiment and condition to pair, and the table's columns in that experiment's unit.
  * Returns the condition, or -1 after wtg_table_fail(). */
-static int setup(struct wtg_ctx *ctx, struct headline *h)
+static int setup(struct wtg_ctx *ctx, struct paired *h)
 {
 	struct wtg_compare_pair pair = ctx->compare;
 	if (!pair.exp[0])
@@ -358,8 +371,8 @@ static int npairs_of(const struct wtg_options *o)
 
 static int compare_run(struct wtg_ctx *ctx)
 {
-	struct headline hl;
-	const struct headline *h = &hl;
+	struct paired hl;
+	const struct paired *h = &hl;
 	int c = setup(ctx, &hl);
 	if (c < 0)
 		return WTG_ERR;
@@ -483,6 +496,8 @@ const struct wtg_experiment wtg_exp_compare = {
 		  .ci = { "ci_low", "ci_high" },
 		  .caption = "bar: the figure with the condition on minus off in one pair (measured in the order "
 			     "shown); left of 0: lower when on" },
+	.headline = { { "the figure on over off (the median pair)", "order", "median", "ratio", "ratio_ci_low",
+			"ratio_ci_high", NULL, "", false, .is_ratio = true } },
 	.typical_s = 4,
 	.typical_quick_s = 1,
 	.verdict = compare_verdict,

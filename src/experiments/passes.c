@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "io.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 #include "wtg/warmup.h"
 #include "why.h"
@@ -209,7 +211,7 @@ static int passes_run(struct wtg_ctx *ctx)
 
 /* compare's figure: ms per buffered 1 MiB-buffer pass over the first 64 MiB at most (the quick
  * file): tens of ms warm */
-static double headline(struct wtg_ctx *ctx)
+static double pairing_figure(struct wtg_ctx *ctx)
 {
 	struct wtg_read_pass p;
 	return wtg_checked_pass(ctx, "passes", BUF, HEADLINE_MAX, &p) == WTG_OK ? p.res.wall_ms : NAN;
@@ -258,7 +260,7 @@ const struct wtg_experiment wtg_exp_passes = {
 	/* a pass is the whole file: runs of different sizes are not compared */
 	.headline = { { "ns per buffered pass", "operation", "pass", "median_ns", "ci_low_ns", "ci_high_ns", "pass",
 			"ns", false, .work_col = "bytes" } },
-	.compare = { headline, "median_ms", 2, "ms per buffered pass over the file (1 MiB buffer)" },
+	.compare = { pairing_figure, "median_ms", 2, "ms per buffered pass over the file (1 MiB buffer)" },
 	.typical_s = 1,
 	.typical_quick_s = 1,
 	.verdict = passes_verdict,

@@ -14,7 +14,10 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "io.h"
+#include "rounds.h"
 #include "why.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 enum { OP_GETPID, OP_ZERO, OP_FILE, NOPS };
@@ -327,7 +330,7 @@ static int readcost_run(struct wtg_ctx *ctx)
 }
 
 /* compare's figure: ns per 1-byte read of the warm file, the median of batches */
-static double headline(struct wtg_ctx *ctx)
+static double pairing_figure(struct wtg_ctx *ctx)
 {
 	/* median of 11 batches of 2000 1-byte file reads: about 10 ms */
 	struct fileread f;
@@ -376,7 +379,7 @@ const struct wtg_experiment wtg_exp_readcost = {
 	.hist = { .label = "operation" },
 	.headline = { { "ns per 1-byte warm file read", "operation", "1-byte file read", "median_ns", "ci_low_ns",
 			"ci_high_ns", "1-byte file read", "ns", false } },
-	.compare = { headline, "median_ns", 1, "ns per 1-byte read of the warm file" },
+	.compare = { pairing_figure, "median_ns", 1, "ns per 1-byte read of the warm file" },
 	.verdict = readcost_verdict,
 	.typical_s = 11,
 	.typical_quick_s = 1,

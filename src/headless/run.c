@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "wtg/experiment.h"
-#include "wtg/hooks.h"
+#include "wtg/testhooks.h"
 #include "wtg/plan.h"
 #include "wtg/util.h"
 

@@ -14,6 +14,7 @@
 #include "wtg/experiment.h"
 #include "wtg/layout.h"
 #include "wtg/report.h"
+#include "wtg/whyhere.h"
 #include "writers.h"
 
 static const char style[] =
@@ -143,6 +144,10 @@ void wtg_html_table(FILE *f, const struct wtg_report_meta *meta, const struct wt
 	wtg_svg_chart(f, t, m, attrs);
 	fputs("</figure>\n", f);
 	write_table(f, t);
+	char state[384];
+	wtg_report_machine_state(state, sizeof state, t);
+	if (state[0])
+		elem(f, "<p class=\"sub\">machine while it ran: ", state, "</p>\n");
 	char why[512];
 	if (wtg_why_here(e, t, wtg_report_machine_of(meta, t), why, sizeof why) > 0)
 		elem(f, "<p class=\"why\"><b>why here:</b> ", why, "</p>\n");

@@ -13,6 +13,7 @@
 #include "wtg/report.h"
 #include "writers.h"
 #include "wtg/util.h"
+#include "wtg/whyhere.h"
 
 /* Text inside a table cell or a line: '|' and markup characters escaped, line breaks and tabs as
  * spaces, any other control character, C1 control or byte that is not UTF-8 in its escaped form
@@ -124,6 +125,13 @@ void wtg_markdown_table(FILE *f, const struct wtg_report_meta *m, const struct w
 	}
 	if (t->nrows > 0)
 		write_table(f, t);
+	char state[384];
+	wtg_report_machine_state(state, sizeof state, t);
+	if (state[0]) {
+		fputs("Machine while it ran: ", f);
+		wtg_markdown_text(f, state);
+		fputs("\n\n", f);
+	}
 	char why[512];
 	if (e && wtg_why_here(e, t, wtg_report_machine_of(m, t), why, sizeof why) > 0) {
 		fputs("Why here: ", f);

@@ -51,18 +51,14 @@ int wtg_format_from_path(const char *path)
 	return -1;
 }
 
-/* The tables of a session, by registry index. */
-static void session_tables(struct wtg_session *s, const struct wtg_table **tables)
-{
-	for (int i = 0; i < WTG_MAX_EXP; i++)
-		tables[i] = i < wtg_nexperiments ? &s->tables[i] : NULL;
-}
+static void meta_of(struct wtg_report_meta *m, struct wtg_session *s, const bool *which,
+		    const struct wtg_table *snap, const struct wtg_report_earlier *earlier);
 
-/* Run the writer over the wanted tables in the C numeric locale. With a session s, tables are its
- * own, which its worker fills: each is written under its lock. Without one they are a saved run
- * read back, which no other thread touches. */
+/* Run the writer over the wanted tables in the C numeric locale. The tables are private: a
+ * session's snapshot (wtg_report_write), or a saved run read back, which no other thread touches;
+ * no lock is held while the file is written. */
 static int write_tables(FILE *f, enum wtg_format fmt, const struct wtg_report_meta *m,
-			const struct wtg_table *const *tables, struct wtg_session *s)
+			const struct wtg_table *const *tables)
 {
 	if ((int)fmt < 0 || fmt >= WTG_NFORMATS || !wtg_writers[fmt].begin) {
 		errno = ENOSYS;
@@ -75,12 +71,7 @@ static int write_tables(FILE *f, enum wtg_format fmt, const struct wtg_report_me
 	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
 		if (!m->wanted[i] || !tables[i])
 			continue;
-		bool own = s && !m->instead[i];	/* a stand-in is a saved run: no other thread touches it */
-		if (own)
-			pthread_mutex_lock(&s->tables[i].lock);
 		w->table(f, m, m->instead[i] ? m->instead[i] : tables[i], n++);
-		if (own)
-			pthread_mutex_unlock(&s->tables[i].lock);
 	}
 	if (w->end)
 		w->end(f, m, n);
@@ -91,16 +82,53 @@ static int write_tables(FILE *f, enum wtg_format fmt, const struct wtg_report_me
 int wtg_report_write_meta(FILE *f, enum wtg_format fmt, const struct wtg_report_meta *m,
 			  const struct wtg_table *const *tables)
 {
-	return write_tables(f, fmt, m, tables, NULL);
+	return write_tables(f, fmt, m, tables);
+}
+
+struct wtg_table *wtg_report_snapshot(struct wtg_session *s, struct wtg_report_meta *m, const bool *which,
+				      const struct wtg_report_earlier *earlier)
+{
+	struct wtg_table *snap = calloc(WTG_MAX_EXP, sizeof *snap);
+	if (!snap)
+		return NULL;
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
+		wtg_table_init(&snap[i], wtg_experiments[i]);
+		wtg_table_snapshot(&snap[i], &s->tables[i]);	/* each copied under its lock, in turn */
+	}
+	meta_of(m, s, which, snap, earlier);
+	return snap;
+}
+
+void wtg_report_snapshot_free(struct wtg_table *snap)
+{
+	for (int i = 0; snap && i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
+		wtg_table_free(&snap[i]);
+	free(snap);
+}
+
+/* wtg_report_write with the dashboard's earlier runs of each tab (by registry index, NULL: none). */
+static int write_session(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which,
+			 const struct wtg_report_earlier *earlier)
+{
+	struct wtg_report_meta m;
+	const struct wtg_table *tables[WTG_MAX_EXP] = { NULL };
+	struct wtg_table *snap = wtg_report_snapshot(s, &m, which, earlier);
+	if (!snap) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
+		tables[i] = &snap[i];
+	int rc = write_tables(f, fmt, &m, tables);
+	int e = errno;
+	wtg_report_snapshot_free(snap);
+	errno = e;
+	return rc;
 }
 
 int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which)
 {
-	struct wtg_report_meta m;
-	const struct wtg_table *tables[WTG_MAX_EXP];
-	wtg_report_meta_from_session(&m, s, which);
-	session_tables(s, tables);
-	return write_tables(f, fmt, &m, tables, s);
+	return write_session(f, fmt, s, which, NULL);
 }
 
 static struct wtg_report_run run_info;
@@ -154,25 +182,27 @@ static void tally_checks(const struct wtg_table *tb, struct wtg_report_tally *t)
 
 /* Whether table idx is written: which[idx], or with which NULL a table with rows or a state other
  * than idle; a session table that has not run gives way to the run the tab shows instead (the
- * earlier runs' shown: a saved one), set in m->instead. Counts the written table's checks. */
-static bool tally_table(struct wtg_session *s, int idx, const bool *which, struct wtg_report_meta *m)
+ * earlier runs' shown: a saved one), set in m->instead. Counts the written table's checks. tb is
+ * private (a snapshot) or its lock is held. */
+static bool tally_table(const struct wtg_table *tb, int idx, const bool *which, struct wtg_report_meta *m)
 {
-	struct wtg_table *tb = &s->tables[idx];
 	const struct wtg_table *shown = m->earlier ? m->earlier[idx].shown : NULL;
-	pthread_mutex_lock(&tb->lock);
+	bool over = shown && m->earlier[idx].over;
 	bool ran = tb->nrows > 0 || tb->state != WTG_IDLE;
 	bool want = which ? which[idx] : ran || shown;
-	if (want && !ran && shown)
+	if (want && (!ran || over) && shown)
 		m->instead[idx] = shown;
 	else if (want)
 		tally_checks(tb, &m->tally);
-	pthread_mutex_unlock(&tb->lock);
 	if (m->instead[idx])
 		tally_checks(m->instead[idx], &m->tally);
 	return want;
 }
 
-void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session *s, const bool *which)
+/* m from the session, its tables' choice and tally from snap (a snapshot of each), or with snap
+ * NULL from the live tables, each under its lock in turn; with each tab's earlier runs (NULL: none). */
+static void meta_of(struct wtg_report_meta *m, struct wtg_session *s, const bool *which, const struct wtg_table *snap,
+		    const struct wtg_report_earlier *earlier)
 {
 	memset(m, 0, sizeof *m);
 	m->machine = &s->machine;
@@ -192,17 +222,29 @@ void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session 
 	m->run = run_info;
 	m->duration_s = wtg_report_duration_s();
 	m->written_real_ns = clock_ns(CLOCK_REALTIME);
-	m->earlier = s->earlier;
+	m->earlier = earlier;
 	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
-		m->wanted[i] = tally_table(s, i, which, m);
+		if (snap) {
+			m->wanted[i] = tally_table(&snap[i], i, which, m);
+		} else {
+			pthread_mutex_lock(&s->tables[i].lock);
+			m->wanted[i] = tally_table(&s->tables[i], i, which, m);
+			pthread_mutex_unlock(&s->tables[i].lock);
+		}
 		m->ntables += m->wanted[i];
 	}
+}
+
+void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session *s, const bool *which,
+				  const struct wtg_report_earlier *earlier)
+{
+	meta_of(m, s, which, NULL, earlier);
 }
 
 void wtg_report_summary(FILE *f, struct wtg_session *s, const bool *which)
 {
 	struct wtg_report_meta m;
-	wtg_report_meta_from_session(&m, s, which);
+	wtg_report_meta_from_session(&m, s, which, NULL);
 	wtg_report_summary_line(f, &m);
 }
 
@@ -227,6 +269,7 @@ static mode_t new_file_mode(void)
 struct source {
 	struct wtg_session *s;
 	const bool *which;
+	const struct wtg_report_earlier *earlier;	/* with s: each tab's earlier runs, NULL: none */
 	const struct wtg_report_meta *m;
 	const struct wtg_table *const *tables;
 	int (*fn)(FILE *f, void *arg);
@@ -296,7 +339,7 @@ static int write_flush(FILE *f, enum wtg_format fmt, const struct source *src)
 {
 	errno = 0;
 	int rc = src->fn ? src->fn(f, src->arg) :
-		 src->s	 ? wtg_report_write(f, fmt, src->s, src->which) :
+		 src->s	 ? write_session(f, fmt, src->s, src->which, src->earlier) :
 			   wtg_report_write_meta(f, fmt, src->m, src->tables);
 	if (rc < 0 || fflush(f) != 0 || ferror(f))
 		return errno ? errno : EIO;
@@ -454,7 +497,7 @@ fail:
 static void source_meta(const struct source *src, struct wtg_report_meta *m)
 {
 	if (src->s)
-		wtg_report_meta_from_session(m, src->s, src->which);
+		wtg_report_meta_from_session(m, src->s, src->which, src->earlier);
 	else
 		*m = *src->m;
 }
@@ -567,14 +610,14 @@ int wtg_report_save_with(const char *path, int (*fn)(FILE *f, void *arg), void *
 }
 
 int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
-			char *err, size_t errlen)
+			const struct wtg_report_earlier *earlier, char *err, size_t errlen)
 {
 	struct stat st;
 	if (!path || !*path)
 		return save_failed("", ENOENT, err, errlen);
 	if (lstat(path, &st) == 0)
 		return save_failed(path, EEXIST, err, errlen);
-	struct source src = { .s = s, .which = which };
+	struct source src = { .s = s, .which = which, .earlier = earlier };
 	return save_replace(path, path, fmt, &src, err, errlen, true);
 }
 

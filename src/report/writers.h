@@ -23,6 +23,9 @@ void wtg_svg_end(FILE *f, const struct wtg_report_meta *m, int n);
 void wtg_html_end(FILE *f, const struct wtg_report_meta *m, int n);
 /* The JSON report's "machine" block (with its trailing comma), also written by --dry-run. */
 void wtg_json_machine(FILE *f, const struct wtg_report_meta *m);
+/* "steal 0.40% on CPU 1; frequency 2400-3000 MHz" (or "n/a" for either): the machine while
+ * run t ran, for the writers that give a line per experiment; "" when the run never ran. */
+void wtg_report_machine_state(char *buf, size_t len, const struct wtg_table *t);
 /* One cell as JSON: a number, a string, or null. */
 void wtg_json_value(FILE *f, const struct wtg_value *v);
 

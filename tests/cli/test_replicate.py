@@ -387,8 +387,11 @@ json.dump({"tool": "wtg", "replicates": 5, "runs": base_runs, "order": ["syscall
 brows = [(r["median_ns"], r["ci_low_ns"], r["ci_high_ns"]) for r in (syscall_row(d) for d in base_runs)]
 pooled = expected_pooled(brows)[0]
 nlo, nhi = expected_next(brows)
-# (1.15: worse than the pooled figure by more than 10%, not beyond the interval's top made 10% worse)
-for name, fac, want, want_status in (("inside", 1.02, "no change", 0), ("outside", 1.09, "slower", 0),
+# (1.15: worse than the pooled figure by more than 10%, not beyond the interval's top made 10% worse;
+# 1.02: inside the next-run interval of +-8%, so its change (the ratio over that interval) reaches
+# past 1 +- 10%: inconclusive; 1.00: the change lies inside the band, no change)
+for name, fac, want, want_status in (("same", 1.0, "no change", 0), ("inside", 1.02, "inconclusive", 0),
+                                     ("outside", 1.09, "slower", 0),
                                      ("past10", 1.15, "slower", 0), ("regressed", 1.5, "slower (regression)", 3),
                                      ("faster", 0.6, "faster", 0)):
     pn = os.path.join(tmp, "now-%s.json" % name)

@@ -3,7 +3,7 @@ link to an input, or by another name of one, is refused at the write (exit 1, on
 as it was; regular files reached by any spelling go through a temp file and a rename; a FIFO nobody
 reads is an error at once.
 
-The test hook WTG_TEST_BEFORE_WRITE=PATH (src/base/hooks.c) makes the headless program, done
+The test hook WTG_TEST_BEFORE_WRITE=PATH (wtg/testhooks.h) makes the headless program, done
 measuring, create PATH and wait until it is removed: the test changes the names in between."""
 import os
 import resource
