@@ -283,9 +283,16 @@ static int check_replicate(const struct wtg_options *o, const struct parse_state
 		return usage_error("--replicate compares its own runs, not --load or --baseline");
 	if (o->format != WTG_FMT_TEXT && o->format != WTG_FMT_JSON)
 		return usage_error("--replicate prints text or json, not %s", wtg_writers[o->format].name);
+	return 0;
+}
+
+/* --replicate's outputs, once their formats are known (check_output): text or json, as it prints. */
+static int check_replicate_outputs(const struct wtg_options *o)
+{
 	for (int i = 0; i < o->noutputs; i++)
 		if (o->outputs[i].format != WTG_FMT_TEXT && o->outputs[i].format != WTG_FMT_JSON)
-			return usage_error("--output '%s': --replicate writes text or json", o->outputs[i].path);
+			return usage_error("--output '%s': --replicate writes text or json, not %s", o->outputs[i].path,
+					   wtg_writers[o->outputs[i].format].name);
 	return 0;
 }
 
@@ -323,6 +330,8 @@ static int check_options(struct wtg_options *o, const struct parse_state *ps)
 	for (int i = 0; i < o->noutputs; i++)
 		if (check_output(o, i))
 			return 2;
+	if (o->replicate && check_replicate_outputs(o))
+		return 2;
 	for (int i = 0; i < o->noutputs && o->mode == WTG_MODE_LOAD && (o->baseline || o->nloads > 1); i++) {
 		size_t len = strlen(o->outputs[i].path);
 		if (len && o->outputs[i].path[len - 1] == '/')

@@ -364,14 +364,14 @@ static int save_in_place(const char *path, enum wtg_format fmt, const struct sou
 			 size_t errlen)
 {
 	int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0 && errno == ENXIO) {
+	struct stat st;
+	if (fd < 0 && errno == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
 		snprintf(err, errlen, "cannot write '%s': no reader on this FIFO", path);
 		errno = ENXIO;
 		return -1;
 	}
 	if (fd < 0)
 		return save_failed(path, errno, err, errlen);
-	struct stat st;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		close(fd);
 		return save_replace(path, path, fmt, src, err, errlen, false);

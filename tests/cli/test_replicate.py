@@ -437,4 +437,25 @@ status, out, err = run("--load=" + FIX_A, "--load=" + po)
 check(status == 0 and "replication:" not in out, "runs of other options get no replication table")
 check("differ" in err, "and the warning says they differ: %r" % err)
 
+# --replicate accepts exactly the formats it writes, -o's endings included, refused before measuring
+for name, fmt in [("r.html", "html"), ("r.md", "markdown"), ("r.csv", "csv"), ("r.svg", "svg")]:
+    path = os.path.join(tmp, name)
+    status, out, err = run("--run=clock", "--quick", "--replicate=2", "-o", path)
+    check(status == 2 and err == "wtg: --output '%s': --replicate writes text or json, not %s (see 'wtg --help')\n"
+          % (path, fmt) and not os.path.exists(path), "--replicate -o %s: exit 2, one line, nothing written: %d %r"
+          % (name, status, err))
+
+# a --replicate document of another program (its top-level "tool"), whatever its runs say, is refused
+foreign = json.load(open(pbase))
+foreign["tool"] = "other"
+foreign["replicates"] = len(foreign["runs"])
+pf = os.path.join(tmp, "for\x1b[31meign.json")
+json.dump(foreign, open(pf, "w"))
+for opt in ["--load=", "--baseline="]:
+    extra = ["--load=" + FIX_A] if opt == "--baseline=" else ["--format=json"]
+    status, out, err = run(opt + pf, *extra)
+    check(status == 2 and err == "wtg: %s: not a wtg report (no \"tool\": \"wtg\")\n" % pf.replace("\x1b", "\\e"),
+          "%s a --replicate document whose tool is not wtg: exit 2, one line naming the file, escaped: %d %r"
+          % (opt, status, err))
+
 finish()

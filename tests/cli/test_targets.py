@@ -219,4 +219,23 @@ os.close(rfd)
 check(p.returncode == 0 and got.startswith(b"{") and got.rstrip().endswith(b"}"),
       "a FIFO with a reader: exit 0, the reader got the whole report, got %d %r" % (p.returncode, err))
 
+# ---- 7. every way of writing to standard output says when the write failed -----------------------------
+if os.path.exists("/dev/full"):
+    SAVED = saved_run(["clock"])
+    for args, line in [
+            (["--help"], "writing to standard output"),
+            (["--version"], "writing to standard output"),
+            (["--list"], "writing to standard output"),
+            (["--dry-run", "--run=clock"], "writing to standard output"),
+            (["--dry-run", "--format=json"], "writing to standard output"),
+            (QUICK, "writing the report"),
+            (["--load=" + SAVED, "--format=csv"], "writing the report"),
+            (["--load=" + SAVED, "--load=" + SAVED], "writing the comparison")]:
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([WTG] + args, stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
+        check(p.returncode == 1 and p.stderr == "wtg: %s: No space left on device\n" % line,
+              "%s on a full standard output: exit 1, one line, got %d %r" % (" ".join(args), p.returncode, p.stderr))
+else:
+    skip_checks(["a full standard output"] * 8, "there is no /dev/full here")
+
 finish()
