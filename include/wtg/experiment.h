@@ -13,8 +13,7 @@
 #include "wtg/stats.h"
 #include "wtg/table.h"
 
-/* At most this many experiments in the registry (and tables in a session or a saved run). */
-#define WTG_MAX_EXP 32
+/* WTG_MAX_EXP, the registry's bound, is wtg/options.h's. */
 
 struct wtg_ctx;
 struct wtg_plan;
