@@ -16,68 +16,6 @@
 #include "wtg/stats.h"
 #include "wtg/util.h"
 
-/* The band of no change: the gate's threshold, else the default. */
-static double band_of(double threshold)
-{
-	return threshold > 0 ? threshold : WTG_NO_CHANGE_PCT / 100;
-}
-
-enum wtg_verdict wtg_verdict_of(double ratio, double lo, double hi, bool higher_better, double threshold)
-{
-	if (!isfinite(ratio))
-		return WTG_V_NONE;
-	if (!isfinite(lo) || !isfinite(hi))
-		return WTG_V_INCONCLUSIVE;
-	/* worse: a time up, a throughput down */
-	bool worse = higher_better ? hi < 1 : lo > 1;
-	bool better = higher_better ? lo > 1 : hi < 1;
-	if (worse && threshold > 0) {
-		bool beyond = higher_better ? hi < 1 - threshold && ratio < 1 - threshold :
-					      lo > 1 + threshold && ratio > 1 + threshold;
-		if (beyond)
-			return WTG_V_REGRESSION;
-	}
-	if (worse || better)
-		return worse ? WTG_V_SLOWER : WTG_V_FASTER;
-	double band = band_of(threshold);
-	return lo >= 1 - band && hi <= 1 + band ? WTG_V_SAME : WTG_V_INCONCLUSIVE;
-}
-
-enum wtg_verdict wtg_verdict_next(double ratio, double lo, double hi, bool higher_better, double threshold)
-{
-	if (!isfinite(ratio))
-		return WTG_V_NONE;
-	if (!isfinite(lo) || !isfinite(hi) || lo <= 0 || hi <= 0)
-		return WTG_V_INCONCLUSIVE;
-	bool worse = higher_better ? ratio < lo : ratio > hi;
-	/* worse by more than the threshold: beyond the interval a next run of a baseline made that much
-	 * worse would fall in, as a single run's CI must lie beyond the threshold */
-	if (worse && threshold > 0 && (higher_better ? ratio < lo * (1 - threshold) : ratio > hi * (1 + threshold)))
-		return WTG_V_REGRESSION;
-	/* the change: the ratio over where a next run of the baseline falls, read as a CI */
-	enum wtg_verdict v = wtg_verdict_of(ratio, ratio / hi, ratio / lo, higher_better, 0);
-	if (v == WTG_V_SAME || v == WTG_V_INCONCLUSIVE) {
-		double band = band_of(threshold);
-		v = ratio / hi >= 1 - band && ratio / lo <= 1 + band ? WTG_V_SAME : WTG_V_INCONCLUSIVE;
-	}
-	return v;
-}
-
-const char *wtg_verdict_name(enum wtg_verdict v)
-{
-	static const char *const names[] = { "", "no change", "faster", "slower", "slower (regression)",
-					     "missing", "not comparable", "inconclusive",
-					     "differ by more than their intervals: the machine's state moved between the runs",
-					     "differ by more than their intervals (no run-to-run drift measured)",
-					     "within its noise" };
-	return v >= 0 && v < (int)WTG_ARRAY_LEN(names) ? names[v] : "";
-}
-
-const char *wtg_verdict_short(enum wtg_verdict v)
-{
-	return v == WTG_V_MOVED ? "the machine moved" : v == WTG_V_NO_DRIFT ? "drift unknown" : wtg_verdict_name(v);
-}
-
 void wtg_gate_pair_drift(const struct wtg_headline *h, const struct wtg_table *base, const struct wtg_table *now,
 			 uint64_t seed, double threshold, const struct wtg_drift *session, struct wtg_gate_pair *out)
 {
