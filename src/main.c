@@ -20,6 +20,7 @@
 
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
+#include "wtg/fleet.h"
 #include "wtg/guard.h"
 #include "wtg/headless.h"
 #include "wtg/options.h"
@@ -117,6 +118,8 @@ int main(int argc, char **argv)
 	default:
 		break;
 	}
+	if (o.mode == WTG_MODE_LOAD && wtg_loads_summary(&o))	/* many machines: their summary */
+		return wtg_fleet_main(&o);
 	/* --load on a terminal, with no format, output or baseline asked for: the dashboard on them */
 	bool load_dash = o.mode == WTG_MODE_LOAD && !o.format_given && !o.noutputs && !o.baseline &&
 			 isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
