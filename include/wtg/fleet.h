@@ -27,9 +27,15 @@ int wtg_loads_expand(struct wtg_options *o);
 /* Whether the loads are summarized as machines: more than WTG_MAX_LOAD_FILES of them, or --summary. */
 bool wtg_loads_summary(const struct wtg_options *o);
 /* -o FOLDER (an existing folder, JSON): the name of a new report in it, after name (--label; NULL:
- * this host) and now, "FOLDER/HOST-20261203-101500.json" ("-2" ... before ".json" when that exists),
- * into buf. 0, or -1 when it does not fit. */
-int wtg_collect_name(const char *folder, const char *name, char *buf, size_t len);
+ * this host) and now, "FOLDER/HOST-20261203-101500.json" ("-2" ... before ".json" when that exists).
+ * The string lives until exit; NULL when no name fits. */
+const char *wtg_collect_name(const char *folder, const char *name);
+/* Write s's report to path, one wtg_collect_name gave: never over an existing file; when another
+ * wtg took the name meanwhile, the next free suffix (path's string then names the file written).
+ * Otherwise as wtg_report_save. */
+struct wtg_session;
+int wtg_collect_save(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which, char *err,
+		     size_t errlen);
 
 /* ---- the machines and their figures (src/saved/fleet.c) ---- */
 

@@ -28,6 +28,7 @@ enum wtg_progress { WTG_PROGRESS_AUTO = 0, WTG_PROGRESS_ALWAYS, WTG_PROGRESS_NEV
 struct wtg_output {
 	const char *path;
 	enum wtg_format format;
+	bool collect;		/* -o FOLDER: a new file named after the host (wtg_collect_save) */
 };
 
 #define WTG_DEFAULT_SIZE (256ull << 20)

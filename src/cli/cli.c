@@ -70,15 +70,13 @@ bool wtg_options_stdout_output(const struct wtg_options *o)
  * and the time (a class collects into one shared folder). */
 static int collect_output(struct wtg_output *out, const char *label)
 {
-	static char names[WTG_MAX_OUTPUTS][4096];
-	static int nnames;
 	const char *p = out->path;
 	if (access(p, W_OK | X_OK) < 0)
 		return usage_error("--output '%s': folder is not writable", p);
-	if (nnames == WTG_MAX_OUTPUTS || wtg_collect_name(p, label, names[nnames], sizeof names[nnames]) < 0)
+	if (!(out->path = wtg_collect_name(p, label)))
 		return usage_error("--output '%s': no free name for a report in it", p);
-	out->path = names[nnames++];
 	out->format = WTG_FMT_JSON;
+	out->collect = true;
 	return 0;
 }
 

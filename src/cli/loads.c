@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "wtg/fleet.h"
+#include "wtg/report.h"
 #include "wtg/util.h"
 
 /* Room for n more loads. */
@@ -157,7 +158,28 @@ static void name_for_file(const char *name, char *buf, size_t len)
 	buf[k] = '\0';
 }
 
-int wtg_collect_name(const char *folder, const char *name, char *buf, size_t len)
+/* The collected reports' names: where they are written, and their stem (without "-N.json"). */
+static char collected[WTG_MAX_OUTPUTS][4096], stems[WTG_MAX_OUTPUTS][4096];
+static int ncollected;
+
+/* stem.json, else stem-2.json, stem-3.json ..., the first that does not exist, into buf. */
+static int free_name(const char *stem, int from, char *buf, size_t len)
+{
+	struct stat st;
+	for (int k = from; k < 10000; k++) {
+		char suffix[16] = "";
+		if (k > 1)
+			snprintf(suffix, sizeof suffix, "-%d", k);
+		int w = snprintf(buf, len, "%s%s.json", stem, suffix);
+		if (w < 0 || (size_t)w >= len)
+			return -1;
+		if (lstat(buf, &st) != 0 && errno == ENOENT)
+			return k;
+	}
+	return -1;
+}
+
+const char *wtg_collect_name(const char *folder, const char *name)
 {
 	char host[80], when[32];
 	name_for_file(name, host, sizeof host);
@@ -166,17 +188,35 @@ int wtg_collect_name(const char *folder, const char *name, char *buf, size_t len
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof when, "%Y%m%d-%H%M%S", &tm);
 	size_t fl = strlen(folder);
-	const char *sep = fl && folder[fl - 1] == '/' ? "" : "/";
-	struct stat st;
-	for (int k = 1; k < 10000; k++) {
-		char suffix[16] = "";
-		if (k > 1)
-			snprintf(suffix, sizeof suffix, "-%d", k);
-		int w = snprintf(buf, len, "%s%s%s-%s%s.json", folder, sep, host, when, suffix);
-		if (w < 0 || (size_t)w >= len)
-			return -1;
-		if (lstat(buf, &st) != 0 && errno == ENOENT)
-			return 0;
+	if (ncollected == WTG_MAX_OUTPUTS)
+		return NULL;
+	char *stem = stems[ncollected], *buf = collected[ncollected];
+	int w = snprintf(stem, sizeof stems[0], "%s%s%s-%s", folder, fl && folder[fl - 1] == '/' ? "" : "/", host, when);
+	if (w < 0 || (size_t)w + 16 >= sizeof stems[0] || free_name(stem, 1, buf, sizeof collected[0]) < 0)
+		return NULL;
+	ncollected++;
+	return buf;
+}
+
+int wtg_collect_save(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which, char *err,
+		     size_t errlen)
+{
+	int slot = -1;
+	for (int i = 0; i < ncollected; i++)
+		if (collected[i] == path)
+			slot = i;
+	if (slot < 0)
+		return wtg_report_save_new(path, fmt, s, which, err, errlen);
+	for (int k = 2;; k++) {
+		int rc = wtg_report_save_new(collected[slot], fmt, s, which, err, errlen);
+		if (rc == 0 || errno != EEXIST)
+			return rc;
+		/* another wtg took the name while this one ran: the next free one */
+		char next[sizeof collected[0]];
+		if ((k = free_name(stems[slot], k, next, sizeof next)) < 0) {
+			errno = EEXIST;
+			return rc;
+		}
+		memcpy(collected[slot], next, sizeof next);
 	}
-	return -1;
 }

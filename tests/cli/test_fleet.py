@@ -193,6 +193,27 @@ check(status == 0 and len(new2) == 1 and re.fullmatch(re.escape(host) + r"-\d{8}
       "-o FOLDER without a slash, no label: HOST-TIME.json (%r)" % new2)
 check(not [n for n in os.listdir(out_dir) if n.startswith(".")], "-o FOLDER/: no temp file left")
 
+# a name taken while the run measures (another wtg, the same label, the same second): the next one
+t0 = time.time()
+p = subprocess.Popen([WTG, "--run=clock", "--quick", "--label=carol", "--format=json", "-o", out_dir + "/"],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                     env=dict(os.environ, WTG_TEST_HOLD="clock:3"))
+time.sleep(1)
+taken2 = []
+for dt in range(-2, int(time.time() - t0) + 2):
+    name = "carol-%s.json" % time.strftime("%Y%m%d-%H%M%S", time.gmtime(t0 + dt))
+    if not os.path.exists(os.path.join(out_dir, name)):
+        with open(os.path.join(out_dir, name), "w") as f:
+            f.write("taken\n")
+        taken2.append(name)
+o, e = p.communicate(timeout=300)
+new3 = sorted(n for n in os.listdir(out_dir) if n.startswith("carol-") and n not in taken2)
+check(p.returncode == 0 and len(new3) == 1 and new3[0].endswith("-2.json") and new3[0].replace("-2.json", ".json")
+      in taken2 and "wrote %s/%s (json" % (out_dir, new3[0]) in o,
+      "-o FOLDER/: a name taken while the run measured: the next suffix, and the summary names it (%r, %r)"
+      % (new3, o.splitlines()[-2:]))
+check(all(open(os.path.join(out_dir, t)).read() == "taken\n" for t in taken2), "-o FOLDER/: never over a file")
+
 # ---- the README's class, as written ----
 with open(README) as f:
     readme = f.read()
