@@ -113,14 +113,12 @@ static bool same_dim(const struct wtg_fleet_machine *a, const struct wtg_fleet_m
 	return strcmp(a->dim[d], b->dim[d]) == 0;
 }
 
-/* The dimensions in which the first k machines of order agree with order[0], among varying. */
-static unsigned shared_dims(const struct wtg_fleet *fl, const int *order, int k, unsigned varying)
+/* The dimensions of mask in which machines a and b agree. */
+static unsigned shared_pair(const struct wtg_fleet *fl, int a, int b, unsigned mask)
 {
-	unsigned mask = varying;
 	for (int d = 0; d < WTG_NDIMS; d++)
-		for (int i = 1; i < k && (mask & (1u << d)); i++)
-			if (!same_dim(&fl->m[order[i]], &fl->m[order[0]], d))
-				mask &= ~(1u << d);
+		if ((mask & (1u << d)) && !same_dim(&fl->m[a], &fl->m[b], d))
+			mask &= ~(1u << d);
 	return mask;
 }
 
@@ -144,7 +142,7 @@ static unsigned fewest_dims(const struct wtg_fleet *fl, const int *order, int n,
 	static const int drop[] = { WTG_DIM_CPUS, WTG_DIM_PAGE, WTG_DIM_VENDOR, WTG_DIM_CLOCK };
 	for (size_t i = 0; i < WTG_ARRAY_LEN(drop); i++) {
 		unsigned less = mask & ~(1u << drop[i]);
-		if (less != mask && less && with_features(fl, order, n, less) == k)
+		if (less != mask && less && with_features(fl, order, n, less) * 10 <= k * 11)
 			mask = less;
 	}
 	return mask;
@@ -184,7 +182,8 @@ static void say_features(const struct wtg_fleet_machine *m, const char *vm_name,
 }
 
 /* "; the 6 slowest are ... (1,150-1,300 ns)": the largest group at the slow end (at most half the
- * machines) that some features single out, every machine with them among it; nothing when none. */
+ * machines) whose machines share some features that single them out (of all machines with those
+ * features, at least 10 in 11 are among it); nothing when none. */
 static size_t say_tail(const struct wtg_fleet *fl, const int *order, int n, const char *unit, char *buf, size_t len)
 {
 	unsigned varying = 0;
@@ -194,11 +193,16 @@ static size_t say_tail(const struct wtg_fleet *fl, const int *order, int n, cons
 				varying |= 1u << d;
 				break;
 			}
-	int best = 0;
-	unsigned best_mask = 0;
-	for (int k = 1; k <= n / 2; k++) {
-		unsigned mask = shared_dims(fl, order, k, varying);
-		if (mask && with_features(fl, order, n, mask) == k)
+	/* the shared dimensions only shrink as k grows: count the machines with them when they change */
+	int best = 0, count = 0;
+	unsigned best_mask = 0, mask = varying, counted = 0;
+	for (int k = 1; k <= n / 2 && mask; k++) {
+		mask = shared_pair(fl, order[0], order[k - 1], mask);
+		if (mask && mask != counted) {
+			count = with_features(fl, order, n, mask);
+			counted = mask;
+		}
+		if (mask && count * 10 <= k * 11)	/* nearly all machines with them are among the k */
 			best = k, best_mask = mask;
 	}
 	if (!best || n < 4)
@@ -216,7 +220,9 @@ static size_t say_tail(const struct wtg_fleet *fl, const int *order, int n, cons
 	wtg_fleet_fmt(lo, sizeof lo, value_of(fl, order[best - 1], rank_by.f));
 	if (best == 1)
 		return (size_t)snprintf(buf, len, "; the slowest is %s (%s%s%s)", who, hi, *unit ? " " : "", unit);
-	return (size_t)snprintf(buf, len, "; the %d slowest are %s (%s-%s%s%s)", best, who,
+	char many[32];
+	wtg_fmt_thousands(many, sizeof many, best);
+	return (size_t)snprintf(buf, len, "; the %s slowest are %s (%s-%s%s%s)", many, who,
 				rank_by.higher_better ? hi : lo, rank_by.higher_better ? lo : hi, *unit ? " " : "", unit);
 }
 
@@ -237,7 +243,9 @@ void wtg_fleet_line(const struct wtg_fleet *fl, int f, int highlight, char *buf,
 	wtg_fleet_fmt(med, sizeof med, st.median);
 	wtg_fleet_fmt(q1, sizeof q1, st.q1);
 	wtg_fleet_fmt(q3, sizeof q3, st.q3);
-	size_t k = (size_t)snprintf(buf, len, "%s: %d machine%s, median %s%s%s [quartiles %s-%s]", fg->name, st.n,
+	char count[32];
+	wtg_fmt_thousands(count, sizeof count, st.n);
+	size_t k = (size_t)snprintf(buf, len, "%s: %s machine%s, median %s%s%s [quartiles %s-%s]", fg->name, count,
 				    st.n == 1 ? "" : "s", med, *unit ? " " : "", unit, q1, q3);
 	int *order = malloc((size_t)(st.n ? st.n : 1) * sizeof *order);
 	if (!order || k >= len) {
@@ -260,9 +268,11 @@ void wtg_fleet_line(const struct wtg_fleet *fl, int f, int highlight, char *buf,
 			double y = value_of(fl, order[i], f);
 			better += fg->h->higher_better ? y > x : y < x;
 		}
+		char nth[32];
+		wtg_fmt_thousands(nth, sizeof nth, better + 1);
 		if (isfinite(x))
-			snprintf(buf + k, len - k, "; this one: %s%s%s, %d%s fastest", here, *unit ? " " : "", unit,
-				 better + 1, ordinal_suffix(better + 1));
+			snprintf(buf + k, len - k, "; this one: %s%s%s, %s%s fastest", here, *unit ? " " : "", unit,
+				 nth, ordinal_suffix(better + 1));
 		else
 			snprintf(buf + k, len - k, "; this one: no figure");
 	}
