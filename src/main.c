@@ -118,13 +118,13 @@ int main(int argc, char **argv)
 	default:
 		break;
 	}
-	if (o.mode == WTG_MODE_LOAD && wtg_loads_summary(&o))	/* many machines: their summary */
-		return wtg_fleet_main(&o);
 	/* --load on a terminal, with no format, output or baseline asked for: the dashboard on them */
 	bool load_dash = o.mode == WTG_MODE_LOAD && !o.format_given && !o.noutputs && !o.baseline &&
 			 isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	if (load_dash && (rc = check_terminal()) != 0)
 		return rc;
+	if (o.mode == WTG_MODE_LOAD && wtg_loads_summary(&o))	/* many machines: their summary */
+		return load_dash ? wtg_tui_machines(&o) : wtg_fleet_main(&o);
 	if (o.mode == WTG_MODE_DASHBOARD && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "wtg: the dashboard needs a terminal; use --run=LIST for headless output "
 				"(see 'wtg --help')\n");

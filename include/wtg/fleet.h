@@ -114,6 +114,14 @@ void wtg_fleet_fmt(char *buf, size_t len, double v);
  * -o (whole or not at all). A file that fails is named in one line and left out. Returns 0, 1 when
  * a file was left out or a write failed, 2 when none loaded. */
 int wtg_fleet_main(const struct wtg_options *o);
+/* Every --load file into fl (each failure named on stderr, "...; left out"), finished, and the
+ * --highlight machine's index (-1 without). 0, or 2 after the line saying why (none loaded, no such
+ * machine) with fl freed. */
+int wtg_fleet_read(const struct wtg_options *o, struct wtg_fleet *fl, int *highlight);
+/* The machines view on a terminal (src/tui/machines.c): per headline figure one dot per machine on a
+ * log axis, overall and per group, the quartiles, the highlighted machine and the line in words.
+ * Returns the exit status (1 when a file was left out). */
+int wtg_tui_machines(const struct wtg_options *o);
 /* Write fl's summary in fmt (text, markdown, csv, json); highlight as for wtg_fleet_line. 0, or -1
  * on a write error. */
 int wtg_fleet_write(FILE *f, enum wtg_format fmt, const struct wtg_fleet *fl, int highlight);

@@ -407,6 +407,25 @@ static void read_all(const struct wtg_options *o, struct wtg_fleet *fl)
 	}
 }
 
+int wtg_fleet_read(const struct wtg_options *o, struct wtg_fleet *fl, int *highlight)
+{
+	wtg_fleet_init(fl);
+	read_all(o, fl);
+	if (fl->reports == 0) {
+		wtg_error("none of the %d --load files loaded", o->nloads);
+		wtg_fleet_free(fl);
+		return 2;
+	}
+	wtg_fleet_finish(fl);
+	*highlight = -1;
+	if (o->highlight && (*highlight = wtg_fleet_find(fl, o->highlight)) < 0) {
+		wtg_error("--highlight=%s: no machine of that name or host among the %d loaded", o->highlight, fl->nm);
+		wtg_fleet_free(fl);
+		return 2;
+	}
+	return 0;
+}
+
 int wtg_fleet_main(const struct wtg_options *o)
 {
 	for (int i = -1; i < o->noutputs; i++) {
@@ -418,20 +437,9 @@ int wtg_fleet_main(const struct wtg_options *o)
 	if (check_outputs(o))
 		return 2;
 	static struct wtg_fleet fl;
-	wtg_fleet_init(&fl);
-	read_all(o, &fl);
-	if (fl.reports == 0) {
-		wtg_error("none of the %d --load files loaded", o->nloads);
-		wtg_fleet_free(&fl);
-		return 2;
-	}
-	wtg_fleet_finish(&fl);
 	int highlight = -1;
-	if (o->highlight && (highlight = wtg_fleet_find(&fl, o->highlight)) < 0) {
-		wtg_error("--highlight=%s: no machine of that name or host among the %d loaded", o->highlight, fl.nm);
-		wtg_fleet_free(&fl);
+	if (wtg_fleet_read(o, &fl, &highlight))
 		return 2;
-	}
 	wtg_hl_die_on_signals();
 	int status = fl.left_out ? 1 : 0;
 	for (int i = 0; i < o->noutputs; i++) {
