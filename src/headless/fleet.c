@@ -77,13 +77,17 @@ static void fmt_range(char *buf, size_t len, double a, double b)
 	snprintf(buf, len, "%s-%s", x, y);
 }
 
-/* "1,300 (vm-3)" with the name escaped and cut to 24 columns. */
-static void fmt_extreme(char *buf, size_t len, const struct wtg_fleet *fl, double v, int m)
+/* "1,300 (vm-3)", for text with the name escaped and cut to 14 columns, for Markdown raw (its writer
+ * escapes it). */
+static void fmt_extreme(char *buf, size_t len, const struct wtg_fleet *fl, double v, int m, bool raw)
 {
-	char x[32], name[128];
+	char x[32], name[300];
 	wtg_fleet_fmt(x, sizeof x, v);
-	wtg_escape(name, sizeof name, m >= 0 ? fl->m[m].name : "");
-	if (strlen(name) > 14)
+	if (raw)
+		wtg_strlcpy(name, m >= 0 ? fl->m[m].name : "", sizeof name);
+	else
+		wtg_escape(name, sizeof name, m >= 0 ? fl->m[m].name : "");
+	if (!raw && strlen(name) > 14)
 		memcpy(name + 11, "...", 4);
 	snprintf(buf, len, "%s (%s)", x, name);
 }
@@ -92,13 +96,13 @@ static void text_group(FILE *f, const struct wtg_fleet *fl, int fig, int d, cons
 		       const struct wtg_fleet_stat *st, void *arg)
 {
 	bool md = *(const bool *)arg;
-	char g[160], gname[160], med[32], q[64], lo[192], hi[192];
+	char g[160], gname[160], med[32], q[64], lo[400], hi[400];
 	group_name(d, value, gname, sizeof gname);
 	wtg_escape(g, sizeof g, gname);
 	wtg_fleet_fmt(med, sizeof med, st->median);
 	fmt_range(q, sizeof q, st->q1, st->q3);
-	fmt_extreme(lo, sizeof lo, fl, st->min, st->min_m);
-	fmt_extreme(hi, sizeof hi, fl, st->max, st->max_m);
+	fmt_extreme(lo, sizeof lo, fl, st->min, st->min_m, md);
+	fmt_extreme(hi, sizeof hi, fl, st->max, st->max_m, md);
 	(void)fig;
 	if (!md) {
 		fprintf(f, "  %-28s %4d %8s %-15s %-22s %s\n", g, st->n, med, q, lo, hi);

@@ -167,6 +167,42 @@ os.mkdir(os.path.join(tmp, "empty"))
 status, out, err = run("--load=" + os.path.join(tmp, "empty"))
 check(status == 2 and "a folder without any .json report" in err, "an empty folder: usage error")
 
+# ---- a hostile machine block: escaped on the terminal, exact in CSV and JSON ----
+hostile = os.path.join(tmp, "hostile")
+shutil.copytree(cls, hostile)
+os.remove(os.path.join(hostile, "zz-broken.json"))
+with open(os.path.join(hostile, "0005.json")) as f:
+    d = json.load(f)
+d["machine"]["hostname"] = "evil\x1b[2J\u009b"
+d["machine"]["virtualization"] = "kvm\x07"
+for e in d["experiments"]:	# its syscall the slowest, so the summary names it as the max
+    for r in e["rows"] if e["name"] == "syscall" else ():
+        for k in [k for k in r if k.endswith("_ns") and isinstance(r[k], (int, float))]:
+            r[k] *= 1000
+with open(os.path.join(hostile, "0005.json"), "w") as f:
+    json.dump(d, f)
+for fmt in ("text", "markdown"):
+    status, out, err = run("--load=" + hostile, "--format=" + fmt)
+    check(status == 0 and "evil\\e" in out and "kvm\\x07" in out
+          and not re.search("[\x00-\x08\x0b-\x1f\x7f\u0080-\u009f]", out),
+          "%s: a machine's name and group from its file are escaped (%r)" % (fmt, err[-80:]))
+status, out, err = run("--load=" + hostile, "--format=json")
+doc = json.loads(out) if status == 0 else {}
+check("evil\x1b[2J\u009b" in [m["name"] for m in doc.get("machines", [])] and
+      any(g.get("value") == "kvm\x07" for f in doc.get("figures", []) for g in f["groups"]),
+      "json: the name and the group kept exact")
+
+# ---- usage ----
+for args, msg in ((["--summary"], "--summary goes with --load"),
+                  (["--load=" + cls, "--run=clock"], "the summary of %d --load runs stands alone" % (nfiles + 1)),
+                  (["--load=" + cls, "--baseline=" + os.path.join(cls, "0000.json")], "stands alone"),
+                  (["--load=" + os.path.join(cls, "0000.json"), "--highlight=x"], "--highlight goes with the summary")):
+    status, out, err = run(*args)
+    check(status == 2 and msg in err and len(err.splitlines()) <= 2, "%s: usage error (%r)" % (" ".join(args)[-60:], err))
+status, out, err = run("--load=" + os.path.join(cls, "0000.json"), "--summary", "--format=json")
+doc = json.loads(out) if status == 0 else {}
+check(doc.get("reports") == 1 and len(doc.get("machines", [])) == 1, "--summary of one report: one machine")
+
 # ---- -o FOLDER/: named after the label and the time, a suffix when taken, written whole ----
 out_dir = os.path.join(tmp, "collect")
 os.mkdir(out_dir)
