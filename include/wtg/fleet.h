@@ -105,6 +105,9 @@ int wtg_fleet_dim_values(const struct wtg_fleet *fl, int f, int d, const char **
  * slowest are virtual machines with page-table isolation (1,150-1,300 ns); this one: 86 ns, 4th
  * fastest" (highlight: the machine's index, -1 none). Raw (a host name may appear): escape it. */
 void wtg_fleet_line(const struct wtg_fleet *fl, int f, int highlight, char *buf, size_t len);
+/* The ticks of a log axis over [lo, hi] into t (at most cap): 1, 2 and 5 x 10^k, or 10^k alone
+ * when those are more than most. How many. */
+int wtg_fleet_ticks(double lo, double hi, int most, double *t, int cap);
 /* A figure's value as the summary writes it: three significant digits, thousands grouped. */
 void wtg_fleet_fmt(char *buf, size_t len, double v);
 
@@ -122,7 +125,10 @@ int wtg_fleet_read(const struct wtg_options *o, struct wtg_fleet *fl, int *highl
  * log axis, overall and per group, the quartiles, the highlighted machine and the line in words.
  * Returns the exit status (1 when a file was left out). */
 int wtg_tui_machines(const struct wtg_options *o);
-/* Write fl's summary in fmt (text, markdown, csv, json); highlight as for wtg_fleet_line. 0, or -1
+/* Figure fig's slide (1280x720): the strip chart of its machines and groups, the line in words
+ * (src/report/fleet_svg.c); attrs go into its <svg> tag (may be NULL). */
+void wtg_fleet_svg_chart(FILE *f, const struct wtg_fleet *fl, int fig, int highlight, const char *attrs);
+/* Write fl's summary in fmt (text, markdown, csv, json, svg, html); highlight as for wtg_fleet_line. 0, or -1
  * on a write error. */
 int wtg_fleet_write(FILE *f, enum wtg_format fmt, const struct wtg_fleet *fl, int highlight);
 

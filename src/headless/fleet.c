@@ -333,9 +333,97 @@ static void write_json(FILE *f, const struct wtg_fleet *fl, int highlight)
 	fputs("\n  ]\n}\n", f);
 }
 
+/* ---- SVG and HTML: a slide per figure (src/report/fleet_svg.c) ---- */
+
+static int figures_drawn(const struct wtg_fleet *fl)
+{
+	int n = 0;
+	for (int fig = 0; fig < fl->nfigs; fig++)
+		n += fig_has_machines(fl, fig);
+	return n;
+}
+
+static void write_svg(FILE *f, const struct wtg_fleet *fl, int highlight)
+{
+	int n = figures_drawn(fl), k = 0;
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+		   "viewBox=\"0 0 1280 %d\" width=\"1280\" height=\"%d\">\n", 720 * n, 720 * n);
+	for (int fig = 0; fig < fl->nfigs; fig++) {
+		if (!fig_has_machines(fl, fig))
+			continue;
+		char attrs[96];
+		snprintf(attrs, sizeof attrs, "y=\"%d\" width=\"1280\" height=\"720\"", 720 * k++);
+		wtg_fleet_svg_chart(f, fl, fig, highlight, attrs);
+	}
+	fputs("</svg>\n", f);
+}
+
+static void html_group(FILE *f, const struct wtg_fleet *fl, int fig, int d, const char *value,
+		       const struct wtg_fleet_stat *st, void *arg)
+{
+	(void)fig, (void)arg;
+	char g[160], med[32], q[64], lo[400], hi[400];
+	group_name(d, value, g, sizeof g);
+	wtg_fleet_fmt(med, sizeof med, st->median);
+	fmt_range(q, sizeof q, st->q1, st->q3);
+	fmt_extreme(lo, sizeof lo, fl, st->min, st->min_m, true);
+	fmt_extreme(hi, sizeof hi, fl, st->max, st->max_m, true);
+	const char *cells[] = { g, NULL, med, q, lo, hi };
+	fputs("<tr>", f);
+	for (size_t i = 0; i < WTG_ARRAY_LEN(cells); i++) {
+		fputs(i ? "<td class=\"n\">" : "<td>", f);
+		if (cells[i])
+			wtg_xml_string(f, cells[i]);
+		else
+			fprintf(f, "%d", st->n);
+		fputs("</td>", f);
+	}
+	fputs("</tr>\n", f);
+}
+
+static void write_html(FILE *f, const struct wtg_fleet *fl, int highlight)
+{
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>wtg: %d machines</title>\n"
+		   "<style>body{font-family:Helvetica,Arial,sans-serif;max-width:1280px;margin:1em auto;color:#222}"
+		   "svg{width:100%%;height:auto;border:1px solid #ddd}table{border-collapse:collapse}"
+		   "td,th{padding:2px 10px;border-bottom:1px solid #eee;text-align:left}td.n{text-align:right}</style>\n"
+		   "</head>\n<body>\n<h1>wtg: %d machines</h1>\n<p>%d runs from %d reports",
+		fl->nm, fl->nm, fl->runs, fl->reports);
+	if (fl->left_out)
+		fprintf(f, ", %d left out", fl->left_out);
+	if (highlight >= 0) {
+		fputs("; this one: ", f);
+		wtg_xml_string(f, fl->m[highlight].name);
+	}
+	fputs(".</p>\n", f);
+	for (int fig = 0; fig < fl->nfigs; fig++) {
+		if (!fig_has_machines(fl, fig))
+			continue;
+		char line[1024];
+		wtg_fleet_line(fl, fig, highlight, line, sizeof line);
+		fprintf(f, "<section>\n<h2>%s: ", fl->figs[fig].name);
+		wtg_xml_string(f, fl->figs[fig].h->figure);
+		fputs("</h2>\n", f);
+		wtg_fleet_svg_chart(f, fl, fig, highlight, "role=\"img\"");
+		fputs("<p>", f);
+		wtg_xml_string(f, line);
+		fputs("</p>\n<table>\n<tr><th>group</th><th>machines</th><th>median</th><th>quartiles</th><th>min</th>"
+		      "<th>max</th></tr>\n", f);
+		each_group(f, fl, fig, html_group, NULL);
+		fputs("</table>\n</section>\n", f);
+	}
+	fputs("</body>\n</html>\n", f);
+}
+
 int wtg_fleet_write(FILE *f, enum wtg_format fmt, const struct wtg_fleet *fl, int highlight)
 {
 	switch (fmt) {
+	case WTG_FMT_SVG:
+		write_svg(f, fl, highlight);
+		break;
+	case WTG_FMT_HTML:
+		write_html(f, fl, highlight);
+		break;
 	case WTG_FMT_CSV:
 		write_csv(f, fl);
 		break;
@@ -432,12 +520,6 @@ int wtg_fleet_read(const struct wtg_options *o, struct wtg_fleet *fl, int *highl
 
 int wtg_fleet_main(const struct wtg_options *o)
 {
-	for (int i = -1; i < o->noutputs; i++) {
-		enum wtg_format fmt = i < 0 ? o->format : o->outputs[i].format;
-		if (fmt == WTG_FMT_SVG || fmt == WTG_FMT_HTML)
-			return wtg_usage_error("the summary of many runs is written as text, markdown, csv or json, not %s",
-					       wtg_writers[fmt].name);
-	}
 	if (check_outputs(o))
 		return 2;
 	static struct wtg_fleet fl;

@@ -278,3 +278,23 @@ void wtg_fleet_line(const struct wtg_fleet *fl, int f, int highlight, char *buf,
 	}
 	free(order);
 }
+
+int wtg_fleet_ticks(double lo, double hi, int most, double *t, int cap)
+{
+	static const double steps[][3] = { { 1, 2, 5 }, { 1, 0, 0 } };
+	int n = 0;
+	if (!(lo > 0) || !(hi >= lo))
+		return 0;
+	for (int pass = 0; pass < 2; pass++) {
+		n = 0;
+		for (int e = (int)floor(log10(lo)) - 1; e <= (int)ceil(log10(hi)); e++)
+			for (int k = 0; k < 3; k++) {
+				double x = steps[pass][k] * pow(10, e);
+				if (steps[pass][k] > 0 && x >= lo && x <= hi && n < cap)
+					t[n++] = x;
+			}
+		if (n <= most)
+			break;
+	}
+	return n;
+}

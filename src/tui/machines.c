@@ -137,33 +137,18 @@ static void draw_axis(const struct mview *v, int y, int x0, int w, double lo, do
 {
 	attr_t a = tui_attr(&v->look, TR_DIM);
 	tui_repeat(stdscr, y, x0, w, a, v->look.g->ax_h);
-	static const double steps[][3] = { { 1, 2, 5 }, { 1, 0, 0 } };
-	for (int pass = 0; pass < 2; pass++) {
-		int ticks = 0, last_end = -1;
-		for (int e = (int)floor(log10(lo)) - 1; e <= (int)ceil(log10(hi)); e++)
-			for (int k = 0; k < 3; k++)
-				ticks += steps[pass][k] > 0 && steps[pass][k] * pow(10, e) >= lo &&
-					 steps[pass][k] * pow(10, e) <= hi;
-		if (pass == 0 && ticks > w / 7)
-			continue;
-		for (int e = (int)floor(log10(lo)) - 1; e <= (int)ceil(log10(hi)); e++)
-			for (int k = 0; k < 3; k++) {
-				double t = steps[pass][k] * pow(10, e);
-				if (steps[pass][k] <= 0 || t < lo || t > hi)
-					continue;
-				int c = column(t, lo, hi, w);
-				char lab[16];
-				tick_label(t, lab, sizeof lab);
-				tui_put(stdscr, y, x0 + c, 1, a, v->look.g->ax_xtick);
-				int lx = c - (int)strlen(lab) / 2;
-				if (lx < 0)
-					lx = 0;
-				if (lx > last_end && lx + (int)strlen(lab) <= w) {
-					tui_put(stdscr, y + 1, x0 + lx, (int)strlen(lab), a, lab);
-					last_end = lx + (int)strlen(lab);
-				}
-			}
-		break;
+	double t[64];
+	int n = wtg_fleet_ticks(lo, hi, w / 7, t, 64), last_end = -1;
+	for (int k = 0; k < n; k++) {
+		int c = column(t[k], lo, hi, w);
+		char lab[16];
+		tick_label(t[k], lab, sizeof lab);
+		int lw = (int)strlen(lab), lx = c - lw / 2 < 0 ? 0 : c - lw / 2;
+		tui_put(stdscr, y, x0 + c, 1, a, v->look.g->ax_xtick);
+		if (lx > last_end && lx + lw <= w) {
+			tui_put(stdscr, y + 1, x0 + lx, lw, a, lab);
+			last_end = lx + lw;
+		}
 	}
 }
 

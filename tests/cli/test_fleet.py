@@ -160,9 +160,28 @@ shutil.copy(os.path.join(cls, "zz-broken.json"), only)
 status, out, err = run("--load=" + only, "--summary")
 check(status == 2 and err.splitlines()[-1:] == ["wtg: none of the 1 --load files loaded"] and out == "",
       "none loaded: exit 2, said (%r)" % err)
-status, out, err = run("--load=" + cls, "--format=svg")
-check(status == 2 and "the summary of many runs is written as text, markdown, csv or json, not svg" in err,
-      "svg of a summary: usage error")
+import xml.dom.minidom
+status, out, err = run("--load=" + cls, "--format=svg", "--highlight=host-0003")
+try:
+    svg = xml.dom.minidom.parseString(out)
+except Exception as ex:	# noqa: BLE001 - any parse error fails the check
+    svg = None
+    diag("svg: %s" % ex)
+slides = svg.documentElement.getElementsByTagName("svg") if svg else []
+texts = [t.firstChild.data for s in slides[:2] for t in s.getElementsByTagName("text") if t.firstChild]
+check(status == 1 and len(slides) == len(figs) and svg.documentElement.getAttribute("height") == str(720 * len(figs)),
+      "svg: one 1280x720 slide per figure, stacked (%d of %d)" % (len(slides), len(figs)))
+check(slides and len(slides[1].getElementsByTagName("circle")) == sum(
+          1 + sum(1 for dim in dims[h] if len({dims[x][dim] for x in dims}) > 1) for h in dims),
+      "svg: a dot per machine on the strip of all and on each of its groups' strips")
+check(any(t.startswith("syscall: %d machines, median" % N) for t in texts) and
+      any(t == "syscall: ns per getpid, batches of 1000" for t in texts), "svg: the figure's title and line in words")
+check(slides and sum(1 for p in slides[1].getElementsByTagName("path") if p.getAttribute("fill") == "#d62728") >= 2,
+      "svg: the highlighted machine marked on its strips")
+status, out, err = run("--load=" + cls, "--format=html", "--highlight=host-0003")
+check(status == 1 and out.startswith("<!DOCTYPE html>") and out.count("<section>") == len(figs)
+      and out.count("<svg viewBox") == len(figs) and "this one: host-0003" in out,
+      "html: a section per figure with its slide, line and table")
 os.mkdir(os.path.join(tmp, "empty"))
 status, out, err = run("--load=" + os.path.join(tmp, "empty"))
 check(status == 2 and "a folder without any .json report" in err, "an empty folder: usage error")
