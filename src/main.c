@@ -136,6 +136,7 @@ int main(int argc, char **argv)
 	static struct wtg_saved_runs saved;	/* large: not on the stack */
 	signal(SIGPIPE, SIG_IGN);
 
+	wtg_loads_say();	/* the folders' counts, before their files are read */
 	if ((o.nloads || o.baseline) && (rc = wtg_saved_runs_read(&saved, &o)) != 0)
 		return rc;
 	if (load_dash && saved.n > WTG_MAX_LOADS) {

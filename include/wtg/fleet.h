@@ -21,9 +21,11 @@ struct wtg_headline;
 /* Append one --load argument to o->loads. 0, or -1 out of memory. */
 int wtg_loads_add(struct wtg_options *o, const char *arg);
 /* Replace each folder in o->loads by the *.json files in it (names starting with '.' left out),
- * sorted by name, and say on stderr how many it gave: "wtg: --load=runs/: 31 reports". A folder
- * without any is a usage error. 0, or 2 after the usage line. */
+ * sorted by name. A folder without any is a usage error. 0, or 2 after the usage line. */
 int wtg_loads_expand(struct wtg_options *o);
+/* Say on stderr how many reports each folder gave ("wtg: --load=runs/: 31 reports"), once the
+ * command line is good and the files are about to be read. */
+void wtg_loads_say(void);
 /* Whether the loads are summarized as machines: more than WTG_MAX_LOAD_FILES of them, or --summary. */
 bool wtg_loads_summary(const struct wtg_options *o);
 /* -o FOLDER (an existing folder, JSON): the name of a new report in it, after name (--label; NULL:

@@ -91,6 +91,15 @@ nomem:
 	return -1;
 }
 
+/* The folders' counts, said once the command line is known to be good (wtg_loads_say). */
+static char counted[4096];
+
+void wtg_loads_say(void)
+{
+	fputs(counted, stderr);
+	counted[0] = '\0';
+}
+
 int wtg_loads_expand(struct wtg_options *o)
 {
 	const char **given = o->loads;
@@ -126,7 +135,8 @@ int wtg_loads_expand(struct wtg_options *o)
 		free(files);
 		char shown[512];
 		wtg_escape(shown, sizeof shown, given[i]);
-		fprintf(stderr, "wtg: --load=%s: %d report%s\n", shown, n, n == 1 ? "" : "s");
+		size_t k = strlen(counted);
+		snprintf(counted + k, sizeof counted - k, "wtg: --load=%s: %d report%s\n", shown, n, n == 1 ? "" : "s");
 	}
 	free(given);
 	loads_cap = cap;

@@ -501,6 +501,7 @@ static void read_all(const struct wtg_options *o, struct wtg_fleet *fl)
 
 int wtg_fleet_read(const struct wtg_options *o, struct wtg_fleet *fl, int *highlight)
 {
+	wtg_loads_say();
 	wtg_fleet_init(fl);
 	read_all(o, fl);
 	if (fl->reports == 0) {
