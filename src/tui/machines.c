@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,7 +224,7 @@ static void draw(struct mview *v)
 	refresh();
 }
 
-/* Keys until q or a terminating signal; returns the signal, or 0. */
+/* Keys until q, a terminating signal or the terminal going away; returns the signal, or 0. */
 static int loop(struct mview *v)
 {
 	draw(v);
@@ -231,6 +232,8 @@ static int loop(struct mview *v)
 		struct pollfd pf[2] = { { .fd = STDIN_FILENO, .events = POLLIN }, { .fd = tui_signal_fd(), .events = POLLIN } };
 		if (poll(pf, 2, -1) < 0)
 			continue;
+		if (pf[0].revents & (POLLHUP | POLLERR))
+			return SIGHUP;	/* the terminal went away */
 		if (pf[1].revents) {
 			bool cont = false;
 			int sig = tui_signal_take(&cont);
@@ -292,9 +295,7 @@ int wtg_tui_machines(const struct wtg_options *o)
 	tui_screen_close();
 	int left = fl.left_out;
 	wtg_fleet_free(&fl);
-	if (sig) {
-		fprintf(stderr, "wtg: stopped by signal %d\n", sig);
+	if (sig)
 		return 128 + sig;
-	}
 	return left ? 1 : 0;
 }

@@ -4,7 +4,7 @@
 # and 200x50 the figure's name, the strips of all machines and of the groups with their counts, the
 # highlighted machine's mark, the line in words and the broken report named; Right changes the
 # figure, Down scrolls the groups, q quits with exit status 1 (a report was left out) and the
-# terminal restored.
+# terminal restored; Ctrl-C ends it with 130, the terminal restored too.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
 
@@ -43,4 +43,12 @@ tm_keys q
 check "q quits" wait_exit 10
 check_eq "q: exit status 1, a report was left out" "$(status)" 1
 check_eq "q: the terminal is back on its normal screen" "$(tm_var alternate_on)" 0
+
+# Ctrl-C: the view ends at once, the terminal restored, 128 + SIGINT
+start C.UTF-8 80 24 --load="'$tmp/class'"
+check "again: the view is up" tm_wait "wtg · 38 machines, 40 runs · figure 1 of" 20
+tm_keys C-c
+check "Ctrl-C ends the view" wait_exit 10
+check_eq "Ctrl-C: exit status 130" "$(status)" 130
+check_eq "Ctrl-C: the terminal is back on its normal screen" "$(tm_var alternate_on)" 0
 finish
