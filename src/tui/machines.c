@@ -1,8 +1,8 @@
 /* machines.c: the machines view (wtg/fleet.h): more than 8 saved runs (or --summary) on a terminal.
  * Per headline figure one dot per machine on a log axis (a strip chart), the machines overall and
  * in each group (virtual machine, page-table isolation, clock source, page size, vendor, CPUs), the
- * quartiles and the median marked on each strip, the --highlight machine marked, and the line in
- * words under them. Left/Right change the figure, Up/Down scroll the groups, q quits. */
+ * quartiles and the median marked on each strip, the --highlight machine (else this one, when it is
+ * among them) marked, and the line in words under them. Left/Right change the figure, Up/Down scroll the groups, q quits. */
 #include "config.h"
 
 #include <math.h>
@@ -276,6 +276,11 @@ int wtg_tui_machines(const struct wtg_options *o)
 	struct mview v = { .fl = &fl };
 	if (wtg_fleet_read(o, &fl, &v.highlight))
 		return 2;
+	char host[256] = "";
+	if (v.highlight < 0 && gethostname(host, sizeof host - 1) == 0 && host[0])
+		for (int i = 0; i < fl.nm && v.highlight < 0; i++)
+			if (strcmp(fl.m[i].host, host) == 0)
+				v.highlight = i;	/* this machine, when it is among them */
 	for (int f = 0; f < fl.nfigs; f++)
 		for (int i = 0; i < fl.nm; i++)
 			if (has_value(&fl, i, f)) {

@@ -44,9 +44,17 @@ check "q quits" wait_exit 10
 check_eq "q: exit status 1, a report was left out" "$(status)" 1
 check_eq "q: the terminal is back on its normal screen" "$(tm_var alternate_on)" 0
 
-# Ctrl-C: the view ends at once, the terminal restored, 128 + SIGINT
+# without --highlight, this machine is "this one" when it is among them; Ctrl-C: the view ends at
+# once, the terminal restored, 128 + SIGINT
+host=$(uname -n)
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["machine"]["hostname"] = sys.argv[2]
+json.dump(d, open(sys.argv[1], "w"))' "$tmp/class/0010.json" "$host" || bail "cannot edit a report"
 start C.UTF-8 80 24 --load="'$tmp/class'"
 check "again: the view is up" tm_wait "wtg · 38 machines, 40 runs · figure 1 of" 20
+check "without --highlight: this machine is this one" tm_shows "this one ($host)"
 tm_keys C-c
 check "Ctrl-C ends the view" wait_exit 10
 check_eq "Ctrl-C: exit status 130" "$(status)" 130
