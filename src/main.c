@@ -20,6 +20,7 @@
 
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
+#include "wtg/fleet.h"
 #include "wtg/guard.h"
 #include "wtg/headless.h"
 #include "wtg/testhooks.h"
@@ -140,6 +141,8 @@ int main(int argc, char **argv)
 			 isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	if (load_dash && (rc = check_terminal()) != 0)
 		return rc;
+	if (o.mode == WTG_MODE_LOAD && wtg_loads_summary(&o))	/* many machines: their summary */
+		return load_dash ? wtg_tui_machines(&o) : wtg_fleet_main(&o);
 	if (o.mode == WTG_MODE_DASHBOARD && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "wtg: the dashboard needs a terminal; use --run=LIST for headless output "
 				"(see 'wtg --help')\n");
@@ -151,6 +154,7 @@ int main(int argc, char **argv)
 	static struct wtg_saved_runs saved;	/* large: not on the stack */
 	signal(SIGPIPE, SIG_IGN);
 
+	wtg_loads_say();	/* the folders' counts, before their files are read */
 	if ((o.nloads || o.baseline) && (rc = wtg_saved_runs_read(&saved, &o)) != 0)
 		return rc;
 	if (load_dash && saved.n > WTG_MAX_LOADS) {

@@ -19,13 +19,15 @@ enum wtg_progress { WTG_PROGRESS_AUTO = 0, WTG_PROGRESS_ALWAYS, WTG_PROGRESS_NEV
 #define WTG_MAX_EXP 32
 
 #define WTG_MAX_OUTPUTS 16
-/* --load files at most (the overlays of up to eight runs) */
+/* More --load files than this (after folders are read) are summarized as machines (src/saved/fleet.c),
+ * not compared pairwise: the overlays of up to eight runs. */
 #define WTG_MAX_LOAD_FILES 8
 
 /* One -o: where and in which format. path "-" is standard output. */
 struct wtg_output {
 	const char *path;
 	enum wtg_format format;
+	bool collect;		/* -o FOLDER: a new file named after the host (wtg_collect_save) */
 };
 
 #define WTG_DEFAULT_SIZE (256ull << 20)
@@ -67,8 +69,11 @@ struct wtg_options {
 	int hold_ms;			/* --hold=SEC: how long autoplay keeps a finished tab (default 4 s) */
 	bool step;			/* --step: every "next" moves on and runs the tab afresh */
 	/* saved runs (src/saved/) and the gate (src/saved/gate.c) */
-	const char *loads[WTG_MAX_LOAD_FILES];	/* --load=FILE, in command-line order */
+	const char **loads;		/* --load=FILE, in command-line order (a folder: its *.json once read,
+					 * wtg_loads_expand); allocated, kept until exit */
 	int nloads;
+	bool summary;			/* --summary: the machines' summary even for 8 runs or fewer */
+	const char *highlight;		/* --highlight=HOST: the machine a summary places ("this one") */
 	const char *label;		/* --label: the live run's name in reports and comparisons */
 	const char *baseline;		/* --baseline=FILE: compare each headline figure, exit 3 on a regression */
 	double threshold_pct;		/* --threshold=PCT (default 10) */

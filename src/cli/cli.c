@@ -16,6 +16,7 @@
 #include "wtg/conditions.h"
 #include "wtg/datafile.h"
 #include "wtg/experiment.h"
+#include "wtg/fleet.h"
 #include "wtg/options.h"
 #include "wtg/report.h"
 #include "wtg/util.h"
@@ -66,6 +67,20 @@ bool wtg_options_stdout_output(const struct wtg_options *o)
 /* Output i: its format (ending, else --format) and a folder that exists now: finding out after a
  * long run would waste it. Which files it must not be (an input, another output) is checked once
  * the saved runs are read (paths.c). */
+/* -o FOLDER with --format=json: a report of its own in it, named after the --label (else the host)
+ * and the time (a class collects into one shared folder). */
+static int collect_output(struct wtg_output *out, const char *label)
+{
+	const char *p = out->path;
+	if (access(p, W_OK | X_OK) < 0)
+		return usage_error("--output '%s': folder is not writable", p);
+	if (!(out->path = wtg_collect_name(p, label)))
+		return usage_error("--output '%s': no free name for a report in it", p);
+	out->format = WTG_FMT_JSON;
+	out->collect = true;
+	return 0;
+}
+
 static int check_output(struct wtg_options *o, int i)
 {
 	struct wtg_output *out = &o->outputs[i];
@@ -77,9 +92,13 @@ static int check_output(struct wtg_options *o, int i)
 		nsel += o->selected[k];
 	int ending = wtg_format_from_path(p);
 	bool svg = ending == WTG_FMT_SVG || (ending < 0 && o->format == WTG_FMT_SVG);
+	if (exists && S_ISDIR(st.st_mode) && !svg && o->mode == WTG_MODE_RUN && o->format == WTG_FMT_JSON &&
+	    o->format_given && !o->replicate)
+		return collect_output(out, o->label);
 	if (exists && S_ISDIR(st.st_mode)) {
 		if (!svg)
-			return usage_error("--output '%s' is a folder", p);
+			return usage_error("--output '%s' is a folder%s", p, o->mode == WTG_MODE_RUN ?
+					   " (a report named after the host and time goes there with --format=json)" : "");
 		out->format = WTG_FMT_SVG;	/* a folder of NAME.svg */
 		return access(p, W_OK | X_OK) < 0 ? usage_error("--output '%s': folder is not writable", p) : 0;
 	}
@@ -301,6 +320,16 @@ static int check_options(struct wtg_options *o, const struct parse_state *ps)
 {
 	if (o->dry_run)
 		return check_dry_run(o, ps);
+	if (o->nloads && wtg_loads_expand(o))
+		return 2;
+	if (o->summary && !o->nloads)
+		return usage_error("--summary goes with --load");
+	if (o->highlight && !wtg_loads_summary(o))
+		return usage_error("--highlight goes with the summary of --load (more than %d runs, or --summary)",
+				   WTG_MAX_LOAD_FILES);
+	if (wtg_loads_summary(o) && (ps->run_given || o->baseline || o->replicate))
+		return usage_error("the summary of %d --load runs stands alone: compare up to %d with --run or "
+				   "--baseline", o->nloads, WTG_MAX_LOAD_FILES);
 	if (!ps->run_given && o->nloads) {
 		o->mode = WTG_MODE_LOAD;	/* nothing measures: saved runs converted or compared */
 	} else if (!ps->run_given) {

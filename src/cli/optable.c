@@ -10,6 +10,7 @@
 
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
+#include "wtg/fleet.h"
 #include "wtg/options.h"
 #include "wtg/report.h"
 #include "wtg/util.h"
@@ -320,9 +321,14 @@ static int opt_load(struct parse_state *ps, const char *arg)
 	struct wtg_options *o = ps->o;
 	if (!*arg)
 		return usage_error("--load needs a file");
-	if (o->nloads == WTG_MAX_LOAD_FILES)
-		return usage_error("--load: at most %d files", WTG_MAX_LOAD_FILES);
-	o->loads[o->nloads++] = arg;
+	return wtg_loads_add(o, arg) < 0 ? usage_error("--load: out of memory") : 0;
+}
+
+static int opt_highlight(struct parse_state *ps, const char *arg)
+{
+	if (!*arg || strlen(arg) > 255 || !wtg_text_inert(arg))
+		return usage_error("--highlight needs a host name or label of 1 to 255 printable bytes");
+	ps->o->highlight = arg;
 	return 0;
 }
 
@@ -454,10 +460,17 @@ const struct opt_desc wtg_opts[] = {
 	{ "ascii", 0, no_argument, "", G_DASH, "no Unicode glyphs (automatic when the locale is not UTF-8)",
 	  FLAG(ascii) },
 	{ "load", 0, required_argument, "=FILE", G_SAVED,
-	  "a saved JSON report (repeat, up to 8): one alone is written\n"
-	  "again in --format or to -o files, nothing measured; with more,\n"
-	  "or with --run: each headline figure per run and its ratio to\n"
-	  "the first, with a CI", VALUE(opt_load) },
+	  "a saved JSON report, or a folder: its *.json (repeat): one alone\n"
+	  "is written again in --format or to -o files, nothing measured;\n"
+	  "up to 8, or with --run: each headline figure per run and its\n"
+	  "ratio to the first, with a CI; more than 8: the machines' summary", VALUE(opt_load) },
+	{ "summary", 0, no_argument, "", G_SAVED,
+	  "with --load: per headline figure the machines' median, quartiles,\n"
+	  "min and max, overall and per group (virtual machine, page-table\n"
+	  "isolation, clock source, page size, vendor, CPUs), the runs of one\n"
+	  "host taken as one machine (the default past 8 runs)", FLAG(summary) },
+	{ "highlight", 0, required_argument, "=HOST", G_SAVED,
+	  "with the summary: where this host (or label) stands", VALUE(opt_highlight) },
 	{ "replicate", 0, required_argument, "=N", G_SAVED,
 	  "with --run: run the experiments N times, alternating in seeded\n"
 	  "order; keep every run, and per headline figure each run's median\n"

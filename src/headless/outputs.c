@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "wtg/experiment.h"
+#include "wtg/fleet.h"
 #include "wtg/replicate.h"
 #include "wtg/util.h"
 
@@ -64,6 +65,7 @@ int wtg_hl_write_outputs(struct wtg_session *s, const struct wtg_hl_source *sv, 
 		const char *path = o->outputs[i].path;
 		enum wtg_format fmt = o->outputs[i].format;
 		if ((sv ? wtg_report_save_meta(path, fmt, sv->m, sv->tables, err, sizeof err) :
+		     o->outputs[i].collect ? wtg_collect_save(path, fmt, s, o->selected, err, sizeof err) :
 			  wtg_report_save(path, fmt, s, o->selected, err, sizeof err)) == 0) {
 			written[i] = true;
 			continue;

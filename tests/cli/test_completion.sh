@@ -56,4 +56,9 @@ expect "wtg --compare=syscall:b" "background burn" wtg --compare = syscall : b
 expect "wtg --qui" "--quick --quiet" wtg --qui
 expect "wtg --ord" "--order=" wtg --ord
 expect "wtg --format=json --pro" "--progress=" wtg --format = json --pro
+# after --load: the reports and the folders of them (a class's folder), from where it is typed
+mkdir -p "$lib_tmp/cwd/class" && : >"$lib_tmp/cwd/ci.json"
+cd "$lib_tmp/cwd" || bail "cannot enter $lib_tmp/cwd"
+expect "wtg --load=c" "ci.json class" wtg --load = c
+cd - >/dev/null || bail "cannot go back"
 finish

@@ -493,9 +493,15 @@ for e in d["experiments"]:
     e["columns"] = cols
 same_rows(d, "rowsfirst.json", "rows before their columns")
 one_error_line(*run("--load=" + path("no-such.json"))[::2], path("no-such.json"), "a missing file")
-one_error_line(*run("--load=" + tmp)[::2], tmp, "a folder")
+status, out, err = run("--load=" + tmp)	# a folder: its reports summarized, the broken ones left out
+nfiles = len([f for f in os.listdir(tmp) if f.endswith(".json") and not f.startswith(".")])
+lines = err.splitlines()
+check(status == 1 and lines[:1] == ["wtg: --load=%s: %d reports" % (tmp, nfiles)],
+      "a folder: its %d reports counted, exit 1 for those left out (%d, %r)" % (nfiles, status, lines[:1]))
+check(all(l.endswith("; left out") for l in lines[1:]) and len(lines) > 2, "a folder: each broken report named, left out")
 status, out, err = run(*["--load=" + base] * 9)
-check(status == 2 and err.startswith("wtg: --load: at most 8"), "nine --loads: usage error (%r)" % err)
+check(status == 0 and out.startswith("wtg: 1 machine, 9 runs from 9 reports"),
+      "nine --loads of one run: the summary, one machine's nine runs (%r)" % out[:80])
 status, out, err = run("--threshold=5", "--load=" + base)
 check(status == 2 and "--threshold goes with --baseline" in err, "--threshold alone: usage error")
 status, out, err = run("--baseline=" + base)

@@ -85,7 +85,7 @@ CASES = [
     (["--format=csv"], "--format goes with --run"),
     (["--run=syscall", "-o", "/nonexistent/out.json"],
      "--output '/nonexistent/out.json': folder '/nonexistent': No such file or directory"),
-    (["--run=syscall", "-o", d], "--output '%s' is a folder" % d),
+    (["--run=syscall", "-o", d], "--output '%s' is a folder (a report named after the host and time goes there with --format=json)" % d),
     (["stray"], "unexpected argument 'stray'"),
 ]
 
