@@ -18,6 +18,7 @@
 
 struct wtg_plan;
 struct wtg_relay;
+struct wtg_arms;
 
 enum wtg_view { WTG_VIEW_SWEEP = 0, WTG_VIEW_BARS, WTG_VIEW_HISTOGRAM, WTG_VIEW_COUNTERS };
 
@@ -47,6 +48,8 @@ struct wtg_ctx {
 	/* c emptied the page cache of the data file for this run, and the experiment measures_cold:
 	 * no warm-up reads the file back, each sample starts on an evicted file */
 	bool cold;
+	/* --versus: the arms this run alternates (wtg/paired.h); NULL: unpaired */
+	struct wtg_arms *arms;
 };
 
 #define WTG_OK 0
@@ -117,6 +120,10 @@ struct wtg_headline {
 
 /* The headline figures e's descriptor declares (n of them, 0 when it has none). */
 const struct wtg_headline *wtg_headlines_of(const struct wtg_experiment *e, int *n);
+
+/* The row of t that h reads: the one whose key_col reads key (numbers compared as numbers), or the
+ * last row; in a paired run (column arm) only arm A's rows count. -1 when none. */
+int wtg_headline_row(const struct wtg_headline *h, const struct wtg_table *t);
 
 /* A figure taken from a table: its value, CI and raw samples (pointing into the table; none for a
  * per-unit figure, whose CI is scaled instead). */
@@ -244,6 +251,9 @@ struct wtg_experiment {
 	 * experiments' rounds (wtg/relay.h): it calls wtg_ctx_interleave only where it holds no helper
 	 * thread, burner or condition of its own, and warms up again after one. */
 	bool interleaves;
+	/* Its rows are measured in rounds that can alternate two arms (--versus, wtg/paired.h): the
+	 * rounds engine's experiments, syscall and readcost. */
+	bool alternates;
 	/* Under c the run measures the data file cold (ctx->cold: it skips the warm-up that would read
 	 * the file back and evicts it before each sample). A run that reads the data file without it
 	 * says it cannot be cold. */

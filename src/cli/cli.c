@@ -399,6 +399,17 @@ static int opt_compare(struct parse_state *ps, const char *arg)
 	return parse_compare(arg, ps->o);
 }
 
+static int opt_versus(struct parse_state *ps, const char *arg)
+{
+	char why[160];
+	int rc = wtg_versus_parse(arg, ps->ncpu, &ps->o->versus, why, sizeof why);
+	if (rc == -2)
+		return usage_error("%s", why);
+	if (rc < 0)
+		return usage_error("--versus: unknown condition '%s' (%s)", arg, WTG_VERSUS_CHOICES);
+	return 0;
+}
+
 static int opt_timelimit(struct parse_state *ps, const char *arg)
 {
 	long v;
@@ -563,6 +574,12 @@ static const struct opt_desc opts[] = {
 	  "what the compare experiment pairs (default syscall:burn);\n"
 	  "EXP: " COMPARE_CHOICES ";\n"
 	  "COND: burn background uncached cold", opt_compare },
+	{ "versus", 0, required_argument, "=COND", G_EXP,
+	  "with --run: measure every row in two arms, A under the run's\n"
+	  "conditions and B under COND, alternating in seeded order round\n"
+	  "by round; each headline figure's paired ratio B/A with its 95%\n"
+	  "interval. COND: same (an A/A control), burn[=N][:spin|stream],\n"
+	  "background, uncached, cold", opt_versus },
 	{ "time-limit", 0, required_argument, "=SEC", G_EXP,
 	  "end an experiment whose measuring thread has waited for a CPU\n"
 	  "for SEC seconds in all (default 10)", opt_timelimit },
@@ -872,6 +889,8 @@ static int check_options(struct wtg_options *o, const struct parse_state *ps)
 		return usage_error("--baseline goes with --run or --load");
 	if (o->threshold_given && !o->baseline)
 		return usage_error("--threshold goes with --baseline");
+	if (o->versus.cond != WTG_VS_NONE && !ps->run_given)
+		return usage_error("--versus goes with --run");
 	if (o->replicate && check_replicate(o, ps))
 		return 2;
 	if (o->gap_s > 0 && !o->replicate)

@@ -16,6 +16,7 @@
 #include "wtg/guard.h"
 #include "wtg/probe.h"
 #include "wtg/relay.h"
+#include "wtg/paired.h"
 #include "wtg/session.h"
 #include "wtg/stats.h"
 #include "wtg/util.h"
@@ -173,6 +174,7 @@ struct measure_job {
 	pthread_t th;
 	bool started;
 	bool not_cold;		/* c asked for cold, but the experiment reads the file back (e->not_cold) */
+	struct wtg_arms arms;	/* --versus: ctx.arms points here when the experiment runs paired */
 };
 
 /* Test hook: with WTG_TEST_DEAF=NAME, experiment NAME's measuring thread spins and never looks at
@@ -262,6 +264,25 @@ static enum wtg_state final_state(struct wtg_session *s, struct wtg_table *t, in
 	return WTG_DONE;
 }
 
+/* --versus: the job's arms when e can alternate them, else a note saying why it runs unpaired. */
+static void versus(struct wtg_session *s, const struct wtg_experiment *e, struct measure_job *job)
+{
+	const struct wtg_versus *vs = &s->opt->versus;
+	char why[192];
+	if (vs->cond == WTG_VS_NONE)
+		return;
+	if (!wtg_versus_applies(e, vs, why, sizeof why)) {
+		wtg_table_note(job->ctx.t, "not paired: %s", why);
+		return;
+	}
+	if (vs->cond == WTG_VS_COLD && wtg_datafile_evict(&s->df) < 0) {
+		wtg_table_note(job->ctx.t, "not paired: the data file cannot be evicted from the page cache here");
+		return;
+	}
+	job->arms = (struct wtg_arms){ .vs = *vs, .col = -1 };
+	job->ctx.arms = &job->arms;
+}
+
 /* Experiment idx's table made ready and its measuring thread started (in a relay when relay is not
  * NULL: it waits for the baton); pair: what compare pairs in this run (read under qlock when it was
  * taken). Returns false when it could not start (the table says why). */
@@ -299,6 +320,7 @@ static bool start_one(struct wtg_session *s, int idx, const struct wtg_compare_p
 		job->ctx.cold = true;
 		wtg_table_set_cold(t, true);
 	}
+	versus(s, e, job);
 	uint64_t seed = s->opt->seed;
 	for (const char *c = e->name; *c; c++)
 		seed = (seed ^ (uint64_t)(unsigned char)*c) * 0x100000001b3ull;
@@ -329,6 +351,9 @@ static void finish_one(struct wtg_session *s, struct measure_job *job)
 	pthread_mutex_unlock(&t->lock);
 	if (job->not_cold)
 		wtg_table_note(t, WTG_NOT_COLD_NOTE, job->e->not_cold ? job->e->not_cold : WTG_NOT_COLD_WHY);
+	if (job->ctx.arms && !job->arms.used)
+		wtg_table_note(t, "not paired: %s measured no rounds that alternate the arms", job->e->name);
+	wtg_arms_free(&job->arms);
 	wtg_table_set_state(t, final_state(s, t, job->rc));
 }
 
@@ -396,8 +421,8 @@ static void take_group(struct wtg_session *s, int idx, struct group *g)
 	g->s = s;
 	g->idx[0] = idx;
 	g->n = 1;
-	if (!s->interleave || !wtg_experiments[idx]->interleaves)
-		return;
+	if (!s->interleave || !wtg_experiments[idx]->interleaves || s->opt->versus.cond != WTG_VS_NONE)
+		return;	/* a paired run switches conditions between its arms: it runs alone */
 	int keep = 0;
 	for (int q = 0; q < s->qlen; q++) {
 		int j = s->queue[q];

@@ -20,16 +20,29 @@ const struct wtg_headline *wtg_headlines_of(const struct wtg_experiment *e, int 
 	return *n ? e->headline : NULL;
 }
 
-/* The row whose key column reads key (numbers compared as numbers), or the last row. */
-static int find_row(const struct wtg_headline *h, const struct wtg_table *t)
+/* Whether row r of t is one of a paired run's arm B (wtg/paired.h): headline figures read arm A. */
+static bool arm_b(const struct wtg_table *t, int arm, int r)
 {
-	if (!h->key_col)
-		return t->nrows - 1;
+	const struct wtg_value *v = arm >= 0 ? &t->rows[r].v[arm] : NULL;
+	return v && v->type == WTG_T_TEXT && strcmp(v->s, "B") == 0;
+}
+
+int wtg_headline_row(const struct wtg_headline *h, const struct wtg_table *t)
+{
+	int arm = wtg_table_col(t, "arm");
+	if (!h->key_col) {
+		int r = t->nrows - 1;
+		while (r >= 0 && arm_b(t, arm, r))
+			r--;
+		return r;
+	}
 	int c = wtg_table_col(t, h->key_col);
 	if (c < 0)
 		return -1;
 	for (int r = 0; r < t->nrows; r++) {
 		const struct wtg_value *v = &t->rows[r].v[c];
+		if (arm_b(t, arm, r))
+			continue;
 		if ((v->type == WTG_T_TEXT && strcmp(v->s, h->key) == 0) ||
 		    (v->type == WTG_T_INT && v->i == strtoll(h->key, NULL, 10)) ||
 		    (v->type == WTG_T_REAL && v->r == strtod(h->key, NULL)))
@@ -60,7 +73,7 @@ void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, st
 		f->found = isfinite(f->value);
 		return;
 	}
-	int r = find_row(h, t), c = wtg_table_col(t, h->col);
+	int r = wtg_headline_row(h, t), c = wtg_table_col(t, h->col);
 	if (r < 0 || c < 0)
 		return;
 	f->value = wtg_table_num(t, r, c);

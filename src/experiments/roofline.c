@@ -679,6 +679,7 @@ const struct wtg_experiment wtg_exp_roofline = {
 	.terms = WTG_TERMS("roofline", "intensity", "corebound", "membound", "background"),
 	.interleaves = true,
 	.shares_dram_buf = true,
+	.alternates = true,
 	.run = roofline_run,
 	.plan = roofline_plan,
 };

@@ -1,0 +1,366 @@
+/* paired.c: a condition's effect measured in pairs (see wtg/paired.h): --versus's condition, the
+ * switch between the arms, what a paired run keeps, and the paired reading of its headline figures. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "wtg/gate.h"
+#include "wtg/paired.h"
+
+int wtg_versus_parse(const char *arg, int ncpu, struct wtg_versus *v, char *why, size_t len)
+{
+	static const struct {
+		const char *name;
+		enum wtg_versus_cond c;
+	} plain[] = { { "same", WTG_VS_SAME }, { "background", WTG_VS_BACKGROUND },
+		      { "uncached", WTG_VS_UNCACHED }, { "cold", WTG_VS_COLD } };
+	memset(v, 0, sizeof *v);
+	if (len)
+		why[0] = '\0';
+	for (size_t i = 0; i < WTG_ARRAY_LEN(plain); i++)
+		if (strcmp(arg, plain[i].name) == 0) {
+			v->cond = plain[i].c;
+			return 0;
+		}
+	if (strncmp(arg, "burn", 4) != 0 || (arg[4] && arg[4] != '=' && arg[4] != ':'))
+		return -1;
+	v->cond = WTG_VS_BURN;
+	v->burn = ncpu > 0 ? ncpu : 1;
+	v->burn_kind = WTG_BURN_SPIN;
+	const char *p = arg + 4, *colon = strchr(p, ':');
+	if (colon) {
+		int k = wtg_burn_kind_parse(colon + 1);
+		if (k < 0)
+			return -1;
+		v->burn_kind = (enum wtg_burn_kind)k;
+	}
+	if (*p == '=') {
+		size_t n = colon ? (size_t)(colon - p - 1) : strlen(p + 1);
+		char num[32];
+		char *end;
+		snprintf(num, sizeof num, "%.*s", (int)(n < sizeof num ? n : sizeof num - 1), p + 1);
+		errno = 0;
+		long c = strtol(num, &end, 10);
+		if (!num[0] || *end || errno || c < 1 || c > wtg_burner_max()) {
+			snprintf(why, len, "--versus: burn's count must be a whole number from 1 to %d, not '%s'",
+				 wtg_burner_max(), num);
+			return -2;
+		}
+		v->burn = (int)c;
+	}
+	return 0;
+}
+
+void wtg_versus_words(const struct wtg_versus *v, char *buf, size_t len)
+{
+	switch (v->cond) {
+	case WTG_VS_BURN:
+		snprintf(buf, len, "burners %d %s", v->burn, wtg_burn_kind_name(v->burn_kind));
+		break;
+	case WTG_VS_BACKGROUND:
+		snprintf(buf, len, "background policy");
+		break;
+	case WTG_VS_UNCACHED:
+		snprintf(buf, len, "uncached I/O");
+		break;
+	case WTG_VS_COLD:
+		snprintf(buf, len, "cold cache");
+		break;
+	case WTG_VS_SAME:
+		snprintf(buf, len, "the same conditions (A/A)");
+		break;
+	default:
+		snprintf(buf, len, "none");
+		break;
+	}
+}
+
+bool wtg_versus_applies(const struct wtg_experiment *e, const struct wtg_versus *v, char *why, size_t len)
+{
+	static const struct {
+		enum wtg_versus_cond c;
+		unsigned bit;
+		const char *what;
+	} own[] = { { WTG_VS_BURN, WTG_COND_BURN, "burners" }, { WTG_VS_BACKGROUND, WTG_COND_BACKGROUND, "its policy" },
+		    { WTG_VS_UNCACHED, WTG_COND_UNCACHED, "its I/O mode" },
+		    { WTG_VS_COLD, WTG_COND_COLD, "the page cache" } };
+	if (len)
+		why[0] = '\0';
+	if (v->cond == WTG_VS_NONE)
+		return false;
+	if (!e->alternates) {
+		snprintf(why, len, "%s does not measure in rounds that can alternate", e->name);
+		return false;
+	}
+	for (size_t i = 0; i < WTG_ARRAY_LEN(own); i++)
+		if (own[i].c == v->cond && (e->self_conditions & own[i].bit)) {
+			snprintf(why, len, "%s sets %s itself", e->name, own[i].what);
+			return false;
+		}
+	if ((v->cond == WTG_VS_UNCACHED || v->cond == WTG_VS_COLD) && !e->needs_datafile) {
+		snprintf(why, len, "%s reads no file", e->name);
+		return false;
+	}
+	if (v->cond == WTG_VS_COLD && !e->measures_cold) {
+		snprintf(why, len, "%s cannot measure cold: %s", e->name, e->not_cold ? e->not_cold : WTG_NOT_COLD_WHY);
+		return false;
+	}
+	return true;
+}
+
+void wtg_arms_begin(struct wtg_ctx *ctx)
+{
+	struct wtg_arms *a = ctx->arms;
+	a->a_burn = wtg_burner_count();
+	a->a_kind = wtg_burner_kind();
+	a->a_background = wtg_policy_requested();
+	a->a_uncached = wtg_uncached_requested();
+	a->arm = 0;
+	a->used = true;
+	a->nrounds = 0;
+	struct wtg_table *t = ctx->t;
+	pthread_mutex_lock(&t->lock);
+	int n = t->ncols, col = wtg_table_col(t, "arm");
+	struct wtg_column cols[WTG_MAX_COLS];
+	memcpy(cols, t->cols, (size_t)n * sizeof *cols);
+	pthread_mutex_unlock(&t->lock);
+	if (col < 0 && n < WTG_MAX_COLS) {
+		cols[n] = (struct wtg_column){ "arm", "", WTG_T_TEXT, 0 };
+		wtg_table_set_columns(t, cols, n + 1);
+		col = wtg_table_col(t, "arm");
+	}
+	a->col = col;
+}
+
+bool wtg_arms_b_first(struct wtg_ctx *ctx, int round)
+{
+	struct wtg_arms *a = ctx->arms;
+	bool b = wtg_rng_below(&ctx->rng, 2) == 1;
+	if (round < 0)
+		return b;
+	if ((size_t)round >= a->caprounds) {
+		size_t cap = (size_t)round + 16;
+		double *o = realloc(a->order, cap * sizeof *o);
+		if (!o)
+			return b;
+		a->order = o;
+		a->caprounds = cap;
+	}
+	a->order[round] = b;
+	if ((size_t)round + 1 > a->nrounds)
+		a->nrounds = (size_t)round + 1;
+	return b;
+}
+
+/* The data file read once through the page cache (a cold arm B left it evicted; arm A reads warm). */
+static void read_back(const struct wtg_datafile *df)
+{
+	int fd = df ? open(df->path, O_RDONLY | O_CLOEXEC) : -1;
+	if (fd < 0)
+		return;
+	static _Thread_local char buf[1 << 20];
+	while (read(fd, buf, sizeof buf) > 0)
+		;
+	close(fd);
+}
+
+int wtg_arms_enter(struct wtg_ctx *ctx, int arm)
+{
+	struct wtg_arms *a = ctx->arms;
+	if (!a || arm == a->arm)
+		return WTG_OK;
+	bool b = arm == 1;
+	a->arm = arm;
+	switch (a->vs.cond) {
+	case WTG_VS_BURN: {
+		int n = b ? a->vs.burn : a->a_burn;
+		if (wtg_burner_set_kind(n, b ? a->vs.burn_kind : a->a_kind) != n) {
+			wtg_table_fail(ctx->t, "--versus: cannot start %d burners", n);
+			return WTG_ERR;
+		}
+		if (n > 0 && wtg_ctx_settle(ctx, WTG_PAIRED_SETTLE_MS))
+			return WTG_CANCELLED;
+		break;
+	}
+	case WTG_VS_BACKGROUND: {
+		bool want = b ? true : a->a_background;
+		wtg_policy_request(want);
+		if (wtg_policy_apply_self() != (want ? 1 : 0))
+			a->policy_bad++;
+		break;
+	}
+	case WTG_VS_UNCACHED:
+		wtg_uncached_request(b ? true : a->a_uncached);
+		break;
+	case WTG_VS_COLD:
+		ctx->cold = b;
+		if (!b)
+			read_back(ctx->df);
+		break;
+	default:
+		break;
+	}
+	return wtg_ctx_cancelled(ctx) ? WTG_CANCELLED : WTG_OK;
+}
+
+int wtg_arms_tag(const struct wtg_ctx *ctx, struct wtg_value *vals, int n, int arm)
+{
+	const struct wtg_arms *a = ctx->arms;
+	if (!a || a->col < 0)
+		return n;
+	for (int c = n; c < a->col; c++)
+		vals[c] = WTG_NA;
+	vals[a->col] = WTG_TEXT(arm ? "B" : "A");
+	return n > a->col + 1 ? n : a->col + 1;
+}
+
+void wtg_arms_record(struct wtg_ctx *ctx, int row_a, const char *unit, const double *a, const double *b, size_t n)
+{
+	char name[48];
+	snprintf(name, sizeof name, "row %d arm A", row_a + 1);
+	wtg_table_add_series(ctx->t, name, unit ? unit : "", a, n);
+	snprintf(name, sizeof name, "row %d arm B", row_a + 1);
+	wtg_table_add_series(ctx->t, name, unit ? unit : "", b, n);
+}
+
+void wtg_arms_end(struct wtg_ctx *ctx, int rc)
+{
+	struct wtg_arms *a = ctx->arms;
+	if (!a || !a->used)
+		return;
+	(void)wtg_arms_enter(ctx, 0);
+	if (rc != WTG_OK)
+		return;
+	wtg_table_add_series(ctx->t, "arm order", "flag", a->order, a->nrounds);
+	size_t bfirst = 0;
+	for (size_t i = 0; i < a->nrounds; i++)
+		bfirst += a->order[i] != 0;
+	char words[64];
+	wtg_versus_words(&a->vs, words, sizeof words);
+	double lo, hi, cov;
+	size_t k = 0;
+	double *zero = calloc(a->nrounds ? a->nrounds : 1, sizeof *zero);	/* the ranks depend on n alone */
+	bool ci = zero && wtg_sign_test_median_ci(zero, a->nrounds, WTG_BOOTSTRAP_CONF, &lo, &hi, &cov, &k) == 0;
+	free(zero);
+	wtg_table_note(ctx->t,
+		       "paired: arm A under the run's conditions, arm B under %s; %zu rounds, each measuring every "
+		       "row once in each arm, the arms' order drawn per round from the seeded generator (B first "
+		       "in %zu; series 'arm order'), the condition switched between them; the rows of arm B follow "
+		       "those of arm A (column arm), each row's per-round figures in the series 'row N arm A' and "
+		       "'row N arm B'",
+		       words, a->nrounds, bfirst);
+	if (ci)
+		wtg_table_note(ctx->t,
+			       "a paired figure: the median of the %zu per-round ratios B/A (of the differences B - A "
+			       "where a figure is not positive), its 95%% interval the sign-test one (order statistics "
+			       "%zu and %zu of the per-round figures: exact coverage %.1f%% whatever their "
+			       "distribution); verdicts as the gate's, threshold %.0f%%",
+			       a->nrounds, k, a->nrounds + 1 - k, 100 * cov, 100 * WTG_PAIRED_THRESHOLD);
+	if (a->vs.cond == WTG_VS_BACKGROUND)
+		wtg_table_check(ctx->t, "policy", a->policy_bad == 0,
+				"the measuring thread %s the policy of each arm (SCHED_IDLE in B) in every round%s",
+				a->policy_bad ? "did not get" : "got", a->policy_bad ? ": the arms may not differ" : "");
+}
+
+void wtg_arms_free(struct wtg_arms *a)
+{
+	free(a->order);
+	a->order = NULL;
+	a->nrounds = a->caprounds = 0;
+}
+
+int wtg_paired_stat(const double *a, const double *b, size_t n, bool difference, struct wtg_paired_stat *out)
+{
+	memset(out, 0, sizeof *out);
+	out->value = out->lo = out->hi = NAN;
+	out->n = n;
+	for (size_t i = 0; i < n && !difference; i++)
+		difference = !(a[i] > 0) || !(b[i] > 0);
+	out->difference = difference;
+	if (n == 0)
+		return -1;
+	double *r = malloc(n * sizeof *r);
+	if (!r)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		r[i] = difference ? b[i] - a[i] : b[i] / a[i];
+	out->value = wtg_quantile(r, n, 0.5);
+	int rc = wtg_sign_test_median_ci(r, n, WTG_BOOTSTRAP_CONF, &out->lo, &out->hi, &out->coverage, &out->k);
+	free(r);
+	return rc;
+}
+
+bool wtg_table_paired(const struct wtg_table *t)
+{
+	return wtg_table_col(t, "arm") >= 0;
+}
+
+const char *wtg_paired_skipped(const struct wtg_table *t)
+{
+	static const char prefix[] = "not paired: ";
+	for (int i = 0; i < t->nnotes; i++)
+		if (strncmp(t->notes[i], prefix, sizeof prefix - 1) == 0)
+			return t->notes[i] + sizeof prefix - 1;
+	return NULL;
+}
+
+/* The series called name, NULL when none. */
+static const struct wtg_series *series_of(const struct wtg_table *t, const char *name)
+{
+	for (int i = t->nseries - 1; i >= 0; i--)
+		if (strcmp(t->series[i].name, name) == 0)
+			return &t->series[i];
+	return NULL;
+}
+
+int wtg_paired_entries(const struct wtg_table *t, struct wtg_paired_entry *out, int max)
+{
+	if (!wtg_table_paired(t))
+		return 0;
+	int nh = 0, n = 0;
+	const struct wtg_headline *h = wtg_headlines_of(t->exp, &nh);
+	for (int i = 0; i < nh && n < max; i++) {
+		int row = wtg_headline_row(&h[i], t);
+		char name[48];
+		snprintf(name, sizeof name, "row %d arm A", row + 1);
+		const struct wtg_series *sa = row >= 0 ? series_of(t, name) : NULL;
+		snprintf(name, sizeof name, "row %d arm B", row + 1);
+		const struct wtg_series *sb = row >= 0 ? series_of(t, name) : NULL;
+		if (!sa || !sb || sa->n != sb->n || sa->n == 0)
+			continue;
+		struct wtg_paired_entry *e = &out[n++];
+		memset(e, 0, sizeof *e);
+		e->figure = h[i].figure;
+		e->unit = h[i].unit;
+		e->higher_better = h[i].higher_better;
+		wtg_paired_stat(sa->v, sb->v, sa->n, false, &e->s);
+		e->a = wtg_quantile(sa->v, sa->n, 0.5);
+		e->b = wtg_quantile(sb->v, sb->n, 0.5);
+		/* a difference is weighed against arm A's figure for the verdict's words, never shown as a ratio */
+		double k = e->s.difference ? fabs(e->a) : 1, base = e->s.difference ? 1 : 0;
+		if (e->s.difference && !(k > 0))
+			e->verdict = wtg_verdict_name(WTG_V_NONE);
+		else
+			e->verdict = wtg_verdict_name(wtg_verdict_of(base + e->s.value / k, base + e->s.lo / k,
+								     base + e->s.hi / k, e->higher_better,
+								     WTG_PAIRED_THRESHOLD));
+	}
+	return n;
+}
+
+void wtg_paired_fmt(const struct wtg_paired_entry *e, char *buf, size_t len)
+{
+	const struct wtg_paired_stat *s = &e->s;
+	if (s->difference)
+		snprintf(buf, len, "%+.4g %s [%.4g, %.4g] %s, %zu rounds", s->value, e->unit, s->lo, s->hi,
+			 e->verdict, s->n);
+	else
+		snprintf(buf, len, "x%.3f [%.3f-%.3f] %s, %zu rounds", s->value, s->lo, s->hi, e->verdict, s->n);
+}
