@@ -280,19 +280,25 @@ int wtg_paired_stat(const double *a, const double *b, size_t n, bool difference,
 {
 	memset(out, 0, sizeof *out);
 	out->value = out->lo = out->hi = NAN;
-	out->n = n;
-	for (size_t i = 0; i < n && !difference; i++)
-		difference = !(a[i] > 0) || !(b[i] > 0);
-	out->difference = difference;
-	if (n == 0)
-		return -1;
-	double *r = malloc(n * sizeof *r);
+	double *r = malloc((n ? n : 1) * sizeof *r);
 	if (!r)
 		return -1;
+	size_t m = 0;	/* the rounds with both figures */
 	for (size_t i = 0; i < n; i++)
-		r[i] = difference ? b[i] - a[i] : b[i] / a[i];
-	out->value = wtg_quantile(r, n, 0.5);
-	int rc = wtg_sign_test_median_ci(r, n, WTG_BOOTSTRAP_CONF, &out->lo, &out->hi, &out->coverage, &out->k);
+		if (isfinite(a[i]) && isfinite(b[i])) {
+			difference = difference || !(a[i] > 0) || !(b[i] > 0);
+			m++;
+		}
+	for (size_t i = 0, j = 0; i < n; i++)
+		if (isfinite(a[i]) && isfinite(b[i]))
+			r[j++] = difference ? b[i] - a[i] : b[i] / a[i];
+	out->n = m;
+	out->difference = difference;
+	int rc = -1;
+	if (m > 0) {
+		out->value = wtg_quantile(r, m, 0.5);
+		rc = wtg_sign_test_median_ci(r, m, WTG_BOOTSTRAP_CONF, &out->lo, &out->hi, &out->coverage, &out->k);
+	}
 	free(r);
 	return rc;
 }
