@@ -47,6 +47,8 @@ struct wtg_versus {
 #define WTG_PAIRED_THRESHOLD 0.10
 /* Burners' time to get going after they start, before arm B's samples. */
 #define WTG_PAIRED_SETTLE_MS 30
+/* The rounds of a paired row in the rounds engine (rounds.h: WTG_ROUNDS_MIN), for the plan's time */
+#define WTG_PAIRED_ROUNDS 15
 
 /* Parse COND (ncpu: burn's default count). Returns 0; -1 for an unknown condition; -2 for a burner
  * count out of 1 .. wtg_burner_max() (why in buf). */
