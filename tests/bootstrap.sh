@@ -148,5 +148,20 @@ check "root: apt-get installs chromium (the HTML test renders in it)" apt_has "i
 check "root: apt-get installs bash-completion (the completion test runs through it)" \
 	apt_has "install .*bash-completion"
 check "root, no chromium: it still builds" built
+check "root: what it installs for the tests is said before apt-get runs, the browser named" \
+	grep -q "installing with apt-get what only the tests use: .*chromium.*(chromium, a browser" "$t/out"
+check "root: ... and how to do without them" grep -q "WTG_NO_TEST_TOOLS=1 ./bootstrap builds without them" "$t/out"
+
+# 8. root with WTG_NO_TEST_TOOLS: the build's packages only, the test tools named as skipped
+setup $(echo "$ALL_TOOLS" | sed 's/ chromium//; s/gcc //')
+export WTG_NO_TEST_TOOLS=1
+boot 0
+unset WTG_NO_TEST_TOOLS
+check_eq "root, WTG_NO_TEST_TOOLS: exit 0" "$rc" 0
+check "root, WTG_NO_TEST_TOOLS: the build's package is installed" apt_has "install .* gcc"
+check "root, WTG_NO_TEST_TOOLS: chromium is not" sh -c "! grep -q chromium '$t/log/apt'"
+check "root, WTG_NO_TEST_TOOLS: it says which test tools it leaves out" \
+	grep -q "WTG_NO_TEST_TOOLS is set: not installing what only the tests use: chromium" "$t/out"
+check "root, WTG_NO_TEST_TOOLS: it builds" built
 
 finish

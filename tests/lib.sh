@@ -198,15 +198,20 @@ wait_sparse() {
 	done
 }
 
-# run_done NAME: a line of the screen says NAME's run is done ("NAME · ... done in")
+# run_done NAME [N]: a line of the screen says NAME's run is done ("NAME · ... done in"); with N,
+# its run N of this session (a rerun: "NAME · ... run N · done in"), never the run before it
 run_done() {
-	screen_line_has "$(tm_screen)" "$1 · " "done in"
+	if [ -n "${2:-}" ]; then
+		screen_line_has "$(tm_screen)" "$1 · " "run $2 · done in"
+	else
+		screen_line_has "$(tm_screen)" "$1 · " "done in"
+	fi
 }
 
-# run_ended NAME: NAME's run ended on screen within 120 s (a live run lasts a second or more on a
-# loaded machine)
+# run_ended NAME [N]: NAME's run (run N) ended on screen within 120 s (a live run lasts a second or
+# more on a loaded machine)
 run_ended() {
-	wait_sparse 120 run_done "$1"
+	wait_sparse 120 run_done "$@"
 }
 
 # ---- a private tmux server -----------------------------------------------------
@@ -495,14 +500,13 @@ saved_set() {
 }
 
 # run_here i: run tab i's experiment and wait until it ended. The dashboard is kept paused between
-# runs (r runs anyway), so that no tab starts by itself when it is visited on the way.
+# runs (r runs anyway), so that no tab starts by itself when it is visited on the way. What it waits
+# for lasts: the box's end ("done in" or "failed") told from the run before by the box's "run N"
+# (a run can end before any look sees it running).
 run_here() {
 	box_before=$(box_line)
 	tm_keys r
-	tm_wait "running $(name_of "$1")" 5 || return 1
-	# the box's state changes first (or the run was too quick to see and says the same)
-	wait_for 10 box_changed
-	wait_sparse 600 tm_ended || return 1	# a sanitizer build runs kernels' 2 GiB buffer slowly
+	wait_sparse 600 box_ended_anew || return 1	# a sanitizer build runs kernels' 2 GiB buffer slowly
 	tm_keys Space
 	tm_wait "paused: nothing starts until space" 5
 }
@@ -512,10 +516,12 @@ box_line() {
 	tm capture-pane -p -t "$TM_TARGET" -S 2 -E 2	# the box's top line alone: one process a look
 }
 
-box_changed() {
+# box_ended_anew: the box shows a run that ended (done or failed) and is not the one $box_before
+# showed (a rerun's end reads "run N · done in ...", N counting the tab's runs)
+box_ended_anew() {
 	lib_box=$(box_line)
-	[ "$lib_box" != "$box_before" ] && return 0
-	case $lib_box in *running*) return 0 ;; esac
+	[ "$lib_box" != "$box_before" ] || return 1
+	case $lib_box in *"done in"* | *failed*) return 0 ;; esac
 	return 1
 }
 

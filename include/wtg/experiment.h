@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "wtg/datafile.h"
+#include "wtg/faultbase.h"
 #include "wtg/machine.h"
 #include "wtg/options.h"
 #include "wtg/stats.h"
@@ -16,45 +17,12 @@
 /* At most this many experiments in the registry (and tables in a session or a saved run). */
 #define WTG_MAX_EXP 32
 
+struct wtg_ctx;
 struct wtg_plan;
 struct wtg_relay;
-struct wtg_arms;
+struct wtg_why;
 
 enum wtg_view { WTG_VIEW_SWEEP = 0, WTG_VIEW_BARS, WTG_VIEW_HISTOGRAM, WTG_VIEW_COUNTERS };
-
-/* What compare pairs: an experiment and a condition, by name. */
-struct wtg_compare_pair {
-	char exp[32];
-	char cond[16];
-};
-
-/* What a run function receives. */
-struct wtg_ctx {
-	const struct wtg_options *opt;
-	struct wtg_datafile *df;	/* ready when run is called */
-	struct wtg_table *t;		/* the experiment's table, already reset */
-	struct wtg_rng rng;		/* seeded from --seed and the experiment's name */
-	atomic_bool *cancel;		/* set by the UI (rerun, quit) or the starvation watchdog */
-	_Atomic int64_t *heartbeat;	/* wtg_now_ns() of the last sign of progress */
-	const char *argv0;		/* /proc/self/exe for child processes */
-	const struct wtg_machine *machine;	/* the machine block (caches, CPUs); NULL in some tests */
-	/* what compare pairs in this run, fixed when it starts (the session's pair, which the dashboard's
-	 * v moves); an empty exp: the options' (wtg_compare_pair_of) */
-	struct wtg_compare_pair compare;
-	/* an interleaved run (wtg/relay.h): the baton this experiment shares with the others and its
-	 * place among them; NULL when it runs alone */
-	struct wtg_relay *relay;
-	int relay_slot;
-	/* c emptied the page cache of the data file for this run, and the experiment measures_cold:
-	 * no warm-up reads the file back, each sample starts on an evicted file */
-	bool cold;
-	/* --versus: the arms this run alternates (wtg/paired.h); NULL: unpaired */
-	struct wtg_arms *arms;
-};
-
-#define WTG_OK 0
-#define WTG_ERR (-1)		/* wtg_table_fail() was called with the cause */
-#define WTG_CANCELLED 1
 
 /* What a sweep draws: lines of y columns over a log2 x axis. */
 struct wtg_sweep_spec {
@@ -118,46 +86,6 @@ struct wtg_headline {
 
 #define WTG_MAX_HEADLINES 2
 
-/* The headline figures e's descriptor declares (n of them, 0 when it has none). */
-const struct wtg_headline *wtg_headlines_of(const struct wtg_experiment *e, int *n);
-
-/* The row of t that h reads: the one whose key_col reads key (numbers compared as numbers), or the
- * last row; in a paired run (column arm) only arm A's rows count. -1 when none. */
-int wtg_headline_row(const struct wtg_headline *h, const struct wtg_table *t);
-
-/* A figure taken from a table: its value, CI and raw samples (pointing into the table; none for a
- * per-unit figure, whose CI is scaled instead). */
-struct wtg_figure {
-	bool found;
-	double value, lo, hi;		/* lo, hi NAN without CI columns */
-	const double *samples;
-	size_t nsamples;
-	const size_t *replica_len;	/* the samples' replicas (their series'), NULL: not known */
-	int nreplicas;
-	double work;			/* the headline's work_col in the figure's row, NAN without one */
-};
-/* f's samples (and their replicas) from t's last series called name with any; unchanged when none. */
-void wtg_figure_series(const struct wtg_table *t, const char *name, struct wtg_figure *f);
-/* Read h's figure from t (t locked by the caller, or not shared). */
-void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, struct wtg_figure *f);
-/* The same, with a 95% CI bootstrapped (seeded) from the figure's samples where the table gives
- * none: how runs are set side by side (the replication table, a baseline of several runs). */
-void wtg_figure_read_ci(const struct wtg_headline *h, const struct wtg_table *t, uint64_t seed, struct wtg_figure *f);
-
-/* Whether two figures of headline h can be compared: false when h's work_col differs between them
- * (then why gets "64M vs 16M wss"), true otherwise. */
-bool wtg_figure_comparable(const struct wtg_headline *h, const struct wtg_figure *a, const struct wtg_figure *b,
-			   char *why, size_t len);
-
-/* now/base and its 95% CI: a percentile bootstrap of the ratio of medians (resamples drawn with a
- * generator seeded with seed) when both have raw samples, two-level where a side's series says
- * which replicas its samples fall into (wtg_bootstrap_ratio_ci_replicas: the spread between a
- * run's replicas widens it, as it widens that run's own interval), else one combined from the two
- * CIs (each read as normal on the log scale, the runs independent), else none (NAN). method gets
- * "bootstrap", "bootstrap of replicas", "from CIs" or "none". */
-void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *ratio,
-		  double *lo, double *hi, const char **method);
-
 /* How compare takes this experiment's headline figure: one short measurement (well under a second)
  * honouring the conditions in force; NAN after wtg_table_fail(). fn NULL: compare cannot pair it. */
 struct wtg_pairing {
@@ -180,29 +108,6 @@ enum wtg_cond_bit {
 	WTG_COND_BACKGROUND = 1u << 1,	/* p: the background policy */
 	WTG_COND_UNCACHED = 1u << 2,	/* u: O_DIRECT */
 	WTG_COND_COLD = 1u << 3,	/* c: the data file evicted */
-};
-
-/* What a reason for "why here" reads: the run, the machine it was measured on, and how far the run's
- * figure is from the essay's. */
-struct wtg_why_in {
-	const struct wtg_table *t;
-	const struct wtg_machine *m;	/* the run's machine (a saved run's own); never NULL */
-	double here;			/* the run's figure set beside the essay's (NAN: none) */
-	double essay;			/* the essay's (NAN: none) */
-	double factor;			/* here / essay, NAN when either is unknown */
-	bool apart;			/* factor beyond WTG_WHY_APART either way */
-};
-#define WTG_WHY_APART 3.0
-/* What a reason fills into its sentence: {0} .. {3} numbers, {a} {b} words (escaped when filled). */
-struct wtg_why_vals {
-	double n[4];
-	char s[2][48];
-};
-/* A likely reason this machine's figures are far from the essay's (more than 3x, or pointing the other
- * way): a predicate over the run and its machine, and the sentence it fills with the measured numbers. */
-struct wtg_why {
-	bool (*holds)(const struct wtg_why_in *in, struct wtg_why_vals *v);
-	const char *say;	/* "{0}x the essay's: page-table isolation on a {a} virtual machine"; NULL ends */
 };
 
 /* What the essay measured, beside what this machine shows (the lecture's "essay" line). The essay
@@ -298,21 +203,6 @@ struct wtg_experiment {
 	{ "ci_high_ns", "ns", WTG_T_REAL, 1 }, { "min_ns", "ns", WTG_T_REAL, 1 }, \
 	{ "drift_pct", "%", WTG_T_REAL, 2 }
 
-/* A replica ended: in an interleaved run the other experiments take their turns before this returns
- * (true: they did, so caches and the page cache may have changed: warm up again). False at once
- * when the experiment runs alone. */
-bool wtg_ctx_interleave(struct wtg_ctx *ctx);
-/* Seconds since the interleaved run began (0 when alone or not begun). */
-double wtg_ctx_run_offset_s(const struct wtg_ctx *ctx);
-/* True when the run should stop; also beats the heartbeat. Call between batches. */
-bool wtg_ctx_cancelled(struct wtg_ctx *ctx);
-/* Progress for the bar: step of nsteps, label such as "bufsize 256K". Beats the heartbeat. */
-void wtg_ctx_progress(struct wtg_ctx *ctx, int step, int nsteps, const char *label);
-/* The work done of the whole run's in ns, total being done plus the expected ns of the steps still to
- * run: the time left is total - done, each remaining step by its cost, not the step count
- * (wtg_table_work). */
-void wtg_ctx_work(struct wtg_ctx *ctx, double done, double total);
-
 /* The ordered registry (src/experiments/experiments.c). */
 extern const struct wtg_experiment *const wtg_experiments[];
 extern const int wtg_nexperiments;
@@ -325,21 +215,6 @@ void wtg_experiment_columns(const struct wtg_experiment *e, struct wtg_table *t)
 /* Whether e's declaration holds together: every column a view, headline or pairing names is
  * declared, no column repeats, the declared view has its spec. Returns 0, or -1 with why. */
 int wtg_experiment_check(const struct wtg_experiment *e, char *why, size_t len);
-/* The experiment called name if compare can pair it, else NULL. */
-const struct wtg_experiment *wtg_compare_target(const char *name);
-/* The experiments compare can pair, in registry order, joined by sep. */
-void wtg_compare_choices(char *buf, size_t len, const char *sep);
-/* The experiment compare pairs when none is chosen. */
-const char *wtg_compare_default(void);
-/* Whether compare can toggle the condition called name; the conditions it can, joined by sep
- * (src/experiments/compare.c). */
-bool wtg_compare_condition(const char *name);
-void wtg_compare_conditions(char *buf, size_t len, const char *sep);
-/* The pair --compare chose (o NULL or without one: wtg_compare_default() with burn). */
-void wtg_compare_pair_of(const struct wtg_options *o, struct wtg_compare_pair *p);
-/* The pair after p: p's experiment with the next condition, after the last condition the next
- * experiment compare can pair with the first (the dashboard's v). */
-void wtg_compare_next(struct wtg_compare_pair *p);
 /* Typical wall time of a run of e in seconds on a two-core machine, by default or with --quick
  * (measured with the whole catalogue; shown by --list and the README). 0 when unknown. */
 int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick);
@@ -366,13 +241,5 @@ double wtg_verdict_ratio(const struct wtg_table *t, int rn, int rd, const char *
 /* snprintf for a verdict: the length written (clamped to len - 1), 0 when a figure was not finite. */
 int wtg_verdict_fmt(char *buf, size_t len, bool ok, const char *fmt, ...) WTG_PRINTF(4, 5);
 const char *wtg_view_name(enum wtg_view v);
-/* The likely reason this machine's run t of e (measured on m, NULL: unknown) differs from the essay:
- * the sentence of the first of e's reasons that holds, with its numbers, in buf. Returns its length,
- * 0 when none holds (the figures agree, or wtg cannot say why). */
-int wtg_why_here(const struct wtg_experiment *e, const struct wtg_table *t, const struct wtg_machine *m, char *buf,
-		 size_t len);
-
-/* The hidden child mode of faultbase (wtg --child=MODE FILE): exit, map, or sum. Returns the exit status. */
-int wtg_faultbase_child(const char *mode, const char *path);
 
 #endif

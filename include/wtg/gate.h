@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "wtg/experiment.h"
+#include "wtg/figure.h"
 #include "wtg/load.h"
 #include "wtg/options.h"
 #include "wtg/table.h"

@@ -16,6 +16,11 @@ enum wtg_format { WTG_FMT_TEXT = 0, WTG_FMT_CSV, WTG_FMT_JSON, WTG_FMT_MARKDOWN,
 /* --progress: a self-erasing line on stderr when it is a terminal (auto), always, or never. */
 enum wtg_progress { WTG_PROGRESS_AUTO = 0, WTG_PROGRESS_ALWAYS, WTG_PROGRESS_NEVER };
 
+/* At most this many experiments in the registry (and tables in a session or a saved run): the
+ * options hold one selection per experiment. experiment.h, which includes this header, repeats the
+ * definition token for token (a different value would be a redefinition the compiler reports). */
+#define WTG_MAX_EXP 32
+
 #define WTG_MAX_OUTPUTS 16
 /* --load files at most (the overlays of up to eight runs) */
 #define WTG_MAX_LOAD_FILES 8
@@ -31,7 +36,7 @@ struct wtg_output {
 
 struct wtg_options {
 	enum wtg_mode mode;
-	bool selected[32];		/* by registry index, for --run */
+	bool selected[WTG_MAX_EXP];		/* by registry index, for --run */
 	enum wtg_format format;		/* --format: standard output, and -o without a known extension */
 	bool format_given;
 	struct wtg_output outputs[WTG_MAX_OUTPUTS];	/* -o, in command-line order */
@@ -61,7 +66,7 @@ struct wtg_options {
 	const char *child_path;
 	int64_t time_limit_ms;		/* per-row limit before a starved row is ended */
 	/* the lecture: the dashboard's tabs and autoplay in this order (registry indices) */
-	int order[32];			/* --order=LIST; all experiments in registry order by default */
+	int order[WTG_MAX_EXP];			/* --order=LIST; all experiments in registry order by default */
 	int norder;
 	int hold_ms;			/* --hold=SEC: how long autoplay keeps a finished tab (default 4 s) */
 	bool step;			/* --step: every "next" moves on and runs the tab afresh */
@@ -90,5 +95,7 @@ void wtg_print_version(FILE *f);
 /* Whether the run may need the data file: the dashboard when one of its tabs (--order) reads it,
  * --run when a selected experiment does. Otherwise wtg neither checks, sweeps nor uses the folder. */
 bool wtg_options_need_datafile(const struct wtg_options *o);
+/* Whether any -o is standard output ("-", /dev/stdout, /dev/fd/1, ...). */
+bool wtg_options_stdout_output(const struct wtg_options *o);
 
 #endif

@@ -51,6 +51,8 @@ enum wtg_probe_how { WTG_PROBE_CONCURRENT, WTG_PROBE_SEQUENTIAL, WTG_PROBE_HELPE
 void wtg_probe_merge(struct wtg_probe_result *a, const struct wtg_probe_result *b, enum wtg_probe_how how);
 /* wtg_probe_merge(a, b, WTG_PROBE_CONCURRENT). */
 void wtg_probe_add(struct wtg_probe_result *a, const struct wtg_probe_result *b);
+/* Sequential regions of one thread: like wtg_probe_add, but wall times add up. */
+void wtg_probe_accumulate(struct wtg_probe_result *a, const struct wtg_probe_result *b);
 /* Whether hardware counters (instructions, cycles) could be opened; checked once. */
 bool wtg_probe_have_hw_counters(void);
 /* The contention rule, fixed before measuring: a sample is contended when its thread(s) waited

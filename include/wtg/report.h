@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "wtg/compare.h"
 #include "wtg/options.h"
 #include "wtg/session.h"
 

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "wtg/compare.h"
 #include "wtg/conditions.h"
 #include "wtg/datafile.h"
 #include "wtg/experiment.h"
@@ -136,6 +137,11 @@ void wtg_session_emergency_cleanup(void);
  * same function changes nothing): the report writer adds wtg_report_remove_temps before its first
  * temp file, so the session needs no writer. */
 void wtg_session_on_emergency(void (*cleanup)(void));
+
+/* Call fn (async-signal-safe; NULL: none) from the SIGCONT handler wtg_session_start installs,
+ * after the starvation meters learn of the continue: the dashboard puts its terminal modes back
+ * and redraws, however the stop came (Ctrl-Z, kill -STOP and fg). */
+void wtg_session_on_continue(void (*fn)(void));
 
 /* Install handler for every wtg_fatal_signals entry (old: WTG_NFATAL_SIGNALS entries, or NULL).
  * Each is reset to the default when it runs, except SIGBUS (see wtg/guard.h). Returns 0 or -1. */

@@ -2,6 +2,7 @@
 #ifndef WTG_TABLE_H
 #define WTG_TABLE_H
 
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -37,6 +38,11 @@ struct wtg_value {
 #define WTG_REAL(x) ((struct wtg_value){ .type = WTG_T_REAL, .r = (double)(x) })
 #define WTG_TEXT(x) ((struct wtg_value){ .type = WTG_T_TEXT, .s = (x) })
 #define WTG_NA ((struct wtg_value){ .type = WTG_T_NA })
+/* A real when x is finite, else n/a (NaN: nothing measured; an infinity: no figure to give). */
+static inline struct wtg_value wtg_real_or_na(double x)
+{
+	return isfinite(x) ? WTG_REAL(x) : WTG_NA;
+}
 
 struct wtg_row {
 	struct wtg_value *v;		/* ncols values; text owned by the table */
@@ -117,6 +123,9 @@ struct wtg_table {
 	 * the dashboard shows it under "measuring:" so a tab has a number before its first row */
 	char sofar[96];
 	int64_t started_ns, finished_ns;
+	/* runs of this experiment started in this session, this one included (a reset keeps it): the
+	 * box's "run 2 · done in ..." tells a rerun's end from the run before it; 0 for a saved run */
+	int runs;
 	int64_t expected_ns;		/* estimate of the whole run, 0 if unknown */
 	/* the work a run reports as it goes (wtg_table_work): done of total in ns, the total being done
 	 * and the expected ns of the rest; since work_ns; total 0: it reports none */

@@ -108,7 +108,7 @@ static int resolve_output(const char *path, struct ident *id)
 struct files {
 	struct ident in[WTG_MAX_LOAD_FILES + 2];
 	int nin;
-	struct ident out[WTG_MAX_OUTPUTS * 32 + 1];
+	struct ident out[WTG_MAX_OUTPUTS * WTG_MAX_EXP + 1];
 	int nout;
 };
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "wtg/conditions.h"
+#include "wtg/ctx.h"
 #include "wtg/experiment.h"
 #include "wtg/relay.h"
 #include "wtg/table.h"

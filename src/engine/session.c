@@ -12,7 +12,9 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "wtg/compare.h"
 #include "wtg/conditions.h"
+#include "wtg/ctx.h"
 #include "wtg/guard.h"
 #include "wtg/probe.h"
 #include "wtg/relay.h"
@@ -187,6 +189,24 @@ static void test_deaf(const struct wtg_experiment *e)
 			wtg_sink += (uint64_t)wtg_now_ns();
 }
 
+/* Test hook: with WTG_TEST_HOLD=NAME[:SECONDS], experiment NAME's run holds before its first row,
+ * its heartbeat beating, until it is cancelled or SECONDS have passed (then it runs as usual): a
+ * running state that lasts as long as a dashboard test needs it (a key pressed while a row runs),
+ * whatever the machine's speed. */
+static void test_hold(struct measure_job *j)
+{
+	const char *want = getenv("WTG_TEST_HOLD");
+	size_t n = strlen(j->e->name);
+	if (!want || strncmp(want, j->e->name, n) != 0 || (want[n] != '\0' && want[n] != ':'))
+		return;
+	double s = want[n] == ':' ? strtod(want + n + 1, NULL) : 0;
+	int64_t until = s > 0 ? wtg_now_ns() + (int64_t)(s * 1e9) : INT64_MAX;
+	while (!atomic_load(j->ctx.cancel) && wtg_now_ns() < until) {
+		atomic_store(j->ctx.heartbeat, wtg_now_ns());
+		nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
+	}
+}
+
 static void *measure_main(void *arg)
 {
 	struct measure_job *j = arg;
@@ -204,6 +224,7 @@ static void *measure_main(void *arg)
 	struct wtg_probe p;
 	wtg_probe_begin(&p);
 	test_deaf(j->e);
+	test_hold(j);
 	j->rc = j->e->run(&j->ctx);
 	wtg_probe_end(&p, &j->total);
 	wtg_policy_unregister_self();
@@ -501,10 +522,23 @@ static bool join_worker(struct wtg_session *s, int limit_ms)
 	return true;
 }
 
+/* What a layer above does on SIGCONT (the dashboard: its terminal modes back, a redraw). */
+static void (*_Atomic continue_hook)(void);
+
+void wtg_session_on_continue(void (*fn)(void))
+{
+	atomic_store(&continue_hook, fn);
+}
+
 static void on_continue(int sig)
 {
 	(void)sig;
+	int e = errno;
 	wtg_starve_continued();
+	void (*hook)(void) = atomic_load(&continue_hook);
+	if (hook)
+		hook();
+	errno = e;
 }
 
 static void *watch_main(void *arg)

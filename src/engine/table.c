@@ -433,8 +433,10 @@ void wtg_table_set_state(struct wtg_table *t, enum wtg_state s)
 {
 	pthread_mutex_lock(&t->lock);
 	t->state = s;
-	if (s == WTG_RUNNING)
+	if (s == WTG_RUNNING) {
 		t->started_ns = wtg_now_ns();
+		t->runs++;
+	}
 	else if (s != WTG_IDLE)
 		t->finished_ns = wtg_now_ns();
 	changed_now(t);
@@ -594,6 +596,7 @@ enum wtg_snap wtg_table_snapshot(struct wtg_table *dst, struct wtg_table *src)
 		dst->state = src->state;
 		memcpy(dst->error, src->error, sizeof dst->error);
 		dst->started_ns = src->started_ns;
+		dst->runs = src->runs;
 		dst->total = src->total;
 		dst->has_total = src->has_total;
 		dst->cold = src->cold;

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "io.h"
+#include "wtg/ctx.h"
 #include "wtg/warmup.h"
 #include "wtg/plan.h"
 #include "rounds.h"

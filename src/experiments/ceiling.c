@@ -30,6 +30,10 @@
 
 #include "ceiling.h"
 #include "common.h"
+#include "crew.h"
+#include "membuf.h"
+#include "rounds.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 #define CHUNK (4u << 10)				/* the known sums cover 4 KiB pieces */
@@ -586,11 +590,6 @@ static double peer_median(const struct cstate *st)
 	return n ? wtg_quantile(v, (size_t)n, 0.5) : NAN;
 }
 
-static struct wtg_value real_or_na(double x)
-{
-	return isfinite(x) ? WTG_REAL(x) : WTG_NA;
-}
-
 static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_result *r, struct wtg_value *vals)
 {
 	struct cstate *st = arg;
@@ -606,11 +605,11 @@ static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_re
 	vals[n++] = WTG_INT(e->kind == K_PREFETCH ? WTG_CEIL_PREFETCH : 0);
 	vals[n++] = WTG_INT(e->kind == K_PEER ? 2 : 1);
 	n += wtg_rounds_values(vals + n, r);
-	vals[n++] = real_or_na(ratio);
-	vals[n++] = real_or_na(lo);
-	vals[n++] = real_or_na(hi);
+	vals[n++] = wtg_real_or_na(ratio);
+	vals[n++] = wtg_real_or_na(lo);
+	vals[n++] = wtg_real_or_na(hi);
 	vals[n++] = e->kind == K_CHASE && r->s.median > 0 ? WTG_REAL(WTG_CEIL_LINE / r->s.median) : WTG_NA;
-	vals[n++] = e->kind == K_PEER ? real_or_na(peer_median(st)) : WTG_NA;
+	vals[n++] = e->kind == K_PEER ? wtg_real_or_na(peer_median(st)) : WTG_NA;
 	vals[n++] = WTG_INT(e->kind == K_CHASE ? st->vbytes[v] * WTG_CEIL_LINE : st->vbytes[v]);
 	vals[n++] = e->kind == K_LOADS || e->kind == K_CHASE ? WTG_NA : WTG_INT(st->total[v]);
 	vals[n++] = WTG_TEXT(st->kernel[v]);

@@ -11,6 +11,8 @@
 #include <time.h>
 
 #include "common.h"
+#include "io.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 #include "why.h"
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/ctx.h"
 #include "wtg/topology.h"
 
 int wtg_read_sum(struct wtg_ctx *ctx, int fd, unsigned char *buf, size_t bufsize, uint64_t limit,

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "wtg/conditions.h"
+#include "wtg/ctx.h"
 #include "wtg/datafile.h"
 #include "wtg/experiment.h"
 #include "wtg/guard.h"
@@ -121,11 +122,5 @@ bool wtg_ctx_settle(struct wtg_ctx *ctx, int ms);
 /* Start n burners and give them ms to get going (wtg_ctx_settle). Returns WTG_OK, WTG_CANCELLED, or
  * WTG_ERR after wtg_table_fail("<prefix>cannot start N burners"). */
 int wtg_burners_start(struct wtg_ctx *ctx, int n, int settle_ms, const char *prefix);
-
-/* each part's declarations sit in its own header */
-#include "crew.h"
-#include "io.h"
-#include "membuf.h"
-#include "pages.h"
 
 #endif

@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include "common.h"
+#include "crew.h"
+#include "wtg/compare.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 #define PAIRS 30

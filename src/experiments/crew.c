@@ -7,7 +7,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "common.h"
+#include "crew.h"
+#include "wtg/ctx.h"
+#include "wtg/util.h"
 
 int wtg_crew_init(struct wtg_crew *c)
 {

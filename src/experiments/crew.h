@@ -2,7 +2,15 @@
 #ifndef WTG_EXPERIMENTS_CREW_H
 #define WTG_EXPERIMENTS_CREW_H
 
-#include "common.h"
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wtg/conditions.h"
+#include "wtg/ctx.h"
+#include "wtg/guard.h"
 
 #define WTG_CREW_METERED 16	/* members whose starvation is metered: the first to reach the start line */
 

@@ -6,7 +6,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "wtg/compare.h"
 #include "wtg/experiment.h"
+#include "wtg/figure.h"
 #include "wtg/util.h"
 
 /* Every experiment, in order: a file of its own defines wtg_exp_NAME. */

@@ -23,6 +23,9 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "pages.h"
+#include "wtg/ctx.h"
+#include "wtg/faultbase.h"
 #include "wtg/plan.h"
 
 extern char **environ;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "wtg/experiment.h"
+#include "wtg/figure.h"
 #include "wtg/stats.h"
 #include "wtg/table.h"
 #include "wtg/util.h"

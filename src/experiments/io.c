@@ -8,11 +8,8 @@
 #include <unistd.h>
 
 #include "common.h"
-
-void wtg_probe_accumulate(struct wtg_probe_result *a, const struct wtg_probe_result *b)
-{
-	wtg_probe_merge(a, b, WTG_PROBE_SEQUENTIAL);
-}
+#include "io.h"
+#include "wtg/ctx.h"
 
 int wtg_read_sum_long(struct wtg_ctx *ctx, int fd, unsigned char *buf, size_t bufsize, uint64_t limit,
 		      int64_t *sum, int64_t *bytes, int64_t *calls)

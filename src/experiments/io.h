@@ -2,10 +2,15 @@
 #ifndef WTG_EXPERIMENTS_IO_H
 #define WTG_EXPERIMENTS_IO_H
 
-#include "common.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
-/* Sequential regions of one thread: like wtg_probe_add, but wall times add up. */
-void wtg_probe_accumulate(struct wtg_probe_result *a, const struct wtg_probe_result *b);
+#include "wtg/ctx.h"
+#include "wtg/datafile.h"
+#include "wtg/probe.h"
+#include "wtg/stats.h"
+#include "wtg/table.h"
 
 /* wtg_read_sum for long reads: whole segments of at least 8 MiB (a multiple of bufsize), so a
  * large buffer still sees the cancel flag between segments. Same counts and return values. */

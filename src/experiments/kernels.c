@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "common.h"
+#include "membuf.h"
+#include "rounds.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 #define CACHE_BYTES (32ull << 20) /* bytes a cache-resident sample moves: whole passes */

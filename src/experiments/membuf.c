@@ -10,6 +10,9 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "membuf.h"
+#include "pages.h"
+#include "wtg/ctx.h"
 #include "wtg/topology.h"
 
 uint64_t wtg_ctx_l1d(const struct wtg_ctx *ctx)

@@ -3,6 +3,7 @@
 #define WTG_EXPERIMENTS_MEMBUF_H
 
 #include "common.h"
+#include "wtg/ctx.h"
 
 /* The L1d size and the last-level cache's size from the machine block (ctx->machine); 32 KiB and
  * 32 MiB when the machine does not say (or there is none, as in unit tests). */

@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "pages.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 #include "why.h"
 
@@ -109,11 +111,6 @@ static struct mm_rate mm_rate_of(struct wtg_ctx *ctx, const struct mm_run *r, in
 	return out;
 }
 
-static struct wtg_value real_or_na(double x)
-{
-	return isnan(x) ? WTG_NA : WTG_REAL(x);
-}
-
 static void mm_row(struct wtg_ctx *ctx, const char *label, const struct wtg_probe_result *pr, int64_t pages,
 		   double ns_per_fault, double ns_per_page, long page, const struct mm_rate *rate, int reps,
 		   double lo, double hi, int64_t sum)
@@ -134,10 +131,10 @@ static void mm_row(struct wtg_ctx *ctx, const char *label, const struct wtg_prob
 		WTG_REAL(lo),
 		WTG_REAL(hi),
 		sum < 0 ? WTG_NA : WTG_INT(sum),
-		real_or_na(rate->ci_low),
-		real_or_na(rate->ci_high),
-		real_or_na(rate->min),
-		real_or_na(rate->max),
+		wtg_real_or_na(rate->ci_low),
+		wtg_real_or_na(rate->ci_high),
+		wtg_real_or_na(rate->min),
+		wtg_real_or_na(rate->max),
 		WTG_INT(reps),
 	};
 	wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), pr);

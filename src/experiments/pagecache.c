@@ -23,7 +23,11 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "io.h"
+#include "pages.h"
+#include "rounds.h"
 #include "why.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 #define PC_BUF (1u << 20)

@@ -8,7 +8,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "pages.h"
+#include "wtg/ctx.h"
+#include "wtg/datafile.h"
+#include "wtg/experiment.h"
+#include "wtg/guard.h"
+#include "wtg/table.h"
+#include "wtg/util.h"
 
 long wtg_page_size(void)
 {

@@ -2,7 +2,9 @@
 #ifndef WTG_EXPERIMENTS_PAGES_H
 #define WTG_EXPERIMENTS_PAGES_H
 
-#include "common.h"
+#include <stdint.h>
+
+#include "wtg/ctx.h"
 
 /* The base page size (sysconf), 4096 when it cannot be read. */
 long wtg_page_size(void);

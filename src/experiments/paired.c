@@ -95,15 +95,15 @@ bool wtg_versus_applies(const struct wtg_experiment *e, const struct wtg_versus 
 		why[0] = '\0';
 	if (v->cond == WTG_VS_NONE)
 		return false;
-	if (!e->alternates) {
-		snprintf(why, len, "%s does not measure in rounds that can alternate", e->name);
-		return false;
-	}
 	for (size_t i = 0; i < WTG_ARRAY_LEN(own); i++)
 		if (own[i].c == v->cond && (e->self_conditions & own[i].bit)) {
 			snprintf(why, len, "%s sets %s itself", e->name, own[i].what);
 			return false;
 		}
+	if (!e->alternates) {
+		snprintf(why, len, "%s does not measure in rounds that can alternate", e->name);
+		return false;
+	}
 	if ((v->cond == WTG_VS_UNCACHED || v->cond == WTG_VS_COLD) && !e->needs_datafile) {
 		snprintf(why, len, "%s reads no file", e->name);
 		return false;
@@ -162,13 +162,14 @@ bool wtg_arms_b_first(struct wtg_ctx *ctx, int round)
 /* The data file read once through the page cache (a cold arm B left it evicted; arm A reads warm). */
 static void read_back(const struct wtg_datafile *df)
 {
-	int fd = df ? open(df->path, O_RDONLY | O_CLOEXEC) : -1;
-	if (fd < 0)
-		return;
-	static _Thread_local char buf[1 << 20];
-	while (read(fd, buf, sizeof buf) > 0)
+	const size_t len = 1u << 20;
+	char *buf = malloc(len);
+	int fd = df && buf ? open(df->path, O_RDONLY | O_CLOEXEC) : -1;
+	while (fd >= 0 && read(fd, buf, len) > 0)
 		;
-	close(fd);
+	if (fd >= 0)
+		close(fd);
+	free(buf);
 }
 
 int wtg_arms_enter(struct wtg_ctx *ctx, int arm)

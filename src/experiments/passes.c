@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "io.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 #include "wtg/warmup.h"
 #include "why.h"

@@ -14,7 +14,10 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "io.h"
+#include "rounds.h"
 #include "why.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 enum { OP_GETPID, OP_ZERO, OP_FILE, NOPS };

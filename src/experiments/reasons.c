@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "wtg/util.h"
+#include "wtg/whyhere.h"
 #include "why.h"
 
 /* ---- a kernel crossing (syscall's getpid, readcost's 1-byte read) ---- */

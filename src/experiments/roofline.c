@@ -21,6 +21,8 @@
 #include <string.h>
 
 #include "common.h"
+#include "membuf.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 #include "rounds.h"
 #include "wtg/topology.h"

@@ -44,6 +44,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "wtg/ctx.h"
 #include "wtg/experiment.h"
 #include "wtg/probe.h"
 #include "wtg/stats.h"

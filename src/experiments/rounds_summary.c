@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "common.h"
+#include "rounds.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 #include "wtg/warmup.h"
 

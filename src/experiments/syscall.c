@@ -16,7 +16,10 @@
 #include <string.h>
 
 #include "common.h"
+#include "io.h"
+#include "rounds.h"
 #include "why.h"
+#include "wtg/ctx.h"
 #include "wtg/paired.h"
 #include "wtg/plan.h"
 

@@ -12,6 +12,9 @@
 #include <stdlib.h>
 
 #include "common.h"
+#include "io.h"
+#include "rounds.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 #include "wtg/topology.h"
 #include "why.h"
@@ -134,11 +137,6 @@ static double others_mean(const struct cond_run *c)
 	return wtg_others_mean(&c->others);
 }
 
-static struct wtg_value real_or_na(double x)
-{
-	return isfinite(x) ? WTG_REAL(x) : WTG_NA;
-}
-
 static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, int burners,
 		   double quiet_median, const struct cond_run *off, const struct wtg_summary *s_off,
 		   struct wtg_summary *s)
@@ -167,11 +165,11 @@ static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, i
 	}
 	wtg_type_tally_format(wtg_topology_this(), &c->types, c->type_list, sizeof c->type_list);
 	const struct wtg_value v[] = {
-		WTG_INT(c->work),	    WTG_REAL(ratio),		   real_or_na(rlo),
-		real_or_na(rhi),	    WTG_INT(burners),		   WTG_INT(slow),
+		WTG_INT(c->work),	    WTG_REAL(ratio),		   wtg_real_or_na(rlo),
+		wtg_real_or_na(rhi),	    WTG_INT(burners),		   WTG_INT(slow),
 		WTG_REAL(100.0 * slow / c->n), WTG_REAL(100.0 * lo),	   WTG_REAL(100.0 * hi),
-		WTG_INT(BLOCKS),	    WTG_INT(c->n / BLOCKS),	   real_or_na(others_mean(c)),
-		real_or_na(wait_pct(c)),    WTG_TEXT(c->type_list),
+		WTG_INT(BLOCKS),	    WTG_INT(c->n / BLOCKS),	   wtg_real_or_na(others_mean(c)),
+		wtg_real_or_na(wait_pct(c)),    WTG_TEXT(c->type_list),
 	};
 	wtg_add_summary_row(ctx, label, s, c->v, (size_t)c->n, &c->res, v, (int)WTG_ARRAY_LEN(v));
 	wtg_series_replicas_cut(ctx, label, (size_t)c->n, c->cut);

@@ -26,6 +26,8 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "pages.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 #include "rounds.h"
 #include "threads_crew.h"

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "threads_crew.h"
+#include "crew.h"
+#include "wtg/ctx.h"
 
 #define STACK_SIZE (256u << 10)
 

@@ -10,6 +10,7 @@
 
 #include "common.h"
 #include "crew.h"
+#include "wtg/ctx.h"
 #include "wtg/topology.h"
 
 struct member {

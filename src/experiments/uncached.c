@@ -22,7 +22,12 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "io.h"
+#include "membuf.h"
+#include "pages.h"
+#include "rounds.h"
 #include "why.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 #define UC_MIN_BUF (4u << 10)

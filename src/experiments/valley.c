@@ -14,6 +14,10 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "io.h"
+#include "pages.h"
+#include "rounds.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 #include "why.h"
 

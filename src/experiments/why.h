@@ -9,6 +9,7 @@
 #include "wtg/experiment.h"
 #include "wtg/machine.h"
 #include "wtg/table.h"
+#include "wtg/whyhere.h"
 
 /* The candidate reasons, in the order they are tried, each list ended by { NULL }. */
 extern const struct wtg_why wtg_why_syscall[];

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "wtg/figure.h"
 #include "wtg/util.h"
+#include "wtg/whyhere.h"
 #include "why.h"
 
 int wtg_why_row(const struct wtg_table *t, const char *col_a, const char *a, const char *col_b, const char *b)

@@ -14,7 +14,11 @@
 #include <sys/mman.h>
 
 #include "common.h"
+#include "membuf.h"
+#include "pages.h"
+#include "rounds.h"
 #include "why.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 #define CHUNK (4u << 10)		/* the known sums cover 4 KiB pieces */

@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "pages.h"
 #include "why.h"
+#include "wtg/ctx.h"
 #include "wtg/plan.h"
 
 #define ZF_SIZE (256ull << 20)

@@ -275,6 +275,11 @@ void wtg_probe_add(struct wtg_probe_result *a, const struct wtg_probe_result *b)
 	wtg_probe_merge(a, b, WTG_PROBE_CONCURRENT);
 }
 
+void wtg_probe_accumulate(struct wtg_probe_result *a, const struct wtg_probe_result *b)
+{
+	wtg_probe_merge(a, b, WTG_PROBE_SEQUENTIAL);
+}
+
 /* Per thread: a concurrent record's wall is its slowest thread's, its schedstat times add up. */
 static double per_thread_wall(const struct wtg_probe_result *r)
 {

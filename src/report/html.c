@@ -14,6 +14,7 @@
 #include "wtg/experiment.h"
 #include "wtg/layout.h"
 #include "wtg/report.h"
+#include "wtg/whyhere.h"
 #include "writers.h"
 
 static const char style[] =

@@ -9,13 +9,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "wtg/compare.h"
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
+#include "wtg/figure.h"
 #include "wtg/report.h"
 #include "writers.h"
 #include "wtg/util.h"
 #include "wtg/paired.h"
 #include "wtg/warmup.h"
+#include "wtg/whyhere.h"
 
 void wtg_json_string(FILE *f, const char *s)
 {

@@ -14,6 +14,7 @@
 #include "writers.h"
 #include "wtg/paired.h"
 #include "wtg/util.h"
+#include "wtg/whyhere.h"
 
 /* Text inside a table cell or a line: '|' and markup characters escaped, line breaks and tabs as
  * spaces, any other control character, C1 control or byte that is not UTF-8 in its escaped form

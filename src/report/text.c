@@ -14,6 +14,7 @@
 #include "writers.h"
 #include "wtg/paired.h"
 #include "wtg/util.h"
+#include "wtg/whyhere.h"
 
 #define WIDTH 100	/* wrap prose here */
 #define GAP 2		/* spaces between table columns */

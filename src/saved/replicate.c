@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wtg/figure.h"
 #include "wtg/replicate.h"
 #include "wtg/report.h"
 #include "wtg/stats.h"

@@ -129,6 +129,7 @@ struct dash {
 		enum tui_role role;
 		int path;		/* where the path of a path notice starts, 0 for none */
 		int64_t until;
+		int run;		/* "running NAME": the experiment it speaks of, ended with its run; -1 */
 	} note;
 
 	int64_t t_start;
@@ -148,6 +149,11 @@ void dash_set_tab(struct dash *d, int idx);
 void dash_notice(struct dash *d, enum tui_role role, const char *fmt, ...) WTG_PRINTF(3, 4);
 /* "WHAT PATH" in the status line; the path gives way from its start when the line is short. */
 void dash_notice_path(struct dash *d, enum tui_role role, const char *what, const char *path);
+/* "BEFORErunning NAMEAFTER" for experiment idx, in the status line while it is queued or runs (the
+ * worker's state, not a time: it goes when the run ends, however soon). */
+void dash_notice_run(struct dash *d, int idx, const char *before, const char *after);
+/* Whether the notice still stands at now: its time is not up, and a run's has not ended. */
+bool dash_notice_on(struct dash *d, int64_t now);
 /* New windows for the terminal's size; everything dirty. */
 void dash_layout(struct dash *d);
 /* Delete the windows (before endwin, or a new layout). */

@@ -112,7 +112,7 @@ static unsigned observe_conditions(struct dash *d, int64_t now)
 	bool squeezed = v->burners > 0 && v->bg && still > STARVED_NS;
 	int64_t stall = d->stall_ns > STARVED_NS ? d->stall_ns : squeezed ? still : 0;
 	v->stall_s = r->idx >= 0 && stall > 0 ? (int)(stall / 1000000000LL) : -1;
-	v->notice_on = now < d->note.until;
+	v->notice_on = dash_notice_on(d, now);
 	if (v->stall_s != old.stall_s || v->notice_on != old.notice_on)
 		dirty |= DIRTY_STATUS;
 
@@ -188,6 +188,7 @@ static void dash_init(struct dash *d, struct wtg_session *s)
 	d->seen.resident = -1;
 	d->step_run.idx = -1;
 	d->pending.idx = -1;
+	d->note.run = -1;
 	if (dash_is_lecture(d))
 		d->overlay = OV_START;	/* the lecture's cover: the first tab runs after a key */
 	if (s->opt->file)
@@ -235,9 +236,15 @@ static int loop(struct dash *d)
 		now = wtg_now_ns();
 		bool input = false;
 		if (r > 0 && (pf[2].revents & POLLIN)) {
-			int sig = tui_signal_take();
+			bool continued = false;
+			int sig = tui_signal_take(&continued);
 			if (sig)
 				return 128 + sig;
+			if (continued) {	/* stopped and continued: the terminal may be a shell's */
+				tui_screen_resume();
+				d->dirty = DIRTY_ALL;
+				input = true;	/* a frame now */
+			}
 		}
 		if (r > 0 && (pf[1].revents & POLLIN)) {
 			wtg_session_drain_wake(s);

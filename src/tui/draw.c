@@ -10,6 +10,7 @@
 #include <wchar.h>
 
 #include "dash.h"
+#include "wtg/whyhere.h"
 
 /* The notice in at most width columns: a path notice loses the start of its path to an ellipsis. */
 static void notice_fit(const struct dash *d, char *out, size_t len, int width)
@@ -207,8 +208,10 @@ static void draw_frame(struct dash *d)
 	const struct wtg_experiment *e = wtg_experiments[d->tab];
 	int qpos = d->seen.qpos;
 	const struct tui_look *l = &d->look;
-	char title[256], right[96];
+	char title[256], right[96], no[32] = "";
 	snprintf(title, sizeof title, "%s%s%s", e->name, l->g->sep, e->question);
+	if (t->runs > 1)	/* a rerun's end, told from the run before it */
+		snprintf(no, sizeof no, "run %d%s", t->runs, l->g->sep);
 	attr_t ra = tui_attr(l, TR_DIM);
 	if (t->state == WTG_RUNNING) {
 		if (t->nsteps > 0)
@@ -220,14 +223,14 @@ static void draw_frame(struct dash *d)
 	} else if (t->state == WTG_DONE) {
 		char du[32];
 		tui_fmt_value(du, sizeof du, (double)(t->finished_ns - t->started_ns), "ns");
-		snprintf(right, sizeof right, "done in %s %s", du,
+		snprintf(right, sizeof right, "%sdone in %s %s", no, du,
 			 wtg_table_checks_ok(t) ? l->g->ok : l->g->bad);
 		ra = tui_attr(l, TR_OK);
 	} else if (t->state == WTG_FAILED) {
-		snprintf(right, sizeof right, "failed %s", l->g->bad);
+		snprintf(right, sizeof right, "%sfailed %s", no, l->g->bad);
 		ra = tui_attr(l, TR_ERR);
 	} else if (t->state == WTG_STOPPED) {
-		snprintf(right, sizeof right, "stopped before the end");
+		snprintf(right, sizeof right, "%sstopped before the end", no);
 		ra = tui_attr(l, TR_WARN);
 	} else if (qpos >= 0) {
 		snprintf(right, sizeof right, "queued");

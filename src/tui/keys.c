@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "wtg/compare.h"
 #include "wtg/conditions.h"
 #include "dash.h"
 

@@ -96,6 +96,17 @@ static void on_winch(int sig)
 	errno = e;
 }
 
+/* SIGCONT (through the session's handler): a byte in the self-pipe; the loop puts the terminal's
+ * modes back and redraws (tui_screen_resume). */
+static void on_continue(void)
+{
+	int e = errno;
+	unsigned char b = (unsigned char)SIGCONT;
+	if (sigpipe_fd[1] >= 0)
+		(void)!write(sigpipe_fd[1], &b, 1);
+	errno = e;
+}
+
 /* After the dashboard: a second INT, TERM or HUP (a closing terminal sends more than one) while the
  * worker stops must not leave the data file behind: remove it, then die of the signal. */
 static void on_late_signal(int sig)
@@ -122,16 +133,27 @@ int tui_signal_fd(void)
 	return sigpipe_fd[0];
 }
 
-int tui_signal_take(void)
+int tui_signal_take(bool *continued)
 {
 	unsigned char buf[64];
 	int got = 0;
 	ssize_t n;
 	while ((n = read(sigpipe_fd[0], buf, sizeof buf)) > 0)
 		for (ssize_t i = 0; i < n; i++)
-			if (buf[i] != SIGWINCH && !got)
+			if (buf[i] == SIGCONT)
+				*continued = true;
+			else if (buf[i] != SIGWINCH && !got)
 				got = buf[i];
 	return got;
+}
+
+void tui_screen_resume(void)
+{
+	/* whatever ran while wtg was stopped (a shell: canonical mode, echo, its own screen) left the
+	 * terminal as it liked; endwin then the next update bring back ours (ncurses' own Ctrl-Z
+	 * handler does the same around the stop), and the whole screen is drawn again */
+	endwin();
+	clearok(curscr, TRUE);
 }
 
 /* ---- colours ---- */
@@ -232,6 +254,7 @@ int tui_screen_open(struct tui_look *look, const struct wtg_options *o)
 	}
 	set_term(scr);
 	save_reset_sequences();
+	wtg_session_on_continue(on_continue);
 
 	wtg_fatal_install(on_crash, old_crash);
 
@@ -261,6 +284,7 @@ void tui_screen_close(void)
 {
 	if (!scr)
 		return;
+	wtg_session_on_continue(NULL);
 	curs_set(1);
 	endwin();
 	delscreen(scr);

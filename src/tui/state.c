@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "wtg/conditions.h"
+#include "wtg/figure.h"
 #include "wtg/gate.h"
 #include "dash.h"
 
@@ -30,8 +31,31 @@ void dash_notice(struct dash *d, enum tui_role role, const char *fmt, ...)
 	va_end(ap);
 	d->note.role = role;
 	d->note.path = 0;
+	d->note.run = -1;
 	d->note.until = wtg_now_ns() + NOTICE_NS;
 	d->dirty |= DIRTY_STATUS;
+}
+
+void dash_notice_run(struct dash *d, int idx, const char *before, const char *after)
+{
+	dash_notice(d, TR_OK, "%srunning %s%s", before, wtg_experiments[idx]->name, after);
+	d->note.run = idx;
+}
+
+bool dash_notice_on(struct dash *d, int64_t now)
+{
+	if (now >= d->note.until)
+		return false;
+	if (d->note.run < 0)
+		return true;
+	struct wtg_run_status st;
+	wtg_session_status(d->s, d->note.run, &st);
+	/* taken from the queue while the data file is made: neither queued nor current yet */
+	bool preparing = atomic_load(&d->s->df_state) == WTG_DF_PREPARING;
+	if (st.current || st.queue_pos >= 0 || preparing)
+		return true;
+	d->note.until = 0;	/* its run ended: the line goes back to the keys */
+	return false;
 }
 
 void dash_notice_path(struct dash *d, enum tui_role role, const char *what, const char *path)
@@ -146,7 +170,7 @@ static void rerun(struct dash *d)
 	wtg_session_enqueue(d->s, d->tab);
 	d->tried[d->tab] = true;
 	set_mode(d, DM_NORMAL);
-	dash_notice(d, TR_OK, "running %s", wtg_experiments[d->tab]->name);
+	dash_notice_run(d, d->tab, "", "");
 }
 
 static void pause_toggle(struct dash *d)
@@ -156,7 +180,7 @@ static void pause_toggle(struct dash *d)
 		set_mode(d, DM_NORMAL);
 		if (d->run.idx >= 0) {
 			wtg_session_enqueue(s, d->run.idx);
-			dash_notice(d, TR_OK, "resumed: running %s again", wtg_experiments[d->run.idx]->name);
+			dash_notice_run(d, d->run.idx, "resumed: ", " again");
 		} else {
 			dash_notice(d, TR_OK, "resumed");
 		}

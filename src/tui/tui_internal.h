@@ -68,8 +68,12 @@ int tui_screen_open(struct tui_look *look, const struct wtg_options *o);
 void tui_screen_close(void);
 /* Readable when a signal arrived (the self-pipe). */
 int tui_signal_fd(void);
-/* Drain the self-pipe: the terminating signal that arrived (SIGINT, SIGTERM, SIGHUP) or 0. */
-int tui_signal_take(void);
+/* Drain the self-pipe: the terminating signal that arrived (SIGINT, SIGTERM, SIGHUP) or 0; sets
+ * *continued when a SIGCONT arrived (the process was stopped and goes on). */
+int tui_signal_take(bool *continued);
+/* After a stop: the dashboard's terminal modes back (cbreak, no echo, keypad, its screen) at the next
+ * update, which draws every cell again. */
+void tui_screen_resume(void);
 attr_t tui_attr(const struct tui_look *l, enum tui_role r);
 
 /* ---- drawing helpers (widgets.c) ---- */

@@ -17,10 +17,7 @@ goto "$(index_of passes)"
 run_after() {
 	box_before=$(box_line)
 	tm_keys "$@"
-	tm_wait "running passes" 5
-	# the box's state changes first (or the run was too quick to see and says the same)
-	wait_for 10 box_changed
-	wait_for 120 tm_ended
+	wait_sparse 120 box_ended_anew
 }
 
 # b, then r runs passes under the burners (the keys are read in order); they spin on every CPU, so

@@ -59,21 +59,11 @@ tm_keys x b b
 check "valley runs on its own first" tm_wait "done in" 60
 tm_keys e
 check "e with no earlier run says so" tm_wait "no earlier run of valley"
-# the rerun under the burner ends: the box's top edge (its state at the right), one tmux client a look
-box_top() {
-	tm capture-pane -p -t "$TM_TARGET" -S 2 -E 2
-}
-rerun_running() {
-	case $(box_top) in *running*) return 0 ;; esac
-	return 1
-}
-rerun_ended() {
-	case $(box_top) in *"done in"* | *failed*) return 0 ;; esac
-	return 1
-}
+# the rerun under the burner ends: the box's top edge (its state at the right) shows an end that is
+# not the first run's ("run 2 · done in"), one tmux client a look
+box_before=$(box_line)
 tm_keys b r
-wait_for 10 rerun_running
-wait_for 120 rerun_ended
+wait_sparse 120 box_ended_anew
 tm_keys b b
 for size in 80x24 60x20 120x35; do
 	tm_resize ${size%x*} ${size#*x}

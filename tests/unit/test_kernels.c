@@ -18,7 +18,9 @@
 #include <unistd.h>
 
 #include "../../src/experiments/common.h"
+#include "../../src/experiments/membuf.h"
 #include "unit.h"
+#include "wtg/ctx.h"
 #include "wtg/experiment.h"
 #include "wtg/options.h"
 #include "wtg/kernels.h"

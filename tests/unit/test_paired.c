@@ -9,6 +9,7 @@
 
 #include "unit.h"
 #include "wtg/experiment.h"
+#include "wtg/figure.h"
 #include "wtg/paired.h"
 #include "wtg/table.h"
 

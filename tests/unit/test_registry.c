@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "unit.h"
+#include "wtg/compare.h"
+#include "wtg/ctx.h"
 #include "wtg/experiment.h"
 #include "wtg/table.h"
 #include "wtg/util.h"

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "../../src/experiments/common.h"
+#include "../../src/experiments/rounds.h"
+#include "wtg/ctx.h"
 #include "wtg/relay.h"
 #include "unit.h"
 

@@ -9,7 +9,9 @@
 #include <time.h>
 
 #include "../../src/experiments/common.h"
+#include "../../src/experiments/rounds.h"
 #include "unit.h"
+#include "wtg/ctx.h"
 #include "wtg/warmup.h"
 
 #define NV 4

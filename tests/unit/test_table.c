@@ -318,9 +318,33 @@ static void test_progress_declared(void)
 	wtg_table_free(&t);
 }
 
+/* The runs of an experiment this session: counted as each starts, kept across a reset (the rerun's
+ * table is reset first), carried by a snapshot: the box's "run 2 · done in" reads it. */
+static void test_run_count(void)
+{
+	struct wtg_table t, snap;
+	wtg_table_init(&t, NULL);
+	wtg_table_init(&snap, NULL);
+	CHECK(t.runs == 0);
+	wtg_table_set_state(&t, WTG_RUNNING);
+	wtg_table_set_state(&t, WTG_DONE);
+	CHECK(t.runs == 1);
+	wtg_table_reset(&t);
+	CHECK(t.runs == 1);
+	wtg_table_set_state(&t, WTG_RUNNING);
+	wtg_table_set_state(&t, WTG_STOPPED);
+	CHECK(t.runs == 2);
+	wtg_table_snapshot(&snap, &t);
+	CHECK(snap.runs == 2);
+	CHECK(snap.state == WTG_STOPPED);
+	wtg_table_free(&snap);
+	wtg_table_free(&t);
+}
+
 int main(void)
 {
 	test_basics();
+	test_run_count();
 	test_progress_left();
 	test_progress_declared();
 	test_set_row_and_xmarks();

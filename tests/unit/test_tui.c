@@ -13,6 +13,7 @@
 
 #include "../../src/tui/dash.h"
 #include "unit.h"
+#include "wtg/ctx.h"
 
 static bool show;
 

@@ -19,6 +19,7 @@
 #include "wtg/machine.h"
 #include "wtg/table.h"
 #include "wtg/util.h"
+#include "wtg/whyhere.h"
 
 static const struct wtg_experiment *exp_of(const char *name)
 {

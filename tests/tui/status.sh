@@ -1,0 +1,37 @@
+#!/bin/sh
+# tests/tui/status.sh: the status line follows the worker: "running NAME" stands while the run is
+# queued or measures and goes when it ends, however soon (the build before kept it for 6 s after
+# the key, so a 140 ms syscall run was still "running" seconds after its box said "done in").
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
+dash_init
+
+# The status line (the last line of the screen).
+status_line() {
+	tm_screen | tail -n 1
+}
+
+# not_running NAME: the status line does not say NAME runs, and shows the keys' hints again
+not_running() {
+	lib_line=$(status_line)
+	case $lib_line in *"running $1"*) return 1 ;; *"? help  q quit"*) return 0 ;; esac
+	return 1
+}
+
+dash_ready
+tm_keys Space	# paused: nothing starts by itself, so each run below is r's
+tm_wait "paused: " 5
+for name in syscall mmap; do
+	goto "$(index_of $name)"
+	tm_wait "not run yet" 5
+	tm_keys r
+	check "$name: r runs it to the end" run_ended $name
+	# the frame that first shows the end may have been drawn just before the worker said so
+	check "$name: the run ended, the status line no longer says it runs" wait_for 1 not_running $name
+	tm_keys Space
+	tm_wait "paused: nothing starts until space" 5
+done
+tm_keys q
+check "q quits" wait_exit 10
+check_eq "exit status 0" "$(status)" 0
+
+finish
