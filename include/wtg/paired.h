@@ -72,14 +72,23 @@ struct wtg_arms {
 	size_t nrounds, caprounds;
 	int col;			/* the table's "arm" column, -1 before wtg_arms_begin */
 	int policy_bad;			/* rounds whose measuring thread did not get the arm's policy */
+	/* the thread that switches the arms measures too: it applies the policy to itself (else
+	 * each measurement starts a fresh thread that applies the request, as compare does) */
+	bool apply_self;
 };
+
+/* Arm A's conditions kept in a (the ones in force now), a->used set; no table column (compare). */
+void wtg_arms_keep(struct wtg_arms *a);
 
 /* Arm A's conditions kept, the table's columns with "arm" appended (before the first row; sets
  * a->col) and a->used set: called by a design that alternates, as it starts measuring. */
 void wtg_arms_begin(struct wtg_ctx *ctx);
 /* Round r's arm order, drawn from the ctx's generator and kept: true when B goes first. */
 bool wtg_arms_b_first(struct wtg_ctx *ctx, int round);
-/* Put arm (0 A, 1 B) in force. Returns WTG_OK, WTG_CANCELLED (burners settling) or WTG_ERR. */
+/* Put arm (0 A, 1 B) in force: burners set (and given WTG_PAIRED_SETTLE_MS when they start), the
+ * policy requested (and applied with a->apply_self), uncached I/O requested, or cold: ctx->cold
+ * set and the file evicted for B, read back into the page cache for A. Returns WTG_OK,
+ * WTG_CANCELLED or WTG_ERR (after wtg_table_fail). */
 int wtg_arms_enter(struct wtg_ctx *ctx, int arm);
 /* Row values vals[0..n) tagged with the arm: padded to the arm column, which gets "A" or "B".
  * Returns the new count. */

@@ -115,9 +115,8 @@ bool wtg_versus_applies(const struct wtg_experiment *e, const struct wtg_versus 
 	return true;
 }
 
-void wtg_arms_begin(struct wtg_ctx *ctx)
+void wtg_arms_keep(struct wtg_arms *a)
 {
-	struct wtg_arms *a = ctx->arms;
 	a->a_burn = wtg_burner_count();
 	a->a_kind = wtg_burner_kind();
 	a->a_background = wtg_policy_requested();
@@ -125,6 +124,13 @@ void wtg_arms_begin(struct wtg_ctx *ctx)
 	a->arm = 0;
 	a->used = true;
 	a->nrounds = 0;
+}
+
+void wtg_arms_begin(struct wtg_ctx *ctx)
+{
+	struct wtg_arms *a = ctx->arms;
+	wtg_arms_keep(a);
+	a->apply_self = true;
 	struct wtg_table *t = ctx->t;
 	pthread_mutex_lock(&t->lock);
 	int n = t->ncols, col = wtg_table_col(t, "arm");
@@ -193,7 +199,7 @@ int wtg_arms_enter(struct wtg_ctx *ctx, int arm)
 	case WTG_VS_BACKGROUND: {
 		bool want = b ? true : a->a_background;
 		wtg_policy_request(want);
-		if (wtg_policy_apply_self() != (want ? 1 : 0))
+		if (a->apply_self && wtg_policy_apply_self() != (want ? 1 : 0))
 			a->policy_bad++;
 		break;
 	}
@@ -202,8 +208,12 @@ int wtg_arms_enter(struct wtg_ctx *ctx, int arm)
 		break;
 	case WTG_VS_COLD:
 		ctx->cold = b;
-		if (!b)
+		if (!b) {
 			read_back(ctx->df);
+		} else if (wtg_datafile_evict(ctx->df) < 0) {
+			wtg_table_fail(ctx->t, "cannot evict the data file from the page cache (a cold arm)");
+			return WTG_ERR;
+		}
 		break;
 	default:
 		break;
