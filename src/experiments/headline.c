@@ -21,19 +21,18 @@ const struct wtg_headline *wtg_headlines_of(const struct wtg_experiment *e, int 
 	return *n ? e->headline : NULL;
 }
 
-/* Whether row r of t is one of a paired run's arm B (wtg/paired.h): headline figures read arm A. */
-static bool arm_b(const struct wtg_table *t, int arm, int r)
+bool wtg_row_arm_b(const struct wtg_table *t, int r)
 {
-	const struct wtg_value *v = arm >= 0 ? &t->rows[r].v[arm] : NULL;
+	int arm = wtg_table_col(t, "arm");
+	const struct wtg_value *v = arm >= 0 && r >= 0 && r < t->nrows ? &t->rows[r].v[arm] : NULL;
 	return v && v->type == WTG_T_TEXT && strcmp(v->s, "B") == 0;
 }
 
 int wtg_headline_row(const struct wtg_headline *h, const struct wtg_table *t)
 {
-	int arm = wtg_table_col(t, "arm");
 	if (!h->key_col) {
 		int r = t->nrows - 1;
-		while (r >= 0 && arm_b(t, arm, r))
+		while (r >= 0 && wtg_row_arm_b(t, r))
 			r--;
 		return r;
 	}
@@ -42,7 +41,7 @@ int wtg_headline_row(const struct wtg_headline *h, const struct wtg_table *t)
 		return -1;
 	for (int r = 0; r < t->nrows; r++) {
 		const struct wtg_value *v = &t->rows[r].v[c];
-		if (arm_b(t, arm, r))
+		if (wtg_row_arm_b(t, r))
 			continue;
 		if ((v->type == WTG_T_TEXT && strcmp(v->s, h->key) == 0) ||
 		    (v->type == WTG_T_INT && v->i == strtoll(h->key, NULL, 10)) ||

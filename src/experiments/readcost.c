@@ -216,7 +216,8 @@ static int rc_measure(struct wtg_ctx *ctx, struct rc_run *st)
 static int rc_rows(struct wtg_ctx *ctx, struct rc_run *st)
 {
 	int first = ctx->t->nrows;
-	for (int arm = 0; arm < (st->vb ? 2 : 1); arm++)
+	for (int arm = 0; arm < (st->vb ? 2 : 1); arm++) {
+		(void)wtg_arms_enter(ctx, arm);	/* the rows say their arm's conditions */
 		for (int op = 0; op < NOPS; op++) {
 			const struct wtg_value ev[] = { WTG_INT(st->calls) };
 			double *v = (arm ? st->vb : st->v) + op * st->rounds;
@@ -237,6 +238,7 @@ static int rc_rows(struct wtg_ctx *ctx, struct rc_run *st)
 			snprintf(name, sizeof name, "%s%s", arm ? "B: " : "", op_name[op]);
 			wtg_series_replicas_cut(ctx, name, (size_t)st->rounds, cut);
 		}
+	}
 	for (int op = 0; st->vb && op < NOPS; op++)
 		wtg_arms_record(ctx, first + op, "ns", st->v + op * st->rounds, st->vb + op * st->rounds,
 				(size_t)st->rounds);

@@ -135,40 +135,55 @@ static void so_far(struct rounds_run *rr, int v, double figure, const char *what
 				unit[0] ? " " : "", unit, what);
 }
 
-/* After a round: every variant's summary so far, then its row added (first round, in variant
- * order) or replaced. Returns WTG_OK or WTG_ERR (out of memory). */
-static int publish(struct rounds_run *rr, struct wtg_rounds *out, bool first)
+/* The summaries and rows of one arm's variants (0 A, 1 B; the only one unpaired). */
+static int publish_arm(struct rounds_run *rr, struct wtg_rounds *out, bool first, int arm)
 {
 	const struct wtg_rounds_spec *sp = rr->spec;
-	const int arms = out->b ? 2 : 1;
-	for (int arm = 0; arm < arms; arm++)
-		for (int v = 0; v < out->nvariants; v++) {
-			struct wtg_rounds_result *res = arm ? &out->b[v] : &out->v[v];
-			if (wtg_rounds_summarize(res, wtg_ctx_seed(rr->ctx, 1000u + (unsigned)v)) < 0) {
-				wtg_table_fail(rr->ctx->t, "out of memory summarizing %zu samples", res->n);
-				return WTG_ERR;
-			}
-			if (!sp->row) {	/* rows come at the end: the median so far stands in */
-				char what[48];
-				snprintf(what, sizeof what, "median of %zu samples so far", res->n);
-				if (arm == 0)
-					so_far(rr, v, res->s.median, what);
-				continue;
-			}
-			struct wtg_value vals[WTG_MAX_COLS];
-			int n = sp->row(rr->ctx, sp->arg, v, res, vals);
-			if (out->b)
-				n = wtg_arms_tag(rr->ctx, vals, n, arm);
-			if (first) {
-				if (v == 0 && arm == 0)
-					rr->first_row = rr->ctx->t->nrows;
-				wtg_table_add_row(rr->ctx->t, vals, n, &res->probe);
-			} else {
-				wtg_table_set_row(rr->ctx->t, rr->first_row + arm * out->nvariants + v, vals, n,
-						  &res->probe);
-			}
+	for (int v = 0; v < out->nvariants; v++) {
+		struct wtg_rounds_result *res = arm ? &out->b[v] : &out->v[v];
+		if (wtg_rounds_summarize(res, wtg_ctx_seed(rr->ctx, 1000u + (unsigned)v)) < 0) {
+			wtg_table_fail(rr->ctx->t, "out of memory summarizing %zu samples", res->n);
+			return WTG_ERR;
 		}
+		if (!sp->row) {	/* rows come at the end: the median so far stands in */
+			char what[48];
+			snprintf(what, sizeof what, "median of %zu samples so far", res->n);
+			if (arm == 0)
+				so_far(rr, v, res->s.median, what);
+			continue;
+		}
+		struct wtg_value vals[WTG_MAX_COLS];
+		int n = sp->row(rr->ctx, sp->arg, v, res, vals);
+		if (out->b)
+			n = wtg_arms_tag(rr->ctx, vals, n, arm);
+		if (first) {
+			if (v == 0 && arm == 0)
+				rr->first_row = rr->ctx->t->nrows;
+			wtg_table_add_row(rr->ctx->t, vals, n, &res->probe);
+		} else {
+			wtg_table_set_row(rr->ctx->t, rr->first_row + arm * out->nvariants + v, vals, n,
+					  &res->probe);
+		}
+	}
 	return WTG_OK;
+}
+
+/* After a round: every variant's summary so far, then its row added (first round, in variant
+ * order; a paired run's arm A rows, then arm B's) or replaced. The last time (last) a paired run
+ * replaces each arm's rows while that arm is in force, so a row's conditions are its arm's.
+ * Returns WTG_OK, WTG_CANCELLED or WTG_ERR (out of memory). */
+static int publish(struct rounds_run *rr, struct wtg_rounds *out, bool first, bool last)
+{
+	if (!out->b)
+		return publish_arm(rr, out, first, 0);
+	if (!last || first) {
+		int rc = publish_arm(rr, out, first, 0);
+		return rc == WTG_OK ? publish_arm(rr, out, first, 1) : rc;
+	}
+	int now = rr->ctx->arms->arm, rc = publish_arm(rr, out, false, now);
+	if (rc == WTG_OK)
+		rc = wtg_arms_enter(rr->ctx, !now);
+	return rc == WTG_OK ? publish_arm(rr, out, false, !now) : rc;
 }
 
 /* Whether someone watches the rows grow (the dashboard): then every round is published; a headless
@@ -371,7 +386,7 @@ static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 			for (int k = 0; k < sp->nvariants; k++) {
 				rc = one_sample(rr, order[k], r, out->rounds, &smp);
 				if (rc == WTG_CANCELLED && published && !watched(rr))
-					(void)publish(rr, out, false);	/* the rows as measured so far */
+					(void)publish(rr, out, false, false);	/* the rows as measured so far */
 				if (rc != WTG_OK)
 					return rc;
 				keep(rr, &res[order[k]], &smp);
@@ -382,7 +397,7 @@ static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 			continue;
 		}
 		if (!published || watched(rr) || r + 1 >= out->rounds) {
-			rc = publish(rr, out, !published);
+			rc = publish(rr, out, !published, r + 1 >= out->rounds);
 			if (rc != WTG_OK)
 				return rc;
 			published = true;

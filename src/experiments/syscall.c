@@ -426,6 +426,7 @@ static void sc_finish(struct wtg_ctx *ctx, struct sc_run *st, int arms)
 	double clock_ns = wtg_quantile(clk, (size_t)st[0].nbatches, 0.5);
 	double share1 = 0;
 	for (int arm = 0; arm < arms; arm++) {
+		(void)wtg_arms_enter(ctx, arm);	/* the rows say their arm's conditions */
 		double s1 = sc_rows(ctx, &st[arm], clock_ns);
 		if (arm == 0)
 			share1 = s1;
