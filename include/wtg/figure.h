@@ -32,6 +32,8 @@ void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, st
 /* The row of t that h reads: the one whose key_col reads key (numbers compared as numbers), or the
  * last row; in a paired run (column arm) only arm A's rows count. -1 when none. */
 int wtg_headline_row(const struct wtg_headline *h, const struct wtg_table *t);
+/* h's figure as row `row` of t holds it (row < 0: the row h names, as wtg_figure_read). */
+void wtg_figure_read_row(const struct wtg_headline *h, const struct wtg_table *t, int row, struct wtg_figure *f);
 /* Whether row r of t is one of a paired run's arm B rows (its column arm reads B, wtg/paired.h):
  * the figures and verdicts of a run read arm A's. */
 bool wtg_row_arm_b(const struct wtg_table *t, int r);

@@ -115,7 +115,7 @@ struct wtg_paired_entry {
 	const char *figure;		/* the headline's words */
 	const char *unit;
 	struct wtg_paired_stat s;
-	double a, b;			/* each arm's median of the per-round figures */
+	double a, b;			/* each arm's own figure, as its row holds it (NAN: none) */
 	const char *verdict;		/* wtg_verdict_name of the ratio (or the difference's relative form) */
 	bool higher_better;
 };

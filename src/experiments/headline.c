@@ -65,6 +65,11 @@ void wtg_figure_series(const struct wtg_table *t, const char *name, struct wtg_f
 
 void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, struct wtg_figure *f)
 {
+	wtg_figure_read_row(h, t, -1, f);
+}
+
+void wtg_figure_read_row(const struct wtg_headline *h, const struct wtg_table *t, int row, struct wtg_figure *f)
+{
 	memset(f, 0, sizeof *f);
 	f->value = f->lo = f->hi = f->work = NAN;
 	wtg_figure_series(t, h->series, f);
@@ -73,8 +78,8 @@ void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, st
 		f->found = isfinite(f->value);
 		return;
 	}
-	int r = wtg_headline_row(h, t), c = wtg_table_col(t, h->col);
-	if (r < 0 || c < 0)
+	int r = row >= 0 ? row : wtg_headline_row(h, t), c = wtg_table_col(t, h->col);
+	if (r < 0 || r >= t->nrows || c < 0)
 		return;
 	f->value = wtg_table_num(t, r, c);
 	int lo = h->lo_col ? wtg_table_col(t, h->lo_col) : -1, hi = h->hi_col ? wtg_table_col(t, h->hi_col) : -1;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/figure.h"
 #include "wtg/gate.h"
 #include "wtg/paired.h"
 
@@ -337,6 +338,25 @@ static const struct wtg_series *series_of(const struct wtg_table *t, const char 
 	return NULL;
 }
 
+/* The arm B row that matches arm A's row ra: its key column reads the same (h keyless: the last
+ * arm B row); -1 when none. */
+static int arm_b_row(const struct wtg_headline *h, const struct wtg_table *t, int ra)
+{
+	int kc = h->key_col ? wtg_table_col(t, h->key_col) : -1;
+	for (int r = t->nrows - 1; r >= 0; r--) {
+		if (!wtg_row_arm_b(t, r))
+			continue;
+		if (kc < 0)
+			return h->key_col ? -1 : r;
+		const struct wtg_value *x = &t->rows[r].v[kc], *y = &t->rows[ra].v[kc];
+		if (x->type == y->type && ((x->type == WTG_T_TEXT && strcmp(x->s, y->s) == 0) ||
+					   (x->type == WTG_T_INT && x->i == y->i) ||
+					   (x->type == WTG_T_REAL && x->r == y->r)))
+			return r;
+	}
+	return -1;
+}
+
 int wtg_paired_entries(const struct wtg_table *t, struct wtg_paired_entry *out, int max)
 {
 	if (!wtg_table_paired(t))
@@ -358,8 +378,12 @@ int wtg_paired_entries(const struct wtg_table *t, struct wtg_paired_entry *out, 
 		e->unit = h[i].unit;
 		e->higher_better = h[i].higher_better;
 		wtg_paired_stat(sa->v, sb->v, sa->n, false, &e->s);
-		e->a = wtg_quantile(sa->v, sa->n, 0.5);
-		e->b = wtg_quantile(sb->v, sb->n, 0.5);
+		/* each arm's own figure, as its row holds it (in the headline's unit) */
+		struct wtg_figure fa, fb;
+		wtg_figure_read_row(&h[i], t, row, &fa);
+		wtg_figure_read_row(&h[i], t, arm_b_row(&h[i], t, row), &fb);
+		e->a = fa.found ? fa.value : NAN;
+		e->b = fb.found ? fb.value : NAN;
 		/* a difference is weighed against arm A's figure for the verdict's words, never shown as a ratio */
 		double k = e->s.difference ? fabs(e->a) : 1, base = e->s.difference ? 1 : 0;
 		if (e->s.difference && !(k > 0))

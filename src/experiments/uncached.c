@@ -890,7 +890,6 @@ const struct wtg_experiment wtg_exp_uncached = {
 		   .why = wtg_why_uncached },
 	.terms = WTG_TERMS("odirect", "pagecache", "bufsize", "median", "p99", "ci"),
 	.interleaves = true,
-	.alternates = true,
 	.run = uncached_run,
 	.plan = uncached_plan,
 };

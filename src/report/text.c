@@ -410,7 +410,7 @@ static void write_paired(FILE *f, const struct wtg_table *t)
 	for (int i = 0; i < n; i++) {
 		char line[512], ratio[160];
 		wtg_paired_fmt(&pe[i], ratio, sizeof ratio);
-		snprintf(line, sizeof line, "%s, B %s A: %s (medians A %.4g, B %.4g %s)", pe[i].figure,
+		snprintf(line, sizeof line, "%s, B %s A: %s (A %.4g, B %.4g %s)", pe[i].figure,
 			 pe[i].s.difference ? "-" : "/", ratio, pe[i].a, pe[i].b, pe[i].unit);
 		fputs("  paired: ", f);
 		wrap(f, 10, 10, line);

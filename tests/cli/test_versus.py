@@ -117,8 +117,13 @@ if doc:
                                                                                           len(ratios)))
             check(p["coverage_pct"] >= 95 and p["ci_low"] <= p["ratio"] <= p["ci_high"],
                   "%s %s: coverage at least 95%% and the ratio inside its interval" % (name, p["figure"]))
-            check(abs(p["a"] - median(a)) <= 1e-9 * abs(p["a"]) and abs(p["b"] - median(b)) <= 1e-9 * abs(p["b"]),
-                  "%s %s: each arm's median of its per-round figures" % (name, p["figure"]))
+            hv = [h["value"] for h in e["headlines"] if h["figure"] == p["figure"]]
+            col = "median_ns" if name == "syscall" else "gbps"
+            brow = [r for r in e["rows"] if r.get("arm") == "B" and
+                    all(r[k] == e["rows"][row - 1][k] for k in ("batch", "bufsize") if k in r)]
+            check(hv and p["a"] == hv[0] and len(brow) == 1 and p["b"] == brow[0][col],
+                  "%s %s: a is the headline figure (arm A's row), b arm B's row's: %r %r" % (name, p["figure"],
+                                                                                          p["a"], p["b"]))
             inside = p["ci_low"] <= 1 <= p["ci_high"]
             check(inside or p["verdict"] in ("faster", "slower", "slower (regression)"),
                   "%s %s: an interval excluding 1 is called faster or slower: %r" % (name, p["figure"], p["verdict"]))
