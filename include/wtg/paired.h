@@ -60,12 +60,21 @@ void wtg_versus_words(const struct wtg_versus *v, char *buf, size_t len);
  * itself"). */
 bool wtg_versus_applies(const struct wtg_experiment *e, const struct wtg_versus *v, char *why, size_t len);
 
-/* A run's arms (ctx->arms): the condition, arm A's conditions to go back to, the order per round. */
+/* The conditions of one arm. */
+struct wtg_arm_state {
+	int burn;			/* burners, 0 none */
+	enum wtg_burn_kind kind;
+	bool background, uncached, cold;
+};
+
+/* A run's arms (ctx->arms): the condition, each arm's conditions, the order per round. */
 struct wtg_arms {
 	struct wtg_versus vs;
-	int a_burn;
-	enum wtg_burn_kind a_kind;
-	bool a_background, a_uncached;
+	/* st[0] arm A, st[1] arm B; preset: both set by the caller (the dashboard's rerun against the
+	 * conditions the tab last ran under), else arm A is the conditions found at the start and arm B
+	 * those with vs applied */
+	struct wtg_arm_state st[2];
+	bool preset;
 	int arm;			/* the arm in force: 0 A, 1 B */
 	bool used;			/* a design alternated (else the run says it could not) */
 	double *order;			/* per round: 1 when B ran first */
@@ -77,7 +86,13 @@ struct wtg_arms {
 	bool apply_self;
 };
 
-/* Arm A's conditions kept in a (the ones in force now), a->used set; no table column (compare). */
+/* The conditions in force now (cold: as given). */
+void wtg_arm_state_now(struct wtg_arm_state *st, bool cold);
+/* An arm's conditions in words: "quiet", "burners 2 spin", "background, uncached", "cold". */
+void wtg_arm_state_words(const struct wtg_arm_state *st, char *buf, size_t len);
+
+/* The arms' conditions fixed (unless preset: arm A those in force now, arm B with vs applied),
+ * a->used set; no table column (compare). */
 void wtg_arms_keep(struct wtg_arms *a);
 
 /* Arm A's conditions kept, the table's columns with "arm" appended (before the first row; sets

@@ -116,12 +116,43 @@ bool wtg_versus_applies(const struct wtg_experiment *e, const struct wtg_versus 
 	return true;
 }
 
+void wtg_arm_state_now(struct wtg_arm_state *st, bool cold)
+{
+	*st = (struct wtg_arm_state){ .burn = wtg_burner_count(), .kind = wtg_burner_kind(),
+				      .background = wtg_policy_requested(), .uncached = wtg_uncached_requested(),
+				      .cold = cold };
+}
+
+void wtg_arm_state_words(const struct wtg_arm_state *st, char *buf, size_t len)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	if (st->burn > 0)
+		k += (size_t)snprintf(buf, len, "burners %d %s", st->burn, wtg_burn_kind_name(st->kind));
+	if (st->background && k < len)
+		k += (size_t)snprintf(buf + k, len - k, "%sbackground", k ? ", " : "");
+	if (st->uncached && k < len)
+		k += (size_t)snprintf(buf + k, len - k, "%suncached", k ? ", " : "");
+	if (st->cold && k < len)
+		k += (size_t)snprintf(buf + k, len - k, "%scold", k ? ", " : "");
+	if (k == 0)
+		snprintf(buf, len, "quiet");
+}
+
 void wtg_arms_keep(struct wtg_arms *a)
 {
-	a->a_burn = wtg_burner_count();
-	a->a_kind = wtg_burner_kind();
-	a->a_background = wtg_policy_requested();
-	a->a_uncached = wtg_uncached_requested();
+	if (!a->preset) {
+		wtg_arm_state_now(&a->st[0], false);
+		a->st[1] = a->st[0];
+		struct wtg_arm_state *b = &a->st[1];
+		if (a->vs.cond == WTG_VS_BURN) {
+			b->burn = a->vs.burn;
+			b->kind = a->vs.burn_kind;
+		}
+		b->background |= a->vs.cond == WTG_VS_BACKGROUND;
+		b->uncached |= a->vs.cond == WTG_VS_UNCACHED;
+		b->cold |= a->vs.cond == WTG_VS_COLD;
+	}
 	a->arm = 0;
 	a->used = true;
 	a->nrounds = 0;
@@ -132,6 +163,8 @@ void wtg_arms_begin(struct wtg_ctx *ctx)
 	struct wtg_arms *a = ctx->arms;
 	wtg_arms_keep(a);
 	a->apply_self = true;
+	a->arm = 1;	/* arm A put in force whatever holds now */
+	(void)wtg_arms_enter(ctx, 0);
 	struct wtg_table *t = ctx->t;
 	pthread_mutex_lock(&t->lock);
 	int n = t->ncols, col = wtg_table_col(t, "arm");
@@ -184,41 +217,29 @@ int wtg_arms_enter(struct wtg_ctx *ctx, int arm)
 	struct wtg_arms *a = ctx->arms;
 	if (!a || arm == a->arm)
 		return WTG_OK;
-	bool b = arm == 1;
+	const struct wtg_arm_state *to = &a->st[arm];
 	a->arm = arm;
-	switch (a->vs.cond) {
-	case WTG_VS_BURN: {
-		int n = b ? a->vs.burn : a->a_burn;
-		if (wtg_burner_set_kind(n, b ? a->vs.burn_kind : a->a_kind) != n) {
-			wtg_table_fail(ctx->t, "--versus: cannot start %d burners", n);
+	if (wtg_burner_count() != to->burn || (to->burn > 0 && wtg_burner_kind() != to->kind)) {
+		if (wtg_burner_set_kind(to->burn, to->kind) != to->burn) {
+			wtg_table_fail(ctx->t, "cannot start %d burners for arm %c", to->burn, arm ? 'B' : 'A');
 			return WTG_ERR;
 		}
-		if (n > 0 && wtg_ctx_settle(ctx, WTG_PAIRED_SETTLE_MS))
+		if (to->burn > 0 && wtg_ctx_settle(ctx, WTG_PAIRED_SETTLE_MS))
 			return WTG_CANCELLED;
-		break;
 	}
-	case WTG_VS_BACKGROUND: {
-		bool want = b ? true : a->a_background;
-		wtg_policy_request(want);
-		if (a->apply_self && wtg_policy_apply_self() != (want ? 1 : 0))
+	if (wtg_policy_requested() != to->background || a->vs.cond == WTG_VS_BACKGROUND) {
+		wtg_policy_request(to->background);
+		if (a->apply_self && wtg_policy_apply_self() != (to->background ? 1 : 0))
 			a->policy_bad++;
-		break;
 	}
-	case WTG_VS_UNCACHED:
-		wtg_uncached_request(b ? true : a->a_uncached);
-		break;
-	case WTG_VS_COLD:
-		ctx->cold = b;
-		if (!b) {
-			read_back(ctx->df);
-		} else if (wtg_datafile_evict(ctx->df) < 0) {
-			wtg_table_fail(ctx->t, "cannot evict the data file from the page cache (a cold arm)");
-			return WTG_ERR;
-		}
-		break;
-	default:
-		break;
+	wtg_uncached_request(to->uncached);
+	if (to->cold && wtg_datafile_evict(ctx->df) < 0) {
+		wtg_table_fail(ctx->t, "cannot evict the data file from the page cache (a cold arm)");
+		return WTG_ERR;
 	}
+	if (ctx->cold && !to->cold)
+		read_back(ctx->df);	/* a cold arm left it evicted: the other reads it warm */
+	ctx->cold = to->cold;
 	return wtg_ctx_cancelled(ctx) ? WTG_CANCELLED : WTG_OK;
 }
 
@@ -254,20 +275,22 @@ void wtg_arms_end(struct wtg_ctx *ctx, int rc)
 	size_t bfirst = 0;
 	for (size_t i = 0; i < a->nrounds; i++)
 		bfirst += a->order[i] != 0;
-	char words[64];
-	wtg_versus_words(&a->vs, words, sizeof words);
+	char wa[96], wb[96];
+	wtg_arm_state_words(&a->st[0], wa, sizeof wa);
+	wtg_arm_state_words(&a->st[1], wb, sizeof wb);
 	double lo, hi, cov;
 	size_t k = 0;
 	double *zero = calloc(a->nrounds ? a->nrounds : 1, sizeof *zero);	/* the ranks depend on n alone */
 	bool ci = zero && wtg_sign_test_median_ci(zero, a->nrounds, WTG_BOOTSTRAP_CONF, &lo, &hi, &cov, &k) == 0;
 	free(zero);
 	wtg_table_note(ctx->t,
-		       "paired: arm A under the run's conditions, arm B under %s; %zu rounds, each measuring every "
+		       "paired: arm A %s, arm B %s%s; %zu rounds, each measuring every "
 		       "row once in each arm, the arms' order drawn per round from the seeded generator (B first "
 		       "in %zu; series 'arm order'), the condition switched between them; the rows of arm B follow "
 		       "those of arm A (column arm), each row's per-round figures in the series 'row N arm A' and "
 		       "'row N arm B'",
-		       words, a->nrounds, bfirst);
+		       wa, wb, a->vs.cond == WTG_VS_SAME ? " (an A/A control: the same conditions)" : "", a->nrounds,
+		       bfirst);
 	if (ci)
 		wtg_table_note(ctx->t,
 			       "a paired figure: the median of the %zu per-round ratios B/A (of the differences B - A "
