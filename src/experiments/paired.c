@@ -13,6 +13,7 @@
 #include "common.h"
 #include "wtg/figure.h"
 #include "wtg/gate.h"
+#include "wtg/layout.h"
 #include "wtg/paired.h"
 
 int wtg_versus_parse(const char *arg, int ncpu, struct wtg_versus *v, char *why, size_t len)
@@ -125,18 +126,14 @@ void wtg_arm_state_now(struct wtg_arm_state *st, bool cold)
 
 void wtg_arm_state_words(const struct wtg_arm_state *st, char *buf, size_t len)
 {
-	size_t k = 0;
-	buf[0] = '\0';
-	if (st->burn > 0)
-		k += (size_t)snprintf(buf, len, "burners %d %s", st->burn, wtg_burn_kind_name(st->kind));
-	if (st->background && k < len)
-		k += (size_t)snprintf(buf + k, len - k, "%sbackground", k ? ", " : "");
-	if (st->uncached && k < len)
-		k += (size_t)snprintf(buf + k, len - k, "%suncached", k ? ", " : "");
-	if (st->cold && k < len)
-		k += (size_t)snprintf(buf + k, len - k, "%scold", k ? ", " : "");
-	if (k == 0)
-		snprintf(buf, len, "quiet");
+	const struct wtg_cond_snapshot c = { .burners = st->burn, .burn_kind = st->kind, .background = st->background,
+					     .uncached = st->uncached };
+	wtg_lay_cond_words(buf, len, &c);
+	size_t n = strlen(buf);
+	if (st->cold && strcmp(buf, "quiet") == 0)
+		snprintf(buf, len, "cold");
+	else if (st->cold && n < len)
+		snprintf(buf + n, len - n, ", cold");
 }
 
 void wtg_arms_keep(struct wtg_arms *a)
