@@ -286,21 +286,46 @@ static enum wtg_state final_state(struct wtg_session *s, struct wtg_table *t, in
 }
 
 /* --versus: the job's arms when e can alternate them, else a note saying why it runs unpaired. */
-static void versus(struct wtg_session *s, const struct wtg_experiment *e, struct measure_job *job)
+/* The condition that tells a dashboard rerun's arms apart (the first that differs), for whether
+ * e can alternate it; same when none does. */
+static enum wtg_versus_cond differs(const struct wtg_arm_state *a, const struct wtg_arm_state *b)
 {
-	const struct wtg_versus *vs = &s->opt->versus;
+	if (a->burn != b->burn || (a->burn > 0 && a->kind != b->kind))
+		return WTG_VS_BURN;
+	if (a->background != b->background)
+		return WTG_VS_BACKGROUND;
+	if (a->uncached != b->uncached)
+		return WTG_VS_UNCACHED;
+	return a->cold != b->cold ? WTG_VS_COLD : WTG_VS_SAME;
+}
+
+/* --versus, or a dashboard rerun paired against the conditions the tab ran under before (before,
+ * NULL: none): the job's arms when e can alternate them, else a note saying why it runs unpaired. */
+static void versus(struct wtg_session *s, const struct wtg_experiment *e, struct measure_job *job,
+		   const struct wtg_arm_state *before)
+{
+	struct wtg_versus vs = s->opt->versus;
+	struct wtg_arm_state st[2];
+	if (before) {
+		st[0] = *before;
+		st[0].cold = st[0].cold && e->measures_cold;
+		wtg_arm_state_now(&st[1], job->ctx.cold);
+		vs = (struct wtg_versus){ .cond = differs(&st[0], &st[1]) };
+	}
 	char why[192];
-	if (vs->cond == WTG_VS_NONE)
+	if (vs.cond == WTG_VS_NONE)
 		return;
-	if (!wtg_versus_applies(e, vs, why, sizeof why)) {
+	if (!wtg_versus_applies(e, &vs, why, sizeof why)) {
 		wtg_table_note(job->ctx.t, "not paired: %s", why);
 		return;
 	}
-	if (vs->cond == WTG_VS_COLD && wtg_datafile_evict(&s->df) < 0) {
+	if (vs.cond == WTG_VS_COLD && wtg_datafile_evict(&s->df) < 0) {
 		wtg_table_note(job->ctx.t, "not paired: the data file cannot be evicted from the page cache here");
 		return;
 	}
-	job->arms = (struct wtg_arms){ .vs = *vs, .col = -1 };
+	job->arms = (struct wtg_arms){ .vs = vs, .col = -1, .preset = before != NULL };
+	if (before)
+		memcpy(job->arms.st, st, sizeof st);
 	job->ctx.arms = &job->arms;
 }
 
@@ -341,7 +366,12 @@ static bool start_one(struct wtg_session *s, int idx, const struct wtg_compare_p
 		job->ctx.cold = true;
 		wtg_table_set_cold(t, true);
 	}
-	versus(s, e, job);
+	pthread_mutex_lock(&s->qlock);	/* a dashboard rerun paired against the tab's last conditions */
+	bool paired = s->pair_pending[idx];
+	struct wtg_arm_state before = s->pair_before[idx];
+	s->pair_pending[idx] = false;
+	pthread_mutex_unlock(&s->qlock);
+	versus(s, e, job, paired ? &before : NULL);
 	uint64_t seed = s->opt->seed;
 	for (const char *c = e->name; *c; c++)
 		seed = (seed ^ (uint64_t)(unsigned char)*c) * 0x100000001b3ull;
@@ -607,6 +637,17 @@ void wtg_session_compare(struct wtg_session *s, struct wtg_compare_pair *p)
 {
 	pthread_mutex_lock(&s->qlock);
 	*p = s->compare;
+	pthread_mutex_unlock(&s->qlock);
+}
+
+void wtg_session_pair_next(struct wtg_session *s, int idx, const struct wtg_arm_state *before)
+{
+	if (idx < 0 || idx >= WTG_MAX_EXP)
+		return;
+	pthread_mutex_lock(&s->qlock);
+	s->pair_pending[idx] = before != NULL;
+	if (before)
+		s->pair_before[idx] = *before;
 	pthread_mutex_unlock(&s->qlock);
 }
 
