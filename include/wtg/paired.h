@@ -88,7 +88,7 @@ struct wtg_arms {
 
 /* The conditions in force now (cold: as given). */
 void wtg_arm_state_now(struct wtg_arm_state *st, bool cold);
-/* An arm's conditions in words: "quiet", "burners 2 spin", "background, uncached", "cold". */
+/* An arm's conditions in words: "quiet", "burners 2 spin", "background, uncached", "cold cache". */
 void wtg_arm_state_words(const struct wtg_arm_state *st, char *buf, size_t len);
 
 /* The arms' conditions fixed (unless preset: arm A those in force now, arm B with vs applied),
@@ -111,7 +111,8 @@ int wtg_arms_tag(const struct wtg_ctx *ctx, struct wtg_value *vals, int n, int a
 /* The per-round figures of the row whose arm-A row is table row row_a (0-based): a[i], b[i] of round i. */
 void wtg_arms_record(struct wtg_ctx *ctx, int row_a, const char *unit, const double *a, const double *b,
 		     size_t n);
-/* Arm A in force again, the order series and the notes (what B changed, how the figures pair). */
+/* The conditions the run found in force again (arm A's; preset, arm B's: the dashboard's now), the
+ * order series and the notes (what B changed, how the figures pair). */
 void wtg_arms_end(struct wtg_ctx *ctx, int rc);
 void wtg_arms_free(struct wtg_arms *a);
 
@@ -140,6 +141,10 @@ int wtg_paired_entries(const struct wtg_table *t, struct wtg_paired_entry *out, 
 bool wtg_table_paired(const struct wtg_table *t);
 /* Why t ran unpaired under --versus (a note "not paired: ..."), NULL when it did not say. */
 const char *wtg_paired_skipped(const struct wtg_table *t);
+/* A paired table's line for the dashboard, above its view: "quiet vs burners 2 spin, paired over 15
+ * rounds: x0.62 [0.55-0.70] slower: FIGURE; ..." ("quiet vs quiet (A/A), ..." for a control); dash
+ * between the bounds; "" when t has no paired entry yet. */
+void wtg_paired_line(const struct wtg_table *t, const char *dash, char *buf, size_t len);
 /* One entry in words: "x0.62 [0.55-0.70] slower, 15 rounds" or "+12.3 ns [3.1-20.5] slower". */
 void wtg_paired_fmt(const struct wtg_paired_entry *e, char *buf, size_t len);
 

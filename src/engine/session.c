@@ -316,7 +316,8 @@ static void versus(struct wtg_session *s, const struct wtg_experiment *e, struct
 	if (vs.cond == WTG_VS_NONE)
 		return;
 	if (!wtg_versus_applies(e, &vs, why, sizeof why)) {
-		wtg_table_note(job->ctx.t, "not paired: %s", why);
+		if (!before)	/* a dashboard rerun that cannot pair is the sequential run it always was */
+			wtg_table_note(job->ctx.t, "not paired: %s", why);
 		return;
 	}
 	if (vs.cond == WTG_VS_COLD && wtg_datafile_evict(&s->df) < 0) {

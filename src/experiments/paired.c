@@ -131,9 +131,9 @@ void wtg_arm_state_words(const struct wtg_arm_state *st, char *buf, size_t len)
 	wtg_lay_cond_words(buf, len, &c);
 	size_t n = strlen(buf);
 	if (st->cold && strcmp(buf, "quiet") == 0)
-		snprintf(buf, len, "cold");
+		snprintf(buf, len, "cold cache");
 	else if (st->cold && n < len)
-		snprintf(buf + n, len - n, ", cold");
+		snprintf(buf + n, len - n, ", cold cache");
 }
 
 void wtg_arms_keep(struct wtg_arms *a)
@@ -265,7 +265,7 @@ void wtg_arms_end(struct wtg_ctx *ctx, int rc)
 	struct wtg_arms *a = ctx->arms;
 	if (!a || !a->used)
 		return;
-	(void)wtg_arms_enter(ctx, 0);
+	(void)wtg_arms_enter(ctx, a->preset ? 1 : 0);	/* the conditions as the run found them */
 	if (rc != WTG_OK)
 		return;
 	wtg_table_add_series(ctx->t, "arm order", "flag", a->order, a->nrounds);
@@ -424,4 +424,53 @@ void wtg_paired_fmt(const struct wtg_paired_entry *e, char *buf, size_t len)
 			 e->verdict, s->n);
 	else
 		snprintf(buf, len, "x%.3f [%.3f-%.3f] %s, %zu rounds", s->value, s->lo, s->hi, e->verdict, s->n);
+}
+
+/* The arms' conditions in words, from the note wtg_arms_end wrote ("paired: arm A quiet, arm B
+ * burners 2 spin; ..."); false when t has none. */
+static bool arm_words(const struct wtg_table *t, char *a, char *b, size_t len, bool *aa)
+{
+	static const char pa[] = "paired: arm A ", pb[] = ", arm B ";
+	for (int i = 0; i < t->nnotes; i++) {
+		const char *n = t->notes[i], *m = strncmp(n, pa, sizeof pa - 1) == 0 ? strstr(n, pb) : NULL;
+		if (!m)
+			continue;
+		const char *x = n + sizeof pa - 1, *y = m + sizeof pb - 1, *end = y + strcspn(y, ";(");
+		while (end > y && end[-1] == ' ')
+			end--;
+		snprintf(a, len, "%.*s", (int)(m - x), x);
+		snprintf(b, len, "%.*s", (int)(end - y), y);
+		*aa = strstr(n, "(an A/A control") != NULL;
+		return true;
+	}
+	return false;
+}
+
+void wtg_paired_line(const struct wtg_table *t, const char *dash, char *buf, size_t len)
+{
+	struct wtg_paired_entry pe[WTG_MAX_HEADLINES];
+	int n = wtg_paired_entries(t, pe, WTG_MAX_HEADLINES);
+	char a[96], b[96];
+	bool aa = false;
+	buf[0] = '\0';
+	if (n == 0 || !arm_words(t, a, b, sizeof a, &aa))
+		return;
+	size_t k = (size_t)snprintf(buf, len, "%s vs %s%s, paired over %zu rounds:", a, b, aa ? " (A/A)" : "",
+				    pe[0].s.n);
+	for (int i = 0; i < n && k < len; i++) {
+		const struct wtg_paired_stat *s = &pe[i].s;
+		char fig[96];
+		snprintf(fig, sizeof fig, "%.*s", (int)strcspn(pe[i].figure, "("), pe[i].figure);
+		size_t f = strlen(fig);
+		while (f > 0 && fig[f - 1] == ' ')
+			fig[--f] = '\0';
+		if (s->difference)
+			k += (size_t)snprintf(buf + k, len - k, "%s %+.3g %s [%.3g%s%.3g] %s: %s", i ? ";" : "", s->value,
+					      pe[i].unit, s->lo, dash, s->hi, pe[i].verdict, fig);
+		else if (isfinite(s->lo))
+			k += (size_t)snprintf(buf + k, len - k, "%s x%.2f [%.2f%s%.2f] %s: %s", i ? ";" : "", s->value,
+					      s->lo, dash, s->hi, pe[i].verdict, fig);
+		else
+			k += (size_t)snprintf(buf + k, len - k, "%s x%.2f: %s", i ? ";" : "", s->value, fig);
+	}
 }
