@@ -22,8 +22,10 @@
 #include "wtg/experiment.h"
 #include "wtg/guard.h"
 #include "wtg/headless.h"
+#include "wtg/testhooks.h"
 #include "wtg/options.h"
 #include "wtg/plan.h"
+#include "wtg/report.h"
 #include "wtg/session.h"
 #include "wtg/tui.h"
 #include "wtg/util.h"
@@ -89,9 +91,21 @@ static void apply_start_conditions(const struct wtg_options *o)
 	wtg_uncached_request(o->uncached);
 }
 
+/* What went to standard output (--help, --version, --list, --dry-run), flushed: rc, or 1 after one
+ * line naming the failure (a full disk, /dev/full). */
+static int stdout_done(int rc)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	wtg_error("writing to standard output: %s", strerror(errno ? errno : EIO));
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	open_std_fds();
+	wtg_testhooks();	/* the test hooks, read once before any thread starts */
 	setlocale(LC_ALL, "");
 	/* numbers in every report and in the texts experiments format ('CI [214.0, 226.0]') use '.'
 	 * whatever the user's LC_NUMERIC says: one convention per report */
@@ -100,20 +114,24 @@ int main(int argc, char **argv)
 	int rc = wtg_parse_options(argc, argv, &o);
 	if (rc)
 		return rc;
+	static char outbuf[1 << 16];	/* what these modes print, written at once by stdout_done */
+	if (o.mode == WTG_MODE_HELP || o.mode == WTG_MODE_VERSION || o.mode == WTG_MODE_LIST ||
+	    o.mode == WTG_MODE_DRYRUN)
+		setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 	switch (o.mode) {
 	case WTG_MODE_HELP:
 		wtg_print_help(stdout);
-		return 0;
+		return stdout_done(0);
 	case WTG_MODE_VERSION:
 		wtg_print_version(stdout);
-		return 0;
+		return stdout_done(0);
 	case WTG_MODE_LIST:
 		wtg_headless_list(stdout);
-		return 0;
+		return stdout_done(0);
 	case WTG_MODE_CHILD:
 		return wtg_faultbase_child(o.child_mode, o.child_path);
 	case WTG_MODE_DRYRUN:
-		return wtg_plan_main(stdout, &o);
+		return stdout_done(wtg_plan_main(stdout, &o));
 	default:
 		break;
 	}
@@ -142,11 +160,13 @@ int main(int argc, char **argv)
 		wtg_saved_runs_free(&saved);
 		return 2;
 	}
-	if ((o.mode == WTG_MODE_RUN || (o.mode == WTG_MODE_LOAD && !load_dash)) && (rc = wtg_headless_check_files(&o, &saved)) != 0) {
+	bool headless = o.mode == WTG_MODE_RUN || (o.mode == WTG_MODE_LOAD && !load_dash);
+	if (headless && (rc = wtg_headless_check_files(&o, &saved)) != 0) {
 		wtg_saved_runs_free(&saved);
 		return rc;
 	}
-	if (o.mode == WTG_MODE_LOAD && !load_dash) {	/* saved runs written or compared: nothing measures, no session */
+	wtg_report_guard(&o);	/* the inputs and links as they are now, for the check at each write */
+	if (o.mode == WTG_MODE_LOAD && !load_dash) {	/* saved runs written or compared: no session */
 		rc = wtg_headless_load(&o, &saved);
 		wtg_saved_runs_free(&saved);
 		return rc;

@@ -1,4 +1,4 @@
-/* compare.h: what compare pairs (an experiment and a condition) and the choices it offers
+/* compare.h: what compare can pair (struct wtg_compare_pair is the engine's, wtg/ctx.h) and the choices it offers
  * (src/experiments/compare.c; the registry's side in src/experiments/experiments.c). */
 #ifndef WTG_COMPARE_H
 #define WTG_COMPARE_H
@@ -6,14 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "wtg/ctx.h"
+
 struct wtg_experiment;
 struct wtg_options;
-
-/* What compare pairs: an experiment and a condition, by name. */
-struct wtg_compare_pair {
-	char exp[32];
-	char cond[16];
-};
 
 /* The experiment called name if compare can pair it, else NULL. */
 const struct wtg_experiment *wtg_compare_target(const char *name);

@@ -6,7 +6,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "wtg/compare.h"
 #include "wtg/stats.h"
 
 struct wtg_arms;
@@ -15,6 +14,12 @@ struct wtg_machine;
 struct wtg_options;
 struct wtg_relay;
 struct wtg_table;
+
+/* What compare pairs: an experiment and a condition, by name. */
+struct wtg_compare_pair {
+	char exp[32];
+	char cond[16];
+};
 
 /* What a run function receives. */
 struct wtg_ctx {

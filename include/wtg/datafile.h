@@ -32,19 +32,24 @@ struct wtg_datafile {
 };
 
 /* Create a file wtg-XXXXXX.dat of `size` bytes of seeded pseudo-random content in dir (mkstemp,
- * O_EXCL), hold an flock on it until wtg_datafile_remove, record its sums while writing, fsync it.
+ * O_EXCL), its first 32 bytes the mark the sweep checks ("wtg data file 1", the seed, the size),
+ * hold an flock on it until wtg_datafile_remove, record its sums while writing, fsync it.
  * origin names where dir came from in messages ("--dir", "TMPDIR", ...). On failure returns -1 with
  * a message in err and leaves nothing. */
 int wtg_datafile_create(struct wtg_datafile *df, const char *dir, const char *origin, uint64_t size,
 			uint64_t seed, char *err, size_t errlen);
 /* Remove from dir the data files that wtg processes now gone left behind (killed, or a power cut):
- * files named wtg-XXXXXX.dat, regular, owned by this user, with one link, whose flock can be taken.
- * One "wtg: removed ..." line on stderr for each. Returns how many. */
+ * files named wtg-XXXXXX.dat, regular, owned by this user, with one link, whose flock can be taken
+ * (a --file in use holds a shared one), and that bear the mark wtg_datafile_create writes first (a
+ * header and the seeded bytes after it, generated again to compare). One "wtg: removed ..." line on
+ * stderr for each, and one "wtg: left alone in DIR: ..." naming this user's files of that name shape
+ * without the proof. Returns how many were removed. */
 int wtg_datafile_sweep(const char *dir);
 /* The name of the pseudo filesystem (proc, sysfs, ...) dir is on, which cannot hold a data file; or
  * NULL for a real one. */
 const char *wtg_datafile_pseudo_fs(const char *dir);
-/* Use an existing file read-only; its sums are computed by reading it once. */
+/* Use an existing file read-only; its sums are computed by reading it once. A shared flock is held
+ * on it until wtg_datafile_remove, so that no sweep takes it for a dead run's file. */
 int wtg_datafile_use(struct wtg_datafile *df, const char *path, char *err, size_t errlen);
 /* Known sum of the first `bytes` bytes: bytes must be a multiple of WTG_SUM_PAGE or the size. -1
  * otherwise. */

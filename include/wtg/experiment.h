@@ -8,18 +8,17 @@
 #include <stdint.h>
 
 #include "wtg/datafile.h"
-#include "wtg/faultbase.h"
 #include "wtg/machine.h"
 #include "wtg/options.h"
 #include "wtg/stats.h"
 #include "wtg/table.h"
 
-/* At most this many experiments in the registry (and tables in a session or a saved run). */
-#define WTG_MAX_EXP 32
+/* WTG_MAX_EXP, the registry's bound, is wtg/options.h's. */
 
 struct wtg_ctx;
 struct wtg_plan;
 struct wtg_relay;
+struct wtg_session;
 struct wtg_why;
 
 enum wtg_view { WTG_VIEW_SWEEP = 0, WTG_VIEW_BARS, WTG_VIEW_HISTOGRAM, WTG_VIEW_COUNTERS };
@@ -82,6 +81,9 @@ struct wtg_headline {
 	 * after gives both runs' values, the after one with its CI ("x1.50 -> x3.20 [CI 2.61-3.90]"),
 	 * not a ratio of ratios. */
 	bool is_ratio;
+	/* The figure is a difference of two times (mmap's fault time from two passes): it may be zero
+	 * or negative, so two runs' figures compare as after - before with its interval, never a ratio. */
+	bool difference;
 };
 
 #define WTG_MAX_HEADLINES 2
@@ -208,7 +210,11 @@ extern const struct wtg_experiment *const wtg_experiments[];
 extern const int wtg_nexperiments;
 /* Index by name, or -1. */
 int wtg_experiment_find(const char *name);
-/* The declared column `name` of e, or -1. */
+/* A session over the registry (wtg_session_open with wtg_experiments), compare pairing at first what
+ * the options chose (wtg_compare_pair_of). Returns 0 or -1 (message printed). */
+int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const char *argv0);
+/* The declared column `name` of e, or -1 (this, wtg_experiment_columns and wtg_experiment_typical_s read
+ * the descriptor alone: src/engine/descriptor.c). */
 int wtg_experiment_col(const struct wtg_experiment *e, const char *name);
 /* Give the table e's declared columns (every run function starts with it). */
 void wtg_experiment_columns(const struct wtg_experiment *e, struct wtg_table *t);
@@ -223,7 +229,8 @@ const char *wtg_experiment_runs(const struct wtg_experiment *e, bool quick, char
 /* e's verdict line for table t (the caller holds t's lock or a snapshot): e->verdict, else
  * "FIGURE: VALUE UNIT" from the first headline figure found in t; when the first headline's row
  * counts contended samples, " (3 of 15 samples waited for a CPU)" follows, so a figure measured on a
- * busy machine says so. Returns its length, 0 for none. */
+ * busy machine says so; when its samples fall into two clusters, "; 85 ns (60%) and 103 ns (40%): two
+ * regimes" ends it (wtg/modes.h). Returns its length, 0 for none. */
 int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len);
 /* For a verdict or an essay's cannot: column col of the row whose key_col reads key (key_col NULL:
  * the last row), NAN when there is none; col NULL: the median of the series called key. */
@@ -241,5 +248,8 @@ double wtg_verdict_ratio(const struct wtg_table *t, int rn, int rd, const char *
 /* snprintf for a verdict: the length written (clamped to len - 1), 0 when a figure was not finite. */
 int wtg_verdict_fmt(char *buf, size_t len, bool ok, const char *fmt, ...) WTG_PRINTF(4, 5);
 const char *wtg_view_name(enum wtg_view v);
+
+/* The hidden child mode of faultbase (wtg --child=MODE FILE): exit, map, or sum. Returns the exit status. */
+int wtg_faultbase_child(const char *mode, const char *path);
 
 #endif

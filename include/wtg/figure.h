@@ -24,6 +24,8 @@ struct wtg_figure {
 	const size_t *replica_len;	/* the samples' replicas (their series'), NULL: not known */
 	int nreplicas;
 	double work;			/* the headline's work_col in the figure's row, NAN without one */
+	double spread_pct;		/* the row's col_replica_spread_pct over its replicas (NAN: none) */
+	int spread_replicas;
 };
 /* f's samples (and their replicas) from t's last series called name with any; unchanged when none. */
 void wtg_figure_series(const struct wtg_table *t, const char *name, struct wtg_figure *f);
@@ -54,5 +56,9 @@ bool wtg_figure_comparable(const struct wtg_headline *h, const struct wtg_figure
  * "bootstrap", "bootstrap of replicas", "from CIs" or "none". */
 void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *ratio,
 		  double *lo, double *hi, const char **method);
+/* now - base and its 95% CI in the figure's unit, drawn as wtg_ratio_ci draws the ratio (the two-level
+ * bootstrap of the medians' difference, else the two CIs combined as normal ones, else none). */
+void wtg_diff_ci(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *diff,
+		 double *lo, double *hi, const char **method);
 
 #endif

@@ -11,6 +11,7 @@
 #include "wtg/load.h"
 #include "wtg/options.h"
 #include "wtg/table.h"
+#include "wtg/verdict.h"
 
 /* The exit status of a gate that found a regression. */
 #define WTG_EXIT_REGRESSION 3
@@ -24,36 +25,34 @@ struct wtg_gate_run {
 /* Whether any of the runs has rows of experiment idx. */
 bool wtg_gate_any_table(const struct wtg_gate_run *runs, int nruns, int idx);
 
-enum wtg_verdict { WTG_V_NONE = 0, WTG_V_SAME, WTG_V_FASTER, WTG_V_SLOWER, WTG_V_REGRESSION,
-		   WTG_V_MISSING, WTG_V_APART };
-
-/* How a ratio reads: faster / slower when the CI excludes 1 (no change otherwise, and without a
- * CI), regression when worse by more than threshold (a fraction, 0 for none) with the CI excluding
- * it. */
-enum wtg_verdict wtg_verdict_of(double ratio, double lo, double hi, bool higher_better, double threshold);
-/* How a run reads against a baseline of several runs, [lo, hi] the ratio a next run's figure should
- * fall in (the baseline's next-run interval over its pooled value): no change inside it, slower or
- * faster outside it, regression when worse even than that interval made worse by threshold (a time:
- * ratio > hi (1 + threshold); a throughput: ratio < lo (1 - threshold)); no change without an
- * interval. */
-enum wtg_verdict wtg_verdict_next(double ratio, double lo, double hi, bool higher_better, double threshold);
-const char *wtg_verdict_name(enum wtg_verdict v);
-
 /* One headline figure of two runs side by side: the same reading for the dashboard's before -> after
  * and the headless comparison. */
 struct wtg_gate_pair {
 	struct wtg_figure base, now;
-	double ratio, lo, hi;		/* now / base with its 95% CI (NAN: none) */
-	const char *method;		/* wtg_ratio_ci's */
+	double ratio, lo, hi;		/* now / base with its 95% CI (NAN: none; a difference: NAN) */
+	const char *method;		/* wtg_ratio_ci's (wtg_diff_ci's) */
+	bool difference;		/* the headline is a difference: diff, diff_lo, diff_hi hold it */
+	double diff, diff_lo, diff_hi;	/* now - base with its 95% CI in the figure's unit */
+	bool drift_known;		/* this session measured the figure's drift */
+	double drift_ratio, drift_abs;	/* wtg_drift_band's bands (NAN: not measured) */
 	enum wtg_verdict v;		/* MISSING: a side lacks the figure; APART: not comparable */
 	char why[96];			/* APART: what differs between the runs' work ("wss 64M vs 16M") */
 };
-/* Read h's figure from base and now and compare them (threshold as for wtg_verdict_of). Runs whose
- * work differs (the headline's work_col) are APART, never a ratio. Every sample a side holds goes
- * into the bootstrap (no cap): the dashboard and the headless report read the same samples alike.
- * Without samples on both sides, the two CIs combine (wtg_ratio_ci). */
+/* Read h's figure from base and now and compare them as two runs taken one after the other
+ * (wtg_verdict_sequential; threshold as for wtg_verdict_of), the drift from both runs' replicas. Runs
+ * whose work differs (the headline's work_col) are APART, never a ratio; a difference headline
+ * compares as one (wtg_diff_ci, wtg_verdict_sequential_diff). Every sample a side holds goes into the
+ * bootstrap (no cap): the dashboard and the headless report read the same samples alike. Without
+ * samples on both sides, the two CIs combine (wtg_ratio_ci). */
 void wtg_gate_pair(const struct wtg_headline *h, const struct wtg_table *base, const struct wtg_table *now,
 		   uint64_t seed, double threshold, struct wtg_gate_pair *out);
+/* The same with the drift this session measured of the figure (the caller counts the two runs'
+ * replicas in it; NULL: the two runs' replicas alone). */
+void wtg_gate_pair_drift(const struct wtg_headline *h, const struct wtg_table *base, const struct wtg_table *now,
+			 uint64_t seed, double threshold, const struct wtg_drift *session, struct wtg_gate_pair *out);
+/* The pair's verdict in words (wtg_verdict_words, the difference's own for a difference headline). */
+const char *wtg_gate_pair_words(char *buf, size_t len, const struct wtg_headline *h, const struct wtg_gate_pair *p,
+				const char *dash);
 
 /* Lines naming what differs between the first run and run r that changes what figures mean
  * (machine, options, conditions); one "wtg: warning: ..." line per run on f. Returns how many. */

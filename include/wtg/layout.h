@@ -207,6 +207,7 @@ void wtg_lay_hist_figures(char *buf, size_t len, const struct wtg_table *t, cons
 
 struct wtg_lay_grid {
 	int ncases, first;		/* rows first .. first + ncases - 1 */
+	int row[WTG_LAY_MAX_CASES];	/* the table's row of each case (the rows a "mapping" names are left out) */
 	char head[WTG_LAY_MAX_CASES][64];
 	bool busy[WTG_LAY_MAX_CASES];	/* some of its samples waited for a CPU (contended > 0) */
 	int nm;
@@ -217,7 +218,8 @@ struct wtg_lay_grid {
 	char bare[WTG_LAY_MAX_METRICS][WTG_LAY_MAX_CASES][WTG_LAY_CELL];	/* without */
 };
 
-/* The grid of the latest WTG_LAY_MAX_CASES rows, with faults per page and pages per fault derived. */
+/* The grid of the latest WTG_LAY_MAX_CASES rows, with faults per page and pages per fault derived.
+ * Rows that name a "mapping" (faultbase's faults by mapping) are detail, not cases: left out. */
 void wtg_lay_grid_build(struct wtg_lay_grid *g, const struct wtg_table *t);
 /* Several runs' grids as one: a column per case and run ("cold · quiet"), cases in the order they
  * first appear, the metrics of the last run (a run without one shows n/a); at most

@@ -77,7 +77,7 @@ struct wtg_run_saved {
 };
 
 /* A run a tab showed before the one saved as its table (earlier_runs): the dashboard's before -> after. */
-#define WTG_LOAD_MAX_EARLIER 12
+#define WTG_LOAD_MAX_EARLIER 32	/* a dashboard save holds up to WTG_REPORT_MAX_EARLIER */
 struct wtg_loaded_run {
 	struct wtg_table t;
 	const char *label;		/* its conditions ("quiet", "burners 2 spin"), in the arena; never NULL */

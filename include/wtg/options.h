@@ -17,8 +17,7 @@ enum wtg_format { WTG_FMT_TEXT = 0, WTG_FMT_CSV, WTG_FMT_JSON, WTG_FMT_MARKDOWN,
 enum wtg_progress { WTG_PROGRESS_AUTO = 0, WTG_PROGRESS_ALWAYS, WTG_PROGRESS_NEVER };
 
 /* At most this many experiments in the registry (and tables in a session or a saved run): the
- * options hold one selection per experiment. experiment.h, which includes this header, repeats the
- * definition token for token (a different value would be a redefinition the compiler reports). */
+ * options hold one selection per experiment; wtg/experiment.h takes it from here. */
 #define WTG_MAX_EXP 32
 
 #define WTG_MAX_OUTPUTS 16

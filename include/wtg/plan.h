@@ -75,7 +75,8 @@ double wtg_plan_seconds(const struct wtg_experiment *e, const struct wtg_options
 void wtg_plan_duration(char *buf, size_t len, double s);
 
 /* --dry-run (src/report/dryrun.c): plan every experiment o selects and print the plans to f as text
- * or JSON (o->format). Returns 0, or 1 when a plan could not be made. */
+ * or JSON (o->format). Returns 0, or 1 when a plan could not be made or f is in error; the caller
+ * flushes f and names a failed write. */
 int wtg_plan_main(FILE *f, const struct wtg_options *o);
 
 #endif

@@ -47,8 +47,9 @@ struct wtg_report_tally {
  * live session by wtg_report_meta_from_session, or filled in by a reader of a saved JSON report;
  * a writer never sees the session. Pointers may be NULL where the source does not know. */
 /* A tab's earlier runs the dashboard keeps (before -> after, e), written with its table as
- * earlier_runs, oldest first, each with the label that names its conditions. */
-#define WTG_REPORT_MAX_EARLIER 12
+ * earlier_runs, oldest first, each with the label that names its conditions (at most
+ * WTG_LOAD_MAX_EARLIER, so that the file loads back). */
+#define WTG_REPORT_MAX_EARLIER 32
 struct wtg_report_earlier {
 	int n;
 	const struct wtg_table *t[WTG_REPORT_MAX_EARLIER];
@@ -59,6 +60,11 @@ struct wtg_report_earlier {
 	 * table in place of the session's idle one; NULL: none */
 	const struct wtg_table *shown;
 	const struct wtg_machine *shown_machine;	/* the machine shown was measured on; NULL: the report's */
+	/* shown is written as the table even though the session ran the experiment: its last run
+	 * ended short (cancelled, failed) or still measures after a completed one, which is never
+	 * displaced (that last run is then among t) */
+	bool over;
+	int dropped;			/* runs of the session the dashboard's cap let go (earlier_runs_dropped) */
 };
 
 struct wtg_report_meta {
@@ -89,15 +95,19 @@ struct wtg_report_meta {
 };
 
 /* Fill m from a live session for the tables `which` picks (NULL: every table with rows or a state
- * other than idle), locking each table in turn. m points into s: use it while s lives. */
-void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session *s, const bool *which);
+ * other than idle), locking each table in turn (a writer takes wtg_report_snapshot instead, whose
+ * tally is the copies'), with each tab's earlier runs (NULL: none). m points into s and earlier:
+ * use it while they live. */
+void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session *s, const bool *which,
+				  const struct wtg_report_earlier *earlier);
 /* The time the run started (or, unknown, the report was written) as ISO 8601. */
 void wtg_report_meta_when(const struct wtg_report_meta *m, char *buf, size_t len);
 
 /* One writer: the word --format takes, the file ending -o recognises, and three calls in order:
- * begin (headers, the machine), table for each table written (locked; n counts those before it),
- * end. A NULL begin is a format not built (asking for it is a usage error). Writers see the tables
- * and the metadata, never the session; report.c owns the loop, the locks and the C locale. */
+ * begin (headers, the machine), table for each table written (a private copy; n counts those before
+ * it), end. A NULL begin is a format not built (asking for it is a usage error). Writers see the
+ * tables and the metadata, never the session; report.c owns the loop, the snapshots and the C
+ * locale. */
 struct wtg_writer {
 	const char *name;
 	const char *ext;
@@ -112,8 +122,17 @@ int wtg_format_parse(const char *name);
 /* The format a file name's ending names (".json", ".md" ...), or -1. */
 int wtg_format_from_path(const char *path);
 
+/* A copy of every session table, each taken under its lock in turn (WTG_MAX_EXP of them, by registry
+ * index), and m filled from the session with the tables `which` picks and their tally counted from
+ * the copies, so the tally and the rows written agree and no writer holds a live table's lock
+ * (the measuring thread never waits for a file). NULL when memory ran out. Free it with
+ * wtg_report_snapshot_free; m points into s and the copies. */
+struct wtg_table *wtg_report_snapshot(struct wtg_session *s, struct wtg_report_meta *m, const bool *which,
+				      const struct wtg_report_earlier *earlier);
+void wtg_report_snapshot_free(struct wtg_table *snap);
 /* Write the tables whose registry index is set in `which` (NULL: every table with rows), in the C
- * numeric locale. Returns 0, or -1 on a write error (errno set). */
+ * numeric locale, from a snapshot (wtg_report_snapshot). Returns 0, or -1 on a write error (errno
+ * set). */
 int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which);
 /* The same from metadata and tables made elsewhere (a saved report read back): tables[i] is written
  * when m->wanted[i]; the caller keeps them from changing. */
@@ -136,10 +155,12 @@ void wtg_report_summary_line(FILE *f, const struct wtg_report_meta *m);
 /* The same for a session's tables, for the summary printed beside -o files. */
 void wtg_report_summary(FILE *f, struct wtg_session *s, const bool *which);
 
-/* Write to path whole or not at all (temp file in the same folder + fsync + rename; a device, a
- * pipe, /dev and /proc paths are written into, "-" is standard output; through a symlink the
- * target is replaced; a replaced file keeps its owner and mode). Returns 0, or -1 with a message
- * in err (errno left at the cause: EPIPE for a closed pipe). */
+/* Write to path whole or not at all (temp file in the same folder + fsync + rename for a regular
+ * file or a new one, whatever the spelling: /proc/self/cwd/x, /dev/fd/N, /dev/shm/x; what is not a
+ * regular file, a terminal, a pipe or a device, is written into, a FIFO without a reader refused at
+ * once; "-" is standard output; through a symlink the target is replaced; a replaced file keeps its
+ * owner and mode). Returns 0, or -1 with a message in err (errno left at the cause: EPIPE for a
+ * closed pipe). */
 int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
 		    char *err, size_t errlen);
 
@@ -151,6 +172,13 @@ int wtg_report_save_meta(const char *path, enum wtg_format fmt, const struct wtg
 int wtg_report_save_with(const char *path, int (*fn)(FILE *f, void *arg), void *arg, char *err,
 			 size_t errlen);
 
+/* Before anything is measured: keep the identity (device and inode) of every file wtg reads (--file,
+ * --baseline, each --load) and which output names (each -o, each chart of an SVG folder) are
+ * symbolic links. Every save then compares the name it renames onto (or writes in place) with them
+ * immediately before it does, and refuses an input or a link that appeared since: "cannot write
+ * 'x': it is now the --baseline file 'y', which wtg never writes; left as it is". */
+void wtg_report_guard(const struct wtg_options *o);
+
 /* Remove every temp file a save is writing now. Async-signal-safe: for the paths that end wtg on a
  * signal (wtg_session_emergency_cleanup, to which the first save adds it). */
 void wtg_report_remove_temps(void);
@@ -159,9 +187,10 @@ void wtg_report_remove_temps(void);
 bool wtg_report_is_stdout(const char *path);
 
 /* Like wtg_report_save, but never replaces a file: when path exists, returns -1 with errno EEXIST
- * (and a message in err) and leaves both alone. */
+ * (and a message in err) and leaves both alone. earlier: the dashboard's earlier runs of each tab, by
+ * registry index, written beside the session's (NULL: none). */
 int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
-			char *err, size_t errlen);
+			const struct wtg_report_earlier *earlier, char *err, size_t errlen);
 
 /* An experiment's chart as an <svg> element with a 1280x720 view box; attrs (may be NULL) go into
  * its start tag. The caller holds the table's lock. */

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "wtg/compare.h"
+#include "wtg/ctx.h"
 #include "wtg/conditions.h"
 #include "wtg/datafile.h"
 #include "wtg/experiment.h"
@@ -20,8 +20,6 @@
 
 #define WTG_QUEUE_MAX 64
 
-struct wtg_report_earlier;
-
 struct wtg_session {
 	const struct wtg_options *opt;
 	const char *argv0;
@@ -31,7 +29,13 @@ struct wtg_session {
 	struct wtg_datafile df;
 	_Atomic int df_state;
 	char df_error[256];
+	/* the experiments it runs, by index (the registry, handed over at init) and their tables */
+	const struct wtg_experiment *const *exps;
+	int nexp;
 	struct wtg_table tables[WTG_MAX_EXP];
+	/* each experiment's run before its current one, as it ended (copied when the next starts,
+	 * under its own lock): a reader that looked last before the end still gets the whole run */
+	struct wtg_table prev[WTG_MAX_EXP];
 
 	/* worker */
 	pthread_t thread;
@@ -47,8 +51,6 @@ struct wtg_session {
 	 * them, arm B those in force as it starts), the dashboard's rerun; taken as it starts */
 	bool pair_pending[WTG_MAX_EXP];
 	struct wtg_arm_state pair_before[WTG_MAX_EXP];
-	/* the dashboard's: each tab's earlier runs, by registry index, while it saves (NULL else) */
-	const struct wtg_report_earlier *earlier;
 	/* set before the start: queued experiments whose descriptors allow it run interleaved, their
 	 * replicas separated by each other's (wtg/relay.h); headless runs only */
 	bool interleave;
@@ -58,7 +60,9 @@ struct wtg_session {
 	_Atomic int starved;		/* the watchdog rescued the current row ... */
 	char starved_why[256];		/* ... and this is why (written before starved is set) */
 	_Atomic int measure_tid;	/* the running experiment's measuring thread, 0 when none */
-	_Atomic unsigned run_gen;	/* counts experiments started, so the watchdog sees a new one */
+	/* counts experiments started (under qlock by the worker; an interleaved group's handovers
+	 * too), so the watchdog sees a new one and cancels only the run it judged */
+	_Atomic unsigned run_gen;
 	/* the watchdog's own thread, started with the worker, and what only it touches */
 	pthread_t watch_thread;
 	bool watching;			/* the watchdog's thread runs (wtg_session_start) */
@@ -70,9 +74,16 @@ struct wtg_session {
 	int wake_fd;			/* eventfd the worker writes when anything changes */
 };
 
-/* Reads the machine block, creates the wake fd, inits the tables, and removes the data files that
- * dead wtg processes left in the folder this one would use. Returns 0 or -1 (message printed). */
-int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const char *argv0);
+/* Reads the machine block, creates the wake fd, inits a table for each of the nexp (at most
+ * WTG_MAX_EXP) experiments exps, which the session's indices name, and removes the data files that
+ * dead wtg processes left in the folder this one would use; compare pairs *pair until the dashboard's
+ * v moves it (wtg_session_set_compare). The layer above hands over its registry (wtg_session_init in
+ * wtg/experiment.h), so the engine calls nothing above it. Returns 0 or -1 (message printed). */
+int wtg_session_open(struct wtg_session *s, const struct wtg_options *opt, const char *argv0,
+		     const struct wtg_experiment *const *exps, int nexp, const struct wtg_compare_pair *pair);
+/* Whether a run with options o measures with the data file: --run when one of the experiments it
+ * selects of exps (nexp of them) reads it, the dashboard when one of its tabs can, --load never. */
+bool wtg_need_datafile(const struct wtg_options *o, const struct wtg_experiment *const *exps, int nexp);
 /* Starts the worker, and the watchdog's thread beside it (wtg_session_watchdog every
  * WTG_WATCH_MS). The worker prepares the data file (creates it, or reads the --file) just before the
  * first queued experiment that reads it, never when none does. */
@@ -109,6 +120,10 @@ struct wtg_run_status {
  * nothing runs). Readers (the dashboard, the headless progress line) call this instead of taking
  * the queue's or the tables' locks themselves. */
 void wtg_session_status(struct wtg_session *s, int idx, struct wtg_run_status *st);
+/* Copy experiment idx's run before its current one into dst (a reader's private table, scratch);
+ * true when it is the run that started at started_ns, false when it is not (no run before, or runs
+ * in between the reader never saw). */
+bool wtg_session_previous(struct wtg_session *s, int idx, int64_t started_ns, struct wtg_table *dst);
 /* True when nothing runs and nothing is queued (the data file may still be preparing for the
  * experiment the worker took last: df_state PREPARING). */
 bool wtg_session_idle(struct wtg_session *s);
@@ -121,6 +136,11 @@ bool wtg_session_idle(struct wtg_session *s);
  * schedstat cannot be read, the time since the last heartbeat stands in for it. */
 #define WTG_WATCH_MS 100
 int64_t wtg_session_watchdog(struct wtg_session *s, int64_t limit_ns);
+/* The watchdog's verdict on run generation gen (run_gen when it began measuring the stall): under
+ * qlock, where the worker starts each run (a new generation, cancel and starved cleared), end that
+ * run as starved (starved, cancel, starved_why) when it still runs; a run that ended in between
+ * keeps its cancel from the next one. Returns whether gen still runs. */
+bool wtg_session_starve_cancel(struct wtg_session *s, unsigned gen);
 /* The starved time the watchdog found last (0 when nothing runs, or before it looked). */
 int64_t wtg_session_stall(struct wtg_session *s);
 /* Drain the wake fd (non-blocking). */

@@ -117,6 +117,13 @@ int wtg_bootstrap_ratio_ci_replicas(const double *num, const size_t *nlen, size_
 				    const size_t *dlen, size_t ndrep, double q, int resamples, double conf,
 				    uint64_t seed, double *lo, double *hi);
 
+/* The same draws for quantile_q(num) - quantile_q(den), in the values' unit: the interval of a
+ * difference of two runs' figures (a figure that is itself a difference, which may be zero or
+ * negative, is never put in a ratio). */
+int wtg_bootstrap_diff_ci_replicas(const double *num, const size_t *nlen, size_t nnrep, const double *den,
+				   const size_t *dlen, size_t ndrep, double q, int resamples, double conf,
+				   uint64_t seed, double *lo, double *hi);
+
 /* The quantile p (0 < p < 1) of Student's t distribution with df >= 1 degrees of freedom: its
  * exact CDF for whole df (a finite series) inverted by bisection. NAN for p or df out of range. */
 double wtg_t_quantile(double p, int df);

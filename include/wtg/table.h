@@ -12,8 +12,9 @@
 #include "wtg/probe.h"
 #include "wtg/conditions.h"
 #include "wtg/util.h"
+#include "wtg/watch.h"
 
-#define WTG_MAX_COLS 40
+#define WTG_MAX_COLS 64
 
 enum wtg_vtype { WTG_T_NA = 0, WTG_T_INT, WTG_T_REAL, WTG_T_TEXT };
 
@@ -134,6 +135,10 @@ struct wtg_table {
 	bool cold;			/* measured cold: c emptied the page cache of the data file for it */
 	struct wtg_probe_result total;	/* the whole run, bracketed by the worker */
 	bool has_total;
+	/* the machine while it ran (wtg/watch.h): the steal on the CPUs it measured on, in % of their
+	 * time, and the lowest and highest current frequency read on them; NAN: unknown or n/a */
+	double steal_pct, mhz_min, mhz_max;
+	struct wtg_watch *watch;	/* while it runs: started and ended with the state */
 	uint64_t gen;			/* bumped on every change, progress included */
 	uint64_t version;		/* bumped on every change of the content (not the progress) */
 	int wake_fd;			/* eventfd written on a change (see WTG_WAKE_MIN_NS), -1 for none */

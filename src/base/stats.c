@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -554,9 +555,9 @@ static double side_resample(struct ratio_side *sd, struct wtg_rng *r, double q)
 	return sd->nrep > 1 ? boot_quantile(&sd->boot, r, q) : os_quantile(sd->sorted, sd->n, sd->plo, sd->frac, r);
 }
 
-int wtg_bootstrap_ratio_ci_replicas(const double *num, const size_t *nlen, size_t nnrep, const double *den,
-				    const size_t *dlen, size_t ndrep, double q, int resamples, double conf,
-				    uint64_t seed, double *lo, double *hi)
+/* The interval of quantile_q(num) / quantile_q(den) (diff: quantile_q(num) - quantile_q(den)). */
+static int pair_ci(const double *num, const size_t *nlen, size_t nnrep, const double *den, const size_t *dlen,
+		   size_t ndrep, double q, int resamples, double conf, uint64_t seed, bool diff, double *lo, double *hi)
 {
 	*lo = *hi = NAN;
 	if (resamples < 1 || !(q >= 0 && q <= 1))
@@ -571,7 +572,9 @@ int wtg_bootstrap_ratio_ci_replicas(const double *num, const size_t *nlen, size_
 	size_t k = 0;
 	for (int i = 0; i < resamples; i++) {
 		double x = side_resample(&a, &r, q), y = side_resample(&b, &r, q);
-		if (y != 0 && isfinite(x / y))
+		if (diff)
+			ratios[k++] = x - y;
+		else if (y != 0 && isfinite(x / y))
 			ratios[k++] = x / y;
 	}
 	if (k > (size_t)resamples / 2) {	/* a denominator mostly zero has no interval */
@@ -585,6 +588,20 @@ out:
 	side_free(&b);
 	free(ratios);
 	return rc;
+}
+
+int wtg_bootstrap_ratio_ci_replicas(const double *num, const size_t *nlen, size_t nnrep, const double *den,
+				    const size_t *dlen, size_t ndrep, double q, int resamples, double conf,
+				    uint64_t seed, double *lo, double *hi)
+{
+	return pair_ci(num, nlen, nnrep, den, dlen, ndrep, q, resamples, conf, seed, false, lo, hi);
+}
+
+int wtg_bootstrap_diff_ci_replicas(const double *num, const size_t *nlen, size_t nnrep, const double *den,
+				   const size_t *dlen, size_t ndrep, double q, int resamples, double conf,
+				   uint64_t seed, double *lo, double *hi)
+{
+	return pair_ci(num, nlen, nnrep, den, dlen, ndrep, q, resamples, conf, seed, true, lo, hi);
 }
 
 int wtg_bootstrap_ratio_ci(const double *num, size_t nnum, const double *den, size_t nden, double q,

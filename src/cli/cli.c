@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stddef.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -96,12 +97,14 @@ static int check_output(struct wtg_options *o, int i)
 				   wtg_writers[out->format].name);
 	if (strcmp(p, "-") == 0)
 		return 0;
-	if (exists) {
-		if (!S_ISREG(st.st_mode) || strncmp(p, "/dev/", 5) == 0 || strncmp(p, "/proc/", 6) == 0)
-			return access(p, W_OK) < 0 ? usage_error("--output '%s': %s", p, strerror(errno)) : 0;
-	}
-	char folder[4096];
-	wtg_path_split(p, folder, sizeof folder);
+	/* what is not a regular file is written in place; a regular file, whatever the spelling, is
+	 * replaced by a rename in its folder: through a link (/dev/fd/N too), the target's */
+	if (exists && !S_ISREG(st.st_mode))
+		return access(p, W_OK) < 0 ? usage_error("--output '%s': %s", p, strerror(errno)) : 0;
+	char folder[4096], real[PATH_MAX];
+	struct stat lst;
+	bool link = exists && lstat(p, &lst) == 0 && S_ISLNK(lst.st_mode) && realpath(p, real);
+	wtg_path_split(link ? real : p, folder, sizeof folder);
 	if (stat(folder, &st) < 0)
 		return usage_error("--output '%s': folder '%s': %s", p, folder, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
@@ -280,9 +283,16 @@ static int check_replicate(const struct wtg_options *o, const struct parse_state
 		return usage_error("--replicate compares its own runs, not --load or --baseline");
 	if (o->format != WTG_FMT_TEXT && o->format != WTG_FMT_JSON)
 		return usage_error("--replicate prints text or json, not %s", wtg_writers[o->format].name);
+	return 0;
+}
+
+/* --replicate's outputs, once their formats are known (check_output): text or json, as it prints. */
+static int check_replicate_outputs(const struct wtg_options *o)
+{
 	for (int i = 0; i < o->noutputs; i++)
 		if (o->outputs[i].format != WTG_FMT_TEXT && o->outputs[i].format != WTG_FMT_JSON)
-			return usage_error("--output '%s': --replicate writes text or json", o->outputs[i].path);
+			return usage_error("--output '%s': --replicate writes text or json, not %s", o->outputs[i].path,
+					   wtg_writers[o->outputs[i].format].name);
 	return 0;
 }
 
@@ -322,6 +332,8 @@ static int check_options(struct wtg_options *o, const struct parse_state *ps)
 	for (int i = 0; i < o->noutputs; i++)
 		if (check_output(o, i))
 			return 2;
+	if (o->replicate && check_replicate_outputs(o))
+		return 2;
 	for (int i = 0; i < o->noutputs && o->mode == WTG_MODE_LOAD && (o->baseline || o->nloads > 1); i++) {
 		size_t len = strlen(o->outputs[i].path);
 		if (len && o->outputs[i].path[len - 1] == '/')

@@ -12,7 +12,6 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "wtg/compare.h"
 #include "wtg/conditions.h"
 #include "wtg/ctx.h"
 #include "wtg/guard.h"
@@ -20,6 +19,7 @@
 #include "wtg/relay.h"
 #include "wtg/paired.h"
 #include "wtg/session.h"
+#include "wtg/testhooks.h"
 #include "wtg/stats.h"
 #include "wtg/util.h"
 
@@ -119,10 +119,30 @@ void wtg_session_drain_wake(struct wtg_session *s)
 		;
 }
 
-int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const char *argv0)
+bool wtg_need_datafile(const struct wtg_options *o, const struct wtg_experiment *const *exps, int nexp)
+{
+	if (o->mode == WTG_MODE_LOAD)	/* saved runs only: nothing measures */
+		return false;
+	if (o->mode != WTG_MODE_RUN) {
+		/* the dashboard can run any of its tabs */
+		for (int i = 0; i < o->norder; i++)
+			if (o->order[i] < nexp && exps[o->order[i]]->needs_datafile)
+				return true;
+		return false;
+	}
+	for (int i = 0; i < nexp; i++)
+		if (o->selected[i] && exps[i]->needs_datafile)
+			return true;
+	return false;
+}
+
+int wtg_session_open(struct wtg_session *s, const struct wtg_options *opt, const char *argv0,
+		     const struct wtg_experiment *const *exps, int nexp, const struct wtg_compare_pair *pair)
 {
 	memset(s, 0, sizeof *s);
 	s->opt = opt;
+	s->exps = exps;
+	s->nexp = nexp < WTG_MAX_EXP ? nexp : WTG_MAX_EXP;
 	s->argv0 = argv0;
 	s->current = -1;
 	s->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -130,16 +150,17 @@ int wtg_session_init(struct wtg_session *s, const struct wtg_options *opt, const
 		wtg_error("eventfd: %s", strerror(errno));
 		return -1;
 	}
-	if (!opt->file && wtg_options_need_datafile(opt))
+	if (!opt->file && wtg_need_datafile(opt, exps, s->nexp))
 		wtg_datafile_sweep(opt->dir);
 	pthread_mutex_init(&s->qlock, NULL);
 	pthread_cond_init(&s->qcond, NULL);
-	wtg_compare_pair_of(opt, &s->compare);
+	s->compare = *pair;
 	wtg_machine_read(&s->machine);
 	wtg_topology_read(&s->topo, NULL);
 	wtg_topology_summary(&s->topo, s->topo_summary, sizeof s->topo_summary);
-	for (int i = 0; i < wtg_nexperiments; i++) {
-		wtg_table_init(&s->tables[i], wtg_experiments[i]);
+	for (int i = 0; i < s->nexp; i++) {
+		wtg_table_init(&s->tables[i], exps[i]);
+		wtg_table_init(&s->prev[i], exps[i]);
 		s->tables[i].wake_fd = s->wake_fd;
 	}
 	atomic_store(&s->df_state, WTG_DF_NONE);
@@ -179,28 +200,22 @@ struct measure_job {
 	struct wtg_arms arms;	/* --versus: ctx.arms points here when the experiment runs paired */
 };
 
-/* Test hook: with WTG_TEST_DEAF=NAME, experiment NAME's measuring thread spins and never looks at
- * cancel, as a sizing loop that never ended once did: a request to quit must end wtg all the same. */
+/* Test hook WTG_TEST_DEAF (wtg/testhooks.h): experiment NAME's measuring thread never looks at cancel. */
 static void test_deaf(const struct wtg_experiment *e)
 {
-	const char *want = getenv("WTG_TEST_DEAF");
-	if (want && strcmp(want, e->name) == 0)
+	if (strcmp(wtg_testhooks()->deaf, e->name) == 0)
 		for (;;)
 			wtg_sink += (uint64_t)wtg_now_ns();
 }
 
-/* Test hook: with WTG_TEST_HOLD=NAME[:SECONDS], experiment NAME's run holds before its first row,
- * its heartbeat beating, until it is cancelled or SECONDS have passed (then it runs as usual): a
- * running state that lasts as long as a dashboard test needs it (a key pressed while a row runs),
- * whatever the machine's speed. */
+/* Test hook WTG_TEST_HOLD (wtg/testhooks.h): experiment NAME's run holds before its first row, its
+ * heartbeat beating, until it is cancelled or the hook's seconds have passed. */
 static void test_hold(struct measure_job *j)
 {
-	const char *want = getenv("WTG_TEST_HOLD");
-	size_t n = strlen(j->e->name);
-	if (!want || strncmp(want, j->e->name, n) != 0 || (want[n] != '\0' && want[n] != ':'))
+	const struct wtg_testhooks *h = wtg_testhooks();
+	if (strcmp(h->hold, j->e->name) != 0)
 		return;
-	double s = want[n] == ':' ? strtod(want + n + 1, NULL) : 0;
-	int64_t until = s > 0 ? wtg_now_ns() + (int64_t)(s * 1e9) : INT64_MAX;
+	int64_t until = h->hold_s > 0 ? wtg_now_ns() + (int64_t)(h->hold_s * 1e9) : INT64_MAX;
 	while (!atomic_load(j->ctx.cancel) && wtg_now_ns() < until) {
 		atomic_store(j->ctx.heartbeat, wtg_now_ns());
 		nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
@@ -336,8 +351,12 @@ static void versus(struct wtg_session *s, const struct wtg_experiment *e, struct
 static bool start_one(struct wtg_session *s, int idx, const struct wtg_compare_pair *pair, struct measure_job *job,
 		      struct wtg_relay *relay, int slot)
 {
-	const struct wtg_experiment *e = wtg_experiments[idx];
+	const struct wtg_experiment *e = s->exps[idx];
 	struct wtg_table *t = &s->tables[idx];
+	struct wtg_table *prev = &s->prev[idx];
+	pthread_mutex_lock(&prev->lock);	/* the run before, whole, for a reader that missed its end */
+	wtg_table_snapshot(prev, t);
+	pthread_mutex_unlock(&prev->lock);
 	wtg_table_reset(t);
 	wtg_table_set_state(t, WTG_RUNNING);
 	*job = (struct measure_job){ .s = s, .e = e, .rc = WTG_ERR };
@@ -411,7 +430,6 @@ static void finish_one(struct wtg_session *s, struct measure_job *job)
 
 static void run_one(struct wtg_session *s, int idx, const struct wtg_compare_pair *pair)
 {
-	atomic_store(&s->starved, 0);
 	atomic_store(&s->heartbeat, wtg_now_ns());
 	struct measure_job job;
 	if (start_one(s, idx, pair, &job, NULL, 0))
@@ -432,15 +450,16 @@ static void group_took(void *arg, int slot)
 	struct wtg_session *s = g->s;
 	atomic_store(&s->heartbeat, wtg_now_ns());
 	atomic_store(&s->measure_tid, wtg_gettid());
+	pthread_mutex_lock(&s->qlock);	/* where the watchdog decides (relay's lock, then qlock) */
 	atomic_fetch_add(&s->run_gen, 1);
 	atomic_store(&s->current, g->idx[slot]);
+	pthread_mutex_unlock(&s->qlock);
 }
 
 /* Run the group's experiments together, one baton between them (wtg/relay.h). */
 static void run_group(struct wtg_session *s, struct group *g, const struct wtg_compare_pair *pair)
 {
 	struct wtg_relay relay;
-	atomic_store(&s->starved, 0);
 	atomic_store(&s->heartbeat, wtg_now_ns());
 	if (wtg_relay_init(&relay, g->n, &s->cancel, group_took, g) < 0) {
 		for (int k = 0; k < g->n; k++)
@@ -461,7 +480,7 @@ static void run_group(struct wtg_session *s, struct group *g, const struct wtg_c
 static bool group_needs_datafile(const struct group *g)
 {
 	for (int k = 0; k < g->n; k++)
-		if (wtg_experiments[g->idx[k]]->needs_datafile)
+		if (g->s->exps[g->idx[k]]->needs_datafile)
 			return true;
 	return false;
 }
@@ -473,12 +492,12 @@ static void take_group(struct wtg_session *s, int idx, struct group *g)
 	g->s = s;
 	g->idx[0] = idx;
 	g->n = 1;
-	if (!s->interleave || !wtg_experiments[idx]->interleaves || s->opt->versus.cond != WTG_VS_NONE)
+	if (!s->interleave || !s->exps[idx]->interleaves || s->opt->versus.cond != WTG_VS_NONE)
 		return;	/* a paired run switches conditions between its arms: it runs alone */
 	int keep = 0;
 	for (int q = 0; q < s->qlen; q++) {
 		int j = s->queue[q];
-		if (wtg_experiments[j]->interleaves && g->n < WTG_RELAY_MAX)
+		if (s->exps[j]->interleaves && g->n < WTG_RELAY_MAX)
 			g->idx[g->n++] = j;
 		else
 			s->queue[keep++] = j;
@@ -520,8 +539,12 @@ static void *worker_main(void *arg)
 				continue;	/* cancelled while the file was made: the queue was dropped */
 			}
 		}
-		/* a fresh heartbeat before "current" is published: the watchdog must never see a stale one */
+		/* a fresh heartbeat before "current" is published: the watchdog must never see a stale one;
+		 * the new generation, the cancel and the starvation cleared under qlock, where the watchdog
+		 * decides (wtg_session_starve_cancel): its verdict on the run before cannot reach this one */
 		atomic_store(&s->heartbeat, wtg_now_ns());
+		atomic_store(&s->cancel, false);
+		atomic_store(&s->starved, 0);
 		atomic_fetch_add(&s->run_gen, 1);
 		atomic_store(&s->current, idx);
 		struct wtg_compare_pair pair = s->compare;
@@ -683,7 +706,7 @@ void wtg_session_status(struct wtg_session *s, int idx, struct wtg_run_status *s
 			st->queue_pos = i;
 	pthread_mutex_unlock(&s->qlock);
 	st->idx = idx;
-	if (idx < 0 || idx >= wtg_nexperiments)
+	if (idx < 0 || idx >= s->nexp)
 		return;
 	st->current = idx == current;
 	struct wtg_table *t = &s->tables[idx];
@@ -702,6 +725,14 @@ void wtg_session_status(struct wtg_session *s, int idx, struct wtg_run_status *s
 	pthread_mutex_unlock(&t->lock);
 }
 
+bool wtg_session_previous(struct wtg_session *s, int idx, int64_t started_ns, struct wtg_table *dst)
+{
+	if (idx < 0 || idx >= wtg_nexperiments || started_ns == 0)
+		return false;
+	wtg_table_snapshot(dst, &s->prev[idx]);	/* under prev's lock, which the worker holds to change it */
+	return dst->started_ns == started_ns;
+}
+
 bool wtg_session_idle(struct wtg_session *s)
 {
 	pthread_mutex_lock(&s->qlock);
@@ -711,10 +742,12 @@ bool wtg_session_idle(struct wtg_session *s)
 	return idle;
 }
 
-/* How long the current experiment's measuring thread has been starved (see wtg_session_watchdog). */
-static int64_t starved_so_far(struct wtg_session *s)
+/* How long the current experiment's measuring thread has been starved (see wtg_session_watchdog);
+ * *gen: the run generation it was measured for. */
+static int64_t starved_so_far(struct wtg_session *s, unsigned *gen_out)
 {
 	unsigned gen = atomic_load(&s->run_gen);
+	*gen_out = gen;
 	int tid = atomic_load(&s->measure_tid);
 	if (tid <= 0)
 		return 0;	/* between experiments, or the worker is just starting one */
@@ -732,22 +765,30 @@ static int64_t starved_so_far(struct wtg_session *s)
 	return wtg_now_ns() - atomic_load(&s->heartbeat);
 }
 
+bool wtg_session_starve_cancel(struct wtg_session *s, unsigned gen)
+{
+	pthread_mutex_lock(&s->qlock);
+	bool same = atomic_load(&s->run_gen) == gen && atomic_load(&s->current) >= 0;
+	if (same && !atomic_load(&s->starved)) {
+		starved_why(s);
+		atomic_store(&s->starved, 1);
+		atomic_store(&s->cancel, true);
+	}
+	pthread_mutex_unlock(&s->qlock);
+	return same;
+}
+
 int64_t wtg_session_watchdog(struct wtg_session *s, int64_t limit_ns)
 {
 	if (atomic_load(&s->current) < 0)
 		return 0;
-	int64_t stall = starved_so_far(s);
-	if (stall > limit_ns) {
-		if (!atomic_load(&s->starved)) {
-			starved_why(s);
-			atomic_store(&s->starved, 1);
-			atomic_store(&s->cancel, true);
-		}
-		/* again for a thread still starved after the cancel (the next of an interleaved group);
-		 * without CAP_SYS_NICE a thread cannot leave SCHED_IDLE: take the load away instead */
-		if (wtg_policy_rescue() > 0)
-			wtg_burner_set(0);
-	}
+	unsigned gen;
+	int64_t stall = starved_so_far(s, &gen);
+	/* the run measured may have ended since: only its own generation is cancelled, and rescued
+	 * again for a thread still starved after the cancel (the next of an interleaved group);
+	 * without CAP_SYS_NICE a thread cannot leave SCHED_IDLE: take the load away instead */
+	if (stall > limit_ns && wtg_session_starve_cancel(s, gen) && wtg_policy_rescue() > 0)
+		wtg_burner_set(0);
 	return stall;
 }
 

@@ -79,6 +79,7 @@ void wtg_table_init(struct wtg_table *t, const struct wtg_experiment *exp)
 	pthread_mutex_init(&t->lock, NULL);
 	t->exp = exp;
 	t->wake_fd = -1;
+	t->steal_pct = t->mhz_min = t->mhz_max = NAN;
 }
 
 static void clear_locked(struct wtg_table *t)
@@ -133,6 +134,9 @@ static void clear_locked(struct wtg_table *t)
 	t->has_total = false;
 	t->cold = false;
 	memset(&t->total, 0, sizeof t->total);
+	free(t->watch);
+	t->watch = NULL;
+	t->steal_pct = t->mhz_min = t->mhz_max = NAN;
 }
 
 void wtg_table_reset(struct wtg_table *t)
@@ -370,6 +374,8 @@ void wtg_table_progress(struct wtg_table *t, int step, int nsteps, const char *l
 	t->step = step;
 	t->nsteps = nsteps;
 	wtg_strlcpy(t->step_label, label ? label : "", sizeof t->step_label);
+	if (t->watch)
+		wtg_watch_tick(t->watch);	/* the frequency, at most every WTG_WATCH_EVERY_NS */
 	progressed(t);
 	pthread_mutex_unlock(&t->lock);
 }
@@ -431,11 +437,31 @@ void wtg_table_set_cold(struct wtg_table *t, bool cold)
 
 void wtg_table_set_state(struct wtg_table *t, enum wtg_state s)
 {
+	/* the machine's state is read outside the lock: /proc/stat takes tens of microseconds */
+	struct wtg_watch *w = NULL;
+	if (s == WTG_RUNNING && (w = malloc(sizeof *w)))
+		wtg_watch_begin(w);
 	pthread_mutex_lock(&t->lock);
+	if (s != WTG_RUNNING && s != WTG_IDLE && t->watch) {
+		w = t->watch;
+		t->watch = NULL;
+		uint64_t mask = t->has_total ? t->total.cpus_seen : 0;
+		pthread_mutex_unlock(&t->lock);
+		wtg_watch_end(w, mask);
+		pthread_mutex_lock(&t->lock);
+		t->steal_pct = w->steal_pct;
+		t->mhz_min = w->mhz_min;
+		t->mhz_max = w->mhz_max;
+		free(w);
+		w = NULL;
+	}
 	t->state = s;
 	if (s == WTG_RUNNING) {
 		t->started_ns = wtg_now_ns();
 		t->runs++;
+		free(t->watch);
+		t->watch = w;
+		t->steal_pct = t->mhz_min = t->mhz_max = NAN;
 	}
 	else if (s != WTG_IDLE)
 		t->finished_ns = wtg_now_ns();
@@ -599,6 +625,9 @@ enum wtg_snap wtg_table_snapshot(struct wtg_table *dst, struct wtg_table *src)
 		dst->runs = src->runs;
 		dst->total = src->total;
 		dst->has_total = src->has_total;
+		dst->steal_pct = src->steal_pct;
+		dst->mhz_min = src->mhz_min;
+		dst->mhz_max = src->mhz_max;
 		dst->cold = src->cold;
 		dst->version = src->version;
 		what = WTG_SNAP_CONTENT;

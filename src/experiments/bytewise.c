@@ -617,7 +617,7 @@ static int bytewise_run(struct wtg_ctx *ctx)
 }
 
 /* compare's figure: ns per byte, one byte per read() */
-static double headline(struct wtg_ctx *ctx)
+static double pairing_figure(struct wtg_ctx *ctx)
 {
 	/* 64 KiB one byte per read(): about 20 ms at 300 ns a call */
 	struct wtg_datafile *df = ctx->df;
@@ -706,7 +706,7 @@ const struct wtg_experiment wtg_exp_bytewise = {
 	/* per byte: a --quick run's 512 KiB slice compares with a default run's 8 MiB one */
 	.headline = { { "ns per byte, one byte per read()", "variant", "1B per read", "ms", "ms_ci_low", "ms_ci_high",
 			NULL, "ns", false, .per_col = "bytes", .per_scale = 1e6 } },
-	.compare = { headline, "ns_per_byte", 1, "ns per byte, one byte per read()" },
+	.compare = { pairing_figure, "ns_per_byte", 1, "ns per byte, one byte per read()" },
 	.typical_s = 18,
 	.typical_quick_s = 2,
 	.verdict = bytewise_verdict,

@@ -14,9 +14,12 @@
  *			pointers written over one line in each 4 KiB, the known sums adjusted for them,
  *			the bytes put back at the end): one miss at a time, so ns per load is the
  *			load-to-use latency
- * Every row is the rounds engine's distribution (>= 15 samples in 5 replicas, contention recorded);
- * each row's ratio to the reference carries a two-level bootstrap interval of the ratio of medians; the
- * verdict names the change that moved the ceiling most beyond noise, and a note gives the
+ * The reference, loads only, the streams and the prefetch also run over an L1-sized and an L2-sized
+ * buffer (ceiling_cache.c: there the loads or the arithmetic cap the sum, against a load limit of
+ * width x ports x the measured clock). Every row is the rounds engine's distribution (>= 15 samples
+ * in 5 replicas, contention recorded); each row's ratio to its buffer's reference carries a
+ * two-level bootstrap interval of the ratio of medians; the verdict says per buffer what caps the
+ * sum (in memory: the change that moved the ceiling most beyond noise), and a note gives the
  * memory-level parallelism (Little's law: bandwidth x latency / 64 B lines in flight). */
 #include "config.h"
 
@@ -43,35 +46,35 @@
 #define CHASE_LOADS (1u << 15)				/* loads a chase sample follows, likewise */
 #define CHASE_UNIT 1024u
 #define CHASE_MAX (1u << 21)
-#define PEER_PIECE (4u << 20)				/* the second thread looks at its stop flag this often */
 #define PAGE_4K 4096u
 #define REF_SPAN (2ull << 30)				/* the buffer the typical times were measured with */
 #define MAX_PEER 64					/* second-thread samples kept per round set */
+#define CACHE_CAP (1ull << 40)				/* bytes an in-cache sample may move */
 #define WARMUP 2	/* unreported samples per variant: each sizes the next to span at least 5 ms */
 
 extern const struct wtg_experiment wtg_exp_ceiling;
 
-enum kind { K_REF, K_LOADS, K_4K, K_STREAMS, K_PREFETCH, K_PEER, K_CHASE };
-
 /* Every variant, in the table's order. */
 static const struct entry {
-	enum kind kind;
+	enum wtg_ceil_kind kind;
 	int streams;
 	const char *label;
 	const char *suspect;	/* what it takes away or adds */
+	bool cached;		/* also run over the L1- and L2-sized buffers */
 } catalogue[] = {
-	{ K_REF, 1, "reference", "reference" },
-	{ K_LOADS, 1, "loads only", "vector execution" },
-	{ K_4K, 1, "4K pages", "translation" },
-	{ K_STREAMS, 1, "1 stream", "loop code" },
-	{ K_STREAMS, 2, "2 streams", "load machinery" },
-	{ K_STREAMS, 4, "4 streams", "load machinery" },
-	{ K_STREAMS, 8, "8 streams", "load machinery" },
-	{ K_PREFETCH, 1, "prefetch", "load machinery" },
-	{ K_PEER, 1, "second thread", "shared path" },
-	{ K_CHASE, 1, "chase", "latency" },
+	{ WTG_CK_REF, 1, "reference", "reference", true },
+	{ WTG_CK_LOADS, 1, "loads only", "vector execution", true },
+	{ WTG_CK_4K, 1, "4K pages", "translation", false },
+	{ WTG_CK_STREAMS, 1, "1 stream", "loop code", true },
+	{ WTG_CK_STREAMS, 2, "2 streams", "load machinery", true },
+	{ WTG_CK_STREAMS, 4, "4 streams", "load machinery", true },
+	{ WTG_CK_STREAMS, 8, "8 streams", "load machinery", true },
+	{ WTG_CK_PREFETCH, 1, "prefetch", "load machinery", true },
+	{ WTG_CK_PEER, 1, "second thread", "shared path", false },
+	{ WTG_CK_CHASE, 1, "chase", "latency", false },
 };
 #define NCAT ((int)WTG_ARRAY_LEN(catalogue))
+#define NVAR (WTG_CEIL_NLEVELS * NCAT)	/* at most: every entry at every level */
 
 struct cstate {
 	const struct wtg_seeded_buf *shared;	/* the memory-sized buffer (shared with kernels and wss) */
@@ -79,57 +82,62 @@ struct cstate {
 						 * known sums of its own (prefix) */
 	struct wtg_seeded_buf small;		/* those bytes in 4 KiB pages: p of its own, buf's prefix */
 	const struct wtg_seeded_buf *ref;	/* &buf */
+	struct wtg_seeded_buf cache;		/* the in-cache buffer: L1's set its first bytes, L2's all */
+	uint64_t set[2];			/* the L1- and L2-sized sets */
+	const char *sizes_from;			/* where their sizes came from */
+	double ghz, limit, per_cycle;		/* the clock, the load limit (GB/s), loads-only B/cycle */
+	int ports;
 	uint64_t *ring;				/* the cycle's lines (offsets into buf.p), in visiting order */
 	uint64_t *saved;			/* the 8 bytes each of them held before its pointer */
 	uint64_t nring, nwritten, chase_at;	/* lines in the cycle; pointers written; the next start */
 	uint64_t span;				/* the buffers' size */
-	int idx[NCAT], n;			/* the variants here: catalogue indices */
-	uint64_t vbytes[NCAT];			/* per variant: bytes (the chase: loads) per timed sample */
+	int idx[NVAR], lvl[NVAR], n;		/* the variants here: catalogue indices, levels */
+	char name[NVAR][32];			/* their labels ("L1 loads only"; the memory rows' plain) */
+	uint64_t vbytes[NVAR];			/* per variant: bytes (the chase: loads) per timed sample */
 	uint64_t pos, pos4k;			/* where the next window of each buffer starts */
-	int64_t total[NCAT];			/* the timed samples' checked sums */
-	char kernel[NCAT][48];			/* what each variant runs, in words (kernel_of) */
-	int64_t huge[2];			/* bytes in huge pages: the buffer, its 4 KiB copy; -1 unknown */
+	int64_t total[NVAR];			/* the timed samples' checked sums */
+	char kernel[NVAR][48];			/* what each variant runs, in words (kernel_of) */
+	int64_t huge[3];			/* bytes in huge pages: the buffer, its 4 KiB copy, the
+						 * in-cache buffer; -1 unknown */
 	bool advised;				/* madvise(MADV_NOHUGEPAGE) took on the copy */
 	int peer_cpu, peer_unpinned;		/* the second thread's last CPU; samples it ran unpinned */
 	double peer_rate[MAX_PEER];		/* its GB/s during each timed sample */
 	int npeer;
-	uint64_t checked[NCAT];			/* timed samples whose result was checked */
-	struct wtg_rounds_used ref_used;	/* the reference's samples its figure uses (for the ratios) */
+	uint64_t checked[NVAR];			/* timed samples whose result was checked */
+	struct wtg_rounds_used ref_used[WTG_CEIL_NLEVELS];	/* each level's reference's samples its
+								 * figure uses (for the ratios) */
 };
 
 /* ---- the variants and their sizes (the run and the plan share them) ---- */
 
-/* The first CPU this process may run on other than `not`, -1 when none; *count gets how many it
- * may run on (the online CPUs when its affinity cannot be read). */
-static int other_cpu(int not, int *count)
-{
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof set, &set) != 0) {
-		*count = wtg_online_cpus();
-		return -1;
-	}
-	*count = CPU_COUNT(&set);
-	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &set) && c != not)
-			return c;
-	return -1;
-}
-
-/* The variants on this machine into idx (catalogue indices): the second thread only where this
+/* The variants on this machine into idx (catalogue indices) and lvl (levels), L1's first, then L2's,
+ * then the memory-sized buffer's, each level's reference first: the second thread only where this
  * process may run on two CPUs or more; with --quick the streams at their ends only (1 and 8, not 2
  * and 4). Returns their count. */
-static int variants(const struct wtg_options *o, int *idx)
+static int variants(const struct wtg_options *o, int *idx, int *lvl)
 {
 	int cpus, n = 0;
-	other_cpu(-1, &cpus);
-	for (int c = 0; c < NCAT; c++) {
-		const struct entry *e = &catalogue[c];
-		bool middle = e->kind == K_STREAMS && e->streams > 1 && e->streams < WTG_CEIL_MAX_STREAMS;
-		if ((e->kind != K_PEER || cpus >= 2) && !(o && o->quick && middle))
-			idx[n++] = c;
-	}
+	wtg_ceil_other_cpu(-1, &cpus);
+	for (int l = 0; l < WTG_CEIL_NLEVELS; l++)
+		for (int c = 0; c < NCAT; c++) {
+			const struct entry *e = &catalogue[c];
+			bool middle = e->kind == WTG_CK_STREAMS && e->streams > 1 && e->streams < WTG_CEIL_MAX_STREAMS;
+			if ((l == WTG_CEIL_MEM || e->cached) && (e->kind != WTG_CK_PEER || cpus >= 2) &&
+			    !(o && o->quick && middle)) {
+				idx[n] = c;
+				lvl[n++] = l;
+			}
+		}
 	return n;
+}
+
+/* Variant v's label: the memory rows' plain ("loads only"), the others' with their level first. */
+static void name_of(const struct entry *e, int level, char *buf, size_t len)
+{
+	if (level == WTG_CEIL_MEM)
+		wtg_strlcpy(buf, e->label, len);
+	else
+		snprintf(buf, len, "%s %s", wtg_ceil_level_names[level], e->label);
 }
 
 /* Bytes a sample moves over a buffer of span bytes before the warm-up scales them: 32 MB (16 MB with
@@ -162,18 +170,18 @@ static uint64_t chase_cap(uint64_t nring)
 static void label(const void *arg, int v, char *buf, size_t len)
 {
 	const struct cstate *st = arg;
-	wtg_strlcpy(buf, catalogue[st->idx[v]].label, len);
+	wtg_strlcpy(buf, st->name[v], len);
 }
 
 /* What a variant runs, in words: the sum's level, "loads zmm", "psadbw zmm", "dependent loads". */
 static void kernel_of(const struct entry *e, char *buf, size_t len)
 {
 	const char *w = wtg_ceil_width(NULL);
-	if (e->kind == K_LOADS)
+	if (e->kind == WTG_CK_LOADS)
 		snprintf(buf, len, "loads %s", w);
-	else if (e->kind == K_STREAMS || e->kind == K_PREFETCH)
+	else if (e->kind == WTG_CK_STREAMS || e->kind == WTG_CK_PREFETCH)
 		snprintf(buf, len, "psadbw %s", w);
-	else if (e->kind == K_CHASE)
+	else if (e->kind == WTG_CK_CHASE)
 		wtg_strlcpy(buf, "dependent loads", len);
 	else
 		wtg_strlcpy(buf, wtg_sum_simd_name(), len);
@@ -287,14 +295,27 @@ static int setup(struct wtg_ctx *ctx, struct cstate *st)
 		wtg_ctx_progress(ctx, 0, 1, "copying the buffer into 4 KiB pages");
 		rc = small_copy(ctx, st);
 	}
+	if (rc == WTG_OK) {
+		wtg_ctx_progress(ctx, 0, 1, "filling the in-cache buffer");
+		wtg_ceil_cache_sizes(ctx, st->set, &st->sizes_from);
+		rc = wtg_seeded_buf_init(ctx, &ctx->rng, &st->cache, st->set[1], CHUNK);
+	}
 	if (rc != WTG_OK)
 		return rc;
+	wtg_ctx_progress(ctx, 0, 1, "timing the clock and the loads");
+	st->limit = wtg_ceil_load_limit(st->cache.p, st->set[0], &st->ghz, &st->ports, &st->per_cycle);
 	st->huge[0] = wtg_huge_bytes(st->buf.p);
 	st->huge[1] = wtg_huge_bytes(st->small.p);
+	st->huge[2] = wtg_huge_bytes(st->cache.p);	/* a huge page may hold more than the buffer */
+	if (st->huge[2] > (int64_t)st->cache.size)
+		st->huge[2] = (int64_t)st->cache.size;
 	st->pos = st->span / 2 / CHUNK * CHUNK;	/* the first window in the second half, as wss's */
 	uint64_t bytes = sample_bytes(ctx->opt, st->span);
 	for (int v = 0; v < st->n; v++) {
-		st->vbytes[v] = catalogue[st->idx[v]].kind == K_CHASE ? chase_loads(ctx->opt) : bytes;
+		const int l = st->lvl[v];
+		/* in a cache: whole passes over the set */
+		const uint64_t in = l == WTG_CEIL_MEM ? bytes : (bytes + st->set[l] - 1) / st->set[l] * st->set[l];
+		st->vbytes[v] = catalogue[st->idx[v]].kind == WTG_CK_CHASE ? chase_loads(ctx->opt) : in;
 		kernel_of(&catalogue[st->idx[v]], st->kernel[v], sizeof st->kernel[v]);
 	}
 	return WTG_OK;
@@ -308,7 +329,9 @@ static void teardown(struct cstate *st)
 	free(st->ring);
 	free(st->saved);
 	free(st->buf.prefix);
-	wtg_rounds_used_free(&st->ref_used);
+	wtg_seeded_buf_free(&st->cache);
+	for (int l = 0; l < WTG_CEIL_NLEVELS; l++)
+		wtg_rounds_used_free(&st->ref_used[l]);
 }
 
 /* ---- one sample of each kind ---- */
@@ -352,9 +375,9 @@ static int walk_sample(struct wtg_ctx *ctx, struct cstate *st, uint64_t bytes, s
 			for (uint64_t j = 0; j < k; j++)
 				s[j] = st->ref->p + at + j * part + o;
 			if (w->loads)
-				w->last = wtg_ceil_loads(s[0], n);
+				w->last = wtg_ceil_loads(s[0], n, 1);
 			else
-				w->sum += wtg_ceil_streams(s, w->k, n, w->prefetch);
+				w->sum += wtg_ceil_streams(s, w->k, n, w->prefetch, 1);
 			if (wtg_ctx_cancelled(ctx))
 				rc = WTG_CANCELLED;
 		}
@@ -372,7 +395,7 @@ static int streams_sample(struct wtg_ctx *ctx, struct cstate *st, int v, const c
 			  struct wtg_probe_result *res, int64_t *sum)
 {
 	const struct entry *e = &catalogue[st->idx[v]];
-	struct walk w = { .k = e->streams, .prefetch = e->kind == K_PREFETCH };
+	struct walk w = { .k = e->streams, .prefetch = e->kind == WTG_CK_PREFETCH };
 	int rc = walk_sample(ctx, st, st->vbytes[v], &w, res);
 	if (rc != WTG_OK)
 		return rc;
@@ -387,13 +410,7 @@ static int loads_sample(struct wtg_ctx *ctx, struct cstate *st, int v, struct wt
 	int rc = walk_sample(ctx, st, st->vbytes[v], &w, res);
 	if (rc != WTG_OK)
 		return rc;
-	if (w.last != w.want) {
-		wtg_table_check(ctx->t, "loads", false, "loads only: the last vector loaded held %016llx, the buffer %016llx",
-				(unsigned long long)w.last, (unsigned long long)w.want);
-		wtg_table_fail(ctx->t, "loads only: the loop did not load the window's last bytes");
-		return WTG_ERR;
-	}
-	return WTG_OK;
+	return wtg_ceil_loads_ok(ctx, w.last, w.want) ? WTG_OK : WTG_ERR;
 }
 
 /* The chase from where the last sample stopped; it must end on the line the cycle says. */
@@ -415,72 +432,22 @@ static int chase_sample(struct wtg_ctx *ctx, struct cstate *st, int v, struct wt
 	return WTG_OK;
 }
 
-/* The second thread: pinned to another CPU, it sums the buffer from half a span away from the
- * worker's window in PEER_PIECE pieces until told to stop, adding up the known sums beside. */
-struct peer {
-	const struct wtg_seeded_buf *buf;
-	uint64_t span, at;
-	int cpu, pin_err;
-	atomic_int streaming;
-	atomic_bool stop;
-	int64_t sum, known, t0, t1;
-	uint64_t bytes;
-};
-
-static void *peer_main(void *arg)
-{
-	struct peer *pe = arg;
-	pe->pin_err = wtg_pin_self(pe->cpu);
-	wtg_policy_apply_self();
-	pe->t0 = wtg_now_ns();
-	atomic_store(&pe->streaming, 1);
-	for (uint64_t at = pe->at; !atomic_load(&pe->stop);) {
-		uint64_t n = pe->span - at < PEER_PIECE ? pe->span - at : PEER_PIECE;
-		pe->sum += wtg_sum_bytes(pe->buf->p + at, (size_t)n);
-		pe->known += wtg_seeded_buf_known(pe->buf, at, n);
-		pe->bytes += n;
-		at = at + n >= pe->span ? 0 : at + n;
-	}
-	pe->t1 = wtg_now_ns();
-	wtg_policy_unregister_self();
-	return NULL;
-}
-
-/* Wait until the second thread streams: WTG_OK, WTG_CANCELLED, or WTG_ERR when it got no CPU within
- * the time limit. */
-static int await_peer(struct wtg_ctx *ctx, struct peer *pe)
-{
-	const int64_t limit = (ctx->opt->time_limit_ms > 0 ? ctx->opt->time_limit_ms : 10000) * 1000000;
-	const int64_t t0 = wtg_now_ns();
-	while (!atomic_load(&pe->streaming)) {
-		if (wtg_ctx_cancelled(ctx))
-			return WTG_CANCELLED;
-		if (wtg_now_ns() - t0 > limit) {
-			wtg_table_fail(ctx->t, "starved: the second thread got no CPU in %.0f s", (double)limit / 1e9);
-			return WTG_ERR;
-		}
-		struct timespec nap = { 0, 100000 };
-		nanosleep(&nap, NULL);
-	}
-	return WTG_OK;
-}
-
 /* The reference sum while the second thread streams; *rate gets the second thread's GB/s. */
 static int peer_sample(struct wtg_ctx *ctx, struct cstate *st, int v, const char *what,
 		       struct wtg_probe_result *res, int64_t *sum, double *rate)
 {
 	int cpus;
-	struct peer pe = { .buf = st->ref, .span = st->span, .cpu = other_cpu(sched_getcpu(), &cpus) };
+	struct wtg_ceil_peer pe = { .buf = st->ref, .span = st->span, .cpu = wtg_ceil_other_cpu(sched_getcpu(), &cpus) };
 	pe.at = (st->pos + st->span / 2) % st->span / CHUNK * CHUNK;
 	atomic_init(&pe.streaming, 0);
 	atomic_init(&pe.stop, false);
 	pthread_t th;
-	int err = wtg_crew_spawn(&th, NULL, peer_main, &pe);
+	int err = wtg_crew_spawn(&th, NULL, wtg_ceil_peer_main, &pe);
 	if (err) {
 		wtg_table_fail(ctx->t, "cannot start the second thread: %s", strerror(err));
 		return WTG_ERR;
 	}
-	int rc = await_peer(ctx, &pe);
+	int rc = wtg_ceil_await_peer(ctx, &pe);
 	if (rc == WTG_OK)
 		rc = wtg_seeded_sum_sample(ctx, wtg_sum_bytes, st->ref, st->span, st->vbytes[v], &st->pos, what, res,
 					   sum);
@@ -496,6 +463,28 @@ static int peer_sample(struct wtg_ctx *ctx, struct cstate *st, int v, const char
 	return WTG_OK;
 }
 
+/* One sample of a memory-sized buffer's variant v. */
+static int memory_sample(struct wtg_ctx *ctx, struct cstate *st, int v, struct wtg_probe_result *res, int64_t *sum,
+			 double *rate)
+{
+	const struct entry *e = &catalogue[st->idx[v]];
+	const uint64_t n = st->vbytes[v];
+	switch (e->kind) {
+	case WTG_CK_REF:
+		return wtg_seeded_sum_sample(ctx, wtg_sum_bytes, st->ref, st->span, n, &st->pos, e->label, res, sum);
+	case WTG_CK_4K:
+		return wtg_seeded_sum_sample(ctx, wtg_sum_bytes, &st->small, st->span, n, &st->pos4k, e->label, res, sum);
+	case WTG_CK_LOADS:
+		return loads_sample(ctx, st, v, res);
+	case WTG_CK_PEER:
+		return peer_sample(ctx, st, v, e->label, res, sum, rate);
+	case WTG_CK_CHASE:
+		return chase_sample(ctx, st, v, res);
+	default:
+		return streams_sample(ctx, st, v, e->label, res, sum);
+	}
+}
+
 /* One sample of variant v; each warm-up sample sizes the next ones to span at least 5 ms (a first one
  * slowed by a cold start would leave them short, so there are two). */
 static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_rounds_sample *out)
@@ -503,41 +492,26 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	struct cstate *st = arg;
 	const struct entry *e = &catalogue[st->idx[v]];
 	const uint64_t n = st->vbytes[v];
+	const int l = st->lvl[v];
 	int64_t sum = 0;
 	double rate = NAN;
-	int rc;
-	switch (e->kind) {
-	case K_REF:
-		rc = wtg_seeded_sum_sample(ctx, wtg_sum_bytes, st->ref, st->span, n, &st->pos, e->label, &out->res, &sum);
-		break;
-	case K_4K:
-		rc = wtg_seeded_sum_sample(ctx, wtg_sum_bytes, &st->small, st->span, n, &st->pos4k, e->label, &out->res,
-					   &sum);
-		break;
-	case K_LOADS:
-		rc = loads_sample(ctx, st, v, &out->res);
-		break;
-	case K_PEER:
-		rc = peer_sample(ctx, st, v, e->label, &out->res, &sum, &rate);
-		break;
-	case K_CHASE:
-		rc = chase_sample(ctx, st, v, &out->res);
-		break;
-	default:
-		rc = streams_sample(ctx, st, v, e->label, &out->res, &sum);
-	}
+	int rc = l == WTG_CEIL_MEM ? memory_sample(ctx, st, v, &out->res, &sum, &rate)
+				   : wtg_ceil_cache_sample(ctx, &st->cache, st->set[l], e->kind, e->streams, n, st->name[v],
+							   &out->res, &sum);
 	if (rc != WTG_OK)
 		return rc;
-	const double moved = e->kind == K_CHASE ? (double)n * WTG_CEIL_LINE : (double)n;
+	const double moved = e->kind == WTG_CK_CHASE ? (double)n * WTG_CEIL_LINE : (double)n;
 	out->figure = out->res.wall_ms > 0 ? moved / (out->res.wall_ms * 1e6) : 0;
 	if (round >= 0) {
 		st->total[v] += sum;
 		st->checked[v]++;
-		if (e->kind == K_PEER && st->npeer < MAX_PEER)
+		if (e->kind == WTG_CK_PEER && st->npeer < MAX_PEER)
 			st->peer_rate[st->npeer++] = rate;
-	} else if (e->kind == K_CHASE) {
+	} else if (e->kind == WTG_CK_CHASE) {
 		st->vbytes[v] = wtg_rounds_sample_bytes(n, wtg_rounds_warmup_ms(&out->res), CHASE_UNIT,
 							chase_cap(st->nring));
+	} else if (l != WTG_CEIL_MEM) {	/* in a cache: more whole passes */
+		st->vbytes[v] = wtg_rounds_sample_bytes(n, wtg_rounds_warmup_ms(&out->res), st->set[l], CACHE_CAP);
 	} else {	/* a longer sample takes more windows, up to 4 passes over the buffer */
 		st->vbytes[v] = wtg_rounds_sample_bytes(n, wtg_rounds_warmup_ms(&out->res), UNIT, 4 * st->span);
 	}
@@ -555,24 +529,25 @@ static void restart(void *arg)
 
 /* ---- rows ---- */
 
-/* Variant v's ratio to the reference (the ratio of their medians) and its 95% interval (the
+/* Variant v's ratio to its level's reference (the ratio of their medians) and its 95% interval (the
  * two-level bootstrap of the ratio of medians from the samples each figure uses, replica by replica);
  * the reference's own is 1 exactly, with no interval, and the chase has none (it measures another
- * thing). The reference is variant 0, so the engine hands it over first in every round and its
- * samples are fresh when the others use them. */
+ * thing). Each level's reference comes first among its variants, so the engine hands it over first
+ * in every round and its samples are fresh when the others use them. */
 static double ratio_of(struct wtg_ctx *ctx, struct cstate *st, int v, const struct wtg_rounds_result *r,
 		       double *lo, double *hi)
 {
 	const struct entry *e = &catalogue[st->idx[v]];
+	struct wtg_rounds_used *ru = &st->ref_used[st->lvl[v]];
 	*lo = *hi = NAN;
-	if (e->kind == K_REF)
-		return wtg_rounds_used_get(r, &st->ref_used) < 0 ? NAN : 1;
-	double ratio = NAN, ref = st->ref_used.n ? wtg_quantile(st->ref_used.v, st->ref_used.n, 0.5) : NAN;
-	if (e->kind != K_CHASE && ref > 0) {
+	if (e->kind == WTG_CK_REF)
+		return wtg_rounds_used_get(r, ru) < 0 ? NAN : 1;
+	double ratio = NAN, ref = ru->n ? wtg_quantile(ru->v, ru->n, 0.5) : NAN;
+	if (e->kind != WTG_CK_CHASE && ref > 0) {
 		ratio = r->s.median / ref;
 		struct wtg_rounds_used use = { 0 };
 		if (wtg_rounds_used_get(r, &use) < 0 ||
-		    wtg_rounds_ratio_ci(&use, &st->ref_used, wtg_ctx_seed(ctx, 3000u + (unsigned)v), lo, hi) < 0)
+		    wtg_rounds_ratio_ci(&use, ru, wtg_ctx_seed(ctx, 3000u + (unsigned)v), lo, hi) < 0)
 			*lo = *hi = NAN;
 		wtg_rounds_used_free(&use);
 	}
@@ -594,30 +569,40 @@ static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_re
 {
 	struct cstate *st = arg;
 	const struct entry *e = &catalogue[st->idx[v]];
+	const int l = st->lvl[v];
 	double lo, hi, ratio = ratio_of(ctx, st, v, r, &lo, &hi);
-	int64_t huge = st->huge[e->kind == K_4K ? 1 : 0];
+	int64_t huge = st->huge[l != WTG_CEIL_MEM ? 2 : e->kind == WTG_CK_4K ? 1 : 0];
+	const uint64_t size = l == WTG_CEIL_MEM ? st->span : st->cache.size;	/* huge_pct's whole */
 	int n = 0;
-	vals[n++] = WTG_TEXT(e->label);
+	vals[n++] = WTG_TEXT(st->name[v]);
+	vals[n++] = WTG_TEXT(wtg_ceil_level_names[l]);
+	vals[n++] = WTG_INT(l == WTG_CEIL_MEM ? st->span : st->set[l]);
 	vals[n++] = WTG_TEXT(e->suspect);
-	vals[n++] = WTG_TEXT(e->kind == K_4K ? "4K" : "2M");
-	vals[n++] = huge >= 0 ? WTG_REAL(100.0 * (double)huge / (double)st->span) : WTG_NA;
+	vals[n++] = WTG_TEXT(e->kind == WTG_CK_4K ? "4K" : "2M");
+	vals[n++] = huge >= 0 ? WTG_REAL(100.0 * (double)huge / (double)size) : WTG_NA;
 	vals[n++] = WTG_INT(e->streams);
-	vals[n++] = WTG_INT(e->kind == K_PREFETCH ? WTG_CEIL_PREFETCH : 0);
-	vals[n++] = WTG_INT(e->kind == K_PEER ? 2 : 1);
+	vals[n++] = WTG_INT(e->kind == WTG_CK_PREFETCH ? WTG_CEIL_PREFETCH : 0);
+	vals[n++] = WTG_INT(e->kind == WTG_CK_PEER ? 2 : 1);
 	n += wtg_rounds_values(vals + n, r);
 	vals[n++] = wtg_real_or_na(ratio);
 	vals[n++] = wtg_real_or_na(lo);
 	vals[n++] = wtg_real_or_na(hi);
-	vals[n++] = e->kind == K_CHASE && r->s.median > 0 ? WTG_REAL(WTG_CEIL_LINE / r->s.median) : WTG_NA;
-	vals[n++] = e->kind == K_PEER ? wtg_real_or_na(peer_median(st)) : WTG_NA;
-	vals[n++] = WTG_INT(e->kind == K_CHASE ? st->vbytes[v] * WTG_CEIL_LINE : st->vbytes[v]);
-	vals[n++] = e->kind == K_LOADS || e->kind == K_CHASE ? WTG_NA : WTG_INT(st->total[v]);
+	vals[n++] = wtg_real_or_na(r->s.median / st->ghz);
+	vals[n++] = wtg_real_or_na(st->limit);
+	vals[n++] = e->kind == WTG_CK_CHASE && r->s.median > 0 ? WTG_REAL(WTG_CEIL_LINE / r->s.median) : WTG_NA;
+	vals[n++] = e->kind == WTG_CK_CHASE && r->s.ci_high > 0 ? WTG_REAL(WTG_CEIL_LINE / r->s.ci_high) : WTG_NA;
+	vals[n++] = e->kind == WTG_CK_CHASE && r->s.ci_low > 0 ? WTG_REAL(WTG_CEIL_LINE / r->s.ci_low) : WTG_NA;
+	vals[n++] = e->kind == WTG_CK_PEER ? wtg_real_or_na(peer_median(st)) : WTG_NA;
+	vals[n++] = WTG_INT(e->kind == WTG_CK_CHASE ? st->vbytes[v] * WTG_CEIL_LINE : st->vbytes[v]);
+	vals[n++] = e->kind == WTG_CK_LOADS || e->kind == WTG_CK_CHASE ? WTG_NA : WTG_INT(st->total[v]);
 	vals[n++] = WTG_TEXT(st->kernel[v]);
 	return n;
 }
 
 static const struct wtg_column cols[] = {
 	{ "variant", "", WTG_T_TEXT, 0 },
+	{ "level", "", WTG_T_TEXT, 0 },
+	{ "wss", "B", WTG_T_INT, 0 },
 	{ "suspect", "", WTG_T_TEXT, 0 },
 	{ "pages", "", WTG_T_TEXT, 0 },
 	{ "huge_pct", "%", WTG_T_REAL, 1 },
@@ -628,7 +613,11 @@ static const struct wtg_column cols[] = {
 	{ "ratio", "", WTG_T_REAL, 3 },
 	{ "ratio_ci_low", "", WTG_T_REAL, 3 },
 	{ "ratio_ci_high", "", WTG_T_REAL, 3 },
+	{ "bytes_per_cycle", "B", WTG_T_REAL, 1 },
+	{ "load_limit_gbps", "GB/s", WTG_T_REAL, 1 },
 	{ "ns_per_load", "ns", WTG_T_REAL, 1 },
+	{ "ns_per_load_ci_low", "ns", WTG_T_REAL, 1 },	/* 64 B over gbps_ci_high, ci_high over ci_low */
+	{ "ns_per_load_ci_high", "ns", WTG_T_REAL, 1 },
 	{ "peer_gbps", "GB/s", WTG_T_REAL, 2 },
 	{ "bytes", "B", WTG_T_INT, 0 },
 	{ "sum", "", WTG_T_INT, 0 },
@@ -641,32 +630,33 @@ static void add_checks(struct wtg_ctx *ctx, const struct cstate *st, const struc
 {
 	for (int v = 0; v < r->nvariants; v++) {
 		const struct entry *e = &catalogue[st->idx[v]];
-		if (e->kind == K_LOADS)
+		if (e->kind == WTG_CK_LOADS)
 			wtg_table_check(ctx->t, "loads", true,
-					"loads only: in each of its %llu samples the last vector loaded held the "
+					"%s: in each of its %llu samples the last vector loaded held the "
 					"buffer's bytes there (nothing to sum: no arithmetic)",
-					(unsigned long long)st->checked[v]);
-		else if (e->kind == K_CHASE)
+					st->name[v], (unsigned long long)st->checked[v]);
+		else if (e->kind == WTG_CK_CHASE)
 			wtg_table_check(ctx->t, "chase", true,
 					"chase: each of its %llu samples ended on the line the cycle predicts after "
 					"its loads",
 					(unsigned long long)st->checked[v]);
 		else
-			wtg_check_sums_row(ctx, e->label, (int)r->v[v].n, st->total[v]);
-		if (e->kind == K_PEER)
+			wtg_check_sums_row(ctx, st->name[v], (int)r->v[v].n, st->total[v]);
+		if (e->kind == WTG_CK_PEER)
 			wtg_table_check(ctx->t, "sum", true,
 					"second thread: its sum matched the known sum of what it read in each of %llu "
 					"samples",
 					(unsigned long long)st->checked[v]);
-		wtg_rounds_checks(ctx, e->label, "GB/s", &r->v[v]);
+		wtg_rounds_checks(ctx, st->name[v], "GB/s", &r->v[v]);
 	}
 }
 
-/* The variant of kind k (and streams s, 0: any), -1 when this run has none. */
-static int variant_of(const struct cstate *st, enum kind k, int s)
+/* The memory-sized buffer's variant of kind k (and streams s, 0: any), -1 when this run has none. */
+static int variant_of(const struct cstate *st, enum wtg_ceil_kind k, int s)
 {
 	for (int v = 0; v < st->n; v++)
-		if (catalogue[st->idx[v]].kind == k && (s == 0 || catalogue[st->idx[v]].streams == s))
+		if (st->lvl[v] == WTG_CEIL_MEM && catalogue[st->idx[v]].kind == k &&
+		    (s == 0 || catalogue[st->idx[v]].streams == s))
 			return v;
 	return -1;
 }
@@ -675,9 +665,9 @@ static int variant_of(const struct cstate *st, enum kind k, int s)
  * reference's GB/s and the chase's ns per load, for the reference and the fastest streams row. */
 static void mlp_note(struct wtg_ctx *ctx, const struct cstate *st, const struct wtg_rounds *r)
 {
-	int rv = variant_of(st, K_REF, 0), cv = variant_of(st, K_CHASE, 0), best = -1;
+	int rv = variant_of(st, WTG_CK_REF, 0), cv = variant_of(st, WTG_CK_CHASE, 0), best = -1;
 	for (int s = 1; s <= WTG_CEIL_MAX_STREAMS; s *= 2) {
-		int v = variant_of(st, K_STREAMS, s);
+		int v = variant_of(st, WTG_CK_STREAMS, s);
 		if (v >= 0 && (best < 0 || r->v[v].s.median > r->v[best].s.median))
 			best = v;
 	}
@@ -713,10 +703,10 @@ static void buffer_notes(struct wtg_ctx *ctx, const struct cstate *st)
 		       "stream (1 stream is this loop's control); prefetch: 1 stream with a software prefetch "
 		       "%u bytes (%u lines) ahead of every line",
 		       wtg_sum_simd_name(), wtg_ceil_width(NULL), WTG_CEIL_PREFETCH, WTG_CEIL_PREFETCH / WTG_CEIL_LINE);
-	if (variant_of(st, K_STREAMS, 2) < 0)
+	if (variant_of(st, WTG_CK_STREAMS, 2) < 0)
 		wtg_table_note(ctx->t, "--quick: 1 and %d streams only (2 and 4 streams without --quick)",
 			       WTG_CEIL_MAX_STREAMS);
-	int pv = variant_of(st, K_PEER, 0);
+	int pv = variant_of(st, WTG_CK_PEER, 0);
 	if (pv < 0)
 		wtg_table_note(ctx->t, "second thread: this process may run on one CPU only, so there is no "
 				       "second-thread row");
@@ -737,12 +727,44 @@ static void buffer_notes(struct wtg_ctx *ctx, const struct cstate *st)
 		       "reach (at the buffer's page size, or a hypervisor's own) falls short of the buffer",
 		       (unsigned long long)st->nring);
 	wtg_table_note(ctx->t,
-		       "ratio: a row's median GB/s over the reference's, with a two-level bootstrap 95%% interval "
-		       "of the ratio of medians (%d resamples: each row's replicas, then the samples within "
-		       "each, of the samples each figure uses); the verdict names "
+		       "ratio: a row's median GB/s over its buffer's reference's, with a two-level bootstrap 95%% "
+		       "interval of the ratio of medians (%d resamples: each row's replicas, then the samples "
+		       "within each, of the samples each figure uses); the verdict's memory part names "
 		       "the row whose ratio lies furthest from 1 (on a log scale) among those whose interval "
 		       "does not hold 1",
 		       WTG_BOOTSTRAP_RESAMPLES);
+}
+
+/* The in-cache buffers, the clock and the load limit. */
+static void cache_notes(struct wtg_ctx *ctx, const struct cstate *st)
+{
+	char l1[32], l2[32], huge[96];
+	wtg_fmt_size(l1, sizeof l1, st->set[0]);
+	wtg_fmt_size(l2, sizeof l2, st->set[1]);
+	wtg_huge_phrase(ctx, huge, sizeof huge, st->huge[2], st->cache.size);
+	wtg_table_note(ctx->t,
+		       "L1 and L2 rows: the first %s and all %s of one seeded buffer of their own (%s), half of "
+		       "L1d and of L2 (%s cache sizes), read in whole passes, many per sample, each loop's "
+		       "accumulators kept in registers from pass to pass; each row's ratio is to its own "
+		       "buffer's reference; the verdict says per buffer what caps the sum: in a cache, the "
+		       "arithmetic when loads alone run faster beyond noise, else the loads",
+		       l1, l2, huge, st->sizes_from);
+	size_t width;
+	const char *w = wtg_ceil_width(&width);
+	if (isnan(st->ghz)) {
+		wtg_table_note(ctx->t,
+			       "load limit: not given: the clock cannot be measured here (no chain of dependent "
+			       "instructions of known latency for this architecture, or its timing was implausible)");
+		return;
+	}
+	wtg_table_note(ctx->t,
+		       "load limit: %zu-byte loads (%s) x %d per cycle x %.2f GHz = %.0f GB/s; the clock from the "
+		       "fastest of 31 chains of 2^18 dependent 64-bit imul (3 cycles each on every Intel core "
+		       "since Nehalem and AMD core since Zen), before and after the loads, the faster kept; the "
+		       "loads per cycle from the fastest of 31 loads-only passes of 16 MiB over the L1-sized "
+		       "buffer (%.1f bytes per cycle, %.2f loads), rounded to whole ports: no file says how many "
+		       "load ports a core has; bytes_per_cycle: a row's GB/s over the clock",
+		       width, w, st->ports, st->ghz, st->limit, st->per_cycle, st->per_cycle / (double)width);
 }
 
 /* ---- the run ---- */
@@ -755,7 +777,9 @@ static int ceiling_run(struct wtg_ctx *ctx)
 		wtg_table_fail(ctx->t, "out of memory");
 		return WTG_ERR;
 	}
-	st->n = variants(ctx->opt, st->idx);
+	st->n = variants(ctx->opt, st->idx, st->lvl);
+	for (int v = 0; v < st->n; v++)
+		name_of(&catalogue[st->idx[v]], st->lvl[v], st->name[v], sizeof st->name[v]);
 	st->peer_cpu = -1;
 	int rc = setup(ctx, st);
 	struct wtg_rounds r = { 0 };
@@ -771,6 +795,7 @@ static int ceiling_run(struct wtg_ctx *ctx)
 		wtg_ctx_progress(ctx, 1, 1, "done");
 		add_checks(ctx, st, &r);
 		buffer_notes(ctx, st);
+		cache_notes(ctx, st);
 		mlp_note(ctx, st, &r);
 		if (ctx->machine && ctx->machine->caches_note[0])
 			wtg_table_note(ctx->t, "%s", ctx->machine->caches_note);
@@ -787,102 +812,62 @@ static double planned_work(const struct wtg_options *o, uint64_t span, int n)
 	return 2.0 * (double)span + (double)(WTG_ROUNDS_MIN + 1) * (double)n * (double)sample_bytes(o, span);
 }
 
-/* --dry-run: the variants on this machine, each with the bytes a sample moves before the warm-up
- * scales them; the typical time scales with the work against a 2 GiB buffer's. */
+/* The variants the reference machine ran (two CPUs: every one; --quick: not 2 and 4 streams). */
+static int ref_variants(bool quick)
+{
+	int n = 0;
+	for (int c = 0; c < NCAT; c++) {
+		const struct entry *e = &catalogue[c];
+		if (quick && e->kind == WTG_CK_STREAMS && e->streams > 1 && e->streams < WTG_CEIL_MAX_STREAMS)
+			continue;
+		n += e->cached ? WTG_CEIL_NLEVELS : 1;
+	}
+	return n;
+}
+
+/* --dry-run: the variants on this machine, each with its buffer and the bytes a sample moves before
+ * the warm-up scales them; the typical time scales with the work against a 2 GiB buffer's. */
 static void ceiling_plan(struct wtg_plan *p)
 {
-	static const char *const names[] = { "variant", "suspect", "pages", "streams", "prefetch", "threads", "bytes" };
+	static const char *const names[] = { "variant", "level", "wss", "suspect", "pages", "streams", "prefetch",
+					     "threads", "bytes" };
 	struct wtg_ctx ctx = { .opt = p->opt, .machine = p->machine };
-	int idx[NCAT], n = variants(p->opt, idx);
+	int idx[NVAR], lvl[NVAR], n = variants(p->opt, idx, lvl);
+	uint64_t set[2];
+	const char *from;
+	wtg_ceil_cache_sizes(&ctx, set, &from);
 	const uint64_t span = wtg_dram_span(&ctx), bytes = sample_bytes(p->opt, span);
 	wtg_plan_columns(p, names, (int)WTG_ARRAY_LEN(names));
 	for (int v = 0; v < n; v++) {
 		const struct entry *e = &catalogue[idx[v]];
+		const int l = lvl[v];
+		const uint64_t wss = l == WTG_CEIL_MEM ? span : set[l];
+		char name[32];
+		name_of(e, l, name, sizeof name);
 		const struct wtg_value row[] = {
-			WTG_TEXT(e->label), WTG_TEXT(e->suspect), WTG_TEXT(e->kind == K_4K ? "4K" : "2M"),
-			WTG_INT(e->streams), WTG_INT(e->kind == K_PREFETCH ? WTG_CEIL_PREFETCH : 0),
-			WTG_INT(e->kind == K_PEER ? 2 : 1),
-			WTG_INT(e->kind == K_CHASE ? chase_loads(p->opt) * WTG_CEIL_LINE : bytes),
+			WTG_TEXT(name), WTG_TEXT(wtg_ceil_level_names[l]), WTG_INT(wss), WTG_TEXT(e->suspect),
+			WTG_TEXT(e->kind == WTG_CK_4K ? "4K" : "2M"), WTG_INT(e->streams),
+			WTG_INT(e->kind == WTG_CK_PREFETCH ? WTG_CEIL_PREFETCH : 0), WTG_INT(e->kind == WTG_CK_PEER ? 2 : 1),
+			WTG_INT(e->kind == WTG_CK_CHASE ? chase_loads(p->opt) * WTG_CEIL_LINE
+			       : l == WTG_CEIL_MEM	   ? bytes
+							   : (bytes + wss - 1) / wss * wss),
 		};
 		wtg_plan_row(p, row);
 	}
 	p->samples = WTG_ROUNDS_MIN;
 	p->warmup = WARMUP;
 	p->work = planned_work(p->opt, span, n);
-	/* the reference machine ran every variant (--quick: not 2 and 4 streams) */
 	const bool quick = p->opt && p->opt->quick;
-	p->ref_work = planned_work(p->opt, quick ? WTG_QUICK_SPAN_MAX : REF_SPAN, quick ? NCAT - 2 : NCAT);
+	p->ref_work = planned_work(p->opt, quick ? WTG_QUICK_SPAN_MAX : REF_SPAN, ref_variants(quick));
 	snprintf(p->how, sizeof p->how, "typical time x bytes moved here / with a %s buffer", quick ? "512M" : "2G");
 }
 
-/* ---- the verdict ---- */
-
-/* What a move of each suspect's row says: `sign` is the direction that points at the suspect (+1 a
- * rise: taking it away lifted the ceiling; -1 a fall: adding it lowered it; 0 either). */
-static const struct {
-	const char *suspect;
-	int sign;
-	const char *yes, *no;
-} meaning[] = {
-	{ "vector execution", 1, "the sum's vector arithmetic is part of one core's cap here",
-	  "loads alone ran slower: the arithmetic is not what caps one core here" },
-	{ "translation", -1, "translation is part of one core's cap here",
-	  "4 KiB pages ran faster: huge pages do not lift one core's cap here" },
-	{ "loop code", 0, "the loop's own code moves one core's ceiling here", "" },
-	{ "load machinery", 1, "the load machinery (misses in flight) is part of one core's cap here",
-	  "more misses in flight slowed it: they are not what caps one core here" },
-	{ "shared path", -1, "a path shared with another core is part of one core's cap here",
-	  "it ran faster beside a second thread: no shared path caps one core here" },
-};
-
-static const char *meaning_of(const char *suspect, double ratio)
-{
-	for (size_t i = 0; i < WTG_ARRAY_LEN(meaning); i++)
-		if (strcmp(meaning[i].suspect, suspect) == 0)
-			return meaning[i].sign == 0 || (ratio > 1) == (meaning[i].sign > 0) ? meaning[i].yes
-											    : meaning[i].no;
-	return "";
-}
-
-/* "4K pages: x0.81 [0.78-0.84]: translation is part of one core's cap here": the row whose ratio
- * lies furthest from 1 on a log scale among those whose interval does not hold 1; the reference and
- * the chase are no changes to the sum. */
-static int ceiling_verdict(const struct wtg_table *t, char *buf, size_t len)
-{
-	int vc = wtg_table_col(t, "variant"), sc = wtg_table_col(t, "suspect"), rc = wtg_table_col(t, "ratio");
-	int lc = wtg_table_col(t, "ratio_ci_low"), hc = wtg_table_col(t, "ratio_ci_high");
-	if (vc < 0 || sc < 0 || rc < 0 || lc < 0 || hc < 0)
-		return 0;
-	int best = -1, judged = 0;
-	for (int r = 0; r < t->nrows; r++) {
-		const struct wtg_value *s = &t->rows[r].v[sc];
-		double x = wtg_table_num(t, r, rc), lo = wtg_table_num(t, r, lc), hi = wtg_table_num(t, r, hc);
-		if (s->type != WTG_T_TEXT || !s->s || strcmp(s->s, "reference") == 0 || strcmp(s->s, "latency") == 0 ||
-		    !(x > 0) || !isfinite(lo) || !isfinite(hi))
-			continue;
-		judged++;
-		if (lo <= 1 && hi >= 1)
-			continue;
-		if (best < 0 || fabs(log(x)) > fabs(log(wtg_table_num(t, best, rc))))
-			best = r;
-	}
-	if (best < 0)
-		return wtg_verdict_fmt(buf, len, judged > 0,
-				       "none moved one core's ceiling beyond noise: each of the %d ratios' 95%% "
-				       "intervals holds 1",
-				       judged);
-	const struct wtg_value *v = &t->rows[best].v[vc];
-	double x = wtg_table_num(t, best, rc);
-	return wtg_verdict_fmt(buf, len, v->type == WTG_T_TEXT && v->s, "%s: x%.2f [%.2f-%.2f]: %s", v->s, x,
-			       wtg_table_num(t, best, lc), wtg_table_num(t, best, hc),
-			       meaning_of(t->rows[best].v[sc].s, x));
-}
-
 #define RUNS_LINE(mb)                                                                                     \
-	"one core sums a memory-sized buffer (4x LLC) as wss does, beside the same with loads only, in 4 KiB " \
-	"pages, as 1, 2, 4 and 8 streams, with prefetch and beside a second thread on another CPU, and a "   \
-	"pointer chase for the latency; >= 15 seeded rounds of " mb " MB windows; GB/s and the ratio to "     \
-	"the sum with CIs"
+	"one core sums an L1-sized, an L2-sized and a memory-sized buffer (4x LLC) as wss does, beside the " \
+	"same with loads only, as 1, 2, 4 and 8 streams and with prefetch (in memory also in 4 KiB pages and " \
+	"beside a second thread on another CPU, and a pointer chase for the latency); >= 15 seeded rounds " \
+	"of " mb " MB windows; GB/s, the ratio to each buffer's sum with CIs, the load limit from the "      \
+	"measured clock"
 
 static void ceiling_runs_with(bool quick, char *buf, size_t len)
 {
@@ -901,10 +886,11 @@ const struct wtg_experiment wtg_exp_ceiling = {
 	.bars = { .label = { "variant" }, .value = "gbps", .extra = "ratio" },
 	.headline = { { "GB/s of one core's sum", "variant", "reference", "gbps", "gbps_ci_low", "gbps_ci_high",
 			NULL, "GB/s", true },
-		      { "load-to-use latency", "variant", "chase", "ns_per_load", NULL, NULL, NULL, "ns", false } },
-	.typical_s = 18,
-	.typical_quick_s = 4,
-	.verdict = ceiling_verdict,
+		      { "load-to-use latency", "variant", "chase", "ns_per_load", "ns_per_load_ci_low",
+			"ns_per_load_ci_high", NULL, "ns", false } },
+	.typical_s = 20,
+	.typical_quick_s = 6,
+	.verdict = wtg_ceil_verdict,
 	.essay = { "one worker capped at 17 GB/s, the cause left open", NULL },
 	.terms = WTG_TERMS("corebound", "membound", "simd", "hugepage", "tlb", "prefetch", "chase", "mlp", "gbps",
 			   "ci"),

@@ -14,13 +14,28 @@
  *
  * The chase follows pointers: each load's address is the value the previous one returned, so one
  * miss is in flight at a time and the time per step is the load-to-use latency.
+ *
+ * Each loop repeats its bytes `passes` times with its accumulators in registers (a buffer inside a
+ * cache is read many times per sample, with no call per pass); the loads loop reads four lines per
+ * iteration, as likwid-bench's load kernels do, so that its branch is not what limits it in L1.
+ *
+ * The clock is a chain of dependent 64-bit multiplies: imul r64, r64 has a latency of 3 cycles on
+ * every Intel core since Nehalem and every AMD core since Zen, and a chain cannot be resolved
+ * early (an `add $1` chain can be, on recent Intel cores, so it is no clock).
  */
 #include "config.h"
 
+#include <math.h>
+#include <sched.h>
 #include <string.h>
+#include <time.h>
 
 #include "ceiling.h"
+#include "common.h"
+#include "crew.h"
+#include "membuf.h"
 #include "wtg/kernels.h"
+#include "wtg/util.h"
 
 #if defined(__x86_64__)
 #define CEIL_X86 1
@@ -60,17 +75,18 @@ const char *wtg_ceil_width(size_t *bytes)
 #define STREAMS_K(name, ATTR, A, ZERO, LINE, TOTAL)                                                   \
 	ATTR __attribute__((always_inline)) static inline int64_t name(const unsigned char *const *s,  \
 								      const int k, size_t len,          \
-								      const bool pf)                    \
+								      const bool pf, uint64_t passes)   \
 	{                                                                                             \
 		A acc[WTG_CEIL_MAX_STREAMS];                                                          \
 		for (int j = 0; j < k; j++)                                                           \
 			acc[j] = ZERO;                                                                \
-		for (size_t i = 0; i < len; i += WTG_CEIL_LINE)                                       \
-			for (int j = 0; j < k; j++) {                                                 \
-				if (pf)                                                               \
-					__builtin_prefetch(s[j] + i + WTG_CEIL_PREFETCH, 0, 3);        \
-				acc[j] = LINE(acc[j], s[j] + i);                                      \
-			}                                                                             \
+		for (; passes; passes--)                                                              \
+			for (size_t i = 0; i < len; i += WTG_CEIL_LINE)                               \
+				for (int j = 0; j < k; j++) {                                         \
+					if (pf)                                                       \
+						__builtin_prefetch(s[j] + i + WTG_CEIL_PREFETCH, 0, 3); \
+					acc[j] = LINE(acc[j], s[j] + i);                              \
+				}                                                                     \
 		int64_t t = 0;                                                                        \
 		for (int j = 0; j < k; j++)                                                           \
 			t += TOTAL(acc[j]);                                                           \
@@ -79,31 +95,42 @@ const char *wtg_ceil_width(size_t *bytes)
 
 /* Its dispatcher: k of 1, 2, 4 or 8, with or without the prefetch. */
 #define STREAMS_FN(name, ATTR, BODY)                                                                  \
-	ATTR static int64_t name(const unsigned char *const *s, int k, size_t len, bool pf)           \
+	ATTR static int64_t name(const unsigned char *const *s, int k, size_t len, bool pf, uint64_t n) \
 	{                                                                                             \
 		switch (k) {                                                                          \
 		case 1:                                                                               \
-			return pf ? BODY(s, 1, len, true) : BODY(s, 1, len, false);                   \
+			return pf ? BODY(s, 1, len, true, n) : BODY(s, 1, len, false, n);             \
 		case 2:                                                                               \
-			return pf ? BODY(s, 2, len, true) : BODY(s, 2, len, false);                   \
+			return pf ? BODY(s, 2, len, true, n) : BODY(s, 2, len, false, n);             \
 		case 4:                                                                               \
-			return pf ? BODY(s, 4, len, true) : BODY(s, 4, len, false);                   \
+			return pf ? BODY(s, 4, len, true, n) : BODY(s, 4, len, false, n);             \
 		default:                                                                              \
-			return pf ? BODY(s, 8, len, true) : BODY(s, 8, len, false);                   \
+			return pf ? BODY(s, 8, len, true, n) : BODY(s, 8, len, false, n);             \
 		}                                                                                     \
 	}
 
-/* The loads-only loop for one vector type V of W bytes. */
+/* The loads-only loop for one vector type V of W bytes: four lines per iteration, then the rest. */
+#define QUAD (4 * WTG_CEIL_LINE)
 #define LOADS_FN(name, ATTR, V, W, LOAD, KEEP)                                                        \
-	ATTR static uint64_t name(const unsigned char *p, size_t len)                                 \
+	ATTR static uint64_t name(const unsigned char *p, size_t len, uint64_t passes)                \
 	{                                                                                             \
 		V v;                                                                                  \
 		memset(&v, 0, sizeof v);                                                              \
-		for (size_t i = 0; i < len; i += WTG_CEIL_LINE)                                       \
-			for (size_t o = 0; o < WTG_CEIL_LINE; o += (W)) {                             \
-				v = LOAD(p + i + o);                                                  \
+		const size_t quads = len / QUAD * QUAD;                                               \
+		for (; passes; passes--) {                                                            \
+			size_t i = 0;                                                                 \
+			for (; i < quads; i += QUAD) {                                                \
+				_Pragma("GCC unroll 32") for (size_t o = 0; o < QUAD; o += (W))       \
+				{                                                                     \
+					v = LOAD(p + i + o);                                          \
+					KEEP(v);                                                      \
+				}                                                                     \
+			}                                                                             \
+			for (; i < len; i += (W)) {                                                   \
+				v = LOAD(p + i);                                                      \
 				KEEP(v);                                                              \
 			}                                                                             \
+		}                                                                                     \
 		uint64_t first;                                                                       \
 		memcpy(&first, &v, sizeof first);                                                     \
 		return first;                                                                         \
@@ -216,36 +243,60 @@ STREAMS_FN(streams_zmm, T_AVX512, streams_zmm_k)
 LOADS_FN(loads_zmm, T_AVX512, __m512i, 64, load_zmm, KEEP_V)
 #endif
 
-int64_t wtg_ceil_streams(const unsigned char *const *s, int k, size_t len, bool prefetch)
+int64_t wtg_ceil_streams(const unsigned char *const *s, int k, size_t len, bool prefetch, uint64_t passes)
 {
 	switch (width_level()) {
 #if CEIL_X86
 	case W_ZMM:
-		return streams_zmm(s, k, len, prefetch);
+		return streams_zmm(s, k, len, prefetch, passes);
 	case W_YMM:
-		return streams_ymm(s, k, len, prefetch);
+		return streams_ymm(s, k, len, prefetch, passes);
 	case W_XMM:
-		return streams_xmm(s, k, len, prefetch);
+		return streams_xmm(s, k, len, prefetch, passes);
 #endif
 	default:
-		return streams_words(s, k, len, prefetch);
+		return streams_words(s, k, len, prefetch, passes);
 	}
 }
 
-uint64_t wtg_ceil_loads(const unsigned char *p, size_t len)
+uint64_t wtg_ceil_loads(const unsigned char *p, size_t len, uint64_t passes)
 {
 	switch (width_level()) {
 #if CEIL_X86
 	case W_ZMM:
-		return loads_zmm(p, len);
+		return loads_zmm(p, len, passes);
 	case W_YMM:
-		return loads_ymm(p, len);
+		return loads_ymm(p, len, passes);
 	case W_XMM:
-		return loads_xmm(p, len);
+		return loads_xmm(p, len, passes);
 #endif
 	default:
-		return loads_words(p, len);
+		return loads_words(p, len, passes);
 	}
+}
+
+#define CLOCK_CHAIN (1u << 18)	/* multiplies per try: about 0.2 ms at 4 GHz, short enough to run whole */
+#define CLOCK_TRIES 31
+
+double wtg_ceil_clock_ghz(void)
+{
+#if CEIL_X86
+	volatile uint64_t one = 1;
+	uint64_t x = 12345, m = one;
+	int64_t best = 0;
+	for (int t = 0; t < CLOCK_TRIES; t++) {
+		int64_t t0 = wtg_now_ns();
+		for (unsigned i = 0; i < CLOCK_CHAIN / 64; i++)
+			__asm__ volatile(".rept 64\n\timulq %1, %0\n\t.endr" : "+r"(x) : "r"(m));
+		int64_t dt = wtg_now_ns() - t0;
+		if (dt > 0 && (best == 0 || dt < best))
+			best = dt;
+	}
+	double ghz = best > 0 && x == 12345 ? 3.0 * CLOCK_CHAIN / (double)best : NAN;
+	return ghz > 0.2 && ghz < 10 ? ghz : NAN;
+#else
+	return NAN;
+#endif
 }
 
 __attribute__((noinline)) const void *wtg_ceil_chase(const void *p, uint64_t n)
@@ -260,4 +311,59 @@ __attribute__((noinline)) const void *wtg_ceil_chase(const void *p, uint64_t n)
 	for (; n; n--)
 		q = *(const void *const *)q;
 	return q;
+}
+
+/* ---- the second thread ---- */
+
+int wtg_ceil_other_cpu(int not, int *count)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof set, &set) != 0) {
+		*count = wtg_online_cpus();
+		return -1;
+	}
+	*count = CPU_COUNT(&set);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set) && c != not)
+			return c;
+	return -1;
+}
+
+#define PEER_PIECE (4u << 20)	/* the second thread looks at its stop flag this often */
+
+void *wtg_ceil_peer_main(void *arg)
+{
+	struct wtg_ceil_peer *pe = arg;
+	pe->pin_err = wtg_pin_self(pe->cpu);
+	wtg_policy_apply_self();
+	pe->t0 = wtg_now_ns();
+	atomic_store(&pe->streaming, 1);
+	for (uint64_t at = pe->at; !atomic_load(&pe->stop);) {
+		uint64_t n = pe->span - at < PEER_PIECE ? pe->span - at : PEER_PIECE;
+		pe->sum += wtg_sum_bytes(pe->buf->p + at, (size_t)n);
+		pe->known += wtg_seeded_buf_known(pe->buf, at, n);
+		pe->bytes += n;
+		at = at + n >= pe->span ? 0 : at + n;
+	}
+	pe->t1 = wtg_now_ns();
+	wtg_policy_unregister_self();
+	return NULL;
+}
+
+int wtg_ceil_await_peer(struct wtg_ctx *ctx, struct wtg_ceil_peer *pe)
+{
+	const int64_t limit = (ctx->opt->time_limit_ms > 0 ? ctx->opt->time_limit_ms : 10000) * 1000000;
+	const int64_t t0 = wtg_now_ns();
+	while (!atomic_load(&pe->streaming)) {
+		if (wtg_ctx_cancelled(ctx))
+			return WTG_CANCELLED;
+		if (wtg_now_ns() - t0 > limit) {
+			wtg_table_fail(ctx->t, "starved: the second thread got no CPU in %.0f s", (double)limit / 1e9);
+			return WTG_ERR;
+		}
+		struct timespec nap = { 0, 100000 };
+		nanosleep(&nap, NULL);
+	}
+	return WTG_OK;
 }

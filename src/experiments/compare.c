@@ -35,11 +35,15 @@ static const struct wtg_column cols[] = {
 	{ "down", "count", WTG_T_INT, 0 },
 	{ "coverage_pct", "%", WTG_T_REAL, 1 },
 	{ "sign_p", "", WTG_T_REAL, 4 },
+	/* on over off; the median row's 1 + diff / off, its interval from diff's */
+	{ "ratio", "", WTG_T_REAL, 3 },
+	{ "ratio_ci_low", "", WTG_T_REAL, 3 },
+	{ "ratio_ci_high", "", WTG_T_REAL, 3 },
 };
 #define NFIGURE_COLS 5 /* off .. ci_high, from column 2 */
 
 /* The experiment being paired and its figure's unit. */
-struct headline {
+struct paired {
 	const struct wtg_experiment *e;
 	const char *unit;
 	int decimals;
@@ -108,7 +112,7 @@ struct saved {
  * condition reaches it, and a thread that cannot leave SCHED_IDLE is never reused). */
 struct job {
 	struct wtg_ctx *ctx;
-	const struct headline *h;
+	const struct paired *h;
 	double value;
 	int granted;
 };
@@ -125,7 +129,7 @@ static void *job_main(void *arg)
 /* The condition on (arm B) or off (arm A), measured once in a fresh thread. Returns the figure or
  * NAN; *granted is the policy the measuring thread reported (0 normal, 1 background); *io the I/O
  * mode in force. */
-static double measure(struct wtg_ctx *ctx, const struct headline *h, bool on, int *granted, enum wtg_iomode *io,
+static double measure(struct wtg_ctx *ctx, const struct paired *h, bool on, int *granted, enum wtg_iomode *io,
 		      bool *cancelled)
 {
 	int rc = wtg_arms_enter(ctx, on ? 1 : 0);
@@ -174,7 +178,7 @@ static void cond_note(struct wtg_ctx *ctx, enum cond c, int ncpu, enum wtg_iomod
 
 /* The summary row: medians, the sign-test interval of the median difference, pairs up and down,
  * then the series, checks and notes. */
-static void summary(struct wtg_ctx *ctx, const struct headline *h, enum cond c, const double *off,
+static void summary(struct wtg_ctx *ctx, const struct paired *h, enum cond c, const double *off,
 		    const double *on, const double *diff, int npairs, int ncpu, enum wtg_iomode io_on)
 {
 	struct wtg_paired_stat st;	/* as a paired run takes a difference: B (on) - A (off) */
@@ -203,6 +207,9 @@ static void summary(struct wtg_ctx *ctx, const struct headline *h, enum cond c, 
 		WTG_INT(down),
 		WTG_REAL(100.0 * cov),
 		WTG_REAL(p),
+		med_off != 0 ? WTG_REAL(1 + med_diff / med_off) : WTG_NA,
+		have_ci && med_off != 0 ? WTG_REAL(1 + lo / med_off) : WTG_NA,
+		have_ci && med_off != 0 ? WTG_REAL(1 + hi / med_off) : WTG_NA,
 	};
 	wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), NULL);
 	wtg_table_add_series(ctx->t, "off", h->unit, off, (size_t)npairs);
@@ -248,7 +255,7 @@ struct pairs {
 
 /* Pair i: the condition off and on in the seeded generator's order, then its row. Returns WTG_OK,
  * WTG_CANCELLED or WTG_ERR (after wtg_table_fail). */
-static int one_pair(struct wtg_ctx *ctx, const struct headline *h, enum cond c, int i, int npairs,
+static int one_pair(struct wtg_ctx *ctx, const struct paired *h, enum cond c, int i, int npairs,
 		    struct pairs *p)
 {
 	char label[48];
@@ -292,6 +299,9 @@ static int one_pair(struct wtg_ctx *ctx, const struct headline *h, enum cond c, 
 		WTG_INT(d < 0),
 		WTG_NA,
 		WTG_NA,
+		p->off[i] != 0 ? WTG_REAL(p->on[i] / p->off[i]) : WTG_NA,
+		WTG_NA,
+		WTG_NA,
 	};
 	wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), NULL);
 	return WTG_OK;
@@ -299,7 +309,7 @@ static int one_pair(struct wtg_ctx *ctx, const struct headline *h, enum cond c, 
 
 /* The experiment and condition to pair, and the table's columns in that experiment's unit.
  * Returns the condition, or -1 after wtg_table_fail(). */
-static int setup(struct wtg_ctx *ctx, struct headline *h)
+static int setup(struct wtg_ctx *ctx, struct paired *h)
 {
 	struct wtg_compare_pair pair = ctx->compare;
 	if (!pair.exp[0])
@@ -335,8 +345,8 @@ static int npairs_of(const struct wtg_options *o)
 
 static int compare_run(struct wtg_ctx *ctx)
 {
-	struct headline hl;
-	const struct headline *h = &hl;
+	struct paired hl;
+	const struct paired *h = &hl;
 	int c = setup(ctx, &hl);
 	if (c < 0)
 		return WTG_ERR;
@@ -470,6 +480,8 @@ const struct wtg_experiment wtg_exp_compare = {
 		  .ci = { "ci_low", "ci_high" },
 		  .caption = "bar: the figure with the condition on minus off in one pair (measured in the order "
 			     "shown); left of 0: lower when on" },
+	.headline = { { "the figure on over off (the median pair)", "order", "median", "ratio", "ratio_ci_low",
+			"ratio_ci_high", NULL, "", false, .is_ratio = true } },
 	.typical_s = 4,
 	.typical_quick_s = 1,
 	.verdict = compare_verdict,

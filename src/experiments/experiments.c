@@ -9,6 +9,7 @@
 #include "wtg/compare.h"
 #include "wtg/experiment.h"
 #include "wtg/figure.h"
+#include "wtg/modes.h"
 #include "wtg/util.h"
 
 /* Every experiment, in order: a file of its own defines wtg_exp_NAME. */
@@ -39,15 +40,6 @@ WTG_EXPERIMENT_LIST(DECLARE)
 const struct wtg_experiment *const wtg_experiments[] = { WTG_EXPERIMENT_LIST(ENTRY) };
 const int wtg_nexperiments = (int)(sizeof wtg_experiments / sizeof wtg_experiments[0]);
 
-/* Typical seconds per run, default and --quick: each experiment alone under the dashboard (one tab,
- * r, its "done in" time; bench/tabs.sh) on a two-core virtual machine (AMD EPYC, 2026-12-01),
- * rounded; a faster or idler machine takes less. Each experiment declares its own (typical_s,
- * typical_quick_s). */
-int wtg_experiment_typical_s(const struct wtg_experiment *e, bool quick)
-{
-	return quick ? e->typical_quick_s : e->typical_s;
-}
-
 const char *wtg_experiment_runs(const struct wtg_experiment *e, bool quick, char *buf, size_t len)
 {
 	if (!e->runs_with || len == 0)
@@ -73,6 +65,25 @@ static int busy_suffix(const struct wtg_experiment *e, const struct wtg_table *t
 	return k < 0 ? n : n + k >= (int)len ? (int)len - 1 : n + k;
 }
 
+/* "; 85 ns (60%) and 103 ns (40%): two regimes" after the verdict (n long) when the first headline's
+ * samples fall into two separated clusters (a difference's, of two passes, are not states): the
+ * median is never the figure alone. Returns the new length. */
+static int regimes_suffix(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len, int n)
+{
+	const struct wtg_headline *h = &e->headline[0];
+	struct wtg_figure f;
+	struct wtg_modes m;
+	if (!h->figure || h->difference || n <= 0 || (size_t)n >= len - 1)
+		return n;
+	wtg_figure_read(h, t, &f);
+	if (!f.found || !f.samples || wtg_two_modes(f.samples, f.nsamples, &m) < 0 || !m.two)
+		return n;
+	char words[160];
+	wtg_modes_words(words, sizeof words, &m, h->unit);
+	int k = snprintf(buf + n, len - (size_t)n, "; %s", words);
+	return k < 0 ? n : n + k >= (int)len ? (int)len - 1 : n + k;
+}
+
 int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len)
 {
 	if (!len)
@@ -81,7 +92,7 @@ int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_tabl
 	if (!e || !t || t->nrows == 0)
 		return 0;
 	if (e->verdict)
-		return busy_suffix(e, t, buf, len, e->verdict(t, buf, len));
+		return regimes_suffix(e, t, buf, len, busy_suffix(e, t, buf, len, e->verdict(t, buf, len)));
 	for (int i = 0; i < WTG_MAX_HEADLINES && e->headline[i].figure; i++) {
 		struct wtg_figure f;
 		wtg_figure_read(&e->headline[i], t, &f);
@@ -90,7 +101,8 @@ int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_tabl
 		char v[32];
 		snprintf(v, sizeof v, "%.3g", f.value);
 		int n = snprintf(buf, len, "%s: %s %s", e->headline[i].figure, v, e->headline[i].unit);
-		return busy_suffix(e, t, buf, len, n < 0 ? 0 : n >= (int)len ? (int)len - 1 : n);
+		n = busy_suffix(e, t, buf, len, n < 0 ? 0 : n >= (int)len ? (int)len - 1 : n);
+		return regimes_suffix(e, t, buf, len, n);
 	}
 	return 0;
 }
@@ -188,19 +200,6 @@ const char *wtg_view_name(enum wtg_view v)
 	case WTG_VIEW_COUNTERS: return "counters";
 	}
 	return "?";
-}
-
-int wtg_experiment_col(const struct wtg_experiment *e, const char *name)
-{
-	for (int c = 0; name && c < e->ncols; c++)
-		if (strcmp(e->cols[c].name, name) == 0)
-			return c;
-	return -1;
-}
-
-void wtg_experiment_columns(const struct wtg_experiment *e, struct wtg_table *t)
-{
-	wtg_table_set_columns(t, e->cols, e->ncols);
 }
 
 static int bad(char *why, size_t len, const char *fmt, ...) WTG_PRINTF(3, 4);
@@ -353,21 +352,4 @@ const char *wtg_compare_default(void)
 				first = wtg_experiments[i]->name;
 		}
 	return first;
-}
-
-bool wtg_options_need_datafile(const struct wtg_options *o)
-{
-	if (o->mode == WTG_MODE_LOAD)	/* saved runs only: nothing measures */
-		return false;
-	if (o->mode != WTG_MODE_RUN) {
-		/* the dashboard can run any of its tabs */
-		for (int i = 0; i < o->norder; i++)
-			if (wtg_experiments[o->order[i]]->needs_datafile)
-				return true;
-		return false;
-	}
-	for (int i = 0; i < wtg_nexperiments; i++)
-		if (o->selected[i] && wtg_experiments[i]->needs_datafile)
-			return true;
-	return false;
 }

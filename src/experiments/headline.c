@@ -71,7 +71,7 @@ void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, st
 void wtg_figure_read_row(const struct wtg_headline *h, const struct wtg_table *t, int row, struct wtg_figure *f)
 {
 	memset(f, 0, sizeof *f);
-	f->value = f->lo = f->hi = f->work = NAN;
+	f->value = f->lo = f->hi = f->work = f->spread_pct = NAN;
 	wtg_figure_series(t, h->series, f);
 	if (!h->col) {
 		f->value = f->samples ? wtg_quantile(f->samples, f->nsamples, 0.5) : NAN;
@@ -89,6 +89,15 @@ void wtg_figure_read_row(const struct wtg_headline *h, const struct wtg_table *t
 	}
 	int w = h->work_col ? wtg_table_col(t, h->work_col) : -1;
 	f->work = w >= 0 ? wtg_table_num(t, r, w) : NAN;
+	/* a row measured in rounds: how far its replicas' medians spread (the run's drift) */
+	char sp[96];
+	snprintf(sp, sizeof sp, "%s_replica_spread_pct", h->col);
+	int sc = wtg_table_col(t, sp), rc = wtg_table_col(t, "replicas");
+	if (sc >= 0 && rc >= 0) {
+		f->spread_pct = wtg_table_num(t, r, sc);
+		double k = wtg_table_num(t, r, rc);
+		f->spread_replicas = isfinite(k) && k > 0 ? (int)k : 0;
+	}
 	if (h->per_col) {
 		/* per unit of work: every figure of the row over its work, the same scale for the CI */
 		int p = wtg_table_col(t, h->per_col);
@@ -132,6 +141,26 @@ bool wtg_figure_comparable(const struct wtg_headline *h, const struct wtg_figure
 	return false;
 }
 
+/* The two sides' samples, by replica where known (a side without them drawn as one replica): the
+ * bootstrap of the medians' ratio (diff false) or difference. Returns 0, or -1 without samples on
+ * both sides; *method gets what was drawn. */
+static int boot_pair(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, bool diff,
+		     double *lo, double *hi, const char **method)
+{
+	if (!base->samples || !now->samples || base->nsamples < 2 || now->nsamples < 2)
+		return -1;
+	size_t nb = base->nsamples, nn = now->nsamples;
+	const size_t *lb = base->replica_len ? base->replica_len : &nb, *ln = now->replica_len ? now->replica_len : &nn;
+	size_t kb = base->replica_len ? (size_t)base->nreplicas : 1, kn = now->replica_len ? (size_t)now->nreplicas : 1;
+	int rc = diff ? wtg_bootstrap_diff_ci_replicas(now->samples, ln, kn, base->samples, lb, kb, 0.5,
+						       WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, seed, lo, hi)
+		      : wtg_bootstrap_ratio_ci_replicas(now->samples, ln, kn, base->samples, lb, kb, 0.5,
+							WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, seed, lo, hi);
+	if (rc == 0)
+		*method = kb > 1 || kn > 1 ? "bootstrap of replicas" : "bootstrap";
+	return rc;
+}
+
 void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *ratio,
 		  double *lo, double *hi, const char **method)
 {
@@ -140,17 +169,8 @@ void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, u
 	if (!base->found || !now->found || base->value == 0)
 		return;
 	*ratio = now->value / base->value;
-	if (base->samples && now->samples && base->nsamples >= 2 && now->nsamples >= 2) {
-		/* a side whose replicas are known is drawn in two levels, the other as one replica */
-		size_t nb = base->nsamples, nn = now->nsamples;
-		const size_t *lb = base->replica_len ? base->replica_len : &nb, *ln = now->replica_len ? now->replica_len : &nn;
-		size_t kb = base->replica_len ? (size_t)base->nreplicas : 1, kn = now->replica_len ? (size_t)now->nreplicas : 1;
-		if (wtg_bootstrap_ratio_ci_replicas(now->samples, ln, kn, base->samples, lb, kb, 0.5,
-						    WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF, seed, lo, hi) == 0) {
-			*method = kb > 1 || kn > 1 ? "bootstrap of replicas" : "bootstrap";
-			return;
-		}
-	}
+	if (boot_pair(base, now, seed, false, lo, hi, method) == 0)
+		return;
 	/* each side's interval read as a normal one on the log scale: the ratio's standard error is
 	 * the root of the sum of squares (independent runs), its interval centred on the log ratio */
 	if (base->lo > 0 && base->hi >= base->lo && now->lo > 0 && now->hi >= now->lo && *ratio > 0) {
@@ -159,6 +179,28 @@ void wtg_ratio_ci(const struct wtg_figure *base, const struct wtg_figure *now, u
 		double half = z * sqrt(sb * sb + sn * sn);
 		*lo = exp(log(*ratio) - half);
 		*hi = exp(log(*ratio) + half);
+		*method = "from CIs";
+	}
+}
+
+void wtg_diff_ci(const struct wtg_figure *base, const struct wtg_figure *now, uint64_t seed, double *diff,
+		 double *lo, double *hi, const char **method)
+{
+	*diff = *lo = *hi = NAN;
+	*method = "none";
+	if (!base->found || !now->found)
+		return;
+	*diff = now->value - base->value;
+	if (boot_pair(base, now, seed, true, lo, hi, method) == 0)
+		return;
+	/* each side's interval read as a normal one: the difference's standard error is the root of
+	 * the sum of squares (independent runs) */
+	if (base->hi >= base->lo && now->hi >= now->lo) {
+		double z = 1.959963985;
+		double sb = (base->hi - base->lo) / (2 * z), sn = (now->hi - now->lo) / (2 * z);
+		double half = z * sqrt(sb * sb + sn * sn);
+		*lo = *diff - half;
+		*hi = *diff + half;
 		*method = "from CIs";
 	}
 }

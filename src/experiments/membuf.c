@@ -13,6 +13,7 @@
 #include "membuf.h"
 #include "pages.h"
 #include "wtg/ctx.h"
+#include "wtg/testhooks.h"
 #include "wtg/topology.h"
 
 uint64_t wtg_ctx_l1d(const struct wtg_ctx *ctx)
@@ -69,10 +70,9 @@ uint64_t wtg_dram_span(const struct wtg_ctx *ctx)
 	if (ctx->opt && ctx->opt->quick && span > quick_span_cap(ctx))
 		span = quick_span_cap(ctx);
 	uint64_t cap = wtg_ram_quarter() / WTG_CHUNK * WTG_CHUNK;
-	/* test hook: WTG_TEST_MAX_BUFFER=SIZE caps it (a sanitizer build fills big buffers slowly) */
-	const char *env = getenv("WTG_TEST_MAX_BUFFER");
-	uint64_t test_cap;
-	if (env && wtg_parse_size(env, &test_cap) == 0 && test_cap >= WTG_CHUNK && test_cap < cap)
+	/* test hook: WTG_TEST_MAX_BUFFER=SIZE caps it (wtg/testhooks.h) */
+	uint64_t test_cap = wtg_testhooks()->max_buffer;
+	if (test_cap >= WTG_CHUNK && test_cap < cap)
 		cap = test_cap / WTG_CHUNK * WTG_CHUNK;
 	return span < cap ? span : cap;
 }

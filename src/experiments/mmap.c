@@ -113,7 +113,7 @@ static struct mm_rate mm_rate_of(struct wtg_ctx *ctx, const struct mm_run *r, in
 
 static void mm_row(struct wtg_ctx *ctx, const char *label, const struct wtg_probe_result *pr, int64_t pages,
 		   double ns_per_fault, double ns_per_page, long page, const struct mm_rate *rate, int reps,
-		   double lo, double hi, int64_t sum)
+		   double lo, double hi, int64_t sum, const double *fault_ci)
 {
 	double gbps = rate->median;
 	const struct wtg_value v[] = {
@@ -136,6 +136,8 @@ static void mm_row(struct wtg_ctx *ctx, const char *label, const struct wtg_prob
 		wtg_real_or_na(rate->min),
 		wtg_real_or_na(rate->max),
 		WTG_INT(reps),
+		fault_ci ? wtg_real_or_na(fault_ci[0]) : WTG_NA,
+		fault_ci ? wtg_real_or_na(fault_ci[1]) : WTG_NA,
 	};
 	wtg_table_add_row(ctx->t, v, (int)WTG_ARRAY_LEN(v), pr);
 }
@@ -172,6 +174,8 @@ static const struct wtg_column cols[] = {
 	{ "gbps_min", "GB/s", WTG_T_REAL, 2 },
 	{ "gbps_max", "GB/s", WTG_T_REAL, 2 },
 	{ "samples", "count", WTG_T_INT, 0 },
+	{ "ns_per_fault_ci_low", "ns", WTG_T_REAL, 1 },	/* the median's bootstrap interval over the reps */
+	{ "ns_per_fault_ci_high", "ns", WTG_T_REAL, 1 },
 };
 
 /* What a run measured: the repetitions of each case and what the rows make of them. */
@@ -247,6 +251,10 @@ static void mm_rows(struct wtg_ctx *ctx, uint64_t size, struct mm_result *m)
 		m->diff[i] = lazy[i].sum_pr.minflt > 0 ? dms[i] * 1e6 / (double)lazy[i].sum_pr.minflt : NAN;
 	}
 	m->ns_fault = wtg_quantile(m->diff, (size_t)reps, 0.5);
+	double fault_ci[2] = { NAN, NAN };
+	if (wtg_bootstrap_median_ci(m->diff, (size_t)reps, WTG_BOOTSTRAP_RESAMPLES, WTG_BOOTSTRAP_CONF,
+				    wtg_ctx_seed(ctx, 4), &fault_ci[0], &fault_ci[1]) < 0)
+		fault_ci[0] = fault_ci[1] = NAN;
 	m->dms_med = wtg_quantile(dms, (size_t)reps, 0.5);
 	double gb = (double)size / 1e9;
 	int64_t pages = m->pages;
@@ -255,15 +263,15 @@ static void mm_rows(struct wtg_ctx *ctx, uint64_t size, struct mm_result *m)
 	const struct mm_rate none = { NAN, NAN, NAN, NAN, NAN };
 	mm_minmax(lazy, reps, false, &lo, &hi);
 	mm_row(ctx, mm_case[ROW_LAZY], &lazy[il].sum_pr, pages, m->ns_fault, m->dms_med * 1e6 / (double)pages,
-	       m->page, &lazy_rate, reps, lo, hi, lazy[il].sum);
+	       m->page, &lazy_rate, reps, lo, hi, lazy[il].sum, fault_ci);
 	mm_minmax(pop, reps, true, &lo, &hi);
 	const struct wtg_probe_result *mp = &pop[im].map_pr;
 	mm_row(ctx, mm_case[ROW_POPULATE], mp, pages,
 	       mp->minflt > 0 ? mp->wall_ms * 1e6 / (double)mp->minflt : NAN,
-	       mp->wall_ms * 1e6 / (double)pages, m->page, &none, reps, lo, hi, -1);
+	       mp->wall_ms * 1e6 / (double)pages, m->page, &none, reps, lo, hi, -1, NULL);
 	mm_minmax(pop, reps, false, &lo, &hi);
 	mm_row(ctx, mm_case[ROW_PREFAULTED], &pop[ip].sum_pr, pages, NAN, NAN, m->page, &pop_rate, reps, lo, hi,
-	       pop[ip].sum);
+	       pop[ip].sum, NULL);
 
 	char what[96];
 	snprintf(what, sizeof what, "%d not-prefaulted and %d prefaulted mmap sums", reps, reps);
@@ -398,8 +406,8 @@ const struct wtg_experiment wtg_exp_mmap = {
 	.counters = { .by_difference = true },
 	.bars = { .label = { "case" }, .value = "faults_per_page", .extra = "ns_per_fault",
 		  .caption = "faults per page mapped: below 1, one fault maps many pages; every counter in the table" },
-	.headline = { { "ns per file fault, not prefaulted", "case", "not prefaulted", "ns_per_fault", NULL, NULL,
-			"ns per fault", "ns", false } },
+	.headline = { { "ns per file fault, not prefaulted", "case", "not prefaulted", "ns_per_fault",
+			"ns_per_fault_ci_low", "ns_per_fault_ci_high", "ns per fault", "ns", false, .difference = true } },
 	.typical_s = 1,
 	.typical_quick_s = 1,
 	.verdict = mmap_verdict,

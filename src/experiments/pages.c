@@ -14,6 +14,7 @@
 #include "wtg/experiment.h"
 #include "wtg/guard.h"
 #include "wtg/table.h"
+#include "wtg/testhooks.h"
 #include "wtg/util.h"
 
 long wtg_page_size(void)
@@ -105,8 +106,7 @@ int wtg_map_refault(struct wtg_ctx *ctx, unsigned char *m, uint64_t bytes)
 void wtg_test_shrink(struct wtg_ctx *ctx)
 {
 	static atomic_bool done;
-	const char *want = getenv("WTG_TEST_SHRINK");
-	if (!want || strcmp(want, ctx->t->exp->name) != 0 || !ctx->df->owned || atomic_exchange(&done, true))
+	if (strcmp(wtg_testhooks()->shrink, ctx->t->exp->name) != 0 || !ctx->df->owned || atomic_exchange(&done, true))
 		return;
 	if (truncate(ctx->df->path, (off_t)(ctx->df->size / 2)) < 0)
 		atomic_store(&done, false);

@@ -17,7 +17,7 @@ int64_t wtg_pages_of(uint64_t bytes, long page);
  * file shrank under the mapping (WTG_GUARD_SHRANK). */
 int wtg_sum_mapped(struct wtg_ctx *ctx, const unsigned char *p, uint64_t size, int64_t *sum);
 
-/* Test hook: with WTG_TEST_SHRINK=NAME in the environment, the first time experiment NAME (the table
+/* Test hook (wtg/testhooks.h): with WTG_TEST_SHRINK=NAME, the first time experiment NAME (the table
  * ctx fills) is about to read a mapping of a data file wtg created, that file is truncated to half its
  * size, as another program might; a --file is never touched. Called after mapping, before reading. */
 void wtg_test_shrink(struct wtg_ctx *ctx);

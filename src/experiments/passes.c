@@ -180,6 +180,7 @@ static int passes_run(struct wtg_ctx *ctx)
 		WTG_INT(pr.nwarm),
 	};
 	wtg_add_summary_row(ctx, "pass", &s, ns, NPASSES, &total, ev, (int)WTG_ARRAY_LEN(ev));
+	wtg_regime_modes(ctx, "pass", "ns", ns, NPASSES, "passes", true);
 	wtg_table_add_series(ctx->t, "pass minflt", "count", minflt, NPASSES);
 	wtg_table_add_series(ctx->t, "pass majflt", "count", majflt, NPASSES);
 
@@ -211,7 +212,7 @@ static int passes_run(struct wtg_ctx *ctx)
 
 /* compare's figure: ms per buffered 1 MiB-buffer pass over the first 64 MiB at most (the quick
  * file): tens of ms warm */
-static double headline(struct wtg_ctx *ctx)
+static double pairing_figure(struct wtg_ctx *ctx)
 {
 	struct wtg_read_pass p;
 	return wtg_checked_pass(ctx, "passes", BUF, HEADLINE_MAX, &p) == WTG_OK ? p.res.wall_ms : NAN;
@@ -260,7 +261,7 @@ const struct wtg_experiment wtg_exp_passes = {
 	/* a pass is the whole file: runs of different sizes are not compared */
 	.headline = { { "ns per buffered pass", "operation", "pass", "median_ns", "ci_low_ns", "ci_high_ns", "pass",
 			"ns", false, .work_col = "bytes" } },
-	.compare = { headline, "median_ms", 2, "ms per buffered pass over the file (1 MiB buffer)" },
+	.compare = { pairing_figure, "median_ms", 2, "ms per buffered pass over the file (1 MiB buffer)" },
 	.typical_s = 1,
 	.typical_quick_s = 1,
 	.verdict = passes_verdict,

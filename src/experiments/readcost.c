@@ -237,6 +237,7 @@ static int rc_rows(struct wtg_ctx *ctx, struct rc_run *st)
 			char name[64];
 			snprintf(name, sizeof name, "%s%s", arm ? "B: " : "", op_name[op]);
 			wtg_series_replicas_cut(ctx, name, (size_t)st->rounds, cut);
+			wtg_regime_modes(ctx, name, "ns", v, (size_t)st->rounds, "rounds", true);
 		}
 	}
 	for (int op = 0; st->vb && op < NOPS; op++)
@@ -357,7 +358,7 @@ static int readcost_run(struct wtg_ctx *ctx)
 }
 
 /* compare's figure: ns per 1-byte read of the warm file, the median of batches */
-static double headline(struct wtg_ctx *ctx)
+static double pairing_figure(struct wtg_ctx *ctx)
 {
 	/* median of 11 batches of 2000 1-byte file reads: about 10 ms */
 	struct fileread f;
@@ -406,7 +407,7 @@ const struct wtg_experiment wtg_exp_readcost = {
 	.hist = { .label = "operation" },
 	.headline = { { "ns per 1-byte warm file read", "operation", "1-byte file read", "median_ns", "ci_low_ns",
 			"ci_high_ns", "1-byte file read", "ns", false } },
-	.compare = { headline, "median_ns", 1, "ns per 1-byte read of the warm file" },
+	.compare = { pairing_figure, "median_ns", 1, "ns per 1-byte read of the warm file" },
 	.verdict = readcost_verdict,
 	.typical_s = 11,
 	.typical_quick_s = 1,

@@ -242,12 +242,18 @@ int wtg_rounds_values_after(struct wtg_value *v, const struct wtg_rounds_result 
 /* The row's checks and raw samples: "ci" (ok, or fail when min <= ci_low <= median <= ci_high <= max
  * does not hold); "drift": ok, or warn when the median of the second half of the samples differs
  * from the first half's by more than the CI's half-width (the condition moved while measuring);
- * "regime": ok, or warn naming the replica whose median lies outside the other replicas' two-level
- * interval; "contended" when samples waited for a CPU: ok when the figure could leave them out or
+ * "regime": warn when the samples fall into two separated clusters (wtg_regime_modes), else ok, or
+ * warn naming the replica whose median lies outside the other replicas' two-level interval; "contended" when samples waited for a CPU: ok when the figure could leave them out or
  * contention is the row's condition, warn when fewer than WTG_ROUNDS_KEEP others remained. Then
  * the series (wtg_rounds_add_series). label names the row, unit the figure's. */
 void wtg_rounds_checks(struct wtg_ctx *ctx, const char *label, const char *unit,
 		       const struct wtg_rounds_result *r);
+/* The "regime" check's warning when the n values (a row's samples, called what: "samples",
+ * "batches") fall into two separated clusters (wtg_two_modes: Hartigan's dip test, then the
+ * two-means split): "LABEL: 85 ns (60%) and 103 ns (40%): two regimes (...)"; otherwise, with ok_too,
+ * an ok check giving the test's p-value. Returns whether they did. */
+bool wtg_regime_modes(struct wtg_ctx *ctx, const char *label, const char *unit, const double *v, size_t n,
+		      const char *what, bool ok_too);
 /* Keep r's raw samples as a series named label, every one (contended too), with the replicas they
  * fall into, and beside it the series "label contended" of per-sample flags (1 contended, 0 not),
  * for views and writers. */

@@ -12,6 +12,7 @@
 #include "common.h"
 #include "rounds.h"
 #include "wtg/ctx.h"
+#include "wtg/modes.h"
 #include "wtg/plan.h"
 #include "wtg/warmup.h"
 
@@ -201,15 +202,44 @@ int wtg_rounds_values(struct wtg_value *v, const struct wtg_rounds_result *r)
 	return 1 + wtg_rounds_values_after(v + 1, r);
 }
 
-/* "regime": each replica's median against the interval of the other replicas' samples. */
+bool wtg_regime_modes(struct wtg_ctx *ctx, const char *label, const char *unit, const double *v, size_t n,
+		      const char *what, bool ok_too)
+{
+	struct wtg_modes m;
+	if (wtg_two_modes(v, n, &m) < 0)
+		return false;
+	const char *le = m.p < 0.0011 ? "<=" : m.p > 0.49 ? ">=" : "=";
+	if (!m.two) {
+		if (ok_too && isfinite(m.p))
+			wtg_table_check(ctx->t, "regime", true,
+					"%s: no two clusters of %s (Hartigan's dip test p %s %.2g over %zu; the best split "
+					"%.0f%%/%.0f%%, Ashman's D %.1f)",
+					label, what, le, m.p, m.n, 100 * m.share[0], 100 * m.share[1], m.ashman_d);
+		return false;
+	}
+	char words[160];
+	wtg_modes_words(words, sizeof words, &m, unit);
+	wtg_table_warn(ctx->t, "regime",
+		       "%s: %s (Hartigan's dip test p %s %.2g over %zu %s; Ashman's D %.1f): the machine "
+		       "flipped between two states while measuring, and the median alone describes neither",
+		       label, words, le, m.p, m.n, what, m.ashman_d);
+	return true;
+}
+
+/* "regime": two separated clusters among the samples (wtg_regime_modes), else each replica's median
+ * against the interval of the other replicas' samples. */
 static void regime_check(struct wtg_ctx *ctx, const char *label, const char *unit, const struct wtg_rounds_result *r)
 {
-	if (r->replicas < WTG_ROUNDS_REPLICAS)
-		return;	/* a replica the figure does not use cannot be weighed */
-	double *use = malloc(r->n * sizeof *use);
+	double *use = malloc((r->n ? r->n : 1) * sizeof *use);
 	if (!use)
 		return;
 	size_t len[WTG_ROUNDS_REPLICAS];
+	size_t k = used_samples(r, -1, use, len);
+	if (wtg_regime_modes(ctx, label, unit, use, k, "samples", false) || r->replicas < WTG_ROUNDS_REPLICAS) {
+		/* a replica the figure does not use cannot be weighed */
+		free(use);
+		return;
+	}
 	int outside = -1;
 	double lo = NAN, hi = NAN;
 	for (int j = 0; j < WTG_ROUNDS_REPLICAS && outside < 0; j++) {

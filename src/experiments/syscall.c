@@ -240,6 +240,8 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 		wtg_series_replicas_cut(ctx, name, (size_t)nb, st->cut[k]);
 		sc_contention(ctx, st, k, busy, all, oncpu, use);
 		wtg_table_add_row(ctx->t, row, wtg_arms_tag(ctx, row, (int)WTG_ARRAY_LEN(cols), st->arm), &st->probes[k]);
+		n = sc_used(st, k, use, &busy, &all);	/* use held the flags */
+		wtg_regime_modes(ctx, name, "ns", use, n, "batches", true);
 		bool ok = s.min <= s.median && s.median <= s.p99 && s.p99 <= s.max && s.ci_low <= s.median &&
 			  s.median <= s.ci_high;
 		wtg_table_check(ctx->t, "quantiles", ok,
@@ -472,7 +474,7 @@ static int syscall_run(struct wtg_ctx *ctx)
 }
 
 /* compare's figure: ns per getpid, the median of batches of 1000 */
-static double headline(struct wtg_ctx *ctx)
+static double pairing_figure(struct wtg_ctx *ctx)
 {
 	/* 21 batches of 1000: median ns per call, about 5 ms at 200 ns a call */
 	double v[21];
@@ -521,7 +523,7 @@ const struct wtg_experiment wtg_exp_syscall = {
 		   .xtitle = "calls per batch" },
 	.headline = { { "ns per getpid, batches of 1000", "batch", "1000", "median_ns", "ci_low_ns", "ci_high_ns",
 			"batch 1000", "ns", false } },
-	.compare = { headline, "median_ns", 1, "ns per getpid (median of batches of 1000)", .is_default = true },
+	.compare = { pairing_figure, "median_ns", 1, "ns per getpid (median of batches of 1000)", .is_default = true },
 	.typical_s = 3,
 	.typical_quick_s = 1,
 	.verdict = syscall_verdict,

@@ -15,6 +15,7 @@
 #include "io.h"
 #include "rounds.h"
 #include "wtg/ctx.h"
+#include "tail_parts.h"
 #include "wtg/plan.h"
 #include "wtg/topology.h"
 #include "why.h"
@@ -46,6 +47,8 @@ struct cond_run {
 	struct wtg_others others;	/* other runnable tasks, read between batches */
 	size_t cut[WTG_ROUNDS_REPLICAS - 1];	/* batches before replica j + 1 (pairs of blocks) */
 	double start_s[WTG_ROUNDS_REPLICAS];	/* an interleaved run: when each replica began (OFF's) */
+	struct tp_reader *rd;	/* read around each batch: CPU clock, schedstat, interrupts, steal */
+	struct tp_samples parts;	/* each batch's time on a CPU, waiting, interrupts, steal */
 };
 
 /* The measuring thread's booked run-queue wait in ns, -1 unknown. */
@@ -94,7 +97,12 @@ static int block(struct wtg_ctx *ctx, struct cond_run *c, int cond, int ncpu, lo
 	for (int i = 0; i < BLOCK_BATCHES && !cancelled; i++) {
 		wtg_others_read(&c->others, i);
 		wtg_type_tally_add(topo, &c->types, sched_getcpu());
-		c->v[c->n++] = wtg_time_getpid_batch(calls);
+		struct tp_mark ma, mb;
+		tp_mark_before(c->rd, &ma);
+		double w = wtg_time_getpid_batch(calls);
+		tp_mark_after(c->rd, &ma, &mb);
+		tp_store(c->rd, &c->parts, (size_t)c->n, w, calls, &ma, &mb);
+		c->v[c->n++] = w;
 		wtg_type_tally_add(topo, &c->types, sched_getcpu());
 		wtg_probe_tick(&p);
 		cancelled = i % 10 == 9 && wtg_ctx_cancelled(ctx);
@@ -164,12 +172,30 @@ static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, i
 						wtg_ctx_seed(ctx, 100u + (unsigned)burners), &rlo, &rhi);
 	}
 	wtg_type_tally_format(wtg_topology_this(), &c->types, c->type_list, sizeof c->type_list);
+	struct tp_division d99, d90;
+	tp_divide(&c->parts, 0.99, TP_RESAMPLES, wtg_ctx_seed(ctx, 200u + (unsigned)burners), &d99);
+	tp_divide(&c->parts, 0.90, 0, 0, &d90);
 	const struct wtg_value v[] = {
 		WTG_INT(c->work),	    WTG_REAL(ratio),		   wtg_real_or_na(rlo),
 		wtg_real_or_na(rhi),	    WTG_INT(burners),		   WTG_INT(slow),
 		WTG_REAL(100.0 * slow / c->n), WTG_REAL(100.0 * lo),	   WTG_REAL(100.0 * hi),
 		WTG_INT(BLOCKS),	    WTG_INT(c->n / BLOCKS),	   wtg_real_or_na(others_mean(c)),
 		wtg_real_or_na(wait_pct(c)),    WTG_TEXT(c->type_list),
+		wtg_real_or_na(d99.excess),
+		wtg_real_or_na(d99.pct[TP_WAIT]), wtg_real_or_na(d99.lo[TP_WAIT]), wtg_real_or_na(d99.hi[TP_WAIT]),
+		wtg_real_or_na(d99.pct[TP_ONCPU]), wtg_real_or_na(d99.lo[TP_ONCPU]), wtg_real_or_na(d99.hi[TP_ONCPU]),
+		wtg_real_or_na(c->rd->irq_on ? d99.pct[TP_IRQ] : NAN), wtg_real_or_na(c->rd->irq_on ? d99.lo[TP_IRQ] : NAN),
+		wtg_real_or_na(c->rd->irq_on ? d99.hi[TP_IRQ] : NAN),
+		wtg_real_or_na(c->rd->stat_on ? d99.pct[TP_STEAL] : NAN),
+		wtg_real_or_na(c->rd->stat_on ? d99.lo[TP_STEAL] : NAN),
+		wtg_real_or_na(c->rd->stat_on ? d99.hi[TP_STEAL] : NAN),
+		wtg_real_or_na(d99.pct[TP_UNEXPLAINED]), wtg_real_or_na(d99.lo[TP_UNEXPLAINED]),
+		wtg_real_or_na(d99.hi[TP_UNEXPLAINED]),
+		wtg_real_or_na(d90.excess),
+		wtg_real_or_na(d90.pct[TP_WAIT]), wtg_real_or_na(d90.pct[TP_ONCPU]),
+		wtg_real_or_na(c->rd->irq_on ? d90.pct[TP_IRQ] : NAN), wtg_real_or_na(c->rd->stat_on ? d90.pct[TP_STEAL] : NAN),
+		wtg_real_or_na(d90.pct[TP_UNEXPLAINED]),
+		wtg_real_or_na(c->rd->irq_read_ns), wtg_real_or_na(c->rd->stat_read_ns),
 	};
 	wtg_add_summary_row(ctx, label, s, c->v, (size_t)c->n, &c->res, v, (int)WTG_ARRAY_LEN(v));
 	wtg_series_replicas_cut(ctx, label, (size_t)c->n, c->cut);
@@ -280,11 +306,64 @@ static const struct wtg_column cols[] = {
 	{ "others_runnable", "count", WTG_T_REAL, 2 },
 	{ "runq_wait_pct", "%", WTG_T_REAL, 2 },
 	{ "core_type", "", WTG_T_TEXT, 0 },
+	/* the p99's extra time over the median's batches divided (tail_parts.h), each part's share */
+	{ "p99_excess_ns", "ns", WTG_T_REAL, 1 },
+	{ "p99_wait_pct", "%", WTG_T_REAL, 1 },
+	{ "p99_wait_pct_ci_low", "%", WTG_T_REAL, 1 },
+	{ "p99_wait_pct_ci_high", "%", WTG_T_REAL, 1 },
+	{ "p99_oncpu_pct", "%", WTG_T_REAL, 1 },
+	{ "p99_oncpu_pct_ci_low", "%", WTG_T_REAL, 1 },
+	{ "p99_oncpu_pct_ci_high", "%", WTG_T_REAL, 1 },
+	{ "p99_irq_pct", "%", WTG_T_REAL, 1 },
+	{ "p99_irq_pct_ci_low", "%", WTG_T_REAL, 1 },
+	{ "p99_irq_pct_ci_high", "%", WTG_T_REAL, 1 },
+	{ "p99_steal_pct", "%", WTG_T_REAL, 1 },
+	{ "p99_steal_pct_ci_low", "%", WTG_T_REAL, 1 },
+	{ "p99_steal_pct_ci_high", "%", WTG_T_REAL, 1 },
+	{ "p99_unexplained_pct", "%", WTG_T_REAL, 1 },
+	{ "p99_unexplained_pct_ci_low", "%", WTG_T_REAL, 1 },
+	{ "p99_unexplained_pct_ci_high", "%", WTG_T_REAL, 1 },
+	{ "p90_excess_ns", "ns", WTG_T_REAL, 1 },
+	{ "p90_wait_pct", "%", WTG_T_REAL, 1 },
+	{ "p90_oncpu_pct", "%", WTG_T_REAL, 1 },
+	{ "p90_irq_pct", "%", WTG_T_REAL, 1 },
+	{ "p90_steal_pct", "%", WTG_T_REAL, 1 },
+	{ "p90_unexplained_pct", "%", WTG_T_REAL, 1 },
+	{ "irq_read_ns", "ns", WTG_T_REAL, 0 },
+	{ "stat_read_ns", "ns", WTG_T_REAL, 0 },
 };
+
+/* How the p99's extra time was divided, and what was not read. */
+static void parts_notes(struct wtg_ctx *ctx, const struct tp_reader *rd)
+{
+	wtg_table_note(ctx->t,
+		       "the p99's extra time (p99_*): the mean of the batches above the p99 less the mean of those "
+		       "between the 45th and 55th percentiles, in ns per call, divided: waiting for a CPU "
+		       "(schedstat's run-queue wait), on a CPU (the thread's CPU clock, its own read of %lld ns "
+		       "taken out), interrupts (the wall time one costs, the slope over every batch, times how "
+		       "many more the tail took on its CPU), steal (/proc/stat's, in ticks of %.0f ms), and "
+		       "the rest unexplained; each share with a bootstrap 95%% interval (%d resamples of the "
+		       "batches); p90_* the same for the batches above the p90",
+		       (long long)rd->clock_excess_ns, rd->tick_ns / 1e6, TP_RESAMPLES);
+	const char *what[2] = { "/proc/interrupts", "/proc/stat" };
+	const double cost[2] = { rd->irq_read_ns, rd->stat_read_ns };
+	const bool on[2] = { rd->irq_on, rd->stat_on };
+	for (int k = 0; k < 2; k++) {
+		if (on[k])
+			continue;
+		if (isfinite(cost[k]))
+			wtg_table_note(ctx->t,
+				       "%s was not read around each batch: one read costs %.0f us, more than "
+				       "%.0f%% of a batch; its part is n/a",
+				       what[k], cost[k] / 1e3, 100.0 * TP_READ_SHARE);
+		else
+			wtg_table_note(ctx->t, "%s is not readable here: its part is n/a", what[k]);
+	}
+}
 
 /* The notes that say how it was measured and what it found. */
 static void notes(struct wtg_ctx *ctx, const struct wtg_summary *s, long calls, double per_call, int ncpu,
-		  int before, const char *order)
+		  int before, const char *order, const struct tp_reader *rd)
 {
 	const int n = BLOCKS * BLOCK_BATCHES;
 	wtg_table_note(ctx->t, "p99 ratio (burners on / off): %.2f, its 95%% CI a two-level bootstrap of the two "
@@ -314,6 +393,7 @@ static void notes(struct wtg_ctx *ctx, const struct wtg_summary *s, long calls, 
 		       "it, so it is not the maximum; above_2x is the share of batches slower than twice "
 		       "the quiet median, with its Wilson 95%% interval",
 		       n, (int)(0.99 * (n - 1)) + 1, (int)(0.99 * (n - 1)) + 2, n - (int)(0.99 * (n - 1)) - 1);
+	parts_notes(ctx, rd);
 	char types[512];
 	wtg_topology_types_note(wtg_topology_this(), types, sizeof types);
 	wtg_table_note(ctx->t, "%s", types);
@@ -330,12 +410,14 @@ static int tail_run(struct wtg_ctx *ctx)
 	const int n = BLOCKS * BLOCK_BATCHES;
 	const int ncpu = wtg_online_cpus();
 	wtg_experiment_columns(&wtg_exp_tail, ctx->t);
-	struct cond_run c[2] = { { .v = calloc((size_t)n, sizeof(double)) },
-				 { .v = calloc((size_t)n, sizeof(double)) } };
+	struct tp_reader rd = { .fd_sched = -1, .fd_irq = -1, .fd_stat = -1 };	/* opened after the warm-up */
+	struct cond_run c[2] = { { .v = calloc((size_t)n, sizeof(double)), .rd = &rd },
+				 { .v = calloc((size_t)n, sizeof(double)), .rd = &rd } };
+	bool parts = tp_samples_alloc(&c[OFF].parts, (size_t)n) == 0 && tp_samples_alloc(&c[ON].parts, (size_t)n) == 0;
 	const int before = wtg_burner_count(); /* whatever the b key set is put back at the end */
 	int rc = WTG_OK;
 	char order[BLOCKS + 1] = "";
-	if (!c[OFF].v || !c[ON].v) {
+	if (!c[OFF].v || !c[ON].v || !parts) {
 		wtg_table_fail(ctx->t, "out of memory for %d samples", 2 * n);
 		rc = WTG_ERR;
 		goto out;
@@ -348,6 +430,7 @@ static int tail_run(struct wtg_ctx *ctx)
 	wtg_ctx_progress(ctx, 0, 2 * BLOCKS + 1, "warm-up: fitting the batch size");
 	double per_call = 0;
 	long calls = fit_calls(ctx->opt->quick ? BATCH_NS_QUICK : BATCH_NS, &per_call);
+	tp_reader_open(&rd, (double)calls * per_call);	/* what a read costs beside a batch */
 	int interleaved = 0;
 	c[OFF].start_s[0] = wtg_ctx_run_offset_s(ctx);
 	rc = measure(ctx, c, ncpu, calls, order, before, &interleaved);
@@ -367,13 +450,16 @@ static int tail_run(struct wtg_ctx *ctx)
 			"ones",
 			(unsigned long long)c[ON].work, (unsigned long long)c[OFF].work);
 	quiet_check(ctx, &c[OFF], ncpu);
-	notes(ctx, s, calls, per_call, ncpu, before, order);
+	notes(ctx, s, calls, per_call, ncpu, before, order, &rd);
 	wtg_replicas_notes(ctx, "blocks of consecutive pairs of blocks",
 			   "an untimed batch (the run's own burners back while the others measured)", interleaved,
 			   c[OFF].start_s);
 	wtg_ctx_progress(ctx, 2 * BLOCKS + 1, 2 * BLOCKS + 1, "done");
 out:
 	wtg_burner_set(before);
+	tp_reader_close(&rd);
+	tp_samples_free(&c[OFF].parts);
+	tp_samples_free(&c[ON].parts);
 	free(c[OFF].v);
 	free(c[ON].v);
 	return rc;
@@ -389,15 +475,39 @@ static void tail_plan(struct wtg_plan *p)
 	wtg_plan_labels(p, "condition", rows, 2, BLOCKS * BLOCK_BATCHES, CAL_BATCHES);
 }
 
-/* "burners multiply p99 by 3.1". */
+/* The p99's extra time of the loaded row divided, in words ("; burners: the p99's extra 1.9 us: 84%
+ * waiting for a CPU, 9% on a CPU, 7% unexplained"), or "" when the table has no division. */
+static void parts_words(const struct wtg_table *t, char *buf, size_t len)
+{
+	int row = -1;
+	buf[0] = '\0';
+	wtg_verdict_extreme(t, NULL, NULL, "burners", 1, &row);
+	int ce = wtg_table_col(t, "p99_excess_ns");
+	if (row < 0 || ce < 0 || !(wtg_table_num(t, row, ce) > 0))
+		return;
+	double pct[TP_NPARTS];
+	for (int k = 0; k < TP_NPARTS; k++) {
+		char col[48];
+		snprintf(col, sizeof col, "p99_%s_pct", tp_part_col[k]);
+		int c = wtg_table_col(t, col);
+		pct[k] = c >= 0 ? wtg_table_num(t, row, c) : NAN;
+	}
+	int o = snprintf(buf, len, "; burners: ");
+	if (o > 0 && (size_t)o < len)
+		tp_words(buf + o, len - (size_t)o, "p99", wtg_table_num(t, row, ce), pct);
+}
+
+/* "burners multiply the p99 by 3.1; burners: the p99's extra 1.9 us: 84% waiting for a CPU, ...". */
 static int tail_verdict(const struct wtg_table *t, char *buf, size_t len)
 {
 	double r = wtg_verdict_value(t, NULL, NULL, "p99_ratio");
 	double w = wtg_verdict_value(t, "condition", "burners off", "runq_wait_pct");
 	double o = wtg_verdict_value(t, "condition", "burners off", "others_runnable");
+	char parts[256];
+	parts_words(t, parts, sizeof parts);
 	if (isfinite(r) && (w > QUIET_WAIT_PCT || o >= WTG_QUIET_OTHERS))
-		return wtg_verdict_fmt(buf, len, true, "p99 x%.1f with burners; quiet blocks busy too", r);
-	return wtg_verdict_fmt(buf, len, isfinite(r), "burners multiply the p99 by %.1f", r);
+		return wtg_verdict_fmt(buf, len, true, "p99 x%.1f with burners; quiet blocks busy too%s", r, parts);
+	return wtg_verdict_fmt(buf, len, isfinite(r), "burners multiply the p99 by %.1f%s", r, parts);
 }
 
 const struct wtg_experiment wtg_exp_tail = {

@@ -31,6 +31,7 @@
 #include "wtg/plan.h"
 #include "rounds.h"
 #include "threads_crew.h"
+#include "wtg/testhooks.h"
 #include "wtg/topology.h"
 #include "why.h"
 
@@ -345,8 +346,7 @@ static bool wants_parts(const struct sweep *sw, int v)
 	if (var->base < 0 || var->base == v || !isfinite(var->speedup_lo))
 		return false;
 	const int n = var->plan.threads, ideal = n < sw->ncpu ? n : sw->ncpu;
-	const char *test = getenv("WTG_TEST_PARTS");
-	return var->speedup_lo > ideal || (test && test[0]);
+	return var->speedup_lo > ideal || wtg_testhooks()->parts;
 }
 
 /* One sample of the follow-up: one thread pinned as var's one-thread base is, over the span in

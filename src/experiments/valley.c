@@ -233,7 +233,7 @@ static int valley_run(struct wtg_ctx *ctx)
 
 /* compare's figure: GB/s of a buffered 64 KiB-read sum of the first 64 MiB of the file at most:
  * about 10 ms warm */
-static double headline(struct wtg_ctx *ctx)
+static double pairing_figure(struct wtg_ctx *ctx)
 {
 	struct wtg_read_pass p;
 	if (wtg_checked_pass(ctx, "valley", 64u << 10, 64ull << 20, &p) != WTG_OK)
@@ -306,7 +306,7 @@ const struct wtg_experiment wtg_exp_valley = {
 			"gbps_ci_high", NULL, "GB/s", true },
 		      { "GB/s, buffered 64 KiB reads", "bufsize", "65536", "gbps", "gbps_ci_low", "gbps_ci_high", NULL,
 			"GB/s", true } },
-	.compare = { headline, "gbps", 2, "GB/s of a buffered 64 KiB-read sum of the file" },
+	.compare = { pairing_figure, "gbps", 2, "GB/s of a buffered 64 KiB-read sum of the file" },
 	.typical_s = 4,
 	.typical_quick_s = 2,
 	.verdict = valley_verdict,

@@ -305,9 +305,9 @@ static void headline_passes(void *arg)
 	j->rc = wtg_sum_passes(j->ctx, wtg_sum_bytes, j->m, j->span, HEADLINE_PASSES, &j->sum, &j->res);
 }
 
-/* Headline for compare: GB/s of the fast sum over a memory-sized span of the data file, mapped and
+/* compare's figure: GB/s of the fast sum over a memory-sized span of the data file, mapped and
  * prefaulted first so the figure is the sum's, not the page cache's or the fault path's. */
-static double headline(struct wtg_ctx *ctx)
+static double pairing_figure(struct wtg_ctx *ctx)
 {
 	uint64_t span = wtg_datafile_span(ctx->df, HEADLINE_SPAN);
 	unsigned char *m = wtg_map_prefaulted(ctx, span);
@@ -511,7 +511,7 @@ const struct wtg_experiment wtg_exp_wss = {
 		   .ylog = true },
 	.headline = { { "GB/s over the largest span", NULL, NULL, "gbps", "gbps_ci_low", "gbps_ci_high", NULL,
 			"GB/s", true, .work_col = "wss" } },
-	.compare = { headline, "gbps", 2, "GB/s summing a memory-sized span of the file" },
+	.compare = { pairing_figure, "gbps", 2, "GB/s summing a memory-sized span of the file" },
 	.typical_s = 13,
 	.typical_quick_s = 4,
 	.verdict = wss_verdict,

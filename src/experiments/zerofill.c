@@ -170,7 +170,7 @@ static int zerofill_run(struct wtg_ctx *ctx)
 }
 
 /* compare's figure: ns per zero-fill page fault */
-static double headline(struct wtg_ctx *ctx)
+static double pairing_figure(struct wtg_ctx *ctx)
 {
 	struct zf_run r;
 	int rc = zf_touch(NULL, (size_t)ZF_HEADLINE_SIZE, wtg_page_size(), &r);
@@ -220,7 +220,7 @@ const struct wtg_experiment wtg_exp_zerofill = {
 	.bars = { .label = { "rep" }, .value = "ns_per_fault", .extra = "getpids_per_fault", .named = true,
 		  .caption = "ns per zero-fill fault, one bar per repeat (lower is better); every counter in the table" },
 	.headline = { { "ns per zero-fill fault", NULL, NULL, NULL, NULL, NULL, "ns per fault", "ns", false } },
-	.compare = { headline, "ns_per_fault", 0, "ns per zero-fill page fault" },
+	.compare = { pairing_figure, "ns_per_fault", 0, "ns per zero-fill page fault" },
 	.typical_s = 5,
 	.typical_quick_s = 1,
 	.verdict = zerofill_verdict,

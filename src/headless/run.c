@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "wtg/experiment.h"
+#include "wtg/testhooks.h"
 #include "wtg/plan.h"
 #include "wtg/util.h"
 
@@ -266,6 +267,7 @@ int wtg_headless_run(struct wtg_session *s, const struct wtg_options *o, struct 
 	wtg_session_enqueue_all(s, order, nsel);
 	wait_run(s, o, &pr);
 	wtg_report_run_end();
+	wtg_hook_before_write(&got_signal);
 	wtg_hl_die_on_signals();
 	if (got_signal) {
 		int sig = got_signal;

@@ -95,9 +95,16 @@ static int partner(const struct wtg_table *t, int r, const char *from, const cha
 void wtg_lay_grid_build(struct wtg_lay_grid *g, const struct wtg_table *t)
 {
 	memset(g, 0, sizeof *g);
-	int n = t->nrows;
-	g->ncases = n < WTG_LAY_MAX_CASES ? n : WTG_LAY_MAX_CASES;
-	g->first = n - g->ncases;
+	const int mc = wtg_table_col(t, "mapping");
+	int n = 0;
+	for (int r = t->nrows; r-- > 0 && n < WTG_LAY_MAX_CASES;)
+		if (mc < 0 || t->rows[r].v[mc].type != WTG_T_TEXT)
+			n++;
+	g->ncases = n;
+	for (int r = t->nrows, k = n; r-- > 0 && k > 0;)
+		if (mc < 0 || t->rows[r].v[mc].type != WTG_T_TEXT)
+			g->row[--k] = r;
+	g->first = n ? g->row[0] : t->nrows;
 	bool labels = false;
 	for (int c = 0; c < t->ncols; c++)
 		labels = labels || t->cols[c].type == WTG_T_TEXT;
@@ -106,14 +113,14 @@ void wtg_lay_grid_build(struct wtg_lay_grid *g, const struct wtg_table *t)
 	int rc = counter ? wtg_table_col(t, counter) : -1;
 	const int bc = wtg_table_col(t, "contended");
 	for (int k = 0; k < g->ncases; k++) {
-		g->busy[k] = bc >= 0 && wtg_table_num(t, g->first + k, bc) > 0;
+		g->busy[k] = bc >= 0 && wtg_table_num(t, g->row[k], bc) > 0;
 		if (labels)
-			wtg_lay_row_label(g->head[k], sizeof g->head[k], t, g->first + k, NULL, 0);
+			wtg_lay_row_label(g->head[k], sizeof g->head[k], t, g->row[k], NULL, 0);
 		else if (rc >= 0)
 			snprintf(g->head[k], sizeof g->head[k], "%s %.0f", t->cols[rc].name,
-				 wtg_table_num(t, g->first + k, rc));
+				 wtg_table_num(t, g->row[k], rc));
 		else
-			snprintf(g->head[k], sizeof g->head[k], "row %d", g->first + k + 1);
+			snprintf(g->head[k], sizeof g->head[k], "row %d", g->row[k] + 1);
 	}
 	for (int c = 0; c < t->ncols; c++) {
 		if (t->cols[c].type == WTG_T_TEXT || (c == rc && !labels))
@@ -121,9 +128,14 @@ void wtg_lay_grid_build(struct wtg_lay_grid *g, const struct wtg_table *t)
 		char nm[48];
 		const char *unit = t->cols[c].unit ? t->cols[c].unit : "";
 		metric_name(nm, sizeof nm, t->cols[c].name);
+		bool any = mc < 0;
+		for (int k = 0; k < g->ncases && !any; k++)
+			any = !isnan(wtg_table_num(t, g->row[k], c));
+		if (!any)
+			continue;	/* a column of the left-out rows only */
 		int m = add_metric(g, nm, unit, false);
 		for (int k = 0; k < g->ncases; k++)
-			set_cell(g, m, k, wtg_table_num(t, g->first + k, c), unit);
+			set_cell(g, m, k, wtg_table_num(t, g->row[k], c), unit);
 	}
 	/* derived here unless the experiment reports them */
 	int cmin = wtg_table_col(t, "minflt"), cpages = wtg_table_col(t, "pages");
@@ -133,16 +145,16 @@ void wtg_lay_grid_build(struct wtg_lay_grid *g, const struct wtg_table *t)
 			a = add_metric(g, "faults per page", "", true);
 		bool own = wtg_table_col(t, "pages_per_fault") >= 0;
 		for (int k = 0; k < g->ncases; k++) {
-			double f = wtg_table_num(t, g->first + k, cmin);
-			double p = wtg_table_num(t, g->first + k, cpages);
+			double f = wtg_table_num(t, g->row[k], cmin);
+			double p = wtg_table_num(t, g->row[k], cpages);
 			set_cell(g, a, k, p > 0 ? f / p : NAN, "");
 			/* Linux maps around a fault: fewer faults than pages */
 			if (f > 0 && f < p && b < 0 && !own)
 				b = add_metric(g, "pages per fault", "", true);
 		}
 		for (int k = 0; k < g->ncases && b >= 0; k++) {
-			double f = wtg_table_num(t, g->first + k, cmin);
-			double p = wtg_table_num(t, g->first + k, cpages);
+			double f = wtg_table_num(t, g->row[k], cmin);
+			double p = wtg_table_num(t, g->row[k], cpages);
 			set_cell(g, b, k, f > 0 ? p / f : NAN, "");
 		}
 	}

@@ -1,6 +1,7 @@
 /* datafile.c: the data file the I/O experiments read, and its known sum. A file wtg creates is
  * flock()ed for as long as its wtg lives, so that a later wtg can tell a file left behind by a killed
- * one (its lock is free) from a live one, and remove it. */
+ * one (its lock is free) from a live one, and marked from its first write, so that the later wtg
+ * removes only what it can prove a wtg made. */
 #include "config.h"
 
 #include <dirent.h>
@@ -37,6 +38,77 @@
 #define NAME_PREFIX "wtg-"
 #define NAME_SUFFIX ".dat"
 #define NAME_RANDOM 6		/* mkstemp's XXXXXX */
+
+/* The mark of a data file wtg made, its first MARK_LEN bytes: MARK_MAGIC, the seed and the size
+ * (little endian). The bytes after it are the seeded stream wtg writes, so the sweep proves that
+ * wtg made a file by generating the next MARK_PROOF bytes again: a user's file of that name does
+ * not match by accident, and nothing else (an attribute, a file beside it) has to survive a copy. */
+#define MARK_MAGIC "wtg data file 1\n"
+#define MARK_LEN 32
+#define MARK_PROOF 4096
+#define DATA_SEED(seed) ((seed) ^ 0x5757475f44415441ull)	/* "WTG_DATA" */
+
+static void put_le64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_le64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+/* The next len bytes of the seeded stream. */
+static void fill_stream(struct wtg_rng *rng, unsigned char *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t r = wtg_rng_next(rng);
+		memcpy(buf + i, &r, len - i < 8 ? len - i : 8);
+	}
+}
+
+/* The file's first bytes as its first block will hold them, written as soon as it is made: a run
+ * killed while creating the rest leaves a file the sweep can still prove to be wtg's. */
+static int write_head(int fd, uint64_t seed, uint64_t size);
+
+/* The mark over the start of the file's first block (as much of it as fits). */
+static void put_mark(unsigned char *buf, size_t len, uint64_t seed, uint64_t size)
+{
+	unsigned char mark[MARK_LEN];
+	memcpy(mark, MARK_MAGIC, 16);
+	put_le64(mark + 16, seed);
+	put_le64(mark + 24, size);
+	memcpy(buf, mark, len < MARK_LEN ? len : MARK_LEN);
+}
+
+static int write_head(int fd, uint64_t seed, uint64_t size)
+{
+	unsigned char head[MARK_LEN + MARK_PROOF];
+	size_t n = size < sizeof head ? (size_t)size : sizeof head;
+	struct wtg_rng rng;
+	wtg_rng_seed(&rng, DATA_SEED(seed));
+	fill_stream(&rng, head, n);
+	put_mark(head, n, seed, size);
+	return pwrite(fd, head, n, 0) == (ssize_t)n ? 0 : -1;
+}
+
+/* Whether the open file fd of size bytes bears the mark and the stream that follows it. */
+static bool marked(int fd, uint64_t size)
+{
+	unsigned char head[MARK_LEN + MARK_PROOF], want[MARK_LEN + MARK_PROOF];
+	size_t n = size < sizeof head ? (size_t)size : sizeof head;
+	if (n < MARK_LEN + 8 || pread(fd, head, n, 0) != (ssize_t)n || memcmp(head, MARK_MAGIC, 16) != 0 ||
+	    get_le64(head + 24) < size)	/* a run killed while creating it left it shorter */
+		return false;
+	struct wtg_rng rng;
+	wtg_rng_seed(&rng, DATA_SEED(get_le64(head + 16)));
+	fill_stream(&rng, want, n);
+	return memcmp(head + MARK_LEN, want + MARK_LEN, n - MARK_LEN) == 0;
+}
 
 /* The path of the file being created, for signal and crash handlers. */
 static char emergency_path[PATH_MAX];
@@ -102,22 +174,31 @@ static bool is_datafile_name(const char *name)
 	return true;
 }
 
-/* Remove dir/name if it is a data file of a wtg that no longer runs. Returns its size, or -1. */
-static int64_t sweep_one(int dfd, const char *name)
+/* What the sweep did with a file named like a data file. */
+enum swept { SWEPT_REMOVED, SWEPT_LIVE, SWEPT_OTHERS, SWEPT_LEFT };
+
+/* Remove dir/name if it is a data file a wtg that no longer runs made: ours, a plain file with one
+ * name, its lock free (a live wtg holds its own, and a --file in use its shared one) and its mark
+ * proven. *size: its size when removed. */
+static enum swept sweep_one(int dfd, const char *name, int64_t *size)
 {
+	struct stat st, now;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != geteuid())
+		return SWEPT_OTHERS;	/* gone meanwhile, or another user's: not ours to judge */
 	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
-	int64_t size = -1;
-	struct stat st, now;
-	/* ours, a plain file with one name; and its lock free: its wtg is gone (a live one holds it) */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_nlink == 1 &&
-	    flock(fd, LOCK_EX | LOCK_NB) == 0 &&
-	    fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_dev == st.st_dev &&
-	    now.st_ino == st.st_ino && unlinkat(dfd, name, 0) == 0)
-		size = (int64_t)st.st_size;
+		return SWEPT_LEFT;	/* a link, or unreadable */
+	enum swept r = SWEPT_LEFT;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1) {
+		if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+			r = errno == EWOULDBLOCK ? SWEPT_LIVE : SWEPT_LEFT;
+		else if (marked(fd, (uint64_t)st.st_size) && fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+			 now.st_dev == st.st_dev && now.st_ino == st.st_ino && unlinkat(dfd, name, 0) == 0)
+			r = SWEPT_REMOVED;
+	}
+	*size = (int64_t)st.st_size;
 	close(fd);
-	return size;
+	return r;
 }
 
 int wtg_datafile_sweep(const char *dir)
@@ -126,20 +207,30 @@ int wtg_datafile_sweep(const char *dir)
 	if (!d)
 		return 0;
 	int n = 0;
+	char left[1024] = "";
+	size_t at = 0;
+	const char *sep = dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/";
 	struct dirent *de;
 	while ((de = readdir(d)) != NULL) {
 		if (!is_datafile_name(de->d_name))
 			continue;
-		int64_t size = sweep_one(dirfd(d), de->d_name);
-		if (size < 0)
+		int64_t size = 0;
+		enum swept r = sweep_one(dirfd(d), de->d_name, &size);
+		if (r == SWEPT_LEFT && at < sizeof left) {
+			at += (size_t)snprintf(left + at, sizeof left - at, "%s%s", at ? ", " : "", de->d_name);
+			continue;
+		}
+		if (r != SWEPT_REMOVED)
 			continue;
 		char sz[32];
 		wtg_fmt_size(sz, sizeof sz, (uint64_t)size);
-		wtg_error("removed %s%s%s (%s), the data file of a wtg that is no longer running", dir,
-			  dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/", de->d_name, sz);
+		wtg_error("removed %s%s%s (%s), the data file of a wtg that is no longer running", dir, sep, de->d_name,
+			  sz);
 		n++;
 	}
 	closedir(d);
+	if (left[0])
+		wtg_error("left alone in %s: %s (named like wtg's data files, but not ones wtg made)", dir, left);
 	return n;
 }
 
@@ -291,6 +382,10 @@ int wtg_datafile_create(struct wtg_datafile *df, const char *dir, const char *or
 	int fd = open_locked(df, dir, origin, err, errlen);
 	if (fd < 0)
 		return -1;
+	if (write_head(fd, seed, size) < 0) {
+		snprintf(err, errlen, "writing the data file '%s': %s", df->path, strerror(errno));
+		goto fail;
+	}
 	df->size = size;
 	df->sum = 0;
 	if (alloc_sums(df, err, errlen) < 0)
@@ -301,7 +396,7 @@ int wtg_datafile_create(struct wtg_datafile *df, const char *dir, const char *or
 		goto fail;
 	}
 	struct wtg_rng rng;
-	wtg_rng_seed(&rng, seed ^ 0x5757475f44415441ull);	/* "WTG_DATA" */
+	wtg_rng_seed(&rng, DATA_SEED(seed));
 	for (uint64_t off = 0; off < size; off += BLOCK) {
 		if (atomic_load(&df->abort)) {
 			snprintf(err, errlen, "data file creation stopped");
@@ -309,10 +404,9 @@ int wtg_datafile_create(struct wtg_datafile *df, const char *dir, const char *or
 			goto fail;
 		}
 		size_t len = size - off < BLOCK ? (size_t)(size - off) : BLOCK;
-		for (size_t i = 0; i < len; i += 8) {
-			uint64_t r = wtg_rng_next(&rng);
-			memcpy(buf + i, &r, len - i < 8 ? len - i : 8);
-		}
+		fill_stream(&rng, buf, len);
+		if (off == 0)
+			put_mark(buf, len, seed, size);	/* the sweep's proof that wtg made it */
 		account_block(df, off, buf, len);
 		size_t done = 0;
 		while (done < len) {
@@ -375,6 +469,9 @@ int wtg_datafile_use(struct wtg_datafile *df, const char *path, char *err, size_
 		free_sums(df);
 		return -1;
 	}
+	/* a shared lock while it is used: another wtg's sweep, should its name look like a data file's,
+	 * takes it for a live one (a filesystem without flock: the mark alone decides) */
+	int lock_fd = flock(fd, LOCK_SH | LOCK_NB) == 0 ? dup(fd) : -1;
 	int rc = 0;
 	for (uint64_t off = 0; off < df->size;) {
 		if (atomic_load(&df->abort)) {
@@ -405,9 +502,12 @@ int wtg_datafile_use(struct wtg_datafile *df, const char *path, char *err, size_
 	free(buf);
 	close(fd);
 	if (rc) {
+		if (lock_fd >= 0)
+			close(lock_fd);
 		free_sums(df);
 		return -1;
 	}
+	df->lock_fd = lock_fd > 0 ? lock_fd : 0;	/* held until wtg_datafile_remove */
 	fill_fs(df);
 	probe_direct(df);
 	atomic_store(&df->ready, true);

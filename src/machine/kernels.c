@@ -11,31 +11,44 @@
  * x86-64-v3 (AVX2) and x86-64-v4 (AVX-512), the best the CPU has picked once: what -march=native
  * would buy (the loop becomes vpmovzxbq/vpaddq on ymm or zmm, still widening every byte).
  *
- * wtg_sum_simd is written by hand. Two reductions share the work so that no single execution port
- * limits it (Intel issues a 512-bit vpsadbw on one port only, vpdpbusd on another; AMD Zen 4/5
- * spread both): half of the vectors go through vpsadbw (eight bytes into one 64-bit lane, then a
- * vpaddq), the other half through a multiply-add against a vector of ones:
- *	avx512vnni  zmm: vpsadbw + vpdpbusd (bytes x 1 added straight into 32-bit lanes)
- *	avx512bw    zmm: vpsadbw only (no VNNI: vpmaddubsw would share vpsadbw's port on Intel)
- *	avxvnni     ymm: vpsadbw + VEX vpdpbusd
+ * wtg_sum_simd is written by hand, one loop per instruction set:
+ *	avx512vnni  zmm: vpdpbusd only (bytes x 1 added straight into 32-bit lanes), 16 accumulators
+ *	avx512bw    zmm: vpsadbw only (eight bytes into a 64-bit lane, then a vpaddq)
+ *	avxvnni     ymm: VEX vpdpbusd only, 12 accumulators
  *	avx2        ymm: vpsadbw + vpmaddubsw (pairs into 16-bit lanes, widened every 64 rounds)
  *	sse2        xmm: psadbw only
  *	portable    eight bytes at a time in a 64-bit word (SWAR), for other architectures
- * Eight accumulators (four of each kind) keep the adds off each other's latency. The 16- and 32-bit
- * lanes are widened into 64-bit ones often enough that none can overflow (see FOLD_BYTES), so every
- * level's sum is exact for any length. Each level has a repeating form that sums the same buffer
- * many times with the accumulators kept in registers, folding once at the end: wtg_sum_passes and
- * wtg_seeded_sum_sample use it, so a 16 KiB working set does not pay a call and a horizontal fold
- * per pass; a buffer of whole aligned rounds repeats inside the hot loop itself, so its
- * accumulators do not even go through memory between passes.
+ * vpdpbusd issues twice a cycle on 512-bit vectors on Intel's Sapphire Rapids (latency about 6
+ * cycles, by issue 35's measurements) as on AMD's Zen 5 (where 4 accumulators ran at half the
+ * speed of 8: a latency near 4), so a loop of nothing else needs 12 to 16 independent accumulators
+ * to keep both pipes busy: with 16 (one per vector of a 1 KiB round) the
+ * loop needs one load and one vpdpbusd per 64 bytes and nothing else, so the two load ports are its
+ * only limit. (The loop before, four vpsadbw and four vpdpbusd per 512 bytes, ran at 72 bytes a
+ * cycle on Sapphire Rapids against 125 for loads alone: vpsadbw zmm issues on one port there;
+ * figures from issue 35's Intel table, not measured here.) The ymm form has 16 registers to hold
+ * its accumulators, the ones vector and the loaded vectors, hence 12 accumulators in 384-byte
+ * rounds. The other levels run eight accumulators (four of each kind) in rounds of eight vectors.
+ * The 16- and 32-bit lanes are widened into 64-bit ones often enough that none can overflow (see
+ * FOLD_BYTES), so every level's sum is exact for any length. Each level has a repeating form that
+ * sums the same buffer many times with the accumulators kept in registers, folding once at the
+ * end: wtg_sum_passes and wtg_seeded_sum_sample use it, so a 16 KiB working set does not pay a call
+ * and a horizontal fold per pass; a buffer of whole aligned vectors repeats inside the hot loop
+ * itself (the vectors after the last whole round included), so its accumulators do not even go
+ * through memory between passes.
  *
  * Measured on an AMD Zen 5 (family 0x1a, 2 vCPUs, bench/sumloop alternating with likwid-bench):
- * this loop runs as fast as a loop that only loads (4 zmm loads per 256 bytes, as likwid's
- * load_avx512), within the noise, at 16 KiB, 512 KiB and 1 GiB; so do 12 or 16 vpdpbusd
- * accumulators and 8 vpsadbw + 8 vpdpbusd per KiB, while 4 vpdpbusd accumulators run at half
- * speed (its latency) and software prefetch adds nothing at memory size. With no loop measurably
- * better, none is calibrated at run time: the cost was around the loop (a call, edges and a fold
- * per pass), which the repeating forms remove.
+ * the mixed loop ran as fast as a loop that only loads (4 zmm loads per 256 bytes, as likwid's
+ * load_avx512), within the noise, at 16 KiB, 512 KiB and 1 GiB; so did 12 or 16 vpdpbusd
+ * accumulators, while 4 vpdpbusd accumulators ran at half speed (its latency) and software
+ * prefetch added nothing at memory size. The pure vpdpbusd loop with 16 accumulators (sumloop's
+ * dp16) against the mixed one (mix8) and loads only (load), 9 alternating rounds at a load average
+ * of 5 to 21 (the machine shared with other builds), the fastest 16 MiB call of each at 16 KiB:
+ * load 521.7 GB/s, mix8 515.0 (0.99), dp16 515.6 (0.99), 12 accumulators 523.0 (1.00), i.e. two
+ * 64-byte loads a cycle at 4.1 GHz (an imul chain measured 3.86-3.95 GHz at other moments: the
+ * clock moves); at 512 KiB load 258.1, mix8 250.0 (0.97), dp16 256.5 (0.99); at 1 GiB the medians
+ * of the rounds, the memory shared with the other builds: load 7.5, mix8 7.1, dp16 7.1 GB/s
+ * (likwid-bench load_avx512 6.2). On ymm (the avxvnni level) loads only and 12 accumulators ran
+ * alike too (yload 253, ydp12 240 GB/s, one run: two ymm loads a cycle).
  *
  * The level is picked once per run, before main (a constructor), from what the CPU has; the
  * environment variable WTG_SIMD=<level> caps it (for tests and comparisons): the best level the CPU
@@ -59,10 +72,15 @@
 #endif
 
 /* The 32-bit lanes are widened into 64-bit ones once at least this many bytes of main loop went
- * through them. A round of 8 vectors (256 bytes or more) adds at most 4 * 1020 to a 32-bit lane,
- * i.e. 16 per byte, so between two folds (FOLD_BYTES plus one 64-round chunk) a lane stays below
- * 16 * (2^26 + 2^15) = 1.1e9 < 2^32. The unit test sums 1.3 GB of 0xFF to prove it. */
-#define FOLD_BYTES (64u << 20)
+ * through them. A vector of W bytes through vpdpbusd adds at most 4 * 255 = 1020 to each 32-bit
+ * lane of one accumulator, and the spills add the accumulators lane by lane into d, so a lane of
+ * d and the accumulators together gain at most 1020 / W per byte: 31.9 on ymm (W = 32), 15.9 on
+ * zmm (the AVX2 level's 16-bit lanes have their own bound, at SPILL_W16). A fold comes after the
+ * first chunk that takes the bytes since the last one to FOLD_BYTES, and a chunk (CHUNK rounds, or
+ * whole passes of a repeated buffer that fit in as many bytes) is at most FOLD_BYTES, so between
+ * two folds a lane stays below 31.9 * 2 * 2^25 = 2.14e9 < 2^32. The unit test sums 1.3 GB of
+ * 0xFF at every level, within calls and across them, to prove it (512 MiB here fails it). */
+#define FOLD_BYTES (32u << 20)
 
 /* The plain loop, vectorized as the compiler does at its -O3 level for whatever target the function
  * is compiled for (the build's baseline, or a target attribute). */
@@ -157,53 +175,87 @@ REPEAT_BY_CALLS(rep_native_v4, sum_native_v4)
 #define ADDQ(PFX, a, b) PFX##_add_epi64((a), (b))
 /* The hot loop alone, in a function of its own: GCC 12 copies every accumulator once per round
  * when this loop sits inside the pass and fold loops (14 extra moves per 512 bytes, seen with
- * objdump); on its own it keeps them in place. It runs reps times over the same rounds, so that a
- * small buffer summed many times does not go back to memory for its accumulators every pass.
- * a[0..3] are q0..q3, a[4..7] w0..w3; SETUP declares z and what B uses. */
+ * objdump); on its own it keeps them in place. It runs reps times over the same rounds and then
+ * `rest` (fewer than a round's) further vectors, so that a small buffer summed many times does not
+ * go back to memory for its accumulators every pass. a[0..3] are q0..q3, a[4..7] w0..w3; SETUP
+ * declares z and what B uses. */
 #define ROUNDS_FN(name, ATTR, V, W, PFX, SI, B, SETUP)                                            \
 	ATTR __attribute__((noinline)) static void name(V *a, const unsigned char *c, size_t rounds,  \
-							size_t reps)                                  \
+							size_t rest, size_t reps)                     \
 	{                                                                                         \
 		SETUP;                                                                            \
 		V q0 = a[0], q1 = a[1], q2 = a[2], q3 = a[3];                                     \
 		V w0 = a[4], w1 = a[5], w2 = a[6], w3 = a[7];                                     \
 		const unsigned char *const e = c + rounds * 8 * (W);                              \
-		for (const unsigned char *r = c; reps; reps--, r = c)                             \
-		for (; r < e; r += 8 * (W)) {                                                     \
-			const V *v = (const V *)(const void *)r;                                  \
-			q0 = ADDQ(PFX, q0, SAD(PFX, PFX##_load_##SI(v + 0)));                     \
-			B(PFX, w0, PFX##_load_##SI(v + 1));                                       \
-			q1 = ADDQ(PFX, q1, SAD(PFX, PFX##_load_##SI(v + 2)));                     \
-			B(PFX, w1, PFX##_load_##SI(v + 3));                                       \
-			q2 = ADDQ(PFX, q2, SAD(PFX, PFX##_load_##SI(v + 4)));                     \
-			B(PFX, w2, PFX##_load_##SI(v + 5));                                       \
-			q3 = ADDQ(PFX, q3, SAD(PFX, PFX##_load_##SI(v + 6)));                     \
-			B(PFX, w3, PFX##_load_##SI(v + 7));                                       \
+		for (const unsigned char *r = c; reps; reps--, r = c) {                           \
+			for (; r < e; r += 8 * (W)) {                                             \
+				const V *v = (const V *)(const void *)r;                          \
+				q0 = ADDQ(PFX, q0, SAD(PFX, PFX##_load_##SI(v + 0)));             \
+				B(PFX, w0, PFX##_load_##SI(v + 1));                               \
+				q1 = ADDQ(PFX, q1, SAD(PFX, PFX##_load_##SI(v + 2)));             \
+				B(PFX, w1, PFX##_load_##SI(v + 3));                               \
+				q2 = ADDQ(PFX, q2, SAD(PFX, PFX##_load_##SI(v + 4)));             \
+				B(PFX, w2, PFX##_load_##SI(v + 5));                               \
+				q3 = ADDQ(PFX, q3, SAD(PFX, PFX##_load_##SI(v + 6)));             \
+				B(PFX, w3, PFX##_load_##SI(v + 7));                               \
+			}                                                                         \
+			for (size_t i = 0; i < rest; i++)                                         \
+				q0 = ADDQ(PFX, q0, SAD(PFX, PFX##_load_##SI((const V *)(const void *)e + i))); \
 		}                                                                                 \
 		a[0] = q0, a[1] = q1, a[2] = q2, a[3] = q3;                                       \
 		a[4] = w0, a[5] = w1, a[6] = w2, a[7] = w3;                                       \
 	}
-/* The passes around it: head, chunks of at most CHUNK rounds through ROUNDS, single vectors, tail;
- * or, for a buffer that is whole aligned rounds, as many passes per ROUNDS call as fit in CHUNK
- * rounds (a lane then grows by no more than in one chunk of a long buffer: FOLD_BYTES holds). */
-#define VEC_PASSES(V, W, PFX, SI, ROUNDS, CHUNK, SPILL, FOLD, HEAD, TAIL, HSUM)                   \
+/* The VNNI levels' hot loop: no vpsadbw, every vector through vpdpbusd against a vector of ones
+ * (bytes x 1 added straight into 32-bit lanes), one accumulator per vector of a round, so that
+ * NACC chains cover the instruction's latency (ACC lists w0 .. w(NACC-1)); the `rest` vectors
+ * after the rounds go one into each of the first accumulators. a[4 ..] are the accumulators;
+ * a[0..3] (64-bit, for the edges) are not touched. */
+#define DP_STEP(i) w##i = DP(w##i, LOAD(v + (i)));
+#define DP_REST(i) if (rest > (i)) DP_STEP(i)
+#define DP_IN(i) __typeof__(a[0]) w##i = a[4 + (i)];
+#define DP_OUT(i) a[4 + (i)] = w##i;
+#define DP_ROUNDS_FN(name, ATTR, V, NACC, ACC, SETUP)                                             \
+	ATTR __attribute__((noinline)) static void name(V *a, const unsigned char *c, size_t rounds,  \
+							size_t rest, size_t reps)                     \
+	{                                                                                         \
+		SETUP;                                                                            \
+		ACC(DP_IN)                                                                        \
+		const V *const e = (const V *)(const void *)c + rounds * (NACC);                  \
+		for (; reps; reps--) {                                                            \
+			const V *v = (const V *)(const void *)c;                                  \
+			for (; v < e; v += (NACC)) {                                              \
+				ACC(DP_STEP)                                                      \
+			}                                                                         \
+			ACC(DP_REST)                                                              \
+		}                                                                                 \
+		ACC(DP_OUT)                                                                       \
+	}
+#define ACC12(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
+#define ACC16(X) ACC12(X) X(12) X(13) X(14) X(15)
+/* The passes around it: head, chunks of at most CHUNK rounds of NV vectors through ROUNDS, single
+ * vectors, tail; or, for a buffer of whole aligned vectors, as many passes per ROUNDS call as fit
+ * in CHUNK rounds' bytes (a lane then grows by no more than in one chunk of a long buffer: the
+ * bound at FOLD_BYTES holds). NB is the number of second-reduction accumulators (a[4 ..]). */
+#define VEC_PASSES(V, W, PFX, SI, NV, NB, ROUNDS, CHUNK, SPILL, FOLD, HEAD, TAIL, HSUM)            \
 	size_t head = (size_t)(-(uintptr_t)p & ((W)-1));                                         \
 	if (head > n)                                                                             \
 		head = n;                                                                         \
-	const size_t nb = n - head, nmain = nb / (8 * (W)) * (8 * (W));                           \
+	const size_t nb = n - head, nmain = nb / ((NV) * (W)) * ((NV) * (W));                     \
 	const size_t nvec = (nb - nmain) / (W), ntail = nb - nmain - nvec * (W);                  \
-	V a[8] = { z, z, z, z, z, z, z, z }, d = z, t = z;                                        \
+	V a[4 + (NB)], d = z, t = z;                                                              \
+	for (size_t i = 0; i < 4 + (NB); i++)                                                     \
+		a[i] = z;                                                                         \
 	uint64_t s = 0, since = 0;                                                                \
 	(void)d;                                                                                  \
 	uint64_t pass = 0;                                                                        \
-	/* a buffer of whole aligned rounds: many passes per call of ROUNDS, a chunk at most */   \
-	const size_t per = nmain / (8 * (W));                                                     \
-	if (!head && nmain == n && per && per <= (CHUNK))                                         \
+	/* whole aligned vectors: many passes per call of ROUNDS, a chunk's bytes at most */      \
+	const size_t per = nmain / ((NV) * (W)), chunk_bytes = (size_t)(CHUNK) * (NV) * (W);       \
+	if (!head && !ntail && n && n <= chunk_bytes)                                             \
 		for (uint64_t k; pass < passes; pass += k) {                                      \
-			k = passes - pass < (CHUNK) / per ? passes - pass : (CHUNK) / per;        \
-			ROUNDS(a, p, per, k);                                                     \
+			k = passes - pass < chunk_bytes / n ? passes - pass : chunk_bytes / n;    \
+			ROUNDS(a, p, per, nvec, k);                                               \
 			SPILL(PFX, SI);                                                           \
-			since += k * nmain;                                                       \
+			since += k * n;                                                           \
 			if (since >= FOLD_BYTES) {                                                \
 				FOLD(PFX, SI);                                                    \
 				since = 0;                                                        \
@@ -213,12 +265,12 @@ REPEAT_BY_CALLS(rep_native_v4, sum_native_v4)
 		HEAD(PFX, p, head);                                                               \
 		const unsigned char *c = p + head;                                                \
 		for (size_t left = nmain; left;) {                                                \
-			size_t rounds = left / (8 * (W)) < (CHUNK) ? left / (8 * (W)) : (CHUNK);  \
-			ROUNDS(a, c, rounds, 1);                                                  \
-			c += rounds * 8 * (W);                                                    \
+			size_t rounds = left / ((NV) * (W)) < (CHUNK) ? left / ((NV) * (W)) : (CHUNK); \
+			ROUNDS(a, c, rounds, 0, 1);                                               \
+			c += rounds * (NV) * (W);                                                 \
 			SPILL(PFX, SI);                                                           \
-			left -= rounds * 8 * (W);                                                 \
-			since += rounds * 8 * (W);                                                \
+			left -= rounds * (NV) * (W);                                              \
+			since += rounds * (NV) * (W);                                             \
 			if (since >= FOLD_BYTES) {                                                \
 				FOLD(PFX, SI);                                                    \
 				since = 0;                                                        \
@@ -231,20 +283,21 @@ REPEAT_BY_CALLS(rep_native_v4, sum_native_v4)
 	FOLD(PFX, SI);                                                                            \
 	return (int64_t)(s + HSUM(ADDQ(PFX, ADDQ(PFX, ADDQ(PFX, a[0], a[1]), ADDQ(PFX, a[2], a[3])), t)))
 
-/* second reductions, spills and folds; a chunk of FOLD_ROUNDS(W) rounds is FOLD_BYTES */
-#define FOLD_ROUNDS(W) (FOLD_BYTES / (8 * (W)))
+/* second reductions, spills and folds; a chunk of FOLD_ROUNDS(W, NV) rounds of NV vectors is
+ * FOLD_BYTES */
+#define FOLD_ROUNDS(W, NV) (FOLD_BYTES / ((NV) * (W)))
 #define B_SAD(PFX, w, v) (w) = ADDQ(PFX, (w), SAD(PFX, v))
-#define B_DPBUSD512(PFX, w, v) (w) = _mm512_dpbusd_epi32((w), (v), ones)
-#define B_DPBUSD256(PFX, w, v) (w) = _mm256_dpbusd_avx_epi32((w), (v), ones)
 #define B_MADDUBS256(PFX, w, v) (w) = _mm256_add_epi16((w), _mm256_maddubs_epi16((v), ones))
 #define NO_SPILL(PFX, SI) ((void)0)
 /* 64-bit lanes: w straight into t */
 #define FOLD_Q(PFX, SI)                                                                           \
 	(t = ADDQ(PFX, t, ADDQ(PFX, ADDQ(PFX, a[4], a[5]), ADDQ(PFX, a[6], a[7]))), a[4] = a[5] = a[6] = a[7] = z)
-/* 32-bit lanes: w into d (64 rounds add at most 64 * 4 * 255 to a lane of each) */
+/* 32-bit lanes: every accumulator a[4 ..] into d */
 #define SPILL_D(PFX, SI)                                                                          \
-	(d = PFX##_add_epi32(d, PFX##_add_epi32(PFX##_add_epi32(a[4], a[5]), PFX##_add_epi32(a[6], a[7]))),  \
-	 a[4] = a[5] = a[6] = a[7] = z)
+	do {                                                                                      \
+		for (size_t i_ = 4; i_ < sizeof a / sizeof a[0]; i_++)                            \
+			d = PFX##_add_epi32(d, a[i_]), a[i_] = z;                                 \
+	} while (0)
 /* 16-bit lanes, each at most 64 * 510 = 32640: two summed still fit in 16 bits, then widened */
 #define WIDEN16(PFX, SI, x) PFX##_add_epi32(PFX##_and_##SI((x), lo16), PFX##_srli_epi32((x), 16))
 #define SPILL_W16(PFX, SI)                                                                        \
@@ -293,17 +346,25 @@ T_AVX2 static inline uint64_t hsum_avx2(__m256i a)
 ROUNDS_FN(rounds_sse2, T_SSE2, __m128i, 16, _mm, si128, B_SAD, const __m128i z = _mm_setzero_si128())
 ROUNDS_FN(rounds_avx2, T_AVX2, __m256i, 32, _mm256, si256, B_MADDUBS256,
 	  const __m256i z = _mm256_setzero_si256(); const __m256i ones = _mm256_set1_epi8(1))
-ROUNDS_FN(rounds_avxvnni, T_AVXVNNI, __m256i, 32, _mm256, si256, B_DPBUSD256,
-	  const __m256i z = _mm256_setzero_si256(); const __m256i ones = _mm256_set1_epi8(1))
+#define DP DPBUSD256
+#define LOAD _mm256_load_si256
+#define DPBUSD256(w, v) _mm256_dpbusd_avx_epi32((w), (v), ones)
+DP_ROUNDS_FN(rounds_avxvnni, T_AVXVNNI, __m256i, 12, ACC12, const __m256i ones = _mm256_set1_epi8(1))
+#undef DP
+#undef LOAD
 ROUNDS_FN(rounds_avx512bw, T_AVX512BW, __m512i, 64, _mm512, si512, B_SAD,
 	  const __m512i z = _mm512_setzero_si512())
-ROUNDS_FN(rounds_avx512vnni, T_AVX512VNNI, __m512i, 64, _mm512, si512, B_DPBUSD512,
-	  const __m512i z = _mm512_setzero_si512(); const __m512i ones = _mm512_set1_epi8(1))
+#define DP DPBUSD512
+#define LOAD _mm512_load_si512
+#define DPBUSD512(w, v) _mm512_dpbusd_epi32((w), (v), ones)
+DP_ROUNDS_FN(rounds_avx512vnni, T_AVX512VNNI, __m512i, 16, ACC16, const __m512i ones = _mm512_set1_epi8(1))
+#undef DP
+#undef LOAD
 
 T_SSE2 static int64_t rep_sse2(const unsigned char *p, size_t n, uint64_t passes)
 {
 	const __m128i z = _mm_setzero_si128();
-	VEC_PASSES(__m128i, 16, _mm, si128, rounds_sse2, FOLD_ROUNDS(16), NO_SPILL, FOLD_Q, SCALAR_EDGE,
+	VEC_PASSES(__m128i, 16, _mm, si128, 8, 4, rounds_sse2, FOLD_ROUNDS(16, 8), NO_SPILL, FOLD_Q, SCALAR_EDGE,
 		   SCALAR_EDGE, hsum_sse2);
 }
 
@@ -311,28 +372,28 @@ T_AVX2 static int64_t rep_avx2(const unsigned char *p, size_t n, uint64_t passes
 {
 	const __m256i z = _mm256_setzero_si256();
 	const __m256i lo16 = _mm256_set1_epi32(0xffff), lo32 = _mm256_set1_epi64x(0xffffffffll);
-	VEC_PASSES(__m256i, 32, _mm256, si256, rounds_avx2, 64, SPILL_W16, FOLD_D, SCALAR_EDGE,
+	VEC_PASSES(__m256i, 32, _mm256, si256, 8, 4, rounds_avx2, 64, SPILL_W16, FOLD_D, SCALAR_EDGE,
 		   SCALAR_EDGE, hsum_avx2);
 }
 
 T_AVXVNNI static int64_t rep_avxvnni(const unsigned char *p, size_t n, uint64_t passes)
 {
 	const __m256i z = _mm256_setzero_si256(), lo32 = _mm256_set1_epi64x(0xffffffffll);
-	VEC_PASSES(__m256i, 32, _mm256, si256, rounds_avxvnni, FOLD_ROUNDS(32), SPILL_D, FOLD_D,
+	VEC_PASSES(__m256i, 32, _mm256, si256, 12, 12, rounds_avxvnni, FOLD_ROUNDS(32, 12), SPILL_D, FOLD_D,
 		   SCALAR_EDGE, SCALAR_EDGE, hsum_avx2);
 }
 
 T_AVX512BW static int64_t rep_avx512bw(const unsigned char *p, size_t n, uint64_t passes)
 {
 	const __m512i z = _mm512_setzero_si512();
-	VEC_PASSES(__m512i, 64, _mm512, si512, rounds_avx512bw, FOLD_ROUNDS(64), NO_SPILL, FOLD_Q,
+	VEC_PASSES(__m512i, 64, _mm512, si512, 8, 4, rounds_avx512bw, FOLD_ROUNDS(64, 8), NO_SPILL, FOLD_Q,
 		   MASKED_EDGE, MASKED_EDGE, _mm512_reduce_add_epi64);
 }
 
 T_AVX512VNNI static int64_t rep_avx512vnni(const unsigned char *p, size_t n, uint64_t passes)
 {
 	const __m512i z = _mm512_setzero_si512(), lo32 = _mm512_set1_epi64(0xffffffffll);
-	VEC_PASSES(__m512i, 64, _mm512, si512, rounds_avx512vnni, FOLD_ROUNDS(64), SPILL_D, FOLD_D,
+	VEC_PASSES(__m512i, 64, _mm512, si512, 16, 16, rounds_avx512vnni, FOLD_ROUNDS(64, 16), SPILL_D, FOLD_D,
 		   MASKED_EDGE, MASKED_EDGE, _mm512_reduce_add_epi64);
 }
 #endif
@@ -349,9 +410,9 @@ static const char *const level_detail[L_COUNT] = {
 	"eight bytes per 64-bit word (SWAR)",
 	"psadbw xmm, 8 accumulators",
 	"vpsadbw + vpmaddubsw ymm, 8 accumulators",
-	"vpsadbw + vpdpbusd ymm, 8 accumulators",
+	"vpdpbusd ymm, 12 accumulators",
 	"vpsadbw zmm, 8 accumulators, masked edges",
-	"vpsadbw + vpdpbusd zmm, 8 accumulators, masked edges",
+	"vpdpbusd zmm, 16 accumulators, masked edges",
 };
 
 static const wtg_sum_rep_fn level_fns[L_COUNT] = {

@@ -15,6 +15,7 @@
 #include "wtg/conditions.h"
 #include "wtg/probe.h"
 #include "wtg/report.h"
+#include "writers.h"
 #include "wtg/util.h"
 
 void wtg_report_iso8601(char *buf, size_t len, int64_t real_ns)
@@ -131,6 +132,26 @@ void wtg_report_real(char *buf, size_t len, double v)
 		return;
 	}
 	snprintf(buf, len, "%.10g", v);
+}
+
+void wtg_report_machine_state(char *buf, size_t len, const struct wtg_table *t)
+{
+	if (len)
+		buf[0] = '\0';
+	if (!t->has_total && isnan(t->steal_pct) && isnan(t->mhz_max))
+		return;
+	char cpus[256] = "every CPU", steal[64] = "n/a", mhz[64] = "n/a";
+	if (t->has_total && t->total.cpus_seen) {
+		char list[200];
+		wtg_probe_cpus_str(t->total.cpus_seen, list, sizeof list);
+		snprintf(cpus, sizeof cpus, "CPU%s %s", strpbrk(list, ",-") ? "s" : "", list);
+	}
+	if (isfinite(t->steal_pct))
+		snprintf(steal, sizeof steal, "%.2f%%", t->steal_pct);
+	if (isfinite(t->mhz_min) && isfinite(t->mhz_max))
+		snprintf(mhz, sizeof mhz, t->mhz_min == t->mhz_max ? "%.0f MHz" : "%.0f-%.0f MHz", t->mhz_min,
+			 t->mhz_max);
+	snprintf(buf, len, "steal %s on %s; frequency %s", steal, cpus, mhz);
 }
 
 locale_t wtg_report_locale_begin(void)

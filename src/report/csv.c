@@ -201,6 +201,15 @@ void wtg_csv_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_ta
 	write_paired(f, t);
 	for (int i = 0; i < t->nseries; i++)
 		write_samples(f, &t->series[i]);
+	/* the machine while it ran: a value each, empty when n/a */
+	static const char *const state[] = { "steal_pct", "mhz_min", "mhz_max" };
+	const double sv[] = { t->steal_pct, t->mhz_min, t->mhz_max };
+	for (int i = 0; i < 3; i++) {
+		char num[64];
+		wtg_report_real(num, sizeof num, sv[i]);
+		lead(f, "machine", -1, state[i]);
+		fprintf(f, "%s,%s,,\n", i ? "MHz" : "%", num);
+	}
 	lead(f, "state", -1, "");
 	fprintf(f, ",,%s,", wtg_report_state_name(t->state));
 	wtg_csv_field(f, t->error);

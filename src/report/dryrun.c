@@ -183,5 +183,5 @@ int wtg_plan_main(FILE *f, const struct wtg_options *o)
 		fprintf(f, "%s],\n  \"estimated_s\": %.1f\n}\n", n ? "\n  " : "", total);
 	else
 		fprintf(f, "total: %d experiment%s, estimated %s\n", n, n == 1 ? "" : "s", est);
-	return failed || fflush(f) ? 1 : 0;
+	return failed || ferror(f) ? 1 : 0;	/* the caller flushes f and says why it failed */
 }

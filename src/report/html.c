@@ -145,6 +145,10 @@ void wtg_html_table(FILE *f, const struct wtg_report_meta *meta, const struct wt
 	wtg_svg_chart(f, t, m, attrs);
 	fputs("</figure>\n", f);
 	write_table(f, t);
+	char state[384];
+	wtg_report_machine_state(state, sizeof state, t);
+	if (state[0])
+		elem(f, "<p class=\"sub\">machine while it ran: ", state, "</p>\n");
 	struct wtg_paired_entry pe[WTG_MAX_HEADLINES];
 	int np = wtg_paired_entries(t, pe, WTG_MAX_HEADLINES);
 	for (int i = 0; i < np; i++) {

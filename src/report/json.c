@@ -509,15 +509,17 @@ static void write_checks_notes(FILE *f, const struct wtg_table *t)
 }
 
 /* The descriptor's headline figures as read from t (the gate and the verdict read them so), and the
- * verdict line: a script need not know which row and column matter. */
-static void write_headlines(FILE *f, const struct wtg_table *t)
+ * verdict line: a script need not know which row and column matter. A figure whose table gives no
+ * interval (the median of a series) has one bootstrapped from its samples with seed, as the
+ * baseline's reading has (wtg_figure_read_ci). */
+static void write_headlines(FILE *f, const struct wtg_table *t, uint64_t seed)
 {
 	int n = 0;
 	const struct wtg_headline *h = wtg_headlines_of(t->exp, &n);
 	fputs("      \"headlines\": [", f);
 	for (int i = 0; i < n; i++) {
 		struct wtg_figure fig;
-		wtg_figure_read(&h[i], t, &fig);
+		wtg_figure_read_ci(&h[i], t, seed, &fig);
 		fputs(i ? ",\n        {\"figure\": " : "\n        {\"figure\": ", f);
 		wtg_json_string(f, h[i].figure);
 		fputs(", \"value\": ", f);
@@ -640,7 +642,7 @@ static void write_warmup(FILE *f, const struct wtg_table *t)
 }
 
 /* A run's state, error, columns, rows, checks, notes, series, warm-up and probe (no trailing comma). */
-static void write_run_body(FILE *f, const struct wtg_table *t)
+static void write_run_body(FILE *f, const struct wtg_table *t, uint64_t seed)
 {
 	json_key(f, 6, "state");
 	wtg_json_string(f, wtg_report_state_name(t->state));
@@ -651,11 +653,19 @@ static void write_run_body(FILE *f, const struct wtg_table *t)
 	write_columns(f, t);
 	write_rows(f, t);
 	write_checks_notes(f, t);
-	write_headlines(f, t);
+	write_headlines(f, t, seed);
 	write_paired(f, t);
 	write_series(f, t);
 	if (t->cold)
 		fputs("      \"cold_cache\": true,\n", f);
+	/* the machine while it ran: steal on its CPUs, their frequency range (null: n/a) */
+	static const char *const state[] = { "steal_pct", "mhz_min", "mhz_max" };
+	const double sv[] = { t->steal_pct, t->mhz_min, t->mhz_max };
+	for (int i = 0; i < 3; i++) {
+		json_key(f, 6, state[i]);
+		json_real(f, sv[i]);
+		fputs(",\n", f);
+	}
 	write_warmup(f, t);
 	write_probe(f, t);
 }
@@ -688,7 +698,7 @@ void wtg_json_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 	json_key(f, 6, "view");
 	wtg_json_string(f, e ? wtg_view_name(e->view) : NULL);
 	fputs(",\n", f);
-	write_run_body(f, t);
+	write_run_body(f, t, m->seed);
 	write_why_here(f, e, t, wtg_report_machine_of(m, t));
 	int idx = e ? wtg_experiment_find(e->name) : -1;
 	const struct wtg_report_earlier *er = m->earlier && idx >= 0 ? &m->earlier[idx] : NULL;
@@ -704,12 +714,14 @@ void wtg_json_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 			json_key(f, 6, "label");
 			wtg_json_string(f, er->label[k]);
 			fputs(",\n", f);
-			write_run_body(f, er->t[k]);
+			write_run_body(f, er->t[k], m->seed);
 			write_why_here(f, e, er->t[k], wtg_report_machine_of(m, er->t[k]));
 			fputs("\n      }", f);
 		}
 		fputs("\n      ]", f);
 	}
+	if (er && er->dropped > 0)	/* the runs the dashboard's cap let go: counted, never silent */
+		fprintf(f, ",\n      \"earlier_runs_dropped\": %d", er->dropped);
 	fputs("\n    }", f);
 }
 

@@ -126,6 +126,13 @@ void wtg_markdown_table(FILE *f, const struct wtg_report_meta *m, const struct w
 	}
 	if (t->nrows > 0)
 		write_table(f, t);
+	char state[384];
+	wtg_report_machine_state(state, sizeof state, t);
+	if (state[0]) {
+		fputs("Machine while it ran: ", f);
+		wtg_markdown_text(f, state);
+		fputs("\n\n", f);
+	}
 	char why[512];
 	if (e && wtg_why_here(e, t, wtg_report_machine_of(m, t), why, sizeof why) > 0) {
 		fputs("Why here: ", f);

@@ -51,18 +51,14 @@ int wtg_format_from_path(const char *path)
 	return -1;
 }
 
-/* The tables of a session, by registry index. */
-static void session_tables(struct wtg_session *s, const struct wtg_table **tables)
-{
-	for (int i = 0; i < WTG_MAX_EXP; i++)
-		tables[i] = i < wtg_nexperiments ? &s->tables[i] : NULL;
-}
+static void meta_of(struct wtg_report_meta *m, struct wtg_session *s, const bool *which,
+		    const struct wtg_table *snap, const struct wtg_report_earlier *earlier);
 
-/* Run the writer over the wanted tables in the C numeric locale. With a session s, tables are its
- * own, which its worker fills: each is written under its lock. Without one they are a saved run
- * read back, which no other thread touches. */
+/* Run the writer over the wanted tables in the C numeric locale. The tables are private: a
+ * session's snapshot (wtg_report_write), or a saved run read back, which no other thread touches;
+ * no lock is held while the file is written. */
 static int write_tables(FILE *f, enum wtg_format fmt, const struct wtg_report_meta *m,
-			const struct wtg_table *const *tables, struct wtg_session *s)
+			const struct wtg_table *const *tables)
 {
 	if ((int)fmt < 0 || fmt >= WTG_NFORMATS || !wtg_writers[fmt].begin) {
 		errno = ENOSYS;
@@ -75,12 +71,7 @@ static int write_tables(FILE *f, enum wtg_format fmt, const struct wtg_report_me
 	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
 		if (!m->wanted[i] || !tables[i])
 			continue;
-		bool own = s && !m->instead[i];	/* a stand-in is a saved run: no other thread touches it */
-		if (own)
-			pthread_mutex_lock(&s->tables[i].lock);
 		w->table(f, m, m->instead[i] ? m->instead[i] : tables[i], n++);
-		if (own)
-			pthread_mutex_unlock(&s->tables[i].lock);
 	}
 	if (w->end)
 		w->end(f, m, n);
@@ -91,16 +82,53 @@ static int write_tables(FILE *f, enum wtg_format fmt, const struct wtg_report_me
 int wtg_report_write_meta(FILE *f, enum wtg_format fmt, const struct wtg_report_meta *m,
 			  const struct wtg_table *const *tables)
 {
-	return write_tables(f, fmt, m, tables, NULL);
+	return write_tables(f, fmt, m, tables);
+}
+
+struct wtg_table *wtg_report_snapshot(struct wtg_session *s, struct wtg_report_meta *m, const bool *which,
+				      const struct wtg_report_earlier *earlier)
+{
+	struct wtg_table *snap = calloc(WTG_MAX_EXP, sizeof *snap);
+	if (!snap)
+		return NULL;
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
+		wtg_table_init(&snap[i], wtg_experiments[i]);
+		wtg_table_snapshot(&snap[i], &s->tables[i]);	/* each copied under its lock, in turn */
+	}
+	meta_of(m, s, which, snap, earlier);
+	return snap;
+}
+
+void wtg_report_snapshot_free(struct wtg_table *snap)
+{
+	for (int i = 0; snap && i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
+		wtg_table_free(&snap[i]);
+	free(snap);
+}
+
+/* wtg_report_write with the dashboard's earlier runs of each tab (by registry index, NULL: none). */
+static int write_session(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which,
+			 const struct wtg_report_earlier *earlier)
+{
+	struct wtg_report_meta m;
+	const struct wtg_table *tables[WTG_MAX_EXP] = { NULL };
+	struct wtg_table *snap = wtg_report_snapshot(s, &m, which, earlier);
+	if (!snap) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
+		tables[i] = &snap[i];
+	int rc = write_tables(f, fmt, &m, tables);
+	int e = errno;
+	wtg_report_snapshot_free(snap);
+	errno = e;
+	return rc;
 }
 
 int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which)
 {
-	struct wtg_report_meta m;
-	const struct wtg_table *tables[WTG_MAX_EXP];
-	wtg_report_meta_from_session(&m, s, which);
-	session_tables(s, tables);
-	return write_tables(f, fmt, &m, tables, s);
+	return write_session(f, fmt, s, which, NULL);
 }
 
 static struct wtg_report_run run_info;
@@ -154,25 +182,27 @@ static void tally_checks(const struct wtg_table *tb, struct wtg_report_tally *t)
 
 /* Whether table idx is written: which[idx], or with which NULL a table with rows or a state other
  * than idle; a session table that has not run gives way to the run the tab shows instead (the
- * earlier runs' shown: a saved one), set in m->instead. Counts the written table's checks. */
-static bool tally_table(struct wtg_session *s, int idx, const bool *which, struct wtg_report_meta *m)
+ * earlier runs' shown: a saved one), set in m->instead. Counts the written table's checks. tb is
+ * private (a snapshot) or its lock is held. */
+static bool tally_table(const struct wtg_table *tb, int idx, const bool *which, struct wtg_report_meta *m)
 {
-	struct wtg_table *tb = &s->tables[idx];
 	const struct wtg_table *shown = m->earlier ? m->earlier[idx].shown : NULL;
-	pthread_mutex_lock(&tb->lock);
+	bool over = shown && m->earlier[idx].over;
 	bool ran = tb->nrows > 0 || tb->state != WTG_IDLE;
 	bool want = which ? which[idx] : ran || shown;
-	if (want && !ran && shown)
+	if (want && (!ran || over) && shown)
 		m->instead[idx] = shown;
 	else if (want)
 		tally_checks(tb, &m->tally);
-	pthread_mutex_unlock(&tb->lock);
 	if (m->instead[idx])
 		tally_checks(m->instead[idx], &m->tally);
 	return want;
 }
 
-void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session *s, const bool *which)
+/* m from the session, its tables' choice and tally from snap (a snapshot of each), or with snap
+ * NULL from the live tables, each under its lock in turn; with each tab's earlier runs (NULL: none). */
+static void meta_of(struct wtg_report_meta *m, struct wtg_session *s, const bool *which, const struct wtg_table *snap,
+		    const struct wtg_report_earlier *earlier)
 {
 	memset(m, 0, sizeof *m);
 	m->machine = &s->machine;
@@ -192,17 +222,29 @@ void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session 
 	m->run = run_info;
 	m->duration_s = wtg_report_duration_s();
 	m->written_real_ns = clock_ns(CLOCK_REALTIME);
-	m->earlier = s->earlier;
+	m->earlier = earlier;
 	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++) {
-		m->wanted[i] = tally_table(s, i, which, m);
+		if (snap) {
+			m->wanted[i] = tally_table(&snap[i], i, which, m);
+		} else {
+			pthread_mutex_lock(&s->tables[i].lock);
+			m->wanted[i] = tally_table(&s->tables[i], i, which, m);
+			pthread_mutex_unlock(&s->tables[i].lock);
+		}
 		m->ntables += m->wanted[i];
 	}
+}
+
+void wtg_report_meta_from_session(struct wtg_report_meta *m, struct wtg_session *s, const bool *which,
+				  const struct wtg_report_earlier *earlier)
+{
+	meta_of(m, s, which, NULL, earlier);
 }
 
 void wtg_report_summary(FILE *f, struct wtg_session *s, const bool *which)
 {
 	struct wtg_report_meta m;
-	wtg_report_meta_from_session(&m, s, which);
+	wtg_report_meta_from_session(&m, s, which, NULL);
 	wtg_report_summary_line(f, &m);
 }
 
@@ -227,6 +269,7 @@ static mode_t new_file_mode(void)
 struct source {
 	struct wtg_session *s;
 	const bool *which;
+	const struct wtg_report_earlier *earlier;	/* with s: each tab's earlier runs, NULL: none */
 	const struct wtg_report_meta *m;
 	const struct wtg_table *const *tables;
 	int (*fn)(FILE *f, void *arg);
@@ -296,7 +339,7 @@ static int write_flush(FILE *f, enum wtg_format fmt, const struct source *src)
 {
 	errno = 0;
 	int rc = src->fn ? src->fn(f, src->arg) :
-		 src->s	 ? wtg_report_write(f, fmt, src->s, src->which) :
+		 src->s	 ? write_session(f, fmt, src->s, src->which, src->earlier) :
 			   wtg_report_write_meta(f, fmt, src->m, src->tables);
 	if (rc < 0 || fflush(f) != 0 || ferror(f))
 		return errno ? errno : EIO;
@@ -311,14 +354,35 @@ static int save_failed(const char *path, int e, char *err, size_t errlen)
 	return -1;
 }
 
-/* A device, a pipe, a /dev or /proc name (-o /dev/null, a FIFO, /dev/fd/1) is written in place: a
- * rename would replace the node or the link. */
+static int save_replace(const char *path, const char *shown, enum wtg_format fmt, const struct source *src,
+			char *err, size_t errlen, bool excl);
+
+/* What is not a regular file (a terminal, a pipe, a device: -o /dev/null, a FIFO, /dev/fd/1) is
+ * written in place: a rename would replace the node or the link. A FIFO nobody reads is an error at
+ * once, not a wait; a name that has become a regular file meanwhile goes through the rename. */
 static int save_in_place(const char *path, enum wtg_format fmt, const struct source *src, char *err,
 			 size_t errlen)
 {
-	FILE *f = fopen(path, "we");
-	if (!f)
+	int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 && errno == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		snprintf(err, errlen, "cannot write '%s': no reader on this FIFO", path);
+		errno = ENXIO;
+		return -1;
+	}
+	if (fd < 0)
 		return save_failed(path, errno, err, errlen);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		close(fd);
+		return save_replace(path, path, fmt, src, err, errlen, false);
+	}
+	int fl = fcntl(fd, F_GETFL);
+	FILE *f = fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		return save_failed(path, e, err, errlen);
+	}
 	int e = write_flush(f, fmt, src);
 	if (fclose(f) != 0 && !e)
 		e = errno ? errno : EIO;
@@ -330,11 +394,6 @@ static int save_stdout(const char *path, enum wtg_format fmt, const struct sourc
 {
 	int e = write_flush(stdout, fmt, src);
 	return e ? save_failed(strcmp(path, "-") ? path : "standard output", e, err, errlen) : 0;
-}
-
-static bool special_name(const char *path)
-{
-	return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
 }
 
 bool wtg_report_is_stdout(const char *path)
@@ -361,9 +420,10 @@ static void sync_folder(const char *path, size_t dirlen)
 }
 
 /* Temp file beside path, written, synced and renamed over it; the replaced file's owner and mode
- * are kept. With excl it is linked instead, which fails on an existing name. */
-static int save_replace(const char *path, enum wtg_format fmt, const struct source *src, char *err,
-			size_t errlen, bool excl)
+ * are kept. With excl it is linked instead, which fails on an existing name. Messages name shown, the
+ * name the user gave. */
+static int save_replace(const char *path, const char *shown, enum wtg_format fmt, const struct source *src,
+			char *err, size_t errlen, bool excl)
 {
 	const char *slash = strrchr(path, '/');
 	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
@@ -371,7 +431,7 @@ static int save_replace(const char *path, enum wtg_format fmt, const struct sour
 	size_t tlen = dirlen + strlen(base) + 16;
 	char *tmp = malloc(tlen);
 	if (!tmp)
-		return save_failed(path, ENOMEM, err, errlen);
+		return save_failed(shown, ENOMEM, err, errlen);
 	/* ".BASE.XXXXXX", or ".wtg.XXXXXX" when that would pass NAME_MAX for a name that itself fits */
 	bool named = strlen(base) + 8 <= NAME_MAX;
 	snprintf(tmp, tlen, "%.*s.%s.XXXXXX", (int)dirlen, path, named ? base : "wtg");
@@ -381,7 +441,7 @@ static int save_replace(const char *path, enum wtg_format fmt, const struct sour
 	int fd = temp_create(tmp, &slot);
 	free(tmp);
 	if (fd < 0)
-		return save_failed(path, errno, err, errlen);
+		return save_failed(shown, errno, err, errlen);
 	struct stat st;
 	bool existed = stat(path, &st) == 0 && S_ISREG(st.st_mode);
 	if (fchmod(fd, existed ? st.st_mode & 07777 : new_file_mode()) < 0) {
@@ -412,8 +472,15 @@ static int save_replace(const char *path, enum wtg_format fmt, const struct sour
 		e = errno;
 		goto fail;
 	}
+	/* the moment of writing: what the name is now, not what it was when wtg started */
+	if (!excl && wtg_target_check(path, shown, false, err, errlen) < 0) {
+		e = errno;
+		temp_release(slot, NULL, false);
+		errno = e;
+		return -1;
+	}
 	if (temp_release(slot, path, excl) < 0)
-		return save_failed(path, errno, err, errlen);
+		return save_failed(shown, errno, err, errlen);
 	sync_folder(path, dirlen);
 	return 0;
 
@@ -423,14 +490,14 @@ fail:
 	if (fd >= 0)
 		close(fd);
 	temp_release(slot, NULL, false);
-	return save_failed(path, e, err, errlen);
+	return save_failed(shown, e, err, errlen);
 }
 
 /* The metadata of what src writes. */
 static void source_meta(const struct source *src, struct wtg_report_meta *m)
 {
 	if (src->s)
-		wtg_report_meta_from_session(m, src->s, src->which);
+		wtg_report_meta_from_session(m, src->s, src->which, src->earlier);
 	else
 		*m = *src->m;
 }
@@ -450,6 +517,42 @@ static bool svg_folder(const char *path, enum wtg_format fmt, const struct sourc
 
 static int svg_dir(const char *dir, const struct source *src, char *err, size_t errlen);
 
+/* Where a symbolic link at path leads, made absolute: the file, or for a dangling link the name it
+ * would be made as. NULL with errno on a failure. */
+static char *link_target(const char *path)
+{
+	char *real = realpath(path, NULL);
+	if (real || errno != ENOENT)
+		return real;
+	char cur[PATH_MAX], folder[PATH_MAX], t[PATH_MAX];
+	wtg_strlcpy(cur, path, sizeof cur);
+	for (int hops = 0; hops < 40; hops++) {
+		ssize_t n = readlink(cur, t, sizeof t - 1);
+		if (n < 0)
+			break;	/* no link (the name to make), or unreadable: realpath below says */
+		t[n] = '\0';
+		wtg_path_split(cur, folder, sizeof folder);
+		int w = t[0] == '/' ? snprintf(cur, sizeof cur, "%s", t) : snprintf(cur, sizeof cur, "%s/%s", folder, t);
+		if (w < 0 || (size_t)w >= sizeof cur) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+	}
+	const char *base = wtg_path_split(cur, folder, sizeof folder);
+	char *dir = realpath(folder, NULL);
+	if (!dir)
+		return NULL;
+	size_t len = strlen(dir) + strlen(base) + 2;
+	real = malloc(len);
+	if (real)
+		snprintf(real, len, "%s/%s", dir, base);
+	free(dir);
+	return real;
+}
+
+/* A regular file, or a name to make one, whatever the spelling (/proc/self/cwd/x, /dev/shm/x, a link,
+ * /dev/fd/N open on a file) goes through a temp file and a rename; a terminal, a pipe or a device is
+ * written in place; "-" and standard output's own file are written to standard output. */
 static int save(const char *path, enum wtg_format fmt, const struct source *src, char *err, size_t errlen)
 {
 	if (!path || !*path)
@@ -458,25 +561,31 @@ static int save(const char *path, enum wtg_format fmt, const struct source *src,
 		return save_stdout(path, fmt, src, err, errlen);
 	if (svg_folder(path, fmt, src))
 		return svg_dir(path, src, err, errlen);
-	struct stat st;
-	if (special_name(path) || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+	struct stat st, lst;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 		return save_in_place(path, fmt, src, err, errlen);
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		/* replace the link's target and keep the link; a dangling link is written through */
-		char *real = realpath(path, NULL);
-		if (!real || special_name(real)) {
-			free(real);
-			return save_in_place(path, fmt, src, err, errlen);
-		}
-		int rc = save_replace(real, fmt, src, err, errlen, false);
-		int e = errno;
-		if (rc < 0)	/* name the path the user gave */
-			save_failed(path, e, err, errlen);
-		free(real);
-		errno = e;
-		return rc;
+	if (lstat(path, &lst) != 0 || !S_ISLNK(lst.st_mode))
+		return save_replace(path, path, fmt, src, err, errlen, false);
+	/* a link (/dev/fd/N too): replace its target and keep the link, when it was a link at the start */
+	if (wtg_target_check(path, path, true, err, errlen) < 0)
+		return -1;
+	char *real = link_target(path);
+	if (!real)
+		return save_failed(path, errno, err, errlen);
+	struct stat rst;
+	int rc;
+	if (stat(path, &st) == 0 && (stat(real, &rst) != 0 || rst.st_dev != st.st_dev || rst.st_ino != st.st_ino)) {
+		/* /dev/fd/N on a file removed since, or a name that moved: nothing wtg can rename onto */
+		snprintf(err, errlen, "cannot write '%s': it leads to a file that has no name to replace", path);
+		errno = ENOENT;
+		rc = -1;
+	} else {
+		rc = save_replace(real, path, fmt, src, err, errlen, false);
 	}
-	return save_replace(path, fmt, src, err, errlen, false);
+	int e = errno;
+	free(real);
+	errno = e;
+	return rc;
 }
 
 int wtg_report_save(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
@@ -501,15 +610,15 @@ int wtg_report_save_with(const char *path, int (*fn)(FILE *f, void *arg), void *
 }
 
 int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
-			char *err, size_t errlen)
+			const struct wtg_report_earlier *earlier, char *err, size_t errlen)
 {
 	struct stat st;
 	if (!path || !*path)
 		return save_failed("", ENOENT, err, errlen);
 	if (lstat(path, &st) == 0)
 		return save_failed(path, EEXIST, err, errlen);
-	struct source src = { .s = s, .which = which };
-	return save_replace(path, fmt, &src, err, errlen, true);
+	struct source src = { .s = s, .which = which, .earlier = earlier };
+	return save_replace(path, path, fmt, &src, err, errlen, true);
 }
 
 int wtg_report_svg_dir(const char *dir, struct wtg_session *s, const bool *which, char *err, size_t errlen)
@@ -542,8 +651,7 @@ static int svg_dir(const char *dir, const struct source *src, char *err, size_t 
 		m1.ntables = 1;
 		struct source s1 = { .s = src->s, .which = one, .m = &m1, .tables = src->tables };
 		char path[4096];
-		snprintf(path, sizeof path, "%s%s%s.svg", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
-			 wtg_experiments[i]->name);
+		wtg_svg_chart_path(path, sizeof path, dir, i);
 		if (save(path, WTG_FMT_SVG, &s1, err, errlen) < 0)
 			return -1;
 	}

@@ -436,6 +436,12 @@ void wtg_text_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 		putc('\n', f);
 	write_total(f, t);
 	write_paired(f, t);
+	char state[384];
+	wtg_report_machine_state(state, sizeof state, t);
+	if (state[0]) {
+		fputs("  machine while it ran: ", f);
+		wrap(f, 25, 25, state);
+	}
 	char why[512];
 	if (e && wtg_why_here(e, t, wtg_report_machine_of(m, t), why, sizeof why) > 0) {
 		fputs("  why here: ", f);

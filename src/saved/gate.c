@@ -16,52 +16,14 @@
 #include "wtg/stats.h"
 #include "wtg/util.h"
 
-enum wtg_verdict wtg_verdict_of(double ratio, double lo, double hi, bool higher_better, double threshold)
-{
-	if (!isfinite(ratio))
-		return WTG_V_NONE;
-	if (!isfinite(lo) || !isfinite(hi))
-		return WTG_V_SAME;
-	/* worse: a time up, a throughput down */
-	bool worse = higher_better ? hi < 1 : lo > 1;
-	bool better = higher_better ? lo > 1 : hi < 1;
-	if (worse && threshold > 0) {
-		bool beyond = higher_better ? hi < 1 - threshold && ratio < 1 - threshold :
-					      lo > 1 + threshold && ratio > 1 + threshold;
-		if (beyond)
-			return WTG_V_REGRESSION;
-	}
-	return worse ? WTG_V_SLOWER : better ? WTG_V_FASTER : WTG_V_SAME;
-}
-
-enum wtg_verdict wtg_verdict_next(double ratio, double lo, double hi, bool higher_better, double threshold)
-{
-	if (!isfinite(ratio))
-		return WTG_V_NONE;
-	if (!isfinite(lo) || !isfinite(hi))
-		return WTG_V_SAME;
-	bool worse = higher_better ? ratio < lo : ratio > hi;
-	bool better = higher_better ? ratio > hi : ratio < lo;
-	/* worse by more than the threshold: beyond the interval a next run of a baseline made that much
-	 * worse would fall in, as a single run's CI must lie beyond the threshold */
-	if (worse && threshold > 0 && (higher_better ? ratio < lo * (1 - threshold) : ratio > hi * (1 + threshold)))
-		return WTG_V_REGRESSION;
-	return worse ? WTG_V_SLOWER : better ? WTG_V_FASTER : WTG_V_SAME;
-}
-
-const char *wtg_verdict_name(enum wtg_verdict v)
-{
-	static const char *const names[] = { "", "no change", "faster", "slower", "slower (regression)",
-					     "missing", "not comparable" };
-	return names[v];
-}
-
-void wtg_gate_pair(const struct wtg_headline *h, const struct wtg_table *base, const struct wtg_table *now,
-		   uint64_t seed, double threshold, struct wtg_gate_pair *out)
+void wtg_gate_pair_drift(const struct wtg_headline *h, const struct wtg_table *base, const struct wtg_table *now,
+			 uint64_t seed, double threshold, const struct wtg_drift *session, struct wtg_gate_pair *out)
 {
 	memset(out, 0, sizeof *out);
-	out->ratio = out->lo = out->hi = NAN;
+	out->ratio = out->lo = out->hi = out->diff = out->diff_lo = out->diff_hi = NAN;
+	out->drift_ratio = out->drift_abs = NAN;
 	out->method = "none";
+	out->difference = h->difference;
 	if (base)
 		wtg_figure_read(h, base, &out->base);
 	if (now)
@@ -74,8 +36,37 @@ void wtg_gate_pair(const struct wtg_headline *h, const struct wtg_table *base, c
 		out->v = WTG_V_APART;
 		return;
 	}
+	struct wtg_drift d;
+	if (session) {
+		d = *session;
+	} else {
+		wtg_drift_init(&d);
+		wtg_drift_add_run(&d, &out->base);
+		wtg_drift_add_run(&d, &out->now);
+	}
+	out->drift_known = wtg_drift_band(&d, &out->drift_ratio, &out->drift_abs);
+	if (h->difference) {
+		wtg_diff_ci(&out->base, &out->now, seed, &out->diff, &out->diff_lo, &out->diff_hi, &out->method);
+		out->v = wtg_verdict_sequential_diff(out->diff, out->diff_lo, out->diff_hi, h->higher_better,
+						     out->drift_abs);
+		return;
+	}
 	wtg_ratio_ci(&out->base, &out->now, seed, &out->ratio, &out->lo, &out->hi, &out->method);
-	out->v = wtg_verdict_of(out->ratio, out->lo, out->hi, h->higher_better, threshold);
+	out->v = wtg_verdict_sequential(out->ratio, out->lo, out->hi, h->higher_better, threshold, out->drift_ratio);
+}
+
+void wtg_gate_pair(const struct wtg_headline *h, const struct wtg_table *base, const struct wtg_table *now,
+		   uint64_t seed, double threshold, struct wtg_gate_pair *out)
+{
+	wtg_gate_pair_drift(h, base, now, seed, threshold, NULL, out);
+}
+
+const char *wtg_gate_pair_words(char *buf, size_t len, const struct wtg_headline *h, const struct wtg_gate_pair *p,
+				const char *dash)
+{
+	if (p->difference)
+		return wtg_verdict_words(buf, len, p->v, p->diff_lo, p->diff_hi, dash, p->diff, h->unit);
+	return wtg_verdict_words(buf, len, p->v, p->lo, p->hi, dash, NAN, h->unit);
 }
 
 /* "; what 'a' vs 'b'" added to buf when a and b differ, both escaped (they come from the files). */
@@ -145,6 +136,9 @@ struct entry {
 	const char *method;
 	enum wtg_verdict v;
 	char why[128];			/* APART: "not comparable: " and what differs */
+	double diff, diff_lo, diff_hi;	/* a difference headline: after - first, its CI (NAN: none) */
+	double drift_pct;		/* the drift band of a sequential pair, in % (NAN: not measured) */
+	char words[224];		/* the verdict in words (wtg_gate_pair_words) */
 };
 
 static int grow_entries(struct entry **e, int *cap)
@@ -198,7 +192,19 @@ static void pool_base(const struct wtg_gate_run *runs, int nbase, int idx, const
 static void against_pool(struct entry *x, double threshold)
 {
 	const double p = x->pooled;
-	x->ratio = x->f.found && isfinite(p) && p != 0 ? x->f.value / p : NAN;
+	x->ratio = x->f.found && isfinite(p) && p != 0 && !x->h->difference ? x->f.value / p : NAN;
+	if (x->h->difference) {
+		/* after - the pooled baseline, against where a next run of it falls */
+		x->diff = x->f.found && isfinite(p) ? x->f.value - p : NAN;
+		if (x->base || x->v == WTG_V_MISSING || x->v == WTG_V_APART)
+			return;
+		x->diff_lo = x->diff - (x->next_hi - p);
+		x->diff_hi = x->diff - (x->next_lo - p);
+		x->method = isfinite(x->diff_lo) ? "next run" : "none";
+		x->v = wtg_verdict_diff(x->diff, x->diff_lo, x->diff_hi, x->h->higher_better);
+		wtg_verdict_words(x->words, sizeof x->words, x->v, x->diff_lo, x->diff_hi, "-", x->diff, x->h->unit);
+		return;
+	}
 	if (x->base || x->v == WTG_V_MISSING || x->v == WTG_V_APART)
 		return;
 	bool next = isfinite(x->next_lo) && isfinite(p) && p > 0;
@@ -206,6 +212,7 @@ static void against_pool(struct entry *x, double threshold)
 	x->hi = next ? x->next_hi / p : NAN;
 	x->method = next ? "next run" : "none";
 	x->v = wtg_verdict_next(x->ratio, x->lo, x->hi, x->h->higher_better, threshold);
+	wtg_verdict_words(x->words, sizeof x->words, x->v, x->ratio / x->hi, x->ratio / x->lo, "-", NAN, x->h->unit);
 }
 
 /* Entry x (its headline, run, baseline fields set) from the first run's table and its own: a
@@ -216,7 +223,7 @@ static void one_entry(struct entry *x, const struct wtg_table *first, const stru
 		      double threshold)
 {
 	x->method = "none";
-	x->ratio = x->lo = x->hi = NAN;
+	x->ratio = x->lo = x->hi = x->diff = x->diff_lo = x->diff_hi = x->drift_pct = NAN;
 	if (x->base || x->nbase > 1) {
 		struct wtg_figure f0 = { 0 };
 		if (own)
@@ -246,6 +253,17 @@ static void one_entry(struct entry *x, const struct wtg_table *first, const stru
 	x->hi = p.hi;
 	x->v = p.v;
 	snprintf(x->why, sizeof x->why, "not comparable: %s", p.why);
+	x->diff = p.diff;
+	x->diff_lo = p.diff_lo;
+	x->diff_hi = p.diff_hi;
+	x->drift_pct = 100 * (x->h->difference ? NAN : p.drift_ratio);
+	wtg_gate_pair_words(x->words, sizeof x->words, x->h, &p, "-");
+	size_t k = strlen(x->words);
+	bool moved = p.v == WTG_V_MOVED || p.v == WTG_V_FASTER || p.v == WTG_V_SLOWER;
+	if (moved && p.drift_known && x->h->difference)
+		snprintf(x->words + k, sizeof x->words - k, " (drift +-%.3g %s)", p.drift_abs, x->h->unit);
+	else if (moved && p.drift_known)
+		snprintf(x->words + k, sizeof x->words - k, " (drift +-%.2g%%)", x->drift_pct);
 }
 
 /* Every headline figure of every experiment any run holds, run by run (the first nbase runs the
@@ -302,13 +320,13 @@ static void num3(FILE *f, double v, const char *null)
 	fputs(isfinite(v) ? buf : null, f);
 }
 
-/* Which side of the first run is missing the figure, for the verdict column. */
+/* The verdict column: the verdict in words, or which side of the first run is missing the figure. */
 static const char *missing_word(const struct entry *x)
 {
 	if (x->v == WTG_V_APART)
 		return x->why;
 	if (x->v != WTG_V_MISSING)
-		return wtg_verdict_name(x->v);
+		return x->words[0] ? x->words : wtg_verdict_name(x->v);
 	if (!x->f.found)
 		return x->run == 0 ? "missing in this run" : "missing in this run";
 	return "missing in the first run";
@@ -337,12 +355,17 @@ static void text_report(FILE *f, const struct entry *e, int n, const struct wtg_
 		wtg_escape_put(f, m->machine.hostname);
 		fputs(")\n", f);
 	}
+	if (nruns > 1 && nbase == 1)
+		fprintf(f, "sequential: runs taken one after the other; faster or slower only where the interval lies "
+			   "beyond the drift their replicas show, no change inside 1 +- %g%%\n",
+			threshold_pct > 0 ? threshold_pct : WTG_NO_CHANGE_PCT);
 	for (int i = 0; i < n; i++) {
 		const struct entry *x = &e[i];
 		char val[32], ratio[16] = "", ci[48] = "";
 		if (x->run == 0)
-			fprintf(f, "\n%s: %s (%s, %s is better)\n", x->exp, x->h->figure, x->h->unit,
-				x->h->higher_better ? "higher" : "lower");
+			fprintf(f, "\n%s: %s (%s, %s is better%s)\n", x->exp, x->h->figure, x->h->unit,
+				x->h->higher_better ? "higher" : "lower",
+				x->h->difference ? "; a difference: each run minus the first, never a ratio" : "");
 		if (x->run == 0 && x->nbase > 1 && isfinite(x->pooled)) {
 			char next[96] = ", no next-run interval (its runs lack CIs)";
 			if (isfinite(x->next_lo))
@@ -355,6 +378,10 @@ static void text_report(FILE *f, const struct entry *e, int n, const struct wtg_
 			snprintf(ratio, sizeof ratio, "%.3f", x->ratio);
 		if (!x->base && isfinite(x->lo))
 			snprintf(ci, sizeof ci, "[%.3f, %.3f] %s", x->lo, x->hi, x->method);
+		if (shows_ratio(x) && isfinite(x->diff))
+			snprintf(ratio, sizeof ratio, "%+.4g", x->diff);
+		if (!x->base && isfinite(x->diff_lo))
+			snprintf(ci, sizeof ci, "[%+.4g, %+.4g] %s", x->diff_lo, x->diff_hi, x->method);
 		char *label = wtg_escape_dup(runs[x->run].meta->label);
 		fprintf(f, "  %-16s %10s %7s  %-28s %s\n", label ? label : "?", val, ratio, ci,
 			!x->base || x->v == WTG_V_MISSING ? missing_word(x) : "");
@@ -367,7 +394,8 @@ static void text_report(FILE *f, const struct entry *e, int n, const struct wtg_
  * place (0: the first, every ratio's denominator); value, ratio and the CI hold numbers or nothing. */
 static void csv_report(FILE *f, const struct entry *e, int n, const struct wtg_gate_run *runs)
 {
-	fputs("run,host,experiment,figure,unit,better,run_index,value,ratio,ci_low,ci_high,ci_method,verdict\n", f);
+	fputs("run,host,experiment,figure,unit,better,run_index,value,ratio,ci_low,ci_high,ci_method,verdict,"
+	      "difference,diff_low,diff_high,drift_pct\n", f);
 	for (int i = 0; i < n; i++) {
 		const struct entry *x = &e[i];
 		const struct wtg_run_meta *m = runs[x->run].meta;
@@ -386,6 +414,11 @@ static void csv_report(FILE *f, const struct entry *e, int n, const struct wtg_g
 		num(f, x->hi, "");
 		fprintf(f, ",%s,", x->method);
 		wtg_csv_field(f, missing_word(x));
+		const double more[] = { x->diff, x->diff_lo, x->diff_hi, x->drift_pct };
+		for (size_t k = 0; k < WTG_ARRAY_LEN(more); k++) {
+			putc(',', f);
+			num(f, more[k], "");
+		}
 		putc('\n', f);
 	}
 }
@@ -395,7 +428,9 @@ static void json_report(FILE *f, const struct entry *e, int n, const struct wtg_
 {
 	fprintf(f, "{\n  \"tool\": \"wtg\",\n  \"comparison\": 1,\n  \"threshold_pct\": ");
 	num(f, threshold_pct > 0 ? threshold_pct : NAN, "null");
-	fprintf(f, ",\n  \"regressions\": %d,\n  \"baseline_runs\": %d,\n  \"runs\": [", regressions, nbase);
+	fprintf(f, ",\n  \"regressions\": %d,\n  \"baseline_runs\": %d,\n  \"sequential\": %s,\n  \"no_change_pct\": %g,"
+		   "\n  \"runs\": [", regressions, nbase, nbase == 1 ? "true" : "false",
+		threshold_pct > 0 ? threshold_pct : WTG_NO_CHANGE_PCT);
 	for (int r = 0; r < nruns; r++) {
 		const struct wtg_run_meta *m = runs[r].meta;
 		fputs(r ? ",\n    {\"label\": " : "\n    {\"label\": ", f);
@@ -428,8 +463,19 @@ static void json_report(FILE *f, const struct entry *e, int n, const struct wtg_
 			wtg_json_member(f, "next_low", x->next_lo);
 			wtg_json_member(f, "next_high", x->next_hi);
 		}
+		if (x->h->difference) {
+			wtg_json_member(f, "difference", x->diff);
+			wtg_json_member(f, "diff_low", x->diff_lo);
+			wtg_json_member(f, "diff_high", x->diff_hi);
+		}
+		if (!x->base && x->nbase == 1)
+			wtg_json_member(f, "drift_pct", x->drift_pct);
 		fputs(", \"verdict\": ", f);
-		wtg_json_string(f, x->base && x->v != WTG_V_MISSING ? NULL : missing_word(x));
+		bool none = x->base && x->v != WTG_V_MISSING;
+		wtg_json_string(f, none ? NULL : x->v == WTG_V_MISSING || x->v == WTG_V_APART ? missing_word(x) :
+						       wtg_verdict_name(x->v));
+		fputs(", \"words\": ", f);
+		wtg_json_string(f, none ? NULL : missing_word(x));
 		putc('}', f);
 	}
 	fputs(n ? "\n  ]" : "]", f);
@@ -451,8 +497,13 @@ static void markdown_report(FILE *f, const struct entry *e, int n, const struct 
 		fputs(" | ", f);
 		num3(f, x->f.found ? x->f.value : NAN, "-");
 		fputs(" | ", f);
-		num3(f, shows_ratio(x) ? x->ratio : NAN, "");
-		if (!x->base && isfinite(x->lo)) {
+		if (isfinite(x->diff) && shows_ratio(x))
+			fprintf(f, "%+.3g %s", x->diff, x->h->unit);
+		else
+			num3(f, shows_ratio(x) ? x->ratio : NAN, "");
+		if (!x->base && isfinite(x->diff_lo))
+			fprintf(f, " | [%+.3g, %+.3g] %s", x->diff_lo, x->diff_hi, x->method);
+		else if (!x->base && isfinite(x->lo)) {
 			fputs(" | [", f);
 			num3(f, x->lo, "");
 			fputs(", ", f);

@@ -255,6 +255,11 @@ static int load_replicated(const char *buf, size_t len, const char *path, struct
 	if (!json_is_array(runs) || !json_is_integer(reps) || json_object_get(root, "schema"))
 		goto out;
 	rc = -1;
+	json_t *tool = json_object_get(root, "tool");
+	if (!json_is_string(tool) || strcmp(json_string_value(tool), "wtg") != 0) {	/* its runs' own say nothing */
+		snprintf(err, errlen, "%s: not a wtg report (no \"tool\": \"wtg\")", path);
+		goto out;
+	}
 	const size_t k = json_array_size(runs);
 	if ((json_int_t)k != json_integer_value(reps) || k == 0) {
 		snprintf(err, errlen, "%s: a --replicate document whose replicates (%lld) is not the number of its runs "

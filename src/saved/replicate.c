@@ -105,7 +105,8 @@ static void judge(struct fig *g)
 	g->min = nv ? vals[0] : NAN;
 	g->max = nv ? vals[nv - 1] : NAN;
 	g->median = nv ? wtg_quantile_sorted(vals, (size_t)nv, 0.5) : NAN;
-	g->spread_pct = nv > 1 && g->median != 0 ? 100.0 * (g->max - g->min) / fabs(g->median) : NAN;
+	/* a difference (mmap's ns per fault) may sit about 0: no spread as a share of it */
+	g->spread_pct = nv > 1 && g->median != 0 && !g->h->difference ? 100.0 * (g->max - g->min) / fabs(g->median) : NAN;
 	wtg_pool_runs(g->v, g->lo, g->hi, g->nruns, WTG_BOOTSTRAP_CONF, &g->pooled);
 	predict_each(g);
 }

@@ -187,6 +187,15 @@ static int read_series(struct rd *r, json_t *exp, struct wtg_table *t)
 static void read_probe(struct rd *r, json_t *exp, struct wtg_table *t)
 {
 	t->cold = sv_maybe_true(r, exp, "cold_cache");	/* measured cold (c); older files lack it */
+	/* the machine while it ran; older files lack them */
+	static const char *const state[] = { "steal_pct", "mhz_min", "mhz_max" };
+	double *into[] = { &t->steal_pct, &t->mhz_min, &t->mhz_max };
+	for (int i = 0; i < 3; i++) {
+		json_t *x = sv_maybe(r, exp, state[i], T_NUM | T_NULL);
+		*into[i] = x && json_is_number(x) ? json_number_value(x) : NAN;
+		if (!isnan(*into[i]) && !(i ? *into[i] > 0 && *into[i] < 1e6 : *into[i] >= 0 && *into[i] <= 100))
+			sv_fail(r, state[i], i ? "should be a frequency in MHz" : "should be a percentage from 0 to 100");
+	}
 	size_t back;
 	json_t *v = sv_open_object(r, exp, "probe", true, false, &back);
 	if (!v)

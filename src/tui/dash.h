@@ -18,9 +18,11 @@
 #define BIG_COLS 120
 #define TICK_MS 250		/* animation rate while something moves (progress, time left) */
 #define NOTICE_NS 6000000000LL
-#define STARVED_NS 2000000000LL
+#define STARVED_NS 2000000000LL	/* the watchdog's starved time the status line shows from */
 #define PANEL_H 5
-#define DASH_KEEP 4		/* runs of a tab kept for the session: the current and 3 before it */
+/* Runs of a tab kept for the session: the current and 15 before it (the man page says so); past it
+ * the oldest goes, never the newest completed one, and the screen (e) and the save count those. */
+#define DASH_KEEP 16
 #define DASH_MAX_RUNS 8		/* runs a view draws at once */
 
 /* What the user asked the dashboard to do with the worker; the worker's own state (running, queued)
@@ -102,6 +104,7 @@ struct dash {
 		struct wtg_table t[DASH_KEEP - 1];
 		char label[DASH_KEEP - 1][96];
 		int n;
+		int dropped;		/* runs the cap let go this session */
 		int back;
 		char cmp[512];		/* "before -> after (x0.58, CI [a, b])" for the headlines */
 		uint64_t cmp_version;	/* the current run's content the line was made for */
@@ -120,9 +123,6 @@ struct dash {
 	enum dash_overlay overlay;
 
 	struct dash_seen seen;
-	int64_t stall_ns;		/* the watchdog's: no heartbeat for this long */
-	struct wtg_run_status step_run;	/* the running experiment's step, to see it stand still */
-	int64_t step_since;
 
 	struct {			/* a line in the status line for NOTICE_NS after a key */
 		char text[PATH_MAX + 256];
@@ -138,8 +138,17 @@ struct dash {
 	bool file_st_ok;
 };
 
+/* ---- dashboard.c: what the session shows ---- */
+
+/* Compare the session with what was seen (d->seen), mark what moved dirty; returns those marks. */
+unsigned dash_observe(struct dash *d, int64_t now);
+
 /* ---- state.c: state and its transitions ---- */
 
+/* The whole seconds the status line says the worker has been starved, -1 for none: the watchdog's
+ * figure (wtg_session_stall: runnable, waiting for a CPU) from STARVED_NS on, while run_idx runs;
+ * the dashboard has no starvation rule of its own. */
+int dash_starved_s(int run_idx, int64_t stall_ns);
 /* Whether autoplay runs or holds a tab. */
 bool dash_autoplaying(const struct dash *d);
 /* The one place the run mode changes: what ev does in the mode the dashboard is in. */
@@ -168,9 +177,18 @@ bool dash_is_lecture(const struct dash *d);
 /* The table the box shows for the tab: the live run once it has a row (or ended with samples or an
  * error), else the newest earlier or saved run (a rerun keeps it until then), else the live one. */
 const struct wtg_table *dash_shown(const struct dash *d);
-/* The tab's newest run before the live one: this session's earlier run, else the newest saved one;
- * NULL for none. */
+/* The tab's newest run before the live one: the newest completed (done) one, this session's else a
+ * saved one; else this session's newest earlier run, else the newest saved one; NULL for none. */
 const struct wtg_table *dash_before(const struct dash *d);
+/* The completed run that stands for tab's live run when that one ended short (cancelled or failed)
+ * or, with running, still measures: a completed run is never displaced. NULL when the live run is
+ * the one to show (done, or nothing completed before it). */
+const struct wtg_table *dash_displaced_by(const struct dash *d, int tab, bool running);
+/* A kept run's label: its conditions ("quiet", "burners 2 spin"), and what became of it when it did
+ * not complete: "quiet (cancelled)", "(failed)" (no rows, no conditions), "(running)". */
+void dash_run_label(char *buf, size_t len, const struct wtg_table *t);
+/* When run t ran, "HH:MM:SS" (local time; a saved run's from its file), in buf. */
+const char *dash_run_clock(const struct dash *d, const struct wtg_table *t, char *buf, size_t len);
 /* The label of saved file i's run of tab: "saved: uncached" (the file's label when several are
  * loaded or it saved one), in buf. */
 const char *dash_loaded_label(const struct dash *d, int i, int tab, char *buf, size_t len);

@@ -102,16 +102,8 @@ static unsigned observe_conditions(struct dash *d, int64_t now)
 	    v->resident != old.resident || v->cold_asked != old.cold_asked)
 		dirty |= DIRTY_PANELS;
 
-	/* starved: no heartbeat, or no new step while the background policy runs under burners */
-	const struct wtg_run_status *r = &v->run;
-	if (r->idx != d->step_run.idx || r->step != d->step_run.step || strcmp(r->label, d->step_run.label)) {
-		d->step_run = *r;
-		d->step_since = now;
-	}
-	int64_t still = now - d->step_since;
-	bool squeezed = v->burners > 0 && v->bg && still > STARVED_NS;
-	int64_t stall = d->stall_ns > STARVED_NS ? d->stall_ns : squeezed ? still : 0;
-	v->stall_s = r->idx >= 0 && stall > 0 ? (int)(stall / 1000000000LL) : -1;
+	/* starved: the watchdog's figure (wtg_session_stall), the one rule that also ends the run */
+	v->stall_s = dash_starved_s(v->run.idx, wtg_session_stall(s));
 	v->notice_on = dash_notice_on(d, now);
 	if (v->stall_s != old.stall_s || v->notice_on != old.notice_on)
 		dirty |= DIRTY_STATUS;
@@ -125,51 +117,76 @@ static unsigned observe_conditions(struct dash *d, int64_t now)
 
 /* ---- runs: saved, earlier, current ---- */
 
-/* The current run of the tab becomes an earlier one (the oldest kept goes). */
+/* The newest completed run among h's, -1 for none. */
+static int newest_done(const struct dash_hist *h)
+{
+	for (int k = h->n - 1; k >= 0; k--)
+		if (h->t[k].state == WTG_DONE)
+			return k;
+	return -1;
+}
+
+/* The tab's last run, which a new one follows, becomes an earlier one, as it ended (the session
+ * keeps it whole, even when the last look at it came before its end); a cancelled or failed run is
+ * kept as such. Full, the oldest goes, never the newest completed one. */
 static void keep_run(struct dash *d, int tab)
 {
 	struct wtg_table *t = &d->snap[tab];
-	if (t->nrows == 0 && t->nseries == 0)
+	if (t->nrows == 0 && t->nseries == 0 && t->state == WTG_IDLE)
 		return;
 	struct dash_hist *h = &d->hist[tab];
 	if (h->n == DASH_KEEP - 1) {
-		wtg_table_free(&h->t[0]);
-		memmove(&h->t[0], &h->t[1], sizeof h->t[0] * (DASH_KEEP - 2));
-		memmove(h->label[0], h->label[1], sizeof h->label[0] * (DASH_KEEP - 2));
+		int drop = newest_done(h) == 0 ? 1 : 0;
+		wtg_table_free(&h->t[drop]);
+		memmove(&h->t[drop], &h->t[drop + 1], sizeof h->t[0] * (size_t)(h->n - drop - 1));
+		memmove(h->label[drop], h->label[drop + 1], sizeof h->label[0] * (size_t)(h->n - drop - 1));
 		h->n--;
+		h->dropped++;
 	}
-	wtg_table_init(&h->t[h->n], wtg_experiments[tab]);
-	wtg_table_snapshot(&h->t[h->n], t);
-	wtg_lay_table_conditions(h->label[h->n], sizeof h->label[h->n], t);
+	struct wtg_table *k = &h->t[h->n];
+	wtg_table_init(k, wtg_experiments[tab]);
+	if (!wtg_session_previous(d->s, tab, t->started_ns, k))
+		wtg_table_snapshot(k, t);	/* runs in between: the last look is what there is */
+	dash_run_label(h->label[h->n], sizeof h->label[h->n], k);
 	h->n++;
-	h->back = 1;
+	/* drawn beside the current (before -> after): the newest completed earlier run, else the
+	 * newest with something to draw */
+	int done = newest_done(h);
+	h->back = done >= 0 ? h->n - done : 1;
+	while (done < 0 && h->back < h->n && h->t[h->n - h->back].nrows == 0 && h->t[h->n - h->back].nseries == 0)
+		h->back++;
 	h->cmp_version = 0;
 }
 
-/* The tab's private copy of its table, brought up to date; a new run keeps the one before. */
-static unsigned observe_tab(struct dash *d)
+/* Every tab's private copy of its table, brought up to date (a new run keeps the one before); what
+ * the current tab's moved. */
+static unsigned observe_tabs(struct dash *d)
 {
-	struct wtg_table *t = &d->snap[d->tab];
-	struct wtg_run_status st;
-	wtg_session_status(d->s, d->tab, &st);
-	if (st.started_ns != t->started_ns && t->started_ns != 0)
-		keep_run(d, d->tab);
-	switch (wtg_table_snapshot(t, &d->s->tables[d->tab])) {
-	case WTG_SNAP_CONTENT:
-		return DIRTY_TABS | DIRTY_FRAME | DIRTY_VIEW | DIRTY_PANELS;
-	case WTG_SNAP_PROGRESS:
-		/* "measuring: label" stands in the view until the first row */
-		return DIRTY_FRAME | (t->nrows == 0 && t->nseries == 0 ? DIRTY_VIEW : 0);
-	default:
-		return 0;
+	unsigned dirty = 0;
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		struct wtg_table *t = &d->snap[i];
+		struct wtg_run_status st;
+		wtg_session_status(d->s, i, &st);
+		if (st.started_ns != t->started_ns && t->started_ns != 0)
+			keep_run(d, i);
+		enum wtg_snap what = wtg_table_snapshot(t, &d->s->tables[i]);
+		if (i != d->tab)
+			dirty |= what == WTG_SNAP_CONTENT ? DIRTY_TABS : 0;
+		else if (what == WTG_SNAP_CONTENT)
+			dirty |= DIRTY_TABS | DIRTY_FRAME | DIRTY_VIEW | DIRTY_PANELS;
+		else if (what == WTG_SNAP_PROGRESS)	/* "measuring: label" stands in the view until the first row */
+			dirty |= DIRTY_FRAME | (t->nrows == 0 && t->nseries == 0 ? DIRTY_VIEW : 0);
 	}
+	return dirty;
 }
 
-static void observe(struct dash *d, int64_t now)
+unsigned dash_observe(struct dash *d, int64_t now)
 {
-	d->dirty |= observe_worker(d);
-	d->dirty |= observe_conditions(d, now);
-	d->dirty |= observe_tab(d);
+	unsigned dirty = observe_worker(d);
+	dirty |= observe_conditions(d, now);
+	dirty |= observe_tabs(d);
+	d->dirty |= dirty;
+	return dirty;
 }
 
 /* ---- the loop ---- */
@@ -186,7 +203,6 @@ static void dash_init(struct dash *d, struct wtg_session *s)
 	d->seen.qpos = -1;
 	d->seen.df_state = -1;
 	d->seen.resident = -1;
-	d->step_run.idx = -1;
 	d->pending.idx = -1;
 	d->note.run = -1;
 	if (dash_is_lecture(d))
@@ -254,10 +270,9 @@ static int loop(struct dash *d)
 			return 0;
 		if (r > 0 && (pf[0].revents & (POLLHUP | POLLERR)))
 			return 128 + SIGHUP;	/* the terminal went away */
-		d->stall_ns = wtg_session_stall(s);
 		dash_run_event(d, EV_TICK, now);
 		if (input || r <= 0 || (pending && now - d->last_frame >= frame_ns)) {
-			observe(d, now);
+			dash_observe(d, now);
 			dash_draw(d, now);
 			d->last_frame = now;
 			pending = false;
@@ -265,22 +280,20 @@ static int loop(struct dash *d)
 	}
 }
 
-static struct wtg_loaded *tui_loaded;
-static int tui_nloaded;
-
-int wtg_tui_main(struct wtg_session *s)
+/* The dashboard on s, with the n saved runs l drawn from the start (none: l NULL, n 0). */
+static int run(struct wtg_session *s, struct wtg_loaded *l, int n)
 {
 	static struct dash dd;
 	struct dash *d = &dd;
 	dash_init(d, s);
-	d->loaded = tui_loaded;
-	d->nloaded = tui_nloaded;
+	d->loaded = l;
+	d->nloaded = n;
 	for (int i = 0; i < wtg_nexperiments && d->nloaded; i++)
 		d->tried[i] = true;	/* saved runs: nothing measures until r */
 	if (tui_screen_open(&d->look, s->opt) < 0)
 		return 1;
 	dash_layout(d);
-	observe(d, wtg_now_ns());
+	dash_observe(d, wtg_now_ns());
 	dash_draw(d, wtg_now_ns());	/* the first frame comes before any work starts */
 	if (wtg_session_start(s) < 0) {
 		tui_screen_close();
@@ -299,9 +312,12 @@ int wtg_tui_main(struct wtg_session *s)
 	return status;
 }
 
+int wtg_tui_main(struct wtg_session *s)
+{
+	return run(s, NULL, 0);
+}
+
 int wtg_tui_main_loaded(struct wtg_session *s, struct wtg_loaded *l, int n)
 {
-	tui_loaded = l;
-	tui_nloaded = n;
-	return wtg_tui_main(s);
+	return run(s, l, n);
 }

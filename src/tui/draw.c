@@ -42,6 +42,19 @@ static void fmt_left(char *buf, size_t len, double ns)
 }
 
 
+/* "steal 2.1%" while the hypervisor takes time from this machine's CPUs (over the last second or
+ * more), else "": the header shows it, redrawn when it changes. */
+static char hdr_steal[32];
+
+static void steal_words(char *buf, size_t len)
+{
+	double st = wtg_watch_steal_now();
+	if (isfinite(st) && st >= 0.05)
+		snprintf(buf, len, "steal %.1f%%", st);
+	else if (len)
+		buf[0] = '\0';
+}
+
 static void draw_header(struct dash *d)
 {
 	struct wtg_session *s = d->s;
@@ -95,9 +108,12 @@ static void draw_header(struct dash *d)
 	int dw = tui_width(data);
 	int room = d->cols - x - 2 - dw - 2;
 	/* the counts, with the topology when it fits, then the CPU model in what is left */
-	snprintf(mach, sizeof mach, "%d CPUs (%s)%s%s pages", s->machine.cpus, s->topo_summary, l->g->sep, pg);
+	steal_words(hdr_steal, sizeof hdr_steal);
+	const char *ssep = hdr_steal[0] ? l->g->sep : "";
+	snprintf(mach, sizeof mach, "%d CPUs (%s)%s%s pages%s%s", s->machine.cpus, s->topo_summary, l->g->sep, pg,
+		 ssep, hdr_steal);
 	if (tui_width(mach) > room)
-		snprintf(mach, sizeof mach, "%d CPUs%s%s pages", s->machine.cpus, l->g->sep, pg);
+		snprintf(mach, sizeof mach, "%d CPUs%s%s pages%s%s", s->machine.cpus, l->g->sep, pg, ssep, hdr_steal);
 	int mw = tui_width(mach);
 	if (room > mw + 6) {
 		char full[512];
@@ -213,7 +229,16 @@ static void draw_frame(struct dash *d)
 	if (t->runs > 1)	/* a rerun's end, told from the run before it */
 		snprintf(no, sizeof no, "run %d%s", t->runs, l->g->sep);
 	attr_t ra = tui_attr(l, TR_DIM);
-	if (t->state == WTG_RUNNING) {
+	const struct wtg_table *c = dash_displaced_by(d, d->tab, false);
+	char hms[16];
+	if (c) {	/* the completed run stays on screen: say which, and what became of the rerun */
+		snprintf(right, sizeof right, "the rerun %s; showing the run of %s",
+			 t->state == WTG_FAILED		  ? "failed" :
+			 strstr(t->error, " starved") ? "ended starved" :
+							  "was cancelled",
+			 dash_run_clock(d, c, hms, sizeof hms));
+		ra = tui_attr(l, TR_WARN);
+	} else if (t->state == WTG_RUNNING) {
 		if (t->nsteps > 0)
 			snprintf(right, sizeof right, "%s running, step %d/%d", l->g->play, t->step,
 				 t->nsteps);
@@ -670,9 +695,16 @@ static void draw_status(struct dash *d)
 			kw += 3 + tui_width(dash_keys[i].hint_keys) + tui_width(dash_keys[i].hint);
 	if (starved) {
 		/* the whole line: this is what matters now */
-		tui_printf(w, 0, 0, W, tui_attr(l, TR_ERR),
-			   " worker starved: no progress for %lld s (background policy under burners)",
-			   (long long)d->seen.stall_s);
+		const struct dash_seen *v = &d->seen;
+		char why[64];
+		if (v->burners > 0 && v->bg)
+			snprintf(why, sizeof why, "background policy under burners");
+		else if (v->burners > 0)
+			snprintf(why, sizeof why, "%d burner%s", v->burners, v->burners == 1 ? "" : "s");
+		else
+			snprintf(why, sizeof why, "other programs hold the CPUs");
+		tui_printf(w, 0, 0, W, tui_attr(l, TR_ERR), " worker starved: no progress for %lld s (%s)",
+			   (long long)v->stall_s, why);
 		wnoutrefresh(w);
 		return;
 	} else if (note) {
@@ -826,6 +858,10 @@ static void draw_small(struct dash *d)
 
 void dash_draw(struct dash *d, int64_t now)
 {
+	char steal[sizeof hdr_steal];
+	steal_words(steal, sizeof steal);
+	if (strcmp(steal, hdr_steal) != 0)
+		d->dirty |= DIRTY_HEADER;
 	unsigned dirty = d->dirty;
 	d->dirty = 0;
 	if (d->small) {

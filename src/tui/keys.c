@@ -240,7 +240,7 @@ static void quit(struct dash *d, int key)
 /* In help-screen order; the status line's hints in this order too. The help's descriptions fit
  * 55 columns, so that the help is one screen at 80x24. */
 const struct dash_key dash_keys[] = {
-	{ { 0 }, "1-9 0 ! @ # $ % ^ & *", "1-9 0 !-*", "a tab each (! is Shift-1: the 11th tab ...)", "1-9 0",
+	{ { 0 }, "1-9 0 ! @ # $ % ^ & * ( )", "1-9 0 !-)", "a tab each (! is Shift-1: the 11th tab ...)", "1-9 0",
 	  "tabs", false, pick_tab },
 	{ { KEY_NPAGE, KEY_RIGHT, '\t' }, "PageDown Right Tab", "PgDn PgUp -> <-",
 	  "next / previous tab, as a clicker sends (Tab too)", NULL, NULL, false, next_tab },

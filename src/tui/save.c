@@ -119,62 +119,75 @@ static void save_files(struct dash *d, const char *prefix, const char *const *ex
 	dash_notice(d, TR_ERR, "save failed: %s", err[0] ? err : "the report writer refused");
 }
 
-static int save_report(struct dash *d, int k, const char *path, char *err, size_t errlen)
+/* One more of a tab's runs for the save, or one more dropped when the list is full. */
+static void add_earlier(struct wtg_report_earlier *e, const struct wtg_table *t, const struct wtg_machine *m,
+			const char *label)
 {
-	static const enum wtg_format fmt[] = { WTG_FMT_JSON, WTG_FMT_HTML, WTG_FMT_CSV };
-	return wtg_report_save_new(path, fmt[k], d->s, NULL, err, errlen);
+	if (e->n == WTG_REPORT_MAX_EARLIER) {
+		e->dropped++;
+		return;
+	}
+	e->t[e->n] = t;
+	e->machine[e->n] = m;
+	e->label[e->n++] = label;
 }
 
 /* Each tab's runs shown beside its current one, oldest first: the saved files' (their own earlier
- * runs, then the run itself), then this session's earlier runs; each labelled with its conditions.
- * A tab the session has not run is saved as the newest saved run it shows (shown), the runs before
- * it as its earlier ones. */
+ * runs, then the run itself), then this session's earlier runs; each labelled with its conditions,
+ * a run that ended short saying so. A tab the session has not run is saved as the newest saved run
+ * it shows (shown), the runs before it as its earlier ones; one whose last run ended short (or
+ * still measures) after a completed one is saved as that completed run, the last run among the
+ * others: a completed run is never displaced. */
 static void collect_earlier(struct dash *d, struct wtg_report_earlier *er)
 {
-	static char labels[WTG_MAX_LOADS][WTG_MAX_EXP][128];
+	static char labels[WTG_MAX_LOADS][WTG_MAX_EXP][128], live[WTG_MAX_EXP][128];
 	for (int tab = 0; tab < wtg_nexperiments && tab < WTG_MAX_EXP; tab++) {
 		struct wtg_report_earlier *e = &er[tab];
-		e->n = 0;
-		e->shown = NULL;
-		e->shown_machine = NULL;
+		const struct dash_hist *h = &d->hist[tab];
+		memset(e, 0, sizeof *e);
+		e->dropped = h->dropped;
 		for (int i = 0; i < d->nloaded; i++)
 			if (d->loaded[i].present[tab]) {
 				e->shown = &d->loaded[i].tables[tab];
 				e->shown_machine = &d->loaded[i].meta.machine;
 			}
+		const struct wtg_table *c = dash_displaced_by(d, tab, true);
+		if (c) {
+			e->shown = c;
+			e->shown_machine = dash_machine_of(d, c) == &d->s->machine ? NULL : dash_machine_of(d, c);
+			e->over = true;
+		}
 		for (int i = 0; i < d->nloaded; i++) {
 			const struct wtg_loaded *l = &d->loaded[i];
 			if (!l->present[tab])
 				continue;
-			for (int k = 0; k < l->nearlier[tab] && e->n < WTG_REPORT_MAX_EARLIER; k++) {
-				e->t[e->n] = &l->earlier[tab][k].t;
-				e->machine[e->n] = &l->meta.machine;
-				e->label[e->n++] = l->earlier[tab][k].label;
-			}
-			if (e->n < WTG_REPORT_MAX_EARLIER) {
-				e->t[e->n] = &l->tables[tab];
-				e->machine[e->n] = &l->meta.machine;
-				e->label[e->n++] = dash_loaded_label(d, i, tab, labels[i][tab], sizeof labels[i][tab]);
-			}
+			for (int k = 0; k < l->nearlier[tab]; k++)
+				add_earlier(e, &l->earlier[tab][k].t, &l->meta.machine, l->earlier[tab][k].label);
+			add_earlier(e, &l->tables[tab], &l->meta.machine,
+				    dash_loaded_label(d, i, tab, labels[i][tab], sizeof labels[i][tab]));
 		}
-		const struct dash_hist *h = &d->hist[tab];
-		for (int k = 0; k < h->n && e->n < WTG_REPORT_MAX_EARLIER; k++) {
-			e->t[e->n] = &h->t[k];
-			e->machine[e->n] = NULL;	/* this session's: the report's machine */
-			e->label[e->n++] = h->label[k];
+		for (int k = 0; k < h->n; k++)	/* this session's: the report's machine */
+			add_earlier(e, &h->t[k], NULL, h->label[k]);
+		if (c) {
+			dash_run_label(live[tab], sizeof live[tab], &d->snap[tab]);
+			add_earlier(e, &d->snap[tab], NULL, live[tab]);
 		}
 	}
+}
+
+static int save_report(struct dash *d, int k, const char *path, char *err, size_t errlen)
+{
+	static const enum wtg_format fmt[] = { WTG_FMT_JSON, WTG_FMT_HTML, WTG_FMT_CSV };
+	static struct wtg_report_earlier earlier[WTG_MAX_EXP];
+	collect_earlier(d, earlier);
+	return wtg_report_save_new(path, fmt[k], d->s, NULL, earlier, err, errlen);
 }
 
 void dash_save_results(struct dash *d, int key)
 {
 	(void)key;
 	static const char *const ext[] = { "json", "html", "csv" };
-	static struct wtg_report_earlier earlier[WTG_MAX_EXP];
-	collect_earlier(d, earlier);
-	d->s->earlier = earlier;
 	save_files(d, "wtg", ext, 3, save_report, "saved");
-	d->s->earlier = NULL;
 }
 
 /* Row y of the screen as UTF-8 without its trailing blanks. */

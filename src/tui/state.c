@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "wtg/conditions.h"
 #include "wtg/figure.h"
@@ -65,6 +66,11 @@ void dash_notice_path(struct dash *d, enum tui_role role, const char *what, cons
 	d->note.path = (int)strlen(what) + 1;
 }
 
+int dash_starved_s(int run_idx, int64_t stall_ns)
+{
+	return run_idx >= 0 && stall_ns > STARVED_NS ? (int)(stall_ns / 1000000000LL) : -1;
+}
+
 void dash_set_tab(struct dash *d, int idx)
 {
 	if (idx == d->tab)
@@ -94,8 +100,9 @@ bool dash_is_lecture(const struct dash *d)
 
 /* ---- the deck: the tabs in lecture order (--order), each with a key ---- */
 
-/* The key of each deck position: 1-9 and 0, then the shifted digits. */
-const char dash_deck_keys[] = "1234567890!@#$%^&*(";
+/* The key of each deck position: 1-9 and 0, then the shifted digits; a tab past them would have
+ * none, so tests/unit/test_tui.c holds every experiment of the registry to a key of its own. */
+const char dash_deck_keys[] = "1234567890!@#$%^&*()";
 
 int dash_deck_len(const struct dash *d)
 {
@@ -206,8 +213,15 @@ static void pause_toggle(struct dash *d)
 	}
 	set_mode(d, DM_PAUSED);
 	d->run.idx = atomic_load(&s->current);
+	for (int i = 0; i < wtg_nexperiments && d->run.idx < 0; i++) {
+		struct wtg_run_status st;	/* queued, not started yet (r then space at once) */
+		wtg_session_status(s, i, &st);
+		if (st.queue_pos == 0)
+			d->run.idx = i;
+	}
+	if (!wtg_session_idle(s))
+		wtg_session_cancel(s);	/* nothing starts: not the queue's head either */
 	if (d->run.idx >= 0) {
-		wtg_session_cancel(s);
 		dash_notice(d, TR_WARN, "paused: %s stopped; space runs it again", wtg_experiments[d->run.idx]->name);
 	} else {
 		dash_notice(d, TR_WARN, "paused: nothing starts until space");
@@ -285,6 +299,9 @@ void dash_run_event(struct dash *d, enum dash_event ev, int64_t now)
 const struct wtg_table *dash_shown(const struct dash *d)
 {
 	const struct wtg_table *t = &d->snap[d->tab];
+	const struct wtg_table *c = dash_displaced_by(d, d->tab, false);
+	if (c)
+		return c;	/* a rerun cancelled or failed: the completed run stays the tab's */
 	/* a rerun keeps the result before it on screen until it has a row of its own */
 	if (t->nrows > 0 || t->error[0] || (t->nseries > 0 && t->state != WTG_RUNNING && t->state != WTG_STOPPED))
 		return t;
@@ -292,8 +309,32 @@ const struct wtg_table *dash_shown(const struct dash *d)
 	return b ? b : t;
 }
 
+/* The newest completed run of tab before its live one: this session's, else a saved one; NULL. */
+static const struct wtg_table *completed(const struct dash *d, int tab)
+{
+	const struct dash_hist *h = &d->hist[tab];
+	for (int k = h->n - 1; k >= 0; k--)
+		if (h->t[k].state == WTG_DONE)
+			return &h->t[k];
+	for (int i = d->nloaded - 1; i >= 0; i--)
+		if (d->loaded[i].present[tab] && d->loaded[i].tables[tab].state == WTG_DONE)
+			return &d->loaded[i].tables[tab];
+	return NULL;
+}
+
+const struct wtg_table *dash_displaced_by(const struct dash *d, int tab, bool running)
+{
+	enum wtg_state st = d->snap[tab].state;
+	if (st == WTG_STOPPED || st == WTG_FAILED || (running && st == WTG_RUNNING))
+		return completed(d, tab);
+	return NULL;
+}
+
 const struct wtg_table *dash_before(const struct dash *d)
 {
+	const struct wtg_table *c = completed(d, d->tab);
+	if (c)
+		return c;
 	const struct dash_hist *h = &d->hist[d->tab];
 	if (h->n > 0)
 		return &h->t[h->n - 1];
@@ -301,6 +342,35 @@ const struct wtg_table *dash_before(const struct dash *d)
 		if (d->loaded[i].present[d->tab])
 			return &d->loaded[i].tables[d->tab];
 	return NULL;
+}
+
+void dash_run_label(char *buf, size_t len, const struct wtg_table *t)
+{
+	char cond[80];
+	wtg_lay_table_conditions(cond, sizeof cond, t);
+	const char *what = t->state == WTG_STOPPED ? "cancelled" : t->state == WTG_FAILED ? "failed" :
+			   t->state == WTG_RUNNING ? "running" : NULL;
+	if (what)
+		snprintf(buf, len, "%s%s(%s)", cond, cond[0] ? " " : "", what);
+	else
+		snprintf(buf, len, "%s", cond);
+}
+
+const char *dash_run_clock(const struct dash *d, const struct wtg_table *t, char *buf, size_t len)
+{
+	for (int i = 0; i < d->nloaded; i++)
+		if (t == &d->loaded[i].tables[d->tab]) {	/* "2026-11-30T19:26:36Z": its time */
+			const char *ts = d->loaded[i].meta.timestamp;
+			snprintf(buf, len, "%.8s", strlen(ts) > 11 ? ts + 11 : "?");
+			return buf;
+		}
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	time_t at = now.tv_sec - (time_t)((wtg_now_ns() - t->started_ns) / 1000000000LL);
+	struct tm tm;
+	localtime_r(&at, &tm);
+	strftime(buf, len, "%H:%M:%S", &tm);
+	return buf;
 }
 
 /* The label of the live run: --label (or "live" beside saved runs) and its conditions. */
@@ -336,26 +406,69 @@ static void value_ci(char *buf, size_t len, const struct wtg_figure *f, const ch
 
 /* One headline of two runs for the ratio line, the verdict before the figure's words (a narrow
  * screen cuts the end): " x0.58 [CI 0.51-0.66] faster: FIGURE"; a figure that is a ratio itself:
- * " FIGURE x1.50 -> x3.20 [CI 2.61-3.90], slower"; runs of different work: " not comparable (WHY):
- * FIGURE". */
+ * " FIGURE x1.50 -> x3.20 [CI 2.61-3.90], slower"; a difference: " -160 ns [CI -200, -120] faster:
+ * FIGURE", or " within its noise: +12 ns [-40, +60]: FIGURE"; runs of different work: " not
+ * comparable (WHY): FIGURE". The verdict as wtg_gate_pair gives it (two runs one after the other:
+ * faster or slower only beyond the drift this session measured). */
 static void pair_words(const struct dash *d, const struct wtg_headline *h, const struct wtg_gate_pair *p,
 		       const char *fig, char *buf, size_t len)
 {
 	const char *dash = d->look.g->dash;
-	char a[64], b[64];
+	char a[64], b[64], words[192];
+	/* the CI is on the line already: the verdict's name alone after it, in its short words */
+	const char *v = p->v == WTG_V_INCONCLUSIVE || p->v == WTG_V_MOVED || p->v == WTG_V_NO_DRIFT ?
+				wtg_verdict_short(p->v) : wtg_gate_pair_words(words, sizeof words, h, p, dash);
 	if (p->v == WTG_V_APART) {
 		snprintf(buf, len, " not comparable (%s): %s", p->why, fig);
+	} else if (p->difference && p->v == WTG_V_NOISE) {
+		snprintf(buf, len, " %s: %s", v, fig);
+	} else if (p->difference) {
+		char x[32], y[32], z[32];
+		snprintf(buf, len, " %s %s [CI %s, %s] %s: %s", wtg_fmt_signed(x, sizeof x, p->diff), h->unit,
+			 wtg_fmt_signed(y, sizeof y, p->diff_lo), wtg_fmt_signed(z, sizeof z, p->diff_hi), v, fig);
 	} else if (h->is_ratio) {
 		/* the before figure plain, the after one with its CI: a projector's 60 columns */
 		snprintf(a, sizeof a, "x%.2f", p->base.value);
 		value_ci(b, sizeof b, &p->now, dash);
-		snprintf(buf, len, " %s %s %s %s, %s", fig, a, d->look.g->arrow, b, wtg_verdict_name(p->v));
+		snprintf(buf, len, " %s %s %s %s, %s", fig, a, d->look.g->arrow, b, v);
 	} else if (!isnan(p->lo)) {
-		snprintf(buf, len, " x%.2f [CI %.2f%s%.2f] %s: %s", p->ratio, p->lo, dash, p->hi, wtg_verdict_name(p->v),
-			 fig);
+		snprintf(buf, len, " x%.2f [CI %.2f%s%.2f] %s: %s", p->ratio, p->lo, dash, p->hi, v, fig);
 	} else {
-		snprintf(buf, len, " x%.2f %s: %s", p->ratio, wtg_verdict_name(p->v), fig);
+		snprintf(buf, len, " x%.2f %s: %s", p->ratio, v, fig);
 	}
+}
+
+/* What this session measured of headline h's drift on this tab: the replicas of every run kept and
+ * of the live one, and as A/A pairs each two runs in a row under the same conditions; then the
+ * replicas of the compared runs a and b where they are not among those (a saved run). */
+static void session_drift(const struct dash *d, const struct wtg_headline *h, const struct wtg_table *a,
+			  const struct wtg_table *b, struct wtg_drift *dr)
+{
+	const struct dash_hist *hs = &d->hist[d->tab];
+	const struct wtg_table *live = &d->snap[d->tab];
+	char cond[96];
+	wtg_lay_table_conditions(cond, sizeof cond, live);
+	wtg_drift_init(dr);
+	struct wtg_figure prev = { 0 }, f;
+	for (int i = 0; i <= hs->n; i++) {
+		const struct wtg_table *t = i < hs->n ? &hs->t[i] : live;
+		if (t->nrows == 0 || (i == hs->n && t->state == WTG_RUNNING))
+			break;
+		wtg_figure_read(h, t, &f);
+		wtg_drift_add_run(dr, &f);
+		const char *lab = i < hs->n ? hs->label[i] : cond;
+		if (i > 0 && prev.found && f.found && !strcmp(lab, hs->label[i - 1]))
+			wtg_drift_add_pair(dr, prev.value, f.value);
+		prev = f;
+		a = a == t ? NULL : a;
+		b = b == t ? NULL : b;
+	}
+	const struct wtg_table *more[] = { a, b };
+	for (int i = 0; i < 2; i++)
+		if (more[i]) {
+			wtg_figure_read(h, more[i], &f);
+			wtg_drift_add_run(dr, &f);
+		}
 }
 
 /* The line of ratios above the view, what a class reads first. Two runs: "A -> B: x0.58 [CI 0.51-0.66]
@@ -374,7 +487,7 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 		return;
 	}
 	if (n == 2)
-		k += (size_t)snprintf(buf, len, "%s %s %s:", label[0], d->look.g->arrow, label[1]);
+		k += (size_t)snprintf(buf, len, "%s %s %s, sequential:", label[0], d->look.g->arrow, label[1]);
 	size_t head = k;
 	for (int i = 0; i < nh && k < len; i++) {
 		char fig[96];
@@ -384,12 +497,20 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 			/* the headless comparison's reading (src/saved/gate.c) of the same samples: the
 			 * same ratio, interval and verdict; runs of different work are not compared */
 			struct wtg_gate_pair p;
-			wtg_gate_pair(&h[i], t[0], t[r], d->s->opt->seed, 0, &p);
+			struct wtg_drift dr;
+			char sig[32];
+			session_drift(d, &h[i], t[0], t[r], &dr);
+			wtg_gate_pair_drift(&h[i], t[0], t[r], d->s->opt->seed, 0, &dr, &p);
+			/* a rerun with nothing changed (A/A): its own move is drift, whatever its interval */
+			if (n == 2 && !strcmp(label[0], label[1]) && (p.v == WTG_V_FASTER || p.v == WTG_V_SLOWER))
+				p.v = WTG_V_MOVED;
 			char what[256];
-			if (p.v != WTG_V_APART && (p.v == WTG_V_MISSING || isnan(p.ratio)))
+			if (p.v != WTG_V_APART && (p.v == WTG_V_MISSING || isnan(p.difference ? p.diff : p.ratio)))
 				continue;
 			else if (n == 2)
 				pair_words(d, &h[i], &p, fig, what, sizeof what);
+			else if (p.difference)
+				snprintf(what, sizeof what, " %s %s", wtg_fmt_signed(sig, sizeof sig, p.diff), h[i].unit);
 			else if (!isnan(p.lo))
 				snprintf(what, sizeof what, " x%.2f [%.2f, %.2f]", p.ratio, p.lo, p.hi);
 			else
@@ -479,7 +600,10 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 		live_label(d, v->t, live, sizeof live);
 		labels[n] = live;
 	} else {
-		labels[n] = h->n && v->t == &h->t[h->n - 1] ? h->label[h->n - 1] : "";
+		labels[n] = "";
+		for (int k = 0; k < h->n; k++)
+			if (v->t == &h->t[k])
+				labels[n] = h->label[k];
 		for (int i = 0; i < d->nloaded; i++)
 			if (v->t == &d->loaded[i].tables[tab])
 				labels[n] = saved[i];
@@ -519,8 +643,12 @@ void dash_step_back(struct dash *d)
 	}
 	h->back = h->back % h->n + 1;
 	d->dirty |= DIRTY_VIEW | DIRTY_FRAME;
-	dash_notice(d, TR_OK, "beside it: the run %d before this one (%s); %d kept", h->back, h->label[h->n - h->back],
-		    h->n);
+	if (h->dropped)
+		dash_notice(d, TR_OK, "beside it: %d before (%s); %d kept, %d dropped (%d a tab)", h->back,
+			    h->label[h->n - h->back], h->n, h->dropped, DASH_KEEP);
+	else
+		dash_notice(d, TR_OK, "beside it: the run %d before this one (%s); %d kept", h->back,
+			    h->label[h->n - h->back], h->n);
 }
 
 const struct wtg_machine *dash_machine_of(const struct dash *d, const struct wtg_table *t)

@@ -87,6 +87,61 @@ for m in re.finditer(r"^\s+-([A-Za-z]), --([a-z-]+)", out, re.M):
         esc = "\\-" if name == "man page" else "-"
         check((esc + s) in text, "-%s (--%s) is in the %s" % (s, l, name))
 
+# the experiments: the README's table and the man page's EXPERIMENTS name exactly those --list names,
+# in its order (a new experiment missing from either, or a name left behind, fails here)
+status, out, err = run("--list")
+listed = [l.split()[0] for l in out.splitlines() if l.strip()]
+check(status == 0 and len(listed) >= 10, "--list names the experiments: %r" % listed)
+with open(os.path.join(SRCDIR, "README"), encoding="utf-8") as f:
+    table = re.search(r"^The experiments\n-+\n(.*?)^[^\n]+\n-+\n", f.read(), re.S | re.M)
+readme_exps = re.findall(r"^    ([a-z]+)\s+~\d+ s / ~\d+ s ", table.group(1) if table else "", re.M)
+with open(os.path.join(SRCDIR, "man", "wtg.1"), encoding="utf-8") as f:
+    sect = re.search(r"^\.SH EXPERIMENTS\n(.*?)^\.SH ", f.read(), re.S | re.M)
+man_exps = re.findall(r"^\.TP\n\.B ([a-z]+)$", sect.group(1) if sect else "", re.M)
+for name, docs in (("the README's experiment table", readme_exps), ("the man page's EXPERIMENTS", man_exps)):
+    for exp in listed:
+        check(exp in docs, "%s is in --list but not in %s" % (exp, name))
+    for exp in docs:
+        check(exp in listed, "%s is in %s but not in --list" % (exp, name))
+    check(docs == listed, "%s names --list's experiments in its order: %r" % (name, docs))
+
+# the README's Design section is true where a program can tell: every file or folder it names exists,
+# each function it places in a file ("dash_run_event in src/tui/state.c") is defined there, each
+# function it names ("wtg_session_stall()") is defined in src/, and it counts and names the writers
+# --help's --format offers
+with open(os.path.join(SRCDIR, "README"), encoding="utf-8") as f:
+    design = re.search(r"^Design\n-+\n(.*?)^Licence", f.read(), re.S | re.M)
+design = " ".join(design.group(1).split()) if design else ""
+check(len(design) > 1000, "the README has its Design section")
+named = sorted(set(p.rstrip(".,;:)") for p in re.findall(r"\b(?:src|include|tests)/[\w./-]*", design)))
+check(len(named) >= 10, "the Design section names its files: %r" % named)
+for p in named:  # a test program by its source (a VPATH build makes the program elsewhere)
+    check(os.path.exists(os.path.join(SRCDIR, p)) or os.path.exists(os.path.join(SRCDIR, p + ".c")),
+          "the Design section's %s exists" % p)
+
+
+def defines(path, name):
+    with open(path, encoding="utf-8") as f:
+        return re.search(r"^[a-z][^;\n]*\b%s\(" % re.escape(name), f.read(), re.M) is not None
+
+
+for name, path in re.findall(r"\b(\w+_\w+) in (src/[\w/]+\.c)", design):
+    check(os.path.exists(os.path.join(SRCDIR, path)) and defines(os.path.join(SRCDIR, path), name),
+          "the Design section's %s is defined in %s" % (name, path))
+sources = [os.path.join(dp, fn) for dp, _, fns in os.walk(os.path.join(SRCDIR, "src")) for fn in fns
+           if fn.endswith(".c")]
+for name in sorted(set(re.findall(r"\b(wtg_\w+)\(\)", design))):
+    check(any(defines(src, name) for src in sources), "the Design section's %s() is defined in src/" % name)
+status, out, err = run("--help")
+fmt = re.search(r"--format=FMT\s+headless output: (.*?)\n\s+-", out, re.S)
+formats = re.findall(r"\b(text|csv|json|markdown|svg|html)\b", fmt.group(1)) if fmt else []
+words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+writers = re.search(r"the (\w+) writers \(a table in src/report/report\.c: ([^)]*)\)", design)
+check(len(formats) >= 4 and writers is not None and writers.group(1) == words[len(formats)],
+      "the Design section counts the %d writers --format offers: %r" % (len(formats), writers and writers.group(1)))
+for f in formats:
+    check(writers is not None and f in writers.group(2).lower(), "the Design section names the %s writer" % f)
+
 # the bash completion offers what --help lists (it parses --help, so it cannot drift)
 with open(os.path.join(SRCDIR, "completion", "wtg"), encoding="utf-8") as f:
     check("_parse_help" in f.read(), "the completion reads its options from --help")

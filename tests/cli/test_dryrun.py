@@ -103,7 +103,8 @@ status, real, err = run_json(CROSS, "--size=4M")
 status_p, plan, err_p = dry("--run=" + CROSS, "--quick", "--size=4M", "--format=json")
 check(status == 0 and real and status_p == 0 and plan, "a --quick run and its plan: %s %s" % (err, err_p))
 for name in CROSS.split(","):
-    made = rows(experiment(real, name)) if real else []
+    # faultbase's faults by mapping ("mapping" set) come from its traced runs, detail of no planned row
+    made = [r for r in (rows(experiment(real, name)) if real else []) if r.get("mapping") is None]
     planned = plan_of(plan, name)["rows"] if plan else []
     keys = list(planned[0]) if planned else []
     made = [{k: r.get(k) for k in keys} for r in made]

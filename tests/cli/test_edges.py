@@ -209,15 +209,18 @@ holder = open(live, "rb")
 fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)	# a live wtg holds its file's lock
 status, doc, err = run_json("valley", "--dir=" + d, "--size=4M")
 check(status == 0, "valley beside stale files: exit 0, got %d: %s" % (status, err))
-check(err == "wtg: removed %s/wtg-Ab3xY9.dat (8K), the data file of a wtg that is no longer running\n" % d,
-      "one notice for the stale file, got %r" % err)
-check(not os.path.exists(stale), "the stale data file is removed")
+head, tail = "wtg: left alone in %s: " % d, " (named like wtg's data files, but not ones wtg made)\n"
+names = err[len(head):-len(tail)].split(", ") if err.startswith(head) and err.endswith(tail) else []
+check(sorted(names) == ["wtg-Ab3xY9.dat", "wtg-link01.dat"] and err.count("\n") == 1,
+      "one line naming what was left alone though its name looked like wtg's, got %r" % err)
+check(os.path.exists(stale), "a user's file named like a data file, without wtg's mark, is kept")
 check(os.path.exists(live), "a data file whose lock is held is kept")
 check(all(os.path.exists(p) for p in others), "files wtg did not name are kept")
 check(os.path.islink(os.path.join(d, "wtg-link01.dat")), "a symbolic link is kept")
 holder.close()
-for p in [live] + others + [os.path.join(d, "wtg-link01.dat")]:
-    os.unlink(p)
+for p in [stale, live] + others + [os.path.join(d, "wtg-link01.dat")]:
+    if os.path.lexists(p):
+        os.unlink(p)
 check(datadir_is_empty(), "wtg removed its own file")
 
 # a real run killed with SIGKILL: its file stays, locked while it lived; the next run removes it
@@ -250,6 +253,45 @@ if check(len(left) == 1, "the running wtg made one data file: %r" % left):
 else:
     p.kill()
     p.wait()
+
+# ---- a data file wtg made, given as --file to a running wtg: another wtg's sweep leaves it alone ------------
+hold = os.path.join(tempfile.mkdtemp(prefix="wtg-test-hold-"), "hold")
+
+
+def held(*args):
+    """wtg with args, held by WTG_TEST_BEFORE_WRITE once it has measured (its data file still in use);
+    returns the process, or None when it ended without reaching the hook."""
+    p = subprocess.Popen([WTG] + list(args), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         env=dict(os.environ, WTG_TEST_BEFORE_WRITE=hold))
+    while not os.path.exists(hold) and p.poll() is None:
+        time.sleep(0.01)
+    return p if p.poll() is None else None
+
+
+p = held("--run=passes", "--quick", "--size=1M", "--progress=never", "--dir=" + d)
+made = [n for n in os.listdir(d) if n.startswith("wtg-")]
+if p:
+    os.kill(p.pid, signal.SIGKILL)	# a killed run leaves its data file, marked as wtg's
+    p.wait()
+os.unlink(hold) if os.path.exists(hold) else None
+if check(p is not None and len(made) == 1, "a held run has made one data file: %r" % made):
+    given = os.path.join(d, "wtg-given1.dat")
+    os.rename(os.path.join(d, made[0]), given)
+    with open(given, "rb") as f:
+        before = f.read()
+    user = held("--run=passes", "--quick", "--progress=never", "--file=" + given)
+    status, doc, err = run_json("passes", "--dir=" + d, "--size=1M")
+    check(status == 0 and err == "", "a sweep beside a --file in use: exit 0, nothing said, got %d %r" %
+          (status, err))
+    check(os.path.exists(given), "a --file in use, though wtg made it once, is not removed by another wtg")
+    if user:
+        os.unlink(hold)
+        user.wait(timeout=300)
+    check(user is not None and user.returncode == 0, "the run using it as --file ends well")
+    with open(given, "rb") as f:
+        check(f.read() == before, "the --file is as it was")
+    os.unlink(given)
+check(datadir_is_empty(), "no data file is left")
 
 # ---- tests clean up after themselves --------------------------------------------------------------------
 probe = tempfile.mkdtemp(prefix="wtg-test-probe-")

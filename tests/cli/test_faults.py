@@ -206,7 +206,7 @@ def test_faultbase(doc, size, page, want=None):
     e = common(doc, "faultbase")
     if not e:
         return None
-    r = rows(e)
+    r = [x for x in rows(e) if x.get("mapping") is None]  # the traced faults by mapping: test_faulttrace.py
     cases = ["exit only", "map, never touch", "map and sum", "map - exit", "sum - map"]
     check([x["case"] for x in r] == cases,
           "faultbase: the three controls and two differences")
@@ -312,6 +312,19 @@ def test_children(path, want):
           "--child=sum on a missing file: exit 1")
 
 
+def test_headline_intervals(doc):
+    """Every headline of the four holds its interval: ci_low <= value <= ci_high, all of them numbers
+    (mmap's ns per fault and faultbase's count from their repetitions, zerofill's from its series)."""
+    for e in doc["experiments"]:
+        for h in e["headlines"]:
+            v, lo, hi = h["value"], h["ci_low"], h["ci_high"]
+            check(None not in (v, lo, hi) and lo <= v <= hi,
+                  "%s: headline '%s' %r lies in its interval [%r, %r]" % (e["name"], h["figure"], v, lo, hi))
+    fb = [e for e in doc["experiments"] if e["name"] == "faultbase"]
+    check(fb and [h["figure"] for h in fb[0]["headlines"]] == ["minor faults of a bare start and exit"],
+          "faultbase's headline is the bare start and exit's count")
+
+
 def main():
     # 1. the four experiments on a data file wtg creates (and must remove)
     status, doc, err = run_json("mmap,pagecache,zerofill,faultbase")
@@ -328,6 +341,7 @@ def main():
         pagecache_checks = checks_made() - before
         test_zerofill(doc, page)
         test_faultbase(doc, QUICK_SIZE, page)
+        test_headline_intervals(doc)
     check(datadir_is_empty(), "the created data file is removed after the run")
 
     # 2. pagecache on tmpfs: eviction cannot work there; a clear note, not a failure

@@ -387,8 +387,11 @@ json.dump({"tool": "wtg", "replicates": 5, "runs": base_runs, "order": ["syscall
 brows = [(r["median_ns"], r["ci_low_ns"], r["ci_high_ns"]) for r in (syscall_row(d) for d in base_runs)]
 pooled = expected_pooled(brows)[0]
 nlo, nhi = expected_next(brows)
-# (1.15: worse than the pooled figure by more than 10%, not beyond the interval's top made 10% worse)
-for name, fac, want, want_status in (("inside", 1.02, "no change", 0), ("outside", 1.09, "slower", 0),
+# (1.15: worse than the pooled figure by more than 10%, not beyond the interval's top made 10% worse;
+# 1.02: inside the next-run interval of +-8%, so its change (the ratio over that interval) reaches
+# past 1 +- 10%: inconclusive; 1.00: the change lies inside the band, no change)
+for name, fac, want, want_status in (("same", 1.0, "no change", 0), ("inside", 1.02, "inconclusive", 0),
+                                     ("outside", 1.09, "slower", 0),
                                      ("past10", 1.15, "slower", 0), ("regressed", 1.5, "slower (regression)", 3),
                                      ("faster", 0.6, "faster", 0)):
     pn = os.path.join(tmp, "now-%s.json" % name)
@@ -433,5 +436,26 @@ json.dump(other, open(po, "w"))
 status, out, err = run("--load=" + FIX_A, "--load=" + po)
 check(status == 0 and "replication:" not in out, "runs of other options get no replication table")
 check("differ" in err, "and the warning says they differ: %r" % err)
+
+# --replicate accepts exactly the formats it writes, -o's endings included, refused before measuring
+for name, fmt in [("r.html", "html"), ("r.md", "markdown"), ("r.csv", "csv"), ("r.svg", "svg")]:
+    path = os.path.join(tmp, name)
+    status, out, err = run("--run=clock", "--quick", "--replicate=2", "-o", path)
+    check(status == 2 and err == "wtg: --output '%s': --replicate writes text or json, not %s (see 'wtg --help')\n"
+          % (path, fmt) and not os.path.exists(path), "--replicate -o %s: exit 2, one line, nothing written: %d %r"
+          % (name, status, err))
+
+# a --replicate document of another program (its top-level "tool"), whatever its runs say, is refused
+foreign = json.load(open(pbase))
+foreign["tool"] = "other"
+foreign["replicates"] = len(foreign["runs"])
+pf = os.path.join(tmp, "for\x1b[31meign.json")
+json.dump(foreign, open(pf, "w"))
+for opt in ["--load=", "--baseline="]:
+    extra = ["--load=" + FIX_A] if opt == "--baseline=" else ["--format=json"]
+    status, out, err = run(opt + pf, *extra)
+    check(status == 2 and err == "wtg: %s: not a wtg report (no \"tool\": \"wtg\")\n" % pf.replace("\x1b", "\\e"),
+          "%s a --replicate document whose tool is not wtg: exit 2, one line naming the file, escaped: %d %r"
+          % (opt, status, err))
 
 finish()

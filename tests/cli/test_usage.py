@@ -127,16 +127,21 @@ first = out.splitlines()[0] if out else ""
 check(status == 0 and first.startswith("wtg ") and len(first.split()) == 2 and "Copyright" in out
       and "License" in out, "--version: %r" % out)
 
-NAMES = ["bytewise", "syscall", "valley", "kernels", "mmap", "pagecache", "zerofill", "faultbase", "wss",
-         "threads", "roofline", "uncached", "readcost", "clock", "tail", "passes", "compare", "ceiling"]
-VIEWS = {"bytewise": "bars", "syscall": "sweep", "valley": "sweep", "kernels": "bars",
-         "mmap": "counters", "pagecache": "counters", "zerofill": "counters", "faultbase": "counters",
-         "wss": "sweep", "threads": "bars", "roofline": "sweep", "uncached": "sweep",
-         "readcost": "histogram", "clock": "histogram", "tail": "histogram", "passes": "histogram",
-         "compare": "bars", "ceiling": "bars"}
+# the registry as its source declares it: the names in WTG_EXPERIMENT_LIST's order, and each one's view
+# from its own file's descriptor (src/experiments/NAME.c), so a new experiment needs no edit here
+EXPS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "experiments")
+with open(os.path.join(EXPS, "experiments.c"), encoding="utf-8") as f:
+    registry = re.search(r"#define WTG_EXPERIMENT_LIST\(X\)(.*?)\n\n", f.read(), re.S)
+NAMES = re.findall(r"\bX\((\w+)\)", registry.group(1)) if registry else []
+check(len(NAMES) >= 10, "the registry's source names its experiments: %r" % NAMES)
+VIEWS = {}
+for name in NAMES:
+    with open(os.path.join(EXPS, name + ".c"), encoding="utf-8") as f:
+        view = re.search(r"\.view = WTG_VIEW_([A-Z]+)", f.read())
+    VIEWS[name] = view.group(1).lower() if view else None
 status, out, err = run("--list")
 lines = out.splitlines()
-check(status == 0 and len(lines) == 18, "--list prints 18 lines, got %d" % len(lines))
+check(status == 0 and len(lines) == len(NAMES), "--list prints %d lines, got %d" % (len(NAMES), len(lines)))
 check([l.split()[0] for l in lines] == NAMES, "--list order: %r" % [l.split()[0] for l in lines])
 check(all(l.split()[1] == VIEWS[l.split()[0]] for l in lines), "--list views")
 check(all(l.rstrip().endswith("?") for l in lines),

@@ -140,7 +140,9 @@ if doc:
     saved = save_json(folder, doc, "paired.json")
     status, text, err = run("--load=" + saved)
     lines = [ln for ln in text.splitlines() if ln.startswith("  paired: ")]
-    check(status == 0 and len(lines) == 3 and all(" rounds" in ln and " B / A: x" in ln for ln in lines),
+    flat = " ".join(text.split())
+    check(status == 0 and len(lines) == 3 and all(" B / A: x" in ln for ln in lines) and
+          flat.count(" rounds (A ") == 3,
           "text: a 'paired:' line per headline figure, B over A with its rounds: %r" % lines)
     status, out, err = run("--load=" + saved, "--format=csv")
     recs = [r for r in csv.DictReader(io.StringIO(out)) if r["kind"] == "paired"]

@@ -5,12 +5,14 @@
 dash_init
 
 # passes: one row, the quickest experiment that reads the data file; 16M: a quarter of --quick's file.
-# Paused at the first frame, before the data file is ready: the first tab, shown, would run by itself.
+# The first tab runs by itself and makes the data file; then paused (the run stopped if it still
+# measures: a pause also drops a run queued but not started, so pausing at the first frame would
+# leave no data file), so that no tab starts by itself when it is visited.
 start C.UTF-8 80 24 --size=16M
 tm_wait "q quit" 60 || { tm_dump "start"; bail "the dashboard did not come up"; }
+tm_wait "data 16M in $tmp/data, sum" 60 || { tm_dump "start"; bail "the data file was not made"; }
 tm_keys Space
 tm_wait "paused: " 5	# "nothing starts", or the first tab stopped
-tm_wait "data 16M in $tmp/data, sum" 60 || { tm_dump "start"; bail "the data file was not made"; }
 goto "$(index_of passes)"
 
 # run_after KEY...: press the keys (the last one runs passes) and wait until the run ended

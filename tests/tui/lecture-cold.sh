@@ -33,8 +33,8 @@ for size in 80x24 60x20; do
 	# says it ran)
 	check "$size: mmap rerun ends" run_ended mmap 2
 	check "$size: the cold run is labelled so beside the warm one" \
-		wait_for 5 tm_flat_match "quiet (→|->) cold cache: "
-	check "$size: ... not 'quiet -> quiet'" tm_lacks_re "quiet (→|->) quiet:"
+		wait_for 5 tm_flat_match "quiet (→|->) cold cache, sequential: "
+	check "$size: ... not 'quiet -> quiet'" tm_lacks_re "quiet (→|->) quiet[:,]"
 	if [ $size = 80x24 ]; then
 		json=$(save)
 		check "$size: s saves" [ -n "$json" ]
@@ -75,7 +75,7 @@ assert any(n.startswith("warm-up: one unreported") for n in e["earlier_runs"][0]
 	tm_keys r
 	check "$size: passes rerun" wait_for 10 passes_rerun
 	check "$size: ... ends" run_ended passes 2
-	check "$size: ... not labelled cold" wait_for 5 tm_flat_match "quiet (→|->) quiet: "
+	check "$size: ... not labelled cold" wait_for 5 tm_flat_match "quiet (→|->) quiet, sequential: "
 	check "$size: ... nowhere 'cold cache'" tm_lacks "cold cache"
 	[ $size = 80x24 ] && check "$size: ... its legend tells the two quiet runs apart" \
 		tm_flat_match "quiet, before .*quiet, now"
@@ -101,7 +101,7 @@ assert any("this run is not cold: it times warm passes" in n for n in e["passes"
 		start C.UTF-8 80 24 --load="$json" --order=mmap
 		tm_wait "press a key to begin" 10 && tm_keys x
 		check "reopened: the saved run is labelled cold" \
-			wait_for 10 tm_flat_match "quiet (→|->) saved: cold cache: "
+			wait_for 10 tm_flat_match "quiet (→|->) saved: cold cache, sequential: "
 		tm_keys q
 		wait_exit 10
 	fi

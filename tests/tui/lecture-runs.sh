@@ -32,13 +32,13 @@ for size in 80x24 60x20; do
 	tm_wait "press a key to begin" 10 || bail "$size: no start screen"
 	tm_keys x
 	check "$size: syscall shows its quiet run before the saved one under burners" \
-		wait_for 10 tm_flat_match "quiet (→|->) saved: burners 2 spin: x[0-9.]+"
+		wait_for 10 tm_flat_match "quiet (→|->) saved: burners 2 spin, sequential: x[0-9.]+"
 	check "$size: ... both in the legend" tm_flat_match "quiet .* saved: burners 2 spin"
 	[ $size = 80x24 ] && check "$size: the conditions panel says the run shown was not quiet" \
 		tm_match "─ conditions ─+ not quiet ─"
 	tm_keys 2
 	check "$size: valley shows its quiet run before the saved uncached one" \
-		wait_for 5 tm_flat_match "quiet (→|->) saved: uncached: x[0-9.]+"
+		wait_for 5 tm_flat_match "quiet (→|->) saved: uncached, sequential: x[0-9.]+"
 	[ $size = 80x24 ] && check "$size: ... and the panel says it was uncached, not '[u] I/O cached' alone" \
 		tm_match "─ conditions ─+ uncached ─"
 	check "$size: the saved run is labelled by its conditions, not the file's name" tm_lacks_re "[●◆] two"
@@ -89,7 +89,7 @@ wait_exit 10
 start C.UTF-8 80 24 --load="$json" --order=valley
 tm_wait "press a key to begin" 10 && tm_keys x
 check "reopened: valley's quiet run before the saved uncached one, each labelled" \
-	wait_for 10 tm_flat_match "quiet (→|->) saved: uncached: x[0-9.]+"
+	wait_for 10 tm_flat_match "quiet (→|->) saved: uncached, sequential: x[0-9.]+"
 tm_keys q
 wait_exit 10
 

@@ -30,6 +30,15 @@ for name in syscall mmap; do
 	tm_keys Space
 	tm_wait "paused: nothing starts until space" 5
 done
+# r then space at once: the run is stopped whether the worker took it yet or not, and the status
+# line says so (the build before said "nothing starts until space" while the queued run started)
+goto "$(index_of bytewise)"
+tm_keys r Space
+check "r then space at once: the status line says the run stopped" tm_wait "paused: bytewise stopped; space runs it again" 5
+check "... and the box does not run it" tm_lacks_re "bytewise · .*running"
+tm_keys Space
+check "space runs it again: the run ends" run_ended bytewise
+check "the run ended, the status line no longer says it runs" wait_for 1 not_running bytewise
 tm_keys q
 check "q quits" wait_exit 10
 check_eq "exit status 0" "$(status)" 0

@@ -4,7 +4,8 @@
  * 0..4096, on random bytes and on all-0xFF bytes (the widest lane values), in one call and in its
  * repeating form, and over enough bytes that the 16- and 32-bit lanes must be folded into the
  * 64-bit ones (more than 2^32 / 255 bytes of 0xFF in one call and across passes, also over aligned
- * buffers of whole rounds, which the hot loop repeats within a call). The level that
+ * buffers of whole vectors, which the hot loop repeats within a call), and over every count of
+ * whole aligned vectors up to 50 zmm (whole rounds and leftover vectors at each level). The level that
  * wtg_sum_simd runs is chosen once per process, so the test runs itself again with WTG_SIMD set to
  * each level name (and to an unknown one, which must be ignored).
  */
@@ -23,11 +24,12 @@
 #include "wtg/ctx.h"
 #include "wtg/experiment.h"
 #include "wtg/options.h"
+#include "wtg/testhooks.h"
 #include "wtg/kernels.h"
 #include "wtg/util.h"
 
 #define MAXLEN 4096
-#define BIG ((80u << 20) + 4099) /* past FOLD_BYTES (64 MiB) in one pass */
+#define BIG ((80u << 20) + 4099) /* past FOLD_BYTES (32 MiB) twice in one pass */
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -89,15 +91,30 @@ static void check_folds(const char *what, wtg_sum_rep_fn rep, const unsigned cha
 	for (size_t i = 3; i < 3 + n; i++)
 		want += big[i];
 	expect(what, big + 3, n, 20000, rep(big + 3, n, 20000), 20000 * want);
-	/* aligned whole rounds (16 and 64 KiB from a 64-byte boundary), 1.3 GB in passes: the hot loop
-	 * repeats passes within a call and folds between calls; an odd pass count leaves a remainder */
-	for (size_t set = 16u << 10; set <= 64u << 10; set *= 4) {
+	/* aligned whole rounds (16 and 64 KiB from a 64-byte boundary) and whole vectors that are no
+	 * whole number of rounds at any level (16 KiB + 320 B: 5 zmm, 10 ymm or 20 xmm vectors after
+	 * the rounds), 1.3 GB in passes: the hot loop repeats passes within a call and folds between
+	 * calls; an odd pass count leaves a remainder */
+	static const size_t sets[] = { 16u << 10, 64u << 10, (16u << 10) + 320 };
+	for (size_t i = 0; i < WTG_ARRAY_LEN(sets); i++) {
+		const size_t set = sets[i];
 		uint64_t passes = (1300000000ull / set) | 1;
 		int64_t one = 0;
-		for (size_t i = 0; i < set; i++)
-			one += big[i];
+		for (size_t j = 0; j < set; j++)
+			one += big[j];
 		expect(what, big, set, passes, rep(big, set, passes), (int64_t)passes * one);
 	}
+}
+
+/* Whole vectors from a 64-byte boundary, 1 .. 100 of 16 bytes and 1 .. 50 of 64 (every count of
+ * rounds and leftover vectors at every width: rounds are 8, 12 or 16 vectors), in one pass, a few
+ * and enough that the hot loop repeats them within a call (the leftover vectors each pass). */
+static void whole_vectors(const char *what, wtg_sum_rep_fn rep, const unsigned char *buf, const int64_t *pre)
+{
+	static const uint64_t passes[] = { 1, 2, 7, 1001 };
+	for (size_t n = 16; n <= 3200; n += n < 1600 ? 16 : 64)
+		for (size_t i = 0; i < WTG_ARRAY_LEN(passes); i++)
+			expect(what, buf, n, passes[i], rep(buf, n, passes[i]), (int64_t)passes[i] * pre[n]);
 }
 
 /* One buffer content through every kernel and level (full), or through wtg_sum_simd only (a child
@@ -118,6 +135,7 @@ static void check_content(bool full, const unsigned char *buf, const int64_t *pr
 		if (!rep)
 			continue;
 		all_ranges(wtg_simd_levels[l], NULL, rep, buf, pre, 1);
+		whole_vectors(wtg_simd_levels[l], rep, buf, pre);
 		check_folds(wtg_simd_levels[l], rep, big, big_sum);
 	}
 }
@@ -287,6 +305,7 @@ static void check_lead_in(void)
 static void check_dram_buf(void)
 {
 	setenv("WTG_TEST_MAX_BUFFER", "4M", 1);
+	wtg_testhooks_read();
 	struct wtg_table t;
 	wtg_table_init(&t, NULL);
 	struct wtg_options o = { .mode = WTG_MODE_RUN, .seed = 1 };
@@ -329,6 +348,8 @@ static void check_dram_buf(void)
 	CHECK(b->p == NULL);
 	wtg_table_free(&t);
 	unsetenv("WTG_TEST_MAX_BUFFER");
+	wtg_testhooks_read();
+	CHECK(wtg_testhooks()->max_buffer == 0);
 }
 
 int main(int argc, char **argv)

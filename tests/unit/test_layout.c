@@ -729,7 +729,7 @@ static void test_save(void)
 		fclose(f);
 	}
 	errno = 0;
-	CHECK(wtg_report_save_new(path, WTG_FMT_JSON, &s, NULL, err, sizeof err) == -1);
+	CHECK(wtg_report_save_new(path, WTG_FMT_JSON, &s, NULL, NULL, err, sizeof err) == -1);
 	CHECK(errno == EEXIST);
 	char back[16] = "";
 	f = fopen(path, "r");
@@ -739,7 +739,7 @@ static void test_save(void)
 	}
 	CHECK_STR(back, "mine\n");
 	snprintf(path, sizeof path, "%s/new.html", scratch);
-	CHECK(wtg_report_save_new(path, WTG_FMT_HTML, &s, NULL, err, sizeof err) == 0);
+	CHECK(wtg_report_save_new(path, WTG_FMT_HTML, &s, NULL, NULL, err, sizeof err) == 0);
 	CHECK(access(path, R_OK) == 0);
 	CHECK(files(scratch, ".") == 2);	/* . and .., no .new.html.XXXXXX left */
 }

@@ -13,6 +13,7 @@
 #include "wtg/compare.h"
 #include "wtg/ctx.h"
 #include "wtg/experiment.h"
+#include "wtg/figure.h"
 #include "wtg/table.h"
 #include "wtg/util.h"
 
@@ -32,6 +33,27 @@ static void test_every_declaration(void)
 		CHECK(wtg_experiment_find(e->name) == i);
 		for (int k = 0; k < i; k++)
 			CHECK(strcmp(wtg_experiments[k]->name, e->name) != 0);
+	}
+}
+
+/* Every experiment sums itself up in a headline figure (a count is one), and every headline figure
+ * has an interval: its row's CI columns, or, for the median of a series, the interval the readers
+ * bootstrap from its samples (wtg_figure_read_ci). */
+static void test_headlines(void)
+{
+	for (int i = 0; i < wtg_nexperiments; i++) {
+		const struct wtg_experiment *e = wtg_experiments[i];
+		int n = 0;
+		const struct wtg_headline *h = wtg_headlines_of(e, &n);
+		if (n == 0)
+			fprintf(stderr, "  %s declares no headline figure\n", e->name);
+		CHECK(n > 0);
+		for (int k = 0; k < n; k++) {
+			bool ci = h[k].col ? h[k].lo_col && h[k].hi_col : h[k].series != NULL;
+			if (!ci)
+				fprintf(stderr, "  %s: '%s' has no interval\n", e->name, h[k].figure);
+			CHECK(ci);
+		}
 	}
 }
 
@@ -302,6 +324,7 @@ static void test_cold(void)
 int main(void)
 {
 	test_every_declaration();
+	test_headlines();
 	test_runs_line();
 	test_table_gets_the_declared_columns();
 	test_compare_choices();
