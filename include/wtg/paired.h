@@ -142,8 +142,9 @@ bool wtg_table_paired(const struct wtg_table *t);
 /* Why t ran unpaired under --versus (a note "not paired: ..."), NULL when it did not say. */
 const char *wtg_paired_skipped(const struct wtg_table *t);
 /* A paired table's line for the dashboard, above its view: "quiet vs burners 2 spin, paired over 15
- * rounds: x0.62 [0.55-0.70] slower: FIGURE; ..." ("quiet vs quiet (A/A), ..." for a control); dash
- * between the bounds; "" when t has no paired entry yet. */
+ * rounds: x0.62 [0.55-0.70] slower: FIGURE; ..."; a control, never faster or slower: "quiet vs quiet
+ * (A/A), paired over 15 rounds: x1.01 [0.97-1.03] holds 1: FIGURE"; dash between the bounds; ""
+ * when t has no paired entry yet. */
 void wtg_paired_line(const struct wtg_table *t, const char *dash, char *buf, size_t len);
 /* One entry in words: "x0.62 [0.55-0.70] slower, 15 rounds" or "+12.3 ns [3.1-20.5] slower". */
 void wtg_paired_fmt(const struct wtg_paired_entry *e, char *buf, size_t len);

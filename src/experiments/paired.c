@@ -464,12 +464,18 @@ void wtg_paired_line(const struct wtg_table *t, const char *dash, char *buf, siz
 		size_t f = strlen(fig);
 		while (f > 0 && fig[f - 1] == ' ')
 			fig[--f] = '\0';
+		/* an A/A run's arms are the same conditions: its interval says how often noise alone moves
+		 * the figure, never that anything is faster or slower */
+		bool hold = s->difference ? s->lo <= 0 && 0 <= s->hi : s->lo <= 1 && 1 <= s->hi;
+		const char *word = !aa ? pe[i].verdict : hold ? "holds 1" : "excludes 1 (noise does so 1 in 20)";
+		if (aa && s->difference)
+			word = hold ? "holds 0" : "excludes 0 (noise does so 1 in 20)";
 		if (s->difference)
 			k += (size_t)snprintf(buf + k, len - k, "%s %+.3g %s [%.3g%s%.3g] %s: %s", i ? ";" : "", s->value,
-					      pe[i].unit, s->lo, dash, s->hi, pe[i].verdict, fig);
+					      pe[i].unit, s->lo, dash, s->hi, word, fig);
 		else if (isfinite(s->lo))
 			k += (size_t)snprintf(buf + k, len - k, "%s x%.2f [%.2f%s%.2f] %s: %s", i ? ";" : "", s->value,
-					      s->lo, dash, s->hi, pe[i].verdict, fig);
+					      s->lo, dash, s->hi, word, fig);
 		else
 			k += (size_t)snprintf(buf + k, len - k, "%s x%.2f: %s", i ? ";" : "", s->value, fig);
 	}
