@@ -8,6 +8,7 @@
 
 #include "wtg/stats.h"
 
+struct wtg_arms;
 struct wtg_datafile;
 struct wtg_machine;
 struct wtg_options;
@@ -40,6 +41,8 @@ struct wtg_ctx {
 	/* c emptied the page cache of the data file for this run, and the experiment measures_cold:
 	 * no warm-up reads the file back, each sample starts on an evicted file */
 	bool cold;
+	/* --versus: the arms this run alternates (wtg/paired.h); NULL: unpaired */
+	struct wtg_arms *arms;
 };
 
 #define WTG_OK 0

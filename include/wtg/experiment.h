@@ -158,6 +158,9 @@ struct wtg_experiment {
 	 * experiments' rounds (wtg/relay.h): it calls wtg_ctx_interleave only where it holds no helper
 	 * thread, burner or condition of its own, and warms up again after one. */
 	bool interleaves;
+	/* Its rows are measured in rounds that can alternate two arms (--versus, wtg/paired.h): the
+	 * rounds engine's experiments, syscall and readcost. */
+	bool alternates;
 	/* Under c the run measures the data file cold (ctx->cold: it skips the warm-up that would read
 	 * the file back and evicts it before each sample). A run that reads the data file without it
 	 * says it cannot be cold. */

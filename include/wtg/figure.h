@@ -31,6 +31,14 @@ struct wtg_figure {
 void wtg_figure_series(const struct wtg_table *t, const char *name, struct wtg_figure *f);
 /* Read h's figure from t (t locked by the caller, or not shared). */
 void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, struct wtg_figure *f);
+/* The row of t that h reads: the one whose key_col reads key (numbers compared as numbers), or the
+ * last row; in a paired run (column arm) only arm A's rows count. -1 when none. */
+int wtg_headline_row(const struct wtg_headline *h, const struct wtg_table *t);
+/* h's figure as row `row` of t holds it (row < 0: the row h names, as wtg_figure_read). */
+void wtg_figure_read_row(const struct wtg_headline *h, const struct wtg_table *t, int row, struct wtg_figure *f);
+/* Whether row r of t is one of a paired run's arm B rows (its column arm reads B, wtg/paired.h):
+ * the figures and verdicts of a run read arm A's. */
+bool wtg_row_arm_b(const struct wtg_table *t, int r);
 /* The same, with a 95% CI bootstrapped (seeded) from the figure's samples where the table gives
  * none: how runs are set side by side (the replication table, a baseline of several runs). */
 void wtg_figure_read_ci(const struct wtg_headline *h, const struct wtg_table *t, uint64_t seed, struct wtg_figure *f);

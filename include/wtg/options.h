@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "wtg/paired.h"
+
 enum wtg_mode { WTG_MODE_DASHBOARD = 0, WTG_MODE_RUN, WTG_MODE_LIST, WTG_MODE_HELP, WTG_MODE_VERSION,
 		WTG_MODE_CHILD, WTG_MODE_LOAD, WTG_MODE_DRYRUN };
 /* Report formats, in the order of the writers table (src/report/report.c). */
@@ -60,6 +62,7 @@ struct wtg_options {
 	bool ascii;
 	const char *compare_exp;	/* --compare=EXP:COND, default syscall */
 	const char *compare_cond;	/* burn | background | uncached | cold */
+	struct wtg_versus versus;	/* --versus=COND: every row in two arms (wtg/paired.h); cond NONE: off */
 	const char *child_mode;		/* hidden: --child=MODE for faultbase controls */
 	const char *child_path;
 	int64_t time_limit_ms;		/* per-row limit before a starved row is ended */

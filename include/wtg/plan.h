@@ -43,6 +43,11 @@ struct wtg_plan {
 	int warm_window, warm_max;
 	double work, ref_work;	/* the planned work here and on the reference machine (same unit) */
 	char how[200];		/* how the estimate scales, in words */
+	/* --versus (wtg/paired.h): 2 when every row runs in two arms (the samples and time doubled,
+	 * with burners' settling per switch), 1 otherwise; unpaired: why not, when --versus is given */
+	int arms;
+	double switch_s;	/* the time the arms' switches add */
+	char unpaired[192];
 	bool failed;		/* out of memory */
 };
 

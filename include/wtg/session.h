@@ -14,6 +14,7 @@
 #include "wtg/experiment.h"
 #include "wtg/machine.h"
 #include "wtg/options.h"
+#include "wtg/paired.h"
 #include "wtg/table.h"
 #include "wtg/topology.h"
 
@@ -46,6 +47,10 @@ struct wtg_session {
 	int qlen;
 	bool quit;			/* under qlock */
 	struct wtg_compare_pair compare;	/* under qlock: what the next compare run pairs */
+	/* under qlock: the next run of a tab is paired against these conditions (wtg/paired.h: arm A
+	 * them, arm B those in force as it starts), the dashboard's rerun; taken as it starts */
+	bool pair_pending[WTG_MAX_EXP];
+	struct wtg_arm_state pair_before[WTG_MAX_EXP];
 	/* set before the start: queued experiments whose descriptors allow it run interleaved, their
 	 * replicas separated by each other's (wtg/relay.h); headless runs only */
 	bool interleave;
@@ -92,6 +97,9 @@ void wtg_session_enqueue_all(struct wtg_session *s, const int *idx, int n);
 /* What the next compare run pairs (a run reads it when it starts); at first the options' pair. */
 void wtg_session_compare(struct wtg_session *s, struct wtg_compare_pair *p);
 void wtg_session_set_compare(struct wtg_session *s, const struct wtg_compare_pair *p);
+/* The next run of experiment idx measures in two arms (wtg/paired.h): arm A under before, arm B under
+ * the conditions in force when it starts; before NULL: not paired. */
+void wtg_session_pair_next(struct wtg_session *s, int idx, const struct wtg_arm_state *before);
 /* Stop the running experiment (within half a second) and drop the queue. */
 void wtg_session_cancel(struct wtg_session *s);
 /* Where one experiment stands, read under the locks that guard it. */

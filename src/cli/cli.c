@@ -344,6 +344,8 @@ static int check_options(struct wtg_options *o, const struct parse_state *ps)
 		return usage_error("--baseline goes with --run or --load");
 	if (o->threshold_given && !o->baseline)
 		return usage_error("--threshold goes with --baseline");
+	if (o->versus.cond != WTG_VS_NONE && !ps->run_given)
+		return usage_error("--versus goes with --run");
 	if (o->replicate && check_replicate(o, ps))
 		return 2;
 	if (o->gap_s > 0 && !o->replicate)

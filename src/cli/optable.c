@@ -12,6 +12,7 @@
 #include "wtg/experiment.h"
 #include "wtg/fleet.h"
 #include "wtg/options.h"
+#include "wtg/paired.h"
 #include "wtg/report.h"
 #include "wtg/util.h"
 
@@ -276,6 +277,17 @@ static int opt_compare(struct parse_state *ps, const char *arg)
 	return parse_compare(arg, ps->o);
 }
 
+static int opt_versus(struct parse_state *ps, const char *arg)
+{
+	char why[160];
+	int rc = wtg_versus_parse(arg, ps->ncpu, &ps->o->versus, why, sizeof why);
+	if (rc == -2)
+		return usage_error("%s", why);
+	if (rc < 0)
+		return usage_error("--versus: unknown condition '%s' (%s)", arg, WTG_VERSUS_CHOICES);
+	return 0;
+}
+
 static int opt_timelimit(struct parse_state *ps, const char *arg)
 {
 	long v;
@@ -445,6 +457,12 @@ const struct opt_desc wtg_opts[] = {
 	  "what the compare experiment pairs (default syscall:burn);\n"
 	  "EXP: " COMPARE_CHOICES ";\n"
 	  "COND: burn background uncached cold", VALUE(opt_compare) },
+	{ "versus", 0, required_argument, "=COND", G_EXP,
+	  "with --run: measure every row in two arms, A under the run's\n"
+	  "conditions and B under COND, alternating in seeded order round\n"
+	  "by round; each headline figure's paired ratio B/A with its 95%\n"
+	  "interval. COND: same (an A/A control), burn[=N][:spin|stream],\n"
+	  "background, uncached, cold", VALUE(opt_versus) },
 	{ "time-limit", 0, required_argument, "=SEC", G_EXP,
 	  "end an experiment whose measuring thread has waited for a CPU\n"
 	  "for SEC seconds in all (default 10)", VALUE(opt_timelimit) },

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "wtg/experiment.h"
+#include "wtg/paired.h"
 #include "wtg/plan.h"
 #include "wtg/util.h"
 
@@ -70,9 +71,10 @@ void wtg_plan_labels(struct wtg_plan *p, const char *col, const char *const *lab
 double wtg_plan_estimate(const struct wtg_plan *p)
 {
 	double typical = wtg_experiment_typical_s(p->exp, p->opt->quick);
+	int arms = p->arms > 1 ? p->arms : 1;
 	if (p->work > 0 && p->ref_work > 0)
-		return typical * p->work / p->ref_work;
-	return typical;
+		return typical * p->work / p->ref_work * arms + p->switch_s;
+	return typical * arms + p->switch_s;
 }
 
 void wtg_plan_free(struct wtg_plan *p)
@@ -117,6 +119,13 @@ void wtg_plan_make(struct wtg_plan *p, const struct wtg_experiment *e, const str
 	snprintf(p->how, sizeof p->how, "its typical time on a %d-CPU machine", WTG_PLAN_REF_CPUS);
 	if (e->plan)
 		e->plan(p);
+	p->arms = 1;
+	if (o->versus.cond != WTG_VS_NONE && wtg_versus_applies(e, &o->versus, p->unpaired, sizeof p->unpaired)) {
+		p->arms = 2;
+		/* burners given time to settle each time they start, once a round */
+		if (o->versus.cond == WTG_VS_BURN)
+			p->switch_s = WTG_PAIRED_ROUNDS * WTG_PAIRED_SETTLE_MS / 1000.0;
+	}
 }
 
 double wtg_plan_seconds(const struct wtg_experiment *e, const struct wtg_options *o, const struct wtg_machine *m,

@@ -17,6 +17,7 @@
 #include "wtg/guard.h"
 #include "wtg/probe.h"
 #include "wtg/relay.h"
+#include "wtg/paired.h"
 #include "wtg/session.h"
 #include "wtg/testhooks.h"
 #include "wtg/stats.h"
@@ -196,6 +197,7 @@ struct measure_job {
 	pthread_t th;
 	bool started;
 	bool not_cold;		/* c asked for cold, but the experiment reads the file back (e->not_cold) */
+	struct wtg_arms arms;	/* --versus: ctx.arms points here when the experiment runs paired */
 };
 
 /* Test hook WTG_TEST_DEAF (wtg/testhooks.h): experiment NAME's measuring thread never looks at cancel. */
@@ -298,6 +300,51 @@ static enum wtg_state final_state(struct wtg_session *s, struct wtg_table *t, in
 	return WTG_DONE;
 }
 
+/* --versus: the job's arms when e can alternate them, else a note saying why it runs unpaired. */
+/* The condition that tells a dashboard rerun's arms apart (the first that differs), for whether
+ * e can alternate it; same when none does. */
+static enum wtg_versus_cond differs(const struct wtg_arm_state *a, const struct wtg_arm_state *b)
+{
+	if (a->burn != b->burn || (a->burn > 0 && a->kind != b->kind))
+		return WTG_VS_BURN;
+	if (a->background != b->background)
+		return WTG_VS_BACKGROUND;
+	if (a->uncached != b->uncached)
+		return WTG_VS_UNCACHED;
+	return a->cold != b->cold ? WTG_VS_COLD : WTG_VS_SAME;
+}
+
+/* --versus, or a dashboard rerun paired against the conditions the tab ran under before (before,
+ * NULL: none): the job's arms when e can alternate them, else a note saying why it runs unpaired. */
+static void versus(struct wtg_session *s, const struct wtg_experiment *e, struct measure_job *job,
+		   const struct wtg_arm_state *before)
+{
+	struct wtg_versus vs = s->opt->versus;
+	struct wtg_arm_state st[2];
+	if (before) {
+		st[0] = *before;
+		st[0].cold = st[0].cold && e->measures_cold;
+		wtg_arm_state_now(&st[1], job->ctx.cold);
+		vs = (struct wtg_versus){ .cond = differs(&st[0], &st[1]) };
+	}
+	char why[192];
+	if (vs.cond == WTG_VS_NONE)
+		return;
+	if (!wtg_versus_applies(e, &vs, why, sizeof why)) {
+		if (!before)	/* a dashboard rerun that cannot pair is the sequential run it always was */
+			wtg_table_note(job->ctx.t, "not paired: %s", why);
+		return;
+	}
+	if (vs.cond == WTG_VS_COLD && wtg_datafile_evict(&s->df) < 0) {
+		wtg_table_note(job->ctx.t, "not paired: the data file cannot be evicted from the page cache here");
+		return;
+	}
+	job->arms = (struct wtg_arms){ .vs = vs, .col = -1, .preset = before != NULL };
+	if (before)
+		memcpy(job->arms.st, st, sizeof st);
+	job->ctx.arms = &job->arms;
+}
+
 /* Experiment idx's table made ready and its measuring thread started (in a relay when relay is not
  * NULL: it waits for the baton); pair: what compare pairs in this run (read under qlock when it was
  * taken). Returns false when it could not start (the table says why). */
@@ -339,6 +386,12 @@ static bool start_one(struct wtg_session *s, int idx, const struct wtg_compare_p
 		job->ctx.cold = true;
 		wtg_table_set_cold(t, true);
 	}
+	pthread_mutex_lock(&s->qlock);	/* a dashboard rerun paired against the tab's last conditions */
+	bool paired = s->pair_pending[idx];
+	struct wtg_arm_state before = s->pair_before[idx];
+	s->pair_pending[idx] = false;
+	pthread_mutex_unlock(&s->qlock);
+	versus(s, e, job, paired ? &before : NULL);
 	uint64_t seed = s->opt->seed;
 	for (const char *c = e->name; *c; c++)
 		seed = (seed ^ (uint64_t)(unsigned char)*c) * 0x100000001b3ull;
@@ -369,6 +422,9 @@ static void finish_one(struct wtg_session *s, struct measure_job *job)
 	pthread_mutex_unlock(&t->lock);
 	if (job->not_cold)
 		wtg_table_note(t, WTG_NOT_COLD_NOTE, job->e->not_cold ? job->e->not_cold : WTG_NOT_COLD_WHY);
+	if (job->ctx.arms && !job->arms.used)
+		wtg_table_note(t, "not paired: %s measured no rounds that alternate the arms", job->e->name);
+	wtg_arms_free(&job->arms);
 	wtg_table_set_state(t, final_state(s, t, job->rc));
 }
 
@@ -436,8 +492,8 @@ static void take_group(struct wtg_session *s, int idx, struct group *g)
 	g->s = s;
 	g->idx[0] = idx;
 	g->n = 1;
-	if (!s->interleave || !s->exps[idx]->interleaves)
-		return;
+	if (!s->interleave || !s->exps[idx]->interleaves || s->opt->versus.cond != WTG_VS_NONE)
+		return;	/* a paired run switches conditions between its arms: it runs alone */
 	int keep = 0;
 	for (int q = 0; q < s->qlen; q++) {
 		int j = s->queue[q];
@@ -605,6 +661,17 @@ void wtg_session_compare(struct wtg_session *s, struct wtg_compare_pair *p)
 {
 	pthread_mutex_lock(&s->qlock);
 	*p = s->compare;
+	pthread_mutex_unlock(&s->qlock);
+}
+
+void wtg_session_pair_next(struct wtg_session *s, int idx, const struct wtg_arm_state *before)
+{
+	if (idx < 0 || idx >= WTG_MAX_EXP)
+		return;
+	pthread_mutex_lock(&s->qlock);
+	s->pair_pending[idx] = before != NULL;
+	if (before)
+		s->pair_before[idx] = *before;
 	pthread_mutex_unlock(&s->qlock);
 }
 

@@ -894,6 +894,7 @@ const struct wtg_experiment wtg_exp_ceiling = {
 	.essay = { "one worker capped at 17 GB/s, the cause left open", NULL },
 	.terms = WTG_TERMS("corebound", "membound", "simd", "hugepage", "tlb", "prefetch", "chase", "mlp", "gbps",
 			   "ci"),
+	.alternates = true,
 	.run = ceiling_run,
 	.plan = ceiling_plan,
 };

@@ -14,6 +14,7 @@
 #include "wtg/experiment.h"
 #include "wtg/guard.h"
 #include "wtg/kernels.h"
+#include "wtg/paired.h"
 #include "wtg/probe.h"
 #include "wtg/stats.h"
 #include "wtg/table.h"

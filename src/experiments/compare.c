@@ -1,7 +1,10 @@
 /* compare.c: Did the condition change it? The paired A/B the essay describes but never ran: an
  * experiment's headline figure with one condition off and on, close together in each pair, in
  * seeded random order; then the median of the paired differences, its sign-test interval (order
- * statistics of the differences: exact and distribution-free) and how many pairs went up and down. */
+ * statistics of the differences: exact and distribution-free) and how many pairs went up and down.
+ * A demonstration of --versus's arms (wtg/paired.h), on one figure: each pair is a round of two
+ * arms, off (A) and on (B), their order drawn, the condition switched and the interval taken as a
+ * paired run takes them (wtg_arms_b_first, wtg_arms_enter, wtg_paired_stat). */
 #include "config.h"
 
 #include <math.h>
@@ -17,7 +20,6 @@
 
 #define PAIRS 30
 #define PAIRS_QUICK 10
-#define SETTLE_MS 50 /* burners get going before the loaded measurement */
 
 /* off, on, diff and the interval are in the paired experiment's unit (set when it runs) */
 static const struct wtg_column cols[] = {
@@ -124,37 +126,16 @@ static void *job_main(void *arg)
 	return NULL;
 }
 
-/* Condition on or off, measure once, condition back to off. Returns the figure or NAN; *granted is
- * the policy the measuring thread reported (0 normal, 1 background); *io the I/O mode in force. */
-static double measure(struct wtg_ctx *ctx, const struct paired *h, enum cond c, bool on, int ncpu,
-		      int *granted, enum wtg_iomode *io, bool *cancelled)
+/* The condition on (arm B) or off (arm A), measured once in a fresh thread. Returns the figure or
+ * NAN; *granted is the policy the measuring thread reported (0 normal, 1 background); *io the I/O
+ * mode in force. */
+static double measure(struct wtg_ctx *ctx, const struct paired *h, bool on, int *granted, enum wtg_iomode *io,
+		      bool *cancelled)
 {
-	*cancelled = false;
-	switch (c) {
-	case COND_BURN:
-		if (on) {
-			int rc = wtg_burners_start(ctx, ncpu, SETTLE_MS, "compare: ");
-			if (rc != WTG_OK) {
-				*cancelled = rc == WTG_CANCELLED;
-				return NAN;
-			}
-		}
-		break;
-	case COND_BACKGROUND:
-		wtg_policy_request(on);
-		break;
-	case COND_UNCACHED:
-		wtg_uncached_request(on);
-		break;
-	case COND_COLD:
-		if (on && wtg_datafile_evict(ctx->df) < 0) {
-			wtg_table_fail(ctx->t, "compare: cannot evict the data file from the page cache");
-			return NAN;
-		}
-		break;
-	default:
-		break;
-	}
+	int rc = wtg_arms_enter(ctx, on ? 1 : 0);
+	*cancelled = rc == WTG_CANCELLED;
+	if (rc != WTG_OK)
+		return NAN;
 	*io = wtg_iomode_effective(ctx->df);
 	struct job j = { .ctx = ctx, .h = h, .value = NAN, .granted = -1 };
 	pthread_t th;
@@ -163,13 +144,6 @@ static double measure(struct wtg_ctx *ctx, const struct paired *h, enum cond c, 
 		pthread_join(th, NULL);
 	else
 		wtg_table_fail(ctx->t, "compare: cannot start a measuring thread: %s", strerror(err));
-	/* off again before anything else runs, so the measuring thread never picks up the condition */
-	if (c == COND_BURN && on)
-		wtg_burner_set(0);
-	else if (c == COND_BACKGROUND)
-		wtg_policy_request(false);
-	else if (c == COND_UNCACHED)
-		wtg_uncached_request(false);
 	*granted = j.granted;
 	if (ctx->cancel && atomic_load(ctx->cancel))
 		*cancelled = true;
@@ -188,7 +162,7 @@ static void cond_note(struct wtg_ctx *ctx, enum cond c, int ncpu, enum wtg_iomod
 {
 	if (c == COND_BURN)
 		wtg_table_note(ctx->t, "on: %d burners (one per online CPU), %d ms to settle; off: none", ncpu,
-			       SETTLE_MS);
+			       WTG_PAIRED_SETTLE_MS);
 	else if (c == COND_BACKGROUND)
 		wtg_table_note(ctx->t, "on: SCHED_IDLE requested for the measuring thread (a fresh thread per "
 				       "measurement); off: normal policy");
@@ -199,7 +173,7 @@ static void cond_note(struct wtg_ctx *ctx, enum cond c, int ncpu, enum wtg_iomod
 			       wtg_iomode_name(io_on));
 	else
 		wtg_table_note(ctx->t, "on: the file evicted from the page cache just before the measurement; "
-				       "off: as the previous measurement left it (its own reads warm it)");
+				       "off: the file read back into the page cache first");
 }
 
 /* The summary row: medians, the sign-test interval of the median difference, pairs up and down,
@@ -207,12 +181,12 @@ static void cond_note(struct wtg_ctx *ctx, enum cond c, int ncpu, enum wtg_iomod
 static void summary(struct wtg_ctx *ctx, const struct paired *h, enum cond c, const double *off,
 		    const double *on, const double *diff, int npairs, int ncpu, enum wtg_iomode io_on)
 {
-	double med_diff = wtg_quantile(diff, (size_t)npairs, 0.5);
+	struct wtg_paired_stat st;	/* as a paired run takes a difference: B (on) - A (off) */
+	bool have_ci = wtg_paired_stat(off, on, (size_t)npairs, true, &st) == 0;
+	double med_diff = st.value, lo = st.lo, hi = st.hi, cov = st.coverage;
+	size_t k = st.k;
 	double med_off = wtg_quantile(off, (size_t)npairs, 0.5);
 	double med_on = wtg_quantile(on, (size_t)npairs, 0.5);
-	double lo, hi, cov;
-	size_t k = 0;
-	bool have_ci = wtg_sign_test_median_ci(diff, (size_t)npairs, WTG_BOOTSTRAP_CONF, &lo, &hi, &cov, &k) == 0;
 	int up = 0, down = 0;
 	for (int i = 0; i < npairs; i++) {
 		up += diff[i] > 0;
@@ -281,7 +255,7 @@ struct pairs {
 
 /* Pair i: the condition off and on in the seeded generator's order, then its row. Returns WTG_OK,
  * WTG_CANCELLED or WTG_ERR (after wtg_table_fail). */
-static int one_pair(struct wtg_ctx *ctx, const struct paired *h, enum cond c, int i, int npairs, int ncpu,
+static int one_pair(struct wtg_ctx *ctx, const struct paired *h, enum cond c, int i, int npairs,
 		    struct pairs *p)
 {
 	char label[48];
@@ -289,12 +263,12 @@ static int one_pair(struct wtg_ctx *ctx, const struct paired *h, enum cond c, in
 	wtg_ctx_progress(ctx, i + 1, npairs + 1, label);
 	if (wtg_ctx_cancelled(ctx))
 		return WTG_CANCELLED;
-	bool on_first = wtg_rng_below(&ctx->rng, 2) == 1, cancelled = false;
+	bool on_first = wtg_arms_b_first(ctx, i), cancelled = false;
 	for (int k = 0; k < 2; k++) {
 		bool cond_on = (k == 0) == on_first;
 		int granted = -1;
 		enum wtg_iomode io = WTG_IO_CACHED;
-		double v = measure(ctx, h, c, cond_on, ncpu, &granted, &io, &cancelled);
+		double v = measure(ctx, h, cond_on, &granted, &io, &cancelled);
 		if (isnan(v)) {
 			if (cancelled)
 				return WTG_CANCELLED;
@@ -390,13 +364,20 @@ static int compare_run(struct wtg_ctx *ctx)
 		return WTG_ERR;
 	}
 	struct saved sv = { wtg_burner_count(), wtg_policy_requested(), wtg_uncached_requested() };
-	/* the condition starts off: burners stopped, normal policy, cached I/O, as the case may be */
+	/* arm A: the condition off (burners stopped, normal policy, cached I/O, as the case may be);
+	 * arm B: on */
+	static const enum wtg_versus_cond vs_of[NCONDS] = { WTG_VS_BURN, WTG_VS_BACKGROUND, WTG_VS_UNCACHED,
+							     WTG_VS_COLD };
+	struct wtg_arms arms = { .vs = { .cond = vs_of[c], .burn = ncpu, .burn_kind = WTG_BURN_SPIN }, .col = -1 };
+	struct wtg_arms *outer = ctx->arms;
 	if (c == COND_BURN)
 		wtg_burner_set(0);
 	else if (c == COND_BACKGROUND)
 		wtg_policy_request(false);
 	else if (c == COND_UNCACHED)
 		wtg_uncached_request(false);
+	wtg_arms_keep(&arms);
+	ctx->arms = &arms;
 
 	int rc = WTG_OK;
 	bool cancelled = false;
@@ -408,13 +389,13 @@ static int compare_run(struct wtg_ctx *ctx)
 		rc = WTG_CANCELLED;
 		goto out;
 	}
-	if (isnan(measure(ctx, h, (enum cond)c, false, ncpu, &granted, &io, &cancelled))) {
+	if (isnan(measure(ctx, h, false, &granted, &io, &cancelled))) {
 		rc = cancelled ? WTG_CANCELLED : WTG_ERR;
 		goto out;
 	}
 	struct pairs pr = { off, on, diff, true, WTG_IO_CACHED };
 	for (int i = 0; i < npairs && rc == WTG_OK; i++)
-		rc = one_pair(ctx, h, (enum cond)c, i, npairs, ncpu, &pr);
+		rc = one_pair(ctx, h, (enum cond)c, i, npairs, &pr);
 	if (rc != WTG_OK)
 		goto out;
 	summary(ctx, h, (enum cond)c, off, on, diff, npairs, ncpu, pr.io_on);
@@ -424,6 +405,9 @@ static int compare_run(struct wtg_ctx *ctx)
 				"SCHED_OTHER, as the kernel reported");
 	wtg_ctx_progress(ctx, npairs + 1, npairs + 1, "done");
 out:
+	(void)wtg_arms_enter(ctx, 0);	/* the condition off, then as the run found it */
+	ctx->arms = outer;
+	wtg_arms_free(&arms);
 	restore(&sv);
 	free(off);
 	free(on);

@@ -125,6 +125,8 @@ double wtg_verdict_extreme(const struct wtg_table *t, const char *key_col, const
 	if (c < 0 || (key_col && kc < 0))
 		return NAN;
 	for (int r = 0; r < t->nrows; r++) {
+		if (wtg_row_arm_b(t, r))
+			continue;	/* a paired run: arm A's rows */
 		if (kc >= 0) {
 			const struct wtg_value *v = &t->rows[r].v[kc];
 			if (v->type != WTG_T_TEXT || !v->s || strcmp(v->s, key) != 0)

@@ -21,16 +21,28 @@ const struct wtg_headline *wtg_headlines_of(const struct wtg_experiment *e, int 
 	return *n ? e->headline : NULL;
 }
 
-/* The row whose key column reads key (numbers compared as numbers), or the last row. */
-static int find_row(const struct wtg_headline *h, const struct wtg_table *t)
+bool wtg_row_arm_b(const struct wtg_table *t, int r)
 {
-	if (!h->key_col)
-		return t->nrows - 1;
+	int arm = wtg_table_col(t, "arm");
+	const struct wtg_value *v = arm >= 0 && r >= 0 && r < t->nrows ? &t->rows[r].v[arm] : NULL;
+	return v && v->type == WTG_T_TEXT && strcmp(v->s, "B") == 0;
+}
+
+int wtg_headline_row(const struct wtg_headline *h, const struct wtg_table *t)
+{
+	if (!h->key_col) {
+		int r = t->nrows - 1;
+		while (r >= 0 && wtg_row_arm_b(t, r))
+			r--;
+		return r;
+	}
 	int c = wtg_table_col(t, h->key_col);
 	if (c < 0)
 		return -1;
 	for (int r = 0; r < t->nrows; r++) {
 		const struct wtg_value *v = &t->rows[r].v[c];
+		if (wtg_row_arm_b(t, r))
+			continue;
 		if ((v->type == WTG_T_TEXT && strcmp(v->s, h->key) == 0) ||
 		    (v->type == WTG_T_INT && v->i == strtoll(h->key, NULL, 10)) ||
 		    (v->type == WTG_T_REAL && v->r == strtod(h->key, NULL)))
@@ -53,6 +65,11 @@ void wtg_figure_series(const struct wtg_table *t, const char *name, struct wtg_f
 
 void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, struct wtg_figure *f)
 {
+	wtg_figure_read_row(h, t, -1, f);
+}
+
+void wtg_figure_read_row(const struct wtg_headline *h, const struct wtg_table *t, int row, struct wtg_figure *f)
+{
 	memset(f, 0, sizeof *f);
 	f->value = f->lo = f->hi = f->work = f->spread_pct = NAN;
 	wtg_figure_series(t, h->series, f);
@@ -61,8 +78,8 @@ void wtg_figure_read(const struct wtg_headline *h, const struct wtg_table *t, st
 		f->found = isfinite(f->value);
 		return;
 	}
-	int r = find_row(h, t), c = wtg_table_col(t, h->col);
-	if (r < 0 || c < 0)
+	int r = row >= 0 ? row : wtg_headline_row(h, t), c = wtg_table_col(t, h->col);
+	if (r < 0 || r >= t->nrows || c < 0)
 		return;
 	f->value = wtg_table_num(t, r, c);
 	int lo = h->lo_col ? wtg_table_col(t, h->lo_col) : -1, hi = h->hi_col ? wtg_table_col(t, h->hi_col) : -1;

@@ -183,9 +183,9 @@ bool wtg_check_read_calls(struct wtg_ctx *ctx, const char *label, int64_t calls,
 	return ok;
 }
 
-void wtg_add_summary_row(struct wtg_ctx *ctx, const char *label, const struct wtg_summary *s,
-			 const double *samples, size_t n, const struct wtg_probe_result *probe,
-			 const struct wtg_value *extra, int nextra)
+void wtg_add_summary_row_arm(struct wtg_ctx *ctx, const char *label, const struct wtg_summary *s,
+			     const double *samples, size_t n, const struct wtg_probe_result *probe,
+			     const struct wtg_value *extra, int nextra, int arm)
 {
 	struct wtg_value v[WTG_MAX_COLS] = {
 		WTG_TEXT(label),   WTG_INT(s->n),     WTG_REAL(s->mean),	 WTG_REAL(s->median),
@@ -195,13 +195,24 @@ void wtg_add_summary_row(struct wtg_ctx *ctx, const char *label, const struct wt
 	int nv = 11;
 	for (int i = 0; i < nextra && nv < WTG_MAX_COLS; i++)
 		v[nv++] = extra[i];
-	wtg_table_add_series(ctx->t, label, "ns", samples, n);
+	if (ctx->arms)
+		nv = wtg_arms_tag(ctx, v, nv, arm);
+	char name[128];
+	snprintf(name, sizeof name, "%s%s", arm ? "B: " : "", label);
+	wtg_table_add_series(ctx->t, name, "ns", samples, n);
 	wtg_table_add_row(ctx->t, v, nv, probe);
 	bool ordered = s->min <= s->median && s->median <= s->p90 && s->p90 <= s->p99 && s->p99 <= s->max;
 	bool inside = s->ci_low <= s->median && s->median <= s->ci_high;
 	wtg_table_check(ctx->t, "quantiles", ordered && inside,
 			"%s: min <= median <= p90 <= p99 <= max, CI [%.1f, %.1f] holds the median %.1f",
-			label, s->ci_low, s->ci_high, s->median);
+			name, s->ci_low, s->ci_high, s->median);
+}
+
+void wtg_add_summary_row(struct wtg_ctx *ctx, const char *label, const struct wtg_summary *s,
+			 const double *samples, size_t n, const struct wtg_probe_result *probe,
+			 const struct wtg_value *extra, int nextra)
+{
+	wtg_add_summary_row_arm(ctx, label, s, samples, n, probe, extra, nextra, 0);
 }
 
 int wtg_add_distribution_row(struct wtg_ctx *ctx, const char *label, const double *samples, size_t n,

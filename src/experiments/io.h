@@ -76,6 +76,11 @@ int wtg_add_distribution_row(struct wtg_ctx *ctx, const char *label, const doubl
 void wtg_add_summary_row(struct wtg_ctx *ctx, const char *label, const struct wtg_summary *s,
 			 const double *samples, size_t n, const struct wtg_probe_result *probe,
 			 const struct wtg_value *extra, int nextra);
+/* The same for a paired run's arm (wtg/paired.h; 0 A, 1 B): the row tagged with its arm, arm B's
+ * series and check named "B: label". */
+void wtg_add_summary_row_arm(struct wtg_ctx *ctx, const char *label, const struct wtg_summary *s,
+			     const double *samples, size_t n, const struct wtg_probe_result *probe,
+			     const struct wtg_value *extra, int nextra, int arm);
 
 
 #endif

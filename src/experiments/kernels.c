@@ -298,6 +298,7 @@ const struct wtg_experiment wtg_exp_kernels = {
 	.typical_quick_s = 2,
 	.terms = WTG_TERMS("simd", "vectorized", "wss", "caches", "dram", "gbps"),
 	.interleaves = true,
+	.alternates = true,
 	.run = kernels_run,
 	.plan = kernels_plan,
 };

@@ -362,6 +362,7 @@ const struct wtg_experiment wtg_exp_pagecache = {
 	.terms = WTG_TERMS("pagecache", "coldwarm", "evict", "readahead", "mmap", "minflt", "majflt", "faultaround",
 			   "odirect"),
 	.interleaves = true,
+	.alternates = true,
 	.run = pagecache_run,
 	.plan = pagecache_plan,
 };

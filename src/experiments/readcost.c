@@ -103,7 +103,8 @@ struct rc_run {
 	struct fileread f;
 	int zfd;
 	double *v;				/* rounds samples per operation */
-	struct wtg_probe_result probes[NOPS];
+	double *vb;				/* a paired run's arm B (--versus): the same, NULL unpaired */
+	struct wtg_probe_result probes[NOPS], probes_b[NOPS];
 	int64_t file_sum, zero_sum, file_bad, file_expect;
 	struct wtg_summary s[NOPS];
 	int batch_rounds;			/* rounds run, warm-up rounds included */
@@ -147,8 +148,9 @@ static size_t rc_cut(int rounds, int j)
 	return (size_t)r;
 }
 
-/* One round: a batch of each operation in seeded order; round -1 is a warm-up round, not recorded. */
-static int rc_round(struct wtg_ctx *ctx, struct rc_run *st, int r)
+/* One round: a batch of each operation in seeded order; round -1 is a warm-up round, not recorded
+ * (arm: a paired run's, 0 A or 1 B). */
+static int rc_round(struct wtg_ctx *ctx, struct rc_run *st, int r, int arm)
 {
 	int order[NOPS] = { OP_GETPID, OP_ZERO, OP_FILE };
 	wtg_shuffle_int(&ctx->rng, order, NOPS);
@@ -161,12 +163,12 @@ static int rc_round(struct wtg_ctx *ctx, struct rc_run *st, int r)
 			return WTG_ERR;
 		if (r < 0)
 			continue;
-		st->v[op * st->rounds + r] = ns;
-		wtg_probe_accumulate(&st->probes[op], &res);
+		(arm ? st->vb : st->v)[op * st->rounds + r] = ns;
+		wtg_probe_accumulate(arm ? &st->probes_b[op] : &st->probes[op], &res);
 		if (wtg_ctx_cancelled(ctx))
 			return WTG_CANCELLED;
 	}
-	if (r >= 0) {
+	if (r >= 0 && arm == 0) {
 		char label[48];
 		snprintf(label, sizeof label, "round %d of %d", r + 1, st->rounds);
 		wtg_ctx_progress(ctx, r + 1, st->rounds, label);
@@ -185,7 +187,7 @@ static int rc_round(struct wtg_ctx *ctx, struct rc_run *st, int r)
 static int rc_measure(struct wtg_ctx *ctx, struct rc_run *st)
 {
 	st->start_s[0] = wtg_ctx_run_offset_s(ctx);
-	int rc = rc_round(ctx, st, -1);
+	int rc = rc_round(ctx, st, -1, 0);
 	for (int r = 0; rc == WTG_OK && r < st->rounds; r++) {
 		int j = wtg_rounds_replica(r, st->rounds);
 		if (r > 0 && j != wtg_rounds_replica(r - 1, st->rounds)) {
@@ -193,36 +195,54 @@ static int rc_measure(struct wtg_ctx *ctx, struct rc_run *st)
 			st->start_s[j] = wtg_ctx_run_offset_s(ctx);
 			if (others) {
 				st->interleaved++;
-				rc = rc_round(ctx, st, -1);
+				rc = rc_round(ctx, st, -1, 0);
 			}
 		}
-		if (rc == WTG_OK)
-			rc = rc_round(ctx, st, r);
+		/* a paired run: each arm's round, in the order drawn for it */
+		bool b_first = st->vb && wtg_arms_b_first(ctx, r);
+		for (int pass = 0; rc == WTG_OK && pass < (st->vb ? 2 : 1); pass++) {
+			int arm = st->vb && (pass == 0) == b_first;
+			if (st->vb)
+				rc = wtg_arms_enter(ctx, arm);
+			if (rc == WTG_OK)
+				rc = rc_round(ctx, st, r, arm);
+		}
 	}
 	return rc;
 }
 
-/* A row per operation, then the sum checks. */
+/* A row per operation (a paired run: arm A's, then arm B's, and each operation's pairs), then the
+ * sum checks. */
 static int rc_rows(struct wtg_ctx *ctx, struct rc_run *st)
 {
-	for (int op = 0; op < NOPS; op++) {
-		const struct wtg_value ev[] = { WTG_INT(st->calls) };
-		double *v = st->v + op * st->rounds;
-		size_t cut[WTG_ROUNDS_REPLICAS - 1];
-		for (int j = 0; j < WTG_ROUNDS_REPLICAS - 1; j++)
-			cut[j] = rc_cut(st->rounds, j);
-		/* the median's interval: the two-level bootstrap over the replicas */
-		struct wtg_summary *sm = &st->s[op];
-		if (wtg_summarize_resamples(v, (size_t)st->rounds, wtg_ctx_seed(ctx, (unsigned)op), 0, sm) < 0 ||
-		    wtg_replicas_ci(v, NULL, (size_t)st->rounds, cut, wtg_ctx_seed(ctx, (unsigned)op), &sm->ci_low,
-				    &sm->ci_high) < 0) {
-			wtg_table_fail(ctx->t, "%s: out of memory summarizing", op_name[op]);
-			return WTG_ERR;
+	int first = ctx->t->nrows;
+	for (int arm = 0; arm < (st->vb ? 2 : 1); arm++) {
+		(void)wtg_arms_enter(ctx, arm);	/* the rows say their arm's conditions */
+		for (int op = 0; op < NOPS; op++) {
+			const struct wtg_value ev[] = { WTG_INT(st->calls) };
+			double *v = (arm ? st->vb : st->v) + op * st->rounds;
+			size_t cut[WTG_ROUNDS_REPLICAS - 1];
+			for (int j = 0; j < WTG_ROUNDS_REPLICAS - 1; j++)
+				cut[j] = rc_cut(st->rounds, j);
+			/* the median's interval: the two-level bootstrap over the replicas */
+			struct wtg_summary sb, *sm = arm ? &sb : &st->s[op];
+			if (wtg_summarize_resamples(v, (size_t)st->rounds, wtg_ctx_seed(ctx, (unsigned)op), 0, sm) < 0 ||
+			    wtg_replicas_ci(v, NULL, (size_t)st->rounds, cut, wtg_ctx_seed(ctx, (unsigned)op), &sm->ci_low,
+					    &sm->ci_high) < 0) {
+				wtg_table_fail(ctx->t, "%s: out of memory summarizing", op_name[op]);
+				return WTG_ERR;
+			}
+			wtg_add_summary_row_arm(ctx, op_name[op], sm, v, (size_t)st->rounds,
+						arm ? &st->probes_b[op] : &st->probes[op], ev, 1, arm);
+			char name[64];
+			snprintf(name, sizeof name, "%s%s", arm ? "B: " : "", op_name[op]);
+			wtg_series_replicas_cut(ctx, name, (size_t)st->rounds, cut);
+			wtg_regime_modes(ctx, name, "ns", v, (size_t)st->rounds, "rounds", true);
 		}
-		wtg_add_summary_row(ctx, op_name[op], &st->s[op], v, (size_t)st->rounds, &st->probes[op], ev, 1);
-		wtg_series_replicas_cut(ctx, op_name[op], (size_t)st->rounds, cut);
-		wtg_regime_modes(ctx, op_name[op], "ns", v, (size_t)st->rounds, "rounds", true);
 	}
+	for (int op = 0; st->vb && op < NOPS; op++)
+		wtg_arms_record(ctx, first + op, "ns", st->v + op * st->rounds, st->vb + op * st->rounds,
+				(size_t)st->rounds);
 	wtg_table_check(ctx->t, "sum", st->file_bad == 0,
 			"file reads: %d batches of %ld bytes from offset 0, each summing to %lld (from the "
 			"first %ld bytes, whose sum %lld is the known prefix sum); %lld differed; total %lld",
@@ -308,14 +328,18 @@ static int readcost_run(struct wtg_ctx *ctx)
 	}
 	st->zfd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
 	st->v = malloc((size_t)NOPS * (size_t)st->rounds * sizeof *st->v);
+	if (ctx->arms)
+		st->vb = malloc((size_t)NOPS * (size_t)st->rounds * sizeof *st->vb);
 	int rc = WTG_ERR;
 	if (st->zfd < 0)
 		wtg_table_fail(ctx->t, "cannot open /dev/zero: %s", strerror(errno));
-	else if (!st->v)
+	else if (!st->v || (ctx->arms && !st->vb))
 		wtg_table_fail(ctx->t, "out of memory");
 	else
 		rc = WTG_OK;
 	st->file_expect = fileread_expect(&st->f, st->calls);
+	if (rc == WTG_OK && ctx->arms)
+		wtg_arms_begin(ctx);
 	if (rc == WTG_OK)
 		rc = rc_measure(ctx, st);
 	if (st->zfd >= 0)
@@ -325,6 +349,9 @@ static int readcost_run(struct wtg_ctx *ctx)
 		rc = rc_rows(ctx, st);
 	if (rc == WTG_OK)
 		rc_notes(ctx, st);
+	if (ctx->arms)
+		wtg_arms_end(ctx, rc);
+	free(st->vb);
 	free(st->v);
 	free(st);
 	return rc;
@@ -388,6 +415,7 @@ const struct wtg_experiment wtg_exp_readcost = {
 		   .why = wtg_why_readcost },
 	.terms = WTG_TERMS("crossing", "getpid", "devzero", "median", "p90", "p99", "ci", "bootstrap", "drift"),
 	.interleaves = true,
+	.alternates = true,
 	.run = readcost_run,
 	.plan = readcost_plan,
 };

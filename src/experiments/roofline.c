@@ -474,7 +474,7 @@ static void final_rows(struct wtg_ctx *ctx, struct roof *rf, const struct wtg_ro
 		rf->ridge[buf] = ridge_of(rf, r, buf, &bw, &ops);
 	for (int v = 0; v < r->nvariants; v++) {
 		struct wtg_value vals[WTG_MAX_COLS];
-		int n = row_of(ctx, rf, v, &r->v[v], vals);
+		int n = wtg_arms_tag(ctx, vals, row_of(ctx, rf, v, &r->v[v], vals), 0);	/* arm A's, paired */
 		wtg_table_set_row(ctx->t, v, vals, n, &r->v[v].probe);
 		char label[48];
 		label_of(rf, v, label, sizeof label);
@@ -681,6 +681,7 @@ const struct wtg_experiment wtg_exp_roofline = {
 	.terms = WTG_TERMS("roofline", "intensity", "corebound", "membound", "background"),
 	.interleaves = true,
 	.shares_dram_buf = true,
+	.alternates = true,
 	.run = roofline_run,
 	.plan = roofline_plan,
 };

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "wtg/paired.h"
 #include "wtg/warmup.h"
 
 int wtg_rounds_steps(const struct wtg_options *o, int nvariants, int rounds, int warmup)
@@ -134,13 +135,12 @@ static void so_far(struct rounds_run *rr, int v, double figure, const char *what
 				unit[0] ? " " : "", unit, what);
 }
 
-/* After a round: every variant's summary so far, then its row added (first round, in variant
- * order) or replaced. Returns WTG_OK or WTG_ERR (out of memory). */
-static int publish(struct rounds_run *rr, struct wtg_rounds *out, bool first)
+/* The summaries and rows of one arm's variants (0 A, 1 B; the only one unpaired). */
+static int publish_arm(struct rounds_run *rr, struct wtg_rounds *out, bool first, int arm)
 {
 	const struct wtg_rounds_spec *sp = rr->spec;
 	for (int v = 0; v < out->nvariants; v++) {
-		struct wtg_rounds_result *res = &out->v[v];
+		struct wtg_rounds_result *res = arm ? &out->b[v] : &out->v[v];
 		if (wtg_rounds_summarize(res, wtg_ctx_seed(rr->ctx, 1000u + (unsigned)v)) < 0) {
 			wtg_table_fail(rr->ctx->t, "out of memory summarizing %zu samples", res->n);
 			return WTG_ERR;
@@ -148,20 +148,42 @@ static int publish(struct rounds_run *rr, struct wtg_rounds *out, bool first)
 		if (!sp->row) {	/* rows come at the end: the median so far stands in */
 			char what[48];
 			snprintf(what, sizeof what, "median of %zu samples so far", res->n);
-			so_far(rr, v, res->s.median, what);
+			if (arm == 0)
+				so_far(rr, v, res->s.median, what);
 			continue;
 		}
 		struct wtg_value vals[WTG_MAX_COLS];
 		int n = sp->row(rr->ctx, sp->arg, v, res, vals);
+		if (out->b)
+			n = wtg_arms_tag(rr->ctx, vals, n, arm);
 		if (first) {
-			if (v == 0)
+			if (v == 0 && arm == 0)
 				rr->first_row = rr->ctx->t->nrows;
 			wtg_table_add_row(rr->ctx->t, vals, n, &res->probe);
 		} else {
-			wtg_table_set_row(rr->ctx->t, rr->first_row + v, vals, n, &res->probe);
+			wtg_table_set_row(rr->ctx->t, rr->first_row + arm * out->nvariants + v, vals, n,
+					  &res->probe);
 		}
 	}
 	return WTG_OK;
+}
+
+/* After a round: every variant's summary so far, then its row added (first round, in variant
+ * order; a paired run's arm A rows, then arm B's) or replaced. The last time (last) a paired run
+ * replaces each arm's rows while that arm is in force, so a row's conditions are its arm's.
+ * Returns WTG_OK, WTG_CANCELLED or WTG_ERR (out of memory). */
+static int publish(struct rounds_run *rr, struct wtg_rounds *out, bool first, bool last)
+{
+	if (!out->b)
+		return publish_arm(rr, out, first, 0);
+	if (!last || first) {
+		int rc = publish_arm(rr, out, first, 0);
+		return rc == WTG_OK ? publish_arm(rr, out, first, 1) : rc;
+	}
+	int now = rr->ctx->arms->arm, rc = publish_arm(rr, out, false, now);
+	if (rc == WTG_OK)
+		rc = wtg_arms_enter(rr->ctx, !now);
+	return rc == WTG_OK ? publish_arm(rr, out, false, !now) : rc;
 }
 
 /* Whether someone watches the rows grow (the dashboard): then every round is published; a headless
@@ -188,6 +210,8 @@ static int warm_steps(const struct rounds_run *rr, int nvariants)
  * MAX_RESTARTS the rounds go on and a note says the rows mix conditions. Returns true to restart. */
 static bool conditions_moved(struct rounds_run *rr, struct wtg_rounds *out, struct wtg_cond_snapshot *ref, int r)
 {
+	if (out->b)
+		return false;	/* paired: the arms change them by design */
 	struct wtg_cond_snapshot now;
 	wtg_cond_snapshot(&now, rr->ctx->df);
 	if (wtg_cond_same(&now, ref))
@@ -342,27 +366,38 @@ static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 	out->replica_start_s[0] = wtg_ctx_run_offset_s(rr->ctx);
 	struct wtg_cond_snapshot ref;
 	wtg_cond_snapshot(&ref, rr->ctx->df);
-	for (int v = 0; v < sp->nvariants; v++)
+	for (int v = 0; v < sp->nvariants; v++) {
 		out->v[v].busy_by_design = ref.burners > 0;	/* burners: contention is the condition */
+		if (out->b)
+			out->b[v].busy_by_design = ref.burners > 0 || rr->ctx->arms->vs.cond == WTG_VS_BURN;
+	}
 	bool published = false;
 	for (int r = 0; r < out->rounds; r++) {
-		for (int v = 0; v < sp->nvariants; v++)
-			order[v] = v;
-		wtg_shuffle_int(&rr->ctx->rng, order, (size_t)sp->nvariants);
-		for (int k = 0; k < sp->nvariants; k++) {
-			rc = one_sample(rr, order[k], r, out->rounds, &smp);
-			if (rc == WTG_CANCELLED && published && !watched(rr))
-				(void)publish(rr, out, false);	/* the rows as measured so far */
-			if (rc != WTG_OK)
+		/* a paired run: each arm in turn, in the order drawn for this round */
+		bool b_first = out->b && wtg_arms_b_first(rr->ctx, r);
+		for (int pass = 0; pass < (out->b ? 2 : 1); pass++) {
+			int arm = out->b && (pass == 0) == b_first;
+			struct wtg_rounds_result *res = arm ? out->b : out->v;
+			if (out->b && (rc = wtg_arms_enter(rr->ctx, arm)) != WTG_OK)
 				return rc;
-			keep(rr, &out->v[order[k]], &smp);
+			for (int v = 0; v < sp->nvariants; v++)
+				order[v] = v;
+			wtg_shuffle_int(&rr->ctx->rng, order, (size_t)sp->nvariants);
+			for (int k = 0; k < sp->nvariants; k++) {
+				rc = one_sample(rr, order[k], r, out->rounds, &smp);
+				if (rc == WTG_CANCELLED && published && !watched(rr))
+					(void)publish(rr, out, false, false);	/* the rows as measured so far */
+				if (rc != WTG_OK)
+					return rc;
+				keep(rr, &res[order[k]], &smp);
+			}
 		}
 		if (conditions_moved(rr, out, &ref, r)) {
 			r = -1;		/* round 1 again, under the new conditions */
 			continue;
 		}
 		if (!published || watched(rr) || r + 1 >= out->rounds) {
-			rc = publish(rr, out, !published);
+			rc = publish(rr, out, !published, r + 1 >= out->rounds);
 			if (rc != WTG_OK)
 				return rc;
 			published = true;
@@ -390,8 +425,13 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 	int *order = malloc((size_t)spec->nvariants * sizeof *order);
 	bool ok = out->v && order;
 	size_t nr = (size_t)out->rounds;
-	for (int v = 0; ok && v < spec->nvariants; v++) {
-		struct wtg_rounds_result *res = &out->v[v];
+	const int arms = ctx->arms ? 2 : 1;
+	if (ok && ctx->arms) {
+		out->b = calloc((size_t)spec->nvariants, sizeof *out->b);
+		ok = out->b != NULL;
+	}
+	for (int v = 0; ok && v < spec->nvariants * arms; v++) {
+		struct wtg_rounds_result *res = v < spec->nvariants ? &out->v[v] : &out->b[v - spec->nvariants];
 		res->rounds = out->rounds;
 		res->samples = malloc(nr * sizeof(double));
 		res->contended = malloc(nr);
@@ -411,13 +451,13 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 		.spec = spec,
 		.cpus = cpus > 0 ? (int)cpus : 1,
 		.nsteps = spec->nsteps ? spec->nsteps
-				       : wtg_rounds_steps(ctx->opt, spec->nvariants, out->rounds, spec->warmup),
+				       : wtg_rounds_steps(ctx->opt, spec->nvariants, out->rounds * arms, spec->warmup),
 	};
 	if (spec->declare_work) {
 		rr.cost = calloc((size_t)spec->nvariants, sizeof *rr.cost);
 		rr.left = calloc((size_t)spec->nvariants, sizeof *rr.left);
 		if (rr.cost && rr.left) {
-			plan_left(&rr, out->rounds);
+			plan_left(&rr, out->rounds * arms);
 		} else {	/* no declared work: the steps count */
 			free(rr.cost);
 			free(rr.left);
@@ -425,7 +465,16 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 			rr.left = NULL;
 		}
 	}
+	if (ctx->arms)
+		wtg_arms_begin(ctx);
 	int rc = measure(&rr, out, order);
+	if (rc == WTG_OK && out->b && spec->row)
+		for (int v = 0; v < spec->nvariants; v++) {
+			const struct wtg_rounds_result *a = &out->v[v], *b = &out->b[v];
+			wtg_arms_record(ctx, rr.first_row + v, spec->unit, a->samples, b->samples, a->n < b->n ? a->n : b->n);
+		}
+	if (ctx->arms)
+		wtg_arms_end(ctx, rc);
 	free(rr.cost);
 	free(rr.left);
 	free(order);
@@ -434,17 +483,23 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 	return rc;
 }
 
+static void free_results(struct wtg_rounds_result *res, int n)
+{
+	for (int v = 0; res && v < n; v++) {
+		free(res[v].samples);
+		free(res[v].contended);
+		free(res[v].cpu_share);
+		free(res[v].wall_ms);
+	}
+	free(res);
+}
+
 void wtg_rounds_free(struct wtg_rounds *r)
 {
-	if (r->v)
-		for (int v = 0; v < r->nvariants; v++) {
-			free(r->v[v].samples);
-			free(r->v[v].contended);
-			free(r->v[v].cpu_share);
-			free(r->v[v].wall_ms);
-		}
-	free(r->v);
+	free_results(r->v, r->nvariants);
+	free_results(r->b, r->nvariants);
 	r->v = NULL;
+	r->b = NULL;
 	r->nvariants = 0;
 }
 

@@ -161,6 +161,10 @@ struct wtg_rounds {
 	double warm_median[WTG_ROUNDS_WARM_MAX];	/* each window's median */
 	char warm_row[64];		/* the pilot variant's label */
 	struct wtg_rounds_result *v;	/* nvariants */
+	/* a paired run (ctx->arms, wtg/paired.h): arm B's results, nvariants (arm A's are v); NULL when
+	 * unpaired. Its rows follow arm A's, each row's per-round figures kept as the series "row N arm
+	 * A" and "row N arm B". */
+	struct wtg_rounds_result *b;
 	/* an interleaved run: the replicas after which other experiments measured, and when each
 	 * replica began, in seconds since the run's first experiment did */
 	int interleaved;
@@ -169,7 +173,8 @@ struct wtg_rounds {
 	double replica_start_s[WTG_ROUNDS_REPLICAS];
 };
 
-/* Run the spec: warm-up, then the rounds in seeded random order, checking cancel before every
+/* Run the spec: warm-up, then the rounds in seeded random order (in a paired run every round runs
+ * the variants in each arm, the arms in seeded order, the condition switched between them), checking cancel before every
  * sample and showing progress ("round 3/11: scalar 24K"). On WTG_OK every variant has rounds
  * samples and its summary (seeded per variant from --seed, the experiment and v). On WTG_CANCELLED
  * or WTG_ERR out holds nothing to free (rows already published stay, as measured so far). An out-of-memory is WTG_ERR after wtg_table_fail. */

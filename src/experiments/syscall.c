@@ -20,6 +20,7 @@
 #include "rounds.h"
 #include "why.h"
 #include "wtg/ctx.h"
+#include "wtg/paired.h"
 #include "wtg/plan.h"
 
 static const long batch_sizes[] = { 1, 10, 100, 1000, 10000 };
@@ -68,6 +69,8 @@ struct sc_run {
 	size_t cut[NSIZES + 1][WTG_ROUNDS_REPLICAS - 1];
 	int interleaved;			/* replicas after which other experiments measured */
 	double start_s[WTG_ROUNDS_REPLICAS];	/* when each replica began in an interleaved run */
+	int arm;				/* a paired run (--versus): 0 arm A, 1 arm B */
+	const char *prefix;			/* "" for arm A, "B: " before arm B's series and checks */
 };
 
 /* The replica that ends before slot i of the schedule (its equal parts in time), -1 when none does
@@ -95,12 +98,13 @@ static void sc_replica(struct wtg_ctx *ctx, struct sc_run *st, int j)
 		(void)wtg_time_getpid_batch(batch_sizes[k]);
 }
 
-/* Every slot of the schedule: a getpid batch of its size, or an empty clock pair. */
-static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st)
+/* Slots from .. to - 1 of the schedule: each a getpid batch of its size, or an empty clock pair. */
+static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st, int from, int to)
 {
 	int64_t last_check = wtg_now_ns();
-	st->start_s[0] = wtg_ctx_run_offset_s(ctx);
-	for (int i = 0; i < st->nslots; i++) {
+	if (from == 0)
+		st->start_s[0] = wtg_ctx_run_offset_s(ctx);
+	for (int i = from; i < to; i++) {
 		int j = replica_end(st, i);
 		if (j >= 0)
 			sc_replica(ctx, st, j);
@@ -143,7 +147,6 @@ static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st)
 				return WTG_CANCELLED;
 		}
 	}
-	wtg_ctx_progress(ctx, st->nslots, st->nslots, "summarizing");
 	return WTG_OK;
 }
 
@@ -173,7 +176,7 @@ static void sc_contention(struct wtg_ctx *ctx, const struct sc_run *st, int k, s
 	for (int i = 0; i < nb; i++)
 		flags[i] = st->contended[k * nb + i];
 	char name[48];
-	snprintf(name, sizeof name, "batch %ld contended", batch_sizes[k]);
+	snprintf(name, sizeof name, "%sbatch %ld contended", st->prefix, batch_sizes[k]);
 	wtg_table_add_series(ctx->t, name, "flag", flags, (size_t)nb);
 	if (busy == 0)
 		return;
@@ -182,15 +185,15 @@ static void sc_contention(struct wtg_ctx *ctx, const struct sc_run *st, int k, s
 		snprintf(oncpu_txt, sizeof oncpu_txt, "; on a CPU a call took %.1f ns (oncpu_ns, the median)", oncpu);
 	if (all)
 		wtg_table_warn(ctx->t, "contended",
-			       "batch %ld: %zu of %d batches waited for a CPU (more than %.0f%% of their wall time) "
+			       "%sbatch %ld: %zu of %d batches waited for a CPU (more than %.0f%% of their wall time) "
 			       "and fewer than %d others remain: the figures use all of them, so they count "
 			       "time the thread sat descheduled (a busy machine)%s",
-			       batch_sizes[k], busy, nb, 100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP, oncpu_txt);
+			       st->prefix, batch_sizes[k], busy, nb, 100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP, oncpu_txt);
 	else
 		wtg_table_check(ctx->t, "contended", true,
-				"batch %ld: %zu of %d batches waited for a CPU (more than %.0f%% of their wall "
+				"%sbatch %ld: %zu of %d batches waited for a CPU (more than %.0f%% of their wall "
 				"time); the figures use the other %zu",
-				batch_sizes[k], busy, nb, 100 * WTG_CONTENDED_WAIT_SHARE, (size_t)nb - busy);
+				st->prefix, batch_sizes[k], busy, nb, 100 * WTG_CONTENDED_WAIT_SHARE, (size_t)nb - busy);
 }
 
 /* A row per batch size with the clock pair's share of it; returns that share at batch 1. */
@@ -223,7 +226,7 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 		double share = s.median > 0 ? 100.0 * clock_ns / (double)batch_sizes[k] / s.median : 0;
 		if (k == 0)
 			share1 = share;
-		const struct wtg_value row[] = {
+		struct wtg_value row[WTG_MAX_COLS] = {
 			WTG_INT(batch_sizes[k]), WTG_INT(nb),	  WTG_REAL(s.median), WTG_REAL(s.p99),
 			WTG_REAL(s.mean),	 WTG_REAL(s.min),   WTG_REAL(s.ci_low), WTG_REAL(s.ci_high),
 			WTG_REAL(clock_ns),	 WTG_REAL(share),	 WTG_INT(busy),
@@ -232,19 +235,19 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 			st->others[k].n ? WTG_REAL(wtg_others_mean(&st->others[k])) : WTG_NA,
 		};
 		char name[32];
-		snprintf(name, sizeof name, "batch %ld", batch_sizes[k]);
+		snprintf(name, sizeof name, "%sbatch %ld", st->prefix, batch_sizes[k]);
 		wtg_table_add_series(ctx->t, name, "ns", v, (size_t)nb);
 		wtg_series_replicas_cut(ctx, name, (size_t)nb, st->cut[k]);
 		sc_contention(ctx, st, k, busy, all, oncpu, use);
-		wtg_table_add_row(ctx->t, row, (int)WTG_ARRAY_LEN(row), &st->probes[k]);
+		wtg_table_add_row(ctx->t, row, wtg_arms_tag(ctx, row, (int)WTG_ARRAY_LEN(cols), st->arm), &st->probes[k]);
 		n = sc_used(st, k, use, &busy, &all);	/* use held the flags */
 		wtg_regime_modes(ctx, name, "ns", use, n, "batches", true);
 		bool ok = s.min <= s.median && s.median <= s.p99 && s.p99 <= s.max && s.ci_low <= s.median &&
 			  s.median <= s.ci_high;
 		wtg_table_check(ctx->t, "quantiles", ok,
-				"batch %ld: min <= median <= p99 <= max, CI [%.1f, %.1f] holds the "
+				"%sbatch %ld: min <= median <= p99 <= max, CI [%.1f, %.1f] holds the "
 				"median %.1f",
-				batch_sizes[k], s.ci_low, s.ci_high, s.median);
+				st->prefix, batch_sizes[k], s.ci_low, s.ci_high, s.median);
 	}
 	free(use);
 	return share1;
@@ -357,41 +360,116 @@ static void syscall_runs(bool quick, char *buf, size_t len)
 		 "p99 ns per call", batches_of(&(const struct wtg_options){ .quick = quick }));
 }
 
+/* The schedule's arrays for nbatches of every size and as many clock pairs, shuffled with the seed.
+ * Returns 0, or -1 out of memory. */
+static int sc_alloc(struct wtg_ctx *ctx, struct sc_run *st, int nbatches, int arm)
+{
+	*st = (struct sc_run){ .nbatches = nbatches, .arm = arm, .prefix = arm ? "B: " : "" };
+	st->nslots = (NSIZES + 1) * st->nbatches;
+	st->order = malloc((size_t)st->nslots * sizeof *st->order);
+	st->samples = malloc((size_t)st->nslots * sizeof *st->samples);
+	st->contended = malloc((size_t)st->nslots);
+	st->cpu_share = malloc((size_t)st->nslots * sizeof *st->cpu_share);
+	st->oncpu_ns = malloc((size_t)st->nslots * sizeof *st->oncpu_ns);
+	st->probes = calloc(NSIZES, sizeof *st->probes);
+	if (!st->order || !st->samples || !st->contended || !st->cpu_share || !st->oncpu_ns || !st->probes)
+		return -1;
+	for (int i = 0; i < st->nslots; i++)
+		st->order[i] = i % (NSIZES + 1);
+	wtg_shuffle_int(&ctx->rng, st->order, (size_t)st->nslots);
+	return 0;
+}
+
+static void sc_free(struct sc_run *st)
+{
+	free(st->order);
+	free(st->samples);
+	free(st->contended);
+	free(st->cpu_share);
+	free(st->oncpu_ns);
+	free(st->probes);
+}
+
+/* The median of size k's batches arm st measured since filled0 (its count before the round). */
+static double sc_round_median(const struct sc_run *st, int k, const int *filled0)
+{
+	int n = st->filled[k] - filled0[k];
+	return n > 0 ? wtg_quantile(st->samples + k * st->nbatches + filled0[k], (size_t)n, 0.5) : NAN;
+}
+
+/* A paired run: each arm's schedule in WTG_ROUNDS_MIN rounds, each round a part of it in each arm,
+ * the arms in seeded order; per[k] gets each round's median of size k in arm A, then in arm B. */
+static int sc_paired(struct wtg_ctx *ctx, struct sc_run *st, double (*per)[2][WTG_ROUNDS_MIN])
+{
+	const int rounds = WTG_ROUNDS_MIN;
+	wtg_arms_begin(ctx);
+	int rc = WTG_OK;
+	for (int r = 0; r < rounds && rc == WTG_OK; r++) {
+		bool b_first = wtg_arms_b_first(ctx, r);
+		for (int pass = 0; pass < 2 && rc == WTG_OK; pass++) {
+			int arm = (pass == 0) == b_first;
+			struct sc_run *a = &st[arm];
+			int filled0[NSIZES + 1];
+			memcpy(filled0, a->filled, sizeof filled0);
+			rc = wtg_arms_enter(ctx, arm);
+			if (rc == WTG_OK)
+				rc = sc_measure(ctx, a, a->nslots * r / rounds, a->nslots * (r + 1) / rounds);
+			for (int k = 0; k < NSIZES; k++)
+				per[k][arm][r] = sc_round_median(a, k, filled0);
+		}
+	}
+	return rc;
+}
+
+/* The rows of arm st (from its batches) and their series; the notes with arm A's. */
+static void sc_finish(struct wtg_ctx *ctx, struct sc_run *st, int arms)
+{
+	const double *clk = st[0].samples + CLOCK_SLOT * st[0].nbatches;
+	double clock_ns = wtg_quantile(clk, (size_t)st[0].nbatches, 0.5);
+	double share1 = 0;
+	for (int arm = 0; arm < arms; arm++) {
+		(void)wtg_arms_enter(ctx, arm);	/* the rows say their arm's conditions */
+		double s1 = sc_rows(ctx, &st[arm], clock_ns);
+		if (arm == 0)
+			share1 = s1;
+	}
+	wtg_table_add_series(ctx->t, "clock pair", "ns", clk, (size_t)st[0].nbatches);
+	sc_notes(ctx, &st[0], clock_ns, share1);
+}
+
 static int syscall_run(struct wtg_ctx *ctx)
 {
 	wtg_experiment_columns(&wtg_exp_syscall, ctx->t);
-	struct sc_run st = { .nbatches = batches_of(ctx->opt) };
-	/* the schedule: nbatches of every size and nbatches clock pairs, shuffled with the seed */
-	st.nslots = (NSIZES + 1) * st.nbatches;
-	st.order = malloc((size_t)st.nslots * sizeof *st.order);
-	st.samples = malloc((size_t)st.nslots * sizeof *st.samples);
-	st.contended = malloc((size_t)st.nslots);
-	st.cpu_share = malloc((size_t)st.nslots * sizeof *st.cpu_share);
-	st.oncpu_ns = malloc((size_t)st.nslots * sizeof *st.oncpu_ns);
-	st.probes = calloc(NSIZES, sizeof *st.probes);
+	/* the schedule: nbatches of every size and nbatches clock pairs, shuffled with the seed; a
+	 * paired run has one such schedule per arm */
+	struct sc_run st[2];
+	const int arms = ctx->arms ? 2 : 1;
+	double (*per)[2][WTG_ROUNDS_MIN] = NULL;
 	int rc = WTG_OK;
-	if (!st.order || !st.samples || !st.contended || !st.cpu_share || !st.oncpu_ns || !st.probes) {
-		wtg_table_fail(ctx->t, "out of memory");
+	memset(st, 0, sizeof st);
+	for (int arm = 0; arm < arms && rc == WTG_OK; arm++)
+		if (sc_alloc(ctx, &st[arm], batches_of(ctx->opt), arm) < 0)
+			rc = WTG_ERR;
+	if (rc == WTG_OK && arms == 2 && !(per = calloc(NSIZES, sizeof *per)))
 		rc = WTG_ERR;
-	} else {
-		for (int i = 0; i < st.nslots; i++)
-			st.order[i] = i % (NSIZES + 1);
-		wtg_shuffle_int(&ctx->rng, st.order, (size_t)st.nslots);
-		rc = sc_measure(ctx, &st);
-	}
+	if (rc != WTG_OK)
+		wtg_table_fail(ctx->t, "out of memory");
+	else if (arms == 2)
+		rc = sc_paired(ctx, st, per);
+	else
+		rc = sc_measure(ctx, &st[0], 0, st[0].nslots);
+	wtg_ctx_progress(ctx, st[0].nslots, st[0].nslots, "summarizing");
 	if (rc == WTG_OK) {
-		const double *clk = st.samples + CLOCK_SLOT * st.nbatches;
-		double clock_ns = wtg_quantile(clk, (size_t)st.nbatches, 0.5);
-		double share1 = sc_rows(ctx, &st, clock_ns);
-		wtg_table_add_series(ctx->t, "clock pair", "ns", clk, (size_t)st.nbatches);
-		sc_notes(ctx, &st, clock_ns, share1);
+		int first = ctx->t->nrows;
+		sc_finish(ctx, st, arms);
+		for (int k = 0; per && k < NSIZES; k++)
+			wtg_arms_record(ctx, first + k, "ns", per[k][0], per[k][1], WTG_ROUNDS_MIN);
 	}
-	free(st.order);
-	free(st.samples);
-	free(st.contended);
-	free(st.cpu_share);
-	free(st.oncpu_ns);
-	free(st.probes);
+	if (arms == 2)
+		wtg_arms_end(ctx, rc);
+	free(per);
+	for (int arm = 0; arm < arms; arm++)
+		sc_free(&st[arm]);
 	return rc;
 }
 
@@ -452,6 +530,7 @@ const struct wtg_experiment wtg_exp_syscall = {
 	.essay = { "89 ns a raw getpid (95 ns in a later run)", NULL, .value = 89, .why = wtg_why_syscall },
 	.terms = WTG_TERMS("crossing", "getpid", "batch", "median", "p99", "ci", "pti", "contended"),
 	.interleaves = true,
+	.alternates = true,
 	.run = syscall_run,
 	.plan = syscall_plan,
 };

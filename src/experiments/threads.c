@@ -866,6 +866,7 @@ const struct wtg_experiment wtg_exp_threads = {
 		   .why = wtg_why_threads },
 	.terms = WTG_TERMS("membound", "corebound", "scaling", "oversub", "gbps", "dram"),
 	.interleaves = true,
+	.alternates = true,
 	.run = threads_run,
 	.plan = threads_plan,
 };

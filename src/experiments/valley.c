@@ -315,6 +315,7 @@ const struct wtg_experiment wtg_exp_valley = {
 	.terms = WTG_TERMS("bufsize", "read", "crossing", "pagecache", "gbps", "ci"),
 	.interleaves = true,
 	.measures_cold = true,
+	.alternates = true,
 	.run = valley_run,
 	.plan = valley_plan,
 };

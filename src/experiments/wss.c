@@ -519,6 +519,7 @@ const struct wtg_experiment wtg_exp_wss = {
 		   .why = wtg_why_wss },
 	.terms = WTG_TERMS("wss", "caches", "dram", "corebound", "membound", "gbps", "simd"),
 	.interleaves = true,
+	.alternates = true,
 	.run = wss_run,
 	.plan = wss_plan,
 };

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wtg/figure.h"
 #include "wtg/layout.h"
 #include "wtg/stats.h"
 #include "wtg/util.h"
@@ -511,10 +512,18 @@ static struct wtg_cond_snapshot run_cond(const struct wtg_table *t, int r)
 void wtg_lay_table_conditions(char *buf, size_t len, const struct wtg_table *t)
 {
 	buf[0] = '\0';
+	/* a paired run (wtg/paired.h) is named by its arm B, the conditions it was run to show */
+	int first = 0, paired = wtg_table_col(t, "arm") >= 0;
+	while (paired && first < t->nrows && !wtg_row_arm_b(t, first))
+		first++;
+	if (first >= t->nrows)
+		first = 0, paired = 0;
 	if (t->nrows == 0)
 		return;
-	struct wtg_cond_snapshot c0 = run_cond(t, 0);
-	for (int r = 1; r < t->nrows; r++) {
+	struct wtg_cond_snapshot c0 = run_cond(t, first);
+	for (int r = first + 1; r < t->nrows; r++) {
+		if (paired && !wtg_row_arm_b(t, r))
+			continue;
 		struct wtg_cond_snapshot c = run_cond(t, r);
 		if (!wtg_cond_same(&c, &c0)) {
 			snprintf(buf, len, "mixed conditions");

@@ -277,6 +277,8 @@ void wtg_lay_sweep_build(struct wtg_lay_sweep *p, const struct wtg_table *t, con
 	if (xc < 0 || ny == 0)
 		return;
 	int gc = m && m->group ? wtg_table_col(t, m->group) : -1;
+	if (gc < 0)
+		gc = wtg_table_col(t, "arm");	/* a paired run (--versus): a line per arm */
 	int *cls = malloc((size_t)(t->nrows > 0 ? t->nrows : 1) * sizeof *cls);
 	char names[WTG_LAY_MAX_SERIES][48];
 	int ncls = cls ? cond_classes(t, cls, names, WTG_LAY_MAX_SERIES) : 0;

@@ -14,6 +14,7 @@
 #include "wtg/experiment.h"
 #include "wtg/report.h"
 #include "writers.h"
+#include "wtg/paired.h"
 
 void wtg_csv_field(FILE *f, const char *s)
 {
@@ -120,6 +121,27 @@ static void write_checks_notes(FILE *f, const struct wtg_table *t)
 	}
 }
 
+/* A paired run's headline figures: kind "paired", the figure, "ratio" (B / A) or its unit (a
+ * difference B - A), the value, the verdict, then the interval and rounds in words. */
+static void write_paired(FILE *f, const struct wtg_table *t)
+{
+	struct wtg_paired_entry pe[WTG_MAX_HEADLINES];
+	int n = wtg_paired_entries(t, pe, WTG_MAX_HEADLINES);
+	for (int i = 0; i < n; i++) {
+		char num[64], text[160];
+		lead(f, "paired", -1, pe[i].figure);
+		wtg_csv_field(f, pe[i].s.difference ? pe[i].unit : "ratio");
+		wtg_report_real(num, sizeof num, pe[i].s.value);
+		fprintf(f, ",%s,", num);
+		wtg_csv_field(f, pe[i].verdict);
+		putc(',', f);
+		snprintf(text, sizeof text, "95%% interval [%.6g, %.6g], %zu rounds, B %s A", pe[i].s.lo, pe[i].s.hi,
+			 pe[i].s.n, pe[i].s.difference ? "-" : "/");
+		wtg_csv_field(f, text);
+		putc('\n', f);
+	}
+}
+
 /* Digits of v, backwards from end; returns where they start. */
 static char *digits(char *end, size_t v)
 {
@@ -176,6 +198,7 @@ void wtg_csv_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_ta
 		wtg_report_row_values(f, t, &t->rows[r], csv_cell);
 	}
 	write_checks_notes(f, t);
+	write_paired(f, t);
 	for (int i = 0; i < t->nseries; i++)
 		write_samples(f, &t->series[i]);
 	/* the machine while it ran: a value each, empty when n/a */

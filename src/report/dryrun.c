@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "wtg/experiment.h"
+#include "wtg/paired.h"
 #include "wtg/plan.h"
 #include "wtg/warmup.h"
 #include "wtg/report.h"
@@ -78,7 +79,16 @@ static void text_plan(FILE *f, const struct wtg_plan *p)
 	else if (p->warm_window)	/* --quick: the rule's windows, whether or not they agree */
 		fprintf(f, ", %d warm-up windows of %d sample%s (the rule: their medians within %.0f%%, kept either way)",
 			p->warm_max, p->warm_window, p->warm_window == 1 ? "" : "s", 100 * WTG_WARMUP_TOLERANCE);
-	fprintf(f, "; estimated %s (%s)\n\n", est, p->how);
+	fprintf(f, "; estimated %s (%s)\n", est, p->how);
+	if (p->arms > 1) {
+		char words[64];
+		wtg_versus_words(&p->opt->versus, words, sizeof words);
+		fprintf(f, "  paired: every row in 2 arms, A under the run's conditions and B under %s, "
+			   "alternating round by round: %d samples a row in all\n", words, 2 * p->samples);
+	} else if (p->unpaired[0]) {
+		fprintf(f, "  not paired: %s\n", p->unpaired);
+	}
+	putc('\n', f);
 }
 
 static void json_plan(FILE *f, const struct wtg_plan *p, bool first)
@@ -100,6 +110,11 @@ static void json_plan(FILE *f, const struct wtg_plan *p, bool first)
 	if (p->warm_window)
 		fprintf(f, "\"warmup_windows\": {\"window\": %d, \"stable\": %d, \"tolerance_pct\": %g, \"max\": %d}, ",
 			p->warm_window, WTG_WARMUP_STABLE, 100 * WTG_WARMUP_TOLERANCE, p->warm_max);
+	if (p->opt->versus.cond != WTG_VS_NONE) {
+		fprintf(f, "\"arms\": %d, \"unpaired\": ", p->arms);
+		wtg_json_string(f, p->arms > 1 ? NULL : p->unpaired);
+		fputs(", ", f);
+	}
 	fprintf(f, "\"estimated_s\": %.1f, \"estimate\": ", wtg_plan_estimate(p));
 	wtg_json_string(f, p->how);
 	putc('}', f);

@@ -16,6 +16,7 @@
 #include "wtg/report.h"
 #include "wtg/whyhere.h"
 #include "writers.h"
+#include "wtg/paired.h"
 
 static const char style[] =
 	"body{font-family:Helvetica,Arial,sans-serif;color:#222;background:#fff;margin:0 auto;"
@@ -148,6 +149,14 @@ void wtg_html_table(FILE *f, const struct wtg_report_meta *meta, const struct wt
 	wtg_report_machine_state(state, sizeof state, t);
 	if (state[0])
 		elem(f, "<p class=\"sub\">machine while it ran: ", state, "</p>\n");
+	struct wtg_paired_entry pe[WTG_MAX_HEADLINES];
+	int np = wtg_paired_entries(t, pe, WTG_MAX_HEADLINES);
+	for (int i = 0; i < np; i++) {
+		char ratio[160];
+		wtg_paired_fmt(&pe[i], ratio, sizeof ratio);
+		elem(f, "<p class=\"paired\"><b>paired, arm B against arm A:</b> ", pe[i].figure, ": ");
+		elem(f, "", ratio, "</p>\n");
+	}
 	char why[512];
 	if (wtg_why_here(e, t, wtg_report_machine_of(meta, t), why, sizeof why) > 0)
 		elem(f, "<p class=\"why\"><b>why here:</b> ", why, "</p>\n");

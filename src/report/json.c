@@ -16,6 +16,7 @@
 #include "wtg/report.h"
 #include "writers.h"
 #include "wtg/util.h"
+#include "wtg/paired.h"
 #include "wtg/warmup.h"
 #include "wtg/whyhere.h"
 
@@ -538,6 +539,48 @@ static void write_headlines(FILE *f, const struct wtg_table *t, uint64_t seed)
 	fputs(",\n", f);
 }
 
+/* A paired run (--versus, wtg/paired.h): each headline figure, arm B against arm A; an experiment
+ * that ran unpaired under --versus says why. */
+static void write_paired(FILE *f, const struct wtg_table *t)
+{
+	const char *skipped = wtg_paired_skipped(t);
+	if (skipped) {
+		json_key(f, 6, "unpaired");
+		wtg_json_string(f, skipped);
+		fputs(",\n", f);
+	}
+	if (!wtg_table_paired(t))
+		return;
+	struct wtg_paired_entry pe[WTG_MAX_HEADLINES];
+	int n = wtg_paired_entries(t, pe, WTG_MAX_HEADLINES);
+	fputs("      \"paired\": [", f);
+	for (int i = 0; i < n; i++) {
+		const struct wtg_paired_stat *s = &pe[i].s;
+		fputs(i ? ",\n        {\"figure\": " : "\n        {\"figure\": ", f);
+		wtg_json_string(f, pe[i].figure);
+		fprintf(f, ", \"kind\": \"%s\", \"ratio\": ", s->difference ? "difference" : "ratio");
+		json_real(f, s->difference ? NAN : s->value);
+		fputs(", \"difference\": ", f);
+		json_real(f, s->difference ? s->value : NAN);
+		fputs(", \"ci_low\": ", f);
+		json_real(f, s->lo);
+		fputs(", \"ci_high\": ", f);
+		json_real(f, s->hi);
+		fprintf(f, ", \"coverage_pct\": ");
+		json_real(f, 100 * s->coverage);
+		fprintf(f, ", \"rounds\": %zu, \"a\": ", s->n);
+		json_real(f, pe[i].a);
+		fputs(", \"b\": ", f);
+		json_real(f, pe[i].b);
+		fputs(", \"unit\": ", f);
+		wtg_json_string(f, pe[i].unit);
+		fputs(", \"verdict\": ", f);
+		wtg_json_string(f, pe[i].verdict);
+		fputs("}", f);
+	}
+	fputs(n ? "\n      ],\n" : "],\n", f);
+}
+
 static void write_series(FILE *f, const struct wtg_table *t)
 {
 	fputs("      \"series\": [", f);
@@ -611,6 +654,7 @@ static void write_run_body(FILE *f, const struct wtg_table *t, uint64_t seed)
 	write_rows(f, t);
 	write_checks_notes(f, t);
 	write_headlines(f, t, seed);
+	write_paired(f, t);
 	write_series(f, t);
 	if (t->cold)
 		fputs("      \"cold_cache\": true,\n", f);

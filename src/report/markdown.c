@@ -12,6 +12,7 @@
 #include "wtg/experiment.h"
 #include "wtg/report.h"
 #include "writers.h"
+#include "wtg/paired.h"
 #include "wtg/util.h"
 #include "wtg/whyhere.h"
 
@@ -137,6 +138,17 @@ void wtg_markdown_table(FILE *f, const struct wtg_report_meta *m, const struct w
 		fputs("Why here: ", f);
 		wtg_markdown_text(f, why);
 		fputs("\n\n", f);
+	}
+	struct wtg_paired_entry pe[WTG_MAX_HEADLINES];
+	int np = wtg_paired_entries(t, pe, WTG_MAX_HEADLINES);
+	for (int i = 0; i < np; i++) {
+		char ratio[160];
+		wtg_paired_fmt(&pe[i], ratio, sizeof ratio);
+		fputs("Paired, arm B against arm A: ", f);
+		wtg_markdown_text(f, pe[i].figure);
+		fputs(": ", f);
+		wtg_markdown_text(f, ratio);
+		fputs(i + 1 < np ? "  \n" : "\n\n", f);
 	}
 	int ok, warn, fail;
 	wtg_table_count_checks(t, &ok, &warn, &fail);

@@ -12,6 +12,7 @@
 #include "wtg/experiment.h"
 #include "wtg/report.h"
 #include "writers.h"
+#include "wtg/paired.h"
 #include "wtg/util.h"
 #include "wtg/whyhere.h"
 
@@ -396,6 +397,26 @@ static void write_status(FILE *f, const struct wtg_table *t)
 	}
 }
 
+/* A paired run's headline figures, arm B against arm A; or why the run was not paired. */
+static void write_paired(FILE *f, const struct wtg_table *t)
+{
+	struct wtg_paired_entry pe[WTG_MAX_HEADLINES];
+	int n = wtg_paired_entries(t, pe, WTG_MAX_HEADLINES);
+	const char *skipped = wtg_paired_skipped(t);
+	if (skipped) {
+		fputs("  paired: no: ", f);
+		wrap(f, 14, 14, skipped);
+	}
+	for (int i = 0; i < n; i++) {
+		char line[512], ratio[160];
+		wtg_paired_fmt(&pe[i], ratio, sizeof ratio);
+		snprintf(line, sizeof line, "%s, B %s A: %s (A %.4g, B %.4g %s)", pe[i].figure,
+			 pe[i].s.difference ? "-" : "/", ratio, pe[i].a, pe[i].b, pe[i].unit);
+		fputs("  paired: ", f);
+		wrap(f, 10, 10, line);
+	}
+}
+
 void wtg_text_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int n)
 {
 	(void)n;
@@ -414,6 +435,7 @@ void wtg_text_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 	if (t->nrows > 0 || t->has_total)
 		putc('\n', f);
 	write_total(f, t);
+	write_paired(f, t);
 	char state[384];
 	wtg_report_machine_state(state, sizeof state, t);
 	if (state[0]) {

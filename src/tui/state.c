@@ -19,6 +19,7 @@
 #include "wtg/conditions.h"
 #include "wtg/figure.h"
 #include "wtg/gate.h"
+#include "wtg/paired.h"
 #include "dash.h"
 
 
@@ -171,9 +172,26 @@ static void autoplay_start(struct dash *d, int idx)
 	}
 }
 
+/* r after a finished run: the rerun is paired against the conditions the tab ran under (its arm B's
+ * when it was paired itself): arm A them, arm B those in force now; nothing changed, an A/A run. */
+static void pair_rerun(struct dash *d)
+{
+	const struct wtg_table *t = &d->snap[d->tab];
+	if (t->state != WTG_DONE || t->nrows == 0)
+		return;
+	int r = 0;
+	while (wtg_table_paired(t) && r + 1 < t->nrows && !wtg_row_arm_b(t, r))
+		r++;
+	const struct wtg_cond_snapshot *c = &t->rows[r].cond;
+	const struct wtg_arm_state before = { .burn = c->burners, .kind = c->burn_kind, .background = c->background,
+					      .uncached = c->uncached, .cold = t->cold };
+	wtg_session_pair_next(d->s, d->tab, &before);
+}
+
 static void rerun(struct dash *d)
 {
 	wtg_session_cancel(d->s);
+	pair_rerun(d);
 	wtg_session_enqueue(d->s, d->tab);
 	d->tried[d->tab] = true;
 	set_mode(d, DM_NORMAL);
@@ -464,6 +482,10 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 	const struct wtg_headline *h = wtg_headlines_of(e, &nh);
 	size_t k = 0;
 	buf[0] = '\0';
+	if (wtg_table_paired(t[n - 1])) {	/* a paired rerun: its own arms, not the runs in turn */
+		wtg_paired_line(t[n - 1], d->look.g->dash, buf, len);
+		return;
+	}
 	if (n == 2)
 		k += (size_t)snprintf(buf, len, "%s %s %s, sequential:", label[0], d->look.g->arrow, label[1]);
 	size_t head = k;

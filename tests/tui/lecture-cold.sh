@@ -3,7 +3,8 @@
 # measures the file cold (no warm-up pass reads it back, each pass starts evicted): the run is
 # labelled "cold cache" beside the warm one ("quiet -> cold cache", not "quiet -> quiet"), its notes
 # say so, and a save records it ("cold_cache": true) and brings the label back. valley too measures
-# cold under c (every pass on an evicted file), and the conditions panel shows the cold request
+# cold under c (every pass on an evicted file), its rerun paired against the warm run's conditions
+# ("quiet vs cold cache, paired over 15 rounds: "), and the conditions panel shows the cold request
 # pending until the run takes it. On passes, which times warm passes, c says the run will not be
 # cold and why, the run is not labelled cold and its notes say why; on uncached, which reads around
 # the page cache itself, c says so.
@@ -63,7 +64,8 @@ assert any(n.startswith("warm-up: one unreported") for n in e["earlier_runs"][0]
 	check "$size: valley rerun ends" run_ended valley 2
 	[ $size = 80x24 ] && check "$size: ... the run took the request: no longer pending" \
 		wait_for 5 tm_lacks_re "\[c\] .*pending"
-	check "$size: ... labelled cold beside the warm run" wait_for 5 tm_flat_match "quiet (→|->) cold cache, sequential: "
+	check "$size: ... paired against the warm conditions before it, labelled cold" \
+		wait_for 5 tm_flat_match "quiet vs cold cache, paired over 15 rounds: "
 	tm_keys 3
 	tm_wait "passes · " 5
 	check "$size: passes runs" run_ended passes

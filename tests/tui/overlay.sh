@@ -3,7 +3,8 @@
 # run and a --burn=8 one (made from the saved fixture) --load'ed together at 100x30: both labels on
 # the valley tab, the ratio line, nothing measured and no data file until r; r draws the live run
 # beside them;
-# a rerun after b keeps the run before it with the "before -> after" line; --load opens where
+# a rerun after b keeps the run before it and is paired against its conditions ("quiet vs burners 1
+# spin, paired over 15 rounds: x..."); --load opens where
 # nothing could be measured (TMPDIR and the working folder unwritable).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
@@ -70,8 +71,8 @@ for size in 80x24 60x20 120x35; do
 	check "$size: rerun after b: the quiet run stays, labelled with its conditions" tm_wait "● quiet" 60
 	check "$size: rerun after b: the new run is labelled with its burners" \
 		wait_for 60 tm_match "◆ burners [0-9]+ spin"
-	check "$size: rerun after b: before -> after, the ratio and its CI on screen" \
-		wait_for 60 tm_match "quiet → burners [0-9]+ spin, sequential: x[0-9.]+ \[CI [0-9.]+–"
+	check "$size: rerun after b: paired against the conditions before, the ratio on screen" \
+		wait_for 60 tm_match "quiet vs burners [0-9]+ spin, paired over 15 rounds: x[0-9]+\.[0-9]{2}"
 done
 tm_resize 80 24
 tm_keys r

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""--versus=COND: the option's errors (exact text); a paired A/A run of syscall and valley (JSON valid
+against the schema, both arms' rows, the arm order per round, a paired entry for every headline
+figure, each the median of the per-round ratios with the sign-test interval recomputed here); the
+text, CSV and Markdown lines of a saved paired run; --dry-run's doubled plan; and an experiment that
+cannot alternate saying why. Never a measured figure moving."""
+import csv
+import io
+import json
+import os
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wtgtest import check, experiment, finish_clean, run, run_json, save_json, series, skip_check  # noqa: E402
+
+TOP_SRCDIR = os.environ.get("top_srcdir") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+SCHEMA = os.path.join(TOP_SRCDIR, "data", "wtg-report.schema.json")
+CHOICES = "same, burn[=N][:spin|stream], background, uncached, cold"
+
+# the option's errors: one line, exit 2
+for arg, want in (("--versus=warm", "wtg: --versus: unknown condition 'warm' (%s) (see 'wtg --help')" % CHOICES),
+                  ("--versus=burn:lava", "wtg: --versus: unknown condition 'burn:lava' (%s) (see 'wtg --help')"
+                   % CHOICES),
+                  ("--versus=", "wtg: --versus: unknown condition '' (%s) (see 'wtg --help')" % CHOICES)):
+    status, out, err = run("--run=syscall", "--quick", arg)
+    check(status == 2 and err == want + "\n" and out == "", "%s: exit 2 and %r (got %d, %r)" % (arg, want, status, err))
+status, out, err = run("--run=syscall", "--quick", "--versus=burn=0")
+check(status == 2 and err.startswith("wtg: --versus: burn's count must be a whole number from 1 to ")
+      and err.endswith(", not '0' (see 'wtg --help')\n"), "--versus=burn=0: exit 2 and the count's range: %r" % err)
+status, out, err = run("--versus=same")
+check(status == 2 and err == "wtg: --versus goes with --run (see 'wtg --help')\n",
+      "--versus without --run: exit 2 and why: %r" % err)
+status, out, err = run("--run=syscall", "--quick", "--versus=cold\x1b[31m")
+check(status == 2 and "\x1b" not in err, "--versus: the condition is escaped in the error: %r" % err)
+
+
+def median(v):
+    s = sorted(v)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def sign_ranks(n):
+    """The sign test's k at 95%: the largest k with P(Binomial(n, 1/2) <= k - 1) <= 2.5%."""
+    from math import comb
+    k, cdf = 0, 0.0
+    for i in range(n // 2 + 1):
+        cdf += comb(n, i) / 2 ** n
+        if cdf > 0.025 * (1 + 1e-12):
+            break
+        k = i + 1
+    return k
+
+
+def headline_row(exp, h):
+    """The 1-based index of the arm-A row a headline names (its key column)."""
+    key = {"syscall": ("batch", 1000), "valley": ("bufsize", None)}[exp["name"]]
+    for i, r in enumerate(exp["rows"]):
+        if r.get("arm") != "A":
+            continue
+        if exp["name"] == "syscall" and r["batch"] == 1000:
+            return i + 1
+        if exp["name"] == "valley" and (("16-byte" in h and r["bufsize"] == 16) or
+                                        ("64 KiB" in h and r["bufsize"] == 65536)):
+            return i + 1
+    return None
+
+
+status, doc, err = run_json("syscall,valley", "--versus=same")
+check(status == 0 and doc is not None, "a paired A/A run of syscall and valley: exit 0 (%s)" % err.strip()[-200:])
+if doc:
+    try:
+        import jsonschema
+        try:
+            jsonschema.validate(doc, json.load(open(SCHEMA)))
+            check(True, "the paired run's JSON validates against the schema")
+        except jsonschema.ValidationError as e:
+            check(False, "the paired run's JSON validates: %s at %s" % (e.message, list(e.absolute_path)))
+    except ImportError:
+        skip_check("the paired run's JSON validates against the schema", "the Python module jsonschema is not installed")
+    for name, nheadlines in (("syscall", 1), ("valley", 2)):
+        e = experiment(doc, name)
+        check(e is not None and e["state"] == "done", "%s ran to the end" % name)
+        if not e:
+            continue
+        arms = [r.get("arm") for r in e["rows"]]
+        na, nb = arms.count("A"), arms.count("B")
+        check(na > 0 and na == nb and arms == ["A"] * na + ["B"] * nb,
+              "%s: as many arm B rows as arm A rows, A's first: %r" % (name, arms))
+        check("arm" in [c["name"] for c in e["columns"]], "%s: the column arm is declared" % name)
+        order = series(e, "arm order")
+        check(order is not None and len(order) >= 15 and set(order) <= {0, 1},
+              "%s: the arm order of every round is kept (0 A first, 1 B first): %r" % (name, order))
+        pe = e.get("paired", [])
+        check(len(pe) == nheadlines and [p["figure"] for p in pe] == [h["figure"] for h in e["headlines"]],
+              "%s: a paired entry for each of its %d headline figures: %r" % (name, nheadlines, pe))
+        for p in pe:
+            row = headline_row(e, p["figure"])
+            a = series(e, "row %s arm A" % row)
+            b = series(e, "row %s arm B" % row)
+            ok = a is not None and b is not None and len(a) == len(b) == p["rounds"] == len(order)
+            check(ok, "%s %s: the per-round figures of both arms, one per round" % (name, p["figure"]))
+            if not ok:
+                continue
+            ratios = sorted(y / x for x, y in zip(a, b))
+            k = sign_ranks(len(ratios))
+            check(p["kind"] == "ratio" and p["difference"] is None and
+                  abs(p["ratio"] - median(ratios)) <= 1e-9 * abs(p["ratio"]),
+                  "%s %s: the paired ratio %r is the median of the per-round ratios B/A" % (name, p["figure"],
+                                                                                         p["ratio"]))
+            check(abs(p["ci_low"] - ratios[k - 1]) <= 1e-9 * p["ci_low"] and
+                  abs(p["ci_high"] - ratios[-k]) <= 1e-9 * p["ci_high"],
+                  "%s %s: the interval is order statistics %d and %d of the %d ratios" % (name, p["figure"], k,
+                                                                                          len(ratios) + 1 - k,
+                                                                                          len(ratios)))
+            check(p["coverage_pct"] >= 95 and p["ci_low"] <= p["ratio"] <= p["ci_high"],
+                  "%s %s: coverage at least 95%% and the ratio inside its interval" % (name, p["figure"]))
+            hv = [h["value"] for h in e["headlines"] if h["figure"] == p["figure"]]
+            col = "median_ns" if name == "syscall" else "gbps"
+            brow = [r for r in e["rows"] if r.get("arm") == "B" and
+                    all(r[k] == e["rows"][row - 1][k] for k in ("batch", "bufsize") if k in r)]
+            check(hv and p["a"] == hv[0] and len(brow) == 1 and p["b"] == brow[0][col],
+                  "%s %s: a is the headline figure (arm A's row), b arm B's row's: %r %r" % (name, p["figure"],
+                                                                                          p["a"], p["b"]))
+            inside = p["ci_low"] <= 1 <= p["ci_high"]
+            check(inside or p["verdict"] in ("faster", "slower", "slower (regression)"),
+                  "%s %s: an interval excluding 1 is called faster or slower: %r" % (name, p["figure"], p["verdict"]))
+            check(not inside or p["verdict"] not in ("faster", "slower", "slower (regression)"),
+                  "%s %s: an interval holding 1 is never called faster or slower: %r" % (name, p["figure"],
+                                                                                         p["verdict"]))
+        h = e["headlines"][0]
+        first_a = [r for r in e["rows"] if r.get("arm") == "A"]
+        check(h["value"] is not None and any(h["value"] in (r.get("median_ns"), r.get("gbps")) for r in first_a),
+              "%s: the headline figure is read from arm A's rows" % name)
+
+    # the writers from the saved paired run: the same entries in text, CSV and Markdown
+    folder = tempfile.mkdtemp(prefix="wtg-versus.")
+    saved = save_json(folder, doc, "paired.json")
+    status, text, err = run("--load=" + saved)
+    lines = [ln for ln in text.splitlines() if ln.startswith("  paired: ")]
+    flat = " ".join(text.split())
+    check(status == 0 and len(lines) == 3 and all(" B / A: x" in ln for ln in lines) and
+          flat.count(" rounds (A ") == 3,
+          "text: a 'paired:' line per headline figure, B over A with its rounds: %r" % lines)
+    status, out, err = run("--load=" + saved, "--format=csv")
+    recs = [r for r in csv.DictReader(io.StringIO(out)) if r["kind"] == "paired"]
+    want = [(e["name"], p["figure"]) for e in doc["experiments"] for p in e["paired"]]
+    check(status == 0 and [(r["experiment"], r["name"]) for r in recs] == want and
+          all(r["unit"] == "ratio" and " rounds" in r["text"] for r in recs),
+          "csv: a row of kind paired per headline figure: %r" % recs)
+    status, out, err = run("--load=" + saved, "--format=markdown")
+    check(status == 0 and out.count("Paired, arm B against arm A: ") == 3,
+          "markdown: a paired line per headline figure")
+    for f in os.listdir(folder):
+        os.remove(os.path.join(folder, f))
+    os.rmdir(folder)
+
+# an experiment that cannot alternate runs unpaired and says why, in the JSON and the text
+status, doc, err = run_json("clock", "--versus=same")
+e = experiment(doc, "clock") if doc else None
+check(e is not None and e.get("unpaired") == "clock does not measure in rounds that can alternate" and
+      "paired" not in e and all("arm" not in r for r in e["rows"]),
+      "clock under --versus=same: unpaired, with the reason: %r" % (e and e.get("unpaired")))
+
+# --dry-run: the plan doubled for an experiment that alternates; tail sets burners itself
+status, out, err = run("--dry-run", "--run=syscall,valley,tail", "--quick", "--format=json")
+plain = json.loads(out) if status == 0 else None
+status, out, err = run("--dry-run", "--run=syscall,valley,tail", "--quick", "--format=json", "--versus=burn=2")
+paired_plan = json.loads(out) if status == 0 else None
+check(plain is not None and paired_plan is not None, "--dry-run with and without --versus: exit 0")
+if plain and paired_plan:
+    by = {p["experiment"]: p for p in plain["plan"]}
+    for p in paired_plan["plan"]:
+        q = by[p["experiment"]]
+        if p["experiment"] == "tail":
+            check(p["arms"] == 1 and p["unpaired"] == "tail sets burners itself" and
+                  abs(p["estimated_s"] - q["estimated_s"]) < 0.051,
+                  "dry-run: tail is not paired under burn and says why; its time unchanged: %r" % p)
+        else:
+            check(p["arms"] == 2 and p["unpaired"] is None and p["estimated_s"] >= 2 * q["estimated_s"] - 0.11,
+                  "dry-run: %s runs in 2 arms, its estimate at least doubled (%.1f vs %.1f)" %
+                  (p["experiment"], p["estimated_s"], q["estimated_s"]))
+        check(p["rows"] == q["rows"], "dry-run: %s plans the same rows in each arm" % p["experiment"])
+status, out, err = run("--dry-run", "--run=valley", "--quick", "--versus=uncached")
+check(status == 0 and "  paired: every row in 2 arms, A under the run's conditions and B under uncached I/O" in out,
+      "dry-run text: valley's rows in two arms, B uncached: %r" % out[-300:])
+status, out, err = run("--dry-run", "--run=syscall", "--quick", "--versus=cold")
+check(status == 0 and "  not paired: syscall reads no file" in out, "dry-run text: syscall cannot be cold: %r" % out[-200:])
+
+finish_clean()
