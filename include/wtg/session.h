@@ -108,11 +108,8 @@ struct wtg_run_status {
 	bool current;			/* it is the one running now */
 	int queue_pos;			/* its place in the queue, -1 when not queued */
 	enum wtg_state state;
-	int step, nsteps;
-	char label[64];
-	int64_t started_ns, finished_ns, expected_ns;
-	double work_done, work_total;	/* wtg_table_work's */
-	int64_t work_ns;
+	struct wtg_run_progress progress;	/* the table's, copied whole */
+	int64_t started_ns, finished_ns;
 	int nrows;
 };
 

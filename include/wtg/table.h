@@ -97,6 +97,19 @@ struct wtg_xmark {
 /* WTG_STOPPED: cancelled by the user or the watchdog (WTG_CANCELLED is a run() return code). */
 enum wtg_state { WTG_IDLE = 0, WTG_RUNNING, WTG_DONE, WTG_FAILED, WTG_STOPPED };
 
+/* Where a run stands as it goes: the one listing of these fields, which a table holds (its
+ * measuring thread sets them through wtg_table_progress and wtg_table_work) and a snapshot and a
+ * status (wtg_session_status) copy whole. */
+struct wtg_run_progress {
+	int step, nsteps;		/* nsteps 0: none */
+	char label[64];			/* the step in words */
+	int64_t expected_ns;		/* the run's own estimate of its whole time, 0: none */
+	/* the work a run reports as it goes (wtg_table_work): done of total in ns, the total being done
+	 * and the expected ns of the rest; since work_ns; total 0: it reports none */
+	double work_done, work_total;
+	int64_t work_ns;
+};
+
 struct wtg_table {
 	pthread_mutex_t lock;		/* guards everything below; readers lock too */
 	const struct wtg_experiment *exp;
@@ -118,8 +131,7 @@ struct wtg_table {
 
 	enum wtg_state state;
 	char error[256];
-	int step, nsteps;		/* progress */
-	char step_label[64];
+	struct wtg_run_progress progress;	/* where the run stands as it goes */
 	/* a figure so far, while no row exists yet ("1-byte file read 1,332 ns, median of 24 rounds"):
 	 * the dashboard shows it under "measuring:" so a tab has a number before its first row */
 	char sofar[96];
@@ -127,11 +139,6 @@ struct wtg_table {
 	/* runs of this experiment started in this session, this one included (a reset keeps it): the
 	 * box's "run 2 · done in ..." tells a rerun's end from the run before it; 0 for a saved run */
 	int runs;
-	int64_t expected_ns;		/* estimate of the whole run, 0 if unknown */
-	/* the work a run reports as it goes (wtg_table_work): done of total in ns, the total being done
-	 * and the expected ns of the rest; since work_ns; total 0: it reports none */
-	double work_done, work_total;
-	int64_t work_ns;
 	bool cold;			/* measured cold: c emptied the page cache of the data file for it */
 	struct wtg_probe_result total;	/* the whole run, bracketed by the worker */
 	bool has_total;
@@ -192,18 +199,11 @@ void wtg_table_sofar(struct wtg_table *t, const char *fmt, ...) WTG_PRINTF(2, 3)
  * the first call starts work_ns. */
 void wtg_table_work(struct wtg_table *t, double done, double total);
 
-/* Where a run stands, for its time left. */
-struct wtg_run_progress {
-	int64_t elapsed_ns;		/* since the run started */
-	int step, nsteps;		/* nsteps 0: none */
-	int64_t expected_ns;		/* the run's own estimate of its whole time, 0: none */
-	double work_done, work_total;	/* wtg_table_work's, total 0: none */
-};
-/* The time left in ns (-1: unknown yet) and the share done in *frac (0 .. 1; -1: no measure at all).
- * From the work when the run reports it: the ns it declares still to come, so steps of unequal cost
- * count by their cost; else the run's own estimate while it holds; else the
- * elapsed time per step so far. */
-double wtg_progress_left_ns(const struct wtg_run_progress *p, double *frac);
+/* The time left in ns (-1: unknown yet) of a run that stands at p, elapsed_ns since it started, and
+ * the share done in *frac (0 .. 1; -1: no measure at all). From the work when the run reports it: the
+ * ns it declares still to come, so steps of unequal cost count by their cost; else the run's own
+ * estimate while it holds; else the elapsed time per step so far. */
+double wtg_progress_left_ns(const struct wtg_run_progress *p, int64_t elapsed_ns, double *frac);
 void wtg_table_set_state(struct wtg_table *t, enum wtg_state s);
 /* The run measures the data file cold (c): its label says "cold cache". */
 void wtg_table_set_cold(struct wtg_table *t, bool cold);

@@ -712,15 +712,9 @@ void wtg_session_status(struct wtg_session *s, int idx, struct wtg_run_status *s
 	struct wtg_table *t = &s->tables[idx];
 	pthread_mutex_lock(&t->lock);
 	st->state = t->state;
-	st->step = t->step;
-	st->nsteps = t->nsteps;
-	wtg_strlcpy(st->label, t->step_label, sizeof st->label);
+	st->progress = t->progress;
 	st->started_ns = t->started_ns;
 	st->finished_ns = t->finished_ns;
-	st->expected_ns = t->expected_ns;
-	st->work_done = t->work_done;
-	st->work_total = t->work_total;
-	st->work_ns = t->work_ns;
 	st->nrows = t->nrows;
 	pthread_mutex_unlock(&t->lock);
 }

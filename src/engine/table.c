@@ -125,12 +125,9 @@ static void clear_locked(struct wtg_table *t)
 	t->ncols = 0;
 	t->state = WTG_IDLE;
 	t->error[0] = '\0';
-	t->step = t->nsteps = 0;
-	t->step_label[0] = '\0';
+	memset(&t->progress, 0, sizeof t->progress);
 	t->sofar[0] = '\0';
-	t->started_ns = t->finished_ns = t->expected_ns = 0;
-	t->work_done = t->work_total = 0;
-	t->work_ns = 0;
+	t->started_ns = t->finished_ns = 0;
 	t->has_total = false;
 	t->cold = false;
 	memset(&t->total, 0, sizeof t->total);
@@ -371,9 +368,9 @@ void wtg_table_add_warmup(struct wtg_table *t, const char *row, const char *unit
 void wtg_table_progress(struct wtg_table *t, int step, int nsteps, const char *label)
 {
 	pthread_mutex_lock(&t->lock);
-	t->step = step;
-	t->nsteps = nsteps;
-	wtg_strlcpy(t->step_label, label ? label : "", sizeof t->step_label);
+	t->progress.step = step;
+	t->progress.nsteps = nsteps;
+	wtg_strlcpy(t->progress.label, label ? label : "", sizeof t->progress.label);
 	if (t->watch)
 		wtg_watch_tick(t->watch);	/* the frequency, at most every WTG_WATCH_EVERY_NS */
 	progressed(t);
@@ -396,17 +393,18 @@ void wtg_table_sofar(struct wtg_table *t, const char *fmt, ...)
 void wtg_table_work(struct wtg_table *t, double done, double total)
 {
 	pthread_mutex_lock(&t->lock);
-	if (t->work_total <= 0 || done <= 0)
-		t->work_ns = wtg_now_ns();
-	t->work_done = done;
-	t->work_total = total;
+	struct wtg_run_progress *p = &t->progress;
+	if (p->work_total <= 0 || done <= 0)
+		p->work_ns = wtg_now_ns();
+	p->work_done = done;
+	p->work_total = total;
 	progressed(t);
 	pthread_mutex_unlock(&t->lock);
 }
 
-double wtg_progress_left_ns(const struct wtg_run_progress *p, double *frac)
+double wtg_progress_left_ns(const struct wtg_run_progress *p, int64_t elapsed_ns, double *frac)
 {
-	double el = (double)p->elapsed_ns;
+	double el = (double)elapsed_ns;
 	if (p->work_total > 0) {	/* each step's declared cost: no rate carried from one kind to another */
 		double done = p->work_done < 0 ? 0 : p->work_done < p->work_total ? p->work_done : p->work_total;
 		*frac = done / p->work_total;
@@ -539,15 +537,9 @@ static char *dup_or_empty(const char *s)
 /* The progress fields, copied on every snapshot that saw gen move. */
 static void copy_progress(struct wtg_table *dst, const struct wtg_table *src)
 {
-	dst->step = src->step;
-	dst->nsteps = src->nsteps;
-	memcpy(dst->step_label, src->step_label, sizeof dst->step_label);
+	dst->progress = src->progress;
 	memcpy(dst->sofar, src->sofar, sizeof dst->sofar);
 	dst->finished_ns = src->finished_ns;
-	dst->expected_ns = src->expected_ns;
-	dst->work_done = src->work_done;
-	dst->work_total = src->work_total;
-	dst->work_ns = src->work_ns;
 	dst->gen = src->gen;
 }
 

@@ -90,14 +90,14 @@ static void progress_begin(struct progress *p, struct wtg_session *s, const stru
 static double current_left_s(const struct progress *p, const struct wtg_run_status *cur, int64_t now)
 {
 	double in = cur->started_ns > 0 ? (double)(now - cur->started_ns) / 1e9 : 0;
-	if (cur->work_total > 0) {
-		struct wtg_run_progress pr = { .work_done = cur->work_done, .work_total = cur->work_total };
+	const struct wtg_run_progress *pr = &cur->progress;
+	if (pr->work_total > 0) {	/* the work declared still to come */
 		double frac;
-		return wtg_progress_left_ns(&pr, &frac) / 1e9;
+		return wtg_progress_left_ns(pr, 0, &frac) / 1e9;
 	}
-	int done = cur->step - 1;	/* step k of n: k - 1 finished */
-	if (cur->nsteps > 0 && done >= 1 && done <= cur->nsteps)
-		return in * (cur->nsteps - done) / done;
+	int done = pr->step - 1;	/* step k of n: k - 1 finished */
+	if (pr->nsteps > 0 && done >= 1 && done <= pr->nsteps)
+		return in * (pr->nsteps - done) / done;
 	double left = p->est_s[cur->idx] - in;
 	return left > 0 ? left : 0;
 }
@@ -130,10 +130,10 @@ static void progress_show(struct progress *p, struct wtg_session *s, const struc
 	wtg_plan_duration(est, sizeof est, left_s);
 	snprintf(left, sizeof left, "; %s elapsed, left %s%s", took, left_s < 0.5 ? "" : "~", est);
 	char step[32] = "starting";
-	if (cur.nsteps > 0)
-		snprintf(step, sizeof step, "step %d of %d", cur.step, cur.nsteps);
+	if (cur.progress.nsteps > 0)
+		snprintf(step, sizeof step, "step %d of %d", cur.progress.step, cur.progress.nsteps);
 	snprintf(line, sizeof line, "[%d/%d] %s: %s%s%s%s", done + 1, p->total, wtg_experiments[cur.idx]->name,
-		 step, cur.label[0] ? ", " : "", cur.label, left);
+		 step, cur.progress.label[0] ? ", " : "", cur.progress.label, left);
 	struct winsize ws;
 	int width = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 ? ws.ws_col - 1 : 79;
 	for (char *c = line; *c; c++)	/* one line, whatever a label holds */

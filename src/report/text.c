@@ -376,8 +376,8 @@ static void write_status(FILE *f, const struct wtg_table *t)
 		fputs("  not run\n", f);
 		break;
 	case WTG_RUNNING:
-		fprintf(f, "  still running: step %d of %d%s%s\n", t->step, t->nsteps,
-			t->step_label[0] ? ", " : "", t->step_label);
+		fprintf(f, "  still running: step %d of %d%s%s\n", t->progress.step, t->progress.nsteps,
+			t->progress.label[0] ? ", " : "", t->progress.label);
 		break;
 	case WTG_FAILED:
 		fputs("  FAILED: ", f);

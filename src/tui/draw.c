@@ -239,9 +239,9 @@ static void draw_frame(struct dash *d)
 			 dash_run_clock(d, c, hms, sizeof hms));
 		ra = tui_attr(l, TR_WARN);
 	} else if (t->state == WTG_RUNNING) {
-		if (t->nsteps > 0)
-			snprintf(right, sizeof right, "%s running, step %d/%d", l->g->play, t->step,
-				 t->nsteps);
+		if (t->progress.nsteps > 0)
+			snprintf(right, sizeof right, "%s running, step %d/%d", l->g->play, t->progress.step,
+				 t->progress.nsteps);
 		else
 			snprintf(right, sizeof right, "%s running", l->g->play);
 		ra = tui_attr(l, TR_OK) | A_BOLD;
@@ -567,8 +567,8 @@ static void draw_body(struct dash *d)
 	if (t->nrows == 0 && t->nseries == 0 && !t->error[0]) {
 		char msg[256];
 		if (t->state == WTG_RUNNING)
-			snprintf(msg, sizeof msg, "measuring%s %s", t->step_label[0] ? ":" : "",
-				 t->step_label);
+			snprintf(msg, sizeof msg, "measuring%s %s", t->progress.label[0] ? ":" : "",
+				 t->progress.label);
 		else if (t->state == WTG_STOPPED)
 			snprintf(msg, sizeof msg, "stopped before the first row: r runs it again");
 		else if (qpos >= 0 && current >= 0)
@@ -627,16 +627,15 @@ static void draw_progress(struct dash *d, int64_t now)
 		}
 	} else if (ri->idx >= 0) {
 		const char *name = wtg_experiments[ri->idx]->name;
-		if (ri->nsteps > 0)
-			snprintf(head, sizeof head, " %s %s  step %d/%d  %s", l->g->play, name, ri->step,
-				 ri->nsteps, ri->label);
+		const struct wtg_run_progress *pr = &ri->progress;
+		if (pr->nsteps > 0)
+			snprintf(head, sizeof head, " %s %s  step %d/%d  %s", l->g->play, name, pr->step,
+				 pr->nsteps, pr->label);
 		else
-			snprintf(head, sizeof head, " %s %s  %s", l->g->play, name, ri->label);
+			snprintf(head, sizeof head, " %s %s  %s", l->g->play, name, pr->label);
 		/* the work the experiment declares still to come, else its own estimate, else the
 		 * elapsed time per step */
-		struct wtg_run_progress pr = { now - ri->started_ns, ri->step, ri->nsteps, ri->expected_ns,
-					   ri->work_done, ri->work_total };
-		left = wtg_progress_left_ns(&pr, &frac);
+		left = wtg_progress_left_ns(pr, now - ri->started_ns, &frac);
 	} else if (d->run.mode == DM_PAUSED) {
 		const char *what = d->run.idx >= 0 ? wtg_experiments[d->run.idx]->name : "";
 		snprintf(head, sizeof head, " %s paused%s%s: space resumes", l->g->pause, what[0] ? " " : "",

@@ -530,7 +530,7 @@ static int slow_sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct 
 {
 	struct slow *s = arg;
 	if (v == 0 && round == 0)
-		s->rest_at_first_round = ctx->t->work_total - ctx->t->work_done;
+		s->rest_at_first_round = ctx->t->progress.work_total - ctx->t->progress.work_done;
 	if (v == 0) {
 		struct timespec ts = { 0, 4000000L };
 		nanosleep(&ts, NULL);
@@ -555,9 +555,9 @@ static void test_declared_work(void)
 		CHECK(wtg_rounds_run(&ctx, &spec, &r) == WTG_OK);
 		if (declare) {
 			CHECK(s.rest_at_first_round >= WTG_ROUNDS_MIN * 4e6);
-			CHECK(t.work_total > 0 && t.work_done == t.work_total);
+			CHECK(t.progress.work_total > 0 && t.progress.work_done == t.progress.work_total);
 		} else {
-			CHECK(t.work_total == 0);	/* not asked: the steps count */
+			CHECK(t.progress.work_total == 0);	/* not asked: the steps count */
 		}
 		wtg_rounds_free(&r);
 		wtg_table_free(&t);

@@ -68,25 +68,25 @@ static void test_starve_cancel(void)
  * burners once counted as starved, though the watchdog saw the thread get its CPU). */
 static void test_starved_rule(void)
 {
-	static struct wtg_session s;
+	static struct wtg_session ss;
 	static struct wtg_options opt;
 	static struct dash d;
-	memset(&s, 0, sizeof s);
+	memset(&ss, 0, sizeof ss);
 	memset(&d, 0, sizeof d);
-	s.opt = &opt;
+	ss.opt = &opt;
 	opt.size = 1 << 20;
-	pthread_mutex_init(&s.qlock, NULL);
+	pthread_mutex_init(&ss.qlock, NULL);
 	for (int i = 0; i < wtg_nexperiments; i++) {
-		wtg_table_init(&s.tables[i], wtg_experiments[i]);
+		wtg_table_init(&ss.tables[i], wtg_experiments[i]);
 		wtg_table_init(&d.snap[i], wtg_experiments[i]);
 	}
-	d.s = &s;
+	d.s = &ss;
 	d.seen.current = -1;
 	d.note.run = -1;
-	atomic_store(&s.df_state, WTG_DF_NONE);
-	atomic_store(&s.current, 0);
-	wtg_table_set_state(&s.tables[0], WTG_RUNNING);
-	wtg_table_progress(&s.tables[0], 1, 4, "a step that stands still");
+	atomic_store(&ss.df_state, WTG_DF_NONE);
+	atomic_store(&ss.current, 0);
+	wtg_table_set_state(&ss.tables[0], WTG_RUNNING);
+	wtg_table_progress(&ss.tables[0], 1, 4, "a step that stands still");
 	wtg_policy_request(true);
 	bool burning = wtg_burner_set(1) == 1;
 	int64_t t0 = wtg_now_ns();
@@ -96,22 +96,22 @@ static void test_starved_rule(void)
 	CHECK(d.seen.stall_s == -1);	/* the watchdog found none */
 	wtg_burner_set(0);
 	wtg_policy_request(false);
-	atomic_store(&s.stall_ns, STARVED_NS + 1500000000LL);
+	atomic_store(&ss.stall_ns, STARVED_NS + 1500000000LL);
 	CHECK(dash_observe(&d, t0 + 6 * STARVED_NS) & DIRTY_STATUS);
 	CHECK(d.seen.stall_s == 3);	/* its figure in whole seconds, with no burners at all */
-	atomic_store(&s.stall_ns, STARVED_NS / 2);
+	atomic_store(&ss.stall_ns, STARVED_NS / 2);
 	dash_observe(&d, t0 + 7 * STARVED_NS);
 	CHECK(d.seen.stall_s == -1);	/* below the line the status line shows from */
-	atomic_store(&s.stall_ns, 3 * STARVED_NS);
-	atomic_store(&s.current, -1);
+	atomic_store(&ss.stall_ns, 3 * STARVED_NS);
+	atomic_store(&ss.current, -1);
 	dash_observe(&d, t0 + 8 * STARVED_NS);
 	CHECK(d.seen.stall_s == -1);	/* nothing runs */
 	CHECK(dash_starved_s(2, 3 * STARVED_NS) == 6 && dash_starved_s(-1, 3 * STARVED_NS) == -1);
 	for (int i = 0; i < wtg_nexperiments; i++) {
-		wtg_table_free(&s.tables[i]);
+		wtg_table_free(&ss.tables[i]);
 		wtg_table_free(&d.snap[i]);
 	}
-	pthread_mutex_destroy(&s.qlock);
+	pthread_mutex_destroy(&ss.qlock);
 }
 
 /* A report's file that looks at the live tables at every write: whether a writer held one's lock

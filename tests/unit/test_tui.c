@@ -645,8 +645,8 @@ static void test_snapshot(void)
 	const char *row0 = dst.rows[0].v[0].s;
 	wtg_table_progress(&src, 2, 5, "step two");
 	CHECK(wtg_table_snapshot(&dst, &src) == WTG_SNAP_PROGRESS);
-	CHECK(dst.step == 2 && dst.nsteps == 5);
-	CHECK_STR(dst.step_label, "step two");
+	CHECK(dst.progress.step == 2 && dst.progress.nsteps == 5);
+	CHECK_STR(dst.progress.label, "step two");
 	CHECK(dst.rows[0].v[0].s == row0);
 	/* a row refined in place, a note, a series, the state: each is new content */
 	struct wtg_value w[] = { WTG_TEXT("refined"), WTG_REAL(2.5) };
@@ -695,8 +695,8 @@ static void test_session_status(void)
 	wtg_table_progress(&s.tables[run], 3, 7, "bufsize 4K");
 	wtg_session_status(&s, -1, &st);
 	CHECK(st.idx == run && st.current && st.state == WTG_RUNNING);
-	CHECK(st.step == 3 && st.nsteps == 7 && st.started_ns > 0);
-	CHECK_STR(st.label, "bufsize 4K");
+	CHECK(st.progress.step == 3 && st.progress.nsteps == 7 && st.started_ns > 0);
+	CHECK_STR(st.progress.label, "bufsize 4K");
 	wtg_session_status(&s, queued, &st);
 	CHECK(st.idx == queued && !st.current && st.queue_pos == 0 && st.state == WTG_IDLE);
 	wtg_session_status(&s, other, &st);
