@@ -113,7 +113,10 @@ out = fresh("kept.json")
 target = fresh("target.json")
 os.symlink(target, out)
 status, _, err = race(RUN + ["-o", out], lambda: None)
-check(status == 0 and err == "", "a link kept: exit 0, nothing on stderr, got %d %r" % (status, err))
+# (exit 3 is the gate's verdict on the clock measured now against the --baseline run, which a machine
+# whose state moved between the two runs may give: the write is what this checks)
+check(status in (0, 3) and err == "", "a link kept: exit 0 (or the gate's 3), nothing on stderr, got %d %r"
+      % (status, err))
 check(os.path.islink(out) and os.path.getsize(target) > 0, "a link kept: its target written, the link kept")
 
 # ---- 4. a chart of an SVG folder replaced by a link to an input -----------------------------------------
