@@ -7,6 +7,7 @@ import json
 import os
 import pty
 import select
+import shutil
 import signal
 import struct
 import subprocess
@@ -291,6 +292,7 @@ if check(p is not None and len(made) == 1, "a held run has made one data file: %
     with open(given, "rb") as f:
         check(f.read() == before, "the --file is as it was")
     os.unlink(given)
+shutil.rmtree(os.path.dirname(hold), ignore_errors=True)	# the hook's folder goes with it
 check(datadir_is_empty(), "no data file is left")
 
 # ---- tests clean up after themselves --------------------------------------------------------------------
