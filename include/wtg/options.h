@@ -91,8 +91,6 @@ struct wtg_options {
 
 /* Parse argv. On a usage error prints one "wtg: ..." line to stderr and returns 2. Returns 0 on success. */
 int wtg_parse_options(int argc, char **argv, struct wtg_options *o);
-/* A usage error: "wtg: MESSAGE (see 'wtg --help')" on stderr; returns 2. */
-int wtg_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void wtg_print_help(FILE *f);
 /* The version, copyright and licence lines. */
 void wtg_print_version(FILE *f);

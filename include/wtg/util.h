@@ -69,6 +69,8 @@ bool wtg_text_inert(const char *s);
 /* The one way an error or notice reaches stderr: "wtg: " + the formatted message, escaped with
  * wtg_escape (a path with a newline or ESC in it stays on one line), + newline, in one write. */
 void wtg_error(const char *fmt, ...) WTG_PRINTF(1, 2);
+/* A usage error: "wtg: MESSAGE (see 'wtg --help')" on stderr; returns 2 (the exit status of one). */
+int wtg_usage_error(const char *fmt, ...) WTG_PRINTF(1, 2);
 
 /* Length of the valid UTF-8 sequence at p (1..4), or 0 when it is not one. */
 int wtg_utf8_len(const unsigned char *p);

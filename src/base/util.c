@@ -276,6 +276,17 @@ void wtg_error(const char *fmt, ...)
 	}
 }
 
+int wtg_usage_error(const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	wtg_error("%s (see 'wtg --help')", msg);
+	return 2;
+}
+
 int wtg_utf8_len(const unsigned char *p)
 {
 	unsigned c = p[0];

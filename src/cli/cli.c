@@ -23,17 +23,6 @@
 
 #include "cli.h"
 
-int wtg_usage_error(const char *fmt, ...)
-{
-	char msg[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	wtg_error("%s (see 'wtg --help')", msg);
-	return 2;
-}
-
 /* The folder wtg would create its data file in: it exists, is a folder, can hold a data file and is
  * writable. Messages name where the folder came from (--dir, TMPDIR or the default). */
 static int check_dir(const struct wtg_options *o)
