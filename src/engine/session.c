@@ -721,7 +721,7 @@ void wtg_session_status(struct wtg_session *s, int idx, struct wtg_run_status *s
 
 bool wtg_session_previous(struct wtg_session *s, int idx, int64_t started_ns, struct wtg_table *dst)
 {
-	if (idx < 0 || idx >= wtg_nexperiments || started_ns == 0)
+	if (idx < 0 || idx >= s->nexp || started_ns == 0)
 		return false;
 	wtg_table_snapshot(dst, &s->prev[idx]);	/* under prev's lock, which the worker holds to change it */
 	return dst->started_ns == started_ns;
