@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "wtg/paired.h"
+#include "wtg/arms.h"
 
 enum wtg_mode { WTG_MODE_DASHBOARD = 0, WTG_MODE_RUN, WTG_MODE_LIST, WTG_MODE_HELP, WTG_MODE_VERSION,
 		WTG_MODE_CHILD, WTG_MODE_LOAD, WTG_MODE_DRYRUN };

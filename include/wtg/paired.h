@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "wtg/arms.h"
 #include "wtg/conditions.h"
 #include "wtg/stats.h"
 
@@ -32,62 +33,14 @@ struct wtg_value;
 struct wtg_experiment;
 struct wtg_headline;
 
-enum wtg_versus_cond { WTG_VS_NONE = 0, WTG_VS_SAME, WTG_VS_BURN, WTG_VS_BACKGROUND, WTG_VS_UNCACHED, WTG_VS_COLD };
-
-/* The changed condition of arm B. */
-struct wtg_versus {
-	enum wtg_versus_cond cond;
-	int burn;			/* WTG_VS_BURN: burners in arm B */
-	enum wtg_burn_kind burn_kind;
-};
-
-/* What --versus accepts, for its error. */
-#define WTG_VERSUS_CHOICES "same, burn[=N][:spin|stream], background, uncached, cold"
-/* The verdict threshold of a paired figure: no change only inside 1 +- this. */
-#define WTG_PAIRED_THRESHOLD 0.10
-/* Burners' time to get going after they start, before arm B's samples. */
-#define WTG_PAIRED_SETTLE_MS 30
-/* The rounds of a paired row in the rounds engine (rounds.h: WTG_ROUNDS_MIN), for the plan's time */
-#define WTG_PAIRED_ROUNDS 15
-
 /* Parse COND (ncpu: burn's default count). Returns 0; -1 for an unknown condition; -2 for a burner
  * count out of 1 .. wtg_burner_max() (why in buf). */
 int wtg_versus_parse(const char *arg, int ncpu, struct wtg_versus *v, char *why, size_t len);
+
 /* Arm B's condition in words: "burners 2 spin", "background policy", "uncached I/O", "cold cache",
  * "the same conditions". */
 void wtg_versus_words(const struct wtg_versus *v, char *buf, size_t len);
-/* Whether experiment e can run paired under v; false with the reason in why ("tail sets burners
- * itself"). */
-bool wtg_versus_applies(const struct wtg_experiment *e, const struct wtg_versus *v, char *why, size_t len);
 
-/* The conditions of one arm. */
-struct wtg_arm_state {
-	int burn;			/* burners, 0 none */
-	enum wtg_burn_kind kind;
-	bool background, uncached, cold;
-};
-
-/* A run's arms (ctx->arms): the condition, each arm's conditions, the order per round. */
-struct wtg_arms {
-	struct wtg_versus vs;
-	/* st[0] arm A, st[1] arm B; preset: both set by the caller (the dashboard's rerun against the
-	 * conditions the tab last ran under), else arm A is the conditions found at the start and arm B
-	 * those with vs applied */
-	struct wtg_arm_state st[2];
-	bool preset;
-	int arm;			/* the arm in force: 0 A, 1 B */
-	bool used;			/* a design alternated (else the run says it could not) */
-	double *order;			/* per round: 1 when B ran first */
-	size_t nrounds, caprounds;
-	int col;			/* the table's "arm" column, -1 before wtg_arms_begin */
-	int policy_bad;			/* rounds whose measuring thread did not get the arm's policy */
-	/* the thread that switches the arms measures too: it applies the policy to itself (else
-	 * each measurement starts a fresh thread that applies the request, as compare does) */
-	bool apply_self;
-};
-
-/* The conditions in force now (cold: as given). */
-void wtg_arm_state_now(struct wtg_arm_state *st, bool cold);
 /* An arm's conditions in words: "quiet", "burners 2 spin", "background, uncached", "cold cache". */
 void wtg_arm_state_words(const struct wtg_arm_state *st, char *buf, size_t len);
 
@@ -114,7 +67,6 @@ void wtg_arms_record(struct wtg_ctx *ctx, int row_a, const char *unit, const dou
 /* The conditions the run found in force again (arm A's; preset, arm B's: the dashboard's now), the
  * order series and the notes (what B changed, how the figures pair). */
 void wtg_arms_end(struct wtg_ctx *ctx, int rc);
-void wtg_arms_free(struct wtg_arms *a);
 
 /* The paired statistic of n rounds' a[i], b[i]: the median of b/a (or of b - a when difference or
  * a value is not positive) and its sign-test interval at 95% (k-th smallest to k-th largest). */

@@ -14,7 +14,7 @@
 #include "wtg/experiment.h"
 #include "wtg/machine.h"
 #include "wtg/options.h"
-#include "wtg/paired.h"
+#include "wtg/arms.h"
 #include "wtg/table.h"
 #include "wtg/topology.h"
 

@@ -9,7 +9,7 @@
 
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
-#include "wtg/paired.h"
+#include "wtg/arms.h"
 #include "wtg/util.h"
 
 bool wtg_versus_applies(const struct wtg_experiment *e, const struct wtg_versus *v, char *why, size_t len)

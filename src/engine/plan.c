@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "wtg/experiment.h"
-#include "wtg/paired.h"
+#include "wtg/arms.h"
 #include "wtg/plan.h"
 #include "wtg/util.h"
 

@@ -17,7 +17,7 @@
 #include "wtg/guard.h"
 #include "wtg/probe.h"
 #include "wtg/relay.h"
-#include "wtg/paired.h"
+#include "wtg/arms.h"
 #include "wtg/session.h"
 #include "wtg/testhooks.h"
 #include "wtg/stats.h"
