@@ -141,6 +141,11 @@ int main(int argc, char **argv)
 			 isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	if (load_dash && (rc = check_terminal()) != 0)
 		return rc;
+	if (o.record && o.mode == WTG_MODE_LOAD && !load_dash) {
+		fprintf(stderr, "wtg: --record records the dashboard, which needs a terminal\n");
+		return 2;
+	}
+	wtg_report_guard(&o);	/* the inputs and links as they are now, for the check at each write */
 	if (o.mode == WTG_MODE_LOAD && wtg_loads_summary(&o))	/* many machines: their summary */
 		return load_dash ? wtg_tui_machines(&o) : wtg_fleet_main(&o);
 	if (o.mode == WTG_MODE_DASHBOARD && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
@@ -169,7 +174,6 @@ int main(int argc, char **argv)
 		wtg_saved_runs_free(&saved);
 		return rc;
 	}
-	wtg_report_guard(&o);	/* the inputs and links as they are now, for the check at each write */
 	if (o.mode == WTG_MODE_LOAD && !load_dash) {	/* saved runs written or compared: no session */
 		rc = wtg_headless_load(&o, &saved);
 		wtg_saved_runs_free(&saved);

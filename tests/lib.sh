@@ -531,6 +531,33 @@ tm_ended() {
 	return 1
 }
 
+# ---- --record: a recording played back -------------------------------------------------
+
+# tm_still FILE: wait until the screen stays the same across two looks 0.5 s apart (10 s at most),
+# then write it into FILE: the last screen a session saw, before a key ends it
+tm_still() {
+	lib_still_n=0
+	lib_still=$(tm_screen)
+	while [ "$lib_still_n" -lt 20 ]; do
+		sleep 0.5
+		lib_still_now=$(tm_screen)
+		[ "$lib_still_now" = "$lib_still" ] && break
+		lib_still=$lib_still_now
+		lib_still_n=$((lib_still_n + 1))
+	done
+	printf '%s\n' "$lib_still" >"$1"
+}
+
+# replay_screen CAST COLS ROWS FILE: the recording's events written, with no delays, into a fresh
+# tmux window of COLS x ROWS (tests/tui/replay.py play); what the window then shows goes into FILE.
+# Starts a new tmux server: the session that recorded has ended.
+replay_screen() {
+	rm -f "$lib_tmp/replayed"
+	tm_start "$2" "$3" "env LC_ALL=C.UTF-8 '$lib_python' '$top_srcdir/tests/tui/replay.py' play '$1' '$lib_tmp/replayed'"
+	wait_for 20 test -e "$lib_tmp/replayed" || return 1
+	tm_still "$4"	# tmux may still be reading what the script wrote before it made the file
+}
+
 # ---- for the bench/ scripts ------------------------------------------------------
 
 # median, maximum: of the numbers on stdin, one a line.

@@ -71,6 +71,7 @@ struct wtg_options {
 	int norder;
 	int hold_ms;			/* --hold=SEC: how long autoplay keeps a finished tab (default 4 s) */
 	bool step;			/* --step: every "next" moves on and runs the tab afresh */
+	const char *record;		/* --record=FILE: the dashboard's screen as an asciicast v2 recording */
 	/* saved runs (src/saved/) and the gate (src/saved/gate.c) */
 	const char **loads;		/* --load=FILE, in command-line order (a folder: its *.json once read,
 					 * wtg_loads_expand); allocated, kept until exit */

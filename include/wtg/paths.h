@@ -13,5 +13,7 @@
  * usage line naming both. Call it after the saved runs are read and before anything is measured
  * or written. */
 int wtg_check_paths(const struct wtg_options *o, const bool *written);
+/* --record's file against every file read and against the terminal: 0, or 2 after one usage line. */
+int wtg_check_record(const struct wtg_options *o);
 
 #endif

@@ -18,6 +18,7 @@
 #include "wtg/experiment.h"
 #include "wtg/fleet.h"
 #include "wtg/options.h"
+#include "wtg/paths.h"
 #include "wtg/report.h"
 #include "wtg/util.h"
 
@@ -70,6 +71,23 @@ static int collect_output(struct wtg_output *out, const char *label)
 	return 0;
 }
 
+/* The folder a file named p is made in by a rename (through a link, the target's): there, a folder,
+ * writable. what names the option in the message. */
+static int check_folder(const char *what, const char *p, bool exists)
+{
+	char folder[4096], real[PATH_MAX];
+	struct stat st, lst;
+	bool link = exists && lstat(p, &lst) == 0 && S_ISLNK(lst.st_mode) && realpath(p, real);
+	wtg_path_split(link ? real : p, folder, sizeof folder);
+	if (stat(folder, &st) < 0)
+		return usage_error("%s '%s': folder '%s': %s", what, p, folder, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return usage_error("%s '%s': '%s' is not a folder", what, p, folder);
+	if (access(folder, W_OK | X_OK) < 0)
+		return usage_error("%s '%s': folder '%s' is not writable", what, p, folder);
+	return 0;
+}
+
 static int check_output(struct wtg_options *o, int i)
 {
 	struct wtg_output *out = &o->outputs[i];
@@ -109,17 +127,25 @@ static int check_output(struct wtg_options *o, int i)
 	 * replaced by a rename in its folder: through a link (/dev/fd/N too), the target's */
 	if (exists && !S_ISREG(st.st_mode))
 		return access(p, W_OK) < 0 ? usage_error("--output '%s': %s", p, strerror(errno)) : 0;
-	char folder[4096], real[PATH_MAX];
-	struct stat lst;
-	bool link = exists && lstat(p, &lst) == 0 && S_ISLNK(lst.st_mode) && realpath(p, real);
-	wtg_path_split(link ? real : p, folder, sizeof folder);
-	if (stat(folder, &st) < 0)
-		return usage_error("--output '%s': folder '%s': %s", p, folder, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return usage_error("--output '%s': '%s' is not a folder", p, folder);
-	if (access(folder, W_OK | X_OK) < 0)
-		return usage_error("--output '%s': folder '%s' is not writable", p, folder);
-	return 0;
+	return check_folder("--output", p, exists);
+}
+
+/* --record=FILE: the dashboard's recording, written as -o writes (a rename in its folder, or in
+ * place when it is no regular file), never onto a file wtg reads or the terminal. */
+static int check_record(const struct wtg_options *o)
+{
+	const char *p = o->record;
+	if (o->format_given || o->noutputs || o->baseline)
+		return usage_error("--record records the dashboard, not --format, -o or --baseline");
+	if (wtg_check_record(o))
+		return 2;
+	struct stat st;
+	bool exists = stat(p, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode))
+		return usage_error("--record '%s' is a folder: name a file (FILE.cast)", p);
+	if (exists && !S_ISREG(st.st_mode))
+		return access(p, W_OK) < 0 ? usage_error("--record '%s': %s", p, strerror(errno)) : 0;
+	return check_folder("--record", p, exists);
 }
 
 /* A switch: sets its mode or turns its bool on. */
@@ -307,6 +333,8 @@ static int check_replicate_outputs(const struct wtg_options *o)
 /* The checks across options and against the file system, once the mode is known. */
 static int check_options(struct wtg_options *o, const struct parse_state *ps)
 {
+	if (o->record && (ps->run_given || o->dry_run))
+		return usage_error("--record records the dashboard, not --run or --dry-run");
 	if (o->dry_run)
 		return check_dry_run(o, ps);
 	if (o->nloads && wtg_loads_expand(o))
@@ -366,7 +394,7 @@ static int check_options(struct wtg_options *o, const struct parse_state *ps)
 		nsel += o->selected[i];
 	if (o->format == WTG_FMT_SVG && nsel > 1 && (o->noutputs == 0 || wtg_options_stdout_output(o)))
 		return usage_error("svg draws one experiment per file: with several, -o names a folder");
-	return 0;
+	return o->record ? check_record(o) : 0;
 }
 
 int wtg_parse_options(int argc, char **argv, struct wtg_options *o)

@@ -344,6 +344,14 @@ static int opt_highlight(struct parse_state *ps, const char *arg)
 	return 0;
 }
 
+static int opt_record(struct parse_state *ps, const char *arg)
+{
+	if (!*arg)
+		return usage_error("--record needs a file (FILE.cast)");
+	ps->o->record = arg;
+	return 0;
+}
+
 static int opt_replicate(struct parse_state *ps, const char *arg)
 {
 	long v;
@@ -473,6 +481,9 @@ const struct opt_desc wtg_opts[] = {
 	  VALUE(opt_hold) },
 	{ "step", 0, no_argument, "", G_DASH, "each next (PageDown, Right) moves on and runs the tab afresh",
 	  FLAG(step) },
+	{ "record", 0, required_argument, "=FILE", G_DASH,
+	  "write the dashboard's screen to FILE as an asciicast v2 recording\n"
+	  "(asciinema plays it): its size, then each frame with its time", VALUE(opt_record) },
 	{ "no-color", 0, no_argument, "", G_DASH, "monochrome (also when NO_COLOR is set)",
 	  VALUE(opt_nocolor) },
 	{ "ascii", 0, no_argument, "", G_DASH, "no Unicode glyphs (automatic when the locale is not UTF-8)",

@@ -257,3 +257,25 @@ int wtg_check_paths(const struct wtg_options *o, const bool *written)
 	}
 	return 0;
 }
+
+int wtg_check_record(const struct wtg_options *o)
+{
+	static struct files fs;
+	fs.nin = 0;
+	add_input(&fs, o->file, "--file data file");
+	add_input(&fs, o->baseline, "--baseline file");
+	for (int i = 0; i < o->nloads; i++)
+		add_input(&fs, o->loads[i], "--load file");
+	struct ident rec, tty;
+	memset(&rec, 0, sizeof rec);
+	int e = resolve_output(o->record, &rec);
+	if (e)
+		return wtg_usage_error("--record '%s': %s", o->record, strerror(e));
+	for (int i = 0; i < fs.nin; i++)
+		if (same(&rec, &fs.in[i]))
+			return wtg_usage_error("--record '%s' is the %s, which wtg never writes", o->record, fs.in[i].desc);
+	memset(&tty, 0, sizeof tty);
+	if (strcmp(o->record, "-") == 0 || (stdout_ident(&tty) && same(&rec, &tty)))
+		return wtg_usage_error("--record '%s' is the terminal the dashboard draws on: name a file", o->record);
+	return 0;
+}

@@ -68,6 +68,8 @@ void wtg_report_guard(const struct wtg_options *o)
 	add_input(o->baseline, "--baseline file");
 	for (int i = 0; i < o->nloads; i++)
 		add_input(o->loads[i], "--load file");
+	if (o->record)
+		add_name(o->record);
 	for (int i = 0; i < o->noutputs; i++) {
 		const char *p = o->outputs[i].path;
 		add_name(p);

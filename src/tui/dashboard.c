@@ -213,6 +213,19 @@ static void dash_init(struct dash *d, struct wtg_session *s)
 		wtg_table_init(&d->snap[i], wtg_experiments[i]);
 }
 
+/* What moved, drawn; the frame recorded (--record), and a recording that stopped said once. */
+static void frame(struct dash *d, int64_t now)
+{
+	dash_observe(d, now);
+	dash_draw(d, now);
+	tui_record_frame();
+	char msg[256];
+	if (tui_record_stopped(msg, sizeof msg)) {
+		dash_notice(d, TR_WARN, "%s", msg);
+		dash_draw(d, now);
+	}
+}
+
 /* Keys until none is waiting; returns true to quit. */
 static bool read_keys(struct dash *d, bool *input)
 {
@@ -272,8 +285,7 @@ static int loop(struct dash *d)
 			return 128 + SIGHUP;	/* the terminal went away */
 		dash_run_event(d, EV_TICK, now);
 		if (input || r <= 0 || (pending && now - d->last_frame >= frame_ns)) {
-			dash_observe(d, now);
-			dash_draw(d, now);
+			frame(d, now);
 			d->last_frame = now;
 			pending = false;
 		}
@@ -293,10 +305,10 @@ static int run(struct wtg_session *s, struct wtg_loaded *l, int n)
 	if (tui_screen_open(&d->look, s->opt) < 0)
 		return 1;
 	dash_layout(d);
-	dash_observe(d, wtg_now_ns());
-	dash_draw(d, wtg_now_ns());	/* the first frame comes before any work starts */
+	frame(d, wtg_now_ns());	/* the first frame comes before any work starts */
 	if (wtg_session_start(s) < 0) {
 		tui_screen_close();
+		tui_record_end(true);
 		fprintf(stderr, "wtg: cannot start the worker thread\n");
 		return 1;
 	}
@@ -304,6 +316,8 @@ static int run(struct wtg_session *s, struct wtg_loaded *l, int n)
 	wtg_session_cancel(s);
 	dash_destroy_windows(d);
 	tui_screen_close();
+	if (tui_record_end(true) && status == 0)
+		status = 1;	/* the dashboard ended as asked; the recording it was to make did not */
 	for (int i = 0; i < wtg_nexperiments; i++) {
 		wtg_table_free(&d->snap[i]);
 		for (int k = 0; k < d->hist[i].n; k++)

@@ -161,6 +161,7 @@ static void draw(struct mview *v)
 	if (W < MIN_COLS || H < MIN_ROWS) {
 		tui_printf(stdscr, 0, 0, W, A_BOLD, "terminal too small: need %dx%d, have %dx%d", MIN_COLS, MIN_ROWS, W, H);
 		refresh();
+		tui_record_frame();
 		return;
 	}
 	int f = v->figs[v->fig];
@@ -222,6 +223,7 @@ static void draw(struct mview *v)
 	}
 	tui_put_clip(stdscr, H - 1, 0, W, tui_attr(&v->look, fl->left_out ? TR_WARN : TR_DIM), &v->look, keys);
 	refresh();
+	tui_record_frame();
 }
 
 /* Keys until q, a terminating signal or the terminal going away; returns the signal, or 0. */
@@ -298,9 +300,10 @@ int wtg_tui_machines(const struct wtg_options *o)
 	}
 	int sig = loop(&v);
 	tui_screen_close();
+	int failed = tui_record_end(true);
 	int left = fl.left_out;
 	wtg_fleet_free(&fl);
 	if (sig)
 		return 128 + sig;
-	return left ? 1 : 0;
+	return left || failed ? 1 : 0;
 }

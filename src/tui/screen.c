@@ -220,6 +220,16 @@ static void save_reset_sequences(void)
 	reset_len += 2;
 }
 
+/* What tui_screen_open did before curses started, undone. */
+static void undo_open(void)
+{
+	for (size_t i = 0; i < WTG_ARRAY_LEN(term_signals); i++)
+		sigaction(term_signals[i], &old_term[i], NULL);
+	close(sigpipe_fd[0]);
+	close(sigpipe_fd[1]);
+	sigpipe_fd[0] = sigpipe_fd[1] = -1;
+}
+
 int tui_screen_open(struct tui_look *look, const struct wtg_options *o)
 {
 	const char *cs = nl_langinfo(CODESET);
@@ -242,13 +252,14 @@ int tui_screen_open(struct tui_look *look, const struct wtg_options *o)
 		sigaction(term_signals[i], &sa, &old_term[i]);
 
 	const char *term = getenv("TERM");
+	if (tui_record_start(o) < 0) {
+		undo_open();
+		return -1;
+	}
 	scr = (term && *term) ? newterm(NULL, stdout, stdin) : NULL;
 	if (!scr) {
-		for (size_t i = 0; i < WTG_ARRAY_LEN(term_signals); i++)
-			sigaction(term_signals[i], &old_term[i], NULL);
-		close(sigpipe_fd[0]);
-		close(sigpipe_fd[1]);
-		sigpipe_fd[0] = sigpipe_fd[1] = -1;
+		tui_record_end(false);
+		undo_open();
 		wtg_error("cannot initialise the terminal (TERM=%s)", term && *term ? term : "(unset)");
 		return -1;
 	}
@@ -277,6 +288,7 @@ int tui_screen_open(struct tui_look *look, const struct wtg_options *o)
 	if (have_color)
 		init_colours();
 	look->color = have_color;
+	tui_record_header();
 	return 0;
 }
 

@@ -66,6 +66,16 @@ int tui_screen_open(struct tui_look *look, const struct wtg_options *o);
 /* endwin, free the screen, put back the crash handlers that were there before. INT, TERM and HUP
  * from then on remove the data file and end the process (the caller only shuts down after this). */
 void tui_screen_close(void);
+/* --record (record.c): the recording's file opened before the terminal (0, or -1 after "wtg: ..."),
+ * its header once curses knows the terminal's size (both called by tui_screen_open); after each
+ * frame, what changed on the screen as an event; at the end (after tui_screen_close), the file
+ * written whole when keep, else nothing: 0, or 1 when the recording failed (said on stderr). */
+int tui_record_start(const struct wtg_options *o);
+void tui_record_header(void);
+void tui_record_frame(void);
+int tui_record_end(bool keep);
+/* Once, when the recording stopped on a failed write: why, for the status line. */
+bool tui_record_stopped(char *msg, size_t len);
 /* Readable when a signal arrived (the self-pipe). */
 int tui_signal_fd(void);
 /* Drain the self-pipe: the terminating signal that arrived (SIGINT, SIGTERM, SIGHUP) or 0; sets
