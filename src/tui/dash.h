@@ -132,6 +132,9 @@ struct dash {
 		int run;		/* "running NAME": the experiment it speaks of, ended with its run; -1 */
 	} note;
 
+	bool quit;			/* the loop ends with quit_status (q or a signal in m's machines view) */
+	int quit_status;
+
 	int64_t t_start;
 	int64_t last_frame;
 	struct stat file_st;		/* --file: its size, for the scan's progress */
@@ -142,6 +145,9 @@ struct dash {
 
 /* Compare the session with what was seen (d->seen), mark what moved dirty; returns those marks. */
 unsigned dash_observe(struct dash *d, int64_t now);
+/* m: the saved runs as machines (machines.c's view) over the dashboard until m again; q or a signal
+ * there ends the dashboard (quit, quit_status). */
+void dash_machines(struct dash *d);
 
 /* ---- state.c: state and its transitions ---- */
 

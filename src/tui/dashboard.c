@@ -213,6 +213,25 @@ static void dash_init(struct dash *d, struct wtg_session *s)
 		wtg_table_init(&d->snap[i], wtg_experiments[i]);
 }
 
+void dash_machines(struct dash *d)
+{
+	if (!d->nloaded) {
+		dash_notice(d, TR_DIM, "m: the machines view draws saved runs: open them with --load");
+		return;
+	}
+	char msg[256];
+	int rc = tui_machines_over(d->s->opt, &d->look, msg, sizeof msg);
+	if (rc == -2) {
+		dash_notice(d, TR_WARN, "m: %s", msg);
+		return;
+	}
+	if (rc != 0) {
+		d->quit = true;
+		d->quit_status = rc > 0 ? 128 + rc : 0;
+	}
+	d->dirty = DIRTY_ALL;
+}
+
 /* What moved, drawn; the frame recorded (--record), and a recording that stopped said once. */
 static void frame(struct dash *d, int64_t now)
 {
@@ -233,7 +252,7 @@ static bool read_keys(struct dash *d, bool *input)
 	int code;
 	while ((code = wget_wch(stdscr, &ch)) != ERR) {
 		*input = true;
-		if (dash_on_key(d, code, ch))
+		if (dash_on_key(d, code, ch) || d->quit)
 			return true;
 	}
 	return false;
@@ -280,7 +299,7 @@ static int loop(struct dash *d)
 			pending = true;
 		}
 		if (read_keys(d, &input))	/* and KEY_RESIZE after a SIGWINCH */
-			return 0;
+			return d->quit_status;
 		if (r > 0 && (pf[0].revents & (POLLHUP | POLLERR)))
 			return 128 + SIGHUP;	/* the terminal went away */
 		dash_run_event(d, EV_TICK, now);

@@ -230,6 +230,12 @@ static void autoplay(struct dash *d, int key)
 	dash_run_event(d, EV_AUTOPLAY, wtg_now_ns());
 }
 
+static void machines(struct dash *d, int key)
+{
+	(void)key;
+	dash_machines(d);
+}
+
 /* Handled before the table is searched (it also works on a screen too small to draw). */
 static void quit(struct dash *d, int key)
 {
@@ -257,8 +263,9 @@ const struct dash_key dash_keys[] = {
 	{ { '.' }, ".", NULL, NULL, NULL, NULL, false, blank },
 	{ { 'n' }, "n", "n  t", "notes and checks: show / fold; t: this tab's terms", NULL, NULL, false, notes },
 	{ { 't' }, "t", NULL, NULL, NULL, NULL, false, terms },
-	{ { 'v' }, "v", "v", "compare: the next pair (experiment, condition), rerun", NULL, NULL, false,
+	{ { 'v' }, "v", "v  m", "compare: next pair, rerun / m: saved runs as machines", NULL, NULL, false,
 	  compare_pair },
+	{ { 'm' }, "m", NULL, NULL, NULL, NULL, false, machines },
 	{ { 's' }, "s", "s", "save the results: wtg-DATE-TIME.json .html .csv", "s", "save", false,
 	  dash_save_results },
 	{ { 'w' }, "w", "w", "write this screen as text: wtg-screen-DATE-TIME.txt", NULL, NULL, false,

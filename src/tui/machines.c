@@ -33,6 +33,8 @@ struct mview {
 	int fig;		/* an index into figs */
 	int figs[2 * WTG_MAX_EXP], nfigs;	/* the figures some machine has */
 	int top;		/* the first group strip shown */
+	bool over;		/* over the dashboard (m from its overlays): m goes back to it */
+	char said[160];		/* what m says where it cannot go back, on the keys' line until a key */
 };
 
 static bool has_value(const struct wtg_fleet *fl, int i, int f)
@@ -213,7 +215,9 @@ static void draw(struct mview *v)
 	wtg_escape(shown_line, sizeof shown_line, line);
 	tui_wrap_clip(stdscr, ay + 2, 0, W, 3, A_NORMAL, &v->look, false, shown_line);
 	char keys[512];
-	int kn = snprintf(keys, sizeof keys, "%s%s figure  Up/Down groups  q quit", v->look.g->left, v->look.g->right);
+	int kn = v->said[0] ? snprintf(keys, sizeof keys, "%s", v->said)
+			    : snprintf(keys, sizeof keys, "%s%s figure  Up/Down groups  m %s  q quit", v->look.g->left,
+				       v->look.g->right, v->over ? "back to the runs" : "the runs overlaid");
 	if (fl->left_out && kn > 0 && (size_t)kn < sizeof keys) {
 		const char *base = strrchr(fl->left[0], '/');
 		char name[256];
@@ -226,7 +230,8 @@ static void draw(struct mview *v)
 	tui_record_frame();
 }
 
-/* Keys until q, a terminating signal or the terminal going away; returns the signal, or 0. */
+/* Keys until q, m over the dashboard, a terminating signal or the terminal going away; returns the
+ * signal, 0 for q, -1 for m. */
 static int loop(struct mview *v)
 {
 	draw(v);
@@ -247,9 +252,18 @@ static int loop(struct mview *v)
 		}
 		int ch;
 		while ((ch = getch()) != ERR) {
+			v->said[0] = '\0';
 			switch (ch) {
-			case 'q': case 'Q': case 27:
+			case 'q': case 'Q':
 				return 0;
+			case 27:	/* Esc: back to the dashboard, or out */
+				return v->over ? -1 : 0;
+			case 'm':
+				if (v->over)
+					return -1;
+				snprintf(v->said, sizeof v->said, "m: the runs overlaid are at most %d; these are %d runs",
+					 WTG_MAX_LOAD_FILES, v->fl->runs);
+				break;
 			case KEY_RIGHT: case KEY_NPAGE: case 'l': case ' ':
 				v->fig = (v->fig + 1) % v->nfigs;
 				v->top = 0;
@@ -272,28 +286,58 @@ static int loop(struct mview *v)
 	}
 }
 
+/* The --load files read into fl as machines, the machine marked and the figures to draw: 0, or the
+ * exit status after the line saying why not (in msg when given, else on stderr). */
+static int setup(const struct wtg_options *o, struct wtg_fleet *fl, struct mview *v, char *msg, size_t len)
+{
+	v->fl = fl;
+	if (wtg_fleet_read(o, fl, &v->highlight))
+		return 2;
+	char host[256] = "";
+	if (v->highlight < 0 && gethostname(host, sizeof host - 1) == 0 && host[0])
+		for (int i = 0; i < fl->nm && v->highlight < 0; i++)
+			if (strcmp(fl->m[i].host, host) == 0)
+				v->highlight = i;	/* this machine, when it is among them */
+	for (int f = 0; f < fl->nfigs; f++)
+		for (int i = 0; i < fl->nm; i++)
+			if (has_value(fl, i, f)) {
+				v->figs[v->nfigs++] = f;
+				break;
+			}
+	if (v->nfigs == 0) {
+		if (msg)
+			snprintf(msg, len, "none of the %d machines has a headline figure to draw", fl->nm);
+		else
+			wtg_error("none of the %d machines has a headline figure to draw", fl->nm);
+		wtg_fleet_free(fl);
+		return 1;
+	}
+	return 0;
+}
+
+int tui_machines_over(const struct wtg_options *o, const struct tui_look *look, char *msg, size_t len)
+{
+	static struct wtg_fleet fl;
+	struct mview v = { .look = *look, .over = true };
+	msg[0] = '\0';
+	if (setup(o, &fl, &v, msg, len)) {
+		if (!msg[0])
+			snprintf(msg, len, "the saved runs could not be read again as machines");
+		return -2;
+	}
+	int rc = loop(&v);
+	wtg_fleet_free(&fl);
+	clearok(curscr, TRUE);	/* the dashboard's screen again, every cell */
+	return rc < 0 ? 0 : rc == 0 ? -1 : rc;
+}
+
 int wtg_tui_machines(const struct wtg_options *o)
 {
 	static struct wtg_fleet fl;
-	struct mview v = { .fl = &fl };
-	if (wtg_fleet_read(o, &fl, &v.highlight))
-		return 2;
-	char host[256] = "";
-	if (v.highlight < 0 && gethostname(host, sizeof host - 1) == 0 && host[0])
-		for (int i = 0; i < fl.nm && v.highlight < 0; i++)
-			if (strcmp(fl.m[i].host, host) == 0)
-				v.highlight = i;	/* this machine, when it is among them */
-	for (int f = 0; f < fl.nfigs; f++)
-		for (int i = 0; i < fl.nm; i++)
-			if (has_value(&fl, i, f)) {
-				v.figs[v.nfigs++] = f;
-				break;
-			}
-	if (v.nfigs == 0) {
-		wtg_error("none of the %d machines has a headline figure to draw", fl.nm);
-		wtg_fleet_free(&fl);
-		return 1;
-	}
+	struct mview v = { 0 };
+	int rc = setup(o, &fl, &v, NULL, 0);
+	if (rc)
+		return rc;
 	if (tui_screen_open(&v.look, o) < 0) {
 		wtg_fleet_free(&fl);
 		return 1;

@@ -74,6 +74,9 @@ int tui_record_start(const struct wtg_options *o);
 void tui_record_header(void);
 void tui_record_frame(void);
 int tui_record_end(bool keep);
+/* The machines view (machines.c) of the --load files over the dashboard's screen: 0 when m (or Esc)
+ * goes back, -1 when q quits, a signal that ended it, or -2 with why it cannot open in msg. */
+int tui_machines_over(const struct wtg_options *o, const struct tui_look *look, char *msg, size_t len);
 /* Once, when the recording stopped on a failed write: why, for the status line. */
 bool tui_record_stopped(char *msg, size_t len);
 /* Readable when a signal arrived (the self-pipe). */
