@@ -146,17 +146,17 @@ check([l.split()[0] for l in lines] == NAMES, "--list order: %r" % [l.split()[0]
 check(all(l.split()[1] == VIEWS[l.split()[0]] for l in lines), "--list views")
 check(all(l.rstrip().endswith("?") for l in lines),
       "--list: every line ends with its question")
-# the typical duration, default and --quick, after the view; the README's table says the same
+# the typical duration, default and --quick, after the view; the guide's table says the same
 took = [re.match(r"\S+\s+\S+\s+~(\d+) s \(quick ~(\d+) s\)\s+\S", l) for l in lines]
 check(all(took), "--list: every line has '~N s (quick ~M s)': %r" % [l for l, t in zip(lines, took) if not t])
 if all(took):
     full = [int(t.group(1)) for t in took]
     quick = [int(t.group(2)) for t in took]
     check(all(0 < q <= f for q, f in zip(quick, full)), "--list: 0 < quick <= default for each experiment")
-    readme = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README")).read()
+    readme = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "doc", "guide.txt")).read()
     for name, f, q in zip(NAMES, full, quick):
         check(re.search(r"\n    %s\s+~%d s / ~%d s\s" % (name, f, q), readme) is not None,
-              "README's experiment table gives %s ~%d s / ~%d s" % (name, f, q))
+              "the guide's experiment table gives %s ~%d s / ~%d s" % (name, f, q))
 
 os.unlink(small)
 os.unlink(plain)
