@@ -558,6 +558,19 @@ replay_screen() {
 	tm_still "$4"	# tmux may still be reading what the script wrote before it made the file
 }
 
+# replay_is CAST COLS ROWS LAST WHAT: one check that the recording, played back into a fresh COLS x
+# ROWS window (replay_screen), shows the screen saved in LAST (tm_still); the difference in the log
+replay_is() {
+	if ! replay_screen "$1" "$2" "$3" "$lib_tmp/replayed-screen"; then
+		fail "$5 (the replay did not run)"
+	elif cmp -s "$4" "$lib_tmp/replayed-screen"; then
+		pass "$5"
+	else
+		fail "$5"
+		diff "$4" "$lib_tmp/replayed-screen" | sed 's/^/# /'
+	fi
+}
+
 # ---- for the bench/ scripts ------------------------------------------------------
 
 # median, maximum: of the numbers on stdin, one a line.
