@@ -548,20 +548,27 @@ tm_still() {
 	printf '%s\n' "$lib_still" >"$1"
 }
 
-# replay_screen CAST COLS ROWS FILE: the recording's events written, with no delays, into a fresh
-# tmux window of COLS x ROWS (tests/tui/replay.py play); what the window then shows goes into FILE.
-# Starts a new tmux server: the session that recorded has ended.
+# replay_screen CAST COLS ROWS FILE [asciinema]: the recording's events written, with no delays, into
+# a fresh tmux window of COLS x ROWS (tests/tui/replay.py play, or asciinema's own reader: asciinema
+# cat); what the window then shows goes into FILE. Starts a new tmux server: the session that
+# recorded has ended.
 replay_screen() {
 	rm -f "$lib_tmp/replayed"
-	tm_start "$2" "$3" "env LC_ALL=C.UTF-8 '$lib_python' '$top_srcdir/tests/tui/replay.py' play '$1' '$lib_tmp/replayed'"
+	if [ "${5:-}" = asciinema ]; then
+		lib_player="asciinema cat '$1' && touch '$lib_tmp/replayed'; sleep 600"
+	else
+		lib_player="'$lib_python' '$top_srcdir/tests/tui/replay.py' play '$1' '$lib_tmp/replayed'"
+	fi
+	tm_start "$2" "$3" "env LC_ALL=C.UTF-8 $lib_player"
 	wait_for 20 test -e "$lib_tmp/replayed" || return 1
 	tm_still "$4"	# tmux may still be reading what the script wrote before it made the file
 }
 
-# replay_is CAST COLS ROWS LAST WHAT: one check that the recording, played back into a fresh COLS x
-# ROWS window (replay_screen), shows the screen saved in LAST (tm_still); the difference in the log
+# replay_is CAST COLS ROWS LAST WHAT [asciinema]: one check that the recording, played back into a
+# fresh COLS x ROWS window (replay_screen), shows the screen saved in LAST (tm_still); the difference
+# in the log
 replay_is() {
-	if ! replay_screen "$1" "$2" "$3" "$lib_tmp/replayed-screen"; then
+	if ! replay_screen "$1" "$2" "$3" "$lib_tmp/replayed-screen" "${6:-}"; then
 		fail "$5 (the replay did not run)"
 	elif cmp -s "$4" "$lib_tmp/replayed-screen"; then
 		pass "$5"

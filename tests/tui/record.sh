@@ -3,7 +3,8 @@
 # (--load: nothing measured, so nothing depends on a measured figure) at 80x24: a few keys (a tab,
 # the next one, the help and back, a resize to 100x30 and back), recorded; the file is asciicast v2
 # (header, events in time, valid UTF-8, the two resizes as "r" events) and, its events written back
-# into a fresh 80x24 window, shows exactly the last screen the session saw. A recording whose
+# into a fresh 80x24 window (by tests/tui/replay.py, and by asciinema cat where asciinema is
+# installed), shows exactly the last screen the session saw. A recording whose
 # writes fail (/dev/full) stops with one line on the status line and one on stderr at the end while
 # the dashboard goes on; the usage errors of --record (a --load file, a folder, with --run).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
@@ -47,6 +48,12 @@ head -n 1 "$tmp/cwd/talk.cast" | grep -q '"env": {"TERM": "[^"]*", "SHELL": "[^"
 	fail "the header carries TERM and SHELL ($(head -c 200 "$tmp/cwd/talk.cast"))"
 
 replay_is "$tmp/cwd/talk.cast" 80 24 "$tmp/last" "replayed into a fresh 80x24 window, the recording shows the session's last screen"
+if command -v asciinema >/dev/null 2>&1; then
+	replay_is "$tmp/cwd/talk.cast" 80 24 "$tmp/last" "asciinema cat, in a fresh 80x24 window, draws the same last screen" \
+		asciinema
+else
+	skip_one "asciinema cat draws the same last screen" "asciinema is not installed"
+fi
 
 # a recording whose writes fail: the dashboard goes on, says so once, and once more at the end
 start C.UTF-8 80 24 --load="'$views'" --record=/dev/full "2>'$tmp/err'"
