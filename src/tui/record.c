@@ -106,15 +106,46 @@ static void put_fmt(bool json, const char *fmt, ...)
 /* s as the inside of a JSON string: ", \ and control characters escaped (s is UTF-8). */
 static void put_json(const char *s, size_t n)
 {
+	size_t plain = 0;	/* the bytes before i that need no escape, copied at once */
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
+		if (c != '"' && c != '\\' && c >= 0x20 && c != 0x7f)
+			continue;
+		put(s + plain, i - plain);
+		plain = i + 1;
 		if (c == '"' || c == '\\')
 			put_fmt(false, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			put_fmt(false, "\\u%04x", c);
 		else
-			put((const char *)&c, 1);
+			put_fmt(false, "\\u%04x", c);
 	}
+	put(s + plain, n - plain);
+}
+
+/* wc as UTF-8 into out (4 bytes at most), whatever the locale: an asciicast is UTF-8. The bytes;
+ * what is no Unicode scalar value becomes '?'. */
+static size_t utf8(wchar_t wc, char *out)
+{
+	unsigned long c = (unsigned long)wc;
+	if (c < 0x80) {
+		out[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		out[0] = (char)(0xc0 | c >> 6), out[1] = (char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000 && (c < 0xd800 || c > 0xdfff)) {
+		out[0] = (char)(0xe0 | c >> 12), out[1] = (char)(0x80 | (c >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	if (c >= 0x10000 && c < 0x110000) {
+		out[0] = (char)(0xf0 | c >> 18), out[1] = (char)(0x80 | (c >> 12 & 0x3f));
+		out[2] = (char)(0x80 | (c >> 6 & 0x3f)), out[3] = (char)(0x80 | (c & 0x3f));
+		return 4;
+	}
+	out[0] = '?';
+	return 1;
 }
 
 /* A JSON string from outside wtg (the environment): bytes that are not UTF-8 become U+FFFD. */
@@ -222,6 +253,41 @@ static void put_sgr(attr_t a, short pair)
 	put("m", 1);
 }
 
+/* The columns wc takes; those the dashboard draws most (ASCII, Latin, box drawing, blocks, braille)
+ * without asking the locale. */
+static int width(wchar_t wc)
+{
+	if ((wc >= 0x20 && wc < 0x300) || (wc >= 0x2500 && wc < 0x2600) || (wc >= 0x2800 && wc < 0x2900))
+		return 1;
+	return wcwidth(wc);
+}
+
+/* Row y of curscr, a cell a column: curses gives a double-width character once (chars, scratch of
+ * cols + 1), the row holds it in both its columns. */
+static bool read_row(int y, cchar_t *chars, cchar_t *row)
+{
+	memset(chars, 0, sizeof *chars * ((size_t)rec.cols + 1));
+	memset(row, 0, sizeof *row * (size_t)rec.cols);
+	if (mvwin_wchnstr(curscr, y, 0, chars, rec.cols) == ERR)
+		return false;
+	for (int i = 0, x = 0; i < rec.cols && x < rec.cols && chars[i].chars[0]; i++) {
+		row[x++] = chars[i];
+		if (chars[i].chars[0] >= 0x300 && width(chars[i].chars[0]) == 2 && x < rec.cols)
+			row[x++] = chars[i];
+	}
+	return true;
+}
+
+/* A cursor move to row y, column x (from 1), escaped into the event's string. */
+static void put_move(int y, int x)
+{
+	char b[32];
+	int n = 0;
+	b[n++] = '\\', b[n++] = 'u', b[n++] = '0', b[n++] = '0', b[n++] = '1', b[n++] = 'b', b[n++] = '[';
+	n += snprintf(b + n, sizeof b - (size_t)n, "%d;%dH", y, x);
+	put(b, (size_t)n);
+}
+
 /* The cells of curscr that differ from the shadow (all of them when all is set), as text that
  * draws them; the shadow then holds curscr. */
 static void put_changes(bool all)
@@ -230,17 +296,22 @@ static void put_changes(bool all)
 	short cur_p = 0;
 	bool sgr_known = false;
 	int cy = -1, cx = -1;
-	cchar_t *row = calloc((size_t)rec.cols + 1, sizeof *row);
+	cchar_t *row = calloc(2 * ((size_t)rec.cols + 1), sizeof *row), *chars = row + rec.cols + 1;
 	if (!row)
 		return;
 	for (int y = 0; y < rec.rows; y++) {
 		cchar_t *sh = rec.shadow + (size_t)y * (size_t)rec.cols;
-		memset(row, 0, sizeof *row * ((size_t)rec.cols + 1));
-		if (mvwin_wchnstr(curscr, y, 0, row, rec.cols) == ERR)
+		if (!read_row(y, chars, row))
 			continue;
 		if (!all && memcmp(row, sh, sizeof *row * (size_t)rec.cols) == 0)
 			continue;
+		bool right = false;	/* x is the right half of a double-width character */
 		for (int x = 0; x < rec.cols; x++) {
+			if (right) {
+				right = false;
+				continue;	/* drawn with its left half */
+			}
+			right = row[x].chars[0] >= 0x300 && width(row[x].chars[0]) == 2;
 			if (!all && memcmp(&row[x], &sh[x], sizeof *row) == 0)
 				continue;
 			wchar_t wc[CCHARW_MAX + 1];
@@ -248,27 +319,19 @@ static void put_changes(bool all)
 			short p;
 			if (getcchar(&row[x], wc, &a, &p, NULL) == ERR || wc[0] == 0)
 				wc[0] = L' ', wc[1] = 0;
-			int w = wcwidth(wc[0]);
-			if (w == 0 && x > 0)
-				continue;	/* the right half of a wide character: drawn with its left */
-			if (w < 0 || wc[0] < L' ')
-				wc[0] = L'?', wc[1] = 0;
+			int w = width(wc[0]);
+			if (w <= 0 || wc[0] < L' ')
+				wc[0] = L'?', wc[1] = 0, w = 1;
 			if (y != cy || x != cx)
-				put_fmt(true, "\x1b[%d;%dH", y + 1, x + 1);
+				put_move(y + 1, x + 1);
 			a &= A_BOLD | A_DIM | A_UNDERLINE | A_BLINK | A_REVERSE;
 			if (!sgr_known || a != cur_a || p != cur_p)
 				put_sgr(a, p);
 			sgr_known = true, cur_a = a, cur_p = p;
-			char mb[MB_LEN_MAX * (CCHARW_MAX + 1)];
-			mbstate_t st;
-			memset(&st, 0, sizeof st);
+			char mb[4 * CCHARW_MAX];
 			size_t n = 0;
-			for (int k = 0; k < CCHARW_MAX && wc[k]; k++) {
-				size_t m = wcrtomb(mb + n, wc[k], &st);
-				if (m == (size_t)-1)
-					mb[n] = '?', m = 1;
-				n += m;
-			}
+			for (int k = 0; k < CCHARW_MAX && wc[k]; k++)
+				n += utf8(wc[k], mb + n);
 			put_json(mb, n);
 			cy = y, cx = x + (w > 1 ? w : 1);
 			if (cx >= rec.cols)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/tui/record.sh: --record=FILE.cast. A session on the saved runs of tests/fixtures/views.json
-# (--load: nothing measured, so nothing depends on a measured figure) at 80x24: a few keys (a tab,
+# (--load: nothing measured, so nothing depends on a measured figure; under a name of double-width
+# characters, which the header shows) at 80x24: a few keys (a tab,
 # the next one, the help and back, a resize to 100x30 and back), recorded; the file is asciicast v2
 # (header, events in time, valid UTF-8, the two resizes as "r" events) and, its events written back
 # into a fresh 80x24 window (by tests/tui/replay.py, and by asciinema cat where asciinema is
@@ -12,8 +13,9 @@ dash_init
 views=$top_srcdir/tests/fixtures/views.json
 valley_key=$(awk '$2 == "valley" { print substr("1234567890", $1 + 1, 1) }' "$tmp/list")
 
-start C.UTF-8 80 24 --load="'$views'" --record=talk.cast
-check "--load with --record: the dashboard opens on the saved runs" tm_wait "views"
+cp "$views" "$tmp/课堂.json"	# a label of double-width characters: each drawn once, over two cells
+start C.UTF-8 80 24 --load="'$tmp/课堂.json'" --record=talk.cast
+check "--load with --record: the dashboard opens on the saved runs" tm_wait "课堂"
 tm_keys "$valley_key"
 check "valley's saved run is drawn" tm_wait "$(tab_text "$(index_of valley)")]"
 tm_keys Tab
