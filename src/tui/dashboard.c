@@ -230,6 +230,8 @@ void dash_machines(struct dash *d)
 		d->quit_status = rc > 0 ? 128 + rc : 0;
 	}
 	d->dirty = DIRTY_ALL;
+	if (LINES != d->rows || COLS != d->cols)
+		dash_layout(d);	/* resized in the machines view, which took the KEY_RESIZE */
 }
 
 /* What moved, drawn; the frame recorded (--record), and a recording that stopped said once. */

@@ -2,7 +2,8 @@
 # tests/tui/viewkey.sh: m, from the runs overlaid to the machines view and back. Three generated
 # reports of three machines (tests/fixtures/mkfleet.py) --load'ed on a terminal at 80x24 open overlaid
 # on the tabs; m shows the same runs as the machines view (3 machines, the strip of all, the keys'
-# line saying m goes back), Right its next figure, m again the tab as it was; Esc goes back too; q in
+# line saying m goes back), Right its next figure, m again the tab as it was; Esc goes back too (laid
+# out for a size the terminal took in the machines view); q in
 # the machines view ends wtg with 0 and the terminal restored. More than 8 runs open the machines
 # view itself, where m says the overlay draws at most 8; without --load, m says it needs saved runs.
 # The help lists m.
@@ -38,8 +39,13 @@ else
 fi
 tm_keys m
 check "m once more: the machines view" tm_wait "wtg · 3 machines, 3 runs"
+tm_resize 100 30
+check "resized there: the machines view fills 100 columns" wait_for 10 tm_match "^.{99}"
 tm_keys Escape
 check "Esc: back to the runs overlaid" tm_wait "$valley_tab"
+check "... laid out for 100x30 (the box's edge in the last column)" wait_for 10 tm_match "^┌.{98}┐$"
+tm_resize 80 24
+check "... and back at 80x24" wait_for 10 tm_match "^┌.{78}┐$"
 tm_keys '?'
 check "the help lists m" tm_wait "m: saved runs as machines"
 tm_keys x m
