@@ -7,7 +7,8 @@
 # into a fresh 80x24 window (by tests/tui/replay.py, and by asciinema cat where asciinema is
 # installed), shows exactly the last screen the session saw. A recording whose
 # writes fail (/dev/full) stops with one line on the status line and one on stderr at the end while
-# the dashboard goes on; the usage errors of --record (a --load file, a folder, with --run).
+# the dashboard goes on; the usage errors of --record (a --load file, the --file, the terminal, a
+# folder, with --run).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
 views=$top_srcdir/tests/fixtures/views.json
@@ -82,6 +83,12 @@ ln -s "$tmp/saved.json" "$tmp/link.cast"
 out=$("$WTG" --load="$tmp/saved.json" --record="$tmp/link.cast" 2>&1)
 check_eq "--record through a link to a --load file: refused" "$out" \
 	"wtg: --record '$tmp/link.cast' is the --load file '$tmp/saved.json', which wtg never writes (see 'wtg --help')"
+out=$("$WTG" --file="$tmp/saved.json" --record="$tmp/saved.json" 2>&1)
+check_eq "--record onto the --file data file: refused" "$out" \
+	"wtg: --record '$tmp/saved.json' is the --file data file '$tmp/saved.json', which wtg never writes (see 'wtg --help')"
+out=$("$WTG" --record=- 2>&1)
+check_eq "--record=-: the terminal itself, refused" "$out" \
+	"wtg: --record '-' is the terminal the dashboard draws on: name a file (see 'wtg --help')"
 out=$("$WTG" --record="$tmp" 2>&1)
 check_eq "--record onto a folder: refused" "$out" \
 	"wtg: --record '$tmp' is a folder: name a file (FILE.cast) (see 'wtg --help')"
