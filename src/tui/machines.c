@@ -216,8 +216,8 @@ static void draw(struct mview *v)
 	tui_wrap_clip(stdscr, ay + 2, 0, W, 3, A_NORMAL, &v->look, false, shown_line);
 	char keys[512];
 	int kn = v->said[0] ? snprintf(keys, sizeof keys, "%s", v->said)
-			    : snprintf(keys, sizeof keys, "%s%s figure  Up/Down groups  m %s  q quit", v->look.g->left,
-				       v->look.g->right, v->over ? "back to the runs" : "the runs overlaid");
+			    : snprintf(keys, sizeof keys, "%s%s figure  Up/Down groups  %sq quit", v->look.g->left,
+				       v->look.g->right, v->over ? "m back  " : "");
 	if (fl->left_out && kn > 0 && (size_t)kn < sizeof keys) {
 		const char *base = strrchr(fl->left[0], '/');
 		char name[256];

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@
 
 #define FLUSH_AT (256u << 10)		/* written out in blocks of this size */
 #define BEHIND_MAX (16u << 20)		/* a pipe's reader may fall this far behind */
+#define LAST_WAIT_MS 2000		/* ... and at the end, take the rest in pauses of at most this */
 
 static struct {
 	bool on;			/* recording (false: never asked, or stopped) */
@@ -209,6 +211,9 @@ static void flush(bool last)
 		if (n < 0 && errno == EAGAIN && !rec.spool) {
 			if (!last && rec.len - done <= BEHIND_MAX)
 				break;
+			struct pollfd pf = { .fd = rec.fd, .events = POLLOUT };
+			if (last && poll(&pf, 1, LAST_WAIT_MS) > 0)
+				continue;	/* at the end, its reader is given a moment */
 			stop(EAGAIN, last ? " (its reader took no more at the end)" : " (its reader fell behind)");
 			return;
 		}
@@ -414,7 +419,10 @@ int tui_record_start(const struct wtg_options *o)
 	rec.spool = !(stat(o->record, &st) == 0 && !S_ISREG(st.st_mode));
 	rec.fd = rec.spool ? spool_open(o->record) : open(o->record, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (rec.fd < 0) {
-		wtg_error("--record '%s': %s", o->record, strerror(errno));
+		if (errno == ENXIO)	/* a FIFO opened without waiting */
+			wtg_error("--record '%s': no program reads this FIFO yet: start the player first", o->record);
+		else
+			wtg_error("--record '%s': %s", o->record, strerror(errno));
 		return -1;
 	}
 	rec.on = true;

@@ -7,8 +7,9 @@
 # into a fresh 80x24 window (by tests/tui/replay.py, and by asciinema cat where asciinema is
 # installed), shows exactly the last screen the session saw. A recording whose
 # writes fail (/dev/full) stops with one line on the status line and one on stderr at the end while
-# the dashboard goes on; the usage errors of --record (a --load file, the --file, the terminal, a
-# folder, with --run).
+# the dashboard goes on; a FIFO a player reads gets the recording as it is made (and one nobody
+# reads is one line, exit 1); the usage errors of --record (a --load file, the --file, the
+# terminal, a folder, with --run).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
 views=$top_srcdir/tests/fixtures/views.json
@@ -72,6 +73,31 @@ case $(cat "$tmp/err") in
 "wtg: --record '/dev/full': No space left on device; stopped after "*" s") pass "... and one line on stderr names the file and the cause" ;;
 *) fail "... and one line on stderr names the file and the cause ($(cat "$tmp/err"))" ;;
 esac
+
+# a FIFO a player reads: written in place, a frame at a time; what came through replays as well
+mkfifo "$tmp/live.fifo" "$tmp/none.fifo" || bail "mkfifo failed"
+cat "$tmp/live.fifo" >"$tmp/live.cast" &
+reader=$!
+start C.UTF-8 80 24 --load="'$views'" --record="'$tmp/live.fifo'"
+check "a FIFO: the dashboard opens" tm_wait "views"
+tm_keys "$valley_key"
+check "... keys work" tm_wait "$(tab_text "$(index_of valley)")]"
+tm_still "$tmp/last-live"
+tm_keys q
+wait_exit 10
+wait "$reader"
+check_eq "... q: exit 0" "$(status)" 0
+said=$(python3 "$top_srcdir/tests/tui/replay.py" check "$tmp/live.cast")
+case $said in
+"ok 80x24 "*) pass "... what the FIFO's reader got is asciicast v2 ($said)" ;;
+*) fail "... what the FIFO's reader got is asciicast v2 ($said)" ;;
+esac
+replay_is "$tmp/live.cast" 80 24 "$tmp/last-live" "... and replays as the last screen"
+start C.UTF-8 80 24 --load="'$views'" --record="'$tmp/none.fifo'" "2>'$tmp/err'"
+wait_exit 10
+check_eq "a FIFO nobody reads: exit 1" "$(status)" 1
+check_eq "... with one line saying so" "$(cat "$tmp/err")" \
+	"wtg: --record '$tmp/none.fifo': no program reads this FIFO yet: start the player first"
 
 # usage errors: one line, exit 2, before any terminal is touched
 cp "$views" "$tmp/saved.json"

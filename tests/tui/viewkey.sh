@@ -24,7 +24,7 @@ tm_still "$tmp/overlay"
 tm_keys m
 check "m: the machines view of the same runs" tm_wait "wtg · 3 machines, 3 runs · figure 1 of"
 check "m: the strip of all 3 machines" tm_match "^all +3 "
-check "m: its keys say m goes back" tm_shows "m back to the runs  q quit"
+check "m: its keys say m goes back" tm_shows "Up/Down groups  m back  q quit"
 check "m: the line in words" tm_match "^[a-z]+: 3 machines, median "
 tm_keys Right
 check "Right: its next figure" tm_wait "· figure 2 of"
@@ -57,11 +57,11 @@ check "... the terminal restored (the normal screen)" [ "$(tm_var alternate_on)"
 
 start C.UTF-8 80 24 --load="'$tmp/ten'"
 check "10 runs: the machines view opens itself" tm_wait "wtg · 10 machines, 10 runs" 20
-check "... its keys say m overlays the runs" tm_shows "m the runs overlaid"
+check "... its keys' line: figure, groups, quit" tm_shows "Up/Down groups  q quit"
 tm_keys m
 check "m: the overlay draws at most 8 runs, and says so" tm_wait "m: the runs overlaid are at most 8; these are 10 runs"
 tm_keys Right
-check "the next key: the keys' line again" tm_wait "m the runs overlaid"
+check "the next key: the keys' line again" tm_wait "Up/Down groups  q quit"
 tm_keys q
 wait_exit 10
 check_eq "q: exit 0" "$(status)" 0
