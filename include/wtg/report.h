@@ -150,6 +150,11 @@ typedef void (*wtg_report_item_fn)(void *arg, const char *key, const char *value
 void wtg_report_items(const struct wtg_report_meta *m, enum wtg_report_block block, wtg_report_item_fn fn,
 		      void *arg);
 
+/* The text report's tables: folded to the page (the terminal's width when it writes to one, else 80
+ * columns: the rows' key, then as many columns as fit beside it, again below for the rest, or each
+ * row as a block of "name [unit]: value" lines), or with wide whole however wide (--wide). */
+void wtg_report_set_wide(bool wide);
+
 /* The closing line of a text report: "17 experiments, checks: 52 ok, 1 warn, 0 failed, 43.2 s". */
 void wtg_report_summary_line(FILE *f, const struct wtg_report_meta *m);
 /* The same for a session's tables, for the summary printed beside -o files. */

@@ -1,0 +1,118 @@
+"""The headless reports a reader takes in at a glance, from the saved run tests/fixtures/views.json
+(nothing measured but one quick experiment): the text report fits 80 columns by default (on a pipe,
+and on a terminal of 80 columns), a terminal's own width when wider, every table whole with --wide;
+a folded table keeps every column and value; the CSV and Markdown carry the JSON's headlines and
+verdicts (CSV kinds headline and verdict); the HTML names each experiment once as a heading;
+roofline's chart marks its ridge and ticks each decade of both log axes."""
+import csv
+import fcntl
+import io
+import json
+import math
+import os
+import re
+import struct
+import subprocess
+import termios
+import xml.etree.ElementTree as ET
+
+from wtgtest import WTG, check, datadir, diag, experiment, finish, run, saved_run
+
+FIXTURE = saved_run()
+with open(FIXTURE) as f:
+    DOC = json.load(f)
+
+
+def widest(text):
+    lines = text.splitlines()
+    return max((len(l) for l in lines), default=0), lines
+
+
+def on_terminal(args, cols, env=None):
+    """wtg's standard output on a pseudo-terminal of cols columns: (status, text)."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
+    e = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    e.update(env or {})
+    p = subprocess.Popen([WTG] + args, stdout=slave, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=e)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:	# EIO: the other end closed
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    status = p.wait(timeout=120)
+    return status, out.decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def section(text, name):
+    """The text report's part about experiment name: from its "== name:" line to the next."""
+    m = re.search(r"^== %s: .*?(?=^== |\Z)" % re.escape(name), text, re.S | re.M)
+    return m.group(0) if m else ""
+
+
+# --- text at 80 columns -----------------------------------------------------------------------------
+status, text, err = run("--load=" + FIXTURE)
+w, lines = widest(text)
+check(status == 0 and w <= 80, "--load of --run=all --quick, on a pipe: every line <= 80 columns (widest %d: %r)"
+      % (w, [l for l in lines if len(l) > 80][:2]))
+check(len([e for e in DOC["experiments"]]) == len(re.findall(r"^== \w+: ", text, re.M)),
+      "every experiment has its section")
+status, tty80 = on_terminal(["--load=" + FIXTURE], 80)
+w80, _ = widest(tty80)
+check(status == 0 and w80 <= 80 and tty80.strip() == text.strip(),
+      "on a terminal of 80 columns: every line <= 80 (widest %d), the same report as on a pipe" % w80)
+status, tty120 = on_terminal(["--load=" + FIXTURE], 120)
+w120, _ = widest(tty120)
+check(status == 0 and 80 < w120 <= 120, "on a terminal of 120 columns: its width is used (widest %d)" % w120)
+status, tty_env = on_terminal(["--load=" + FIXTURE], 120, {"COLUMNS": "100"})
+wenv, _ = widest(tty_env)
+check(status == 0 and 80 < wenv <= 100, "COLUMNS=100 on a terminal: 100 columns (widest %d)" % wenv)
+
+# a folded table keeps every column, its unit and every value: valley's, about 150 columns wide whole
+valley = experiment(DOC, "valley")
+names = [c["name"] for c in valley["columns"] if not c["name"].startswith(("probe_", "cond_"))]
+part = section(text, "valley")
+heads = [l.split() for l in part.splitlines() if l.strip().startswith("bufsize")]
+check(len(heads) >= 2 and all(h[0] == "bufsize" for h in heads),
+      "valley's table is folded into %d parts, each led by the key bufsize" % len(heads))
+check(sorted(sum((h[1:] for h in heads), [])) == sorted(names[1:]),
+      "every other column of valley in exactly one part: %r" % heads)
+for h in heads:
+    rows = [l.split() for l in part.splitlines()
+            if re.match(r"^ +[0-9,]+ ", l) and len(l.split()) == len(h)]
+    check(len(rows) >= len(valley["rows"]), "part %s..: a line per row (%d)" % (h[1], len(rows)))
+
+# --wide: the full table on one line per row
+status, wide, err = run("--load=" + FIXTURE, "--wide")
+ww, _ = widest(wide)
+whead = [l.split() for l in section(wide, "valley").splitlines() if l.strip().startswith("bufsize")]
+check(status == 0 and ww > 120 and whead == [names],
+      "--wide: valley's table whole, one header of every column (widest line %d)" % ww)
+
+# a table one of whose columns will not fit beside its key: a block per row, "name [unit]: value"
+long_doc = json.loads(json.dumps(DOC))
+long_doc["experiments"] = [e for e in long_doc["experiments"] if e["name"] == "bytewise"]
+LONG = "a variant whose name runs on " + "and on " * 14 + "end"
+long_doc["experiments"][0]["rows"][0]["variant"] = LONG
+path = os.path.join(datadir(), "long-variant.json")
+with open(path, "w") as f:
+    json.dump(long_doc, f)
+status, out, err = run("--load=" + path)
+wl, lines = widest(out)
+check(status == 0 and wl <= 80, "a 130-column cell: every line <= 80 still (widest %d)" % wl)
+check(re.search(r"^    bytes \[B\]: +1,048,576$", out, re.M) and re.sub(r"\s+", "", LONG) in re.sub(r"\s+", "", out),
+      "its rows as blocks: 'bytes [B]: 1,048,576', the long name whole")
+
+# a live quick run of one experiment, on a pipe
+status, live, err = run("--run=syscall", "--quick", "--dir=" + datadir())
+wlive, lines = widest(live)
+check(status == 0 and 0 < wlive <= 80 and "batch" in live,
+      "--run=syscall --quick: every line <= 80 columns (widest %d)" % wlive)
+
+finish()
