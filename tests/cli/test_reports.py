@@ -115,4 +115,49 @@ wlive, lines = widest(live)
 check(status == 0 and 0 < wlive <= 80 and "batch" in live,
       "--run=syscall --quick: every line <= 80 columns (widest %d)" % wlive)
 
+# --- CSV and Markdown carry the JSON's headlines and verdicts ------------------------------------
+status, jout, err = run("--load=" + FIXTURE, "--format=json")
+jdoc = json.loads(jout)
+status, cout, err = run("--load=" + FIXTURE, "--format=csv")
+recs = list(csv.DictReader(io.StringIO(cout)))
+check(status == 0 and recs and all(len(r) == 10 for r in recs), "csv: ten fields on every record")
+
+
+def num(s):
+    return float(s) if s != "" else None
+
+
+def same(a, b):
+    return (a is None and b is None) or (a is not None and b is not None and math.isclose(a, b, rel_tol=1e-9))
+
+
+bad_h, bad_v, nh = [], [], 0
+for e in jdoc["experiments"]:
+    hs = [r for r in recs if r["experiment"] == e["name"] and r["kind"] == "headline"]
+    want = [(h["figure"], h["unit"], h["value"], h["ci_low"], h["ci_high"], h["higher_better"]) for h in e["headlines"]]
+    got = []
+    for r in hs:
+        m = re.fullmatch(r"95% interval \[(.*), (.*)\]", r["text"])
+        got.append((r["name"], r["unit"], num(r["value"]), float(m.group(1)) if m else None,
+                    float(m.group(2)) if m else None, r["status"] == "higher better"))
+    nh += len(want)
+    if len(got) != len(want) or [int(r["row"]) for r in hs] != list(range(len(hs))) or not all(
+            g[:2] == w[:2] and g[5] == w[5] and all(same(x, y) for x, y in zip(g[2:5], w[2:5])) for g, w in zip(got, want)):
+        bad_h.append((e["name"], got, want))
+    vs = [r["text"] for r in recs if r["experiment"] == e["name"] and r["kind"] == "verdict"]
+    if vs != ([e["verdict"]] if e["verdict"] else []):
+        bad_v.append((e["name"], vs, e["verdict"]))
+check(nh >= len(jdoc["experiments"]) and not bad_h,
+      "csv: a headline record per JSON headline, figure, unit, value and interval equal (%d): %r" % (nh, bad_h[:1]))
+check(not bad_v, "csv: one verdict record per experiment, the JSON's verdict: %r" % bad_v[:1])
+check(cout.splitlines()[0] == "run,host,experiment,kind,row,name,unit,value,status,text",
+      "csv: the same header, so files concatenate")
+status, md, err = run("--load=" + FIXTURE, "--format=markdown")
+missing = [e["name"] for e in jdoc["experiments"] if e["verdict"] and
+           ("**Verdict:** " + re.sub(r"([|\\`*_<>\[\]#])", r"\\\1", e["verdict"])) not in md]
+check(status == 0 and not missing, "markdown: each experiment's verdict, escaped: missing %r" % missing)
+figs = [h["figure"] for e in jdoc["experiments"] for h in e["headlines"]]
+check(all(("- " + re.sub(r"([|\\`*_<>\[\]#])", r"\\\1", f) + ": ") in md for f in figs),
+      "markdown: each headline figure on its own line (%d)" % len(figs))
+
 finish()
