@@ -205,6 +205,10 @@ void wtg_svg_chart(FILE *f, const struct wtg_table *t, const struct wtg_machine 
  * and a legend entry label[r]; m marks a working-set axis' caches (NULL: none). One table: its chart. */
 void wtg_svg_overlay(FILE *f, const struct wtg_table *const *t, const char *const *label, int n,
 		     const struct wtg_machine *m, const char *attrs);
+/* The same for a page whose heading names the experiment and asks its question (the HTML report):
+ * without the chart's own title lines, its view box starting below them. */
+void wtg_svg_page_chart(FILE *f, const struct wtg_table *const *t, const char *const *label, int n,
+			const struct wtg_machine *m, const char *attrs);
 /* One run's headline figure beside the first run's, for a comparison's chart. */
 struct wtg_svg_ratio {
 	const char *label;	/* the run's label */
@@ -271,6 +275,10 @@ void wtg_report_extra_values(const struct wtg_row *row, struct wtg_value *out, c
  * ',' when group is set. */
 void wtg_report_fmt_value(char *buf, size_t len, const struct wtg_value *v, const struct wtg_column *col,
 			  bool group);
+
+/* How many leading columns of t tell its rows apart (at most 3; 1 when none do): the key a folded
+ * table repeats before each part (text, HTML). */
+int wtg_report_key_columns(const struct wtg_table *t);
 
 /* A real for JSON and CSV: 10 significant digits, "" for NaN and infinities (callers write null). */
 void wtg_report_real(char *buf, size_t len, double v);

@@ -328,24 +328,6 @@ static void write_part(FILE *f, const struct grid *g, int key, int c0, int c1)
 	free(l.buf);
 }
 
-/* How many leading columns tell the rows apart (at most 3; 1 when none does). */
-static int key_columns(const struct grid *g)
-{
-	for (int k = 1; k <= 3 && k < g->nc; k++) {
-		bool unique = true;
-		for (int a = 0; a < g->nr && unique; a++)
-			for (int b = a + 1; b < g->nr && unique; b++) {
-				bool same = true;
-				for (int c = 0; c < k && same; c++)
-					same = strcmp(grid_cell(g, a, c), grid_cell(g, b, c)) == 0;
-				unique = !same;
-			}
-		if (unique)
-			return k;
-	}
-	return 1;
-}
-
 /* The table in "name [unit]: value" lines, a block per row under its key's values: for a table
  * whose columns do not fit the page even one beside the key. */
 static void write_blocks(FILE *f, const struct grid *g, int key)
@@ -381,12 +363,11 @@ static void write_blocks(FILE *f, const struct grid *g, int key)
 	}
 }
 
-/* A table wider than the page: the rows' key, then as many columns as fit beside it, and again
+/* A table wider than the page: the rows' key (its first `key` columns), then as many columns as fit beside it, and again
  * below for the columns left; rows as blocks of "name: value" when one column will not fit beside
  * the key. */
-static void fold(FILE *f, const struct grid *g)
+static void fold(FILE *f, const struct grid *g, int key)
 {
-	int key = key_columns(g);
 	bool fits = span(g, 0, key) <= page / 2;
 	for (int c = key; c < g->nc && fits; c++)
 		fits = span(g, 0, key) + GAP + g->width[c] <= page;
@@ -451,7 +432,7 @@ static void write_table(FILE *f, const struct wtg_table *t)
 	if (wide_tables || span(&g, 0, nc) <= page)
 		write_part(f, &g, 0, 0, nc);
 	else
-		fold(f, &g);
+		fold(f, &g, wtg_report_key_columns(t) < nc ? wtg_report_key_columns(t) : 1);
 	for (size_t i = 0; i < ncells; i++)
 		free(cells[i]);
 	free(cells);

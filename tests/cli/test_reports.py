@@ -11,12 +11,13 @@ import json
 import math
 import os
 import re
+import shutil
 import struct
 import subprocess
 import termios
 import xml.etree.ElementTree as ET
 
-from wtgtest import WTG, check, datadir, diag, experiment, finish, run, saved_run
+from wtgtest import WTG, check, datadir, experiment, finish, run, saved_run, skip_check
 
 FIXTURE = saved_run()
 with open(FIXTURE) as f:
@@ -159,5 +160,72 @@ check(status == 0 and not missing, "markdown: each experiment's verdict, escaped
 figs = [h["figure"] for e in jdoc["experiments"] for h in e["headlines"]]
 check(all(("- " + re.sub(r"([|\\`*_<>\[\]#])", r"\\\1", f) + ": ") in md for f in figs),
       "markdown: each headline figure on its own line (%d)" % len(figs))
+
+# --- the HTML: each heading once, its tables within the page -----------------------------------
+status, page, err = run("--load=" + FIXTURE, "--format=html")
+twice = []
+for e in jdoc["experiments"]:
+    title = "%s: %s" % (e["name"], e["title"])
+    esc = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;")
+    # seen on the page: the chart's <title> is its name for a screen reader, not shown
+    shown = (page.count(">" + esc + "<") - page.count("<title>" + esc + "</title>")
+             + page.count(">" + esc.split(": ", 1)[1] + "<"))
+    if page.count("<h2>" + esc + "</h2>") != 1 or shown != 1:
+        twice.append((e["name"], shown))
+check(status == 0 and not twice, "html: each experiment's name and question shown once, as its heading: %r" % twice[:3])
+parts = re.findall(r'<section class="exp" id="valley">.*?</section>', page, re.S)
+tables = re.findall(r"<table class=\"rows\">.*?</table>", parts[0] if parts else "", re.S)
+check(len(tables) >= 2 and all("<th>bufsize<" in t for t in tables),
+      "html: valley's table folded into %d parts, each led by bufsize" % len(tables))
+
+
+def chromium(*args):
+    prof = os.path.join(datadir(), "chromium-profile")
+    cmd = [shutil.which("chromium"), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+           "--no-first-run", "--disable-background-networking", "--disable-component-update",
+           "--disable-sync", "--user-data-dir=" + prof] + list(args)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        return p.returncode, p.stdout
+    except subprocess.TimeoutExpired:
+        return -1, ""
+
+
+WIDTHS = "html at 1000 pixels: the page no wider than the window, no table scrolling sideways"
+if shutil.which("chromium") is None:
+    skip_check(WIDTHS, "chromium is not installed")
+else:
+    # the test's own copy of the page reports its widths into its title, read back from the DOM
+    probe = ('<script>document.title = "widths " + document.documentElement.scrollWidth + " " + window.innerWidth'
+             ' + " " + [...document.querySelectorAll(".scroll")].filter(d => d.scrollWidth > d.clientWidth + 1)'
+             '.map(d => d.closest("section").id).join(",") + ";";</script></body>')
+    html_path = os.path.join(datadir(), "widths.html")
+    with open(html_path, "w", encoding="utf-8") as f:
+        f.write(page.replace("</body>", probe))
+    rc, dom = chromium("--window-size=1000,2000", "--dump-dom", "file://" + html_path)
+    m = re.search(r"<title>widths (\d+) (\d+) ([\w,]*);</title>", dom)
+    check(rc == 0 and m and int(m.group(1)) <= int(m.group(2)) and m.group(3) == "",
+          "%s: %r" % (WIDTHS, m.groups() if m else dom[:200]))
+
+# --- roofline's chart: its ridges marked and labelled, every decade ticked on both axes ----------
+status, svg, err = run("--load=" + saved_run(["roofline"]), "--format=svg")
+root = ET.fromstring(svg)
+NS = "{http://www.w3.org/2000/svg}"
+texts = [("".join(t.itertext()), t) for t in root.iter(NS + "text")]
+roof = experiment(DOC, "roofline")
+for buf in ("cache", "memory"):
+    rs = [r for r in roof["rows"] if r["buffer"] == buf]
+    ridge = max(r["gops"] for r in rs) / max(r["gbps"] for r in rs)
+    lab = [t for t, _ in texts if t.startswith("ridge %s: " % buf)]
+    got = float(lab[0].split(": ")[1].split()[0]) if lab else float("nan")
+    check(len(lab) == 1 and lab[0].endswith(" ops/B") and math.isclose(got, ridge, rel_tol=0.01),
+          "roofline svg: the %s ridge labelled at best Gop/s / best GB/s = %.3g ops/B: %r" % (buf, ridge, lab))
+marks = [p for p in root.iter(NS + "path") if p.get("class") == "ridge"]
+check(len(marks) == 2, "roofline svg: a mark at each ridge (%d)" % len(marks))
+labels = {t for t, _ in texts}
+check({"0.1", "1", "10"} <= labels, "roofline svg: x ticks at each decade of 1/64 .. 64 ops per byte")
+ys = sorted(float(t) for t, el in texts if el.get("text-anchor") == "end" and re.fullmatch(r"[0-9.]+", t))
+check(len(ys) >= 2 and all(math.isclose(b / a, 10) for a, b in zip(ys, ys[1:])),
+      "roofline svg: a log y axis labelled at every power of ten: %r" % ys)
 
 finish()
