@@ -9,21 +9,8 @@
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
 py=python3
-"$py" - "$top_srcdir/tests/fixtures/views.json" "$tmp/two.json" <<'PY' || bail "cannot derive the fixture"
-import copy, json, sys
-d = json.load(open(sys.argv[1]))
-d["experiments"] = [e for e in d["experiments"] if e["name"] in ("valley", "syscall")]
-for e in d["experiments"]:
-    quiet = {k: copy.deepcopy(v) for k, v in e.items() if k not in ("name", "title", "runs", "view")}
-    quiet["label"] = "quiet"
-    for r in e["rows"]:
-        if e["name"] == "valley":
-            r["cond_io"] = "direct"
-        else:
-            r["cond_burners"] = 2
-    e["earlier_runs"] = [quiet]
-json.dump(d, open(sys.argv[2], "w"))
-PY
+"$py" "$top_srcdir/tests/fixtures/mkearlier.py" "$top_srcdir/tests/fixtures/views.json" "$tmp/two.json" --only ||
+	bail "cannot derive the fixture"
 
 start C.UTF-8 80 24 --load="$tmp/two.json" --order=syscall,valley
 tm_wait "press a key to begin" 10 && tm_keys x
