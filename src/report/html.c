@@ -88,7 +88,7 @@ static void cell(FILE *f, const struct wtg_value *v, const struct wtg_column *co
 
 /* The width a page gives a table before it is folded (a 1000-pixel window's, less its margins), and
  * about how many pixels a character of a cell takes (14 px type) and a cell's padding. */
-#define TABLE_PX 880
+#define TABLE_PX 800
 #define CHAR_PX 8
 #define PAD_PX 20
 
