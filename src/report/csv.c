@@ -64,13 +64,13 @@ static void csv_value(FILE *f, const struct wtg_value *v)
 /* The fields every line of a table starts with, run,host,experiment, quoted once per table. */
 static _Thread_local char lead_buf[1024];
 
-/* The report's run: its --label, else the time it started. */
-static void run_name(const struct wtg_report_meta *m, char *buf, size_t len)
+/* The report's run: its --label, else the time it started (written into buf). */
+static const char *run_name(const struct wtg_report_meta *m, char *buf, size_t len)
 {
 	if (m->label)
-		wtg_strlcpy(buf, m->label, len);
-	else
-		wtg_report_meta_when(m, buf, len);
+		return m->label;
+	wtg_report_meta_when(m, buf, len);
+	return buf;
 }
 
 /* The lead of table t's lines, run the report's run (NULL) or an earlier run's name. */
@@ -81,8 +81,7 @@ static void set_lead(const struct wtg_report_meta *m, const struct wtg_table *t,
 	FILE *f = fmemopen(lead_buf, sizeof lead_buf, "w");
 	if (!f)
 		return;
-	run_name(m, when, sizeof when);
-	wtg_csv_field(f, run ? run : when);
+	wtg_csv_field(f, run ? run : run_name(m, when, sizeof when));
 	putc(',', f);
 	wtg_csv_field(f, m->machine ? m->machine->hostname : "");
 	putc(',', f);
@@ -273,8 +272,8 @@ void wtg_csv_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_ta
 	int nearlier = 0;
 	for (int k = 0; er && k < er->n; k++)
 		nearlier += er->t[k] != t;
-	char run[64], name[512];
-	run_name(m, run, sizeof run);
+	char when[64], name[1024];
+	const char *run = run_name(m, when, sizeof when);
 	for (int k = 0, j = 0; er && k < er->n; k++) {
 		if (er->t[k] == t)
 			continue;

@@ -153,6 +153,15 @@ check(nh >= len(jdoc["experiments"]) and not bad_h,
 check(not bad_v, "csv: one verdict record per experiment, the JSON's verdict: %r" % bad_v[:1])
 check(cout.splitlines()[0] == "run,host,experiment,kind,row,name,unit,value,status,text",
       "csv: the same header, so files concatenate")
+labelled = json.loads(json.dumps(DOC))
+labelled["run"]["label"] = "a label of 100 bytes " + "x" * 79
+path = os.path.join(datadir(), "labelled.json")
+with open(path, "w") as f:
+    json.dump(labelled, f)
+status, lout, err = run("--load=" + path, "--format=csv")
+lrecs = list(csv.DictReader(io.StringIO(lout)))
+check(status == 0 and lrecs and {r["run"] for r in lrecs} == {labelled["run"]["label"]},
+      "csv: a 100-byte label is every record's run, whole")
 status, md, err = run("--load=" + FIXTURE, "--format=markdown")
 missing = [e["name"] for e in jdoc["experiments"] if e["verdict"] and
            ("**Verdict:** " + re.sub(r"([|\\`*_<>\[\]#])", r"\\\1", e["verdict"])) not in md]
