@@ -596,6 +596,16 @@ void wtg_text_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 	write_status(f, t);
 }
 
+void wtg_report_wrap(FILE *f, int col, int indent, const char *s)
+{
+	int keep_page = page, keep_prose = prose;
+	page = page_width(f);
+	prose = page > WIDTH ? WIDTH : page;
+	wrap(f, col, indent, s);
+	page = keep_page;
+	prose = keep_prose;
+}
+
 /* One line of a key/value block: the key, then the value wrapped at column 16. */
 static void kv(void *arg, const char *key, const char *value)
 {

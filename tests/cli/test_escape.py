@@ -8,8 +8,8 @@ and a string too long for the reader is refused with that reason."""
 import atexit
 import copy
 import json
-import re
 import os
+import re
 import shutil
 import subprocess
 import tempfile
