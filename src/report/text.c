@@ -363,9 +363,9 @@ static void write_blocks(FILE *f, const struct grid *g, int key)
 	}
 }
 
-/* A table wider than the page: the rows' key (its first `key` columns), then as many columns as fit beside it, and again
- * below for the columns left; rows as blocks of "name: value" when one column will not fit beside
- * the key. */
+/* A table wider than the page: the rows' key (its first `key` columns), then as many columns as
+ * fit beside it, and again below for the columns left; rows as blocks of "name: value" when one
+ * column will not fit beside the key. */
 static void fold(FILE *f, const struct grid *g, int key)
 {
 	bool fits = span(g, 0, key) <= page / 2;
