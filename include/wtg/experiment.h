@@ -33,6 +33,10 @@ struct wtg_sweep_spec {
 	const char *yunit;	/* what y[0] measures when its unit says less ("ms per GB"), or NULL */
 	bool cache_marks;	/* x is a working set: the machine's caches belong on the axis */
 	bool ylog;		/* y spans decades (valley's ms per GB): a log10 y axis, ticks at powers of ten */
+	/* a roofline: y[0] is work per second, x work per byte and this the bytes per second column;
+	 * each series' roofs (its best bytes rate along y = rate x, its best y flat) and the ridge where
+	 * they meet are drawn on the chart; NULL: none */
+	const char *ridge_rate;
 };
 
 /* What a bars view draws: one bar per row. */

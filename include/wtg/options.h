@@ -43,6 +43,7 @@ struct wtg_options {
 	struct wtg_output outputs[WTG_MAX_OUTPUTS];	/* -o, in command-line order */
 	int noutputs;
 	bool quiet;			/* --quiet: no text summary beside -o files */
+	bool wide;			/* --wide: text tables whole, however wide */
 	enum wtg_progress progress;
 	int argc;			/* the command line, for the report's run block */
 	const char *const *argv;

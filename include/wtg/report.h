@@ -150,6 +150,11 @@ typedef void (*wtg_report_item_fn)(void *arg, const char *key, const char *value
 void wtg_report_items(const struct wtg_report_meta *m, enum wtg_report_block block, wtg_report_item_fn fn,
 		      void *arg);
 
+/* The text report's tables: folded to the page (the terminal's width when it writes to one, else 80
+ * columns: the rows' key, then as many columns as fit beside it, again below for the rest, or each
+ * row as a block of "name [unit]: value" lines), or with wide whole however wide (--wide). */
+void wtg_report_set_wide(bool wide);
+
 /* The closing line of a text report: "17 experiments, checks: 52 ok, 1 warn, 0 failed, 43.2 s". */
 void wtg_report_summary_line(FILE *f, const struct wtg_report_meta *m);
 /* The same for a session's tables, for the summary printed beside -o files. */
@@ -200,6 +205,10 @@ void wtg_svg_chart(FILE *f, const struct wtg_table *t, const struct wtg_machine 
  * and a legend entry label[r]; m marks a working-set axis' caches (NULL: none). One table: its chart. */
 void wtg_svg_overlay(FILE *f, const struct wtg_table *const *t, const char *const *label, int n,
 		     const struct wtg_machine *m, const char *attrs);
+/* The same for a page whose heading names the experiment and asks its question (the HTML report):
+ * without the chart's own title lines, its view box starting below them. */
+void wtg_svg_page_chart(FILE *f, const struct wtg_table *const *t, const char *const *label, int n,
+			const struct wtg_machine *m, const char *attrs);
 /* One run's headline figure beside the first run's, for a comparison's chart. */
 struct wtg_svg_ratio {
 	const char *label;	/* the run's label */
@@ -266,6 +275,10 @@ void wtg_report_extra_values(const struct wtg_row *row, struct wtg_value *out, c
  * ',' when group is set. */
 void wtg_report_fmt_value(char *buf, size_t len, const struct wtg_value *v, const struct wtg_column *col,
 			  bool group);
+
+/* How many leading columns of t tell its rows apart (at most 3; 1 when none do): the key a folded
+ * table repeats before each part (text, HTML). */
+int wtg_report_key_columns(const struct wtg_table *t);
 
 /* A real for JSON and CSV: 10 significant digits, "" for NaN and infinities (callers write null). */
 void wtg_report_real(char *buf, size_t len, double v);

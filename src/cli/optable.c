@@ -435,6 +435,10 @@ const struct opt_desc wtg_opts[] = {
 	  "prints unless an output is standard output or --quiet;\n"
 	  "svg with several experiments: a folder of NAME.svg", VALUE(opt_output) },
 	{ "quiet", 'q', no_argument, "", G_OUT, "no text summary beside -o files", FLAG(quiet) },
+	{ "wide", 0, no_argument, "", G_OUT,
+	  "text tables whole however wide; by default one wider\n"
+	  "than the terminal (80 columns when not one) is folded:\n"
+	  "the rows' key, as many columns as fit, again below", FLAG(wide) },
 	{ "progress", 0, required_argument, "=WHEN", G_OUT,
 	  "a progress line on stderr: auto (when it is a terminal, the\n"
 	  "default), always or never", VALUE(opt_progress) },

@@ -672,7 +672,7 @@ const struct wtg_experiment wtg_exp_roofline = {
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_SWEEP,
 	.sweep = { .x = "ops_per_byte", .y = { "gops" }, .group = "buffer", .xlo = 1.0 / 64, .xhi = 64,
-		   .xtitle = "integer ops per byte" },
+		   .xtitle = "integer ops per byte", .ylog = true, .ridge_rate = "gbps" },
 	.headline = { { "Gop/s, memory-sized buffer at the highest intensity", NULL, NULL, "gops", "gops_ci_low",
 			"gops_ci_high", NULL, "Gop/s", true, .work_col = "wss" } },
 	.verdict = roofline_verdict,

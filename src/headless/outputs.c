@@ -60,6 +60,7 @@ int wtg_hl_write_outputs(struct wtg_session *s, const struct wtg_hl_source *sv, 
 			 int status, bool comparing)
 {
 	bool written[WTG_MAX_OUTPUTS] = { false }, stdout_failed = false;
+	wtg_report_set_wide(o->wide);
 	for (int i = 0; i < o->noutputs; i++) {
 		char err[512];
 		const char *path = o->outputs[i].path;

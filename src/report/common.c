@@ -124,6 +124,39 @@ void wtg_report_extra_values(const struct wtg_row *row, struct wtg_value *out, c
 	out[11] = WTG_TEXT(wtg_iomode_name(row->cond.io));
 }
 
+static bool same_value(const struct wtg_value *a, const struct wtg_value *b)
+{
+	if (a->type != b->type)
+		return false;
+	switch (a->type) {
+	case WTG_T_INT:
+		return a->i == b->i;
+	case WTG_T_REAL:
+		return a->r == b->r || (isnan(a->r) && isnan(b->r));
+	case WTG_T_TEXT:
+		return strcmp(a->s ? a->s : "", b->s ? b->s : "") == 0;
+	default:
+		return true;
+	}
+}
+
+int wtg_report_key_columns(const struct wtg_table *t)
+{
+	for (int k = 1; k <= 3 && k < t->ncols; k++) {
+		bool unique = true;
+		for (int a = 0; a < t->nrows && unique; a++)
+			for (int b = a + 1; b < t->nrows && unique; b++) {
+				bool same = true;
+				for (int c = 0; c < k && same; c++)
+					same = same_value(&t->rows[a].v[c], &t->rows[b].v[c]);
+				unique = !same;
+			}
+		if (unique)
+			return k;
+	}
+	return 1;
+}
+
 void wtg_report_real(char *buf, size_t len, double v)
 {
 	if (!isfinite(v)) {

@@ -3,15 +3,21 @@
  * run started) and host the machine's name, so that files from several runs and machines can be
  * concatenated and told apart. kind is cell (one value of a row: row counts from 0, name is the
  * column; a number in value, words in text), check (status ok/warn/fail, text its detail), note
- * (text), state (status done, failed ... with the error as text) or sample (one raw sample of a
- * series, row its index, value the sample). value holds numbers only, row whole numbers only: row
- * is empty on the lines about no row (check, note, state). */
+ * (text), state (status done, failed ... with the error as text), sample (one raw sample of a
+ * series, row its index, value the sample), headline (a headline figure: row its place, name the
+ * figure, its unit and value, status "higher better" or "lower better", text its 95% interval) or
+ * verdict (text the sentence). value holds numbers only, row whole numbers only: row is empty on the
+ * lines about no row (check, note, state, verdict). A tab's earlier runs the dashboard saved follow
+ * its table, each with run "RUN, earlier K of N: LABEL" (its label naming its conditions; every row
+ * has them as cells too). */
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "wtg/experiment.h"
+#include "wtg/figure.h"
 #include "wtg/report.h"
 #include "writers.h"
 #include "wtg/paired.h"
@@ -58,17 +64,24 @@ static void csv_value(FILE *f, const struct wtg_value *v)
 /* The fields every line of a table starts with, run,host,experiment, quoted once per table. */
 static _Thread_local char lead_buf[1024];
 
-static void set_lead(const struct wtg_report_meta *m, const struct wtg_table *t)
+/* The report's run: its --label, else the time it started (written into buf). */
+static const char *run_name(const struct wtg_report_meta *m, char *buf, size_t len)
+{
+	if (m->label)
+		return m->label;
+	wtg_report_meta_when(m, buf, len);
+	return buf;
+}
+
+/* The lead of table t's lines, run the report's run (NULL) or an earlier run's name. */
+static void set_lead(const struct wtg_report_meta *m, const struct wtg_table *t, const char *run)
 {
 	char when[64];
 	lead_buf[0] = '\0';
 	FILE *f = fmemopen(lead_buf, sizeof lead_buf, "w");
 	if (!f)
 		return;
-	if (m->label)
-		wtg_csv_field(f, m->label);
-	else
-		wtg_report_meta_when(m, when, sizeof when), wtg_csv_field(f, when);
+	wtg_csv_field(f, run ? run : run_name(m, when, sizeof when));
 	putc(',', f);
 	wtg_csv_field(f, m->machine ? m->machine->hostname : "");
 	putc(',', f);
@@ -188,16 +201,48 @@ static void write_samples(FILE *f, const struct wtg_series *sr)
 	}
 }
 
-void wtg_csv_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int n)
+/* The headline figures as the JSON's headlines read them (an interval bootstrapped with seed where
+ * the table gives none), then the verdict. */
+static void write_headlines(FILE *f, const struct wtg_table *t, uint64_t seed)
 {
-	(void)n;
-	set_lead(m, t);
+	int n = 0;
+	const struct wtg_headline *h = wtg_headlines_of(t->exp, &n);
+	for (int i = 0; i < n; i++) {
+		struct wtg_figure fig;
+		char num[64], lo[64], hi[64], text[160];
+		wtg_figure_read_ci(&h[i], t, seed, &fig);
+		lead(f, "headline", i, h[i].figure);
+		wtg_csv_field(f, h[i].unit);
+		wtg_report_real(num, sizeof num, fig.found ? fig.value : NAN);
+		fprintf(f, ",%s,%s,", num, h[i].higher_better ? "higher better" : "lower better");
+		wtg_report_real(lo, sizeof lo, fig.lo);
+		wtg_report_real(hi, sizeof hi, fig.hi);
+		if (lo[0] && hi[0])
+			snprintf(text, sizeof text, "95%% interval [%s, %s]", lo, hi);
+		else
+			wtg_strlcpy(text, "no interval", sizeof text);
+		wtg_csv_field(f, text);
+		putc('\n', f);
+	}
+	char verdict[512];
+	if (t->exp && wtg_experiment_verdict(t->exp, t, verdict, sizeof verdict) > 0) {
+		lead(f, "verdict", -1, "");
+		fputs(",,,", f);
+		wtg_csv_field(f, verdict);
+		putc('\n', f);
+	}
+}
+
+/* Every line of one run's table, after set_lead. */
+static void write_run(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t)
+{
 	cell_table = t;
 	for (int r = 0; r < t->nrows; r++) {
 		cell_row = r;
 		wtg_report_row_values(f, t, &t->rows[r], csv_cell);
 	}
 	write_checks_notes(f, t);
+	write_headlines(f, t, m->seed);
 	write_paired(f, t);
 	for (int i = 0; i < t->nseries; i++)
 		write_samples(f, &t->series[i]);
@@ -214,6 +259,29 @@ void wtg_csv_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_ta
 	fprintf(f, ",,%s,", wtg_report_state_name(t->state));
 	wtg_csv_field(f, t->error);
 	putc('\n', f);
+}
+
+void wtg_csv_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int n)
+{
+	(void)n;
+	set_lead(m, t, NULL);
+	write_run(f, m, t);
+	/* the tab's earlier runs, as the JSON's earlier_runs (a saved run written as the table is not one) */
+	int idx = t->exp ? wtg_experiment_find(t->exp->name) : -1;
+	const struct wtg_report_earlier *er = m->earlier && idx >= 0 ? &m->earlier[idx] : NULL;
+	int nearlier = 0;
+	for (int k = 0; er && k < er->n; k++)
+		nearlier += er->t[k] != t;
+	char when[64], name[1024];
+	const char *run = run_name(m, when, sizeof when);
+	for (int k = 0, j = 0; er && k < er->n; k++) {
+		if (er->t[k] == t)
+			continue;
+		snprintf(name, sizeof name, "%s, earlier %d of %d: %s", run, ++j, nearlier,
+			 er->label[k] ? er->label[k] : "");
+		set_lead(m, er->t[k], name);
+		write_run(f, m, er->t[k]);
+	}
 }
 
 void wtg_csv_begin(FILE *f, const struct wtg_report_meta *m)

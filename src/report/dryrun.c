@@ -68,25 +68,38 @@ static void text_plan(FILE *f, const struct wtg_plan *p)
 		putc('\n', f);
 	}
 	wtg_plan_duration(est, sizeof est, wtg_plan_estimate(p));
-	fprintf(f, "  %d row%s x %d sample%s", p->nrows, p->nrows == 1 ? "" : "s", p->samples,
+	/* what a row runs, in one paragraph wrapped to the page */
+	char line[1024];
+	FILE *m = fmemopen(line, sizeof line, "w");
+	if (!m)
+		return;
+	fprintf(m, "%d row%s x %d sample%s", p->nrows, p->nrows == 1 ? "" : "s", p->samples,
 		p->samples == 1 ? "" : "s");
 	if (p->warmup)
-		fprintf(f, " (+%d warm-up)", p->warmup);
+		fprintf(m, " (+%d warm-up)", p->warmup);
 	if (p->warm_window && p->warm_max > WTG_WARMUP_STABLE)
-		fprintf(f, ", warm-up windows of %d sample%s until %d lie within %.0f%% (%d to %d windows)",
+		fprintf(m, ", warm-up windows of %d sample%s until %d lie within %.0f%% (%d to %d windows)",
 			p->warm_window, p->warm_window == 1 ? "" : "s", WTG_WARMUP_STABLE, 100 * WTG_WARMUP_TOLERANCE,
 			WTG_WARMUP_STABLE, p->warm_max);
 	else if (p->warm_window)	/* --quick: the rule's windows, whether or not they agree */
-		fprintf(f, ", %d warm-up windows of %d sample%s (the rule: their medians within %.0f%%, kept either way)",
+		fprintf(m, ", %d warm-up windows of %d sample%s (the rule: their medians within %.0f%%, kept either way)",
 			p->warm_max, p->warm_window, p->warm_window == 1 ? "" : "s", 100 * WTG_WARMUP_TOLERANCE);
-	fprintf(f, "; estimated %s (%s)\n", est, p->how);
+	fprintf(m, "; estimated %s (%s)", est, p->how);
+	long n = ftell(m);
+	fclose(m);
+	line[n > 0 && n < (long)sizeof line ? n : (long)sizeof line - 1] = '\0';
+	fputs("  ", f);
+	wtg_report_wrap(f, 2, 4, line);
 	if (p->arms > 1) {
 		char words[64];
 		wtg_versus_words(&p->opt->versus, words, sizeof words);
-		fprintf(f, "  paired: every row in 2 arms, A under the run's conditions and B under %s, "
-			   "alternating round by round: %d samples a row in all\n", words, 2 * p->samples);
+		snprintf(line, sizeof line, "every row in 2 arms, A under the run's conditions and B under %s, "
+			 "alternating round by round: %d samples a row in all", words, 2 * p->samples);
+		fputs("  paired: ", f);
+		wtg_report_wrap(f, 10, 4, line);
 	} else if (p->unpaired[0]) {
-		fprintf(f, "  not paired: %s\n", p->unpaired);
+		fputs("  not paired: ", f);
+		wtg_report_wrap(f, 14, 4, p->unpaired);
 	}
 	putc('\n', f);
 }

@@ -10,6 +10,7 @@
 
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
+#include "wtg/figure.h"
 #include "wtg/report.h"
 #include "writers.h"
 #include "wtg/paired.h"
@@ -107,6 +108,36 @@ static void write_table(FILE *f, const struct wtg_table *t)
 	putc('\n', f);
 }
 
+/* The verdict in bold, then each headline figure as the JSON's headlines read it, with its 95%
+ * interval (bootstrapped with seed where the table gives none). */
+static void write_headlines(FILE *f, const struct wtg_table *t, uint64_t seed)
+{
+	char verdict[512];
+	if (t->exp && wtg_experiment_verdict(t->exp, t, verdict, sizeof verdict) > 0) {
+		fputs("**Verdict:** ", f);
+		wtg_markdown_text(f, verdict);
+		fputs("\n\n", f);
+	}
+	int n = 0;
+	const struct wtg_headline *h = wtg_headlines_of(t->exp, &n);
+	for (int i = 0; i < n; i++) {
+		struct wtg_figure fig;
+		wtg_figure_read_ci(&h[i], t, seed, &fig);
+		fputs(i ? "- " : "Headline figures:\n\n- ", f);
+		wtg_markdown_text(f, h[i].figure);
+		if (fig.found && isfinite(fig.value))
+			fprintf(f, ": %.6g ", fig.value);
+		else
+			fputs(": n/a ", f);
+		wtg_markdown_text(f, h[i].unit);
+		if (isfinite(fig.lo) && isfinite(fig.hi))
+			fprintf(f, " (95%% interval %.6g to %.6g)", fig.lo, fig.hi);
+		fprintf(f, ", %s is better\n", h[i].higher_better ? "higher" : "lower");
+	}
+	if (n)
+		putc('\n', f);
+}
+
 void wtg_markdown_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_table *t, int n)
 {
 	(void)n;
@@ -126,6 +157,7 @@ void wtg_markdown_table(FILE *f, const struct wtg_report_meta *m, const struct w
 	}
 	if (t->nrows > 0)
 		write_table(f, t);
+	write_headlines(f, t, m->seed);
 	char state[384];
 	wtg_report_machine_state(state, sizeof state, t);
 	if (state[0]) {

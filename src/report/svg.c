@@ -81,14 +81,20 @@ static void footer(FILE *f, const struct svg_runs *rs)
 	svg_text_fit(f, 40, SVG_H - 14, 16, SVG_W - 50 - svg_text_w(who, 14), style, buf);
 }
 
-/* The chart of the runs' experiment: its title, the question, what it claims (one run) or which run
- * is which (several), the view, the checks. */
-static void chart(FILE *f, const struct svg_runs *rs, const char *attrs)
+/* Where a chart in a page starts: the page's heading names the experiment and asks its question, so
+ * the chart leaves out its own title lines and begins above what it claims. */
+#define PAGE_TOP 80.0
+
+/* The chart of the runs' experiment: its title, the question (on a slide: not in a page, whose
+ * heading has them), what it claims (one run) or which run is which (several), the view, the
+ * checks. */
+static void chart(FILE *f, const struct svg_runs *rs, const char *attrs, bool page)
 {
 	const struct wtg_table *t = rs->t[0];
 	const struct wtg_experiment *e = t->exp;
-	fprintf(f, "<svg viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" fill=\"%s\"%s%s>\n", SVG_W, SVG_H, FONT, ink,
-		attrs && *attrs ? " " : "", attrs ? attrs : "");
+	double top = page ? PAGE_TOP : 0;
+	fprintf(f, "<svg viewBox=\"0 %.0f %.0f %.0f\" font-family=\"%s\" fill=\"%s\"%s%s>\n", top, SVG_W,
+		SVG_H - top, FONT, ink, attrs && *attrs ? " " : "", attrs ? attrs : "");
 	fputs("<title>", f);
 	wtg_xml_string(f, e->name);
 	fputs(": ", f);
@@ -102,8 +108,10 @@ static void chart(FILE *f, const struct svg_runs *rs, const char *attrs)
 	else
 		snprintf(buf, sizeof buf, "%s \xc2\xb7 %s \xc2\xb7 %d row%s%s", e->name, wtg_view_name(e->view),
 			 t->nrows, t->nrows == 1 ? "" : "s", t->state == WTG_RUNNING ? " so far" : "");
-	svg_text(f, 40, 40, 20, "start", "fill=\"#666666\" letter-spacing=\"1\"", buf);
-	svg_text(f, 40, 84, 36, "start", "font-weight=\"bold\"", e->question);
+	if (!page) {
+		svg_text(f, 40, 40, 20, "start", "fill=\"#666666\" letter-spacing=\"1\"", buf);
+		svg_text(f, 40, 84, 36, "start", "font-weight=\"bold\"", e->question);
+	}
 	char verdict[512];
 	struct svg_frame wide = { 40, 150, SVG_W - 80, 440 }, axes = { 130, 150, SVG_W - 200, 440 };
 	if (rs->n > 1)	/* which run is which (after the y axis' unit on a sweep) */
@@ -131,7 +139,16 @@ static void chart(FILE *f, const struct svg_runs *rs, const char *attrs)
 
 void wtg_svg_chart(FILE *f, const struct wtg_table *t, const struct wtg_machine *m, const char *attrs)
 {
-	chart(f, &(struct svg_runs){ 1, &t, NULL, m }, attrs);
+	chart(f, &(struct svg_runs){ 1, &t, NULL, m }, attrs, false);
+}
+
+void wtg_svg_page_chart(FILE *f, const struct wtg_table *const *t, const char *const *label, int n,
+			const struct wtg_machine *m, const char *attrs)
+{
+	if (n > WTG_LAY_MAX_RUNS)
+		n = WTG_LAY_MAX_RUNS;
+	if (n >= 1)
+		chart(f, &(struct svg_runs){ n, t, n > 1 ? label : NULL, m }, attrs, true);
 }
 
 void wtg_svg_overlay(FILE *f, const struct wtg_table *const *t, const char *const *label, int n,
@@ -142,7 +159,7 @@ void wtg_svg_overlay(FILE *f, const struct wtg_table *const *t, const char *cons
 	if (n == 1)
 		wtg_svg_chart(f, t[0], m, attrs);
 	else if (n > 1)
-		chart(f, &(struct svg_runs){ n, t, label, m }, attrs);
+		chart(f, &(struct svg_runs){ n, t, label, m }, attrs, false);
 }
 
 /* One chart, or several stacked in one picture. */

@@ -30,6 +30,12 @@ static void y_axis(FILE *f, const struct svg_frame *fr, const struct wtg_lay_swe
 	}
 	svg_line(f, fr->x, fr->y, fr->x, fr->y + fr->h, ink, 2, NULL);
 	svg_text(f, fr->x - 12, fr->y - 18, 20, "end", "font-weight=\"bold\"", unit && *unit ? unit : "value");
+	/* a log axis: 2 .. 9 x each power of ten as short ticks, so its decades read as log */
+	for (double d = p->ylog ? p->ymin : INFINITY; d < p->ymax * (1 - 1e-9); d *= 10)
+		for (int k = 2; k <= 9; k++) {
+			double y = fr->y + fr->h - fr->h * wtg_lay_y_frac(p, k * d);
+			svg_line(f, fr->x - 6, y, fr->x, y, ink, 1.5, NULL);
+		}
 }
 
 /* Labelled ticks under the x axis: positions as fractions of the width, labels kept apart. */
@@ -171,6 +177,22 @@ static void sweep_x_axis(FILE *f, const struct svg_frame *fr, const struct wtg_l
 	double ticks[32], frac[32];
 	char lab[32][32];
 	int nt = wtg_lay_log_ticks(p->xlo, p->xhi, (int)(fr->w / 12), p->bytes ? 6 : 5, p->bytes, ticks, 32);
+	double d0 = ceil(log10(p->xlo) - 1e-9), d1 = floor(log10(p->xhi) + 1e-9);
+	if (!p->bytes && d1 > d0 && d1 - d0 < 30) {
+		/* decades: a labelled tick at every power of ten (x_ticks keeps labels apart), and 2 .. 9 x
+		 * each as short ticks */
+		nt = 0;
+		for (double d = d0; d <= d1 && nt < 32; d++)
+			ticks[nt++] = pow(10, d);
+		for (double d = d0 - 1; d <= d1; d++)
+			for (int k = 2; k <= 9; k++) {
+				double v = k * pow(10, d);
+				if (v < p->xlo * (1 - 1e-9) || v > p->xhi * (1 + 1e-9))
+					continue;
+				double x = fr->x + wtg_lay_log_frac(v, p->xlo, p->xhi) * fr->w;
+				svg_line(f, x, fr->y + fr->h, x, fr->y + fr->h + 5, ink, 1.5, NULL);
+			}
+	}
 	wtg_lay_sweep_tick_labels(p, ticks, nt, lab);
 	for (int i = 0; i < nt; i++)
 		frac[i] = wtg_lay_log_frac(ticks[i], p->xlo, p->xhi);
@@ -178,6 +200,67 @@ static void sweep_x_axis(FILE *f, const struct svg_frame *fr, const struct wtg_l
 	char xt[160];
 	snprintf(xt, sizeof xt, "%s (log scale%s)", p->xtitle, p->ylog ? "; y too" : "");
 	svg_text(f, fr->x + fr->w / 2, fr->y + fr->h + 66, 22, "middle", "fill=\"#444444\"", xt);
+}
+
+/* A roofline's roofs and ridge for each series of table t (e->sweep.ridge_rate): the best bytes
+ * rate B as the line y = B x up to the ridge, the best y (P) flat beyond it, and the ridge P / B
+ * marked and labelled. */
+static void ridges(FILE *f, const struct svg_frame *fr, const struct wtg_lay_sweep *p, const struct svg_runs *rs,
+		   int r, const struct wtg_experiment *e)
+{
+	const struct wtg_table *t = rs->t[r];
+	int xc = wtg_table_col(t, e->sweep.x), yc = wtg_table_col(t, e->sweep.y[0]);
+	int bc = wtg_table_col(t, e->sweep.ridge_rate), gc = e->sweep.group ? wtg_table_col(t, e->sweep.group) : -1;
+	if (xc < 0 || yc < 0 || bc < 0)
+		return;
+	char (*names)[64] = NULL;
+	int ns = 1, placed = 0;
+	struct wtg_lay_sweep q;
+	if (gc >= 0) {
+		wtg_lay_sweep_build(&q, t, e);
+		ns = q.ns;
+		names = calloc((size_t)(ns > 0 ? ns : 1), sizeof *names);
+		for (int k = 0; names && k < ns; k++)
+			wtg_strlcpy(names[k], q.s[k].name, sizeof names[k]);
+		wtg_lay_sweep_free(&q);
+		if (!names)
+			return;
+	}
+	for (int k = 0; k < ns; k++) {
+		double B = 0, P = 0;
+		for (int i = 0; i < t->nrows; i++) {
+			const struct wtg_value *g = gc >= 0 ? &t->rows[i].v[gc] : NULL;
+			if (g && (g->type != WTG_T_TEXT || !g->s || strcmp(g->s, names[k])))
+				continue;
+			double b = wtg_table_num(t, i, bc), y = wtg_table_num(t, i, yc);
+			B = b > B ? b : B;
+			P = y > P ? y : P;
+		}
+		double xr = B > 0 && P > 0 ? P / B : NAN;
+		if (!(xr >= p->xlo && xr <= p->xhi))
+			continue;
+		struct svg_ink k_ink = svg_ink_of(rs, r, k);
+		double x0 = fmax(p->xlo, p->ylog ? p->ymin / B : p->xlo);
+		double px0 = fr->x + wtg_lay_log_frac(x0, p->xlo, p->xhi) * fr->w;
+		double px = fr->x + wtg_lay_log_frac(xr, p->xlo, p->xhi) * fr->w, px1 = fr->x + fr->w;
+		double py0 = fr->y + fr->h - wtg_lay_y_frac(p, B * x0) * fr->h;
+		double py = fr->y + fr->h - wtg_lay_y_frac(p, P) * fr->h;
+		fprintf(f, "<polyline class=\"roof\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" "
+			   "stroke-dasharray=\"3 4\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>\n",
+			k_ink.colour, px0, py0, px, py, px1, py);
+		fprintf(f, "<path class=\"ridge\" d=\"M%.1f %.1fl9 9l-9 9l-9 -9Z\" fill=\"white\" stroke=\"%s\" "
+			   "stroke-width=\"3\"/>\n", px, py - 9, k_ink.colour);
+		char num[32], lab[160];
+		wtg_lay_fmt_num(num, sizeof num, xr);
+		snprintf(lab, sizeof lab, "ridge%s%s: %s %s", names ? " " : "", names ? names[k] : "", num,
+			 p->xunit && *p->xunit ? p->xunit : "");
+		bool left = px + 16 + svg_text_w(lab, 18) > fr->x + fr->w;
+		char attrs[160];
+		snprintf(attrs, sizeof attrs, "class=\"ridge-label\" font-weight=\"bold\" fill=\"%s\" stroke=\"white\" "
+			 "stroke-width=\"4\" paint-order=\"stroke\"", k_ink.colour);
+		svg_text(f, left ? px - 16 : px + 16, py - 16 - 24 * placed++, 18, left ? "end" : "start", attrs, lab);
+	}
+	free(names);
 }
 
 /* The series' names when they need telling apart: each in its own colour for one run; for several
@@ -231,6 +314,8 @@ void svg_draw_sweep(FILE *f, const struct svg_frame *fr, const struct svg_runs *
 				struct svg_ink k_ink = svg_ink_of(rs, r, k);
 				series(f, fr, a, &p[r].s[k], &k_ink, r);
 			}
+		if (e->sweep.ridge_rate)	/* the latest run's */
+			ridges(f, fr, a, rs, n - 1, e);
 		sweep_legend(f, fr, rs, a);
 		if (ci)
 			svg_text(f, fr->x + fr->w, fr->y + fr->h + 66, 18, "end", "fill=\"#666666\"", "shaded: 95% CI");

@@ -7,6 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
@@ -16,8 +18,37 @@
 #include "wtg/util.h"
 #include "wtg/whyhere.h"
 
-#define WIDTH 100	/* wrap prose here */
+#define WIDTH 100	/* wrap prose here at most */
+#define NARROW 40	/* the narrowest page a report is laid out for */
 #define GAP 2		/* spaces between table columns */
+
+/* --wide: tables whole however wide, prose at WIDTH (wtg_report_set_wide). */
+static bool wide_tables;
+/* The page the report being written is laid out for: its columns (a table wider is folded), and
+ * where prose wraps. Set by wtg_text_begin from the file it writes to. */
+static _Thread_local int page = 80, prose = 80;
+
+void wtg_report_set_wide(bool wide)
+{
+	wide_tables = wide;
+}
+
+/* The columns of the terminal f is, from $COLUMNS or the terminal itself; 80 when f is no terminal. */
+static int page_width(FILE *f)
+{
+	int fd = fileno(f);
+	if (fd < 0 || !isatty(fd))
+		return 80;
+	const char *env = getenv("COLUMNS");
+	char *end;
+	long n = env && *env ? strtol(env, &end, 10) : 0;
+	if (n > 0 && n < 10000 && !*end)
+		return n < NARROW ? NARROW : (int)n;
+	struct winsize ws;
+	if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col < NARROW ? NARROW : ws.ws_col;
+	return 80;
+}
 
 /* A table cell, column name or unit stays on its line and drives no terminal: tabs and line breaks
  * as spaces, the rest escaped (wtg_escape_dup), whole. A copy to free; NULL when memory runs out. */
@@ -121,15 +152,16 @@ static char *normalize(const char *s)
 	return out;
 }
 
-/* Write text after a prefix already printed (`col` columns wide), breaking at spaces before WIDTH
- * and starting each further line with `indent` spaces. Line breaks in the text are kept. */
+/* Write text after a prefix already printed (`col` columns wide), breaking at spaces before the
+ * prose width and starting each further line with `indent` spaces. Line breaks in the text are kept;
+ * on a page narrower than WIDTH a word longer than a line (a path) is broken too. */
 static void wrap(FILE *f, int col, int indent, const char *s)
 {
 	char *text = normalize(s);
 	const char *p = text ? text : "";
-	for (int width = WIDTH - col;; width = WIDTH - indent) {
+	for (int width = prose - col;; width = prose - indent) {
 		const char *next;
-		size_t n = wtg_wrap_next(p, width, false, &next);
+		size_t n = wtg_wrap_next(p, width, prose < WIDTH, &next);
 		fwrite(p, 1, n, f);
 		/* a line break ends the text: one more (empty) line, as the text asks */
 		if (!*next && !(next > p + n && next[-1] == '\n'))
@@ -254,6 +286,106 @@ static char *cell_text(const struct wtg_table *t, const struct wtg_column *col, 
 	return flat(buf);
 }
 
+/* A table's cells as text: rows -2 (names) and -1 (units) then the rows, nc to a row; the
+ * widest cell of each column; the columns. */
+struct grid {
+	char **cells;
+	const int *width;
+	const struct wtg_column *const *cols;
+	int nr, nc;
+};
+
+static const char *grid_cell(const struct grid *g, int r, int c)
+{
+	const char *s = g->cells[(size_t)(r + 2) * (size_t)g->nc + (size_t)c];
+	return s ? s : "?";
+}
+
+/* Columns a part of a table takes: the indent, then columns c0 .. c1 - 1 GAP apart. */
+static int span(const struct grid *g, int c0, int c1)
+{
+	int w = GAP;
+	for (int c = c0; c < c1; c++)
+		w += g->width[c] + (c > c0 ? GAP : 0);
+	return w;
+}
+
+/* The key columns 0 .. key - 1, then columns c0 .. c1 - 1, every row: numbers align right, text
+ * left. */
+static void write_part(FILE *f, const struct grid *g, int key, int c0, int c1)
+{
+	struct line l = { NULL, 0, 0 };
+	for (int r = -2; r < g->nr; r++) {
+		line_pad(&l, GAP);
+		for (int k = 0; k < key + c1 - c0; k++) {
+			int c = k < key ? k : c0 + k - key;
+			if (k)
+				line_pad(&l, GAP);
+			cell(&l, grid_cell(g, r, c), g->width[c], g->cols[c]->type != WTG_T_TEXT);
+		}
+		line_flush(f, &l);
+	}
+	free(l.buf);
+}
+
+/* The table in "name [unit]: value" lines, a block per row under its key's values: for a table
+ * whose columns do not fit the page even one beside the key. */
+static void write_blocks(FILE *f, const struct grid *g, int key)
+{
+	int nw = 0;
+	for (int c = key; c < g->nc; c++) {
+		const char *u = grid_cell(g, -1, c);
+		int w = wtg_text_width(grid_cell(g, -2, c)) + (*u ? 1 + wtg_text_width(u) : 0);
+		nw = w > nw ? w : nw;
+	}
+	if (nw > prose / 2)
+		nw = prose / 2;
+	for (int r = 0; r < g->nr; r++) {
+		if (r)
+			putc('\n', f);
+		struct line l = { NULL, 0, 0 };
+		for (int c = 0; c < key; c++) {
+			line_put(&l, c ? ", " : "  ", 2);
+			line_put(&l, grid_cell(g, r, c), strlen(grid_cell(g, r, c)));
+		}
+		if (l.buf) {
+			fputs("  ", f);
+			wrap(f, 2, 4, l.buf + 2);
+		}
+		free(l.buf);
+		for (int c = key; c < g->nc; c++) {
+			const char *n = grid_cell(g, -2, c), *u = grid_cell(g, -1, c);
+			fprintf(f, "    %s%s%s:", n, *u ? " " : "", u);
+			int w = wtg_text_width(n) + (*u ? 1 + wtg_text_width(u) : 0);
+			pad(f, w < nw ? nw - w + 1 : 1);
+			wrap(f, 4 + (w > nw ? w : nw) + 2, 6, grid_cell(g, r, c));
+		}
+	}
+}
+
+/* A table wider than the page: the rows' key (its first `key` columns), then as many columns as
+ * fit beside it, and again below for the columns left; rows as blocks of "name: value" when one
+ * column will not fit beside the key. */
+static void fold(FILE *f, const struct grid *g, int key)
+{
+	bool fits = span(g, 0, key) <= page / 2;
+	for (int c = key; c < g->nc && fits; c++)
+		fits = span(g, 0, key) + GAP + g->width[c] <= page;
+	if (!fits) {
+		write_blocks(f, g, key);
+		return;
+	}
+	for (int c0 = key, part = 0; c0 < g->nc; part++) {
+		int c1 = c0 + 1;
+		while (c1 < g->nc && span(g, 0, key) + GAP + span(g, c0, c1 + 1) - GAP <= page)
+			c1++;
+		if (part)
+			putc('\n', f);
+		write_part(f, g, key, c0, c1);
+		c0 = c1;
+	}
+}
+
 /* The table: names, units in brackets, then the rows. A "conditions" column is added when the
  * conditions changed between rows, so a reader sees which rows ran under what. */
 static void write_table(FILE *f, const struct wtg_table *t)
@@ -296,19 +428,11 @@ static void write_table(FILE *f, const struct wtg_table *t)
 				width[c] = wtg_text_width(txt);
 		}
 	}
-	/* numbers align right, text left */
-	struct line l = { NULL, 0, 0 };
-	for (int r = -2; r < nr; r++) {
-		line_pad(&l, GAP);
-		for (int c = 0; c < nc; c++) {
-			const char *txt = cells[(size_t)(r + 2) * (size_t)nc + (size_t)c];
-			if (c)
-				line_pad(&l, GAP);
-			cell(&l, txt ? txt : "?", width[c], cols[c]->type != WTG_T_TEXT);
-		}
-		line_flush(f, &l);
-	}
-	free(l.buf);
+	struct grid g = { cells, width, cols, nr, nc };
+	if (wide_tables || span(&g, 0, nc) <= page)
+		write_part(f, &g, 0, 0, nc);
+	else
+		fold(f, &g, wtg_report_key_columns(t) < nc ? wtg_report_key_columns(t) : 1);
 	for (size_t i = 0; i < ncells; i++)
 		free(cells[i]);
 	free(cells);
@@ -341,9 +465,12 @@ static void write_total(FILE *f, const struct wtg_table *t)
 	fmt_count(vol, sizeof vol, p->vcsw);
 	fmt_count(inv, sizeof inv, p->ivcsw);
 	wtg_probe_cpus_str(p->cpus_seen, cpus, sizeof cpus);
-	fprintf(f, "  where the time went: wall %s ms, user %s ms, sys %s ms", wall, user, sys);
-	if (p->threads > 1)
-		fprintf(f, " (%d threads)", p->threads);
+	char head[160];
+	int h = snprintf(head, sizeof head, "wall %s ms, user %s ms, sys %s ms", wall, user, sys);
+	if (p->threads > 1 && h > 0 && (size_t)h < sizeof head)
+		snprintf(head + h, sizeof head - (size_t)h, " (%d threads)", p->threads);
+	fputs("  where the time went: ", f);
+	wrap(f, 23, 4, head);
 	char line[1024];
 	int o = snprintf(line, sizeof line,
 			 "faults %s minor, %s major; switches %s voluntary, %s involuntary; CPUs %s; ",
@@ -365,7 +492,7 @@ static void write_total(FILE *f, const struct wtg_table *t)
 		snprintf(line + o, sizeof line - (size_t)o, "; %s instructions, %s cycles (IPC %.2f)",
 			 ins, cyc, (double)p->instructions / (double)p->cycles);
 	}
-	fputs("\n    ", f);
+	fputs("    ", f);
 	wrap(f, 4, 4, line);
 }
 
@@ -421,7 +548,10 @@ void wtg_text_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 {
 	(void)n;
 	const struct wtg_experiment *e = t->exp;
-	fprintf(f, "\n== %s: %s ==\n", e ? e->name : "?", e ? e->question : "");
+	char head[512];
+	snprintf(head, sizeof head, "== %s: %s ==", e ? e->name : "?", e ? e->question : "");
+	putc('\n', f);
+	wrap(f, 0, 3, head);
 	if (e && e->runs) {
 		char buf[512];
 		fputs("runs: ", f);
@@ -466,6 +596,16 @@ void wtg_text_table(FILE *f, const struct wtg_report_meta *m, const struct wtg_t
 	write_status(f, t);
 }
 
+void wtg_report_wrap(FILE *f, int col, int indent, const char *s)
+{
+	int keep_page = page, keep_prose = prose;
+	page = page_width(f);
+	prose = page > WIDTH ? WIDTH : page;
+	wrap(f, col, indent, s);
+	page = keep_page;
+	prose = keep_prose;
+}
+
 /* One line of a key/value block: the key, then the value wrapped at column 16. */
 static void kv(void *arg, const char *key, const char *value)
 {
@@ -476,6 +616,8 @@ static void kv(void *arg, const char *key, const char *value)
 
 void wtg_text_begin(FILE *f, const struct wtg_report_meta *m)
 {
+	page = page_width(f);
+	prose = wide_tables || page > WIDTH ? WIDTH : page;
 	fprintf(f, "wtg %s: where the time goes\n\n", PACKAGE_VERSION);
 	fputs("machine\n", f);
 	wtg_report_items(m, WTG_BLOCK_MACHINE, kv, f);

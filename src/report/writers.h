@@ -21,6 +21,9 @@ void wtg_text_end(FILE *f, const struct wtg_report_meta *m, int n);
 void wtg_json_end(FILE *f, const struct wtg_report_meta *m, int n);
 void wtg_svg_end(FILE *f, const struct wtg_report_meta *m, int n);
 void wtg_html_end(FILE *f, const struct wtg_report_meta *m, int n);
+/* s after a prefix `col` columns wide, wrapped as the text report wraps its prose on the page f is
+ * (80 columns, or the terminal's width), further lines after `indent` spaces; a line break at the end. */
+void wtg_report_wrap(FILE *f, int col, int indent, const char *s);
 /* The JSON report's "machine" block (with its trailing comma), also written by --dry-run. */
 void wtg_json_machine(FILE *f, const struct wtg_report_meta *m);
 /* "steal 0.40% on CPU 1; frequency 2400-3000 MHz" (or "n/a" for either): the machine while

@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import os
+import re
 import sys
 import tempfile
 
@@ -184,8 +185,10 @@ if plain and paired_plan:
                   (p["experiment"], p["estimated_s"], q["estimated_s"]))
         check(p["rows"] == q["rows"], "dry-run: %s plans the same rows in each arm" % p["experiment"])
 status, out, err = run("--dry-run", "--run=valley", "--quick", "--versus=uncached")
-check(status == 0 and "  paired: every row in 2 arms, A under the run's conditions and B under uncached I/O" in out,
-      "dry-run text: valley's rows in two arms, B uncached: %r" % out[-300:])
+# the paragraph wrapped at 80 columns: read with its lines joined
+check(status == 0 and "\n  paired: every row in 2 arms, A under the run's conditions and B under uncached I/O" in
+      re.sub(r"\n    ", " ", out) and max(len(l) for l in out.splitlines()) <= 80,
+      "dry-run text: valley's rows in two arms, B uncached, within 80 columns: %r" % out[-300:])
 status, out, err = run("--dry-run", "--run=syscall", "--quick", "--versus=cold")
 check(status == 0 and "  not paired: syscall reads no file" in out, "dry-run text: syscall cannot be cold: %r" % out[-200:])
 

@@ -9,23 +9,8 @@
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
 py=python3	# tests/lib.sh's: the interpreter itself, not a version manager's shim
-"$py" - "$top_srcdir/tests/fixtures/views.json" "$tmp/two.json" <<'PY' || bail "cannot derive the fixture"
-import copy, json, sys
-d = json.load(open(sys.argv[1]))
-for e in d["experiments"]:
-    if e["name"] in ("valley", "syscall"):
-        quiet = {k: copy.deepcopy(v) for k, v in e.items() if k not in ("name", "title", "runs", "view")}
-        quiet["label"] = "quiet"
-        for r in e["rows"]:
-            if e["name"] == "valley":
-                r["cond_io"] = "direct"
-            else:
-                r["cond_burners"] = 2
-        e["earlier_runs"] = [quiet]
-# the saved machine is not this one: each saved run's why_here names its own (kvm)
-d["machine"]["virtualization"] = "kvm"
-json.dump(d, open(sys.argv[2], "w"))
-PY
+"$py" "$top_srcdir/tests/fixtures/mkearlier.py" "$top_srcdir/tests/fixtures/views.json" "$tmp/two.json" --kvm ||
+	bail "cannot derive the fixture"
 
 for size in 80x24 60x20; do
 	start C.UTF-8 ${size%x*} ${size#*x} --load="$tmp/two.json" --order=syscall,valley

@@ -520,9 +520,41 @@ static void test_formats(void)
 		CHECK(wtg_format_parse(wtg_writers[i].name) == i);
 }
 
+/* The text report at 80 columns (no terminal): the valley table, wider, folded with bufsize before
+ * each part; every line within 80 columns; prose wrapped there. */
+static void test_text_folded(struct wtg_session *s)
+{
+	wtg_report_set_wide(false);
+	char *t = render(WTG_FMT_TEXT, s, NULL);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	if (getenv("WTG_TEST_SHOW"))
+		fputs(t, stderr);
+	int longest = 0;
+	for (const char *p = t; *p;) {
+		int n = wtg_text_width_n(p, strcspn(p, "\n"));
+		longest = n > longest ? n : longest;
+		p += strcspn(p, "\n");
+		p += *p ? 1 : 0;
+	}
+	CHECK(longest <= 80);
+	CHECK_STR(line_starting(t, "  bufsize  read"), "  bufsize  read_calls       bytes        ms    gbps            sum");
+	CHECK_STR(line_starting(t, "  bufsize  cond"), "  bufsize  conditions");
+	CHECK_STR(line_after(t, "  bufsize  cond"), "      [B]");
+	CHECK(count(t, "       16  no burners, normal, cached\n") == 1);
+	CHECK(count(t, "   65,536  burners 2, background, direct\n") == 1);
+	CHECK_STR(line_after(t, "  where"), "    faults 40,003 minor, 0 major; switches 1 voluntary, 2 involuntary; CPUs 0-1;");
+	CHECK(strstr(t, " \n") == NULL);
+	free(t);
+}
+
+/* With --wide: every table whole, prose at 100 columns. */
 static void test_text(struct wtg_session *s)
 {
+	wtg_report_set_wide(true);
 	char *t = render(WTG_FMT_TEXT, s, NULL);
+	wtg_report_set_wide(false);
 	CHECK(t != NULL);
 	if (!t)
 		return;
@@ -730,6 +762,7 @@ int main(void)
 	test_json(&s);
 	test_csv(&s);
 	test_text(&s);
+	test_text_folded(&s);
 	test_markdown(&s);
 	test_formats();
 	test_save(&s);
