@@ -599,6 +599,6 @@ void wtg_print_help(FILE *f)
 		"3 a figure worse than the --baseline beyond --threshold.\n"
 		"\n"
 		"Report bugs to: %s\n"
-		"%s documentation: man wtg; the README and doc/guide.txt (installed in the doc folder)\n",
-		PACKAGE_BUGREPORT, PACKAGE_NAME);
+		"%s documentation: man wtg; the README and guide.txt in its doc folder\n", PACKAGE_BUGREPORT,
+		PACKAGE_NAME);
 }
