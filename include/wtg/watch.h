@@ -44,6 +44,8 @@ void wtg_watch_begin(struct wtg_watch *w);
 void wtg_watch_tick(struct wtg_watch *w);
 /* The steal and frequency range over the CPUs in mask (0: every CPU). */
 void wtg_watch_end(struct wtg_watch *w, uint64_t mask);
+/* The steal and frequency range over every CPU so far, the watch going on (NAN: unknown). */
+void wtg_watch_so_far(const struct wtg_watch *w, double *steal, double *mhz_min, double *mhz_max);
 /* Nothing known: NAN figures. */
 void wtg_watch_clear(struct wtg_watch *w);
 

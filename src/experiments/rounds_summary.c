@@ -205,6 +205,12 @@ int wtg_rounds_values(struct wtg_value *v, const struct wtg_rounds_result *r)
 bool wtg_regime_modes(struct wtg_ctx *ctx, const char *label, const char *unit, const double *v, size_t n,
 		      const char *what, bool ok_too)
 {
+	return wtg_regime_modes_with(ctx, label, unit, v, NULL, n, what, ok_too);
+}
+
+bool wtg_regime_modes_with(struct wtg_ctx *ctx, const char *label, const char *unit, const double *v,
+			   const double *steal, size_t n, const char *what, bool ok_too)
+{
 	struct wtg_modes m;
 	if (wtg_two_modes(v, n, &m) < 0)
 		return false;
@@ -217,12 +223,17 @@ bool wtg_regime_modes(struct wtg_ctx *ctx, const char *label, const char *unit, 
 					label, what, le, m.p, m.n, 100 * m.share[0], 100 * m.share[1], m.ashman_d);
 		return false;
 	}
-	char words[160];
+	char words[160], moved[256];
 	wtg_modes_words(words, sizeof words, &m, unit);
+	struct wtg_modes_state st;	/* steal and frequency with the regimes: per sample, else the run's */
+	double rs, lo, hi;
+	wtg_table_watched(ctx->t, &rs, &lo, &hi);
+	wtg_modes_state_of(&m, v, steal, n, unit, rs, lo, hi, &st);
+	wtg_modes_state_words(moved, sizeof moved, &st);
 	wtg_table_warn(ctx->t, "regime",
 		       "%s: %s (Hartigan's dip test p %s %.2g over %zu %s; Ashman's D %.1f): the machine "
-		       "flipped between two states while measuring, and the median alone describes neither",
-		       label, words, le, m.p, m.n, what, m.ashman_d);
+		       "flipped between two states while measuring, and the median alone describes neither; %s",
+		       label, words, le, m.p, m.n, what, m.ashman_d, moved);
 	return true;
 }
 

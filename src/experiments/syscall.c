@@ -224,12 +224,31 @@ static void sc_contention(struct wtg_ctx *ctx, const struct sc_run *st, int k, s
 				st->prefix, batch_sizes[k], busy, nb, 100 * WTG_CONTENDED_WAIT_SHARE, (size_t)nb - busy);
 }
 
+/* The steal beside each of size k's batches, % of its time, as the series "NAME steal" where it was
+ * read around them; use + nbatches gets it for the batches the figures use (all, or the uncontended). */
+static void sc_steal(struct wtg_ctx *ctx, const struct sc_run *st, int k, const char *name, bool all, double *use)
+{
+	const int nb = st->nbatches;
+	const struct tp_samples *p = &st->parts[k];
+	if (!st->stat_on[k])
+		return;
+	for (int i = 0; i < nb; i++)
+		use[i] = p->w[i] > 0 && isfinite(p->s[i]) ? 100.0 * p->s[i] / p->w[i] : NAN;
+	char sn[64];
+	snprintf(sn, sizeof sn, "%s steal", name);
+	wtg_table_add_series(ctx->t, sn, "%", use, (size_t)nb);
+	size_t n = 0;
+	for (int i = 0; i < nb; i++)
+		if (all || !st->contended[k * nb + i])
+			use[nb + n++] = use[i];
+}
+
 /* A row per batch size with the clock pair's share of it; returns that share at batch 1. */
 static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock_ns)
 {
 	int nb = st->nbatches;
 	double share1 = 0;
-	double *use = malloc((size_t)nb * sizeof *use);
+	double *use = malloc(2 * (size_t)nb * sizeof *use);	/* the batches used, then their steal */
 	if (!use) {
 		wtg_table_fail(ctx->t, "out of memory summarizing the batches");
 		return 0;
@@ -278,8 +297,10 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 		wtg_series_replicas_cut(ctx, name, (size_t)nb, st->cut[k]);
 		sc_contention(ctx, st, k, busy, all, oncpu, use);
 		wtg_table_add_row(ctx->t, row, wtg_arms_tag(ctx, row, (int)WTG_ARRAY_LEN(cols), st->arm), &st->probes[k]);
-		n = sc_used(st, k, use, &busy, &all);	/* use held the flags */
-		wtg_regime_modes(ctx, name, "ns", use, n, "batches", true);
+		sc_steal(ctx, st, k, name, all, use);	/* use holds the steal beside each batch the figures use */
+		double *steal = st->stat_on[k] ? use + nb : NULL;
+		n = sc_used(st, k, use, &busy, &all);
+		wtg_regime_modes_with(ctx, name, "ns", use, steal, n, "batches", true);
 		bool ok = s.min <= s.median && s.median <= s.p99 && s.p99 <= s.max && s.ci_low <= s.median &&
 			  s.median <= s.ci_high;
 		wtg_table_check(ctx->t, "quantiles", ok,

@@ -134,6 +134,20 @@ void wtg_watch_end(struct wtg_watch *w, uint64_t mask)
 	}
 }
 
+void wtg_watch_so_far(const struct wtg_watch *w, double *steal, double *mhz_min, double *mhz_max)
+{
+	struct wtg_watch *c = malloc(sizeof *c);
+	*steal = *mhz_min = *mhz_max = NAN;
+	if (!c)
+		return;
+	*c = *w;	/* ended on a copy: the watch goes on */
+	wtg_watch_end(c, 0);
+	*steal = c->steal_pct;
+	*mhz_min = c->mhz_min;
+	*mhz_max = c->mhz_max;
+	free(c);
+}
+
 double wtg_watch_steal_now(void)
 {
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
