@@ -134,6 +134,17 @@ def main():
           "the text report has the parts' columns")
     csv = load(FIXTURE, "csv")
     check(",cell,0,p99_wait_pct,%," in csv and ",cell,1,p90_unexplained_pct,%," in csv, "the CSV has the parts")
+    # the SVG chart (and the HTML page) draw the division's bars under the histogram
+    with tempfile.TemporaryDirectory() as d:
+        svg = os.path.join(d, "tail.svg")
+        status, out, err = run("--load=" + FIXTURE, "--format=svg", "-o", svg)
+        text = open(svg).read() if status == 0 and os.path.exists(svg) else ""
+        for which in ("p99", "p90"):
+            check(re.search(r">%s \+[0-9.]+ [nu]s<" % which, text) is not None, "the chart has the %s's bar" % which)
+            pct = loaded["%s_wait_pct" % which]
+            check("waiting for a CPU: %.1f%% of %s&#39;s extra" % (pct, which) in text,
+                  "its waiting segment's tooltip gives the row's %.1f%%" % pct)
+        check(">wait %.0f%%<" % loaded["p99_wait_pct"] in text, "the p99's waiting segment is labelled in it")
     # the parts set by hand: the words exactly
     v = hand_verdict(doc, "tail", lambda r: r["burners"] == loaded["burners"],
                      {"p99_excess_ns": 1900, "p99_wait_pct": 84.2, "p99_oncpu_pct": 9.4, "p99_irq_pct": None,
