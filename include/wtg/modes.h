@@ -58,10 +58,10 @@ struct wtg_modes_state {
  * cluster: v[i] at or below m->cut is the lower's, else the upper's; NAN where a cluster has none. */
 void wtg_modes_split_mean(const struct wtg_modes *m, const double *v, const double *x, size_t n, double mean[2]);
 /* The state with the regimes of v's n values (unit: theirs; a time's upper cluster is the slow one):
- * steal % of each sample's time beside it (NULL: not read per sample), else the run's steal and
- * frequency range (NAN: unknown). */
-void wtg_modes_state_of(const struct wtg_modes *m, const double *v, const double *steal, size_t n, const char *unit,
-			double run_steal, double mhz_min, double mhz_max, struct wtg_modes_state *s);
+ * steal % of each sample's time and its CPU's MHz beside it (NULL: not read per sample), else the
+ * run's steal and frequency range (NAN: unknown). */
+void wtg_modes_state_of(const struct wtg_modes *m, const double *v, const double *steal, const double *mhz, size_t n,
+			const char *unit, double run_steal, double mhz_min, double mhz_max, struct wtg_modes_state *s);
 /* In words: what moved with the regimes ("steal 0.0% vs 4.1% in the slow one"), else what did not
  * ("nothing watched moved with them: no steal over the run, frequency not readable"). Returns the
  * length written. */

@@ -26,6 +26,9 @@ bool wtg_cpustat_read(struct wtg_cpustat *s);
  * 64; 0: every CPU), NAN when no such CPU's time moved. */
 double wtg_cpustat_steal_pct(const struct wtg_cpustat *a, const struct wtg_cpustat *b, uint64_t mask);
 
+/* CPU cpu's current frequency in MHz (cpufreq's scaling_cur_freq), NAN where not readable. */
+double wtg_cpu_mhz(int cpu);
+
 /* One experiment's watch: started when it starts running, sampled as it reports progress, ended
  * when it ends. */
 struct wtg_watch {

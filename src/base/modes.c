@@ -305,15 +305,15 @@ void wtg_modes_split_mean(const struct wtg_modes *m, const double *v, const doub
 		mean[j] = cnt[j] ? sum[j] / (double)cnt[j] : NAN;
 }
 
-void wtg_modes_state_of(const struct wtg_modes *m, const double *v, const double *steal, size_t n, const char *unit,
-			double run_steal, double mhz_min, double mhz_max, struct wtg_modes_state *s)
+void wtg_modes_state_of(const struct wtg_modes *m, const double *v, const double *steal, const double *mhz, size_t n,
+			const char *unit, double run_steal, double mhz_min, double mhz_max, struct wtg_modes_state *s)
 {
 	static const char *const times[] = { "ns", "us", "ms", "s" };
 	s->slow_high = false;
 	for (size_t i = 0; unit && i < WTG_ARRAY_LEN(times); i++)
 		s->slow_high = s->slow_high || strcmp(unit, times[i]) == 0;
 	wtg_modes_split_mean(m, v, steal, n, s->steal);
-	s->mhz[0] = s->mhz[1] = NAN;
+	wtg_modes_split_mean(m, v, mhz, n, s->mhz);
 	s->run_steal = run_steal;
 	s->run_mhz_min = mhz_min;
 	s->run_mhz_max = mhz_max;

@@ -80,14 +80,18 @@ static int regimes_suffix(const struct wtg_experiment *e, const struct wtg_table
 		return n;
 	char words[160], moved[256], sn[96];
 	wtg_modes_words(words, sizeof words, &m, h->unit);
-	/* steal per sample where the run kept it beside the samples ("batch 1000 steal"), else the run's */
-	struct wtg_figure fs = { 0 };
-	snprintf(sn, sizeof sn, "%s steal", h->series ? h->series : "");
-	if (h->series)
-		wtg_figure_series(t, sn, &fs);
+	/* steal and MHz per sample where the run kept them beside the samples ("batch 1000 steal",
+	 * "batch 1000 mhz"), else the run's */
+	struct wtg_figure fs[2] = { { 0 }, { 0 } };
+	for (int i = 0; i < 2 && h->series; i++) {
+		snprintf(sn, sizeof sn, "%s %s", h->series, i ? "mhz" : "steal");
+		wtg_figure_series(t, sn, &fs[i]);
+		if (fs[i].nsamples != f.nsamples)
+			fs[i].samples = NULL;
+	}
 	struct wtg_modes_state st;
-	wtg_modes_state_of(&m, f.samples, fs.samples && fs.nsamples == f.nsamples ? fs.samples : NULL, f.nsamples,
-			   h->unit, t->steal_pct, t->mhz_min, t->mhz_max, &st);
+	wtg_modes_state_of(&m, f.samples, fs[0].samples, fs[1].samples, f.nsamples, h->unit, t->steal_pct, t->mhz_min,
+			   t->mhz_max, &st);
 	wtg_modes_state_words(moved, sizeof moved, &st);
 	int k = snprintf(buf + n, len - (size_t)n, "; %s; %s", words, moved);
 	return k < 0 ? n : n + k >= (int)len ? (int)len - 1 : n + k;

@@ -205,11 +205,11 @@ int wtg_rounds_values(struct wtg_value *v, const struct wtg_rounds_result *r)
 bool wtg_regime_modes(struct wtg_ctx *ctx, const char *label, const char *unit, const double *v, size_t n,
 		      const char *what, bool ok_too)
 {
-	return wtg_regime_modes_with(ctx, label, unit, v, NULL, n, what, ok_too);
+	return wtg_regime_modes_with(ctx, label, unit, v, NULL, NULL, n, what, ok_too);
 }
 
 bool wtg_regime_modes_with(struct wtg_ctx *ctx, const char *label, const char *unit, const double *v,
-			   const double *steal, size_t n, const char *what, bool ok_too)
+			   const double *steal, const double *mhz, size_t n, const char *what, bool ok_too)
 {
 	struct wtg_modes m;
 	if (wtg_two_modes(v, n, &m) < 0)
@@ -228,7 +228,7 @@ bool wtg_regime_modes_with(struct wtg_ctx *ctx, const char *label, const char *u
 	struct wtg_modes_state st;	/* steal and frequency with the regimes: per sample, else the run's */
 	double rs, lo, hi;
 	wtg_table_watched(ctx->t, &rs, &lo, &hi);
-	wtg_modes_state_of(&m, v, steal, n, unit, rs, lo, hi, &st);
+	wtg_modes_state_of(&m, v, steal, mhz, n, unit, rs, lo, hi, &st);
 	wtg_modes_state_words(moved, sizeof moved, &st);
 	wtg_table_warn(ctx->t, "regime",
 		       "%s: %s (Hartigan's dip test p %s %.2g over %zu %s; Ashman's D %.1f): the machine "

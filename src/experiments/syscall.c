@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <sched.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "wtg/ctx.h"
 #include "wtg/paired.h"
 #include "wtg/plan.h"
+#include "wtg/watch.h"
 
 static const long batch_sizes[] = { 1, 10, 100, 1000, 10000 };
 #define NSIZES ((int)WTG_ARRAY_LEN(batch_sizes))
@@ -81,6 +83,8 @@ struct sc_run {
 	unsigned char *contended;	/* per sample (batches only): waited for a CPU */
 	double *cpu_share;		/* per sample: on-CPU share of the batch's wall time, NAN unknown */
 	double *oncpu_ns;		/* per sample: the batch's on-CPU time per call, NAN unknown */
+	double *mhz;			/* per sample: its CPU's frequency after it (cpufreq), NAN not read */
+	bool freq;			/* cpufreq is readable here */
 	struct wtg_probe_result *probes;
 	struct wtg_others others[NSIZES];	/* other runnable tasks, read between batches, per size */
 	int filled[NSIZES + 1];
@@ -134,7 +138,7 @@ static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st, int from, int to)
 		double v;
 		int at = k * st->nbatches + st->filled[k]++;
 		st->contended[at] = 0;
-		st->cpu_share[at] = st->oncpu_ns[at] = NAN;
+		st->cpu_share[at] = st->oncpu_ns[at] = st->mhz[at] = NAN;
 		if (k == CLOCK_SLOT) {
 			v = time_clock_pair();
 		} else {
@@ -148,6 +152,8 @@ static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st, int from, int to)
 			tp_mark_before(st->rd, &ma);	/* inside the probe: the CPU clock's window is the batch's */
 			v = wtg_time_getpid_batch(batch_sizes[k]);
 			tp_mark_after(st->rd, &ma, &mb);
+			if (st->freq && st->stat_on[k])	/* as cheap as /proc/stat beside a batch */
+				st->mhz[at] = wtg_cpu_mhz(mb.cpu);
 			wtg_probe_end(&p, &r);
 			tp_store(st->rd, &st->parts[k], (size_t)(st->filled[k] - 1), v, batch_sizes[k], &ma, &mb);
 			wtg_probe_accumulate(&st->probes[k], &r);
@@ -224,23 +230,42 @@ static void sc_contention(struct wtg_ctx *ctx, const struct sc_run *st, int k, s
 				st->prefix, batch_sizes[k], busy, nb, 100 * WTG_CONTENDED_WAIT_SHARE, (size_t)nb - busy);
 }
 
-/* The steal beside each of size k's batches, % of its time, as the series "NAME steal" where it was
- * read around them; use + nbatches gets it for the batches the figures use (all, or the uncontended). */
-static void sc_steal(struct wtg_ctx *ctx, const struct sc_run *st, int k, const char *name, bool all, double *use)
+/* Keep x (size k's nbatches readings, NAN where none) as the series "NAME what" when any was read,
+ * then only the readings of the batches the figures use (all, or the uncontended), in place.
+ * Returns x, or NULL when none was read. */
+static const double *sc_beside(struct wtg_ctx *ctx, const struct sc_run *st, int k, const char *name, bool all,
+			       const char *what, const char *unit, double *x)
+{
+	const int nb = st->nbatches;
+	size_t n = 0, read = 0;
+	for (int i = 0; i < nb; i++)
+		read += isfinite(x[i]);
+	if (!read)
+		return NULL;
+	char sn[64];
+	snprintf(sn, sizeof sn, "%s %s", name, what);
+	wtg_table_add_series(ctx->t, sn, unit, x, (size_t)nb);
+	for (int i = 0; i < nb; i++)
+		if (all || !st->contended[k * nb + i])
+			x[n++] = x[i];
+	return x;
+}
+
+/* Beside each of size k's batches, where read around them: the steal (% of its time) and its CPU's
+ * MHz, as the series "NAME steal" and "NAME mhz"; *steal and *mhz (in use + nbatches, use + 2
+ * nbatches) get them for the batches the figures use, NULL where not read. */
+static void sc_state(struct wtg_ctx *ctx, const struct sc_run *st, int k, const char *name, bool all, double *use,
+		     const double **steal, const double **mhz)
 {
 	const int nb = st->nbatches;
 	const struct tp_samples *p = &st->parts[k];
-	if (!st->stat_on[k])
-		return;
-	for (int i = 0; i < nb; i++)
-		use[i] = p->w[i] > 0 && isfinite(p->s[i]) ? 100.0 * p->s[i] / p->w[i] : NAN;
-	char sn[64];
-	snprintf(sn, sizeof sn, "%s steal", name);
-	wtg_table_add_series(ctx->t, sn, "%", use, (size_t)nb);
-	size_t n = 0;
-	for (int i = 0; i < nb; i++)
-		if (all || !st->contended[k * nb + i])
-			use[nb + n++] = use[i];
+	double *s = use + nb, *m = use + 2 * nb;
+	for (int i = 0; i < nb; i++) {
+		s[i] = st->stat_on[k] && p->w[i] > 0 && isfinite(p->s[i]) ? 100.0 * p->s[i] / p->w[i] : NAN;
+		m[i] = st->mhz[k * nb + i];
+	}
+	*steal = sc_beside(ctx, st, k, name, all, "steal", "%", s);
+	*mhz = sc_beside(ctx, st, k, name, all, "mhz", "MHz", m);
 }
 
 /* A row per batch size with the clock pair's share of it; returns that share at batch 1. */
@@ -248,7 +273,7 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 {
 	int nb = st->nbatches;
 	double share1 = 0;
-	double *use = malloc(2 * (size_t)nb * sizeof *use);	/* the batches used, then their steal */
+	double *use = malloc(3 * (size_t)nb * sizeof *use);	/* the batches used, their steal and MHz */
 	if (!use) {
 		wtg_table_fail(ctx->t, "out of memory summarizing the batches");
 		return 0;
@@ -297,10 +322,10 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 		wtg_series_replicas_cut(ctx, name, (size_t)nb, st->cut[k]);
 		sc_contention(ctx, st, k, busy, all, oncpu, use);
 		wtg_table_add_row(ctx->t, row, wtg_arms_tag(ctx, row, (int)WTG_ARRAY_LEN(cols), st->arm), &st->probes[k]);
-		sc_steal(ctx, st, k, name, all, use);	/* use holds the steal beside each batch the figures use */
-		double *steal = st->stat_on[k] ? use + nb : NULL;
+		const double *steal, *mhz;	/* beside each batch the figures use */
+		sc_state(ctx, st, k, name, all, use, &steal, &mhz);
 		n = sc_used(st, k, use, &busy, &all);
-		wtg_regime_modes_with(ctx, name, "ns", use, steal, n, "batches", true);
+		wtg_regime_modes_with(ctx, name, "ns", use, steal, mhz, n, "batches", true);
 		bool ok = s.min <= s.median && s.median <= s.p99 && s.p99 <= s.max && s.ci_low <= s.median &&
 			  s.median <= s.ci_high;
 		wtg_table_check(ctx->t, "quantiles", ok,
@@ -452,9 +477,10 @@ static int sc_alloc(struct wtg_ctx *ctx, struct sc_run *st, int nbatches, int ar
 	st->samples = malloc((size_t)st->nslots * sizeof *st->samples);
 	st->contended = malloc((size_t)st->nslots);
 	st->cpu_share = malloc((size_t)st->nslots * sizeof *st->cpu_share);
+	st->mhz = malloc((size_t)st->nslots * sizeof *st->mhz);
 	st->oncpu_ns = malloc((size_t)st->nslots * sizeof *st->oncpu_ns);
 	st->probes = calloc(NSIZES, sizeof *st->probes);
-	if (!st->order || !st->samples || !st->contended || !st->cpu_share || !st->oncpu_ns || !st->probes)
+	if (!st->order || !st->samples || !st->contended || !st->cpu_share || !st->oncpu_ns || !st->probes || !st->mhz)
 		return -1;
 	for (int k = 0; k < NSIZES; k++)
 		if (tp_samples_alloc(&st->parts[k], (size_t)nbatches) < 0)
@@ -471,6 +497,7 @@ static void sc_free(struct sc_run *st)
 	free(st->samples);
 	free(st->contended);
 	free(st->cpu_share);
+	free(st->mhz);
 	free(st->oncpu_ns);
 	free(st->probes);
 	for (int k = 0; k < NSIZES; k++)
@@ -543,6 +570,7 @@ static void sc_reads(struct tp_reader *rd, struct sc_run *st, double per_call)
 		st->irq_on[k] = rd->irq_on;
 		st->stat_on[k] = rd->stat_on;
 	}
+	st->freq = isfinite(wtg_cpu_mhz(sched_getcpu()));
 }
 
 static int syscall_run(struct wtg_ctx *ctx)

@@ -3,8 +3,8 @@
 (tests/fixtures/syscall-parts.json, whose batches of 1000 fall into two regimes, with the steal read
 around each batch kept as the series "batch 1000 steal"): as saved, nothing moved (steal 0% in both);
 with the steal of the slow regime's batches set to 4% the verdict cites it ("steal 0.0% vs 4.0% in the
-slow one"); without the per-batch steal the run's figures are cited (steal over the run, the frequency
-held). The regime checks of the saved run say the same. Never a timing."""
+slow one"), and so a frequency read around each batch ("batch 1000 mhz"); without them the run's
+figures are cited (steal over the run, the frequency held). The regime checks of the saved run say the same. Never a timing."""
 import json
 import os
 import re
@@ -67,8 +67,18 @@ def main():
     check(s is not None and float(s.group(1)) >= 3.5 and float(s.group(2)) < 0.5,
           "steal in the fast regime is cited as such: %r" % v)
 
+    # the steal alike, the slow regime's CPU at a lower frequency (read around each batch where cpufreq
+    # is readable: the series "batch 1000 mhz")
+    steal["samples"] = [0.0 for v in samples]
+    e["series"].append({"name": "batch 1000 mhz", "unit": "MHz", "count": len(samples), "thinned": False,
+                        "note": None, "samples": [1800.0 if v > mid else 2400.0 for v in samples]})
+    v = verdict_of(doc)
+    s = re.search(r"two regimes; ([0-9]+) vs ([0-9]+) MHz in the slow one$", v)
+    check(s is not None and int(s.group(1)) >= 2300 and int(s.group(2)) <= 1900,
+          "a frequency moving with the regimes is cited: %r" % v)
+
     # no steal per batch: the run's steal and frequency
-    e["series"] = [x for x in e["series"] if not x["name"].endswith(" steal")]
+    e["series"] = [x for x in e["series"] if not x["name"].endswith(" steal") and not x["name"].endswith(" mhz")]
     e["steal_pct"], e["mhz_min"], e["mhz_max"] = 2.5, 2400, 2400
     v = verdict_of(doc)
     check(v.endswith("two regimes; nothing watched moved with them: steal 2.5% over the run (not read per sample), "

@@ -133,29 +133,33 @@ static void test_state(void)
 	CHECK_NEAR(mean[1], 4.2, 1e-9);
 	struct wtg_modes_state st;
 	char words[256];
-	wtg_modes_state_of(&m, v, steal, 40, "ns", NAN, NAN, NAN, &st);
+	wtg_modes_state_of(&m, v, steal, NULL, 40, "ns", NAN, NAN, NAN, &st);
 	wtg_modes_state_words(words, sizeof words, &st);
 	CHECK_STR(words, "steal 0.1% vs 4.2% in the slow one");
 	/* the same values as a rate (GB/s): the slow one is the lower */
-	wtg_modes_state_of(&m, v, steal, 40, "GB/s", NAN, NAN, NAN, &st);
+	wtg_modes_state_of(&m, v, steal, NULL, 40, "GB/s", NAN, NAN, NAN, &st);
 	wtg_modes_state_words(words, sizeof words, &st);
 	CHECK_STR(words, "steal 4.2% vs 0.1% in the slow one");
 	/* steal alike in both, the frequency per sample apart */
 	for (int i = 0; i < 40; i++)
 		steal[i] = 0.3;
-	wtg_modes_state_of(&m, v, steal, 40, "ns", NAN, NAN, NAN, &st);
-	st.mhz[0] = 2400;
-	st.mhz[1] = 1800;
+	wtg_modes_state_of(&m, v, steal, NULL, 40, "ns", NAN, NAN, NAN, &st);
+	double mhz[40];
+	for (int i = 0; i < 40; i++)
+		mhz[i] = v[i] > 100 ? 1800 : 2400;
+	wtg_modes_state_of(&m, v, steal, mhz, 40, "ns", NAN, NAN, NAN, &st);
+	CHECK_NEAR(st.mhz[0], 2400, 1e-9);
+	CHECK_NEAR(st.mhz[1], 1800, 1e-9);
 	wtg_modes_state_words(words, sizeof words, &st);
 	CHECK_STR(words, "2400 vs 1800 MHz in the slow one");
 	st.mhz[1] = 2390;
 	wtg_modes_state_words(words, sizeof words, &st);
 	CHECK_STR(words, "nothing watched moved with them: steal 0.3% in both, 2395 MHz in both");
 	/* nothing per sample: the run's figures */
-	wtg_modes_state_of(&m, v, NULL, 40, "ns", 0.01, 2400, 2400, &st);
+	wtg_modes_state_of(&m, v, NULL, NULL, 40, "ns", 0.01, 2400, 2400, &st);
 	wtg_modes_state_words(words, sizeof words, &st);
 	CHECK_STR(words, "nothing watched moved with them: no steal over the run, frequency held at 2400 MHz");
-	wtg_modes_state_of(&m, v, NULL, 40, "ns", NAN, NAN, NAN, &st);
+	wtg_modes_state_of(&m, v, NULL, NULL, 40, "ns", NAN, NAN, NAN, &st);
 	wtg_modes_state_words(words, sizeof words, &st);
 	CHECK_STR(words, "nothing watched moved with them: steal not readable, frequency not readable");
 	CHECK(wtg_modes_state_words(words, 12, &st) == 11 && strlen(words) == 11);	/* cut, never overrun */
