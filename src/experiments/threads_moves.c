@@ -50,11 +50,11 @@ void wtg_moves_words(const struct wtg_moves *m, char *buf, size_t len)
 	int o = 0;
 	buf[0] = '\0';
 	if (m->moved)
-		o = m->total > 0 ? snprintf(buf, len, "moved: %lld migration%s in %d sample%s", (long long)m->total,
+		o = m->total > 0 ? snprintf(buf, len, "%lld migration%s in %d sample%s", (long long)m->total,
 					    m->total == 1 ? "" : "s", m->moved, m->moved == 1 ? "" : "s")
-				 : snprintf(buf, len, "moved: another CPU in %d sample%s", m->moved, m->moved == 1 ? "" : "s");
+				 : snprintf(buf, len, "CPU changes in %d sample%s", m->moved, m->moved == 1 ? "" : "s");
 	if (m->type_changes && o >= 0 && (size_t)o < len)
-		snprintf(buf + o, len - (size_t)o, "%schanged core type in %d sample%s", o ? ", " : "", m->type_changes,
+		snprintf(buf + o, len - (size_t)o, "%score type changes in %d sample%s", o ? ", " : "", m->type_changes,
 			 m->type_changes == 1 ? "" : "s");
 }
 
@@ -132,7 +132,7 @@ void wtg_moves_drop_words(const struct wtg_table *t, char *buf, size_t len)
 		double hi = isfinite(num(t, r, "gbps_ci_high")) ? num(t, r, "gbps_ci_high") : num(t, r, "gbps");
 		if (p < 0 || !(hi < num(t, p, "gbps")) || !t->rows[r].v[mc].s || !t->rows[r].v[mc].s[0])
 			continue;
-		snprintf(buf, len, "; %s %.0f threads fell to %.1f GB/s from %.1f at %.0f, as its workers %s",
+		snprintf(buf, len, "; %s %.0f threads fell to %.1f GB/s from %.1f at %.0f, with %s",
 			 t->rows[r].v[gc].s, num(t, r, "threads"), num(t, r, "gbps"), num(t, p, "gbps"),
 			 num(t, p, "threads"), t->rows[r].v[mc].s);
 		return;

@@ -27,8 +27,9 @@ struct wtg_moves {
 
 /* A sample's n members, after their join. Returns 0, or -1 out of memory (the sample is not kept). */
 int wtg_moves_add(struct wtg_moves *m, const struct wtg_topology *t, const struct member *mb, int n);
-/* Beside the row's bar: "moved: 12 migrations in 5 samples", "changed core type in 2 samples" (or
- * both, joined by ", "), "" when no worker moved. */
+/* Beside the row's bar, short enough for 80 columns: "12 migrations in 5 samples" ("CPU changes in 5
+ * samples" where not counted), "core type changes in 2 samples" (or both, joined by ", "), "" when no
+ * worker moved. */
 void wtg_moves_words(const struct wtg_moves *m, char *buf, size_t len);
 /* The series "LABEL migrations" (per sample) and "LABEL cpus" (per sample, per worker: start and end
  * CPU). */
@@ -37,7 +38,7 @@ void wtg_moves_free(struct wtg_moves *m);
 
 /* For the verdict: the first row whose GB/s fell below the next lower thread count's of its group
  * (beyond its interval) while its workers moved or changed core type: "; spread 4 threads fell to
- * 15.2 GB/s from 18.1 at 2, as its workers moved: 12 migrations in 5 samples"; "" when none. */
+ * 15.2 GB/s from 18.1 at 2, with 12 migrations in 5 samples"; "" when none. */
 struct wtg_table;
 void wtg_moves_drop_words(const struct wtg_table *t, char *buf, size_t len);
 

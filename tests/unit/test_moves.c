@@ -57,7 +57,7 @@ static void test_moves(void)
 	/* per sample, per worker: start and end CPU */
 	CHECK(mv.cpus[5 * 4 + 0] == 0 && mv.cpus[5 * 4 + 1] == 2 && mv.cpus[9 * 4 + 2] == 1 && mv.cpus[9 * 4 + 3] == 12);
 	wtg_moves_words(&mv, words, sizeof words);
-	CHECK_STR(words, "moved: 4 migrations in 2 samples, changed core type in 1 sample");
+	CHECK_STR(words, "4 migrations in 2 samples, core type changes in 1 sample");
 	/* a count unknown (no perf, no schedstat): the sample is n/a, a change of CPU still a move */
 	member(&mb[0], 3, 4, -1);
 	member(&mb[1], 1, 1, 0);
@@ -103,12 +103,12 @@ static void drop_words(const struct drop_row *rows, int n, char *buf, size_t len
 static void test_drop(void)
 {
 	struct drop_row rows[] = { { 1, 7.5, 7.9, "compact", "" },
-				   { 2, 9.3, 9.9, "compact", "moved: 2 migrations in 1 sample" },
+				   { 2, 9.3, 9.9, "compact", "2 migrations in 1 sample" },
 				   { 1, 7.6, 7.8, "spread", "" },
-				   { 2, 6.0, 6.4, "spread", "moved: 12 migrations in 5 samples" } };
+				   { 2, 6.0, 6.4, "spread", "12 migrations in 5 samples" } };
 	char buf[200];
 	drop_words(rows, 4, buf, sizeof buf);
-	CHECK_STR(buf, "; spread 2 threads fell to 6.0 GB/s from 7.6 at 1, as its workers moved: 12 migrations in 5 samples");
+	CHECK_STR(buf, "; spread 2 threads fell to 6.0 GB/s from 7.6 at 1, with 12 migrations in 5 samples");
 	/* the drop within its interval, or without a move: nothing said */
 	rows[3].hi = 7.7;
 	rows[1].g = 7.0;
