@@ -1,5 +1,6 @@
 /* parts.c: a division of extra time as stacked bars under a histogram (wtg/layout_parts.h): a line
- * per quantile, "p99 +3.54us" then the bar, each part's segment in its own colour with its name and
+ * per quantile (on a small box the p99's and the p90's side by side on one), "p99 +3.54us" then the
+ * bar, each part's segment in its own colour with its name and
  * share inside where they fit (else its letter, the share after the bar), and a line of the letters
  * when there is room. */
 #include "config.h"
@@ -19,8 +20,8 @@ int tui_parts_lines(const struct tui_view *v)
 	int n = wtg_lay_parts_build(&p, v->t);
 	if (n == 0 || v->wd < 40)
 		return 0;
-	/* the histogram keeps its bands: the p99's bar alone on a small box, then the p90's, then the
-	 * letters' line */
+	/* the histogram keeps its bands: one line on a small box (both bars side by side where wide
+	 * enough), then a line each, then the letters' line */
 	if (v->h >= 20)
 		return n + 1;
 	if (v->h >= 14)
@@ -73,6 +74,15 @@ void tui_parts_draw(const struct tui_view *v)
 {
 	struct wtg_lay_parts p;
 	int n = wtg_lay_parts_build(&p, v->t);
+	if (n == 2 && v->h == 1 && v->wd >= 70) {	/* one line: the p99's and the p90's side by side */
+		struct tui_view a = *v, b = *v;
+		a.wd = v->wd / 2 - 1;
+		b.x = v->x + a.wd + 2;
+		b.wd = v->wd - a.wd - 2;
+		draw_bar(&a, v->y, &p.b[0]);
+		draw_bar(&b, v->y, &p.b[1]);
+		return;
+	}
 	int y = v->y;
 	for (int i = 0; i < n && y < v->y + v->h; i++)
 		draw_bar(v, y++, &p.b[i]);
