@@ -640,14 +640,18 @@ static void syscall_plan(struct wtg_plan *p)
 
 /* The contended batches' extra time of the row with the most of them (the larger batch on a tie), in
  * words: "; 12 batches of 1000 waited for a CPU: the contended batches' extra 1.2 us: 88% waiting for a
- * CPU, 12% unexplained"; "" when no row has a division. */
+ * CPU, 12% unexplained"; "" when no row has a division, or its contended batches are fewer than
+ * SC_VERDICT_SHARE of its batches (a few batches' division stays in the columns: the verdict keeps
+ * its room for the figure's regimes). */
+#define SC_VERDICT_SHARE 0.05
 static void sc_parts_words(const struct wtg_table *t, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	int ce = wtg_table_col(t, "contended_excess_ns"), cb = wtg_table_col(t, "contended"),
-	    cs = wtg_table_col(t, "batch"), row = -1;
-	for (int r = 0; ce >= 0 && cb >= 0 && cs >= 0 && r < t->nrows; r++)
-		if (wtg_table_num(t, r, ce) > 0 && (row < 0 || wtg_table_num(t, r, cb) >= wtg_table_num(t, row, cb)))
+	    cs = wtg_table_col(t, "batch"), cn = wtg_table_col(t, "batches"), row = -1;
+	for (int r = 0; ce >= 0 && cb >= 0 && cs >= 0 && cn >= 0 && r < t->nrows; r++)
+		if (wtg_table_num(t, r, ce) > 0 && wtg_table_num(t, r, cb) >= SC_VERDICT_SHARE * wtg_table_num(t, r, cn) &&
+		    (row < 0 || wtg_table_num(t, r, cb) >= wtg_table_num(t, row, cb)))
 			row = r;
 	char words[200];
 	if (row >= 0 && tp_row_words(words, sizeof words, t, row, "contended", "contended batches") > 0)
