@@ -207,6 +207,8 @@ double wtg_progress_left_ns(const struct wtg_run_progress *p, int64_t elapsed_ns
 void wtg_table_set_state(struct wtg_table *t, enum wtg_state s);
 /* The run measures the data file cold (c): its label says "cold cache". */
 void wtg_table_set_cold(struct wtg_table *t, bool cold);
+/* The machine's steal and frequency range while t runs, so far (its watch), else as recorded. */
+void wtg_table_watched(struct wtg_table *t, double *steal, double *mhz_min, double *mhz_max);
 void wtg_table_fail(struct wtg_table *t, const char *fmt, ...) WTG_PRINTF(2, 3);
 
 /* What a snapshot found: nothing new, only the progress (step, label, times), or new content. */

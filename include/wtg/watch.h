@@ -26,6 +26,9 @@ bool wtg_cpustat_read(struct wtg_cpustat *s);
  * 64; 0: every CPU), NAN when no such CPU's time moved. */
 double wtg_cpustat_steal_pct(const struct wtg_cpustat *a, const struct wtg_cpustat *b, uint64_t mask);
 
+/* CPU cpu's current frequency in MHz (cpufreq's scaling_cur_freq), NAN where not readable. */
+double wtg_cpu_mhz(int cpu);
+
 /* One experiment's watch: started when it starts running, sampled as it reports progress, ended
  * when it ends. */
 struct wtg_watch {
@@ -44,6 +47,8 @@ void wtg_watch_begin(struct wtg_watch *w);
 void wtg_watch_tick(struct wtg_watch *w);
 /* The steal and frequency range over the CPUs in mask (0: every CPU). */
 void wtg_watch_end(struct wtg_watch *w, uint64_t mask);
+/* The steal and frequency range over every CPU so far, the watch going on (NAN: unknown). */
+void wtg_watch_so_far(const struct wtg_watch *w, double *steal, double *mhz_min, double *mhz_max);
 /* Nothing known: NAN figures. */
 void wtg_watch_clear(struct wtg_watch *w);
 

@@ -229,7 +229,7 @@ int wtg_two_modes(const double *v, size_t n, struct wtg_modes *out)
 {
 	memset(out, 0, sizeof *out);
 	out->dip = out->p = out->ashman_d = NAN;
-	out->mode[0] = out->mode[1] = out->share[0] = out->share[1] = NAN;
+	out->mode[0] = out->mode[1] = out->share[0] = out->share[1] = out->cut = NAN;
 	double *x = malloc((n ? n : 1) * sizeof *x);
 	if (!x)
 		return -1;
@@ -257,6 +257,7 @@ int wtg_two_modes(const double *v, size_t n, struct wtg_modes *out)
 	size_t c = b - a, k = best_split(y, c);
 	out->mode[0] = wtg_quantile_sorted(y, k, 0.5);
 	out->mode[1] = wtg_quantile_sorted(y + k, c - k, 0.5);
+	out->cut = k ? y[k - 1] : NAN;
 	out->share[0] = (double)k / (double)c;
 	out->share[1] = 1 - out->share[0];
 	double s0 = sd_of(y, k), s1 = sd_of(y + k, c - k);
@@ -286,5 +287,96 @@ int wtg_modes_words(char *buf, size_t len, const struct wtg_modes *m, const char
 	mode_num(b, sizeof b, m->mode[1]);
 	int n = snprintf(buf, len, "%s%s%s (%.0f%%) and %s%s%s (%.0f%%): two regimes", a, sp, u, 100 * m->share[0], b,
 			 sp, u, 100 * m->share[1]);
+	return n < 0 ? 0 : (size_t)n >= len ? (int)len - 1 : n;
+}
+
+void wtg_modes_split_mean(const struct wtg_modes *m, const double *v, const double *x, size_t n, double mean[2])
+{
+	double sum[2] = { 0, 0 };
+	size_t cnt[2] = { 0, 0 };
+	for (size_t i = 0; x && i < n; i++) {
+		if (!isfinite(v[i]) || !isfinite(x[i]))
+			continue;
+		int j = v[i] > m->cut;
+		sum[j] += x[i];
+		cnt[j]++;
+	}
+	for (int j = 0; j < 2; j++)
+		mean[j] = cnt[j] ? sum[j] / (double)cnt[j] : NAN;
+}
+
+void wtg_modes_state_of(const struct wtg_modes *m, const double *v, const double *steal, const double *mhz, size_t n,
+			const char *unit, double run_steal, double mhz_min, double mhz_max, struct wtg_modes_state *s)
+{
+	static const char *const times[] = { "ns", "us", "ms", "s" };
+	s->slow_high = false;
+	for (size_t i = 0; unit && i < WTG_ARRAY_LEN(times); i++)
+		s->slow_high = s->slow_high || strcmp(unit, times[i]) == 0;
+	wtg_modes_split_mean(m, v, steal, n, s->steal);
+	wtg_modes_split_mean(m, v, mhz, n, s->mhz);
+	s->run_steal = run_steal;
+	s->run_mhz_min = mhz_min;
+	s->run_mhz_max = mhz_max;
+}
+
+/* Append ", " and the piece p to buf at *o. */
+static void piece(char *buf, size_t len, size_t *o, const char *p)
+{
+	int n = snprintf(buf + *o, len - *o, "%s%s", *o ? ", " : "", p);
+	if (n > 0)
+		*o = *o + (size_t)n >= len ? len - 1 : *o + (size_t)n;
+}
+
+/* A reading per sample (steal %, or MHz) of the two clusters in words: "steal 0.1% vs 4.2% in the slow
+ * one" (fast first) when it moved, else "steal 0.3% in both". Returns whether it moved. */
+static bool split_words(char *p, size_t len, const double *x, int slow, bool mhz)
+{
+	const int fast = 1 - slow;
+	bool moves = mhz ? fabs(x[slow] / x[fast] - 1) >= WTG_MODES_MHZ_MOVED
+			 : fabs(x[slow] - x[fast]) >= WTG_MODES_STEAL_MOVED;
+	if (moves)
+		snprintf(p, len, mhz ? "%.0f vs %.0f MHz in the slow one" : "steal %.1f%% vs %.1f%% in the slow one",
+			 x[fast], x[slow]);
+	else
+		snprintf(p, len, mhz ? "%.0f MHz in both" : "steal %.1f%% in both", (x[0] + x[1]) / 2);
+	return moves;
+}
+
+/* The run's steal or frequency in words, when not read per sample. */
+static void run_words(char *p, size_t len, const struct wtg_modes_state *s, bool mhz)
+{
+	if (!mhz && !isfinite(s->run_steal))
+		snprintf(p, len, "steal not readable");
+	else if (!mhz)
+		snprintf(p, len, s->run_steal < 0.05 ? "no steal over the run"
+						     : "steal %.1f%% over the run (not read per sample)", s->run_steal);
+	else if (!isfinite(s->run_mhz_min) || !isfinite(s->run_mhz_max))
+		snprintf(p, len, "frequency not readable");
+	else if (s->run_mhz_max <= s->run_mhz_min * (1 + WTG_MODES_MHZ_MOVED))
+		snprintf(p, len, "frequency held at %.0f MHz", s->run_mhz_max);
+	else
+		snprintf(p, len, "frequency %.0f-%.0f MHz over the run (not read per sample)", s->run_mhz_min,
+			 s->run_mhz_max);
+}
+
+int wtg_modes_state_words(char *buf, size_t len, const struct wtg_modes_state *s)
+{
+	if (!len)
+		return 0;
+	char moved[200] = "", held[200] = "", p[96];
+	size_t om = 0, oh = 0;
+	/* the slow cluster: the upper for a time, the lower for a rate */
+	const int slow = s->slow_high ? 1 : 0;
+	for (int k = 0; k < 2; k++) {	/* steal, then the frequency */
+		const double *x = k ? s->mhz : s->steal;
+		bool moves = false;
+		if (isfinite(x[0]) && isfinite(x[1]) && (k == 0 || x[1 - slow] > 0))
+			moves = split_words(p, sizeof p, x, slow, k == 1);
+		else
+			run_words(p, sizeof p, s, k == 1);
+		piece(moves ? moved : held, sizeof moved, moves ? &om : &oh, p);
+	}
+	int n = moved[0] ? snprintf(buf, len, "%s", moved)
+			 : snprintf(buf, len, "nothing watched moved with them: %s", held);
 	return n < 0 ? 0 : (size_t)n >= len ? (int)len - 1 : n;
 }

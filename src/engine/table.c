@@ -433,6 +433,22 @@ void wtg_table_set_cold(struct wtg_table *t, bool cold)
 	pthread_mutex_unlock(&t->lock);
 }
 
+void wtg_table_watched(struct wtg_table *t, double *steal, double *mhz_min, double *mhz_max)
+{
+	struct wtg_watch *w = malloc(sizeof *w);
+	pthread_mutex_lock(&t->lock);
+	bool running = w && t->watch;
+	if (running)
+		*w = *t->watch;
+	*steal = t->steal_pct;
+	*mhz_min = t->mhz_min;
+	*mhz_max = t->mhz_max;
+	pthread_mutex_unlock(&t->lock);
+	if (running)	/* /proc/stat read outside the lock */
+		wtg_watch_so_far(w, steal, mhz_min, mhz_max);
+	free(w);
+}
+
 void wtg_table_set_state(struct wtg_table *t, enum wtg_state s)
 {
 	/* the machine's state is read outside the lock: /proc/stat takes tens of microseconds */

@@ -78,9 +78,22 @@ static int regimes_suffix(const struct wtg_experiment *e, const struct wtg_table
 	wtg_figure_read(h, t, &f);
 	if (!f.found || !f.samples || wtg_two_modes(f.samples, f.nsamples, &m) < 0 || !m.two)
 		return n;
-	char words[160];
+	char words[160], moved[256], sn[96];
 	wtg_modes_words(words, sizeof words, &m, h->unit);
-	int k = snprintf(buf + n, len - (size_t)n, "; %s", words);
+	/* steal and MHz per sample where the run kept them beside the samples ("batch 1000 steal",
+	 * "batch 1000 mhz"), else the run's */
+	struct wtg_figure fs[2] = { { 0 }, { 0 } };
+	for (int i = 0; i < 2 && h->series; i++) {
+		snprintf(sn, sizeof sn, "%s %s", h->series, i ? "mhz" : "steal");
+		wtg_figure_series(t, sn, &fs[i]);
+		if (fs[i].nsamples != f.nsamples)
+			fs[i].samples = NULL;
+	}
+	struct wtg_modes_state st;
+	wtg_modes_state_of(&m, f.samples, fs[0].samples, fs[1].samples, f.nsamples, h->unit, t->steal_pct, t->mhz_min,
+			   t->mhz_max, &st);
+	wtg_modes_state_words(moved, sizeof moved, &st);
+	int k = snprintf(buf + n, len - (size_t)n, "; %s; %s", words, moved);
 	return k < 0 ? n : n + k >= (int)len ? (int)len - 1 : n + k;
 }
 

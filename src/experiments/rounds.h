@@ -254,6 +254,11 @@ void wtg_rounds_checks(struct wtg_ctx *ctx, const char *label, const char *unit,
  * an ok check giving the test's p-value. Returns whether they did. */
 bool wtg_regime_modes(struct wtg_ctx *ctx, const char *label, const char *unit, const double *v, size_t n,
 		      const char *what, bool ok_too);
+/* The same with the steal (% of its time) and its CPU's MHz beside each value (NULL: not read per
+ * sample): the warning says whether steal, or the frequency, moved with the regimes
+ * (wtg_modes_state_words), per sample where read, else over the run so far. */
+bool wtg_regime_modes_with(struct wtg_ctx *ctx, const char *label, const char *unit, const double *v,
+			   const double *steal, const double *mhz, size_t n, const char *what, bool ok_too);
 /* Keep r's raw samples as a series named label, every one (contended too), with the replicas they
  * fall into, and beside it the series "label contended" of per-sample flags (1 contended, 0 not),
  * for views and writers. */

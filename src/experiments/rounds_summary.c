@@ -202,8 +202,26 @@ int wtg_rounds_values(struct wtg_value *v, const struct wtg_rounds_result *r)
 	return 1 + wtg_rounds_values_after(v + 1, r);
 }
 
+/* What the machine's state did with the regimes in words: steal and MHz per value where given, else
+ * over the run so far (wtg_modes_state_words). */
+static void state_words(struct wtg_ctx *ctx, const struct wtg_modes *m, const double *v, const double *steal,
+			const double *mhz, size_t n, const char *unit, char *buf, size_t len)
+{
+	struct wtg_modes_state st;
+	double rs, lo, hi;
+	wtg_table_watched(ctx->t, &rs, &lo, &hi);
+	wtg_modes_state_of(m, v, steal, mhz, n, unit, rs, lo, hi, &st);
+	wtg_modes_state_words(buf, len, &st);
+}
+
 bool wtg_regime_modes(struct wtg_ctx *ctx, const char *label, const char *unit, const double *v, size_t n,
 		      const char *what, bool ok_too)
+{
+	return wtg_regime_modes_with(ctx, label, unit, v, NULL, NULL, n, what, ok_too);
+}
+
+bool wtg_regime_modes_with(struct wtg_ctx *ctx, const char *label, const char *unit, const double *v,
+			   const double *steal, const double *mhz, size_t n, const char *what, bool ok_too)
 {
 	struct wtg_modes m;
 	if (wtg_two_modes(v, n, &m) < 0)
@@ -217,12 +235,13 @@ bool wtg_regime_modes(struct wtg_ctx *ctx, const char *label, const char *unit, 
 					label, what, le, m.p, m.n, 100 * m.share[0], 100 * m.share[1], m.ashman_d);
 		return false;
 	}
-	char words[160];
+	char words[160], moved[256];
 	wtg_modes_words(words, sizeof words, &m, unit);
+	state_words(ctx, &m, v, steal, mhz, n, unit, moved, sizeof moved);
 	wtg_table_warn(ctx->t, "regime",
 		       "%s: %s (Hartigan's dip test p %s %.2g over %zu %s; Ashman's D %.1f): the machine "
-		       "flipped between two states while measuring, and the median alone describes neither",
-		       label, words, le, m.p, m.n, what, m.ashman_d);
+		       "flipped between two states while measuring, and the median alone describes neither; %s",
+		       label, words, le, m.p, m.n, what, m.ashman_d, moved);
 	return true;
 }
 
@@ -252,11 +271,13 @@ static void regime_check(struct wtg_ctx *ctx, const char *label, const char *uni
 	}
 	free(use);
 	if (outside >= 0) {
+		char moved[256];	/* the steal and frequency over the run: not read per replica */
+		state_words(ctx, &(struct wtg_modes){ .cut = NAN }, NULL, NULL, NULL, 0, unit, moved, sizeof moved);
 		wtg_table_warn(ctx->t, "regime",
 			       "%s: replica %d of %d (rounds %d-%d) has the median %.4g %s, outside the other "
-			       "replicas' 95%% interval [%.4g, %.4g]: the machine changed regime while measuring",
+			       "replicas' 95%% interval [%.4g, %.4g]: the machine changed regime while measuring; %s",
 			       label, outside + 1, WTG_ROUNDS_REPLICAS, r->replica_first[outside],
-			       r->replica_last[outside], r->replica_median[outside], unit, lo, hi);
+			       r->replica_last[outside], r->replica_median[outside], unit, lo, hi, moved);
 	} else {
 		char meds[160];
 		wtg_fmt_list(meds, sizeof meds, r->replica_median, WTG_ROUNDS_REPLICAS, 4, true);

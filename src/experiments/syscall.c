@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <sched.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +19,12 @@
 #include "common.h"
 #include "io.h"
 #include "rounds.h"
+#include "tail_parts.h"
 #include "why.h"
 #include "wtg/ctx.h"
 #include "wtg/paired.h"
 #include "wtg/plan.h"
+#include "wtg/watch.h"
 
 static const long batch_sizes[] = { 1, 10, 100, 1000, 10000 };
 #define NSIZES ((int)WTG_ARRAY_LEN(batch_sizes))
@@ -45,7 +48,25 @@ static const struct wtg_column cols[] = {
 	{ "cpu_share", "", WTG_T_REAL, 2 },
 	{ "oncpu_ns", "ns", WTG_T_REAL, 1 },
 	{ "others_runnable", "count", WTG_T_REAL, 2 },
+	/* the contended batches' extra time over the uncontended median band, divided (tail_parts.h) */
+	{ "contended_excess_ns", "ns", WTG_T_REAL, 1 },
+	{ "contended_wait_pct", "%", WTG_T_REAL, 1 },
+	{ "contended_wait_pct_ci_low", "%", WTG_T_REAL, 1 },
+	{ "contended_wait_pct_ci_high", "%", WTG_T_REAL, 1 },
+	{ "contended_oncpu_pct", "%", WTG_T_REAL, 1 },
+	{ "contended_oncpu_pct_ci_low", "%", WTG_T_REAL, 1 },
+	{ "contended_oncpu_pct_ci_high", "%", WTG_T_REAL, 1 },
+	{ "contended_irq_pct", "%", WTG_T_REAL, 1 },
+	{ "contended_irq_pct_ci_low", "%", WTG_T_REAL, 1 },
+	{ "contended_irq_pct_ci_high", "%", WTG_T_REAL, 1 },
+	{ "contended_steal_pct", "%", WTG_T_REAL, 1 },
+	{ "contended_steal_pct_ci_low", "%", WTG_T_REAL, 1 },
+	{ "contended_steal_pct_ci_high", "%", WTG_T_REAL, 1 },
+	{ "contended_unexplained_pct", "%", WTG_T_REAL, 1 },
+	{ "contended_unexplained_pct_ci_low", "%", WTG_T_REAL, 1 },
+	{ "contended_unexplained_pct_ci_high", "%", WTG_T_REAL, 1 },
 };
+#define NCOLS_PLAIN 14	/* the columns before the division's */
 
 static double time_clock_pair(void)
 {
@@ -62,6 +83,8 @@ struct sc_run {
 	unsigned char *contended;	/* per sample (batches only): waited for a CPU */
 	double *cpu_share;		/* per sample: on-CPU share of the batch's wall time, NAN unknown */
 	double *oncpu_ns;		/* per sample: the batch's on-CPU time per call, NAN unknown */
+	double *mhz;			/* per sample: its CPU's frequency after it (cpufreq), NAN not read */
+	bool freq;			/* cpufreq is readable here */
 	struct wtg_probe_result *probes;
 	struct wtg_others others[NSIZES];	/* other runnable tasks, read between batches, per size */
 	int filled[NSIZES + 1];
@@ -69,6 +92,9 @@ struct sc_run {
 	size_t cut[NSIZES + 1][WTG_ROUNDS_REPLICAS - 1];
 	int interleaved;			/* replicas after which other experiments measured */
 	double start_s[WTG_ROUNDS_REPLICAS];	/* when each replica began in an interleaved run */
+	struct tp_reader *rd;			/* read around each batch: CPU clock, schedstat, interrupts, steal */
+	bool irq_on[NSIZES], stat_on[NSIZES];	/* per size: interrupts and steal read around its batches */
+	struct tp_samples parts[NSIZES];	/* each batch's time on a CPU, waiting, interrupts, steal */
 	int arm;				/* a paired run (--versus): 0 arm A, 1 arm B */
 	const char *prefix;			/* "" for arm A, "B: " before arm B's series and checks */
 };
@@ -112,16 +138,24 @@ static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st, int from, int to)
 		double v;
 		int at = k * st->nbatches + st->filled[k]++;
 		st->contended[at] = 0;
-		st->cpu_share[at] = st->oncpu_ns[at] = NAN;
+		st->cpu_share[at] = st->oncpu_ns[at] = st->mhz[at] = NAN;
 		if (k == CLOCK_SLOT) {
 			v = time_clock_pair();
 		} else {
 			struct wtg_probe p;
 			struct wtg_probe_result r;
+			struct tp_mark ma, mb;
 			wtg_others_read(&st->others[k], i);
+			st->rd->irq_on = st->irq_on[k];
+			st->rd->stat_on = st->stat_on[k];
 			wtg_probe_begin(&p);
+			tp_mark_before(st->rd, &ma);	/* inside the probe: the CPU clock's window is the batch's */
 			v = wtg_time_getpid_batch(batch_sizes[k]);
+			tp_mark_after(st->rd, &ma, &mb);
+			if (st->freq && st->stat_on[k])	/* as cheap as /proc/stat beside a batch */
+				st->mhz[at] = wtg_cpu_mhz(mb.cpu);
 			wtg_probe_end(&p, &r);
+			tp_store(st->rd, &st->parts[k], (size_t)(st->filled[k] - 1), v, batch_sizes[k], &ma, &mb);
 			wtg_probe_accumulate(&st->probes[k], &r);
 			st->contended[at] = wtg_probe_contended(&r);
 			st->cpu_share[at] = wtg_probe_cpu_share(&r);
@@ -196,12 +230,50 @@ static void sc_contention(struct wtg_ctx *ctx, const struct sc_run *st, int k, s
 				st->prefix, batch_sizes[k], busy, nb, 100 * WTG_CONTENDED_WAIT_SHARE, (size_t)nb - busy);
 }
 
+/* Keep x (size k's nbatches readings, NAN where none) as the series "NAME what" when any was read,
+ * then only the readings of the batches the figures use (all, or the uncontended), in place.
+ * Returns x, or NULL when none was read. */
+static const double *sc_beside(struct wtg_ctx *ctx, const struct sc_run *st, int k, const char *name, bool all,
+			       const char *what, const char *unit, double *x)
+{
+	const int nb = st->nbatches;
+	size_t n = 0, read = 0;
+	for (int i = 0; i < nb; i++)
+		read += isfinite(x[i]);
+	if (!read)
+		return NULL;
+	char sn[64];
+	snprintf(sn, sizeof sn, "%s %s", name, what);
+	wtg_table_add_series(ctx->t, sn, unit, x, (size_t)nb);
+	for (int i = 0; i < nb; i++)
+		if (all || !st->contended[k * nb + i])
+			x[n++] = x[i];
+	return x;
+}
+
+/* Beside each of size k's batches, where read around them: the steal (% of its time) and its CPU's
+ * MHz, as the series "NAME steal" and "NAME mhz"; *steal and *mhz (in use + nbatches, use + 2
+ * nbatches) get them for the batches the figures use, NULL where not read. */
+static void sc_state(struct wtg_ctx *ctx, const struct sc_run *st, int k, const char *name, bool all, double *use,
+		     const double **steal, const double **mhz)
+{
+	const int nb = st->nbatches;
+	const struct tp_samples *p = &st->parts[k];
+	double *s = use + nb, *m = use + 2 * nb;
+	for (int i = 0; i < nb; i++) {
+		s[i] = st->stat_on[k] && p->w[i] > 0 && isfinite(p->s[i]) ? 100.0 * p->s[i] / p->w[i] : NAN;
+		m[i] = st->mhz[k * nb + i];
+	}
+	*steal = sc_beside(ctx, st, k, name, all, "steal", "%", s);
+	*mhz = sc_beside(ctx, st, k, name, all, "mhz", "MHz", m);
+}
+
 /* A row per batch size with the clock pair's share of it; returns that share at batch 1. */
 static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock_ns)
 {
 	int nb = st->nbatches;
 	double share1 = 0;
-	double *use = malloc((size_t)nb * sizeof *use);
+	double *use = malloc(3 * (size_t)nb * sizeof *use);	/* the batches used, their steal and MHz */
 	if (!use) {
 		wtg_table_fail(ctx->t, "out of memory summarizing the batches");
 		return 0;
@@ -234,14 +306,26 @@ static double sc_rows(struct wtg_ctx *ctx, const struct sc_run *st, double clock
 			isfinite(oncpu) ? WTG_REAL(oncpu) : WTG_NA,
 			st->others[k].n ? WTG_REAL(wtg_others_mean(&st->others[k])) : WTG_NA,
 		};
+		/* the contended batches' extra time divided, where some batches waited and some did not */
+		struct tp_division d;
+		st->rd->irq_on = st->irq_on[k];	/* n/a where not read */
+		st->rd->stat_on = st->stat_on[k];
+		if (resolved && busy > 0 && (int)busy < nb)
+			tp_divide_marked(&st->parts[k], st->contended + k * nb, TP_RESAMPLES,
+					 wtg_ctx_seed(ctx, 300u + (unsigned)k), &d);
+		else
+			tp_division_na(&d);	/* nothing to set apart */
+		tp_values(&d, st->rd, true, row + NCOLS_PLAIN);
 		char name[32];
 		snprintf(name, sizeof name, "%sbatch %ld", st->prefix, batch_sizes[k]);
 		wtg_table_add_series(ctx->t, name, "ns", v, (size_t)nb);
 		wtg_series_replicas_cut(ctx, name, (size_t)nb, st->cut[k]);
 		sc_contention(ctx, st, k, busy, all, oncpu, use);
 		wtg_table_add_row(ctx->t, row, wtg_arms_tag(ctx, row, (int)WTG_ARRAY_LEN(cols), st->arm), &st->probes[k]);
-		n = sc_used(st, k, use, &busy, &all);	/* use held the flags */
-		wtg_regime_modes(ctx, name, "ns", use, n, "batches", true);
+		const double *steal, *mhz;	/* beside each batch the figures use */
+		sc_state(ctx, st, k, name, all, use, &steal, &mhz);
+		n = sc_used(st, k, use, &busy, &all);
+		wtg_regime_modes_with(ctx, name, "ns", use, steal, mhz, n, "batches", true);
 		bool ok = s.min <= s.median && s.median <= s.p99 && s.p99 <= s.max && s.ci_low <= s.median &&
 			  s.median <= s.ci_high;
 		wtg_table_check(ctx->t, "quantiles", ok,
@@ -308,6 +392,28 @@ static void sc_quiet(struct wtg_ctx *ctx)
 	}
 }
 
+/* How the contended batches' extra time was divided, and around which batches the counts were read. */
+static void sc_parts_notes(struct wtg_ctx *ctx, const struct sc_run *st)
+{
+	const struct tp_reader *rd = st->rd;
+	char sizes[2][64] = { "", "" };
+	for (int k = 0; k < NSIZES; k++)
+		for (int c = 0; c < 2; c++)
+			if (c ? st->stat_on[k] : st->irq_on[k])
+				snprintf(sizes[c] + strlen(sizes[c]), sizeof sizes[c] - strlen(sizes[c]), "%s%ld",
+					 sizes[c][0] ? ", " : "", batch_sizes[k]);
+	wtg_table_note(ctx->t,
+		       "contended_*: the mean ns per call of a size's contended batches less the mean of its "
+		       "uncontended ones between their 45th and 55th percentiles, divided as tail divides its p99's "
+		       "extra time: waiting for a CPU (schedstat), on a CPU grown (the thread's CPU clock), "
+		       "interrupts on its CPU (/proc/interrupts: read around batches of %s, where a read of %.0f us "
+		       "costs at most %.0f%% of one), steal (/proc/stat: batches of %s, a read %.0f us), the rest "
+		       "unexplained; each share with a bootstrap 95%% interval (%d resamples); n/a where no batch, or "
+		       "every batch, waited, and where a batch is too short for the CPU clock (as cpu_share)",
+		       sizes[0][0] ? sizes[0] : "no size", rd->irq_read_ns / 1e3, 100.0 * TP_READ_SHARE,
+		       sizes[1][0] ? sizes[1] : "no size", rd->stat_read_ns / 1e3, TP_RESAMPLES);
+}
+
 static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_ns, double share1)
 {
 	sc_quiet(ctx);
@@ -346,6 +452,7 @@ static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_
 		       WTG_RUNNABLE_EVERY, WTG_QUIET_OTHERS);
 	wtg_replicas_notes(ctx, "equal parts of the schedule in time", "an untimed batch of every size",
 			   st->interleaved, st->start_s);
+	sc_parts_notes(ctx, st);
 }
 
 /* Batches of each size a run times. */
@@ -362,18 +469,22 @@ static void syscall_runs(bool quick, char *buf, size_t len)
 
 /* The schedule's arrays for nbatches of every size and as many clock pairs, shuffled with the seed.
  * Returns 0, or -1 out of memory. */
-static int sc_alloc(struct wtg_ctx *ctx, struct sc_run *st, int nbatches, int arm)
+static int sc_alloc(struct wtg_ctx *ctx, struct sc_run *st, int nbatches, int arm, struct tp_reader *rd)
 {
-	*st = (struct sc_run){ .nbatches = nbatches, .arm = arm, .prefix = arm ? "B: " : "" };
+	*st = (struct sc_run){ .nbatches = nbatches, .arm = arm, .prefix = arm ? "B: " : "", .rd = rd };
 	st->nslots = (NSIZES + 1) * st->nbatches;
 	st->order = malloc((size_t)st->nslots * sizeof *st->order);
 	st->samples = malloc((size_t)st->nslots * sizeof *st->samples);
 	st->contended = malloc((size_t)st->nslots);
 	st->cpu_share = malloc((size_t)st->nslots * sizeof *st->cpu_share);
+	st->mhz = malloc((size_t)st->nslots * sizeof *st->mhz);
 	st->oncpu_ns = malloc((size_t)st->nslots * sizeof *st->oncpu_ns);
 	st->probes = calloc(NSIZES, sizeof *st->probes);
-	if (!st->order || !st->samples || !st->contended || !st->cpu_share || !st->oncpu_ns || !st->probes)
+	if (!st->order || !st->samples || !st->contended || !st->cpu_share || !st->oncpu_ns || !st->probes || !st->mhz)
 		return -1;
+	for (int k = 0; k < NSIZES; k++)
+		if (tp_samples_alloc(&st->parts[k], (size_t)nbatches) < 0)
+			return -1;
 	for (int i = 0; i < st->nslots; i++)
 		st->order[i] = i % (NSIZES + 1);
 	wtg_shuffle_int(&ctx->rng, st->order, (size_t)st->nslots);
@@ -386,8 +497,11 @@ static void sc_free(struct sc_run *st)
 	free(st->samples);
 	free(st->contended);
 	free(st->cpu_share);
+	free(st->mhz);
 	free(st->oncpu_ns);
 	free(st->probes);
+	for (int k = 0; k < NSIZES; k++)
+		tp_samples_free(&st->parts[k]);
 }
 
 /* The median of size k's batches arm st measured since filled0 (its count before the round). */
@@ -437,6 +551,28 @@ static void sc_finish(struct wtg_ctx *ctx, struct sc_run *st, int arms)
 	sc_notes(ctx, &st[0], clock_ns, share1);
 }
 
+/* The files read around each batch, opened once, and what a read costs beside a batch of 100. */
+static double sc_reader(struct tp_reader *rd)
+{
+	double v[9];
+	for (int i = 0; i < 9; i++)
+		v[i] = wtg_time_getpid_batch(100);	/* untimed: a call's cost, for the batches' lengths */
+	double per_call = wtg_quantile(v, 9, 0.5);
+	tp_reader_open(rd, per_call * 100);
+	return per_call;
+}
+
+/* Which counts a batch of each size reads around it: those costing little beside it. */
+static void sc_reads(struct tp_reader *rd, struct sc_run *st, double per_call)
+{
+	for (int k = 0; k < NSIZES; k++) {
+		tp_reader_for(rd, per_call * (double)batch_sizes[k]);
+		st->irq_on[k] = rd->irq_on;
+		st->stat_on[k] = rd->stat_on;
+	}
+	st->freq = isfinite(wtg_cpu_mhz(sched_getcpu()));
+}
+
 static int syscall_run(struct wtg_ctx *ctx)
 {
 	wtg_experiment_columns(&wtg_exp_syscall, ctx->t);
@@ -447,9 +583,13 @@ static int syscall_run(struct wtg_ctx *ctx)
 	double (*per)[2][WTG_ROUNDS_MIN] = NULL;
 	int rc = WTG_OK;
 	memset(st, 0, sizeof st);
+	struct tp_reader rd;
+	const double per_call = sc_reader(&rd);
 	for (int arm = 0; arm < arms && rc == WTG_OK; arm++)
-		if (sc_alloc(ctx, &st[arm], batches_of(ctx->opt), arm) < 0)
+		if (sc_alloc(ctx, &st[arm], batches_of(ctx->opt), arm, &rd) < 0)
 			rc = WTG_ERR;
+	for (int arm = 0; arm < arms && rc == WTG_OK; arm++)
+		sc_reads(&rd, &st[arm], per_call);
 	if (rc == WTG_OK && arms == 2 && !(per = calloc(NSIZES, sizeof *per)))
 		rc = WTG_ERR;
 	if (rc != WTG_OK)
@@ -470,6 +610,7 @@ static int syscall_run(struct wtg_ctx *ctx)
 	free(per);
 	for (int arm = 0; arm < arms; arm++)
 		sc_free(&st[arm]);
+	tp_reader_close(&rd);
 	return rc;
 }
 
@@ -497,17 +638,41 @@ static void syscall_plan(struct wtg_plan *p)
 	p->samples = batches_of(p->opt);
 }
 
+/* The contended batches' extra time of the row with the most of them (the larger batch on a tie), in
+ * words: "; 12 batches of 1000 waited for a CPU: the contended batches' extra 1.2 us: 88% waiting for a
+ * CPU, 12% unexplained"; "" when no row has a division, or its contended batches are fewer than
+ * SC_VERDICT_SHARE of its batches (a few batches' division stays in the columns: the verdict keeps
+ * its room for the figure's regimes). */
+#define SC_VERDICT_SHARE 0.05
+static void sc_parts_words(const struct wtg_table *t, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	int ce = wtg_table_col(t, "contended_excess_ns"), cb = wtg_table_col(t, "contended"),
+	    cs = wtg_table_col(t, "batch"), cn = wtg_table_col(t, "batches"), row = -1;
+	for (int r = 0; ce >= 0 && cb >= 0 && cs >= 0 && cn >= 0 && r < t->nrows; r++)
+		if (wtg_table_num(t, r, ce) > 0 && wtg_table_num(t, r, cb) >= SC_VERDICT_SHARE * wtg_table_num(t, r, cn) &&
+		    (row < 0 || wtg_table_num(t, r, cb) >= wtg_table_num(t, row, cb)))
+			row = r;
+	char words[200];
+	if (row >= 0 && tp_row_words(words, sizeof words, t, row, "contended", "contended batches") > 0)
+		snprintf(buf, len, "; %.0f batches of %.0f waited for a CPU: %s", wtg_table_num(t, row, cb),
+			 wtg_table_num(t, row, cs), words);
+}
+
 /* "one kernel crossing = 159 ns": the median getpid in batches of 1000; measured among other busy
- * tasks (beyond the run's own burners) it says so. */
+ * tasks (beyond the run's own burners) it says so; then the contended batches' extra time divided. */
 static int syscall_verdict(const struct wtg_table *t, char *buf, size_t len)
 {
 	double ns = wtg_verdict_value(t, "batch", "1000", "median_ns");
 	double o = others_mean(t);
 	o -= own_burners(t);	/* the run's own burners are the condition */
+	char parts[256];
+	sc_parts_words(t, parts, sizeof parts);
 	if (isfinite(o) && o >= WTG_QUIET_OTHERS)
 		return wtg_verdict_fmt(buf, len, isfinite(ns),
-				       "one kernel crossing = %.0f ns on a busy machine, %.1f other tasks runnable", ns, o);
-	return wtg_verdict_fmt(buf, len, isfinite(ns), "one kernel crossing = %.0f ns", ns);
+				       "one kernel crossing = %.0f ns on a busy machine, %.1f other tasks runnable%s", ns, o,
+				       parts);
+	return wtg_verdict_fmt(buf, len, isfinite(ns), "one kernel crossing = %.0f ns%s", ns, parts);
 }
 
 const struct wtg_experiment wtg_exp_syscall = {

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common.h"
 #include "io.h"
@@ -181,23 +182,16 @@ static int add_row(struct wtg_ctx *ctx, const char *label, struct cond_run *c, i
 		WTG_REAL(100.0 * slow / c->n), WTG_REAL(100.0 * lo),	   WTG_REAL(100.0 * hi),
 		WTG_INT(BLOCKS),	    WTG_INT(c->n / BLOCKS),	   wtg_real_or_na(others_mean(c)),
 		wtg_real_or_na(wait_pct(c)),    WTG_TEXT(c->type_list),
-		wtg_real_or_na(d99.excess),
-		wtg_real_or_na(d99.pct[TP_WAIT]), wtg_real_or_na(d99.lo[TP_WAIT]), wtg_real_or_na(d99.hi[TP_WAIT]),
-		wtg_real_or_na(d99.pct[TP_ONCPU]), wtg_real_or_na(d99.lo[TP_ONCPU]), wtg_real_or_na(d99.hi[TP_ONCPU]),
-		wtg_real_or_na(c->rd->irq_on ? d99.pct[TP_IRQ] : NAN), wtg_real_or_na(c->rd->irq_on ? d99.lo[TP_IRQ] : NAN),
-		wtg_real_or_na(c->rd->irq_on ? d99.hi[TP_IRQ] : NAN),
-		wtg_real_or_na(c->rd->stat_on ? d99.pct[TP_STEAL] : NAN),
-		wtg_real_or_na(c->rd->stat_on ? d99.lo[TP_STEAL] : NAN),
-		wtg_real_or_na(c->rd->stat_on ? d99.hi[TP_STEAL] : NAN),
-		wtg_real_or_na(d99.pct[TP_UNEXPLAINED]), wtg_real_or_na(d99.lo[TP_UNEXPLAINED]),
-		wtg_real_or_na(d99.hi[TP_UNEXPLAINED]),
-		wtg_real_or_na(d90.excess),
-		wtg_real_or_na(d90.pct[TP_WAIT]), wtg_real_or_na(d90.pct[TP_ONCPU]),
-		wtg_real_or_na(c->rd->irq_on ? d90.pct[TP_IRQ] : NAN), wtg_real_or_na(c->rd->stat_on ? d90.pct[TP_STEAL] : NAN),
-		wtg_real_or_na(d90.pct[TP_UNEXPLAINED]),
 		wtg_real_or_na(c->rd->irq_read_ns), wtg_real_or_na(c->rd->stat_read_ns),
 	};
-	wtg_add_summary_row(ctx, label, s, c->v, (size_t)c->n, &c->res, v, (int)WTG_ARRAY_LEN(v));
+	struct wtg_value all[WTG_MAX_COLS];
+	int n = (int)WTG_ARRAY_LEN(v) - 2;	/* the division's cells before the reads' costs */
+	memcpy(all, v, (size_t)n * sizeof *v);
+	n += tp_values(&d99, c->rd, true, all + n);
+	n += tp_values(&d90, c->rd, false, all + n);
+	all[n++] = v[WTG_ARRAY_LEN(v) - 2];
+	all[n++] = v[WTG_ARRAY_LEN(v) - 1];
+	wtg_add_summary_row(ctx, label, s, c->v, (size_t)c->n, &c->res, all, n);
 	wtg_series_replicas_cut(ctx, label, (size_t)c->n, c->cut);
 	set_row_burners(ctx->t, burners);
 	wtg_table_check(ctx->t, "wilson", lo <= (double)slow / c->n && (double)slow / c->n <= hi,
@@ -482,19 +476,9 @@ static void parts_words(const struct wtg_table *t, char *buf, size_t len)
 	int row = -1;
 	buf[0] = '\0';
 	wtg_verdict_extreme(t, NULL, NULL, "burners", 1, &row);
-	int ce = wtg_table_col(t, "p99_excess_ns");
-	if (row < 0 || ce < 0 || !(wtg_table_num(t, row, ce) > 0))
-		return;
-	double pct[TP_NPARTS];
-	for (int k = 0; k < TP_NPARTS; k++) {
-		char col[48];
-		snprintf(col, sizeof col, "p99_%s_pct", tp_part_col[k]);
-		int c = wtg_table_col(t, col);
-		pct[k] = c >= 0 ? wtg_table_num(t, row, c) : NAN;
-	}
-	int o = snprintf(buf, len, "; burners: ");
-	if (o > 0 && (size_t)o < len)
-		tp_words(buf + o, len - (size_t)o, "p99", wtg_table_num(t, row, ce), pct);
+	char words[200];
+	if (tp_row_words(words, sizeof words, t, row, "p99", "p99") > 0)
+		snprintf(buf, len, "; burners: %s", words);
 }
 
 /* "burners multiply the p99 by 3.1; burners: the p99's extra 1.9 us: 84% waiting for a CPU, ...". */

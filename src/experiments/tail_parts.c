@@ -14,6 +14,7 @@
 #include "tail_parts.h"
 #include "wtg/probe.h"
 #include "wtg/stats.h"
+#include "wtg/table.h"
 #include "wtg/util.h"
 
 const char *const tp_part_col[TP_NPARTS] = { "wait", "oncpu", "irq", "steal", "unexplained" };
@@ -158,6 +159,11 @@ void tp_reader_open(struct tp_reader *r, double batch_ns)
 		r->irq_read_ns = tp_cost(r, r->fd_irq, true);
 	if (r->fd_stat >= 0)
 		r->stat_read_ns = tp_cost(r, r->fd_stat, false);
+	tp_reader_for(r, batch_ns);
+}
+
+void tp_reader_for(struct tp_reader *r, double batch_ns)
+{
 	r->irq_on = isfinite(r->irq_read_ns) && r->irq_read_ns <= TP_READ_SHARE * batch_ns;
 	r->stat_on = isfinite(r->stat_read_ns) && isfinite(r->tick_ns) && r->stat_read_ns <= TP_READ_SHARE * batch_ns;
 }
@@ -211,6 +217,10 @@ void tp_store(const struct tp_reader *r, struct tp_samples *s, size_t i, double 
 			  ? fmax((double)(b->cpu_ns - a->cpu_ns - r->clock_excess_ns), 0) * per
 			  : NAN;
 	s->q[i] = a->wait_ns >= 0 && b->wait_ns >= a->wait_ns ? (double)(b->wait_ns - a->wait_ns) * per : NAN;
+	/* schedstat's window holds the clock reads around the sample, and a wait there did not lengthen
+	 * the sample: no more waiting than the sample's wall less its time on a CPU */
+	if (isfinite(s->q[i]) && isfinite(s->c[i]))
+		s->q[i] = fmin(s->q[i], fmax(w - s->c[i], 0));
 	double n = NAN, st = NAN;
 	if (a->irqs >= 0 && b->irqs >= a->irqs)
 		n = (double)(b->irqs - a->irqs);
@@ -265,22 +275,35 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The samples above quantile q and those between the 45th and 55th percentiles, of the samples
- * idx[0..n) (their walls in tmp, sorted there). */
-static void tp_select(const struct tp_samples *s, const size_t *idx, size_t n, double q, double *tmp,
-		      struct tp_pick *p)
+/* The samples above quantile q (mark NULL), else the marked ones, and the unmarked ones between
+ * the 45th and 55th percentiles of the unmarked, of the samples idx[0..n) (their walls in tmp,
+ * sorted there). */
+static void tp_select(const struct tp_samples *s, const unsigned char *mark, const size_t *idx, size_t n, double q,
+		      double *tmp, struct tp_pick *p)
 {
+	size_t m = 0;
 	for (size_t k = 0; k < n; k++)
-		tmp[k] = s->w[idx[k]];
-	qsort(tmp, n, sizeof *tmp, cmp_double);
-	double cut = wtg_quantile_sorted(tmp, n, q), lo = wtg_quantile_sorted(tmp, n, 0.45),
-	       hi = wtg_quantile_sorted(tmp, n, 0.55);
+		if (!mark || !mark[idx[k]])
+			tmp[m++] = s->w[idx[k]];
 	p->ntail = p->nref = 0;
+	if (!m)
+		return;
+	qsort(tmp, m, sizeof *tmp, cmp_double);
+	double cut = mark ? NAN : wtg_quantile_sorted(tmp, m, q), lo = wtg_quantile_sorted(tmp, m, 0.45),
+	       hi = wtg_quantile_sorted(tmp, m, 0.55);
+	size_t band = 0;
+	for (size_t k = 0; k < m; k++)
+		band += tmp[k] >= lo && tmp[k] <= hi;
+	if (!band) {	/* few samples: the band falls between two; the median's one or two instead */
+		lo = tmp[(m - 1) / 2];
+		hi = tmp[m / 2];
+	}
 	for (size_t k = 0; k < n; k++) {
 		double w = s->w[idx[k]];
-		if (w > cut)
+		bool marked = mark && mark[idx[k]];
+		if (mark ? marked : w > cut)
 			p->tail[p->ntail++] = idx[k];
-		if (w >= lo && w <= hi)
+		if (!marked && w >= lo && w <= hi)
 			p->ref[p->nref++] = idx[k];
 	}
 }
@@ -338,16 +361,23 @@ static bool all_known(const double *x, size_t n)
 	return n > 0;
 }
 
-void tp_divide(const struct tp_samples *s0, double q, int resamples, uint64_t seed, struct tp_division *d)
+void tp_division_na(struct tp_division *d)
+{
+	d->excess = d->ns_per_irq = NAN;
+	d->tail = 0;
+	for (int k = 0; k < TP_NPARTS; k++)
+		d->part[k] = d->pct[k] = d->lo[k] = d->hi[k] = NAN;
+}
+
+/* tp_divide's and tp_divide_marked's work: the tail above q, or the marked samples. */
+static void divide(const struct tp_samples *s0, double q, const unsigned char *mark, int resamples, uint64_t seed,
+		   struct tp_division *d)
 {
 	struct tp_samples s = *s0;
 	s.q_known = all_known(s.q, s.len);
 	s.n_known = all_known(s.n, s.len);
 	s.s_known = all_known(s.s, s.len);
-	d->excess = d->ns_per_irq = NAN;
-	d->tail = 0;
-	for (int k = 0; k < TP_NPARTS; k++)
-		d->part[k] = d->pct[k] = d->lo[k] = d->hi[k] = NAN;
+	tp_division_na(d);
 	size_t n = s.len;
 	size_t *idx = malloc((n ? n : 1) * sizeof *idx);
 	struct tp_pick p = { malloc((n ? n : 1) * sizeof(size_t)), malloc((n ? n : 1) * sizeof(size_t)), 0, 0 };
@@ -357,7 +387,7 @@ void tp_divide(const struct tp_samples *s0, double q, int resamples, uint64_t se
 		goto out;
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
-	tp_select(&s, idx, n, q, tmp, &p);
+	tp_select(&s, mark, idx, n, q, tmp, &p);
 	double e, part[TP_NPARTS];
 	if (!tp_parts(&s, idx, n, &p, &e, part, &d->ns_per_irq))
 		goto out;
@@ -376,7 +406,7 @@ void tp_divide(const struct tp_samples *s0, double q, int resamples, uint64_t se
 	for (int b = 0; b < resamples; b++) {
 		for (size_t i = 0; i < n; i++)
 			idx[i] = (size_t)wtg_rng_below(&rng, n);
-		tp_select(&s, idx, n, q, tmp, &p);
+		tp_select(&s, mark, idx, n, q, tmp, &p);
 		double be, bp[TP_NPARTS];
 		if (!tp_parts(&s, idx, n, &p, &be, bp, NULL) || !(be > 0))
 			continue;
@@ -397,6 +427,52 @@ out:
 	free(boot);
 }
 
+void tp_divide(const struct tp_samples *s, double q, int resamples, uint64_t seed, struct tp_division *d)
+{
+	divide(s, q, NULL, resamples, seed, d);
+}
+
+void tp_divide_marked(const struct tp_samples *s, const unsigned char *mark, int resamples, uint64_t seed,
+		      struct tp_division *d)
+{
+	divide(s, NAN, mark, resamples, seed, d);
+}
+
+int tp_values(const struct tp_division *d, const struct tp_reader *r, bool ci, struct wtg_value *out)
+{
+	int n = 0;
+	out[n++] = wtg_real_or_na(d->excess);
+	for (int k = 0; k < TP_NPARTS; k++) {
+		/* a count not read around each sample has no part: n/a, not 0 */
+		bool read = (k != TP_IRQ || r->irq_on) && (k != TP_STEAL || r->stat_on);
+		out[n++] = wtg_real_or_na(read ? d->pct[k] : NAN);
+		if (ci) {
+			out[n++] = wtg_real_or_na(read ? d->lo[k] : NAN);
+			out[n++] = wtg_real_or_na(read ? d->hi[k] : NAN);
+		}
+	}
+	return n;
+}
+
+int tp_row_words(char *buf, size_t len, const struct wtg_table *t, int row, const char *prefix, const char *which)
+{
+	char col[64];
+	snprintf(col, sizeof col, "%s_excess_ns", prefix);
+	int ce = wtg_table_col(t, col);
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	if (row < 0 || ce < 0 || !(wtg_table_num(t, row, ce) > 0))
+		return 0;
+	double pct[TP_NPARTS];
+	for (int k = 0; k < TP_NPARTS; k++) {
+		snprintf(col, sizeof col, "%s_%s_pct", prefix, tp_part_col[k]);
+		int c = wtg_table_col(t, col);
+		pct[k] = c >= 0 ? wtg_table_num(t, row, c) : NAN;
+	}
+	return tp_words(buf, len, which, wtg_table_num(t, row, ce), pct);
+}
+
 int tp_words(char *buf, size_t len, const char *which, double excess, const double *pct)
 {
 	if (!len)
@@ -406,7 +482,8 @@ int tp_words(char *buf, size_t len, const char *which, double excess, const doub
 		return 0;
 	char dur[32];
 	wtg_fmt_duration(dur, sizeof dur, excess);
-	int o = snprintf(buf, len, "the %s's extra %s:", which, dur);
+	size_t wl = strlen(which);	/* "the p99's", "the contended batches'" */
+	int o = snprintf(buf, len, "the %s%s extra %s:", which, wl && which[wl - 1] == 's' ? "'" : "'s", dur);
 	int order[TP_NPARTS], m = 0;
 	for (int k = 0; k < TP_NPARTS; k++)
 		if (isfinite(pct[k]) && fabs(pct[k]) >= 0.5)

@@ -45,6 +45,8 @@ struct tp_samples {
  * more than TP_READ_SHARE of a sample is not made around each (that figure is n/a). */
 #define TP_READ_SHARE 0.10
 void tp_reader_open(struct tp_reader *r, double batch_ns);
+/* Samples of another length (batch_ns) from here on: which reads are cheap enough beside them. */
+void tp_reader_for(struct tp_reader *r, double batch_ns);
 void tp_reader_close(struct tp_reader *r);
 void tp_mark_before(struct tp_reader *r, struct tp_mark *m);
 void tp_mark_after(struct tp_reader *r, const struct tp_mark *before, struct tp_mark *m);
@@ -66,10 +68,28 @@ struct tp_division {
 	int tail;			/* samples above q */
 };
 void tp_divide(const struct tp_samples *s, double q, int resamples, uint64_t seed, struct tp_division *d);
+/* The same for the marked samples (syscall's contended batches: mark[i] non-zero) over the unmarked
+ * ones between the 45th and 55th percentiles of the unmarked. */
+void tp_divide_marked(const struct tp_samples *s, const unsigned char *mark, int resamples, uint64_t seed,
+		      struct tp_division *d);
+/* No division: every figure n/a. */
+void tp_division_na(struct tp_division *d);
 #define TP_RESAMPLES 1000	/* each picks the tail and the median band again: a sort of the batches */
 
+/* A division's cells in the columns' order: the excess, then each part's share (with its interval's
+ * ends when ci), n/a for interrupts and steal where r did not read them. Returns the count (at most
+ * TP_VALUES). */
+#define TP_VALUES (1 + 3 * TP_NPARTS)
+struct wtg_value;
+int tp_values(const struct tp_division *d, const struct tp_reader *r, bool ci, struct wtg_value *out);
+
 /* "the p99's extra 1.9 us: 84% waiting for a CPU, 9% on a CPU, 7% unexplained" (parts of at least
- * 1% by size); which: "p99". Returns the length. */
+ * 1% by size); which: "p99" (or "contended batches": "the contended batches' extra"). Returns the
+ * length. */
 int tp_words(char *buf, size_t len, const char *which, double excess, const double *pct);
+/* The same of a table's row from its columns PREFIX_excess_ns and PREFIX_<part>_pct; "" (0) when the
+ * row has no division. */
+struct wtg_table;
+int tp_row_words(char *buf, size_t len, const struct wtg_table *t, int row, const char *prefix, const char *which);
 
 #endif

@@ -31,6 +31,7 @@
 #include "wtg/plan.h"
 #include "rounds.h"
 #include "threads_crew.h"
+#include "threads_moves.h"
 #include "wtg/testhooks.h"
 #include "wtg/topology.h"
 #include "why.h"
@@ -53,6 +54,8 @@ struct variant {
 	char cpu_list[256], node_list[64], mem_list[64], seen_list[256], type_list[64];
 	struct wtg_cpuset seen;		/* CPUs the threads were found on */
 	struct wtg_type_tally types;	/* their core types */
+	struct wtg_moves moves;		/* where each worker ran, sample by sample */
+	char moves_text[96];
 	int64_t sum;			/* the last sample's total */
 	bool pinned;			/* every thread of every sample pinned */
 	int base;			/* the variant with one thread of the same group, -1: none */
@@ -218,6 +221,8 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	int64_t total;
 	int summed = tally(ctx, sw, mb, n, reps, var->label, &total, &out->res.wall_ms);
 	record_members(sw, var, mb, round);
+	if (round >= 0)
+		(void)wtg_moves_add(&var->moves, sw->topo, mb, n);
 	free(mb);
 	var->sum = total;
 	if (summed != ROW_OK)
@@ -268,6 +273,12 @@ static const struct wtg_column cols[] = {
 	{ "ideal_speedup_ci_low", "", WTG_T_REAL, 2 },
 	{ "ideal_speedup_ci_high", "", WTG_T_REAL, 2 },
 	{ "parts_ratio", "", WTG_T_REAL, 2 },
+	/* where the workers ran (threads_moves.h): migrations over the samples, the samples a worker moved
+	 * in, those its core type changed in, and the words beside the row's bar */
+	{ "migrations", "count", WTG_T_INT, 0 },
+	{ "moved_samples", "count", WTG_T_INT, 0 },
+	{ "core_type_changes", "count", WTG_T_INT, 0 },
+	{ "moves", "", WTG_T_TEXT, 0 },
 };
 
 /* The row of variant v from its samples so far (the engine publishes the rows in variant order
@@ -320,6 +331,7 @@ static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds
 	c += wtg_rounds_values_after(vals + c, res);
 	wtg_cpuset_format(&var->seen, var->seen_list, sizeof var->seen_list);
 	wtg_type_tally_format(sw->topo, &var->types, var->type_list, sizeof var->type_list);
+	wtg_moves_words(&var->moves, var->moves_text, sizeof var->moves_text);
 	const struct wtg_value more[] = {
 		WTG_TEXT(wtg_placement_name(var->plan.placement)),
 		WTG_TEXT(wtg_memory_name(var->plan.memory)),
@@ -334,6 +346,10 @@ static int row_of(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds
 		isfinite(ilo) ? WTG_REAL(ilo) : WTG_NA,
 		isfinite(ihi) ? WTG_REAL(ihi) : WTG_NA,
 		parts ? WTG_REAL(var->parts_ratio) : WTG_NA,
+		var->moves.unknown < var->moves.n ? WTG_INT(var->moves.total) : WTG_NA,
+		WTG_INT(var->moves.moved),
+		WTG_INT(var->moves.type_changes),
+		WTG_TEXT(var->moves_text),
 	};
 	memcpy(vals + c, more, sizeof more);
 	return c + (int)WTG_ARRAY_LEN(more);
@@ -639,6 +655,7 @@ static void free_variants(struct sweep *sw)
 {
 	for (int v = 0; sw->var && v < sw->nvar; v++) {
 		free(sw->var[v].cpus);
+		wtg_moves_free(&sw->var[v].moves);
 		if (sw->used)
 			wtg_rounds_used_free(&sw->used[v]);
 	}
@@ -782,6 +799,8 @@ static int threads_run(struct wtg_ctx *ctx)
 				"sample",
 				sw.reps);
 		notes(ctx, &sw, &r, maxn);
+		for (int v = 0; v < sw.nvar; v++)
+			wtg_moves_series(ctx, &sw.var[v].moves, sw.var[v].label);
 		wtg_rounds_free(&r);
 		wtg_ctx_progress(ctx, nsteps, nsteps, "done");
 	}
@@ -834,8 +853,11 @@ static int threads_verdict(const struct wtg_table *t, char *buf, size_t len)
 			at = n;
 		}
 	}
+	char drop[200];
+	wtg_moves_drop_words(t, drop, sizeof drop);
 	return wtg_verdict_fmt(buf, len, isfinite(best) && isfinite(one),
-			       "best %.0f threads = %.1f GB/s, 1 thread = %.1f GB/s (%.1fx)", at, best, one, best / one);
+			       "best %.0f threads = %.1f GB/s, 1 thread = %.1f GB/s (%.1fx)%s", at, best, one, best / one,
+			       drop);
 }
 
 /* The essay needed eight cores; with two, the pipe may never fill. */

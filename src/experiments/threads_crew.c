@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "threads_crew.h"
+#include "threads_moves.h"
 #include "crew.h"
 #include "wtg/ctx.h"
 
@@ -22,6 +23,8 @@ static void *member_main(void *arg)
 		struct wtg_probe p;
 		m->cpu0 = sched_getcpu();
 		wtg_probe_begin(&p);
+		/* migrations: the probe's perf counter, else the scheduler's own count */
+		const int64_t nr0 = p.fd_migr < 0 ? wtg_sched_migrations_self() : -1;
 		m->t0 = wtg_now_ns();
 		bool going = true;
 		for (int part = 0; part < m->parts && going; part++) {
@@ -41,8 +44,10 @@ static void *member_main(void *arg)
 			m->sum += first;
 		}
 		m->t1 = wtg_now_ns();
+		const int64_t nr1 = nr0 >= 0 ? wtg_sched_migrations_self() : -1;
 		wtg_probe_end(&p, &m->res);
 		m->cpu1 = sched_getcpu();
+		m->migrations = m->res.migrations >= 0 ? m->res.migrations : nr0 >= 0 && nr1 >= nr0 ? nr1 - nr0 : -1;
 	}
 	wtg_policy_unregister_self();
 	wtg_crew_done(m->crew);
@@ -70,6 +75,7 @@ static int spawn_members(struct wtg_crew *crew, struct member *mb, int n, const 
 		mb[i].cpu = cpus && wtg_cpuset_has(allowed, cpus[i]) ? cpus[i] : -1;
 		mb[i].pin_err = cpus && mb[i].cpu < 0 ? EPERM : 0;
 		mb[i].cpu0 = mb[i].cpu1 = -1;
+		mb[i].migrations = -1;
 		wtg_split_range(span, n, i, &mb[i].off, &mb[i].len);
 		*err = wtg_crew_spawn(&mb[i].th, &attr, member_main, &mb[i]);
 		if (*err != 0)

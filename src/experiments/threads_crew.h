@@ -25,6 +25,7 @@ struct member {
 	/* results, read after the join */
 	int pin_err;	/* pthread_setaffinity_np's error, 0: pinned */
 	int cpu0, cpu1;	/* sched_getcpu() at the start and the end of the timed region */
+	int64_t migrations;	/* between them: perf's cpu-migrations, else schedstat's, -1 unknown */
 	int64_t sum; /* of the first repetition */
 	bool consistent; /* every repetition gave that sum */
 	int reps_done;

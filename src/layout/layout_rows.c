@@ -483,6 +483,8 @@ int wtg_lay_bars_build(struct wtg_lay_bars *b, const struct wtg_table *t, const 
 			b->base = wtg_table_num(t, r, vc);
 	double vmax = 0;
 	const int busy_col = wtg_table_col(t, "contended");
+	int moves_col = wtg_table_col(t, "moves");
+	moves_col = moves_col >= 0 && t->cols[moves_col].type == WTG_T_TEXT ? moves_col : -1;
 	for (int r = 0; r < b->n; r++) {
 		struct wtg_lay_bar *br = &b->b[r];
 		br->busy = busy_col >= 0 && wtg_table_num(t, r, busy_col) > 0;
@@ -495,6 +497,10 @@ int wtg_lay_bars_build(struct wtg_lay_bars *b, const struct wtg_table *t, const 
 			wtg_lay_cell_words(w, sizeof w, t, r, ec);
 			size_t o = strlen(br->value);
 			snprintf(br->value + o, sizeof br->value - o, "  %s", w);
+		}
+		if (moves_col >= 0 && t->rows[r].v[moves_col].s && t->rows[r].v[moves_col].s[0]) {
+			size_t o = strlen(br->value);	/* threads: where a worker moved, beside its bar */
+			snprintf(br->value + o, sizeof br->value - o, "  %s", t->rows[r].v[moves_col].s);
 		}
 		vmax = fmax(vmax, fabs(br->x));
 		b->neg = b->neg || br->x < 0;

@@ -69,24 +69,29 @@ double wtg_cpustat_steal_pct(const struct wtg_cpustat *a, const struct wtg_cpust
 	return total ? 100.0 * (double)steal / (double)total : NAN;
 }
 
+double wtg_cpu_mhz(int cpu)
+{
+	char path[512], line[64];
+	snprintf(path, sizeof path, "%s/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", watch_root(), cpu);
+	wtg_read_line(path, line, sizeof line);
+	char *end;
+	double khz = strtod(line, &end);
+	return end == line || !(khz > 0) ? NAN : khz / 1000.0;
+}
+
 static void watch_freq(struct wtg_watch *w)
 {
 	w->last_ns = wtg_now_ns();
 	if (w->nofreq)
 		return;
-	const char *root = watch_root();
 	int n = w->start.ncpus > 0 ? w->start.ncpus : wtg_online_cpus();
 	bool any = false;
 	for (int c = 0; c < n && c < WTG_WATCH_CPUS; c++) {
-		char path[512], line[64];
-		snprintf(path, sizeof path, "%s/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", root, c);
-		wtg_read_line(path, line, sizeof line);
-		char *end;
-		double khz = strtod(line, &end);
-		if (end == line || !(khz > 0))
+		double m = wtg_cpu_mhz(c);
+		if (!isfinite(m))
 			continue;
 		any = true;
-		float mhz = (float)(khz / 1000.0);
+		float mhz = (float)m;
 		if (!w->mhz_lo[c] || mhz < w->mhz_lo[c])
 			w->mhz_lo[c] = mhz;
 		if (mhz > w->mhz_hi[c])
@@ -132,6 +137,20 @@ void wtg_watch_end(struct wtg_watch *w, uint64_t mask)
 		if (isnan(w->mhz_max) || w->mhz_hi[c] > w->mhz_max)
 			w->mhz_max = w->mhz_hi[c];
 	}
+}
+
+void wtg_watch_so_far(const struct wtg_watch *w, double *steal, double *mhz_min, double *mhz_max)
+{
+	struct wtg_watch *c = malloc(sizeof *c);
+	*steal = *mhz_min = *mhz_max = NAN;
+	if (!c)
+		return;
+	*c = *w;	/* ended on a copy: the watch goes on */
+	wtg_watch_end(c, 0);
+	*steal = c->steal_pct;
+	*mhz_min = c->mhz_min;
+	*mhz_max = c->mhz_max;
+	free(c);
 }
 
 double wtg_watch_steal_now(void)

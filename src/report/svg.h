@@ -64,6 +64,10 @@ void svg_draw_sweep(FILE *f, const struct svg_frame *fr, const struct svg_runs *
 void svg_draw_bars(FILE *f, const struct svg_frame *fr, const struct svg_runs *rs, const struct wtg_experiment *e);
 void svg_draw_hist(FILE *f, const struct svg_frame *fr, const struct svg_runs *rs);
 void svg_draw_counters(FILE *f, const struct svg_frame *fr, const struct svg_runs *rs, const struct wtg_experiment *e);
+/* A division of extra time (tail's p99 and p90) as stacked bars in fr (svg_parts.c), and the height
+ * they take (0: the table has none). */
+double svg_parts_height(const struct wtg_table *t);
+void svg_draw_parts(FILE *f, const struct svg_frame *fr, const struct wtg_table *t);
 /* Several runs: an entry per run (its marker, a line sample when lines, its label) from x on the
  * line at y, smaller type when they would pass `right`. */
 void svg_runs_legend(FILE *f, const struct svg_runs *rs, double x, double y, double right, bool lines);

@@ -600,7 +600,8 @@ void svg_draw_hist(FILE *f, const struct svg_frame *fr0, const struct svg_runs *
 	}
 	int nfig = h.nd + (h.nd == 2 ? 1 : 0);
 	struct svg_frame fr = *fr0;
-	fr.h -= nfig * 28 + 6;
+	double ph = rs->n == 1 ? svg_parts_height(rs->t[0]) : 0;	/* the division's bars under the figures */
+	fr.h -= nfig * 28 + 6 + ph;
 	struct svg_frame area = fr;	/* the bins stay under the quantiles' labels */
 	int lrows = hist_marks(NULL, &fr, &h, inks);
 	area.y += 24 * lrows + 6;
@@ -612,6 +613,8 @@ void svg_draw_hist(FILE *f, const struct svg_frame *fr0, const struct svg_runs *
 	if (h.nd > 1 && rs->n == 1)	/* several runs: the runs' legend is above the chart */
 		legend(f, -1, fr.x + fr.w, fr.y - 20, names, inks, h.nd, true);
 	hist_figures(f, &fr, &h, inks);
+	if (ph > 0)
+		svg_draw_parts(f, &(struct svg_frame){ fr.x, fr.y + fr.h + 98 + 28 * (nfig - 1) + 14, fr.w, ph }, rs->t[0]);
 	wtg_lay_hist_free(&h);
 }
 

@@ -177,6 +177,10 @@ void tui_sweep_draw(const struct tui_view *v);
 void tui_bars_draw(const struct tui_view *v);
 void tui_hist_draw(const struct tui_view *v);
 void tui_counters_draw(const struct tui_view *v);
+/* A division of extra time (tail's p99 and p90) as stacked bars under the view (parts.c): the lines
+ * it takes of a body v->h high (0: the table has none), and the bars in v. */
+int tui_parts_lines(const struct tui_view *v);
+void tui_parts_draw(const struct tui_view *v);
 /* The experiment's view, with a histogram beside or under it when a non-histogram table has
  * samples, and the footer. */
 void tui_view_draw(const struct tui_view *v);

@@ -75,6 +75,14 @@ void tui_view_draw(const struct tui_view *in)
 	body.h = v->h - f - (f && v->h - f > 14 ? 1 : 0);
 	if (body.h < 3)
 		return;
+	int pl = tui_parts_lines(&body);	/* a division of extra time: its bars under the view */
+	if (pl > 0) {
+		struct tui_view pv = body;
+		body.h -= pl;
+		pv.y = body.y + body.h;
+		pv.h = pl;
+		tui_parts_draw(&pv);
+	}
 	struct tui_view extra = body;
 	bool has_extra = vc->samples_beside && v->t->nseries > 0;
 	if (has_extra) {

@@ -122,8 +122,9 @@ check(status == 0 and all(r["verdict"] != "faster" and r["verdict"] != "slower" 
 status, out, err = run("--load=" + fix("regime"), "--format=json")
 doc = json.loads(out) if status == 0 else {"experiments": []}
 v = [e.get("verdict") for e in doc["experiments"] if e["name"] == "syscall"]
-check(v and v[0].endswith("; 85.2 ns (60%) and 103 ns (40%): two regimes"),
-      "the verdict names both modes and their shares, not the median alone: %r" % v)
+check(v and v[0].endswith("; 85.2 ns (60%) and 103 ns (40%): two regimes; nothing watched moved with them: "
+                          "steal not readable, frequency not readable"),
+      "the verdict names both modes and their shares, not the median alone, and what moved with them: %r" % v)
 status, out, err = run("--load=" + fix("base"), "--format=json")
 doc = json.loads(out) if status == 0 else {"experiments": []}
 v = [e.get("verdict") for e in doc["experiments"] if e["name"] == "syscall"]

@@ -115,10 +115,61 @@ static void test_two(void)
 	CHECK(wtg_two_modes(v, 5, &m) == 0 && !m.two && isnan(m.p));
 }
 
+/* What moved with two regimes: steal read beside each value split by the clusters, said against the
+ * slow one (the upper for times, the lower for rates); else the run's steal and frequency. */
+static void test_state(void)
+{
+	double v[40], steal[40];
+	for (int i = 0; i < 40; i++) {
+		v[i] = i % 5 < 3 ? 85 + (i % 7) * 0.3 : 103 + (i % 6) * 0.4;	/* 24 fast, 16 slow */
+		steal[i] = v[i] > 100 ? 4.2 : 0.1;
+	}
+	struct wtg_modes m;
+	CHECK(wtg_two_modes(v, 40, &m) == 0 && m.two);
+	CHECK(m.cut >= 85 && m.cut < 103);
+	double mean[2];
+	wtg_modes_split_mean(&m, v, steal, 40, mean);
+	CHECK_NEAR(mean[0], 0.1, 1e-9);
+	CHECK_NEAR(mean[1], 4.2, 1e-9);
+	struct wtg_modes_state st;
+	char words[256];
+	wtg_modes_state_of(&m, v, steal, NULL, 40, "ns", NAN, NAN, NAN, &st);
+	wtg_modes_state_words(words, sizeof words, &st);
+	CHECK_STR(words, "steal 0.1% vs 4.2% in the slow one");
+	/* the same values as a rate (GB/s): the slow one is the lower */
+	wtg_modes_state_of(&m, v, steal, NULL, 40, "GB/s", NAN, NAN, NAN, &st);
+	wtg_modes_state_words(words, sizeof words, &st);
+	CHECK_STR(words, "steal 4.2% vs 0.1% in the slow one");
+	/* steal alike in both, the frequency per sample apart */
+	for (int i = 0; i < 40; i++)
+		steal[i] = 0.3;
+	wtg_modes_state_of(&m, v, steal, NULL, 40, "ns", NAN, NAN, NAN, &st);
+	double mhz[40];
+	for (int i = 0; i < 40; i++)
+		mhz[i] = v[i] > 100 ? 1800 : 2400;
+	wtg_modes_state_of(&m, v, steal, mhz, 40, "ns", NAN, NAN, NAN, &st);
+	CHECK_NEAR(st.mhz[0], 2400, 1e-9);
+	CHECK_NEAR(st.mhz[1], 1800, 1e-9);
+	wtg_modes_state_words(words, sizeof words, &st);
+	CHECK_STR(words, "2400 vs 1800 MHz in the slow one");
+	st.mhz[1] = 2390;
+	wtg_modes_state_words(words, sizeof words, &st);
+	CHECK_STR(words, "nothing watched moved with them: steal 0.3% in both, 2395 MHz in both");
+	/* nothing per sample: the run's figures */
+	wtg_modes_state_of(&m, v, NULL, NULL, 40, "ns", 0.01, 2400, 2400, &st);
+	wtg_modes_state_words(words, sizeof words, &st);
+	CHECK_STR(words, "nothing watched moved with them: no steal over the run, frequency held at 2400 MHz");
+	wtg_modes_state_of(&m, v, NULL, NULL, 40, "ns", NAN, NAN, NAN, &st);
+	wtg_modes_state_words(words, sizeof words, &st);
+	CHECK_STR(words, "nothing watched moved with them: steal not readable, frequency not readable");
+	CHECK(wtg_modes_state_words(words, 12, &st) == 11 && strlen(words) == 11);	/* cut, never overrun */
+}
+
 int main(void)
 {
 	test_dip();
 	test_unimodal();
 	test_two();
+	test_state();
 	return unit_done("test_modes");
 }

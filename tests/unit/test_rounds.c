@@ -169,6 +169,9 @@ static void test_order_and_summary(void)
 	CHECK(ok == 1 && warn == 2 && fail == 0);
 	CHECK(t.nchecks == 3 && strcmp(t.checks[2].name, "regime") == 0 &&
 	      strstr(t.checks[2].detail, "v0: replica 1 of 5 (rounds 1-3) has the median 11 GB/s") != NULL);
+	/* ... and what the machine's state did over the run (a table never run: nothing known) */
+	CHECK(strstr(t.checks[2].detail, "changed regime while measuring; nothing watched moved with them: steal not "
+					 "readable, frequency not readable") != NULL);
 	/* every sample kept as a series, with its contention flags beside it */
 	CHECK(t.nseries == 2 && strcmp(t.series[0].name, "v0") == 0 && t.series[0].n == WTG_ROUNDS_MIN);
 	CHECK(strcmp(t.series[1].name, "v0 contended") == 0 && t.series[1].n == WTG_ROUNDS_MIN);

@@ -90,6 +90,71 @@ static void test_known(void)
 	tp_samples_free(&s);
 }
 
+/* syscall's division: the marked samples (its contended batches) over the unmarked ones' median
+ * band, the same parts as the p99's when the marked are the ten slow ones; with few unmarked samples
+ * the band falls between two and the median's two stand in. */
+static void test_marked(void)
+{
+	struct tp_samples s;
+	CHECK(tp_samples_alloc(&s, N) == 0);
+	make(&s);
+	unsigned char mark[N];
+	for (int i = 0; i < N; i++)
+		mark[i] = s.w[i] == 300;
+	struct tp_division d, q;
+	tp_divide_marked(&s, mark, 200, 42, &d);
+	tp_divide(&s, 0.99, 0, 0, &q);
+	CHECK(d.tail == 10);
+	CHECK_NEAR(d.excess, 200.0, 1e-9);
+	double sum = 0;
+	for (int k = 0; k < TP_NPARTS; k++) {
+		CHECK_NEAR(d.part[k], q.part[k], 1e-9);
+		CHECK(d.lo[k] <= d.hi[k]);
+		sum += d.part[k];
+	}
+	CHECK_NEAR(sum, d.excess, 1e-9);
+	/* four unmarked (100, 102, 104, 106) and two marked (203): the reference is 102 and 104 */
+	const double w[6] = { 100, 203, 102, 104, 203, 106 };
+	s.len = 6;
+	for (int i = 0; i < 6; i++) {
+		s.w[i] = w[i];
+		s.c[i] = w[i] == 203 ? 123 : w[i];
+		s.q[i] = w[i] == 203 ? 80 : 0;
+		s.n[i] = s.s[i] = 0;
+		mark[i] = w[i] == 203;
+	}
+	tp_divide_marked(&s, mark, 0, 0, &d);
+	CHECK(d.tail == 2);
+	CHECK_NEAR(d.excess, 100.0, 1e-9);
+	CHECK_NEAR(d.part[TP_WAIT], 80.0, 1e-9);
+	CHECK_NEAR(d.part[TP_ONCPU], 20.0, 1e-9);
+	CHECK_NEAR(d.part[TP_UNEXPLAINED], 0.0, 1e-9);
+	/* nothing marked: nothing to divide */
+	memset(mark, 0, sizeof mark);
+	tp_divide_marked(&s, mark, 0, 0, &d);
+	CHECK(isnan(d.excess) && d.tail == 0);
+	tp_samples_free(&s);
+}
+
+/* A wait booked outside the sample (schedstat's window holds the clock reads): no more than the
+ * sample's wall less its time on a CPU. */
+static void test_store(void)
+{
+	struct tp_samples s;
+	CHECK(tp_samples_alloc(&s, 2) == 0);
+	struct tp_reader r = { .fd_sched = -1, .fd_irq = -1, .fd_stat = -1, .tick_ns = 1e7, .clock_excess_ns = 0 };
+	struct tp_mark a = { 0, 0, 0, -1, -1 }, b = { 0, 900, 100000, -1, -1 };
+	tp_store(&r, &s, 0, 100, 10, &a, &b);	/* 10 calls of 100 ns: 90 on a CPU, 10000 waiting */
+	CHECK_NEAR(s.c[0], 90.0, 1e-9);
+	CHECK_NEAR(s.q[0], 10.0, 1e-9);
+	CHECK(isnan(s.n[0]) && isnan(s.s[0]));
+	b.wait_ns = 50;
+	tp_store(&r, &s, 1, 100, 10, &a, &b);
+	CHECK_NEAR(s.q[1], 5.0, 1e-9);
+	CHECK(s.len == 2);
+	tp_samples_free(&s);
+}
+
 static void test_words(void)
 {
 	char buf[256];
@@ -101,11 +166,15 @@ static void test_words(void)
 	CHECK_STR(buf, "the p90's extra 250.0 ns: 110% waiting for a CPU, -12% on a CPU, 2% unexplained");
 	CHECK(tp_words(buf, sizeof buf, "p99", NAN, pct) == 0 && buf[0] == '\0');
 	CHECK(tp_words(buf, 12, "p99", 1900, pct) == 11 && strlen(buf) == 11);	/* cut, never overrun */
+	tp_words(buf, sizeof buf, "contended batches", 1900, pct);
+	CHECK_STR(buf, "the contended batches' extra 1.9 us: 84% waiting for a CPU, 9% on a CPU, 6% unexplained");
 }
 
 int main(void)
 {
 	test_known();
+	test_marked();
+	test_store();
 	test_words();
 	return unit_done("test_tailparts");
 }

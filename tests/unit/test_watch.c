@@ -84,6 +84,20 @@ static void test_watch(void)
 	CHECK_NEAR(w.steal_pct, 100.0 * 70 / 600, 1e-9);
 	CHECK_NEAR(w.mhz_min, 1800.0, 1e-9);
 	CHECK_NEAR(w.mhz_max, 3000.0, 1e-9);
+	/* one CPU's frequency now (syscall reads it beside its batches); the watch so far, going on */
+	CHECK_NEAR(wtg_cpu_mhz(0), 1800.0, 1e-9);
+	CHECK_NEAR(wtg_cpu_mhz(1), 3000.0, 1e-9);
+	CHECK(isnan(wtg_cpu_mhz(7)));
+	put("proc/stat", stat_a);
+	wtg_watch_begin(&w);
+	put("proc/stat", stat_b);
+	double st, lo, hi;
+	wtg_watch_so_far(&w, &st, &lo, &hi);
+	CHECK(w.running && isnan(w.steal_pct));
+	CHECK_NEAR(st, 100.0 * 70 / 600, 1e-9);
+	CHECK_NEAR(lo, 1800.0, 1e-9);
+	CHECK_NEAR(hi, 3000.0, 1e-9);
+	wtg_watch_end(&w, 0);
 	/* no cpufreq, no /proc/stat: n/a, never a zero */
 	char path[512];
 	snprintf(path, sizeof path, "%s/proc/stat", root);
