@@ -10,6 +10,7 @@
 #include <wchar.h>
 
 #include "dash.h"
+#include "wtg/cpuname.h"
 #include "wtg/whyhere.h"
 
 /* The notice in at most width columns: a path notice loses the start of its path to an ellipsis. */
@@ -115,19 +116,10 @@ static void draw_header(struct dash *d)
 	if (tui_width(mach) > room)
 		snprintf(mach, sizeof mach, "%d CPUs%s%s pages%s%s", s->machine.cpus, l->g->sep, pg, ssep, hdr_steal);
 	int mw = tui_width(mach);
-	if (room > mw + 6) {
-		char full[512];
-		snprintf(full, sizeof full, "%s%s%s", s->machine.cpu_model, l->g->sep, mach);
-		int fw = tui_width(full);
-		if (fw > room) {
-			/* shorten the CPU model, keep the counts */
-			char model[256];
-			int keep = room - mw - tui_width(l->g->sep) - 1;
-			wtg_strlcpy(model, s->machine.cpu_model, sizeof model);
-			if (keep > 0 && keep < (int)sizeof model)
-				model[keep] = '\0';
-			snprintf(full, sizeof full, "%s%s%s%s", model, l->g->ellipsis, l->g->sep, mach);
-		}
+	/* the CPU by its short name ("Xeon (SPR)", "EPYC Zen 5"), whole or not at all */
+	char full[512];
+	snprintf(full, sizeof full, "%s%s%s", wtg_cpu_short_this(), l->g->sep, mach);
+	if (tui_width(full) <= room) {
 		tui_put(w, 0, x + 1, room, A_NORMAL, full);
 	} else if (room > mw) {
 		tui_put(w, 0, x + 1, room, A_NORMAL, mach);
