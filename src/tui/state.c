@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -471,6 +472,67 @@ static void session_drift(const struct dash *d, const struct wtg_headline *h, co
 		}
 }
 
+/* The headline the verdict over the view speaks of, for the ratio line to give first: of those whose
+ * unit the verdict names after a number, the one whose figure lies nearest that number (valley's
+ * "best buffer 1M: 14.2 GB/s" is its 64 KiB figure, not its 16-byte one); 0 when none. */
+static int verdict_headline(const struct wtg_experiment *e, const struct wtg_table *t)
+{
+	int nh, best = 0;
+	const struct wtg_headline *h = wtg_headlines_of(e, &nh);
+	char v[256];
+	double gap = INFINITY;
+	wtg_experiment_verdict(e, t, v, sizeof v);
+	for (int i = 0; i < nh; i++) {
+		struct wtg_figure f;
+		size_t ul = strlen(h[i].unit);
+		wtg_figure_read(&h[i], t, &f);
+		if (!f.found || !(f.value > 0) || !ul)
+			continue;
+		for (const char *p = strstr(v, h[i].unit); p; p = strstr(p + 1, h[i].unit)) {
+			const char *q = p;
+			while (q > v && q[-1] == ' ')
+				q--;
+			while (q > v && (strchr("0123456789.", q[-1]) != NULL))
+				q--;
+			double x = strtod(q, NULL);
+			if (q < p && x > 0 && fabs(log(x / f.value)) < gap) {
+				gap = fabs(log(x / f.value));
+				best = i;
+			}
+		}
+	}
+	return best;
+}
+
+/* The paired line ("A vs B, paired over N rounds: x.. [..] word: FIGURE; x.. ...") with the part
+ * whose figure is `figure` moved to the front of the parts. */
+static void paired_first(char *buf, size_t len, const char *figure)
+{
+	char fig[96], out[1024];
+	short_figure(fig, sizeof fig, figure);
+	const char *head = strstr(buf, "rounds:"), *part[WTG_MAX_HEADLINES + 1];
+	size_t plen[WTG_MAX_HEADLINES + 1], fl = strlen(fig);
+	int np = 0, m = -1;
+	if (!head || !fl)
+		return;
+	head += strlen("rounds:");
+	for (const char *p = head; *p && np <= WTG_MAX_HEADLINES; np++) {
+		const char *end = strchr(p, ';');
+		part[np] = p;
+		plen[np] = end ? (size_t)(end - p) : strlen(p);
+		if (m < 0 && plen[np] >= fl && !strncmp(p + plen[np] - fl, fig, fl))
+			m = np;
+		p += plen[np] + (end ? 1 : 0);
+	}
+	if (m <= 0)
+		return;
+	size_t k = (size_t)snprintf(out, sizeof out, "%.*s%.*s", (int)(head - buf), buf, (int)plen[m], part[m]);
+	for (int i = 0; i < np && k < sizeof out; i++)
+		if (i != m)
+			k += (size_t)snprintf(out + k, sizeof out - k, ";%.*s", (int)plen[i], part[i]);
+	wtg_strlcpy(buf, out, len);
+}
+
 /* The line of ratios above the view, what a class reads first. Two runs: "A -> B: x0.58 [CI 0.51-0.66]
  * figure; x1.02 [CI ...] figure" (before -> after, then each headline's ratio and what it is); more:
  * "figure vs A: B x0.58 [a, b], C x1.02 [a, b]; ..." (each run against the first). */
@@ -482,14 +544,17 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 	const struct wtg_headline *h = wtg_headlines_of(e, &nh);
 	size_t k = 0;
 	buf[0] = '\0';
+	int first = verdict_headline(e, t[n - 1]);
 	if (wtg_table_paired(t[n - 1])) {	/* a paired rerun: its own arms, not the runs in turn */
 		wtg_paired_line(t[n - 1], d->look.g->dash, buf, len);
+		paired_first(buf, len, h[first].figure);
 		return;
 	}
 	if (n == 2)
 		k += (size_t)snprintf(buf, len, "%s %s %s, sequential:", label[0], d->look.g->arrow, label[1]);
 	size_t head = k;
-	for (int i = 0; i < nh && k < len; i++) {
+	for (int j = 0; j < nh && k < len; j++) {
+		int i = j == 0 ? first : j <= first ? j - 1 : j;	/* the verdict's figure first */
 		char fig[96];
 		short_figure(fig, sizeof fig, h[i].figure);
 		int shown = 0;
@@ -615,8 +680,8 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 				  h->back);
 	v->faded = faded;
 	v->compare = NULL;
-	if (n == 0 || v->t->state == WTG_RUNNING)
-		return;
+	if ((n == 0 && !wtg_table_paired(v->t)) || v->t->state == WTG_RUNNING)
+		return;	/* a paired run alone (a saved one) has its own two arms to set side by side */
 	uint64_t key = v->t->version * 131 + (uint64_t)h->back * 17 + (uint64_t)h->n + 1;
 	if (key != h->cmp_version) {
 		tabs[n] = v->t;
