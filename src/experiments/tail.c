@@ -475,7 +475,7 @@ static void tail_plan(struct wtg_plan *p)
 	wtg_plan_labels(p, "condition", rows, 2, BLOCKS * BLOCK_BATCHES, CAL_BATCHES);
 }
 
-/* The p99's extra time of the loaded row divided, in words ("; burners: the p99's extra 1.9 us: 84%
+/* The p99's extra time of the loaded row divided, in words ("; under burners the p99's extra 1.9 us: 84%
  * waiting for a CPU, 9% on a CPU, 7% unexplained"), or "" when the table has no division. */
 static void parts_words(const struct wtg_table *t, char *buf, size_t len)
 {
@@ -492,12 +492,13 @@ static void parts_words(const struct wtg_table *t, char *buf, size_t len)
 		int c = wtg_table_col(t, col);
 		pct[k] = c >= 0 ? wtg_table_num(t, row, c) : NAN;
 	}
-	int o = snprintf(buf, len, "; burners: ");
+	int o = snprintf(buf, len, "; under burners ");
 	if (o > 0 && (size_t)o < len)
 		tp_words(buf + o, len - (size_t)o, "p99", wtg_table_num(t, row, ce), pct);
 }
 
-/* "burners multiply the p99 by 3.1; burners: the p99's extra 1.9 us: 84% waiting for a CPU, ...". */
+/* "p99 with burners = x3.1 the quiet one; under burners the p99's extra 1.9 us: 84% waiting for a
+ * CPU, ...": a sentence read aloud, its figure after the "= " (the dashboard's "here:"). */
 static int tail_verdict(const struct wtg_table *t, char *buf, size_t len)
 {
 	double r = wtg_verdict_value(t, NULL, NULL, "p99_ratio");
@@ -506,8 +507,9 @@ static int tail_verdict(const struct wtg_table *t, char *buf, size_t len)
 	char parts[256];
 	parts_words(t, parts, sizeof parts);
 	if (isfinite(r) && (w > QUIET_WAIT_PCT || o >= WTG_QUIET_OTHERS))
-		return wtg_verdict_fmt(buf, len, true, "p99 x%.1f with burners; quiet blocks busy too%s", r, parts);
-	return wtg_verdict_fmt(buf, len, isfinite(r), "burners multiply the p99 by %.1f%s", r, parts);
+		return wtg_verdict_fmt(buf, len, true, "p99 with burners = x%.1f the quiet one, though the quiet blocks were busy too%s",
+				       r, parts);
+	return wtg_verdict_fmt(buf, len, isfinite(r), "p99 with burners = x%.1f the quiet one%s", r, parts);
 }
 
 const struct wtg_experiment wtg_exp_tail = {

@@ -184,6 +184,9 @@ const struct wtg_table *dash_before(const struct dash *d);
  * or, with running, still measures: a completed run is never displaced. NULL when the live run is
  * the one to show (done, or nothing completed before it). */
 const struct wtg_table *dash_displaced_by(const struct dash *d, int tab, bool running);
+/* A run's conditions in words (wtg_lay_table_conditions), an experiment that runs quiet and burners
+ * itself (tail) named so: "quiet and burners", never "quiet". */
+void dash_conditions(char *buf, size_t len, const struct wtg_table *t);
 /* A kept run's label: its conditions ("quiet", "burners 2 spin"), and what became of it when it did
  * not complete: "quiet (cancelled)", "(failed)" (no rows, no conditions), "(running)". */
 void dash_run_label(char *buf, size_t len, const struct wtg_table *t);

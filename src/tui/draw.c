@@ -442,15 +442,22 @@ static void why_line(const struct dash *d, const struct wtg_table *t, char *buf,
 }
 
 /* The essay's line under the verdict in normal weight: one line, centred and cut with an ellipsis on
- * a small screen, else up to two (the second cut with one); returns the lines used. */
+ * a compact screen; else whole on one line, or on two split at its bar (the essay's side, then this
+ * machine's) where each fits a line, else wrapped in two (the second cut with one); returns the lines. */
 static int lead_line(struct dash *d, WINDOW *vw, int y, int vwid, const char *s)
 {
+	const char *bar = strstr(s, d->look.utf8 ? " \xe2\x94\x82 " : " | ");
+	int w = tui_width(s) < vwid - 2 ? tui_width(s) : vwid - 2;
 	if (!s[0])
 		return 0;
-	if (d->compact || d->rows <= FULL_ROWS) {
-		int w = tui_width(s) < vwid - 2 ? tui_width(s) : vwid - 2;
+	if (d->compact || w == tui_width(s)) {
 		tui_put_clip(vw, y, 1 + (vwid - 2 - w) / 2, vwid - 2, A_NORMAL, &d->look, s);
 		return 1;
+	}
+	char two[512];
+	if (bar && wtg_text_width_n(s, (size_t)(bar - s)) <= vwid - 2 && tui_width(bar + 5) <= vwid - 2) {
+		snprintf(two, sizeof two, "%.*s\n%s", (int)(bar - s), s, bar + (d->look.utf8 ? 5 : 3));
+		s = two;
 	}
 	return tui_wrap_clip(vw, y, 1, vwid - 2, 2, A_NORMAL, &d->look, true, s);
 }
@@ -468,7 +475,7 @@ static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int 
 		t = before;	/* a rerun without its headline row yet: the verdict before it stays */
 		wtg_experiment_verdict(e, t, v, sizeof v);
 	}
-	essay_line(d, t, v, es, sizeof es, d->compact || d->rows <= FULL_ROWS, vwid - 2);
+	essay_line(d, t, v, es, sizeof es, d->compact, vwid - 2);
 	if (!v[0] && !es[0])
 		return 0;
 	attr_t va = tui_attr(l, TR_TITLE) | A_BOLD;
@@ -476,8 +483,8 @@ static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int 
 	verdict_conditions(d, t, v, sizeof v);
 	if (v[0] && big_room(d, vh) && draw_big(vw, 0, vwid, l, va, fig) > 0)
 		y = BIG_H + 1;
-	if (v[0])
-		y += tui_wrap(vw, y, 1, vwid - 2, 2, va | A_UNDERLINE, true, v);
+	if (v[0])	/* whole: a third line before a cut sentence */
+		y += tui_wrap_clip(vw, y, 1, vwid - 2, tui_wrap_lines(v, vwid - 2) > 2 ? 3 : 2, va | A_UNDERLINE, l, true, v);
 	/* the essay's line and why here in normal weight (dim is faint on a projector), their labels dim */
 	char why[320];
 	why_line(d, t, why, sizeof why);

@@ -345,10 +345,22 @@ const struct wtg_table *dash_before(const struct dash *d)
 	return NULL;
 }
 
+void dash_conditions(char *buf, size_t len, const struct wtg_table *t)
+{
+	char cond[96];
+	wtg_lay_table_conditions(cond, sizeof cond, t);
+	if (!t->exp || !(t->exp->self_conditions & WTG_COND_BURN) || t->nrows == 0)
+		snprintf(buf, len, "%s", cond);
+	else if (!strcmp(cond, "quiet"))	/* tail: half of every run is under its own burners */
+		snprintf(buf, len, "quiet and burners");
+	else
+		snprintf(buf, len, "quiet and burners, %s", cond);
+}
+
 void dash_run_label(char *buf, size_t len, const struct wtg_table *t)
 {
-	char cond[80];
-	wtg_lay_table_conditions(cond, sizeof cond, t);
+	char cond[128];
+	dash_conditions(cond, sizeof cond, t);
 	const char *what = t->state == WTG_STOPPED ? "cancelled" : t->state == WTG_FAILED ? "failed" :
 			   t->state == WTG_RUNNING ? "running" : NULL;
 	if (what)
@@ -378,7 +390,7 @@ const char *dash_run_clock(const struct dash *d, const struct wtg_table *t, char
 static void live_label(const struct dash *d, const struct wtg_table *t, char *buf, size_t len)
 {
 	char cond[96];
-	wtg_lay_table_conditions(cond, sizeof cond, t);
+	dash_conditions(cond, sizeof cond, t);
 	const char *name = d->s->opt->label ? d->s->opt->label : d->nloaded ? "live" : NULL;
 	if (name)
 		snprintf(buf, len, "%s%s%s", name, cond[0] ? ": " : "", cond);
@@ -448,7 +460,7 @@ static void session_drift(const struct dash *d, const struct wtg_headline *h, co
 	const struct dash_hist *hs = &d->hist[d->tab];
 	const struct wtg_table *live = &d->snap[d->tab];
 	char cond[96];
-	wtg_lay_table_conditions(cond, sizeof cond, live);
+	dash_conditions(cond, sizeof cond, live);
 	wtg_drift_init(dr);
 	struct wtg_figure prev = { 0 }, f;
 	for (int i = 0; i <= hs->n; i++) {
@@ -598,7 +610,7 @@ const char *dash_loaded_label(const struct dash *d, int i, int tab, char *buf, s
 {
 	const struct wtg_loaded *l = &d->loaded[i];
 	char cond[96];
-	wtg_lay_table_conditions(cond, sizeof cond, &l->tables[tab]);
+	dash_conditions(cond, sizeof cond, &l->tables[tab]);
 	const char *name = d->nloaded > 1 || l->saved.label_saved ? l->meta.label : "saved";
 	snprintf(buf, len, "%s%s%s", name, cond[0] ? ": " : "", cond);
 	return buf;
@@ -606,7 +618,8 @@ const char *dash_loaded_label(const struct dash *d, int i, int tab, char *buf, s
 
 /* The legend's names: the runs' labels, where two are the same (a rerun under the same conditions:
  * "quiet" twice) told apart: the current run (index n) ", now", the earlier run beside it (index
- * before, back runs before it) ", before" or ", 2 before", any other ", #k" (its place, from 1).
+ * before, back runs before it) ", before" or ", 2 before", any other ", #k" (its place, from 1); a
+ * label longer than 12 columns the word alone.
  * The ratio line keeps the plain labels ("quiet -> quiet": a rerun). */
 static const char **legend_labels(const char **label, int n, int before, int back)
 {
@@ -619,14 +632,17 @@ static const char **legend_labels(const char **label, int n, int before, int bac
 			twice = j != i && strcmp(label[i], label[j]) == 0;
 		if (!twice)
 			continue;
+		/* a long label ("quiet and burners") gives way to the word that tells the runs apart: the
+		 * ratio line above names the conditions */
+		const char *l = wtg_text_width(label[i]) > 12 ? "" : label[i], *c = l[0] ? ", " : "";
 		if (i == n)
-			snprintf(buf[i], sizeof buf[i], "%s, now", label[i]);
+			snprintf(buf[i], sizeof buf[i], "%s%snow", l, c);
 		else if (i == before && back > 1)
-			snprintf(buf[i], sizeof buf[i], "%s, %d before", label[i], back);
+			snprintf(buf[i], sizeof buf[i], "%s%s%d before", l, c, back);
 		else if (i == before)
-			snprintf(buf[i], sizeof buf[i], "%s, before", label[i]);
+			snprintf(buf[i], sizeof buf[i], "%s%sbefore", l, c);
 		else
-			snprintf(buf[i], sizeof buf[i], "%s, #%d", label[i], i + 1);
+			snprintf(buf[i], sizeof buf[i], "%s%s#%d", l, c, i + 1);
 		out[i] = buf[i];
 	}
 	return out;

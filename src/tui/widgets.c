@@ -182,6 +182,16 @@ int tui_wrap(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, bool ce
 	return lines;
 }
 
+int tui_wrap_lines(const char *s, int width)
+{
+	int lines = 0;
+	while (*s && width > 0 && lines < 1000) {
+		wtg_wrap_next(s, width, true, &s);
+		lines++;
+	}
+	return lines;
+}
+
 int tui_wrap_clip(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, const struct tui_look *l, bool centred,
 		  const char *s)
 {
