@@ -360,6 +360,8 @@ static void essay_line(const struct dash *d, const struct wtg_table *t, const ch
 	const char *bar = l->utf8 ? "\xe2\x94\x82" : "|", *ell = l->g->ellipsis;
 	char right[320];
 	snprintf(right, sizeof right, " %s here: %s", bar, here);
+	if (!cannot && d->rows <= FULL_ROWS && wtg_text_width(e->essay.figure) + wtg_text_width(right) + 7 > width)
+		right[0] = '\0';	/* 80x24: "here" is the verdict's, whole just above; the essay's line alone */
 	const char *fig = e->essay.figure;
 	int room = width - wtg_text_width("essay: ") - wtg_text_width(right);
 	if (!fit || wtg_text_width(fig) <= room) {

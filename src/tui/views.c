@@ -76,16 +76,16 @@ static int compare_layout(const char *s, int width, char *out, size_t len)
 }
 
 /* The runs' headline ratios over the view, when there are several runs, whole: on as many lines
- * as they need (up to 4, the view keeping 5); only a view too short for them cuts the last. */
+ * as they need (up to 4, the view keeping 4); only a view too short for them cuts the last. */
 static int compare_line(const struct tui_view *v)
 {
-	if (!v->compare || !v->compare[0] || v->h < 8)
+	if (!v->compare || !v->compare[0] || v->h < 6)
 		return 0;
 	if (tui_width(v->compare) <= v->wd) {
 		tui_put(v->w, v->y, v->x, v->wd, A_BOLD, v->compare);
 		return 1;
 	}
-	int most = v->h - 5 < 4 ? v->h - 5 : 4;
+	int most = v->h - 4 < 4 ? v->h - 4 : 4;
 	if (most < 1)
 		most = 1;
 	char laid[1024];
