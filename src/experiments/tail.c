@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common.h"
 #include "io.h"
@@ -475,7 +476,7 @@ static void tail_plan(struct wtg_plan *p)
 	wtg_plan_labels(p, "condition", rows, 2, BLOCKS * BLOCK_BATCHES, CAL_BATCHES);
 }
 
-/* The p99's extra time of the loaded row divided, in words ("; under burners the p99's extra 1.9 us: 84%
+/* The p99's extra time of the loaded row divided, in words ("; under burners the p99's extra 1.9 us is 84%
  * waiting for a CPU, 9% on a CPU, 7% unexplained"), or "" when the table has no division. */
 static void parts_words(const struct wtg_table *t, char *buf, size_t len)
 {
@@ -493,11 +494,15 @@ static void parts_words(const struct wtg_table *t, char *buf, size_t len)
 		pct[k] = c >= 0 ? wtg_table_num(t, row, c) : NAN;
 	}
 	int o = snprintf(buf, len, "; under burners ");
-	if (o > 0 && (size_t)o < len)
-		tp_words(buf + o, len - (size_t)o, "p99", wtg_table_num(t, row, ce), pct);
+	char *colon;
+	if (o > 0 && (size_t)o < len && tp_words(buf + o, len - (size_t)o, "p99", wtg_table_num(t, row, ce), pct) > 0 &&
+	    (colon = strstr(buf + o, ": ")) != NULL && strlen(buf) + 3 < len) {
+		memmove(colon + 4, colon + 2, strlen(colon + 2) + 1);	/* "extra 1.9 us: 84%" reads "... is 84%" */
+		memcpy(colon, " is ", 4);
+	}
 }
 
-/* "p99 with burners = x3.1 the quiet one; under burners the p99's extra 1.9 us: 84% waiting for a
+/* "p99 with burners = x3.1 the quiet one; under burners the p99's extra 1.9 us is 84% waiting for a
  * CPU, ...": a sentence read aloud, its figure after the "= " (the dashboard's "here:"). */
 static int tail_verdict(const struct wtg_table *t, char *buf, size_t len)
 {

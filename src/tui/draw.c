@@ -285,7 +285,8 @@ static int big_glyph(char c)
 	return -1;
 }
 
-/* The verdict's figure: the first number after its last ':' or '=', else its last number. */
+/* The verdict's figure: the first number after its last ':' or '=', else its last number (a ratio's
+ * "x2.8" too, without its x). */
 static void verdict_figure(const char *v, char *out, size_t len)
 {
 	const char *from = v, *p;
@@ -294,7 +295,8 @@ static void verdict_figure(const char *v, char *out, size_t len)
 			from = p + 1;
 	const char *num = NULL;
 	for (p = from; *p; p++)
-		if (*p >= '0' && *p <= '9' && (p == v || p[-1] == ' ' || p[-1] == '-' || p[-1] == '(')) {
+		if (*p >= '0' && *p <= '9' &&
+		    (p == v || p[-1] == ' ' || p[-1] == '-' || p[-1] == '(' || (p[-1] == 'x' && (p - 1 == v || p[-2] == ' ')))) {
 			num = p;
 			if (from != v)
 				break;
@@ -359,10 +361,15 @@ static void essay_line(const struct dash *d, const struct wtg_table *t, const ch
 		}
 	const char *bar = l->utf8 ? "\xe2\x94\x82" : "|", *ell = l->g->ellipsis;
 	char right[320];
-	snprintf(right, sizeof right, " %s here: %s", bar, here);
-	if (!cannot && d->rows <= FULL_ROWS && wtg_text_width(e->essay.figure) + wtg_text_width(right) + 7 > width)
-		right[0] = '\0';	/* 80x24: "here" is the verdict's, whole just above; the essay's line alone */
 	const char *fig = e->essay.figure;
+	snprintf(right, sizeof right, " %s here: %s", bar, here);
+	size_t rn = strlen(right);
+	if (!cannot && !fit && rn > 0 && right[rn - 1] == ')' && wtg_text_width(fig) + wtg_text_width(right) + 7 > width) {
+		char *open = strrchr(right, '(');	/* "(N of M samples waited ...)": the verdict above says it */
+		while (open > right && open[-1] == ' ')
+			open--;
+		*open = '\0';
+	}
 	int room = width - wtg_text_width("essay: ") - wtg_text_width(right);
 	if (!fit || wtg_text_width(fig) <= room) {
 		snprintf(buf, len, "essay: %s%s", fig, right);
@@ -477,7 +484,7 @@ static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int 
 		t = before;	/* a rerun without its headline row yet: the verdict before it stays */
 		wtg_experiment_verdict(e, t, v, sizeof v);
 	}
-	essay_line(d, t, v, es, sizeof es, d->compact, vwid - 2);
+	essay_line(d, t, v, es, sizeof es, d->compact, vwid - 2);	/* whole from 80x24 (lead_line) */
 	if (!v[0] && !es[0])
 		return 0;
 	attr_t va = tui_attr(l, TR_TITLE) | A_BOLD;

@@ -54,7 +54,7 @@ def main():
         check((row["p99_irq_pct"] is None) or row["irq_read_ns"] > 0,
               "%s: interrupts divided only where /proc/interrupts was read (%s ns a read)" % (name, row["irq_read_ns"]))
     loaded = max(e["rows"], key=lambda r: r["burners"])
-    m = re.search(r"; under burners the p99's extra ([0-9.]+) (ns|us|ms): (.*)$", e["verdict"] or "")
+    m = re.search(r"; under burners the p99's extra ([0-9.]+) (ns|us|ms) is (.*)$", e["verdict"] or "")
     check(m is not None, "the verdict divides the loaded p99's extra time: %r" % e["verdict"])
     if m:
         scale = {"ns": 1, "us": 1e3, "ms": 1e6}[m.group(2)]
@@ -78,7 +78,7 @@ def main():
             json.dump(doc, f)
         hand = experiment(json.loads(load(path)), "tail")
         check(hand is not None and hand["verdict"].endswith(
-            "; under burners the p99's extra 1.9 us: 84% waiting for a CPU, 9% on a CPU, 6% unexplained"),
+            "; under burners the p99's extra 1.9 us is 84% waiting for a CPU, 9% on a CPU, 6% unexplained"),
             "parts set by hand: %r" % (hand and hand["verdict"]))
     finish()
 
