@@ -262,78 +262,6 @@ static void draw_frame(struct dash *d)
 
 /* ---- the lead: the verdict a class reads, the essay beside this machine ---- */
 
-/* Block digits, 3 columns by 5 lines: '#' is a filled cell. */
-static const struct {
-	char c;
-	const char *rows[5];
-} big_font[] = {
-	{ '0', { "###", "# #", "# #", "# #", "###" } }, { '1', { " # ", "## ", " # ", " # ", "###" } },
-	{ '2', { "###", "  #", "###", "#  ", "###" } }, { '3', { "###", "  #", "###", "  #", "###" } },
-	{ '4', { "# #", "# #", "###", "  #", "  #" } }, { '5', { "###", "#  ", "###", "  #", "###" } },
-	{ '6', { "###", "#  ", "###", "# #", "###" } }, { '7', { "###", "  #", "  #", "  #", "  #" } },
-	{ '8', { "###", "# #", "###", "# #", "###" } }, { '9', { "###", "# #", "###", "  #", "###" } },
-	{ '.', { "   ", "   ", "   ", "   ", " # " } }, { ',', { "   ", "   ", "   ", " # ", "#  " } },
-	{ '-', { "   ", "   ", "###", "   ", "   " } }, { '%', { "# #", "  #", " # ", "#  ", "# #" } },
-};
-#define BIG_H 5
-
-static int big_glyph(char c)
-{
-	for (int i = 0; i < (int)WTG_ARRAY_LEN(big_font); i++)
-		if (big_font[i].c == c)
-			return i;
-	return -1;
-}
-
-/* The verdict's figure: the first number after its last ':' or '=', else its last number (a ratio's
- * "x2.8" too, without its x). */
-static void verdict_figure(const char *v, char *out, size_t len)
-{
-	const char *from = v, *p;
-	for (p = v; *p; p++)
-		if ((*p == ':' || *p == '=') && p[1] == ' ')
-			from = p + 1;
-	const char *num = NULL;
-	for (p = from; *p; p++)
-		if (*p >= '0' && *p <= '9' &&
-		    (p == v || p[-1] == ' ' || p[-1] == '-' || p[-1] == '(' || (p[-1] == 'x' && (p - 1 == v || p[-2] == ' ')))) {
-			num = p;
-			if (from != v)
-				break;
-		}
-	size_t n = 0;
-	if (num) {
-		if (num > v && num[-1] == '-')
-			num--;
-		while (num[n] && big_glyph(num[n]) >= 0 && n + 1 < len)
-			n++;
-		if (n < len && num[n] == '%' && n + 1 < len)
-			n++;
-		while (n > 0 && (num[n - 1] == '.' || num[n - 1] == ','))
-			n--;	/* the sentence's full stop is not the figure's */
-	}
-	memcpy(out, num ? num : "", n);
-	out[n] = '\0';
-}
-
-/* The figure in block digits, centred on line y; returns its width, 0 when it does not fit. */
-static int draw_big(WINDOW *w, int y, int width, const struct tui_look *l, attr_t a, const char *fig)
-{
-	int n = (int)strlen(fig), bw = n * 4 - 1;
-	if (n == 0 || bw > width - 2)
-		return 0;
-	const char *cell = l->utf8 ? "\xe2\x96\x88" : "#";
-	int x0 = (width - bw) / 2;
-	for (int i = 0; i < n; i++) {
-		int g = big_glyph(fig[i]);
-		for (int r = 0; g >= 0 && r < BIG_H; r++)
-			for (int c = 0; c < 3; c++)
-				if (big_font[g].rows[r][c] == '#')
-					tui_put(w, y + r, x0 + i * 4 + c, 1, a, cell);
-	}
-	return bw;
-}
-
 /* Whether the box holds block digits: a projector's screen, or a view that leaves the room. */
 static bool big_room(const struct dash *d, int vh)
 {
@@ -488,10 +416,10 @@ static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int 
 	if (!v[0] && !es[0])
 		return 0;
 	attr_t va = tui_attr(l, TR_TITLE) | A_BOLD;
-	verdict_figure(v, fig, sizeof fig);
+	tui_verdict_figure(v, fig, sizeof fig);
 	verdict_conditions(d, t, v, sizeof v);
-	if (v[0] && big_room(d, vh) && draw_big(vw, 0, vwid, l, va, fig) > 0)
-		y = BIG_H + 1;
+	if (v[0] && big_room(d, vh) && tui_draw_big(vw, 0, vwid, l, va, fig) > 0)
+		y = TUI_BIG_H + 1;
 	if (v[0])	/* whole: a third line before a cut sentence */
 		y += tui_wrap_clip(vw, y, 1, vwid - 2, tui_wrap_lines(v, vwid - 2) > 2 ? 3 : 2, va | A_UNDERLINE, l, true, v);
 	/* the essay's line and why here in normal weight (dim is faint on a projector), their labels dim */

@@ -101,6 +101,12 @@ void tui_frame(WINDOW *w, const struct tui_look *l, attr_t a, const char *title,
 void tui_hbar(WINDOW *w, int y, int x, int width, double frac, attr_t a, const struct tui_look *l);
 /* A progress bar: filled part in a, the rest in the "todo" glyph. */
 void tui_progress(WINDOW *w, int y, int x, int width, double frac, attr_t a, const struct tui_look *l);
+/* The lines block digits take. */
+#define TUI_BIG_H 5
+/* The verdict's figure: the first number after its last ':' or '=', else its last number. */
+void tui_verdict_figure(const char *v, char *out, size_t len);
+/* The figure in block digits, centred on line y; returns its width, 0 when it does not fit. */
+int tui_draw_big(WINDOW *w, int y, int width, const struct tui_look *l, attr_t a, const char *fig);
 
 /* The numbers, words, axes and bins come from the shared layout (wtg/layout.h); the views call
  * them by these names. */
