@@ -13,14 +13,32 @@
 #include "wtg/cpuname.h"
 #include "wtg/whyhere.h"
 
-/* The notice in at most width columns: a path notice loses the start of its path to an ellipsis. */
+/* The notice in at most width columns: a path notice loses the middle of its path ("/tmp/…/wtg-
+ * 20261203-101500.json, .html and .csv"), its folders' names from the end, so that the file names
+ * stay whole; a file name too long for that loses its start. */
 static void notice_fit(const struct dash *d, char *out, size_t len, int width)
 {
 	wtg_strlcpy(out, d->note.text, len);
 	if (d->note.path <= 0 || tui_width(out) <= width)
 		return;
-	const char *ell = d->look.g->ellipsis, *p = d->note.text + d->note.path;
-	int room = width - d->note.path - tui_width(ell);
+	const char *ell = d->look.g->ellipsis, *path = d->note.text + d->note.path, *p = path;
+	const char *name = strrchr(path, '/');
+	int room = width - d->note.path - tui_width(ell) - (name ? tui_width(name) : width);
+	if (name && room >= 1) {
+		char head[PATH_MAX];
+		size_t keep = 0;	/* the folders that fit whole, else the characters */
+		for (size_t i = 0; path + i < name; i++)
+			if (path[i] == '/' && wtg_text_width_n(path, i + 1) <= room)
+				keep = i + 1;
+		while (!keep && path + keep < name && wtg_text_width_n(path, keep + 1) <= room)
+			keep++;
+		while (keep > 0 && (path[keep] & 0xc0) == 0x80)
+			keep--;	/* a whole character */
+		snprintf(head, sizeof head, "%.*s", (int)keep, path);
+		snprintf(out, len, "%.*s%s%s%s", d->note.path, d->note.text, head, ell, name);
+		return;
+	}
+	room = width - d->note.path - tui_width(ell);
 	while (*p && tui_width(p) > room) {
 		p++;
 		while ((*p & 0xc0) == 0x80)
