@@ -107,7 +107,7 @@ static void draw_header(struct dash *d)
 		snprintf(data, sizeof data, "data file failed: %s", s->df_error);
 		drole = TR_ERR;
 	} else if (st == WTG_DF_NONE) {
-		snprintf(data, sizeof data, "no data file yet (made for the first experiment that reads it)");
+		snprintf(data, sizeof data, "no data file yet%s", d->cols >= 160 ? " (made for the first experiment that reads it)" : "");
 		drole = TR_DIM;
 	} else {
 		wtg_fmt_size(dn, sizeof dn, done);
@@ -126,24 +126,22 @@ static void draw_header(struct dash *d)
 	int x = tui_put(w, 0, 0, d->cols, tui_attr(l, TR_TITLE) | A_REVERSE, name);
 	int dw = tui_width(data);
 	int room = d->cols - x - 2 - dw - 2;
-	/* the counts, with the topology when it fits, then the CPU model in what is left */
+	/* the CPU by its short name ("Xeon (SPR)", "EPYC Zen 5") and the counts with the topology, each
+	 * whole or not at all: the topology gives way first, then the CPU's name */
 	steal_words(hdr_steal, sizeof hdr_steal);
-	const char *ssep = hdr_steal[0] ? l->g->sep : "";
-	snprintf(mach, sizeof mach, "%d CPUs (%s)%s%s pages%s%s", s->machine.cpus, s->topo_summary, l->g->sep, pg,
-		 ssep, hdr_steal);
-	if (tui_width(mach) > room)
-		snprintf(mach, sizeof mach, "%d CPUs%s%s pages%s%s", s->machine.cpus, l->g->sep, pg, ssep, hdr_steal);
-	int mw = tui_width(mach);
-	/* the CPU by its short name ("Xeon (SPR)", "EPYC Zen 5"), whole or not at all */
-	char full[512];
-	snprintf(full, sizeof full, "%s%s%s", wtg_cpu_short_this(), l->g->sep, mach);
-	if (tui_width(full) <= room) {
-		tui_put(w, 0, x + 1, room, A_NORMAL, full);
-	} else if (room > mw) {
-		tui_put(w, 0, x + 1, room, A_NORMAL, mach);
+	const char *ssep = hdr_steal[0] ? l->g->sep : "", *cpu = wtg_cpu_short_this();
+	for (int form = 0; form < 4; form++) {
+		bool named = form < 2, topo = form % 2 == 0;
+		snprintf(mach, sizeof mach, "%s%s%d CPUs%s%s%s%s%s pages%s%s", named ? cpu : "", named ? l->g->sep : "",
+			 s->machine.cpus, topo ? " (" : "", topo ? s->topo_summary : "", topo ? ")" : "", l->g->sep, pg,
+			 ssep, hdr_steal);
+		if (tui_width(mach) <= room) {
+			tui_put(w, 0, x + 1, room, A_NORMAL, mach);
+			break;
+		}
 	}
 	char runs[1024];
-	if (dash_header_runs(d, runs, sizeof runs))	/* saved runs: theirs, not this machine's */
+	if (dash_header_runs(d, runs, sizeof runs, room))	/* saved runs: theirs, not this machine's */
 		tui_put(w, 0, x + 1, room, A_BOLD, runs), wclrtoeol(w);
 	int dx = d->cols - dw - 1;
 	if (dx < x + 1)

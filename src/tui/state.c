@@ -741,20 +741,30 @@ const struct wtg_machine *dash_machine_of(const struct dash *d, const struct wtg
 	return &d->s->machine;
 }
 
-bool dash_header_runs(const struct dash *d, char *buf, size_t len)
+bool dash_header_runs(const struct dash *d, char *buf, size_t len, int width)
 {
 	if (d->nloaded == 0)
 		return false;
-	size_t k = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < d->nloaded && k < len; i++) {
-		const struct wtg_run_meta *m = &d->loaded[i].meta;
-		char date[16] = "";
-		snprintf(date, sizeof date, "%.10s", m->timestamp);
-		k += (size_t)snprintf(buf + k, len - k, "%s%s: %s%s%s", i ? d->look.g->sep : "", m->label,
-				      m->machine.hostname[0] ? m->machine.hostname : m->machine.cpu_model,
-				      date[0] ? " " : "", date);
+	/* whole, else without the dates, else the labels alone, else how many */
+	for (int form = 0; form < 3; form++) {
+		size_t k = 0;
+		buf[0] = '\0';
+		for (int i = 0; i < d->nloaded && k < len; i++) {
+			const struct wtg_run_meta *m = &d->loaded[i].meta;
+			char date[16] = "";
+			if (form == 0)
+				snprintf(date, sizeof date, "%.10s", m->timestamp);
+			k += (size_t)snprintf(buf + k, len - k, "%s%s%s%s%s%s", i ? d->look.g->sep : "", m->label,
+					      form < 2 ? ": " : "",
+					      form == 2 ? "" : m->machine.hostname[0] ? m->machine.hostname : m->machine.cpu_model,
+					      date[0] ? " " : "", date);
+		}
+		if (tui_width(buf) <= width)
+			return true;
 	}
+	snprintf(buf, len, "%d saved run%s", d->nloaded, d->nloaded == 1 ? "" : "s");
+	if (tui_width(buf) > width)
+		buf[0] = '\0';
 	return true;
 }
 
