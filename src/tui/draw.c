@@ -395,8 +395,9 @@ static void why_line(const struct dash *d, const struct wtg_table *t, char *buf,
 }
 
 /* The essay's line under the verdict in normal weight: one line, centred and cut with an ellipsis on
- * a compact screen; else whole on one line, or on two split at its bar (the essay's side, then this
- * machine's) where each fits a line, else wrapped in two (the second cut with one); returns the lines. */
+ * a compact screen; else whole: on one line, or its two sides (the essay's, then this machine's)
+ * each on lines of their own where three lines hold them, else wrapped in three (the last cut with
+ * one); returns the lines used. */
 static int lead_line(struct dash *d, WINDOW *vw, int y, int vwid, const char *s)
 {
 	const char *bar = strstr(s, d->look.utf8 ? " \xe2\x94\x82 " : " | ");
@@ -407,12 +408,17 @@ static int lead_line(struct dash *d, WINDOW *vw, int y, int vwid, const char *s)
 		tui_put_clip(vw, y, 1 + (vwid - 2 - w) / 2, vwid - 2, A_NORMAL, &d->look, s);
 		return 1;
 	}
-	char two[512];
-	if (bar && wtg_text_width_n(s, (size_t)(bar - s)) <= vwid - 2 && tui_width(bar + 5) <= vwid - 2) {
-		snprintf(two, sizeof two, "%.*s\n%s", (int)(bar - s), s, bar + (d->look.utf8 ? 5 : 3));
-		s = two;
+	if (bar) {
+		char essay[512];
+		const char *here = bar + (d->look.utf8 ? 5 : 3);
+		snprintf(essay, sizeof essay, "%.*s", (int)(bar - s), s);
+		int ne = tui_wrap_lines(essay, vwid - 2);
+		if (ne + tui_wrap_lines(here, vwid - 2) <= 3) {
+			ne = tui_wrap(vw, y, 1, vwid - 2, 3, A_NORMAL, true, essay);
+			return ne + tui_wrap(vw, y + ne, 1, vwid - 2, 3 - ne, A_NORMAL, true, here);
+		}
 	}
-	return tui_wrap_clip(vw, y, 1, vwid - 2, 2, A_NORMAL, &d->look, true, s);
+	return tui_wrap_clip(vw, y, 1, vwid - 2, 3, A_NORMAL, &d->look, true, s);
 }
 
 /* The verdict large under the title, the essay's line and why here; returns the lines used. */
