@@ -395,9 +395,9 @@ static void why_line(const struct dash *d, const struct wtg_table *t, char *buf,
 }
 
 /* The essay's line under the verdict in normal weight: one line, centred and cut with an ellipsis on
- * a compact screen; else whole: on one line, or its two sides (the essay's, then this machine's)
- * each on lines of their own where three lines hold them, else wrapped in three (the last cut with
- * one); returns the lines used. */
+ * a compact screen; else whole: on one line, or its two sides (the essay's, then this machine's) a
+ * line each, or wrapped in two, or each side on lines of its own where three lines hold them, else
+ * wrapped in three (the last cut with one); returns the lines used. */
 static int lead_line(struct dash *d, WINDOW *vw, int y, int vwid, const char *s)
 {
 	const char *bar = strstr(s, d->look.utf8 ? " \xe2\x94\x82 " : " | ");
@@ -412,8 +412,8 @@ static int lead_line(struct dash *d, WINDOW *vw, int y, int vwid, const char *s)
 		char essay[512];
 		const char *here = bar + (d->look.utf8 ? 5 : 3);
 		snprintf(essay, sizeof essay, "%.*s", (int)(bar - s), s);
-		int ne = tui_wrap_lines(essay, vwid - 2);
-		if (ne + tui_wrap_lines(here, vwid - 2) <= 3) {
+		int ne = tui_wrap_lines(essay, vwid - 2), nh = tui_wrap_lines(here, vwid - 2);
+		if (ne + nh <= (tui_wrap_lines(s, vwid - 2) > 2 ? 3 : 2)) {
 			ne = tui_wrap(vw, y, 1, vwid - 2, 3, A_NORMAL, true, essay);
 			return ne + tui_wrap(vw, y + ne, 1, vwid - 2, 3 - ne, A_NORMAL, true, here);
 		}
@@ -456,7 +456,8 @@ static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int 
 		dim_label(vw, ey, tui_attr(l, TR_DIM), L"here:");
 		dim_label(vw, ey, tui_attr(l, TR_DIM), L"why here:");
 	}
-	return y + draw_in_order(d, t, vw, y, vwid);
+	/* the samples in order where the view keeps 10 lines (at 80x24 a long lead leaves fewer) */
+	return y + (d->compact || vh - y >= 10 ? draw_in_order(d, t, vw, y, vwid) : 0);
 }
 
 /* The line that says what the fold holds: "n: 3 notes, 5 checks ok". */

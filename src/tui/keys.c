@@ -42,7 +42,7 @@ static bool self_set(struct dash *d, unsigned bit, const char *what, const char 
 		return false;
 	const char *key = bit == WTG_COND_BURN ? "b" : bit == WTG_COND_COLD ? "c" : bit == WTG_COND_UNCACHED ? "u" : "p";
 	if (bit == WTG_COND_BURN)
-		dash_notice(d, TR_WARN, "%s runs quiet and burners itself: b leaves the burners %s", e->name, now);
+		dash_notice(d, TR_WARN, "%s runs quiet and burners itself: b leaves them %s", e->name, now);
 	else
 		dash_notice(d, TR_WARN, "%s sets %s itself: %s leaves it %s", e->name, what, key, now);
 	return true;

@@ -44,7 +44,7 @@ tm_keys x
 check "tail's first run ends" run_ended tail
 tm_keys b
 check "b on tail: the status line says tail runs both and the burners stay off" \
-	tm_wait "tail runs quiet and burners itself: b leaves the burners off" 5
+	tm_wait "tail runs quiet and burners itself: b leaves them off" 5
 tm_keys 2
 check "... the next tab finds the burners off" tm_wait "[b] burners off" 5
 tm_keys 1
