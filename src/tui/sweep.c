@@ -398,16 +398,7 @@ void tui_sweep_draw(const struct tui_view *v)
 				tag = TUI_BUSY_TAG ": ";	/* the short form before the row's words give way */
 			used = tui_put(v->w, y, v->x, v->wd, tui_attr(v->look, TR_WARN) | A_BOLD, tag);
 		}
-		/* words that do not fit give way whole, from the end at ", " (a number's "8,555" is one):
-		 * never half a figure */
-		while (tui_width(buf) > v->wd - used) {
-			char *cut = NULL;
-			for (char *p = strstr(buf, ", "); p; p = strstr(p + 1, ", "))
-				cut = p;
-			if (!cut)
-				break;
-			*cut = '\0';
-		}
+		tui_fit_items(buf, v->wd - used);	/* never half a figure */
 		tui_put(v->w, y, v->x + used, v->wd - used, A_BOLD, buf);
 		words = 1;
 	}

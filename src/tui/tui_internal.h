@@ -87,6 +87,9 @@ int tui_printf(WINDOW *w, int y, int x, int maxw, attr_t a, const char *fmt, ...
 int tui_put_clip(WINDOW *w, int y, int x, int maxw, attr_t a, const struct tui_look *l, const char *s);
 /* Word-wrap s into at most maxlines lines of width columns from (y, x); returns the lines used. */
 int tui_wrap(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, bool centred, const char *s);
+/* A list of figures ("n 40, median 13.5 us [..], p90 ...") cut to width columns by whole items from
+ * the end, at ", " (a number's "8,555" is one item); one item wider than width stays as it is. */
+void tui_fit_items(char *s, int width);
 /* The lines s takes word-wrapped in width columns. */
 int tui_wrap_lines(const char *s, int width);
 /* The same, the last line cut with an ellipsis when s needs more lines than maxlines. */

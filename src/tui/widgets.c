@@ -182,6 +182,18 @@ int tui_wrap(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, bool ce
 	return lines;
 }
 
+void tui_fit_items(char *s, int width)
+{
+	while (tui_width(s) > width) {
+		char *cut = NULL;
+		for (char *p = strstr(s, ", "); p; p = strstr(p + 1, ", "))
+			cut = p;
+		if (!cut)
+			return;
+		*cut = '\0';
+	}
+}
+
 int tui_wrap_lines(const char *s, int width)
 {
 	int lines = 0;
