@@ -5,11 +5,19 @@
 # ratio, interval and verdict word is on screen, valley's 64 KiB figure (the big verdict's "best
 # buffer") before its 16-byte one, and no line of the screen is cut with an ellipsis. Then live, at
 # 80x24: b on tail (which runs quiet and burners itself) leaves the burners off and says so, the
-# next tab finds them off, and tail's rerun is labelled "quiet and burners", never "quiet -> quiet".
+# next tab finds them off, and tail's rerun is labelled "quiet and burners", never "quiet -> quiet";
+# the header names the CPU whole or not at all (no ellipsis, no trademark signs) at both sizes.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
 fix="$top_srcdir/tests/fixtures/paired-burn.json"
 part='x[0-9]+\.[0-9]{2} \[[0-9]+\.[0-9]{2}.[0-9]+\.[0-9]{2}\] (slower|faster|no change|inconclusive)'
+
+# header_whole: the header line names the CPUs and pages, with no ellipsis and no trademark signs
+header_whole() {
+	hdr=$(tm_screen | head -n 1)
+	case $hdr in *…* | *"(R)"* | *"(TM)"* | *"(tm)"*) return 1 ;; *" CPUs"*" pages"*) return 0 ;; esac
+	return 1
+}
 
 # no_cut: no line of the screen ends in (or holds) an ellipsis
 no_cut() {
@@ -42,6 +50,11 @@ start C.UTF-8 80 24 --order=tail,syscall
 tm_wait "press a key to begin" 10 || bail "live: no start screen"
 tm_keys x
 check "tail's first run ends" run_ended tail
+# the header: the CPU by its short name or not at all, never cut, never its trademarks
+check "80x24: the header's CPU words whole (no ellipsis, no (R) or (TM))" header_whole
+tm_resize 120 35
+check "120x35: the header's CPU words whole" wait_for 5 header_whole
+tm_resize 80 24
 tm_keys b
 check "b on tail: the status line says tail runs both and the burners stay off" \
 	tm_wait "tail runs quiet and burners itself: b leaves them off" 5
