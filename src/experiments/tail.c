@@ -469,7 +469,7 @@ static void tail_plan(struct wtg_plan *p)
 	wtg_plan_labels(p, "condition", rows, 2, BLOCKS * BLOCK_BATCHES, CAL_BATCHES);
 }
 
-/* The p99's extra time of the loaded row divided, in words ("; burners: the p99's extra 1.9 us: 84%
+/* The p99's extra time of the loaded row divided, in words ("; under burners the p99's extra 1.9 us is 84%
  * waiting for a CPU, 9% on a CPU, 7% unexplained"), or "" when the table has no division. */
 static void parts_words(const struct wtg_table *t, char *buf, size_t len)
 {
@@ -477,11 +477,18 @@ static void parts_words(const struct wtg_table *t, char *buf, size_t len)
 	buf[0] = '\0';
 	wtg_verdict_extreme(t, NULL, NULL, "burners", 1, &row);
 	char words[200];
-	if (tp_row_words(words, sizeof words, t, row, "p99", "p99") > 0)
-		snprintf(buf, len, "; burners: %s", words);
+	char *colon;
+	if (tp_row_words(words, sizeof words, t, row, "p99", "p99") <= 0)
+		return;
+	int o = snprintf(buf, len, "; under burners %s", words);
+	if (o > 0 && (size_t)o + 3 < len && (colon = strstr(buf, ": ")) != NULL) {
+		memmove(colon + 4, colon + 2, strlen(colon + 2) + 1);	/* "extra 1.9 us: 84%" reads "... is 84%" */
+		memcpy(colon, " is ", 4);
+	}
 }
 
-/* "burners multiply the p99 by 3.1; burners: the p99's extra 1.9 us: 84% waiting for a CPU, ...". */
+/* "p99 with burners = x3.1 the quiet one; under burners the p99's extra 1.9 us is 84% waiting for a
+ * CPU, ...": a sentence read aloud, its figure after the "= " (the dashboard's "here:"). */
 static int tail_verdict(const struct wtg_table *t, char *buf, size_t len)
 {
 	double r = wtg_verdict_value(t, NULL, NULL, "p99_ratio");
@@ -490,8 +497,9 @@ static int tail_verdict(const struct wtg_table *t, char *buf, size_t len)
 	char parts[256];
 	parts_words(t, parts, sizeof parts);
 	if (isfinite(r) && (w > QUIET_WAIT_PCT || o >= WTG_QUIET_OTHERS))
-		return wtg_verdict_fmt(buf, len, true, "p99 x%.1f with burners; quiet blocks busy too%s", r, parts);
-	return wtg_verdict_fmt(buf, len, isfinite(r), "burners multiply the p99 by %.1f%s", r, parts);
+		return wtg_verdict_fmt(buf, len, true, "p99 with burners = x%.1f the quiet one, though the quiet blocks were busy too%s",
+				       r, parts);
+	return wtg_verdict_fmt(buf, len, isfinite(r), "p99 with burners = x%.1f the quiet one%s", r, parts);
 }
 
 const struct wtg_experiment wtg_exp_tail = {

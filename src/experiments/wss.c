@@ -460,10 +460,12 @@ static int old_verdict(const struct wtg_table *t, char *buf, size_t len)
 
 #define FLAT_MAX 1.25	/* a series whose smallest size sums at most this much faster than its largest is flat */
 
-/* "flat: scalar L1/DRAM x1.02 [0.99-1.05] (1.9 vs 1.9 GB/s); simd x3.40 [3.10-3.70]: a slow loop
- * hides the memory hierarchy": the series that falls least from its smallest size to its largest,
- * beside the one that falls most (the flat line and the staircase, each fall with its interval);
- * the series' name follows the first ": ", so the dashboard's "here:" keeps it. */
+/* A sentence read aloud, from the series that falls least from its smallest size to its largest and
+ * the one that falls most: "a slow loop hides the memory hierarchy: scalar sums 1.9 GB/s in L1 and
+ * 1.9 in DRAM, while simd falls 3.4-fold" (the flat line and the staircase, told apart by their
+ * falls' intervals); "the loops fall alike: ..." when their intervals overlap; "every loop slows in
+ * DRAM: ..." when even the flattest falls by more than x1.25. What follows the first ": " is what
+ * the dashboard's "here:" keeps. */
 static int wss_verdict(const struct wtg_table *t, char *buf, size_t len)
 {
 	if (wtg_table_col(t, "kernel") < 0)
@@ -481,21 +483,21 @@ static int wss_verdict(const struct wtg_table *t, char *buf, size_t len)
 	}
 	if (flat < 0)
 		return 0;
-	char ci[2][48] = { "", "" };
-	if (isfinite(f[flat].lo))
-		snprintf(ci[0], sizeof ci[0], " [%.2f-%.2f]", f[flat].lo, f[flat].hi);
-	if (isfinite(f[steep].lo))
-		snprintf(ci[1], sizeof ci[1], " [%.2f-%.2f]", f[steep].lo, f[steep].hi);
 	const struct fall *a = &f[flat];
-	if (steep == flat)
-		return wtg_verdict_fmt(buf, len, true, "%s: %s/%s x%.2f%s (%.1f vs %.1f GB/s)", knames[flat], a->lsmall,
-				       a->llarge, a->ratio, ci[0], a->gsmall, a->glarge);
 	bool is_flat = a->ratio <= FLAT_MAX;
+	if (steep == flat)
+		return wtg_verdict_fmt(buf, len, true, "%s in %s: %s sums %.1f GB/s in %s and %.1f in %s",
+				       is_flat ? "flat" : "slower", a->llarge, knames[flat], a->gsmall, a->lsmall, a->glarge,
+				       a->llarge);
 	bool apart = is_flat && isfinite(a->hi) && isfinite(f[steep].lo) ? f[steep].lo > a->hi : f[steep].ratio > FLAT_MAX;
-	return wtg_verdict_fmt(buf, len, true, "%s: %s %s/%s x%.2f%s (%.1f vs %.1f GB/s); %s x%.2f%s%s",
-			       is_flat ? "flat" : "falls least", knames[flat], a->lsmall, a->llarge, a->ratio, ci[0],
-			       a->gsmall, a->glarge, knames[steep], f[steep].ratio, ci[1],
-			       is_flat && apart ? ": a slow loop hides the memory hierarchy" : "");
+	char lead[64];
+	if (!is_flat)
+		snprintf(lead, sizeof lead, "every loop slows in %s", a->llarge);
+	else
+		snprintf(lead, sizeof lead, "%s", apart ? "a slow loop hides the memory hierarchy" : "the loops fall alike");
+	return wtg_verdict_fmt(buf, len, true, "%s: %s sums %.1f GB/s in %s and %.1f in %s, %s%s falls %.1f-fold", lead,
+			       knames[flat], a->gsmall, a->lsmall, a->glarge, a->llarge, is_flat && apart ? "while " : "",
+			       knames[steep], f[steep].ratio);
 }
 
 const struct wtg_experiment wtg_exp_wss = {

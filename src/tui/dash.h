@@ -190,6 +190,9 @@ const struct wtg_table *dash_before(const struct dash *d);
  * or, with running, still measures: a completed run is never displaced. NULL when the live run is
  * the one to show (done, or nothing completed before it). */
 const struct wtg_table *dash_displaced_by(const struct dash *d, int tab, bool running);
+/* A run's conditions in words (wtg_lay_table_conditions), an experiment that runs quiet and burners
+ * itself (tail) named so: "quiet and burners", never "quiet". */
+void dash_conditions(char *buf, size_t len, const struct wtg_table *t);
 /* A kept run's label: its conditions ("quiet", "burners 2 spin"), and what became of it when it did
  * not complete: "quiet (cancelled)", "(failed)" (no rows, no conditions), "(running)". */
 void dash_run_label(char *buf, size_t len, const struct wtg_table *t);
@@ -202,8 +205,9 @@ const char *dash_loaded_label(const struct dash *d, int i, int tab, char *buf, s
 void dash_view_runs(struct dash *d, struct tui_view *v);
 /* The machine table t was measured on: a saved run's own, else this one's. */
 const struct wtg_machine *dash_machine_of(const struct dash *d, const struct wtg_table *t);
-/* The header's words for saved runs ("quiet: HOST, 2026-11-30 ..."), false when none are loaded. */
-bool dash_header_runs(const struct dash *d, char *buf, size_t len);
+/* The header's words for saved runs in at most width columns ("quiet: HOST 2026-11-30", else without the
+ * dates, else the labels alone, else "2 saved runs", else ""), false when none are loaded. */
+bool dash_header_runs(const struct dash *d, char *buf, size_t len, int width);
 /* Scroll the tab's rows by delta (positive: back towards the first row). */
 void dash_scroll(struct dash *d, int delta);
 /* Step the earlier run drawn beside the current one (one further back, wrapping). */

@@ -10,16 +10,35 @@
 #include <wchar.h>
 
 #include "dash.h"
+#include "wtg/cpuname.h"
 #include "wtg/whyhere.h"
 
-/* The notice in at most width columns: a path notice loses the start of its path to an ellipsis. */
+/* The notice in at most width columns: a path notice loses the middle of its path ("/tmp/…/wtg-
+ * 20261203-101500.json, .html and .csv"), its folders' names from the end, so that the file names
+ * stay whole; a file name too long for that loses its start. */
 static void notice_fit(const struct dash *d, char *out, size_t len, int width)
 {
 	wtg_strlcpy(out, d->note.text, len);
 	if (d->note.path <= 0 || tui_width(out) <= width)
 		return;
-	const char *ell = d->look.g->ellipsis, *p = d->note.text + d->note.path;
-	int room = width - d->note.path - tui_width(ell);
+	const char *ell = d->look.g->ellipsis, *path = d->note.text + d->note.path, *p = path;
+	const char *name = strrchr(path, '/');
+	int room = width - d->note.path - tui_width(ell) - (name ? tui_width(name) : width);
+	if (name && room >= 1) {
+		char head[PATH_MAX];
+		size_t keep = 0;	/* the folders that fit whole, else the characters */
+		for (size_t i = 0; path + i < name; i++)
+			if (path[i] == '/' && wtg_text_width_n(path, i + 1) <= room)
+				keep = i + 1;
+		while (!keep && path + keep < name && wtg_text_width_n(path, keep + 1) <= room)
+			keep++;
+		while (keep > 0 && (path[keep] & 0xc0) == 0x80)
+			keep--;	/* a whole character */
+		snprintf(head, sizeof head, "%.*s", (int)keep, path);
+		snprintf(out, len, "%.*s%s%s%s", d->note.path, d->note.text, head, ell, name);
+		return;
+	}
+	room = width - d->note.path - tui_width(ell);
 	while (*p && tui_width(p) > room) {
 		p++;
 		while ((*p & 0xc0) == 0x80)
@@ -88,7 +107,7 @@ static void draw_header(struct dash *d)
 		snprintf(data, sizeof data, "data file failed: %s", s->df_error);
 		drole = TR_ERR;
 	} else if (st == WTG_DF_NONE) {
-		snprintf(data, sizeof data, "no data file yet (made for the first experiment that reads it)");
+		snprintf(data, sizeof data, "no data file yet%s", d->cols >= 160 ? " (made for the first experiment that reads it)" : "");
 		drole = TR_DIM;
 	} else {
 		wtg_fmt_size(dn, sizeof dn, done);
@@ -107,33 +126,22 @@ static void draw_header(struct dash *d)
 	int x = tui_put(w, 0, 0, d->cols, tui_attr(l, TR_TITLE) | A_REVERSE, name);
 	int dw = tui_width(data);
 	int room = d->cols - x - 2 - dw - 2;
-	/* the counts, with the topology when it fits, then the CPU model in what is left */
+	/* the CPU by its short name ("Xeon (SPR)", "EPYC Zen 5") and the counts with the topology, each
+	 * whole or not at all: the topology gives way first, then the CPU's name */
 	steal_words(hdr_steal, sizeof hdr_steal);
-	const char *ssep = hdr_steal[0] ? l->g->sep : "";
-	snprintf(mach, sizeof mach, "%d CPUs (%s)%s%s pages%s%s", s->machine.cpus, s->topo_summary, l->g->sep, pg,
-		 ssep, hdr_steal);
-	if (tui_width(mach) > room)
-		snprintf(mach, sizeof mach, "%d CPUs%s%s pages%s%s", s->machine.cpus, l->g->sep, pg, ssep, hdr_steal);
-	int mw = tui_width(mach);
-	if (room > mw + 6) {
-		char full[512];
-		snprintf(full, sizeof full, "%s%s%s", s->machine.cpu_model, l->g->sep, mach);
-		int fw = tui_width(full);
-		if (fw > room) {
-			/* shorten the CPU model, keep the counts */
-			char model[256];
-			int keep = room - mw - tui_width(l->g->sep) - 1;
-			wtg_strlcpy(model, s->machine.cpu_model, sizeof model);
-			if (keep > 0 && keep < (int)sizeof model)
-				model[keep] = '\0';
-			snprintf(full, sizeof full, "%s%s%s%s", model, l->g->ellipsis, l->g->sep, mach);
+	const char *ssep = hdr_steal[0] ? l->g->sep : "", *cpu = wtg_cpu_short_this();
+	for (int form = 0; form < 4; form++) {
+		bool named = form < 2, topo = form % 2 == 0;
+		snprintf(mach, sizeof mach, "%s%s%d CPUs%s%s%s%s%s pages%s%s", named ? cpu : "", named ? l->g->sep : "",
+			 s->machine.cpus, topo ? " (" : "", topo ? s->topo_summary : "", topo ? ")" : "", l->g->sep, pg,
+			 ssep, hdr_steal);
+		if (tui_width(mach) <= room) {
+			tui_put(w, 0, x + 1, room, A_NORMAL, mach);
+			break;
 		}
-		tui_put(w, 0, x + 1, room, A_NORMAL, full);
-	} else if (room > mw) {
-		tui_put(w, 0, x + 1, room, A_NORMAL, mach);
 	}
 	char runs[1024];
-	if (dash_header_runs(d, runs, sizeof runs))	/* saved runs: theirs, not this machine's */
+	if (dash_header_runs(d, runs, sizeof runs, room))	/* saved runs: theirs, not this machine's */
 		tui_put(w, 0, x + 1, room, A_BOLD, runs), wclrtoeol(w);
 	int dx = d->cols - dw - 1;
 	if (dx < x + 1)
@@ -270,76 +278,6 @@ static void draw_frame(struct dash *d)
 
 /* ---- the lead: the verdict a class reads, the essay beside this machine ---- */
 
-/* Block digits, 3 columns by 5 lines: '#' is a filled cell. */
-static const struct {
-	char c;
-	const char *rows[5];
-} big_font[] = {
-	{ '0', { "###", "# #", "# #", "# #", "###" } }, { '1', { " # ", "## ", " # ", " # ", "###" } },
-	{ '2', { "###", "  #", "###", "#  ", "###" } }, { '3', { "###", "  #", "###", "  #", "###" } },
-	{ '4', { "# #", "# #", "###", "  #", "  #" } }, { '5', { "###", "#  ", "###", "  #", "###" } },
-	{ '6', { "###", "#  ", "###", "# #", "###" } }, { '7', { "###", "  #", "  #", "  #", "  #" } },
-	{ '8', { "###", "# #", "###", "# #", "###" } }, { '9', { "###", "# #", "###", "  #", "###" } },
-	{ '.', { "   ", "   ", "   ", "   ", " # " } }, { ',', { "   ", "   ", "   ", " # ", "#  " } },
-	{ '-', { "   ", "   ", "###", "   ", "   " } }, { '%', { "# #", "  #", " # ", "#  ", "# #" } },
-};
-#define BIG_H 5
-
-static int big_glyph(char c)
-{
-	for (int i = 0; i < (int)WTG_ARRAY_LEN(big_font); i++)
-		if (big_font[i].c == c)
-			return i;
-	return -1;
-}
-
-/* The verdict's figure: the first number after its last ':' or '=', else its last number. */
-static void verdict_figure(const char *v, char *out, size_t len)
-{
-	const char *from = v, *p;
-	for (p = v; *p; p++)
-		if ((*p == ':' || *p == '=') && p[1] == ' ')
-			from = p + 1;
-	const char *num = NULL;
-	for (p = from; *p; p++)
-		if (*p >= '0' && *p <= '9' && (p == v || p[-1] == ' ' || p[-1] == '-' || p[-1] == '(')) {
-			num = p;
-			if (from != v)
-				break;
-		}
-	size_t n = 0;
-	if (num) {
-		if (num > v && num[-1] == '-')
-			num--;
-		while (num[n] && big_glyph(num[n]) >= 0 && n + 1 < len)
-			n++;
-		if (n < len && num[n] == '%' && n + 1 < len)
-			n++;
-		while (n > 0 && (num[n - 1] == '.' || num[n - 1] == ','))
-			n--;	/* the sentence's full stop is not the figure's */
-	}
-	memcpy(out, num ? num : "", n);
-	out[n] = '\0';
-}
-
-/* The figure in block digits, centred on line y; returns its width, 0 when it does not fit. */
-static int draw_big(WINDOW *w, int y, int width, const struct tui_look *l, attr_t a, const char *fig)
-{
-	int n = (int)strlen(fig), bw = n * 4 - 1;
-	if (n == 0 || bw > width - 2)
-		return 0;
-	const char *cell = l->utf8 ? "\xe2\x96\x88" : "#";
-	int x0 = (width - bw) / 2;
-	for (int i = 0; i < n; i++) {
-		int g = big_glyph(fig[i]);
-		for (int r = 0; g >= 0 && r < BIG_H; r++)
-			for (int c = 0; c < 3; c++)
-				if (big_font[g].rows[r][c] == '#')
-					tui_put(w, y + r, x0 + i * 4 + c, 1, a, cell);
-	}
-	return bw;
-}
-
 /* Whether the box holds block digits: a projector's screen, or a view that leaves the room. */
 static bool big_room(const struct dash *d, int vh)
 {
@@ -367,8 +305,15 @@ static void essay_line(const struct dash *d, const struct wtg_table *t, const ch
 		}
 	const char *bar = l->utf8 ? "\xe2\x94\x82" : "|", *ell = l->g->ellipsis;
 	char right[320];
-	snprintf(right, sizeof right, " %s here: %s", bar, here);
 	const char *fig = e->essay.figure;
+	snprintf(right, sizeof right, " %s here: %s", bar, here);
+	size_t rn = strlen(right);
+	if (!cannot && !fit && rn > 0 && right[rn - 1] == ')' && wtg_text_width(fig) + wtg_text_width(right) + 7 > width) {
+		char *open = strrchr(right, '(');	/* "(N of M samples waited ...)": the verdict above says it */
+		while (open > right && open[-1] == ' ')
+			open--;
+		*open = '\0';
+	}
 	int room = width - wtg_text_width("essay: ") - wtg_text_width(right);
 	if (!fit || wtg_text_width(fig) <= room) {
 		snprintf(buf, len, "essay: %s%s", fig, right);
@@ -450,17 +395,30 @@ static void why_line(const struct dash *d, const struct wtg_table *t, char *buf,
 }
 
 /* The essay's line under the verdict in normal weight: one line, centred and cut with an ellipsis on
- * a small screen, else up to two (the second cut with one); returns the lines used. */
+ * a compact screen; else whole: on one line, or its two sides (the essay's, then this machine's) a
+ * line each, or wrapped in two, or each side on lines of its own where three lines hold them, else
+ * wrapped in three (the last cut with one); returns the lines used. */
 static int lead_line(struct dash *d, WINDOW *vw, int y, int vwid, const char *s)
 {
+	const char *bar = strstr(s, d->look.utf8 ? " \xe2\x94\x82 " : " | ");
+	int w = tui_width(s) < vwid - 2 ? tui_width(s) : vwid - 2;
 	if (!s[0])
 		return 0;
-	if (d->compact || d->rows <= FULL_ROWS) {
-		int w = tui_width(s) < vwid - 2 ? tui_width(s) : vwid - 2;
+	if (d->compact || w == tui_width(s)) {
 		tui_put_clip(vw, y, 1 + (vwid - 2 - w) / 2, vwid - 2, A_NORMAL, &d->look, s);
 		return 1;
 	}
-	return tui_wrap_clip(vw, y, 1, vwid - 2, 2, A_NORMAL, &d->look, true, s);
+	if (bar) {
+		char essay[512];
+		const char *here = bar + (d->look.utf8 ? 5 : 3);
+		snprintf(essay, sizeof essay, "%.*s", (int)(bar - s), s);
+		int ne = tui_wrap_lines(essay, vwid - 2), nh = tui_wrap_lines(here, vwid - 2);
+		if (ne + nh <= (tui_wrap_lines(s, vwid - 2) > 2 ? 3 : 2)) {
+			ne = tui_wrap(vw, y, 1, vwid - 2, 3, A_NORMAL, true, essay);
+			return ne + tui_wrap(vw, y + ne, 1, vwid - 2, 3 - ne, A_NORMAL, true, here);
+		}
+	}
+	return tui_wrap_clip(vw, y, 1, vwid - 2, 3, A_NORMAL, &d->look, true, s);
 }
 
 /* The verdict large under the title, the essay's line and why here; returns the lines used. */
@@ -476,16 +434,16 @@ static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int 
 		t = before;	/* a rerun without its headline row yet: the verdict before it stays */
 		wtg_experiment_verdict(e, t, v, sizeof v);
 	}
-	essay_line(d, t, v, es, sizeof es, d->compact || d->rows <= FULL_ROWS, vwid - 2);
+	essay_line(d, t, v, es, sizeof es, d->compact, vwid - 2);	/* whole from 80x24 (lead_line) */
 	if (!v[0] && !es[0])
 		return 0;
 	attr_t va = tui_attr(l, TR_TITLE) | A_BOLD;
-	verdict_figure(v, fig, sizeof fig);
+	tui_verdict_figure(v, fig, sizeof fig);
 	verdict_conditions(d, t, v, sizeof v);
-	if (v[0] && big_room(d, vh) && draw_big(vw, 0, vwid, l, va, fig) > 0)
-		y = BIG_H + 1;
-	if (v[0])
-		y += tui_wrap(vw, y, 1, vwid - 2, 2, va | A_UNDERLINE, true, v);
+	if (v[0] && big_room(d, vh) && tui_draw_big(vw, 0, vwid, l, va, fig) > 0)
+		y = TUI_BIG_H + 1;
+	if (v[0])	/* whole: a third line before a cut sentence */
+		y += tui_wrap_clip(vw, y, 1, vwid - 2, tui_wrap_lines(v, vwid - 2) > 2 ? 3 : 2, va | A_UNDERLINE, l, true, v);
 	/* the essay's line and why here in normal weight (dim is faint on a projector), their labels dim */
 	char why[320];
 	why_line(d, t, why, sizeof why);
@@ -498,7 +456,8 @@ static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int 
 		dim_label(vw, ey, tui_attr(l, TR_DIM), L"here:");
 		dim_label(vw, ey, tui_attr(l, TR_DIM), L"why here:");
 	}
-	return y + draw_in_order(d, t, vw, y, vwid);
+	/* the samples in order where the view keeps 10 lines (at 80x24 a long lead leaves fewer) */
+	return y + (d->compact || vh - y >= 10 ? draw_in_order(d, t, vw, y, vwid) : 0);
 }
 
 /* The line that says what the fold holds: "n: 3 notes, 5 checks ok". */

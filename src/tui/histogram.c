@@ -212,6 +212,7 @@ static void draw_figures(const struct tui_view *v, const struct wtg_lay_hist *h,
 		char buf[512];
 		wtg_lay_hist_figures(buf, sizeof buf, h->d[i].t, &h->d[i], l->g->dash);
 		int o = tui_put(v->w, fy + i, v->x, v->wd, tui_attr(l, dist_role[i]) | A_BOLD, dist_key[i]);
+		tui_fit_items(buf, v->wd - o - 1);	/* never half a figure */
 		tui_put(v->w, fy + i, v->x + o + 1, v->wd - o - 1, A_NORMAL, buf);
 	}
 	if (h->nd == 2 && nfig == 3 && h->d[0].p99 > 0) {

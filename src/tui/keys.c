@@ -10,27 +10,18 @@
 #include "wtg/conditions.h"
 #include "dash.h"
 
-/* A condition key's notice, with what it means now: on a tab whose experiment sets the condition
- * itself, that it changes nothing there; while a row runs, that it waits for the next batch (the
- * conditions panel says "pending" until a row lands). */
-static void cond_notice(struct dash *d, unsigned bit, const char *what, enum tui_role role, const char *fmt, ...)
-	WTG_PRINTF(5, 6);
-static void cond_notice(struct dash *d, unsigned bit, const char *what, enum tui_role role, const char *fmt, ...)
+/* A condition key's notice, with what it means now: while a row runs, that it waits for the next
+ * batch (the conditions panel says "pending" until a row lands). */
+static void cond_notice(struct dash *d, unsigned bit, enum tui_role role, const char *fmt, ...) WTG_PRINTF(4, 5);
+static void cond_notice(struct dash *d, unsigned bit, enum tui_role role, const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	const struct wtg_experiment *e = wtg_experiments[d->tab];
 	struct wtg_run_status st;
 	wtg_session_status(d->s, -1, &st);
-	if (e->self_conditions & bit) {
-		dash_notice(d, TR_WARN, "%s sets %s itself: %s changes nothing here (%s)", e->name, what,
-			    bit == WTG_COND_BURN ? "b" : bit == WTG_COND_COLD ? "c" : bit == WTG_COND_UNCACHED ? "u" : "p",
-			    msg);
-		return;
-	}
 	if (st.idx >= 0 && st.state == WTG_RUNNING) {
 		d->pending.bits |= bit;
 		d->pending.idx = st.idx;
@@ -42,14 +33,32 @@ static void cond_notice(struct dash *d, unsigned bit, const char *what, enum tui
 	dash_notice(d, role, "%s", msg);
 }
 
+/* On a tab whose experiment sets the condition itself (tail runs quiet and burners each run), a
+ * condition key changes nothing, here or for the next tab: it says so and returns true. */
+static bool self_set(struct dash *d, unsigned bit, const char *what, const char *now)
+{
+	const struct wtg_experiment *e = wtg_experiments[d->tab];
+	if (!(e->self_conditions & bit))
+		return false;
+	const char *key = bit == WTG_COND_BURN ? "b" : bit == WTG_COND_COLD ? "c" : bit == WTG_COND_UNCACHED ? "u" : "p";
+	if (bit == WTG_COND_BURN)
+		dash_notice(d, TR_WARN, "%s runs quiet and burners itself: b leaves them %s", e->name, now);
+	else
+		dash_notice(d, TR_WARN, "%s sets %s itself: %s leaves it %s", e->name, what, key, now);
+	return true;
+}
+
 static void toggle_burners(struct dash *d, int key)
 {
 	(void)key;
 	const struct wtg_options *o = d->s->opt;
+	if (self_set(d, WTG_COND_BURN, "the burners", wtg_burner_count() <= 0 ? "off" :
+						      wtg_burner_kind() == WTG_BURN_STREAM ? "streaming" : "spinning"))
+		return;
 	bool on = wtg_burner_count() > 0;
 	if (on && wtg_burner_kind() == WTG_BURN_STREAM) {
 		wtg_burner_set(0);
-		cond_notice(d, WTG_COND_BURN, "burners", TR_OK, "burners off: a quiet machine");
+		cond_notice(d, WTG_COND_BURN, TR_OK, "burners off: a quiet machine");
 		return;
 	}
 	enum wtg_burn_kind kind = on ? WTG_BURN_STREAM : WTG_BURN_SPIN;
@@ -58,12 +67,12 @@ static void toggle_burners(struct dash *d, int key)
 	if (got < 0) {
 		dash_notice(d, TR_ERR, "burners: could not start %d threads", n);
 	} else if (kind == WTG_BURN_SPIN) {
-		cond_notice(d, WTG_COND_BURN, "burners", TR_WARN, "burners on: %d thread%s spinning (b again: streaming)",
+		cond_notice(d, WTG_COND_BURN, TR_WARN, "burners on: %d thread%s spinning (b again: streaming)",
 			    got, got == 1 ? "" : "s");
 	} else {
 		char sz[32];
 		wtg_fmt_size(sz, sizeof sz, wtg_burner_stream_bytes(got));
-		cond_notice(d, WTG_COND_BURN, "burners", TR_WARN, "burners streaming: %d thread%s each reading %s", got,
+		cond_notice(d, WTG_COND_BURN, TR_WARN, "burners streaming: %d thread%s each reading %s", got,
 			    got == 1 ? "" : "s", sz);
 	}
 }
@@ -71,24 +80,28 @@ static void toggle_burners(struct dash *d, int key)
 static void toggle_policy(struct dash *d, int key)
 {
 	(void)key;
+	if (self_set(d, WTG_COND_BACKGROUND, "the policy", wtg_policy_requested() ? "background" : "normal"))
+		return;
 	bool bg = !wtg_policy_requested();
 	wtg_policy_request(bg);
 	if (bg)
-		cond_notice(d, WTG_COND_BACKGROUND, "the policy", TR_WARN, "background policy (SCHED_IDLE) asked for");
+		cond_notice(d, WTG_COND_BACKGROUND, TR_WARN, "background policy (SCHED_IDLE) asked for");
 	else
-		cond_notice(d, WTG_COND_BACKGROUND, "the policy", TR_OK, "normal policy asked for");
+		cond_notice(d, WTG_COND_BACKGROUND, TR_OK, "normal policy asked for");
 }
 
 static void toggle_uncached(struct dash *d, int key)
 {
 	(void)key;
 	struct wtg_session *s = d->s;
+	if (self_set(d, WTG_COND_UNCACHED, "its I/O", wtg_uncached_requested() ? "uncached" : "cached"))
+		return;
 	bool on = !wtg_uncached_requested();
 	wtg_uncached_request(on);
 	if (!on)
-		cond_notice(d, WTG_COND_UNCACHED, "its I/O", TR_OK, "cached I/O");
+		cond_notice(d, WTG_COND_UNCACHED, TR_OK, "cached I/O");
 	else if (atomic_load(&s->df_state) == WTG_DF_READY)
-		cond_notice(d, WTG_COND_UNCACHED, "its I/O", TR_WARN, "uncached I/O: %s",
+		cond_notice(d, WTG_COND_UNCACHED, TR_WARN, "uncached I/O: %s",
 			    wtg_iomode_name(wtg_iomode_effective(&s->df)));
 	else
 		dash_notice(d, TR_WARN, "uncached I/O requested (the data file is not ready yet)");
@@ -99,6 +112,8 @@ static void evict_now(struct dash *d, int key)
 	(void)key;
 	struct wtg_session *s = d->s;
 	int dfs = atomic_load(&s->df_state);
+	if (self_set(d, WTG_COND_COLD, "the page cache", "as it is (nothing evicted)"))
+		return;
 	if (dfs != WTG_DF_READY) {
 		dash_notice(d, TR_WARN, "evict: %s", dfs == WTG_DF_NONE ? "no data file yet" : "the data file is not ready yet");
 		return;
@@ -127,7 +142,7 @@ static void evict_now(struct dash *d, int key)
 		dash_notice(d, TR_WARN, "evicted: %s %s %s pages; not cold: %s", a, arrow, b,
 			    e->not_cold ? e->not_cold : WTG_NOT_COLD_WHY);
 	else
-		cond_notice(d, WTG_COND_COLD, "the page cache", TR_OK, "evicted the data file: %s %s %s pages%s", a,
+		cond_notice(d, WTG_COND_COLD, TR_OK, "evicted the data file: %s %s %s pages%s", a,
 			    arrow, b, e->measures_cold ? "; r measures it cold" : " resident");
 }
 

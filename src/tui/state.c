@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -344,10 +345,22 @@ const struct wtg_table *dash_before(const struct dash *d)
 	return NULL;
 }
 
+void dash_conditions(char *buf, size_t len, const struct wtg_table *t)
+{
+	char cond[96];
+	wtg_lay_table_conditions(cond, sizeof cond, t);
+	if (!t->exp || !(t->exp->self_conditions & WTG_COND_BURN) || t->nrows == 0)
+		snprintf(buf, len, "%s", cond);
+	else if (!strcmp(cond, "quiet"))	/* tail: half of every run is under its own burners */
+		snprintf(buf, len, "quiet and burners");
+	else
+		snprintf(buf, len, "quiet and burners, %s", cond);
+}
+
 void dash_run_label(char *buf, size_t len, const struct wtg_table *t)
 {
-	char cond[80];
-	wtg_lay_table_conditions(cond, sizeof cond, t);
+	char cond[128];
+	dash_conditions(cond, sizeof cond, t);
 	const char *what = t->state == WTG_STOPPED ? "cancelled" : t->state == WTG_FAILED ? "failed" :
 			   t->state == WTG_RUNNING ? "running" : NULL;
 	if (what)
@@ -377,7 +390,7 @@ const char *dash_run_clock(const struct dash *d, const struct wtg_table *t, char
 static void live_label(const struct dash *d, const struct wtg_table *t, char *buf, size_t len)
 {
 	char cond[96];
-	wtg_lay_table_conditions(cond, sizeof cond, t);
+	dash_conditions(cond, sizeof cond, t);
 	const char *name = d->s->opt->label ? d->s->opt->label : d->nloaded ? "live" : NULL;
 	if (name)
 		snprintf(buf, len, "%s%s%s", name, cond[0] ? ": " : "", cond);
@@ -447,7 +460,7 @@ static void session_drift(const struct dash *d, const struct wtg_headline *h, co
 	const struct dash_hist *hs = &d->hist[d->tab];
 	const struct wtg_table *live = &d->snap[d->tab];
 	char cond[96];
-	wtg_lay_table_conditions(cond, sizeof cond, live);
+	dash_conditions(cond, sizeof cond, live);
 	wtg_drift_init(dr);
 	struct wtg_figure prev = { 0 }, f;
 	for (int i = 0; i <= hs->n; i++) {
@@ -471,6 +484,67 @@ static void session_drift(const struct dash *d, const struct wtg_headline *h, co
 		}
 }
 
+/* The headline the verdict over the view speaks of, for the ratio line to give first: of those whose
+ * unit the verdict names after a number, the one whose figure lies nearest that number (valley's
+ * "best buffer 1M: 14.2 GB/s" is its 64 KiB figure, not its 16-byte one); 0 when none. */
+static int verdict_headline(const struct wtg_experiment *e, const struct wtg_table *t)
+{
+	int nh, best = 0;
+	const struct wtg_headline *h = wtg_headlines_of(e, &nh);
+	char v[256];
+	double gap = INFINITY;
+	wtg_experiment_verdict(e, t, v, sizeof v);
+	for (int i = 0; i < nh; i++) {
+		struct wtg_figure f;
+		size_t ul = strlen(h[i].unit);
+		wtg_figure_read(&h[i], t, &f);
+		if (!f.found || !(f.value > 0) || !ul)
+			continue;
+		for (const char *p = strstr(v, h[i].unit); p; p = strstr(p + 1, h[i].unit)) {
+			const char *q = p;
+			while (q > v && q[-1] == ' ')
+				q--;
+			while (q > v && (strchr("0123456789.", q[-1]) != NULL))
+				q--;
+			double x = strtod(q, NULL);
+			if (q < p && x > 0 && fabs(log(x / f.value)) < gap) {
+				gap = fabs(log(x / f.value));
+				best = i;
+			}
+		}
+	}
+	return best;
+}
+
+/* The paired line ("A vs B, paired over N rounds: x.. [..] word: FIGURE; x.. ...") with the part
+ * whose figure is `figure` moved to the front of the parts. */
+static void paired_first(char *buf, size_t len, const char *figure)
+{
+	char fig[96], out[1024];
+	short_figure(fig, sizeof fig, figure);
+	const char *head = strstr(buf, "rounds:"), *part[WTG_MAX_HEADLINES + 1];
+	size_t plen[WTG_MAX_HEADLINES + 1], fl = strlen(fig);
+	int np = 0, m = -1;
+	if (!head || !fl)
+		return;
+	head += strlen("rounds:");
+	for (const char *p = head; *p && np <= WTG_MAX_HEADLINES; np++) {
+		const char *end = strchr(p, ';');
+		part[np] = p;
+		plen[np] = end ? (size_t)(end - p) : strlen(p);
+		if (m < 0 && plen[np] >= fl && !strncmp(p + plen[np] - fl, fig, fl))
+			m = np;
+		p += plen[np] + (end ? 1 : 0);
+	}
+	if (m <= 0)
+		return;
+	size_t k = (size_t)snprintf(out, sizeof out, "%.*s%.*s", (int)(head - buf), buf, (int)plen[m], part[m]);
+	for (int i = 0; i < np && k < sizeof out; i++)
+		if (i != m)
+			k += (size_t)snprintf(out + k, sizeof out - k, ";%.*s", (int)plen[i], part[i]);
+	wtg_strlcpy(buf, out, len);
+}
+
 /* The line of ratios above the view, what a class reads first. Two runs: "A -> B: x0.58 [CI 0.51-0.66]
  * figure; x1.02 [CI ...] figure" (before -> after, then each headline's ratio and what it is); more:
  * "figure vs A: B x0.58 [a, b], C x1.02 [a, b]; ..." (each run against the first). */
@@ -482,14 +556,17 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 	const struct wtg_headline *h = wtg_headlines_of(e, &nh);
 	size_t k = 0;
 	buf[0] = '\0';
+	int first = verdict_headline(e, t[n - 1]);
 	if (wtg_table_paired(t[n - 1])) {	/* a paired rerun: its own arms, not the runs in turn */
 		wtg_paired_line(t[n - 1], d->look.g->dash, buf, len);
+		paired_first(buf, len, h[first].figure);
 		return;
 	}
 	if (n == 2)
 		k += (size_t)snprintf(buf, len, "%s %s %s, sequential:", label[0], d->look.g->arrow, label[1]);
 	size_t head = k;
-	for (int i = 0; i < nh && k < len; i++) {
+	for (int j = 0; j < nh && k < len; j++) {
+		int i = j == 0 ? first : j <= first ? j - 1 : j;	/* the verdict's figure first */
 		char fig[96];
 		short_figure(fig, sizeof fig, h[i].figure);
 		int shown = 0;
@@ -533,7 +610,7 @@ const char *dash_loaded_label(const struct dash *d, int i, int tab, char *buf, s
 {
 	const struct wtg_loaded *l = &d->loaded[i];
 	char cond[96];
-	wtg_lay_table_conditions(cond, sizeof cond, &l->tables[tab]);
+	dash_conditions(cond, sizeof cond, &l->tables[tab]);
 	const char *name = d->nloaded > 1 || l->saved.label_saved ? l->meta.label : "saved";
 	snprintf(buf, len, "%s%s%s", name, cond[0] ? ": " : "", cond);
 	return buf;
@@ -541,7 +618,8 @@ const char *dash_loaded_label(const struct dash *d, int i, int tab, char *buf, s
 
 /* The legend's names: the runs' labels, where two are the same (a rerun under the same conditions:
  * "quiet" twice) told apart: the current run (index n) ", now", the earlier run beside it (index
- * before, back runs before it) ", before" or ", 2 before", any other ", #k" (its place, from 1).
+ * before, back runs before it) ", before" or ", 2 before", any other ", #k" (its place, from 1); a
+ * label longer than 12 columns the word alone.
  * The ratio line keeps the plain labels ("quiet -> quiet": a rerun). */
 static const char **legend_labels(const char **label, int n, int before, int back)
 {
@@ -554,14 +632,17 @@ static const char **legend_labels(const char **label, int n, int before, int bac
 			twice = j != i && strcmp(label[i], label[j]) == 0;
 		if (!twice)
 			continue;
+		/* a long label ("quiet and burners") gives way to the word that tells the runs apart: the
+		 * ratio line above names the conditions */
+		const char *l = wtg_text_width(label[i]) > 12 ? "" : label[i], *c = l[0] ? ", " : "";
 		if (i == n)
-			snprintf(buf[i], sizeof buf[i], "%s, now", label[i]);
+			snprintf(buf[i], sizeof buf[i], "%s%snow", l, c);
 		else if (i == before && back > 1)
-			snprintf(buf[i], sizeof buf[i], "%s, %d before", label[i], back);
+			snprintf(buf[i], sizeof buf[i], "%s%s%d before", l, c, back);
 		else if (i == before)
-			snprintf(buf[i], sizeof buf[i], "%s, before", label[i]);
+			snprintf(buf[i], sizeof buf[i], "%s%sbefore", l, c);
 		else
-			snprintf(buf[i], sizeof buf[i], "%s, #%d", label[i], i + 1);
+			snprintf(buf[i], sizeof buf[i], "%s%s#%d", l, c, i + 1);
 		out[i] = buf[i];
 	}
 	return out;
@@ -615,8 +696,8 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 				  h->back);
 	v->faded = faded;
 	v->compare = NULL;
-	if (n == 0 || v->t->state == WTG_RUNNING)
-		return;
+	if ((n == 0 && !wtg_table_paired(v->t)) || v->t->state == WTG_RUNNING)
+		return;	/* a paired run alone (a saved one) has its own two arms to set side by side */
 	uint64_t key = v->t->version * 131 + (uint64_t)h->back * 17 + (uint64_t)h->n + 1;
 	if (key != h->cmp_version) {
 		tabs[n] = v->t;
@@ -660,20 +741,30 @@ const struct wtg_machine *dash_machine_of(const struct dash *d, const struct wtg
 	return &d->s->machine;
 }
 
-bool dash_header_runs(const struct dash *d, char *buf, size_t len)
+bool dash_header_runs(const struct dash *d, char *buf, size_t len, int width)
 {
 	if (d->nloaded == 0)
 		return false;
-	size_t k = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < d->nloaded && k < len; i++) {
-		const struct wtg_run_meta *m = &d->loaded[i].meta;
-		char date[16] = "";
-		snprintf(date, sizeof date, "%.10s", m->timestamp);
-		k += (size_t)snprintf(buf + k, len - k, "%s%s: %s%s%s", i ? d->look.g->sep : "", m->label,
-				      m->machine.hostname[0] ? m->machine.hostname : m->machine.cpu_model,
-				      date[0] ? " " : "", date);
+	/* whole, else without the dates, else the labels alone, else how many */
+	for (int form = 0; form < 3; form++) {
+		size_t k = 0;
+		buf[0] = '\0';
+		for (int i = 0; i < d->nloaded && k < len; i++) {
+			const struct wtg_run_meta *m = &d->loaded[i].meta;
+			char date[16] = "";
+			if (form == 0)
+				snprintf(date, sizeof date, "%.10s", m->timestamp);
+			k += (size_t)snprintf(buf + k, len - k, "%s%s%s%s%s%s", i ? d->look.g->sep : "", m->label,
+					      form < 2 ? ": " : "",
+					      form == 2 ? "" : m->machine.hostname[0] ? m->machine.hostname : m->machine.cpu_model,
+					      date[0] ? " " : "", date);
+		}
+		if (tui_width(buf) <= width)
+			return true;
 	}
+	snprintf(buf, len, "%d saved run%s", d->nloaded, d->nloaded == 1 ? "" : "s");
+	if (tui_width(buf) > width)
+		buf[0] = '\0';
 	return true;
 }
 

@@ -392,9 +392,13 @@ void tui_sweep_draw(const struct tui_view *v)
 		tui_row_words(rest, sizeof rest, t, r, ap->xcol);
 		snprintf(buf, sizeof buf, "%s%s%s", xs, xs[0] ? ": " : "", rest);
 		int c = wtg_table_col(t, "contended"), y = v->y + v->h - 1, used = 0;
-		if (c >= 0 && wtg_table_num(t, r, c) > 0)	/* its samples waited for a CPU: said first */
-			used = tui_put(v->w, y, v->x, v->wd, tui_attr(v->look, TR_WARN) | A_BOLD,
-				       TUI_BUSY_TAG " (waited for a CPU) ");
+		if (c >= 0 && wtg_table_num(t, r, c) > 0) {	/* its samples waited for a CPU: said first */
+			const char *tag = TUI_BUSY_TAG " (waited for a CPU) ";
+			if (tui_width(tag) + tui_width(buf) > v->wd)
+				tag = TUI_BUSY_TAG ": ";	/* the short form before the row's words give way */
+			used = tui_put(v->w, y, v->x, v->wd, tui_attr(v->look, TR_WARN) | A_BOLD, tag);
+		}
+		tui_fit_items(buf, v->wd - used);	/* never half a figure */
 		tui_put(v->w, y, v->x + used, v->wd - used, A_BOLD, buf);
 		words = 1;
 	}

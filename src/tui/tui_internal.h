@@ -100,6 +100,11 @@ int tui_printf(WINDOW *w, int y, int x, int maxw, attr_t a, const char *fmt, ...
 int tui_put_clip(WINDOW *w, int y, int x, int maxw, attr_t a, const struct tui_look *l, const char *s);
 /* Word-wrap s into at most maxlines lines of width columns from (y, x); returns the lines used. */
 int tui_wrap(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, bool centred, const char *s);
+/* A list of figures ("n 40, median 13.5 us [..], p90 ...") cut to width columns by whole items from
+ * the end, at ", " (a number's "8,555" is one item); one item wider than width stays as it is. */
+void tui_fit_items(char *s, int width);
+/* The lines s takes word-wrapped in width columns. */
+int tui_wrap_lines(const char *s, int width);
 /* The same, the last line cut with an ellipsis when s needs more lines than maxlines. */
 int tui_wrap_clip(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, const struct tui_look *l, bool centred,
 		  const char *s);
@@ -112,6 +117,12 @@ void tui_frame(WINDOW *w, const struct tui_look *l, attr_t a, const char *title,
 void tui_hbar(WINDOW *w, int y, int x, int width, double frac, attr_t a, const struct tui_look *l);
 /* A progress bar: filled part in a, the rest in the "todo" glyph. */
 void tui_progress(WINDOW *w, int y, int x, int width, double frac, attr_t a, const struct tui_look *l);
+/* The lines block digits take. */
+#define TUI_BIG_H 5
+/* The verdict's figure: the first number after its last ':' or '=', else its last number. */
+void tui_verdict_figure(const char *v, char *out, size_t len);
+/* The figure in block digits, centred on line y; returns its width, 0 when it does not fit. */
+int tui_draw_big(WINDOW *w, int y, int width, const struct tui_look *l, attr_t a, const char *fig);
 
 /* The numbers, words, axes and bins come from the shared layout (wtg/layout.h); the views call
  * them by these names. */

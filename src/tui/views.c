@@ -2,6 +2,8 @@
  * layout around it: the view, a histogram of the samples beside or under it, the footer. */
 #include "config.h"
 
+#include <string.h>
+
 #include "tui_internal.h"
 
 /* Lines a chart wants: two thirds of the box, at least 11. */
@@ -42,16 +44,55 @@ const struct tui_view_class *tui_view_class(enum wtg_view view)
 	return &view_classes[view];
 }
 
-/* The runs' headline ratios over the view, when there are several runs. */
+/* The ratio line laid out for width columns into out: each figure's part (the ";"-separated parts,
+ * the header "A vs B, paired over N rounds:" one too) starts a line when it does not fit on the one
+ * before, so a figure's ratio, interval and verdict stay together; returns the lines it takes. */
+static int compare_layout(const char *s, int width, char *out, size_t len)
+{
+	size_t k = 0;
+	int used = 0;
+	out[0] = '\0';
+	while (*s && k + 2 < len) {
+		/* the next part: to the "; " after it, or the header's end */
+		const char *semi = strstr(s, "; "), *head = strstr(s, "rounds: "), *end;
+		if (!head)
+			head = strstr(s, "sequential: ");
+		end = semi ? semi + 1 : s + strlen(s);
+		if (head && strchr(head, ':') + 1 < end)
+			end = strchr(head, ':') + 1;
+		char part[512];
+		snprintf(part, sizeof part, "%.*s", (int)(end - s), s);
+		int pw = tui_width(part);
+		bool nl = used > 0 && used + 1 + pw > width;
+		k += (size_t)snprintf(out + k, len - k, "%s%s", used == 0 ? "" : nl ? "\n" : " ", part);
+		used = nl || used == 0 ? pw : used + 1 + pw;
+		if (used > width)	/* a part wider than the line wraps at its spaces */
+			used = pw % width;
+		s = end;
+		while (*s == ' ')
+			s++;
+	}
+	return tui_wrap_lines(out, width);
+}
+
+/* The runs' headline ratios over the view, when there are several runs, whole: on as many lines
+ * as they need (up to 4, the view keeping 4); only a view too short for them cuts the last. */
 static int compare_line(const struct tui_view *v)
 {
-	if (!v->compare || !v->compare[0] || v->h < 8)
+	if (!v->compare || !v->compare[0] || v->h < 6)
 		return 0;
-	if (v->h < 16 || tui_width(v->compare) <= v->wd) {
-		tui_put_clip(v->w, v->y, v->x, v->wd, A_BOLD, v->look, v->compare);
+	if (tui_width(v->compare) <= v->wd) {
+		tui_put(v->w, v->y, v->x, v->wd, A_BOLD, v->compare);
 		return 1;
 	}
-	return tui_wrap(v->w, v->y, v->x, v->wd, 2, A_BOLD, false, v->compare);
+	int most = v->h - 4 < 4 ? v->h - 4 : 4;
+	if (most < 1)
+		most = 1;
+	char laid[1024];
+	const char *s = laid;
+	if (compare_layout(v->compare, v->wd, laid, sizeof laid) > most)
+		s = v->compare;	/* packed by words instead of parts */
+	return tui_wrap_clip(v->w, v->y, v->x, v->wd, most, A_BOLD, v->look, false, s);
 }
 
 void tui_view_draw(const struct tui_view *in)

@@ -182,6 +182,28 @@ int tui_wrap(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, bool ce
 	return lines;
 }
 
+void tui_fit_items(char *s, int width)
+{
+	while (tui_width(s) > width) {
+		char *cut = NULL;
+		for (char *p = strstr(s, ", "); p; p = strstr(p + 1, ", "))
+			cut = p;
+		if (!cut)
+			return;
+		*cut = '\0';
+	}
+}
+
+int tui_wrap_lines(const char *s, int width)
+{
+	int lines = 0;
+	while (*s && width > 0 && lines < 1000) {
+		wtg_wrap_next(s, width, true, &s);
+		lines++;
+	}
+	return lines;
+}
+
 int tui_wrap_clip(WINDOW *w, int y, int x, int width, int maxlines, attr_t a, const struct tui_look *l, bool centred,
 		  const char *s)
 {
@@ -259,4 +281,77 @@ int tui_footer(const struct tui_view *v, int max)
 	for (int i = 0; i < n; i++)
 		tui_put_clip(v->w, v->y + v->h - n + i, v->x, v->wd, attrs[i], l, lines[i]);
 	return n;
+}
+
+/* ---- the verdict's figure in block digits ---- */
+
+/* Block digits, 3 columns by 5 lines: '#' is a filled cell. */
+static const struct {
+	char c;
+	const char *rows[5];
+} big_font[] = {
+	{ '0', { "###", "# #", "# #", "# #", "###" } }, { '1', { " # ", "## ", " # ", " # ", "###" } },
+	{ '2', { "###", "  #", "###", "#  ", "###" } }, { '3', { "###", "  #", "###", "  #", "###" } },
+	{ '4', { "# #", "# #", "###", "  #", "  #" } }, { '5', { "###", "#  ", "###", "  #", "###" } },
+	{ '6', { "###", "#  ", "###", "# #", "###" } }, { '7', { "###", "  #", "  #", "  #", "  #" } },
+	{ '8', { "###", "# #", "###", "# #", "###" } }, { '9', { "###", "# #", "###", "  #", "###" } },
+	{ '.', { "   ", "   ", "   ", "   ", " # " } }, { ',', { "   ", "   ", "   ", " # ", "#  " } },
+	{ '-', { "   ", "   ", "###", "   ", "   " } }, { '%', { "# #", "  #", " # ", "#  ", "# #" } },
+};
+
+static int big_glyph(char c)
+{
+	for (int i = 0; i < (int)WTG_ARRAY_LEN(big_font); i++)
+		if (big_font[i].c == c)
+			return i;
+	return -1;
+}
+
+/* The verdict's figure: the first number after its last ':' or '=', else its last number (a ratio's
+ * "x2.8" too, without its x). */
+void tui_verdict_figure(const char *v, char *out, size_t len)
+{
+	const char *from = v, *p;
+	for (p = v; *p; p++)
+		if ((*p == ':' || *p == '=') && p[1] == ' ')
+			from = p + 1;
+	const char *num = NULL;
+	for (p = from; *p; p++)
+		if (*p >= '0' && *p <= '9' &&
+		    (p == v || p[-1] == ' ' || p[-1] == '-' || p[-1] == '(' || (p[-1] == 'x' && (p - 1 == v || p[-2] == ' ')))) {
+			num = p;
+			if (from != v)
+				break;
+		}
+	size_t n = 0;
+	if (num) {
+		if (num > v && num[-1] == '-')
+			num--;
+		while (num[n] && big_glyph(num[n]) >= 0 && n + 1 < len)
+			n++;
+		if (n < len && num[n] == '%' && n + 1 < len)
+			n++;
+		while (n > 0 && (num[n - 1] == '.' || num[n - 1] == ','))
+			n--;	/* the sentence's full stop is not the figure's */
+	}
+	memcpy(out, num ? num : "", n);
+	out[n] = '\0';
+}
+
+/* The figure in block digits, centred on line y; returns its width, 0 when it does not fit. */
+int tui_draw_big(WINDOW *w, int y, int width, const struct tui_look *l, attr_t a, const char *fig)
+{
+	int n = (int)strlen(fig), bw = n * 4 - 1;
+	if (n == 0 || bw > width - 2)
+		return 0;
+	const char *cell = l->utf8 ? "\xe2\x96\x88" : "#";
+	int x0 = (width - bw) / 2;
+	for (int i = 0; i < n; i++) {
+		int g = big_glyph(fig[i]);
+		for (int r = 0; g >= 0 && r < TUI_BIG_H; r++)
+			for (int c = 0; c < 3; c++)
+				if (big_font[g].rows[r][c] == '#')
+					tui_put(w, y + r, x0 + i * 4 + c, 1, a, cell);
+	}
+	return bw;
 }

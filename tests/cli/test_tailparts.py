@@ -126,7 +126,7 @@ def main():
         check((row["p99_irq_pct"] is None) or row["irq_read_ns"] > 0,
               "%s: interrupts divided only where /proc/interrupts was read (%s ns a read)" % (name, row["irq_read_ns"]))
     loaded = max(e["rows"], key=lambda r: r["burners"])
-    m = re.search(r"; burners: the p99's extra ([0-9.]+) (ns|us|ms): (.*)$", e["verdict"] or "")
+    m = re.search(r"; under burners the p99's extra ([0-9.]+) (ns|us|ms) is (.*)$", e["verdict"] or "")
     check(m is not None, "the verdict divides the loaded p99's extra time: %r" % e["verdict"])
     if m:
         scale = {"ns": 1, "us": 1e3, "ms": 1e6}[m.group(2)]
@@ -155,7 +155,7 @@ def main():
                      {"p99_excess_ns": 1900, "p99_wait_pct": 84.2, "p99_oncpu_pct": 9.4, "p99_irq_pct": None,
                       "p99_steal_pct": 0.3, "p99_unexplained_pct": 6.1})
     check(v is not None and v.endswith(
-        "; burners: the p99's extra 1.9 us: 84% waiting for a CPU, 9% on a CPU, 6% unexplained"),
+        "; under burners the p99's extra 1.9 us is 84% waiting for a CPU, 9% on a CPU, 6% unexplained"),
         "parts set by hand: %r" % v)
     syscall()
     finish()

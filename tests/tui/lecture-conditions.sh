@@ -45,7 +45,7 @@ tm_resize 80 24
 tm_keys 2
 check "80x24: tail: the panel says tail sets the burners" tm_wait "burners: set by tail" 5
 tm_keys b
-check "80x24: b on tail: tail sets burners itself" tm_wait "tail sets burners itself" 5
+check "80x24: b on tail: tail runs both itself, the burners stay off" tm_wait "tail runs quiet and burners itself: b leaves them off" 5
 tm_keys b b 3 r
 check "pagecache runs" wait_for 60 tm_match "pagecache · .*(running|done in)"
 # c needs the data file, not pagecache's end: pressed while it runs, then q stops the run
@@ -67,7 +67,7 @@ for size in 60x20 120x35; do
 	check "$size: the tail tab" tm_wait "tail · " 5
 	[ "$cols" -lt 80 ] || check "$size: tail: the panel says tail sets the burners" tm_wait "burners: set by tail" 5
 	tm_keys b
-	check "$size: b on tail: tail sets burners itself" tm_wait "tail sets burners itself" 5
+	check "$size: b on tail: tail runs both itself, the burners stay off" tm_wait "tail runs quiet and burners itself: b leaves them off" 5
 	tm_keys b b
 	tm_keys q
 	wait_exit 10

@@ -85,9 +85,9 @@ for size in 80x24 60x20 120x35; do
 	check "$size: ... y ticked at powers of ten" tm_match "(^|[^0-9.])(1|10|100|1000)[kM]?┤"
 	check "$size: ... no linear axis' 0 tick" tm_lacks_re "[^0-9.]0┤"
 	tm_keys 3
-	# (tail sets the burners itself: its runs are quiet, not "mixed conditions")
+	# (tail sets the burners itself: its runs are "quiet and burners", not "mixed conditions")
 	check "$size: tail leads with the p99 ratio" \
-		wait_for 5 tm_flat_match "home: quiet (→|->) class: quiet, sequential: p99 ratio x1\.50"
+		wait_for 5 tm_flat_match "home: quiet and burners (→|->) class: quiet and burners, sequential: p99 ratio x1\.50"
 	[ $size = 60x20 ] || check "$size: ... the class's with its interval" \
 		tm_flat_match "p99 ratio x1\.50 (→|->) x3\.20 \[CI 2\.60"
 	[ $size = 120x35 ] && check "$size: ... beyond the intervals, no drift measured" \

@@ -33,7 +33,7 @@ check "--load: the dashboard opens on the saved runs, their labels in the header
 tm_keys "$valley_key"
 check "valley: the sweep's legend names the quiet run" tm_wait "● quiet"
 check "valley: ... and the burn8 run" tm_shows "◆ burn8"
-check "valley: each headline's ratio to the first run, with a CI" tm_match "quiet(: quiet)? → burn8(: burners 8 spin)?, sequential: x[0-9.]+ \[CI [0-9.]+–[0-9.]+\] (faster|slower|no change|inconclusive|the machine moved|drift unknown): GB/s"
+check "valley: each headline's ratio to the first run, with a CI" tm_flat_match "quiet(: quiet)? → burn8(: burners 8 spin)?, sequential: x[0-9.]+ \[CI [0-9.]+–[0-9.]+\] (faster|slower|no change|inconclusive|the machine moved|drift unknown): GB/s"
 check "--load: nothing measured yet, no data file" no_datafile
 check "--load: the header says no data file yet" tm_shows "no data file yet"
 tm_keys 2
@@ -72,7 +72,7 @@ for size in 80x24 60x20 120x35; do
 	check "$size: rerun after b: the new run is labelled with its burners" \
 		wait_for 60 tm_match "◆ burners [0-9]+ spin"
 	check "$size: rerun after b: paired against the conditions before, the ratio on screen" \
-		wait_for 60 tm_match "quiet vs burners [0-9]+ spin, paired over 15 rounds: x[0-9]+\.[0-9]{2}"
+		wait_for 60 tm_flat_match "quiet vs burners [0-9]+ spin, paired over 15 rounds: x[0-9]+\.[0-9]{2}"
 done
 tm_resize 80 24
 tm_keys r

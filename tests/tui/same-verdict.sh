@@ -59,7 +59,7 @@ print("%s %.2f %.2f %.2f %.9f %s" % (f["ci_method"].replace(" ", "_"), f["ratio"
 	tm_wait "before: " 10 || bail "the dashboard did not open on the saved runs in $dir"
 	goto "$(index_of tail)"
 	what="dashboard: the same ratio, interval and verdict as the headless comparison ($method)"
-	if wait_for 10 tm_flat_match "before: quiet → after: quiet, sequential: .*$want"; then
+	if wait_for 10 tm_flat_match "before: quiet and burners → after: quiet and burners, sequential: .*$want"; then
 		pass "$what"
 	else
 		fail "$what"

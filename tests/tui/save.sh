@@ -2,7 +2,7 @@
 # tests/tui/save.sh: the dashboard's save keys, driven through a private tmux server. s writes JSON,
 # HTML and CSV into the current folder, never over an existing file (a -2 suffix instead, and a set
 # half taken is not left behind), falls back to $XDG_DATA_HOME/wtg (or ~/.local/share/wtg) when the
-# current folder cannot take them, and shows the absolute path shortened from the left. w writes the
+# current folder cannot take them, and shows the absolute path shortened in its middle. w writes the
 # screen as plain text. No timings: every wait polls with a deadline.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 
@@ -46,7 +46,7 @@ saved_in() {
 	[ "$(count "$1" 'wtg-*.csv')" -eq "$2" ] && tm_has "saved "
 }
 
-# ---- s in a writable folder, 80 columns: the path is shortened from the left ------------------
+# ---- s in a writable folder, 80 columns: the path loses its middle -----------------------------
 start 80 24 "$tmp/cwd"
 check "the dashboard starts" tm_has "? help  q quit"
 tm_keys s
@@ -71,8 +71,8 @@ assert "<script" not in h and "src=" not in h and "http://" not in h.replace("ht
 	"$tmp/cwd/$base.html"
 check "the status line ends with the whole file name (never cut at the right)" \
 	sh -c 'case "$1" in *"$2.json, .html and .csv"*) exit 0;; esac; exit 1' - "$line" "$base"
-check "a path too long for 80 columns is shortened from the left" \
-	sh -c 'case "$1" in *"saved …"*) exit 0;; esac; exit 1' - "$line"
+check "a path too long for 80 columns loses its middle: its first folders, then the file name whole" \
+	sh -c 'case "$1" in *"saved /"*"…/$2.json, .html and .csv"*) exit 0;; esac; exit 1' - "$line" "$base"
 
 # ---- two saves in the same second: nothing is replaced, a half-taken set is not left ---------
 # Another dashboard's files for the next seconds: a CSV only, so the first attempt writes its JSON
@@ -120,8 +120,8 @@ tm_keys s
 check "without a usable folder s saves into \$XDG_DATA_HOME/wtg" wait_for 10 saved_in "$tmp/xdg/wtg" 1
 check "the status line shows the whole absolute path when it fits" tm_shows "saved $tmp/xdg/wtg/wtg-"
 tm_resize 80 24
-check "narrower, the path loses its start, not its end" wait_for 3 sh -c '
-	tmux -L "$1" capture-pane -p -t "$2" | tail -n 1 | grep -qE "saved ….*wtg-[0-9]{8}-[0-9]{6}\.json, \.html and \.csv"' \
+check "narrower, the path loses its middle, not its start or its file name" wait_for 3 sh -c '
+	tmux -L "$1" capture-pane -p -t "$2" | tail -n 1 | grep -qE "saved /[^ ]*…/wtg-[0-9]{8}-[0-9]{6}\.json, \.html and \.csv"' \
 	- "$TM_SOCK" "$TM_TARGET"
 quit
 
