@@ -277,6 +277,9 @@ static int read_earlier_run(struct rd *r, json_t *v, struct wtg_loaded_run *run)
 static int read_earlier(struct rd *r, json_t *exp, struct wtg_loaded *l, int idx)
 {
 	json_t *a = sv_maybe(r, exp, "earlier_runs", T_ARR);
+	json_t *dropped = sv_maybe(r, exp, "earlier_runs_dropped", T_INT);
+	if (dropped && json_integer_value(dropped) > 0)	/* said on the tab: runs were let go */
+		l->dropped[idx] = json_integer_value(dropped) < 1000000 ? (int)json_integer_value(dropped) : 1000000;
 	if (!a || r->failed)
 		return r->failed ? -1 : 0;
 	size_t n = json_array_size(a);

@@ -571,7 +571,7 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 {
 	static const struct wtg_table *tabs[WTG_LAY_MAX_RUNS];
 	static const char *labels[WTG_LAY_MAX_RUNS];
-	static char live[128], saved[WTG_MAX_LOADS][128];
+	static char live[128], saved[WTG_MAX_LOADS][128], oldest[WTG_MAX_LOADS][160];
 	int n = 0, tab = d->tab;
 	unsigned faded = 0;
 	struct dash_hist *h = &d->hist[tab];
@@ -582,7 +582,12 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 		for (int k = 0; k < l->nearlier[tab] && n < WTG_LAY_MAX_RUNS - 2; k++) {
 			faded |= 1u << n;	/* what the saved run was compared with when it was saved */
 			tabs[n] = &l->earlier[tab][k].t;
-			labels[n++] = l->earlier[tab][k].label;
+			labels[n] = l->earlier[tab][k].label;
+			if (k == 0 && l->dropped[tab]) {	/* the save let older runs go: said */
+				snprintf(oldest[i], sizeof oldest[i], "%s (%d older not saved)", labels[n], l->dropped[tab]);
+				labels[n] = oldest[i];
+			}
+			n++;
 		}
 		dash_loaded_label(d, i, tab, saved[i], sizeof saved[i]);
 		if (&l->tables[tab] != v->t && n < WTG_LAY_MAX_RUNS - 2) {
