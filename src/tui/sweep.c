@@ -275,21 +275,21 @@ static void plot_marks(uint32_t *marks, const struct canvas *c, const struct wtg
 }
 
 /* Each cell's mark: its one series, or where several series' points meet (a rerun on the line of
- * the run before, wss's scalar under auto) each in turn, left to right, so every series shows its
- * mark along a shared line instead of the last drawn hiding the others. */
+ * the run before, wss's scalar under auto) the one shown least so far, left to right, so every
+ * series shows its mark along a shared line instead of the last drawn hiding the others. */
 static void settle_marks(struct canvas *c, const uint32_t *marks)
 {
-	unsigned turn = 0;
+	int shown[32] = { 0 };
 	for (int cx = 0; cx < c->cw; cx++)
 		for (int cy = 0; cy < c->ch; cy++) {
 			uint32_t m = marks[(size_t)cy * (size_t)c->cw + (size_t)cx];
-			int n = __builtin_popcount(m);
-			if (n == 0)
+			int k = -1;
+			for (int j = 0; j < 32; j++)
+				if ((m >> j) & 1 && (k < 0 || shown[j] < shown[k]))
+					k = j;
+			if (k < 0)
 				continue;
-			int pick = n > 1 ? (int)(turn++ % (unsigned)n) : 0, k = 0;
-			for (;; k++)
-				if ((m >> k) & 1 && pick-- == 0)
-					break;
+			shown[k]++;
 			c->mark[(size_t)cy * (size_t)c->cw + (size_t)cx] = (signed char)k;
 		}
 }
