@@ -90,12 +90,16 @@ int wtg_lay_hist_build(struct wtg_lay_hist *h, const struct wtg_table *t)
 	return hist_scale(h);
 }
 
-/* How many distributions table t gives (as wtg_lay_hist_build takes them; units aside). */
+/* How many distributions table t gives (as wtg_lay_hist_build takes them: in its first's unit). */
 static int table_dists(const struct wtg_table *t)
 {
 	int n = 0;
+	const char *unit = NULL;
 	for (int i = 0; i < t->nseries && n < WTG_LAY_TABLE_DIST; i++)
-		n += t->series[i].n > 0;
+		if (t->series[i].n > 0 && (!unit || strcmp(unit, t->series[i].unit) == 0)) {
+			unit = t->series[i].unit;
+			n++;
+		}
 	return n;
 }
 

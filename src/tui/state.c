@@ -579,12 +579,21 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 		const struct wtg_loaded *l = &d->loaded[i];
 		if (!l->present[tab])
 			continue;
-		for (int k = 0; k < l->nearlier[tab] && n < WTG_LAY_MAX_RUNS - 2; k++) {
+		/* the latest earlier runs that fit beside the saved one; the first drawn says how many older
+		 * ones are not (left out here, or let go by the save) */
+		int room = WTG_LAY_MAX_RUNS - 2 - n - (&l->tables[tab] != v->t), k0 = l->nearlier[tab] - room;
+		k0 = k0 > 0 ? k0 : 0;
+		for (int k = k0; k < l->nearlier[tab] && n < WTG_LAY_MAX_RUNS - 2; k++) {
 			faded |= 1u << n;	/* what the saved run was compared with when it was saved */
 			tabs[n] = &l->earlier[tab][k].t;
 			labels[n] = l->earlier[tab][k].label;
-			if (k == 0 && l->dropped[tab]) {	/* the save let older runs go: said */
-				snprintf(oldest[i], sizeof oldest[i], "%s (%d older not saved)", labels[n], l->dropped[tab]);
+			if (k == k0 && (k0 || l->dropped[tab])) {
+				if (k0 && l->dropped[tab])
+					snprintf(oldest[i], sizeof oldest[i], "%s (%d older not drawn, %d before them not saved)",
+						 labels[n], k0, l->dropped[tab]);
+				else
+					snprintf(oldest[i], sizeof oldest[i], "%s (%d older not %s)", labels[n],
+						 k0 ? k0 : l->dropped[tab], k0 ? "drawn" : "saved");
 				labels[n] = oldest[i];
 			}
 			n++;

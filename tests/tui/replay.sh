@@ -6,7 +6,7 @@
 # wss's cache sizes from the saved machine block; the legend of valley's five runs and the mark of
 # each run with points on the chart (their lines coincide: none may hide the others); wss's three
 # series' marks; log y labels at whole decades, evenly spaced; at 80x24 the same. A save that let
-# earlier runs go says so on the tab. Then live at 80x24: a rerun of tail draws both distributions
+# earlier runs go says so on the tab, and so does a tab of more saved runs than a view draws. Then live at 80x24: a rerun of tail draws both distributions
 # of both runs, as the first run drew its two. Nothing measured is asserted: only names, marks and
 # the labels' spacing.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
@@ -98,18 +98,32 @@ tm_keys q
 wait_exit 10
 check_eq "exit status 0" "$(status)" 0
 
-# a save that let earlier runs go (its cap): the tab says how many
+# a save that let earlier runs go (its cap): the tab says how many; and a tab of more saved runs
+# than a view draws (tail's earlier run ten times over) draws the latest and says how many older not
 python3 -c '
 import json, sys
 doc = json.load(open(sys.argv[1]))
 for e in doc["experiments"]:
     if e["name"] == "tail":
         e["earlier_runs_dropped"] = 12
-json.dump(doc, open(sys.argv[2], "w"))' "$fixture" "$tmp/dropped.json" || bail "cannot make the dropped fixture"
+json.dump(doc, open(sys.argv[2], "w"))
+for e in doc["experiments"]:
+    if e["name"] == "tail":
+        e["earlier_runs"] = e["earlier_runs"] * 10
+json.dump(doc, open(sys.argv[3], "w"))' "$fixture" "$tmp/dropped.json" "$tmp/many.json" ||
+	bail "cannot make the dropped fixtures"
 start C.UTF-8 100 30 --load="$tmp/dropped.json" --order=tail
 tm_wait "press a key to begin" 10 || bail "no start screen"
 tm_keys x
 check "dropped runs: the oldest saved run says 12 older were not saved" tm_wait "quiet (12 older not saved)"
+tm_keys q
+wait_exit 10
+start C.UTF-8 100 30 --load="$tmp/many.json" --order=tail
+tm_wait "press a key to begin" 10 || bail "no start screen"
+tm_keys x
+check "11 saved runs: the oldest drawn says how many older are not drawn, and not saved" \
+	tm_wait "quiet (4 older not drawn, 12 before them not saved)"
+check "11 saved runs: the saved run itself is drawn, last" tm_match "saved: quiet: p99 burners off"
 tm_keys q
 wait_exit 10
 
