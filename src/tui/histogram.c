@@ -14,8 +14,8 @@
 #define MAX_DIST WTG_LAY_MAX_DIST
 
 /* How each distribution draws, set at the start of each draw: its colour, its key (the mark before
- * its figures) and its fill when overlaid without colour. A series of one run each own colour; one
- * distribution per run (several runs) the run's colour and mark. */
+ * its figures) and its fill when overlaid without colour. A series of one run each own colour; with
+ * several runs each run's mark, and the run's colour (a run of one series) or the series' (several). */
 static enum tui_role dist_role[MAX_DIST];
 static const char *dist_key[MAX_DIST], *dist_fill[MAX_DIST];
 /* A strip's name: the distribution's, or (a run of several) the run's mark and the series' name */
@@ -243,6 +243,14 @@ static void draw_run_figures(const struct tui_view *v, const struct wtg_lay_hist
 	}
 }
 
+/* Whether distribution i is the second of a run of exactly two (its p99 ratio line follows it). */
+static bool ends_pair(const struct wtg_lay_hist *h, int i)
+{
+	int k = h->d[i].run;
+	return i > 0 && h->d[i - 1].run == k && (i + 1 == h->nd || h->d[i + 1].run != k) &&
+	       (i < 2 || h->d[i - 2].run != k);
+}
+
 /* Figures underneath: one line per distribution, and the p99 ratio of two (of each run's two). */
 static void draw_figures(const struct tui_view *v, const struct wtg_lay_hist *h, int fy, int nfig)
 {
@@ -253,10 +261,8 @@ static void draw_figures(const struct tui_view *v, const struct wtg_lay_hist *h,
 		wtg_lay_hist_figures(buf, sizeof buf, h->d[i].t, &h->d[i], l->g->dash);
 		int o = tui_put(v->w, fy + line, v->x, v->wd, tui_attr(l, dist_role[i]) | A_BOLD, dist_key[i]);
 		tui_put(v->w, fy + line++, v->x + o + 1, v->wd - o - 1, A_NORMAL, buf);
-		bool pair = i > 0 && h->d[i].run == h->d[i - 1].run && (i + 1 == h->nd || h->d[i + 1].run != h->d[i].run) &&
-			    (i < 2 || h->d[i - 2].run != h->d[i].run);
 		char r[32];
-		if (!pair || line >= nfig || (p99_ratio(r, sizeof r, h, i - 1, i, l->g->times), !r[0]))
+		if (!ends_pair(h, i) || line >= nfig || (p99_ratio(r, sizeof r, h, i - 1, i, l->g->times), !r[0]))
 			continue;
 		const char *label = h->d[i].label;
 		tui_printf(v->w, fy + line++, v->x, v->wd, A_BOLD, "p99 %s / %s = %s%s%s%s", h->d[i].s->name,
@@ -308,10 +314,10 @@ static bool grouped(const struct wtg_lay_hist *h, int *nruns)
 	*nruns = 0;
 	for (int i = 0; i < h->nd; i++) {
 		bool next = i + 1 < h->nd && h->d[i + 1].run == h->d[i].run;
-		several |= next && h->d[i].label[0];
+		several |= next;
 		*nruns += !next;
 	}
-	return several;
+	return several && *nruns > 1;
 }
 
 /* The widest span each experiment's histogram has drawn: a tab keeps one axis (and one linear or
@@ -350,8 +356,7 @@ void tui_hist_draw(const struct tui_view *v)
 	int nruns, npairs = 0;
 	bool by_run = grouped(&h, &nruns);
 	for (int i = 1; i < nd; i++)	/* runs of two: a p99 ratio line each */
-		npairs += h.d[i].run == h.d[i - 1].run && (i + 1 == nd || h.d[i + 1].run != h.d[i].run) &&
-			  (i < 2 || h.d[i - 2].run != h.d[i].run);
+		npairs += ends_pair(&h, i);
 	int nfig = nd + npairs;
 	/* a run to a line when a line per distribution leaves a strip less than two rows */
 	by_run = by_run && v->h - nfig - 2 < 2 * nd;
