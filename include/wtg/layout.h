@@ -191,12 +191,17 @@ struct wtg_lay_hist {
 /* Up to three series in the first one's unit, sorted, with their quantiles and a shared scale.
  * Returns the count (0: no samples). Free with wtg_lay_hist_free. */
 int wtg_lay_hist_build(struct wtg_lay_hist *h, const struct wtg_table *t);
-/* Every series of each run, as wtg_lay_hist_build takes them from one table, in the first found's
- * unit: a run of one series is named name[k], a run of several "name[k] · series" (tail's burners off
- * and on, in every run). The latest runs whose distributions fit WTG_LAY_MAX_DIST; runs without
- * samples are left out. Returns the count. */
+/* One distribution per run: run k's first series with samples (in the first found's unit), named
+ * name[k]; runs without one are left out. Returns the count. */
 int wtg_lay_hist_build_runs(struct wtg_lay_hist *h, const struct wtg_table *const *t, const char *const *name,
 			    int n);
+/* Every series of each run, as wtg_lay_hist_build takes them from one table, in the first found's
+ * unit (the dashboard's tab of several runs draws what each run drew alone): a run of one series is
+ * named name[k], a run of several "name[k] · series" (tail's burners off and on, in every run). The
+ * latest runs whose distributions fit WTG_LAY_MAX_DIST; runs without samples are left out. Returns
+ * the count. */
+int wtg_lay_hist_build_every(struct wtg_lay_hist *h, const struct wtg_table *const *t, const char *const *name,
+			     int n);
 /* Widen h's scale to take in span (another run's, as h->span), before binning. */
 void wtg_lay_hist_widen(struct wtg_lay_hist *h, const double span[3]);
 /* Bin every distribution for a chart `cells` wide. Returns 0 or -1 (out of memory). */

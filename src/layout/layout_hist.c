@@ -107,6 +107,20 @@ int wtg_lay_hist_build_runs(struct wtg_lay_hist *h, const struct wtg_table *cons
 			    int n)
 {
 	memset(h, 0, sizeof *h);
+	for (int k = 0; k < n && h->nd < WTG_LAY_MAX_RUNS; k++)
+		for (int i = 0; i < t[k]->nseries; i++)
+			if (add_dist(h, t[k], &t[k]->series[i], name[k])) {
+				h->d[h->nd - 1].run = k;
+				h->d[h->nd - 1].label = name[k];
+				break;
+			}
+	return hist_scale(h);
+}
+
+int wtg_lay_hist_build_every(struct wtg_lay_hist *h, const struct wtg_table *const *t, const char *const *name,
+			     int n)
+{
+	memset(h, 0, sizeof *h);
 	int first = n, need = 0;	/* the latest runs that fit */
 	while (first > 0 && need + table_dists(t[first - 1]) <= WTG_LAY_MAX_DIST)
 		need += table_dists(t[--first]);

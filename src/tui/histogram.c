@@ -291,7 +291,7 @@ static int build(struct wtg_lay_hist *h, const struct tui_view *v, bool own_fill
 		}
 		return nd;
 	}
-	int nd = wtg_lay_hist_build_runs(h, t, label, n);
+	int nd = wtg_lay_hist_build_every(h, t, label, n);
 	for (int i = 0, k0 = -1; i < nd; i++) {
 		int k = h->d[i].run;
 		bool several = (i > 0 && h->d[i - 1].run == k) || (i + 1 < nd && h->d[i + 1].run == k);
