@@ -275,8 +275,9 @@ static void plot_marks(uint32_t *marks, const struct canvas *c, const struct wtg
 }
 
 /* Each cell's mark: its one series, or where several series' points meet (a rerun on the line of
- * the run before, wss's scalar under auto) the one shown least so far, left to right, so every
- * series shows its mark along a shared line instead of the last drawn hiding the others. */
+ * the run before, wss's scalar under auto) the one shown least so far, left to right (the latest of
+ * those), so every series shows its mark along a shared line instead of the last drawn hiding the
+ * others. */
 static void settle_marks(struct canvas *c, const uint32_t *marks)
 {
 	int shown[32] = { 0 };
@@ -285,7 +286,7 @@ static void settle_marks(struct canvas *c, const uint32_t *marks)
 			uint32_t m = marks[(size_t)cy * (size_t)c->cw + (size_t)cx];
 			int k = -1;
 			for (int j = 0; j < 32; j++)
-				if ((m >> j) & 1 && (k < 0 || shown[j] < shown[k]))
+				if ((m >> j) & 1 && (k < 0 || shown[j] <= shown[k]))
 					k = j;
 			if (k < 0)
 				continue;
