@@ -217,30 +217,61 @@ static void p99_ratio(char *r, size_t len, const struct wtg_lay_hist *h, int a, 
 	}
 }
 
-/* Runs of several series, one line each where a line per distribution does not fit: the run's mark
- * and label, each series' p99 (tail's lesson: burners off against on) and their ratio, the medians. */
-static void draw_run_figures(const struct tui_view *v, const struct wtg_lay_hist *h, int fy, int nfig)
+/* Run i..j's figures into buf: its label, each series' p99 (tail's lesson: burners off against on),
+ * then (unless short: the values alone) their ratio and the medians. */
+static void run_words(char *buf, size_t len, const struct wtg_lay_hist *h, int i, int j, bool short_form,
+		      const char *times)
+{
+	char med[160] = "", val[32], r[32];
+	snprintf(buf, len, "%s%sp99", h->d[i].label, h->d[i].label[0] ? (short_form ? " " : ": ") : "");
+	for (int k = i; k <= j; k++) {
+		wtg_lay_fmt_value(val, sizeof val, h->d[k].p99, h->d[k].s->unit);
+		if (short_form)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s %s", k > i ? "," : "", val);
+		else
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s %s %s", k > i ? "," : "", h->d[k].s->name,
+				 val);
+		wtg_lay_fmt_value(val, sizeof val, h->d[k].med, h->d[k].s->unit);
+		snprintf(med + strlen(med), sizeof med - strlen(med), "%s %s", k > i ? "," : "", val);
+	}
+	p99_ratio(r, sizeof r, h, i, j, times);
+	if (!short_form)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s; median%s", r[0] ? ": " : "", r, med);
+}
+
+/* Runs of several series, a line each where a line per distribution does not fit (see run_words);
+ * where even a line a run does not (four runs at 80x24), each run's mark, label and p99s packed
+ * side by side. Draws when draw is set; returns the lines it takes (at most nfig when drawing). */
+static int draw_run_figures(const struct tui_view *v, const struct wtg_lay_hist *h, int fy, int nfig, bool packed,
+			    bool draw)
 {
 	const struct tui_look *l = v->look;
-	for (int i = 0, line = 0; i < h->nd && line < nfig; line++) {
+	int line = 0, x = 0;
+	for (int i = 0; i < h->nd && (!draw || line < nfig);) {
 		int j = i;
 		while (j + 1 < h->nd && h->d[j + 1].run == h->d[i].run)
 			j++;
-		char buf[512], med[160] = "", val[32], r[32];
-		snprintf(buf, sizeof buf, "%s%sp99", h->d[i].label, h->d[i].label[0] ? ": " : "");
-		for (int k = i; k <= j; k++) {
-			wtg_lay_fmt_value(val, sizeof val, h->d[k].p99, h->d[k].s->unit);
-			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s %s %s", k > i ? "," : "",
-				 h->d[k].s->name, val);
-			wtg_lay_fmt_value(val, sizeof val, h->d[k].med, h->d[k].s->unit);
-			snprintf(med + strlen(med), sizeof med - strlen(med), "%s %s", k > i ? "," : "", val);
+		char buf[512];
+		run_words(buf, sizeof buf, h, i, j, packed, l->g->times);
+		int wid = tui_width(dist_key[i]) + 1 + tui_width(buf);
+		if (packed && x > 0 && x + 3 + wid > v->wd) {	/* the next line */
+			line++;
+			x = 0;
 		}
-		p99_ratio(r, sizeof r, h, i, j, l->g->times);
-		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s; median%s", r[0] ? ": " : "", r, med);
-		int o = tui_put(v->w, fy + line, v->x, v->wd, tui_attr(l, dist_role[j]) | A_BOLD, dist_key[i]);
-		tui_put(v->w, fy + line, v->x + o + 1, v->wd - o - 1, A_NORMAL, buf);
+		if (draw && line < nfig) {
+			int at = v->x + x + (x ? 3 : 0);
+			int o = tui_put(v->w, fy + line, at, v->x + v->wd - at, tui_attr(l, dist_role[j]) | A_BOLD,
+					dist_key[i]);
+			tui_put(v->w, fy + line, at + o + 1, v->x + v->wd - at - o - 1, A_NORMAL, buf);
+		}
+		x += (x ? 3 : 0) + wid;
+		if (!packed) {
+			line++;
+			x = 0;
+		}
 		i = j + 1;
 	}
+	return line + (x > 0);
 }
 
 /* Whether distribution i is the second of a run of exactly two (its p99 ratio line follows it). */
@@ -360,8 +391,9 @@ void tui_hist_draw(const struct tui_view *v)
 	int nfig = nd + npairs;
 	/* a run to a line when a line per distribution leaves a strip less than two rows */
 	by_run = by_run && v->h - nfig - 2 < 2 * nd;
+	bool packed = by_run && nruns > v->h - 5;
 	if (by_run)
-		nfig = nruns;
+		nfig = draw_run_figures(v, &h, 0, 0, packed, false);
 	if (nfig > v->h - 5)
 		nfig = v->h - 5 > 0 ? v->h - 5 : 0;
 	/* overlaid without colour, each distribution fills with its own glyph, in whole cells */
@@ -374,7 +406,7 @@ void tui_hist_draw(const struct tui_view *v)
 		for (int i = 0; i < nd && v->ntables == 0; i++)
 			dist_key[i] = l->g->marker[i];
 	if (by_run)
-		draw_run_figures(v, &h, v->y + v->h - nfig, nfig);
+		draw_run_figures(v, &h, v->y + v->h - nfig, nfig, packed, true);
 	else
 		draw_figures(v, &h, v->y + v->h - nfig, nfig);
 

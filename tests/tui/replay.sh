@@ -6,7 +6,8 @@
 # wss's cache sizes from the saved machine block; the legend of valley's five runs and the mark of
 # each run with points on the chart (their lines coincide: none may hide the others); wss's three
 # series' marks; log y labels at whole decades, evenly spaced; at 80x24 the same. A save that let
-# earlier runs go says so on the tab, and so does a tab of more saved runs than a view draws. Then live at 80x24: a rerun of tail draws both distributions
+# earlier runs go says so on the tab, and so does a tab of more saved runs than a view draws. Four
+# saved tail runs at 80x24: every run's figures on screen. Then live at 80x24: a rerun of tail draws both distributions
 # of both runs, as the first run drew its two. Nothing measured is asserted: only names, marks and
 # the labels' spacing.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
@@ -124,6 +125,26 @@ tm_keys x
 check "11 saved runs: the oldest drawn says how many older are not drawn, and not saved" \
 	tm_wait "quiet (4 older not drawn, 12 before them not saved)"
 check "11 saved runs: the saved run itself is drawn, last" tm_match "saved: quiet: p99 burners off"
+tm_keys q
+wait_exit 10
+
+# four saved runs of tail (--load four times) at 80x24: too few rows for a line a run, each run's
+# mark, label and p99s packed side by side; none left out
+python3 -c '
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["experiments"] = [e for e in doc["experiments"] if e["name"] == "tail"]
+doc["experiments"][0].pop("earlier_runs", None)
+for k in range(1, 5):
+    json.dump(doc, open("%s/run%d.json" % (sys.argv[2], k), "w"))' "$fixture" "$tmp" || bail "cannot make four runs"
+start C.UTF-8 80 24 --load="$tmp/run1.json" --load="$tmp/run2.json" --load="$tmp/run3.json" --load="$tmp/run4.json" \
+	--order=tail
+tm_wait "press a key to begin" 10 || bail "no start screen"
+tm_keys x
+check "80x24, four saved runs: the first run's mark, label and p99s" tm_wait "● run1: quiet p99 "
+for k in 2:◆ 3:■ 4:▲; do
+	check "80x24, four saved runs: run ${k%%:*}'s too" tm_snap_shows "${k#*:} run${k%%:*}: quiet p99 "
+done
 tm_keys q
 wait_exit 10
 
