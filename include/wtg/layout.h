@@ -159,13 +159,16 @@ int wtg_lay_bars_build_runs(struct wtg_lay_bars *out, const struct wtg_table *co
 
 /* ---- histogram: distributions of the raw series on one scale ---- */
 
-#define WTG_LAY_MAX_DIST WTG_LAY_MAX_RUNS
+#define WTG_LAY_MAX_DIST (2 * WTG_LAY_MAX_RUNS)
 #define WTG_LAY_TABLE_DIST 3	/* distributions of one table */
 
 struct wtg_lay_dist {
 	const struct wtg_series *s;
-	const char *name;	/* the series', or the run's label */
+	const char *name;	/* the series', the run's label, or both ("quiet · burners on (2)") */
 	const struct wtg_table *t;	/* the table it comes from */
+	int run;		/* the run's index among those given (0: one table's) */
+	const char *label;	/* the run's label, "" for one table's */
+	char both[112];		/* the run's label and the series' name, when its run has several */
 	double *sorted;
 	size_t n;
 	double min, med, p90, p99, max;
@@ -177,6 +180,7 @@ struct wtg_lay_hist {
 	int nd;
 	struct wtg_lay_dist d[WTG_LAY_MAX_DIST];
 	double lo, hi;		/* the shared scale */
+	double span[3];		/* the samples' least, least above zero and greatest */
 	bool log;		/* log bins: the samples span a decade */
 	bool zeros;		/* a log scale left out samples at or below zero */
 	size_t maxn;
@@ -191,6 +195,15 @@ int wtg_lay_hist_build(struct wtg_lay_hist *h, const struct wtg_table *t);
  * name[k]; runs without one are left out. Returns the count. */
 int wtg_lay_hist_build_runs(struct wtg_lay_hist *h, const struct wtg_table *const *t, const char *const *name,
 			    int n);
+/* Every series of each run, as wtg_lay_hist_build takes them from one table, in the first found's
+ * unit (the dashboard's tab of several runs draws what each run drew alone): a run of one series is
+ * named name[k], a run of several "name[k] · series" (tail's burners off and on, in every run). The
+ * latest runs whose distributions fit WTG_LAY_MAX_DIST; runs without samples are left out. Returns
+ * the count. */
+int wtg_lay_hist_build_every(struct wtg_lay_hist *h, const struct wtg_table *const *t, const char *const *name,
+			     int n);
+/* Widen h's scale to take in span (another run's, as h->span), before binning. */
+void wtg_lay_hist_widen(struct wtg_lay_hist *h, const double span[3]);
 /* Bin every distribution for a chart `cells` wide. Returns 0 or -1 (out of memory). */
 int wtg_lay_hist_bin(struct wtg_lay_hist *h, int cells);
 void wtg_lay_hist_free(struct wtg_lay_hist *h);

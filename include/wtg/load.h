@@ -95,6 +95,7 @@ struct wtg_loaded {
 	struct wtg_run_saved saved;	/* the rest of the run's metadata (strings in the arena) */
 	struct wtg_loaded_run *earlier[WTG_MAX_EXP];	/* each table's earlier runs, oldest first */
 	int nearlier[WTG_MAX_EXP];
+	int dropped[WTG_MAX_EXP];	/* earlier runs the save let go (earlier_runs_dropped) */
 };
 
 /* Read path into l. On any problem returns -1 with one line in err: "FILE: line 3 column 7: ..."

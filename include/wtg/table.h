@@ -190,6 +190,9 @@ void wtg_table_add_warmup(struct wtg_table *t, const char *row, const char *unit
 			  const double *medians, size_t n, bool met);
 /* Mark x on the sweep's x axis with label (at most WTG_MAX_XMARKS; later ones are dropped). */
 void wtg_table_add_xmark(struct wtg_table *t, double x, const char *label);
+/* Mark each of m's cache levels on t's x axis ("L1 48K"): a working-set sweep, measured or saved. */
+struct wtg_machine;
+void wtg_table_mark_caches(struct wtg_table *t, const struct wtg_machine *m);
 void wtg_table_progress(struct wtg_table *t, int step, int nsteps, const char *label);
 /* The figure so far (printf-style; "" clears it), shown until the first row. */
 void wtg_table_sofar(struct wtg_table *t, const char *fmt, ...) WTG_PRINTF(2, 3);

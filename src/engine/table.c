@@ -9,6 +9,7 @@
 
 #include "wtg/conditions.h"
 #include "wtg/experiment.h"
+#include "wtg/machine.h"
 #include "wtg/table.h"
 
 static void *xrealloc(void *p, size_t n)
@@ -162,6 +163,21 @@ void wtg_table_add_xmark(struct wtg_table *t, double x, const char *label)
 		changed(t);
 	}
 	pthread_mutex_unlock(&t->lock);
+}
+
+void wtg_table_mark_caches(struct wtg_table *t, const struct wtg_machine *m)
+{
+	if (!m)
+		return;
+	for (int level = 1; level <= 4; level++) {
+		uint64_t s = wtg_machine_cache_size(m, level);
+		if (!s)
+			continue;
+		char sz[32], mark[40];
+		wtg_fmt_size(sz, sizeof sz, s);
+		snprintf(mark, sizeof mark, "L%d %s", level, sz);
+		wtg_table_add_xmark(t, (double)s, mark);
+	}
 }
 
 void wtg_table_set_columns(struct wtg_table *t, const struct wtg_column *cols, int ncols)

@@ -179,22 +179,6 @@ static void wss_sizes(struct wtg_ctx *ctx, struct wstate *st)
 		add_variant(st, K_SIMD, i, quick);
 }
 
-/* Mark each cache level's size on the sweep's x axis. */
-static void mark_caches(struct wtg_ctx *ctx)
-{
-	if (!ctx->machine)
-		return;
-	for (int level = 1; level <= 4; level++) {
-		uint64_t s = wtg_machine_cache_size(ctx->machine, level);
-		if (!s)
-			continue;
-		char sz[32], mark[40];
-		wtg_fmt_size(sz, sizeof sz, s);
-		snprintf(mark, sizeof mark, "L%d %s", level, sz);
-		wtg_table_add_xmark(ctx->t, (double)s, mark);
-	}
-}
-
 extern const struct wtg_experiment wtg_exp_wss;
 
 static const struct wtg_column cols[] = {
@@ -258,7 +242,7 @@ static void add_checks(struct wtg_ctx *ctx, const struct wstate *st, const struc
 static int wss_run(struct wtg_ctx *ctx)
 {
 	wtg_experiment_columns(&wtg_exp_wss, ctx->t);
-	mark_caches(ctx);
+	wtg_table_mark_caches(ctx->t, ctx->machine);
 	struct wstate *st = calloc(1, sizeof *st);
 	if (!st) {
 		wtg_table_fail(ctx->t, "out of memory");

@@ -404,8 +404,9 @@ int wtg_lay_log_ticks(double lo, double hi, int cells, int minsep, bool bytes, d
 			step *= 2;
 		for (double d = ceil(d0 / step) * step; d <= d1 && n < max; d += step)
 			ticks[n++] = pow(10, d);
-		/* one or two decades only: 1, 2, 5 x 10^k when they are far enough apart */
-		if (n < 3 && per >= minsep) {
+		/* one or two decades only: 1, 2, 5 x 10^k when they are far enough apart, or when the
+		 * decades give one tick alone (the labels that do not fit are left out where drawn) */
+		if (n < 3 && (per >= minsep || n < 2)) {
 			int m = 0;
 			double t[32];
 			for (double d = d0 - 1; d <= d1 && m < 32; d++)

@@ -25,6 +25,7 @@ static bool add_dist(struct wtg_lay_hist *h, const struct wtg_table *t, const st
 	d->s = s;
 	d->t = t;
 	d->name = name;
+	d->label = "";
 	memcpy(d->sorted, s->v, s->n * sizeof *s->v);
 	wtg_sort(d->sorted, s->n);
 	d->n = s->n;
@@ -38,29 +39,46 @@ static bool add_dist(struct wtg_lay_hist *h, const struct wtg_table *t, const st
 	return true;
 }
 
-/* The shared scale of the distributions. */
-static int hist_scale(struct wtg_lay_hist *h)
+/* The scale of the span: log when it covers a decade (its positive part then), else linear. */
+static int span_scale(struct wtg_lay_hist *h)
 {
-	double lo = INFINITY, lo_pos = INFINITY, hi = -INFINITY;
-	for (int i = 0; i < h->nd; i++) {
-		lo = fmin(lo, h->d[i].min);
-		hi = fmax(hi, h->d[i].max);
-		for (size_t k = 0; k < h->d[i].n; k++)
-			if (h->d[i].sorted[k] > 0) {
-				lo_pos = fmin(lo_pos, h->d[i].sorted[k]);
-				break;
-			}
-	}
-	h->log = wtg_lay_wants_log(lo_pos, hi);
+	double lo = h->span[0], hi = h->span[2];
+	h->log = wtg_lay_wants_log(h->span[1], hi);
+	h->zeros = false;
 	if (h->log) {
 		h->zeros = lo <= 0;
-		lo = lo_pos;
+		lo = h->span[1];
 	}
 	if (!(hi > lo))
 		hi = h->log ? lo * 2 : lo + 1;
 	h->lo = lo;
 	h->hi = hi;
 	return h->nd;
+}
+
+/* The shared scale of the distributions. */
+static int hist_scale(struct wtg_lay_hist *h)
+{
+	h->span[0] = h->span[1] = INFINITY;
+	h->span[2] = -INFINITY;
+	for (int i = 0; i < h->nd; i++) {
+		h->span[0] = fmin(h->span[0], h->d[i].min);
+		h->span[2] = fmax(h->span[2], h->d[i].max);
+		for (size_t k = 0; k < h->d[i].n; k++)
+			if (h->d[i].sorted[k] > 0) {
+				h->span[1] = fmin(h->span[1], h->d[i].sorted[k]);
+				break;
+			}
+	}
+	return span_scale(h);
+}
+
+void wtg_lay_hist_widen(struct wtg_lay_hist *h, const double span[3])
+{
+	h->span[0] = fmin(h->span[0], span[0]);
+	h->span[1] = fmin(h->span[1], span[1]);
+	h->span[2] = fmax(h->span[2], span[2]);
+	span_scale(h);
 }
 
 int wtg_lay_hist_build(struct wtg_lay_hist *h, const struct wtg_table *t)
@@ -72,14 +90,53 @@ int wtg_lay_hist_build(struct wtg_lay_hist *h, const struct wtg_table *t)
 	return hist_scale(h);
 }
 
+/* How many distributions table t gives (as wtg_lay_hist_build takes them: in its first's unit). */
+static int table_dists(const struct wtg_table *t)
+{
+	int n = 0;
+	const char *unit = NULL;
+	for (int i = 0; i < t->nseries && n < WTG_LAY_TABLE_DIST; i++)
+		if (t->series[i].n > 0 && (!unit || strcmp(unit, t->series[i].unit) == 0)) {
+			unit = t->series[i].unit;
+			n++;
+		}
+	return n;
+}
+
 int wtg_lay_hist_build_runs(struct wtg_lay_hist *h, const struct wtg_table *const *t, const char *const *name,
 			    int n)
 {
 	memset(h, 0, sizeof *h);
-	for (int k = 0; k < n && h->nd < WTG_LAY_MAX_DIST; k++)
+	for (int k = 0; k < n && h->nd < WTG_LAY_MAX_RUNS; k++)
 		for (int i = 0; i < t[k]->nseries; i++)
-			if (add_dist(h, t[k], &t[k]->series[i], name[k]))
+			if (add_dist(h, t[k], &t[k]->series[i], name[k])) {
+				h->d[h->nd - 1].run = k;
+				h->d[h->nd - 1].label = name[k];
 				break;
+			}
+	return hist_scale(h);
+}
+
+int wtg_lay_hist_build_every(struct wtg_lay_hist *h, const struct wtg_table *const *t, const char *const *name,
+			     int n)
+{
+	memset(h, 0, sizeof *h);
+	int first = n, need = 0;	/* the latest runs that fit */
+	while (first > 0 && need + table_dists(t[first - 1]) <= WTG_LAY_MAX_DIST)
+		need += table_dists(t[--first]);
+	for (int k = first; k < n; k++) {
+		int from = h->nd;
+		for (int i = 0; i < t[k]->nseries && h->nd - from < WTG_LAY_TABLE_DIST; i++)
+			if (add_dist(h, t[k], &t[k]->series[i], name[k])) {
+				h->d[h->nd - 1].run = k;
+				h->d[h->nd - 1].label = name[k];
+			}
+		for (int i = from; i < h->nd && h->nd - from > 1; i++) {
+			struct wtg_lay_dist *d = &h->d[i];
+			snprintf(d->both, sizeof d->both, "%s%s%s", name[k], name[k][0] ? " · " : "", d->s->name);
+			d->name = d->both;
+		}
+	}
 	return hist_scale(h);
 }
 

@@ -245,7 +245,10 @@ void wtg_lay_sweep_tick_labels(const struct wtg_lay_sweep *p, const double *tick
 
 void wtg_lay_sweep_widen(struct wtg_lay_sweep *axis, const struct wtg_lay_sweep *q)
 {
-	if (q->ns == 0)
+	int points = 0;
+	for (int k = 0; k < q->ns; k++)
+		points += q->s[k].n;
+	if (points == 0)	/* a run stopped before its first row: its default range is no data */
 		return;
 	if (q->xlo > 0 && (axis->xlo <= 0 || q->xlo < axis->xlo))
 		axis->xlo = q->xlo;

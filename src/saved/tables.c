@@ -242,6 +242,14 @@ static int read_state(struct rd *r, json_t *obj)
 	return sv_fail(r, "state", "'%s' is not idle, running, done, failed or cancelled", state);
 }
 
+/* What the live run marked on its axis from the machine (wss: the cache sizes), from the saved
+ * machine block: a replayed tab draws what the live one drew. */
+static void saved_marks(struct wtg_table *t, const struct wtg_loaded *l)
+{
+	if (t->exp && t->exp->sweep.cache_marks && t->nxmarks == 0)
+		wtg_table_mark_caches(t, &l->meta.machine);
+}
+
 /* One of earlier_runs: a label, then a run as an experiment holds it. */
 static int read_earlier_run(struct rd *r, json_t *v, struct wtg_loaded_run *run)
 {
@@ -269,6 +277,9 @@ static int read_earlier_run(struct rd *r, json_t *v, struct wtg_loaded_run *run)
 static int read_earlier(struct rd *r, json_t *exp, struct wtg_loaded *l, int idx)
 {
 	json_t *a = sv_maybe(r, exp, "earlier_runs", T_ARR);
+	json_t *dropped = sv_maybe(r, exp, "earlier_runs_dropped", T_INT);
+	if (dropped && json_integer_value(dropped) > 0)	/* said on the tab: runs were let go */
+		l->dropped[idx] = json_integer_value(dropped) < 1000000 ? (int)json_integer_value(dropped) : 1000000;
 	if (!a || r->failed)
 		return r->failed ? -1 : 0;
 	size_t n = json_array_size(a);
@@ -286,6 +297,7 @@ static int read_earlier(struct rd *r, json_t *exp, struct wtg_loaded *l, int idx
 		size_t back = sv_enter(r, "earlier_runs", (long)i);
 		if (read_earlier_run(r, json_array_get(a, i), run) < 0)
 			return -1;
+		saved_marks(&run->t, l);
 		sv_leave(r, back);
 	}
 	return 0;
@@ -325,6 +337,7 @@ static int read_experiment(struct rd *r, json_t *exp, struct wtg_loaded *l)
 	read_probe(r, exp, t);
 	if (r->failed)
 		return -1;
+	saved_marks(t, l);
 	t->state = (enum wtg_state)st;
 	if (json_is_string(error) && !sv_copy_whole(r, "error", t->error, sizeof t->error, json_string_value(error),
 						 json_string_length(error)))

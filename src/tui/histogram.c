@@ -14,10 +14,12 @@
 #define MAX_DIST WTG_LAY_MAX_DIST
 
 /* How each distribution draws, set at the start of each draw: its colour, its key (the mark before
- * its figures) and its fill when overlaid without colour. A series of one run each own colour; one
- * distribution per run (several runs) the run's colour and mark. */
+ * its figures) and its fill when overlaid without colour. A series of one run each own colour; with
+ * several runs each run's mark, and the run's colour (a run of one series) or the series' (several). */
 static enum tui_role dist_role[MAX_DIST];
 static const char *dist_key[MAX_DIST], *dist_fill[MAX_DIST];
+/* A strip's name: the distribution's, or (a run of several) the run's mark and the series' name */
+static char dist_strip[MAX_DIST][64];
 
 /* Column of value x on the chart's scale. */
 static int col_of(double x, double lo, double hi, bool log, int cells)
@@ -154,7 +156,7 @@ static void draw_bins(const struct tui_view *v, const struct wtg_lay_hist *h, co
 		int top = v->y + i * band;
 		if (nd > 1)
 			tui_put_clip(w, top + (bh - 1) / 2, v->x, margin - 1, tui_attr(l, dist_role[i]) | A_BOLD, l,
-				     h->d[i].name);
+				     dist_strip[i]);
 		attr_t a = tui_attr(l, dist_role[i]);
 		for (int c = 0; c < cw; c++) {
 			long hh = hgt[(size_t)i * (size_t)cw + (size_t)c];
@@ -204,26 +206,105 @@ static void draw_rows_only(const struct tui_view *v)
 	}
 }
 
-/* Figures underneath: one line per distribution, and the p99 ratio of two. */
-static void draw_figures(const struct tui_view *v, const struct wtg_lay_hist *h, int fy, int nfig)
+/* The p99 ratio of distributions a and b (b over a) into r, "" when a has none. */
+static void p99_ratio(char *r, size_t len, const struct wtg_lay_hist *h, int a, int b, const char *times)
 {
-	const struct tui_look *l = v->look;
-	for (int i = 0; i < nfig && i < h->nd; i++) {
-		char buf[512];
-		wtg_lay_hist_figures(buf, sizeof buf, h->d[i].t, &h->d[i], l->g->dash);
-		int o = tui_put(v->w, fy + i, v->x, v->wd, tui_attr(l, dist_role[i]) | A_BOLD, dist_key[i]);
-		tui_fit_items(buf, v->wd - o - 1);	/* never half a figure */
-		tui_put(v->w, fy + i, v->x + o + 1, v->wd - o - 1, A_NORMAL, buf);
-	}
-	if (h->nd == 2 && nfig == 3 && h->d[0].p99 > 0) {
-		char r[32];
-		tui_fmt_num(r, sizeof r, h->d[1].p99 / h->d[0].p99);
-		tui_printf(v->w, fy + 2, v->x, v->wd, A_BOLD, "p99 %s / %s = %s%s", h->d[1].name,
-			   h->d[0].name, r, l->g->times);
+	r[0] = '\0';
+	if (h->d[a].p99 > 0) {
+		char n[24];
+		tui_fmt_num(n, sizeof n, h->d[b].p99 / h->d[a].p99);
+		snprintf(r, len, "%s%s", n, times);
 	}
 }
 
-/* One run's series, or a distribution per run; sets how each draws. */
+/* Run i..j's figures into buf: its label, each series' p99 (tail's lesson: burners off against on),
+ * then (unless short: the values alone) their ratio and the medians. */
+static void run_words(char *buf, size_t len, const struct wtg_lay_hist *h, int i, int j, bool short_form,
+		      const char *times)
+{
+	char med[160] = "", val[32], r[32];
+	snprintf(buf, len, "%s%sp99", h->d[i].label, h->d[i].label[0] ? (short_form ? " " : ": ") : "");
+	for (int k = i; k <= j; k++) {
+		wtg_lay_fmt_value(val, sizeof val, h->d[k].p99, h->d[k].s->unit);
+		if (short_form)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s %s", k > i ? "," : "", val);
+		else
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s %s %s", k > i ? "," : "", h->d[k].s->name,
+				 val);
+		wtg_lay_fmt_value(val, sizeof val, h->d[k].med, h->d[k].s->unit);
+		snprintf(med + strlen(med), sizeof med - strlen(med), "%s %s", k > i ? "," : "", val);
+	}
+	p99_ratio(r, sizeof r, h, i, j, times);
+	if (!short_form)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s; median%s", r[0] ? ": " : "", r, med);
+}
+
+/* Runs of several series, a line each where a line per distribution does not fit (see run_words);
+ * where even a line a run does not (four runs at 80x24), each run's mark, label and p99s packed
+ * side by side. Draws when draw is set; returns the lines it takes (at most nfig when drawing). */
+static int draw_run_figures(const struct tui_view *v, const struct wtg_lay_hist *h, int fy, int nfig, bool packed,
+			    bool draw)
+{
+	const struct tui_look *l = v->look;
+	int line = 0, x = 0;
+	for (int i = 0; i < h->nd && (!draw || line < nfig);) {
+		int j = i;
+		while (j + 1 < h->nd && h->d[j + 1].run == h->d[i].run)
+			j++;
+		char buf[512];
+		run_words(buf, sizeof buf, h, i, j, packed, l->g->times);
+		int wid = tui_width(dist_key[i]) + 1 + tui_width(buf);
+		if (packed && x > 0 && x + 3 + wid > v->wd) {	/* the next line */
+			line++;
+			x = 0;
+		}
+		if (draw && line < nfig) {
+			int at = v->x + x + (x ? 3 : 0);
+			int o = tui_put(v->w, fy + line, at, v->x + v->wd - at, tui_attr(l, dist_role[j]) | A_BOLD,
+					dist_key[i]);
+			tui_put(v->w, fy + line, at + o + 1, v->x + v->wd - at - o - 1, A_NORMAL, buf);
+		}
+		x += (x ? 3 : 0) + wid;
+		if (!packed) {
+			line++;
+			x = 0;
+		}
+		i = j + 1;
+	}
+	return line + (x > 0);
+}
+
+/* Whether distribution i is the second of a run of exactly two (its p99 ratio line follows it). */
+static bool ends_pair(const struct wtg_lay_hist *h, int i)
+{
+	int k = h->d[i].run;
+	return i > 0 && h->d[i - 1].run == k && (i + 1 == h->nd || h->d[i + 1].run != k) &&
+	       (i < 2 || h->d[i - 2].run != k);
+}
+
+/* Figures underneath: one line per distribution, and the p99 ratio of two (of each run's two). */
+static void draw_figures(const struct tui_view *v, const struct wtg_lay_hist *h, int fy, int nfig)
+{
+	const struct tui_look *l = v->look;
+	int line = 0;
+	for (int i = 0; line < nfig && i < h->nd; i++) {
+		char buf[512];
+		wtg_lay_hist_figures(buf, sizeof buf, h->d[i].t, &h->d[i], l->g->dash);
+		int o = tui_put(v->w, fy + line, v->x, v->wd, tui_attr(l, dist_role[i]) | A_BOLD, dist_key[i]);
+		tui_fit_items(buf, v->wd - o - 1);	/* never half a figure */
+		tui_put(v->w, fy + line++, v->x + o + 1, v->wd - o - 1, A_NORMAL, buf);
+		char r[32];
+		if (!ends_pair(h, i) || line >= nfig || (p99_ratio(r, sizeof r, h, i - 1, i, l->g->times), !r[0]))
+			continue;
+		const char *label = h->d[i].label;
+		tui_printf(v->w, fy + line++, v->x, v->wd, A_BOLD, "p99 %s / %s = %s%s%s%s", h->d[i].s->name,
+			   h->d[i - 1].s->name, r, label[0] ? " (" : "", label, label[0] ? ")" : "");
+	}
+}
+
+/* One run's series, or every run's; sets how each draws. A run of one series draws in the run's
+ * colour and mark; a run of several in each series' colour (tail's burners on: the same in every
+ * run), its strips named by the run's mark and the series. */
 static int build(struct wtg_lay_hist *h, const struct tui_view *v, bool own_fill_wanted)
 {
 	const struct wtg_table *t[WTG_LAY_MAX_RUNS];
@@ -232,22 +313,64 @@ static int build(struct wtg_lay_hist *h, const struct tui_view *v, bool own_fill
 	int n = tui_view_runs(v, t, label, faded);
 	const struct tui_look *l = v->look;
 	if (n == 1) {
+		int nd = wtg_lay_hist_build(h, v->t);
 		for (int i = 0; i < WTG_LAY_TABLE_DIST; i++) {
 			dist_role[i] = (enum tui_role)(TR_S1 + i);
 			dist_fill[i] = l->g->fill[i];
 			dist_key[i] = own_fill_wanted ? l->g->fill[i] : l->g->marker[i];
+			if (i < nd)
+				wtg_strlcpy(dist_strip[i], h->d[i].name, sizeof dist_strip[i]);
 		}
-		return wtg_lay_hist_build(h, v->t);
+		return nd;
 	}
-	int nd = wtg_lay_hist_build_runs(h, t, label, n);
-	for (int i = 0; i < nd; i++) {
-		int k = 0;
-		while (k < n && h->d[i].t != t[k])
-			k++;
-		dist_role[i] = tui_run_role(k, k < n && faded[k]);
+	int nd = wtg_lay_hist_build_every(h, t, label, n);
+	for (int i = 0, k0 = -1; i < nd; i++) {
+		int k = h->d[i].run;
+		bool several = (i > 0 && h->d[i - 1].run == k) || (i + 1 < nd && h->d[i + 1].run == k);
+		k0 = i > 0 && h->d[i - 1].run == k ? k0 : i;	/* the run's first distribution */
+		dist_role[i] = several && !faded[k] ? (enum tui_role)(TR_S1 + (i - k0) % 3) : tui_run_role(k, faded[k]);
 		dist_key[i] = dist_fill[i] = tui_run_marker(l, k);
+		if (several)
+			snprintf(dist_strip[i], sizeof dist_strip[i], "%s %s", dist_key[i], h->d[i].s->name);
+		else
+			wtg_strlcpy(dist_strip[i], h->d[i].name, sizeof dist_strip[i]);
 	}
 	return nd;
+}
+
+/* Whether some run gives several distributions (its figures then go a run to a line when short of
+ * rows), and how many runs there are. */
+static bool grouped(const struct wtg_lay_hist *h, int *nruns)
+{
+	bool several = false;
+	*nruns = 0;
+	for (int i = 0; i < h->nd; i++) {
+		bool next = i + 1 < h->nd && h->d[i + 1].run == h->d[i].run;
+		several |= next;
+		*nruns += !next;
+	}
+	return several && *nruns > 1;
+}
+
+/* The widest span each experiment's histogram has drawn: a tab keeps one axis (and one linear or
+ * log form) over all its runs, reruns and saved runs alike, instead of following the runs on screen. */
+static void keep_span(const struct tui_view *v, struct wtg_lay_hist *h)
+{
+	static struct {
+		const struct wtg_experiment *e;
+		double span[3];
+	} seen[64];
+	for (size_t i = 0; v->e && i < sizeof seen / sizeof seen[0]; i++) {
+		if (seen[i].e == v->e) {
+			wtg_lay_hist_widen(h, seen[i].span);
+		} else if (seen[i].e) {
+			continue;
+		} else {
+			seen[i].e = v->e;
+		}
+		memcpy(seen[i].span, h->span, sizeof h->span);
+		return;
+	}
 }
 
 void tui_hist_draw(const struct tui_view *v)
@@ -261,7 +384,17 @@ void tui_hist_draw(const struct tui_view *v)
 		draw_rows_only(v);
 		return;
 	}
-	int nfig = nd + (nd == 2 ? 1 : 0);
+	keep_span(v, &h);
+	int nruns, npairs = 0;
+	bool by_run = grouped(&h, &nruns);
+	for (int i = 1; i < nd; i++)	/* runs of two: a p99 ratio line each */
+		npairs += ends_pair(&h, i);
+	int nfig = nd + npairs;
+	/* a run to a line when a line per distribution leaves a strip less than two rows */
+	by_run = by_run && v->h - nfig - 2 < 2 * nd;
+	bool packed = by_run && nruns > v->h - 5;
+	if (by_run)
+		nfig = draw_run_figures(v, &h, 0, 0, packed, false);
 	if (nfig > v->h - 5)
 		nfig = v->h - 5 > 0 ? v->h - 5 : 0;
 	/* overlaid without colour, each distribution fills with its own glyph, in whole cells */
@@ -273,11 +406,14 @@ void tui_hist_draw(const struct tui_view *v)
 	if (!own_fill)
 		for (int i = 0; i < nd && v->ntables == 0; i++)
 			dist_key[i] = l->g->marker[i];
-	draw_figures(v, &h, v->y + v->h - nfig, nfig);
+	if (by_run)
+		draw_run_figures(v, &h, v->y + v->h - nfig, nfig, packed, true);
+	else
+		draw_figures(v, &h, v->y + v->h - nfig, nfig);
 
 	int maxname = 0;
 	for (int i = 0; i < nd; i++) {
-		int n = tui_width(h.d[i].name) + 1;
+		int n = tui_width(dist_strip[i]) + 1;
 		maxname = n > maxname ? n : maxname;
 	}
 	/* several distributions: stacked bands (a row of marks under each when it has three rows), else

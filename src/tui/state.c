@@ -652,7 +652,7 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 {
 	static const struct wtg_table *tabs[WTG_LAY_MAX_RUNS];
 	static const char *labels[WTG_LAY_MAX_RUNS];
-	static char live[128], saved[WTG_MAX_LOADS][128];
+	static char live[128], saved[WTG_MAX_LOADS][128], oldest[WTG_MAX_LOADS][160];
 	int n = 0, tab = d->tab;
 	unsigned faded = 0;
 	struct dash_hist *h = &d->hist[tab];
@@ -660,10 +660,24 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 		const struct wtg_loaded *l = &d->loaded[i];
 		if (!l->present[tab])
 			continue;
-		for (int k = 0; k < l->nearlier[tab] && n < WTG_LAY_MAX_RUNS - 2; k++) {
+		/* the latest earlier runs that fit beside the saved one; the first drawn says how many older
+		 * ones are not (left out here, or let go by the save) */
+		int room = WTG_LAY_MAX_RUNS - 2 - n - (&l->tables[tab] != v->t), k0 = l->nearlier[tab] - room;
+		k0 = k0 > 0 ? k0 : 0;
+		for (int k = k0; k < l->nearlier[tab] && n < WTG_LAY_MAX_RUNS - 2; k++) {
 			faded |= 1u << n;	/* what the saved run was compared with when it was saved */
 			tabs[n] = &l->earlier[tab][k].t;
-			labels[n++] = l->earlier[tab][k].label;
+			labels[n] = l->earlier[tab][k].label;
+			if (k == k0 && (k0 || l->dropped[tab])) {
+				if (k0 && l->dropped[tab])
+					snprintf(oldest[i], sizeof oldest[i], "%s (%d older not drawn, %d before them not saved)",
+						 labels[n], k0, l->dropped[tab]);
+				else
+					snprintf(oldest[i], sizeof oldest[i], "%s (%d older not %s)", labels[n],
+						 k0 ? k0 : l->dropped[tab], k0 ? "drawn" : "saved");
+				labels[n] = oldest[i];
+			}
+			n++;
 		}
 		dash_loaded_label(d, i, tab, saved[i], sizeof saved[i]);
 		if (&l->tables[tab] != v->t && n < WTG_LAY_MAX_RUNS - 2) {

@@ -262,13 +262,37 @@ static void plot_series(struct canvas *c, const struct wtg_lay_sweep *p, const s
 		}
 }
 
-static void plot_marks(struct canvas *c, const struct wtg_lay_sweep *p, const struct wtg_lay_series *s, int k)
+/* Series k's measured points into cells' sets of marks (bit k of each). */
+static void plot_marks(uint32_t *marks, const struct canvas *c, const struct wtg_lay_sweep *p,
+		       const struct wtg_lay_series *s, int k)
 {
 	for (int i = 0; i < s->n; i++) {
 		int px = px_of_x(p, c, s->x[i]), py = py_of_y(p, c, s->y[i]);
 		int cx = c->braille ? px / 2 : px, cy = c->braille ? py / 4 : py;
-		c->mark[(size_t)cy * (size_t)c->cw + (size_t)cx] = (signed char)k;
+		if (cx >= 0 && cy >= 0 && cx < c->cw && cy < c->ch)
+			marks[(size_t)cy * (size_t)c->cw + (size_t)cx] |= 1u << k;
 	}
+}
+
+/* Each cell's mark: its one series, or where several series' points meet (a rerun on the line of
+ * the run before, wss's scalar under auto) the one shown least so far, left to right (the latest of
+ * those), so every series shows its mark along a shared line instead of the last drawn hiding the
+ * others. */
+static void settle_marks(struct canvas *c, const uint32_t *marks)
+{
+	int shown[32] = { 0 };
+	for (int cx = 0; cx < c->cw; cx++)
+		for (int cy = 0; cy < c->ch; cy++) {
+			uint32_t m = marks[(size_t)cy * (size_t)c->cw + (size_t)cx];
+			int k = -1;
+			for (int j = 0; j < 32; j++)
+				if ((m >> j) & 1 && (k < 0 || shown[j] <= shown[k]))
+					k = j;
+			if (k < 0)
+				continue;
+			shown[k]++;
+			c->mark[(size_t)cy * (size_t)c->cw + (size_t)cx] = (signed char)k;
+		}
 }
 
 static void draw_chart(const struct tui_view *v, const struct plot *pl, int y0, int h)
@@ -295,8 +319,13 @@ static void draw_chart(const struct tui_view *v, const struct plot *pl, int y0, 
 
 	draw_heading(v, pl, y0);
 
-	/* y axis */
-	int top = y0 + 1, bottom = y0 + ch;	/* chart rows top..bottom */
+	/* y axis: its rows a whole number per interval between ticks (a decade on a log axis), so the
+	 * labels stand evenly spaced ("1k 100 10 1" three rows apart, not 3, 2, 3); the rows left over
+	 * stay blank above the chart */
+	int units = p->ylog && p->ymin > 0 && p->ymax > p->ymin ? (int)lround(log10(p->ymax / p->ymin)) : nt - 1;
+	int pad = units > 0 && units < ch ? (ch - 1) % units : 0;
+	ch -= pad;
+	int top = y0 + 1 + pad, bottom = top + ch - 1;	/* chart rows top..bottom */
 	for (int r = top; r <= bottom; r++)
 		tui_put(w, r, axis_x - 1, 1, ax, l->g->ax_v);
 	int last_row = -1;
@@ -341,9 +370,13 @@ static void draw_chart(const struct tui_view *v, const struct plot *pl, int y0, 
 	for (int r = 0; r < pl->n; r++)
 		for (int k = 0; k < pl->p[r].ns; k++)
 			plot_series(&c, p, &pl->p[r].s[k], r * MAX_SERIES + k);
-	for (int r = 0; r < pl->n; r++)
+	uint32_t *marks = calloc((size_t)c.cw * (size_t)c.ch, sizeof *marks);
+	for (int r = 0; marks && r < pl->n; r++)
 		for (int k = 0; k < pl->p[r].ns; k++)
-			plot_marks(&c, p, &pl->p[r].s[k], r * MAX_SERIES + k);
+			plot_marks(marks, &c, p, &pl->p[r].s[k], r * MAX_SERIES + k);
+	if (marks)
+		settle_marks(&c, marks);
+	free(marks);
 	draw_xmarks(v, p, top, ch, axis_x, cw);
 	canvas_draw(&c, w, top, axis_x, l, &pl->ink);
 	label_xmarks(v, p, &c, top, axis_x);

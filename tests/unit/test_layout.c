@@ -501,7 +501,10 @@ static void test_bars_merge(void)
 	drop(before);
 }
 
-/* A distribution per run: each run's first series, named by the run's label. */
+/* A distribution per run (the headless overlays): each run's first series, named by the run's label;
+ * or every run's series in the first one's unit (a dashboard tab: tail's burners off and on in each
+ * run), named by the run's label and the series, a run of one series by its label alone, the latest
+ * runs that fit. */
 static void test_hist_runs(void)
 {
 	struct wtg_table *t = table("tail");
@@ -519,8 +522,37 @@ static void test_hist_runs(void)
 	CHECK(h.d[0].n == 101 && h.d[1].n == 101);
 	CHECK_NEAR(h.d[1].med, 150, 1e-9);
 	wtg_lay_hist_free(&h);
-	wtg_table_reset(t);	/* a run without samples is left out */
+	CHECK(wtg_lay_hist_build_every(&h, runs, names, 2) == 4);
+	CHECK_STR(h.d[0].name, "quiet · burners off");
+	CHECK_STR(h.d[1].name, "quiet · burners on");
+	CHECK_STR(h.d[3].name, "burners 2 spin · burners on");
+	CHECK_STR(h.d[3].label, "burners 2 spin");
+	CHECK(h.d[0].t == a && h.d[1].t == a && h.d[2].t == t && h.d[3].t == t);
+	CHECK(h.d[0].run == 0 && h.d[1].run == 0 && h.d[2].run == 1 && h.d[3].run == 1);
+	CHECK(h.d[0].n == 101 && h.d[1].n == 50 && h.d[2].n == 101);
+	CHECK_NEAR(h.d[2].med, 150, 1e-9);
+	double span[3] = { h.span[0], h.span[1], h.span[2] };
+	wtg_lay_hist_free(&h);
+	wtg_table_reset(t);	/* a run without samples is left out; the other's two are named alone */
 	CHECK(wtg_lay_hist_build_runs(&h, runs, names, 2) == 1);
+	wtg_lay_hist_free(&h);
+	CHECK(wtg_lay_hist_build_every(&h, runs, names, 2) == 2);
+	CHECK_STR(h.d[0].name, "quiet · burners off");
+	/* widened to a span ten times higher: the scale takes it in (log: it spans a decade now) */
+	double wide[3] = { span[0], span[1], span[2] * 10 };
+	wtg_lay_hist_widen(&h, wide);
+	CHECK_NEAR(h.hi, span[2] * 10, 1e-9);
+	CHECK(h.log);
+	wtg_lay_hist_free(&h);
+	/* more runs than fit: the latest whole runs (two distributions each) */
+	const struct wtg_table *many[WTG_LAY_MAX_RUNS + 2];
+	const char *labels[WTG_LAY_MAX_RUNS + 2];
+	for (int k = 0; k < WTG_LAY_MAX_RUNS + 2; k++) {
+		many[k] = a;
+		labels[k] = "quiet";
+	}
+	CHECK(wtg_lay_hist_build_every(&h, many, labels, WTG_LAY_MAX_RUNS + 2) == WTG_LAY_MAX_DIST);
+	CHECK(h.d[WTG_LAY_MAX_DIST - 1].run == WTG_LAY_MAX_RUNS + 1 && h.d[0].run == 2);
 	wtg_lay_hist_free(&h);
 	drop(a);
 }

@@ -69,6 +69,13 @@ static void test_ticks(void)
 	/* ... unless they would crowd */
 	n = tui_log_ticks(100, 2000, 12, 6, false, t, 32);
 	CHECK(n == 2);	/* 100 and 1000 */
+	/* two decades but for a little, a column short of room for 1, 2, 5: never a lone 1000 (a tail
+	 * histogram from 107 ns to 9.9 us had one label, "1us"), the 1-2-5 ticks whose labels fit */
+	n = tui_log_ticks(107, 9900, 53, 8, false, t, 32);
+	CHECK(n == 5);
+	CHECK_NEAR(t[0], 200, 1e-9);
+	CHECK_NEAR(t[2], 1000, 1e-9);
+	CHECK_NEAR(t[4], 5000, 1e-9);
 	/* less than a decade of counts: powers of two */
 	n = tui_log_ticks(1, 8, 40, 4, false, t, 32);
 	CHECK(n == 4);
