@@ -549,7 +549,7 @@ tm_still() {
 }
 
 # replay_screen CAST COLS ROWS FILE [asciinema]: the recording's events written, with no delays, into
-# a fresh tmux window of COLS x ROWS (tests/tui/replay.py play, or asciinema's own reader: asciinema
+# a fresh tmux window of COLS x ROWS (tests/tui/castplay.py play, or asciinema's own reader: asciinema
 # cat); what the window then shows goes into FILE. Starts a new tmux server: the session that
 # recorded has ended.
 replay_screen() {
@@ -557,7 +557,7 @@ replay_screen() {
 	if [ "${5:-}" = asciinema ]; then
 		lib_player="asciinema cat '$1' && touch '$lib_tmp/replayed'; sleep 600"
 	else
-		lib_player="'$lib_python' '$top_srcdir/tests/tui/replay.py' play '$1' '$lib_tmp/replayed'"
+		lib_player="'$lib_python' '$top_srcdir/tests/tui/castplay.py' play '$1' '$lib_tmp/replayed'"
 	fi
 	tm_start "$2" "$3" "env LC_ALL=C.UTF-8 $lib_player"
 	wait_for 20 test -e "$lib_tmp/replayed" || return 1

@@ -4,7 +4,7 @@
 # characters, which the header shows) at 80x24: a few keys (a tab,
 # the next one, the help and back, a resize to 100x30 and back), recorded; the file is asciicast v2
 # (header, events in time, valid UTF-8, the two resizes as "r" events) and, its events written back
-# into a fresh 80x24 window (by tests/tui/replay.py, and by asciinema cat where asciinema is
+# into a fresh 80x24 window (by tests/tui/castplay.py, and by asciinema cat where asciinema is
 # installed), shows exactly the last screen the session saw. A recording whose
 # writes fail (/dev/full) stops with one line on the status line and one on stderr at the end while
 # the dashboard goes on; a FIFO a player reads gets the recording as it is made (and one nobody
@@ -37,7 +37,7 @@ wait_exit 10
 check_eq "q ends it with status 0" "$(status)" 0
 check "the recording is written" test -s "$tmp/cwd/talk.cast"
 check_eq "... and nothing else is left in the folder" "$(ls -A "$tmp/cwd")" "talk.cast"
-said=$(python3 "$top_srcdir/tests/tui/replay.py" check "$tmp/cwd/talk.cast")
+said=$(python3 "$top_srcdir/tests/tui/castplay.py" check "$tmp/cwd/talk.cast")
 diag "$said"
 case $said in
 "ok 80x24 "*) pass "the recording is asciicast v2 of an 80x24 terminal, events in time, UTF-8 ($said)" ;;
@@ -87,7 +87,7 @@ tm_keys q
 wait_exit 10
 wait "$reader"
 check_eq "... q: exit 0" "$(status)" 0
-said=$(python3 "$top_srcdir/tests/tui/replay.py" check "$tmp/live.cast")
+said=$(python3 "$top_srcdir/tests/tui/castplay.py" check "$tmp/live.cast")
 case $said in
 "ok 80x24 "*) pass "... what the FIFO's reader got is asciicast v2 ($said)" ;;
 *) fail "... what the FIFO's reader got is asciicast v2 ($said)" ;;

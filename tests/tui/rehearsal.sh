@@ -101,7 +101,7 @@ case $(printf '%s\n' "$said" | grep '^sixth burners') in
 esac
 
 # the recording, played back into a fresh 80x24 window: the last screen the rehearsal saw
-said=$(python3 "$top_srcdir/tests/tui/replay.py" check "$tmp/cwd/rehearsal.cast")
+said=$(python3 "$top_srcdir/tests/tui/castplay.py" check "$tmp/cwd/rehearsal.cast")
 diag "$said"
 case $said in
 "ok 80x24 "*) pass "record: asciicast v2 of the 80x24 terminal, events in time ($said)" ;;

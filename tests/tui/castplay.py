@@ -1,11 +1,11 @@
-"""tests/tui/replay.py: an asciicast v2 recording checked, or played back.
+"""tests/tui/castplay.py: an asciicast v2 recording checked, or played back.
 
-  replay.py check FILE.cast        the file is asciicast v2 as asciinema reads it: a JSON header with
+  castplay.py check FILE.cast        the file is asciicast v2 as asciinema reads it: a JSON header with
                                    version 2, width, height, timestamp and env (TERM, SHELL), then one
                                    JSON array a line [time, "o" or "r", text], times in order; valid
                                    UTF-8 throughout. Prints "ok WxH N events, last at T s, resizes: ..."
                                    or one line saying what is wrong, exit 1.
-  replay.py play FILE.cast DONE    writes every "o" event's text to the terminal at once (no delays),
+  castplay.py play FILE.cast DONE    writes every "o" event's text to the terminal at once (no delays),
                                    then creates DONE and sleeps, so the screen can be read."""
 import json
 import os
