@@ -169,6 +169,9 @@ struct wtg_experiment {
 	 * is not cold under c: its notes and c's notice on its tab say it ("it prefaults its mapping
 	 * first"; 40 columns at most, so the notice fits 80); NULL: WTG_NOT_COLD_WHY. */
 	const char *not_cold;
+	/* Why a run that reads the data file never reads it under uncached I/O (--versus=uncached then
+	 * leaves it unpaired, saying so: "it times 1-byte reads of the warm page cache"); NULL: it does. */
+	const char *not_uncached;
 	int (*run)(struct wtg_ctx *ctx);	/* never NULL (wtg_experiment_check) */
 	/* --dry-run: the rows run would make on this machine, from the same variant lists (wtg/plan.h);
 	 * NULL: the plan gives the typical time only */

@@ -38,6 +38,10 @@ bool wtg_versus_applies(const struct wtg_experiment *e, const struct wtg_versus 
 		snprintf(why, len, "%s reads no file", e->name);
 		return false;
 	}
+	if (v->cond == WTG_VS_UNCACHED && e->not_uncached) {
+		snprintf(why, len, "%s does not read under uncached I/O: %s", e->name, e->not_uncached);
+		return false;
+	}
 	if (v->cond == WTG_VS_COLD && !e->measures_cold) {
 		snprintf(why, len, "%s cannot measure cold: %s", e->name, e->not_cold ? e->not_cold : WTG_NOT_COLD_WHY);
 		return false;

@@ -130,6 +130,24 @@ if doc:
             check(not inside or p["verdict"] not in ("faster", "slower", "slower (regression)"),
                   "%s %s: an interval holding 1 is never called faster or slower: %r" % (name, p["figure"],
                                                                                          p["verdict"]))
+        if name == "valley":
+            # each arm sized by its own warm-up: arm B's pass reads whole buffers and whole pages, never
+            # more than arm A's; its sums and calls are checked as arm A's
+            check(any(n.startswith("each arm's samples are sized by its own warm-up: after arm A's, arm B took 2 "
+                                   "unreported samples of every row") for n in e["notes"]),
+                  "valley: the note says each arm's samples are sized by its own warm-up")
+            rows_a = [r for r in e["rows"] if r["arm"] == "A"]
+            rows_b = [r for r in e["rows"] if r["arm"] == "B"]
+            check(len(rows_a) == len(rows_b) and all(
+                b["bufsize"] == a["bufsize"] and 0 < b["bytes"] <= a["bytes"] and
+                b["bytes"] % max(b["bufsize"], 4096) == 0 and b["read_calls"] == -(-b["bytes"] // b["bufsize"])
+                for a, b in zip(rows_a, rows_b)),
+                "valley: arm B's bytes a pass are whole buffers and pages, at most arm A's: %r" %
+                [(r["bufsize"], r["bytes"], r["read_calls"]) for r in rows_b])
+            named = {c["name"] + " " + c.get("detail", "")[:14]: c["status"] for c in e["checks"]}
+            check(all(named.get("sum B: bufsize %s" % s) == "ok" and named.get("read_calls B: bufsize %s" % s) == "ok"
+                      for s in ("16B", "64K")),
+                  "valley: arm B's sums and read calls are checked: %r" % [k for k in named if "B:" in k])
         h = e["headlines"][0]
         first_a = [r for r in e["rows"] if r.get("arm") == "A"]
         check(h["value"] is not None and any(h["value"] in (r.get("median_ns"), r.get("gbps")) for r in first_a),
@@ -188,5 +206,21 @@ check(status == 0 and "  paired: every row in 2 arms, A under the run's conditio
       "dry-run text: valley's rows in two arms, B uncached: %r" % out[-300:])
 status, out, err = run("--dry-run", "--run=syscall", "--quick", "--versus=cold")
 check(status == 0 and "  not paired: syscall reads no file" in out, "dry-run text: syscall cannot be cold: %r" % out[-200:])
+
+# readcost and threads read the data file but never under uncached I/O: unpaired, with the reason
+why = "readcost does not read under uncached I/O: it times 1-byte reads of the warm page cache (a 1-byte read " \
+      "cannot use O_DIRECT)"
+status, out, err = run("--dry-run", "--run=readcost,threads,valley", "--quick", "--versus=uncached", "--format=json")
+plan = {p["experiment"]: p for p in json.loads(out)["plan"]} if status == 0 else {}
+check(plan.get("readcost", {}).get("arms") == 1 and plan["readcost"].get("unpaired") == why,
+      "dry-run: readcost is not paired under uncached and says why: %r" % plan.get("readcost"))
+check(plan.get("threads", {}).get("unpaired") == "threads does not read under uncached I/O: it sums a mapping of "
+      "the file, prefaulted first", "dry-run: threads is not paired under uncached: %r" % plan.get("threads"))
+check(plan.get("valley", {}).get("arms") == 2, "dry-run: valley still pairs under uncached: %r" % plan.get("valley"))
+status, doc, err = run_json("readcost", "--versus=uncached")
+e = experiment(doc, "readcost") if doc else None
+check(e is not None and e["state"] == "done" and e.get("unpaired") == why and "paired" not in e and
+      all("arm" not in r for r in e["rows"]),
+      "readcost under --versus=uncached: run unpaired, JSON unpaired gives the reason: %r" % (e and e.get("unpaired")))
 
 finish_clean()
