@@ -31,7 +31,8 @@ bool wtg_versus_applies(const struct wtg_experiment *e, const struct wtg_versus 
 			return false;
 		}
 	if (!e->alternates) {
-		snprintf(why, len, "%s does not measure in rounds that can alternate", e->name);
+		snprintf(why, len, "%s %s", e->name, e->not_alternating ? e->not_alternating
+									: "does not measure in rounds that can alternate");
 		return false;
 	}
 	if ((v->cond == WTG_VS_UNCACHED || v->cond == WTG_VS_COLD) && !e->needs_datafile) {

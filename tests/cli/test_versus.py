@@ -176,11 +176,35 @@ if doc:
     os.rmdir(folder)
 
 # an experiment that cannot alternate runs unpaired and says why, in the JSON and the text
+status, doc, err = run_json("passes", "--versus=same")
+e = experiment(doc, "passes") if doc else None
+check(e is not None and e.get("unpaired") == "passes answers with the spread of 30 consecutive passes in time "
+      "order, which alternating arms would break" and "paired" not in e and all("arm" not in r for r in e["rows"]),
+      "passes under --versus=same: unpaired, with the reason: %r" % (e and e.get("unpaired")))
+status, out, err = run("--dry-run", "--run=bytewise,mmap,zerofill", "--quick", "--versus=burn=1")
+for why in ("bytewise measures its two ways one after the other, each its own rounds run after a calibration, so "
+            "no round holds both arms",
+            "mmap measures repetitions, each mapping the file twice and keeping the difference, not rounds of both "
+            "arms",
+            "zerofill takes 5 repetitions, too few to pair: a sign-test interval at 95% needs 6 rounds or more"):
+    check(status == 0 and "  not paired: " + why in out, "dry-run: the precise reason %r" % why[:40])
+
+# clock alternates: its pairs in 15 rounds of slices per arm, a row per arm, the per-round medians paired
 status, doc, err = run_json("clock", "--versus=same")
 e = experiment(doc, "clock") if doc else None
-check(e is not None and e.get("unpaired") == "clock does not measure in rounds that can alternate" and
-      "paired" not in e and all("arm" not in r for r in e["rows"]),
-      "clock under --versus=same: unpaired, with the reason: %r" % (e and e.get("unpaired")))
+if e:
+    order = series(e, "arm order")
+    a, b = series(e, "row 1 arm A"), series(e, "row 1 arm B")
+    pe = e.get("paired", [])
+    check(e["state"] == "done" and e.get("unpaired") is None and [r.get("arm") for r in e["rows"]] == ["A", "B"] and
+          e["rows"][0]["samples"] == e["rows"][1]["samples"],
+          "clock under --versus=same: a row per arm, as many pairs each: %r" % [r.get("arm") for r in e["rows"]])
+    check(order is not None and len(order) == 15 and a is not None and b is not None and len(a) == len(b) == 15 and
+          len(pe) == 1 and pe[0]["rounds"] == 15 and
+          (pe[0]["kind"] == "difference" or abs(pe[0]["ratio"] - median([y / x for x, y in zip(a, b)])) <= 1e-9),
+          "clock: 15 rounds, the paired figure the median of the per-round ratios: %r" % pe)
+else:
+    check(False, "clock under --versus=same ran: %s" % err.strip()[-200:])
 
 # --dry-run: the plan doubled for an experiment that alternates; tail sets burners itself
 status, out, err = run("--dry-run", "--run=syscall,valley,tail", "--quick", "--format=json")
