@@ -271,6 +271,32 @@ static void add_checks(struct wtg_ctx *ctx, const struct vstate *st, const struc
 	}
 }
 
+/* A paired run whose arm B reads with O_DIRECT: the sizes below its alignment read through the page
+ * cache in both arms, and arm B's passes may read fewer bytes than arm A's. */
+static void arm_b_note(struct wtg_ctx *ctx, const struct vstate *stb, const struct wtg_rounds *r)
+{
+	if (!r->b)
+		return;
+	char sizes[96] = "", sz[32];
+	size_t len = 0;
+	bool direct = false, shorter = false;
+	for (int v = 0; v < r->nvariants; v++) {
+		direct |= stb->last[v].direct;
+		shorter |= stb->want[v] < stb->a->want[v];
+		wtg_fmt_size(sz, sizeof sz, stb->sizes[v]);
+		if (!stb->last[v].direct && len < sizeof sizes)
+			len += (size_t)snprintf(sizes + len, sizeof sizes - len, "%s%s", len ? ", " : "", sz);
+	}
+	if (direct && len)
+		wtg_table_note(ctx->t,
+			       "arm B reads with O_DIRECT: below its %zu-byte alignment (%s) it reads through the "
+			       "page cache as arm A does, so those rows' ratios are not uncached I/O's",
+			       wtg_io_align(ctx->df), sizes);
+	if (shorter)
+		wtg_table_note(ctx->t, "arm B's passes read fewer bytes than arm A's where one of arm A's would "
+				       "take arm B longer than arm A's sample (column bytes, per arm)");
+}
+
 static int valley_run(struct wtg_ctx *ctx)
 {
 	struct wtg_datafile *df = ctx->df;
@@ -305,6 +331,7 @@ static int valley_run(struct wtg_ctx *ctx)
 	if (rc == WTG_OK) {
 		wtg_ctx_progress(ctx, 1, 1, "done");
 		add_checks(ctx, &st, &stb, &r);
+		arm_b_note(ctx, &stb, &r);
 		add_notes(ctx, &r, skipped_below);
 	}
 	wtg_rounds_free(&r);
