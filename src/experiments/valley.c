@@ -67,10 +67,13 @@ static void label(const void *arg, int v, char *buf, size_t len)
 }
 
 /* Arm B's sample of size v from a pass of bytes that took wall ms (cpu ms without its waits for a
- * CPU): as long in wall time as arm A's sample (waits included: under burners they are the
- * condition), and at least WTG_SAMPLE_MIN_MS without the waits (a burner's preemption makes wall
- * times bimodal: an unpreempted sample still spans a time slice): fewer bytes a pass (whole buffers,
- * aligned, whole sum pages) where one pass would take longer, else passes repeated. */
+ * CPU), at least as long in wall time as arm A's sample (waits included: under burners they are the
+ * condition) and WTG_SAMPLE_MIN_MS without the waits (a burner's preemption makes wall times
+ * bimodal: an unpreempted sample still spans a time slice), in passes of arm A's bytes; only where
+ * one such pass would take more than TRIM times arm A's sample (an I/O condition, not a CPU one's
+ * waits) does a pass read fewer bytes (whole buffers, aligned, whole sum pages), so the arms' bytes
+ * differ only where arm B's device, not its share of a CPU, sets the pace. */
+#define TRIM 4
 static double arm_b_target(const struct vstate *st, int v)
 {
 	double target = st->a->passes[v] * st->a->pass_ms[v];
@@ -79,24 +82,25 @@ static double arm_b_target(const struct vstate *st, int v)
 
 static void size_arm_b(struct wtg_ctx *ctx, struct vstate *st, int v, uint64_t bytes, double ms, double cpu)
 {
-	double scale = ms > 0 ? arm_b_target(st, v) / ms : 1;
-	if (cpu > 0 && WTG_SAMPLE_MIN_MS / cpu > scale)
-		scale = WTG_SAMPLE_MIN_MS / cpu;
+	const double target = arm_b_target(st, v), full = bytes ? (double)st->a->want[v] / (double)bytes : 1;
 	uint64_t unit = st->sizes[v];
 	if (unit < wtg_io_align(ctx->df))
 		unit = wtg_io_align(ctx->df);
 	if (unit < WTG_SUM_PAGE)
 		unit = WTG_SUM_PAGE;
-	st->pass_ms[v] = ms;
+	st->pass_ms[v] = ms * full;
 	st->passes[v] = 1;
-	st->want[v] = bytes;
-	if (scale < 1) {
-		uint64_t want = (uint64_t)((double)bytes * scale) / unit * unit;
+	st->want[v] = st->a->want[v];
+	if (ms * full > TRIM * target) {
+		uint64_t want = (uint64_t)((double)bytes * target / ms) / unit * unit;
 		st->want[v] = want < unit ? unit : want < st->a->want[v] ? want : st->a->want[v];
-	} else {
-		double n = ceil(scale);
-		st->passes[v] = n > MAX_PASSES ? MAX_PASSES : (int)n;
+		st->pass_ms[v] = ms * (double)st->want[v] / (double)bytes;
+		return;
 	}
+	double n = ms > 0 ? ceil(target / (ms * full)) : 1;
+	if (cpu > 0 && n * cpu * full < WTG_SAMPLE_MIN_MS)
+		n = ceil(WTG_SAMPLE_MIN_MS / (cpu * full));
+	st->passes[v] = n < 1 ? 1 : n > MAX_PASSES ? MAX_PASSES : (int)n;
 }
 
 /* Arm B's first warm-up sample of size v: passes of 64 KiB at first, four times more each, until one
@@ -294,7 +298,8 @@ static void arm_b_note(struct wtg_ctx *ctx, const struct vstate *stb, const stru
 			       wtg_io_align(ctx->df), sizes);
 	if (shorter)
 		wtg_table_note(ctx->t, "arm B's passes read fewer bytes than arm A's where one of arm A's would "
-				       "take arm B longer than arm A's sample (column bytes, per arm)");
+				       "take arm B more than %d times as long as arm A's sample (column bytes, per arm)",
+			       TRIM);
 }
 
 static int valley_run(struct wtg_ctx *ctx)
