@@ -88,6 +88,8 @@ static void size_arm_b(struct wtg_ctx *ctx, struct vstate *st, int v, uint64_t b
 		unit = wtg_io_align(ctx->df);
 	if (unit < WTG_SUM_PAGE)
 		unit = WTG_SUM_PAGE;
+	if (unit > st->a->want[v])
+		unit = st->a->want[v];	/* a file shorter than the buffer: its whole length, never trimmed */
 	st->pass_ms[v] = ms * full;
 	st->passes[v] = 1;
 	st->want[v] = st->a->want[v];
@@ -112,7 +114,8 @@ static int calibrate(struct wtg_ctx *ctx, struct vstate *st, int v, const char *
 	uint64_t want = 64u << 10, cap = st->a->want[v];
 	double target = arm_b_target(st, v);
 	for (;;) {
-		want = want < st->sizes[v] ? st->sizes[v] : want > cap ? cap : want;
+		want = want < st->sizes[v] ? st->sizes[v] : want;
+		want = want > cap ? cap : want;
 		int rc = wtg_read_passes(ctx, st->buf, st->sizes[v], want, 1, what, p);
 		if (rc != WTG_OK)
 			return rc;

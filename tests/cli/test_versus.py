@@ -231,6 +231,19 @@ check(status == 0 and "  paired: every row in 2 arms, A under the run's conditio
 status, out, err = run("--dry-run", "--run=syscall", "--quick", "--versus=cold")
 check(status == 0 and "  not paired: syscall reads no file" in out, "dry-run text: syscall cannot be cold: %r" % out[-200:])
 
+# a file shorter than the largest buffer: arm B's own sizing reads the whole file there, as arm A does
+folder = tempfile.mkdtemp(prefix="wtg-versus-small.")
+status, doc, err = run_json("valley", "--versus=same", "--size=4M", "--dir=" + folder)
+e = experiment(doc, "valley") if doc else None
+big = [r for r in e["rows"] if r["bufsize"] == 16 << 20] if e else []
+check(status == 0 and e is not None and e["state"] == "done" and len(big) == 2 and
+      all(r["bytes"] == 4 << 20 and r["read_calls"] == 1 for r in big),
+      "valley paired on a 4 MiB file: both arms' 16 MiB rows read the whole file in one call (%d, %s)" %
+      (status, err.strip()[-160:]))
+for f in os.listdir(folder):
+    os.remove(os.path.join(folder, f))
+os.rmdir(folder)
+
 # readcost and threads read the data file but never under uncached I/O: unpaired, with the reason
 why = "readcost does not read under uncached I/O: it times 1-byte reads of the warm page cache (a 1-byte read " \
       "cannot use O_DIRECT)"
