@@ -24,8 +24,11 @@ struct wtg_versus {
 #define WTG_VERSUS_CHOICES "same, burn[=N][:spin|stream], background, uncached, cold"
 /* The verdict threshold of a paired figure: no change only inside 1 +- this. */
 #define WTG_PAIRED_THRESHOLD 0.10
-/* Burners' time to get going after they start, before arm B's samples. */
-#define WTG_PAIRED_SETTLE_MS 30
+/* After burners start or resume, an arm's samples wait until every burner reports a batch of its
+ * steady work done (wtg_burner_going), at most this long; then the arm goes on and the run says so. */
+#define WTG_PAIRED_SETTLE_MAX_MS 1000
+/* A switch's typical wait for that report, for the plan's time. */
+#define WTG_PAIRED_SETTLE_MS 2
 /* The rounds of a paired row in the rounds engine (rounds.h: WTG_ROUNDS_MIN), for the plan's time */
 #define WTG_PAIRED_ROUNDS 15
 
@@ -57,6 +60,10 @@ struct wtg_arms {
 	/* the thread that switches the arms measures too: it applies the policy to itself (else
 	 * each measurement starts a fresh thread that applies the request, as compare does) */
 	bool apply_self;
+	/* the burners' settles: how many, their total and longest wait (ms), and those that reached
+	 * WTG_PAIRED_SETTLE_MAX_MS before every burner reported */
+	int settles, settle_late;
+	double settle_ms, settle_max_ms;
 };
 
 /* The conditions in force now (cold: as given). */

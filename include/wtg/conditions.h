@@ -47,6 +47,11 @@ uint64_t wtg_burner_stream_bytes(int n);
 /* Total loop iterations all burners have completed since the program started. */
 uint64_t wtg_burner_work(void);
 void wtg_burner_stop_all(void);
+/* While on, burners turned off (wtg_burner_set_kind lowering the count) are parked, asleep, and the
+ * next ones of their kind resume them; off ends the parked ones. A paired run's arms hold them. */
+void wtg_burner_hold(bool on);
+/* Whether every running burner has done a batch of its steady work since it started or resumed. */
+bool wtg_burner_going(void);
 
 /* ---- policy (src/conditions/policy.c) ---- */
 /* Request the background policy (SCHED_IDLE) for measuring threads, or the normal one. */

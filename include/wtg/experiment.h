@@ -173,6 +173,13 @@ struct wtg_experiment {
 	 * is not cold under c: its notes and c's notice on its tab say it ("it prefaults its mapping
 	 * first"; 40 columns at most, so the notice fits 80); NULL: WTG_NOT_COLD_WHY. */
 	const char *not_cold;
+	/* Why a run that reads the data file never reads it under uncached I/O (--versus=uncached then
+	 * leaves it unpaired, saying so: "it times 1-byte reads of the warm page cache"); NULL: it does. */
+	const char *not_uncached;
+	/* Why its rows are not measured in rounds that can alternate two arms (--versus leaves it
+	 * unpaired and says so); NULL with alternates false: "it does not measure in rounds that can
+	 * alternate". */
+	const char *not_alternating;
 	int (*run)(struct wtg_ctx *ctx);	/* never NULL (wtg_experiment_check) */
 	/* --dry-run: the rows run would make on this machine, from the same variant lists (wtg/plan.h);
 	 * NULL: the plan gives the typical time only */

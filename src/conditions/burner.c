@@ -14,6 +14,12 @@
  *
  * Burners block every signal but the faults (wtg_thread_sigmask: requests to quit go to the main
  * thread) and run at the normal policy.
+ *
+ * While held (wtg_burner_hold, a paired run's arms), burners turned off are parked rather than
+ * ended: each stops at its next check, says so, and sleeps on a condition variable (no CPU, its
+ * caches and memory untouched) until turned on again, when it resumes where it stopped; a stream
+ * burner keeps its buffer written. Every burner reports when it has done a batch of its steady work
+ * since it was started or resumed (wtg_burner_going), so a caller waits for that rather than a guess.
  */
 #include "config.h"
 
@@ -36,8 +42,12 @@
 #define BURN_MAX 1024		/* the table's size; the cap users get is wtg_burner_max() */
 #define STREAM_CHUNK (1u << 20)
 
+enum { RUN, PARK, EXIT };	/* a burner's state as asked */
+
 struct burner {
-	_Alignas(64) atomic_bool stop;	/* a cache line of its own: no false sharing between burners */
+	_Alignas(64) atomic_int state;	/* a cache line of its own: no false sharing between burners */
+	atomic_bool going;		/* a steady batch done since started or resumed */
+	bool parked;			/* it sleeps in park_point (under park_lock) */
 	pthread_t thread;
 	enum wtg_burn_kind kind;
 	size_t bytes;		/* stream: the buffer's size */
@@ -49,6 +59,32 @@ static struct burner *burners[BURN_MAX];	/* [0, burn_running) are live, under bu
 static atomic_int burn_running;
 static atomic_int burn_kind;	/* enum wtg_burn_kind of the running burners */
 static atomic_uint_fast64_t burn_work;
+static int burn_parked;		/* burners[burn_running, + burn_parked) sleep, of burn_kind */
+static bool burn_hold;		/* turning burners off parks them */
+static enum wtg_burn_kind parked_kind;
+static pthread_mutex_t park_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t park_wake = PTHREAD_COND_INITIALIZER, park_ack = PTHREAD_COND_INITIALIZER;
+
+/* Called where a burner's state is not RUN: parks until it is RUN again. Returns true to end. */
+static bool park_point(struct burner *b)
+{
+	if (atomic_load(&b->state) == EXIT)
+		return true;
+	pthread_mutex_lock(&park_lock);
+	b->parked = true;
+	pthread_cond_broadcast(&park_ack);
+	while (atomic_load(&b->state) == PARK)
+		pthread_cond_wait(&park_wake, &park_lock);
+	b->parked = false;
+	pthread_mutex_unlock(&park_lock);
+	return atomic_load(&b->state) == EXIT;
+}
+
+/* Whether burner b should stop its work here (ending, or after a park that ends it). */
+static bool halt(struct burner *b)
+{
+	return atomic_load_explicit(&b->state, memory_order_relaxed) != RUN && park_point(b);
+}
 
 static void *stream_main(struct burner *b)
 {
@@ -58,7 +94,7 @@ static void *stream_main(struct burner *b)
 		return NULL;
 	/* written first: untouched anonymous memory reads as one shared zero page, all cache hits */
 	const size_t chunk = STREAM_CHUNK / sizeof(uint64_t);
-	for (size_t i = 0; i < n && !atomic_load_explicit(&b->stop, memory_order_relaxed); i += chunk) {
+	for (size_t i = 0; i < n && !halt(b); i += chunk) {
 		size_t end = i + chunk < n ? i + chunk : n;
 		for (size_t j = i; j < end; j++)
 			p[j] = j * 0x9e3779b97f4a7c15ull;
@@ -67,8 +103,8 @@ static void *stream_main(struct burner *b)
 	/* then read and write back every word: each cache line is loaded and, dirty, written back, twice
 	 * the memory traffic of loads alone (about 2.4x on this project's VM), at the full rate of
 	 * eight independent words a line */
-	while (!atomic_load_explicit(&b->stop, memory_order_relaxed)) {
-		for (size_t i = 0; i < n && !atomic_load_explicit(&b->stop, memory_order_relaxed); i += chunk) {
+	while (!halt(b)) {
+		for (size_t i = 0; i < n && !halt(b); i += chunk) {
 			size_t end = i + chunk < n ? i + chunk : n;
 			for (size_t j = i; j + 8 <= end; j += 8) {
 				p[j] += 1;
@@ -81,6 +117,7 @@ static void *stream_main(struct burner *b)
 				p[j + 7] += 1;
 			}
 			atomic_fetch_add_explicit(&burn_work, (end - i) * sizeof(uint64_t) / 64, memory_order_relaxed);
+			atomic_store_explicit(&b->going, true, memory_order_relaxed);
 		}
 	}
 	uint64_t acc = p[0];
@@ -95,7 +132,7 @@ static void *burner_main(void *arg)
 	if (b->kind == WTG_BURN_STREAM)
 		return stream_main(b);
 	uint64_t x = (uint64_t)(uintptr_t)b | 1, y = 0x9e3779b97f4a7c15ull;
-	while (!atomic_load_explicit(&b->stop, memory_order_relaxed)) {
+	while (!halt(b)) {
 		for (unsigned i = 0; i < BURN_BATCH; i++) {
 			x ^= x << 13;
 			x ^= x >> 7;
@@ -103,6 +140,7 @@ static void *burner_main(void *arg)
 			y = y * 0x5851f42d4c957f2dull + x;
 		}
 		atomic_fetch_add_explicit(&burn_work, BURN_BATCH, memory_order_relaxed);
+		atomic_store_explicit(&b->going, true, memory_order_relaxed);
 	}
 	b->result = y;
 	return NULL;
@@ -157,6 +195,79 @@ int wtg_burner_set(int n)
 	return wtg_burner_set_kind(n, wtg_burner_kind());
 }
 
+/* Burners [from, to) ended and freed (parked ones woken to end); under burn_lock. */
+static void end_range(int from, int to)
+{
+	for (int i = from; i < to; i++)
+		atomic_store(&burners[i]->state, EXIT);
+	pthread_mutex_lock(&park_lock);
+	pthread_cond_broadcast(&park_wake);
+	pthread_mutex_unlock(&park_lock);
+	for (int i = to - 1; i >= from; i--) {
+		pthread_join(burners[i]->thread, NULL);
+		free(burners[i]);
+		burners[i] = NULL;
+	}
+}
+
+/* Burners [from, to) parked, returning once each says it sleeps; under burn_lock. */
+static void park_range(int from, int to)
+{
+	for (int i = from; i < to; i++)
+		atomic_store(&burners[i]->state, PARK);
+	pthread_mutex_lock(&park_lock);
+	for (int i = from; i < to; i++)
+		while (!burners[i]->parked)
+			pthread_cond_wait(&park_ack, &park_lock);
+	pthread_mutex_unlock(&park_lock);
+	for (int i = from; i < to; i++)
+		pthread_setname_np(burners[i]->thread, "wtg-parked");	/* top -H tells them apart */
+}
+
+/* Burners [from, to) started afresh, from index from; returns -1 when one cannot be; under burn_lock. */
+static int start_range(int from, int to, enum wtg_burn_kind kind)
+{
+	int rc = 0;
+	sigset_t old;
+	wtg_thread_sigmask(&old);
+	pthread_attr_t attr;
+	struct sched_param sp = { .sched_priority = 0 };
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+	pthread_attr_setschedparam(&attr, &sp);
+	size_t stream_bytes = kind == WTG_BURN_STREAM ? (size_t)wtg_burner_stream_bytes(to) : 0;
+	for (int i = from; i < to; i++) {
+		struct burner *b = aligned_alloc(64, sizeof *b);
+		if (!b) {
+			rc = -1;
+			break;
+		}
+		atomic_init(&b->state, RUN);
+		atomic_init(&b->going, false);
+		b->parked = false;
+		b->kind = kind;
+		b->bytes = stream_bytes;
+		/* born at the normal policy: a caller in SCHED_IDLE would otherwise hand its policy
+		 * down, and an idle thread on busy CPUs might never run to change it. Without the
+		 * privilege to leave SCHED_IDLE, inherit. */
+		int e = pthread_create(&b->thread, &attr, burner_main, b);
+		if (e == EPERM)
+			e = pthread_create(&b->thread, NULL, burner_main, b);
+		if (e != 0) {
+			free(b);
+			rc = -1;
+			break;
+		}
+		pthread_setname_np(b->thread, "wtg-burner");	/* for top -H and the tests */
+		burners[i] = b;
+		atomic_store(&burn_running, i + 1);
+	}
+	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 int wtg_burner_set_kind(int n, enum wtg_burn_kind kind)
 {
 	if (n < 0 || n > wtg_burner_max())
@@ -164,71 +275,70 @@ int wtg_burner_set_kind(int n, enum wtg_burn_kind kind)
 	int rc = 0;
 	pthread_mutex_lock(&burn_lock);
 	int cur = atomic_load(&burn_running);
-	if (kind != (enum wtg_burn_kind)atomic_load(&burn_kind)) {
-		/* another kind: every running burner is replaced */
-		for (int i = 0; i < cur; i++)
-			atomic_store(&burners[i]->stop, true);
-		for (int i = cur - 1; i >= 0; i--) {
-			pthread_join(burners[i]->thread, NULL);
-			free(burners[i]);
-			burners[i] = NULL;
-		}
-		cur = 0;
+	enum wtg_burn_kind was = (enum wtg_burn_kind)atomic_load(&burn_kind);
+	if (kind != was && cur > 0 && n > 0) {
+		/* another kind: every burner, running or parked, is replaced */
+		end_range(0, cur + burn_parked);
+		cur = burn_parked = 0;
 		atomic_store(&burn_running, 0);
-		atomic_store(&burn_kind, (int)kind);
 	}
-	if (n == 0)	/* off: the next burners spin unless asked otherwise */
-		atomic_store(&burn_kind, WTG_BURN_SPIN);
-	/* raise every stop flag first so the extra burners wind down together */
-	for (int i = n; i < cur; i++)
-		atomic_store(&burners[i]->stop, true);
-	for (int i = cur - 1; i >= n; i--) {
-		pthread_join(burners[i]->thread, NULL);
-		free(burners[i]);
-		burners[i] = NULL;
-		atomic_store(&burn_running, i);
+	atomic_store(&burn_kind, (int)(n == 0 ? WTG_BURN_SPIN : kind));	/* off: the next spin unless asked */
+	/* parked ones go when no longer held, or when those to resume or to park are of another kind */
+	if (burn_parked > 0 && (!burn_hold || (n > cur && parked_kind != kind) || (n < cur && parked_kind != was))) {
+		end_range(cur, cur + burn_parked);
+		burn_parked = 0;
 	}
-	if (cur < n) {
-		sigset_t old;
-		wtg_thread_sigmask(&old);
-		pthread_attr_t attr;
-		struct sched_param sp = { .sched_priority = 0 };
-		pthread_attr_init(&attr);
-		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-		pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
-		pthread_attr_setschedparam(&attr, &sp);
-		size_t stream_bytes = kind == WTG_BURN_STREAM ? (size_t)wtg_burner_stream_bytes(n) : 0;
-		for (int i = cur; i < n; i++) {
-			struct burner *b = aligned_alloc(64, sizeof *b);
-			if (!b) {
-				rc = -1;
-				break;
-			}
-			atomic_init(&b->stop, false);
-			b->kind = kind;
-			b->bytes = stream_bytes;
-			/* born at the normal policy: a caller in SCHED_IDLE would otherwise hand its policy
-			 * down, and an idle thread on busy CPUs might never run to change it. Without the
-			 * privilege to leave SCHED_IDLE, inherit. */
-			int e = pthread_create(&b->thread, &attr, burner_main, b);
-			if (e == EPERM)
-				e = pthread_create(&b->thread, NULL, burner_main, b);
-			if (e != 0) {
-				free(b);
-				rc = -1;
-				break;
-			}
-			pthread_setname_np(b->thread, "wtg-burner");	/* for top -H and the tests */
-			burners[i] = b;
-			atomic_store(&burn_running, i + 1);
+	if (n < cur && burn_hold) {
+		park_range(n, cur);	/* they join those parked already, just above the running ones */
+		burn_parked += cur - n;
+		parked_kind = was;
+		atomic_store(&burn_running, n);
+	} else if (n < cur) {
+		end_range(n, cur);
+		atomic_store(&burn_running, n);
+	}
+	if (cur < n && burn_parked > 0) {	/* the parked ones first: they resume where they stopped */
+		int k = burn_parked < n - cur ? burn_parked : n - cur;
+		for (int i = cur; i < cur + k; i++) {
+			pthread_setname_np(burners[i]->thread, "wtg-burner");
+			atomic_store(&burners[i]->going, false);
+			atomic_store(&burners[i]->state, RUN);
 		}
-		pthread_attr_destroy(&attr);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		pthread_mutex_lock(&park_lock);
+		pthread_cond_broadcast(&park_wake);
+		pthread_mutex_unlock(&park_lock);
+		burn_parked -= k;
+		cur += k;
+		atomic_store(&burn_running, cur);
 	}
+	if (cur < n)
+		rc = start_range(cur, n, kind);
 	if (rc == 0)
 		rc = atomic_load(&burn_running);
 	pthread_mutex_unlock(&burn_lock);
 	return rc;
+}
+
+void wtg_burner_hold(bool on)
+{
+	pthread_mutex_lock(&burn_lock);
+	burn_hold = on;
+	if (!on && burn_parked > 0) {
+		int cur = atomic_load(&burn_running);
+		end_range(cur, cur + burn_parked);
+		burn_parked = 0;
+	}
+	pthread_mutex_unlock(&burn_lock);
+}
+
+bool wtg_burner_going(void)
+{
+	bool all = true;
+	pthread_mutex_lock(&burn_lock);
+	for (int i = 0; i < atomic_load(&burn_running) && all; i++)
+		all = atomic_load(&burners[i]->going);
+	pthread_mutex_unlock(&burn_lock);
+	return all;
 }
 
 int wtg_burner_count(void)
@@ -244,4 +354,5 @@ uint64_t wtg_burner_work(void)
 void wtg_burner_stop_all(void)
 {
 	wtg_burner_set(0);
+	wtg_burner_hold(false);	/* the parked ones too */
 }

@@ -31,11 +31,16 @@ bool wtg_versus_applies(const struct wtg_experiment *e, const struct wtg_versus 
 			return false;
 		}
 	if (!e->alternates) {
-		snprintf(why, len, "%s does not measure in rounds that can alternate", e->name);
+		snprintf(why, len, "%s %s", e->name, e->not_alternating ? e->not_alternating
+									: "does not measure in rounds that can alternate");
 		return false;
 	}
 	if ((v->cond == WTG_VS_UNCACHED || v->cond == WTG_VS_COLD) && !e->needs_datafile) {
 		snprintf(why, len, "%s reads no file", e->name);
+		return false;
+	}
+	if (v->cond == WTG_VS_UNCACHED && e->not_uncached) {
+		snprintf(why, len, "%s does not read under uncached I/O: %s", e->name, e->not_uncached);
 		return false;
 	}
 	if (v->cond == WTG_VS_COLD && !e->measures_cold) {

@@ -700,6 +700,8 @@ const struct wtg_experiment wtg_exp_bytewise = {
 		"split, calls; predicted by a per-call + per-byte model fitted to calibration reads",
 	.needs_datafile = true,
 	.not_cold = "its calibration reads the slice back",
+	.not_alternating = "measures its two ways one after the other, each its own rounds run after a "
+			   "calibration, so no round holds both arms",
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_BARS,
 	.bars = { .label = { "variant" }, .value = "ms", .extra = "ns_per_byte" },

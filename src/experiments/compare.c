@@ -161,8 +161,9 @@ static void restore(const struct saved *sv)
 static void cond_note(struct wtg_ctx *ctx, enum cond c, int ncpu, enum wtg_iomode io_on)
 {
 	if (c == COND_BURN)
-		wtg_table_note(ctx->t, "on: %d burners (one per online CPU), %d ms to settle; off: none", ncpu,
-			       WTG_PAIRED_SETTLE_MS);
+		wtg_table_note(ctx->t, "on: %d burners (one per online CPU), each measured once every burner "
+				       "reported running (at most %d ms after they start); off: none", ncpu,
+			       WTG_PAIRED_SETTLE_MAX_MS);
 	else if (c == COND_BACKGROUND)
 		wtg_table_note(ctx->t, "on: SCHED_IDLE requested for the measuring thread (a fresh thread per "
 				       "measurement); off: normal policy");

@@ -401,6 +401,8 @@ const struct wtg_experiment wtg_exp_mmap = {
 	.question = "What does mapping a file cost?",
 	.runs = "mmap + sum, not prefaulted vs prefaulted; minor/major faults, faults per page, ns per fault",
 	.needs_datafile = true,
+	.not_alternating = "measures repetitions, each mapping the file twice and keeping the difference, "
+			   "not rounds of both arms",
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_COUNTERS,
 	.counters = { .by_difference = true },

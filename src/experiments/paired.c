@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -115,6 +116,8 @@ void wtg_arms_keep(struct wtg_arms *a)
 	a->arm = 0;
 	a->used = true;
 	a->nrounds = 0;
+	a->settles = a->settle_late = 0;
+	a->settle_ms = a->settle_max_ms = 0;
 }
 
 void wtg_arms_begin(struct wtg_ctx *ctx)
@@ -122,6 +125,8 @@ void wtg_arms_begin(struct wtg_ctx *ctx)
 	struct wtg_arms *a = ctx->arms;
 	wtg_arms_keep(a);
 	a->apply_self = true;
+	if (a->st[0].burn != a->st[1].burn)
+		wtg_burner_hold(true);	/* the arm without burners parks them: resuming is cheaper than starting */
 	a->arm = 1;	/* arm A put in force whatever holds now */
 	(void)wtg_arms_enter(ctx, 0);
 	struct wtg_table *t = ctx->t;
@@ -158,6 +163,27 @@ bool wtg_arms_b_first(struct wtg_ctx *ctx, int round)
 	return b;
 }
 
+/* Burners started or resumed: wait until each reports a batch of its steady work done (polled every
+ * 0.1 ms), at most WTG_PAIRED_SETTLE_MAX_MS; the wait kept in a. Returns true when cancelled. */
+static bool settle(struct wtg_ctx *ctx, struct wtg_arms *a)
+{
+	int64_t t0 = wtg_now_ns(), cap = t0 + (int64_t)WTG_PAIRED_SETTLE_MAX_MS * 1000000;
+	bool going;
+	while (!(going = wtg_burner_going()) && wtg_now_ns() < cap) {
+		if (wtg_ctx_cancelled(ctx))
+			return true;
+		struct timespec ts = { 0, 100 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	double ms = (double)(wtg_now_ns() - t0) / 1e6;
+	a->settles++;
+	a->settle_ms += ms;
+	if (ms > a->settle_max_ms)
+		a->settle_max_ms = ms;
+	a->settle_late += !going;
+	return wtg_ctx_cancelled(ctx);
+}
+
 /* The data file read once through the page cache (a cold arm B left it evicted; arm A reads warm). */
 static void read_back(const struct wtg_datafile *df)
 {
@@ -183,7 +209,7 @@ int wtg_arms_enter(struct wtg_ctx *ctx, int arm)
 			wtg_table_fail(ctx->t, "cannot start %d burners for arm %c", to->burn, arm ? 'B' : 'A');
 			return WTG_ERR;
 		}
-		if (to->burn > 0 && wtg_ctx_settle(ctx, WTG_PAIRED_SETTLE_MS))
+		if (to->burn > 0 && settle(ctx, a))
 			return WTG_CANCELLED;
 	}
 	if (wtg_policy_requested() != to->background || a->vs.cond == WTG_VS_BACKGROUND) {
@@ -228,6 +254,7 @@ void wtg_arms_end(struct wtg_ctx *ctx, int rc)
 	if (!a || !a->used)
 		return;
 	(void)wtg_arms_enter(ctx, a->preset ? 1 : 0);	/* the conditions as the run found them */
+	wtg_burner_hold(false);
 	if (rc != WTG_OK)
 		return;
 	wtg_table_add_series(ctx->t, "arm order", "flag", a->order, a->nrounds);
@@ -257,6 +284,17 @@ void wtg_arms_end(struct wtg_ctx *ctx, int rc)
 			       "%zu and %zu of the per-round figures: exact coverage %.1f%% whatever their "
 			       "distribution); verdicts as the gate's, threshold %.0f%%",
 			       a->nrounds, k, a->nrounds + 1 - k, 100 * cov, 100 * WTG_PAIRED_THRESHOLD);
+	if (a->settles > 0)
+		wtg_table_note(ctx->t,
+			       "burners: parked (asleep) in the arm without them and resumed in the other; after each "
+			       "of the %d starts or resumes the arm waited until every burner reported a batch of its "
+			       "work done: %.1f ms on average, %.1f ms at most%s",
+			       a->settles, a->settle_ms / a->settles, a->settle_max_ms,
+			       a->settle_late ? "" : " (all reported)");
+	if (a->settle_late)
+		wtg_table_warn(ctx->t, "settle",
+			       "%d of %d times the burners had not all reported running after %d ms; the arm went on",
+			       a->settle_late, a->settles, WTG_PAIRED_SETTLE_MAX_MS);
 	if (a->vs.cond == WTG_VS_BACKGROUND)
 		wtg_table_check(ctx->t, "policy", a->policy_bad == 0,
 				"the measuring thread %s the policy of each arm (SCHED_IDLE in B) in every round%s",

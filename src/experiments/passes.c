@@ -255,6 +255,8 @@ const struct wtg_experiment wtg_exp_passes = {
 	.runs = "warm-up windows of 3 passes until 5 lie within 1% (at most 10), then 30 buffered 1 MiB passes with fault deltas; CI of the median",
 	.needs_datafile = true,
 	.not_cold = "it times warm passes, after a warm-up",
+	.not_alternating = "answers with the spread of 30 consecutive passes in time order, which "
+			   "alternating arms would break",
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_HISTOGRAM,
 	.hist = { .label = "operation" },

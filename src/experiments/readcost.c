@@ -289,8 +289,7 @@ static void rc_notes(struct wtg_ctx *ctx, const struct rc_run *st)
 		       s[OP_FILE].median >= s[OP_ZERO].median ? "exceeds" : "is below",
 		       fabs(s[OP_FILE].median - s[OP_ZERO].median));
 	if (wtg_uncached_requested())
-		wtg_table_note(ctx->t, "uncached I/O does not apply here: readcost measures the warm "
-				       "page-cache path (a 1-byte read cannot use O_DIRECT)");
+		wtg_table_note(ctx->t, "uncached I/O does not apply here: %s", wtg_exp_readcost.not_uncached);
 }
 
 /* Rounds (one batch of each operation) a run times. */
@@ -402,6 +401,7 @@ const struct wtg_experiment wtg_exp_readcost = {
 	.runs_with = readcost_runs,
 	.needs_datafile = true,
 	.not_cold = "it times a read of a warm file",
+	.not_uncached = "it times 1-byte reads of the warm page cache (a 1-byte read cannot use O_DIRECT)",
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_HISTOGRAM,
 	.hist = { .label = "operation" },

@@ -66,7 +66,7 @@ static void plan_left(struct rounds_run *rr, int rounds)
 	const struct wtg_rounds_spec *sp = rr->spec;
 	int pilot = sp->pilot >= 0 && sp->pilot < sp->nvariants ? sp->pilot : 0;
 	for (int v = 0; v < sp->nvariants; v++)
-		rr->left[v] = (sp->warmup > 0 ? sp->warmup : 0) + rounds;
+		rr->left[v] = (sp->warmup > 0 ? sp->warmup : 0) * (sp->arg_b && rr->ctx->arms ? 2 : 1) + rounds;
 	if (!sp->no_windows)
 		rr->left[pilot] += WTG_ROUNDS_WARM_WINDOW * wtg_rounds_warm_max(rr->ctx->opt);
 }
@@ -92,6 +92,12 @@ static void work_done(struct rounds_run *rr, int v, double ns)
 	wtg_ctx_work(rr->ctx, rr->done_ns, rr->done_ns + rest);
 }
 
+/* The state a sample or row of arm uses: arm B's own where the spec gives one. */
+static void *arg_of(const struct rounds_run *rr, int arm)
+{
+	return arm && rr->spec->arg_b && rr->ctx->arms ? rr->spec->arg_b : rr->spec->arg;
+}
+
 /* Progress, a cancel check, then one sample of variant v (round -1: a warm-up sample; rr->window > 0:
  * one of that warm-up window's). */
 static int one_sample(struct rounds_run *rr, int v, int round, int rounds, struct wtg_rounds_sample *out)
@@ -114,7 +120,7 @@ static int one_sample(struct rounds_run *rr, int v, int round, int rounds, struc
 		return WTG_CANCELLED;
 	memset(out, 0, sizeof *out);
 	int64_t t0 = wtg_now_ns();
-	int rc = sp->sample(rr->ctx, sp->arg, v, round, out);
+	int rc = sp->sample(rr->ctx, arg_of(rr, rr->ctx->arms ? rr->ctx->arms->arm : 0), v, round, out);
 	if (rc == WTG_OK)
 		work_done(rr, v, (double)(wtg_now_ns() - t0));
 	return rc;
@@ -153,7 +159,7 @@ static int publish_arm(struct rounds_run *rr, struct wtg_rounds *out, bool first
 			continue;
 		}
 		struct wtg_value vals[WTG_MAX_COLS];
-		int n = sp->row(rr->ctx, sp->arg, v, res, vals);
+		int n = sp->row(rr->ctx, arg_of(rr, arm), v, res, vals);
 		if (out->b)
 			n = wtg_arms_tag(rr->ctx, vals, n, arm);
 		if (first) {
@@ -273,7 +279,7 @@ static int warm_up(struct rounds_run *rr, struct wtg_rounds *out, int round)
 			int rc = one_sample(rr, v, round, out->rounds, &smp);
 			if (rc != WTG_OK)
 				return rc;
-			if (round == WTG_ROUND_WARMUP)
+			if (round == WTG_ROUND_WARMUP && !(rr->ctx->arms && rr->ctx->arms->arm))
 				so_far(rr, v, smp.figure, "warm-up");
 		}
 	return WTG_OK;
@@ -361,6 +367,9 @@ static int measure(struct rounds_run *rr, struct wtg_rounds *out, int *order)
 	int rc = warm_up(rr, out, WTG_ROUND_WARMUP);
 	if (rc == WTG_OK)
 		rc = warm_windows(rr, out);
+	/* arm B's own sizing samples, under its condition (the windows ran once, in arm A) */
+	if (rc == WTG_OK && out->b && sp->arg_b && (rc = wtg_arms_enter(rr->ctx, 1)) == WTG_OK)
+		rc = warm_up(rr, out, WTG_ROUND_WARMUP);
 	if (rc != WTG_OK)
 		return rc;
 	out->replica_start_s[0] = wtg_ctx_run_offset_s(rr->ctx);
@@ -451,7 +460,8 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 		.spec = spec,
 		.cpus = cpus > 0 ? (int)cpus : 1,
 		.nsteps = spec->nsteps ? spec->nsteps
-				       : wtg_rounds_steps(ctx->opt, spec->nvariants, out->rounds * arms, spec->warmup),
+				       : wtg_rounds_steps(ctx->opt, spec->nvariants, out->rounds * arms, spec->warmup) +
+						 (ctx->arms && spec->arg_b ? spec->nvariants * spec->warmup : 0),
 	};
 	if (spec->declare_work) {
 		rr.cost = calloc((size_t)spec->nvariants, sizeof *rr.cost);
@@ -475,6 +485,12 @@ int wtg_rounds_run(struct wtg_ctx *ctx, const struct wtg_rounds_spec *spec, stru
 		}
 	if (ctx->arms)
 		wtg_arms_end(ctx, rc);
+	if (rc == WTG_OK && out->b && spec->arg_b)
+		wtg_table_note(ctx->t,
+			       "each arm's samples are sized by its own warm-up: after arm A's, arm B took %d unreported "
+			       "samples of every row under its condition, so a sample of either arm spans about as "
+			       "long, however much slower one arm reads or computes",
+			       spec->warmup);
 	free(rr.cost);
 	free(rr.left);
 	free(order);

@@ -95,6 +95,12 @@ struct wtg_rounds_spec {
 	const char *return_pass;
 	wtg_rounds_fn sample;
 	void *arg;		/* passed to sample and label */
+	/* Optional, a paired run (ctx->arms): arm B's own state, a copy of arg's the caller made before
+	 * the run. Arm B's samples and rows use it, and after arm A's warm-up and windows arm B takes its
+	 * own spec->warmup sizing samples under its condition (unreported), so each arm's samples are
+	 * sized by that arm's warm-up: an uncached or loaded arm spans as long as the other, not as many
+	 * bytes. NULL: arm B shares arg, its samples sized by arm A's warm-up. */
+	void *arg_b;
 	/* Progress label of variant v ("scalar 24K"); NULL: "variant N". */
 	void (*label)(const void *arg, int v, char *buf, size_t len);
 	/* Optional: the row of variant v from its result so far (r->n samples, r->s their summary,

@@ -876,6 +876,7 @@ const struct wtg_experiment wtg_exp_threads = {
 		"median GB/s with CI, sum checked per sample",
 	.needs_datafile = true,
 	.not_cold = "it prefaults its mapping first",
+	.not_uncached = "it sums a mapping of the file, prefaulted first",
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_BARS,
 	.bars = { .label = { "group", "threads" }, .value = "gbps", .extra = "ms", .ideal = true },

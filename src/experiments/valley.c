@@ -51,6 +51,11 @@ struct vstate {
 	uint64_t want[NSIZES];		/* bytes a pass of each size asks for */
 	int passes[NSIZES];		/* passes a sample of each size makes: at least WTG_SAMPLE_MIN_MS */
 	struct wtg_read_pass last[NSIZES];	/* the latest sample of each size */
+	double pass_ms[NSIZES];		/* a pass's time at the latest warm-up sample's rate */
+	/* a paired run's arm B (its own copy, wtg_rounds_spec.arg_b): arm A's state, whose samples it
+	 * spans as long as; and the sizes whose first warm-up sample calibrated it */
+	const struct vstate *a;
+	bool calibrated[NSIZES];
 };
 
 static void label(const void *arg, int v, char *buf, size_t len)
@@ -59,6 +64,72 @@ static void label(const void *arg, int v, char *buf, size_t len)
 	char sz[32];
 	wtg_fmt_size(sz, sizeof sz, st->sizes[v]);
 	snprintf(buf, len, "bufsize %s", sz);
+}
+
+/* Arm B's sample of size v from a pass of bytes that took wall ms (cpu ms without its waits for a
+ * CPU), at least as long in wall time as arm A's sample (waits included: under burners they are the
+ * condition) and WTG_SAMPLE_MIN_MS without the waits (a burner's preemption makes wall times
+ * bimodal: an unpreempted sample still spans a time slice), in passes of arm A's bytes; only where
+ * one such pass would take more than TRIM times arm A's sample (an I/O condition, not a CPU one's
+ * waits) does a pass read fewer bytes (whole buffers, aligned, whole sum pages), so the arms' bytes
+ * differ only where arm B's device, not its share of a CPU, sets the pace. */
+#define TRIM 4
+static double arm_b_target(const struct vstate *st, int v)
+{
+	double target = st->a->passes[v] * st->a->pass_ms[v];
+	return target > 1.5 * WTG_SAMPLE_MIN_MS ? target : 1.5 * WTG_SAMPLE_MIN_MS;
+}
+
+static void size_arm_b(struct wtg_ctx *ctx, struct vstate *st, int v, uint64_t bytes, double ms, double cpu)
+{
+	const double target = arm_b_target(st, v), full = bytes ? (double)st->a->want[v] / (double)bytes : 1;
+	uint64_t unit = st->sizes[v];
+	if (unit < wtg_io_align(ctx->df))
+		unit = wtg_io_align(ctx->df);
+	if (unit < WTG_SUM_PAGE)
+		unit = WTG_SUM_PAGE;
+	if (unit > st->a->want[v])
+		unit = st->a->want[v];	/* a file shorter than the buffer: its whole length, never trimmed */
+	st->pass_ms[v] = ms * full;
+	st->passes[v] = 1;
+	st->want[v] = st->a->want[v];
+	if (ms * full > TRIM * target) {
+		uint64_t want = (uint64_t)((double)bytes * target / ms) / unit * unit;
+		st->want[v] = want < unit ? unit : want < st->a->want[v] ? want : st->a->want[v];
+		st->pass_ms[v] = ms * (double)st->want[v] / (double)bytes;
+		return;
+	}
+	double n = ms > 0 ? ceil(target / (ms * full)) : 1;
+	if (cpu > 0 && n * cpu * full < WTG_SAMPLE_MIN_MS)
+		n = ceil(WTG_SAMPLE_MIN_MS / (cpu * full));
+	st->passes[v] = n < 1 ? 1 : n > MAX_PASSES ? MAX_PASSES : (int)n;
+}
+
+/* Arm B's first warm-up sample of size v: passes of 64 KiB at first, four times more each, until one
+ * spans a quarter of the target or reads what arm A's does; arm B's sample sized from the last, whose
+ * rate is the sample's figure. So an uncached arm never reads arm A's 16 MiB at 4 KiB a call. */
+static int calibrate(struct wtg_ctx *ctx, struct vstate *st, int v, const char *what, struct wtg_rounds_sample *out)
+{
+	struct wtg_read_pass *p = &st->last[v];
+	uint64_t want = 64u << 10, cap = st->a->want[v];
+	double target = arm_b_target(st, v);
+	for (;;) {
+		want = want < st->sizes[v] ? st->sizes[v] : want;
+		want = want > cap ? cap : want;
+		int rc = wtg_read_passes(ctx, st->buf, st->sizes[v], want, 1, what, p);
+		if (rc != WTG_OK)
+			return rc;
+		double ms = p->res.wall_ms;	/* its samples' wall time, waits for a CPU and all */
+		if (want >= cap || ms >= target / 4) {
+			size_arm_b(ctx, st, v, p->bytes, ms, wtg_rounds_warmup_ms(&p->res));
+			break;
+		}
+		want *= 4;
+	}
+	st->calibrated[v] = true;
+	out->res = p->res;
+	out->figure = p->res.wall_ms > 0 ? (double)p->bytes / (p->res.wall_ms * 1e6) : 0;
+	return WTG_OK;
 }
 
 /* One sample: passes[v] passes of want bytes from offset 0, each pass's calls and sum checked (the
@@ -70,6 +141,8 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 	struct wtg_read_pass *p = &st->last[v];
 	char what[48];
 	label(arg, v, what, sizeof what);
+	if (round == WTG_ROUND_WARMUP && st->a && !st->calibrated[v])
+		return calibrate(ctx, st, v, what, out);
 	const int passes = st->passes[v] > 0 && round != WTG_ROUND_RETURN ? st->passes[v] : 1;
 	int rc = wtg_read_passes(ctx, st->buf, st->sizes[v], st->want[v], passes, what, p);
 	if (rc != WTG_OK)
@@ -81,9 +154,13 @@ static int sample(struct wtg_ctx *ctx, void *arg, int v, int round, struct wtg_r
 		return WTG_ERR;
 	out->res = p->res;
 	out->figure = p->res.wall_ms > 0 ? (double)p->bytes * passes / (p->res.wall_ms * 1e6) : 0;
-	if (round == WTG_ROUND_WARMUP && p->bytes > 0)
+	if (round == WTG_ROUND_WARMUP && p->bytes > 0 && st->a)
+		size_arm_b(ctx, st, v, p->bytes, p->res.wall_ms / passes, wtg_rounds_warmup_ms(&p->res) / passes);
+	else if (round == WTG_ROUND_WARMUP && p->bytes > 0) {
+		st->pass_ms[v] = wtg_rounds_warmup_ms(&p->res) / passes;
 		st->passes[v] = (int)(wtg_rounds_sample_bytes(p->bytes * (uint64_t)passes, wtg_rounds_warmup_ms(&p->res),
 							      p->bytes, p->bytes * MAX_PASSES) / p->bytes);
+	}
 	return WTG_OK;
 }
 
@@ -181,16 +258,51 @@ static void add_notes(struct wtg_ctx *ctx, const struct wtg_rounds *r, size_t sk
 			       wtg_iomode_name(wtg_iomode_effective(ctx->df)));
 }
 
-static void add_checks(struct wtg_ctx *ctx, const struct vstate *st, const struct wtg_rounds *r)
+static void add_checks(struct wtg_ctx *ctx, const struct vstate *st, const struct vstate *stb,
+		       const struct wtg_rounds *r)
 {
 	for (int v = 0; v < r->nvariants; v++) {
-		char name[48];
+		char name[48], sz[32];
 		label(st, v, name, sizeof name);
 		const struct wtg_read_pass *p = &st->last[v];
 		wtg_check_read_calls(ctx, name, p->calls, p->bytes, st->sizes[v]);
 		wtg_check_sums_row(ctx, name, (int)r->v[v].n, p->sum * (int64_t)r->v[v].n);
 		wtg_rounds_checks(ctx, name, "GB/s", &r->v[v]);
+		if (!r->b)
+			continue;
+		const struct wtg_read_pass *q = &stb->last[v];
+		wtg_fmt_size(sz, sizeof sz, st->sizes[v]);
+		snprintf(name, sizeof name, "B: bufsize %s", sz);
+		wtg_check_read_calls(ctx, name, q->calls, q->bytes, st->sizes[v]);
+		wtg_check_sums_row(ctx, name, (int)r->b[v].n, q->sum * (int64_t)r->b[v].n);
 	}
+}
+
+/* A paired run whose arm B reads with O_DIRECT: the sizes below its alignment read through the page
+ * cache in both arms, and arm B's passes may read fewer bytes than arm A's. */
+static void arm_b_note(struct wtg_ctx *ctx, const struct vstate *stb, const struct wtg_rounds *r)
+{
+	if (!r->b)
+		return;
+	char sizes[96] = "", sz[32];
+	size_t len = 0;
+	bool direct = false, shorter = false;
+	for (int v = 0; v < r->nvariants; v++) {
+		direct |= stb->last[v].direct;
+		shorter |= stb->want[v] < stb->a->want[v];
+		wtg_fmt_size(sz, sizeof sz, stb->sizes[v]);
+		if (!stb->last[v].direct && len < sizeof sizes)
+			len += (size_t)snprintf(sizes + len, sizeof sizes - len, "%s%s", len ? ", " : "", sz);
+	}
+	if (direct && len)
+		wtg_table_note(ctx->t,
+			       "arm B reads with O_DIRECT: below its %zu-byte alignment (%s) it reads through the "
+			       "page cache as arm A does, so those rows' ratios are not uncached I/O's",
+			       wtg_io_align(ctx->df), sizes);
+	if (shorter)
+		wtg_table_note(ctx->t, "arm B's passes read fewer bytes than arm A's where one of arm A's would "
+				       "take arm B more than %d times as long as arm A's sample (column bytes, per arm)",
+			       TRIM);
 }
 
 static int valley_run(struct wtg_ctx *ctx)
@@ -214,17 +326,20 @@ static int valley_run(struct wtg_ctx *ctx)
 	size_t skipped_below = 0;
 	valley_sizes(ctx->opt, df->size, rc == WTG_OK && p.direct ? wtg_io_align(df) : 0, &st, &skipped_below);
 	struct wtg_rounds r = { 0 };
+	struct vstate stb = st;	/* a paired run's arm B: its own sizes, by its own warm-up */
+	stb.a = &st;
 	const struct wtg_rounds_spec spec = {
 		.nvariants = st.nsizes, .rounds = WTG_ROUNDS_MIN, .warmup = WARMUP, .unit = "GB/s",
-		.sample = sample, .row = row, .arg = &st, .label = label, .declare_work = true,
-		.return_pass = "one untimed pass of every buffer size",
+		.sample = sample, .row = row, .arg = &st, .arg_b = ctx->arms ? &stb : NULL, .label = label,
+		.declare_work = true, .return_pass = "one untimed pass of every buffer size",
 	};
 	if (rc == WTG_OK)
 		rc = wtg_rounds_run(ctx, &spec, &r);
 	free(st.buf);
 	if (rc == WTG_OK) {
 		wtg_ctx_progress(ctx, 1, 1, "done");
-		add_checks(ctx, &st, &r);
+		add_checks(ctx, &st, &stb, &r);
+		arm_b_note(ctx, &stb, &r);
 		add_notes(ctx, &r, skipped_below);
 	}
 	wtg_rounds_free(&r);

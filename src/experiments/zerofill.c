@@ -214,6 +214,8 @@ const struct wtg_experiment wtg_exp_zerofill = {
 	.question = "What does one page fault cost?",
 	.runs = "map fresh anonymous memory, touch one byte per page; ns per fault",
 	.needs_datafile = false,
+	.not_alternating = "takes 5 repetitions, too few to pair: a sign-test interval at 95% needs 6 "
+			   "rounds or more",
 	WTG_COLUMNS(cols),
 	.view = WTG_VIEW_COUNTERS,
 	.counters = { .counter = "rep" },

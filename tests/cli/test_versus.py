@@ -131,6 +131,24 @@ if doc:
             check(not inside or p["verdict"] not in ("faster", "slower", "slower (regression)"),
                   "%s %s: an interval holding 1 is never called faster or slower: %r" % (name, p["figure"],
                                                                                          p["verdict"]))
+        if name == "valley":
+            # each arm sized by its own warm-up: arm B's pass reads whole buffers and whole pages, never
+            # more than arm A's; its sums and calls are checked as arm A's
+            check(any(n.startswith("each arm's samples are sized by its own warm-up: after arm A's, arm B took 2 "
+                                   "unreported samples of every row") for n in e["notes"]),
+                  "valley: the note says each arm's samples are sized by its own warm-up")
+            rows_a = [r for r in e["rows"] if r["arm"] == "A"]
+            rows_b = [r for r in e["rows"] if r["arm"] == "B"]
+            check(len(rows_a) == len(rows_b) and all(
+                b["bufsize"] == a["bufsize"] and 0 < b["bytes"] <= a["bytes"] and
+                b["bytes"] % max(b["bufsize"], 4096) == 0 and b["read_calls"] == -(-b["bytes"] // b["bufsize"])
+                for a, b in zip(rows_a, rows_b)),
+                "valley: arm B's bytes a pass are whole buffers and pages, at most arm A's: %r" %
+                [(r["bufsize"], r["bytes"], r["read_calls"]) for r in rows_b])
+            named = {c["name"] + " " + c.get("detail", "")[:14]: c["status"] for c in e["checks"]}
+            check(all(named.get("sum B: bufsize %s" % s) == "ok" and named.get("read_calls B: bufsize %s" % s) == "ok"
+                      for s in ("16B", "64K")),
+                  "valley: arm B's sums and read calls are checked: %r" % [k for k in named if "B:" in k])
         h = e["headlines"][0]
         first_a = [r for r in e["rows"] if r.get("arm") == "A"]
         check(h["value"] is not None and any(h["value"] in (r.get("median_ns"), r.get("gbps")) for r in first_a),
@@ -159,11 +177,35 @@ if doc:
     os.rmdir(folder)
 
 # an experiment that cannot alternate runs unpaired and says why, in the JSON and the text
+status, doc, err = run_json("passes", "--versus=same")
+e = experiment(doc, "passes") if doc else None
+check(e is not None and e.get("unpaired") == "passes answers with the spread of 30 consecutive passes in time "
+      "order, which alternating arms would break" and "paired" not in e and all("arm" not in r for r in e["rows"]),
+      "passes under --versus=same: unpaired, with the reason: %r" % (e and e.get("unpaired")))
+status, out, err = run("--dry-run", "--run=bytewise,mmap,zerofill", "--quick", "--versus=burn=1")
+for why in ("bytewise measures its two ways one after the other, each its own rounds run after a calibration, so "
+            "no round holds both arms",
+            "mmap measures repetitions, each mapping the file twice and keeping the difference, not rounds of both "
+            "arms",
+            "zerofill takes 5 repetitions, too few to pair: a sign-test interval at 95% needs 6 rounds or more"):
+    check(status == 0 and "  not paired: " + why in out, "dry-run: the precise reason %r" % why[:40])
+
+# clock alternates: its pairs in 15 rounds of slices per arm, a row per arm, the per-round medians paired
 status, doc, err = run_json("clock", "--versus=same")
 e = experiment(doc, "clock") if doc else None
-check(e is not None and e.get("unpaired") == "clock does not measure in rounds that can alternate" and
-      "paired" not in e and all("arm" not in r for r in e["rows"]),
-      "clock under --versus=same: unpaired, with the reason: %r" % (e and e.get("unpaired")))
+if e:
+    order = series(e, "arm order")
+    a, b = series(e, "row 1 arm A"), series(e, "row 1 arm B")
+    pe = e.get("paired", [])
+    check(e["state"] == "done" and e.get("unpaired") is None and [r.get("arm") for r in e["rows"]] == ["A", "B"] and
+          e["rows"][0]["samples"] == e["rows"][1]["samples"],
+          "clock under --versus=same: a row per arm, as many pairs each: %r" % [r.get("arm") for r in e["rows"]])
+    check(order is not None and len(order) == 15 and a is not None and b is not None and len(a) == len(b) == 15 and
+          len(pe) == 1 and pe[0]["rounds"] == 15 and
+          (pe[0]["kind"] == "difference" or abs(pe[0]["ratio"] - median([y / x for x, y in zip(a, b)])) <= 1e-9),
+          "clock: 15 rounds, the paired figure the median of the per-round ratios: %r" % pe)
+else:
+    check(False, "clock under --versus=same ran: %s" % err.strip()[-200:])
 
 # --dry-run: the plan doubled for an experiment that alternates; tail sets burners itself
 status, out, err = run("--dry-run", "--run=syscall,valley,tail", "--quick", "--format=json")
@@ -191,5 +233,34 @@ check(status == 0 and "\n  paired: every row in 2 arms, A under the run's condit
       "dry-run text: valley's rows in two arms, B uncached, within 80 columns: %r" % out[-300:])
 status, out, err = run("--dry-run", "--run=syscall", "--quick", "--versus=cold")
 check(status == 0 and "  not paired: syscall reads no file" in out, "dry-run text: syscall cannot be cold: %r" % out[-200:])
+
+# a file shorter than the largest buffer: arm B's own sizing reads the whole file there, as arm A does
+folder = tempfile.mkdtemp(prefix="wtg-versus-small.")
+status, doc, err = run_json("valley", "--versus=same", "--size=4M", "--dir=" + folder)
+e = experiment(doc, "valley") if doc else None
+big = [r for r in e["rows"] if r["bufsize"] == 16 << 20] if e else []
+check(status == 0 and e is not None and e["state"] == "done" and len(big) == 2 and
+      all(r["bytes"] == 4 << 20 and r["read_calls"] == 1 for r in big),
+      "valley paired on a 4 MiB file: both arms' 16 MiB rows read the whole file in one call (%d, %s)" %
+      (status, err.strip()[-160:]))
+for f in os.listdir(folder):
+    os.remove(os.path.join(folder, f))
+os.rmdir(folder)
+
+# readcost and threads read the data file but never under uncached I/O: unpaired, with the reason
+why = "readcost does not read under uncached I/O: it times 1-byte reads of the warm page cache (a 1-byte read " \
+      "cannot use O_DIRECT)"
+status, out, err = run("--dry-run", "--run=readcost,threads,valley", "--quick", "--versus=uncached", "--format=json")
+plan = {p["experiment"]: p for p in json.loads(out)["plan"]} if status == 0 else {}
+check(plan.get("readcost", {}).get("arms") == 1 and plan["readcost"].get("unpaired") == why,
+      "dry-run: readcost is not paired under uncached and says why: %r" % plan.get("readcost"))
+check(plan.get("threads", {}).get("unpaired") == "threads does not read under uncached I/O: it sums a mapping of "
+      "the file, prefaulted first", "dry-run: threads is not paired under uncached: %r" % plan.get("threads"))
+check(plan.get("valley", {}).get("arms") == 2, "dry-run: valley still pairs under uncached: %r" % plan.get("valley"))
+status, doc, err = run_json("readcost", "--versus=uncached")
+e = experiment(doc, "readcost") if doc else None
+check(e is not None and e["state"] == "done" and e.get("unpaired") == why and "paired" not in e and
+      all("arm" not in r for r in e["rows"]),
+      "readcost under --versus=uncached: run unpaired, JSON unpaired gives the reason: %r" % (e and e.get("unpaired")))
 
 finish_clean()

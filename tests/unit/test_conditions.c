@@ -63,8 +63,16 @@ static int status_field(int tid, const char *key, char *out, size_t len)
 	return rc;
 }
 
+/* The threads of a name ("wtg-burner\n"), found in /proc/self/task/<tid>/comm. */
+static int named_tids(const char *name, int *tids, int max);
+
 /* The burner threads, found by name in /proc/self/task/<tid>/comm. */
 static int burner_tids(int *tids, int max)
+{
+	return named_tids("wtg-burner\n", tids, max);
+}
+
+static int named_tids(const char *name, int *tids, int max)
 {
 	int n = 0;
 	DIR *d = opendir("/proc/self/task");
@@ -78,7 +86,7 @@ static int burner_tids(int *tids, int max)
 		FILE *f = tid > 0 ? fopen(path, "r") : NULL;
 		if (!f)
 			continue;
-		if (fgets(comm, sizeof comm, f) && strcmp(comm, "wtg-burner\n") == 0 && n < max)
+		if (fgets(comm, sizeof comm, f) && strcmp(comm, name) == 0 && n < max)
 			tids[n++] = tid;
 		fclose(f);
 	}
@@ -166,6 +174,68 @@ static void test_burners(void)
 		wtg_burner_stop_all();
 		CHECK(burner_threads() == 0);
 	}
+}
+
+static int sorted_cmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* Whether every running burner reports its work going, waiting up to 10 s on a very busy host. */
+static bool burners_going(void)
+{
+	for (int i = 0; i < 500; i++) {
+		if (wtg_burner_going())
+			return true;
+		sleep_ms(20);
+	}
+	return false;
+}
+
+/* Held (a paired run's arms), burners turned off are parked: no longer counted or working, asleep
+ * under another name, and the same threads resume when turned on; another kind replaces them, and
+ * letting go of the hold ends the parked ones. */
+static void test_burner_hold(void)
+{
+	int before[8], after[8], parked[8];
+	CHECK(wtg_burner_going());	/* none running: nothing to wait for */
+	wtg_burner_hold(true);
+	CHECK(wtg_burner_set(2) == 2);
+	CHECK(burners_going());
+	CHECK(burner_tids(before, 8) == 2);
+	CHECK(wtg_burner_set(0) == 0);
+	CHECK(wtg_burner_count() == 0);
+	CHECK(burner_threads() == 0);
+	CHECK(named_tids("wtg-parked\n", parked, 8) == 2);
+	uint64_t w = wtg_burner_work();
+	sleep_ms(200);
+	CHECK(wtg_burner_work() == w);	/* parked: no work */
+	CHECK(wtg_burner_set(2) == 2);
+	CHECK(burners_going());
+	CHECK(burner_tids(after, 8) == 2);
+	CHECK(named_tids("wtg-parked\n", parked, 8) == 0);
+	qsort(before, 2, sizeof *before, sorted_cmp);
+	qsort(after, 2, sizeof *after, sorted_cmp);
+	CHECK(before[0] == after[0] && before[1] == after[1]);	/* resumed, not started afresh */
+	CHECK(wtg_burner_work() > w);
+	/* one parked, one running; then another kind: both replaced */
+	CHECK(wtg_burner_set(1) == 1);
+	CHECK(named_tids("wtg-parked\n", parked, 8) == 1);
+	CHECK(wtg_burner_set_kind(2, WTG_BURN_STREAM) == 2);
+	CHECK(wtg_burner_kind() == WTG_BURN_STREAM);
+	CHECK(named_tids("wtg-parked\n", parked, 8) == 0);
+	CHECK(burner_tids(after, 8) == 2);
+	CHECK(after[0] != before[0] && after[0] != before[1] && after[1] != before[0] && after[1] != before[1]);
+	CHECK(burners_going());
+	CHECK(wtg_burner_set(0) == 0);
+	CHECK(named_tids("wtg-parked\n", parked, 8) == 2);
+	wtg_burner_hold(false);
+	CHECK(named_tids("wtg-parked\n", parked, 8) == 0);
+	CHECK(burner_threads() == 0);
+	/* not held: turning off ends them, as ever */
+	CHECK(wtg_burner_set(1) == 1);
+	CHECK(wtg_burner_set(0) == 0);
+	CHECK(named_tids("wtg-parked\n", parked, 8) == 0 && burner_threads() == 0);
 }
 
 /* Stream burners: a buffer of their own larger than the LLC, a kind switch replaces them, the work
@@ -463,6 +533,7 @@ static void test_iomode(void)
 int main(void)
 {
 	test_burners();
+	test_burner_hold();
 	test_stream_burners();
 	test_iomode();
 	if (geteuid() == 0)

@@ -133,6 +133,9 @@ static void test_applies(void)
 	const struct wtg_experiment *valley = wtg_experiments[wtg_experiment_find("valley")];
 	const struct wtg_experiment *sc = wtg_experiments[wtg_experiment_find("syscall")];
 	const struct wtg_experiment *clock = wtg_experiments[wtg_experiment_find("clock")];
+	const struct wtg_experiment *faultbase = wtg_experiments[wtg_experiment_find("faultbase")];
+	const struct wtg_experiment *zerofill = wtg_experiments[wtg_experiment_find("zerofill")];
+	const struct wtg_experiment *readcost = wtg_experiments[wtg_experiment_find("readcost")];
 	CHECK(!wtg_versus_applies(tail, &v, why, sizeof why));
 	CHECK(strstr(why, "tail") != NULL);
 	CHECK(wtg_versus_applies(valley, &v, why, sizeof why) && why[0] == '\0');
@@ -142,8 +145,18 @@ static void test_applies(void)
 	v.cond = WTG_VS_COLD;
 	CHECK(wtg_versus_applies(valley, &v, why, sizeof why));
 	v.cond = WTG_VS_SAME;
-	CHECK(!wtg_versus_applies(clock, &v, why, sizeof why));
-	CHECK_STR(why, "clock does not measure in rounds that can alternate");
+	CHECK(wtg_versus_applies(clock, &v, why, sizeof why) && why[0] == '\0');
+	CHECK(!wtg_versus_applies(faultbase, &v, why, sizeof why));
+	CHECK_STR(why, "faultbase does not measure in rounds that can alternate");
+	CHECK(!wtg_versus_applies(zerofill, &v, why, sizeof why));
+	CHECK_STR(why, "zerofill takes 5 repetitions, too few to pair: a sign-test interval at 95% needs 6 rounds or more");
+	v.cond = WTG_VS_UNCACHED;
+	CHECK(!wtg_versus_applies(readcost, &v, why, sizeof why));
+	CHECK_STR(why, "readcost does not read under uncached I/O: it times 1-byte reads of the warm page cache (a "
+		       "1-byte read cannot use O_DIRECT)");
+	CHECK(wtg_versus_applies(valley, &v, why, sizeof why));
+	v.cond = WTG_VS_BURN;
+	CHECK(wtg_versus_applies(readcost, &v, why, sizeof why));	/* burners it reads, uncached not */
 	v.cond = WTG_VS_NONE;
 	CHECK(!wtg_versus_applies(valley, &v, why, sizeof why));
 }
