@@ -158,8 +158,8 @@ static int uc_stats(struct uc *u, const double *lat, size_t n, bool ci, struct u
 /* Write the n bytes at p back out of this CPU's caches. The sum reads every byte a direct read
  * brought, which leaves the buffer's lines in the cache; the next read's DMA (on a virtual machine,
  * the host's copy into guest memory) then has to take those lines back first, and a 64 KiB read took
- * ~3.5 us (4%) longer here than one into a buffer nothing had touched. Flushed, the next read finds
- * what a loop that never looks at its bytes would (fio's, a bare pread loop's). Untimed. x86:
+ * ~3.5 us (4%) longer here than one into a buffer nothing had touched. Flushed, its lines are in
+ * memory, still not where a loop that never looks at its bytes (fio's) leaves them. Untimed. x86:
  * clflush; AArch64: dc civac; elsewhere nothing (UC_CAN_FLUSH false). */
 #if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
 #define UC_CAN_FLUSH true
@@ -226,16 +226,6 @@ static int uc_sequential(struct uc *u, int v, int passes, struct wtg_probe_resul
 	 * after its last read. A sum between the calls costs the next read: on a loaded machine the
 	 * thread that used the CPU waits longer for it when its read completes */
 	const bool slices = u->mech == UC_DIRECT && bytes <= UC_MAX_BUF;
-	/* and the pass's last read, untimed, leads in: each timed pass follows a read of the region's
-	 * end, as in fio's unbroken loop over it, not the other rows' reads */
-	uint64_t last = bytes ? (bytes - 1) / bufsize * bufsize : 0;
-	double lead_us;
-	if (slices && bytes && uc_read_into(u, u->buf + last, (size_t)(bytes - last), last, &lead_us) !=
-				       (ssize_t)(bytes - last)) {
-		wtg_table_fail(ctx->t, "%s: the lead-in read at offset %llu failed: %s", what,
-			       (unsigned long long)last, strerror(errno));
-		return WTG_ERR;
-	}
 	wtg_probe_begin(&pb);
 	/* every pass starts cold (uc_before_pass) and its sum is checked; the figure counts the time
 	 * inside the read calls alone, so what lies between the passes stays out of it */
@@ -725,9 +715,7 @@ static void uc_notes(struct uc *u, const struct wtg_rounds *r, int64_t res0, int
 		wtg_table_note(ctx->t, "sequential reads into the buffer's slices: read k of a pass lands at byte "
 			       "k x bufsize of the 16M buffer, so a pass's calls follow one another with "
 			       "nothing between them, as fio's do; the pass's bytes are summed after its last "
-			       "read (untimed) and checked against the known prefix sum; before a sample's "
-			       "passes the pass's last read runs untimed, so each timed pass follows a read of "
-			       "the region's end, as in fio's unbroken loop, not the other rows' reads");
+			       "read (untimed) and checked against the known prefix sum");
 	wtg_table_note(ctx->t,
 		       "gbps: the median over the samples of bytes / the sample's time inside its read "
 		       "calls (each call timed; the sums stay outside, as fio times only its reads%s); ms: "
