@@ -1,6 +1,8 @@
 /* pread.c: the reference O_DIRECT read loop for bench/peers.
- *	pread FILE seq BS [huge] [sum]     read the whole file front to back in BS-byte preads, each
- *	                                   timed; prints the bytes over the time inside them in GB/s
+ *	pread FILE seq BS [huge] [sum] [first=N passes=P]
+ *	                                   read the whole file (or its first N bytes, P times) front to
+ *	                                   back in BS-byte preads, each timed; prints the bytes over the
+ *	                                   time inside them in GB/s
  *	pread FILE rand BS N [huge] [sum]  N preads of BS bytes at seeded random BS-aligned offsets,
  *	                                   each timed; prints the median latency in microseconds
  * The file is opened with O_DIRECT and the buffer aligned to 4096 bytes (BS must be a multiple of
@@ -67,15 +69,20 @@ int main(int argc, char **argv)
 	int rand_mode = strcmp(argv[2], "rand") == 0;
 	long n = rand_mode && argc > 4 ? atol(argv[4]) : 0;
 	int huge = 0, sum = 0;
+	uint64_t first = 0, passes = 1;
 	for (int i = rand_mode ? 5 : 4; i < argc; i++) {
-		if (strcmp(argv[i], "huge") == 0 && !huge)
+		if (!rand_mode && strncmp(argv[i], "first=", 6) == 0)
+			first = strtoull(argv[i] + 6, NULL, 0);
+		else if (!rand_mode && strncmp(argv[i], "passes=", 7) == 0)
+			passes = strtoull(argv[i] + 7, NULL, 0);
+		else if (strcmp(argv[i], "huge") == 0 && !huge)
 			huge = 1;
 		else if (strcmp(argv[i], "sum") == 0 && !sum)
 			sum = 1;
 		else
 			return usage();
 	}
-	if (bs == 0 || bs % 4096 || (!rand_mode && strcmp(argv[2], "seq")) || (rand_mode && n < 1))
+	if (bs == 0 || bs % 4096 || (!rand_mode && strcmp(argv[2], "seq")) || (rand_mode && n < 1) || passes < 1)
 		return usage();
 	int fd = open(argv[1], O_RDONLY | O_DIRECT);
 	struct stat st;
@@ -95,14 +102,14 @@ int main(int argc, char **argv)
 		perror("pread");
 		return 1;
 	}
-	uint64_t blocks = (uint64_t)st.st_size / bs;
+	uint64_t blocks = (first && first < (uint64_t)st.st_size ? first : (uint64_t)st.st_size) / bs;
 	if (blocks == 0)
 		return usage();
 	if (!rand_mode) {
 		double in_calls = 0, bytes = 0;
-		for (uint64_t b = 0; b < blocks; b++) {
+		for (uint64_t b = 0; b < blocks * passes; b++) {
 			double t0 = now_ns();
-			ssize_t r = pread(fd, buf, bs, (off_t)(b * bs));
+			ssize_t r = pread(fd, buf, bs, (off_t)(b % blocks * bs));
 			in_calls += now_ns() - t0;
 			if (r <= 0) {
 				perror("pread");

@@ -1,4 +1,4 @@
-/* io.c: I/O and distribution helpers (bytewise, syscall, valley, readcost, clock, passes). */
+/* io.c: I/O and distribution helpers (bytewise, syscall, valley, readcost, clock, passes, uncached). */
 #include "config.h"
 
 #include <errno.h>
@@ -43,6 +43,32 @@ int wtg_read_sum_long(struct wtg_ctx *ctx, int fd, unsigned char *buf, size_t bu
 	*bytes = b;
 	*calls = c;
 	return rc;
+}
+
+/* Device interrupts per CPU (the first 64) so far, from /proc/interrupts: false when unreadable. */
+bool wtg_io_irqs(uint64_t *counts)
+{
+	char *text = wtg_read_text("/proc/interrupts");
+	int n = text ? wtg_irq_per_cpu(text, counts, 64) : -1;
+	free(text);
+	return n > 0;
+}
+
+/* The CPU whose count grew most from before to after (-1 when none grew), with that growth in *top
+ * and all CPUs' in *total. */
+int wtg_io_irq_top(const uint64_t *before, const uint64_t *after, uint64_t *top, uint64_t *total)
+{
+	int at = -1;
+	*top = *total = 0;
+	for (int c = 0; c < 64; c++) {
+		uint64_t d = after[c] >= before[c] ? after[c] - before[c] : 0;
+		*total += d;
+		if (d > *top) {
+			*top = d;
+			at = c;
+		}
+	}
+	return at;
 }
 
 size_t wtg_io_align(const struct wtg_datafile *df)

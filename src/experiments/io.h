@@ -24,6 +24,12 @@ uint64_t wtg_io_span(const struct wtg_datafile *df, bool direct, uint64_t want);
 /* The buffer alignment for I/O on df: a page, or the O_DIRECT alignment when larger. */
 size_t wtg_io_align(const struct wtg_datafile *df);
 
+/* Device interrupts per CPU (the first 64) so far, from /proc/interrupts: false when unreadable. */
+bool wtg_io_irqs(uint64_t *counts);
+/* The CPU whose count grew most from before to after (-1 when none grew), that growth in *top and
+ * all CPUs' in *total. */
+int wtg_io_irq_top(const uint64_t *before, const uint64_t *after, uint64_t *top, uint64_t *total);
+
 /* Time `calls` one-byte read()s from fd's offset; returns ns per call and adds the bytes to *sum,
  * or returns -1 when a read fails or hits the end of the file (errno set, 0 at EOF). */
 double wtg_time_read1_batch(int fd, long calls, int64_t *sum);

@@ -76,43 +76,18 @@ struct uc {
 	cpu_set_t affinity;		/* the reading thread's own, while it is kept on pin_cpu */
 	int pin_cpu;			/* the CPU taking the device's completions, or -1 (uc_place) */
 	char place[256];		/* what uc_place found, for the note */
-	uint64_t irq0[64];		/* device interrupts per CPU before the rounds (uc_irqs) */
+	uint64_t irq0[64];		/* device interrupts per CPU before the rounds (wtg_io_irqs) */
 	bool have_irq;
 };
 
-/* Device interrupts per CPU (the first 64) so far, from /proc/interrupts: false when unreadable. */
-static bool uc_irqs(uint64_t *counts)
-{
-	char *text = wtg_read_text("/proc/interrupts");
-	int n = text ? wtg_irq_per_cpu(text, counts, 64) : -1;
-	free(text);
-	return n > 0;
-}
-
-/* The CPU whose count grew most from before to after (-1 when none grew), with that growth in *top
- * and all CPUs' in *total. */
-static int uc_irq_top(const uint64_t *before, const uint64_t *after, uint64_t *top, uint64_t *total)
-{
-	int at = -1;
-	*top = *total = 0;
-	for (int c = 0; c < 64; c++) {
-		uint64_t d = after[c] >= before[c] ? after[c] - before[c] : 0;
-		*total += d;
-		if (d > *top) {
-			*top = d;
-			at = c;
-		}
-	}
-	return at;
-}
-
-/* One timed read of len bytes at off, retrying short buffered reads. Returns bytes or -1 (errno). */
-static ssize_t uc_read(struct uc *u, size_t len, uint64_t off, double *us)
+/* One timed read of len bytes at off into dst, retrying short buffered reads. Returns bytes or -1
+ * (errno). */
+static ssize_t uc_read_into(struct uc *u, unsigned char *dst, size_t len, uint64_t off, double *us)
 {
 	size_t done = 0;
 	int64_t t0 = wtg_now_ns();
 	while (done < len) {
-		ssize_t r = pread(u->fd, u->buf + done, len - done, (off_t)(off + done));
+		ssize_t r = pread(u->fd, dst + done, len - done, (off_t)(off + done));
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -183,8 +158,8 @@ static int uc_stats(struct uc *u, const double *lat, size_t n, bool ci, struct u
 /* Write the n bytes at p back out of this CPU's caches. The sum reads every byte a direct read
  * brought, which leaves the buffer's lines in the cache; the next read's DMA (on a virtual machine,
  * the host's copy into guest memory) then has to take those lines back first, and a 64 KiB read took
- * ~3.5 us (4%) longer here than one into a buffer nothing had touched. Flushed, the next read finds
- * what a loop that never looks at its bytes would (fio's, a bare pread loop's). Untimed. x86:
+ * ~3.5 us (4%) longer here than one into a buffer nothing had touched. Flushed, its lines are in
+ * memory, still not where a loop that never looks at its bytes (fio's) leaves them. Untimed. x86:
  * clflush; AArch64: dc civac; elsewhere nothing (UC_CAN_FLUSH false). */
 #if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
 #define UC_CAN_FLUSH true
@@ -207,13 +182,13 @@ static void uc_flush(const unsigned char *p, size_t n)
 #endif
 }
 
-/* One read of a timed pass: its latency goes to u->lat, its bytes' sum to *sum (the buffer then
- * flushed from the cache, uc_flush); then the cancel check. Returns WTG_OK, WTG_CANCELLED, or
- * WTG_ERR after wtg_table_fail (naming the pass's kind). */
-static int uc_pass_read(struct uc *u, size_t len, uint64_t off, bool random, int64_t *sum)
+/* One read of a timed pass into dst: its latency goes to u->lat; with sum, its bytes' sum to *sum
+ * (the buffer then flushed from the cache, uc_flush); then the cancel check. Returns WTG_OK,
+ * WTG_CANCELLED, or WTG_ERR after wtg_table_fail (naming the pass's kind). */
+static int uc_pass_read(struct uc *u, unsigned char *dst, size_t len, uint64_t off, bool random, int64_t *sum)
 {
 	double us;
-	ssize_t r = uc_read(u, len, off, &us);
+	ssize_t r = uc_read_into(u, dst, len, off, &us);
 	if (r != (ssize_t)len) {
 		const char *why = r < 0 ? strerror(errno) : "end of file too early";
 		if (random)
@@ -225,9 +200,11 @@ static int uc_pass_read(struct uc *u, size_t len, uint64_t off, bool random, int
 		return WTG_ERR;
 	}
 	u->lat[u->nlat++] = us;
-	*sum += wtg_sum_bytes(u->buf, len);
-	if (u->mech == UC_DIRECT)
-		uc_flush(u->buf, len);
+	if (sum) {
+		*sum += wtg_sum_bytes(dst, len);
+		if (u->mech == UC_DIRECT)
+			uc_flush(dst, len);
+	}
 	return uc_cancelled(u) ? WTG_CANCELLED : WTG_OK;
 }
 
@@ -244,6 +221,11 @@ static int uc_sequential(struct uc *u, int v, int passes, struct wtg_probe_resul
 	snprintf(what, sizeof what, "sequential %s, first %llu bytes", size, (unsigned long long)bytes);
 	struct wtg_probe pb;
 	int rc = WTG_OK;
+	/* direct: each read lands in its own slice of the buffer (a pass is at most UC_MAX_BUF) and
+	 * the reads follow one another with nothing between them, as fio's do; the pass is summed
+	 * after its last read. A sum between the calls costs the next read: on a loaded machine the
+	 * thread that used the CPU waits longer for it when its read completes */
+	const bool slices = u->mech == UC_DIRECT && bytes <= UC_MAX_BUF;
 	wtg_probe_begin(&pb);
 	/* every pass starts cold (uc_before_pass) and its sum is checked; the figure counts the time
 	 * inside the read calls alone, so what lies between the passes stays out of it */
@@ -252,8 +234,12 @@ static int uc_sequential(struct uc *u, int v, int passes, struct wtg_probe_resul
 		int64_t sum = 0;
 		for (uint64_t off = 0; off < bytes && rc == WTG_OK;) {
 			size_t len = bytes - off < bufsize ? (size_t)(bytes - off) : bufsize;
-			rc = uc_pass_read(u, len, off, false, &sum);
+			rc = uc_pass_read(u, slices ? u->buf + off : u->buf, len, off, false, slices ? NULL : &sum);
 			off += len;
+		}
+		if (rc == WTG_OK && slices) {	/* the pass's bytes lie in buf[0, bytes) */
+			sum = wtg_sum_bytes(u->buf, (size_t)bytes);
+			uc_flush(u->buf, (size_t)bytes);
 		}
 		if (rc == WTG_OK && !wtg_check_sum_quiet(ctx, what, sum, known))
 			rc = WTG_ERR;
@@ -309,7 +295,7 @@ static int64_t uc_reference(struct uc *u, const uint64_t *offs, size_t n)
 	int64_t ref = 0;
 	for (size_t i = 0; i < n && ref >= 0; i++) {
 		double us;
-		if (uc_read(u, UC_RAND_LEN, offs[i], &us) != (ssize_t)UC_RAND_LEN) {
+		if (uc_read_into(u, u->buf, UC_RAND_LEN, offs[i], &us) != (ssize_t)UC_RAND_LEN) {
 			wtg_table_fail(ctx->t, "reference read at offset %llu failed", (unsigned long long)offs[i]);
 			ref = -1;
 		} else {
@@ -335,7 +321,7 @@ static int uc_random(struct uc *u, const uint64_t *offs, size_t n, bool timed, s
 	int rc = WTG_OK;
 	wtg_probe_begin(&pb);
 	for (size_t i = 0; i < n && rc == WTG_OK; i++)
-		rc = uc_pass_read(u, UC_RAND_LEN, offs[i], true, &sum);
+		rc = uc_pass_read(u, u->buf, UC_RAND_LEN, offs[i], true, &sum);
 	wtg_probe_end(&pb, pr);
 	if (rc != WTG_OK)
 		return rc;
@@ -588,19 +574,19 @@ static void uc_place(struct uc *u, uint64_t usable)
 	u->pin_cpu = -1;
 	if (u->mech != UC_DIRECT || wtg_datafile_in_memory(u->ctx->df))
 		return;
-	if (!uc_irqs(a)) {
+	if (!wtg_io_irqs(a)) {
 		snprintf(u->place, sizeof u->place, "/proc/interrupts unreadable: the reading thread ran "
 			 "where the scheduler put it");
 		return;
 	}
 	for (int i = 0; i < PROBE_READS; i++) {
 		double us;
-		if (uc_read(u, WTG_CHUNK, (uint64_t)i * WTG_CHUNK % usable, &us) != (ssize_t)WTG_CHUNK)
+		if (uc_read_into(u, u->buf, WTG_CHUNK, (uint64_t)i * WTG_CHUNK % usable, &us) != (ssize_t)WTG_CHUNK)
 			return;	/* the timed reads will say what failed */
 	}
-	if (!uc_irqs(b))
+	if (!wtg_io_irqs(b))
 		return;
-	int at = uc_irq_top(a, b, &top, &total);
+	int at = wtg_io_irq_top(a, b, &top, &total);
 	if (at < 0 || total < PROBE_READS / 2 || top * 10 < total * 9) {
 		snprintf(u->place, sizeof u->place, "no one CPU took 90%% of the device interrupts in %d "
 			 "untimed reads (%llu of %llu): the reading thread ran where the scheduler put it",
@@ -635,9 +621,9 @@ static void uc_unplace(struct uc *u)
 static void uc_irq_note(struct uc *u)
 {
 	uint64_t now[64], total, top;
-	if (!u->have_irq || wtg_datafile_in_memory(u->ctx->df) || !uc_irqs(now))
+	if (!u->have_irq || wtg_datafile_in_memory(u->ctx->df) || !wtg_io_irqs(now))
 		return;	/* a file in memory has no device behind it */
-	int at = uc_irq_top(u->irq0, now, &top, &total);
+	int at = wtg_io_irq_top(u->irq0, now, &top, &total);
 	if (at < 0)
 		return;
 	char cpus[64], n[32], all[32];
@@ -725,15 +711,20 @@ static void uc_notes(struct uc *u, const struct wtg_rounds *r, int64_t res0, int
 		       "checked against the same ranges read through the page cache (untimed, then evicted)",
 		       u->nrand, u->round_at[1] - u->round_at[0],
 		       (unsigned)(u->align > UC_RAND_LEN ? u->align : UC_RAND_LEN));
+	if (u->mech == UC_DIRECT)
+		wtg_table_note(ctx->t, "sequential reads into the buffer's slices: read k of a pass lands at byte "
+			       "k x bufsize of the 16M buffer, so a pass's calls follow one another with "
+			       "nothing between them, as fio's do; the pass's bytes are summed after its last "
+			       "read (untimed) and checked against the known prefix sum");
 	wtg_table_note(ctx->t,
 		       "gbps: the median over the samples of bytes / the sample's time inside its read "
-		       "calls (each call timed; the sum taken between calls stays outside, as fio times "
-		       "only its reads%s); ms: bytes at that rate; median_us, p99_us: latency of one read call over "
+		       "calls (each call timed; the sums stay outside, as fio times only its reads%s); ms: "
+		       "bytes at that rate; median_us, p99_us: latency of one read call over "
 		       "every timed call of the row; CI of the latency median (ci_low_us, ci_high_us): random "
 		       "row only, its samples kept as a series (us)",
 		       u->mech == UC_DIRECT && UC_CAN_FLUSH
-			       ? ", and after the sum the buffer is flushed from the CPU cache, untimed, so the next "
-				 "direct read lands in memory no load has touched"
+			       ? ", and after a sum (a pass's, a random read's) the buffer is flushed from the CPU "
+				 "cache, untimed, so the next direct read lands in memory no load has touched"
 			       : "");
 	wtg_rounds_note(ctx, r, 1);
 	if (wtg_datafile_in_memory(df))
@@ -804,7 +795,7 @@ static int uncached_run(struct wtg_ctx *ctx)
 		.declare_work = true, .return_pass = "one untimed pass of every sequential row and a round's random reads",
 	};
 	uc_place(&u, usable);
-	u.have_irq = uc_irqs(u.irq0);
+	u.have_irq = wtg_io_irqs(u.irq0);
 	rc = wtg_rounds_run(ctx, &spec, &r);
 	uc_unplace(&u);
 	if (rc == WTG_OK) {

@@ -63,11 +63,26 @@ cases = [
     ("within 10%", 1.15, ci(1.12, 1.3), "missed"),
     ("within 10%", 0.8, ci(0.7, 0.85), "missed"),
     ("ratio >= 1", None, None, "n/a"),
+    ("ratio >= 0.95", 0.96, ci(0.9, 1.0), "met"),
+    ("ratio >= 0.95", 0.93, ci(0.88, 0.97), "within noise"),
+    ("ratio >= 0.95", 0.93, ci(0.88, 0.94), "missed"),
 ]
 for goal, ratio, c, want in cases:
     got = peers.goal_met(goal, ratio, c)
     check(got == want, "goal %r, ratio %s, rounds' interval %s: %s (got %s)"
           % (goal, ratio, c and "%.2f-%.2f" % c[1:3], want, got))
+
+# the uncached pairs hand fio wtg's own region (the row's bytes from offset 0) and the CPU its
+# reads were kept on, both read from wtg's JSON
+rows = {"uncached": [{"mode": "sequential", "bufsize": 1 << 20, "gbps": 2.5, "median_us": 420.0, "bytes": 16 << 20},
+                     {"mode": "random", "bufsize": 16384, "gbps": 0.3, "median_us": 60.0, "bytes": 1 << 30}],
+        "uncached:notes": ["the reading thread was kept on CPU 3 for the rounds, which took 64 of the 64 "
+                           "device interrupts of 64 untimed reads (its affinity restored after)"]}
+check(peers.uncached_seq(rows, 1 << 20) == (2.5, (16 << 20, 3)), "seq-1m: wtg's figure, its region and CPU 3")
+check(peers.uncached_seq(rows, 1 << 20, "median_us") == (420.0, (16 << 20, 3)), "seq-1m-lat: the row's median_us")
+rows["uncached:notes"] = ["no one CPU took 90% of the device interrupts"]
+check(peers.uncached_seq(rows, 1 << 20) == (2.5, (16 << 20, None)), "not kept on a CPU: fio runs unpinned too")
+check(peers.uncached_seq(rows, 16 << 20) == (None, None), "no 16 MiB row: n/a")
 
 
 def cli(*args):

@@ -118,6 +118,11 @@ def check_uncached(doc, size, where, prefix_sum=None):
           "%s: a note gives each sequential row's passes per sample" % where)
     check(("mechanism: O_DIRECT" in notes) if direct else ("mechanism: evicting" in notes),
           "%s: a note names the mechanism" % where)
+    # direct passes read into consecutive slices of the buffer, nothing between the calls, and are
+    # summed after their last read (the rows' sums above are those passes' sums)
+    slices = "sequential reads into the buffer's slices: read k of a pass lands at byte k x bufsize"
+    check((slices in notes) == direct, "%s: a note says the direct passes read into slices, summed after "
+          "the pass, exactly when the reads are direct" % where)
     if direct and platform.machine() in ("x86_64", "aarch64"):
         check("the buffer is flushed from the CPU cache, untimed" in notes,
               "%s: a note says each direct read's buffer is flushed from the cache after its sum" % where)
