@@ -1,4 +1,4 @@
-"""A cross build's headless run (tests/cross/arm64.sh runs it with WTG_TEST_WTG, a wrapper that runs
+"""A cross build's --list, --dry-run and headless run (tests/cross/arm64.sh runs it with WTG_TEST_WTG, a wrapper that runs
 the aarch64 wtg under qemu-user): syscall and valley in --quick mode with -o json, valid against the
 shipped schema; the machine block names the arm64 byte sum; the kernels experiment runs the hand SIMD
 level the machine block names, WTG_SIMD=asimd the UADALP loop, and every sample's sum matches the
@@ -8,7 +8,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
-from wtgtest import TOP_SRCDIR, check, datadir_is_empty, experiment, finish, rows, run_json, skip_check  # noqa: E402
+from wtgtest import TOP_SRCDIR, check, datadir_is_empty, experiment, finish, rows, run, run_json, skip_check  # noqa: E402
 
 SCHEMA = os.path.join(TOP_SRCDIR, "data", "wtg-report.schema.json")
 ARM_LEVELS = ("portable", "asimd", "asimddp")
@@ -34,6 +34,21 @@ def all_checks_ok(e, what):
     bad = [c for c in e["checks"] if not c["ok"]]
     check(e["checks"] and not bad, "%s: every check ok (%d): %r" % (what, len(e["checks"]), bad[:3]))
 
+
+# --list and --dry-run: what the aarch64 build offers and plans, nothing measured
+status, out, err = run("--list")
+names = [ln.split()[0] for ln in out.splitlines() if ln.strip()]
+check(status == 0 and "syscall" in names and "valley" in names and "kernels" in names,
+      "--list exits 0 and names syscall, valley, kernels (%d lines; %s)" % (len(names), err.strip()))
+status, out, err = run("--dry-run", "--run=syscall,valley,kernels", "--format=json")
+try:
+    plan = json.loads(out)
+except ValueError:
+    plan = None
+check(status == 0 and plan is not None, "--dry-run --format=json exits 0 with JSON (%d: %s)" % (status, err.strip()))
+if plan:
+    check([p["experiment"] for p in plan["plan"]] == ["syscall", "valley", "kernels"],
+          "--dry-run plans syscall, valley, kernels: %r" % [p["experiment"] for p in plan["plan"]])
 
 status, doc, err = run_json("syscall,valley")
 check(status == 0, "syscall,valley --quick -o json exit 0 (got %d: %s)" % (status, err.strip()[-300:]))
