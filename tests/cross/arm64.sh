@@ -166,6 +166,21 @@ for t in $tests; do
 		grep -E '^(not ok|ERROR)' "${trs%.trs}.log" 2>/dev/null | head -n 10 | sed 's/^/# /'
 	fi
 done
+# WTG_SIMD under the emulator (test_kernels does not fork itself there): each arm64 level name runs
+# that level, an unknown name the best the emulated CPU has; each run checks every sum again
+best=$(QEMU_LD_PREFIX=$sysroot timeout -s KILL 600 "$emu" "$build/tests/unit/test_kernels" --best-level 2>/dev/null)
+for pair in asimd:asimd portable:portable asimddp:"$best" mmx:"$best"; do
+	level=${pair%%:*}
+	want=${pair#*:}
+	log=$out/simd-$level.log
+	if [ -n "$want" ] && QEMU_LD_PREFIX=$sysroot WTG_SIMD=$level timeout -s KILL 600 "$emu" \
+		"$build/tests/unit/test_kernels" --expect "$want" >"$log" 2>&1; then
+		ok "test_kernels under $emu with WTG_SIMD=$level runs $want: $(grep -c '^ok' "$log") sums and names checked"
+	else
+		not_ok "test_kernels under $emu with WTG_SIMD=$level runs ${want:-the best level}"
+		grep '^not ok' "$log" | head -n 5 | sed 's/^/# /'
+	fi
+done
 echo "1..$n"
 echo "# arm64: $((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]
