@@ -19,7 +19,17 @@ struct wtg_cache {
 };
 
 struct wtg_machine {
-	char cpu_model[128];
+	char cpu_model[128];	/* "model name", or on arm64 the cores' names from implementer and part */
+	/* which CPU, by number: arm64 "implementer 0x41 part 0xd0c variant 0x3 revision 1" (CPU 0's),
+	 * x86 "family 25 model 97 stepping 2"; "" when /proc/cpuinfo does not say */
+	char cpu_id[128];
+	/* the features the byte sums choose by, as /proc/cpuinfo names them (arm64: asimd asimddp sve
+	 * sve2 i8mm; x86: sse2 avx2 avx512bw avx512_vnni avx_vnni), those CPU 0 has, in that order */
+	char cpu_features[96];
+	/* the byte sums picked for this CPU (src/machine/kernels.c): the hand SIMD level ("avx512vnni",
+	 * "asimddp", ...) and the ISA the "native" kernel was compiled for */
+	char kernel_simd[24];
+	char kernel_native[40];
 	int cpus;
 	long page_size;
 	char kernel[256];	/* sysname release machine */
@@ -52,6 +62,13 @@ struct wtg_machine {
 };
 
 void wtg_machine_read(struct wtg_machine *m);
+/* cpu_model, cpu_id, cpu_features and the hypervisor flag from the text of a /proc/cpuinfo (x86 or
+ * arm64), changed in place; cpu_model is left alone when the text names no CPU. */
+void wtg_machine_parse_cpuinfo(struct wtg_machine *m, char *text);
+/* The name of an arm64 core from its MIDR fields ("Neoverse N1" for 0x41, 0xd0c), NULL if unknown. */
+const char *wtg_arm_core_name(unsigned implementer, unsigned part);
+/* The company an arm64 implementer code stands for ("Arm" for 0x41), NULL if unknown. */
+const char *wtg_arm_implementer_name(unsigned implementer);
 /* Read the context fields (hostname, os, memory, governor, boost, SMT, mitigations, virtualization)
  * into m (called by wtg_machine_read). sysfs_root roots the /sys and /etc paths ("" or NULL). */
 void wtg_machine_read_context(struct wtg_machine *m, const char *sysfs_root);

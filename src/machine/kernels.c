@@ -18,6 +18,9 @@
  *	avx2        ymm: vpsadbw + vpmaddubsw (pairs into 16-bit lanes, widened every 64 rounds)
  *	sse2        xmm: psadbw only
  *	portable    eight bytes at a time in a 64-bit word (SWAR), for other architectures
+ * and on arm64 (kernels_neon.c, chosen from getauxval(AT_HWCAP)):
+ *	asimddp     UDOT against a vector of ones, 16 accumulators (the dot-product extension)
+ *	asimd       UADALP into 16-bit lanes, 8 accumulators, widened every 64 rounds
  * vpdpbusd issues twice a cycle on 512-bit vectors on Intel's Sapphire Rapids (latency about 6
  * cycles, by issue 35's measurements) as on AMD's Zen 5 (where 4 accumulators ran at half the
  * speed of 8: a latency near 4), so a loop of nothing else needs 12 to 16 independent accumulators
@@ -62,6 +65,7 @@
 #include <string.h>
 
 #include "wtg/kernels.h"
+#include "kernels_neon.h"
 
 #if defined(__x86_64__)
 #define WTG_X86 1
@@ -69,6 +73,16 @@
 #include <immintrin.h>
 #else
 #define WTG_X86 0
+#endif
+#if WTG_NEON
+#include <sys/auxv.h>
+/* the bits of AT_HWCAP (asm/hwcap.h), for C libraries whose headers lack them */
+#ifndef HWCAP_ASIMD
+#define HWCAP_ASIMD (1ul << 1)
+#endif
+#ifndef HWCAP_ASIMDDP
+#define HWCAP_ASIMDDP (1ul << 20)
+#endif
 #endif
 
 /* The 32-bit lanes are widened into 64-bit ones once at least this many bytes of main loop went
@@ -400,11 +414,13 @@ T_AVX512VNNI static int64_t rep_avx512vnni(const unsigned char *p, size_t n, uin
 
 /* ---- the choice, once per run ---- */
 
+/* The levels of the build's architecture, lowest first (WTG_SIMD names one: the best the CPU has at
+ * or below it runs). */
+#if WTG_X86
 enum { L_PORTABLE, L_SSE2, L_AVX2, L_AVXVNNI, L_AVX512BW, L_AVX512VNNI, L_COUNT };
 
 const char *const wtg_simd_levels[L_COUNT] = { "portable", "sse2", "avx2", "avxvnni", "avx512bw",
 					       "avx512vnni" };
-const int wtg_simd_nlevels = L_COUNT;
 
 static const char *const level_detail[L_COUNT] = {
 	"eight bytes per 64-bit word (SWAR)",
@@ -416,12 +432,31 @@ static const char *const level_detail[L_COUNT] = {
 };
 
 static const wtg_sum_rep_fn level_fns[L_COUNT] = {
-#if WTG_X86
 	rep_portable, rep_sse2, rep_avx2, rep_avxvnni, rep_avx512bw, rep_avx512vnni,
-#else
-	rep_portable, rep_portable, rep_portable, rep_portable, rep_portable, rep_portable,
-#endif
 };
+#elif WTG_NEON
+/* the names /proc/cpuinfo's Features line gives the two extensions */
+enum { L_PORTABLE, L_ASIMD, L_ASIMDDP, L_COUNT };
+
+const char *const wtg_simd_levels[L_COUNT] = { "portable", "asimd", "asimddp" };
+
+static const char *const level_detail[L_COUNT] = {
+	"eight bytes per 64-bit word (SWAR)",
+	"uadalp (NEON) 16-byte vectors, 8 accumulators",
+	"udot (NEON dot product) against ones, 16 accumulators",
+};
+
+static const wtg_sum_rep_fn level_fns[L_COUNT] = { rep_portable, wtg_neon_rep_uadalp, wtg_neon_rep_udot };
+#else
+enum { L_PORTABLE, L_COUNT };
+
+const char *const wtg_simd_levels[L_COUNT] = { "portable" };
+
+static const char *const level_detail[L_COUNT] = { "eight bytes per 64-bit word (SWAR)" };
+
+static const wtg_sum_rep_fn level_fns[L_COUNT] = { rep_portable };
+#endif
+const int wtg_simd_nlevels = L_COUNT;
 
 #if WTG_X86
 /* GCC 12's __builtin_cpu_supports may not know "avxvnni": CPUID leaf 7 subleaf 1, EAX bit 4 */
@@ -451,6 +486,17 @@ static bool level_supported(int l)
 		return __builtin_cpu_supports("avx512bw");
 	case L_AVX512VNNI:
 		return __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni");
+	default:
+		return l == L_PORTABLE;
+	}
+#elif WTG_NEON
+	/* the kernel's hardware capabilities (what the Features line of /proc/cpuinfo prints) */
+	const unsigned long hw = getauxval(AT_HWCAP);
+	switch (l) {
+	case L_ASIMD:
+		return hw & HWCAP_ASIMD;
+	case L_ASIMDDP:
+		return (hw & HWCAP_ASIMD) && (hw & HWCAP_ASIMDDP);
 	default:
 		return l == L_PORTABLE;
 	}
@@ -505,6 +551,8 @@ static int choose_level(void)
 #define CC_BASE "x86-64-v2 (SSE4.2)"
 #elif defined(__x86_64__)
 #define CC_BASE "x86-64 (SSE2)"
+#elif defined(__aarch64__)
+#define CC_BASE "armv8-a (NEON)"
 #else
 #define CC_BASE "the target's baseline"
 #endif
@@ -517,7 +565,7 @@ static int choose_level(void)
 static struct wtg_sum_kernel kernels[] = {
 	{ "scalar", "scalar", "one load and one add per byte, vectorizer off", wtg_sum_scalar, rep_scalar },
 	{ "auto", CC_BASE, CC_VECT ", the build's baseline ISA " CC_BASE, wtg_sum_auto, rep_auto },
-	{ "native", CC_BASE, CC_VECT ", " CC_BASE ": this CPU has no better x86-64 level", wtg_sum_auto,
+	{ "native", CC_BASE, CC_VECT ", " CC_BASE ": this CPU has no better level to build for", wtg_sum_auto,
 	  rep_auto },
 	{ "simd", NULL, NULL, wtg_sum_simd, NULL }, /* filled in by choose() */
 };

@@ -1,6 +1,7 @@
 /* machine.c: the machine block (CPU, pages, kernel, clock source, hypervisor, THP). */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <cpuid.h>
 #endif
 
+#include "wtg/kernels.h"
 #include "wtg/machine.h"
 #include "wtg/probe.h"
 #include "wtg/topology.h"
@@ -30,25 +32,169 @@ static char *next_line(char **pos)
 	return line;
 }
 
-/* The CPU model and the hypervisor flag from /proc/cpuinfo. */
-static void read_cpuinfo(struct wtg_machine *m)
+/* arm64 cores by their MIDR fields (the "CPU implementer" and "CPU part" lines of /proc/cpuinfo), as
+ * the vendors' manuals and the kernel's arch/arm64/include/asm/cputype.h number them. */
+static const struct {
+	unsigned implementer;
+	const char *name;
+} arm_implementers[] = {
+	{ 0x41, "Arm" }, { 0x42, "Broadcom" }, { 0x43, "Cavium" }, { 0x46, "Fujitsu" }, { 0x48, "HiSilicon" },
+	{ 0x4e, "NVIDIA" }, { 0x50, "Applied Micro" }, { 0x51, "Qualcomm" }, { 0x61, "Apple" }, { 0x6d, "Microsoft" },
+	{ 0xc0, "Ampere" },
+};
+
+static const struct {
+	unsigned implementer, part;
+	const char *name;
+} arm_cores[] = {
+	{ 0x41, 0xd03, "Cortex-A53" }, { 0x41, 0xd04, "Cortex-A35" }, { 0x41, 0xd05, "Cortex-A55" },
+	{ 0x41, 0xd07, "Cortex-A57" }, { 0x41, 0xd08, "Cortex-A72" }, { 0x41, 0xd09, "Cortex-A73" },
+	{ 0x41, 0xd0a, "Cortex-A75" }, { 0x41, 0xd0b, "Cortex-A76" }, { 0x41, 0xd0c, "Neoverse N1" },
+	{ 0x41, 0xd0d, "Cortex-A77" }, { 0x41, 0xd40, "Neoverse V1" }, { 0x41, 0xd41, "Cortex-A78" },
+	{ 0x41, 0xd44, "Cortex-X1" }, { 0x41, 0xd46, "Cortex-A510" }, { 0x41, 0xd47, "Cortex-A710" },
+	{ 0x41, 0xd48, "Cortex-X2" }, { 0x41, 0xd49, "Neoverse N2" }, { 0x41, 0xd4a, "Neoverse E1" },
+	{ 0x41, 0xd4b, "Cortex-A78C" }, { 0x41, 0xd4d, "Cortex-A715" }, { 0x41, 0xd4e, "Cortex-X3" },
+	{ 0x41, 0xd4f, "Neoverse V2" }, { 0x41, 0xd80, "Cortex-A520" }, { 0x41, 0xd81, "Cortex-A720" },
+	{ 0x41, 0xd82, "Cortex-X4" }, { 0x41, 0xd84, "Neoverse V3" }, { 0x41, 0xd8e, "Neoverse N3" },
+	{ 0x43, 0x0af, "ThunderX2" }, { 0x46, 0x001, "A64FX" }, { 0x48, 0xd01, "Kunpeng 920" },
+	{ 0x4e, 0x004, "Carmel" }, { 0x51, 0x800, "Kryo 2xx Gold" }, { 0x51, 0x801, "Kryo 2xx Silver" },
+	{ 0x51, 0x802, "Kryo 3xx Gold" }, { 0x51, 0x803, "Kryo 3xx Silver" }, { 0x51, 0x804, "Kryo 4xx Gold" },
+	{ 0x51, 0x805, "Kryo 4xx Silver" }, { 0x61, 0x022, "M1 Icestorm" }, { 0x61, 0x023, "M1 Firestorm" },
+	{ 0x61, 0x032, "M2 Blizzard" }, { 0x61, 0x033, "M2 Avalanche" }, { 0xc0, 0xac3, "AmpereOne" },
+};
+
+const char *wtg_arm_implementer_name(unsigned implementer)
 {
-	char *text = wtg_read_text("/proc/cpuinfo"), *pos = text, *line;
-	bool got_model = false;
+	for (size_t i = 0; i < WTG_ARRAY_LEN(arm_implementers); i++)
+		if (arm_implementers[i].implementer == implementer)
+			return arm_implementers[i].name;
+	return NULL;
+}
+
+const char *wtg_arm_core_name(unsigned implementer, unsigned part)
+{
+	for (size_t i = 0; i < WTG_ARRAY_LEN(arm_cores); i++)
+		if (arm_cores[i].implementer == implementer && arm_cores[i].part == part)
+			return arm_cores[i].name;
+	return NULL;
+}
+
+/* The features the byte sums choose by, in the order cpu_features lists them. */
+static const char *const simd_features[] = { "sse2", "avx2", "avx512bw", "avx512_vnni", "avx_vnni",
+					     "asimd", "asimddp", "sve", "sve2", "i8mm" };
+
+/* Whether the space-separated list has the word. */
+static bool has_word(const char *list, const char *word)
+{
+	const size_t n = strlen(word);
+	for (const char *p = strstr(list, word); p; p = strstr(p + 1, word))
+		if ((p == list || p[-1] == ' ' || p[-1] == '\t') && (p[n] == '\0' || p[n] == ' ' || p[n] == '\t'))
+			return true;
+	return false;
+}
+
+/* "Arm Neoverse N1", "Apple M1 Firestorm", "Arm part 0xd99" (unknown part), "implementer 0x99 part 0x1". */
+static void arm_core_words(char *buf, size_t len, unsigned implementer, unsigned part)
+{
+	const char *vendor = wtg_arm_implementer_name(implementer), *core = wtg_arm_core_name(implementer, part);
+	if (vendor && core)
+		snprintf(buf, len, "%s %s", vendor, core);
+	else if (vendor)
+		snprintf(buf, len, "%s part 0x%03x", vendor, part);
+	else
+		snprintf(buf, len, "implementer 0x%02x part 0x%03x", implementer, part);
+}
+
+/* arm64: the distinct cores (implementer, part) in the order the CPUs list them, up to 4 */
+struct arm_cores_seen {
+	unsigned implementer[4], part[4];
+	int n;
+	long cur_implementer;	/* the current processor block's, -1 before its line */
+};
+
+static void arm_core_seen(struct arm_cores_seen *a, unsigned part)
+{
+	if (a->cur_implementer < 0)
+		return;
+	for (int i = 0; i < a->n; i++)
+		if (a->implementer[i] == (unsigned)a->cur_implementer && a->part[i] == part)
+			return;
+	if (a->n < 4) {
+		a->implementer[a->n] = (unsigned)a->cur_implementer;
+		a->part[a->n++] = part;
+	}
+}
+
+void wtg_machine_parse_cpuinfo(struct wtg_machine *m, char *text)
+{
+	char *pos = text, *line;
+	bool got_model = false, got_flags = false;
+	int processors = 0;
+	char midr[4][16] = { "", "", "", "" };	/* CPU 0's implementer, part, variant, revision */
+	char x86[3][16] = { "", "", "" };	/* CPU 0's family, model, stepping */
+	static const char *const midr_keys[4] = { "CPU implementer", "CPU part", "CPU variant", "CPU revision" };
+	static const char *const x86_keys[3] = { "cpu family", "model", "stepping" };
+	struct arm_cores_seen seen = { .n = 0, .cur_implementer = -1 };
 	while ((line = next_line(&pos)) != NULL) {
 		char *colon = strchr(line, ':');
 		if (!colon)
 			continue;
-		char *val = colon + 1;
+		char *val = colon + 1, *k = colon;
 		while (*val == ' ' || *val == '\t')
 			val++;
-		if (!got_model && (strncmp(line, "model name", 10) == 0 || strncmp(line, "Model", 5) == 0)) {
+		while (k > line && (k[-1] == ' ' || k[-1] == '\t'))
+			k--;
+		*k = '\0';	/* line is the key now */
+		if (strcmp(line, "processor") == 0) {
+			processors++;
+			seen.cur_implementer = -1;
+		} else if (!got_model && (strcmp(line, "model name") == 0 || strcmp(line, "Model") == 0)) {
 			wtg_strlcpy(m->cpu_model, val, sizeof m->cpu_model);
 			got_model = true;
-		} else if (strncmp(line, "flags", 5) == 0 && strstr(val, " hypervisor")) {
-			m->hypervisor = true;
+		} else if (strcmp(line, "flags") == 0 || strcmp(line, "Features") == 0) {
+			if (has_word(val, "hypervisor"))
+				m->hypervisor = true;
+			for (size_t i = 0; !got_flags && i < WTG_ARRAY_LEN(simd_features); i++)
+				if (has_word(val, simd_features[i]))
+					snprintf(m->cpu_features + strlen(m->cpu_features),
+						 sizeof m->cpu_features - strlen(m->cpu_features), "%s%s",
+						 m->cpu_features[0] ? " " : "", simd_features[i]);
+			got_flags = true;
 		}
+		for (int i = 0; i < 4; i++)
+			if (strcmp(line, midr_keys[i]) == 0) {
+				if (processors <= 1)
+					wtg_strlcpy(midr[i], val, sizeof midr[i]);
+				if (i == 0)
+					seen.cur_implementer = (long)strtoul(val, NULL, 0);
+				else if (i == 1)
+					arm_core_seen(&seen, (unsigned)strtoul(val, NULL, 0));
+			}
+		for (int i = 0; i < 3 && processors <= 1; i++)
+			if (strcmp(line, x86_keys[i]) == 0)
+				wtg_strlcpy(x86[i], val, sizeof x86[i]);
 	}
+	if (midr[0][0] && midr[1][0])
+		snprintf(m->cpu_id, sizeof m->cpu_id, "implementer %s part %s variant %s revision %s", midr[0], midr[1],
+			 midr[2][0] ? midr[2] : "?", midr[3][0] ? midr[3] : "?");
+	else if (x86[0][0] && x86[1][0])
+		snprintf(m->cpu_id, sizeof m->cpu_id, "family %s model %s stepping %s", x86[0], x86[1],
+			 x86[2][0] ? x86[2] : "?");
+	/* arm64 names no model: the cores' names, big and little joined ("Arm Cortex-A76 + Arm Cortex-A55") */
+	size_t o = 0;
+	for (int i = 0; i < seen.n && o < sizeof m->cpu_model; i++) {
+		char words[64];
+		arm_core_words(words, sizeof words, seen.implementer[i], seen.part[i]);
+		o += (size_t)snprintf(m->cpu_model + o, sizeof m->cpu_model - o, "%s%s", i ? " + " : "", words);
+	}
+}
+
+/* The CPU model, its numbers and features, and the hypervisor flag from /proc/cpuinfo. */
+static void read_cpuinfo(struct wtg_machine *m)
+{
+	char *text = wtg_read_text("/proc/cpuinfo");
+	if (text)
+		wtg_machine_parse_cpuinfo(m, text);
 	free(text);
 }
 
@@ -57,6 +203,8 @@ void wtg_machine_read(struct wtg_machine *m)
 	memset(m, 0, sizeof *m);
 	wtg_strlcpy(m->cpu_model, "unknown CPU", sizeof m->cpu_model);
 	read_cpuinfo(m);
+	wtg_strlcpy(m->kernel_simd, wtg_sum_simd_name(), sizeof m->kernel_simd);
+	wtg_strlcpy(m->kernel_native, wtg_sum_kernel("native")->isa, sizeof m->kernel_native);
 	/* the CPUs the topology counts (a WTG_SYSFS_ROOT tree's, else this machine's): one source */
 	m->cpus = wtg_topology_this()->cpus_online;
 	m->page_size = sysconf(_SC_PAGESIZE);

@@ -254,6 +254,12 @@ static void machine_items(const struct wtg_machine *m, wtg_report_item_fn fn, vo
 	char caches[256];
 	cache_list(caches, sizeof caches, m);
 	item_text(fn, arg, "CPU", m->cpu_model);
+	if (m->cpu_id[0])
+		item_text(fn, arg, "CPU id", m->cpu_id);
+	if (m->cpu_features[0])
+		item_text(fn, arg, "CPU features", m->cpu_features);
+	if (m->kernel_simd[0])
+		item_text(fn, arg, "SIMD sum", m->kernel_simd);
 	item(fn, arg, "CPUs", "%d online", m->cpus);
 	item(fn, arg, "page size", "%ld B", m->page_size);
 	item(fn, arg, "caches", "%s", caches);

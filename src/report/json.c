@@ -256,6 +256,12 @@ void wtg_json_machine(FILE *f, const struct wtg_report_meta *meta)
 	json_kstr(f, 4, "kernel", m->kernel, false);
 	json_kstr(f, 4, "os", m->os, false);
 	json_kstr(f, 4, "cpu_model", m->cpu_model, false);
+	json_kstr(f, 4, "cpu_id", m->cpu_id, false);
+	json_kstr(f, 4, "cpu_features", m->cpu_features, false);
+	fputs(",\n    \"kernels\": {", f);
+	json_kstr(f, 0, "simd", m->kernel_simd, true);
+	json_kstr(f, 1, "native", m->kernel_native, false);
+	putc('}', f);
 	json_kint(f, 4, "cpus_online", m->cpus > 0 ? m->cpus : -1);
 	json_kint(f, 4, "cpus", m->cpus > 0 ? m->cpus : -1);
 	json_kint(f, 4, "memory_bytes", m->memory_bytes ? (int64_t)m->memory_bytes : -1);

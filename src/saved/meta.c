@@ -292,6 +292,17 @@ static void read_machine(struct rd *r, json_t *root, struct wtg_machine *m)
 	sv_want_str(r, mach, "kernel", m->kernel, sizeof m->kernel, true);
 	sv_want_str(r, mach, "os", m->os, sizeof m->os, true);
 	sv_want_str(r, mach, "cpu_model", m->cpu_model, sizeof m->cpu_model, true);
+	/* newer fields: a run saved before them has none */
+	json_t *v;
+	if (json_is_string(v = sv_maybe(r, mach, "cpu_id", T_STR | T_NULL)))
+		wtg_strlcpy(m->cpu_id, json_string_value(v), sizeof m->cpu_id);
+	if (json_is_string(v = sv_maybe(r, mach, "cpu_features", T_STR | T_NULL)))
+		wtg_strlcpy(m->cpu_features, json_string_value(v), sizeof m->cpu_features);
+	json_t *kernels = sv_maybe(r, mach, "kernels", T_OBJ);
+	if (json_is_string(v = sv_maybe(r, kernels, "simd", T_STR | T_NULL)))
+		wtg_strlcpy(m->kernel_simd, json_string_value(v), sizeof m->kernel_simd);
+	if (json_is_string(v = sv_maybe(r, kernels, "native", T_STR | T_NULL)))
+		wtg_strlcpy(m->kernel_native, json_string_value(v), sizeof m->kernel_native);
 	m->cpus = (int)sv_want_int(r, mach, "cpus_online", 1, 1 << 20, true, -1);
 	m->memory_bytes = (uint64_t)sv_want_int(r, mach, "memory_bytes", 1, INT64_MAX, true, 0);
 	m->page_size = (long)sv_want_int(r, mach, "page_size", 1, 1 << 30, true, -1);

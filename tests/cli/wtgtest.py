@@ -22,7 +22,9 @@ import time
 
 TOP_BUILDDIR = os.environ.get("top_builddir") or os.path.abspath(
     os.path.join(os.path.dirname(__file__), "..", ".."))
-WTG = os.path.join(TOP_BUILDDIR, "src", "wtg")
+# WTG_TEST_WTG: the program to run instead, e.g. a cross build's wrapper that runs src/wtg under
+# qemu-user (tests/cross/arm64.sh)
+WTG = os.environ.get("WTG_TEST_WTG") or os.path.join(TOP_BUILDDIR, "src", "wtg")
 
 _passed = 0
 _failed = 0
