@@ -260,6 +260,7 @@ static int draw_run_figures(const struct tui_view *v, const struct wtg_lay_hist 
 		}
 		if (draw && line < nfig) {
 			int at = v->x + x + (x ? 3 : 0);
+			tui_fit_items(buf, v->x + v->wd - at - tui_width(dist_key[i]) - 1);	/* whole figures */
 			int o = tui_put(v->w, fy + line, at, v->x + v->wd - at, tui_attr(l, dist_role[j]) | A_BOLD,
 					dist_key[i]);
 			tui_put(v->w, fy + line, at + o + 1, v->x + v->wd - at - o - 1, A_NORMAL, buf);
@@ -338,6 +339,17 @@ static int build(struct wtg_lay_hist *h, const struct tui_view *v, bool own_fill
 	return nd;
 }
 
+/* No row left for the figures: each strip's label carries its p99 ("◆ burners on (2) 6.19 us"). */
+static void strip_figures(const struct wtg_lay_hist *h, int nd)
+{
+	for (int i = 0; i < nd; i++) {
+		char val[32];
+		size_t n = strlen(dist_strip[i]);
+		wtg_lay_fmt_value(val, sizeof val, h->d[i].p99, h->d[i].s->unit);
+		snprintf(dist_strip[i] + n, sizeof dist_strip[i] - n, " %s", val);
+	}
+}
+
 /* Whether some run gives several distributions (its figures then go a run to a line when short of
  * rows), and how many runs there are. */
 static bool grouped(const struct wtg_lay_hist *h, int *nruns)
@@ -392,16 +404,21 @@ void tui_hist_draw(const struct tui_view *v)
 	int nfig = nd + npairs;
 	/* a run to a line when a line per distribution leaves a strip less than two rows */
 	by_run = by_run && v->h - nfig - 2 < 2 * nd;
-	bool packed = by_run && nruns > v->h - 5;
+	/* the chart first: a labelled strip a row for each distribution (with the axis and its
+	 * labels) wherever the view holds them; the figures take the rows left, and give way */
+	int room = nd > 1 && v->h - 2 >= nd ? v->h - 2 - nd : v->h - 5;
+	bool packed = by_run && nruns > room;
 	if (by_run)
 		nfig = draw_run_figures(v, &h, 0, 0, packed, false);
-	if (nfig > v->h - 5)
-		nfig = v->h - 5 > 0 ? v->h - 5 : 0;
+	if (nfig > room)
+		nfig = room > 0 ? room : 0;
 	/* overlaid without colour, each distribution fills with its own glyph, in whole cells */
 	int body = v->h - nfig - 2;	/* minus the x axis and its labels */
 	/* separate strips, each labelled, whenever each gets a row (a projector's 80x24 too);
 	 * overlaid only when even that does not fit */
 	bool stacked = nd == 1 || body / nd >= 1;
+	if (stacked && nd > 1 && nfig == 0)
+		strip_figures(&h, nd);
 	bool own_fill = !stacked && (!l->color || l->g->vbar[1] == NULL);
 	if (!own_fill)
 		for (int i = 0; i < nd && v->ntables == 0; i++)
@@ -418,7 +435,7 @@ void tui_hist_draw(const struct tui_view *v)
 	}
 	/* several distributions: stacked bands (a row of marks under each when it has three rows), else
 	 * one chart with the distributions overlaid (the shorter bar in front) and a row of marks each */
-	int margin = nd == 1 ? 0 : stacked ? (maxname < 24 ? maxname : 24) : 2;
+	int margin = nd == 1 ? 0 : stacked ? (maxname < 26 ? maxname : 26) : 2;
 	int x0 = v->x + margin, cw = v->wd - margin;
 	int band = stacked ? body / nd : body;
 	int nmarks = stacked ? (band >= 3 ? 1 : 0) : (body - nd >= 2 ? nd : 0);

@@ -652,7 +652,7 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 {
 	static const struct wtg_table *tabs[WTG_LAY_MAX_RUNS];
 	static const char *labels[WTG_LAY_MAX_RUNS];
-	static char live[128], saved[WTG_MAX_LOADS][128], oldest[WTG_MAX_LOADS][160];
+	static char live[128], saved[WTG_MAX_LOADS][128], oldest[WTG_MAX_LOADS][160], relabel[WTG_LAY_MAX_RUNS][96];
 	int n = 0, tab = d->tab;
 	unsigned faded = 0;
 	struct dash_hist *h = &d->hist[tab];
@@ -668,6 +668,10 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 			faded |= 1u << n;	/* what the saved run was compared with when it was saved */
 			tabs[n] = &l->earlier[tab][k].t;
 			labels[n] = l->earlier[tab][k].label;
+			if (!strcmp(labels[n], "quiet")) {	/* saved before tail's runs were named so */
+				dash_conditions(relabel[n], sizeof relabel[n], tabs[n]);
+				labels[n] = relabel[n];
+			}
 			if (k == k0 && (k0 || l->dropped[tab])) {
 				if (k0 && l->dropped[tab])
 					snprintf(oldest[i], sizeof oldest[i], "%s (%d older not drawn, %d before them not saved)",
