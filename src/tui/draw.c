@@ -303,8 +303,9 @@ static void here_figure(const char *here, char *out, size_t len)
 /* "essay: 21 s for 64 MiB | here: ..." (what this machine shows, or why it cannot show it), in at
  * most width columns when fit is set: the essay's side is cut (with an ellipsis) before this machine's,
  * which a class came to see; this machine's is cut only past half the line. When the verdict stands
- * whole just above (fit unset), this machine's side is its figure alone ("here: x1.4"), and nothing
- * where even that would take a line of its own: the verdict says it. */
+ * whole just above (fit unset) and this machine's side (its words after " = " or ": ") is more than a
+ * line, it is its figure alone ("here: x1.4"), and nothing where even that would take a line of its
+ * own: the verdict says it. */
 static void essay_line(const struct dash *d, const struct wtg_table *t, const char *verdict, char *buf, size_t len,
 		       bool fit, int width)
 {
@@ -324,7 +325,7 @@ static void essay_line(const struct dash *d, const struct wtg_table *t, const ch
 	const char *bar = l->utf8 ? "\xe2\x94\x82" : "|", *ell = l->g->ellipsis;
 	char right[320], short_here[64];
 	const char *fig = e->essay.figure;
-	if (!fit && !cannot && here != verdict) {	/* the rest restates the verdict above */
+	if (!fit && !cannot && here != verdict && wtg_text_width(here) + 9 > width) {	/* it restates the verdict */
 		here_figure(here, short_here, sizeof short_here);
 		here = short_here;
 		if (wtg_text_width(fig) + wtg_text_width(here) + 16 > width) {

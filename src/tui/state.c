@@ -547,7 +547,8 @@ static void paired_first(char *buf, size_t len, const char *figure)
 
 /* The line of ratios above the view, what a class reads first. Two runs: "A -> B: x0.58 [CI 0.51-0.66]
  * figure; x1.02 [CI ...] figure" (before -> after, then each headline's ratio and what it is); more:
- * "figure vs A: B x0.58 [a, b], C x1.02 [a, b]; ..." (each run against the first). */
+ * "figure vs ●: ◆ x0.58 [a, b], ■ x1.02 [a, b]; ..." (each run against the first, by its mark on the
+ * chart, whose legend or figures lines name it). */
 static void make_compare(const struct dash *d, const struct wtg_table *const *t, const char *const *label, int n,
 			 char *buf, size_t len)
 {
@@ -594,11 +595,12 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 				snprintf(what, sizeof what, " x%.2f", p.ratio);
 			if (n == 2)
 				k += (size_t)snprintf(buf + k, len - k, "%s%s", k > head ? ";" : "", what);
-			else if (shown++ == 0)
-				k += (size_t)snprintf(buf + k, len - k, "%s%s vs %s: %s%s", k ? "; " : "", fig, label[0],
-						      label[r], p.v == WTG_V_APART ? " not comparable" : what);
+			else if (shown++ == 0)	/* more runs: each by its mark on the chart */
+				k += (size_t)snprintf(buf + k, len - k, "%s%s vs %s: %s%s", k ? "; " : "", fig,
+						      tui_run_marker(&d->look, 0), tui_run_marker(&d->look, r),
+						      p.v == WTG_V_APART ? " not comparable" : what);
 			else
-				k += (size_t)snprintf(buf + k, len - k, ", %s%s", label[r],
+				k += (size_t)snprintf(buf + k, len - k, ", %s%s", tui_run_marker(&d->look, r),
 						      p.v == WTG_V_APART ? " not comparable" : what);
 		}
 	}
