@@ -7,7 +7,8 @@
 # each run with points on the chart (their lines coincide: none may hide the others); wss's three
 # series' marks; log y labels at whole decades, evenly spaced; at 80x24 the same. A save that let
 # earlier runs go says so on the tab, and so does a tab of more saved runs than a view draws. Four
-# saved tail runs at 80x24: every run's figures on screen. Then live at 80x24: a rerun of tail draws both distributions
+# saved tail runs at 80x24: every run's figures on screen. At 80x24 tail keeps its verdict, essay's line
+# and ratio line whole, and its four strips labelled (each with its p99), nothing cut with an ellipsis. Then live at 80x24: a rerun of tail draws both distributions
 # of both runs, as the first run drew its two. Nothing measured is asserted: only names, marks and
 # the labels' spacing.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
@@ -70,6 +71,10 @@ check "tail replayed: ... and its burners-on one, the lesson" tm_snap_shows "◆
 check "tail replayed: a line per run with both p99s and their ratio" \
 	tm_match "◆ saved: quiet and burners: p99 burners off [0-9.]+ [nu]s, burners on \([0-9]+\) [0-9.]+ [nu]s: [0-9.]+×"
 check "tail replayed: one log axis for both runs" tm_has "log scale"
+check "tail replayed: a figures line too long ends on a whole figure (not 'median 135 n')" \
+	tm_match "◆ saved: quiet and burners: p99 [^│]*×(; median [0-9.]+ [nu]s(, [0-9.]+ [nu]s)?)? +│$"
+check "tail replayed: the essay's line gives this machine's figure alone, the verdict above says the rest" \
+	tm_match "essay: the median holds, the p99 moves 3.4x when other work shares the CPUs │ here: x[0-9.]+ +│$"
 
 tm_keys 3
 check "wss replayed: the saved tab" tm_wait "wss · Cache or core?"
@@ -95,6 +100,12 @@ check "80x24 valley: the log y labels whole decades, evenly spaced" y_labels_eve
 tm_keys 1
 check "80x24 tail: both runs' both distributions" tm_wait "◆ burners on"
 check "80x24 tail: ... the earlier run's too" tm_snap_shows "● burners on"
+check "80x24 tail: each strip labelled with its series and its p99 (no row left for the figures)" \
+	tm_match "^│ ◆ burners on \([0-9]+\) [0-9.]+ [nu]s +[█▇▆▅▄▃▂▁]"
+check "80x24 tail: the essay's line whole on one line, this machine's side not restating the verdict above" \
+	tm_match "^│ essay: the median holds, the p99 moves 3.4x when other work shares the CPUs +│$"
+check "80x24 tail: the ratio line whole" tm_flat_match "sequential: p99 ratio x[0-9.]+ → x[0-9.]+ \[CI [0-9.]+–[0-9.]+\], [a-z]+; x[0-9.]+ \[CI [0-9.]+–[0-9.]+\] [a-z]+: median ns per getpid"
+check "80x24 tail: nothing cut with an ellipsis" tm_lacks "…"
 tm_keys q
 wait_exit 10
 check_eq "exit status 0" "$(status)" 0
