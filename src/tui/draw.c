@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <string.h>
 #include <wchar.h>
 
@@ -225,6 +226,8 @@ static int centre(WINDOW *w, int y, int width, attr_t a, const char *text)
 	return tui_wrap(w, y, 1, width - 2, 3, a, true, text);
 }
 
+static void draw_fold(struct dash *d);
+
 /* The box's frame: the experiment, its question, and where its run stands. */
 static void draw_frame(struct dash *d)
 {
@@ -273,7 +276,7 @@ static void draw_frame(struct dash *d)
 		snprintf(right, sizeof right, "not run yet");
 	}
 	tui_frame(d->box, l, tui_attr(l, TR_DIM), title, tui_attr(l, TR_TITLE), right, ra);
-	wnoutrefresh(d->box);
+	draw_fold(d);
 }
 
 /* ---- the lead: the verdict a class reads, the essay beside this machine ---- */
@@ -284,9 +287,25 @@ static bool big_room(const struct dash *d, int vh)
 	return (d->rows >= BIG_ROWS && d->cols >= BIG_COLS) || vh >= 40;
 }
 
+/* The verdict's figure as its words write it: the first word after its " = " or ": " ("x1.4",
+ * "1104 ns": a bare number keeps the unit after it), into out. */
+static void here_figure(const char *here, char *out, size_t len)
+{
+	size_t n = strcspn(here, " ;,");
+	const char *unit = here + n + (here[n] == ' ');
+	size_t un = here[n] == ' ' ? strcspn(unit, " ;,") : 0;
+	bool bare = n > 0 && strspn(here, "0123456789.,-") == n;
+	if (bare && un > 0 && un <= 5 && !isdigit((unsigned char)unit[0]))
+		n = (size_t)(unit + un - here);
+	snprintf(out, len, "%.*s", (int)n, here);
+}
+
 /* "essay: 21 s for 64 MiB | here: ..." (what this machine shows, or why it cannot show it), in at
  * most width columns when fit is set: the essay's side is cut (with an ellipsis) before this machine's,
- * which a class came to see; this machine's is cut only past half the line. */
+ * which a class came to see; this machine's is cut only past half the line. When the verdict stands
+ * whole just above (fit unset) and this machine's side (its words after " = " or ": ") is more than a
+ * line, it is its figure alone ("here: x1.4"), and nothing where even that would take a line of its
+ * own: the verdict says it. */
 static void essay_line(const struct dash *d, const struct wtg_table *t, const char *verdict, char *buf, size_t len,
 		       bool fit, int width)
 {
@@ -304,8 +323,16 @@ static void essay_line(const struct dash *d, const struct wtg_table *t, const ch
 			break;
 		}
 	const char *bar = l->utf8 ? "\xe2\x94\x82" : "|", *ell = l->g->ellipsis;
-	char right[320];
+	char right[320], short_here[64];
 	const char *fig = e->essay.figure;
+	if (!fit && !cannot && here != verdict && wtg_text_width(here) + 9 > width) {	/* it restates the verdict */
+		here_figure(here, short_here, sizeof short_here);
+		here = short_here;
+		if (wtg_text_width(fig) + wtg_text_width(here) + 16 > width) {
+			snprintf(buf, len, "essay: %s", fig);
+			return;
+		}
+	}
 	snprintf(right, sizeof right, " %s here: %s", bar, here);
 	size_t rn = strlen(right);
 	if (!cannot && !fit && rn > 0 && right[rn - 1] == ')' && wtg_text_width(fig) + wtg_text_width(right) + 7 > width) {
@@ -460,14 +487,19 @@ static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int 
 	return y + (d->compact || vh - y >= 10 ? draw_in_order(d, t, vw, y, vwid) : 0);
 }
 
-/* The line that says what the fold holds: "n: 3 notes, 5 checks ok". */
-static void draw_fold(struct dash *d, const struct wtg_table *t, WINDOW *vw, int y, int vwid)
+/* What the fold holds, on the box's bottom border (the view keeps the row): "[n] 3 notes, 5 checks
+ * ok: n shows them"; the border alone when the run on screen has neither. */
+static void draw_fold(struct dash *d)
 {
 	const struct tui_look *l = &d->look;
-	int ok = 0, warn = 0, fail = 0;
-	wtg_table_count_checks(t, &ok, &warn, &fail);
-	if (t->nnotes == 0 && t->nchecks == 0)
+	const struct wtg_table *t = dash_shown(d);
+	int bh, bw, ok = 0, warn = 0, fail = 0;
+	getmaxyx(d->box, bh, bw);
+	tui_repeat(d->box, bh - 1, 1, bw - 2, tui_attr(l, TR_DIM), l->g->h);
+	wnoutrefresh(d->box);
+	if (d->overlay == OV_START || (t->nnotes == 0 && t->nchecks == 0))
 		return;
+	wtg_table_count_checks(t, &ok, &warn, &fail);
 	char line[160];
 	int n = snprintf(line, sizeof line, "%d note%s, %d check%s", t->nnotes, t->nnotes == 1 ? "" : "s",
 			 t->nchecks, t->nchecks == 1 ? "" : "s");
@@ -477,9 +509,10 @@ static void draw_fold(struct dash *d, const struct wtg_table *t, WINDOW *vw, int
 		n += snprintf(line + n, sizeof line - (size_t)n, " (%d warn)", warn);
 	else if (t->nchecks)
 		n += snprintf(line + n, sizeof line - (size_t)n, " ok");
-	snprintf(line + n, sizeof line - (size_t)n, d->notes_open ? ": n folds them" : ": n shows them");
-	int x = 1 + tui_put(vw, y, 1, vwid - 2, tui_attr(l, TR_KEY), "[n] ");
-	tui_put_clip(vw, y, x, vwid - 1 - x, tui_attr(l, fail ? TR_ERR : warn ? TR_WARN : TR_DIM), l, line);
+	snprintf(line + n, sizeof line - (size_t)n, d->notes_open ? ": n folds them " : ": n shows them ");
+	int x = 2 + tui_put(d->box, bh - 1, 2, bw - 4, tui_attr(l, TR_KEY), " [n] ");
+	tui_put_clip(d->box, bh - 1, x, bw - 2 - x, tui_attr(l, fail ? TR_ERR : warn ? TR_WARN : TR_DIM), l, line);
+	wnoutrefresh(d->box);
 }
 
 /* The view under the lead, with the notes and checks folded into one line unless n opened them. */
@@ -494,7 +527,7 @@ static void draw_view(struct dash *d, const struct wtg_table *t, WINDOW *vw, int
 		folded.nchecks = 0;
 		shown = &folded;
 	}
-	int h = vh - y - (fold ? 1 : 0);
+	int h = vh - y;
 	if (h >= 3) {
 		struct tui_view v = {
 			.w = vw, .y = y, .x = 1, .h = h, .wd = vwid - 2, .look = &d->look, .t = t,
@@ -504,8 +537,6 @@ static void draw_view(struct dash *d, const struct wtg_table *t, WINDOW *vw, int
 		v.t = shown;
 		tui_view_draw(&v);
 	}
-	if (fold)
-		draw_fold(d, t, vw, vh - 1, vwid);
 }
 
 /* What the box holds: the view, or a line saying why there is none yet. */
@@ -553,6 +584,7 @@ static void draw_body(struct dash *d)
 		int y = draw_lead(d, t, vw, vh, vwid);
 		draw_view(d, t, vw, y, vh, vwid);
 	}
+	draw_fold(d);
 	wnoutrefresh(vw);
 }
 

@@ -220,10 +220,11 @@ static void p99_ratio(char *r, size_t len, const struct wtg_lay_hist *h, int a, 
 /* Run i..j's figures into buf: its label, each series' p99 (tail's lesson: burners off against on),
  * then (unless short: the values alone) their ratio and the medians. */
 static void run_words(char *buf, size_t len, const struct wtg_lay_hist *h, int i, int j, bool short_form,
-		      const char *times)
+		      const char *times, size_t shared)
 {
 	char med[160] = "", val[32], r[32];
-	snprintf(buf, len, "%s%sp99", h->d[i].label, h->d[i].label[0] ? (short_form ? " " : ": ") : "");
+	int ln = (int)(strlen(h->d[i].label) - shared);
+	snprintf(buf, len, "%.*s%sp99", ln, h->d[i].label, ln ? (short_form ? " " : ": ") : "");
 	for (int k = i; k <= j; k++) {
 		wtg_lay_fmt_value(val, sizeof val, h->d[k].p99, h->d[k].s->unit);
 		if (short_form)
@@ -239,20 +240,45 @@ static void run_words(char *buf, size_t len, const struct wtg_lay_hist *h, int i
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s; median%s", r[0] ? ": " : "", r, med);
 }
 
+/* The length of the ": conditions" every run's label ends with ("run1: quiet and burners"), 0 when
+ * they do not share one. */
+static size_t shared_conditions(const struct wtg_lay_hist *h)
+{
+	const char *first = strrchr(h->d[0].label, ':');
+	if (!first || first[1] != ' ')
+		return 0;
+	for (int i = 1; i < h->nd; i++) {
+		const char *c = strrchr(h->d[i].label, ':');
+		if (!c || strcmp(c, first) != 0 || c == h->d[i].label)
+			return 0;
+	}
+	return first == h->d[0].label ? 0 : strlen(first);
+}
+
 /* Runs of several series, a line each where a line per distribution does not fit (see run_words);
  * where even a line a run does not (four runs at 80x24), each run's mark, label and p99s packed
- * side by side. Draws when draw is set; returns the lines it takes (at most nfig when drawing). */
+ * side by side, the conditions every run shares said once at the start ("quiet and burners: ● run1
+ * p99 1.11 us, 6.19 us   ◆ run2 ..."). Draws when draw is set; returns the lines it takes (at most
+ * nfig when drawing). */
 static int draw_run_figures(const struct tui_view *v, const struct wtg_lay_hist *h, int fy, int nfig, bool packed,
 			    bool draw)
 {
 	const struct tui_look *l = v->look;
 	int line = 0, x = 0;
+	size_t shared = packed ? shared_conditions(h) : 0;
+	if (shared) {
+		char head[128];
+		snprintf(head, sizeof head, "%s:", h->d[0].label + strlen(h->d[0].label) - shared + 2);
+		if (draw && nfig > 0)
+			tui_put(v->w, fy, v->x, v->wd, A_NORMAL, head);
+		x = tui_width(head) - 2;	/* the first run follows after one space, not three */
+	}
 	for (int i = 0; i < h->nd && (!draw || line < nfig);) {
 		int j = i;
 		while (j + 1 < h->nd && h->d[j + 1].run == h->d[i].run)
 			j++;
 		char buf[512];
-		run_words(buf, sizeof buf, h, i, j, packed, l->g->times);
+		run_words(buf, sizeof buf, h, i, j, packed, l->g->times, shared);
 		int wid = tui_width(dist_key[i]) + 1 + tui_width(buf);
 		if (packed && x > 0 && x + 3 + wid > v->wd) {	/* the next line */
 			line++;
@@ -260,6 +286,7 @@ static int draw_run_figures(const struct tui_view *v, const struct wtg_lay_hist 
 		}
 		if (draw && line < nfig) {
 			int at = v->x + x + (x ? 3 : 0);
+			tui_fit_items(buf, v->x + v->wd - at - tui_width(dist_key[i]) - 1);	/* whole figures */
 			int o = tui_put(v->w, fy + line, at, v->x + v->wd - at, tui_attr(l, dist_role[j]) | A_BOLD,
 					dist_key[i]);
 			tui_put(v->w, fy + line, at + o + 1, v->x + v->wd - at - o - 1, A_NORMAL, buf);
@@ -338,6 +365,17 @@ static int build(struct wtg_lay_hist *h, const struct tui_view *v, bool own_fill
 	return nd;
 }
 
+/* No row left for the figures: each strip's label carries its p99 ("◆ burners on (2) 6.19 us"). */
+static void strip_figures(const struct wtg_lay_hist *h, int nd)
+{
+	for (int i = 0; i < nd; i++) {
+		char val[32];
+		size_t n = strlen(dist_strip[i]);
+		wtg_lay_fmt_value(val, sizeof val, h->d[i].p99, h->d[i].s->unit);
+		snprintf(dist_strip[i] + n, sizeof dist_strip[i] - n, " %s", val);
+	}
+}
+
 /* Whether some run gives several distributions (its figures then go a run to a line when short of
  * rows), and how many runs there are. */
 static bool grouped(const struct wtg_lay_hist *h, int *nruns)
@@ -392,16 +430,21 @@ void tui_hist_draw(const struct tui_view *v)
 	int nfig = nd + npairs;
 	/* a run to a line when a line per distribution leaves a strip less than two rows */
 	by_run = by_run && v->h - nfig - 2 < 2 * nd;
-	bool packed = by_run && nruns > v->h - 5;
+	/* the chart first: a labelled strip a row for each distribution (with the axis and its
+	 * labels) wherever the view holds them; the figures take the rows left, and give way */
+	int room = nd > 1 && v->h - 2 >= nd ? v->h - 2 - nd : v->h - 4;	/* overlaid: 2 rows at least */
+	bool packed = by_run && nruns > room;
 	if (by_run)
 		nfig = draw_run_figures(v, &h, 0, 0, packed, false);
-	if (nfig > v->h - 5)
-		nfig = v->h - 5 > 0 ? v->h - 5 : 0;
+	if (nfig > room)
+		nfig = room > 0 ? room : 0;
 	/* overlaid without colour, each distribution fills with its own glyph, in whole cells */
 	int body = v->h - nfig - 2;	/* minus the x axis and its labels */
 	/* separate strips, each labelled, whenever each gets a row (a projector's 80x24 too);
 	 * overlaid only when even that does not fit */
 	bool stacked = nd == 1 || body / nd >= 1;
+	if (stacked && nd > 1 && nfig == 0)
+		strip_figures(&h, nd);
 	bool own_fill = !stacked && (!l->color || l->g->vbar[1] == NULL);
 	if (!own_fill)
 		for (int i = 0; i < nd && v->ntables == 0; i++)
@@ -418,7 +461,7 @@ void tui_hist_draw(const struct tui_view *v)
 	}
 	/* several distributions: stacked bands (a row of marks under each when it has three rows), else
 	 * one chart with the distributions overlaid (the shorter bar in front) and a row of marks each */
-	int margin = nd == 1 ? 0 : stacked ? (maxname < 24 ? maxname : 24) : 2;
+	int margin = nd == 1 ? 0 : stacked ? (maxname < 26 ? maxname : 26) : 2;
 	int x0 = v->x + margin, cw = v->wd - margin;
 	int band = stacked ? body / nd : body;
 	int nmarks = stacked ? (band >= 3 ? 1 : 0) : (body - nd >= 2 ? nd : 0);

@@ -547,7 +547,8 @@ static void paired_first(char *buf, size_t len, const char *figure)
 
 /* The line of ratios above the view, what a class reads first. Two runs: "A -> B: x0.58 [CI 0.51-0.66]
  * figure; x1.02 [CI ...] figure" (before -> after, then each headline's ratio and what it is); more:
- * "figure vs A: B x0.58 [a, b], C x1.02 [a, b]; ..." (each run against the first). */
+ * "figure vs ●: ◆ x0.58 [a, b], ■ x1.02 [a, b]; ..." (each run against the first, by its mark on the
+ * chart, whose legend or figures lines name it). */
 static void make_compare(const struct dash *d, const struct wtg_table *const *t, const char *const *label, int n,
 			 char *buf, size_t len)
 {
@@ -594,11 +595,12 @@ static void make_compare(const struct dash *d, const struct wtg_table *const *t,
 				snprintf(what, sizeof what, " x%.2f", p.ratio);
 			if (n == 2)
 				k += (size_t)snprintf(buf + k, len - k, "%s%s", k > head ? ";" : "", what);
-			else if (shown++ == 0)
-				k += (size_t)snprintf(buf + k, len - k, "%s%s vs %s: %s%s", k ? "; " : "", fig, label[0],
-						      label[r], p.v == WTG_V_APART ? " not comparable" : what);
+			else if (shown++ == 0)	/* more runs: each by its mark on the chart */
+				k += (size_t)snprintf(buf + k, len - k, "%s%s vs %s: %s%s", k ? "; " : "", fig,
+						      tui_run_marker(&d->look, 0), tui_run_marker(&d->look, r),
+						      p.v == WTG_V_APART ? " not comparable" : what);
 			else
-				k += (size_t)snprintf(buf + k, len - k, ", %s%s", label[r],
+				k += (size_t)snprintf(buf + k, len - k, ", %s%s", tui_run_marker(&d->look, r),
 						      p.v == WTG_V_APART ? " not comparable" : what);
 		}
 	}
@@ -652,7 +654,7 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 {
 	static const struct wtg_table *tabs[WTG_LAY_MAX_RUNS];
 	static const char *labels[WTG_LAY_MAX_RUNS];
-	static char live[128], saved[WTG_MAX_LOADS][128], oldest[WTG_MAX_LOADS][160];
+	static char live[128], saved[WTG_MAX_LOADS][128], oldest[WTG_MAX_LOADS][160], relabel[WTG_LAY_MAX_RUNS][96];
 	int n = 0, tab = d->tab;
 	unsigned faded = 0;
 	struct dash_hist *h = &d->hist[tab];
@@ -668,6 +670,10 @@ void dash_view_runs(struct dash *d, struct tui_view *v)
 			faded |= 1u << n;	/* what the saved run was compared with when it was saved */
 			tabs[n] = &l->earlier[tab][k].t;
 			labels[n] = l->earlier[tab][k].label;
+			if (!strcmp(labels[n], "quiet")) {	/* saved before tail's runs were named so */
+				dash_conditions(relabel[n], sizeof relabel[n], tabs[n]);
+				labels[n] = relabel[n];
+			}
 			if (k == k0 && (k0 || l->dropped[tab])) {
 				if (k0 && l->dropped[tab])
 					snprintf(oldest[i], sizeof oldest[i], "%s (%d older not drawn, %d before them not saved)",

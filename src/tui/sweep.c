@@ -277,22 +277,39 @@ static void plot_marks(uint32_t *marks, const struct canvas *c, const struct wtg
 /* Each cell's mark: its one series, or where several series' points meet (a rerun on the line of
  * the run before, wss's scalar under auto) the one shown least so far, left to right (the latest of
  * those), so every series shows its mark along a shared line instead of the last drawn hiding the
- * others. */
-static void settle_marks(struct canvas *c, const uint32_t *marks)
+ * others; a series left with no cell then takes one from a series shown more than once. */
+static void settle_marks(struct canvas *c, const uint32_t *marks, const char *const *marker)
 {
-	int shown[32] = { 0 };
+	int shown[32] = { 0 }, glyph[32];	/* counted by the mark drawn: a run's series share one */
+	uint32_t any = 0;
+	for (size_t i = 0; i < (size_t)c->cw * (size_t)c->ch; i++)
+		any |= marks[i];
+	for (int j = 0; j < 32; j++) {
+		glyph[j] = j;
+		for (int i = 0; i < j && glyph[j] == j && j < WTG_LAY_MAX_RUNS * MAX_SERIES; i++)
+			if ((any >> i) & 1 && (any >> j) & 1 && !strcmp(marker[i], marker[j]))
+				glyph[j] = i;
+	}
 	for (int cx = 0; cx < c->cw; cx++)
 		for (int cy = 0; cy < c->ch; cy++) {
 			uint32_t m = marks[(size_t)cy * (size_t)c->cw + (size_t)cx];
 			int k = -1;
 			for (int j = 0; j < 32; j++)
-				if ((m >> j) & 1 && (k < 0 || shown[j] <= shown[k]))
+				if ((m >> j) & 1 && (k < 0 || shown[glyph[j]] <= shown[glyph[k]]))
 					k = j;
 			if (k < 0)
 				continue;
-			shown[k]++;
+			shown[glyph[k]]++;
 			c->mark[(size_t)cy * (size_t)c->cw + (size_t)cx] = (signed char)k;
 		}
+	/* a mark that lost every cell it shares takes one from a mark shown more than once */
+	for (int k = 0; k < 32; k++)
+		for (size_t i = 0; !shown[glyph[k]] && i < (size_t)c->cw * (size_t)c->ch; i++)
+			if ((marks[i] >> k) & 1 && c->mark[i] >= 0 && shown[glyph[c->mark[i]]] > 1) {
+				shown[glyph[c->mark[i]]]--;
+				c->mark[i] = (signed char)k;
+				shown[glyph[k]]++;
+			}
 }
 
 static void draw_chart(const struct tui_view *v, const struct plot *pl, int y0, int h)
@@ -323,6 +340,8 @@ static void draw_chart(const struct tui_view *v, const struct plot *pl, int y0, 
 	 * labels stand evenly spaced ("1k 100 10 1" three rows apart, not 3, 2, 3); the rows left over
 	 * stay blank above the chart */
 	int units = p->ylog && p->ymin > 0 && p->ymax > p->ymin ? (int)lround(log10(p->ymax / p->ymin)) : nt - 1;
+	if (units >= ch && nt > 2 && units % (nt - 1) == 0)
+		units = nt - 1;	/* more decades than rows: the labels' steps (every second decade) */
 	int pad = units > 0 && units < ch ? (ch - 1) % units : 0;
 	ch -= pad;
 	int top = y0 + 1 + pad, bottom = top + ch - 1;	/* chart rows top..bottom */
@@ -375,7 +394,7 @@ static void draw_chart(const struct tui_view *v, const struct plot *pl, int y0, 
 		for (int k = 0; k < pl->p[r].ns; k++)
 			plot_marks(marks, &c, p, &pl->p[r].s[k], r * MAX_SERIES + k);
 	if (marks)
-		settle_marks(&c, marks);
+		settle_marks(&c, marks, pl->ink.marker);
 	free(marks);
 	draw_xmarks(v, p, top, ch, axis_x, cw);
 	canvas_draw(&c, w, top, axis_x, l, &pl->ink);

@@ -46,7 +46,8 @@ const struct tui_view_class *tui_view_class(enum wtg_view view)
 
 /* The ratio line laid out for width columns into out: each figure's part (the ";"-separated parts,
  * the header "A vs B, paired over N rounds:" one too) starts a line when it does not fit on the one
- * before, so a figure's ratio, interval and verdict stay together; returns the lines it takes. */
+ * before, so a figure's ratio, interval and verdict stay together; returns the lines it takes (1000
+ * when a part is wider than a line: the words then pack the lines). */
 static int compare_layout(const char *s, int width, char *out, size_t len)
 {
 	size_t k = 0;
@@ -66,8 +67,8 @@ static int compare_layout(const char *s, int width, char *out, size_t len)
 		bool nl = used > 0 && used + 1 + pw > width;
 		k += (size_t)snprintf(out + k, len - k, "%s%s", used == 0 ? "" : nl ? "\n" : " ", part);
 		used = nl || used == 0 ? pw : used + 1 + pw;
-		if (used > width)	/* a part wider than the line wraps at its spaces */
-			used = pw % width;
+		if (used > width)	/* a part wider than the line: packed by words instead */
+			return 1000;
 		s = end;
 		while (*s == ' ')
 			s++;

@@ -186,8 +186,9 @@ void tui_fit_items(char *s, int width)
 {
 	while (tui_width(s) > width) {
 		char *cut = NULL;
-		for (char *p = strstr(s, ", "); p; p = strstr(p + 1, ", "))
-			cut = p;
+		for (char *p = s; *p; p++)	/* the last ", " or "; " */
+			if ((p[0] == ',' || p[0] == ';') && p[1] == ' ')
+				cut = p;
 		if (!cut)
 			return;
 		*cut = '\0';

@@ -40,7 +40,8 @@ tm_keys 2
 check "a tab neither file holds says so" tm_wait "not in the saved runs: r measures it"
 tm_keys "$valley_key" r
 check "r: the live run is drawn beside the saved ones" tm_wait "■ live: quiet" 60
-check "r: ... and the ratio line takes it in" wait_for 60 tm_match "vs quiet(: quiet)?: burn8(: burners 8 spin)? x[0-9.]+ \[[0-9.]+, [0-9.]+\], live: quiet x"
+check "r: ... and the ratio line takes it in, each run by its mark on the chart" \
+	wait_for 60 tm_match "vs ●: ◆ x[0-9.]+ \[[0-9.]+, [0-9.]+\], ■ x[0-9.]+ "
 check "r: the data file is made only now" has_datafile
 tm_keys q
 wait_exit 10

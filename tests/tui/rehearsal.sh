@@ -118,7 +118,7 @@ tm_keys PageDown
 check "class: PageDown: valley" tm_wait "[2 valley]"
 check "class: valley's saved runs come back under their labels" tm_shows "● quiet, #1"
 check "class: ... with the paired line of its sixth run" \
-	tm_match "quiet vs burners [0-9]+ (spin|stream), paired over 15 rounds: x[0-9.]+"
+	tm_flat_match "quiet vs burners [0-9]+ (spin|stream), paired over 15 rounds: x[0-9.]+"
 tm_keys PageDown
 check "class: PageDown: tail" tm_wait "[3 tail]"
 check "class: tail's burners-off distribution" tm_shows "burners off: n "

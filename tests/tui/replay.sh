@@ -7,7 +7,8 @@
 # each run with points on the chart (their lines coincide: none may hide the others); wss's three
 # series' marks; log y labels at whole decades, evenly spaced; at 80x24 the same. A save that let
 # earlier runs go says so on the tab, and so does a tab of more saved runs than a view draws. Four
-# saved tail runs at 80x24: every run's figures on screen. Then live at 80x24: a rerun of tail draws both distributions
+# saved tail runs at 80x24: every run's figures on screen. At 80x24 tail keeps its verdict, essay's line
+# and ratio line whole, and its four strips labelled (each with its p99), nothing cut with an ellipsis. Then live at 80x24: a rerun of tail draws both distributions
 # of both runs, as the first run drew its two. Nothing measured is asserted: only names, marks and
 # the labels' spacing.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
@@ -68,8 +69,12 @@ check "tail replayed: ... and its burners-on one" tm_snap_shows "● burners on"
 check "tail replayed: the saved run's burners-off distribution" tm_snap_shows "◆ burners off"
 check "tail replayed: ... and its burners-on one, the lesson" tm_snap_shows "◆ burners on"
 check "tail replayed: a line per run with both p99s and their ratio" \
-	tm_match "◆ saved: quiet: p99 burners off [0-9.]+ [nu]s, burners on \([0-9]+\) [0-9.]+ [nu]s: [0-9.]+×"
+	tm_match "◆ saved: quiet and burners: p99 burners off [0-9.]+ [nu]s, burners on \([0-9]+\) [0-9.]+ [nu]s: [0-9.]+×"
 check "tail replayed: one log axis for both runs" tm_has "log scale"
+check "tail replayed: a figures line too long ends on a whole figure (not 'median 135 n')" \
+	tm_match "◆ saved: quiet and burners: p99 [^│]*×(; median [0-9.]+ [nu]s(, [0-9.]+ [nu]s)?)? +│$"
+check "tail replayed: the essay's line gives this machine's figure alone, the verdict above says the rest" \
+	tm_match "essay: the median holds, the p99 moves 3.4x when other work shares the CPUs │ here: x[0-9.]+ +│$"
 
 tm_keys 3
 check "wss replayed: the saved tab" tm_wait "wss · Cache or core?"
@@ -95,6 +100,12 @@ check "80x24 valley: the log y labels whole decades, evenly spaced" y_labels_eve
 tm_keys 1
 check "80x24 tail: both runs' both distributions" tm_wait "◆ burners on"
 check "80x24 tail: ... the earlier run's too" tm_snap_shows "● burners on"
+check "80x24 tail: each strip labelled with its series and its p99 (no row left for the figures)" \
+	tm_match "^│ ◆ burners on \([0-9]+\) [0-9.]+ [nu]s +[█▇▆▅▄▃▂▁]"
+check "80x24 tail: the essay's line whole on one line, this machine's side not restating the verdict above" \
+	tm_match "^│ essay: the median holds, the p99 moves 3.4x when other work shares the CPUs +│$"
+check "80x24 tail: the ratio line whole" tm_flat_match "sequential: p99 ratio x[0-9.]+ → x[0-9.]+ \[CI [0-9.]+–[0-9.]+\], [a-z]+; x[0-9.]+ \[CI [0-9.]+–[0-9.]+\] [a-z]+: median ns per getpid"
+check "80x24 tail: nothing cut with an ellipsis" tm_lacks "…"
 tm_keys q
 wait_exit 10
 check_eq "exit status 0" "$(status)" 0
@@ -116,15 +127,15 @@ json.dump(doc, open(sys.argv[3], "w"))' "$fixture" "$tmp/dropped.json" "$tmp/man
 start C.UTF-8 100 30 --load="$tmp/dropped.json" --order=tail
 tm_wait "press a key to begin" 10 || bail "no start screen"
 tm_keys x
-check "dropped runs: the oldest saved run says 12 older were not saved" tm_wait "quiet (12 older not saved)"
+check "dropped runs: the oldest saved run says 12 older were not saved" tm_wait "quiet and burners (12 older not saved)"
 tm_keys q
 wait_exit 10
 start C.UTF-8 100 30 --load="$tmp/many.json" --order=tail
 tm_wait "press a key to begin" 10 || bail "no start screen"
 tm_keys x
 check "11 saved runs: the oldest drawn says how many older are not drawn, and not saved" \
-	tm_wait "quiet (4 older not drawn, 12 before them not saved)"
-check "11 saved runs: the saved run itself is drawn, last" tm_match "saved: quiet: p99 burners off"
+	tm_wait "quiet and burners (4 older not drawn, 12 before them not saved)"
+check "11 saved runs: the saved run itself is drawn, last" tm_match "□ saved: quiet and burners: p99 burners off"
 tm_keys q
 wait_exit 10
 
@@ -141,9 +152,10 @@ start C.UTF-8 80 24 --load="$tmp/run1.json" --load="$tmp/run2.json" --load="$tmp
 	--order=tail
 tm_wait "press a key to begin" 10 || bail "no start screen"
 tm_keys x
-check "80x24, four saved runs: the first run's mark, label and p99s" tm_wait "● run1: quiet p99 "
+check "80x24, four saved runs: the conditions they share said once, then the first run's mark, label and p99s" \
+	wait_for 10 tm_match "quiet and burners: ● run1 p99 [0-9.]+ [nu]s, [0-9.]+ [nu]s"
 for k in 2:◆ 3:■ 4:▲; do
-	check "80x24, four saved runs: run ${k%%:*}'s too" tm_snap_shows "${k#*:} run${k%%:*}: quiet p99 "
+	check "80x24, four saved runs: run ${k%%:*}'s too" tm_snap_shows "${k#*:} run${k%%:*} p99 "
 done
 tm_keys q
 wait_exit 10
@@ -158,8 +170,9 @@ tm_keys r
 check "live tail rerun: it ends" run_ended tail 2
 check "live tail rerun: the run before keeps both distributions" tm_wait "● burners on"
 check "live tail rerun: ... and the new run has both" tm_snap_shows "◆ burners on"
-check "live tail rerun: a line per run with both p99s" \
-	tm_match "◆ [a-z ,]+: p99 burners off [0-9.]+ [nuµm]?s, burners on"
+check "live tail rerun: the new run's strips labelled with their p99s (no row left for a line a run)" \
+	tm_match "◆ burners off [0-9.]+ [nuµm]?s +[█▇▆▅▄▃▂▁]"
+check "live tail rerun: ... burners on's too" tm_match "◆ burners on \([0-9]+\) [0-9.]+ [nuµm]?s +[█▇▆▅▄▃▂▁]"
 tm_keys q
 wait_exit 10
 check_eq "exit status 0" "$(status)" 0
