@@ -188,7 +188,9 @@ for why in ("bytewise measures its two ways one after the other, each its own ro
             "mmap measures repetitions, each mapping the file twice and keeping the difference, not rounds of both "
             "arms",
             "zerofill takes 5 repetitions, too few to pair: a sign-test interval at 95% needs 6 rounds or more"):
-    check(status == 0 and "  not paired: " + why in out, "dry-run: the precise reason %r" % why[:40])
+    # the text wraps at 80 columns (continuation lines indented by 4): read with its lines joined
+    check(status == 0 and "  not paired: " + why in re.sub(r"\n    +", " ", out),
+          "dry-run: the precise reason %r" % why[:40])
 
 # clock alternates: its pairs in 15 rounds of slices per arm, a row per arm, the per-round medians paired
 status, doc, err = run_json("clock", "--versus=same")
