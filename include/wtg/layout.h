@@ -73,6 +73,9 @@ int wtg_lay_bin_count(size_t n, int cells);
 void wtg_lay_cond_words(char *buf, size_t len, const struct wtg_cond_snapshot *c);
 /* The conditions of a table's rows: its first row's, or "mixed" when its rows differ; "" without rows. */
 void wtg_lay_table_conditions(char *buf, size_t len, const struct wtg_table *t);
+/* What a run really had, in words: its rows' conditions, and for an experiment that runs quiet and
+ * burners itself (tail) "quiet and burners", never "quiet" (the dashboard's labels, the HTML's). */
+void wtg_lay_run_conditions(char *buf, size_t len, const struct wtg_table *t);
 
 /* ---- sweep: lines on a log2 x axis ---- */
 

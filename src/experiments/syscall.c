@@ -639,8 +639,8 @@ static void syscall_plan(struct wtg_plan *p)
 }
 
 /* The contended batches' extra time of the row with the most of them (the larger batch on a tie), in
- * words: "; 12 batches of 1000 waited for a CPU: the contended batches' extra 1.2 us: 88% waiting for a
- * CPU, 12% unexplained"; "" when no row has a division, or its contended batches are fewer than
+ * words: "; 12 batches of 1000 waited for a CPU, and their extra 1.2 us is 88% waiting for a CPU,
+ * 12% unexplained"; "" when no row has a division, or its contended batches are fewer than
  * SC_VERDICT_SHARE of its batches (a few batches' division stays in the columns: the verdict keeps
  * its room for the figure's regimes). */
 #define SC_VERDICT_SHARE 0.05
@@ -654,9 +654,14 @@ static void sc_parts_words(const struct wtg_table *t, char *buf, size_t len)
 		    (row < 0 || wtg_table_num(t, r, cb) >= wtg_table_num(t, row, cb)))
 			row = r;
 	char words[200];
-	if (row >= 0 && tp_row_words(words, sizeof words, t, row, "contended", "contended batches") > 0)
-		snprintf(buf, len, "; %.0f batches of %.0f waited for a CPU: %s", wtg_table_num(t, row, cb),
-			 wtg_table_num(t, row, cs), words);
+	const char *lead = "the contended batches' extra ", *colon;
+	if (row < 0 || tp_row_words(words, sizeof words, t, row, "contended", "contended batches") <= 0 ||
+	    strncmp(words, lead, strlen(lead)) != 0 || !(colon = strstr(words, ": ")))
+		return;
+	/* read aloud: "; 12 batches of 1000 waited for a CPU, and their extra 1.2 us is 88% waiting ..." */
+	const char *extra = words + strlen(lead);
+	snprintf(buf, len, "; %.0f batches of %.0f waited for a CPU, and their extra %.*s is %s", wtg_table_num(t, row, cb),
+		 wtg_table_num(t, row, cs), (int)(colon - extra), extra, colon + 2);
 }
 
 /* "one kernel crossing = 159 ns": the median getpid in batches of 1000; measured among other busy

@@ -537,3 +537,15 @@ void wtg_lay_table_conditions(char *buf, size_t len, const struct wtg_table *t)
 	else if (t->cold)
 		snprintf(buf + strlen(buf), len - strlen(buf), ", cold cache");
 }
+
+void wtg_lay_run_conditions(char *buf, size_t len, const struct wtg_table *t)
+{
+	char cond[96];
+	wtg_lay_table_conditions(cond, sizeof cond, t);
+	if (!t->exp || !(t->exp->self_conditions & WTG_COND_BURN) || t->nrows == 0)
+		snprintf(buf, len, "%s", cond);
+	else if (!strcmp(cond, "quiet"))	/* tail: half of every run is under its own burners */
+		snprintf(buf, len, "quiet and burners");
+	else
+		snprintf(buf, len, "quiet and burners, %s", cond);
+}

@@ -229,8 +229,8 @@ static void write_checks_notes(FILE *f, const struct wtg_table *t)
 /* "measured under burners 2 spin; done": what run t had and how it ended. */
 static void measured_under(FILE *f, const struct wtg_table *t)
 {
-	char cond[96];
-	wtg_lay_table_conditions(cond, sizeof cond, t);
+	char cond[128];
+	wtg_lay_run_conditions(cond, sizeof cond, t);
 	fprintf(f, "<p class=\"sub\">measured under ");
 	wtg_xml_string(f, cond[0] ? cond : "conditions unknown (no rows)");
 	fprintf(f, "; %s</p>\n", wtg_report_state_name(t->state));
@@ -281,7 +281,7 @@ void wtg_html_table(FILE *f, const struct wtg_report_meta *meta, const struct wt
 			label[nr++] = er->label[k] ? er->label[k] : "earlier";
 		}
 	char now[128], cond[96];
-	wtg_lay_table_conditions(cond, sizeof cond, t);
+	wtg_lay_run_conditions(cond, sizeof cond, t);
 	snprintf(now, sizeof now, "%s%s%s", nr ? "this run" : "", nr && cond[0] ? ": " : "", cond);
 	all[nr] = t;
 	label[nr] = now;

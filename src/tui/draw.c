@@ -469,6 +469,7 @@ static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int 
 	verdict_conditions(d, t, v, sizeof v);
 	if (v[0] && big_room(d, vh) && tui_draw_big(vw, 0, vwid, l, va, fig) > 0)
 		y = TUI_BIG_H + 1;
+	tui_verdict_fit(v, vwid - 2, 3);
 	if (v[0])	/* whole: a third line before a cut sentence */
 		y += tui_wrap_clip(vw, y, 1, vwid - 2, tui_wrap_lines(v, vwid - 2) > 2 ? 3 : 2, va | A_UNDERLINE, l, true, v);
 	/* the essay's line and why here in normal weight (dim is faint on a projector), their labels dim */

@@ -111,8 +111,16 @@ static void save_files(struct dash *d, const char *prefix, const char *const *ex
 		for (int k = 1; k < n; k++)
 			snprintf(tail + strlen(tail), sizeof tail - strlen(tail), "%s.%s", k == n - 1 ? " and " : ", ",
 				 ext[k]);
+		/* in the current folder the name alone says where ("./wtg-...json"), whole on any line */
+		const char *shown = stem, *slash = strrchr(stem, '/');
+		char here[PATH_MAX], cwd[PATH_MAX];
+		if (slash && getcwd(cwd, sizeof cwd) && strlen(cwd) == (size_t)(slash - stem) &&
+		    strncmp(cwd, stem, (size_t)(slash - stem)) == 0) {
+			snprintf(here, sizeof here, ".%s", slash);
+			shown = here;
+		}
 		char full[PATH_MAX + 320];
-		snprintf(full, sizeof full, "%s.%s%s", stem, ext[0], tail);
+		snprintf(full, sizeof full, "%s.%s%s", shown, ext[0], tail);
 		dash_notice_path(d, TR_OK, what, full);
 		return;
 	}

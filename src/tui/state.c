@@ -347,14 +347,7 @@ const struct wtg_table *dash_before(const struct dash *d)
 
 void dash_conditions(char *buf, size_t len, const struct wtg_table *t)
 {
-	char cond[96];
-	wtg_lay_table_conditions(cond, sizeof cond, t);
-	if (!t->exp || !(t->exp->self_conditions & WTG_COND_BURN) || t->nrows == 0)
-		snprintf(buf, len, "%s", cond);
-	else if (!strcmp(cond, "quiet"))	/* tail: half of every run is under its own burners */
-		snprintf(buf, len, "quiet and burners");
-	else
-		snprintf(buf, len, "quiet and burners, %s", cond);
+	wtg_lay_run_conditions(buf, len, t);
 }
 
 void dash_run_label(char *buf, size_t len, const struct wtg_table *t)

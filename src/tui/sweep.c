@@ -155,6 +155,71 @@ static int legend_entry(const struct plot *pl, int k, const char **marker, enum 
 	return 1;
 }
 
+/* The legend where a run each does not fit: runs whose labels share their conditions ("quiet, #1",
+ * "quiet, #2" ...) as one entry, every run's mark then the conditions once and what tells the runs
+ * apart ("●◆■▲○ quiet, #1/#2/#3/#4/#5   ◇ burners 2 spin"), right-aligned, not left of x_min.
+ * Returns its width, 0 when several runs' entries would not shrink that way or it still does not fit. */
+static int draw_legend_grouped(const struct tui_view *v, const struct plot *pl, int y0, int x_min)
+{
+	enum { N = WTG_LAY_MAX_RUNS * MAX_SERIES };
+	const char *mk[N], *nm[N];
+	enum tui_role role[N];
+	int n = 0, group[N], ng = 0, head[N];
+	size_t plen[N];
+	while (n < N && legend_entry(pl, n, &mk[n], &role[n], &nm[n]))
+		n++;
+	if (pl->n == 1 || n < 2)
+		return 0;
+	for (int k = 0; k < n; k++) {
+		const char *comma = strstr(nm[k], ", ");
+		plen[k] = comma ? (size_t)(comma - nm[k]) : strlen(nm[k]);
+		group[k] = -1;
+		for (int g = 0; g < ng && group[k] < 0; g++) {
+			int h = head[g];
+			if (comma && plen[h] == plen[k] && strncmp(nm[h], nm[k], plen[k]) == 0 && nm[h][plen[h]])
+				group[k] = g;
+		}
+		if (group[k] < 0) {
+			head[ng] = k;
+			group[k] = ng++;
+		}
+	}
+	if (ng == n)
+		return 0;
+	char text[N][200];
+	int wid = 0;
+	for (int g = 0; g < ng; g++) {
+		int h = head[g];
+		snprintf(text[g], sizeof text[g], " %.*s", (int)plen[h], nm[h]);
+		int more = 0;
+		for (int k = 0; k < n; k++)
+			if (group[k] == g && nm[k][plen[k]]) {
+				size_t at = strlen(text[g]);
+				snprintf(text[g] + at, sizeof text[g] - at, "%s%s", more++ ? "/" : ", ", nm[k] + plen[k] + 2);
+			}
+		if (!more)
+			snprintf(text[g], sizeof text[g], " %s", nm[h]);
+		for (int k = 0; k < n; k++)
+			if (group[k] == g)
+				wid += tui_width(mk[k]);
+		wid += tui_width(text[g]) + (g ? 3 : 0);
+	}
+	int x = v->x + v->wd - wid;
+	if (x < x_min)
+		return 0;
+	const struct tui_look *l = v->look;
+	for (int g = 0; g < ng; g++) {
+		if (g)
+			x += tui_put(v->w, y0, x, v->x + v->wd - x, A_NORMAL, "   ");
+		enum tui_role r = role[head[g]];
+		for (int k = 0; k < n; k++)
+			if (group[k] == g)
+				x += tui_put(v->w, y0, x, v->x + v->wd - x, tui_attr(l, role[k]) | A_BOLD, mk[k]);
+		x += tui_put(v->w, y0, x, v->x + v->wd - x, r == TR_DIM ? tui_attr(l, TR_DIM) : A_NORMAL, text[g]);
+	}
+	return wid;
+}
+
 /* The line above the chart: the unit of y, what x is, and the legend on the right. */
 static void draw_heading(const struct tui_view *v, const struct plot *pl, int y0)
 {
@@ -168,7 +233,10 @@ static void draw_heading(const struct tui_view *v, const struct plot *pl, int y0
 	int lwid = 0;
 	for (int k = 0; legend_entry(pl, k, &mk, &role, &nm); k++)
 		lwid += tui_width(mk) + 1 + tui_width(nm) + (k ? 3 : 0);
-	if (lwid) {
+	int gwid = lwid && v->x + v->wd - lwid < ux + 2 ? draw_legend_grouped(v, pl, y0, ux + 2) : 0;
+	if (gwid > 0)
+		lx = v->x + v->wd - gwid;
+	else if (lwid) {
 		lx = v->x + v->wd - lwid;
 		if (lx < ux + 2)
 			lx = ux + 2;
@@ -224,8 +292,9 @@ static bool canvas_clear(const struct canvas *c, int y, int x, int n)
 }
 
 /* Each x mark's label right of its line, after the series: in the highest row where neither the
- * series nor another label has its cells (a label drawn over a line broke both: "⡀1 48K"), none
- * when no row is clear. */
+ * series nor another label has its cells (a label drawn over a line broke both: "⡀1 48K"); when no
+ * row is clear (a short chart at 80x24), the row where it covers the fewest cells, the label whole
+ * and the line giving way under it, so no cache level goes unnamed. */
 static void label_xmarks(const struct tui_view *v, const struct wtg_lay_sweep *p, const struct canvas *c, int top,
 			 int axis_x)
 {
@@ -237,12 +306,20 @@ static void label_xmarks(const struct tui_view *v, const struct wtg_lay_sweep *p
 	for (int i = 0; i < t->nxmarks; i++) {
 		int col = xmark_col(t, i, p, axis_x, c->cw);
 		int n = tui_width(t->xmarks[i].label), x = col + 1 - axis_x;
-		for (int y = 0; col >= 0 && y < c->ch && y < 256; y++)
-			if (x >= free_from[y] && canvas_clear(c, y, x, n)) {
-				tui_put(v->w, top + y, col + 1, n, dim, t->xmarks[i].label);
-				free_from[y] = x + n + 1;
-				break;
-			}
+		int at = -1, least = n + 1;	/* a clear row, else the row where the fewest cells are taken */
+		for (int y = 0; col >= 0 && y < c->ch && y < 256 && least > 0; y++) {
+			if (x < free_from[y] || x + n > c->cw)
+				continue;
+			int taken = 0;
+			for (int j = 0; j < n; j++)
+				taken += !canvas_clear(c, y, x + j, 1);
+			if (taken < least)
+				least = taken, at = y;
+		}
+		if (at >= 0) {	/* the label whole: a line under it gives way for its width */
+			tui_put(v->w, top + at, col + 1, n, dim, t->xmarks[i].label);
+			free_from[at] = x + n + 1;
+		}
 	}
 }
 

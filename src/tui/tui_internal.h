@@ -121,6 +121,8 @@ void tui_progress(WINDOW *w, int y, int x, int width, double frac, attr_t a, con
 #define TUI_BIG_H 5
 /* The verdict's figure: the first number after its last ':' or '=', else its last number. */
 void tui_verdict_figure(const char *v, char *out, size_t len);
+/* A verdict that would take more than lines lines of width shortened by whole parts (widgets.c). */
+void tui_verdict_fit(char *v, int width, int lines);
 /* The figure in block digits, centred on line y; returns its width, 0 when it does not fit. */
 int tui_draw_big(WINDOW *w, int y, int width, const struct tui_look *l, attr_t a, const char *fig);
 

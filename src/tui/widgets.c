@@ -356,3 +356,18 @@ int tui_draw_big(WINDOW *w, int y, int width, const struct tui_look *l, attr_t a
 	}
 	return bw;
 }
+
+/* A verdict longer than lines lines of width gives way by whole parts, never cut mid-word: first its
+ * "(N of M samples waited for a CPU)" (the busy words before it say so), then its last "; " clauses
+ * (the report and the notes keep them), never its first. */
+void tui_verdict_fit(char *v, int width, int lines)
+{
+	char *open;
+	if (tui_wrap_lines(v, width) > lines && (open = strrchr(v, '(')) != NULL && open > v &&
+	    strstr(open, "samples waited for a CPU)") != NULL)
+		for (*open = '\0'; open > v && open[-1] == ' '; open--)
+			open[-1] = '\0';
+	char *semi;
+	while (tui_wrap_lines(v, width) > lines && (semi = strrchr(v, ';')) != NULL && semi > v)
+		*semi = '\0';
+}

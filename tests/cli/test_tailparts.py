@@ -85,7 +85,7 @@ def syscall():
     most = max(divided, key=lambda r: (r["contended"], r["batch"]))
     check(most["contended"] >= 0.05 * most["batches"], "the fixture's most contended size has 5%% or more (%d of %d)"
           % (most["contended"], most["batches"]))
-    m = re.search(r"; (\d+) batches of (\d+) waited for a CPU: the contended batches' extra ([0-9.]+) (ns|us|ms): "
+    m = re.search(r"; (\d+) batches of (\d+) waited for a CPU, and their extra ([0-9.]+) (ns|us|ms) is "
                   r"([^(;]*?)( \(|;|$)", e["verdict"] or "")
     check(m is not None, "the verdict divides the contended batches' extra time: %r" % e["verdict"])
     if m:
@@ -103,12 +103,12 @@ def syscall():
     v = hand_verdict(doc, "syscall", lambda r: r["batch"] == most["batch"],
                      {"contended_excess_ns": 2300, "contended_wait_pct": 90.4, "contended_oncpu_pct": 6.2,
                       "contended_irq_pct": 2.6, "contended_steal_pct": None, "contended_unexplained_pct": 0.8})
-    want = ("; %d batches of %d waited for a CPU: the contended batches' extra 2.3 us: 90%% waiting for a CPU, "
+    want = ("; %d batches of %d waited for a CPU, and their extra 2.3 us is 90%% waiting for a CPU, "
             "6%% on a CPU, 3%% in interrupts, 1%% unexplained" % (most["contended"], most["batch"]))
     check(v is not None and want in v, "syscall's parts set by hand: %r" % v)
     # a few contended batches (under 5% of the size's): their division stays in the columns
     v = hand_verdict(doc, "syscall", lambda r: True, {"contended": 9})
-    check(v is not None and "contended batches' extra" not in v, "9 of 200 contended: not in the verdict: %r" % v)
+    check(v is not None and "and their extra" not in v, "9 of 200 contended: not in the verdict: %r" % v)
 
 
 def main():

@@ -184,8 +184,8 @@ check "$sz home: b b: burners off again" tm_wait "burners off" 10
 tm_keys PageDown
 check "$sz home: tail runs when its tab comes" ended tail
 follows tail
-check "$sz home: tail's burners-off distribution" wait_for 3 tm_match "│ ([^ ] )?burners off  "
-check "$sz home: ... and its burners-on one" wait_for 3 tm_match "│ ([^ ] )?burners on \([0-9]+\) "
+check "$sz home: tail's burners-off distribution" wait_for 3 tm_match "│ ([^ ] )?burners off( [0-9.]+ [nuµm]?s)?  "
+check "$sz home: ... and its burners-on one" wait_for 3 tm_match "│ ([^ ] )?burners on \([0-9]+\)( [0-9.]+ [nuµm]?s)? "
 sentence "$sz home: tail's verdict reads as a sentence"
 no_cut "$sz home: tail's text whole, no ellipsis"
 tm_keys b
@@ -197,8 +197,8 @@ check "$sz home: tail's rerun" ended tail 2
 follows tail
 check "$sz home: tail's reruns labelled 'quiet and burners'" tm_flat_match "quiet and burners (→|->) quiet and burners"
 check "$sz home: ... never 'quiet -> quiet'" tm_lacks_re "quiet (→|->) quiet([^ ]| [^a])"
-check "$sz home: the rerun keeps the histogram's form: both distributions, labelled" wait_for 3 tm_match "│ ([^ ] )?burners off  "
-check "$sz home: ... burners on too" wait_for 3 tm_match "│ ([^ ] )?burners on \([0-9]+\) "
+check "$sz home: the rerun keeps the histogram's form: both distributions, labelled" wait_for 3 tm_match "│ ([^ ] )?burners off( [0-9.]+ [nuµm]?s)?  "
+check "$sz home: ... burners on too" wait_for 3 tm_match "│ ([^ ] )?burners on \([0-9]+\)( [0-9.]+ [nuµm]?s)? "
 check "$sz home: ... on the same log axis" tm_shows "log scale"
 no_cut "$sz home: tail's comparison line and essay line whole, no ellipsis"
 tail_axis=$(axis_lines)
@@ -333,20 +333,23 @@ tm_keys x
 check "$sz class: syscall's saved run" tm_wait "[1 syscall]"
 tm_keys PageDown
 check "$sz class: PageDown: valley" tm_wait "[2 valley]"
-check "$sz class: valley's saved runs come back under their labels" tm_shows "● quiet, #1"
+# a run each ("● quiet, #1   ◆ quiet, #2 ..."), or where that does not fit the line, the runs that
+# share their conditions as one entry, each run's mark first ("●◆■▲○ quiet, #1/#2/#3/#4/#5")
+check "$sz class: valley's saved runs come back under their labels" tm_match "● quiet, #1|●◆■▲○ quiet, #1/#2/#3/#4/#5"
 check "$sz class: ... with the paired line of its sixth run, whole" \
 	tm_flat_match "quiet vs burners [0-9]+ (spin|stream), paired over 15 rounds: x[0-9.]+ \[[0-9.–-]+\] [a-z0-9 ()]*: GB/s, buffered [0-9]+ KiB reads; x[0-9.]+ \[[0-9.–-]+\] [a-z0-9 ()]*: GB/s, 16-byte reads"
 legend=$(look legend)
 case $legend in
-*"quiet, #1"*"quiet, #5"*burners*) pass "$sz class: the legend names valley's six runs (five quiet, the burners one)" ;;
+*"quiet, #1"*"quiet, #5"*burners* | *"●◆■▲○ quiet, #1/#2/#3/#4/#5   ◇ "*burners*)
+	pass "$sz class: the legend names valley's six runs (five quiet, the burners one)" ;;
 *) fail "$sz class: the legend names valley's six runs ($legend)" ;;
 esac
 no_cut "$sz class: valley's text whole, no ellipsis"
 check_eq "$sz class: valley's y labels evenly spaced on its log axis" "$(look log-y)" even
 tm_keys PageDown
 check "$sz class: PageDown: tail" tm_wait "[3 tail]"
-check "$sz class: tail's burners-off distribution" wait_for 3 tm_match "│ ([^ ] )?burners off  "
-check "$sz class: ... and its burners-on one" wait_for 3 tm_match "│ ([^ ] )?burners on \([0-9]+\) "
+check "$sz class: tail's burners-off distribution" wait_for 3 tm_match "│ ([^ ] )?burners off( [0-9.]+ [nuµm]?s)?  "
+check "$sz class: ... and its burners-on one" wait_for 3 tm_match "│ ([^ ] )?burners on \([0-9]+\)( [0-9.]+ [nuµm]?s)? "
 check_eq "$sz class: ... on the axis the live tab drew" "$(axis_lines)" "$tail_axis"
 no_cut "$sz class: tail's text whole, no ellipsis"
 tm_keys PageDown

@@ -170,9 +170,11 @@ tm_keys r
 check "live tail rerun: it ends" run_ended tail 2
 check "live tail rerun: the run before keeps both distributions" tm_wait "● burners on"
 check "live tail rerun: ... and the new run has both" tm_snap_shows "◆ burners on"
-check "live tail rerun: the new run's strips labelled with their p99s (no row left for a line a run)" \
-	tm_match "◆ burners off [0-9.]+ [nuµm]?s +[█▇▆▅▄▃▂▁]"
-check "live tail rerun: ... burners on's too" tm_match "◆ burners on \([0-9]+\) [0-9.]+ [nuµm]?s +[█▇▆▅▄▃▂▁]"
+# (their p99s in the label where no row is left for a line a run; a verdict that takes a third line
+# on a busy machine can leave the strips no room for them: the labels stay)
+check "live tail rerun: the new run's strips labelled" \
+	tm_match "◆ burners off( [0-9.]+ [nuµm]?s)? +[█▇▆▅▄▃▂▁ ]"
+check "live tail rerun: ... burners on's too" tm_match "◆ burners on \([0-9]+\)( [0-9.]+ [nuµm]?s)? +[█▇▆▅▄▃▂▁ ]"
 tm_keys q
 wait_exit 10
 check_eq "exit status 0" "$(status)" 0
