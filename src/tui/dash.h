@@ -145,9 +145,6 @@ struct dash {
 
 /* Compare the session with what was seen (d->seen), mark what moved dirty; returns those marks. */
 unsigned dash_observe(struct dash *d, int64_t now);
-/* m: the saved runs as machines (machines.c's view) over the dashboard until m again; q or a signal
- * there ends the dashboard (quit, quit_status). */
-void dash_machines(struct dash *d);
 
 /* ---- state.c: state and its transitions ---- */
 

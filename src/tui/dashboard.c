@@ -213,27 +213,6 @@ static void dash_init(struct dash *d, struct wtg_session *s)
 		wtg_table_init(&d->snap[i], wtg_experiments[i]);
 }
 
-void dash_machines(struct dash *d)
-{
-	if (!d->nloaded) {
-		dash_notice(d, TR_DIM, "m: the machines view draws saved runs: open them with --load");
-		return;
-	}
-	char msg[256];
-	int rc = tui_machines_over(d->s->opt, &d->look, msg, sizeof msg);
-	if (rc == -2) {
-		dash_notice(d, TR_WARN, "m: %s", msg);
-		return;
-	}
-	if (rc != 0) {
-		d->quit = true;
-		d->quit_status = rc > 0 ? 128 + rc : 0;
-	}
-	d->dirty = DIRTY_ALL;
-	if (LINES != d->rows || COLS != d->cols)
-		dash_layout(d);	/* resized in the machines view, which took the KEY_RESIZE */
-}
-
 /* What moved, drawn; the frame recorded (--record), and a recording that stopped said once. */
 static void frame(struct dash *d, int64_t now)
 {

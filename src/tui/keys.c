@@ -245,10 +245,28 @@ static void autoplay(struct dash *d, int key)
 	dash_run_event(d, EV_AUTOPLAY, wtg_now_ns());
 }
 
+/* m: the saved runs as machines (machines.c's view) over the dashboard until m or Esc; q or a signal
+ * there ends the dashboard (quit, quit_status). */
 static void machines(struct dash *d, int key)
 {
 	(void)key;
-	dash_machines(d);
+	if (!d->nloaded) {
+		dash_notice(d, TR_DIM, "m: the machines view draws saved runs: open them with --load");
+		return;
+	}
+	char msg[256];
+	int rc = tui_machines_over(d->s->opt, &d->look, msg, sizeof msg);
+	if (rc == -2) {
+		dash_notice(d, TR_WARN, "m: %s", msg);
+		return;
+	}
+	if (rc != 0) {
+		d->quit = true;
+		d->quit_status = rc > 0 ? 128 + rc : 0;
+	}
+	d->dirty = DIRTY_ALL;
+	if (LINES != d->rows || COLS != d->cols)
+		dash_layout(d);	/* resized in the machines view, which took the KEY_RESIZE */
 }
 
 /* Handled before the table is searched (it also works on a screen too small to draw). */
