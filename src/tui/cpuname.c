@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "wtg/cpuname.h"
+#include "wtg/machine.h"
 #include "wtg/util.h"
 
 /* The value of "key<tabs>: value" on line, or NULL when the line's key is another. */
@@ -130,46 +131,16 @@ static const char *zen_of_name(const char *s)
 	return g > 0 && g < (int)WTG_ARRAY_LEN(gen) ? gen[g] : NULL;
 }
 
-/* arm's cores by implementer and part (the MIDR fields /proc/cpuinfo shows). */
-static const char *arm_core(int implementer, int part)
+/* arm's core by implementer and part (the MIDR fields /proc/cpuinfo shows), by machine.c's table; an
+ * Apple core as its chip ("M1 Pro Firestorm": "Apple M1 Pro"). buf holds the chip's name. */
+static const char *arm_core(int implementer, int part, char *buf, size_t len)
 {
-	static const struct {
-		int impl, part;
-		const char *name;
-	} cores[] = {
-		{ 0x41, 0xd03, "Cortex-A53" },	{ 0x41, 0xd04, "Cortex-A35" },	{ 0x41, 0xd05, "Cortex-A55" },
-		{ 0x41, 0xd07, "Cortex-A57" },	{ 0x41, 0xd08, "Cortex-A72" },	{ 0x41, 0xd09, "Cortex-A73" },
-		{ 0x41, 0xd0a, "Cortex-A75" },	{ 0x41, 0xd0b, "Cortex-A76" },	{ 0x41, 0xd0c, "Neoverse N1" },
-		{ 0x41, 0xd0d, "Cortex-A77" },	{ 0x41, 0xd40, "Neoverse V1" },	{ 0x41, 0xd41, "Cortex-A78" },
-		{ 0x41, 0xd44, "Cortex-X1" },	{ 0x41, 0xd46, "Cortex-A510" }, { 0x41, 0xd47, "Cortex-A710" },
-		{ 0x41, 0xd48, "Cortex-X2" },	{ 0x41, 0xd49, "Neoverse N2" }, { 0x41, 0xd4f, "Neoverse V2" },
-		{ 0x41, 0xd80, "Cortex-A520" }, { 0x41, 0xd81, "Cortex-A720" }, { 0x41, 0xd82, "Cortex-X4" },
-		{ 0x41, 0xd84, "Neoverse V3" }, { 0x41, 0xd8e, "Neoverse N3" }, { 0x46, 0x001, "A64FX" },
-		{ 0x48, 0xd01, "Kunpeng 920" }, { 0x4e, 0x004, "Carmel" },	{ 0x51, 0x001, "Oryon" },
-		{ 0x61, 0x022, "Apple M1" },	{ 0x61, 0x023, "Apple M1" },	{ 0x61, 0x024, "Apple M1 Pro" },
-		{ 0x61, 0x025, "Apple M1 Pro" }, { 0x61, 0x028, "Apple M1 Max" }, { 0x61, 0x029, "Apple M1 Max" },
-		{ 0x61, 0x032, "Apple M2" },	{ 0x61, 0x033, "Apple M2" },	{ 0x61, 0x034, "Apple M2 Pro" },
-		{ 0x61, 0x035, "Apple M2 Pro" }, { 0x61, 0x038, "Apple M2 Max" }, { 0x61, 0x039, "Apple M2 Max" },
-		{ 0xc0, 0xac3, "AmpereOne" },	{ 0xc0, 0xac4, "AmpereOne" },
-	};
-	for (size_t i = 0; i < WTG_ARRAY_LEN(cores); i++)
-		if (cores[i].impl == implementer && cores[i].part == part)
-			return cores[i].name;
-	return NULL;
-}
-
-static const char *arm_vendor(int implementer)
-{
-	switch (implementer) {
-	case 0x41: return "Arm";
-	case 0x46: return "Fujitsu";
-	case 0x48: return "HiSilicon";
-	case 0x4e: return "NVIDIA";
-	case 0x51: return "Qualcomm";
-	case 0x61: return "Apple";
-	case 0xc0: return "Ampere";
-	default: return NULL;
-	}
+	const char *core = implementer >= 0 && part >= 0 ? wtg_arm_core_name((unsigned)implementer, (unsigned)part) : NULL;
+	const char *space = core ? strrchr(core, ' ') : NULL;
+	if (!core || implementer != 0x61 || !space)
+		return core;
+	snprintf(buf, len, "Apple %.*s", (int)(space - core), core);
+	return buf;
 }
 
 /* Whether word (of n bytes) is filler in a model name: "CPU", "Processor", "16-Core", "Nth Gen". */
@@ -227,7 +198,8 @@ void wtg_cpu_short_name(const struct wtg_cpu_id *id, char *buf, size_t len)
 	char t[128];
 	trim_name(id->name, t, sizeof t);
 	bool generic = !t[0] || strncmp(t, "ARMv", 4) == 0;
-	const char *core = arm_core(id->implementer, id->part), *code;
+	char chip[64];
+	const char *core = arm_core(id->implementer, id->part, chip, sizeof chip), *code;
 	if (core && generic) {
 		snprintf(buf, len, "%s", core);
 	} else if (strcasestr(t, "Xeon") &&
@@ -239,8 +211,9 @@ void wtg_cpu_short_name(const struct wtg_cpu_id *id, char *buf, size_t len)
 		snprintf(buf, len, "%s", strstr(t, "Core"));	/* "12th Gen Intel Core i7-1260P": the Core on */
 	} else if (t[0] && !generic) {
 		snprintf(buf, len, "%s", t);
-	} else if (arm_vendor(id->implementer)) {
-		snprintf(buf, len, "%s part 0x%03x", arm_vendor(id->implementer), id->part < 0 ? 0 : id->part);
+	} else if (id->implementer >= 0 && wtg_arm_implementer_name((unsigned)id->implementer)) {
+		snprintf(buf, len, "%s part 0x%03x", wtg_arm_implementer_name((unsigned)id->implementer),
+			 id->part < 0 ? 0 : id->part);
 	} else {
 		snprintf(buf, len, "%s", t[0] ? t : id->name[0] ? id->name : "unknown CPU");
 	}
