@@ -279,9 +279,17 @@ int tui_footer(const struct tui_view *v, int max)
 	}
 	if (n > max)
 		n = max;
+	/* why the run ended, whole on a second line where one is free (a note gives way to it) */
+	int err2 = t->error[0] && tui_wrap_lines(lines[0], v->wd) > 1 && max >= 2 ? 1 : 0;
+	if (err2 && n == max)
+		n--;
+	int y = v->y + v->h - n - err2;
 	for (int i = 0; i < n; i++)
-		tui_put_clip(v->w, v->y + v->h - n + i, v->x, v->wd, attrs[i], l, lines[i]);
-	return n;
+		if (i == 0 && err2)
+			y += tui_wrap_clip(v->w, y, v->x, v->wd, 2, attrs[i], l, false, lines[i]);
+		else
+			tui_put_clip(v->w, y++, v->x, v->wd, attrs[i], l, lines[i]);
+	return n + err2;
 }
 
 /* ---- the verdict's figure in block digits ---- */
