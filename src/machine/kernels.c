@@ -121,14 +121,14 @@
 #define VECTORIZE __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
 #endif
 
-PLAIN_SUM(wtg_sum_auto, VECTORIZE)
+PLAIN_SUM(wtg_sum_auto, VECTORIZE WTG_UNTRACED)
 #if WTG_X86
-PLAIN_SUM(sum_native_v3, VECTORIZE __attribute__((target("arch=x86-64-v3"))) static)
-PLAIN_SUM(sum_native_v4, VECTORIZE __attribute__((target("arch=x86-64-v4"))) static)
+PLAIN_SUM(sum_native_v3, VECTORIZE WTG_UNTRACED __attribute__((target("arch=x86-64-v3"))) static)
+PLAIN_SUM(sum_native_v4, VECTORIZE WTG_UNTRACED __attribute__((target("arch=x86-64-v4"))) static)
 #endif
 
 /* Short heads and tails (under one vector). */
-static inline uint64_t sum_small(const unsigned char *p, size_t n)
+WTG_UNTRACED static inline uint64_t sum_small(const unsigned char *p, size_t n)
 {
 	uint64_t s = 0;
 	for (size_t i = 0; i < n; i++)
@@ -136,7 +136,7 @@ static inline uint64_t sum_small(const unsigned char *p, size_t n)
 	return s;
 }
 
-static int64_t sum_portable(const unsigned char *p, size_t n)
+WTG_UNTRACED static int64_t sum_portable(const unsigned char *p, size_t n)
 {
 	const uint64_t m = 0x00ff00ff00ff00ffull;
 	uint64_t total = 0;
@@ -336,11 +336,11 @@ REPEAT_BY_CALLS(rep_native_v4, sum_native_v4)
 		}                                                                                 \
 	} while (0)
 
-#define T_SSE2 __attribute__((target("sse2")))
-#define T_AVX2 __attribute__((target("avx2")))
-#define T_AVXVNNI __attribute__((target("avx2,avxvnni")))
-#define T_AVX512BW __attribute__((target("avx512bw")))
-#define T_AVX512VNNI __attribute__((target("avx512bw,avx512vnni")))
+#define T_SSE2 __attribute__((target("sse2"))) WTG_UNTRACED
+#define T_AVX2 __attribute__((target("avx2"))) WTG_UNTRACED
+#define T_AVXVNNI __attribute__((target("avx2,avxvnni"))) WTG_UNTRACED
+#define T_AVX512BW __attribute__((target("avx512bw"))) WTG_UNTRACED
+#define T_AVX512VNNI __attribute__((target("avx512bw,avx512vnni"))) WTG_UNTRACED
 
 T_SSE2 static inline uint64_t hsum_sse2(__m128i a)
 {

@@ -32,10 +32,10 @@
 #define NEON_FOLD_BYTES (32u << 20)
 
 #if defined(__clang__)
-#define T_DOTPROD __attribute__((target("dotprod")))
+#define T_DOTPROD __attribute__((target("dotprod"))) WTG_UNTRACED
 #else
 /* arm_neon.h declares vdotq_u32 for arch=armv8.2-a+dotprod: "+dotprod" alone does not inline it */
-#define T_DOTPROD __attribute__((target("arch=armv8.2-a+dotprod")))
+#define T_DOTPROD __attribute__((target("arch=armv8.2-a+dotprod"))) WTG_UNTRACED
 #endif
 
 /* One call of a loop: nvec 16-byte vectors from c, reps times, into the 64-bit lanes *t. */
@@ -91,7 +91,7 @@ T_DOTPROD __attribute__((noinline)) static void udot_vectors(uint64x2_t *t, cons
 		w##x3 = vpadalq_u8(w##x3, q.val[3]);                                              \
 	}
 #define ADA_WIDEN(i) if ((i) & 1) d1 = vpadalq_u16(d1, w##i); else d0 = vpadalq_u16(d0, w##i);
-__attribute__((noinline)) static void uadalp_vectors(uint64x2_t *t, const unsigned char *c, size_t nvec,
+WTG_UNTRACED __attribute__((noinline)) static void uadalp_vectors(uint64x2_t *t, const unsigned char *c, size_t nvec,
 						     uint64_t reps)
 {
 	uint32x4_t d0 = vdupq_n_u32(0), d1 = vdupq_n_u32(0);
@@ -113,7 +113,7 @@ __attribute__((noinline)) static void uadalp_vectors(uint64x2_t *t, const unsign
 	*t = vpadalq_u32(vpadalq_u32(*t, d0), d1);
 }
 
-static uint64_t sum_edge(const unsigned char *p, size_t n)
+WTG_UNTRACED static uint64_t sum_edge(const unsigned char *p, size_t n)
 {
 	uint64_t s = 0;
 	for (size_t i = 0; i < n; i++)

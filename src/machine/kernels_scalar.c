@@ -13,11 +13,12 @@
 #include "config.h"
 
 #include "wtg/kernels.h"
+#include "kernels_neon.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-tree-vectorize", "no-unroll-loops")))
 #endif
-int64_t wtg_sum_scalar(const unsigned char *p, size_t n)
+WTG_UNTRACED int64_t wtg_sum_scalar(const unsigned char *p, size_t n)
 {
 	int64_t s = 0;
 #if defined(__clang__)
