@@ -47,6 +47,7 @@ struct wtg_plan {
 	 * with burners' settling per switch), 1 otherwise; unpaired: why not, when --versus is given */
 	int arms;
 	double switch_s;	/* the time the arms' switches add */
+	bool b_timed;		/* arm B measures as long as arm A each round, not A's samples */
 	char unpaired[192];
 	bool failed;		/* out of memory */
 };

@@ -96,6 +96,11 @@ struct sc_run {
 	bool irq_on[NSIZES], stat_on[NSIZES];	/* per size: interrupts and steal read around its batches */
 	struct tp_samples parts[NSIZES];	/* each batch's time on a CPU, waiting, interrupts, steal */
 	int arm;				/* a paired run (--versus): 0 arm A, 1 arm B */
+	/* arm B of a paired run measures for as long as arm A did each round: its replicas end at
+	 * rounds, not at slots (its length is known only at the end); next: where it stands */
+	bool timed;
+	int next;
+	int reached;				/* slots of its schedule it ran before the trim */
 	const char *prefix;			/* "" for arm A, "B: " before arm B's series and checks */
 };
 
@@ -103,6 +108,8 @@ struct sc_run {
  * (the last part's end is the schedule's). */
 static int replica_end(const struct sc_run *st, int i)
 {
+	if (st->timed)
+		return -1;
 	for (int j = 0; j < WTG_ROUNDS_REPLICAS - 1; j++)
 		if (i == (int)((long)st->nslots * (j + 1) / WTG_ROUNDS_REPLICAS))
 			return j;
@@ -124,13 +131,31 @@ static void sc_replica(struct wtg_ctx *ctx, struct sc_run *st, int j)
 		(void)wtg_time_getpid_batch(batch_sizes[k]);
 }
 
-/* Slots from .. to - 1 of the schedule: each a getpid batch of its size, or an empty clock pair. */
-static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st, int from, int to)
+/* Whether a timed arm's part may end after slot i: budget_ns spent since t0 and every batch size
+ * measured at least once since the part began (filled0: the counts then). */
+static bool sc_spent(const struct sc_run *st, int64_t t0, int64_t budget_ns, const int *filled0)
 {
-	int64_t last_check = wtg_now_ns();
+	if (budget_ns <= 0 || wtg_now_ns() - t0 < budget_ns)
+		return false;
+	for (int k = 0; k < NSIZES; k++)
+		if (st->filled[k] == filled0[k])
+			return false;
+	return true;
+}
+
+/* Slots from .. to - 1 of the schedule: each a getpid batch of its size, or an empty clock pair;
+ * with budget_ns > 0 (a timed arm) it ends sooner, once that long has passed and every size has
+ * had a batch. Sets st->next to the slot after the last one run. */
+static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st, int from, int to, int64_t budget_ns)
+{
+	int64_t last_check = wtg_now_ns(), t0 = last_check;
+	int filled0[NSIZES + 1];
+	memcpy(filled0, st->filled, sizeof filled0);
 	if (from == 0)
 		st->start_s[0] = wtg_ctx_run_offset_s(ctx);
-	for (int i = from; i < to; i++) {
+	st->next = from;
+	for (int i = from; i < to && !(i > from && sc_spent(st, t0, budget_ns, filled0)); i++) {
+		st->next = i + 1;
 		int j = replica_end(st, i);
 		if (j >= 0)
 			sc_replica(ctx, st, j);
@@ -511,13 +536,64 @@ static double sc_round_median(const struct sc_run *st, int k, const int *filled0
 	return n > 0 ? wtg_quantile(st->samples + k * st->nbatches + filled0[k], (size_t)n, 0.5) : NAN;
 }
 
+/* Round r's part of arm a: arm A its r-th fifteenth of the schedule (a_ns gets how long it took);
+ * arm B (timed) from where it stands for as long as arm A's latest part took (its whole share when A
+ * has not run yet), never past its own r-th fifteenth's end, its replicas ending with rounds 3, 6, .. */
+static int sc_part(struct wtg_ctx *ctx, struct sc_run *a, int r, int64_t *a_ns)
+{
+	const int rounds = WTG_ROUNDS_MIN;
+	const int end = (int)((long)a->nslots * (r + 1) / rounds);
+	if (!a->timed) {
+		int64_t t0 = wtg_now_ns();
+		int rc = sc_measure(ctx, a, (int)((long)a->nslots * r / rounds), end, 0);
+		*a_ns = wtg_now_ns() - t0;
+		return rc;
+	}
+	if (r > 0 && r % WTG_ROUNDS_PER_REPLICA == 0) {
+		int j = r / WTG_ROUNDS_PER_REPLICA - 1;
+		for (int k = 0; k <= NSIZES; k++)
+			a->cut[k][j] = (size_t)a->filled[k];
+		a->start_s[j + 1] = wtg_ctx_run_offset_s(ctx);
+	}
+	return a->next < end ? sc_measure(ctx, a, a->next, end, *a_ns) : WTG_OK;
+}
+
+/* Arm B trimmed to the batches every size (and the clock pair) reached, the first of each in time
+ * order: its arrays packed to that count, its replica cuts within it. */
+static void sc_trim(struct sc_run *st)
+{
+	int m = st->nbatches, nb = st->nbatches;
+	for (int k = 0; k <= NSIZES; k++)
+		m = st->filled[k] < m ? st->filled[k] : m;
+	st->reached = st->next;
+	for (int k = 1; k <= NSIZES; k++) {
+		memmove(st->samples + k * m, st->samples + k * nb, (size_t)m * sizeof *st->samples);
+		memmove(st->contended + k * m, st->contended + k * nb, (size_t)m);
+		memmove(st->cpu_share + k * m, st->cpu_share + k * nb, (size_t)m * sizeof *st->cpu_share);
+		memmove(st->oncpu_ns + k * m, st->oncpu_ns + k * nb, (size_t)m * sizeof *st->oncpu_ns);
+		memmove(st->mhz + k * m, st->mhz + k * nb, (size_t)m * sizeof *st->mhz);
+	}
+	for (int k = 0; k <= NSIZES; k++) {
+		st->filled[k] = m;
+		for (int j = 0; j < WTG_ROUNDS_REPLICAS - 1; j++)
+			st->cut[k][j] = st->cut[k][j] < (size_t)m ? st->cut[k][j] : (size_t)m;
+		if (k < NSIZES && st->parts[k].len > (size_t)m)
+			st->parts[k].len = (size_t)m;
+	}
+	st->nbatches = m;
+	st->nslots = (NSIZES + 1) * m;
+}
+
 /* A paired run: each arm's schedule in WTG_ROUNDS_MIN rounds, each round a part of it in each arm,
- * the arms in seeded order; per[k] gets each round's median of size k in arm A, then in arm B. */
+ * the arms in seeded order, arm B as long as arm A; per[k] gets each round's median of size k in
+ * arm A, then in arm B. */
 static int sc_paired(struct wtg_ctx *ctx, struct sc_run *st, double (*per)[2][WTG_ROUNDS_MIN])
 {
 	const int rounds = WTG_ROUNDS_MIN;
 	wtg_arms_begin(ctx);
 	int rc = WTG_OK;
+	int64_t a_ns = 0;
+	st[1].timed = true;
 	for (int r = 0; r < rounds && rc == WTG_OK; r++) {
 		bool b_first = wtg_arms_b_first(ctx, r);
 		for (int pass = 0; pass < 2 && rc == WTG_OK; pass++) {
@@ -527,7 +603,7 @@ static int sc_paired(struct wtg_ctx *ctx, struct sc_run *st, double (*per)[2][WT
 			memcpy(filled0, a->filled, sizeof filled0);
 			rc = wtg_arms_enter(ctx, arm);
 			if (rc == WTG_OK)
-				rc = sc_measure(ctx, a, a->nslots * r / rounds, a->nslots * (r + 1) / rounds);
+				rc = sc_part(ctx, a, r, &a_ns);
 			for (int k = 0; k < NSIZES; k++)
 				per[k][arm][r] = sc_round_median(a, k, filled0);
 		}
@@ -597,11 +673,21 @@ static int syscall_run(struct wtg_ctx *ctx)
 	else if (arms == 2)
 		rc = sc_paired(ctx, st, per);
 	else
-		rc = sc_measure(ctx, &st[0], 0, st[0].nslots);
+		rc = sc_measure(ctx, &st[0], 0, st[0].nslots, 0);
+	if (rc == WTG_OK && arms == 2)
+		sc_trim(&st[1]);
 	wtg_ctx_progress(ctx, st[0].nslots, st[0].nslots, "summarizing");
 	if (rc == WTG_OK) {
 		int first = ctx->t->nrows;
 		sc_finish(ctx, st, arms);
+		if (arms == 2)
+			wtg_table_note(ctx->t,
+				       "paired: each round arm B measured for as long as arm A's latest part took "
+				       "(equal time in each arm, so a paired run takes about twice an unpaired one "
+				       "however much slower B is), and until every batch size had a batch in it: B ran "
+				       "%d of its %d shuffled slots; its rows keep the first %d batches of every size "
+				       "(as many as all reached), its per-round figures every batch of the round",
+				       st[1].reached, (NSIZES + 1) * batches_of(ctx->opt), st[1].nbatches);
 		for (int k = 0; per && k < NSIZES; k++)
 			wtg_arms_record(ctx, first + k, "ns", per[k][0], per[k][1], WTG_ROUNDS_MIN);
 	}
@@ -636,6 +722,7 @@ static void syscall_plan(struct wtg_plan *p)
 		wtg_plan_row(p, row);
 	}
 	p->samples = batches_of(p->opt);
+	p->b_timed = true;	/* arm B as long as arm A each round (sc_part) */
 }
 
 /* The contended batches' extra time of the row with the most of them (the larger batch on a tie), in

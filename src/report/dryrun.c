@@ -93,8 +93,13 @@ static void text_plan(FILE *f, const struct wtg_plan *p)
 	if (p->arms > 1) {
 		char words[64];
 		wtg_versus_words(&p->opt->versus, words, sizeof words);
-		snprintf(line, sizeof line, "every row in 2 arms, A under the run's conditions and B under %s, "
-			 "alternating round by round: %d samples a row in all", words, 2 * p->samples);
+		if (p->b_timed)
+			snprintf(line, sizeof line, "every row in 2 arms, A under the run's conditions and B under %s, "
+				 "alternating round by round: %d samples a row in arm A, arm B measuring as long as A "
+				 "each round (as many samples, or fewer where B is slower)", words, p->samples);
+		else
+			snprintf(line, sizeof line, "every row in 2 arms, A under the run's conditions and B under %s, "
+				 "alternating round by round: %d samples a row in all", words, 2 * p->samples);
 		fputs("  paired: ", f);
 		wtg_report_wrap(f, 10, 4, line);
 	} else if (p->unpaired[0]) {
@@ -126,6 +131,8 @@ static void json_plan(FILE *f, const struct wtg_plan *p, bool first)
 	if (p->opt->versus.cond != WTG_VS_NONE) {
 		fprintf(f, "\"arms\": %d, \"unpaired\": ", p->arms);
 		wtg_json_string(f, p->arms > 1 ? NULL : p->unpaired);
+		if (p->arms > 1)
+			fprintf(f, ", \"arm_b_timed\": %s", p->b_timed ? "true" : "false");
 		fputs(", ", f);
 	}
 	fprintf(f, "\"estimated_s\": %.1f, \"estimate\": ", wtg_plan_estimate(p));

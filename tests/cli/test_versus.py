@@ -131,6 +131,23 @@ if doc:
             check(not inside or p["verdict"] not in ("faster", "slower", "slower (regression)"),
                   "%s %s: an interval holding 1 is never called faster or slower: %r" % (name, p["figure"],
                                                                                          p["verdict"]))
+        if name == "syscall":
+            # arm B measures as long as arm A each round: as many batches of every size, or fewer,
+            # its rows saying how many, the series and the note agreeing with them
+            rows_a = [r for r in e["rows"] if r["arm"] == "A"]
+            rows_b = [r for r in e["rows"] if r["arm"] == "B"]
+            nb = {r["batches"] for r in rows_b}
+            check(len(nb) == 1 and 0 < min(nb) <= min(r["batches"] for r in rows_a),
+                  "syscall: arm B's sizes keep one count of batches, at most arm A's: %r" % sorted(nb))
+            m = min(nb) if nb else -1
+            lens = [len(series(e, "B: batch %d" % r["batch"]) or []) for r in rows_b]
+            check(lens == [m] * len(rows_b), "syscall: arm B's series hold its %d batches a size: %r" % (m, lens))
+            note = [n for n in e["notes"] if n.startswith("paired: each round arm B measured for as long")]
+            got = re.search(r"B ran (\d+) of its (\d+) shuffled slots; its rows keep the first (\d+) batches",
+                            note[0]) if note else None
+            check(got is not None and int(got.group(3)) == m and int(got.group(2)) == 6 * rows_a[0]["batches"] and
+                  6 * m <= int(got.group(1)) <= int(got.group(2)),
+                  "syscall: the note says how far arm B ran and the batches it keeps: %r" % note)
         if name == "valley":
             # each arm sized by its own warm-up: arm B's pass reads whole buffers and whole pages, never
             # more than arm A's; its sums and calls are checked as arm A's
@@ -228,6 +245,14 @@ if plain and paired_plan:
                   "dry-run: %s runs in 2 arms, its estimate at least doubled (%.1f vs %.1f)" %
                   (p["experiment"], p["estimated_s"], q["estimated_s"]))
         check(p["rows"] == q["rows"], "dry-run: %s plans the same rows in each arm" % p["experiment"])
+        if p["experiment"] != "tail":
+            check(p.get("arm_b_timed") is (p["experiment"] == "syscall"),
+                  "dry-run: %s's arm B %s" % (p["experiment"], "measures as long as arm A (arm_b_timed)"
+                                              if p["experiment"] == "syscall" else "takes arm A's samples"))
+status, out, err = run("--dry-run", "--run=syscall", "--quick", "--versus=burn")
+check(status == 0 and "alternating round by round: 100 samples a row in arm A, arm B measuring as long as A each "
+      "round (as many samples, or fewer where B is slower)" in re.sub(r"\n    ", " ", out),
+      "dry-run text: syscall's arm B measures as long as arm A: %r" % out[-400:])
 status, out, err = run("--dry-run", "--run=valley", "--quick", "--versus=uncached")
 # the paragraph wrapped at 80 columns: read with its lines joined
 check(status == 0 and "\n  paired: every row in 2 arms, A under the run's conditions and B under uncached I/O" in
