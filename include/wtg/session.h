@@ -67,6 +67,8 @@ struct wtg_session {
 	pthread_t watch_thread;
 	bool watching;			/* the watchdog's thread runs (wtg_session_start) */
 	atomic_bool watch_quit;
+	pthread_mutex_t watch_lock;	/* with watch_cond: a quit wakes the watchdog's wait at once */
+	pthread_cond_t watch_cond;
 	_Atomic int64_t stall_ns;	/* the starved time it found last (wtg_session_stall) */
 	struct wtg_starve_meter meter;
 	unsigned meter_gen;

@@ -154,6 +154,12 @@ int wtg_session_open(struct wtg_session *s, const struct wtg_options *opt, const
 		wtg_datafile_sweep(opt->dir);
 	pthread_mutex_init(&s->qlock, NULL);
 	pthread_cond_init(&s->qcond, NULL);
+	pthread_mutex_init(&s->watch_lock, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->watch_cond, &ca);
+	pthread_condattr_destroy(&ca);
 	s->compare = *pair;
 	wtg_machine_read(&s->machine);
 	wtg_topology_read(&s->topo, NULL);
@@ -598,11 +604,22 @@ static void on_continue(int sig)
 static void *watch_main(void *arg)
 {
 	struct wtg_session *s = arg;
-	const struct timespec nap = { 0, WTG_WATCH_MS * 1000000L };
+	pthread_mutex_lock(&s->watch_lock);
 	while (!atomic_load(&s->watch_quit)) {
+		pthread_mutex_unlock(&s->watch_lock);
 		atomic_store(&s->stall_ns, wtg_session_watchdog(s, s->opt->time_limit_ms * 1000000LL));
-		nanosleep(&nap, NULL);
+		pthread_mutex_lock(&s->watch_lock);
+		/* the next look in WTG_WATCH_MS, or at once when shutdown asks it to quit (a run's end
+		 * then waits for no sleep of the watchdog's) */
+		struct timespec at;
+		clock_gettime(CLOCK_MONOTONIC, &at);
+		at.tv_nsec += WTG_WATCH_MS * 1000000L;
+		at.tv_sec += at.tv_nsec / 1000000000L;
+		at.tv_nsec %= 1000000000L;
+		if (!atomic_load(&s->watch_quit))
+			pthread_cond_timedwait(&s->watch_cond, &s->watch_lock, &at);
 	}
+	pthread_mutex_unlock(&s->watch_lock);
 	return NULL;
 }
 
@@ -789,7 +806,10 @@ int64_t wtg_session_watchdog(struct wtg_session *s, int64_t limit_ns)
 void wtg_session_shutdown(struct wtg_session *s)
 {
 	if (s->watching) {
+		pthread_mutex_lock(&s->watch_lock);
 		atomic_store(&s->watch_quit, true);
+		pthread_cond_signal(&s->watch_cond);
+		pthread_mutex_unlock(&s->watch_lock);
 		pthread_join(s->watch_thread, NULL);
 		s->watching = false;
 	}

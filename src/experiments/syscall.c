@@ -131,11 +131,11 @@ static void sc_replica(struct wtg_ctx *ctx, struct sc_run *st, int j)
 		(void)wtg_time_getpid_batch(batch_sizes[k]);
 }
 
-/* Whether a timed arm's part may end after slot i: budget_ns spent since t0 and every batch size
- * measured at least once since the part began (filled0: the counts then). */
+/* Whether a timed arm's part may end after slot i: budget_ns (>= 0) spent since t0 and every batch
+ * size measured at least once since the part began (filled0: the counts then). */
 static bool sc_spent(const struct sc_run *st, int64_t t0, int64_t budget_ns, const int *filled0)
 {
-	if (budget_ns <= 0 || wtg_now_ns() - t0 < budget_ns)
+	if (budget_ns < 0 || wtg_now_ns() - t0 < budget_ns)
 		return false;
 	for (int k = 0; k < NSIZES; k++)
 		if (st->filled[k] == filled0[k])
@@ -144,8 +144,8 @@ static bool sc_spent(const struct sc_run *st, int64_t t0, int64_t budget_ns, con
 }
 
 /* Slots from .. to - 1 of the schedule: each a getpid batch of its size, or an empty clock pair;
- * with budget_ns > 0 (a timed arm) it ends sooner, once that long has passed and every size has
- * had a batch. Sets st->next to the slot after the last one run. */
+ * with budget_ns >= 0 (a timed arm; -1: none) it ends sooner, once that long has passed and every
+ * size has had a batch. Sets st->next to the slot after the last one run. */
 static int sc_measure(struct wtg_ctx *ctx, struct sc_run *st, int from, int to, int64_t budget_ns)
 {
 	int64_t last_check = wtg_now_ns(), t0 = last_check;
@@ -536,17 +536,28 @@ static double sc_round_median(const struct sc_run *st, int k, const int *filled0
 	return n > 0 ? wtg_quantile(st->samples + k * st->nbatches + filled0[k], (size_t)n, 0.5) : NAN;
 }
 
-/* Round r's part of arm a: arm A its r-th fifteenth of the schedule (a_ns gets how long it took);
- * arm B (timed) from where it stands for as long as arm A's latest part took (its whole share when A
- * has not run yet), never past its own r-th fifteenth's end, its replicas ending with rounds 3, 6, .. */
-static int sc_part(struct wtg_ctx *ctx, struct sc_run *a, int r, int64_t *a_ns)
+/* The arms' time so far in a paired run: arm B is given what keeps its total at arm A's. */
+struct sc_clock {
+	int64_t a_total, b_total;	/* ns each arm has measured for */
+	int64_t a_last;			/* A's latest part (before its first: an estimate) */
+	int a_round;			/* the round of A's latest part, -1 before its first */
+};
+
+/* Round r's part of arm a: arm A its r-th fifteenth of the schedule; arm B (timed) from where it
+ * stands until its time so far reaches A's (counting A's latest part again when A has not yet run
+ * in this round), never past its own r-th fifteenth's end, its replicas ending with rounds 3, 6, ..
+ * The time each arm took goes into ck. */
+static int sc_part(struct wtg_ctx *ctx, struct sc_run *a, int r, struct sc_clock *ck)
 {
 	const int rounds = WTG_ROUNDS_MIN;
 	const int end = (int)((long)a->nslots * (r + 1) / rounds);
+	int64_t t0 = wtg_now_ns();
+	int rc = WTG_OK;
 	if (!a->timed) {
-		int64_t t0 = wtg_now_ns();
-		int rc = sc_measure(ctx, a, (int)((long)a->nslots * r / rounds), end, 0);
-		*a_ns = wtg_now_ns() - t0;
+		rc = sc_measure(ctx, a, (int)((long)a->nslots * r / rounds), end, -1);
+		ck->a_last = wtg_now_ns() - t0;
+		ck->a_total += ck->a_last;
+		ck->a_round = r;
 		return rc;
 	}
 	if (r > 0 && r % WTG_ROUNDS_PER_REPLICA == 0) {
@@ -555,7 +566,11 @@ static int sc_part(struct wtg_ctx *ctx, struct sc_run *a, int r, int64_t *a_ns)
 			a->cut[k][j] = (size_t)a->filled[k];
 		a->start_s[j + 1] = wtg_ctx_run_offset_s(ctx);
 	}
-	return a->next < end ? sc_measure(ctx, a, a->next, end, *a_ns) : WTG_OK;
+	int64_t budget = ck->a_total + (ck->a_round == r ? 0 : ck->a_last) - ck->b_total;
+	if (a->next < end)
+		rc = sc_measure(ctx, a, a->next, end, budget > 0 ? budget : 0);
+	ck->b_total += wtg_now_ns() - t0;
+	return rc;
 }
 
 /* Arm B trimmed to the batches every size (and the clock pair) reached, the first of each in time
@@ -587,12 +602,17 @@ static void sc_trim(struct sc_run *st)
 /* A paired run: each arm's schedule in WTG_ROUNDS_MIN rounds, each round a part of it in each arm,
  * the arms in seeded order, arm B as long as arm A; per[k] gets each round's median of size k in
  * arm A, then in arm B. */
-static int sc_paired(struct wtg_ctx *ctx, struct sc_run *st, double (*per)[2][WTG_ROUNDS_MIN])
+static int sc_paired(struct wtg_ctx *ctx, struct sc_run *st, double (*per)[2][WTG_ROUNDS_MIN], double per_call)
 {
 	const int rounds = WTG_ROUNDS_MIN;
 	wtg_arms_begin(ctx);
 	int rc = WTG_OK;
-	int64_t a_ns = 0;
+	/* B's budget before A has run a part (B first in the first round): A's first part's calls at
+	 * the cost a call took before the run */
+	double calls = 0;
+	for (int i = 0; i < st[0].nslots / rounds; i++)
+		calls += st[0].order[i] == CLOCK_SLOT ? 0 : (double)batch_sizes[st[0].order[i]];
+	struct sc_clock ck = { .a_last = per_call > 0 ? (int64_t)(calls * per_call) : 0, .a_round = -1 };
 	st[1].timed = true;
 	for (int r = 0; r < rounds && rc == WTG_OK; r++) {
 		bool b_first = wtg_arms_b_first(ctx, r);
@@ -603,7 +623,7 @@ static int sc_paired(struct wtg_ctx *ctx, struct sc_run *st, double (*per)[2][WT
 			memcpy(filled0, a->filled, sizeof filled0);
 			rc = wtg_arms_enter(ctx, arm);
 			if (rc == WTG_OK)
-				rc = sc_part(ctx, a, r, &a_ns);
+				rc = sc_part(ctx, a, r, &ck);
 			for (int k = 0; k < NSIZES; k++)
 				per[k][arm][r] = sc_round_median(a, k, filled0);
 		}
@@ -671,9 +691,9 @@ static int syscall_run(struct wtg_ctx *ctx)
 	if (rc != WTG_OK)
 		wtg_table_fail(ctx->t, "out of memory");
 	else if (arms == 2)
-		rc = sc_paired(ctx, st, per);
+		rc = sc_paired(ctx, st, per, per_call);
 	else
-		rc = sc_measure(ctx, &st[0], 0, st[0].nslots, 0);
+		rc = sc_measure(ctx, &st[0], 0, st[0].nslots, -1);
 	if (rc == WTG_OK && arms == 2)
 		sc_trim(&st[1]);
 	wtg_ctx_progress(ctx, st[0].nslots, st[0].nslots, "summarizing");
@@ -682,9 +702,9 @@ static int syscall_run(struct wtg_ctx *ctx)
 		sc_finish(ctx, st, arms);
 		if (arms == 2)
 			wtg_table_note(ctx->t,
-				       "paired: each round arm B measured for as long as arm A's latest part took "
-				       "(equal time in each arm, so a paired run takes about twice an unpaired one "
-				       "however much slower B is), and until every batch size had a batch in it: B ran "
+				       "paired: each round arm B measured until its time so far reached arm A's (equal "
+				       "time in each arm, so a paired run takes about twice an unpaired one however much "
+				       "slower B is), and until every batch size had a batch in the round: B ran "
 				       "%d of its %d shuffled slots; its rows keep the first %d batches of every size "
 				       "(as many as all reached), its per-round figures every batch of the round",
 				       st[1].reached, (NSIZES + 1) * batches_of(ctx->opt), st[1].nbatches);

@@ -142,7 +142,7 @@ if doc:
             m = min(nb) if nb else -1
             lens = [len(series(e, "B: batch %d" % r["batch"]) or []) for r in rows_b]
             check(lens == [m] * len(rows_b), "syscall: arm B's series hold its %d batches a size: %r" % (m, lens))
-            note = [n for n in e["notes"] if n.startswith("paired: each round arm B measured for as long")]
+            note = [n for n in e["notes"] if n.startswith("paired: each round arm B measured until its time so far reached arm A")]
             got = re.search(r"B ran (\d+) of its (\d+) shuffled slots; its rows keep the first (\d+) batches",
                             note[0]) if note else None
             check(got is not None and int(got.group(3)) == m and int(got.group(2)) == 6 * rows_a[0]["batches"] and
