@@ -128,14 +128,22 @@ static void draw_header(struct dash *d)
 	int dw = tui_width(data);
 	int room = d->cols - x - 2 - dw - 2;
 	/* the CPU by its short name ("Xeon (SPR)", "EPYC Zen 5") and the counts with the topology, each
-	 * whole or not at all: the topology gives way first, then the CPU's name */
+	 * whole or not at all: the topology gives way first, then the page size, then the steal, and the
+	 * CPU's name last (a class compares machines by it) */
 	steal_words(hdr_steal, sizeof hdr_steal);
-	const char *ssep = hdr_steal[0] ? l->g->sep : "", *cpu = wtg_cpu_short_this();
-	for (int form = 0; form < 4; form++) {
-		bool named = form < 2, topo = form % 2 == 0;
-		snprintf(mach, sizeof mach, "%s%s%d CPUs%s%s%s%s%s pages%s%s", named ? cpu : "", named ? l->g->sep : "",
-			 s->machine.cpus, topo ? " (" : "", topo ? s->topo_summary : "", topo ? ")" : "", l->g->sep, pg,
-			 ssep, hdr_steal);
+	const char *cpu = wtg_cpu_short_this();
+	static const unsigned char forms[][4] = {	/* named, topology, pages, steal */
+		{ 1, 1, 1, 1 }, { 1, 0, 1, 1 }, { 1, 0, 0, 1 }, { 1, 0, 0, 0 }, { 0, 0, 0, 1 }, { 0, 0, 0, 0 },
+	};
+	for (size_t form = 0; form < WTG_ARRAY_LEN(forms); form++) {
+		bool named = forms[form][0], topo = forms[form][1], pages = forms[form][2];
+		bool steal = forms[form][3] && hdr_steal[0];
+		if (named && !cpu[0])
+			continue;	/* no name read: the forms without it */
+		snprintf(mach, sizeof mach, "%s%s%d CPUs%s%s%s%s%s%s%s%s", named ? cpu : "", named ? l->g->sep : "",
+			 s->machine.cpus, topo ? " (" : "", topo ? s->topo_summary : "", topo ? ")" : "",
+			 pages ? l->g->sep : "", pages ? pg : "", pages ? " pages" : "", steal ? l->g->sep : "",
+			 steal ? hdr_steal : "");
 		if (tui_width(mach) <= room) {
 			tui_put(w, 0, x + 1, room, A_NORMAL, mach);
 			break;
