@@ -193,9 +193,10 @@ bool wtg_report_is_stdout(const char *path);
 
 /* Like wtg_report_save, but never replaces a file: when path exists, returns -1 with errno EEXIST
  * (and a message in err) and leaves both alone. earlier: the dashboard's earlier runs of each tab, by
- * registry index, written beside the session's (NULL: none). */
+ * registry index, written beside the session's (NULL: none). written_ns: the wall-clock time the
+ * report says it was written (a set of files saved together says one), 0 for now. */
 int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
-			const struct wtg_report_earlier *earlier, char *err, size_t errlen);
+			const struct wtg_report_earlier *earlier, int64_t written_ns, char *err, size_t errlen);
 
 /* An experiment's chart as an <svg> element with a 1280x720 view box; attrs (may be NULL) go into
  * its start tag. The caller holds the table's lock. */

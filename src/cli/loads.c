@@ -216,9 +216,9 @@ int wtg_collect_save(const char *path, enum wtg_format fmt, struct wtg_session *
 		if (collected[i] == path)
 			slot = i;
 	if (slot < 0)
-		return wtg_report_save_new(path, fmt, s, which, NULL, err, errlen);
+		return wtg_report_save_new(path, fmt, s, which, NULL, 0, err, errlen);
 	for (int k = 2;; k++) {
-		int rc = wtg_report_save_new(collected[slot], fmt, s, which, NULL, err, errlen);
+		int rc = wtg_report_save_new(collected[slot], fmt, s, which, NULL, 0, err, errlen);
 		if (rc == 0 || errno != EEXIST)
 			return rc;
 		/* another wtg took the name while this one ran: the next free one */

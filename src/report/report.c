@@ -108,7 +108,7 @@ void wtg_report_snapshot_free(struct wtg_table *snap)
 
 /* wtg_report_write with the dashboard's earlier runs of each tab (by registry index, NULL: none). */
 static int write_session(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which,
-			 const struct wtg_report_earlier *earlier)
+			 const struct wtg_report_earlier *earlier, int64_t written_ns)
 {
 	struct wtg_report_meta m;
 	const struct wtg_table *tables[WTG_MAX_EXP] = { NULL };
@@ -117,6 +117,8 @@ static int write_session(FILE *f, enum wtg_format fmt, struct wtg_session *s, co
 		errno = ENOMEM;
 		return -1;
 	}
+	if (written_ns)
+		m.written_real_ns = written_ns;	/* one time for every file of a save set */
 	for (int i = 0; i < wtg_nexperiments && i < WTG_MAX_EXP; i++)
 		tables[i] = &snap[i];
 	int rc = write_tables(f, fmt, &m, tables);
@@ -128,7 +130,7 @@ static int write_session(FILE *f, enum wtg_format fmt, struct wtg_session *s, co
 
 int wtg_report_write(FILE *f, enum wtg_format fmt, struct wtg_session *s, const bool *which)
 {
-	return write_session(f, fmt, s, which, NULL);
+	return write_session(f, fmt, s, which, NULL, 0);
 }
 
 static struct wtg_report_run run_info;
@@ -270,6 +272,7 @@ struct source {
 	struct wtg_session *s;
 	const bool *which;
 	const struct wtg_report_earlier *earlier;	/* with s: each tab's earlier runs, NULL: none */
+	int64_t written_ns;				/* with s: when it says it was written, 0 now */
 	const struct wtg_report_meta *m;
 	const struct wtg_table *const *tables;
 	int (*fn)(FILE *f, void *arg);
@@ -339,7 +342,7 @@ static int write_flush(FILE *f, enum wtg_format fmt, const struct source *src)
 {
 	errno = 0;
 	int rc = src->fn ? src->fn(f, src->arg) :
-		 src->s	 ? write_session(f, fmt, src->s, src->which, src->earlier) :
+		 src->s	 ? write_session(f, fmt, src->s, src->which, src->earlier, src->written_ns) :
 			   wtg_report_write_meta(f, fmt, src->m, src->tables);
 	if (rc < 0 || fflush(f) != 0 || ferror(f))
 		return errno ? errno : EIO;
@@ -610,14 +613,14 @@ int wtg_report_save_with(const char *path, int (*fn)(FILE *f, void *arg), void *
 }
 
 int wtg_report_save_new(const char *path, enum wtg_format fmt, struct wtg_session *s, const bool *which,
-			const struct wtg_report_earlier *earlier, char *err, size_t errlen)
+			const struct wtg_report_earlier *earlier, int64_t written_ns, char *err, size_t errlen)
 {
 	struct stat st;
 	if (!path || !*path)
 		return save_failed("", ENOENT, err, errlen);
 	if (lstat(path, &st) == 0)
 		return save_failed(path, EEXIST, err, errlen);
-	struct source src = { .s = s, .which = which, .earlier = earlier };
+	struct source src = { .s = s, .which = which, .earlier = earlier, .written_ns = written_ns };
 	return save_replace(path, path, fmt, &src, err, errlen, true);
 }
 

@@ -59,6 +59,10 @@ static int save_dir(char *dir, size_t len, bool fallback, char *err, size_t errl
 /* Writes file k of a set to path, never replacing one: -1 with errno EEXIST when path exists. */
 typedef int (*save_fn)(struct dash *d, int k, const char *path, char *err, size_t errlen);
 
+/* The wall-clock time of the save set under way: every file of a set says it was written then (the
+ * CSV's run name is the JSON's timestamp; a set that straddled a second named two runs). */
+static int64_t set_written_ns;
+
 /* DIR/BASE.EXT for every extension, else with -2, -3 ... after BASE, never over an existing file;
  * what one attempt wrote is removed when a later file of the set is taken. Returns 0 with the stem
  * (DIR/BASE[-N]) in stem, or -1 with err. */
@@ -97,7 +101,10 @@ static void save_files(struct dash *d, const char *prefix, const char *const *ex
 		       const char *what)
 {
 	char base[64], dir[PATH_MAX], stem[PATH_MAX + 128], err[PATH_MAX + 256] = "";
-	time_t now = time(NULL);
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	set_written_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	time_t now = ts.tv_sec;
 	struct tm tm;
 	localtime_r(&now, &tm);
 	strftime(base, sizeof base, "%Y%m%d-%H%M%S", &tm);
@@ -188,7 +195,7 @@ static int save_report(struct dash *d, int k, const char *path, char *err, size_
 	static const enum wtg_format fmt[] = { WTG_FMT_JSON, WTG_FMT_HTML, WTG_FMT_CSV };
 	static struct wtg_report_earlier earlier[WTG_MAX_EXP];
 	collect_earlier(d, earlier);
-	return wtg_report_save_new(path, fmt[k], d->s, NULL, earlier, err, errlen);
+	return wtg_report_save_new(path, fmt[k], d->s, NULL, earlier, set_written_ns, err, errlen);
 }
 
 void dash_save_results(struct dash *d, int key)

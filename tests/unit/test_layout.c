@@ -761,7 +761,7 @@ static void test_save(void)
 		fclose(f);
 	}
 	errno = 0;
-	CHECK(wtg_report_save_new(path, WTG_FMT_JSON, &s, NULL, NULL, err, sizeof err) == -1);
+	CHECK(wtg_report_save_new(path, WTG_FMT_JSON, &s, NULL, NULL, 0, err, sizeof err) == -1);
 	CHECK(errno == EEXIST);
 	char back[16] = "";
 	f = fopen(path, "r");
@@ -771,9 +771,22 @@ static void test_save(void)
 	}
 	CHECK_STR(back, "mine\n");
 	snprintf(path, sizeof path, "%s/new.html", scratch);
-	CHECK(wtg_report_save_new(path, WTG_FMT_HTML, &s, NULL, NULL, err, sizeof err) == 0);
+	CHECK(wtg_report_save_new(path, WTG_FMT_HTML, &s, NULL, NULL, 0, err, sizeof err) == 0);
 	CHECK(access(path, R_OK) == 0);
 	CHECK(files(scratch, ".") == 2);	/* . and .., no .new.html.XXXXXX left */
+
+	/* a save set says one time in each file: the JSON's timestamp is the one given, not the clock's */
+	snprintf(path, sizeof path, "%s/set.json", scratch);
+	CHECK(wtg_report_save_new(path, WTG_FMT_JSON, &s, NULL, NULL, 1000000000LL * 1000000000LL, err, sizeof err) == 0);
+	char text[8192] = "";
+	f = fopen(path, "r");
+	if (f) {
+		size_t got = fread(text, 1, sizeof text - 1, f);
+		text[got] = '\0';
+		fclose(f);
+	}
+	CHECK(strstr(text, "\"timestamp\": \"2001-09-09T01:46:40Z\"") != NULL);
+	unlink(path);
 }
 
 int main(void)
