@@ -180,6 +180,8 @@ static char *render(enum wtg_format fmt, struct wtg_session *s, const bool *whic
 		free(buf);
 		return NULL;
 	}
+	if (getenv("WTG_TEST_SHOW"))	/* the report as the checks read it */
+		fputs(buf, stderr);
 	return buf;
 }
 
@@ -325,8 +327,6 @@ static void test_json(struct wtg_session *s)
 	CHECK(j != NULL);
 	if (!j)
 		return;
-	if (getenv("WTG_TEST_SHOW"))
-		fputs(j, stderr);
 	CHECK(json_valid(j));
 	CHECK(strstr(j, "\"tool\": \"wtg\"") != NULL);
 	CHECK(strstr(j, "\"version\": \"" PACKAGE_VERSION "\"") != NULL);
@@ -433,8 +433,6 @@ static void test_csv(struct wtg_session *s)
 	CHECK(c != NULL);
 	if (!c)
 		return;
-	if (getenv("WTG_TEST_SHOW"))
-		fputs(c, stderr);
 	CHECK(strncmp(c, "run,host,experiment,kind,row,name,unit,value,status,text\n", 57) == 0);
 	/* one rectangle: ten fields on every record (a quoted field may hold a line break), each
 	 * record after the header starting with the run and the host */
@@ -487,8 +485,6 @@ static void test_markdown(struct wtg_session *s)
 	CHECK(m != NULL);
 	if (!m)
 		return;
-	if (getenv("WTG_TEST_SHOW"))
-		fputs(m, stderr);
 	CHECK(strncmp(m, "# wtg " PACKAGE_VERSION ": where the time goes\n", 30) == 0);
 	CHECK(strstr(m, "\n## valley: How big should the read buffer be?\n") != NULL);
 	CHECK_STR(line_starting(m, "| bufsize"),
@@ -529,8 +525,6 @@ static void test_text_folded(struct wtg_session *s)
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	if (getenv("WTG_TEST_SHOW"))
-		fputs(t, stderr);
 	int longest = 0;
 	for (const char *p = t; *p;) {
 		int n = wtg_text_width_n(p, strcspn(p, "\n"));
@@ -558,8 +552,6 @@ static void test_text(struct wtg_session *s)
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	if (getenv("WTG_TEST_SHOW"))
-		fputs(t, stderr);
 	CHECK(strncmp(t, "wtg " PACKAGE_VERSION ": where the time goes\n", 28) == 0);
 	CHECK(count(t, "n/a (no hardware counters)") == 1);
 	CHECK_STR(line_starting(t, "  known sum"), "  known sum     8,556,150,000");
