@@ -122,7 +122,7 @@ static void sc_replica(struct wtg_ctx *ctx, struct sc_run *st, int j)
 {
 	for (int k = 0; k <= NSIZES; k++)
 		st->cut[k][j] = (size_t)st->filled[k];
-	bool others = wtg_ctx_interleave(ctx);
+	bool others = !st->timed && wtg_ctx_interleave(ctx);	/* arm A's replica ends hand over */
 	st->start_s[j + 1] = wtg_ctx_run_offset_s(ctx);
 	if (!others)
 		return;
@@ -132,12 +132,12 @@ static void sc_replica(struct wtg_ctx *ctx, struct sc_run *st, int j)
 }
 
 /* Whether a timed arm's part may end after slot i: budget_ns (>= 0) spent since t0 and every batch
- * size measured at least once since the part began (filled0: the counts then). */
+ * size and the clock pair measured at least once since the part began (filled0: the counts then). */
 static bool sc_spent(const struct sc_run *st, int64_t t0, int64_t budget_ns, const int *filled0)
 {
 	if (budget_ns < 0 || wtg_now_ns() - t0 < budget_ns)
 		return false;
-	for (int k = 0; k < NSIZES; k++)
+	for (int k = 0; k <= NSIZES; k++)
 		if (st->filled[k] == filled0[k])
 			return false;
 	return true;
@@ -560,12 +560,8 @@ static int sc_part(struct wtg_ctx *ctx, struct sc_run *a, int r, struct sc_clock
 		ck->a_round = r;
 		return rc;
 	}
-	if (r > 0 && r % WTG_ROUNDS_PER_REPLICA == 0) {
-		int j = r / WTG_ROUNDS_PER_REPLICA - 1;
-		for (int k = 0; k <= NSIZES; k++)
-			a->cut[k][j] = (size_t)a->filled[k];
-		a->start_s[j + 1] = wtg_ctx_run_offset_s(ctx);
-	}
+	if (r > 0 && r % WTG_ROUNDS_PER_REPLICA == 0)
+		sc_replica(ctx, a, r / WTG_ROUNDS_PER_REPLICA - 1);
 	int64_t budget = ck->a_total + (ck->a_round == r ? 0 : ck->a_last) - ck->b_total;
 	if (a->next < end)
 		rc = sc_measure(ctx, a, a->next, end, budget > 0 ? budget : 0);
@@ -581,7 +577,7 @@ static void sc_trim(struct sc_run *st)
 	for (int k = 0; k <= NSIZES; k++)
 		m = st->filled[k] < m ? st->filled[k] : m;
 	st->reached = st->next;
-	for (int k = 1; k <= NSIZES; k++) {
+	for (int k = 1; k <= NSIZES; k++) {	/* size 0's are in place */
 		memmove(st->samples + k * m, st->samples + k * nb, (size_t)m * sizeof *st->samples);
 		memmove(st->contended + k * m, st->contended + k * nb, (size_t)m);
 		memmove(st->cpu_share + k * m, st->cpu_share + k * nb, (size_t)m * sizeof *st->cpu_share);
@@ -704,8 +700,8 @@ static int syscall_run(struct wtg_ctx *ctx)
 			wtg_table_note(ctx->t,
 				       "paired: each round arm B measured until its time so far reached arm A's (equal "
 				       "time in each arm, so a paired run takes about twice an unpaired one however much "
-				       "slower B is), and until every batch size had a batch in the round: B ran "
-				       "%d of its %d shuffled slots; its rows keep the first %d batches of every size "
+				       "slower B is), and until every batch size and the clock pair had one in the "
+				       "round: B ran %d of its %d shuffled slots; its rows keep the first %d batches of every size "
 				       "(as many as all reached), its per-round figures every batch of the round",
 				       st[1].reached, (NSIZES + 1) * batches_of(ctx->opt), st[1].nbatches);
 		for (int k = 0; per && k < NSIZES; k++)
