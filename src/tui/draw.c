@@ -133,7 +133,8 @@ static void draw_header(struct dash *d)
 	steal_words(hdr_steal, sizeof hdr_steal);
 	const char *cpu = wtg_cpu_short_this();
 	static const unsigned char forms[][4] = {	/* named, topology, pages, steal */
-		{ 1, 1, 1, 1 }, { 1, 0, 1, 1 }, { 1, 0, 0, 1 }, { 1, 0, 0, 0 }, { 0, 0, 0, 1 }, { 0, 0, 0, 0 },
+		{ 1, 1, 1, 1 }, { 1, 0, 1, 1 }, { 1, 0, 0, 1 }, { 1, 0, 0, 0 },
+		{ 0, 0, 1, 1 }, { 0, 0, 0, 1 }, { 0, 0, 0, 0 },
 	};
 	for (size_t form = 0; form < WTG_ARRAY_LEN(forms); form++) {
 		bool named = forms[form][0], topo = forms[form][1], pages = forms[form][2];

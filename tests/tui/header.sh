@@ -5,10 +5,12 @@
 dash_init
 
 start C.UTF-8 80 24
-# the CPU's short name and the CPUs; then the page size, which gives way to the steal (shown while the
-# hypervisor takes time) before the name would
-check "80x24: header names wtg, the CPU and the CPUs" wait_for 10 tm_match "^ wtg +[^ ·][^·]* · [0-9]+ CPUs"
-check "80x24: then the page size, or the steal where both do not fit" tm_match "CPUs · (4K pages|steal [0-9.]+%)"
+# the CPUs, after the CPU's short name where it fits beside the data file; then the page size and the
+# steal (shown while the hypervisor takes time) where they fit, each whole: the page size gives way
+# first, the name last
+check "80x24: header names wtg and the CPUs" wait_for 10 tm_match "^ wtg +([^ ·][^·]* · )?[0-9]+ CPUs"
+check "80x24: then the page size and the steal where they fit, each whole" \
+	tm_match "^ wtg +([^ ·][^·]* · )?[0-9]+ CPUs( · 4K pages)?( · steal [0-9.]+%)?(  |\$)"
 check "80x24: the first tab is selected" tm_wait "1 bytewise]"
 check "80x24: the tab bar lists the first tabs" tm_shows "2 syscall  3 valley"
 check "80x24: the data file is created and shown with its known sum" tm_wait "data 64M in $tmp/data, sum" 60
