@@ -292,14 +292,16 @@ static bool canvas_clear(const struct canvas *c, int y, int x, int n)
 }
 
 /* Each x mark's label right of its line, after the series: in the highest row where neither the
- * series nor another label has its cells (a label drawn over a line broke both: "⡀1 48K"); when no
- * row is clear (a short chart at 80x24), the row where it covers the fewest cells, the label whole
- * and the line giving way under it, so no cache level goes unnamed. */
+ * series nor another label has its cells, nor the mark's own line's cell (a label drawn over a line
+ * broke both: "⡀1 48K"); when no row is clear (a short chart at 80x24), the row where it covers the
+ * fewest cells, the label whole and its mark's cell beside it, the series giving way under them, so
+ * no cache level goes unnamed or apart from its line. */
 static void label_xmarks(const struct tui_view *v, const struct wtg_lay_sweep *p, const struct canvas *c, int top,
 			 int axis_x)
 {
 	const struct wtg_table *t = v->t;
 	attr_t dim = tui_attr(v->look, TR_DIM);
+	const char *g = v->look->g->braille ? "┊" : ":";
 	int free_from[256];
 	for (int y = 0; y < c->ch && y < 256; y++)
 		free_from[y] = 0;
@@ -311,12 +313,13 @@ static void label_xmarks(const struct tui_view *v, const struct wtg_lay_sweep *p
 			if (x < free_from[y] || x + n > c->cw)
 				continue;
 			int taken = 0;
-			for (int j = 0; j < n; j++)
+			for (int j = x > 0 ? -1 : 0; j < n; j++)	/* the mark's cell, then the label's */
 				taken += !canvas_clear(c, y, x + j, 1);
 			if (taken < least)
 				least = taken, at = y;
 		}
-		if (at >= 0) {	/* the label whole: a line under it gives way for its width */
+		if (at >= 0) {	/* the label whole beside its mark: a series under them gives way */
+			tui_put(v->w, top + at, col, 1, dim, g);
 			tui_put(v->w, top + at, col + 1, n, dim, t->xmarks[i].label);
 			free_from[at] = x + n + 1;
 		}

@@ -590,15 +590,21 @@ static void test_views(void)
 	render("wss", fill_wss, 20, 78, true);
 	CHECK(has(":L1 48K"));
 	CHECK(has(":L3 32M"));
-	/* a label is whole or absent, at any size: the series never writes over part of one (drawn first,
-	 * a line through the top row left "⡀1 48K") */
+	/* a label is whole or absent, at any size, and beside its mark: the series never writes over
+	 * part of one (drawn first, a line through the top row left "⡀1 48K"), nor over the mark's cell
+	 * next to it (a line there left "⣀L1 48K", its level apart from its line) */
 	for (int h = 8; h <= 20; h += 3)
 		for (int wd = 40; wd <= 78; wd += 6)
 			for (int a = 0; a < 2; a++) {
 				render("wss", fill_wss, h, wd, a);
-				CHECK(!has("48K") || has("L1 48K"));
-				CHECK(!has(" 1M") || has("L2 1M"));
-				CHECK(!has("32M") || has("L3 32M"));
+				const char *m = a ? ":" : "┊";
+				char l1[32], l2[32], l3[32];
+				snprintf(l1, sizeof l1, "%sL1 48K", m);
+				snprintf(l2, sizeof l2, "%sL2 1M", m);
+				snprintf(l3, sizeof l3, "%sL3 32M", m);
+				CHECK(!has("48K") || has(l1));
+				CHECK(!has(" 1M") || has(l2));
+				CHECK(!has("32M") || has(l3));
 			}
 	render("kernels", fill_kernels, 13, 78, false);
 	CHECK(has("[ ] 95% CI of the median"));
