@@ -15,7 +15,7 @@ struct wtg_probe_result {
 	int64_t instructions, cycles;	/* hardware events; -1 when unavailable ("n/a") */
 	uint64_t cpus_seen;		/* bitmask of CPUs (first 64) the measuring thread(s) ran on */
 	int threads;			/* measuring threads aggregated into this record */
-	/* The time the measuring thread(s) ran on a CPU (CLOCK_THREAD_CPUTIME_ID) and the time they
+	/* The time the measuring thread(s) ran on a CPU (wtg_thread_cpu_ns) and the time they
 	 * waited runnable for one (the run-queue wait from /proc/thread-self/schedstat, booked when the
 	 * wait ends, so complete at the probe's end); -1 when it cannot be read. oncpu_ms leaves out
 	 * the CPU clock's own read (wtg_probe_cpu_excess_ns). */
@@ -27,15 +27,24 @@ struct wtg_probe_result {
 struct wtg_probe {
 	int64_t t0_ns;
 	int64_t ru_utime_us, ru_stime_us, minflt, majflt, vcsw, ivcsw;
-	int fd_migr, fd_instr, fd_cycles;
+	int64_t migr0, instr0, cycles0;	/* the thread's kept counters at the start, -1 none */
 	uint64_t cpus_seen;
 	int fd_sched;			/* /proc/thread-self/schedstat, -1 when unreadable */
 	int64_t sched_run_ns, sched_wait_ns;	/* thread CPU time, schedstat's wait, at the start */
 };
 
 void wtg_probe_begin(struct wtg_probe *p);
-/* How much longer an empty probe's CPU window is than its wall window (the thread CPU clock's read,
- * a system call): measured once on the first call, the median of 101 windows, 0 when the CPU clock
+/* The calling thread's time on a CPU so far (ns), -1 when it cannot be read: a perf task-clock
+ * counter of the thread's own where perf_event_open allows one, else CLOCK_THREAD_CPUTIME_ID, whose
+ * read brings the scheduler's accounting up to date and so preempts a thread whose time slice ran
+ * out right there (wtg_thread_cpu_moves() is then true): read beside a timed window rather than
+ * inside it, it moves the waits a competing thread imposes out of the window. */
+int64_t wtg_thread_cpu_ns(void);
+bool wtg_thread_cpu_moves(void);
+/* "a perf task-clock counter" or "CLOCK_THREAD_CPUTIME_ID", for notes. */
+const char *wtg_thread_cpu_source(void);
+/* How far an empty probe's CPU window differs from its wall window (the thread CPU clock's read, a
+ * system call): measured once on the first call, the median of 101 windows, 0 when the CPU clock
  * cannot be read; every probe's oncpu_ms has it taken out. Inside a probe the read finds the
  * kernel colder and costs up to twice that, so a design whose samples last under WTG_PROBE_RESOLVE
  * times it cannot tell its share (a batch of one getpid against half a microsecond of clock read). */

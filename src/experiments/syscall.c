@@ -465,11 +465,11 @@ static void sc_notes(struct wtg_ctx *ctx, const struct sc_run *st, double clock_
 		       "thread sat descheduled; a row's figures use the other batches when at least %d remain "
 		       "(contended; the series keep every batch, flagged in 'batch N contended'); oncpu_ns is "
 		       "the median of the batches' ns per call less the time per call the thread spent off a CPU "
-		       "(the thread's CPU clock against the wall clock around the batch, less the CPU clock's own "
-		       "read, %.0f ns here): it leaves waiting out; cpu_share and oncpu_ns are n/a where a batch "
-		       "lasts under %d times that read, which would decide them",
-		       100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP, (double)wtg_probe_cpu_excess_ns(),
-		       WTG_PROBE_RESOLVE);
+		       "(the thread's CPU clock, %s, against the wall clock around the batch, less the CPU clock's "
+		       "own read, %.0f ns here): it leaves waiting out; cpu_share and oncpu_ns are n/a where a "
+		       "batch lasts under %d times that read, which would decide them",
+		       100 * WTG_CONTENDED_WAIT_SHARE, WTG_CONTENDED_KEEP, wtg_thread_cpu_source(),
+		       (double)wtg_probe_cpu_excess_ns(), WTG_PROBE_RESOLVE);
 	wtg_table_note(ctx->t,
 		       "others_runnable: /proc/stat procs_running less the measuring thread, read before every "
 		       "%dth batch (outside its timing) and averaged per batch size; the machine counts as quiet "

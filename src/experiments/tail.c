@@ -330,15 +330,23 @@ static const struct wtg_column cols[] = {
 /* How the p99's extra time was divided, and what was not read. */
 static void parts_notes(struct wtg_ctx *ctx, const struct tp_reader *rd)
 {
+	char oncpu[200];
+	if (wtg_thread_cpu_moves())
+		snprintf(oncpu, sizeof oncpu, "the batch's wall time less its wait: no perf task-clock counter here, "
+					      "and reading CLOCK_THREAD_CPUTIME_ID beside a batch would preempt the thread "
+					      "outside it");
+	else
+		snprintf(oncpu, sizeof oncpu, "the thread's CPU time from %s, its own read of %lld ns taken out",
+			 wtg_thread_cpu_source(), (long long)rd->clock_excess_ns);
 	wtg_table_note(ctx->t,
 		       "the p99's extra time (p99_*): the mean of the batches above the p99 less the mean of those "
 		       "between the 45th and 55th percentiles, in ns per call, divided: waiting for a CPU "
-		       "(schedstat's run-queue wait), on a CPU (the thread's CPU clock, its own read of %lld ns "
-		       "taken out), interrupts (the wall time one costs, the slope over every batch, times how "
-		       "many more the tail took on its CPU), steal (/proc/stat's, in ticks of %.0f ms), and "
-		       "the rest unexplained; each share with a bootstrap 95%% interval (%d resamples of the "
-		       "batches); p90_* the same for the batches above the p90",
-		       (long long)rd->clock_excess_ns, rd->tick_ns / 1e6, TP_RESAMPLES);
+		       "(schedstat's run-queue wait), on a CPU (%s), interrupts (the wall time one costs, the "
+		       "slope over every batch, times how many more the tail took on its CPU), steal "
+		       "(/proc/stat's, in ticks of %.0f ms), and the rest unexplained; each share with a "
+		       "bootstrap 95%% interval (%d resamples of the batches); p90_* the same for the batches "
+		       "above the p90",
+		       oncpu, rd->tick_ns / 1e6, TP_RESAMPLES);
 	const char *what[2] = { "/proc/interrupts", "/proc/stat" };
 	const double cost[2] = { rd->irq_read_ns, rd->stat_read_ns };
 	const bool on[2] = { rd->irq_on, rd->stat_on };

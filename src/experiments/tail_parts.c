@@ -119,12 +119,11 @@ static int64_t tp_sched_wait(struct tp_reader *r)
 	return sscanf(buf, "%llu %llu", &run, &wait) == 2 ? (int64_t)wait : -1;
 }
 
+/* The thread's CPU clock beside a batch, -1 where reading it would preempt the thread there
+ * (wtg_thread_cpu_moves): the wait a competing thread imposes would then fall outside the batch. */
 static int64_t tp_cpu_ns(void)
 {
-	struct timespec ts;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-		return -1;
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	return wtg_thread_cpu_moves() ? -1 : wtg_thread_cpu_ns();
 }
 
 /* The median cost of a read of fd that parses (a figure of CPU cpu), NAN when it fails. */
@@ -217,6 +216,8 @@ void tp_store(const struct tp_reader *r, struct tp_samples *s, size_t i, double 
 			  ? fmax((double)(b->cpu_ns - a->cpu_ns - r->clock_excess_ns), 0) * per
 			  : NAN;
 	s->q[i] = a->wait_ns >= 0 && b->wait_ns >= a->wait_ns ? (double)(b->wait_ns - a->wait_ns) * per : NAN;
+	if (!isfinite(s->c[i]) && a->cpu_ns < 0 && b->cpu_ns < 0 && isfinite(s->q[i]))
+		s->c[i] = fmax(w - s->q[i], 0);	/* no CPU clock beside the batch: its wall less its wait */
 	/* schedstat's window holds the clock reads around the sample, and a wait there did not lengthen
 	 * the sample: no more waiting than the sample's wall less its time on a CPU */
 	if (isfinite(s->q[i]) && isfinite(s->c[i]))

@@ -24,7 +24,7 @@ static void *member_main(void *arg)
 		m->cpu0 = sched_getcpu();
 		wtg_probe_begin(&p);
 		/* migrations: the probe's perf counter, else the scheduler's own count */
-		const int64_t nr0 = p.fd_migr < 0 ? wtg_sched_migrations_self() : -1;
+		const int64_t nr0 = p.migr0 < 0 ? wtg_sched_migrations_self() : -1;
 		m->t0 = wtg_now_ns();
 		bool going = true;
 		for (int part = 0; part < m->parts && going; part++) {

@@ -7,7 +7,9 @@
 #include <sched.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
@@ -20,6 +22,7 @@
 
 #include "wtg/probe.h"
 #include "wtg/stats.h"
+#include "wtg/testhooks.h"
 #include "wtg/topology.h"
 #include "wtg/util.h"
 
@@ -56,6 +59,13 @@ static int64_t perf_read(int fd)
 	return (int64_t)v;
 }
 
+/* A kept counter's count since start (-1 when either read fails). */
+static int64_t count_since(int fd, int64_t start)
+{
+	int64_t now = start >= 0 ? perf_read(fd) : -1;
+	return now >= start ? now - start : -1;
+}
+
 /* 0 unknown, 1 available, -1 not available */
 static atomic_int hw_state;
 static atomic_int sw_state;
@@ -88,43 +98,158 @@ static void note_cpu(struct wtg_probe *p)
 #endif
 }
 
-/* The thread's time on a CPU so far (ns): CLOCK_THREAD_CPUTIME_ID brings the running thread's count
- * up to date, where schedstat's first field lags by up to a scheduler tick (4 ms at HZ=250). */
-static int64_t thread_cpu_ns(void)
+/* The thread's time on a CPU so far (ns).
+ *
+ * CLOCK_THREAD_CPUTIME_ID brings the running thread's count up to date (schedstat's first field lags
+ * by up to a scheduler tick, 4 ms at HZ=250), but that update is the scheduler's own accounting: it
+ * also finds whether the thread's time slice has run out, and if so the thread is preempted as the
+ * read returns. A thread sharing its CPU with a spinning one, timing 1 ms of work 500 times with the
+ * read just outside each window, had 57-66% of the elapsed time inside its windows (100% without the
+ * read): the preemptions a tick would have made inside the samples were made at the read instead,
+ * outside them, and a sample under burners looked as fast as a quiet one. So the clock read is a perf
+ * task-clock counter of the thread's own (a software event, allowed at perf_event_paranoid 2 and
+ * below), which reads the same time without that update; where one cannot be opened
+ * (wtg_thread_cpu_moves()), CLOCK_THREAD_CPUTIME_ID, and the probe then reads it inside its wall
+ * window. One counter per thread, opened on its first read and closed when the thread ends. */
+struct thread_counters {
+	int clock, migr, instr, cycles;	/* -1 where it cannot be opened */
+};
+static pthread_once_t tc_once = PTHREAD_ONCE_INIT;
+static pthread_key_t tc_key;
+static bool tc_keyed;
+static atomic_int tclock_state;	/* 0 not tried, 1 perf task clock, -1 CLOCK_THREAD_CPUTIME_ID */
+
+static void tc_close(void *v)
 {
+	struct thread_counters *c = v;
+	int fds[] = { c->clock, c->migr, c->instr, c->cycles };
+	for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(c);
+}
+
+static void tc_init(void)
+{
+	tc_keyed = pthread_key_create(&tc_key, tc_close) == 0;
+}
+
+static const struct thread_counters no_counters = { -1, -1, -1, -1 };
+
+/* This thread's counters, opened on its first probe and kept until it ends: opening or closing a
+ * perf event is itself a point where the scheduler preempts a thread whose slice ran out (a thread
+ * opening and closing one around each 1 ms window beside a spinner had 76-83% of the elapsed time
+ * inside its windows), so a probe only reads them. */
+static const struct thread_counters *tc_get(void)
+{
+	pthread_once(&tc_once, tc_init);
+	if (!tc_keyed)
+		return &no_counters;
+	struct thread_counters *c = pthread_getspecific(tc_key);
+	if (c)
+		return c;
+	c = malloc(sizeof *c);
+	if (!c)
+		return &no_counters;
+	*c = no_counters;
+#ifdef HAVE_LINUX_PERF_EVENT_H
+	if (!wtg_testhooks()->no_perf) {	/* WTG_TEST_NO_PERF: as where perf_event_open is refused */
+		c->clock = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+		if (atomic_load(&sw_state) >= 0) {
+			c->migr = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS);
+			if (c->migr < 0)
+				atomic_store(&sw_state, -1);
+		}
+		if (wtg_probe_have_hw_counters()) {
+			c->instr = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+			c->cycles = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+		}
+	}
+#endif
+	if (pthread_setspecific(tc_key, c) != 0) {
+		tc_close(c);
+		return &no_counters;
+	}
+	int expect = 0;
+	atomic_compare_exchange_strong(&tclock_state, &expect, c->clock >= 0 ? 1 : -1);
+	return c;
+}
+
+/* This thread's task-clock counter, -1 when there is none. */
+static int tclock_fd(void)
+{
+	return tc_get()->clock;
+}
+
+int64_t wtg_thread_cpu_ns(void)
+{
+	int fd = tclock_fd();
+	if (fd >= 0)	/* never the other clock after a failed read: the two count from different zeros */
+		return perf_read(fd);
 	struct timespec ts;
 	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
 		return -1;
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* What an empty probe's CPU window holds beyond its wall window: the thread CPU clock is read
- * before the wall clock at the start and after it at the end, and that read is a system call (about
- * half a microsecond in a virtual machine), so a short sample's CPU time would exceed its wall time.
- * Measured once, the median of 101 back-to-back windows, and taken out of every probe's oncpu_ms.
- * Inside a probe the read finds the kernel colder than back to back and its cost varies by as much
- * again, so a share from windows shorter than WTG_PROBE_RESOLVE times it means little. */
+bool wtg_thread_cpu_moves(void)
+{
+	(void)tclock_fd();
+	return atomic_load(&tclock_state) < 0;
+}
+
+const char *wtg_thread_cpu_source(void)
+{
+	return wtg_thread_cpu_moves() ? "CLOCK_THREAD_CPUTIME_ID" : "a perf task-clock counter";
+}
+
+static int64_t thread_cpu_ns(void)
+{
+	return wtg_thread_cpu_ns();
+}
+
+/* What an empty probe's CPU window holds beyond its wall window. With the task clock the CPU clock
+ * is read outside the wall clock at both ends, and its read is a system call (about half a
+ * microsecond in a virtual machine), so a short sample's CPU time would exceed its wall time by it;
+ * where the CPU clock is read inside the wall window (wtg_thread_cpu_moves) the difference is
+ * negative: the part of the wall window the CPU window cannot see. Measured once, the median of 101
+ * back-to-back windows read as a probe reads them, and taken out of every probe's oncpu_ms. Inside
+ * a probe the read finds the kernel colder and costs up to twice that, so a share from windows
+ * shorter than WTG_PROBE_RESOLVE times it means little. */
 static pthread_once_t excess_once = PTHREAD_ONCE_INIT;
 static int64_t excess_ns;
 
 static void excess_measure(void)
 {
 	double d[101];
+	const bool inside = wtg_thread_cpu_moves();
 	for (int i = 0; i < 101; i++) {
-		int64_t c0 = thread_cpu_ns(), w0 = wtg_now_ns();
-		int64_t w1 = wtg_now_ns(), c1 = thread_cpu_ns();
+		int64_t c0, w0, w1, c1;
+		if (inside) {
+			w0 = wtg_now_ns();
+			c0 = thread_cpu_ns();
+			c1 = thread_cpu_ns();
+			w1 = wtg_now_ns();
+		} else {
+			c0 = thread_cpu_ns();
+			w0 = wtg_now_ns();
+			w1 = wtg_now_ns();
+			c1 = thread_cpu_ns();
+		}
 		if (c0 < 0 || c1 < 0)
 			return;
 		d[i] = (double)((c1 - c0) - (w1 - w0));
 	}
 	wtg_sort(d, 101);
-	excess_ns = d[50] > 0 ? (int64_t)d[50] : 0;
+	excess_ns = (int64_t)d[50];
+	if (inside ? excess_ns > 0 : excess_ns < 0)
+		excess_ns = 0;
 }
 
 int64_t wtg_probe_cpu_excess_ns(void)
 {
 	pthread_once(&excess_once, excess_measure);
-	return excess_ns;
+	return excess_ns < 0 ? -excess_ns : excess_ns;
 }
 
 /* The thread's run-queue wait so far (ns) from its schedstat's second field (booked when a wait
@@ -147,18 +272,10 @@ static bool sched_read(int fd, int64_t *run, int64_t *wait)
 void wtg_probe_begin(struct wtg_probe *p)
 {
 	memset(p, 0, sizeof *p);
-	p->fd_migr = p->fd_instr = p->fd_cycles = -1;
-#ifdef HAVE_LINUX_PERF_EVENT_H
-	if (atomic_load(&sw_state) >= 0) {
-		p->fd_migr = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS);
-		if (p->fd_migr < 0)
-			atomic_store(&sw_state, -1);
-	}
-	if (wtg_probe_have_hw_counters()) {
-		p->fd_instr = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
-		p->fd_cycles = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-	}
-#endif
+	const struct thread_counters *c = tc_get();
+	p->migr0 = perf_read(c->migr);
+	p->instr0 = perf_read(c->instr);
+	p->cycles0 = perf_read(c->cycles);
 	wtg_probe_cpu_excess_ns();
 	note_cpu(p);
 	p->fd_sched = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
@@ -175,8 +292,15 @@ void wtg_probe_begin(struct wtg_probe *p)
 		close(p->fd_sched);
 		p->fd_sched = -1;
 	}
-	p->sched_run_ns = thread_cpu_ns();
-	p->t0_ns = wtg_now_ns();
+	/* the clocks last, the wall clock inside the CPU clock unless reading the CPU clock can preempt
+	 * the thread (wtg_thread_cpu_moves): then inside the wall window, where that wait belongs */
+	if (wtg_thread_cpu_moves()) {
+		p->t0_ns = wtg_now_ns();
+		p->sched_run_ns = thread_cpu_ns();
+	} else {
+		p->sched_run_ns = thread_cpu_ns();
+		p->t0_ns = wtg_now_ns();
+	}
 }
 
 void wtg_probe_tick(struct wtg_probe *p)
@@ -186,8 +310,14 @@ void wtg_probe_tick(struct wtg_probe *p)
 
 void wtg_probe_end(struct wtg_probe *p, struct wtg_probe_result *out)
 {
-	int64_t t1 = wtg_now_ns();
-	int64_t run, wait, cpu = thread_cpu_ns();
+	int64_t t1, run, wait, cpu;
+	if (wtg_thread_cpu_moves()) {
+		cpu = thread_cpu_ns();
+		t1 = wtg_now_ns();
+	} else {
+		t1 = wtg_now_ns();
+		cpu = thread_cpu_ns();
+	}
 	bool waited = sched_read(p->fd_sched, &run, &wait);
 	struct rusage ru;
 	getrusage(RUSAGE_THREAD, &ru);
@@ -200,9 +330,10 @@ void wtg_probe_end(struct wtg_probe *p, struct wtg_probe_result *out)
 	out->majflt = ru.ru_majflt - p->majflt;
 	out->vcsw = ru.ru_nvcsw - p->vcsw;
 	out->ivcsw = ru.ru_nivcsw - p->ivcsw;
-	out->migrations = perf_read(p->fd_migr);
-	out->instructions = perf_read(p->fd_instr);
-	out->cycles = perf_read(p->fd_cycles);
+	const struct thread_counters *c = tc_get();
+	out->migrations = count_since(c->migr, p->migr0);
+	out->instructions = count_since(c->instr, p->instr0);
+	out->cycles = count_since(c->cycles, p->cycles0);
 	out->cpus_seen = p->cpus_seen;
 	out->threads = 1;
 	out->oncpu_ms = out->runwait_ms = -1;
@@ -215,13 +346,6 @@ void wtg_probe_end(struct wtg_probe *p, struct wtg_probe_result *out)
 	if (p->fd_sched >= 0)
 		close(p->fd_sched);
 	p->fd_sched = -1;
-	if (p->fd_migr >= 0)
-		close(p->fd_migr);
-	if (p->fd_instr >= 0)
-		close(p->fd_instr);
-	if (p->fd_cycles >= 0)
-		close(p->fd_cycles);
-	p->fd_migr = p->fd_instr = p->fd_cycles = -1;
 }
 
 static int64_t add_known(int64_t a, int64_t b)

@@ -84,6 +84,18 @@ __attribute__((format(printf, 1, 2))) static inline void unit_diag(const char *f
 				  b_ ? b_ : "(null)");                                            \
 	} while (0)
 
+/* A check that cannot run here: "ok N # SKIP reason", so it is counted and says why. */
+__attribute__((format(printf, 1, 2))) static inline void unit_skip(const char *fmt, ...)
+{
+	va_list ap;
+	unit_passed++;
+	printf("%sok %d # SKIP ", unit_indent(), unit_passed + unit_failed);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
 /* The closing plan and a summary comment; returns the exit status (see the top of this file). */
 static inline int unit_done(const char *name)
 {
