@@ -411,8 +411,30 @@ static void keep_span(const struct tui_view *v, struct wtg_lay_hist *h)
 	}
 }
 
+/* Whether the latest run alone draws: where every run's distributions would leave no strip a row
+ * (tail's rerun at 80x24 under a three-line verdict: four strips in five rows) and the latest run's
+ * each get one. Overlaid, no strip could say which distribution is which; the runs before it are in
+ * the comparison line above the chart. */
+static bool latest_alone(const struct tui_view *v)
+{
+	if (v->ntables == 0)
+		return false;
+	struct wtg_lay_hist h;
+	int nd = build(&h, v, false), last = 0;
+	for (int i = 0; i < nd; i++)
+		last += h.d[i].run == h.d[nd - 1].run;
+	wtg_lay_hist_free(&h);
+	return last > 1 && nd > last && v->h - 2 < nd && v->h - 2 >= last;
+}
+
 void tui_hist_draw(const struct tui_view *v)
 {
+	struct tui_view one;
+	if (latest_alone(v)) {
+		one = *v;
+		one.ntables = 0;
+		v = &one;
+	}
 	const struct tui_look *l = v->look;
 	WINDOW *w = v->w;
 	struct wtg_lay_hist h;

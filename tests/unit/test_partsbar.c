@@ -18,12 +18,19 @@
 
 static char screen[48][512];
 
-/* Draw t's view (h x w) off-screen and read it back as text. */
-static void render(const struct wtg_table *t, int h, int w)
+/* Draw t's view (h x w) off-screen and read it back as text; with before, a rerun's: before, then t. */
+static void render_runs(const struct wtg_table *before, const struct wtg_table *t, int h, int w)
 {
 	struct tui_look look = { &tui_glyphs_utf8, false, true };
 	WINDOW *win = newwin(h, w, 0, 0);
+	const struct wtg_table *runs[1] = { before };
+	const char *labels[2] = { "run 1: quiet and burners", "run 2: quiet and burners" };
 	struct tui_view v = { .w = win, .y = 0, .x = 0, .h = h, .wd = w, .look = &look, .t = t, .e = t->exp };
+	if (before) {
+		v.tables = runs;
+		v.ntables = 1;
+		v.labels = labels;
+	}
 	tui_view_draw(&v);
 	for (int y = 0; y < 48; y++) {
 		wchar_t wb[512];
@@ -35,6 +42,11 @@ static void render(const struct wtg_table *t, int h, int w)
 		}
 	}
 	delwin(win);
+}
+
+static void render(const struct wtg_table *t, int h, int w)
+{
+	render_runs(NULL, t, h, w);
 }
 
 /* SHOW=1 in the environment prints what was drawn. */
@@ -120,6 +132,22 @@ static void test_view(const struct wtg_table *t)
 	CHECK(y >= 0 && strstr(screen[y], "wait 76%") && strstr(screen[y], "unexplained 24%"));
 	CHECK(y >= 0 && strstr(screen[y + 1], "p90 +1.37 us [wait 49%") && strstr(screen[y + 1], "unexplained 50%"));
 	CHECK(y >= 0 && strstr(screen[y + 2], "burners on (2) over its median batches: W waiting for a CPU, U unexplained"));
+	/* a rerun whose view keeps 5 rows (tail at 80x24 under a three-line verdict and a three-line
+	 * comparison): four strips do not fit, overlaid none could be named, so the latest run's two
+	 * draw, each labelled, on the axis */
+	render_runs(t, t, 5, 76);
+	show(5);
+	y = line_with("burners off");
+	CHECK(y >= 0);
+	CHECK(line_with("burners on (2)") == y + 1);
+	CHECK(line_with("log scale") == y + 2 || line_with("log scale") == y + 3);
+	/* with room for all four, every run's two */
+	render_runs(t, t, 9, 76);
+	show(9);
+	int n = 0;
+	for (int k = 0; k < 9; k++)
+		n += strstr(screen[k], "burners o") != NULL;
+	CHECK(n == 4);
 	/* a row without a division: no bar */
 	struct wtg_table copy;
 	wtg_table_init(&copy, t->exp);
