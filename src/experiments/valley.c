@@ -56,6 +56,7 @@ struct vstate {
 	 * spans as long as; and the sizes whose first warm-up sample calibrated it */
 	const struct vstate *a;
 	bool calibrated[NSIZES];
+	double warm_wall, warm_cpu;	/* arm B's warm-up samples so far: wall ms, and ms on a CPU */
 };
 
 static void label(const void *arg, int v, char *buf, size_t len)
@@ -66,13 +67,15 @@ static void label(const void *arg, int v, char *buf, size_t len)
 	snprintf(buf, len, "bufsize %s", sz);
 }
 
-/* Arm B's sample of size v from a pass of bytes that took wall ms (cpu ms without its waits for a
- * CPU), at least as long in wall time as arm A's sample (waits included: under burners they are the
- * condition) and WTG_SAMPLE_MIN_MS without the waits (a burner's preemption makes wall times
- * bimodal: an unpreempted sample still spans a time slice), in passes of arm A's bytes; only where
- * one such pass would take more than TRIM times arm A's sample (an I/O condition, not a CPU one's
- * waits) does a pass read fewer bytes (whole buffers, aligned, whole sum pages), so the arms' bytes
- * differ only where arm B's device, not its share of a CPU, sets the pace. */
+/* Arm B's sample of size v from a pass of bytes that took wall ms (cpu ms of it without its waits for
+ * a CPU): as long in wall time as arm A's sample (waits included: under burners they are the
+ * condition), in passes of arm A's bytes. A pass's wall time is its time on a CPU over the share of
+ * the wall time arm B's warm-up samples so far spent on one (all sizes, so one sample a burner held
+ * for most of its time, or none of it, does not set the count alone; a pass on a CPU never less than
+ * arm A's same pass). Only where one pass would take more than TRIM times arm A's sample (an I/O
+ * condition, not a CPU one's waits) does a pass read fewer bytes (whole buffers, aligned, whole sum
+ * pages), so the arms' bytes differ only where arm B's device, not its share of a CPU, sets the
+ * pace. */
 #define TRIM 4
 static double arm_b_target(const struct vstate *st, int v)
 {
@@ -90,6 +93,8 @@ static void size_arm_b(struct wtg_ctx *ctx, struct vstate *st, int v, uint64_t b
 		unit = WTG_SUM_PAGE;
 	if (unit > st->a->want[v])
 		unit = st->a->want[v];	/* a file shorter than the buffer: its whole length, never trimmed */
+	st->warm_wall += ms;
+	st->warm_cpu += cpu < ms ? cpu : ms;
 	st->pass_ms[v] = ms * full;
 	st->passes[v] = 1;
 	st->want[v] = st->a->want[v];
@@ -99,16 +104,11 @@ static void size_arm_b(struct wtg_ctx *ctx, struct vstate *st, int v, uint64_t b
 		st->pass_ms[v] = ms * (double)st->want[v] / (double)bytes;
 		return;
 	}
-	double n = ms > 0 ? ceil(target / (ms * full)) : 1;
-	/* a pass's time on a CPU: this warm-up's wall time less its waits, but never less than arm A's
-	 * pass took without its waits (the same bytes and calls): one warm-up sample that waited for
-	 * nearly all its wall time (a burner held the CPU) would otherwise ask for up to MAX_PASSES
-	 * passes a sample, and arm B's row took 25 times arm A's (2.8 s against 0.11 s) */
-	double cpu_pass = cpu * full;
+	double cpu_pass = cpu * full, share = st->warm_wall > 0 ? st->warm_cpu / st->warm_wall : 1;
 	if (st->a->pass_ms[v] > cpu_pass)
 		cpu_pass = st->a->pass_ms[v];
-	if (cpu_pass > 0 && n * cpu_pass < WTG_SAMPLE_MIN_MS)
-		n = ceil(WTG_SAMPLE_MIN_MS / cpu_pass);
+	double pace = share > 0.01 ? cpu_pass / share : ms * full;
+	double n = pace > 0 ? ceil(target / pace) : 1;
 	st->passes[v] = n < 1 ? 1 : n > MAX_PASSES ? MAX_PASSES : (int)n;
 }
 
