@@ -411,13 +411,14 @@ static void keep_span(const struct tui_view *v, struct wtg_lay_hist *h)
 	}
 }
 
-/* Whether the latest run alone draws: where every run's distributions would leave no strip a row
- * (tail's rerun at 80x24 under a three-line verdict: four strips in five rows) and the latest run's
- * each get one. Overlaid, no strip could say which distribution is which; the runs before it are in
- * the comparison line above the chart. */
+/* Whether the latest run of a rerun alone draws: a run and the one before it, their comparison line
+ * over the chart, where both runs' distributions would leave no strip a row (tail's rerun at 80x24
+ * under a three-line verdict: four strips in five rows) and the latest run's each get one. Overlaid,
+ * no strip could say which distribution is which, and the run before is in the comparison line.
+ * More runs (saved ones replayed) keep the overlaid chart, each run's figures on a line of its own. */
 static bool latest_alone(const struct tui_view *v)
 {
-	if (v->ntables == 0)
+	if (v->ntables != 1 || !v->compare || !v->compare[0])
 		return false;
 	struct wtg_lay_hist h;
 	int nd = build(&h, v, false), last = 0;

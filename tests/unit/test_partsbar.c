@@ -19,7 +19,7 @@
 static char screen[48][512];
 
 /* Draw t's view (h x w) off-screen and read it back as text; with before, a rerun's: before, then t. */
-static void render_runs(const struct wtg_table *before, const struct wtg_table *t, int h, int w)
+static void render_runs(const struct wtg_table *before, const struct wtg_table *t, int h, int w, const char *compare)
 {
 	struct tui_look look = { &tui_glyphs_utf8, false, true };
 	WINDOW *win = newwin(h, w, 0, 0);
@@ -30,6 +30,7 @@ static void render_runs(const struct wtg_table *before, const struct wtg_table *
 		v.tables = runs;
 		v.ntables = 1;
 		v.labels = labels;
+		v.compare = compare;
 	}
 	tui_view_draw(&v);
 	for (int y = 0; y < 48; y++) {
@@ -46,7 +47,7 @@ static void render_runs(const struct wtg_table *before, const struct wtg_table *
 
 static void render(const struct wtg_table *t, int h, int w)
 {
-	render_runs(NULL, t, h, w);
+	render_runs(NULL, t, h, w, NULL);
 }
 
 /* SHOW=1 in the environment prints what was drawn. */
@@ -132,22 +133,30 @@ static void test_view(const struct wtg_table *t)
 	CHECK(y >= 0 && strstr(screen[y], "wait 76%") && strstr(screen[y], "unexplained 24%"));
 	CHECK(y >= 0 && strstr(screen[y + 1], "p90 +1.37 us [wait 49%") && strstr(screen[y + 1], "unexplained 50%"));
 	CHECK(y >= 0 && strstr(screen[y + 2], "burners on (2) over its median batches: W waiting for a CPU, U unexplained"));
-	/* a rerun whose view keeps 5 rows (tail at 80x24 under a three-line verdict and a three-line
-	 * comparison): four strips do not fit, overlaid none could be named, so the latest run's two
-	 * draw, each labelled, on the axis */
-	render_runs(t, t, 5, 76);
-	show(5);
+	/* a rerun whose chart keeps 5 rows under its three-line comparison (tail at 80x24 under a
+	 * three-line verdict): four strips do not fit, overlaid none could be named, so the latest
+	 * run's two draw, each labelled, on the axis */
+	const char *cmp = "quiet and burners \xe2\x86\x92 quiet and burners, sequential: p99 ratio x12.72 \xe2\x86\x92 "
+			  "x13.99 [CI 11.98\xe2\x80\x93" "14.75], inconclusive; x0.92 [CI 0.88\xe2\x80\x93" "1.02] inconclusive: "
+			  "median ns per getpid";
+	render_runs(t, t, 8, 76, cmp);
+	show(8);
 	y = line_with("burners off");
 	CHECK(y >= 0);
 	CHECK(line_with("burners on (2)") == y + 1);
-	CHECK(line_with("log scale") == y + 2 || line_with("log scale") == y + 3);
+	CHECK(line_with("log scale") == y + 2);
+	CHECK(line_with("p99 ratio x12.72") >= 0 && line_with("p99 ratio x12.72") < y);
 	/* with room for all four, every run's two */
-	render_runs(t, t, 9, 76);
-	show(9);
+	render_runs(t, t, 12, 76, cmp);
+	show(12);
 	int n = 0;
-	for (int k = 0; k < 9; k++)
+	for (int k = 0; k < 12; k++)
 		n += strstr(screen[k], "burners o") != NULL;
 	CHECK(n == 4);
+	/* without a comparison (saved runs replayed, no before): the overlaid chart as before */
+	render_runs(t, t, 5, 76, NULL);
+	show(5);
+	CHECK(line_with("burners off") < 0);
 	/* a row without a division: no bar */
 	struct wtg_table copy;
 	wtg_table_init(&copy, t->exp);
