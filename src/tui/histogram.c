@@ -416,7 +416,7 @@ static void keep_span(const struct tui_view *v, struct wtg_lay_hist *h)
  * under a three-line verdict: four strips in five rows) and the latest run's each get one. Overlaid,
  * no strip could say which distribution is which, and the run before is in the comparison line.
  * More runs (saved ones replayed) keep the overlaid chart, each run's figures on a line of its own. */
-static bool latest_alone(const struct tui_view *v)
+static bool latest_alone(const struct tui_view *v, double span[3])
 {
 	if (v->ntables != 1 || !v->compare || !v->compare[0])
 		return false;
@@ -424,6 +424,7 @@ static bool latest_alone(const struct tui_view *v)
 	int nd = build(&h, v, false), last = 0;
 	for (int i = 0; i < nd; i++)
 		last += h.d[i].run == h.d[nd - 1].run;
+	memcpy(span, h.span, sizeof h.span);	/* both runs' axis: the one the chart keeps */
 	wtg_lay_hist_free(&h);
 	return last > 1 && nd > last && v->h - 2 < nd && v->h - 2 >= last;
 }
@@ -431,7 +432,10 @@ static bool latest_alone(const struct tui_view *v)
 void tui_hist_draw(const struct tui_view *v)
 {
 	struct tui_view one;
-	if (latest_alone(v)) {
+	int latest = -1;	/* drawn alone: the latest run's index among the runs, its mark on its strips */
+	double both[3];
+	if (latest_alone(v, both)) {
+		latest = v->ntables;
 		one = *v;
 		one.ntables = 0;
 		v = &one;
@@ -440,11 +444,15 @@ void tui_hist_draw(const struct tui_view *v)
 	WINDOW *w = v->w;
 	struct wtg_lay_hist h;
 	int nd = build(&h, v, !l->color || l->g->vbar[1] == NULL);
+	for (int i = 0; latest >= 0 && i < nd; i++)	/* "◆ burners off": the run its comparison calls now */
+		snprintf(dist_strip[i], sizeof dist_strip[i], "%s %s", tui_run_marker(l, latest), h.d[i].name);
 	if (nd == 0) {
 		wtg_lay_hist_free(&h);
 		draw_rows_only(v);
 		return;
 	}
+	if (latest >= 0)
+		wtg_lay_hist_widen(&h, both);
 	keep_span(v, &h);
 	int nruns, npairs = 0;
 	bool by_run = grouped(&h, &nruns);

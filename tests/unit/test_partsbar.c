@@ -141,9 +141,9 @@ static void test_view(const struct wtg_table *t)
 			  "median ns per getpid";
 	render_runs(t, t, 8, 76, cmp);
 	show(8);
-	y = line_with("burners off");
+	y = line_with("\xe2\x97\x86 burners off");	/* the latest run's mark, as its comparison's "now" */
 	CHECK(y >= 0);
-	CHECK(line_with("burners on (2)") == y + 1);
+	CHECK(line_with("\xe2\x97\x86 burners on (2)") == y + 1);
 	CHECK(line_with("log scale") == y + 2);
 	CHECK(line_with("p99 ratio x12.72") >= 0 && line_with("p99 ratio x12.72") < y);
 	/* with room for all four, every run's two */
