@@ -95,15 +95,21 @@ static void json_int_or_null(FILE *f, int64_t v)
 }
 
 /* A row's real: 10 significant digits, or 17 where the shorter form would print differently at the
- * column's decimals (335201.7499... kept, not read back as 335201.75 and shown as .8). */
+ * column's decimals (335201.7499... kept, not read back as 335201.75 and shown as .8) or at the six
+ * significant digits the reports' headline figures take (130.40449999... kept, not read back as
+ * 130.4045 and shown as 130.405 where the live run's report said 130.404). */
 static void json_cell_real(FILE *f, double v, int decimals)
 {
 	char buf[64], a[64], b[64];
 	wtg_report_real(buf, sizeof buf, v);
 	if (buf[0] && decimals >= 0 && decimals <= 17) {
+		double back = strtod(buf, NULL);
 		snprintf(a, sizeof a, "%.*f", decimals, v);
-		snprintf(b, sizeof b, "%.*f", decimals, strtod(buf, NULL));
-		if (strcmp(a, b))
+		snprintf(b, sizeof b, "%.*f", decimals, back);
+		bool same = strcmp(a, b) == 0;
+		snprintf(a, sizeof a, "%.6g", v);
+		snprintf(b, sizeof b, "%.6g", back);
+		if (!same || strcmp(a, b))
 			snprintf(buf, sizeof buf, "%.17g", v);
 	}
 	fputs(buf[0] ? buf : "null", f);

@@ -297,7 +297,8 @@ static void fill_readcost(struct wtg_table *t)
 	strcpy(label, "changed after the add");	/* the table keeps its own copy */
 	struct wtg_value r2[] = { WTG_TEXT("inf\tcase"), WTG_NA, WTG_REAL(INFINITY) };
 	wtg_table_add_row(t, r2, 3, NULL);
-	struct wtg_value r3[] = { WTG_TEXT("getpid"), WTG_INT(120), WTG_REAL(318.26) };
+	/* a median whose 10-digit form (130.4045) would print 130.405 at six digits, where it is 130.404 */
+	struct wtg_value r3[] = { WTG_TEXT("getpid"), WTG_INT(120), WTG_REAL(130.40449999996) };
 	wtg_table_add_row(t, r3, 3, NULL);
 	pthread_mutex_lock(&t->lock);
 	for (int r = 0; r < t->nrows; r++)
@@ -373,6 +374,8 @@ static void test_json(struct wtg_session *s)
 			"\"minflt\": 40003, \"majflt\": 0, \"vcsw\": 1, \"ivcsw\": 2, \"cpus\": [0, 1], "
 			"\"migrations\": 2, \"instructions\": null, \"cycles\": null") != NULL);
 	CHECK(strstr(j, "\"probe\": null") != NULL);	/* readcost has no total */
+	/* kept to 17 digits where 10 would read back as another six-digit figure */
+	CHECK(strstr(j, "\"median_ns\": 130.40449999996") != NULL && strstr(j, "\"median_ns\": 130.4045,") == NULL);
 	CHECK(strstr(j, " nan") == NULL && strstr(j, " -nan") == NULL && strstr(j, " inf") == NULL);
 	free(j);
 
@@ -587,7 +590,7 @@ static void test_text(struct wtg_session *s)
 	CHECK_STR(line_after(t, "  operation"), "                        [count]       [ns]");
 	CHECK_STR(line_starting(t, "  say"), "  say \"hi\", then leave      120        n/a");
 	CHECK_STR(line_starting(t, "  inf"), "  inf case                  n/a        inf");
-	CHECK_STR(line_starting(t, "  getpid"), "  getpid                    120      318.3");
+	CHECK_STR(line_starting(t, "  getpid"), "  getpid                    120      130.4");
 	CHECK(strstr(t, "  note: a note, with \"quotes\"\n        and a second line\n") != NULL);
 	CHECK(strstr(t, " \n") == NULL);	/* no trailing blanks anywhere */
 	int longest = 0, wrapped = 0;
