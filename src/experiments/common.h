@@ -115,12 +115,8 @@ uint64_t wtg_datafile_span(const struct wtg_datafile *df, uint64_t cap);
 uint64_t wtg_span_of(uint64_t size, uint64_t cap);
 
 
-/* Sleep about ms (letting burners get going, say) in 10 ms naps, beating the heartbeat and checking
- * cancel between them. Returns true when the run was cancelled. */
-bool wtg_ctx_settle(struct wtg_ctx *ctx, int ms);
-
-/* Start n burners and give them ms to get going (wtg_ctx_settle). Returns WTG_OK, WTG_CANCELLED, or
- * WTG_ERR after wtg_table_fail("<prefix>cannot start N burners"). */
+/* Start n burners and wait until every one has reported a batch of its work done, at most settle_ms.
+ * Returns WTG_OK, WTG_CANCELLED, or WTG_ERR after wtg_table_fail("<prefix>cannot start N burners"). */
 int wtg_burners_start(struct wtg_ctx *ctx, int n, int settle_ms, const char *prefix);
 
 #endif

@@ -29,7 +29,7 @@
 #define CAL_BATCHES 32
 #define MIN_CALLS 16
 #define MAX_CALLS 20000
-#define SETTLE_MS 50		/* let the burners get going before each loaded block */
+#define SETTLE_MS 50		/* at most this for the burners to get going before a loaded block */
 #define SLOW_FACTOR 2.0		/* a batch is slow above twice the quiet median */
 #define QUIET_WAIT_PCT 1.0	/* quiet blocks whose thread waited longer for a CPU were not quiet, nor
 				 * were they with WTG_QUIET_OTHERS other tasks runnable on average */
@@ -387,8 +387,9 @@ static void notes(struct wtg_ctx *ctx, const struct wtg_summary *s, long calls, 
 		       "%.0f ns per call, so a quiet batch lasts about %.2f ms",
 		       CAL_BATCHES, CAL_CALLS, per_call, (double)calls * per_call / 1e6);
 	wtg_table_note(ctx->t,
-		       "burners on: %d (one per online CPU), %d ms to settle before each loaded block; put "
-		       "back to %d afterwards",
+		       "burners on: %d (one per online CPU); each loaded block starts once every burner has "
+		       "reported a batch of its work done (at most %d ms after they start); put back to %d "
+		       "afterwards",
 		       ncpu, SETTLE_MS, before);
 	wtg_table_note(ctx->t,
 		       "p99 of %d batches sits between order statistics %d and %d: %d batches lie above "
