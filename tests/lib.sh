@@ -191,6 +191,10 @@ wait_sparse() {
 		"$@" && return 0
 		if [ "$looks_left" -le 0 ]; then
 			diag "waited in vain: $*"
+			# the dashboard as it stood, where one is up: what came instead of the state waited for
+			if tm has-session -t "$TM_TARGET" 2>/dev/null; then
+				tm_screen 2>/dev/null | sed 's/^/# | /'
+			fi
 			return 1
 		fi
 		looks_left=$((looks_left - 1))
