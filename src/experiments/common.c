@@ -291,20 +291,26 @@ uint64_t wtg_datafile_span(const struct wtg_datafile *df, uint64_t cap)
 	return wtg_span_of(df->size, cap);
 }
 
+double wtg_burners_settle(struct wtg_ctx *ctx, int max_ms, bool *going)
+{
+	int64_t t0 = wtg_now_ns(), until = t0 + (int64_t)max_ms * 1000000;
+	bool g;
+	while (!(g = wtg_burner_going()) && wtg_now_ns() < until) {
+		if (wtg_ctx_cancelled(ctx))
+			return -1;
+		struct timespec ts = { 0, 100 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	if (going)
+		*going = g;
+	return wtg_ctx_cancelled(ctx) ? -1 : (double)(wtg_now_ns() - t0) / 1e6;
+}
+
 int wtg_burners_start(struct wtg_ctx *ctx, int n, int settle_ms, const char *prefix)
 {
 	if (wtg_burner_set(n) != n) {
 		wtg_table_fail(ctx->t, "%scannot start %d burners", prefix, n);
 		return WTG_ERR;
 	}
-	/* until every burner has reported a batch of its steady work done (polled every 0.1 ms), at
-	 * most settle_ms: the burners' own word rather than a guess at how long they take */
-	int64_t until = wtg_now_ns() + (int64_t)settle_ms * 1000000;
-	while (n > 0 && !wtg_burner_going() && wtg_now_ns() < until) {
-		if (wtg_ctx_cancelled(ctx))
-			return WTG_CANCELLED;
-		struct timespec ts = { 0, 100 * 1000 };
-		nanosleep(&ts, NULL);
-	}
-	return wtg_ctx_cancelled(ctx) ? WTG_CANCELLED : WTG_OK;
+	return n > 0 && wtg_burners_settle(ctx, settle_ms, NULL) < 0 ? WTG_CANCELLED : WTG_OK;
 }

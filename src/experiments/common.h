@@ -115,6 +115,10 @@ uint64_t wtg_datafile_span(const struct wtg_datafile *df, uint64_t cap);
 uint64_t wtg_span_of(uint64_t size, uint64_t cap);
 
 
+/* Wait until every burner has reported a batch of its steady work done since it started or resumed
+ * (polled every 0.1 ms), at most max_ms; *going (when given) says whether they all did. Returns the
+ * ms waited, or -1 when the run was cancelled. */
+double wtg_burners_settle(struct wtg_ctx *ctx, int max_ms, bool *going);
 /* Start n burners and wait until every one has reported a batch of its work done, at most settle_ms.
  * Returns WTG_OK, WTG_CANCELLED, or WTG_ERR after wtg_table_fail("<prefix>cannot start N burners"). */
 int wtg_burners_start(struct wtg_ctx *ctx, int n, int settle_ms, const char *prefix);

@@ -163,25 +163,20 @@ bool wtg_arms_b_first(struct wtg_ctx *ctx, int round)
 	return b;
 }
 
-/* Burners started or resumed: wait until each reports a batch of its steady work done (polled every
- * 0.1 ms), at most WTG_PAIRED_SETTLE_MAX_MS; the wait kept in a. Returns true when cancelled. */
+/* Burners started or resumed: wait until each reports a batch of its steady work done, at most
+ * WTG_PAIRED_SETTLE_MAX_MS; the wait kept in a. Returns true when cancelled. */
 static bool settle(struct wtg_ctx *ctx, struct wtg_arms *a)
 {
-	int64_t t0 = wtg_now_ns(), cap = t0 + (int64_t)WTG_PAIRED_SETTLE_MAX_MS * 1000000;
-	bool going;
-	while (!(going = wtg_burner_going()) && wtg_now_ns() < cap) {
-		if (wtg_ctx_cancelled(ctx))
-			return true;
-		struct timespec ts = { 0, 100 * 1000 };
-		nanosleep(&ts, NULL);
-	}
-	double ms = (double)(wtg_now_ns() - t0) / 1e6;
+	bool going = false;
+	double ms = wtg_burners_settle(ctx, WTG_PAIRED_SETTLE_MAX_MS, &going);
+	if (ms < 0)
+		return true;
 	a->settles++;
 	a->settle_ms += ms;
 	if (ms > a->settle_max_ms)
 		a->settle_max_ms = ms;
 	a->settle_late += !going;
-	return wtg_ctx_cancelled(ctx);
+	return false;
 }
 
 /* The data file read once through the page cache (a cold arm B left it evicted; arm A reads warm). */

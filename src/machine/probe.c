@@ -175,15 +175,9 @@ static const struct thread_counters *tc_get(void)
 	return c;
 }
 
-/* This thread's task-clock counter, -1 when there is none. */
-static int tclock_fd(void)
-{
-	return tc_get()->clock;
-}
-
 int64_t wtg_thread_cpu_ns(void)
 {
-	int fd = tclock_fd();
+	int fd = tc_get()->clock;
 	if (fd >= 0)	/* never the other clock after a failed read: the two count from different zeros */
 		return perf_read(fd);
 	struct timespec ts;
@@ -194,18 +188,13 @@ int64_t wtg_thread_cpu_ns(void)
 
 bool wtg_thread_cpu_moves(void)
 {
-	(void)tclock_fd();
+	(void)tc_get();
 	return atomic_load(&tclock_state) < 0;
 }
 
 const char *wtg_thread_cpu_source(void)
 {
 	return wtg_thread_cpu_moves() ? "CLOCK_THREAD_CPUTIME_ID" : "a perf task-clock counter";
-}
-
-static int64_t thread_cpu_ns(void)
-{
-	return wtg_thread_cpu_ns();
 }
 
 /* What an empty probe's CPU window holds beyond its wall window. With the task clock the CPU clock
@@ -227,14 +216,14 @@ static void excess_measure(void)
 		int64_t c0, w0, w1, c1;
 		if (inside) {
 			w0 = wtg_now_ns();
-			c0 = thread_cpu_ns();
-			c1 = thread_cpu_ns();
+			c0 = wtg_thread_cpu_ns();
+			c1 = wtg_thread_cpu_ns();
 			w1 = wtg_now_ns();
 		} else {
-			c0 = thread_cpu_ns();
+			c0 = wtg_thread_cpu_ns();
 			w0 = wtg_now_ns();
 			w1 = wtg_now_ns();
-			c1 = thread_cpu_ns();
+			c1 = wtg_thread_cpu_ns();
 		}
 		if (c0 < 0 || c1 < 0)
 			return;
@@ -296,9 +285,9 @@ void wtg_probe_begin(struct wtg_probe *p)
 	 * the thread (wtg_thread_cpu_moves): then inside the wall window, where that wait belongs */
 	if (wtg_thread_cpu_moves()) {
 		p->t0_ns = wtg_now_ns();
-		p->sched_run_ns = thread_cpu_ns();
+		p->sched_run_ns = wtg_thread_cpu_ns();
 	} else {
-		p->sched_run_ns = thread_cpu_ns();
+		p->sched_run_ns = wtg_thread_cpu_ns();
 		p->t0_ns = wtg_now_ns();
 	}
 }
@@ -312,11 +301,11 @@ void wtg_probe_end(struct wtg_probe *p, struct wtg_probe_result *out)
 {
 	int64_t t1, run, wait, cpu;
 	if (wtg_thread_cpu_moves()) {
-		cpu = thread_cpu_ns();
+		cpu = wtg_thread_cpu_ns();
 		t1 = wtg_now_ns();
 	} else {
 		t1 = wtg_now_ns();
-		cpu = thread_cpu_ns();
+		cpu = wtg_thread_cpu_ns();
 	}
 	bool waited = sched_read(p->fd_sched, &run, &wait);
 	struct rusage ru;

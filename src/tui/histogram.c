@@ -411,41 +411,43 @@ static void keep_span(const struct tui_view *v, struct wtg_lay_hist *h)
 	}
 }
 
-/* Whether the latest run of a rerun alone draws: a run and the one before it, their comparison line
- * over the chart, where both runs' distributions would leave no strip a row (tail's rerun at 80x24
- * under a three-line verdict: four strips in five rows) and the latest run's each get one. Overlaid,
- * no strip could say which distribution is which, and the run before is in the comparison line.
- * More runs (saved ones replayed) keep the overlaid chart, each run's figures on a line of its own. */
-static bool latest_alone(const struct tui_view *v, double span[3])
+/* Whether the latest run of a rerun alone draws (h: both runs' distributions): a run and the one
+ * before it, their comparison line over the chart, where both runs' distributions would leave no
+ * strip a row (tail's rerun at 80x24 under a three-line verdict: four strips in five rows) and the
+ * latest run's each get one. Overlaid, no strip could say which distribution is which, and the run
+ * before is in the comparison line. More runs (saved ones replayed) keep the overlaid chart, each
+ * run's figures on a line of its own. */
+static bool latest_alone(const struct tui_view *v, const struct wtg_lay_hist *h, int nd)
 {
-	if (v->ntables != 1 || !v->compare || !v->compare[0])
+	if (v->ntables != 1 || !v->compare || !v->compare[0] || nd == 0)
 		return false;
-	struct wtg_lay_hist h;
-	int nd = build(&h, v, false), last = 0;
+	int last = 0;
 	for (int i = 0; i < nd; i++)
-		last += h.d[i].run == h.d[nd - 1].run;
-	memcpy(span, h.span, sizeof h.span);	/* both runs' axis: the one the chart keeps */
-	wtg_lay_hist_free(&h);
+		last += h->d[i].run == h->d[nd - 1].run;
 	return last > 1 && nd > last && v->h - 2 < nd && v->h - 2 >= last;
 }
 
 void tui_hist_draw(const struct tui_view *v)
 {
-	struct tui_view one;
-	int latest = -1;	/* drawn alone: the latest run's index among the runs, its mark on its strips */
-	double both[3];
-	if (latest_alone(v, both)) {
-		latest = v->ntables;
-		one = *v;
-		one.ntables = 0;
-		v = &one;
-	}
 	const struct tui_look *l = v->look;
 	WINDOW *w = v->w;
 	struct wtg_lay_hist h;
-	int nd = build(&h, v, !l->color || l->g->vbar[1] == NULL);
-	for (int i = 0; latest >= 0 && i < nd; i++)	/* "◆ burners off": the run its comparison calls now */
-		snprintf(dist_strip[i], sizeof dist_strip[i], "%s %s", tui_run_marker(l, latest), h.d[i].name);
+	const bool own_fill_wanted = !l->color || l->g->vbar[1] == NULL;
+	int nd = build(&h, v, own_fill_wanted);
+	struct tui_view one;
+	int latest = -1;	/* drawn alone: the latest run's index among the runs, its mark on its strips */
+	double both[3];
+	if (latest_alone(v, &h, nd)) {
+		latest = v->ntables;
+		memcpy(both, h.span, sizeof both);	/* both runs' axis: the one the chart keeps */
+		wtg_lay_hist_free(&h);
+		one = *v;
+		one.ntables = 0;
+		v = &one;
+		nd = build(&h, v, own_fill_wanted);
+		for (int i = 0; i < nd; i++)	/* "◆ burners off": the run its comparison calls now */
+			snprintf(dist_strip[i], sizeof dist_strip[i], "%s %s", tui_run_marker(l, latest), h.d[i].name);
+	}
 	if (nd == 0) {
 		wtg_lay_hist_free(&h);
 		draw_rows_only(v);
