@@ -520,6 +520,26 @@ static void write_checks_notes(FILE *f, const struct wtg_table *t)
 	fputs(t->nnotes ? "\n      ],\n" : "],\n", f);
 }
 
+/* The decimals a headline figure is written with: its column's where it stands in a row as it is, so
+ * that the figure written is that row's cell to the last digit (json_cell_real); a figure per unit of
+ * work is computed, and takes the six significant digits' care alone. */
+static int headline_decimals(const struct wtg_table *t, const struct wtg_headline *h)
+{
+	int c = h && h->col && !h->per_col ? wtg_table_col(t, h->col) : -1;
+	return c >= 0 && t->cols[c].type == WTG_T_REAL ? t->cols[c].decimals : 6;
+}
+
+/* The headline of t's experiment called figure, NULL: none. */
+static const struct wtg_headline *headline_named(const struct wtg_table *t, const char *figure)
+{
+	int n = 0;
+	const struct wtg_headline *h = wtg_headlines_of(t->exp, &n);
+	for (int i = 0; figure && i < n; i++)
+		if (h[i].figure && !strcmp(h[i].figure, figure))
+			return &h[i];
+	return NULL;
+}
+
 /* The descriptor's headline figures as read from t (the gate and the verdict read them so), and the
  * verdict line: a script need not know which row and column matter. A figure whose table gives no
  * interval (the median of a series) has one bootstrapped from its samples with seed, as the
@@ -534,12 +554,13 @@ static void write_headlines(FILE *f, const struct wtg_table *t, uint64_t seed)
 		wtg_figure_read_ci(&h[i], t, seed, &fig);
 		fputs(i ? ",\n        {\"figure\": " : "\n        {\"figure\": ", f);
 		wtg_json_string(f, h[i].figure);
+		int dec = headline_decimals(t, &h[i]);
 		fputs(", \"value\": ", f);
-		json_real(f, fig.found ? fig.value : NAN);
+		json_cell_real(f, fig.found ? fig.value : NAN, dec);
 		fputs(", \"ci_low\": ", f);
-		json_real(f, fig.lo);
+		json_cell_real(f, fig.lo, dec);
 		fputs(", \"ci_high\": ", f);
-		json_real(f, fig.hi);
+		json_cell_real(f, fig.hi, dec);
 		fputs(", \"unit\": ", f);
 		wtg_json_string(f, h[i].unit);
 		fprintf(f, ", \"higher_better\": %s}", bool_str(h[i].higher_better));
@@ -580,10 +601,12 @@ static void write_paired(FILE *f, const struct wtg_table *t)
 		json_real(f, s->hi);
 		fprintf(f, ", \"coverage_pct\": ");
 		json_real(f, 100 * s->coverage);
+		/* the arms' figures as their rows' cells are written */
+		int dec = headline_decimals(t, headline_named(t, pe[i].figure));
 		fprintf(f, ", \"rounds\": %zu, \"a\": ", s->n);
-		json_real(f, pe[i].a);
+		json_cell_real(f, pe[i].a, dec);
 		fputs(", \"b\": ", f);
-		json_real(f, pe[i].b);
+		json_cell_real(f, pe[i].b, dec);
 		fputs(", \"unit\": ", f);
 		wtg_json_string(f, pe[i].unit);
 		fputs(", \"verdict\": ", f);

@@ -300,6 +300,9 @@ static void fill_readcost(struct wtg_table *t)
 	/* a median whose 10-digit form (130.4045) would print 130.405 at six digits, where it is 130.404 */
 	struct wtg_value r3[] = { WTG_TEXT("getpid"), WTG_INT(120), WTG_REAL(130.40449999996) };
 	wtg_table_add_row(t, r3, 3, NULL);
+	/* the headline's row, with the same median: its headline figure must read as its cell does */
+	struct wtg_value r4[] = { WTG_TEXT("1-byte file read"), WTG_INT(120), WTG_REAL(130.40449999996) };
+	wtg_table_add_row(t, r4, 3, NULL);
 	pthread_mutex_lock(&t->lock);
 	for (int r = 0; r < t->nrows; r++)
 		t->rows[r].cond = (struct wtg_cond_snapshot){ .policy = 0, .io = WTG_IO_CACHED };
@@ -376,6 +379,8 @@ static void test_json(struct wtg_session *s)
 	CHECK(strstr(j, "\"probe\": null") != NULL);	/* readcost has no total */
 	/* kept to 17 digits where 10 would read back as another six-digit figure */
 	CHECK(strstr(j, "\"median_ns\": 130.40449999996") != NULL && strstr(j, "\"median_ns\": 130.4045,") == NULL);
+	/* the headline figure read from that row is written as the row's cell, to the last digit */
+	CHECK(strstr(j, "{\"figure\": \"ns per 1-byte warm file read\", \"value\": 130.40449999996, ") != NULL);
 	CHECK(strstr(j, " nan") == NULL && strstr(j, " -nan") == NULL && strstr(j, " inf") == NULL);
 	free(j);
 
