@@ -281,7 +281,8 @@ void wtg_report_fmt_value(char *buf, size_t len, const struct wtg_value *v, cons
  * table repeats before each part (text, HTML). */
 int wtg_report_key_columns(const struct wtg_table *t);
 
-/* A real for JSON and CSV: 10 significant digits, "" for NaN and infinities (callers write null). */
+/* A real for JSON and CSV: 10 significant digits (17 where those would read back as a double that
+ * prints otherwise, common.c), "" for NaN and infinities (callers write null). */
 void wtg_report_real(char *buf, size_t len, double v);
 
 /* Reports use '.' for decimals whatever LC_NUMERIC says: switch the calling thread's numeric

@@ -164,7 +164,23 @@ void wtg_report_real(char *buf, size_t len, double v)
 			buf[0] = '\0';
 		return;
 	}
-	snprintf(buf, len, "%.10g", v);
+	char b[32];
+	snprintf(b, sizeof b, "%.10g", v);
+	/* Ten digits unless they would print otherwise than v does: they read back as another double
+	 * and either end in a 5 (130.40449999996 as 130.4045, printed 130.405 at six significant digits
+	 * where v prints 130.404; ten digits that end otherwise round as v does at every coarser place)
+	 * or v is a million or more (a column of four decimals shows more than ten digits of it). A
+	 * rule on the value alone, so that a figure written by any report reads as its row's cell. */
+	char *e = b + strcspn(b, "eE");
+	const char *last = e;
+	while (last > b && (last[-1] == '0' || last[-1] == '.'))
+		last--;
+	if ((last > b && last[-1] == '5') || fabs(v) >= 1e6)
+		if (strtod(b, NULL) != v) {
+			snprintf(buf, len, "%.17g", v);
+			return;
+		}
+	snprintf(buf, len, "%s", b);
 }
 
 void wtg_report_machine_state(char *buf, size_t len, const struct wtg_table *t)

@@ -94,36 +94,15 @@ static void json_int_or_null(FILE *f, int64_t v)
 		fprintf(f, "%" PRId64, v);
 }
 
-/* A row's real: 10 significant digits, or 17 where the shorter form would print differently at the
- * column's decimals (335201.7499... kept, not read back as 335201.75 and shown as .8) or at the six
- * significant digits the reports' headline figures take (130.40449999... kept, not read back as
- * 130.4045 and shown as 130.405 where the live run's report said 130.404). */
-static void json_cell_real(FILE *f, double v, int decimals)
-{
-	char buf[64], a[64], b[64];
-	wtg_report_real(buf, sizeof buf, v);
-	if (buf[0] && decimals >= 0 && decimals <= 17) {
-		double back = strtod(buf, NULL);
-		snprintf(a, sizeof a, "%.*f", decimals, v);
-		snprintf(b, sizeof b, "%.*f", decimals, back);
-		bool same = strcmp(a, b) == 0;
-		snprintf(a, sizeof a, "%.6g", v);
-		snprintf(b, sizeof b, "%.6g", back);
-		if (!same || strcmp(a, b))
-			snprintf(buf, sizeof buf, "%.17g", v);
-	}
-	fputs(buf[0] ? buf : "null", f);
-}
-
-/* A value; a real with the care json_cell_real takes for decimals >= 0. */
-static void json_value(FILE *f, const struct wtg_value *v, int decimals)
+/* A value. */
+static void json_value(FILE *f, const struct wtg_value *v)
 {
 	switch (v->type) {
 	case WTG_T_INT:
 		fprintf(f, "%" PRId64, v->i);
 		break;
 	case WTG_T_REAL:
-		json_cell_real(f, v->r, decimals);
+		json_real(f, v->r);
 		break;
 	case WTG_T_TEXT:
 		wtg_json_string(f, v->s);
@@ -135,7 +114,7 @@ static void json_value(FILE *f, const struct wtg_value *v, int decimals)
 
 void wtg_json_value(FILE *f, const struct wtg_value *v)
 {
-	json_value(f, v, -1);
+	json_value(f, v);
 }
 
 static const char *bool_str(bool b)
@@ -482,7 +461,7 @@ static void json_cell(FILE *f, const struct wtg_value *v, int i)
 	const struct wtg_column *col = wtg_report_column(cell_table, i);
 	wtg_json_string(f, col->name);
 	fputs(": ", f);
-	json_value(f, v, col->type == WTG_T_REAL ? col->decimals : -1);
+	json_value(f, v);
 }
 
 static void write_rows(FILE *f, const struct wtg_table *t)
@@ -520,26 +499,6 @@ static void write_checks_notes(FILE *f, const struct wtg_table *t)
 	fputs(t->nnotes ? "\n      ],\n" : "],\n", f);
 }
 
-/* The decimals a headline figure is written with: its column's where it stands in a row as it is, so
- * that the figure written is that row's cell to the last digit (json_cell_real); a figure per unit of
- * work is computed, and takes the six significant digits' care alone. */
-static int headline_decimals(const struct wtg_table *t, const struct wtg_headline *h)
-{
-	int c = h && h->col && !h->per_col ? wtg_table_col(t, h->col) : -1;
-	return c >= 0 && t->cols[c].type == WTG_T_REAL ? t->cols[c].decimals : 6;
-}
-
-/* The headline of t's experiment called figure, NULL: none. */
-static const struct wtg_headline *headline_named(const struct wtg_table *t, const char *figure)
-{
-	int n = 0;
-	const struct wtg_headline *h = wtg_headlines_of(t->exp, &n);
-	for (int i = 0; figure && i < n; i++)
-		if (h[i].figure && !strcmp(h[i].figure, figure))
-			return &h[i];
-	return NULL;
-}
-
 /* The descriptor's headline figures as read from t (the gate and the verdict read them so), and the
  * verdict line: a script need not know which row and column matter. A figure whose table gives no
  * interval (the median of a series) has one bootstrapped from its samples with seed, as the
@@ -554,13 +513,12 @@ static void write_headlines(FILE *f, const struct wtg_table *t, uint64_t seed)
 		wtg_figure_read_ci(&h[i], t, seed, &fig);
 		fputs(i ? ",\n        {\"figure\": " : "\n        {\"figure\": ", f);
 		wtg_json_string(f, h[i].figure);
-		int dec = headline_decimals(t, &h[i]);
 		fputs(", \"value\": ", f);
-		json_cell_real(f, fig.found ? fig.value : NAN, dec);
+		json_real(f, fig.found ? fig.value : NAN);
 		fputs(", \"ci_low\": ", f);
-		json_cell_real(f, fig.lo, dec);
+		json_real(f, fig.lo);
 		fputs(", \"ci_high\": ", f);
-		json_cell_real(f, fig.hi, dec);
+		json_real(f, fig.hi);
 		fputs(", \"unit\": ", f);
 		wtg_json_string(f, h[i].unit);
 		fprintf(f, ", \"higher_better\": %s}", bool_str(h[i].higher_better));
@@ -601,12 +559,10 @@ static void write_paired(FILE *f, const struct wtg_table *t)
 		json_real(f, s->hi);
 		fprintf(f, ", \"coverage_pct\": ");
 		json_real(f, 100 * s->coverage);
-		/* the arms' figures as their rows' cells are written */
-		int dec = headline_decimals(t, headline_named(t, pe[i].figure));
 		fprintf(f, ", \"rounds\": %zu, \"a\": ", s->n);
-		json_cell_real(f, pe[i].a, dec);
+		json_real(f, pe[i].a);
 		fputs(", \"b\": ", f);
-		json_cell_real(f, pe[i].b, dec);
+		json_real(f, pe[i].b);
 		fputs(", \"unit\": ", f);
 		wtg_json_string(f, pe[i].unit);
 		fputs(", \"verdict\": ", f);

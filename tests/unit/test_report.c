@@ -428,6 +428,29 @@ static char *strip_lead(const char *text, const char *lead)
 	return out;
 }
 
+/* A real written for JSON and CSV: ten digits, seventeen where ten read back as a double that prints
+ * otherwise (a 5 at their end, or a figure of a million or more); the same double, the same text. */
+static void test_report_real(void)
+{
+	static const struct { double v; const char *want; } cases[] = {
+		{ 130.40449999996, "130.40449999996" },	/* ten digits 130.4045: 130.405 at six */
+		{ 130.4045, "130.4045" },		/* reads back as itself */
+		{ 0.30000000000000004, "0.3" },		/* ten digits end in 3: every coarser place agrees */
+		{ 23311.490478515625, "23311.49048" },
+		{ 1500.25, "1500.25" },
+		{ 1234567.123456789, "1234567.1234567889" },	/* a million or more */
+		{ 1e21, "1e+21" },
+		{ -2.21, "-2.21" },
+	};
+	char buf[64];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		wtg_report_real(buf, sizeof buf, cases[i].v);
+		CHECK_STR(buf, cases[i].want);
+	}
+	wtg_report_real(buf, sizeof buf, NAN);
+	CHECK_STR(buf, "");
+}
+
 static void test_csv(struct wtg_session *s)
 {
 	/* a label a CSV field must quote, and a host: the first two fields of every record */
@@ -723,6 +746,7 @@ static void test_meta_without_session(struct wtg_session *s)
 
 int main(void)
 {
+	test_report_real();
 	valley = wtg_experiment_find("valley");
 	readcost = wtg_experiment_find("readcost");
 	syscall_idx = wtg_experiment_find("syscall");
