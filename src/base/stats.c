@@ -60,13 +60,19 @@ void wtg_rng_words(struct wtg_rng *r, uint64_t *w, size_t n)
 
 uint64_t wtg_rng_below(struct wtg_rng *r, uint64_t n)
 {
-	/* rejection sampling: accept only values below the largest multiple of n */
-	uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-	uint64_t x;
-	do
-		x = wtg_rng_next(r);
-	while (x >= limit);
-	return x % n;
+	/* Lemire's multiply-and-reject (2019): the high word of x * n is uniform below n once the low
+	 * words that fall short of 2^64 mod n are rejected; the division is done only when a low word
+	 * lands below n, so a bootstrap's millions of draws take a multiply each */
+	unsigned __int128 m = (unsigned __int128)wtg_rng_next(r) * n;
+	uint64_t lo = (uint64_t)m;
+	if (lo < n) {
+		uint64_t floor = -n % n;	/* 2^64 mod n */
+		while (lo < floor) {
+			m = (unsigned __int128)wtg_rng_next(r) * n;
+			lo = (uint64_t)m;
+		}
+	}
+	return (uint64_t)(m >> 64);
 }
 
 double wtg_rng_unit(struct wtg_rng *r)
