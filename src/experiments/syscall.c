@@ -617,7 +617,15 @@ static int sc_paired(struct wtg_ctx *ctx, struct sc_run *st, double (*per)[2][WT
 			struct sc_run *a = &st[arm];
 			int filled0[NSIZES + 1];
 			memcpy(filled0, a->filled, sizeof filled0);
+			/* an arm's time includes switching to it (B's burners resumed and settled): the
+			 * run's time is the two arms' equal shares */
+			int64_t t0 = wtg_now_ns();
 			rc = wtg_arms_enter(ctx, arm);
+			int64_t sw = wtg_now_ns() - t0;
+			if (arm)
+				ck.b_total += sw;
+			else
+				ck.a_total += sw;
 			if (rc == WTG_OK)
 				rc = sc_part(ctx, a, r, &ck);
 			for (int k = 0; k < NSIZES; k++)
@@ -698,9 +706,10 @@ static int syscall_run(struct wtg_ctx *ctx)
 		sc_finish(ctx, st, arms);
 		if (arms == 2)
 			wtg_table_note(ctx->t,
-				       "paired: each round arm B measured until its time so far reached arm A's (equal "
-				       "time in each arm, so a paired run takes about twice an unpaired one however much "
-				       "slower B is), and until every batch size and the clock pair had one in the "
+				       "paired: each round arm B measured until its time so far reached arm A's, each "
+				       "arm's time counting its switches to it (B's burners resumed and settled: equal time "
+				       "in each arm, so a paired run takes about twice an unpaired one however much slower B "
+				       "is), and until every batch size and the clock pair had one in the "
 				       "round: B ran %d of its %d shuffled slots; its rows keep the first %d batches of every size "
 				       "(as many as all reached), its per-round figures every batch of the round",
 				       st[1].reached, (NSIZES + 1) * batches_of(ctx->opt), st[1].nbatches);
