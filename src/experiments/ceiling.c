@@ -6,7 +6,7 @@
  *	4K pages	the same bytes in a copy advised MADV_NOHUGEPAGE (translation: 512x the pages)
  *	1 .. 8 streams	the window split into 1, 2, 4 or 8 parts read a line of each in turn (misses in
  *			flight: the load machinery); 1 stream is the same loop's control (--quick: 1 and
- *			8 only)
+ *			8 only, and in the caches none: there the reference and loads only)
  *	prefetch	one stream with a software prefetch a fixed distance ahead (the load machinery)
  *	second thread	the reference sum while a thread pinned to another CPU streams the same buffer
  *			(a shared path; no row on a machine where this process has one CPU)
@@ -110,10 +110,20 @@ struct cstate {
 
 /* ---- the variants and their sizes (the run and the plan share them) ---- */
 
+/* Whether --quick leaves entry e out at level l: the streams' middle counts (2 and 4; 1 and 8 kept),
+ * and in a cache every row but the reference and loads only, the two the verdict reads there (what
+ * caps an in-cache sum: the loads or the arithmetic); the streams and the prefetch, the load
+ * machinery's suspects, are measured over the memory-sized buffer, where misses are in flight. */
+static bool quick_skips(const struct entry *e, int l)
+{
+	bool middle = e->kind == WTG_CK_STREAMS && e->streams > 1 && e->streams < WTG_CEIL_MAX_STREAMS;
+	return middle || (l != WTG_CEIL_MEM && e->kind != WTG_CK_REF && e->kind != WTG_CK_LOADS);
+}
+
 /* The variants on this machine into idx (catalogue indices) and lvl (levels), L1's first, then L2's,
  * then the memory-sized buffer's, each level's reference first: the second thread only where this
- * process may run on two CPUs or more; with --quick the streams at their ends only (1 and 8, not 2
- * and 4). Returns their count. */
+ * process may run on two CPUs or more; with --quick not those quick_skips names. Returns their
+ * count. */
 static int variants(const struct wtg_options *o, int *idx, int *lvl)
 {
 	int cpus, n = 0;
@@ -121,9 +131,8 @@ static int variants(const struct wtg_options *o, int *idx, int *lvl)
 	for (int l = 0; l < WTG_CEIL_NLEVELS; l++)
 		for (int c = 0; c < NCAT; c++) {
 			const struct entry *e = &catalogue[c];
-			bool middle = e->kind == WTG_CK_STREAMS && e->streams > 1 && e->streams < WTG_CEIL_MAX_STREAMS;
 			if ((l == WTG_CEIL_MEM || e->cached) && (e->kind != WTG_CK_PEER || cpus >= 2) &&
-			    !(o && o->quick && middle)) {
+			    !(o && o->quick && quick_skips(e, l))) {
 				idx[n] = c;
 				lvl[n++] = l;
 			}
@@ -704,7 +713,9 @@ static void buffer_notes(struct wtg_ctx *ctx, const struct cstate *st)
 		       "%u bytes (%u lines) ahead of every line",
 		       wtg_sum_simd_name(), wtg_ceil_width(NULL), WTG_CEIL_PREFETCH, WTG_CEIL_PREFETCH / WTG_CEIL_LINE);
 	if (variant_of(st, WTG_CK_STREAMS, 2) < 0)
-		wtg_table_note(ctx->t, "--quick: 1 and %d streams only (2 and 4 streams without --quick)",
+		wtg_table_note(ctx->t, "--quick: 1 and %d streams only (2 and 4 streams without --quick); in the "
+				       "caches the reference and loads only, the rows their verdict reads (the streams "
+				       "and the prefetch there too without --quick)",
 			       WTG_CEIL_MAX_STREAMS);
 	int pv = variant_of(st, WTG_CK_PEER, 0);
 	if (pv < 0)
@@ -812,16 +823,14 @@ static double planned_work(const struct wtg_options *o, uint64_t span, int n)
 	return 2.0 * (double)span + (double)(WTG_ROUNDS_MIN + 1) * (double)n * (double)sample_bytes(o, span);
 }
 
-/* The variants the reference machine ran (two CPUs: every one; --quick: not 2 and 4 streams). */
+/* The variants the reference machine ran (two CPUs: every one; --quick: not those quick_skips
+ * names). */
 static int ref_variants(bool quick)
 {
 	int n = 0;
-	for (int c = 0; c < NCAT; c++) {
-		const struct entry *e = &catalogue[c];
-		if (quick && e->kind == WTG_CK_STREAMS && e->streams > 1 && e->streams < WTG_CEIL_MAX_STREAMS)
-			continue;
-		n += e->cached ? WTG_CEIL_NLEVELS : 1;
-	}
+	for (int l = 0; l < WTG_CEIL_NLEVELS; l++)
+		for (int c = 0; c < NCAT; c++)
+			n += (l == WTG_CEIL_MEM || catalogue[c].cached) && !(quick && quick_skips(&catalogue[c], l));
 	return n;
 }
 

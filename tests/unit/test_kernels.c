@@ -15,9 +15,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../src/experiments/ceiling.h"
 #include "../../src/experiments/common.h"
 #include "../../src/experiments/membuf.h"
 #include "unit.h"
@@ -275,6 +277,56 @@ static void check_sample(void)
 	wtg_table_free(&t);
 }
 
+/* ceiling's in-cache samples (without --quick: the streams and the prefetch too) over an L1- and an
+ * L2-sized set: every kind's sum is passes x the set's bytes, each checked against the known sums, and
+ * a byte changed under the known sums fails the sample and the table's sum check. */
+static void check_cache_sample(void)
+{
+	static const struct {
+		enum wtg_ceil_kind kind;
+		int streams;
+	} kinds[] = { { WTG_CK_REF, 1 }, { WTG_CK_STREAMS, 1 }, { WTG_CK_STREAMS, 8 }, { WTG_CK_PREFETCH, 1 } };
+	static const uint64_t sets[] = { 24u << 10, 512u << 10 };
+	struct wtg_table t;
+	struct wtg_ctx ctx = { 0 };
+	atomic_bool cancel = false;
+	wtg_table_init(&t, NULL);
+	ctx.t = &t;
+	ctx.cancel = &cancel;
+	struct wtg_rng seeded;
+	wtg_rng_seed(&seeded, 11);
+	struct wtg_seeded_buf b;
+	CHECK(wtg_seeded_buf_init(&ctx, &seeded, &b, 1u << 20, 4096) == WTG_OK);
+	for (size_t s = 0; b.p && s < sizeof sets / sizeof sets[0]; s++) {
+		int64_t pass = 0;
+		for (uint64_t i = 0; i < sets[s]; i++)
+			pass += b.p[i];
+		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+			struct wtg_probe_result res;
+			int64_t got = -1;
+			CHECK(wtg_ceil_cache_sample(&ctx, &b, sets[s], kinds[k].kind, kinds[k].streams, 4 * sets[s],
+						    "cache", &res, &got) == WTG_OK);
+			CHECK(got == 4 * pass);
+		}
+		struct wtg_probe_result res;
+		int64_t got = -1;
+		CHECK(wtg_ceil_cache_sample(&ctx, &b, sets[s], WTG_CK_LOADS, 1, 4 * sets[s], "loads", &res, &got) ==
+		      WTG_OK);
+	}
+	CHECK(t.nchecks == 0);	/* a sum that matches adds no check (the rows tally them) */
+	if (b.p) {
+		b.p[4096] ^= 1;	/* under the known sums: every summing kind now misses them */
+		struct wtg_probe_result res;
+		int64_t got = -1;
+		CHECK(wtg_ceil_cache_sample(&ctx, &b, 24u << 10, WTG_CK_STREAMS, 8, 24u << 10, "changed", &res, &got) ==
+		      WTG_ERR);
+		CHECK(t.nchecks == 1 && t.checks[0].status == WTG_CHECK_FAIL && strstr(t.checks[0].detail, "changed"));
+		b.p[4096] ^= 1;
+	}
+	wtg_seeded_buf_free(&b);
+	wtg_table_free(&t);
+}
+
 /* A window's lead-in ends where the window starts: the bytes just before pos, wrapping past 0 to the
  * set's end, in whole chunks, never more than the set. */
 static void check_lead_in(void)
@@ -371,6 +423,7 @@ int main(int argc, char **argv)
 	printf("# simd level: %s\n", name);
 	check_table();
 	check_sample();
+	check_cache_sample();
 	check_lead_in();
 	check_dram_buf();
 	run_sums(true);
