@@ -237,6 +237,18 @@ static void check_table(void)
 	CHECK(strstr(wtg_sum_kernel("native")->detail, "vectorizer") != NULL);
 }
 
+/* A table, a context with a cancel flag, and b: size seeded bytes (rng seed) in 4 KiB chunks. */
+static void seeded_ctx(struct wtg_table *t, struct wtg_ctx *ctx, atomic_bool *cancel, struct wtg_seeded_buf *b,
+		       uint64_t seed, uint64_t size)
+{
+	wtg_table_init(t, NULL);
+	ctx->t = t;
+	ctx->cancel = cancel;
+	struct wtg_rng seeded;
+	wtg_rng_seed(&seeded, seed);
+	CHECK(wtg_seeded_buf_init(ctx, &seeded, b, size, 4096) == WTG_OK);
+}
+
 /* wtg_seeded_sum_sample against a plain byte loop: whole passes over a small set (many per call
  * of the repeating form, capped at 16 MiB a call), a wrapped start and part of a pass, a set over
  * 16 MiB; *pos must move on by the bytes read. */
@@ -254,13 +266,8 @@ static void check_sample(void)
 	struct wtg_table t;
 	struct wtg_ctx ctx = { 0 };
 	atomic_bool cancel = false;
-	wtg_table_init(&t, NULL);
-	ctx.t = &t;
-	ctx.cancel = &cancel;
-	struct wtg_rng seeded;
-	wtg_rng_seed(&seeded, 7);
 	struct wtg_seeded_buf b;
-	CHECK(wtg_seeded_buf_init(&ctx, &seeded, &b, 20u << 20, 4096) == WTG_OK);
+	seeded_ctx(&t, &ctx, &cancel, &b, 7, 20u << 20);
 	for (size_t c = 0; b.p && c < sizeof cases / sizeof cases[0]; c++) {
 		uint64_t set = cases[c].set, pos = cases[c].pos, at = pos;
 		int64_t want = 0;
@@ -290,13 +297,8 @@ static void check_cache_sample(void)
 	struct wtg_table t;
 	struct wtg_ctx ctx = { 0 };
 	atomic_bool cancel = false;
-	wtg_table_init(&t, NULL);
-	ctx.t = &t;
-	ctx.cancel = &cancel;
-	struct wtg_rng seeded;
-	wtg_rng_seed(&seeded, 11);
 	struct wtg_seeded_buf b;
-	CHECK(wtg_seeded_buf_init(&ctx, &seeded, &b, 1u << 20, 4096) == WTG_OK);
+	seeded_ctx(&t, &ctx, &cancel, &b, 11, 1u << 20);
 	for (size_t s = 0; b.p && s < sizeof sets / sizeof sets[0]; s++) {
 		int64_t pass = 0;
 		for (uint64_t i = 0; i < sets[s]; i++)
