@@ -50,7 +50,17 @@ check "kill -STOP: the shell says the job stopped" tm_wait "Stopped" 10
 tm_keys fg Enter
 back "kill -STOP, then fg"
 
+# proc_state: the wtg process's state and its main thread's signal masks, for a log to read when a
+# stop did not come
+proc_state() {
+	echo "# wtg $pid: $(sed -n 's/^State:/state/p; s/^SigBlk:/blocked/p; s/^SigPnd:/pending/p; s/^ShdPnd:/pending (process)/p; s/^SigCgt:/caught/p' "/proc/$pid/status" 2>/dev/null | tr '\n' ' ')"
+}
+
 tm_keys C-z
+if ! tm_wait "Stopped" 10; then
+	tm_dump "10 s after Ctrl-Z"
+	proc_state
+fi
 check "Ctrl-Z: the shell says the job stopped" tm_wait "Stopped" 10
 tm_keys fg Enter
 back "Ctrl-Z, then fg"
