@@ -309,6 +309,16 @@ tm_flat_match() {
 	tm_screen | sed -E ':a;N;$!ba;s/│|┌|┐|└|┘|─//g;s/\n/ /g;s/ +/ /g' | grep -qE -- "$1"
 }
 
+# tm_sees REGEX, tm_flat_sees ERE: tm_match and tm_flat_match within 3 s, for a check after a wait on
+# something else: tmux can capture a frame ncurses is still writing, so one look may catch half of it
+tm_sees() {
+	wait_for 3 tm_match "$1"
+}
+
+tm_flat_sees() {
+	wait_for 3 tm_flat_match "$1"
+}
+
 tm_lacks() {
 	! tm_has "$1"
 }

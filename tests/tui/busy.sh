@@ -45,16 +45,16 @@ start C.UTF-8 100 30 --load="$tmp/busy.json"
 check "busy: the dashboard opens on the saved run" tm_wait "busy: "
 tm_keys "$key"
 check "busy: the bytewise bars are drawn" tm_wait "1B per read"
-check "busy: the one-byte row's bar is tagged busy" tm_match "1B per read.*[0-9] (ms|s) .* busy *│?$"
+check "busy: the one-byte row's bar is tagged busy" tm_sees "1B per read.*[0-9] (ms|s) .* busy *│?$"
 check "busy: the 64 KiB row's is not" tm_lacks_re "64K per read.* busy *│?$"
 check "busy: a legend line says what the tag means" tm_shows "busy: samples waited for a CPU"
 tm_keys "$vkey"
 check "busy: the valley sweep is drawn" tm_wait "16M: "
 check "busy: ... its last row in words is marked busy (the tag's short form where the row's words need the room)" \
-	tm_match "busy( \(waited for a CPU\) |: )16M: "
+	tm_sees "busy( \(waited for a CPU\) |: )16M: "
 tm_keys "$pkey"
 check "busy: the pagecache table is drawn (a line per case at 100 columns)" tm_wait "warm read 1 MiB"
-check "busy: the cold read's line is tagged busy" tm_match "cold read 1 MiB.* busy +[0-9]"
+check "busy: the cold read's line is tagged busy" tm_sees "cold read 1 MiB.* busy +[0-9]"
 check "busy: the warm read's is not" tm_lacks_re "warm read 1 MiB.* busy "
 check "busy: a line under the table says what the tag means" tm_shows "busy: samples waited for a CPU"
 tm_keys q
@@ -66,7 +66,7 @@ tm_wait "busy: " 10
 tm_keys "$pkey"
 check "200x50 busy: the pagecache grid is drawn, a column per case" tm_wait "resident before"
 check "200x50 busy: a line names the cold read as busy, and only it" \
-	tm_match "busy: samples of cold read 1 MiB[^,]* waited for a CPU"
+	tm_sees "busy: samples of cold read 1 MiB[^,]* waited for a CPU"
 tm_keys q
 wait_exit 10
 check "q ends it with status 0" [ "$(cat "$tmp/status" 2>/dev/null)" = 0 ]

@@ -10,7 +10,7 @@ start C.UTF-8 80 24
 # first, the name last
 check "80x24: header names wtg and the CPUs" wait_for 10 tm_match "^ wtg +([^ ·][^·]* · )?[0-9]+ CPUs"
 check "80x24: then the page size and the steal where they fit, each whole" \
-	tm_match "^ wtg +([^ ·][^·]* · )?[0-9]+ CPUs( · 4K pages)?( · steal [0-9.]+%)?(  |\$)"
+	tm_sees "^ wtg +([^ ·][^·]* · )?[0-9]+ CPUs( · 4K pages)?( · steal [0-9.]+%)?(  |\$)"
 check "80x24: the first tab is selected" tm_wait "1 bytewise]"
 check "80x24: the tab bar lists the first tabs" tm_shows "2 syscall  3 valley"
 check "80x24: the data file is created and shown with its known sum" tm_wait "data 64M in $tmp/data, sum" 60

@@ -78,7 +78,7 @@ assert any(n.startswith("warm-up: one unreported") for n in e["earlier_runs"][0]
 	check "$size: ... not labelled cold" wait_for 5 tm_flat_match "quiet (→|->) quiet, sequential: "
 	check "$size: ... nowhere 'cold cache'" tm_lacks "cold cache"
 	[ $size = 80x24 ] && check "$size: ... its legend tells the two quiet runs apart" \
-		tm_flat_match "quiet, before .*quiet, now"
+		tm_flat_sees "quiet, before .*quiet, now"
 	if [ $size = 80x24 ]; then
 		json=$(save)	# (a save replaces the last: the mmap run in it is the cold one)
 		check "$size: valley saved cold, its notes say how; passes not cold, its notes say why" "$py" -c '

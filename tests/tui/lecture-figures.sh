@@ -74,15 +74,15 @@ for size in 80x24 60x20 120x35; do
 	# 60 columns cut the line's end: the verdict comes before the figure's words
 	[ $size = 60x20 ] || check "$size: ... beyond the intervals, no drift measured: not called slower" \
 		tm_flat_match "\] drift unknown"
-	[ $size = 120x35 ] && check "$size: ... of the figure per byte" tm_flat_match "\] drift unknown: ns per byte"
+	[ $size = 120x35 ] && check "$size: ... of the figure per byte" tm_flat_sees "\] drift unknown: ns per byte"
 	check "$size: ... never slower" tm_lacks_re "\] slower"
 	check "$size: ... not the slices' times" tm_lacks_re "x0\.1[0-9]"
 	tm_keys 2
 	check "$size: wss: the largest spans differ, not compared" \
 		wait_for 5 tm_flat_match "home: quiet (→|->) class: quiet, sequential: not comparable"
-	[ $size = 60x20 ] || check "$size: ... saying what differs" tm_flat_match "not comparable \(wss 64M vs 16M\)"
+	[ $size = 60x20 ] || check "$size: ... saying what differs" tm_flat_sees "not comparable \(wss 64M vs 16M\)"
 	[ $size = 60x20 ] || check "$size: wss's sweep: both axes log" tm_shows "(log scales)"
-	check "$size: ... y ticked at powers of ten" tm_match "(^|[^0-9.])(1|10|100|1000)[kM]?┤"
+	check "$size: ... y ticked at powers of ten" tm_sees "(^|[^0-9.])(1|10|100|1000)[kM]?┤"
 	check "$size: ... no linear axis' 0 tick" tm_lacks_re "[^0-9.]0┤"
 	tm_keys 3
 	# (tail sets the burners itself: its runs are "quiet and burners", not "mixed conditions")
@@ -91,10 +91,10 @@ for size in 80x24 60x20 120x35; do
 	[ $size = 60x20 ] || check "$size: ... the class's with its interval" \
 		tm_flat_match "p99 ratio x1\.50 (→|->) x3\.20 \[CI 2\.60"
 	[ $size = 120x35 ] && check "$size: ... beyond the intervals, no drift measured" \
-		tm_flat_match "x3\.20 \[CI 2\.60.3\.90\], drift unknown"
+		tm_flat_sees "x3\.20 \[CI 2\.60.3\.90\], drift unknown"
 	# the whole line where the view has the room for it
 	[ $size = 120x35 ] && check "$size: ... then the median" \
-		tm_flat_match "p99 ratio .*unknown; x1\.0[0-9] \[CI [0-9.]+.[0-9.]+\]"
+		tm_flat_sees "p99 ratio .*unknown; x1\.0[0-9] \[CI [0-9.]+.[0-9.]+\]"
 	tm_keys q
 	wait_exit 10
 	check_eq "$size: exit status 0" "$(status)" 0

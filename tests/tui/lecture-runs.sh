@@ -18,14 +18,14 @@ for size in 80x24 60x20; do
 	tm_keys x
 	check "$size: syscall shows its quiet run before the saved one under burners" \
 		wait_for 10 tm_flat_match "quiet (→|->) saved: burners 2 spin, sequential: x[0-9.]+"
-	check "$size: ... both in the legend" tm_flat_match "quiet .* saved: burners 2 spin"
+	check "$size: ... both in the legend" tm_flat_sees "quiet .* saved: burners 2 spin"
 	[ $size = 80x24 ] && check "$size: the conditions panel says the run shown was not quiet" \
-		tm_match "─ conditions ─+ not quiet ─"
+		tm_sees "─ conditions ─+ not quiet ─"
 	tm_keys 2
 	check "$size: valley shows its quiet run before the saved uncached one" \
 		wait_for 5 tm_flat_match "quiet (→|->) saved: uncached, sequential: x[0-9.]+"
 	[ $size = 80x24 ] && check "$size: ... and the panel says it was uncached, not '[u] I/O cached' alone" \
-		tm_match "─ conditions ─+ uncached ─"
+		tm_sees "─ conditions ─+ uncached ─"
 	check "$size: the saved run is labelled by its conditions, not the file's name" tm_lacks_re "[●◆] two"
 	tm_keys q
 	wait_exit 10
@@ -85,7 +85,7 @@ tm_wait "saved: r runs it live" 10
 tm_keys r
 check "syscall rerun live" run_ended syscall
 check "the live run is named with its conditions beside the saved ones" \
-	tm_flat_match "saved: burners 2 spin .*live: quiet"
+	tm_flat_sees "saved: burners 2 spin .*live: quiet"
 json=$(save)
 check "s saves" [ -n "$json" ]
 check "the save keeps syscall's earlier runs, labelled, oldest first" "$py" -c '

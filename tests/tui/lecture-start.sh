@@ -11,7 +11,7 @@ for size in "80 24" "60 20" "120 35"; do
 	check "$1x$2: the start screen asks the question" tm_wait "Where does the time go?" 10
 	check "$1x$2: ... waits for a key" tm_shows "press a key to begin"
 	check "$1x$2: ... names the lecture's tabs" tm_shows "the lecture: syscall clock"
-	check "$1x$2: ... summarises the machine" tm_match "[0-9]+ CPUs? "
+	check "$1x$2: ... summarises the machine" tm_sees "[0-9]+ CPUs? "
 	check "$1x$2: ... lists the clicker's keys" tm_shows "PageDown/PageUp"
 	check "$1x$2: nothing runs behind it" sh -c "! tmux -L '$TM_SOCK' capture-pane -p -t t | grep -q 'done in'"
 	tm_keys NPage

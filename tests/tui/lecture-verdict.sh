@@ -65,8 +65,8 @@ verdicts() {
 			tm_match "essay: .* here: [0-9,]+ ns = [0-9]+ getpids +│$" ;;
 		tail@*)
 			check "$1 tail: a strip for burners off, labelled (not overlaid)" \
-				tm_match "^│ burners off +[█▇▆▅▄▃▂▁]"
-			check "$1 tail: ... and one for burners on" tm_match "^│ burners on \([0-9]+\) +[█▇▆▅▄▃▂▁]" ;;
+				tm_sees "^│ burners off +[█▇▆▅▄▃▂▁]"
+			check "$1 tail: ... and one for burners on" tm_sees "^│ burners on \([0-9]+\) +[█▇▆▅▄▃▂▁]" ;;
 		esac
 	done
 }
@@ -111,7 +111,7 @@ check "the saved lecture measured nothing: no data file" no_datafile
 start C.UTF-8 120 35 --order=syscall --load="$fixture"
 wait_for 10 tm_match "press a key to begin|syscall · " && tm_has "press a key to begin" && tm_keys x
 check "120x35: the verdict" wait_for 10 tm_match "one kernel crossing = [0-9]+ ns"
-check "120x35: its figure in block digits" tm_match "███"
+check "120x35: its figure in block digits" tm_sees "███"
 tm_keys q
 wait_exit 10
 

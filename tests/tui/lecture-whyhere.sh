@@ -47,12 +47,12 @@ for size in 80x24 60x20; do
 	why_on "$size" "$tmp/differ.json"
 	check "$size syscall: why here names page-table isolation on the bhyve virtual machine" \
 		wait_for 5 tm_flat_match "why here: 13x the essay's: page-table isolation on a bhyve virtual machine"
-	check "$size syscall: ... under the essay's line" tm_flat_match "essay: .* why here: "
+	check "$size syscall: ... under the essay's line" tm_flat_sees "essay: .* why here: "
 	[ "$size" = 80x24 ] && tm_screen >"$tmp/syscall-$size.txt"
 	# t: the tab's terms, closed by t or Esc
 	tm_keys t
 	check "$size t: the terms of syscall" tm_wait "terms: syscall" 5
-	check "$size t: ... p99, one line" tm_match "p99 +99% took less"
+	check "$size t: ... p99, one line" tm_sees "p99 +99% took less"
 	check "$size t: ... page-table isolation" tm_has "PTI"
 	check "$size t: ... the last of its terms too (contended)" tm_has "contended"
 	tm_keys t
@@ -73,7 +73,7 @@ for size in 80x24 60x20; do
 		check "$size t: ... $term" tm_snap_match "$term"
 	done
 	check "$size t: a line too long for the room wraps or ends in an ellipsis, never cut silently" \
-		tm_flat_match "posix_fadvise DONTNEED: drop a file's (clean pages from RAM|[^ ]* *…)"
+		tm_flat_sees "posix_fadvise DONTNEED: drop a file's (clean pages from RAM|[^ ]* *…)"
 	tm_keys Escape
 	check "$size Esc closes them" tm_wait_gone "terms: pagecache" 5
 	check "$size ... and the tab is back" tm_shows "pagecache · "

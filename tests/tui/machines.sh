@@ -22,21 +22,21 @@ pti=$("$WTG" --load="$tmp/class" --format=csv 2>/dev/null | grep -c ',,group,,pa
 start C.UTF-8 80 24 --load="'$tmp/class'" --highlight=host-0003
 check "80x24: the first figure, its machines and runs" tm_wait "wtg · 38 machines, 40 runs · figure 1 of" 20
 check "80x24: the legend names the highlighted machine" tm_shows "◆ this one (host-0003)"
-check "80x24: the strip of all machines, with their count" tm_match "^all +38 "
-check "80x24: the page-table isolation group, with its count" tm_match "^PTI +$pti "
+check "80x24: the strip of all machines, with their count" tm_sees "^all +38 "
+check "80x24: the page-table isolation group, with its count" tm_sees "^PTI +$pti "
 check "80x24: the broken report is named, left out" tm_shows "1 report left out: zz-broken.json"
-check "80x24: the axis is labelled" tm_match "^groups 1-[0-9]+ of [0-9]+ +─"
+check "80x24: the axis is labelled" tm_sees "^groups 1-[0-9]+ of [0-9]+ +─"
 tm_keys Right
 check "Right: the next figure (syscall)" tm_wait "syscall: ns per getpid, batches of 1000 (ns, lower is better)" 5
-check "80x24: syscall's line in words, wrapped" tm_flat_match "syscall: 38 machines, median [0-9,]+ ns \[quartiles [0-9,]+-[0-9,]+\]; the $pti slowest are virtual machines with page-table isolation"
-check "80x24: the highlighted machine's mark on the strips" tm_match "^all .*◆"
+check "80x24: syscall's line in words, wrapped" tm_flat_sees "syscall: 38 machines, median [0-9,]+ ns \[quartiles [0-9,]+-[0-9,]+\]; the $pti slowest are virtual machines with page-table isolation"
+check "80x24: the highlighted machine's mark on the strips" tm_sees "^all .*◆"
 first=$(tm_screen | sed -n 5p | cut -c1-14)
 tm_keys Down
 check "Down: the groups scroll" wait_for 5 tm_match "^groups 2-"
 check "Down: the first group strip scrolled away" wait_for 5 line5_lacks "$first"
 tm_resize 200 50
 check "200x50: every group shown" tm_wait_gone "groups 1-" 5
-check "200x50: the line in words on one line" tm_flat_match "syscall: 38 machines, median .*; this one: [0-9,]+ ns, [0-9]+(st|nd|rd|th) fastest"
+check "200x50: the line in words on one line" tm_flat_sees "syscall: 38 machines, median .*; this one: [0-9,]+ ns, [0-9]+(st|nd|rd|th) fastest"
 tm_resize 50 20
 check "below 60x16: the screen says so" tm_wait "terminal too small: need 60x16, have 50x20" 5
 tm_keys q

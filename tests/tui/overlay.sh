@@ -33,7 +33,7 @@ check "--load: the dashboard opens on the saved runs, their labels in the header
 tm_keys "$valley_key"
 check "valley: the sweep's legend names the quiet run" tm_wait "● quiet"
 check "valley: ... and the burn8 run" tm_shows "◆ burn8"
-check "valley: each headline's ratio to the first run, with a CI" tm_flat_match "quiet(: quiet)? → burn8(: burners 8 spin)?, sequential: x[0-9.]+ \[CI [0-9.]+–[0-9.]+\] (faster|slower|no change|inconclusive|the machine moved|drift unknown): GB/s"
+check "valley: each headline's ratio to the first run, with a CI" tm_flat_sees "quiet(: quiet)? → burn8(: burners 8 spin)?, sequential: x[0-9.]+ \[CI [0-9.]+–[0-9.]+\] (faster|slower|no change|inconclusive|the machine moved|drift unknown): GB/s"
 check "--load: nothing measured yet, no data file" no_datafile
 check "--load: the header says no data file yet" tm_shows "no data file yet"
 tm_keys 2

@@ -173,7 +173,7 @@ tm_keys r
 check "$sz home: valley's run 6, under burners" ended valley 6
 follows valley
 check "$sz home: the paired line whole, the buffered figure (the best buffer's) first" \
-	tm_flat_match "quiet vs burners [0-9]+ (spin|stream), paired over 15 rounds: x[0-9.]+ \[[0-9.–-]+\] [a-z0-9 ()]*: GB/s, buffered [0-9]+ KiB reads; x[0-9.]+ \[[0-9.–-]+\] [a-z0-9 ()]*: GB/s, 16-byte reads"
+	tm_flat_sees "quiet vs burners [0-9]+ (spin|stream), paired over 15 rounds: x[0-9.]+ \[[0-9.–-]+\] [a-z0-9 ()]*: GB/s, buffered [0-9]+ KiB reads; x[0-9.]+ \[[0-9.–-]+\] [a-z0-9 ()]*: GB/s, 16-byte reads"
 no_cut "$sz home: valley's six runs: no text cut"
 case $(look legend) in
 *quiet*burners\ [0-9]*) pass "$sz home: the chart's legend names the quiet runs and the burners run" ;;
@@ -195,7 +195,7 @@ check "$sz home: ... the conditions say tail sets them" tm_shows "[b] burners: s
 tm_keys r
 check "$sz home: tail's rerun" ended tail 2
 follows tail
-check "$sz home: tail's reruns labelled 'quiet and burners'" tm_flat_match "quiet and burners (→|->) quiet and burners"
+check "$sz home: tail's reruns labelled 'quiet and burners'" tm_flat_sees "quiet and burners (→|->) quiet and burners"
 check "$sz home: ... never 'quiet -> quiet'" tm_lacks_re "quiet (→|->) quiet([^ ]| [^a])"
 check "$sz home: the rerun keeps the histogram's form: both distributions, labelled" wait_for 3 tm_match "│ ([^ ] )?burners off( [0-9.]+ [nuµm]?s)?  "
 check "$sz home: ... burners on too" wait_for 3 tm_match "│ ([^ ] )?burners on \([0-9]+\)( [0-9.]+ [nuµm]?s)? "
@@ -208,10 +208,10 @@ follows wss
 check "$sz home: wss ran with the burners off (b on tail changed nothing)" tm_shows "[b] burners off"
 sentence "$sz home: wss's verdict reads as a sentence"
 no_cut "$sz home: wss's text whole, no ellipsis"
-check "$sz home: wss marks L1 on its x axis" tm_match "┊L1 [0-9]+[KMG]"
-check "$sz home: ... and L2" tm_match "┊L2 [0-9]+[KMG]"
+check "$sz home: wss marks L1 on its x axis" tm_sees "┊L1 [0-9]+[KMG]"
+check "$sz home: ... and L2" tm_sees "┊L2 [0-9]+[KMG]"
 if [ -d /sys/devices/system/cpu/cpu0/cache/index3 ]; then
-	check "$sz home: ... and L3" tm_match "┊L3 [0-9]+[KMG]"
+	check "$sz home: ... and L3" tm_sees "┊L3 [0-9]+[KMG]"
 fi
 marks=$(look marks)
 case $marks in
@@ -335,9 +335,9 @@ tm_keys PageDown
 check "$sz class: PageDown: valley" tm_wait "[2 valley]"
 # a run each ("● quiet, #1   ◆ quiet, #2 ..."), or where that does not fit the line, the runs that
 # share their conditions as one entry, each run's mark first ("●◆■▲○ quiet, #1/#2/#3/#4/#5")
-check "$sz class: valley's saved runs come back under their labels" tm_match "● quiet, #1|●◆■▲○ quiet, #1/#2/#3/#4/#5"
+check "$sz class: valley's saved runs come back under their labels" tm_sees "● quiet, #1|●◆■▲○ quiet, #1/#2/#3/#4/#5"
 check "$sz class: ... with the paired line of its sixth run, whole" \
-	tm_flat_match "quiet vs burners [0-9]+ (spin|stream), paired over 15 rounds: x[0-9.]+ \[[0-9.–-]+\] [a-z0-9 ()]*: GB/s, buffered [0-9]+ KiB reads; x[0-9.]+ \[[0-9.–-]+\] [a-z0-9 ()]*: GB/s, 16-byte reads"
+	tm_flat_sees "quiet vs burners [0-9]+ (spin|stream), paired over 15 rounds: x[0-9.]+ \[[0-9.–-]+\] [a-z0-9 ()]*: GB/s, buffered [0-9]+ KiB reads; x[0-9.]+ \[[0-9.–-]+\] [a-z0-9 ()]*: GB/s, 16-byte reads"
 legend=$(look legend)
 case $legend in
 *"quiet, #1"*"quiet, #5"*burners* | *"●◆■▲○ quiet, #1/#2/#3/#4/#5   ◇ "*burners*)
@@ -354,7 +354,7 @@ check_eq "$sz class: ... on the axis the live tab drew" "$(axis_lines)" "$tail_a
 no_cut "$sz class: tail's text whole, no ellipsis"
 tm_keys PageDown
 check "$sz class: PageDown: wss" tm_wait "[4 wss]"
-check "$sz class: wss keeps its cache-size markers" tm_match "┊L1 [0-9]+[KMG]"
+check "$sz class: wss keeps its cache-size markers" tm_sees "┊L1 [0-9]+[KMG]"
 check_eq "$sz class: ... where the live tab drew them" "$(marker_lines)" "$wss_marks"
 tm_keys PageUp
 check "$sz class: PageUp: back to tail" tm_wait "[3 tail]"

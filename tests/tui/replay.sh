@@ -69,12 +69,12 @@ check "tail replayed: ... and its burners-on one" tm_snap_shows "● burners on"
 check "tail replayed: the saved run's burners-off distribution" tm_snap_shows "◆ burners off"
 check "tail replayed: ... and its burners-on one, the lesson" tm_snap_shows "◆ burners on"
 check "tail replayed: a line per run with both p99s and their ratio" \
-	tm_match "◆ saved: quiet and burners: p99 burners off [0-9.]+ [nu]s, burners on \([0-9]+\) [0-9.]+ [nu]s: [0-9.]+×"
+	tm_sees "◆ saved: quiet and burners: p99 burners off [0-9.]+ [nu]s, burners on \([0-9]+\) [0-9.]+ [nu]s: [0-9.]+×"
 check "tail replayed: one log axis for both runs" tm_has "log scale"
 check "tail replayed: a figures line too long ends on a whole figure (not 'median 135 n')" \
-	tm_match "◆ saved: quiet and burners: p99 [^│]*×(; median [0-9.]+ [nu]s(, [0-9.]+ [nu]s)?)? +│$"
+	tm_sees "◆ saved: quiet and burners: p99 [^│]*×(; median [0-9.]+ [nu]s(, [0-9.]+ [nu]s)?)? +│$"
 check "tail replayed: the essay's line gives this machine's figure alone, the verdict above says the rest" \
-	tm_match "essay: the median holds, the p99 moves 3.4x when other work shares the CPUs │ here: x[0-9.]+ +│$"
+	tm_sees "essay: the median holds, the p99 moves 3.4x when other work shares the CPUs │ here: x[0-9.]+ +│$"
 
 tm_keys 3
 check "wss replayed: the saved tab" tm_wait "wss · Cache or core?"
@@ -82,14 +82,14 @@ echo "$marks" >"$tmp/marks"
 while IFS= read -r m; do
 	check "wss replayed: the cache mark '$m' from the saved machine block" tm_has "$m"
 done <"$tmp/marks"
-check "wss: the legend names its three series" tm_match "● scalar +◆ auto +■ simd"
+check "wss: the legend names its three series" tm_sees "● scalar +◆ auto +■ simd"
 check "wss: each series' mark is on the chart (scalar not hidden under auto)" marks_on_chart "●" "◆" "■"
 check "wss: the log y labels are whole decades, evenly spaced" y_labels_even
 
 tm_keys 2
 check "valley replayed: the saved tab" tm_wait "valley · How big should the read buffer be?"
 check "valley: the legend has every run" \
-	tm_match "● \(cancelled\) +◆ quiet, #2 +■ quiet, #3 +▲ quiet, #4 +○ saved: quiet"
+	tm_sees "● \(cancelled\) +◆ quiet, #2 +■ quiet, #3 +▲ quiet, #4 +○ saved: quiet"
 check "valley: each run with points shows its mark on the chart (four coinciding lines)" \
 	marks_on_chart "◆" "■" "▲" "○"
 check "valley: the log y labels are whole decades, evenly spaced" y_labels_even
@@ -101,10 +101,10 @@ tm_keys 1
 check "80x24 tail: both runs' both distributions" tm_wait "◆ burners on"
 check "80x24 tail: ... the earlier run's too" tm_snap_shows "● burners on"
 check "80x24 tail: each strip labelled with its series and its p99 (no row left for the figures)" \
-	tm_match "^│ ◆ burners on \([0-9]+\) [0-9.]+ [nu]s +[█▇▆▅▄▃▂▁]"
+	tm_sees "^│ ◆ burners on \([0-9]+\) [0-9.]+ [nu]s +[█▇▆▅▄▃▂▁]"
 check "80x24 tail: the essay's line whole on one line, this machine's side not restating the verdict above" \
-	tm_match "^│ essay: the median holds, the p99 moves 3.4x when other work shares the CPUs +│$"
-check "80x24 tail: the ratio line whole" tm_flat_match "sequential: p99 ratio x[0-9.]+ → x[0-9.]+ \[CI [0-9.]+–[0-9.]+\], [a-z]+; x[0-9.]+ \[CI [0-9.]+–[0-9.]+\] [a-z]+: median ns per getpid"
+	tm_sees "^│ essay: the median holds, the p99 moves 3.4x when other work shares the CPUs +│$"
+check "80x24 tail: the ratio line whole" tm_flat_sees "sequential: p99 ratio x[0-9.]+ → x[0-9.]+ \[CI [0-9.]+–[0-9.]+\], [a-z]+; x[0-9.]+ \[CI [0-9.]+–[0-9.]+\] [a-z]+: median ns per getpid"
 check "80x24 tail: nothing cut with an ellipsis" tm_lacks "…"
 tm_keys q
 wait_exit 10
@@ -135,7 +135,7 @@ tm_wait "press a key to begin" 10 || bail "no start screen"
 tm_keys x
 check "11 saved runs: the oldest drawn says how many older are not drawn, and not saved" \
 	tm_wait "quiet and burners (4 older not drawn, 12 before them not saved)"
-check "11 saved runs: the saved run itself is drawn, last" tm_match "□ saved: quiet and burners: p99 burners off"
+check "11 saved runs: the saved run itself is drawn, last" tm_sees "□ saved: quiet and burners: p99 burners off"
 tm_keys q
 wait_exit 10
 
@@ -167,7 +167,7 @@ start C.UTF-8 80 24 --order=tail --size=16M
 tm_wait "press a key to begin" 10 || bail "no start screen"
 tm_keys x
 check "live tail: the first run ends" run_ended tail
-check "live tail: the first run's two distributions and their p99 ratio" tm_match "p99 burners on .* / burners off = "
+check "live tail: the first run's two distributions and their p99 ratio" tm_sees "p99 burners on .* / burners off = "
 tm_keys r
 check "live tail rerun: it ends" run_ended tail 2
 before_drawn() {
@@ -179,8 +179,8 @@ check "live tail rerun: ... and the new run has both" tm_snap_shows "◆ burners
 # (their p99s in the label where no row is left for a line a run; a verdict that takes a third line
 # on a busy machine can leave the strips no room for them: the labels stay)
 check "live tail rerun: the new run's strips labelled" \
-	tm_match "◆ burners off( [0-9.]+ [nuµm]?s)? +[█▇▆▅▄▃▂▁ ]"
-check "live tail rerun: ... burners on's too" tm_match "◆ burners on \([0-9]+\)( [0-9.]+ [nuµm]?s)? +[█▇▆▅▄▃▂▁ ]"
+	tm_sees "◆ burners off( [0-9.]+ [nuµm]?s)? +[█▇▆▅▄▃▂▁ ]"
+check "live tail rerun: ... burners on's too" tm_sees "◆ burners on \([0-9]+\)( [0-9.]+ [nuµm]?s)? +[█▇▆▅▄▃▂▁ ]"
 tm_keys q
 wait_exit 10
 check_eq "exit status 0" "$(status)" 0

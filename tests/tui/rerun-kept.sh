@@ -36,7 +36,7 @@ check "space cancels the rerun" tm_wait "paused: valley stopped" 10
 check "the box keeps the completed run and says the rerun was cancelled" \
 	tm_wait "the rerun was cancelled; showing the run of " 10
 check "the box does not say stopped before the end" tm_lacks "stopped before the end"
-check "the completed run's headline is on screen" tm_flat_match "best buffer [0-9]"
+check "the completed run's headline is on screen" tm_flat_sees "best buffer [0-9]"
 json=$(save)
 check "s saves" [ -n "$json" ]
 check "the save holds valley's completed run as its table, the cancelled rerun beside it" python3 -c '
@@ -76,7 +76,7 @@ tm_keys x 2
 tm_wait "2 valley]" 5
 check "loaded back, valley shows the completed run" tm_wait "saved: r runs it live" 5
 check "loaded back, valley is not 'not run yet'" tm_lacks "not run yet"
-check "loaded back, its headline is on screen" tm_flat_match "best buffer [0-9]"
+check "loaded back, its headline is on screen" tm_flat_sees "best buffer [0-9]"
 tm_keys q
 wait_exit 10
 

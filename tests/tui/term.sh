@@ -11,7 +11,7 @@ for term in wtg-no-such-terminal dumb; do
 	tm_start 200 24 "$cmd; echo \$? >'$tmp/status'; sleep 30"	# wide: the message on one line
 	check "TERM=$term: wtg exits" wait_exit 10
 	check_eq "TERM=$term: exit status 2" "$(status)" 2
-	check "TERM=$term: one clear message" tm_match "^wtg: .*TERM=$term.*; use --run=LIST for headless output"
+	check "TERM=$term: one clear message" tm_sees "^wtg: .*TERM=$term.*; use --run=LIST for headless output"
 done
 check "the refused terminals made no data file" no_datafile
 

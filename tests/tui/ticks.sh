@@ -41,7 +41,7 @@ for size in 80x24 120x35; do
 	n=$(printf '%s\n' "$labels" | grep -c .)
 	distinct=$(printf '%s\n' "$labels" | sort -u | grep -c .)
 	check_eq "$size: the axis' tick labels all differ: $(echo $labels)" "$distinct" "$n"
-	check "$size: ... with the digit that tells them apart (1.1Xus)" tm_match '1\.1[0-9]us'
+	check "$size: ... with the digit that tells them apart (1.1Xus)" tm_sees '1\.1[0-9]us'
 	[ "$distinct" = "$n" ] || tm_dump "$size: readcost"
 	tm_keys q
 	check "$size: q ends it" wait_exit 10

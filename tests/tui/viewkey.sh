@@ -23,9 +23,9 @@ tm_snap_clear
 tm_still "$tmp/overlay"
 tm_keys m
 check "m: the machines view of the same runs" tm_wait "wtg · 3 machines, 3 runs · figure 1 of"
-check "m: the strip of all 3 machines" tm_match "^all +3 "
+check "m: the strip of all 3 machines" tm_sees "^all +3 "
 check "m: its keys say m goes back" tm_shows "Up/Down groups  m back  q quit"
-check "m: the line in words" tm_match "^[a-z]+: 3 machines, median "
+check "m: the line in words" tm_sees "^[a-z]+: 3 machines, median "
 tm_keys Right
 check "Right: its next figure" tm_wait "· figure 2 of"
 tm_keys m
