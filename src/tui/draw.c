@@ -332,12 +332,14 @@ static void essay_line(const struct dash *d, const struct wtg_table *t, const ch
 			break;
 		}
 	const char *bar = l->utf8 ? "\xe2\x94\x82" : "|", *ell = l->g->ellipsis;
-	char right[320], short_here[64];
+	char right[560], short_here[64];
 	const char *fig = e->essay.figure;
 	if (!fit && !cannot && here != verdict && wtg_text_width(here) + 9 > width) {	/* it restates the verdict */
 		here_figure(here, short_here, sizeof short_here);
 		here = short_here;
-		if (wtg_text_width(fig) + wtg_text_width(here) + 16 > width) {
+		/* no figure where the verdict's words begin ("L1: the loads: ..."): "here: the" says
+		 * nothing, and the verdict above says it all */
+		if (wtg_text_width(fig) + wtg_text_width(here) + 16 > width || !strpbrk(here, "0123456789")) {
 			snprintf(buf, len, "essay: %s", fig);
 			return;
 		}
@@ -462,7 +464,7 @@ static int draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int 
 {
 	const struct wtg_experiment *e = wtg_experiments[d->tab];
 	const struct tui_look *l = &d->look;
-	char v[256], fig[32], es[512];
+	char v[512], fig[32], es[640];	/* v as the reports' verdicts: ceiling's run past 256 */
 	int y = 0;
 	wtg_experiment_verdict(e, t, v, sizeof v);
 	const struct wtg_table *before = dash_before(d);

@@ -484,7 +484,7 @@ static int verdict_headline(const struct wtg_experiment *e, const struct wtg_tab
 {
 	int nh, best = 0;
 	const struct wtg_headline *h = wtg_headlines_of(e, &nh);
-	char v[256];
+	char v[512];	/* as the reports: ceiling's three parts run past 256 */
 	double gap = INFINITY;
 	wtg_experiment_verdict(e, t, v, sizeof v);
 	for (int i = 0; i < nh; i++) {
