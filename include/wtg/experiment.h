@@ -243,6 +243,10 @@ const char *wtg_experiment_runs(const struct wtg_experiment *e, bool quick, char
  * busy machine says so; when its samples fall into two clusters, "; 85 ns (60%) and 103 ns (40%): two
  * regimes" ends it (wtg/modes.h). Returns its length, 0 for none. */
 int wtg_experiment_verdict(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len);
+/* " (3 of 15 samples waited for a CPU)" when the first headline's row has contended samples, else "";
+ * wtg_experiment_verdict puts it after the verdict, unless a verdict with parts (ceiling's) put it
+ * after the part that gives that figure. Returns its length. */
+int wtg_verdict_busy_note(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len);
 /* For a verdict or an essay's cannot: column col of the row whose key_col reads key (key_col NULL:
  * the last row), NAN when there is none; col NULL: the median of the series called key. */
 double wtg_verdict_value(const struct wtg_table *t, const char *key_col, const char *key, const char *col);

@@ -242,13 +242,19 @@ int wtg_ceil_verdict(const struct wtg_table *t, char *buf, size_t len)
 		return 0;
 	size_t n = 0;
 	buf[0] = '\0';
-	for (int l = 0; l < WTG_CEIL_NLEVELS; l++) {
+	/* memory first: one core's cap is the question, and a narrow screen keeps the first parts whole
+	 * (the dashboard drops the last "; ..." parts that do not fit); a busy machine's note follows the
+	 * memory part, whose reference row it counts */
+	for (int k = 0; k < WTG_CEIL_NLEVELS; k++) {
+		int l = k == 0 ? WTG_CEIL_MEM : k - 1;
 		const char *name = wtg_ceil_level_names[l];
-		char part[256];
+		char part[320];
 		int got = l == WTG_CEIL_MEM ? memory_part(t, &c, name, part, sizeof part)
 					     : cache_part(t, &c, name, part, sizeof part);
 		if (got <= 0)
 			continue;
+		if (l == WTG_CEIL_MEM && t->exp && (size_t)got < sizeof part)
+			wtg_verdict_busy_note(t->exp, t, part + got, sizeof part - (size_t)got);
 		/* a table without levels is one memory-sized buffer: no prefix */
 		int w = c.level < 0 ? snprintf(buf + n, len - n, "%s", part)
 				    : snprintf(buf + n, len - n, "%s%s: %s", n ? "; " : "", name, part);

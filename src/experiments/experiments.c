@@ -48,21 +48,30 @@ const char *wtg_experiment_runs(const struct wtg_experiment *e, bool quick, char
 	return buf;
 }
 
-/* The verdict's figure measured on a busy machine says so: " (3 of 15 samples waited for a CPU)"
- * from the headline row's contended and samples (or batches) columns. Returns the new length. */
-static int busy_suffix(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len, int n)
+int wtg_verdict_busy_note(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len)
 {
 	const struct wtg_headline *h = &e->headline[0];
-	if (!h->figure || n <= 0 || (size_t)n >= len - 1)
-		return n;
+	if (len)
+		buf[0] = '\0';
+	if (!len || !h->figure)
+		return 0;
 	double busy = wtg_verdict_value(t, h->key_col, h->key, "contended");
 	double all = wtg_verdict_value(t, h->key_col, h->key, "samples");
 	if (!isfinite(all))
 		all = wtg_verdict_value(t, h->key_col, h->key, "batches");
 	if (!isfinite(busy) || busy < 1 || !isfinite(all))
+		return 0;
+	int k = snprintf(buf, len, " (%.0f of %.0f samples waited for a CPU)", busy, all);
+	return k < 0 ? 0 : k >= (int)len ? (int)len - 1 : k;
+}
+
+/* The verdict's figure measured on a busy machine says so: wtg_verdict_busy_note after the verdict
+ * (n long), unless the verdict put it beside its figure itself. Returns the new length. */
+static int busy_suffix(const struct wtg_experiment *e, const struct wtg_table *t, char *buf, size_t len, int n)
+{
+	if (n <= 0 || (size_t)n >= len - 1 || strstr(buf, " samples waited for a CPU)"))
 		return n;
-	int k = snprintf(buf + n, len - (size_t)n, " (%.0f of %.0f samples waited for a CPU)", busy, all);
-	return k < 0 ? n : n + k >= (int)len ? (int)len - 1 : n + k;
+	return n + wtg_verdict_busy_note(e, t, buf + n, len - (size_t)n);
 }
 
 /* "; 85 ns (60%) and 103 ns (40%): two regimes" after the verdict (n long) when the first headline's

@@ -12,6 +12,7 @@
 
 #include "dash.h"
 #include "wtg/cpuname.h"
+#include "wtg/figure.h"
 #include "wtg/whyhere.h"
 
 /* The notice in at most width columns: a path notice loses the middle of its path ("/tmp/…/wtg-
@@ -336,10 +337,18 @@ static void essay_line(const struct dash *d, const struct wtg_table *t, const ch
 	const char *fig = e->essay.figure;
 	if (!fit && !cannot && here != verdict && wtg_text_width(here) + 9 > width) {	/* it restates the verdict */
 		here_figure(here, short_here, sizeof short_here);
+		/* no figure with its unit where the verdict's words begin ("memory: 8 streams: x0.37 ..."
+		 * gives "8"): the first headline figure stands for this machine instead */
+		bool ratio = short_here[0] == 'x' && isdigit((unsigned char)short_here[1]);
+		if (!ratio && (!isdigit((unsigned char)short_here[0]) || !strchr(short_here, ' '))) {
+			struct wtg_figure f;
+			wtg_figure_read(&e->headline[0], t, &f);
+			short_here[0] = '\0';
+			if (e->headline[0].figure && f.found && isfinite(f.value))
+				snprintf(short_here, sizeof short_here, "%.3g %s", f.value, e->headline[0].unit);
+		}
 		here = short_here;
-		/* no figure where the verdict's words begin ("L1: the loads: ..."): "here: the" says
-		 * nothing, and the verdict above says it all */
-		if (wtg_text_width(fig) + wtg_text_width(here) + 16 > width || !strpbrk(here, "0123456789")) {
+		if (wtg_text_width(fig) + wtg_text_width(here) + 16 > width || !here[0]) {
 			snprintf(buf, len, "essay: %s", fig);
 			return;
 		}

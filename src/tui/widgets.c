@@ -316,16 +316,26 @@ static int big_glyph(char c)
 	return -1;
 }
 
-/* The verdict's figure: the first number after its last ':' or '=', else its last number (a ratio's
- * "x2.8" too, without its x). */
+/* The verdict's figure: the first number after the last ": " or "= " of its first part (up to its
+ * first "; ") where that part has one, and none when no number follows it there (ceiling's "memory:
+ * 8 streams: x0.37 [..]: more misses ...; L1: ..." names no figure; a later part's is another's, as
+ * syscall's "...; 116 ns (33%) and 136 ns (67%): two regimes ... : steal 0.0%"); else the first
+ * number after the last ": " or "= " of the whole, else its last number (a ratio's "x2.8" too,
+ * without its x). */
 void tui_verdict_figure(const char *v, char *out, size_t len)
 {
-	const char *from = v, *p;
-	for (p = v; *p; p++)
+	const char *from = v, *p, *semi = strstr(v, "; "), *end = NULL;
+	for (p = v; *p && (!semi || p < semi); p++)
 		if ((*p == ':' || *p == '=') && p[1] == ' ')
 			from = p + 1;
+	if (from != v)
+		end = semi;	/* the first part names its figure: look no further */
+	else
+		for (p = v; *p; p++)
+			if ((*p == ':' || *p == '=') && p[1] == ' ')
+				from = p + 1;
 	const char *num = NULL;
-	for (p = from; *p; p++)
+	for (p = from; *p && (!end || p < end); p++)
 		if (*p >= '0' && *p <= '9' &&
 		    (p == v || p[-1] == ' ' || p[-1] == '-' || p[-1] == '(' || (p[-1] == 'x' && (p - 1 == v || p[-2] == ' ')))) {
 			num = p;

@@ -6,7 +6,7 @@ memory-sized buffer's; every row is a distribution measured in rounds; each row'
 over its buffer's reference's and its interval holds it; each reference's ratio is 1; every sum, the
 loads and the chase are checked; the chase's ns per load is 64 B over its GB/s; the second-thread row
 is there exactly when this process may run on two CPUs; bytes_per_cycle is GB/s over one clock on
-every row and the load limit one figure; the verdict has a part per buffer: in a cache the
+every row and the load limit one figure; the verdict has a part per buffer, memory's first: in a cache the
 arithmetic when loads alone run faster beyond noise, else the loads; in memory the row whose ratio
 lies furthest from 1 (log scale) among those whose interval leaves 1 out, or none. Invariants only:
 no measured figure's size or direction is asserted."""
@@ -188,8 +188,15 @@ def expected_cache(rows_, lv):
 
 verdict = e.get("verdict") or ""
 diag("verdict: %s" % verdict)
-head = "L1: %s; L2: %s; memory: %s" % (expected_cache(rs, "L1"), expected_cache(rs, "L2"), expected_memory(rs))
-check(verdict.startswith(head), "the verdict has a part per buffer, %r: %r" % (head, verdict))
+head = "memory: %s" % expected_memory(rs)
+caches = "; L1: %s; L2: %s" % (expected_cache(rs, "L1"), expected_cache(rs, "L2"))
+check(verdict.startswith(head) and caches in verdict,
+      "the verdict has a part per buffer, memory's first (one core's cap: the question), %r ... %r: %r" %
+      (head, caches, verdict))
+ref_busy = ref["contended"] if ref else 0
+note = " (%d of %d samples waited for a CPU)" % (ref_busy, ref["samples"]) if ref_busy else ""
+check(not note or (verdict.count(note) == 1 and note + "; L1: " in verdict),
+      "a busy reference's note follows the memory part, once: %r in %r" % (note, verdict))
 
 
 # ---- the verdict on saved rows whose ratios are set, so both branches are checked whatever this
@@ -223,7 +230,7 @@ quiet = {v: (1.0, 0.9, 1.1) for v in others}
 
 
 def memory_said(said):
-    return (said or "").partition("; memory: ")[2]
+    return (said or "").partition("memory: ")[2] if (said or "").startswith("memory: ") else ""
 
 
 st, said = verdict_of(dict(quiet, **{"8 streams": (1.3, 0.95, 1.7), "4K pages": (0.8, 0.7, 0.9),
@@ -238,12 +245,13 @@ check(st == 0 and memory_said(said).startswith("none moved one core's ceiling be
       "saved rows: every interval holding 1 is none: %r" % said)
 # in the caches: loads alone faster beyond noise is the arithmetic, else the loads (with the limit)
 st, said = verdict_of(dict(quiet, **{"L1 loads only": (1.7, 1.6, 1.8), "L2 loads only": (1.02, 0.95, 1.1)}))
-check(st == 0 and said and said.startswith("L1: the arithmetic: loads alone x1.70 [1.60-1.80] faster; "
-                                           "L2: the loads: loads alone no faster (x1.02 [0.95-1.10])"),
+check(st == 0 and said and "; L1: the arithmetic: loads alone x1.70 [1.60-1.80] faster; "
+      "L2: the loads: loads alone no faster (x1.02 [0.95-1.10])" in said,
       "saved rows: loads alone faster in L1 is the arithmetic, within noise in L2 the loads: %r" % said)
 lim = refs["L2"] and refs["L2"]["load_limit_gbps"]
 if lim:
-    tail = ", the sum at %.2f of the %.0f GB/s load limit; memory: " % (refs["L2"]["gbps"] / lim, lim)
+    tail = "; L2: the loads: loads alone no faster (x1.02 [0.95-1.10]), the sum at %.2f of the %.0f GB/s load limit" % (
+        refs["L2"]["gbps"] / lim, lim)
     check(tail in said, "saved rows: the loads' part gives the sum's share of the load limit %r: %r" % (tail, said))
 # a table saved before ceiling had levels: one memory-sized buffer, its verdict without a prefix
 old = json.loads(json.dumps(doc))

@@ -2,8 +2,10 @@
 # tests/tui/ceiling-lead.sh: a verdict longer than 256 bytes over the view, whole where the screen
 # holds it. ceiling's verdict has a part per buffer (L1; L2; memory: over 300 characters); the
 # dashboard read it into 256 bytes and cut its memory part mid-word at 200x50 ("more misses i"), no
-# ellipsis. Its essay line took the words after the verdict's first ": " for this machine's figure and
-# showed "here: the". A saved quick run of ceiling (tests/fixtures/ceiling-levels.json).
+# ellipsis; at 80x24 the parts that did not fit were dropped from the end, the memory part with them,
+# so the verdict now gives it first. Its essay line took the words after the verdict's first ": " for
+# this machine's figure and showed "here: the". A saved quick run of ceiling
+# (tests/fixtures/ceiling-levels.json).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 dash_init
 fix="$top_srcdir/tests/fixtures/ceiling-levels.json"
@@ -23,7 +25,10 @@ for size in 200x50 120x35 80x24; do
 	if [ "$size" = 200x50 ]; then
 		check "$size: the verdict's memory part whole, to its last word" tm_flat_sees "$mem"
 	fi
+	check "$size: the verdict's memory part first, the question's answer (a narrow screen keeps it)" \
+		tm_flat_sees "ceiling · What caps one core\? .* memory: "
 	check "$size: the essay line gives no word of the verdict for a figure" tm_lacks "here: the"
+	check "$size: ... nor a part of one ('here: 8' of '8 streams')" tm_lacks_re "here: [0-9]+ *│"
 	check "$size: ... and the essay's own words" tm_shows "essay: one worker capped"
 	tm_keys q
 	check "$size: q quits" wait_exit 10

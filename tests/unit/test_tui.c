@@ -741,12 +741,36 @@ static void test_probe_merge(void)
 	CHECK(z.wall_ms == 6 && z.threads == 2 && z.minflt == 7);
 }
 
+/* The big figure over a verdict: the first number after the last ": " or "= " of its first part, none
+ * when that part names none after it; a later part's numbers are other figures'. */
+static void test_verdict_figure(void)
+{
+	static const struct { const char *v, *want; } cases[] = {
+		{ "one kernel crossing = 134 ns (1 of 100 samples waited for a CPU)", "134" },
+		{ "one kernel crossing = 134 ns; 116 ns (33%) and 136 ns (67%): two regimes; nothing watched "
+		  "moved with them: steal 0.0% in both", "134" },
+		{ "memory: 8 streams: x0.37 [0.34-0.59]: more misses in flight slowed it: they are not what caps "
+		  "one core here; L1: the loads: loads alone no faster (x0.93 [0.86-1.00])", "" },
+		{ "best buffer 1M: 21.9 GB/s, 46 ms a GB", "21.9" },
+		{ "a warm pass = 3.54 ms; the slowest was pass 25 of 30", "3.54" },
+		{ "sequential tops at 2.44 GB/s (16M reads); a random read = 71 us", "71" },
+		{ "in cache SIMD sums 133x the byte loop (401 vs 3.0 GB/s) [CI 115-154x]; from memory 34 GB/s", "34" },
+		{ "p99 with burners = x12.7 the quiet one", "12.7" },
+	};
+	char fig[32];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		tui_verdict_figure(cases[i].v, fig, sizeof fig);
+		CHECK_STR(fig, cases[i].want);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	show = argc > 1 && strcmp(argv[1], "--show") == 0;
 	if (!setlocale(LC_ALL, "C.UTF-8"))
 		setlocale(LC_ALL, "C.utf8");
 	test_nice();
+	test_verdict_figure();
 	test_ticks();
 	test_bins();
 	test_formats();
