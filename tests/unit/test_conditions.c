@@ -72,6 +72,25 @@ static int burner_tids(int *tids, int max)
 	return named_tids("wtg-burner\n", tids, max);
 }
 
+/* A joined thread's task lingers a moment in /proc/self/task (its tid is released to pthread_join
+ * before the kernel reaps it): one whose flags say PF_EXITING, or a zombie, is not a thread any more. */
+static bool exiting(int tid)
+{
+	char path[64], st[512] = "";
+	snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return true;	/* gone already */
+	bool got = fgets(st, sizeof st, f) != NULL;
+	fclose(f);
+	const char *close = got ? strrchr(st, ')') : NULL;
+	char state = 0;
+	unsigned flags = 0;
+	if (!close || sscanf(close + 1, " %c %*d %*d %*d %*d %*d %u", &state, &flags) != 2)
+		return false;
+	return state == 'Z' || state == 'X' || (flags & 0x4u);	/* PF_EXITING */
+}
+
 static int named_tids(const char *name, int *tids, int max)
 {
 	int n = 0;
@@ -86,9 +105,10 @@ static int named_tids(const char *name, int *tids, int max)
 		FILE *f = tid > 0 ? fopen(path, "r") : NULL;
 		if (!f)
 			continue;
-		if (fgets(comm, sizeof comm, f) && strcmp(comm, name) == 0 && n < max)
-			tids[n++] = tid;
+		bool named = fgets(comm, sizeof comm, f) && strcmp(comm, name) == 0;
 		fclose(f);
+		if (named && n < max && !exiting(tid))
+			tids[n++] = tid;
 	}
 	closedir(d);
 	return n;
