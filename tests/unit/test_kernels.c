@@ -238,15 +238,29 @@ static void check_table(void)
 }
 
 /* A table, a context with a cancel flag, and b: size seeded bytes (rng seed) in 4 KiB chunks. */
-static void seeded_ctx(struct wtg_table *t, struct wtg_ctx *ctx, atomic_bool *cancel, struct wtg_seeded_buf *b,
-		       uint64_t seed, uint64_t size)
+struct seeded_fix {
+	struct wtg_table t;
+	struct wtg_ctx ctx;
+	atomic_bool cancel;
+	struct wtg_seeded_buf b;
+};
+
+static void seeded_fix_init(struct seeded_fix *f, uint64_t seed, uint64_t size)
 {
-	wtg_table_init(t, NULL);
-	ctx->t = t;
-	ctx->cancel = cancel;
+	memset(&f->ctx, 0, sizeof f->ctx);
+	atomic_init(&f->cancel, false);
+	wtg_table_init(&f->t, NULL);
+	f->ctx.t = &f->t;
+	f->ctx.cancel = &f->cancel;
 	struct wtg_rng seeded;
 	wtg_rng_seed(&seeded, seed);
-	CHECK(wtg_seeded_buf_init(ctx, &seeded, b, size, 4096) == WTG_OK);
+	CHECK(wtg_seeded_buf_init(&f->ctx, &seeded, &f->b, size, 4096) == WTG_OK);
+}
+
+static void seeded_fix_free(struct seeded_fix *f)
+{
+	wtg_seeded_buf_free(&f->b);
+	wtg_table_free(&f->t);
 }
 
 /* wtg_seeded_sum_sample against a plain byte loop: whole passes over a small set (many per call
@@ -263,25 +277,21 @@ static void check_sample(void)
 		{ 16u << 10, 16u << 10, 4096 },			/* one pass, wrapped */
 		{ 20u << 20, 48u << 20, 0 },			/* past 16 MiB: pieces, no repeats */
 	};
-	struct wtg_table t;
-	struct wtg_ctx ctx = { 0 };
-	atomic_bool cancel = false;
-	struct wtg_seeded_buf b;
-	seeded_ctx(&t, &ctx, &cancel, &b, 7, 20u << 20);
-	for (size_t c = 0; b.p && c < sizeof cases / sizeof cases[0]; c++) {
+	struct seeded_fix f;
+	seeded_fix_init(&f, 7, 20u << 20);
+	for (size_t c = 0; f.b.p && c < sizeof cases / sizeof cases[0]; c++) {
 		uint64_t set = cases[c].set, pos = cases[c].pos, at = pos;
 		int64_t want = 0;
 		for (uint64_t i = 0; i < cases[c].bytes; i++, at = at + 1 == set ? 0 : at + 1)
-			want += b.p[at];
+			want += f.b.p[at];
 		int64_t got = -1;
 		struct wtg_probe_result res;
-		CHECK(wtg_seeded_sum_sample(&ctx, wtg_sum_simd, &b, set, cases[c].bytes, &pos, "sample", &res,
+		CHECK(wtg_seeded_sum_sample(&f.ctx, wtg_sum_simd, &f.b, set, cases[c].bytes, &pos, "sample", &res,
 					    &got) == WTG_OK);
 		CHECK(got == want);
 		CHECK(pos == at);
 	}
-	wtg_seeded_buf_free(&b);
-	wtg_table_free(&t);
+	seeded_fix_free(&f);
 }
 
 /* ceiling's in-cache samples (without --quick: the streams and the prefetch too) over an L1- and an
@@ -294,39 +304,35 @@ static void check_cache_sample(void)
 		int streams;
 	} kinds[] = { { WTG_CK_REF, 1 }, { WTG_CK_STREAMS, 1 }, { WTG_CK_STREAMS, 8 }, { WTG_CK_PREFETCH, 1 } };
 	static const uint64_t sets[] = { 24u << 10, 512u << 10 };
-	struct wtg_table t;
-	struct wtg_ctx ctx = { 0 };
-	atomic_bool cancel = false;
-	struct wtg_seeded_buf b;
-	seeded_ctx(&t, &ctx, &cancel, &b, 11, 1u << 20);
-	for (size_t s = 0; b.p && s < sizeof sets / sizeof sets[0]; s++) {
+	struct seeded_fix f;
+	seeded_fix_init(&f, 11, 1u << 20);
+	for (size_t s = 0; f.b.p && s < sizeof sets / sizeof sets[0]; s++) {
 		int64_t pass = 0;
 		for (uint64_t i = 0; i < sets[s]; i++)
-			pass += b.p[i];
+			pass += f.b.p[i];
 		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
 			struct wtg_probe_result res;
 			int64_t got = -1;
-			CHECK(wtg_ceil_cache_sample(&ctx, &b, sets[s], kinds[k].kind, kinds[k].streams, 4 * sets[s],
+			CHECK(wtg_ceil_cache_sample(&f.ctx, &f.b, sets[s], kinds[k].kind, kinds[k].streams, 4 * sets[s],
 						    "cache", &res, &got) == WTG_OK);
 			CHECK(got == 4 * pass);
 		}
 		struct wtg_probe_result res;
 		int64_t got = -1;
-		CHECK(wtg_ceil_cache_sample(&ctx, &b, sets[s], WTG_CK_LOADS, 1, 4 * sets[s], "loads", &res, &got) ==
+		CHECK(wtg_ceil_cache_sample(&f.ctx, &f.b, sets[s], WTG_CK_LOADS, 1, 4 * sets[s], "loads", &res, &got) ==
 		      WTG_OK);
 	}
-	CHECK(t.nchecks == 0);	/* a sum that matches adds no check (the rows tally them) */
-	if (b.p) {
-		b.p[4096] ^= 1;	/* under the known sums: every summing kind now misses them */
+	CHECK(f.t.nchecks == 0);	/* a sum that matches adds no check (the rows tally them) */
+	if (f.b.p) {
+		f.b.p[4096] ^= 1;	/* under the known sums: every summing kind now misses them */
 		struct wtg_probe_result res;
 		int64_t got = -1;
-		CHECK(wtg_ceil_cache_sample(&ctx, &b, 24u << 10, WTG_CK_STREAMS, 8, 24u << 10, "changed", &res, &got) ==
+		CHECK(wtg_ceil_cache_sample(&f.ctx, &f.b, 24u << 10, WTG_CK_STREAMS, 8, 24u << 10, "changed", &res, &got) ==
 		      WTG_ERR);
-		CHECK(t.nchecks == 1 && t.checks[0].status == WTG_CHECK_FAIL && strstr(t.checks[0].detail, "changed"));
-		b.p[4096] ^= 1;
+		CHECK(f.t.nchecks == 1 && f.t.checks[0].status == WTG_CHECK_FAIL && strstr(f.t.checks[0].detail, "changed"));
+		f.b.p[4096] ^= 1;
 	}
-	wtg_seeded_buf_free(&b);
-	wtg_table_free(&t);
+	seeded_fix_free(&f);
 }
 
 /* A window's lead-in ends where the window starts: the bytes just before pos, wrapping past 0 to the
