@@ -85,8 +85,7 @@ struct cstate {
 	struct wtg_seeded_buf cache;		/* the in-cache buffer: L1's set its first bytes, L2's all */
 	uint64_t set[2];			/* the L1- and L2-sized sets */
 	const char *sizes_from;			/* where their sizes came from */
-	double ghz, limit, per_cycle;		/* the clock, the load limit (GB/s), loads-only B/cycle */
-	int ports;
+	struct wtg_ceil_limit lim;		/* the clock and the load limit */
 	uint64_t *ring;				/* the cycle's lines (offsets into buf.p), in visiting order */
 	uint64_t *saved;			/* the 8 bytes each of them held before its pointer */
 	uint64_t nring, nwritten, chase_at;	/* lines in the cycle; pointers written; the next start */
@@ -312,7 +311,7 @@ static int setup(struct wtg_ctx *ctx, struct cstate *st)
 	if (rc != WTG_OK)
 		return rc;
 	wtg_ctx_progress(ctx, 0, 1, "timing the clock and the loads");
-	st->limit = wtg_ceil_load_limit(st->cache.p, st->set[0], &st->ghz, &st->ports, &st->per_cycle);
+	st->lim.gbps = wtg_ceil_load_limit(st->cache.p, st->set[0], &st->lim.ghz, &st->lim.ports, &st->lim.per_cycle);
 	st->huge[0] = wtg_huge_bytes(st->buf.p);
 	st->huge[1] = wtg_huge_bytes(st->small.p);
 	st->huge[2] = wtg_huge_bytes(st->cache.p);	/* a huge page may hold more than the buffer */
@@ -596,8 +595,8 @@ static int row(struct wtg_ctx *ctx, void *arg, int v, const struct wtg_rounds_re
 	vals[n++] = wtg_real_or_na(ratio);
 	vals[n++] = wtg_real_or_na(lo);
 	vals[n++] = wtg_real_or_na(hi);
-	vals[n++] = wtg_real_or_na(r->s.median / st->ghz);
-	vals[n++] = wtg_real_or_na(st->limit);
+	vals[n++] = wtg_real_or_na(r->s.median / st->lim.ghz);
+	vals[n++] = wtg_real_or_na(st->lim.gbps);
 	vals[n++] = e->kind == WTG_CK_CHASE && r->s.median > 0 ? WTG_REAL(WTG_CEIL_LINE / r->s.median) : WTG_NA;
 	vals[n++] = e->kind == WTG_CK_CHASE && r->s.ci_high > 0 ? WTG_REAL(WTG_CEIL_LINE / r->s.ci_high) : WTG_NA;
 	vals[n++] = e->kind == WTG_CK_CHASE && r->s.ci_low > 0 ? WTG_REAL(WTG_CEIL_LINE / r->s.ci_low) : WTG_NA;
@@ -746,38 +745,6 @@ static void buffer_notes(struct wtg_ctx *ctx, const struct cstate *st)
 		       WTG_BOOTSTRAP_RESAMPLES);
 }
 
-/* The in-cache buffers, the clock and the load limit. */
-static void cache_notes(struct wtg_ctx *ctx, const struct cstate *st)
-{
-	char l1[32], l2[32], huge[96];
-	wtg_fmt_size(l1, sizeof l1, st->set[0]);
-	wtg_fmt_size(l2, sizeof l2, st->set[1]);
-	wtg_huge_phrase(ctx, huge, sizeof huge, st->huge[2], st->cache.size);
-	wtg_table_note(ctx->t,
-		       "L1 and L2 rows: the first %s and all %s of one seeded buffer of their own (%s), half of "
-		       "L1d and of L2 (%s cache sizes), read in whole passes, many per sample, each loop's "
-		       "accumulators kept in registers from pass to pass; each row's ratio is to its own "
-		       "buffer's reference; the verdict says per buffer what caps the sum: in a cache, the "
-		       "arithmetic when loads alone run faster beyond noise, else the loads",
-		       l1, l2, huge, st->sizes_from);
-	size_t width;
-	const char *w = wtg_ceil_width(&width);
-	if (isnan(st->ghz)) {
-		wtg_table_note(ctx->t,
-			       "load limit: not given: the clock cannot be measured here (no chain of dependent "
-			       "instructions of known latency for this architecture, or its timing was implausible)");
-		return;
-	}
-	wtg_table_note(ctx->t,
-		       "load limit: %zu-byte loads (%s) x %d per cycle x %.2f GHz = %.0f GB/s; the clock from the "
-		       "fastest of 31 chains of 2^18 dependent 64-bit imul (3 cycles each on every Intel core "
-		       "since Nehalem and AMD core since Zen), before and after the loads, the faster kept; the "
-		       "loads per cycle from the fastest of 31 loads-only passes of 16 MiB over the L1-sized "
-		       "buffer (%.1f bytes per cycle, %.2f loads), rounded to whole ports: no file says how many "
-		       "load ports a core has; bytes_per_cycle: a row's GB/s over the clock",
-		       width, w, st->ports, st->ghz, st->limit, st->per_cycle, st->per_cycle / (double)width);
-}
-
 /* ---- the run ---- */
 
 static int ceiling_run(struct wtg_ctx *ctx)
@@ -806,7 +773,9 @@ static int ceiling_run(struct wtg_ctx *ctx)
 		wtg_ctx_progress(ctx, 1, 1, "done");
 		add_checks(ctx, st, &r);
 		buffer_notes(ctx, st);
-		cache_notes(ctx, st);
+		char huge[96];
+		wtg_huge_phrase(ctx, huge, sizeof huge, st->huge[2], st->cache.size);
+		wtg_ceil_cache_notes(ctx, st->set, huge, st->sizes_from, &st->lim);
 		mlp_note(ctx, st, &r);
 		if (ctx->machine && ctx->machine->caches_note[0])
 			wtg_table_note(ctx->t, "%s", ctx->machine->caches_note);

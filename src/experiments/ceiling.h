@@ -90,6 +90,17 @@ int wtg_ceil_cache_sample(struct wtg_ctx *ctx, const struct wtg_seeded_buf *b, u
  * not want. */
 bool wtg_ceil_loads_ok(struct wtg_ctx *ctx, uint64_t last, uint64_t want);
 
+/* The clock and the load limit ceiling measured (wtg_ceil_load_limit). */
+struct wtg_ceil_limit {
+	double ghz, gbps, per_cycle;	/* the clock (NAN: not measured), the limit, loads-only B/cycle */
+	int ports;
+};
+
+/* The notes on the in-cache buffers (set: the L1- and L2-sized sets; huge: wtg_huge_phrase's words of
+ * their buffer; from: where their sizes came from), the clock and the load limit. */
+void wtg_ceil_cache_notes(struct wtg_ctx *ctx, const uint64_t set[2], const char *huge, const char *from,
+			  const struct wtg_ceil_limit *lim);
+
 /* The load limit: the loads-only loop over an L1-sized set timed a few times beside the clock; the
  * vector loads per cycle of the fastest try, rounded to whole ports. *ghz gets the clock (NAN: not
  * measured), *ports the ports (0 then); returns width x ports x clock in GB/s, NAN without a clock. */

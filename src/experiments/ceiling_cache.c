@@ -129,6 +129,37 @@ double wtg_ceil_load_limit(const unsigned char *p, uint64_t set, double *ghz, in
 	return (double)width * *ports * *ghz;
 }
 
+void wtg_ceil_cache_notes(struct wtg_ctx *ctx, const uint64_t set[2], const char *huge, const char *from,
+			  const struct wtg_ceil_limit *lim)
+{
+	char l1[32], l2[32];
+	wtg_fmt_size(l1, sizeof l1, set[0]);
+	wtg_fmt_size(l2, sizeof l2, set[1]);
+	wtg_table_note(ctx->t,
+		       "L1 and L2 rows: the first %s and all %s of one seeded buffer of their own (%s), half of "
+		       "L1d and of L2 (%s cache sizes), read in whole passes, many per sample, each loop's "
+		       "accumulators kept in registers from pass to pass; each row's ratio is to its own "
+		       "buffer's reference; the verdict says per buffer what caps the sum: in a cache, the "
+		       "arithmetic when loads alone run faster beyond noise, else the loads",
+		       l1, l2, huge, from);
+	size_t width;
+	const char *w = wtg_ceil_width(&width);
+	if (isnan(lim->ghz)) {
+		wtg_table_note(ctx->t,
+			       "load limit: not given: the clock cannot be measured here (no chain of dependent "
+			       "instructions of known latency for this architecture, or its timing was implausible)");
+		return;
+	}
+	wtg_table_note(ctx->t,
+		       "load limit: %zu-byte loads (%s) x %d per cycle x %.2f GHz = %.0f GB/s; the clock from the "
+		       "fastest of 31 chains of 2^18 dependent 64-bit imul (3 cycles each on every Intel core "
+		       "since Nehalem and AMD core since Zen), before and after the loads, the faster kept; the "
+		       "loads per cycle from the fastest of 31 loads-only passes of 16 MiB over the L1-sized "
+		       "buffer (%.1f bytes per cycle, %.2f loads), rounded to whole ports: no file says how many "
+		       "load ports a core has; bytes_per_cycle: a row's GB/s over the clock",
+		       width, w, lim->ports, lim->ghz, lim->gbps, lim->per_cycle, lim->per_cycle / (double)width);
+}
+
 /* ---- the verdict ---- */
 
 /* What a move of each suspect's row says: `sign` is the direction that points at the suspect (+1 a

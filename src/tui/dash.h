@@ -154,6 +154,9 @@ unsigned dash_observe(struct dash *d, int64_t now);
 int dash_starved_s(int run_idx, int64_t stall_ns);
 /* Whether autoplay runs or holds a tab. */
 bool dash_autoplaying(const struct dash *d);
+/* lead.c: the verdict over t's view (large where the screen has room), the essay's line beside this
+ * machine's figure and why here, from line 0 of vw (vh lines, vwid columns); returns the lines used. */
+int dash_draw_lead(struct dash *d, const struct wtg_table *t, WINDOW *vw, int vh, int vwid);
 /* The one place the run mode changes: what ev does in the mode the dashboard is in. */
 void dash_run_event(struct dash *d, enum dash_event ev, int64_t now);
 /* Show the tab at registry index idx. */
